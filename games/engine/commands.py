@@ -1,0 +1,123 @@
+"""Command types (imperative verbs) and their validation at the boundary.
+
+Commands are JSON-able dicts, the vocabulary of RULES.md "Commands". `parse` checks a command's
+shape (type, fields, card codes, seat numbers) before any rule looks at it, so that every decider
+can trust its input. Anything wrong raises `IllegalCommand` with a stable `code`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import CARD_CODES, COLORS
+
+Command = dict[str, Any]
+
+PLAY = "play"
+DRAW = "draw"
+PASS = "pass"
+CALL_UNO = "call-uno"
+CATCH = "catch"
+CHALLENGE = "challenge"
+ACCEPT = "accept"
+CHOOSE_COLOR = "choose-color"
+SWAP = "swap"
+PRECOMMIT = "precommit"
+SUBMIT = "submit"
+APPROVE = "approve"
+SUBSTITUTE = "substitute"
+RETURN = "return"
+NEXT_HAND = "next-hand"
+CLOSE_WINDOW = "close-window"
+
+SYSTEM_COMMANDS = frozenset({NEXT_HAND, CLOSE_WINDOW})
+
+# The fields each command may carry besides `type` and `seat`; the first set is required.
+FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    PLAY: (frozenset({"card"}), frozenset({"color", "uno", "target"})),
+    DRAW: (frozenset(), frozenset()),
+    PASS: (frozenset(), frozenset()),
+    CALL_UNO: (frozenset(), frozenset()),
+    CATCH: (frozenset({"target"}), frozenset()),
+    CHALLENGE: (frozenset(), frozenset()),
+    ACCEPT: (frozenset(), frozenset()),
+    CHOOSE_COLOR: (frozenset({"color"}), frozenset()),
+    SWAP: (frozenset({"target"}), frozenset({"other"})),
+    PRECOMMIT: (frozenset({"cards"}), frozenset({"uno"})),
+    SUBMIT: (frozenset({"card"}), frozenset({"color", "uno"})),
+    APPROVE: (frozenset(), frozenset()),
+    SUBSTITUTE: (frozenset({"card"}), frozenset({"color"})),
+    RETURN: (frozenset({"card"}), frozenset()),
+    NEXT_HAND: (frozenset(), frozenset({"deck"})),
+    CLOSE_WINDOW: (frozenset(), frozenset()),
+}
+
+
+class IllegalCommand(ValueError):
+    """A command the rules (or the command's own shape) do not allow; nothing was changed.
+
+    `code` is stable and meant for programs (the API maps it to a response); `message` is for
+    people.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+def _is_card(value: Any) -> bool:
+    return isinstance(value, str) and value in CARD_CODES
+
+
+def _seat_field(command: Command, name: str, seats: int) -> None:
+    value = command[name]
+    if type(value) is not int or not 0 <= value < seats:
+        raise IllegalCommand("bad-seat", f"{name} must be a seat number from 0 to {seats - 1}")
+
+
+def parse(command: Any, seats: int) -> Command:
+    """Check the shape of a command; return it unchanged or raise IllegalCommand."""
+    if not isinstance(command, dict):
+        raise IllegalCommand("malformed-command", "a command is a JSON object with a 'type'")
+    kind = command.get("type")
+    if kind not in FIELDS:
+        raise IllegalCommand(
+            "unknown-command", f"unknown command type {kind!r}; known: {', '.join(FIELDS)}"
+        )
+    required, optional = FIELDS[kind]
+    keys = command.keys() - {"type", "seat"}
+    if missing := required - keys:
+        raise IllegalCommand(
+            "malformed-command", f"{kind} needs the field(s): {', '.join(sorted(missing))}"
+        )
+    if extra := keys - required - optional:
+        raise IllegalCommand(
+            "malformed-command", f"{kind} has unknown field(s): {', '.join(sorted(extra))}"
+        )
+    if kind in SYSTEM_COMMANDS:
+        if command.get("seat") is not None:
+            raise IllegalCommand("malformed-command", f"{kind} is a system command, with no seat")
+    else:
+        if "seat" not in command:
+            raise IllegalCommand("malformed-command", f"{kind} needs the acting 'seat'")
+        _seat_field(command, "seat", seats)
+    for name in ("target", "other"):
+        if name in command:
+            _seat_field(command, name, seats)
+    if "card" in command and not _is_card(command["card"]):
+        raise IllegalCommand("unknown-card", f"{command['card']!r} is not a card code")
+    color = command.get("color")
+    if color is not None and color not in COLORS:
+        raise IllegalCommand("bad-color", f"{color!r} is not a colour; use {', '.join(COLORS)}")
+    if "uno" in command and type(command["uno"]) is not bool:
+        raise IllegalCommand("malformed-command", "uno must be true or false")
+    if "cards" in command:
+        cards = command["cards"]
+        if not isinstance(cards, list) or not all(_is_card(c) for c in cards):
+            raise IllegalCommand("unknown-card", "cards must be a list of card codes")
+    if "deck" in command and command["deck"] is not None:
+        deck = command["deck"]
+        if not isinstance(deck, list) or not all(_is_card(c) for c in deck):
+            raise IllegalCommand("bad-deck", "deck must be a list of 108 card codes")
+    return command

@@ -1,0 +1,236 @@
+"""Event types (facts, named in the past tense) and how each one changes a state.
+
+Events are plain JSON-able dicts: `{"type": "card-played", "seat": 1, "card": "red-7", ...}`.
+They are small, rule-agnostic facts (a card moved, a seat was prompted); every rule lives in the
+deciders under `rules/`, which emit these facts. Folding therefore never fails and never needs
+the rules: an old log replays the same under newer rule code. Randomness is never decided here:
+shuffles arrive as the resulting order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .cards import COLOR_OF, WILD_DRAW4
+from .state import HAND_OVER, MATCH_OVER, PLAYING, State
+
+Event = dict[str, Any]
+
+MATCH_STARTED = "match-started"  # seats, seed (hidden), ages (optional)
+HAND_STARTED = "hand-started"  # hand, dealer (None in basic-plus), first (dealt first), hand_size, deck
+CARD_FLIPPED = "card-flipped"  # card: the top of the draw pile turned onto the discard pile
+CARD_REINSERTED = "card-reinserted"  # card, position: a flipped wild-draw4 back into the draw pile
+PILE_RESHUFFLED = "pile-reshuffled"  # order: the discard pile (less its top) as the new draw pile
+CARDS_DRAWN = "cards-drawn"  # seat, cards, reason
+CARD_PLAYED = "card-played"  # seat, card, color (named colour or None), source ("hand" | "lane")
+COLOR_CHOSEN = "color-chosen"  # seat, color
+DIRECTION_CHANGED = "direction-changed"  # direction (1 clockwise, -1 counter-clockwise)
+PROMPTED = "prompted"  # to_act, pending: what the game now waits for
+UNO_OWED = "uno-owed"  # seat: down to one card without calling; catchable
+UNO_CALLED = "uno-called"  # seat
+UNO_EXPIRED = "uno-expired"  # seats: the catch window closed
+UNO_CAUGHT = "uno-caught"  # seat (catcher), target
+UNO_PENALIZED = "uno-penalized"  # seat, reason: a basic-plus false call or wrong catch
+CHALLENGE_RESOLVED = "challenge-resolved"  # seat (challenger), target, guilty, hand (challenger only)
+LANE_FILLED = "lane-filled"  # seat, cards: precommitted to the back of the lane
+LANE_FLUSHED = "lane-flushed"  # seat, cards: the lane back into the regular hand
+HAND_ENDED = "hand-ended"  # winner, cards_left, points, gained, scores, hands_won
+MATCH_ENDED = "match-ended"  # winner, places, scores
+
+
+def initial_state(event: Event) -> State:
+    if event.get("type") != MATCH_STARTED:
+        raise ValueError("a game's events begin with match-started")
+    seats = event["seats"]
+    state = State(seats=seats, seed=str(event["seed"]))
+    state.scores = [0] * seats
+    state.hands_won = [0] * seats
+    state.hands = [[] for _ in range(seats)]
+    state.lanes = [[] for _ in range(seats)]
+    if event.get("ages") is not None:
+        state.extra["ages"] = tuple(event["ages"])
+    return state
+
+
+def _match_started(state: State, event: Event) -> None:
+    raise ValueError("match-started can only begin a game")
+
+
+def _hand_started(state: State, event: Event) -> None:
+    seats, size, deck = state.seats, event["hand_size"], event["deck"]
+    state.hand_number = event["hand"]
+    state.dealer = event["dealer"]
+    state.first = event["first"]
+    hands: list[list[str]] = [[] for _ in range(seats)]
+    # Dealt one at a time, clockwise, starting with `first`.
+    for i in range(size * seats):
+        hands[(state.first + i) % seats].append(deck[i])
+    state.hands = hands
+    state.lanes = [[] for _ in range(seats)]
+    state.draw = deck[size * seats :][::-1]
+    state.discard = []
+    state.color = None
+    state.direction = 1
+    state.pending = None
+    state.to_act = ()
+    state.uncalled = frozenset()
+    state.called = frozenset()
+    state.challenge = None
+    state.status = PLAYING
+    state.shuffles = 0
+    state.extra.pop("last_hand", None)
+
+
+def _card_flipped(state: State, event: Event) -> None:
+    card = state.draw.pop()
+    state.discard.append(card)
+    state.color = COLOR_OF[card]
+
+
+def _card_reinserted(state: State, event: Event) -> None:
+    card = state.discard.pop()
+    state.draw.insert(len(state.draw) - event["position"], card)
+    state.color = None
+
+
+def _pile_reshuffled(state: State, event: Event) -> None:
+    state.draw = list(reversed(event["order"]))
+    state.discard = state.discard[-1:]
+    state.shuffles += 1
+
+
+def _cards_drawn(state: State, event: Event) -> None:
+    seat, n = event["seat"], len(event["cards"])
+    if n:
+        draw = state.draw
+        state.hands[seat] += draw[-n:][::-1]
+        del draw[-n:]
+    # A seat that draws holds more than one card: nothing is owed, no call stands.
+    if seat in state.uncalled:
+        state.uncalled = state.uncalled - {seat}
+    if seat in state.called:
+        state.called = state.called - {seat}
+
+
+def _card_played(state: State, event: Event) -> None:
+    seat, card = event["seat"], event["card"]
+    if event.get("source") == "lane":
+        state.lanes[seat].pop(0)
+    else:
+        state.hands[seat].remove(card)
+    if card == WILD_DRAW4:
+        state.challenge = (seat, state.color, tuple(state.hands[seat]))
+    state.discard.append(card)
+    state.color = event.get("color") or COLOR_OF[card]
+
+
+def _color_chosen(state: State, event: Event) -> None:
+    state.color = event["color"]
+
+
+def _direction_changed(state: State, event: Event) -> None:
+    state.direction = event["direction"]
+
+
+def _prompted(state: State, event: Event) -> None:
+    state.to_act = tuple(event["to_act"])
+    state.pending = event["pending"]
+
+
+def _uno_owed(state: State, event: Event) -> None:
+    state.uncalled = state.uncalled | {event["seat"]}
+    state.called = state.called - {event["seat"]}
+
+
+def _uno_called(state: State, event: Event) -> None:
+    state.uncalled = state.uncalled - {event["seat"]}
+    state.called = state.called | {event["seat"]}
+
+
+def _uno_expired(state: State, event: Event) -> None:
+    state.uncalled = state.uncalled - set(event["seats"])
+
+
+def _uno_caught(state: State, event: Event) -> None:
+    state.uncalled = state.uncalled - {event["target"]}
+
+
+def _challenge_resolved(state: State, event: Event) -> None:
+    state.challenge = None
+
+
+def _lane_filled(state: State, event: Event) -> None:
+    hand = state.hands[event["seat"]]
+    for card in event["cards"]:
+        hand.remove(card)
+    state.lanes[event["seat"]] += event["cards"]
+
+
+def _lane_flushed(state: State, event: Event) -> None:
+    seat = event["seat"]
+    state.hands[seat] += state.lanes[seat]
+    state.lanes[seat] = []
+
+
+def _hand_ended(state: State, event: Event) -> None:
+    state.scores = list(event["scores"])
+    state.hands_won = list(event["hands_won"])
+    state.status = HAND_OVER
+    state.to_act = ()
+    state.pending = {"type": "next-hand"}
+    state.uncalled = frozenset()
+    state.extra["last_hand"] = {
+        k: event[k] for k in ("winner", "cards_left", "points", "gained")
+    }
+
+
+def _match_ended(state: State, event: Event) -> None:
+    state.status = MATCH_OVER
+    state.winner = event["winner"]
+    state.places = list(event["places"])
+    state.pending = None
+
+
+def _nothing(state: State, event: Event) -> None:
+    """Facts kept for the record (and for viewers) that change no state."""
+
+
+EVOLVE: dict[str, Callable[[State, Event], None]] = {
+    MATCH_STARTED: _match_started,
+    HAND_STARTED: _hand_started,
+    CARD_FLIPPED: _card_flipped,
+    CARD_REINSERTED: _card_reinserted,
+    PILE_RESHUFFLED: _pile_reshuffled,
+    CARDS_DRAWN: _cards_drawn,
+    CARD_PLAYED: _card_played,
+    COLOR_CHOSEN: _color_chosen,
+    DIRECTION_CHANGED: _direction_changed,
+    PROMPTED: _prompted,
+    UNO_OWED: _uno_owed,
+    UNO_CALLED: _uno_called,
+    UNO_EXPIRED: _uno_expired,
+    UNO_CAUGHT: _uno_caught,
+    UNO_PENALIZED: _nothing,
+    CHALLENGE_RESOLVED: _challenge_resolved,
+    LANE_FILLED: _lane_filled,
+    LANE_FLUSHED: _lane_flushed,
+    HAND_ENDED: _hand_ended,
+    MATCH_ENDED: _match_ended,
+}
+
+
+def apply(state: State, event: Event) -> None:
+    """Fold one event into `state` in place (only on a state the caller owns)."""
+    try:
+        handler = EVOLVE[event["type"]]
+    except KeyError:
+        raise ValueError(f"unknown event type {event.get('type')!r}") from None
+    handler(state, event)
+
+
+def evolve(state: State, event: Event) -> State:
+    """Return the state after one event; `state` itself is left as it was."""
+    new = state.copy()
+    apply(new, event)
+    return new

@@ -1,0 +1,461 @@
+"""The shared machinery of every ruleset: a decision, the turn cycle, draws, uno, hands.
+
+`Ruleset` plays the official rules through small hooks and class-level flags; a rule family
+subclasses it and overrides only what differs (the python-chess pattern). Deciding a command
+works on a private copy of the state: every fact is emitted and folded into that copy at once,
+so later checks in the same decision see its effects, and an illegal command raises before
+anything leaves the engine.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections import Counter
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
+
+from ..cards import COLOR_OF, COLORS, DECK, RANK_OF, WILD_DRAW4, Card, is_full_deck, matches
+from ..commands import (
+    ACCEPT,
+    CALL_UNO,
+    CATCH,
+    CHALLENGE,
+    CHOOSE_COLOR,
+    DRAW,
+    NEXT_HAND,
+    PASS,
+    PLAY,
+    SYSTEM_COMMANDS,
+    Command,
+    IllegalCommand,
+    parse,
+)
+from ..events import (
+    CARD_FLIPPED,
+    CARD_PLAYED,
+    CARDS_DRAWN,
+    COLOR_CHOSEN,
+    DIRECTION_CHANGED,
+    HAND_STARTED,
+    MATCH_STARTED,
+    PILE_RESHUFFLED,
+    PROMPTED,
+    UNO_CALLED,
+    UNO_CAUGHT,
+    UNO_EXPIRED,
+    UNO_OWED,
+    UNO_PENALIZED,
+    Event,
+    apply,
+    initial_state,
+)
+from ..scoring import SCORINGS, hand_events
+from ..state import HAND_OVER, MATCH_OVER, PLAYING, Pending, Seat, State
+
+Handler = Callable[["Ruleset", "Decision", Command], None]
+
+
+class Decision:
+    """A command being decided: a private working state and the facts emitted so far."""
+
+    __slots__ = ("state", "events")
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+        apply(self.state, event)
+
+
+def _int_option(lo: int, hi: int | None) -> Callable[[str, Any], int]:
+    def check(name: str, value: Any) -> int:
+        if type(value) is not int or value < lo or (hi is not None and value > hi):
+            bound = f"from {lo} to {hi}" if hi is not None else f"of at least {lo}"
+            raise ValueError(f"option {name!r} must be a whole number {bound}, not {value!r}")
+        return value
+
+    return check
+
+
+def _choice_option(*choices: str) -> Callable[[str, Any], str]:
+    def check(name: str, value: Any) -> str:
+        if value not in choices:
+            raise ValueError(f"option {name!r} must be one of {', '.join(choices)}, not {value!r}")
+        return str(value)
+
+    return check
+
+
+class Ruleset:
+    """The official rules; other families override flags and hooks."""
+
+    name: ClassVar[str] = "official"
+    defaults: ClassVar[dict[str, Any]] = {
+        "hand_size": 7,
+        "scoring": "winner-takes",
+        "target": 500,
+        "uno_penalty": 2,
+    }
+    option_checks: ClassVar[dict[str, Callable[[str, Any], Any]]] = {
+        "hand_size": _int_option(1, 15),
+        "scoring": _choice_option(*SCORINGS),
+        "target": _int_option(1, None),
+        "uno_penalty": _int_option(0, 20),
+    }
+    min_seats: ClassVar[int] = 2
+    max_seats: ClassVar[int] = 10
+
+    # Flags: what differs between families, read by the shared machinery.
+    has_dealer: ClassVar[bool] = True
+    play_after_draw: ClassVar[bool] = True  # a playable drawn card may be played at once
+    challenge_wild_draw4: ClassVar[bool] = True
+    reverse_skips_with_two: ClassVar[bool] = True
+    uno_window: ClassVar[bool] = True  # the catch window closes when the next turn begins
+    false_uno_penalized: ClassVar[bool] = False  # false calls and catches cost the penalty
+    supports_precognitive: ClassVar[bool] = True
+    handlers: ClassVar[dict[str, Handler]] = {}
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        options = dict(options or {})
+        if unknown := options.keys() - self.option_checks.keys():
+            raise ValueError(
+                f"unknown option(s) for {self.name}: {', '.join(sorted(unknown))}; "
+                f"known: {', '.join(self.option_checks)}"
+            )
+        merged = {**self.defaults, **options}
+        self.options: dict[str, Any] = {
+            name: self.option_checks[name](name, value) for name, value in merged.items()
+        }
+
+    # ----------------------------------------------------------------- the public surface
+
+    def start(
+        self,
+        *,
+        seats: int,
+        seed: int | str | None = None,
+        deck: list[Card] | None = None,
+        dealer: Seat | None = None,
+        first: Seat | None = None,
+        ages: list[int] | None = None,
+    ) -> list[Event]:
+        if type(seats) is not int or not self.min_seats <= seats <= self.max_seats:
+            raise ValueError(
+                f"{self.name} needs {self.min_seats} to {self.max_seats} seats, not {seats!r}"
+            )
+        if seats * self.options["hand_size"] + 1 > len(DECK):
+            raise ValueError(f"{seats} hands of {self.options['hand_size']} do not fit the deck")
+        seed = str(seed) if seed is not None else secrets.token_hex(8)
+        anchor = self.first_anchor(seats, seed, dealer, first)
+        started: Event = {"type": MATCH_STARTED, "seats": seats, "seed": seed}
+        started.update(self.match_facts(seats, ages))
+        decision = Decision(initial_state(started))
+        decision.events.append(started)
+        self.deal(decision, 1, anchor, deck)
+        return decision.events
+
+    def decide(self, state: State, command: Command) -> list[Event]:
+        command = parse(command, state.seats)
+        kind = command["type"]
+        if state.status == MATCH_OVER:
+            raise IllegalCommand("game-over", "the match is over")
+        handler = self.handlers.get(kind)
+        if handler is None:
+            raise IllegalCommand("unknown-command", f"{self.name} has no {kind!r} command")
+        if kind not in SYSTEM_COMMANDS and state.status != PLAYING:
+            raise IllegalCommand("hand-over", "the hand is over; the next hand has not started")
+        decision = Decision(state.copy())
+        seat = command.get("seat")
+        if state.uncalled and self.closes_uno_window(state, seat, kind):
+            expired = state.uncalled - {seat}
+            if expired:
+                decision.emit({"type": UNO_EXPIRED, "seats": sorted(expired)})
+        handler(self, decision, command)
+        return decision.events
+
+    def legal_commands(self, state: State, seat: Seat | None) -> list[Command]:
+        if seat is None:
+            return [{"type": NEXT_HAND}] if state.status == HAND_OVER else []
+        if state.status != PLAYING:
+            return []
+        options: list[Command] = []
+        if seat in state.to_act and state.pending is not None:
+            options += self.turn_options(state, seat, state.pending)
+        options += self.uno_options(state, seat)
+        return options
+
+    def lane_visible(self, owner: Seat, viewer: Seat | None) -> bool:
+        return owner == viewer
+
+    # ------------------------------------------------------------------- hands and flips
+
+    def match_facts(self, seats: int, ages: list[int] | None) -> dict[str, Any]:
+        if ages is not None:
+            raise ValueError(f"{self.name} has no seat ages")
+        return {}
+
+    def first_anchor(self, seats: int, seed: str, dealer: Seat | None, first: Seat | None) -> Seat:
+        """The dealer of the first hand (basic-plus: the first seat)."""
+        if first is not None:
+            raise ValueError(f"{self.name} has a dealer: give dealer=, not first=")
+        if dealer is None:
+            return random.Random(f"{seed}:dealer").randrange(seats)
+        if type(dealer) is not int or not 0 <= dealer < seats:
+            raise ValueError(f"dealer must be a seat from 0 to {seats - 1}")
+        return dealer
+
+    def deal(self, d: Decision, hand: int, anchor: Seat, deck: list[Card] | None) -> None:
+        state = d.state
+        if deck is None:
+            deck = list(DECK)
+            random.Random(f"{state.seed}:deal:{hand}").shuffle(deck)
+        elif not is_full_deck(deck):
+            raise ValueError("a stacked deck must hold exactly the 108 cards")
+        if self.has_dealer:
+            dealer, first = anchor, (anchor + 1) % state.seats
+        else:
+            dealer, first = None, anchor
+        d.emit(
+            {
+                "type": HAND_STARTED,
+                "hand": hand,
+                "seats": state.seats,
+                "dealer": dealer,
+                "first": first,
+                "hand_size": self.options["hand_size"],
+                "deck": list(deck),
+            }
+        )
+        self.flip(d)
+
+    def flip(self, d: Decision) -> None:
+        card = d.state.draw[-1]
+        d.emit({"type": CARD_FLIPPED, "card": card})
+        self.resolve_flip(d, card)
+
+    def resolve_flip(self, d: Decision, card: Card) -> None:
+        raise NotImplementedError
+
+    def next_anchor(self, state: State) -> Seat:
+        # The dealer of the next hand is the seat left of the previous dealer.
+        return (state.dealer + 1) % state.seats
+
+    def rng(self, state: State, purpose: str) -> random.Random:
+        """A reproducible generator for a random choice the decider records in an event."""
+        return random.Random(
+            f"{state.seed}:{state.hand_number}:{purpose}:{state.shuffles}:{len(state.draw)}"
+            f":{len(state.discard)}"
+        )
+
+    # --------------------------------------------------------------------- the turn cycle
+
+    def prompt(self, d: Decision, pending: Pending) -> None:
+        seats = pending.get("seats")
+        to_act = list(seats) if seats is not None else [pending["seat"]]
+        d.emit({"type": PROMPTED, "to_act": to_act, "pending": pending})
+
+    def begin_turn(self, d: Decision, seat: Seat) -> None:
+        self.prompt(d, {"type": "play", "seat": seat})
+
+    def end_turn(self, d: Decision, seat: Seat, nxt: Seat, then: Pending | None = None) -> None:
+        """`seat`'s turn is over; `nxt` takes a turn (or faces `then`, such as a challenge)."""
+        self.proceed(d, nxt, then)
+
+    def proceed(self, d: Decision, nxt: Seat, then: Pending | None) -> None:
+        if then is None:
+            self.begin_turn(d, nxt)
+        else:
+            self.prompt(d, then)
+
+    def expect(self, state: State, seat: Seat, *pending: str) -> Pending:
+        """The pending decision `seat` is asked for, if it is one of `pending`."""
+        if seat not in state.to_act or state.pending is None:
+            raise IllegalCommand("not-your-turn", f"the game is not waiting for seat {seat}")
+        if state.pending["type"] not in pending:
+            raise IllegalCommand(
+                "unexpected-command",
+                f"seat {seat} is asked for {describe(state.pending)}, not this command",
+            )
+        return state.pending
+
+    # ----------------------------------------------------------------------- cards moving
+
+    def draw_cards(self, d: Decision, seat: Seat, count: int, reason: str) -> list[Card]:
+        """Draw up to `count` cards, reshuffling the discard pile when the draw pile runs out."""
+        state, drawn = d.state, []
+        while len(drawn) < count:
+            if not state.draw:
+                if len(state.discard) <= 1:
+                    break  # No card is left anywhere: the draw gets fewer cards.
+                self.reshuffle(d)
+            take = min(count - len(drawn), len(state.draw))
+            cards = state.draw[-take:][::-1]
+            d.emit({"type": CARDS_DRAWN, "seat": seat, "cards": cards, "reason": reason})
+            drawn += cards
+        return drawn
+
+    def reshuffle(self, d: Decision) -> None:
+        order = d.state.discard[:-1]
+        self.rng(d.state, "reshuffle").shuffle(order)
+        d.emit({"type": PILE_RESHUFFLED, "order": order})
+
+    # ------------------------------------------------------------------------------ plays
+
+    def playable(self, state: State, seat: Seat, card: Card) -> bool:
+        return matches(card, state.top, state.color)  # type: ignore[arg-type]
+
+    def check_play(self, state: State, seat: Seat, command: Command) -> None:
+        card = command["card"]
+        if card not in state.hands[seat]:
+            raise IllegalCommand("card-not-in-hand", f"seat {seat} holds no {card}")
+        if not self.playable(state, seat, card):
+            raise IllegalCommand(
+                "card-does-not-match", f"{card} does not match {state.top} ({state.color})"
+            )
+        if command.get("color") is not None and COLOR_OF[card] is not None:
+            raise IllegalCommand("color-not-needed", "only a black card names a colour")
+        if command.get("uno") and state.cards_held(seat) - 1 > 1 and not self.false_uno_penalized:
+            raise IllegalCommand("uno-not-due", "uno is called only on the play that leaves one card")
+
+    def play_card(self, d: Decision, seat: Seat, command: Command, source: str = "hand") -> None:
+        card, color = command["card"], command.get("color")
+        d.emit(
+            {"type": CARD_PLAYED, "seat": seat, "card": card, "color": color, "source": source}
+        )
+        self.resolve_play(d, seat, card, color, bool(command.get("uno")))
+
+    def resolve_play(
+        self, d: Decision, seat: Seat, card: Card, color: str | None, uno: bool
+    ) -> None:
+        """What follows a card reaching the pile: going out, uno, the colour, the card's action."""
+        state = d.state
+        left = state.cards_held(seat)
+        if left == 0:
+            self.go_out(d, seat, card)
+            return
+        if left == 1:
+            d.emit({"type": UNO_CALLED if uno else UNO_OWED, "seat": seat})
+        elif uno:
+            self.penalize(d, seat, "false-call")
+        if COLOR_OF[card] is None and color is None:
+            self.prompt(d, {"type": "color", "seat": seat, "after": "play"})
+            return
+        self.after_play(d, seat, card)
+
+    def after_play(self, d: Decision, seat: Seat, card: Card) -> None:
+        """The card's action, its colour settled; then the turn ends."""
+        state = d.state
+        rank, nxt = RANK_OF[card], state.next_seat(seat)
+        if rank == "skip":
+            self.end_turn(d, seat, state.next_seat(seat, 2))
+        elif rank == "reverse":
+            d.emit({"type": DIRECTION_CHANGED, "direction": -state.direction})
+            # RULES.md: reverse with two players acts as skip.
+            two = state.seats == 2 and self.reverse_skips_with_two
+            self.end_turn(d, seat, seat if two else state.next_seat(seat))
+        elif rank == "draw2":
+            self.draw_cards(d, nxt, 2, "draw2")
+            self.end_turn(d, seat, state.next_seat(seat, 2))
+        elif card == WILD_DRAW4 and self.challenge_wild_draw4:
+            self.end_turn(d, seat, nxt, {"type": "challenge", "seat": nxt, "offender": seat})
+        elif card == WILD_DRAW4:
+            self.draw_cards(d, nxt, 4, "wild-draw4")
+            self.end_turn(d, seat, state.next_seat(seat, 2))
+        else:
+            self.end_turn(d, seat, nxt)
+
+    def go_out(self, d: Decision, seat: Seat, card: Card) -> None:
+        # RULES.md: a last draw2 or wild-draw4 still makes the next seat draw, with no challenge.
+        victim = d.state.next_seat(seat)
+        if RANK_OF[card] == "draw2":
+            self.draw_cards(d, victim, 2, "draw2")
+        elif card == WILD_DRAW4:
+            self.draw_cards(d, victim, 4, "wild-draw4")
+        self.end_hand(d, seat)
+
+    def end_hand(self, d: Decision, winner: Seat) -> None:
+        options = self.options
+        for event in hand_events(d.state, winner, options["scoring"], options["target"]):
+            d.emit(event)
+
+    # -------------------------------------------------------------------------------- uno
+
+    def closes_uno_window(self, state: State, seat: Seat | None, kind: str) -> bool:
+        """RULES.md "Catch windows": the next seat's command closes every other seat's window."""
+        return self.uno_window and seat in state.to_act and kind not in (CATCH, CALL_UNO)
+
+    def penalize(self, d: Decision, seat: Seat, reason: str) -> None:
+        d.emit({"type": UNO_PENALIZED, "seat": seat, "reason": reason})
+        self.draw_cards(d, seat, self.options["uno_penalty"], "uno")
+
+    def call_uno(self, d: Decision, seat: Seat) -> None:
+        state = d.state
+        if self.false_uno_penalized:
+            if state.cards_held(seat) == 1:
+                d.emit({"type": UNO_CALLED, "seat": seat})
+            else:
+                self.penalize(d, seat, "false-call")
+        elif seat in state.uncalled:
+            d.emit({"type": UNO_CALLED, "seat": seat})
+        else:
+            raise IllegalCommand("uno-not-owed", f"seat {seat} owes no uno call")
+
+    def uno_options(self, state: State, seat: Seat) -> list[Command]:
+        if self.false_uno_penalized:
+            calls = [{"type": CALL_UNO, "seat": seat}]
+            targets = [t for t in range(state.seats) if t != seat]
+        else:
+            calls = [{"type": CALL_UNO, "seat": seat}] if seat in state.uncalled else []
+            targets = sorted(t for t in state.uncalled if t != seat)
+        return calls + [{"type": CATCH, "seat": seat, "target": t} for t in targets]
+
+    # ----------------------------------------------------------------- legal_commands parts
+
+    def turn_options(self, state: State, seat: Seat, pending: Pending) -> list[Command]:
+        kind = pending["type"]
+        if kind == "play":
+            options = []
+            for card in dict.fromkeys(state.hands[seat]):
+                if self.playable(state, seat, card):
+                    options += self.play_options(state, seat, card)
+            return options + [{"type": DRAW, "seat": seat}]
+        if kind == "drawn":
+            return self.play_options(state, seat, pending["card"]) + [{"type": PASS, "seat": seat}]
+        if kind == "color":
+            return [{"type": CHOOSE_COLOR, "seat": seat, "color": c} for c in COLORS]
+        if kind == "challenge":
+            return [{"type": ACCEPT, "seat": seat}, {"type": CHALLENGE, "seat": seat}]
+        return []
+
+    def play_options(self, state: State, seat: Seat, card: Card) -> list[Command]:
+        left = state.cards_held(seat) - 1
+        colors = COLORS if COLOR_OF[card] is None and left > 0 else (None,)
+        unos = (False, True) if left == 1 else (False,)
+        options = []
+        for color in colors:
+            for uno in unos:
+                command = {"type": PLAY, "seat": seat, "card": card, "uno": uno}
+                if color is not None:
+                    command["color"] = color
+                options.append(command)
+        return options
+
+
+def describe(pending: Pending) -> str:
+    kind = pending["type"]
+    return {
+        "play": "a play or a draw",
+        "drawn": "a play of the drawn card or a pass",
+        "color": "a colour",
+        "challenge": "a challenge or an accept",
+        "precommit": "a precommit",
+    }.get(kind, kind)
+
+
+def multiset_contains(hand: list[Card], cards: list[Card]) -> bool:
+    need = Counter(cards)
+    have = Counter(hand)
+    return all(have[c] >= n for c, n in need.items())

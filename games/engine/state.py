@@ -1,0 +1,86 @@
+"""The game state: the fold of a game's events.
+
+A `State` is a value. The engine never changes a state it has handed out: `Variant.replay`
+copies the state once and folds the new events into the copy. Copy-then-fold keeps the fold fast
+(one copy per call, not one per event) while callers may keep and compare every state they saw.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import Card, Color
+
+Seat = int
+Pending = dict[str, Any]
+
+PLAYING = "playing"
+HAND_OVER = "hand-over"
+MATCH_OVER = "match-over"
+
+
+@dataclass(slots=True)
+class State:
+    seats: int
+    seed: str
+    hand_number: int = 0
+    dealer: Seat = 0
+    # The seat that dealt the hand is `dealer`; `first` is basic-plus's first seat.
+    first: Seat = 0
+    hands: list[list[Card]] = field(default_factory=list)
+    # Precognitive lanes, front card first; always present, empty without the modifier.
+    lanes: list[list[Card]] = field(default_factory=list)
+    # The draw pile keeps its top card LAST so that a draw is a list.pop().
+    draw: list[Card] = field(default_factory=list)
+    # The discard pile keeps its top card last as well.
+    discard: list[Card] = field(default_factory=list)
+    color: Color | None = None
+    direction: int = 1
+    # What the game waits for; never mutated in place, replaced by a new dict.
+    pending: Pending | None = None
+    to_act: tuple[Seat, ...] = ()
+    # Seats that owe an uno call and may be caught.
+    uncalled: frozenset[Seat] = frozenset()
+    # basic-plus: seats that have called since they went down to one card.
+    called: frozenset[Seat] = frozenset()
+    # The last wild-draw4: (offender, colour before it, the offender's regular hand after it).
+    challenge: tuple[Seat, Color | None, tuple[Card, ...]] | None = None
+    scores: list[int] = field(default_factory=list)
+    hands_won: list[int] = field(default_factory=list)
+    status: str = PLAYING
+    winner: Seat | None = None
+    places: list[int] | None = None
+    # Counts shuffles inside a hand so that each draws a fresh, reproducible order.
+    shuffles: int = 0
+    # Ruleset-specific facts (newno ages, censorship rulings); values are never mutated in place.
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def copy(self) -> State:
+        new = State.__new__(State)
+        for name in _SCALARS:
+            object.__setattr__(new, name, getattr(self, name))
+        new.hands = [list(h) for h in self.hands]
+        new.lanes = [list(lane) for lane in self.lanes]
+        new.draw = list(self.draw)
+        new.discard = list(self.discard)
+        new.scores = list(self.scores)
+        new.hands_won = list(self.hands_won)
+        new.places = list(self.places) if self.places is not None else None
+        new.extra = dict(self.extra)
+        return new
+
+    def cards_held(self, seat: Seat) -> int:
+        """Every card a seat holds, its precognitive lane included (what uno and winning count)."""
+        return len(self.hands[seat]) + len(self.lanes[seat])
+
+    @property
+    def top(self) -> Card | None:
+        return self.discard[-1] if self.discard else None
+
+    def next_seat(self, seat: Seat, steps: int = 1) -> Seat:
+        return (seat + self.direction * steps) % self.seats
+
+
+_COPIED = {"hands", "lanes", "draw", "discard", "scores", "hands_won", "places", "extra"}
+_SCALARS = tuple(name for name in State.__slots__ if name not in _COPIED)  # type: ignore[attr-defined]

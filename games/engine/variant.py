@@ -1,0 +1,94 @@
+"""`Variant`: the engine's public surface (DESIGN.md "The rules engine: decide and evolve")."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .cards import Card
+from .commands import Command
+from .events import Event, apply, initial_state
+from .rules import Precognitive, Ruleset, find_ruleset
+from .state import Seat, State
+from .view import event_view, state_view
+
+SPEC_KEYS = frozenset({"rules", "options", "precognitive"})
+
+
+class Variant:
+    """A rule family with its options: starts games, decides commands, folds and shows events."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any]) -> Variant:
+        """Build a variant from `{"rules": …, "options": {…}, "precognitive": {…}}`.
+
+        Raises ValueError with a readable message for an unknown ruleset, option or value.
+        """
+        if not isinstance(spec, Mapping):
+            raise ValueError("a variant spec is an object with a 'rules' name")
+        if unknown := spec.keys() - SPEC_KEYS:
+            raise ValueError(f"unknown variant field(s): {', '.join(sorted(map(str, unknown)))}")
+        base = find_ruleset(spec.get("rules"))
+        options = spec.get("options") or {}
+        if not isinstance(options, Mapping):
+            raise ValueError("options must be an object")
+        precognitive = spec.get("precognitive")
+        if precognitive is not None and precognitive is not False:
+            return cls(Precognitive.over(base, precognitive)(options))
+        return cls(base(options))
+
+    @property
+    def spec(self) -> dict[str, Any]:
+        """The normalised spec, every option spelled out."""
+        spec: dict[str, Any] = {"rules": self.ruleset.name, "options": dict(self.ruleset.options)}
+        if isinstance(self.ruleset, Precognitive):
+            spec["precognitive"] = dict(self.ruleset.precognitive)
+        return spec
+
+    def start(
+        self,
+        seats: int,
+        *,
+        seed: int | str | None = None,
+        deck: list[Card] | None = None,
+        dealer: Seat | None = None,
+        first: Seat | None = None,
+        ages: list[int] | None = None,
+    ) -> list[Event]:
+        """The events that start a match: a random deal from `seed`, or a stacked `deck`."""
+        return self.ruleset.start(
+            seats=seats, seed=seed, deck=deck, dealer=dealer, first=first, ages=ages
+        )
+
+    def replay(self, events: Iterable[Event], state: State | None = None) -> State:
+        """Fold `events` onto `state` (or from the start); `state` itself is not changed."""
+        it = iter(events)
+        if state is None:
+            try:
+                state = initial_state(next(it))
+            except StopIteration:
+                raise ValueError("replay needs the match-started event to begin") from None
+        else:
+            state = state.copy()
+        for event in it:
+            apply(state, event)
+        return state
+
+    def decide(self, state: State, command: Command) -> list[Event]:
+        """The events `command` produces; raises IllegalCommand and changes nothing if illegal."""
+        return self.ruleset.decide(state, command)
+
+    def legal_commands(self, state: State, seat: Seat | None) -> list[Command]:
+        """Every command `seat` may send now (seat=None: the system commands)."""
+        return self.ruleset.legal_commands(state, seat)
+
+    def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
+        """What `seat` may see (seat=None: a spectator); JSON-able."""
+        return state_view(self.ruleset, state, seat)
+
+    def view_event(self, event: Event, seat: Seat | None) -> Event:
+        """An event as `seat` may see it."""
+        return event_view(self.ruleset, event, seat)
