@@ -1,13 +1,13 @@
 """The UNO rules engine: pure Python, no Django.
 
-    from games.engine import Variant, IllegalCommand
-    variant = Variant.from_spec({"rules": "official", "options": {"target": 500}})
-    events = variant.start(seats=4, seed=7)
-    state = variant.replay(events)
-    variant.legal_commands(state, seat)
-    new = variant.decide(state, {"type": "play", "seat": 1, "card": "red-7", "uno": False})
-    state = variant.replay(new, state)
-    variant.view(state, seat)
+from games.engine import Variant, IllegalCommand
+variant = Variant.from_spec({"rules": "official", "options": {"target": 500}})
+events = variant.start(seats=4, seed=7)
+state = variant.replay(events)
+variant.legal_commands(state, seat)
+new = variant.decide(state, {"type": "play", "seat": 1, "card": "red-7", "uno": False})
+state = variant.replay(new, state)
+variant.view(state, seat)
 """
 
 from __future__ import annotations

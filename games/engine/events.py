@@ -18,7 +18,7 @@ from .state import HAND_OVER, MATCH_OVER, PLAYING, State
 Event = dict[str, Any]
 
 MATCH_STARTED = "match-started"  # seats, seed (hidden), ages (optional)
-HAND_STARTED = "hand-started"  # hand, dealer (None in basic-plus), first (dealt first), hand_size, deck
+HAND_STARTED = "hand-started"  # hand, seats, dealer (None: basic-plus), first, hand_size, deck
 CARD_FLIPPED = "card-flipped"  # card: the top of the draw pile turned onto the discard pile
 CARD_REINSERTED = "card-reinserted"  # card, position: a flipped wild-draw4 back into the draw pile
 PILE_RESHUFFLED = "pile-reshuffled"  # order: the discard pile (less its top) as the new draw pile
@@ -32,7 +32,7 @@ UNO_CALLED = "uno-called"  # seat
 UNO_EXPIRED = "uno-expired"  # seats: the catch window closed
 UNO_CAUGHT = "uno-caught"  # seat (catcher), target
 UNO_PENALIZED = "uno-penalized"  # seat, reason: a basic-plus false call or wrong catch
-CHALLENGE_RESOLVED = "challenge-resolved"  # seat (challenger), target, guilty, hand (challenger only)
+CHALLENGE_RESOLVED = "challenge-resolved"  # seat (challenger), target, guilty, hand
 LANE_FILLED = "lane-filled"  # seat, cards: precommitted to the back of the lane
 LANE_FLUSHED = "lane-flushed"  # seat, cards: the lane back into the regular hand
 HAND_ENDED = "hand-ended"  # winner, cards_left, points, gained, scores, hands_won
@@ -180,9 +180,7 @@ def _hand_ended(state: State, event: Event) -> None:
     state.to_act = ()
     state.pending = {"type": "next-hand"}
     state.uncalled = frozenset()
-    state.extra["last_hand"] = {
-        k: event[k] for k in ("winner", "cards_left", "points", "gained")
-    }
+    state.extra["last_hand"] = {k: event[k] for k in ("winner", "cards_left", "points", "gained")}
 
 
 def _match_ended(state: State, event: Event) -> None:

@@ -57,16 +57,30 @@ class State:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def copy(self) -> State:
-        new = State.__new__(State)
-        for name in _SCALARS:
-            object.__setattr__(new, name, getattr(self, name))
-        new.hands = [list(h) for h in self.hands]
-        new.lanes = [list(lane) for lane in self.lanes]
-        new.draw = list(self.draw)
-        new.discard = list(self.discard)
-        new.scores = list(self.scores)
-        new.hands_won = list(self.hands_won)
-        new.places = list(self.places) if self.places is not None else None
+        # Spelled out field by field: this runs once per decide and per replay.
+        new = _new_state(State)
+        new.seats = self.seats
+        new.seed = self.seed
+        new.hand_number = self.hand_number
+        new.dealer = self.dealer
+        new.first = self.first
+        new.hands = [h[:] for h in self.hands]
+        new.lanes = [lane[:] for lane in self.lanes]
+        new.draw = self.draw[:]
+        new.discard = self.discard[:]
+        new.color = self.color
+        new.direction = self.direction
+        new.pending = self.pending
+        new.to_act = self.to_act
+        new.uncalled = self.uncalled
+        new.called = self.called
+        new.challenge = self.challenge
+        new.scores = self.scores[:]
+        new.hands_won = self.hands_won[:]
+        new.status = self.status
+        new.winner = self.winner
+        new.places = self.places[:] if self.places is not None else None
+        new.shuffles = self.shuffles
         new.extra = dict(self.extra)
         return new
 
@@ -82,5 +96,4 @@ class State:
         return (seat + self.direction * steps) % self.seats
 
 
-_COPIED = {"hands", "lanes", "draw", "discard", "scores", "hands_won", "places", "extra"}
-_SCALARS = tuple(name for name in State.__slots__ if name not in _COPIED)  # type: ignore[attr-defined]
+_new_state = object.__new__

@@ -79,9 +79,9 @@ def event_view(ruleset: Ruleset, event: Event, viewer: Seat | None) -> Event:
     if kind == HAND_STARTED:
         seen = {k: v for k, v in event.items() if k != "deck"}
         if viewer is not None:
-            n, first, seats, deck = event["hand_size"], event["first"], event["seats"], event["deck"]
+            n, seats, deck = event["hand_size"], event["seats"], event["deck"]
             # Dealt one at a time, clockwise from `first`: the viewer's cards are every seats-th.
-            start = (viewer - first) % seats
+            start = (viewer - event["first"]) % seats
             seen["cards"] = deck[start : n * seats : seats]
         return seen
     if kind == CARDS_DRAWN and event["seat"] != viewer:
@@ -96,8 +96,10 @@ def event_view(ruleset: Ruleset, event: Event, viewer: Seat | None) -> Event:
         return {**event, "hand": _hidden(event["hand"])}
     if kind == LANE_FILLED and not ruleset.lane_visible(event["seat"], viewer):
         return {**event, "cards": _hidden(event["cards"])}
-    if kind == LANE_FLUSHED and viewer != event["seat"] and not ruleset.lane_visible(
-        event["seat"], viewer
+    if (
+        kind == LANE_FLUSHED
+        and viewer != event["seat"]
+        and not ruleset.lane_visible(event["seat"], viewer)
     ):
         return {**event, "cards": _hidden(event["cards"])}
     return event

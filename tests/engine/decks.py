@@ -31,6 +31,7 @@ def stacked(
     rest = Counter(DECK)
     rest.subtract(order)
     if any(n < 0 for n in rest.values()):
-        raise ValueError(f"more copies than the deck holds: {[c for c, n in rest.items() if n < 0]}")
+        extra = [c for c, n in rest.items() if n < 0]
+        raise ValueError(f"more copies than the deck holds: {extra}")
     order += [card for card in DECK if rest[card] > 0 and not rest.subtract([card])]
     return order

@@ -35,14 +35,12 @@ from ..events import (
     CARD_FLIPPED,
     CARD_PLAYED,
     CARDS_DRAWN,
-    COLOR_CHOSEN,
     DIRECTION_CHANGED,
     HAND_STARTED,
     MATCH_STARTED,
     PILE_RESHUFFLED,
     PROMPTED,
     UNO_CALLED,
-    UNO_CAUGHT,
     UNO_EXPIRED,
     UNO_OWED,
     UNO_PENALIZED,
@@ -318,13 +316,13 @@ class Ruleset:
         if command.get("color") is not None and COLOR_OF[card] is not None:
             raise IllegalCommand("color-not-needed", "only a black card names a colour")
         if command.get("uno") and state.cards_held(seat) - 1 > 1 and not self.false_uno_penalized:
-            raise IllegalCommand("uno-not-due", "uno is called only on the play that leaves one card")
+            raise IllegalCommand(
+                "uno-not-due", "uno is called only on the play that leaves one card"
+            )
 
     def play_card(self, d: Decision, seat: Seat, command: Command, source: str = "hand") -> None:
         card, color = command["card"], command.get("color")
-        d.emit(
-            {"type": CARD_PLAYED, "seat": seat, "card": card, "color": color, "source": source}
-        )
+        d.emit({"type": CARD_PLAYED, "seat": seat, "card": card, "color": color, "source": source})
         self.resolve_play(d, seat, card, color, bool(command.get("uno")))
 
     def resolve_play(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ..cards import COLOR_OF, RANK_OF, WILD, WILD_DRAW4, Card
+from ..cards import COLOR_OF, RANK_OF, WILD_DRAW4, Card
 from ..commands import (
     ACCEPT,
     CALL_UNO,
@@ -22,7 +22,13 @@ from ..commands import (
     Command,
     IllegalCommand,
 )
-from ..events import CARD_REINSERTED, CHALLENGE_RESOLVED, COLOR_CHOSEN, DIRECTION_CHANGED, UNO_CAUGHT
+from ..events import (
+    CARD_REINSERTED,
+    CHALLENGE_RESOLVED,
+    COLOR_CHOSEN,
+    DIRECTION_CHANGED,
+    UNO_CAUGHT,
+)
 from ..state import HAND_OVER
 from .base import Decision, Handler, Ruleset
 

@@ -34,7 +34,7 @@ def parse_precognitive(spec: Any) -> dict[str, Any]:
     if spec is True:
         spec = {}
     if not isinstance(spec, dict):
-        raise ValueError("precognitive must be an object such as {\"lane\": 2, \"sight\": \"blind\"}")
+        raise ValueError('precognitive must be an object such as {"lane": 2, "sight": "blind"}')
     if unknown := spec.keys() - {"lane", "sight"}:
         raise ValueError(f"unknown precognitive option(s): {', '.join(sorted(unknown))}")
     lane = spec.get("lane", 1)
@@ -153,5 +153,3 @@ class Precognitive(Ruleset):
             for choice in choices
             for uno in unos
         ]
-
-

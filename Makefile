@@ -1,0 +1,36 @@
+# `make run` for a local site with demo data, `make test` for the whole suite.
+# Needs GNU make and python3; nothing else (SQLite and in-process Celery are the defaults).
+
+VENV := .venv
+BIN := $(VENV)/bin
+# Lives inside the venv, so deleting .venv also forgets that it was installed.
+STAMP := $(VENV)/requirements.stamp
+
+.PHONY: .venv run test lint bench
+
+.venv: $(STAMP)
+
+$(STAMP): requirements.txt requirements-dev.txt
+	test -x $(BIN)/python || python3 -m venv $(VENV)
+	$(BIN)/pip install --quiet -r requirements-dev.txt
+	touch $@
+
+run: export DEBUG := 1
+run: .venv
+	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+test: .venv
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+lint: .venv
+	$(BIN)/ruff check .
+
+$(VENV)/bench.stamp: requirements-bench.txt $(STAMP)
+	$(BIN)/pip install --quiet -r requirements-bench.txt
+	touch $@
+
+# Benchmarks import games.engine, so they run with the repository root on the path.
+bench: $(VENV)/bench.stamp
+	for script in bench/*.py; do echo "== $$script"; PYTHONPATH=. $(BIN)/python $$script || exit 1; done

@@ -1,0 +1,16 @@
+"""API URLs, mounted under /api/."""
+
+from __future__ import annotations
+
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from api import views
+
+app_name = "api"
+
+urlpatterns = [
+    path("health", views.health, name="health"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+]

@@ -1,0 +1,1 @@
+"""Leagues: clubs, seasons, divisions, fixtures, ladders, standings and ratings."""

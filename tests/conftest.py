@@ -1,0 +1,58 @@
+"""Shared test set-up: CI never silently tests against stand-ins for PostgreSQL or Redis."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+import redis
+from django.conf import settings
+from django.db import connections
+from django.test import override_settings
+
+# CI sets CI=true (.ci/run does too); there a missing service is a failure, never a skip.
+IN_CI = os.environ.get("CI") == "true"
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Stop a CI run at once if the database is not PostgreSQL."""
+    vendor = connections["default"].vendor
+    if IN_CI and vendor != "postgresql":
+        pytest.exit(
+            f"CI=true but the default database is {vendor}, not postgresql. CI must test "
+            "against PostgreSQL: set DATABASE_URL=postgres://... (see .ci/run).",
+            returncode=pytest.ExitCode.USAGE_ERROR,
+        )
+
+
+@pytest.fixture(autouse=True, scope="session")
+def plain_static_storage() -> Iterator[None]:
+    """Render templates without the collectstatic manifest.
+
+    The manifest exists only after `collectstatic` (the Dockerfile runs it); without it the
+    production storage refuses to name any static file.
+    """
+    storage = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
+    with override_settings(STORAGES={**settings.STORAGES, "staticfiles": storage}):
+        yield
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    """The REDIS_URL of a Redis that answers: required under CI, a skip elsewhere."""
+    url = os.environ.get("REDIS_URL", "")
+    problem = ""
+    if not url:
+        problem = "REDIS_URL is not set"
+    else:
+        try:
+            with redis.Redis.from_url(url, socket_connect_timeout=2) as client:
+                client.ping()
+        except redis.RedisError as exc:
+            problem = f"Redis at {url} does not answer ({exc})"
+    if problem and IN_CI:
+        pytest.fail(f"{problem}; CI must test against a real Redis.", pytrace=False)
+    if problem:
+        pytest.skip(f"{problem}; skipping a test that needs Redis.")
+    return url

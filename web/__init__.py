@@ -1,0 +1,1 @@
+"""The server-rendered pages for people; templates live in templates/."""
