@@ -1,0 +1,87 @@
+"""Bot-versus-bot matches in-process, with a progress bar and a results table."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from tqdm import tqdm
+
+from games.bots import STRATEGIES, find_strategy
+from games.engine import Variant
+from games.simulation import MatchDidNotEnd, play_match
+
+
+def parse_pairs(text: str | None) -> dict[str, Any] | None:
+    """`lane=2,sight=blind` -> {"lane": 2, "sight": "blind"} (whole numbers become ints)."""
+    if text is None:
+        return None
+    pairs: dict[str, Any] = {}
+    for item in filter(None, text.split(",")):
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise CommandError(f"expected key=value, got {item!r}")
+        pairs[key.strip()] = int(value) if value.strip().isdigit() else value.strip()
+    return pairs
+
+
+class Command(BaseCommand):
+    help = "Play bot-versus-bot matches in-process and print win rates and speed."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--rules", default="official")
+        parser.add_argument("--seats", type=int, default=4)
+        parser.add_argument("--matches", type=int, default=100)
+        parser.add_argument("--options", help="ruleset options, e.g. target=200,hand_size=5")
+        parser.add_argument("--precognitive", help="the modifier, e.g. lane=2,sight=blind")
+        parser.add_argument(
+            "--bots",
+            default="random",
+            help=f"strategies seated in turn, cycled over the seats ({', '.join(STRATEGIES)})",
+        )
+        parser.add_argument("--seed", type=int, default=0)
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        spec: dict[str, Any] = {"rules": opts["rules"], "options": parse_pairs(opts["options"])}
+        precognitive = parse_pairs(opts["precognitive"])
+        if precognitive is not None:
+            spec["precognitive"] = precognitive
+        seats, matches = opts["seats"], opts["matches"]
+        try:
+            variant = Variant.from_spec(spec)
+            names = [n.strip() for n in opts["bots"].split(",")]
+            bots = [find_strategy(names[i % len(names)]) for i in range(seats)]
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+        if matches < 1:
+            raise CommandError("--matches must be at least 1")
+
+        wins = [0.0] * seats
+        points = [0] * seats
+        hands = commands = 0
+        started = time.perf_counter()
+        for i in tqdm(range(matches), desc="matches", unit="match", file=self.stderr):
+            try:
+                result = play_match(variant, bots, seed=opts["seed"] + i, keep_events=False)
+            except (ValueError, MatchDidNotEnd) as error:
+                raise CommandError(str(error)) from None
+            firsts = [s for s, place in enumerate(result.places) if place == 1]
+            for seat in firsts:
+                wins[seat] += 1 / len(firsts)  # a shared first place shares the win
+            for gained in result.hand_points:
+                points = [a + b for a, b in zip(points, gained, strict=True)]
+            hands += result.hands
+            commands += result.commands
+        elapsed = time.perf_counter() - started
+
+        self.stdout.write(f"variant: {variant.spec}")
+        self.stdout.write(f"{'seat':>4}  {'bot':<10} {'win rate':>9} {'points/hand':>12}")
+        for seat in range(seats):
+            self.stdout.write(
+                f"{seat:>4}  {names[seat % len(names)]:<10} {wins[seat] / matches:>9.1%} "
+                f"{points[seat] / hands:>12.1f}"
+            )
+        self.stdout.write(f"hands per match: {hands / matches:.2f}")
+        self.stdout.write(f"commands per match: {commands / matches:.0f}")
+        self.stdout.write(f"matches per second: {matches / elapsed:.2f}")
