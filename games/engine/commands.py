@@ -32,8 +32,8 @@ CLOSE_WINDOW = "close-window"
 
 SYSTEM_COMMANDS = frozenset({NEXT_HAND, CLOSE_WINDOW})
 
-# The fields each command may carry besides `type` and `seat`; the first set is required.
-FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+# The fields each command needs, and those it may carry besides `type` and `seat`.
+_OPTIONAL_FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     PLAY: (frozenset({"card"}), frozenset({"color", "uno", "target"})),
     DRAW: (frozenset(), frozenset()),
     PASS: (frozenset(), frozenset()),
@@ -50,6 +50,12 @@ FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     RETURN: (frozenset({"card"}), frozenset()),
     NEXT_HAND: (frozenset(), frozenset({"deck"})),
     CLOSE_WINDOW: (frozenset(), frozenset()),
+}
+
+# type -> (required fields, every allowed field): checked on every command, so precomputed.
+FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    kind: (required, required | optional | {"type", "seat"})
+    for kind, (required, optional) in _OPTIONAL_FIELDS.items()
 }
 
 
@@ -85,16 +91,19 @@ def parse(command: Any, seats: int) -> Command:
         raise IllegalCommand(
             "unknown-command", f"unknown command type {kind!r}; known: {', '.join(FIELDS)}"
         )
-    required, optional = FIELDS[kind]
-    keys = command.keys() - {"type", "seat"}
-    if missing := required - keys:
-        raise IllegalCommand(
-            "malformed-command", f"{kind} needs the field(s): {', '.join(sorted(missing))}"
-        )
-    if extra := keys - required - optional:
-        raise IllegalCommand(
-            "malformed-command", f"{kind} has unknown field(s): {', '.join(sorted(extra))}"
-        )
+    required, allowed = FIELDS[kind]
+    for key in command:
+        if key not in allowed:
+            extra = sorted(k for k in command if k not in allowed)
+            raise IllegalCommand(
+                "malformed-command", f"{kind} has unknown field(s): {', '.join(extra)}"
+            )
+    for key in required:
+        if key not in command:
+            missing = sorted(k for k in required if k not in command)
+            raise IllegalCommand(
+                "malformed-command", f"{kind} needs the field(s): {', '.join(missing)}"
+            )
     if kind in SYSTEM_COMMANDS:
         if command.get("seat") is not None:
             raise IllegalCommand("malformed-command", f"{kind} is a system command, with no seat")

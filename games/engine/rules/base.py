@@ -36,6 +36,7 @@ from ..events import (
     CARD_PLAYED,
     CARDS_DRAWN,
     DIRECTION_CHANGED,
+    EVOLVE,
     HAND_STARTED,
     MATCH_STARTED,
     PILE_RESHUFFLED,
@@ -45,7 +46,6 @@ from ..events import (
     UNO_OWED,
     UNO_PENALIZED,
     Event,
-    apply,
     initial_state,
 )
 from ..scoring import SCORINGS, hand_events
@@ -65,7 +65,7 @@ class Decision:
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
-        apply(self.state, event)
+        EVOLVE[event["type"]](self.state, event)  # apply(), inlined: the hottest call
 
 
 def _int_option(lo: int, hi: int | None) -> Callable[[str, Any], int]:
@@ -156,6 +156,10 @@ class Ruleset:
         return decision.events
 
     def decide(self, state: State, command: Command) -> list[Event]:
+        return self.decision(state, command).events
+
+    def decision(self, state: State, command: Command) -> Decision:
+        """Decide `command`: its events, and the state they fold into."""
         command = parse(command, state.seats)
         kind = command["type"]
         if state.status == MATCH_OVER:
@@ -172,7 +176,7 @@ class Ruleset:
             if expired:
                 decision.emit({"type": UNO_EXPIRED, "seats": sorted(expired)})
         handler(self, decision, command)
-        return decision.events
+        return decision
 
     def legal_commands(self, state: State, seat: Seat | None) -> list[Command]:
         if seat is None:
@@ -241,11 +245,16 @@ class Ruleset:
         # The dealer of the next hand is the seat left of the previous dealer.
         return (state.dealer + 1) % state.seats
 
-    def rng(self, state: State, purpose: str) -> random.Random:
-        """A reproducible generator for a random choice the decider records in an event."""
+    def rng(self, d: Decision, purpose: str) -> random.Random:
+        """A reproducible generator for a random choice the decider records in an event.
+
+        Seeded from the game's hidden seed and where the decision stands, so that two choices
+        made in one decision (two wild-draw4s flipped in a row) never repeat each other.
+        """
+        state = d.state
         return random.Random(
             f"{state.seed}:{state.hand_number}:{purpose}:{state.shuffles}:{len(state.draw)}"
-            f":{len(state.discard)}"
+            f":{len(state.discard)}:{len(d.events)}"
         )
 
     # --------------------------------------------------------------------- the turn cycle
@@ -297,13 +306,22 @@ class Ruleset:
 
     def reshuffle(self, d: Decision) -> None:
         order = d.state.discard[:-1]
-        self.rng(d.state, "reshuffle").shuffle(order)
+        self.rng(d, "reshuffle").shuffle(order)
         d.emit({"type": PILE_RESHUFFLED, "order": order})
 
     # ------------------------------------------------------------------------------ plays
 
     def playable(self, state: State, seat: Seat, card: Card) -> bool:
         return matches(card, state.top, state.color)  # type: ignore[arg-type]
+
+    def playable_cards(self, state: State, seat: Seat) -> list[Card]:
+        """The distinct cards of `seat`'s hand that `playable` allows (a hot path: inlined)."""
+        color, rank = state.color, RANK_OF[state.top]  # type: ignore[index]
+        return [
+            card
+            for card in dict.fromkeys(state.hands[seat])
+            if COLOR_OF[card] in (None, color) or RANK_OF[card] == rank
+        ]
 
     def check_play(self, state: State, seat: Seat, command: Command) -> None:
         card = command["card"]
@@ -402,6 +420,8 @@ class Ruleset:
             raise IllegalCommand("uno-not-owed", f"seat {seat} owes no uno call")
 
     def uno_options(self, state: State, seat: Seat) -> list[Command]:
+        if not state.uncalled and not self.false_uno_penalized:
+            return []
         if self.false_uno_penalized:
             calls = [{"type": CALL_UNO, "seat": seat}]
             targets = [t for t in range(state.seats) if t != seat]
@@ -416,10 +436,10 @@ class Ruleset:
         kind = pending["type"]
         if kind == "play":
             options = []
-            for card in dict.fromkeys(state.hands[seat]):
-                if self.playable(state, seat, card):
-                    options += self.play_options(state, seat, card)
-            return options + [{"type": DRAW, "seat": seat}]
+            for card in self.playable_cards(state, seat):
+                options += self.play_options(state, seat, card)
+            options.append({"type": DRAW, "seat": seat})
+            return options
         if kind == "drawn":
             return self.play_options(state, seat, pending["card"]) + [{"type": PASS, "seat": seat}]
         if kind == "color":

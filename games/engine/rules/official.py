@@ -40,7 +40,7 @@ class Official(Ruleset):
         state = d.state
         if card == WILD_DRAW4 and state.draw:
             # A flipped wild-draw4 goes back at a random place below the top card; flip again.
-            position = self.rng(state, "reinsert").randint(1, len(state.draw))
+            position = self.rng(d, "reinsert").randint(1, len(state.draw))
             d.emit({"type": CARD_REINSERTED, "card": card, "position": position})
             self.flip(d)
             return

@@ -1,0 +1,398 @@
+#!/usr/bin/env python3
+"""Throughput benchmark: our UNO engine vs RLCard's UNO environment.
+
+Both sides play 2-seat games with random legal agents following the same policy
+(a uniformly random legal move; a draw only when no card is playable, which is
+what RLCard's action space allows; see ``same_policy_as_rlcard``), in the same
+process and the same run.  A "game" is one hand played to its end on both
+sides (RLCard's UNO is single-hand; ours runs with scoring "single-hand").
+
+Usage (from the repository root):
+
+    pip install -r requirements-bench.txt
+    python3 bench/engine.py [--games N] [--seed S] [--rounds R]
+
+Output: RLCard games/s, our games/s, our mean commands per game, our replay
+throughput (events/s, target >= 300,000), and as the very last line
+``ratio: X.XX`` = our games/s / RLCard games/s.
+
+Exit status 2 (after printing the RLCard figures) when ``games.engine`` is not
+importable yet, or when rlcard is not installed.
+
+What is measured on the RLCard side, and why it is fair
+-------------------------------------------------------
+We measure RLCard's normal public path, exactly as its own examples
+(examples/run_random.py) and ``rlcard.utils.tournament`` use it:
+
+    env = rlcard.make('uno', config={'seed': seed})
+    agent = rlcard.agents.RandomAgent(num_actions=env.num_actions)
+    env.set_agents([agent, agent])
+    trajectories, payoffs = env.run(is_training=False)   # = one hand
+
+``env.run`` is how an RLCard user plays a game with agents: each step builds
+the observation (``_extract_state``: numpy 4x4x15 encoding + legal action
+ids), asks the agent (``RandomAgent.eval_step``, np.random over the legal
+ids), decodes and applies the action, and records the trajectory.  That is the
+public-API cost of one RLCard game, just as our side pays for the full public
+API on every step (``legal_commands`` + ``decide`` + ``replay``), with no
+shortcuts on either side.  ``--rlcard-raw`` additionally prints (for
+information only, not used in the ratio) a game-level loop that bypasses the
+env wrapper (``rlcard.games.uno.Game`` + ``get_legal_actions`` + ``step``).
+
+Note the rules differ: RLCard's UNO is simplified (a drawn card that matches
+is auto-played, no wild-draw-4 challenge, no UNO call, wild-draw-4 only when
+nothing else is playable), so steps per game differ between the two sides;
+both means are printed.  Seeds: RLCard's env RNG (deck/shuffles) is seeded
+via ``config['seed']`` / ``env.seed``, and the RandomAgent's global numpy RNG
+via ``np.random.seed`` (what ``rlcard.utils.set_seed`` does, minus torch and
+its ``pip freeze`` subprocess).  Ours: game i uses ``seed=S+i`` for the deal
+and ``random.Random(S+i)`` for the agent.  To limit drift between the two
+measurements (CPU frequency, noisy neighbours), the games are played in
+``--rounds`` alternating chunks (RLCard chunk, our chunk, ...) and the times
+summed per side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import sys
+import time
+import traceback
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+REPLAY_TARGET = 300_000  # events/s our replay must fold
+MAX_COMMANDS_PER_GAME = 100_000  # guard against a non-terminating game
+WARMUP_GAMES = 30  # per side, not timed
+EXIT_NOT_READY = 2
+
+
+# --------------------------------------------------------------------------
+# RLCard side
+# --------------------------------------------------------------------------
+
+
+class RLCardSide:
+    """RLCard UNO via the public env path: rlcard.make + RandomAgent + env.run."""
+
+    def __init__(self, seed: int):
+        import numpy as np
+        import rlcard
+        from rlcard.agents import RandomAgent
+
+        self.np = np
+        self.seed = seed
+        self.env = rlcard.make("uno", config={"seed": seed})
+        assert self.env.num_players == 2, self.env.num_players
+        agent = RandomAgent(num_actions=self.env.num_actions)
+        self.env.set_agents([agent for _ in range(self.env.num_players)])
+        self.versions = f"numpy {np.__version__}, rlcard {_dist_version('rlcard')}"
+        self.steps = 0
+
+    def reseed(self) -> None:
+        self.env.seed(self.seed)  # env/game RNG: deck shuffles, wild colours
+        self.np.random.seed(self.seed)  # RandomAgent + env fallback use global np.random
+        random.seed(self.seed)
+
+    def warm_up(self, n: int) -> None:
+        for _ in range(n):
+            self.env.run(is_training=False)
+        self.reseed()  # measured games do not depend on the warm-up count
+
+    def play(self, n: int) -> float:
+        """Play n games; return elapsed seconds.  Adds steps to self.steps."""
+        env = self.env
+        run = env.run
+        steps = 0
+        t0 = time.perf_counter()
+        for _ in range(n):
+            run(is_training=False)
+            steps += len(env.action_recorder)  # reset by env.reset() each game
+        elapsed = time.perf_counter() - t0
+        self.steps += steps
+        return elapsed
+
+    def play_raw(self, n: int) -> tuple[float, int]:
+        """Informational: game-level loop without the env wrapper."""
+        from rlcard.games.uno import Game
+
+        game = Game(num_players=2)
+        game.np_random = self.np.random.RandomState(self.seed)
+        rng = random.Random(self.seed)
+        steps = 0
+        t0 = time.perf_counter()
+        for _ in range(n):
+            game.init_game()
+            while not game.is_over():
+                game.step(rng.choice(game.get_legal_actions()))
+                steps += 1
+        return time.perf_counter() - t0, steps
+
+
+# --------------------------------------------------------------------------
+# Our side
+# --------------------------------------------------------------------------
+
+
+def same_policy_as_rlcard(legal: list[dict], rng: random.Random) -> dict:
+    """A uniformly random legal command, drawing (or passing) only when nothing else is legal.
+
+    RLCard's RandomAgent picks uniformly among RLCard's legal actions, and RLCard only offers
+    "draw" when no card is playable (and plays a matching drawn card itself). Under the
+    official rules a draw is legal at any time, so a uniform choice over *our* legal commands
+    would draw about 40% of the time and make games ~20x longer (about 1,000 commands against
+    46 steps): the games/s ratio would measure the agents, not the engines. This agent keeps
+    RLCard's policy while every command still goes through the full official rules (uno calls
+    and catches, wild-draw4 challenges, drawn-card play or pass, scoring).
+    """
+    plays = [c for c in legal if c["type"] not in ("draw", "pass")]
+    return rng.choice(plays or legal)
+
+
+class OurSide:
+    """Our engine through its public API: start / legal_commands / decide / replay."""
+
+    SPEC = {"rules": "official", "options": {"scoring": "single-hand"}}
+
+    def __init__(self, seed: int, variant_cls):
+        self.variant = variant_cls.from_spec(self.SPEC)
+        self.seed = seed
+        self.next_game = 0
+        self.commands = 0
+        self.logs: list[list[dict]] = []  # full event log per measured game
+        self.final_status: list[str] = []
+
+    def _play_one(self, game_seed: int) -> tuple[list[dict], int, str]:
+        variant = self.variant
+        rng = random.Random(game_seed)
+        events = variant.start(seats=2, seed=game_seed)
+        log = list(events)
+        state = variant.replay(events)
+        n = 0
+        cmd = None
+        try:
+            while state.status == "playing":
+                seat = state.to_act[0]
+                cmd = same_policy_as_rlcard(variant.legal_commands(state, seat), rng)
+                new = variant.decide(state, cmd)
+                state = variant.replay(new, state)
+                log.extend(new)
+                n += 1
+                if n > MAX_COMMANDS_PER_GAME:
+                    raise RuntimeError(f"game did not end after {n} commands")
+        except Exception as exc:
+            exc.add_note(
+                f"[bench] game seed={game_seed}, after {n} commands, last command: {cmd!r}"
+            )
+            raise
+        return log, n, state.status
+
+    def warm_up(self, n: int) -> None:
+        # Seeds disjoint from the measured ones (measured: seed .. seed+games-1).
+        for j in range(n):
+            self._play_one(self.seed + 10_000_000 + j)
+
+    def play(self, n: int) -> float:
+        logs = self.logs
+        commands = 0
+        statuses = []
+        start = self.seed + self.next_game
+        t0 = time.perf_counter()
+        for game_seed in range(start, start + n):
+            log, c, status = self._play_one(game_seed)
+            logs.append(log)
+            commands += c
+            statuses.append(status)
+        elapsed = time.perf_counter() - t0
+        self.next_game += n
+        self.commands += commands
+        self.final_status.extend(statuses)
+        return elapsed
+
+    def replay_throughput(self) -> tuple[int, float]:
+        """Fold each collected game log through variant.replay in one call.
+
+        The logs are round-tripped through JSON first (outside the timing), as
+        they would be when loaded from storage; this also checks that events
+        are JSON-able and that replay does not rely on object identity.
+        """
+        logs = json.loads(json.dumps(self.logs))
+        replay = self.variant.replay
+        n_events = sum(len(log) for log in logs)
+        # Short warm-up on a few logs.
+        for log in logs[:10]:
+            replay(log)
+        statuses = []
+        t0 = time.perf_counter()
+        for log in logs:
+            statuses.append(replay(log).status)
+        elapsed = time.perf_counter() - t0
+        if statuses != self.final_status:
+            bad = next(i for i, (a, b) in enumerate(zip(statuses, self.final_status, strict=True)) if a != b)
+            raise RuntimeError(
+                f"replay of game seed={self.seed + bad} ended in status "
+                f"{statuses[bad]!r}, live play ended in {self.final_status[bad]!r}"
+            )
+        return n_events, elapsed
+
+
+def import_our_engine():
+    """Return (Variant, None) or (None, error text)."""
+    if str(REPO_ROOT) not in sys.path:
+        sys.path.insert(0, str(REPO_ROOT))
+    sys.dont_write_bytecode = True  # leave no __pycache__ behind in games/
+    try:
+        from games.engine import IllegalCommand, Variant  # noqa: F401
+    except Exception:  # ImportError, or a SyntaxError etc. while it is being written
+        return None, traceback.format_exc()
+    return Variant, None
+
+
+# --------------------------------------------------------------------------
+# main
+# --------------------------------------------------------------------------
+
+
+def _dist_version(name: str) -> str:
+    try:
+        from importlib.metadata import version
+
+        return version(name)
+    except Exception:
+        return "?"
+
+
+def _chunks(total: int, rounds: int) -> list[int]:
+    rounds = max(1, min(rounds, total))
+    base, extra = divmod(total, rounds)
+    return [base + (1 if i < extra else 0) for i in range(rounds)]
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    # Default sized for ~10-20 s total on 2 cores: a random-legal official-rules
+    # game through our engine is ~1,100 commands (drawing is legal even with a
+    # playable card, so random agents draw a lot) vs ~46 steps in RLCard.
+    p.add_argument(
+        "--games",
+        type=int,
+        default=400,
+        help="games per side (default: %(default)s, ~10-20 s total on 2 cores)",
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="base seed; our game i uses seed+i (default: %(default)s)",
+    )
+    p.add_argument(
+        "--rounds",
+        type=int,
+        default=5,
+        help="alternate the two sides in this many chunks (default: %(default)s)",
+    )
+    p.add_argument(
+        "--rlcard-raw",
+        action="store_true",
+        help="also print RLCard's game-level loop speed (info only, not in ratio)",
+    )
+    args = p.parse_args(argv)
+    if args.games < 1 or args.seed < 0:
+        p.error("--games must be >= 1 and --seed >= 0")
+
+    try:
+        rl = RLCardSide(args.seed)
+    except ImportError as exc:
+        print(
+            f"error: rlcard is not installed ({exc}); run: pip install -r requirements-bench.txt",
+            file=sys.stderr,
+        )
+        return EXIT_NOT_READY
+
+    Variant, import_error = import_our_engine()
+    ours = None
+    our_error = None  # traceback text if our engine raised while playing
+    if Variant is not None:
+        try:
+            ours = OurSide(args.seed, Variant)
+        except Exception:
+            our_error = traceback.format_exc()
+
+    print(
+        f"UNO throughput: 2 seats, random legal agents, {args.games} games per side, "
+        f"seed {args.seed}, {args.rounds} alternating rounds"
+    )
+    print(f"python {platform.python_version()} ({platform.python_implementation()}), {rl.versions}")
+    sys.stdout.flush()
+
+    # Warm up both sides (untimed), then measure in alternating chunks.
+    # If our engine raises, the RLCard half still completes and is printed,
+    # then our traceback is printed verbatim and the exit status is 1.
+    rl.warm_up(WARMUP_GAMES)
+    if ours is not None:
+        try:
+            ours.warm_up(WARMUP_GAMES)
+        except Exception:
+            our_error, ours = traceback.format_exc(), None
+
+    rl_time = our_time = 0.0
+    for n in _chunks(args.games, args.rounds):
+        rl_time += rl.play(n)
+        if ours is not None:
+            try:
+                our_time += ours.play(n)
+            except Exception:
+                our_error, ours = traceback.format_exc(), None
+
+    rl_gps = args.games / rl_time
+    print(
+        f"{'RLCard (env.run + RandomAgent):':40s}{rl_gps:10.1f} games/s  "
+        f"(mean {rl.steps / args.games:.1f} steps/game, "
+        f"{rl.steps / rl_time:,.0f} steps/s, {rl_time:.2f} s)"
+    )
+    if args.rlcard_raw:
+        raw_time, raw_steps = rl.play_raw(args.games)
+        print(
+            f"{'  info, RLCard game-level loop:':40s}{args.games / raw_time:10.1f} games/s  "
+            f"(mean {raw_steps / args.games:.1f} steps/game; not used in ratio)"
+        )
+
+    if our_error is not None:
+        sys.stdout.flush()
+        print("\nour engine raised while playing (RLCard half above is valid):", file=sys.stderr)
+        print(our_error.rstrip(), file=sys.stderr)
+        return 1
+    if ours is None:
+        sys.stdout.flush()
+        print(
+            "\nour engine is not importable yet (from games.engine import Variant failed); "
+            "only the RLCard half was run.",
+            file=sys.stderr,
+        )
+        print(import_error.rstrip(), file=sys.stderr)
+        return EXIT_NOT_READY
+
+    our_gps = args.games / our_time
+    print(
+        f"{'ours (legal_commands/decide/replay):':40s}{our_gps:10.1f} games/s  "
+        f"(mean {ours.commands / args.games:.1f} commands/game, "
+        f"{ours.commands / our_time:,.0f} commands/s, {our_time:.2f} s)"
+    )
+    sys.stdout.flush()
+
+    n_events, replay_time = ours.replay_throughput()
+    eps = n_events / replay_time
+    verdict = "OK" if eps >= REPLAY_TARGET else "BELOW TARGET"
+    print(
+        f"{'ours replay fold (variant.replay):':40s}{eps:10,.0f} events/s  (target >= {REPLAY_TARGET:,}: {verdict}; "
+        f"{n_events:,} events, mean {n_events / args.games:.1f}/game, {replay_time:.2f} s)"
+    )
+    print(f"ratio: {our_gps / rl_gps:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
