@@ -231,7 +231,8 @@ class OurSide:
             statuses.append(replay(log).status)
         elapsed = time.perf_counter() - t0
         if statuses != self.final_status:
-            bad = next(i for i, (a, b) in enumerate(zip(statuses, self.final_status, strict=True)) if a != b)
+            pairs = enumerate(zip(statuses, self.final_status, strict=True))
+            bad = next(i for i, (a, b) in pairs if a != b)
             raise RuntimeError(
                 f"replay of game seed={self.seed + bad} ended in status "
                 f"{statuses[bad]!r}, live play ended in {self.final_status[bad]!r}"
@@ -387,7 +388,8 @@ def main(argv=None) -> int:
     eps = n_events / replay_time
     verdict = "OK" if eps >= REPLAY_TARGET else "BELOW TARGET"
     print(
-        f"{'ours replay fold (variant.replay):':40s}{eps:10,.0f} events/s  (target >= {REPLAY_TARGET:,}: {verdict}; "
+        f"{'ours replay fold (variant.replay):':40s}{eps:10,.0f} events/s  "
+        f"(target >= {REPLAY_TARGET:,}: {verdict}; "
         f"{n_events:,} events, mean {n_events / args.games:.1f}/game, {replay_time:.2f} s)"
     )
     print(f"ratio: {our_gps / rl_gps:.2f}")
