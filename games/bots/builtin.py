@@ -68,11 +68,18 @@ def greedy(view: View, legal: list[Command], rng: random.Random) -> Command | No
     if "choose-color" in by_type:
         return next(c for c in legal if c["type"] == "choose-color" and c["color"] == color)
     if "precommit" in by_type:
-        # Commit the cards most likely to match later: the colour held most, high points first.
-        return max(
-            (c for c in legal if c["type"] == "precommit"),
-            key=lambda c: sum((COLOR_OF[x] == color) * 10 + POINTS[x] for x in c["cards"]),
-        )
+        # A front card that will surely match (black, or the colour now in play), then the
+        # colour held most; ties broken at random, so a stuck hand does not commit the same
+        # unplayable card for ever.
+        owed = view["seat"] in view["uncalled"]
+
+        def promise(command: Command) -> tuple[bool, bool, int, float]:
+            front = COLOR_OF[command["cards"][0]]
+            held = sum(COLOR_OF[x] == color for x in command["cards"])
+            return (front is None, front == view["color"], held, rng.random())
+
+        commits = [c for c in legal if c["type"] == "precommit" and c["uno"] == owed]
+        return max(commits, key=promise)
     for kind in ("accept", "pass", "draw"):
         if kind in by_type:
             return by_type[kind]

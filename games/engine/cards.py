@@ -59,4 +59,6 @@ def points(cards: list[Card]) -> int:
 
 def is_full_deck(cards: list[Card] | tuple[Card, ...]) -> bool:
     """A stacked deck must be exactly the 108 cards, in any order."""
-    return len(cards) == len(DECK) and sorted(cards) == sorted(DECK)
+    if len(cards) != len(DECK) or not all(isinstance(c, str) for c in cards):
+        return False
+    return sorted(cards) == sorted(DECK)

@@ -87,14 +87,14 @@ def parse(command: Any, seats: int) -> Command:
     if not isinstance(command, dict):
         raise IllegalCommand("malformed-command", "a command is a JSON object with a 'type'")
     kind = command.get("type")
-    if kind not in FIELDS:
+    if not isinstance(kind, str) or kind not in FIELDS:
         raise IllegalCommand(
             "unknown-command", f"unknown command type {kind!r}; known: {', '.join(FIELDS)}"
         )
     required, allowed = FIELDS[kind]
     for key in command:
         if key not in allowed:
-            extra = sorted(k for k in command if k not in allowed)
+            extra = sorted(str(k) for k in command if k not in allowed)
             raise IllegalCommand(
                 "malformed-command", f"{kind} has unknown field(s): {', '.join(extra)}"
             )
@@ -117,7 +117,7 @@ def parse(command: Any, seats: int) -> Command:
     if "card" in command and not _is_card(command["card"]):
         raise IllegalCommand("unknown-card", f"{command['card']!r} is not a card code")
     color = command.get("color")
-    if color is not None and color not in COLORS:
+    if (color is not None or kind == CHOOSE_COLOR) and color not in COLORS:
         raise IllegalCommand("bad-color", f"{color!r} is not a colour; use {', '.join(COLORS)}")
     if "uno" in command and type(command["uno"]) is not bool:
         raise IllegalCommand("malformed-command", "uno must be true or false")

@@ -33,12 +33,14 @@ class Variant:
             raise ValueError("a variant spec is an object with a 'rules' name")
         if unknown := spec.keys() - SPEC_KEYS:
             raise ValueError(f"unknown variant field(s): {', '.join(sorted(map(str, unknown)))}")
-        base = find_ruleset(spec.get("rules"))
+        precognitive = spec.get("precognitive")
+        modified = precognitive is not None and precognitive is not False
+        # RULES.md: the modifier is over `official` by default.
+        base = find_ruleset(spec.get("rules", "official" if modified else None))
         options = spec.get("options") or {}
         if not isinstance(options, Mapping):
             raise ValueError("options must be an object")
-        precognitive = spec.get("precognitive")
-        if precognitive is not None and precognitive is not False:
+        if modified:
             return cls(Precognitive.over(base, precognitive)(options))
         return cls(base(options))
 

@@ -14,6 +14,8 @@ RULESETS: dict[str, type[Ruleset]] = {
 
 
 def find_ruleset(name: object) -> type[Ruleset]:
+    if name is None:
+        raise ValueError(f"a variant needs 'rules', one of: {', '.join(sorted(RULESETS))}")
     try:
         return RULESETS[name]  # type: ignore[index]
     except (KeyError, TypeError):

@@ -120,7 +120,7 @@ class Ruleset:
         options = dict(options or {})
         if unknown := options.keys() - self.option_checks.keys():
             raise ValueError(
-                f"unknown option(s) for {self.name}: {', '.join(sorted(unknown))}; "
+                f"unknown option(s) for {self.name}: {', '.join(sorted(map(str, unknown)))}; "
                 f"known: {', '.join(self.option_checks)}"
             )
         merged = {**self.defaults, **options}
@@ -176,7 +176,11 @@ class Ruleset:
             if expired:
                 decision.emit({"type": UNO_EXPIRED, "seats": sorted(expired)})
         handler(self, decision, command)
+        self.after_command(decision)
         return decision
+
+    def after_command(self, d: Decision) -> None:
+        """A last look at the decision's outcome (the precognitive modifier recounts here)."""
 
     def legal_commands(self, state: State, seat: Seat | None) -> list[Command]:
         if seat is None:

@@ -36,7 +36,7 @@ def parse_precognitive(spec: Any) -> dict[str, Any]:
     if not isinstance(spec, dict):
         raise ValueError('precognitive must be an object such as {"lane": 2, "sight": "blind"}')
     if unknown := spec.keys() - {"lane", "sight"}:
-        raise ValueError(f"unknown precognitive option(s): {', '.join(sorted(unknown))}")
+        raise ValueError(f"unknown precognitive option(s): {', '.join(sorted(map(str, unknown)))}")
     lane = spec.get("lane", 1)
     if not (type(lane) is int and lane >= 1) and lane not in LANE_RULES:
         raise ValueError(
@@ -97,6 +97,15 @@ class Precognitive(Ruleset):
             self.prompt(
                 d, {"type": "precommit", "seat": seat, "count": count, "next": nxt, "then": then}
             )
+
+    def after_command(self, d: Decision) -> None:
+        pending = d.state.pending
+        if pending is not None and pending["type"] == "precommit":
+            # A catch or a penalty while a seat is asked to precommit can change how many cards
+            # fill its lane (its hand, or the fewest cards any seat holds): ask again.
+            count = self.precommit_count(d.state, pending["seat"])
+            if count != pending["count"]:
+                self.prompt(d, {**pending, "count": count})
 
     def lane_size(self, state: State, seat: Seat) -> int:
         lane = self.precognitive["lane"]
