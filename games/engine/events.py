@@ -35,6 +35,12 @@ UNO_PENALIZED = "uno-penalized"  # seat, reason: a basic-plus false call or wron
 CHALLENGE_RESOLVED = "challenge-resolved"  # seat (challenger), target, guilty, hand
 LANE_FILLED = "lane-filled"  # seat, cards: precommitted to the back of the lane
 LANE_FLUSHED = "lane-flushed"  # seat, cards: the lane back into the regular hand
+HANDS_SWAPPED = "hands-swapped"  # seat, target: two seats exchange hands (newno 7)
+HANDS_ROTATED = "hands-rotated"  # direction: every hand passes one seat that way (newno 0)
+CARD_SUBMITTED = "card-submitted"  # seat, dealer, card, color, uno: face down to the dealer
+SUBMISSION_KEPT = "submission-kept"  # seat (submitter), dealer, card: into the dealer's hand
+CARD_RETURNED = "card-returned"  # seat (submitter), dealer, card, submitted
+TURN_PASSED = "turn-passed"  # seat: a censorship dealer with nothing to play, not drawing
 HAND_ENDED = "hand-ended"  # winner, cards_left, points, gained, scores, hands_won
 MATCH_ENDED = "match-ended"  # winner, places, scores
 
@@ -80,6 +86,7 @@ def _hand_started(state: State, event: Event) -> None:
     state.status = PLAYING
     state.shuffles = 0
     state.extra.pop("last_hand", None)
+    state.extra.pop("submission", None)
 
 
 def _card_flipped(state: State, event: Event) -> None:
@@ -115,8 +122,11 @@ def _cards_drawn(state: State, event: Event) -> None:
 
 def _card_played(state: State, event: Event) -> None:
     seat, card = event["seat"], event["card"]
-    if event.get("source") == "lane":
+    source = event.get("source")
+    if source == "lane":
         state.lanes[seat].pop(0)
+    elif source == "submission":
+        del state.extra["submission"]
     else:
         state.hands[seat].remove(card)
     if card == WILD_DRAW4:
@@ -173,6 +183,36 @@ def _lane_flushed(state: State, event: Event) -> None:
     state.lanes[seat] = []
 
 
+def _hands_swapped(state: State, event: Event) -> None:
+    a, b = event["seat"], event["target"]
+    state.hands[a], state.hands[b] = state.hands[b], state.hands[a]
+
+
+def _hands_rotated(state: State, event: Event) -> None:
+    step = event["direction"]
+    n = state.seats
+    hands = state.hands
+    state.hands = [hands[(s - step) % n] for s in range(n)]
+
+
+def _card_submitted(state: State, event: Event) -> None:
+    state.hands[event["seat"]].remove(event["card"])
+    state.extra["submission"] = {k: event[k] for k in ("seat", "card", "color", "uno")}
+
+
+def _submission_kept(state: State, event: Event) -> None:
+    state.hands[event["dealer"]].append(state.extra.pop("submission")["card"])
+
+
+def _card_returned(state: State, event: Event) -> None:
+    dealer, seat = event["dealer"], event["seat"]
+    state.hands[dealer].append(state.extra.pop("submission")["card"])
+    state.hands[dealer].remove(event["card"])
+    state.hands[seat].append(event["card"])
+    if seat in state.uncalled:
+        state.uncalled = state.uncalled - {seat}
+
+
 def _hand_ended(state: State, event: Event) -> None:
     state.scores = list(event["scores"])
     state.hands_won = list(event["hands_won"])
@@ -213,6 +253,12 @@ EVOLVE: dict[str, Callable[[State, Event], None]] = {
     CHALLENGE_RESOLVED: _challenge_resolved,
     LANE_FILLED: _lane_filled,
     LANE_FLUSHED: _lane_flushed,
+    HANDS_SWAPPED: _hands_swapped,
+    HANDS_ROTATED: _hands_rotated,
+    CARD_SUBMITTED: _card_submitted,
+    SUBMISSION_KEPT: _submission_kept,
+    CARD_RETURNED: _card_returned,
+    TURN_PASSED: _nothing,
     HAND_ENDED: _hand_ended,
     MATCH_ENDED: _match_ended,
 }

@@ -11,6 +11,8 @@ from typing import Any
 
 from .events import (
     CARD_REINSERTED,
+    CARD_RETURNED,
+    CARD_SUBMITTED,
     CARDS_DRAWN,
     CHALLENGE_RESOLVED,
     HAND_STARTED,
@@ -19,6 +21,7 @@ from .events import (
     MATCH_STARTED,
     PILE_RESHUFFLED,
     PROMPTED,
+    SUBMISSION_KEPT,
     Event,
 )
 from .rules.base import Ruleset
@@ -62,6 +65,7 @@ def state_view(ruleset: Ruleset, state: State, viewer: Seat | None) -> dict[str,
         "winner": state.winner,
         "places": state.places,
     }
+    view.update(ruleset.extra_view(state, viewer))
     if viewer is not None:
         view["hand"] = list(state.hands[viewer])
     return view
@@ -94,6 +98,12 @@ def event_view(ruleset: Ruleset, event: Event, viewer: Seat | None) -> Event:
         return {**event, "pending": _pending(event["pending"], viewer)}
     if kind == CHALLENGE_RESOLVED and viewer not in (event["seat"], event["target"]):
         return {**event, "hand": _hidden(event["hand"])}
+    if kind in (CARD_SUBMITTED, SUBMISSION_KEPT, CARD_RETURNED) and viewer not in (
+        event["seat"],
+        event["dealer"],
+    ):
+        # Submitted and returned cards are seen by the submitter and the dealer alone.
+        return {**event, **{k: None for k in ("card", "color", "submitted") if k in event}}
     if kind == LANE_FILLED and not ruleset.lane_visible(event["seat"], viewer):
         return {**event, "cards": _hidden(event["cards"])}
     if (

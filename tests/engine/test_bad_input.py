@@ -31,7 +31,10 @@ def table() -> Table:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ({"rules": "uno-extreme"}, r"unknown ruleset 'uno-extreme'; known: basic-plus, official"),
+        (
+            {"rules": "uno-extreme"},
+            r"unknown ruleset 'uno-extreme'; known: basic-plus, censorship, newno, official",
+        ),
         ({}, r"a variant needs 'rules'"),
         ({"rules": ["official"]}, r"unknown ruleset"),
         ("official", r"a variant spec is an object"),

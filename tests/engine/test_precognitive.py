@@ -64,8 +64,8 @@ def played(events: list[dict[str, Any]]) -> list[tuple[int, str, str]]:
 @pytest.mark.parametrize("base", ["newno", "censorship"])
 def test_precognitive_is_refused_over_newno_and_censorship_at_from_spec(base):
     """`newno` and `censorship` are refused with a clear message, at `from_spec`."""
-    # Neither ruleset is registered yet: from_spec refuses the unknown name for now.
-    with pytest.raises(ValueError, match=base):
+    Variant.from_spec({"rules": base})  # the family itself is fine
+    with pytest.raises(ValueError, match=f"precognitive cannot wrap {base}: its open starts"):
         Variant.from_spec({"rules": base, "precognitive": {"lane": 2}})
 
 

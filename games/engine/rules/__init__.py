@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from .base import Ruleset
 from .basic_plus import BasicPlus
+from .censorship import Censorship
+from .newno import Newno
 from .official import Official
 from .precognitive import Precognitive
 
 RULESETS: dict[str, type[Ruleset]] = {
     Official.name: Official,
     BasicPlus.name: BasicPlus,
+    Newno.name: Newno,
+    Censorship.name: Censorship,
 }
 
 
@@ -23,4 +27,13 @@ def find_ruleset(name: object) -> type[Ruleset]:
         raise ValueError(f"unknown ruleset {name!r}; known: {known}") from None
 
 
-__all__ = ["RULESETS", "BasicPlus", "Official", "Precognitive", "Ruleset", "find_ruleset"]
+__all__ = [
+    "RULESETS",
+    "BasicPlus",
+    "Censorship",
+    "Newno",
+    "Official",
+    "Precognitive",
+    "Ruleset",
+    "find_ruleset",
+]

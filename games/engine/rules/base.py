@@ -57,11 +57,13 @@ Handler = Callable[["Ruleset", "Decision", Command], None]
 class Decision:
     """A command being decided: a private working state and the facts emitted so far."""
 
-    __slots__ = ("state", "events")
+    __slots__ = ("state", "events", "notes")
 
     def __init__(self, state: State) -> None:
         self.state = state
         self.events: list[Event] = []
+        # What a ruleset remembers between the steps of one decision (newno: the jump-in window).
+        self.notes: dict[str, Any] = {}
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
@@ -76,6 +78,12 @@ def _int_option(lo: int, hi: int | None) -> Callable[[str, Any], int]:
         return value
 
     return check
+
+
+def _bool_option(name: str, value: Any) -> bool:
+    if type(value) is not bool:
+        raise ValueError(f"option {name!r} must be true or false, not {value!r}")
+    return value
 
 
 def _choice_option(*choices: str) -> Callable[[str, Any], str]:
@@ -112,7 +120,8 @@ class Ruleset:
     challenge_wild_draw4: ClassVar[bool] = True
     reverse_skips_with_two: ClassVar[bool] = True
     uno_window: ClassVar[bool] = True  # the catch window closes when the next turn begins
-    false_uno_penalized: ClassVar[bool] = False  # false calls and catches cost the penalty
+    false_uno_penalized: ClassVar[bool] = False  # a false uno call costs the penalty
+    wrong_catch_penalized: ClassVar[bool] = False  # a catch of a seat that owes nothing, too
     supports_precognitive: ClassVar[bool] = True
     handlers: ClassVar[dict[str, Handler]] = {}
 
@@ -195,6 +204,10 @@ class Ruleset:
 
     def lane_visible(self, owner: Seat, viewer: Seat | None) -> bool:
         return owner == viewer
+
+    def extra_view(self, state: State, viewer: Seat | None) -> dict[str, Any]:
+        """Fields a family adds to every view (censorship: the pending submission)."""
+        return {}
 
     # ------------------------------------------------------------------- hands and flips
 
@@ -341,6 +354,11 @@ class Ruleset:
             raise IllegalCommand(
                 "uno-not-due", "uno is called only on the play that leaves one card"
             )
+        self.check_target(seat, command)
+
+    def check_target(self, seat: Seat, command: Command) -> None:
+        if command.get("target") is not None:
+            raise IllegalCommand("bad-target", f"a play names no target in {self.name}")
 
     def play_card(self, d: Decision, seat: Seat, command: Command, source: str = "hand") -> None:
         card, color = command["card"], command.get("color")
@@ -356,7 +374,7 @@ class Ruleset:
         if left == 0:
             self.go_out(d, seat, card)
             return
-        if left == 1:
+        if left == 1 and self.owes_uno(state, seat):
             d.emit({"type": UNO_CALLED if uno else UNO_OWED, "seat": seat})
         elif uno:
             self.penalize(d, seat, "false-call")
@@ -403,6 +421,9 @@ class Ruleset:
 
     # -------------------------------------------------------------------------------- uno
 
+    def owes_uno(self, state: State, seat: Seat) -> bool:
+        return True
+
     def closes_uno_window(self, state: State, seat: Seat | None, kind: str) -> bool:
         """RULES.md "Catch windows": the next seat's command closes every other seat's window."""
         return self.uno_window and seat in state.to_act and kind not in (CATCH, CALL_UNO)
@@ -424,13 +445,13 @@ class Ruleset:
             raise IllegalCommand("uno-not-owed", f"seat {seat} owes no uno call")
 
     def uno_options(self, state: State, seat: Seat) -> list[Command]:
-        if not state.uncalled and not self.false_uno_penalized:
+        if not state.uncalled and not self.false_uno_penalized and not self.wrong_catch_penalized:
             return []
-        if self.false_uno_penalized:
-            calls = [{"type": CALL_UNO, "seat": seat}]
+        owed = self.false_uno_penalized or seat in state.uncalled
+        calls = [{"type": CALL_UNO, "seat": seat}] if owed else []
+        if self.wrong_catch_penalized:
             targets = [t for t in range(state.seats) if t != seat]
         else:
-            calls = [{"type": CALL_UNO, "seat": seat}] if seat in state.uncalled else []
             targets = sorted(t for t in state.uncalled if t != seat)
         return calls + [{"type": CATCH, "seat": seat, "target": t} for t in targets]
 

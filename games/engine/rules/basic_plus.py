@@ -35,6 +35,7 @@ class BasicPlus(Official):
     reverse_skips_with_two = False
     uno_window = False
     false_uno_penalized = True
+    wrong_catch_penalized = True
 
     def first_anchor(self, seats: int, seed: str, dealer: Seat | None, first: Seat | None) -> Seat:
         if dealer is not None:

@@ -141,7 +141,7 @@ class Official(Ruleset):
         if target in state.uncalled:
             d.emit({"type": UNO_CAUGHT, "seat": seat, "target": target})
             self.draw_cards(d, target, self.options["uno_penalty"], "uno")
-        elif self.false_uno_penalized:
+        elif self.wrong_catch_penalized:
             self.penalize(d, seat, "wrong-catch")
         else:
             raise IllegalCommand("not-catchable", f"seat {target} owes no uno call")
