@@ -31,8 +31,8 @@ from .state import Pending, Seat, State
 def _pending(pending: Pending | None, viewer: Seat | None) -> Pending | None:
     if pending is None:
         return None
-    if pending["type"] == "drawn" and pending["seat"] != viewer:
-        # Only the seat that drew knows which card it may now play.
+    if pending["type"] in ("drawn", "resubmit") and pending["seat"] != viewer:
+        # Only the seat that drew knows which card it may now play (or submit again).
         return {**pending, "card": None}
     return dict(pending)
 

@@ -374,10 +374,11 @@ class Ruleset:
         if left == 0:
             self.go_out(d, seat, card)
             return
-        if left == 1 and self.owes_uno(state, seat):
-            d.emit({"type": UNO_CALLED if uno else UNO_OWED, "seat": seat})
+        if left == 1:
+            if self.owes_uno(state, seat):
+                d.emit({"type": UNO_CALLED if uno else UNO_OWED, "seat": seat})
         elif uno:
-            self.penalize(d, seat, "false-call")
+            self.penalize(d, seat, "false-call")  # basic-plus; elsewhere check_play refused it
         if COLOR_OF[card] is None and color is None:
             self.prompt(d, {"type": "color", "seat": seat, "after": "play"})
             return
@@ -476,7 +477,7 @@ class Ruleset:
     def play_options(self, state: State, seat: Seat, card: Card) -> list[Command]:
         left = state.cards_held(seat) - 1
         colors = COLORS if COLOR_OF[card] is None and left > 0 else (None,)
-        unos = (False, True) if left == 1 else (False,)
+        unos = (False, True) if left == 1 and self.owes_uno(state, seat) else (False,)
         options = []
         for color in colors:
             for uno in unos:

@@ -43,6 +43,7 @@ from ..events import (
     SUBMISSION_KEPT,
     TURN_PASSED,
     UNO_CALLED,
+    UNO_EXPIRED,
     UNO_OWED,
 )
 from ..state import Pending, Seat, State
@@ -158,6 +159,9 @@ class Censorship(Official):
         )
         if left == 1:
             d.emit({"type": UNO_CALLED if command.get("uno") else UNO_OWED, "seat": seat})
+        elif left == 0 and seat in state.uncalled:
+            # Its last card is with the dealer: a seat holding no card cannot be caught.
+            d.emit({"type": UNO_EXPIRED, "seats": [seat]})
         self.prompt(d, {"type": "ruling", "seat": state.dealer, "submitter": seat})
 
     def rulable(self, state: State) -> tuple[dict[str, Any], bool, list[Card]]:
