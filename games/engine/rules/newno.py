@@ -19,6 +19,12 @@ Decisions written down where the texts are silent:
   wild-draw4 makes the next seat draw the whole stack.
 - A 7 always swaps (with another seat). `legal_commands` lists a 7 once per target; a 7 played
   without a target is legal too (the seat then sends `swap`).
+- On a flipped draw2 "no other draw2" means no draw2 at all, of any colour (a draw2 first play
+  would start a stack the flipped card was spared).
+- A forced second-play seat that cannot play and draws sets the direction towards itself, as a
+  play would.
+- A first play that goes out on a draw2 or wild-draw4 (hand_size 1) makes the clockwise seat
+  draw: no direction is set yet.
 - Seat ages default to equal, and a tie goes to the lowest seat number.
 - A wrong challenge (`catch` of a seat that owes nothing) costs the challenger the penalty; a
   `call-uno` from a seat that owes nothing is rejected, as in official.
