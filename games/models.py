@@ -1,6 +1,213 @@
-"""Game streams: Game (the stream row), GameEvent (append-only), Seat and checkpoints.
+"""Game streams: Game (the stream row), Seat, GameEvent (append-only), and the projection tables.
 
-No models yet; DESIGN.md ("The event store") describes what comes here.
+Only games/store.py writes GameEvent rows and moves Game.version; only games/projections.py
+writes the read models. Everything else reads (docs/event-store.md).
 """
 
 from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Game(models.Model):
+    """One match: the stream row every event of the game hangs from.
+
+    `version` is the number of events in the stream; appends move it from the version the
+    writer expected, which is the whole concurrency guard. `status`, `hand_number`, `to_act` and
+    `last_activity` are copies of the replayed state, written in the same transaction as the
+    events that changed them, for queries ("whose turn is it?") that should not replay a log.
+    """
+
+    class Status(models.TextChoices):
+        PLAYING = "playing"
+        # A hand is over and the next one has not started: never seen between transactions,
+        # because the service appends the system next-hand with the command that ended a hand.
+        HAND_OVER = "hand-over"
+        MATCH_OVER = "match-over"
+
+    class Reveal(models.TextChoices):
+        # The whole log (every hand, every deck order) becomes public when the match is over.
+        AFTER_MATCH = "after-match"
+        NEVER = "never"
+
+    variant = models.JSONField(help_text="The normalised variant spec (Variant.spec).")
+    seat_count = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING)
+    version = models.PositiveIntegerField(default=0)
+    hand_number = models.PositiveSmallIntegerField(default=0)
+    to_act = models.JSONField(default=list, help_text="The seats the game waits for.")
+    # What the game belongs to, e.g. {"kind": "ladder", "id": 3}; a foreign key once leagues exist.
+    context = models.JSONField(default=dict, blank=True)
+    reveal = models.CharField(max_length=16, choices=Reveal.choices, default=Reveal.AFTER_MATCH)
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Every change to a game after its creation is an append, so this is also its updated time.
+    last_activity = models.DateTimeField(null=True, blank=True)
+
+    # No index on the columns every append sets (status, to_act, last_activity): updates that
+    # touch no indexed column stay HOT, which keeps the append's row update cheap.
+
+    def __str__(self) -> str:
+        return f"game {self.pk} ({self.variant.get('rules')}, {self.status}, v{self.version})"
+
+
+class Seat(models.Model):
+    """A place at the table: a person or a built-in bot."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT
+    )
+    # A built-in strategy name (games.bots.STRATEGIES); a Bot model replaces it with the ladders.
+    bot = models.CharField(max_length=64, blank=True)
+    # newno: the ages that decide who deals first.
+    age = models.PositiveSmallIntegerField(null=True, blank=True)
+    resigned = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="seat_number_unique"),
+            models.CheckConstraint(
+                condition=(
+                    models.Q(user__isnull=False, bot="")
+                    | (models.Q(user__isnull=True) & ~models.Q(bot=""))
+                ),
+                name="seat_is_a_person_or_a_bot",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        who = self.bot and f"bot {self.bot}" or f"user {self.user_id}"
+        return f"seat {self.number} of game {self.game_id} ({who})"
+
+
+class GameEvent(models.Model):
+    """One fact of one game, never changed or removed (PostgreSQL triggers refuse it).
+
+    `global_position` orders every event of every game, gapless and in commit order, which is
+    what lets a projection read "everything after N" and never miss a late commit. `data` is the
+    engine event without its `type`. The first event of each append carries the append's
+    `command_id`; the others have none, so the bounds of every append stay in the log.
+    """
+
+    class Visibility(models.TextChoices):
+        # Every viewer sees the event whole.
+        PUBLIC = "public"
+        # The event holds something some viewer may not see (a deck order, a drawn card): it
+        # reaches people only through the engine's view_event.
+        PRIVATE = "private"
+
+    global_position = models.BigIntegerField(primary_key=True)
+    # The (game, version) unique index serves lookups by game, so no separate index.
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="+", db_index=False)
+    version = models.PositiveIntegerField()
+    type = models.CharField(max_length=32)
+    schema_version = models.PositiveSmallIntegerField(default=1)
+    data = models.JSONField()
+    visibility = models.CharField(max_length=8, choices=Visibility.choices)
+    # "user:12", "bot:greedy" or "system".
+    actor = models.CharField(max_length=100)
+    # NULL, not "", on the events after an append's first: UNIQUE(game, command_id) ignores NULLs.
+    command_id = models.CharField(max_length=100, null=True, blank=True)  # noqa: DJ001
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version"], name="event_version_unique"),
+            models.UniqueConstraint(fields=["game", "command_id"], name="event_command_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.global_position} game {self.game_id} v{self.version} {self.type}"
+
+
+class PositionCounter(models.Model):
+    """The one row holding the last global position handed out.
+
+    Appends take their positions with `UPDATE … SET value = value + n RETURNING value` and hold
+    the row lock until they commit, so positions are gapless and follow commit order.
+    """
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1)
+    value = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=models.Q(id=1), name="one_position_counter")
+        ]
+
+    def __str__(self) -> str:
+        return f"last global position {self.value}"
+
+
+class ProjectionCheckpoint(models.Model):
+    """The last global position a projection has applied; moved with its read models."""
+
+    name = models.CharField(max_length=64, primary_key=True)
+    position = models.BigIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.name} at {self.position}"
+
+
+# Read models, written only by games/projections.py and rebuilt from the log at will.
+
+
+class GameSummary(models.Model):
+    """Where a game stands (projection "game-summaries")."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True)
+    status = models.CharField(max_length=16, choices=Game.Status.choices)
+    to_act = models.JSONField(default=list)
+    scores = models.JSONField(default=list)
+    hand_number = models.PositiveSmallIntegerField(default=0)
+    version = models.PositiveIntegerField(default=0)
+    last_activity = models.DateTimeField()
+
+    class Meta:
+        verbose_name_plural = "game summaries"
+
+    def __str__(self) -> str:
+        return f"summary of game {self.game_id}"
+
+
+class HandResult(models.Model):
+    """One finished hand; lists are indexed by seat (projection "game-results")."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hand_results")
+    hand_number = models.PositiveSmallIntegerField()
+    winner = models.PositiveSmallIntegerField()
+    cards_left = models.JSONField(help_text="The cards each seat held when the hand ended.")
+    points = models.JSONField(help_text="The points of the cards each seat held.")
+    gained = models.JSONField(help_text="The points each seat scored for the hand.")
+    scores = models.JSONField(help_text="The match totals after the hand.")
+    hands_won = models.JSONField(help_text="The hands each seat has won, this one included.")
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["game", "hand_number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "hand_number"], name="hand_result_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"hand {self.hand_number} of game {self.game_id}"
+
+
+class MatchResult(models.Model):
+    """A finished match; lists are indexed by seat (projection "game-results")."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True)
+    # None when seats tie for first place.
+    winner = models.PositiveSmallIntegerField(null=True)
+    places = models.JSONField(help_text="Each seat's place, 1 for the winner; ties share one.")
+    scores = models.JSONField(help_text="Each seat's final total.")
+    hands_won = models.JSONField()
+    hands = models.PositiveSmallIntegerField(help_text="Hands played.")
+    recorded_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"result of game {self.game_id}"

@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+"""Event store benchmark: games.store against a raw psycopg baseline, on one PostgreSQL.
+
+Usage (from the repository root):
+
+    DATABASE_URL=postgres://uno@127.0.0.1:5432/uno python3 bench/store.py [--appends N]
+
+It creates a scratch database next to DATABASE_URL's (`<name>_bench_<pid>`), migrates it, runs,
+and drops it again, so it never touches the real data. It prints:
+
+    (a) the baseline: a raw psycopg loop of BEGIN / one-row INSERT / COMMIT into a scratch table
+        of the events table's shape (same columns, keys and indexes);
+    (b) single-event appends through store.append (conditional version update, global position
+        from the counter, insert, commit);
+    (c) 4 concurrent writers (threads, one connection each) appending to 4 different games;
+    (d) appends of 100 events at once, in events/s;
+    (e) loading a 2,000-event match from a real simulated game (and, for information, replaying
+        it: what a snapshot could save);
+
+and, as its last line, `ratio: X` = (b) / (a). Targets: X >= 0.5, (d) >= 15,000 events/s,
+(e) <= 20 ms. (a) and (b) run in alternating rounds so that drift (other load, disk caches)
+hits both alike. Exit status 2 when DATABASE_URL is not a PostgreSQL URL.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+EXIT_NOT_READY = 2
+WRITERS = 4
+BULK = 100
+MATCH_EVENTS = 2000
+
+# A typical event: a card played.
+EVENT: dict[str, Any] = {
+    "type": "card-played",
+    "seat": 1,
+    "card": "red-7",
+    "color": None,
+    "source": "hand",
+}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--appends", type=int, default=600, help="single appends per side")
+    parser.add_argument("--rounds", type=int, default=6, help="alternating (a)/(b) rounds")
+    args = parser.parse_args()
+
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        print("bench/store.py needs DATABASE_URL=postgres://… (a PostgreSQL to measure against)")
+        return EXIT_NOT_READY
+
+    import dj_database_url
+    import psycopg
+
+    settings = dj_database_url.parse(url)
+    scratch = f"{settings['NAME']}_bench_{os.getpid()}"
+    admin = psycopg.connect(_conninfo(settings, settings["NAME"]), autocommit=True)
+    admin.execute(f'CREATE DATABASE "{scratch}"')
+    try:
+        os.environ["DATABASE_URL"] = _url(settings, scratch)
+        return run(args, psycopg.connect(_conninfo(settings, scratch), autocommit=True))
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        admin.execute(f'DROP DATABASE "{scratch}" WITH (FORCE)')
+        admin.close()
+
+
+def _conninfo(settings: dict[str, Any], name: str) -> str:
+    import psycopg.conninfo
+
+    return psycopg.conninfo.make_conninfo(
+        dbname=name,
+        user=settings.get("USER") or None,
+        password=settings.get("PASSWORD") or None,
+        host=settings.get("HOST") or None,
+        port=settings.get("PORT") or None,
+    )
+
+
+def _url(settings: dict[str, Any], name: str) -> str:
+    auth = settings.get("USER") or ""
+    if settings.get("PASSWORD"):
+        auth += f":{settings['PASSWORD']}"
+    host = settings.get("HOST") or "localhost"
+    port = f":{settings['PORT']}" if settings.get("PORT") else ""
+    return f"postgres://{auth}{'@' if auth else ''}{host}{port}/{name}"
+
+
+def run(args: argparse.Namespace, raw: Any) -> int:
+    sys.path.insert(0, str(REPO_ROOT))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("SECRET_KEY", "bench-only-not-secret")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+    raw.execute("CREATE TABLE bench_baseline (LIKE games_gameevent INCLUDING ALL)")
+    baseline, appends = Baseline(raw), Appends()
+    per_round = max(1, args.appends // args.rounds)
+    baseline.measure(20)
+    appends.measure(20)  # warm-up: connections, prepared plans, caches
+    a_time = b_time = 0.0
+    for _ in range(args.rounds):
+        a_time += baseline.measure(per_round)
+        b_time += appends.measure(per_round)
+    done = per_round * args.rounds
+    a, b = done / a_time, done / b_time
+    print(f"(a) baseline psycopg BEGIN/INSERT/COMMIT, one row: {a:,.0f} transactions/s")
+    print(f"(b) store.append, one event per append:          {b:,.0f} appends/s")
+    c = concurrent_appends(per_round * 2)
+    print(f"(c) {WRITERS} concurrent writers, different games:      {c:,.0f} appends/s in all")
+    d = bulk_appends(max(20, per_round // 2))
+    print(f"(d) store.append, {BULK} events per append:         {d:,.0f} events/s")
+    load_ms, replay_ms = load_a_match()
+    print(f"(e) load a {MATCH_EVENTS:,}-event match:                   {load_ms:.1f} ms")
+    print(f"    (replaying it, for information:              {replay_ms:.1f} ms)")
+    print(f"ratio: {b / a:.2f}")
+    raw.close()
+    return 0
+
+
+class Baseline:
+    """The floor: the least a durable one-row append can cost on this PostgreSQL."""
+
+    def __init__(self, raw: Any) -> None:
+        self.raw = raw
+        self.position = 0
+        self.data = json.dumps({k: v for k, v in EVENT.items() if k != "type"})
+
+    def measure(self, count: int) -> float:
+        execute = self.raw.execute
+        started = time.perf_counter()
+        for _ in range(count):
+            self.position += 1
+            execute("BEGIN")
+            execute(
+                "INSERT INTO bench_baseline (global_position, game_id, version, type, "
+                "schema_version, data, visibility, actor, command_id, recorded_at) "
+                "VALUES (%s, 1, %s, %s, 1, %s, 'public', 'bench', %s, now())",
+                (self.position, self.position, EVENT["type"], self.data, uuid.uuid4().hex),
+            )
+            execute("COMMIT")
+        return time.perf_counter() - started
+
+
+def new_game() -> int:
+    from games.models import Game
+
+    return Game.objects.create(variant={"rules": "official"}, seat_count=2).pk
+
+
+class Appends:
+    """Our path: what every command pays to be recorded."""
+
+    def __init__(self) -> None:
+        self.game = new_game()
+        self.version = 0
+
+    def measure(self, count: int) -> float:
+        from games import store
+
+        started = time.perf_counter()
+        for _ in range(count):
+            store.append(
+                game_id=self.game,
+                events=[EVENT],
+                expected_version=self.version,
+                command_id=uuid.uuid4().hex,
+                actor="user:1",
+            )
+            self.version += 1
+        return time.perf_counter() - started
+
+
+def concurrent_appends(each: int) -> float:
+    from django.db import connections
+
+    writers = [Appends() for _ in range(WRITERS)]
+    start = threading.Barrier(WRITERS + 1)
+
+    def write(writer: Appends) -> None:
+        start.wait()
+        writer.measure(each)
+        connections.close_all()
+
+    threads = [threading.Thread(target=write, args=(w,)) for w in writers]
+    for thread in threads:
+        thread.start()
+    start.wait()
+    started = time.perf_counter()
+    for thread in threads:
+        thread.join()
+    return WRITERS * each / (time.perf_counter() - started)
+
+
+def bulk_appends(count: int) -> float:
+    from games import store
+
+    game, events = new_game(), [EVENT] * BULK
+    started = time.perf_counter()
+    for i in range(count):
+        store.append(
+            game_id=game,
+            events=events,
+            expected_version=i * BULK,
+            command_id=uuid.uuid4().hex,
+        )
+    return count * BULK / (time.perf_counter() - started)
+
+
+def load_a_match() -> tuple[float, float]:
+    """Median ms to load, and to replay, the first 2,000 events of a real simulated match."""
+    from games import store
+    from games.bots import find_strategy
+    from games.engine import Variant
+    from games.simulation import play_match
+
+    variant = Variant.from_spec({"rules": "official", "options": {"target": 500}})
+    bots = [find_strategy("random")] * 4
+    seed = 0
+    while len(log := play_match(variant, bots, seed=seed).events) < MATCH_EVENTS:
+        seed += 1
+    log = log[:MATCH_EVENTS]
+    game = new_game()
+    for start in range(0, MATCH_EVENTS, BULK):
+        store.append(game_id=game, events=log[start : start + BULK], expected_version=start)
+    loads, replays = [], []
+    for _ in range(15):
+        started = time.perf_counter()
+        loaded = store.load(game)
+        loads.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        variant.replay(loaded)
+        replays.append(time.perf_counter() - started)
+    assert loaded == log
+    return statistics.median(loads) * 1000, statistics.median(replays) * 1000
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,64 @@
+"""The errors of the game services and the store: a stable `code` for programs, a `message` for
+people. The API maps each class to a status (404, 403, 409, 422, 400); nothing is written when one
+is raised.
+"""
+
+from __future__ import annotations
+
+from games.engine import IllegalCommand
+
+
+class GameError(Exception):
+    code = "game-error"
+
+    def __init__(self, message: str, *, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+
+class GameNotFound(GameError):
+    code = "game-not-found"
+
+    def __init__(self, game_id: object) -> None:
+        super().__init__(f"there is no game {game_id}")
+        self.game_id = game_id
+
+
+class Forbidden(GameError):
+    """The actor may not do this: the seat is someone else's, or the command is the system's."""
+
+    code = "forbidden"
+
+
+class Conflict(GameError):
+    """The game has moved on since the version the writer expected; reload and decide again."""
+
+    code = "version-conflict"
+
+    def __init__(self, *, expected_version: int, current_version: int) -> None:
+        super().__init__(
+            f"expected version {expected_version}, but the game is at version {current_version}"
+        )
+        self.expected_version = expected_version
+        self.current_version = current_version
+
+
+class IllegalMove(GameError):
+    """The rules refuse the command; `code` is the engine's reason (e.g. "not-your-turn")."""
+
+    code = "illegal-move"
+
+    @classmethod
+    def from_engine(cls, error: IllegalCommand) -> IllegalMove:
+        return cls(error.message, code=error.code)
+
+
+class InvalidGame(GameError):
+    """A game that cannot be created as asked (unknown rules or option, wrong seats)."""
+
+    code = "invalid-game"

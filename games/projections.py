@@ -1,0 +1,273 @@
+"""Projections: fold the event log, in global order, into read models; exactly once, rebuildable.
+
+A projection has a name, handlers per event type, its read-model tables and a checkpoint row
+(the last global position it applied). The runner, in one transaction per batch, locks the
+checkpoint row (a second runner of the same projection waits), reads the events after it, folds
+them, writes the read models and moves the checkpoint. Either all of that commits or none of it:
+every event is applied exactly once. `rebuild` empties the tables and folds the log from 0.
+
+    python manage.py projections run | rebuild NAME | status
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from django.db import models, transaction
+
+from games import store
+from games.engine import HAND_OVER, MATCH_OVER, PLAYING
+from games.engine.events import (
+    HAND_ENDED,
+    HAND_STARTED,
+    MATCH_ENDED,
+    MATCH_STARTED,
+    PROMPTED,
+)
+from games.store import Record
+
+from .models import GameSummary, HandResult, MatchResult, ProjectionCheckpoint
+
+# Global positions per transaction: large enough to amortise the round trips, small enough to
+# keep each transaction (and the checkpoint lock) short.
+BATCH_SIZE = 5000
+
+
+class Projection:
+    """A fold of the log into read models; a fresh instance folds each batch.
+
+    `begin(records)` loads the rows the batch will touch, the handlers change them in memory,
+    `finish()` writes them: a few queries per batch instead of a few per event.
+    """
+
+    name: ClassVar[str]
+    tables: ClassVar[tuple[type[models.Model], ...]]
+    handlers: ClassVar[Mapping[str, Callable[[Any, Record], None]]]
+    # Read every event, not only the handled types (begin/finish look at them all).
+    every_event: ClassVar[bool] = False
+
+    def begin(self, records: list[Record]) -> None:
+        pass
+
+    def finish(self) -> None:
+        pass
+
+
+PROJECTIONS: dict[str, type[Projection]] = {}
+
+
+def register(projection: type[Projection]) -> type[Projection]:
+    """Make a projection known to the runner and to `manage.py projections` (a class decorator)."""
+    PROJECTIONS[projection.name] = projection
+    return projection
+
+
+class UnknownProjection(LookupError):
+    def __init__(self, name: str) -> None:
+        super().__init__(f"no projection {name!r}; known: {', '.join(sorted(PROJECTIONS))}")
+
+
+def run(name: str, *, batch_size: int = BATCH_SIZE) -> int:
+    """Apply every event committed so far that `name` has not applied; return how many positions
+    the checkpoint moved. Events committed while it runs are left for the next run.
+    """
+    projection = _find(name)
+    ProjectionCheckpoint.objects.get_or_create(name=name)
+    target = store.head()
+    moved = 0
+    while True:
+        with transaction.atomic():
+            checkpoint = ProjectionCheckpoint.objects.select_for_update().get(name=name)
+            step = _advance(projection, checkpoint, target, batch_size)
+        if not step:
+            return moved
+        moved += step
+
+
+def rebuild(name: str, *, batch_size: int = BATCH_SIZE) -> int:
+    """Empty the projection's tables and fold the whole log again, in one transaction: readers
+    see the old read models until the new ones are complete. Returns the positions folded.
+    """
+    projection = _find(name)
+    ProjectionCheckpoint.objects.get_or_create(name=name)
+    with transaction.atomic():
+        checkpoint = ProjectionCheckpoint.objects.select_for_update().get(name=name)
+        for table in projection.tables:
+            table.objects.all().delete()
+        checkpoint.position = 0
+        checkpoint.save(update_fields=["position", "updated_at"])
+        target = store.head()
+        while _advance(projection, checkpoint, target, batch_size):
+            pass
+    return checkpoint.position
+
+
+def _advance(
+    projection: type[Projection], checkpoint: ProjectionCheckpoint, target: int, batch_size: int
+) -> int:
+    """Fold the next batch (at most up to `target`) and move the checkpoint: the caller holds
+    the checkpoint's lock in a transaction. Returns the positions moved."""
+    start = checkpoint.position
+    upto = min(target, start + batch_size)
+    if upto <= start:
+        return 0
+    types = None if projection.every_event else projection.handlers.keys()
+    records = store.read_all(after=start, upto=upto, types=types)
+    fold = projection()
+    fold.begin(records)
+    for record in records:
+        handler = projection.handlers.get(record.type)
+        if handler is not None:
+            handler(fold, record)
+    fold.finish()
+    checkpoint.position = upto
+    checkpoint.save(update_fields=["position", "updated_at"])
+    return upto - start
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectionStatus:
+    name: str
+    position: int
+    head: int
+
+    @property
+    def lag(self) -> int:
+        """Events committed that the projection has not applied yet."""
+        return self.head - self.position
+
+
+def status(names: Iterable[str] | None = None) -> list[ProjectionStatus]:
+    names = sorted(PROJECTIONS) if names is None else [_find(n).name for n in names]
+    head = store.head()
+    positions = dict(ProjectionCheckpoint.objects.values_list("name", "position"))
+    return [ProjectionStatus(name, positions.get(name, 0), head) for name in names]
+
+
+def _find(name: str) -> type[Projection]:
+    try:
+        return PROJECTIONS[name]
+    except KeyError:
+        raise UnknownProjection(name) from None
+
+
+@register
+class GameSummaries(Projection):
+    """GameSummary: status, seats to act, scores, hand number, version, last activity."""
+
+    name = "game-summaries"
+    tables = (GameSummary,)
+    every_event = True
+
+    def begin(self, records: list[Record]) -> None:
+        # The last event of each game in the batch gives its version and last activity.
+        self.last = {record.game_id: record for record in records}
+        stored = GameSummary.objects.filter(game_id__in=list(self.last))
+        self.rows = {row.game_id: row for row in stored}
+        self.new: list[GameSummary] = []
+
+    def match_started(self, record: Record) -> None:
+        row = GameSummary(
+            game_id=record.game_id,
+            status=PLAYING,
+            to_act=[],
+            scores=[0] * record.event["seats"],
+            hand_number=0,
+        )
+        self.rows[record.game_id] = row
+        self.new.append(row)
+
+    def hand_started(self, record: Record) -> None:
+        row = self.rows[record.game_id]
+        row.hand_number = record.event["hand"]
+        row.status = PLAYING
+        row.to_act = []
+
+    def prompted(self, record: Record) -> None:
+        self.rows[record.game_id].to_act = list(record.event["to_act"])
+
+    def hand_ended(self, record: Record) -> None:
+        row = self.rows[record.game_id]
+        row.scores = list(record.event["scores"])
+        row.status = HAND_OVER
+        row.to_act = []
+
+    def match_ended(self, record: Record) -> None:
+        self.rows[record.game_id].status = MATCH_OVER
+
+    handlers = {
+        MATCH_STARTED: match_started,
+        HAND_STARTED: hand_started,
+        PROMPTED: prompted,
+        HAND_ENDED: hand_ended,
+        MATCH_ENDED: match_ended,
+    }
+
+    def finish(self) -> None:
+        for game_id, record in self.last.items():
+            row = self.rows[game_id]
+            row.version = record.version
+            row.last_activity = record.recorded_at
+        created = {row.game_id for row in self.new}
+        GameSummary.objects.bulk_create(self.new)
+        GameSummary.objects.bulk_update(
+            [row for game_id, row in self.rows.items() if game_id not in created],
+            ["status", "to_act", "scores", "hand_number", "version", "last_activity"],
+        )
+
+
+@register
+class GameResults(Projection):
+    """HandResult for every hand that ended, MatchResult for every match that ended."""
+
+    name = "game-results"
+    tables = (HandResult, MatchResult)
+
+    def begin(self, records: list[Record]) -> None:
+        self.hands: list[HandResult] = []
+        self.matches: list[MatchResult] = []
+        # game -> its latest HandResult, for the match result that follows it.
+        self.latest: dict[int, HandResult] = {}
+
+    def hand_ended(self, record: Record) -> None:
+        event = record.event
+        result = HandResult(
+            game_id=record.game_id,
+            hand_number=event["hand"],
+            winner=event["winner"],
+            cards_left=event["cards_left"],
+            points=event["points"],
+            gained=event["gained"],
+            scores=event["scores"],
+            hands_won=event["hands_won"],
+            recorded_at=record.recorded_at,
+        )
+        self.hands.append(result)
+        self.latest[record.game_id] = result
+
+    def match_ended(self, record: Record) -> None:
+        event = record.event
+        last_hand = self.latest.get(record.game_id) or (
+            HandResult.objects.filter(game_id=record.game_id).order_by("-hand_number").first()
+        )
+        if last_hand is None:
+            raise ValueError(f"game {record.game_id}: a match ended without a hand ending")
+        self.matches.append(
+            MatchResult(
+                game_id=record.game_id,
+                winner=event["winner"],
+                places=event["places"],
+                scores=event["scores"],
+                hands_won=last_hand.hands_won,
+                hands=last_hand.hand_number,
+                recorded_at=record.recorded_at,
+            )
+        )
+
+    handlers = {HAND_ENDED: hand_ended, MATCH_ENDED: match_ended}
+
+    def finish(self) -> None:
+        HandResult.objects.bulk_create(self.hands)
+        MatchResult.objects.bulk_create(self.matches)

@@ -1,0 +1,339 @@
+"""The event store: append with an expected version, load in order, gapless global positions.
+
+One append is one short transaction (docs/event-store.md, "The append protocol"):
+
+1. move `Game.version` from the expected version with a conditional UPDATE; no row moved means a
+   conflict (or a repeated command id), decided before anything is written;
+2. take the next global positions from the one-row counter, as late as possible: the counter's
+   row lock is held until commit, so positions are gapless and follow commit order;
+3. insert every event in one statement; commit; then the append listeners run (on_commit).
+
+The store knows nothing of the rules: it keeps facts. games/services.py decides them.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable, Collection, Mapping, Sequence
+from contextlib import nullcontext
+from dataclasses import dataclass
+from datetime import datetime
+from functools import partial
+from typing import Any
+
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Max, Min, Q
+from django.utils import timezone
+
+from .errors import Conflict, GameNotFound
+from .models import Game, GameEvent, PositionCounter
+
+Event = dict[str, Any]
+
+SYSTEM_ACTOR = "system"
+
+# The schema version new events of each type are written with (1 unless listed). Changing an
+# event's shape means bumping its entry here and adding an upcaster from the old version.
+SCHEMA_VERSIONS: dict[str, int] = {}
+# (type, schema version) -> a function that turns that version's data into the next version's.
+UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class AppendResult:
+    """The versions and global positions one append wrote (or wrote earlier, if `repeated`)."""
+
+    game_id: int
+    first_version: int
+    last_version: int
+    first_position: int
+    last_position: int
+    command_id: str
+    # True when the command id had already been appended: nothing was written this time.
+    repeated: bool = False
+
+    @property
+    def version(self) -> int:
+        """The game's version right after this append."""
+        return self.last_version
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A stored event with where it sits in the log, as projections read it."""
+
+    position: int
+    game_id: int
+    version: int
+    event: Event
+    recorded_at: datetime
+
+    @property
+    def type(self) -> str:
+        return str(self.event["type"])
+
+
+AppendListener = Callable[[AppendResult], None]
+_listeners: list[AppendListener] = []
+
+
+def subscribe(listener: AppendListener) -> Callable[[], None]:
+    """Call `listener(result)` after every committed append; returns the unsubscribe function.
+
+    Listeners are hints for work to do (play a bot turn, catch a projection up): they run after
+    the commit, one failing does not stop the others, and losing one must never lose a game.
+    """
+    _listeners.append(listener)
+    return partial(_listeners.remove, listener)
+
+
+def _notify(listener: AppendListener, result: AppendResult) -> Callable[[], None]:
+    def notify() -> None:
+        listener(result)
+
+    # Django logs a failing robust on_commit callback by its __qualname__.
+    notify.__qualname__ = getattr(listener, "__qualname__", repr(listener))
+    return notify
+
+
+# The Game columns an append may set along with the version: copies of the replayed state.
+READ_FIELDS = frozenset({"status", "hand_number", "to_act"})
+
+
+def append(
+    *,
+    game_id: int,
+    events: Sequence[Event],
+    expected_version: int,
+    command_id: str | None = None,
+    actor: str = SYSTEM_ACTOR,
+    visibilities: Sequence[str] | None = None,
+    game_fields: Mapping[str, Any] | None = None,
+) -> AppendResult:
+    """Append `events` to a game that is at `expected_version`, all or nothing.
+
+    `visibilities` (one per event) defaults to "private": the safe guess for a fact of unknown
+    content. `game_fields` (READ_FIELDS: status, hand_number, to_act) are set with the version.
+    Raises Conflict if the game is at another version, GameNotFound if there is no such game;
+    returns the original result, writing nothing, if `command_id` was appended before.
+    """
+    if not events:
+        raise ValueError("an append needs at least one event")
+    if visibilities is not None and len(visibilities) != len(events):
+        raise ValueError("one visibility per event")
+    fields = dict(game_fields or {})
+    if unknown := fields.keys() - READ_FIELDS:
+        raise ValueError(f"an append cannot set {', '.join(sorted(unknown))}")
+    # Every append's first event carries a command id, so the log keeps each append's bounds.
+    batch = _Batch(
+        game_id=game_id,
+        expected_version=expected_version,
+        command_id=command_id or f"auto:{uuid.uuid4().hex}",
+        actor=actor,
+        now=timezone.now(),
+        rows=[
+            (
+                event["type"],
+                SCHEMA_VERSIONS.get(event["type"], 1),
+                {k: v for k, v in event.items() if k != "type"},
+                visibilities[i] if visibilities else GameEvent.Visibility.PRIVATE,
+            )
+            for i, event in enumerate(events)
+        ],
+        fields=fields,
+    )
+    write = _write_postgresql if connection.vendor == "postgresql" else _write_portable
+    try:
+        last_position = write(batch)
+    except IntegrityError:
+        # The version matched but the command id was taken: the same command sent again with a
+        # fresh expected version. Anything else is a real error.
+        original = recorded(game_id=game_id, command_id=batch.command_id)
+        if original is None:
+            raise
+        return original
+    if last_position is None:
+        # No row moved: a repeated command, a stale version or a missing game; nothing written.
+        if command_id is not None:
+            original = recorded(game_id=game_id, command_id=command_id)
+            if original is not None:
+                return original
+        current = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+        if current is None:
+            raise GameNotFound(game_id)
+        raise Conflict(expected_version=expected_version, current_version=current)
+    count = len(batch.rows)
+    result = AppendResult(
+        game_id=game_id,
+        first_version=expected_version + 1,
+        last_version=expected_version + count,
+        first_position=last_position - count + 1,
+        last_position=last_position,
+        command_id=batch.command_id,
+    )
+    for listener in _listeners:
+        transaction.on_commit(_notify(listener, result), robust=True)
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class _Batch:
+    """One append, ready to write: rows are (type, schema version, data, visibility)."""
+
+    game_id: int
+    expected_version: int
+    command_id: str
+    actor: str
+    now: datetime
+    rows: list[tuple[str, int, dict[str, Any], str]]
+    fields: dict[str, Any]
+
+
+def _write_postgresql(batch: _Batch) -> int | None:
+    """Write the batch with games_append() (migration 0002: the protocol in one function, whose
+    plans PL/pgSQL keeps per session); return the last position, or None if no row moved."""
+    to_act = batch.fields.get("to_act")
+    params = [
+        batch.game_id,
+        batch.expected_version,
+        json.dumps(batch.rows),
+        batch.actor,
+        batch.command_id,
+        batch.now,
+        batch.fields.get("status"),
+        batch.fields.get("hand_number"),
+        json.dumps(to_act) if to_act is not None else None,
+    ]
+    # Outside a transaction the call is a transaction of its own; inside the caller's, it gets
+    # a savepoint, so that a failed append leaves the caller's transaction usable.
+    guard = transaction.atomic() if connection.in_atomic_block else nullcontext()
+    with guard, connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT games_append(%s, %s, %s::jsonb, %s, %s, %s, %s, %s, %s::jsonb)", params
+        )
+        return cursor.fetchone()[0]
+
+
+def _write_portable(batch: _Batch) -> int | None:
+    """The same protocol through the ORM, for SQLite (where writers queue for the database)."""
+    count = len(batch.rows)
+    with transaction.atomic():
+        moved = Game.objects.filter(pk=batch.game_id, version=batch.expected_version).update(
+            version=batch.expected_version + count, last_activity=batch.now, **batch.fields
+        )
+        if not moved:
+            return None
+        table = connection.ops.quote_name(PositionCounter._meta.db_table)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"INSERT INTO {table} (id, value) VALUES (1, %s) "
+                f"ON CONFLICT (id) DO UPDATE SET value = {table}.value + EXCLUDED.value "
+                "RETURNING value",
+                [count],
+            )
+            last_position = cursor.fetchone()[0]
+        first = last_position - count + 1
+        GameEvent.objects.bulk_create(
+            GameEvent(
+                global_position=first + i,
+                game_id=batch.game_id,
+                version=batch.expected_version + 1 + i,
+                type=kind,
+                schema_version=schema,
+                data=data,
+                visibility=visibility,
+                actor=batch.actor,
+                command_id=batch.command_id if i == 0 else None,
+                recorded_at=batch.now,
+            )
+            for i, (kind, schema, data, visibility) in enumerate(batch.rows)
+        )
+    return last_position
+
+
+def recorded(*, game_id: int, command_id: str) -> AppendResult | None:
+    """The result of the append that carried `command_id` in this game, if there was one."""
+    first = (
+        GameEvent.objects.filter(game_id=game_id, command_id=command_id)
+        .values_list("version", "global_position")
+        .first()
+    )
+    if first is None:
+        return None
+    version, position = first
+    # The append ends before the next event that opens an append (one query: one snapshot).
+    later = GameEvent.objects.filter(game_id=game_id, version__gt=version).aggregate(
+        next_append=Min("version", filter=Q(command_id__isnull=False)), end=Max("version")
+    )
+    if later["next_append"] is not None:
+        last_version = later["next_append"] - 1
+    else:
+        last_version = later["end"] or version
+    return AppendResult(
+        game_id=game_id,
+        first_version=version,
+        last_version=last_version,
+        first_position=position,
+        last_position=position + last_version - version,
+        command_id=command_id,
+        repeated=True,
+    )
+
+
+def load(game_id: int, *, after: int = 0, until: int | None = None) -> list[Event]:
+    """The game's events with versions after `after` (up to `until`), in version order.
+
+    Versions run 1, 2, 3… without gaps, so the n-th event returned has version after + n.
+    """
+    # Plain SQL: every command and view loads a whole game, and the ORM's per-row work would
+    # be most of the cost.
+    sql = (
+        "SELECT type, schema_version, data FROM games_gameevent "
+        "WHERE game_id = %s AND version > %s AND version <= %s ORDER BY version"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [game_id, after, until if until is not None else _NO_END])
+        rows = cursor.fetchall()
+    return [_event(kind, schema, json.loads(data)) for kind, schema, data in rows]
+
+
+def head() -> int:
+    """The last committed global position (0 for an empty log)."""
+    return PositionCounter.objects.values_list("value", flat=True).first() or 0
+
+
+def read_all(*, after: int, upto: int, types: Collection[str] | None = None) -> list[Record]:
+    """Every event with a global position in (after, upto], in order; only `types` if given.
+
+    Positions are handed out under a lock held to commit, so once `head()` has returned `upto`,
+    every event up to it is committed: a reader never skips one that commits late.
+    """
+    rows = GameEvent.objects.filter(global_position__gt=after, global_position__lte=upto)
+    if types is not None:
+        rows = rows.filter(type__in=types)
+    return [
+        Record(
+            position=position,
+            game_id=game_id,
+            version=version,
+            event=_event(kind, schema, data),
+            recorded_at=recorded_at,
+        )
+        for position, game_id, version, kind, schema, data, recorded_at in rows.order_by(
+            "global_position"
+        ).values_list(
+            "global_position", "game_id", "version", "type", "schema_version", "data", "recorded_at"
+        )
+    ]
+
+
+# Above any version a game can reach (PositiveIntegerField).
+_NO_END = 2**31 - 1
+
+
+def _event(kind: str, schema: int, data: dict[str, Any]) -> Event:
+    while (kind, schema) in UPCASTERS:
+        data = UPCASTERS[kind, schema](data)
+        schema += 1
+    return {"type": kind, **data}

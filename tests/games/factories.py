@@ -1,0 +1,82 @@
+"""Set-up for the games tests: users, games, and bots that play through the services."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from django.contrib.auth import get_user_model
+
+from games import services
+from games.actors import SYSTEM, Actor, BotActor
+from games.bots import find_strategy
+from games.models import Game
+from games.services import CommandResult, SeatSpec
+
+# Short matches: two or three hands to 50 points.
+SHORT = {"rules": "official", "options": {"target": 50}}
+
+_names = itertools.count(1)
+
+
+def make_user(username: str | None = None) -> Any:
+    return get_user_model().objects.create_user(username=username or f"player{next(_names)}")
+
+
+def make_game(
+    *,
+    players: int = 2,
+    bots: Sequence[str] = (),
+    spec: dict[str, Any] | None = None,
+    seed: int = 1,
+    **kwargs: Any,
+) -> Game:
+    """A game with `players` new users in the first seats and then the named built-in bots."""
+    seats = [SeatSpec(user=make_user()) for _ in range(players)]
+    seats += [SeatSpec(bot=name) for name in bots]
+    return services.game_create(variant_spec=spec or SHORT, seats=seats, seed=seed, **kwargs)
+
+
+def make_stream() -> Game:
+    """A bare game row with no events, for the store's own tests."""
+    return Game.objects.create(variant=SHORT, seat_count=2)
+
+
+def notes(count: int, start: int = 0) -> list[dict[str, Any]]:
+    """Placeholder events: the store keeps facts without reading them."""
+    return [{"type": "note", "n": n} for n in range(start, start + count)]
+
+
+def owner(game: Game, seat: int) -> Actor:
+    """Whoever holds `seat`: its user, or its bot."""
+    held = game.seats.get(number=seat)
+    return held.user if held.user_id else BotActor(held.bot)
+
+
+def bot_move(game_id: int, rng: random.Random, strategy: str = "greedy") -> tuple[Actor, dict, int]:
+    """What the first seat to act would play now, chosen by a built-in strategy from its view:
+    (the seat's owner, the command, the version it was chosen at)."""
+    game = Game.objects.get(pk=game_id)
+    seat = game.to_act[0]
+    view = services.game_view(game_id=game_id, viewer=SYSTEM, seat=seat)
+    command = find_strategy(strategy)(view, view["legal"], rng)
+    return owner(game, seat), command, view["version"]
+
+
+def play_turn(game_id: int, rng: random.Random, **kwargs: Any) -> CommandResult:
+    actor, command, version = bot_move(game_id, rng)
+    return services.game_command(
+        game_id=game_id, actor=actor, command=command, expected_version=version, **kwargs
+    )
+
+
+def play_to_end(game_id: int, seed: int = 0, limit: int = 5000) -> int:
+    """Play bot turns through the services until the match is over; return the commands sent."""
+    rng = random.Random(seed)
+    for turns in range(limit):
+        if Game.objects.get(pk=game_id).status == Game.Status.MATCH_OVER:
+            return turns
+        play_turn(game_id, rng)
+    raise AssertionError(f"game {game_id} did not end in {limit} commands")

@@ -1,0 +1,301 @@
+"""games.projections: the runner, exactly-once checkpoints, rebuilds, and the game read models."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections import defaultdict
+from typing import Any
+
+import pytest
+
+from games import projections, store
+from games.bots import find_strategy
+from games.engine import Variant
+from games.models import (
+    Game,
+    GameEvent,
+    GameSummary,
+    HandResult,
+    MatchResult,
+    ProjectionCheckpoint,
+)
+from games.projections import Projection, Record
+from games.simulation import play_match
+from tests.games.conftest import needs_postgresql, run_in_threads
+from tests.games.factories import make_game, play_to_end, play_turn
+
+pytestmark = pytest.mark.django_db
+
+GAME_PROJECTIONS = ("game-results", "game-summaries")
+
+
+def run_all(**kwargs: Any) -> None:
+    for name in GAME_PROJECTIONS:
+        projections.run(name, **kwargs)
+
+
+def read_models() -> dict[str, list[dict[str, Any]]]:
+    """Every row of every game read model, without surrogate keys, in a stable order."""
+    return {
+        "summaries": list(GameSummary.objects.order_by("game").values()),
+        "hands": list(HandResult.objects.order_by("game", "hand_number").values()),
+        "matches": list(MatchResult.objects.order_by("game").values()),
+    }
+
+
+def without_ids(models: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+    return {
+        name: [{k: v for k, v in row.items() if k != "id"} for row in rows]
+        for name, rows in models.items()
+    }
+
+
+@pytest.fixture
+def recorder():
+    """A projection that notes every position it folds, and how many batches run at once."""
+
+    class Recorder(Projection):
+        name = "test-recorder"
+        tables = ()
+        handlers: dict = {}
+        every_event = True
+        seen: list[int] = []
+        running = 0
+        most_at_once = 0
+        lock = threading.Lock()
+
+        def begin(self, records: list[Record]) -> None:
+            with Recorder.lock:
+                Recorder.running += 1
+                Recorder.most_at_once = max(Recorder.most_at_once, Recorder.running)
+            Recorder.seen.extend(record.position for record in records)
+            # Widen the window in which a second runner would overlap, if it could.
+            time.sleep(0.002)
+
+        def finish(self) -> None:
+            with Recorder.lock:
+                Recorder.running -= 1
+
+    projections.register(Recorder)
+    yield Recorder
+    del projections.PROJECTIONS[Recorder.name]
+
+
+def test_a_run_folds_a_game_into_its_summary():
+    game = make_game(spec={"rules": "official"})
+    rng = random.Random(1)
+    for _ in range(25):
+        play_turn(game.pk, rng)
+    game.refresh_from_db()
+
+    projections.run("game-summaries")
+
+    summary = GameSummary.objects.get(game=game)
+    state = Variant.from_spec(game.variant).replay(store.load(game.pk))
+    assert summary.status == state.status == game.status
+    assert summary.to_act == list(state.to_act) == game.to_act
+    assert summary.scores == state.scores
+    assert summary.hand_number == state.hand_number == game.hand_number
+    assert summary.version == game.version
+    assert summary.last_activity == game.last_activity
+
+
+def test_the_hand_and_match_results_are_those_of_the_log():
+    game = make_game(seed=4)
+    play_to_end(game.pk, seed=4)
+
+    run_all()
+
+    log = store.load(game.pk)
+    state = Variant.from_spec(game.variant).replay(log)
+    ended = [e for e in log if e["type"] == "hand-ended"]
+    hands = list(HandResult.objects.filter(game=game))
+    assert [h.hand_number for h in hands] == list(range(1, state.hand_number + 1))
+    assert [(h.winner, h.cards_left, h.points, h.gained, h.scores) for h in hands] == [
+        (e["winner"], e["cards_left"], e["points"], e["gained"], e["scores"]) for e in ended
+    ]
+    result = MatchResult.objects.get(game=game)
+    assert result.winner == state.winner
+    assert result.places == state.places
+    assert result.scores == state.scores
+    assert result.hands_won == state.hands_won
+    assert result.hands == state.hand_number
+    assert GameSummary.objects.get(game=game).status == Game.Status.MATCH_OVER
+
+
+def test_batches_of_one_event_fold_to_the_same_read_models():
+    play_to_end(make_game(seed=4).pk, seed=4)
+    run_all()
+    folded = without_ids(read_models())
+    for name in GAME_PROJECTIONS:
+        projections.rebuild(name, batch_size=1)
+
+    assert without_ids(read_models()) == folded
+
+
+def test_each_event_is_applied_once_however_often_the_runner_runs(recorder):
+    game = make_game()
+    projections.run(recorder.name)
+    projections.run(recorder.name)
+    first = list(recorder.seen)
+    play_turn(game.pk, random.Random(1))
+
+    moved = projections.run(recorder.name, batch_size=2)
+
+    assert first == sorted(
+        GameEvent.objects.filter(version__lte=first[-1]).values_list("global_position", flat=True)
+    )
+    assert recorder.seen == sorted(GameEvent.objects.values_list("global_position", flat=True))
+    assert moved == len(recorder.seen) - len(first)
+    assert ProjectionCheckpoint.objects.get(name=recorder.name).position == store.head()
+
+
+def test_status_shows_each_projection_s_lag_in_events():
+    game = make_game()
+    projections.run("game-summaries")
+    play_turn(game.pk, random.Random(1))
+    game.refresh_from_db()
+
+    lags = {row.name: row.lag for row in projections.status()}
+
+    assert lags["game-results"] == store.head()
+    assert 0 < lags["game-summaries"] < store.head()
+    assert (
+        lags["game-summaries"]
+        == GameEvent.objects.filter(
+            global_position__gt=ProjectionCheckpoint.objects.get(name="game-summaries").position
+        ).count()
+    )
+
+
+def test_an_unknown_projection_is_refused():
+    with pytest.raises(projections.UnknownProjection, match="no projection 'nope'"):
+        projections.run("nope")
+
+
+def test_a_rebuild_replaces_read_models_that_went_wrong():
+    game = make_game(seed=6)
+    play_to_end(game.pk, seed=6)
+    run_all()
+    good = without_ids(read_models())
+    GameSummary.objects.filter(game=game).update(status="playing", scores=[0, 0])
+    MatchResult.objects.all().delete()
+
+    for name in GAME_PROJECTIONS:
+        projections.rebuild(name)
+
+    assert without_ids(read_models()) == good
+
+
+# Cheap variants and bots for the thousand-match check, in turn.
+MIX = [
+    ({"rules": "official", "options": {"target": 50}}, ["greedy", "greedy"]),
+    ({"rules": "basic-plus", "options": {"target": 50}}, ["greedy", "random", "greedy"]),
+    (
+        {"rules": "official", "options": {"target": 50, "scoring": "running-total"}},
+        ["random", "greedy"],
+    ),
+]
+
+
+def test_a_thousand_simulated_matches_project_to_what_their_logs_replay_to():
+    played = []
+    for seed in range(1000):
+        spec, bots = MIX[seed % len(MIX)]
+        variant = Variant.from_spec(spec)
+        match = play_match(variant, [find_strategy(b) for b in bots], seed=seed)
+        # The service deals the same first hand from the same seed; the rest of the simulated
+        # log goes in as one append.
+        game = make_game(players=0, bots=bots, spec=spec, seed=seed)
+        dealt = game.version
+        final = variant.replay(match.events)
+        store.append(
+            game_id=game.pk,
+            events=match.events[dealt:],
+            expected_version=dealt,
+            actor="bot:simulation",
+            game_fields={"status": final.status, "hand_number": final.hand_number, "to_act": []},
+        )
+        played.append((game.pk, variant, match))
+
+    run_all()
+
+    summaries = {row.game_id: row for row in GameSummary.objects.all()}
+    results = {row.game_id: row for row in MatchResult.objects.all()}
+    hands = defaultdict(list)
+    for row in HandResult.objects.order_by("game", "hand_number"):
+        hands[row.game_id].append(row)
+    assert len(summaries) == len(results) == 1000
+    for game_id, variant, match in played:
+        log = store.load(game_id)
+        assert log == match.events
+        state = variant.replay(log)
+        summary, result = summaries[game_id], results[game_id]
+        assert (summary.status, summary.to_act, summary.scores, summary.hand_number) == (
+            state.status,
+            list(state.to_act),
+            state.scores,
+            state.hand_number,
+        )
+        assert summary.version == len(log)
+        assert (result.winner, result.places, result.scores, result.hands_won, result.hands) == (
+            state.winner,
+            state.places,
+            state.scores,
+            state.hands_won,
+            state.hand_number,
+        )
+        assert (result.places, result.scores, result.hands) == (
+            match.places,
+            match.scores,
+            match.hands,
+        )
+        assert [h.gained for h in hands[game_id]] == match.hand_points
+
+    folded = without_ids(read_models())
+    for name in GAME_PROJECTIONS:
+        projections.rebuild(name)
+    assert without_ids(read_models()) == folded
+
+
+@needs_postgresql
+@pytest.mark.django_db(transaction=True)
+def test_runners_racing_eight_writers_see_every_event_exactly_once(recorder):
+    writers, runners, turns = 8, 2, 25
+    games = [make_game(spec={"rules": "official"}, seed=i).pk for i in range(writers)]
+    lock, finished, all_written = threading.Lock(), [0], threading.Event()
+
+    def work(i: int) -> None:
+        if i < writers:
+            rng = random.Random(i)
+            try:
+                for _ in range(turns):
+                    play_turn(games[i], rng)
+            finally:
+                with lock:
+                    finished[0] += 1
+                    if finished[0] == writers:
+                        all_written.set()
+            return
+        while not all_written.is_set():
+            for name in (recorder.name, *GAME_PROJECTIONS):
+                projections.run(name, batch_size=7)
+
+    run_in_threads(writers + runners, work)
+    for name in (recorder.name, *GAME_PROJECTIONS):
+        projections.run(name)
+
+    positions = sorted(GameEvent.objects.values_list("global_position", flat=True))
+    assert positions == list(range(positions[0], positions[0] + len(positions)))
+    assert recorder.seen == positions
+    assert recorder.most_at_once == 1
+    for game in Game.objects.filter(pk__in=games):
+        summary = GameSummary.objects.get(game=game)
+        assert (summary.version, summary.to_act, summary.hand_number, summary.status) == (
+            game.version,
+            game.to_act,
+            game.hand_number,
+            game.status,
+        )

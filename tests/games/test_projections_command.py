@@ -1,0 +1,76 @@
+"""manage.py projections: run, rebuild NAME, status."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from games import store
+from games.models import GameSummary, MatchResult, ProjectionCheckpoint
+from tests.games.factories import make_game, play_to_end
+
+pytestmark = pytest.mark.django_db
+
+
+def projections(*args: str) -> str:
+    out = StringIO()
+    call_command("projections", *args, stdout=out)
+    return out.getvalue()
+
+
+def lines_by_name(output: str) -> dict[str, list[str]]:
+    return {line.split()[0]: line.split()[1:] for line in output.splitlines()[1:]}
+
+
+def test_run_catches_every_projection_up():
+    game = make_game(seed=2)
+    play_to_end(game.pk, seed=2)
+
+    output = projections("run")
+
+    assert "game-summaries: applied" in output
+    assert "game-results: applied" in output
+    assert GameSummary.objects.filter(game=game).exists()
+    assert MatchResult.objects.filter(game=game).exists()
+    positions = set(ProjectionCheckpoint.objects.values_list("position", flat=True))
+    assert positions == {store.head()}
+
+
+def test_run_can_name_the_projections_to_run():
+    make_game()
+
+    projections("run", "game-results")
+
+    assert set(ProjectionCheckpoint.objects.values_list("name", flat=True)) == {"game-results"}
+
+
+def test_status_prints_each_projection_with_its_lag():
+    make_game()
+    projections("run", "game-summaries")
+    head = store.head()
+
+    rows = lines_by_name(projections("status"))
+
+    assert rows["game-summaries"] == [str(head), str(head), "0"]
+    assert rows["game-results"] == ["0", str(head), str(head)]
+
+
+def test_rebuild_folds_the_whole_log_again():
+    game = make_game(seed=3)
+    play_to_end(game.pk, seed=3)
+    projections("run")
+    GameSummary.objects.all().delete()
+
+    output = projections("rebuild", "game-summaries")
+
+    assert f"game-summaries: rebuilt {store.head()} positions" in output
+    assert GameSummary.objects.get(game=game).status == "match-over"
+
+
+def test_an_unknown_projection_is_a_command_error():
+    with pytest.raises(CommandError, match="no projection 'nope'"):
+        projections("rebuild", "nope")
+    with pytest.raises(CommandError, match="no projection 'nope'"):
+        projections("run", "nope")

@@ -1,0 +1,281 @@
+"""games.store: append with an expected version, repeated command ids, load, listeners."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import DatabaseError, connection, transaction
+
+from games import store
+from games.errors import Conflict, GameNotFound
+from games.models import Game, GameEvent
+from tests.games.conftest import needs_postgresql, run_in_threads
+from tests.games.factories import make_stream, notes
+
+pytestmark = pytest.mark.django_db
+
+
+def versions_and_positions(game: Game) -> list[tuple[int, int]]:
+    return list(
+        GameEvent.objects.filter(game=game)
+        .order_by("version")
+        .values_list("version", "global_position")
+    )
+
+
+def test_an_append_writes_its_events_in_order_and_moves_the_version():
+    game = make_stream()
+
+    result = store.append(game_id=game.pk, events=notes(3), expected_version=0, actor="user:1")
+
+    game.refresh_from_db()
+    assert game.version == 3
+    assert game.last_activity is not None
+    assert (result.first_version, result.last_version) == (1, 3)
+    assert result.last_position - result.first_position == 2
+    assert not result.repeated
+    assert store.load(game.pk) == notes(3)
+    stored = GameEvent.objects.filter(game=game).order_by("version")
+    assert [e.actor for e in stored] == ["user:1"] * 3
+    assert [e.data for e in stored] == [{"n": 0}, {"n": 1}, {"n": 2}]
+
+
+def test_global_positions_run_on_without_gaps_across_games():
+    first, second = make_stream(), make_stream()
+
+    store.append(game_id=first.pk, events=notes(2), expected_version=0)
+    store.append(game_id=second.pk, events=notes(3), expected_version=0)
+    store.append(game_id=first.pk, events=notes(1), expected_version=2)
+
+    positions = sorted(GameEvent.objects.values_list("global_position", flat=True))
+    assert positions == list(range(positions[0], positions[0] + 6))
+    assert store.head() == positions[-1]
+    assert [v for v, _ in versions_and_positions(first)] == [1, 2, 3]
+
+
+def test_it_sets_the_game_fields_it_is_given_with_the_version():
+    game = make_stream()
+
+    store.append(
+        game_id=game.pk,
+        events=notes(1),
+        expected_version=0,
+        game_fields={"status": "match-over", "hand_number": 3, "to_act": [1]},
+    )
+
+    game.refresh_from_db()
+    assert (game.status, game.hand_number, game.to_act, game.version) == ("match-over", 3, [1], 1)
+
+
+def test_a_stale_expected_version_raises_a_conflict_and_writes_nothing():
+    game = make_stream()
+    store.append(game_id=game.pk, events=notes(2), expected_version=0)
+
+    with pytest.raises(Conflict) as raised:
+        store.append(game_id=game.pk, events=notes(1), expected_version=1)
+
+    assert raised.value.current_version == 2
+    assert raised.value.code == "version-conflict"
+    assert GameEvent.objects.filter(game=game).count() == 2
+    game.refresh_from_db()
+    assert game.version == 2
+
+
+def test_an_append_to_a_missing_game_raises_game_not_found():
+    with pytest.raises(GameNotFound):
+        store.append(game_id=999_999, events=notes(1), expected_version=0)
+
+    assert not GameEvent.objects.exists()
+
+
+def test_an_empty_append_is_refused():
+    with pytest.raises(ValueError, match="at least one event"):
+        store.append(game_id=make_stream().pk, events=[], expected_version=0)
+
+
+def test_only_the_first_event_of_an_append_carries_its_command_id():
+    game = make_stream()
+
+    store.append(game_id=game.pk, events=notes(3), expected_version=0, command_id="c1")
+    store.append(game_id=game.pk, events=notes(2), expected_version=3)
+
+    ids = list(GameEvent.objects.filter(game=game).order_by("version").values_list("command_id"))
+    assert [i for (i,) in ids[:3]] == ["c1", None, None]
+    assert ids[3][0].startswith("auto:")
+    assert ids[4][0] is None
+
+
+def test_a_repeated_command_id_returns_the_original_result_and_writes_nothing():
+    game = make_stream()
+    original = store.append(game_id=game.pk, events=notes(3), expected_version=0, command_id="c1")
+    store.append(game_id=game.pk, events=notes(2), expected_version=3, command_id="c2")
+
+    again = store.append(game_id=game.pk, events=notes(1), expected_version=0, command_id="c1")
+
+    assert again.repeated
+    assert (again.first_version, again.last_version) == (1, 3)
+    assert (again.first_position, again.last_position) == (
+        original.first_position,
+        original.last_position,
+    )
+    assert GameEvent.objects.filter(game=game).count() == 5
+
+
+def test_a_repeated_command_id_at_the_current_version_is_still_a_no_op():
+    game = make_stream()
+    store.append(game_id=game.pk, events=notes(2), expected_version=0, command_id="c1")
+
+    again = store.append(game_id=game.pk, events=notes(4), expected_version=2, command_id="c1")
+
+    assert again.repeated
+    assert (again.first_version, again.last_version) == (1, 2)
+    game.refresh_from_db()
+    assert game.version == 2
+    assert GameEvent.objects.filter(game=game).count() == 2
+
+
+def test_the_last_append_of_a_game_is_found_by_its_command_id():
+    game = make_stream()
+    store.append(game_id=game.pk, events=notes(1), expected_version=0)
+    store.append(game_id=game.pk, events=notes(4), expected_version=1, command_id="last")
+
+    found = store.recorded(game_id=game.pk, command_id="last")
+
+    assert found is not None
+    assert (found.first_version, found.last_version) == (2, 5)
+    assert store.recorded(game_id=game.pk, command_id="never-sent") is None
+
+
+def test_load_returns_the_events_after_a_version_and_up_to_another():
+    game = make_stream()
+    store.append(game_id=game.pk, events=notes(5), expected_version=0)
+
+    assert store.load(game.pk, after=2) == notes(3, start=2)
+    assert store.load(game.pk, after=1, until=3) == notes(2, start=1)
+    assert store.load(999_999) == []
+
+
+def test_load_upcasts_events_stored_with_an_older_schema(monkeypatch):
+    game = make_stream()
+    store.append(game_id=game.pk, events=[{"type": "note", "n": 1}], expected_version=0)
+    monkeypatch.setitem(store.UPCASTERS, ("note", 1), lambda data: {"number": data["n"]})
+
+    assert store.load(game.pk) == [{"type": "note", "number": 1}]
+
+
+def test_listeners_run_once_the_append_commits(django_capture_on_commit_callbacks):
+    game = make_stream()
+    heard = []
+    unsubscribe = store.subscribe(heard.append)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            result = store.append(game_id=game.pk, events=notes(2), expected_version=0)
+            assert heard == []
+    finally:
+        unsubscribe()
+
+    assert heard == [result]
+
+
+def test_a_failing_listener_neither_undoes_the_append_nor_stops_the_others(
+    django_capture_on_commit_callbacks,
+):
+    game = make_stream()
+    heard = []
+
+    def broken(result):
+        raise RuntimeError("a worker is down")
+
+    unsubscribers = [store.subscribe(broken), store.subscribe(heard.append)]
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            store.append(game_id=game.pk, events=notes(1), expected_version=0)
+    finally:
+        for unsubscribe in unsubscribers:
+            unsubscribe()
+
+    assert len(heard) == 1
+    assert GameEvent.objects.filter(game=game).count() == 1
+
+
+def test_no_listener_hears_an_append_that_failed(django_capture_on_commit_callbacks):
+    game = make_stream()
+    heard = []
+    unsubscribe = store.subscribe(heard.append)
+    try:
+        with django_capture_on_commit_callbacks(execute=True), pytest.raises(Conflict):
+            store.append(game_id=game.pk, events=notes(1), expected_version=5)
+    finally:
+        unsubscribe()
+
+    assert heard == []
+
+
+@needs_postgresql
+@pytest.mark.django_db(transaction=True)
+def test_eight_writers_racing_on_one_game_write_each_version_exactly_once():
+    game = make_stream()
+    rounds, writers = 10, 8
+    barrier = threading.Barrier(writers)
+
+    def write(i: int) -> list[str]:
+        outcomes = []
+        for version in range(0, rounds * 2, 2):
+            barrier.wait(timeout=30)
+            try:
+                store.append(
+                    game_id=game.pk,
+                    events=notes(2),
+                    expected_version=version,
+                    command_id=f"{i}:{version}",
+                )
+                outcomes.append("applied")
+            except Conflict as conflict:
+                assert conflict.current_version == version + 2
+                outcomes.append("conflict")
+        return outcomes
+
+    outcomes = run_in_threads(writers, write)
+
+    for round_ in zip(*outcomes, strict=True):
+        assert sorted(round_) == ["applied"] + ["conflict"] * (writers - 1)
+    pairs = versions_and_positions(game)
+    assert [v for v, _ in pairs] == list(range(1, rounds * 2 + 1))
+    positions = [p for _, p in pairs]
+    assert positions == list(range(positions[0], positions[0] + rounds * 2))
+
+
+@needs_postgresql
+class TestTheEventTableIsAppendOnly:
+    """On PostgreSQL, triggers refuse to change or remove a stored event."""
+
+    def refused(self, sql: str) -> None:
+        store.append(game_id=make_stream().pk, events=notes(2), expected_version=0)
+        with connection.cursor() as cursor:
+            # Check the deferred foreign keys now: TRUNCATE refuses to run while checks are pending.
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        with pytest.raises(DatabaseError, match="append-only"):
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute(sql)
+        assert GameEvent.objects.count() == 2
+
+    def test_it_refuses_an_update(self):
+        self.refused("UPDATE games_gameevent SET data = '{}'")
+
+    def test_it_refuses_a_delete(self):
+        self.refused("DELETE FROM games_gameevent")
+
+    def test_it_refuses_a_truncate(self):
+        self.refused("TRUNCATE games_gameevent CASCADE")
+
+    def test_the_orm_cannot_change_an_event_either(self):
+        store.append(game_id=make_stream().pk, events=notes(1), expected_version=0)
+        event = GameEvent.objects.get()
+        event.type = "rewritten"
+        with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+            event.save()
+
+    def test_an_empty_event_table_may_be_truncated(self):
+        with connection.cursor() as cursor:
+            cursor.execute("TRUNCATE games_gameevent CASCADE")
