@@ -163,3 +163,19 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_TIMEZONE = TIME_ZONE
+
+# Workers (games/turns.py, games/tasks.py; docs/workers.md).
+# Bot commands per append when a worker plays a run of bot turns; the next run is dispatched
+# after each append.
+GAMES_ADVANCE_BATCH = int(os.environ.get("GAMES_ADVANCE_BATCH", "2000"))
+# Seconds a game a bot should move may sit still before the reconciler re-drives it.
+GAMES_RECONCILE_IDLE = int(os.environ.get("GAMES_RECONCILE_IDLE", "30"))
+# Seconds a newno open choice waits for a person before the system closes it (Youngest Rule).
+GAMES_OPEN_CHOICE_TIMEOUT = int(os.environ.get("GAMES_OPEN_CHOICE_TIMEOUT", "30"))
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
+# The safety nets; exactly one `celery beat` runs them (docs/workers.md).
+CELERY_BEAT_SCHEDULE = {
+    "reconcile-games": {"task": "games.tasks.reconcile_games", "schedule": 15.0},
+    "close-open-choices": {"task": "games.tasks.close_open_choices", "schedule": 5.0},
+    "run-projections": {"task": "games.tasks.run_projections", "schedule": 10.0},
+}

@@ -88,7 +88,7 @@ def game_create(
             Seat(game=game, number=number, user=spec.user, bot=spec.bot, age=spec.age)
             for number, spec in enumerate(seats)
         )
-        _append(game, variant, state, events, 0, None, actor)
+        append_decided(game, variant, state, events, 0, None, actor)
     game.refresh_from_db()
     return game
 
@@ -139,7 +139,7 @@ def game_command(
         more = variant.decide(state, {"type": NEXT_HAND})
         state = variant.replay(more, state)
         events += more
-    appended = _append(game, variant, state, events, expected_version, command_id, actor)
+    appended = append_decided(game, variant, state, events, expected_version, command_id, actor)
     if appended.repeated:
         # The same command id won a race with this one: its result stands, ours was not written.
         return _repeated(game, appended, seat)
@@ -178,21 +178,25 @@ def _acting_seat(game: Game, actor: Actor, command: Any) -> int | None:
     return seat if seat in held else None
 
 
-def _append(
+def append_decided(
     game: Game,
     variant: Variant,
     state: State,
     events: list[Event],
     expected_version: int,
     command_id: str | None,
-    actor: Actor,
+    actor: Actor | str,
 ) -> store.AppendResult:
+    """Append events the engine decided, with their visibilities and the state's read fields.
+
+    `actor` is an Actor or an already made label (games/turns.py labels a run of bot turns).
+    """
     return store.append(
         game_id=game.pk,
         events=events,
         expected_version=expected_version,
         command_id=command_id,
-        actor=actor_label(actor),
+        actor=actor if isinstance(actor, str) else actor_label(actor),
         visibilities=[_visibility(variant, event) for event in events],
         game_fields={
             "status": state.status,

@@ -1,0 +1,49 @@
+"""Celery tasks for games: thin, each loads ids and calls a service; each is safe to run twice.
+
+The event log is the truth and a task is only a hint: a lost one is made good by the periodic
+safety nets (CELERY_BEAT_SCHEDULE in config/settings.py; docs/workers.md).
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from celery import shared_task
+from django.conf import settings
+
+from games import projections, turns
+from games.store import AppendResult
+
+log = logging.getLogger(__name__)
+
+
+@shared_task(ignore_result=True)
+def advance_game(game_id: int) -> None:
+    turns.advance_game(game_id=game_id)
+
+
+@shared_task(ignore_result=True)
+def reconcile_games() -> None:
+    """Re-drive every game a built-in bot should move that has not moved for a while."""
+    idle = timedelta(seconds=settings.GAMES_RECONCILE_IDLE)
+    for game_id in turns.stalled_games(idle=idle):
+        advance_game.delay(game_id)
+
+
+@shared_task(ignore_result=True)
+def close_open_choices() -> None:
+    turns.close_open_choices(timeout=timedelta(seconds=settings.GAMES_OPEN_CHOICE_TIMEOUT))
+
+
+@shared_task(ignore_result=True)
+def run_projections() -> None:
+    """Catch every projection up with the log (each runner locks its own checkpoint)."""
+    for name in projections.PROJECTIONS:
+        projections.run(name)
+
+
+def dispatch_after_append(result: AppendResult) -> None:
+    """Store listener (on commit): hand the game to a worker when a bot is to act next."""
+    if turns.bot_to_act(result.game_id):
+        advance_game.delay(result.game_id)

@@ -1,0 +1,232 @@
+"""Moving games forward without a keyboard: runs of bot turns, and the safety nets behind them.
+
+`advance_game` plays every consecutive turn of the game's built-in bots: the bots decide
+in-process against a state held in memory, and the whole run is appended at once, with the
+version it was read at as the expected version and a command id made from that version. So two
+workers advancing the same game write it once: the second gets a conflict (or the first's
+result) and stops. The event log is the truth; tasks are hints (docs/workers.md).
+
+The driver gives chances the way games/simulation.py does: out-of-turn calls and catches while
+someone owes a call (the owing seat first), newno jump-ins while a window is open, an open
+choice to its seats in a random order and, when only bots are eligible and none acts, the
+system `close-window` at once. It stops when the next decision belongs to a person (or to a bot
+that is not built in), when the match is over, or after `batch` commands.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+
+from games import services, store
+from games.bots import Strategy, find_strategy
+from games.engine import HAND_OVER, MATCH_OVER, PLAYING, IllegalCommand, State, Variant
+from games.engine.commands import NEXT_HAND
+
+from .actors import SYSTEM
+from .errors import Conflict, IllegalMove
+from .models import Game, Seat
+
+log = logging.getLogger(__name__)
+
+Command = dict[str, Any]
+
+CLOSE_WINDOW = "close-window"
+
+
+class BotFailed(RuntimeError):
+    """A built-in bot gave no command, or an illegal one, in its own turn: a bug in the bot."""
+
+    code = "bot-failed"
+
+
+@dataclass(frozen=True, slots=True)
+class Advance:
+    """What one advance did: the commands it decided and the version the game is now at."""
+
+    game_id: int
+    commands: int
+    version: int
+    # True when another writer moved the game first; nothing was written by this advance.
+    conflict: bool = False
+
+
+def advance_game(*, game_id: int, batch: int | None = None) -> Advance:
+    """Play the game's consecutive built-in bot turns and append them in one append.
+
+    Safe to run twice, and at once with anyone else writing the game: the append expects the
+    version the run was decided at. At most `batch` commands (GAMES_ADVANCE_BATCH) per append;
+    the append's listener dispatches the next run.
+    """
+    batch = batch or settings.GAMES_ADVANCE_BATCH
+    game = Game.objects.prefetch_related("seats").get(pk=game_id)
+    if game.status == MATCH_OVER:
+        return Advance(game_id, 0, game.version)
+    bots = builtin_bots(game.seats.all())
+    if not bots:
+        return Advance(game_id, 0, game.version)
+    variant = Variant.from_spec(game.variant)
+    log_so_far = store.load(game.pk)
+    version = len(log_so_far)
+    state = variant.replay(log_so_far)
+    # Seeded by the game and version, so a repeated run decides the same moves.
+    rng = random.Random(f"{game.pk}:{version}")
+    events: list[dict[str, Any]] = []
+    acted: set[str] = set()
+    commands = 0
+    while commands < batch and state.status != MATCH_OVER:
+        command = next_command(variant, state, bots, rng)
+        if command is None:
+            break
+        try:
+            decided = variant.decide(state, command)
+        except IllegalCommand as error:
+            raise BotFailed(f"game {game.pk} v{version}: {command} was refused: {error}") from error
+        state = variant.replay(decided, state)
+        events += decided
+        commands += 1
+        if "seat" in command:
+            acted.add(next(s.bot for s in game.seats.all() if s.number == command["seat"]))
+        if state.status == HAND_OVER:
+            # The next hand starts in the same append, as game_command does.
+            more = variant.decide(state, {"type": NEXT_HAND})
+            state = variant.replay(more, state)
+            events += more
+    if not events:
+        return Advance(game_id, 0, version)
+    label = "bot:" + "+".join(sorted(acted)) if acted else "system"
+    try:
+        appended = services.append_decided(
+            game, variant, state, events, version, f"advance:{version}", label
+        )
+    except Conflict as conflict:
+        return Advance(game_id, 0, conflict.current_version, conflict=True)
+    return Advance(game_id, 0 if appended.repeated else commands, appended.version)
+
+
+def builtin_bots(seats: Iterable[Seat]) -> dict[int, Strategy]:
+    """The built-in strategy of every seat a built-in bot holds, by seat number."""
+    return {seat.number: find_strategy(seat.bot) for seat in seats if seat.bot}
+
+
+def next_command(
+    variant: Variant, state: State, bots: Mapping[int, Strategy], rng: random.Random
+) -> Command | None:
+    """The next command the bots in `bots` (or the system for them) send, or None when the next
+    decision is someone else's."""
+    if state.status == HAND_OVER:
+        return {"type": NEXT_HAND}
+    if state.status != PLAYING or not state.to_act:
+        return None
+    command = _out_of_turn(variant, state, bots, rng)
+    if command is not None:
+        return command
+    if "seats" in (state.pending or {}):
+        # An open choice: whoever wants to act first; when only bots may and none does, the
+        # Youngest Rule at once (RULES.md); with a person eligible, after the timeout
+        # (close_open_choices).
+        eligible = list(state.to_act)
+        for seat in rng.sample(eligible, len(eligible)):
+            if seat in bots and (command := _ask(variant, state, seat, bots[seat], rng)):
+                return command
+        if all(seat in bots for seat in eligible):
+            return {"type": CLOSE_WINDOW}
+        return None
+    seat = state.to_act[0]
+    if seat not in bots:
+        return None
+    command = _ask(variant, state, seat, bots[seat], rng)
+    if command is None:
+        raise BotFailed(f"the bot in seat {seat} returned no command in its turn")
+    return command
+
+
+def _out_of_turn(
+    variant: Variant, state: State, bots: Mapping[int, Strategy], rng: random.Random
+) -> Command | None:
+    if state.uncalled:
+        owing = sorted(state.uncalled)
+        for seat in owing + [s for s in range(state.seats) if s not in state.uncalled]:
+            if seat in bots and (seat in owing or seat not in state.to_act):
+                if command := _ask(variant, state, seat, bots[seat], rng):
+                    return command
+    window = (state.pending or {}).get("jump")
+    if window is not None:
+        holders = [
+            s
+            for s in range(state.seats)
+            if s in bots
+            and s not in state.to_act
+            and s != window["by"]
+            and window["card"] in state.hands[s]
+        ]
+        for seat in rng.sample(holders, len(holders)):
+            if command := _ask(variant, state, seat, bots[seat], rng):
+                return command
+    return None
+
+
+def _ask(
+    variant: Variant, state: State, seat: int, bot: Strategy, rng: random.Random
+) -> Command | None:
+    legal = variant.legal_commands(state, seat)
+    if not legal:
+        return None
+    return bot(variant.view(state, seat), legal, rng)
+
+
+def bot_to_act(game_id: int) -> bool:
+    """Whether a built-in bot holds a seat the game waits for (one query)."""
+    rows = Seat.objects.filter(game_id=game_id).values_list(
+        "number", "bot", "game__to_act", "game__status"
+    )
+    return any(
+        bot and status == PLAYING and number in (to_act or [])
+        for number, bot, to_act, status in rows
+    )
+
+
+def stalled_games(*, idle: timedelta) -> list[int]:
+    """Games a built-in bot should move that have not moved for `idle`: a lost task, a killed
+    worker. The reconciler advances them again."""
+    cutoff = timezone.now() - idle
+    candidates = (
+        Seat.objects.filter(game__status=PLAYING, game__last_activity__lte=cutoff, bot__gt="")
+        .values_list("game_id", "number", "game__to_act")
+        .order_by("game_id")
+    )
+    return sorted({game_id for game_id, number, to_act in candidates if number in (to_act or [])})
+
+
+def close_open_choices(*, timeout: timedelta) -> list[int]:
+    """Send the system `close-window` to every newno open choice that has waited `timeout`
+    (RULES.md: the Youngest Rule after a timeout). Returns the games closed."""
+    cutoff = timezone.now() - timeout
+    closed = []
+    waiting = Game.objects.filter(status=PLAYING, last_activity__lte=cutoff).values_list(
+        "pk", "version", "to_act", "variant"
+    )
+    for game_id, version, to_act, variant in waiting:
+        # Only an open choice waits for several seats to act at once.
+        if variant.get("rules") != "newno" or len(to_act or []) < 2:
+            continue
+        try:
+            services.game_command(
+                game_id=game_id,
+                actor=SYSTEM,
+                command={"type": CLOSE_WINDOW},
+                expected_version=version,
+                command_id=f"close-window:{version}",
+            )
+        except (Conflict, IllegalMove):
+            # Someone acted meanwhile, or it was no open choice: nothing to close.
+            continue
+        closed.append(game_id)
+    return closed

@@ -1,0 +1,138 @@
+"""advance_game, the reconciler, the close-window sweep and the dispatch on commit, run
+in-process (tasks eager): the worker process itself is tested in test_worker_process.py."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+from types import SimpleNamespace
+
+import pytest
+
+from config import celery_app
+from games import tasks, turns
+from games.engine import MATCH_OVER
+from games.models import Game, GameEvent
+from tests.games.factories import make_game
+from tests.games.workers import FAMILIES, assert_finished_whole, bot_match
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_advance_game_plays_a_bot_match_to_the_end(family):
+    game = bot_match(family)
+    for _ in range(50):
+        if not turns.advance_game(game_id=game.pk).commands:
+            break
+    assert_finished_whole(game.pk)
+
+
+def test_a_run_of_bot_turns_is_one_append():
+    game = bot_match("official")
+    advance = turns.advance_game(game_id=game.pk, batch=40)
+    assert advance.commands == 40
+    ids = GameEvent.objects.filter(game=game, version__gt=game.version).exclude(command_id=None)
+    assert list(ids.values_list("command_id", flat=True)) == [f"advance:{game.version}"]
+
+
+def test_a_second_advance_from_the_same_version_writes_nothing(monkeypatch):
+    game = bot_match("official")
+    first = turns.advance_game(game_id=game.pk, batch=5)
+    # A second worker that read the log before the first one's append committed.
+    real_load = turns.store.load
+    monkeypatch.setattr(
+        turns.store, "load", lambda game_id, **kw: real_load(game_id, until=game.version)
+    )
+    stale = turns.advance_game(game_id=game.pk, batch=5)
+    # Same version, same command id: the store answers with the first append's result.
+    assert stale.commands == 0
+    assert stale.version == first.version
+    assert GameEvent.objects.filter(game=game).count() == first.version
+
+
+def test_it_leaves_a_persons_turn_alone():
+    game = make_game(players=2, bots=("greedy", "greedy"))
+    before = Game.objects.get(pk=game.pk)
+    if before.to_act[0] < 2:
+        assert turns.advance_game(game_id=game.pk).commands == 0
+    turns.advance_game(game_id=game.pk)
+    after = Game.objects.get(pk=game.pk)
+    assert after.status == MATCH_OVER or after.to_act[0] in (0, 1)
+
+
+@pytest.fixture
+def eager_tasks() -> Iterator[None]:
+    """Tasks in-process, even when REDIS_URL is set (test_worker_process.py has the worker)."""
+    saved = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = saved
+
+
+def test_every_append_that_leaves_a_bot_to_act_dispatches_advance_game(
+    django_capture_on_commit_callbacks, eager_tasks, settings
+):
+    # Short runs: the match needs many appends, each dispatching the next run on commit.
+    settings.GAMES_ADVANCE_BATCH = 5
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        game = make_game(players=0, bots=("greedy", "random"))
+    assert Game.objects.get(pk=game.pk).status == MATCH_OVER
+    assert len(callbacks) > 10
+
+
+def test_an_append_that_leaves_a_person_to_act_dispatches_nothing(
+    django_capture_on_commit_callbacks, monkeypatch
+):
+    calls: list[int] = []
+    monkeypatch.setattr(tasks, "advance_game", SimpleNamespace(delay=calls.append))
+    with django_capture_on_commit_callbacks(execute=True):
+        game = make_game(players=2)
+    assert game.status == Game.Status.PLAYING
+    assert calls == []
+
+
+def test_the_reconciler_finds_a_stalled_bot_game():
+    game = bot_match("official")
+    Game.objects.filter(pk=game.pk).update(last_activity=game.last_activity - timedelta(minutes=5))
+    assert turns.stalled_games(idle=timedelta(seconds=30)) == [game.pk]
+    assert turns.stalled_games(idle=timedelta(minutes=10)) == []
+
+
+def test_the_reconciler_ignores_a_game_waiting_for_a_person():
+    game = make_game(players=2, bots=("greedy",))
+    turns.advance_game(game_id=game.pk)
+    Game.objects.filter(pk=game.pk).update(last_activity=game.last_activity - timedelta(minutes=5))
+    waiting = Game.objects.get(pk=game.pk)
+    assert waiting.to_act[0] in (0, 1)
+    assert turns.stalled_games(idle=timedelta(seconds=1)) == []
+
+
+def newno_for_people() -> Game:
+    from games.services import SeatSpec, game_create
+    from tests.games.factories import make_user
+
+    seats = [SeatSpec(user=make_user(), age=age) for age in (30, 20, 40, 10)]
+    return game_create(variant_spec={"rules": "newno"}, seats=seats, seed=3)
+
+
+def test_an_open_choice_waiting_for_people_is_closed_after_the_timeout():
+    game = newno_for_people()
+    assert len(game.to_act) > 1
+    assert turns.close_open_choices(timeout=timedelta(seconds=30)) == []
+
+    Game.objects.filter(pk=game.pk).update(last_activity=game.last_activity - timedelta(minutes=1))
+    assert turns.close_open_choices(timeout=timedelta(seconds=30)) == [game.pk]
+    closed = Game.objects.get(pk=game.pk)
+    assert len(closed.to_act) == 1
+    assert closed.version > game.version
+    # Run again (a second beat tick): nothing more to close.
+    assert turns.close_open_choices(timeout=timedelta(seconds=0)) == []
+
+
+def test_the_projection_catch_up_task_runs_every_projection():
+    from games import projections
+
+    bot_match("official")
+    tasks.run_projections()
+    assert all(status.lag == 0 for status in projections.status())
