@@ -172,10 +172,30 @@ GAMES_ADVANCE_BATCH = int(os.environ.get("GAMES_ADVANCE_BATCH", "2000"))
 GAMES_RECONCILE_IDLE = int(os.environ.get("GAMES_RECONCILE_IDLE", "30"))
 # Seconds a newno open choice waits for a person before the system closes it (Youngest Rule).
 GAMES_OPEN_CHOICE_TIMEOUT = int(os.environ.get("GAMES_OPEN_CHOICE_TIMEOUT", "30"))
+# Registered bots (games/remote_bots.py, games/bots/webhook.py; docs/workers.md).
+# Seconds a webhook bot has to answer (a game's context may set {"bot_timeout": s}).
+BOTS_WEBHOOK_TIMEOUT = float(os.environ.get("BOTS_WEBHOOK_TIMEOUT", "1.0"))
+# Bytes of a webhook answer read at most.
+BOTS_WEBHOOK_MAX_ANSWER = 64 * 1024
+# Seconds a pull bot has for a decision after the game last moved ({"pull_timeout": s}).
+BOTS_PULL_TIMEOUT = float(os.environ.get("BOTS_PULL_TIMEOUT", "30"))
+# Strikes in a row (timeouts, errors, illegal answers) that suspend a bot.
+BOTS_STRIKES_TO_SUSPEND = int(os.environ.get("BOTS_STRIKES_TO_SUSPEND", "3"))
+# The built-in strategy that moves for a bot that gave no (legal) answer.
+BOTS_FALLBACK_STRATEGY = "greedy"
+# Bot URLs on private, loopback or link-local addresses: only for tests and local development.
+BOTS_ALLOW_PRIVATE_URLS = env_bool("BOTS_ALLOW_PRIVATE_URLS")
+# Validation: matches a new bot plays, their rules and its built-in opponents.
+BOTS_VALIDATION_MATCHES = int(os.environ.get("BOTS_VALIDATION_MATCHES", "3"))
+BOTS_VALIDATION_SPEC = {"rules": "official", "options": {"target": 50}}
+BOTS_VALIDATION_OPPONENTS = ["greedy", "colour-control", "random"]
+# Advances (each one remote decision, or a run of built-in turns) before a validation gives up.
+BOTS_VALIDATION_MAX_ADVANCES = 3000
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 # The safety nets; exactly one `celery beat` runs them (docs/workers.md).
 CELERY_BEAT_SCHEDULE = {
     "reconcile-games": {"task": "games.tasks.reconcile_games", "schedule": 15.0},
     "close-open-choices": {"task": "games.tasks.close_open_choices", "schedule": 5.0},
     "run-projections": {"task": "games.tasks.run_projections", "schedule": 10.0},
+    "expire-pull-turns": {"task": "games.tasks.expire_pull_turns", "schedule": 5.0},
 }

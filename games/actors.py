@@ -1,7 +1,8 @@
-"""Who acts in a game, and who watches: a user, a built-in bot, or the system.
+"""Who acts in a game, and who watches: a user, a built-in bot, a registered Bot, or the system.
 
-A user or a bot acts only for the seats it holds. The system (workers: the next hand, deadline
-fallbacks, closing windows) may send any command, and is the only one to send system commands.
+A user or a bot acts only for the seats it holds (a registered Bot: the seats that name it).
+The system (workers: the next hand, deadline fallbacks, closing windows) may send any command,
+and is the only one to send system commands.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .models import Seat
+from .models import Bot, Seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,17 +30,19 @@ class SystemActor:
 
 SYSTEM: Final = SystemActor()
 
-# A user (any Django user model instance), a BotActor or SYSTEM. A viewer may also be None or
-# an anonymous user: a spectator.
+# A user (any Django user model instance), a BotActor, a registered Bot or SYSTEM. A viewer may
+# also be None or an anonymous user: a spectator.
 Actor = Any
 
 
 def actor_label(actor: Actor) -> str:
-    """How the event log names an actor: "user:12", "bot:greedy" or "system"."""
+    """How the event log names an actor: "user:12", "bot:greedy", "bot:#3:name" or "system"."""
     if actor is SYSTEM:
         return "system"
     if isinstance(actor, BotActor):
         return f"bot:{actor.name}"
+    if isinstance(actor, Bot):
+        return f"bot:#{actor.pk}:{actor.name}"[:100]
     if getattr(actor, "is_authenticated", False):
         return f"user:{actor.pk}"
     raise TypeError(f"{actor!r} cannot act in a game")
@@ -49,6 +52,8 @@ def seats_held(actor: Actor, seats: Iterable[Seat]) -> list[int]:
     """The numbers of the seats `actor` holds, in order (none for a spectator or the system)."""
     if isinstance(actor, BotActor):
         return [seat.number for seat in seats if seat.bot == actor.name]
+    if isinstance(actor, Bot):
+        return [seat.number for seat in seats if seat.registered_bot_id == actor.pk]
     if getattr(actor, "is_authenticated", False):
         return [seat.number for seat in seats if seat.user_id == actor.pk]
     return []

@@ -59,8 +59,13 @@ class Seat(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT
     )
-    # A built-in strategy name (games.bots.STRATEGIES); a Bot model replaces it with the ladders.
+    # A built-in strategy name (games.bots.STRATEGIES). A registered bot of the built-in kind
+    # sets it to its strategy too, so the worker plays it in-process like any built-in seat.
     bot = models.CharField(max_length=64, blank=True)
+    # A registered Bot (built-in, webhook or pull): the seat's stats, strikes and validation.
+    registered_bot = models.ForeignKey(
+        "Bot", null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
     # newno: the ages that decide who deals first.
     age = models.PositiveSmallIntegerField(null=True, blank=True)
     resigned = models.BooleanField(default=False)
@@ -71,15 +76,21 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["game", "number"], name="seat_number_unique"),
             models.CheckConstraint(
                 condition=(
-                    models.Q(user__isnull=False, bot="")
-                    | (models.Q(user__isnull=True) & ~models.Q(bot=""))
+                    models.Q(user__isnull=False, bot="", registered_bot__isnull=True)
+                    | (
+                        models.Q(user__isnull=True)
+                        & (~models.Q(bot="") | models.Q(registered_bot__isnull=False))
+                    )
                 ),
                 name="seat_is_a_person_or_a_bot",
             ),
         ]
 
     def __str__(self) -> str:
-        who = self.bot and f"bot {self.bot}" or f"user {self.user_id}"
+        if self.registered_bot_id:
+            who = f"registered bot {self.registered_bot_id}"
+        else:
+            who = self.bot and f"bot {self.bot}" or f"user {self.user_id}"
         return f"seat {self.number} of game {self.game_id} ({who})"
 
 
@@ -211,3 +222,61 @@ class MatchResult(models.Model):
 
     def __str__(self) -> str:
         return f"result of game {self.game_id}"
+
+
+class Bot(models.Model):
+    """A registered bot: built in (a strategy), webhook (we POST to its URL) or pull (it polls
+    the API with its token). docs/workers.md describes the protocols and the strike rules."""
+
+    class Kind(models.TextChoices):
+        BUILTIN = "builtin"
+        WEBHOOK = "webhook"
+        PULL = "pull"
+
+    class Status(models.TextChoices):
+        # Playing its validation matches; not yet allowed on a ladder.
+        VALIDATING = "validating"
+        ACTIVE = "active"
+        # Too many strikes in a row: its seats are played by the fallback bot, uncalled.
+        SUSPENDED = "suspended"
+        # Its validation matches had an illegal answer, a timeout or an error.
+        FAILED = "failed"
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bots"
+    )
+    name = models.CharField(max_length=64)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    # Kind builtin: the strategy name (games.bots.STRATEGIES).
+    strategy = models.CharField(max_length=64, blank=True)
+    # Kind webhook: where moves are asked for, and the HMAC key their bodies are signed with.
+    url = models.URLField(blank=True)
+    secret = models.CharField(max_length=128, blank=True)
+    # Kind pull: SHA-256 of the API token (the token itself is shown once, never stored).
+    token_hash = models.CharField(max_length=64, blank=True, db_index=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.VALIDATING)
+    status_reason = models.TextField(
+        blank=True, help_text="Why the bot has its status, for its owner."
+    )
+    # Strikes in a row (a timeout, an error or an illegal answer); a good answer resets them.
+    strikes = models.PositiveIntegerField(default=0)
+    # Call statistics: every decision asked of the bot.
+    calls = models.PositiveIntegerField(default=0)
+    total_latency = models.FloatField(default=0.0, help_text="Seconds, summed over calls.")
+    timeouts = models.PositiveIntegerField(default=0)
+    errors = models.PositiveIntegerField(default=0)
+    illegal_answers = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "name"], name="bot_name_unique_per_owner")
+        ]
+
+    def __str__(self) -> str:
+        return f"bot {self.name} ({self.kind}, {self.status})"
+
+    @property
+    def mean_latency(self) -> float | None:
+        return self.total_latency / self.calls if self.calls else None

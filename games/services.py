@@ -20,7 +20,7 @@ from games.engine.commands import NEXT_HAND, SYSTEM_COMMANDS
 
 from .actors import SYSTEM, Actor, actor_label, seats_held
 from .errors import Conflict, Forbidden, GameNotFound, IllegalMove, InvalidGame
-from .models import Game, GameEvent, Seat
+from .models import Bot, Game, GameEvent, Seat
 
 Event = dict[str, Any]
 Command = dict[str, Any]
@@ -28,11 +28,13 @@ Command = dict[str, Any]
 
 @dataclass(frozen=True, slots=True)
 class SeatSpec:
-    """Who sits in one seat: a user or a built-in bot (by strategy name); `age` for newno."""
+    """Who sits in one seat: a user, a built-in bot (by strategy name) or a registered Bot;
+    `age` for newno."""
 
     user: Any = None
     bot: str = ""
     age: int | None = None
+    registered: Bot | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +87,14 @@ def game_create(
             reveal=reveal,
         )
         Seat.objects.bulk_create(
-            Seat(game=game, number=number, user=spec.user, bot=spec.bot, age=spec.age)
+            Seat(
+                game=game,
+                number=number,
+                user=spec.user,
+                bot=_strategy(spec),
+                registered_bot=spec.registered,
+                age=spec.age,
+            )
             for number, spec in enumerate(seats)
         )
         append_decided(game, variant, state, events, 0, None, actor)
@@ -93,9 +102,20 @@ def game_create(
     return game
 
 
+def _strategy(spec: SeatSpec) -> str:
+    # A registered built-in bot plays its strategy in-process, like a plain built-in seat.
+    if spec.registered is not None and spec.registered.kind == Bot.Kind.BUILTIN:
+        return spec.registered.strategy
+    return spec.bot
+
+
 def _check_seat(number: int, spec: SeatSpec) -> None:
-    if (spec.user is None) == (not spec.bot):
+    if [spec.user is not None, bool(spec.bot), spec.registered is not None].count(True) != 1:
         raise InvalidGame(f"seat {number} needs a user or a bot (one of them)", code="invalid-seat")
+    if spec.registered is not None and spec.registered.status == Bot.Status.FAILED:
+        raise InvalidGame(f"bot {spec.registered.name} failed its validation", code="bot-failed")
+    if spec.registered is not None and spec.registered.kind == Bot.Kind.BUILTIN:
+        spec = SeatSpec(bot=spec.registered.strategy)
     if spec.bot:
         try:
             find_strategy(spec.bot)

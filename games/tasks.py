@@ -12,7 +12,8 @@ from datetime import timedelta
 from celery import shared_task
 from django.conf import settings
 
-from games import projections, turns
+from games import projections, remote_bots, turns
+from games.models import Bot
 from games.store import AppendResult
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,22 @@ def run_projections() -> None:
         projections.run(name)
 
 
+@shared_task(ignore_result=True)
+def expire_pull_turns() -> None:
+    """Play the fallback (and give a strike) for every pull bot decision past its deadline."""
+    remote_bots.expire_pull_turns()
+
+
+@shared_task(ignore_result=True)
+def validate_bot(bot_id: int) -> None:
+    """Play a new or changed bot's validation matches; its status says how it went."""
+    bot = Bot.objects.filter(pk=bot_id).first()
+    if bot is not None:
+        remote_bots.bot_validate(bot)
+
+
 def dispatch_after_append(result: AppendResult) -> None:
-    """Store listener (on commit): hand the game to a worker when a bot is to act next."""
+    """Store listener (on commit): hand the game to a worker when a bot it moves (built-in,
+    webhook, suspended) is to act next."""
     if turns.bot_to_act(result.game_id):
         advance_game.delay(result.game_id)

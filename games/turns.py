@@ -9,8 +9,13 @@ result) and stops. The event log is the truth; tasks are hints (docs/workers.md)
 The driver gives chances the way games/simulation.py does: out-of-turn calls and catches while
 someone owes a call (the owing seat first), newno jump-ins while a window is open, an open
 choice to its seats in a random order and, when only bots are eligible and none acts, the
-system `close-window` at once. It stops when the next decision belongs to a person (or to a bot
-that is not built in), when the match is over, or after `batch` commands.
+system `close-window` at once. It stops when the next decision belongs to a person or a remote
+bot, when the match is over, or after `batch` commands.
+
+When nothing is left for the built-in bots and a webhook bot is to act, `advance_game` asks it
+(games/remote_bots.py) and appends its one decision alone; the append dispatches the next
+advance. A pull bot's turn is left to the bot (and, past the deadline, to `expire_pull_turns`).
+A suspended registered bot is played by the fallback strategy, in-process, like a built-in seat.
 """
 
 from __future__ import annotations
@@ -23,16 +28,17 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Prefetch, Q
 from django.utils import timezone
 
-from games import services, store
+from games import remote_bots, services, store
 from games.bots import Strategy, find_strategy
 from games.engine import HAND_OVER, MATCH_OVER, PLAYING, IllegalCommand, State, Variant
 from games.engine.commands import NEXT_HAND
 
 from .actors import SYSTEM
 from .errors import Conflict, IllegalMove
-from .models import Game, Seat
+from .models import Bot, Game, Seat
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +62,8 @@ class Advance:
     version: int
     # True when another writer moved the game first; nothing was written by this advance.
     conflict: bool = False
+    # Why a remote bot got a strike in this advance ("" when none did).
+    strike: str = ""
 
 
 def advance_game(*, game_id: int, batch: int | None = None) -> Advance:
@@ -66,11 +74,13 @@ def advance_game(*, game_id: int, batch: int | None = None) -> Advance:
     the append's listener dispatches the next run.
     """
     batch = batch or settings.GAMES_ADVANCE_BATCH
-    game = Game.objects.prefetch_related("seats").get(pk=game_id)
+    seats_with_bots = Prefetch("seats", Seat.objects.select_related("registered_bot"))
+    game = Game.objects.prefetch_related(seats_with_bots).get(pk=game_id)
     if game.status == MATCH_OVER:
         return Advance(game_id, 0, game.version)
     bots = builtin_bots(game.seats.all())
-    if not bots:
+    webhooks = webhook_bots(game.seats.all())
+    if not bots and not webhooks:
         return Advance(game_id, 0, game.version)
     variant = Variant.from_spec(game.variant)
     log_so_far = store.load(game.pk)
@@ -93,14 +103,21 @@ def advance_game(*, game_id: int, batch: int | None = None) -> Advance:
         events += decided
         commands += 1
         if "seat" in command:
-            acted.add(next(s.bot for s in game.seats.all() if s.number == command["seat"]))
+            seat = next(s for s in game.seats.all() if s.number == command["seat"])
+            acted.add(seat.bot or "fallback")
         if state.status == HAND_OVER:
             # The next hand starts in the same append, as game_command does.
             more = variant.decide(state, {"type": NEXT_HAND})
             state = variant.replay(more, state)
             events += more
     if not events:
-        return Advance(game_id, 0, version)
+        seat = remote_to_act(state, webhooks)
+        if seat is None:
+            return Advance(game_id, 0, version)
+        turn = remote_bots.webhook_turn(
+            game=game, variant=variant, state=state, version=version, seat=seat, bot=webhooks[seat]
+        )
+        return Advance(game_id, turn.commands, turn.version, turn.conflict, turn.strike)
     label = "bot:" + "+".join(sorted(acted)) if acted else "system"
     try:
         appended = services.append_decided(
@@ -112,8 +129,36 @@ def advance_game(*, game_id: int, batch: int | None = None) -> Advance:
 
 
 def builtin_bots(seats: Iterable[Seat]) -> dict[int, Strategy]:
-    """The built-in strategy of every seat a built-in bot holds, by seat number."""
-    return {seat.number: find_strategy(seat.bot) for seat in seats if seat.bot}
+    """The strategy the worker plays in-process for each seat, by seat number: a built-in bot's,
+    or the fallback's for a suspended registered bot."""
+    strategies = {}
+    for seat in seats:
+        if seat.bot:
+            strategies[seat.number] = find_strategy(seat.bot)
+        elif seat.registered_bot_id and seat.registered_bot.status == Bot.Status.SUSPENDED:
+            strategies[seat.number] = find_strategy(settings.BOTS_FALLBACK_STRATEGY)
+    return strategies
+
+
+def webhook_bots(seats: Iterable[Seat]) -> dict[int, Bot]:
+    """The webhook bot of every seat one holds (and the worker still asks), by seat number."""
+    return {
+        seat.number: seat.registered_bot
+        for seat in seats
+        if seat.registered_bot_id
+        and not seat.bot
+        and seat.registered_bot.kind == Bot.Kind.WEBHOOK
+        and seat.registered_bot.status != Bot.Status.SUSPENDED
+    }
+
+
+def remote_to_act(state: State, remote: Mapping[int, Bot]) -> int | None:
+    """The seat of `remote` whose decision the game waits for, if any (in an open choice, the
+    first eligible one)."""
+    if state.status != PLAYING or not state.to_act:
+        return None
+    waiting = state.to_act if "seats" in (state.pending or {}) else state.to_act[:1]
+    return next((seat for seat in waiting if seat in remote), None)
 
 
 def next_command(
@@ -182,23 +227,35 @@ def _ask(
     return bot(variant.view(state, seat), legal, rng)
 
 
+# The seats a worker moves: built-in bots, webhook bots, and suspended registered bots (played
+# by the fallback). Pull bots move themselves.
+WORKER_SEATS = (
+    ~Q(bot="")
+    | Q(registered_bot__kind=Bot.Kind.WEBHOOK)
+    | Q(registered_bot__status=Bot.Status.SUSPENDED)
+)
+
+
 def bot_to_act(game_id: int) -> bool:
-    """Whether a built-in bot holds a seat the game waits for (one query)."""
-    rows = Seat.objects.filter(game_id=game_id).values_list(
-        "number", "bot", "game__to_act", "game__status"
+    """Whether a seat the worker moves is one the game waits for (one query). Validation games
+    are driven by bot_validate itself."""
+    rows = Seat.objects.filter(WORKER_SEATS, game_id=game_id).values_list(
+        "number", "game__to_act", "game__status", "game__context"
     )
     return any(
-        bot and status == PLAYING and number in (to_act or [])
-        for number, bot, to_act, status in rows
+        status == PLAYING
+        and number in (to_act or [])
+        and (context or {}).get("kind") != remote_bots.VALIDATION
+        for number, to_act, status, context in rows
     )
 
 
 def stalled_games(*, idle: timedelta) -> list[int]:
-    """Games a built-in bot should move that have not moved for `idle`: a lost task, a killed
+    """Games a worker should move that have not moved for `idle`: a lost task, a killed
     worker. The reconciler advances them again."""
     cutoff = timezone.now() - idle
     candidates = (
-        Seat.objects.filter(game__status=PLAYING, game__last_activity__lte=cutoff, bot__gt="")
+        Seat.objects.filter(WORKER_SEATS, game__status=PLAYING, game__last_activity__lte=cutoff)
         .values_list("game_id", "number", "game__to_act")
         .order_by("game_id")
     )

@@ -1,0 +1,110 @@
+"""The pull-bot API: a bot authenticates with its token (`Authorization: Bot <token>`), reads the
+decisions its seats owe and posts commands. docs/workers.md describes the protocol."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import authentication, exceptions, permissions, serializers
+from rest_framework.decorators import api_view, authentication_classes, permission_classes
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from games import remote_bots
+from games.errors import Conflict, Forbidden, GameError, GameNotFound, IllegalMove
+from games.models import Bot
+
+KEYWORD = "Bot"
+
+
+class BotTokenAuthentication(authentication.BaseAuthentication):
+    """`Authorization: Bot <token>`: request.user is the bot's owner, request.auth the Bot."""
+
+    def authenticate(self, request: Request) -> tuple[Any, Bot] | None:
+        header = authentication.get_authorization_header(request).decode(errors="replace")
+        keyword, _, token = header.partition(" ")
+        if keyword != KEYWORD:
+            return None
+        bot = remote_bots.bot_for_token(token.strip())
+        if bot is None:
+            raise exceptions.AuthenticationFailed("unknown bot token")
+        return bot.owner, bot
+
+    def authenticate_header(self, request: Request) -> str:
+        return KEYWORD
+
+
+class IsBot(permissions.BasePermission):
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return isinstance(request.auth, Bot)
+
+
+class DecisionOutput(serializers.Serializer):
+    game = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    version = serializers.IntegerField()
+    view = serializers.DictField()
+    legal = serializers.ListField(child=serializers.DictField())
+    deadline = serializers.DateTimeField()
+
+
+class CommandInput(serializers.Serializer):
+    command = serializers.DictField()
+    expected_version = serializers.IntegerField(min_value=0)
+    command_id = serializers.CharField(max_length=100, required=False, allow_null=True)
+
+
+class CommandOutput(serializers.Serializer):
+    game = serializers.IntegerField()
+    version = serializers.IntegerField()
+    events = serializers.ListField(child=serializers.DictField())
+    repeated = serializers.BooleanField()
+
+
+STATUS = {GameNotFound: 404, Forbidden: 403, Conflict: 409, IllegalMove: 422}
+
+
+def error_response(error: GameError) -> Response:
+    status = next((code for kind, code in STATUS.items() if isinstance(error, kind)), 400)
+    body: dict[str, Any] = {"code": error.code, "message": error.message}
+    if isinstance(error, Conflict):
+        body["current_version"] = error.current_version
+    return Response(body, status=status)
+
+
+@extend_schema(responses={200: DecisionOutput(many=True)})
+@api_view(["GET"])
+@authentication_classes([BotTokenAuthentication])
+@permission_classes([IsBot])
+def decisions(request: Request) -> Response:
+    """The decisions the games wait for from this bot's seats."""
+    return Response(remote_bots.pull_decisions(request.auth))
+
+
+@extend_schema(request=CommandInput, responses={200: CommandOutput})
+@api_view(["POST"])
+@authentication_classes([BotTokenAuthentication])
+@permission_classes([IsBot])
+def command(request: Request, game_id: int) -> Response:
+    """Send one command for one of this bot's seats."""
+    data = CommandInput(data=request.data)
+    data.is_valid(raise_exception=True)
+    try:
+        result = remote_bots.pull_command(
+            bot=request.auth,
+            game_id=game_id,
+            command=data.validated_data["command"],
+            expected_version=data.validated_data["expected_version"],
+            command_id=data.validated_data.get("command_id"),
+        )
+    except GameError as error:
+        return error_response(error)
+    return Response(
+        {
+            "game": result.game_id,
+            "version": result.version,
+            "events": result.events,
+            "repeated": result.repeated,
+        }
+    )

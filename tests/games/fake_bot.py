@@ -1,0 +1,76 @@
+"""A webhook bot served on loopback by http.server in a thread, for the webhook tests.
+
+It answers with the greedy built-in bot's move, unless told to be slow, illegal or broken, and
+keeps every request it got (body and signature header) for the tests to look at.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from games.bots import find_strategy
+from games.bots.webhook import SIGNATURE_HEADER
+
+
+class FakeBot:
+    def __init__(self) -> None:
+        # "play", "slow", "illegal" or "error"; `once` goes back to "play" after one request.
+        self.mode = "play"
+        self.once = False
+        self.delay = 0.5
+        self.requests: list[tuple[bytes, str]] = []
+        self.rng = random.Random(0)
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                fake.requests.append((body, self.headers.get(SIGNATURE_HEADER, "")))
+                status, answer = fake.answer(json.loads(body))
+                data = json.dumps(answer).encode()
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except OSError:
+                    pass  # the worker gave up waiting
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/move"
+        self.thread = threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+
+    def answer(self, payload: dict[str, Any]) -> tuple[int, Any]:
+        mode = self.mode
+        if self.once:
+            self.mode, self.once = "play", False
+        if mode == "error":
+            return 500, {"oops": True}
+        if mode == "illegal":
+            return 200, {"type": "play", "seat": payload["seat"], "card": "purple-11"}
+        if mode == "slow":
+            time.sleep(self.delay)
+        if "seat" not in payload["view"]:
+            # A bare payload from a test of the client alone.
+            return 200, payload["legal"][0]
+        return 200, find_strategy("greedy")(payload["view"], payload["legal"], self.rng)
+
+    def __enter__(self) -> FakeBot:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()

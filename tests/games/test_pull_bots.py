@@ -1,0 +1,117 @@
+"""Pull bots through the API with their token: pending decisions, commands, typed errors, and
+the deadline sweep (fallback and strike)."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from games import remote_bots, turns
+from games.bots import find_strategy
+from games.engine import MATCH_OVER
+from games.models import Bot, Game
+from games.services import SeatSpec, game_create
+from tests.games.factories import SHORT, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def pull_bot() -> tuple[Bot, str]:
+    bot = Bot.objects.create(
+        owner=make_user(), name="poller", kind=Bot.Kind.PULL, status=Bot.Status.ACTIVE
+    )
+    return bot, remote_bots.issue_token(bot)
+
+
+def client_for(token: str) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bot {token}")
+    return client
+
+
+def match_with(bot: Bot) -> Game:
+    seats = [SeatSpec(bot="greedy"), SeatSpec(registered=bot), SeatSpec(bot="random")]
+    return game_create(variant_spec=SHORT, seats=seats, seed=9)
+
+
+def test_a_pull_bot_plays_a_whole_match_against_builtin_bots(pull_bot):
+    bot, token = pull_bot
+    client = client_for(token)
+    game = match_with(bot)
+    rng = random.Random(1)
+    posted = 0
+    for _ in range(3000):
+        if Game.objects.get(pk=game.pk).status == MATCH_OVER:
+            break
+        # No worker here: the built-in bots' runs are advanced by hand.
+        turns.advance_game(game_id=game.pk)
+        response = client.get("/api/bot/decisions")
+        assert response.status_code == 200
+        for decision in response.json():
+            assert decision["game"] == game.pk and decision["seat"] == 1
+            command = find_strategy("greedy")(decision["view"], decision["legal"], rng)
+            body = {
+                "command": command,
+                "expected_version": decision["version"],
+                "command_id": f"pull-{decision['version']}",
+            }
+            answer = client.post(f"/api/bot/games/{game.pk}/commands", body, format="json")
+            assert answer.status_code == 200, answer.json()
+            posted += 1
+    assert Game.objects.get(pk=game.pk).status == MATCH_OVER
+    bot.refresh_from_db()
+    assert posted > 5 and bot.calls == posted and bot.strikes == 0
+
+
+def test_a_game_waits_for_a_pull_bot(pull_bot):
+    bot, _ = pull_bot
+    game = match_with(bot)
+    for _ in range(50):
+        turns.advance_game(game_id=game.pk)
+    waiting = Game.objects.get(pk=game.pk)
+    assert waiting.to_act == [1]
+    assert not turns.bot_to_act(game.pk)
+    assert turns.advance_game(game_id=game.pk).commands == 0
+
+
+def test_past_the_deadline_the_fallback_moves_with_a_strike(pull_bot):
+    bot, token = pull_bot
+    game = match_with(bot)
+    turns.advance_game(game_id=game.pk)
+    waiting = Game.objects.get(pk=game.pk)
+    assert waiting.to_act == [1]
+    assert remote_bots.expire_pull_turns() == []
+    later = timezone.now() + timedelta(seconds=31)
+    assert remote_bots.expire_pull_turns(now=later) == [game.pk]
+    assert remote_bots.expire_pull_turns(now=later) == []  # a second tick does nothing
+    assert Game.objects.get(pk=game.pk).version > waiting.version
+    bot.refresh_from_db()
+    assert (bot.strikes, bot.timeouts) == (1, 1)
+
+
+def test_errors_are_typed_json(pull_bot):
+    bot, token = pull_bot
+    client = client_for(token)
+    game = match_with(bot)
+    turns.advance_game(game_id=game.pk)
+    decision = client.get("/api/bot/decisions").json()[0]
+    url = f"/api/bot/games/{game.pk}/commands"
+
+    def post(command, version=decision["version"], path=url):
+        return client.post(path, {"command": command, "expected_version": version}, format="json")
+
+    stale = post(decision["legal"][0], version=decision["version"] - 1)
+    assert stale.status_code == 409 and stale.json()["code"] == "version-conflict"
+    other = post({**decision["legal"][0], "seat": 0})
+    assert other.status_code == 403 and other.json()["code"] == "not-your-seat"
+    illegal = post({"type": "play", "seat": 1, "card": "purple-11", "uno": False})
+    assert illegal.status_code == 422 and "message" in illegal.json()
+    missing = post(decision["legal"][0], path="/api/bot/games/999999/commands")
+    assert missing.status_code == 404 and missing.json()["code"] == "game-not-found"
+    assert client_for("wrong").get("/api/bot/decisions").status_code in (401, 403)
+    assert APIClient().get("/api/bot/decisions").status_code in (401, 403)

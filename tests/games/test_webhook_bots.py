@@ -1,0 +1,229 @@
+"""Webhook bots against a fake bot served on loopback: a whole match, slow and illegal answers
+(fallback and strike), suspension, the signature, refused private URLs, validation."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+
+from games import remote_bots, turns
+from games.bots import webhook
+from games.engine import MATCH_OVER
+from games.models import Bot, Game, GameEvent
+from games.services import SeatSpec, game_create
+from tests.games.factories import SHORT, make_user
+from tests.games.fake_bot import FakeBot
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def fake(settings) -> Iterator[FakeBot]:
+    settings.BOTS_ALLOW_PRIVATE_URLS = True
+    with FakeBot() as bot:
+        yield bot
+
+
+def webhook_bot(url: str, status: str = Bot.Status.ACTIVE) -> Bot:
+    return Bot.objects.create(
+        owner=make_user(), name="hooky", kind=Bot.Kind.WEBHOOK, url=url, secret="s3cret",
+        status=status,
+    )  # fmt: skip
+
+
+def match_with(bot: Bot, **context: object) -> Game:
+    seats = [SeatSpec(registered=bot), SeatSpec(bot="greedy"), SeatSpec(bot="random")]
+    return game_create(variant_spec=SHORT, seats=seats, seed=4, context=context)
+
+
+def ask_once(game: Game, fake: FakeBot) -> turns.Advance:
+    asked = len(fake.requests)
+    for _ in range(200):
+        advance = turns.advance_game(game_id=game.pk)
+        if len(fake.requests) > asked:
+            return advance
+    raise AssertionError("the webhook bot was never asked")
+
+
+def play_out(game: Game, limit: int = 3000) -> None:
+    for _ in range(limit):
+        if Game.objects.get(pk=game.pk).status == MATCH_OVER:
+            return
+        turns.advance_game(game_id=game.pk)
+    raise AssertionError("the match did not end")
+
+
+def test_a_webhook_bot_plays_a_whole_match_against_builtin_bots(fake):
+    bot = webhook_bot(fake.url)
+    game = match_with(bot)
+    play_out(game)
+    bot.refresh_from_db()
+    assert bot.calls == len(fake.requests) > 5
+    assert (bot.strikes, bot.timeouts, bot.errors, bot.illegal_answers) == (0, 0, 0, 0)
+    assert bot.status == Bot.Status.ACTIVE
+    moves = GameEvent.objects.filter(game=game, actor=f"bot:#{bot.pk}:hooky")
+    assert moves.exclude(command_id=None).count() == bot.calls
+    versions = list(GameEvent.objects.filter(game=game).values_list("version", flat=True))
+    assert sorted(versions) == list(range(1, len(versions) + 1))
+
+
+def test_each_webhook_decision_is_an_append_of_its_own(fake):
+    game = match_with(webhook_bot(fake.url))
+    advance = ask_once(game, fake)
+    assert advance.commands == 1
+    last = GameEvent.objects.filter(game=game).exclude(command_id=None).latest("version")
+    assert last.command_id == f"bot:{json.loads(fake.requests[-1][0])['version']}"
+
+
+def test_the_request_is_signed_with_the_bots_secret(fake):
+    game = match_with(webhook_bot(fake.url))
+    ask_once(game, fake)
+    body, signature = fake.requests[-1]
+    assert signature.startswith("sha256=")
+    assert webhook.verify("s3cret", body, signature)
+    assert not webhook.verify("other", body, signature)
+    payload = json.loads(body)
+    assert set(payload) == {"game", "seat", "version", "view", "legal", "deadline"}
+    assert payload["game"] == game.pk and payload["seat"] == 0 and payload["legal"]
+
+
+def test_a_slow_answer_gets_the_fallback_move_and_a_strike(fake):
+    bot = webhook_bot(fake.url)
+    game = match_with(bot, bot_timeout=0.2)
+    fake.mode, fake.delay = "slow", 0.6
+    advance = ask_once(game, fake)
+    assert advance.strike.startswith("timeout")
+    assert advance.commands == 1
+    bot.refresh_from_db()
+    assert (bot.strikes, bot.timeouts, bot.calls) == (1, 1, 1)
+    assert GameEvent.objects.filter(game=game, actor="system").exclude(command_id=None).last()
+
+
+def test_an_illegal_answer_gets_the_fallback_move_and_a_strike(fake):
+    bot = webhook_bot(fake.url)
+    game = match_with(bot)
+    fake.mode = "illegal"
+    before = Game.objects.get(pk=game.pk).version
+    advance = ask_once(game, fake)
+    assert advance.strike.startswith("illegal answer")
+    assert advance.version > before
+    bot.refresh_from_db()
+    assert (bot.strikes, bot.illegal_answers) == (1, 1)
+
+
+def test_an_error_answer_is_a_strike_and_a_good_one_resets_the_strikes(fake):
+    bot = webhook_bot(fake.url)
+    game = match_with(bot)
+    fake.mode = "error"
+    assert ask_once(game, fake).strike == "error: HTTP 500"
+    fake.mode = "play"
+    assert ask_once(game, fake).strike == ""
+    bot.refresh_from_db()
+    assert (bot.strikes, bot.errors, bot.calls) == (0, 1, 2)
+
+
+def test_strikes_in_a_row_suspend_the_bot_and_the_fallback_plays_its_seat(fake, settings):
+    bot = webhook_bot(fake.url)
+    game = match_with(bot)
+    fake.mode = "illegal"
+    for _ in range(settings.BOTS_STRIKES_TO_SUSPEND):
+        ask_once(game, fake)
+    bot.refresh_from_db()
+    assert bot.status == Bot.Status.SUSPENDED
+    assert "3 strikes in a row" in bot.status_reason and "illegal answer" in bot.status_reason
+    asked = len(fake.requests)
+    play_out(game)
+    assert len(fake.requests) == asked
+
+
+def test_a_private_url_is_refused_without_the_setting(fake, settings):
+    settings.BOTS_ALLOW_PRIVATE_URLS = False
+    for url in (fake.url, "http://localhost/x", "http://10.1.2.3/", "http://169.254.169.254/"):
+        with pytest.raises(webhook.RefusedURL):
+            webhook.check_url(url)
+    with pytest.raises(webhook.RefusedURL):
+        webhook.check_url("ftp://example.org/")
+    bot = webhook_bot(fake.url)
+    game = match_with(bot)
+    advance = ask_once_or_strike(game)
+    assert "private" in advance.strike
+    assert fake.requests == []
+
+
+def ask_once_or_strike(game: Game) -> turns.Advance:
+    for _ in range(200):
+        advance = turns.advance_game(game_id=game.pk)
+        if advance.strike:
+            return advance
+    raise AssertionError("no strike")
+
+
+def test_a_connection_error_is_retried_once(fake, monkeypatch):
+    calls = []
+    real_open = webhook._opener.open
+
+    def flaky(request, timeout):
+        calls.append(timeout)
+        if len(calls) == 1:
+            raise ConnectionResetError("reset by peer")
+        return real_open(request, timeout=timeout)
+
+    monkeypatch.setattr(webhook._opener, "open", flaky)
+    answer = webhook.ask(url=fake.url, secret="s", payload=_payload(), timeout=1.0)
+    assert answer.outcome == webhook.OK and len(calls) == 2
+
+
+def test_a_timeout_is_not_retried(fake, monkeypatch):
+    fake.mode, fake.delay = "slow", 0.5
+    answer = webhook.ask(url=fake.url, secret="s", payload=_payload(), timeout=0.2)
+    assert answer.outcome == webhook.TIMEOUT
+    assert len(fake.requests) == 1
+
+
+def _payload() -> dict:
+    legal = [{"type": "draw", "seat": 0}]
+    return {"game": 1, "seat": 0, "version": 1, "view": {"hand": []}, "legal": legal}
+
+
+def test_validation_makes_a_clean_bot_active(fake):
+    bot = webhook_bot(fake.url, status=Bot.Status.VALIDATING)
+    remote_bots.bot_validate(bot)
+    assert bot.status == Bot.Status.ACTIVE, bot.status_reason
+    games = Game.objects.filter(context__kind="validation", context__bot=bot.pk)
+    assert games.count() == 3
+    assert all(game.status == MATCH_OVER for game in games)
+    assert len(fake.requests) == bot.calls > 0
+
+
+@pytest.mark.parametrize(
+    ("mode", "reason"), [("illegal", "illegal answer"), ("slow", "timeout"), ("error", "HTTP 500")]
+)
+def test_validation_fails_a_bot_on_any_strike_with_the_reason(fake, settings, mode, reason):
+    settings.BOTS_WEBHOOK_TIMEOUT = 0.2
+    fake.mode, fake.once, fake.delay = mode, True, 0.5
+    bot = webhook_bot(fake.url, status=Bot.Status.VALIDATING)
+    remote_bots.bot_validate(bot)
+    assert bot.status == Bot.Status.FAILED
+    assert bot.status_reason.startswith("validation match 1")
+    assert reason in bot.status_reason
+
+
+def test_an_error_in_the_validation_run_never_counts_as_a_pass(fake, monkeypatch):
+    bot = webhook_bot(fake.url, status=Bot.Status.VALIDATING)
+
+    def broken(**kwargs):
+        raise RuntimeError("database went away")
+
+    monkeypatch.setattr(turns, "advance_game", broken)
+    remote_bots.bot_validate(bot)
+    assert bot.status == Bot.Status.FAILED
+    assert "database went away" in bot.status_reason
+
+
+def test_a_validation_game_is_not_dispatched_to_workers(fake):
+    bot = webhook_bot(fake.url, status=Bot.Status.VALIDATING)
+    game = remote_bots._validation_game(bot, 1)
+    turns.advance_game(game_id=game.pk)
+    assert not turns.bot_to_act(game.pk)
