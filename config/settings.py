@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -172,6 +173,11 @@ GAMES_ADVANCE_BATCH = int(os.environ.get("GAMES_ADVANCE_BATCH", "2000"))
 GAMES_RECONCILE_IDLE = int(os.environ.get("GAMES_RECONCILE_IDLE", "30"))
 # Seconds a newno open choice waits for a person before the system closes it (Youngest Rule).
 GAMES_OPEN_CHOICE_TIMEOUT = int(os.environ.get("GAMES_OPEN_CHOICE_TIMEOUT", "30"))
+# People's turns (games/deadlines.py): seconds a person has for a turn (a game's context may set
+# {"turn_seconds": s}), and the timeouts after which the default bot plays the seat and it is
+# placed last.
+GAMES_TURN_SECONDS = int(os.environ.get("GAMES_TURN_SECONDS", str(3 * 24 * 3600)))
+GAMES_TIMEOUTS_TO_FORFEIT = int(os.environ.get("GAMES_TIMEOUTS_TO_FORFEIT", "3"))
 # Registered bots (games/remote_bots.py, games/bots/webhook.py; docs/workers.md).
 # Seconds a webhook bot has to answer (a game's context may set {"bot_timeout": s}).
 BOTS_WEBHOOK_TIMEOUT = float(os.environ.get("BOTS_WEBHOOK_TIMEOUT", "1.0"))
@@ -198,4 +204,9 @@ CELERY_BEAT_SCHEDULE = {
     "close-open-choices": {"task": "games.tasks.close_open_choices", "schedule": 5.0},
     "run-projections": {"task": "games.tasks.run_projections", "schedule": 10.0},
     "expire-pull-turns": {"task": "games.tasks.expire_pull_turns", "schedule": 5.0},
+    "expire-turns": {"task": "games.tasks.expire_turns", "schedule": 60.0},
+    "send-turn-digests": {
+        "task": "games.tasks.send_turn_digests",
+        "schedule": crontab(hour=7, minute=0),
+    },
 }

@@ -69,6 +69,19 @@ class Seat(models.Model):
     # newno: the ages that decide who deals first.
     age = models.PositiveSmallIntegerField(null=True, blank=True)
     resigned = models.BooleanField(default=False)
+    # A person's turn clock (games/deadlines.py): set when the seat's turn starts, cleared when it
+    # ends; the overdue-turn sweep plays the default bot's move past it and counts a timeout.
+    deadline_at = models.DateTimeField(null=True, blank=True)
+    timeouts = models.PositiveSmallIntegerField(default=0)
+    # Vacation taken in this game (days, out of its context["vacation_days"]) and, when the seat
+    # is not to act, the end of the current pause (its next turn's clock starts from there).
+    vacation_days_used = models.PositiveSmallIntegerField(default=0)
+    vacation_until = models.DateTimeField(null=True, blank=True)
+    # Played by the default bot (BOTS_FALLBACK_STRATEGY) from now on, in-process like a
+    # built-in seat: after GAMES_TIMEOUTS_TO_FORFEIT timeouts, or a resignation.
+    auto_played = models.BooleanField(default=False)
+    # Placed last at the match end (MatchResult.forfeited, games/projections.py).
+    forfeited = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["game", "number"]
@@ -214,7 +227,10 @@ class MatchResult(models.Model):
     game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True)
     # None when seats tie for first place.
     winner = models.PositiveSmallIntegerField(null=True)
+    # With forfeits applied: forfeited seats share the last place, the others keep their order.
     places = models.JSONField(help_text="Each seat's place, 1 for the winner; ties share one.")
+    # The seats placed last because they resigned or timed out too often (Seat.forfeited).
+    forfeited = models.JSONField(default=list, blank=True)
     scores = models.JSONField(help_text="Each seat's final total.")
     hands_won = models.JSONField()
     hands = models.PositiveSmallIntegerField(help_text="Hands played.")
@@ -280,3 +296,40 @@ class Bot(models.Model):
     @property
     def mean_latency(self) -> float | None:
         return self.total_latency / self.calls if self.calls else None
+
+
+class NotificationPreference(models.Model):
+    """How a person hears that it is their turn (games/deadlines.py); no row: one email each."""
+
+    class TurnEmails(models.TextChoices):
+        EACH = "each", "an email when each turn starts"
+        DIGEST = "digest", "one daily digest"
+        NONE = "none", "no email"
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_preference"
+    )
+    turn_emails = models.CharField(
+        max_length=8, choices=TurnEmails.choices, default=TurnEmails.EACH
+    )
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.turn_emails}"
+
+
+class TurnNotice(models.Model):
+    """A turn that started for a person: emailed at once (sent_at set), or kept for the digest."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="notices")
+    # The turn's deadline when it started; with the seat, what makes a notice unique.
+    deadline_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["seat", "deadline_at"], name="turn_notice_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"notice for {self.seat} due {self.deadline_at}"

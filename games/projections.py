@@ -28,7 +28,7 @@ from games.engine.events import (
 )
 from games.store import Record
 
-from .models import GameSummary, HandResult, MatchResult, ProjectionCheckpoint
+from .models import GameSummary, HandResult, MatchResult, ProjectionCheckpoint, Seat
 
 # Global positions per transaction: large enough to amortise the round trips, small enough to
 # keep each transaction (and the checkpoint lock) short.
@@ -254,11 +254,24 @@ class GameResults(Projection):
         )
         if last_hand is None:
             raise ValueError(f"game {record.game_id}: a match ended without a hand ending")
+        # Seats that resigned or timed out too often are placed last (games/deadlines.py): the
+        # flag is set only while the game plays and never cleared, so a rebuild agrees.
+        forfeited = sorted(
+            Seat.objects.filter(game_id=record.game_id, forfeited=True).values_list(
+                "number", flat=True
+            )
+        )
+        winner, places = event["winner"], event["places"]
+        if forfeited:
+            places = places_with_forfeits(places, forfeited)
+            firsts = [seat for seat, place in enumerate(places) if place == 1]
+            winner = firsts[0] if len(firsts) == 1 else None
         self.matches.append(
             MatchResult(
                 game_id=record.game_id,
-                winner=event["winner"],
-                places=event["places"],
+                winner=winner,
+                places=places,
+                forfeited=forfeited,
                 scores=event["scores"],
                 hands_won=last_hand.hands_won,
                 hands=last_hand.hand_number,
@@ -271,3 +284,16 @@ class GameResults(Projection):
     def finish(self) -> None:
         HandResult.objects.bulk_create(self.hands)
         MatchResult.objects.bulk_create(self.matches)
+
+
+def places_with_forfeits(places: list[int], forfeited: list[int]) -> list[int]:
+    """The engine's places with the forfeited seats moved last: the others keep their order and
+    ties (a place is 1 + the other kept seats placed strictly better); the forfeited seats share
+    the place after them."""
+    kept = [seat for seat in range(len(places)) if seat not in forfeited]
+    return [
+        len(kept) + 1
+        if seat in forfeited
+        else 1 + sum(1 for other in kept if places[other] < place)
+        for seat, place in enumerate(places)
+    ]

@@ -171,6 +171,31 @@ def game_command(
     )
 
 
+def game_resign(*, game_id: int, actor: Actor) -> list[int]:
+    """The actor (a person) resigns every seat it holds in a playing game: the default bot plays
+    them from now on and they are placed last at the match end (games/deadlines.py). Returns the
+    seats; resigning again changes nothing."""
+    from games import deadlines
+
+    if not getattr(actor, "is_authenticated", False) or isinstance(actor, Bot):
+        raise Forbidden("only a person resigns a seat", code="not-a-person")
+    with transaction.atomic():
+        # Locked against the append that would end the match meanwhile.
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None:
+            raise GameNotFound(game_id)
+        if game.status == MATCH_OVER:
+            raise InvalidGame(f"game {game_id} is over", code="match-over")
+        held = seats_held(actor, game.seats.all())
+        if not held:
+            raise Forbidden(f"you hold no seat in game {game_id}", code="not-seated")
+        Seat.objects.filter(game=game, number__in=held).update(
+            resigned=True, auto_played=True, forfeited=True, deadline_at=None
+        )
+        deadlines.hand_to_worker(game.pk)
+    return held
+
+
 def _repeated(game: Game, original: store.AppendResult, seat: int | None) -> CommandResult:
     events = store.load(game.pk, after=original.first_version - 1, until=original.last_version)
     return CommandResult(

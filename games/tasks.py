@@ -12,7 +12,7 @@ from datetime import timedelta
 from celery import shared_task
 from django.conf import settings
 
-from games import projections, remote_bots, turns
+from games import deadlines, projections, remote_bots, turns
 from games.models import Bot
 from games.store import AppendResult
 
@@ -58,8 +58,28 @@ def validate_bot(bot_id: int) -> None:
         remote_bots.bot_validate(bot)
 
 
+@shared_task(ignore_result=True)
+def expire_turns() -> None:
+    """The overdue-turn sweep: start the clocks of turns the listener missed, then play the
+    default bot's move, with a timeout, for every person's turn past its deadline."""
+    deadlines.start_missed_turns()
+    deadlines.expire_turns()
+
+
+@shared_task(ignore_result=True)
+def send_turn_email(notice_id: int) -> None:
+    deadlines.send_turn_email(notice_id)
+
+
+@shared_task(ignore_result=True)
+def send_turn_digests() -> None:
+    """The daily digest of waiting turns, for the users who prefer one."""
+    deadlines.send_turn_digests()
+
+
 def dispatch_after_append(result: AppendResult) -> None:
     """Store listener (on commit): hand the game to a worker when a bot it moves (built-in,
-    webhook, suspended) is to act next."""
+    webhook, suspended, auto-played) is to act next; start or stop people's turn clocks."""
     if turns.bot_to_act(result.game_id):
         advance_game.delay(result.game_id)
+    deadlines.sync_deadlines(result.game_id)

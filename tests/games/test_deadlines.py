@@ -1,0 +1,257 @@
+"""People's turns: deadlines, the overdue-turn sweep and its timeout policy, resigning, vacations
+and turn notices (games/deadlines.py), with time-machine for the clock. Tasks run eagerly and
+the append listeners run through django_capture_on_commit_callbacks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import time_machine
+
+from config import celery_app
+from games import deadlines, projections, services, tasks
+from games.engine import MATCH_OVER
+from games.errors import Forbidden, InvalidGame
+from games.models import Game, GameEvent, MatchResult, NotificationPreference, Seat, TurnNotice
+from games.projections import places_with_forfeits
+from games.services import SeatSpec
+from tests.games.factories import make_user
+
+pytestmark = pytest.mark.django_db
+
+START = datetime(2025, 5, 1, 12, 0, tzinfo=UTC)
+HOUR = 3600
+LONG = {"rules": "official", "options": {"target": 500}}
+
+
+@pytest.fixture(autouse=True)
+def eager_tasks() -> Iterator[None]:
+    saved = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = saved
+
+
+@pytest.fixture
+def run_listeners(django_capture_on_commit_callbacks):
+    """Run the code with the append listeners (and what they dispatch) executed on commit."""
+
+    def run(work, *args, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            return work(*args, **kwargs)
+
+    return run
+
+
+def people_game(people: int = 2, bots: tuple[str, ...] = (), context=None, spec=None, **kw):
+    users = [make_user() for _ in range(people)]
+    for user in users:
+        user.email = f"{user.username}@example.com"
+        user.save()
+    seats = [SeatSpec(user=user) for user in users] + [SeatSpec(bot=name) for name in bots]
+    return services.game_create(
+        variant_spec=spec or LONG,
+        seats=seats,
+        seed=kw.get("seed", 3),
+        dealer=kw.get("dealer", people + len(bots) - 1),
+        context={"turn_seconds": HOUR, **(context or {})},
+    )
+
+
+def seat(game: Game, number: int) -> Seat:
+    return Seat.objects.get(game=game, number=number)
+
+
+def test_a_persons_turn_gets_a_deadline_when_it_starts_and_loses_it_when_it_ends(run_listeners):
+    with time_machine.travel(START, tick=False):
+        game = run_listeners(people_game)
+        assert Game.objects.get(pk=game.pk).to_act == [0]
+        assert seat(game, 0).deadline_at == START + timedelta(seconds=HOUR)
+        assert seat(game, 1).deadline_at is None
+    with time_machine.travel(START + timedelta(minutes=5), tick=False):
+        view = services.game_view(game_id=game.pk, viewer=SYSTEM_VIEW, seat=0)
+        user = seat(game, 0).user
+        command = next(c for c in view["legal"] if c["type"] in ("play", "draw"))
+        run_listeners(
+            services.game_command,
+            game_id=game.pk,
+            actor=user,
+            command=command,
+            expected_version=view["version"],
+        )
+        to_act = Game.objects.get(pk=game.pk).to_act
+        if to_act == [1]:
+            assert seat(game, 0).deadline_at is None
+            assert seat(game, 1).deadline_at == START + timedelta(minutes=5, seconds=HOUR)
+        else:
+            # Drew a card and still to act: the same turn, the same deadline.
+            assert seat(game, 0).deadline_at == START + timedelta(seconds=HOUR)
+
+
+def test_the_game_default_turn_length_is_the_setting(settings, run_listeners):
+    settings.GAMES_TURN_SECONDS = 123
+    with time_machine.travel(START, tick=False):
+        users = [make_user(), make_user()]
+        game = run_listeners(
+            services.game_create,
+            variant_spec=LONG,
+            seats=[SeatSpec(user=u) for u in users],
+            seed=1,
+            dealer=1,
+        )
+        assert seat(game, 0).deadline_at == START + timedelta(seconds=123)
+
+
+def test_the_sweep_plays_the_default_bot_for_an_overdue_turn_once(run_listeners):
+    with time_machine.travel(START, tick=False):
+        game = run_listeners(people_game)
+        version = Game.objects.get(pk=game.pk).version
+    with time_machine.travel(START + timedelta(seconds=HOUR - 1), tick=False):
+        assert run_listeners(deadlines.expire_turns) == []
+    with time_machine.travel(START + timedelta(seconds=HOUR + 1), tick=False):
+        assert run_listeners(deadlines.expire_turns) == [game.pk]
+        # Run twice: nothing more is written or counted.
+        assert run_listeners(deadlines.expire_turns) == []
+    first = GameEvent.objects.get(game=game, version=version + 1)
+    assert first.command_id == f"timeout:{version}"
+    assert first.actor == "system"
+    timed_out = seat(game, 0)
+    assert timed_out.timeouts == 1
+    assert not timed_out.auto_played
+    assert 0 not in Game.objects.get(pk=game.pk).to_act
+    assert timed_out.deadline_at is None
+    # The next seat's clock started when the timeout ended seat 0's turn.
+    assert seat(game, 1).deadline_at == START + timedelta(seconds=2 * HOUR + 1)
+
+
+def test_three_timeouts_hand_the_seat_to_the_default_bot_and_place_it_last(run_listeners):
+    now = START
+    with time_machine.travel(now, tick=False):
+        game = run_listeners(people_game, people=1, bots=("greedy", "greedy"))
+    for timeout in range(1, 4):
+        deadline = seat(game, 0).deadline_at
+        assert deadline is not None
+        now = deadline + timedelta(seconds=1)
+        with time_machine.travel(now, tick=False):
+            run_listeners(tasks.expire_turns)
+        assert seat(game, 0).timeouts == timeout
+    forfeited = seat(game, 0)
+    assert forfeited.auto_played and forfeited.forfeited and not forfeited.resigned
+    # The default bot played the seat, with the others, to the end of the match.
+    assert Game.objects.get(pk=game.pk).status == MATCH_OVER
+    projections.run("game-results")
+    result = MatchResult.objects.get(game=game)
+    assert result.forfeited == [0]
+    assert result.places[0] == 3
+    assert sorted(result.places[1:]) in ([1, 2], [1, 1])
+    assert result.winner in (1, 2, None)
+
+
+def test_a_resigned_seat_is_played_by_the_default_bot_and_placed_last(run_listeners):
+    game = run_listeners(people_game, people=1, bots=("greedy", "random"))
+    user = seat(game, 0).user
+    with pytest.raises(Forbidden):
+        services.game_resign(game_id=game.pk, actor=make_user())
+    assert run_listeners(services.game_resign, game_id=game.pk, actor=user) == [0]
+    resigned = seat(game, 0)
+    assert resigned.resigned and resigned.auto_played and resigned.forfeited
+    assert resigned.deadline_at is None
+    assert Game.objects.get(pk=game.pk).status == MATCH_OVER
+    projections.run("game-results")
+    result = MatchResult.objects.get(game=game)
+    assert result.places[0] == 3
+    assert result.forfeited == [0]
+    assert result.winner != 0
+    with pytest.raises(InvalidGame) as over:
+        services.game_resign(game_id=game.pk, actor=user)
+    assert over.value.code == "match-over"
+
+
+def test_places_with_forfeits():
+    assert places_with_forfeits([1, 2, 3, 4], [0]) == [4, 1, 2, 3]
+    assert places_with_forfeits([1, 2, 2, 4], [1, 3]) == [1, 3, 2, 3]
+    assert places_with_forfeits([2, 1, 3], []) == [2, 1, 3]
+
+
+def test_vacation_pauses_the_clock_within_the_budget(run_listeners):
+    with time_machine.travel(START, tick=False):
+        game = run_listeners(people_game, context={"vacation_days": 3})
+        first, second = seat(game, 0), seat(game, 1)
+        deadlines.seat_vacation(game_id=game.pk, actor=first.user, days=2)
+        assert seat(game, 0).deadline_at == START + timedelta(days=2, seconds=HOUR)
+        with pytest.raises(deadlines.VacationExhausted):
+            deadlines.seat_vacation(game_id=game.pk, actor=first.user, days=2)
+        deadlines.seat_vacation(game_id=game.pk, actor=first.user, days=1)
+        assert seat(game, 0).vacation_days_used == 3
+        # Not to act: its next turn's clock starts when the pause ends.
+        deadlines.seat_vacation(game_id=game.pk, actor=second.user, days=1)
+        assert seat(game, 1).vacation_until == START + timedelta(days=1)
+    with time_machine.travel(START + timedelta(seconds=HOUR + 1), tick=False):
+        assert run_listeners(deadlines.expire_turns) == []
+        # Seat 0 plays (draws) during seat 1's pause: seat 1's clock starts when it ends.
+        view = services.game_view(game_id=game.pk, viewer=first.user)
+        draw = next(c for c in view["legal"] if c["type"] == "draw")
+        run_listeners(
+            services.game_command,
+            game_id=game.pk,
+            actor=first.user,
+            command=draw,
+            expected_version=view["version"],
+        )
+        if Game.objects.get(pk=game.pk).to_act == [1]:
+            assert seat(game, 1).deadline_at == START + timedelta(days=1, seconds=HOUR)
+
+
+def test_vacation_needs_a_budget_and_whole_days(run_listeners):
+    game = run_listeners(people_game)
+    user = seat(game, 0).user
+    with pytest.raises(deadlines.VacationExhausted):
+        deadlines.seat_vacation(game_id=game.pk, actor=user, days=1)
+    with pytest.raises(deadlines.GameError) as bad:
+        deadlines.seat_vacation(game_id=game.pk, actor=user, days=0)
+    assert bad.value.code == "invalid-days"
+
+
+def test_a_person_is_emailed_when_their_turn_starts(run_listeners, mailoutbox):
+    game = run_listeners(people_game)
+    user = seat(game, 0).user
+    assert len(mailoutbox) == 1
+    assert mailoutbox[0].to == [user.email]
+    assert f"game {game.pk}" in mailoutbox[0].subject
+    # Run again: the notice was sent once.
+    run_listeners(deadlines.sync_deadlines, game.pk)
+    assert len(mailoutbox) == 1
+
+
+def test_a_digest_user_gets_one_daily_email(run_listeners, mailoutbox):
+    users = [make_user(), make_user()]
+    for user in users:
+        user.email = f"{user.username}@example.com"
+        user.save()
+        NotificationPreference.objects.create(
+            user=user, turn_emails=NotificationPreference.TurnEmails.DIGEST
+        )
+    games = [
+        run_listeners(
+            services.game_create,
+            variant_spec=LONG,
+            seats=[SeatSpec(user=users[0]), SeatSpec(user=users[1])],
+            seed=seed,
+            dealer=1,
+        )
+        for seed in (1, 2)
+    ]
+    assert mailoutbox == []
+    notices = TurnNotice.objects.filter(sent_at=None).select_related("seat")
+    assert notices.count() == 2
+    waiting = {n.seat.user_id for n in notices}
+    assert deadlines.send_turn_digests() == len(waiting)
+    assert len(mailoutbox) == len(waiting)
+    bodies = "".join(mail.body for mail in mailoutbox)
+    assert all(f"game {g.pk} " in bodies for g in games)
+    assert deadlines.send_turn_digests() == 0
+
+
+SYSTEM_VIEW = services.SYSTEM
