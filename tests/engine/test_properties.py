@@ -1,13 +1,20 @@
-"""Property-based tests: random games of official, basic-plus and precognitive over both.
+"""Property-based tests: random games of every family (official, basic-plus, precognitive over
+both, newno, censorship).
 
-Hypothesis draws a variant spec, a seat count and a seed, then drives a game by drawing every
-command from the legal ones (a to-act seat's turn, sometimes an out-of-turn uno call or catch,
-`next-hand` when a hand is over). After every command it checks:
+Hypothesis draws a variant spec, a seat count and a seed (and newno seat ages), then drives a game
+by drawing every command from the legal ones (a to-act seat's turn, sometimes an out-of-turn uno
+call or catch, `next-hand` when a hand is over; newno: jump-ins, and the system `close-window` on
+an open choice; censorship: every ruling the dealer may make). After every command it checks:
 
-1. the 108 cards are conserved (hands, lanes, draw and discard piles);
+1. the 108 cards are conserved (hands, lanes, draw and discard piles, the pending censorship
+   submission);
 2. the full event log replays to the state folded step by step, and `decide` changed nothing;
-3. no view and no viewed event shows a card its viewer may not see, and every view is JSON;
-4. a wrong command raises IllegalCommand with its code and changes nothing.
+3. no view, no viewed event and (newno, censorship) no seat's legal commands show a card the
+   viewer may not see, and every view is JSON;
+4. a wrong command raises IllegalCommand with its code and changes nothing;
+5. (newno, censorship) the legal commands are exactly what RULES.md allows: the matching cards,
+   draws only where allowed, jump-ins only with the identical card while a window is open, and
+   the window closes with the next command.
 """
 
 from __future__ import annotations
@@ -28,7 +35,10 @@ Command = dict[str, Any]
 
 SORTED_DECK = sorted(DECK)
 DISTINCT_CARDS = sorted(set(DECK))
+COLORS = ("red", "yellow", "green", "blue")
 OUT_OF_TURN = ("catch", "call-uno")
+NEW_FAMILIES = ("newno", "censorship")
+CLOSE_WINDOW = {"type": "close-window"}
 MAX_COMMANDS = 400
 EXAMPLES = 15
 
@@ -65,6 +75,16 @@ SPECS = {
     "basic-plus": spec_list("basic-plus", False),
     "precognitive-official": spec_list("official", True),
     "precognitive-basic-plus": spec_list("basic-plus", True),
+    "newno": [
+        *spec_list("newno", False),
+        {"rules": "newno", "options": {"hand_size": 2, "uno_penalty": 0, "target": 60}},
+        {"rules": "newno", "options": {"hand_size": 4, "uno_penalty": 5, "target": 100}},
+    ],
+    "censorship": [
+        {"rules": "censorship", "options": {**options, "dealer_draws": dealer_draws}}
+        for options in OPTIONS
+        for dealer_draws in (True, False)
+    ],
 }
 
 
@@ -82,10 +102,16 @@ def lane_visible(spec: dict[str, Any], owner: int, viewer: int | None) -> bool:
 # ------------------------------------------------------------------------------- driving
 
 
+def family_of(variant: Variant) -> str:
+    return variant.spec["rules"]
+
+
 def draw_command(data: st.DataObject, variant: Variant, state: State) -> Command:
     """A legal command: `next-hand`, a to-act seat's move, or sometimes an out-of-turn call."""
     if state.status == "hand-over":
         return data.draw(st.sampled_from(variant.legal_commands(state, None)), label="system")
+    if family_of(variant) in NEW_FAMILIES:
+        return draw_new_family_command(data, variant, state)
     assert variant.legal_commands(state, None) == []
     out_of_turn: list[Command] = []
     for seat in range(state.seats):
@@ -104,10 +130,74 @@ def draw_command(data: st.DataObject, variant: Variant, state: State) -> Command
     return data.draw(st.sampled_from(turn), label="command")
 
 
+def draw_new_family_command(data: st.DataObject, variant: Variant, state: State) -> Command:
+    """newno and censorship: a to-act seat's move (its kind of command drawn first, so that a
+    ruling is as often `approve` as one of the many `substitute`s), an out-of-turn uno call,
+    catch or jump-in, or `close-window` on an open choice (forced when nobody in it can move)."""
+    pending = state.pending or {}
+    open_choice = "seats" in pending
+    # Property: `close-window` is offered exactly while an open choice is waiting.
+    assert variant.legal_commands(state, None) == ([CLOSE_WINDOW] if open_choice else [])
+    rightful: list[Command] = []  # uno calls, catches of a seat that owes a call
+    wrongful: list[Command] = []  # newno: a catch of a seat that owes nothing (it costs cards)
+    jump_ins: list[Command] = []
+    turns: dict[int, list[Command]] = {}
+    for seat in range(state.seats):
+        options = variant.legal_commands(state, seat)
+        for c in options:
+            if c["type"] == "call-uno" or (c["type"] == "catch" and c["target"] in state.uncalled):
+                rightful.append(c)
+            elif c["type"] == "catch":
+                wrongful.append(c)
+        if seat in state.to_act:
+            turns[seat] = [c for c in options if c["type"] not in OUT_OF_TURN]
+        else:
+            # Property: a seat the game is not waiting for has only out-of-turn options
+            # (check_jump_ins checks that its plays are jump-ins with the identical card).
+            assert all(c["type"] in (*OUT_OF_TURN, "play") for c in options), (seat, options)
+            jump_ins += [c for c in options if c["type"] == "play"]
+    movers = [seat for seat in state.to_act if turns[seat]]
+    if not open_choice:
+        # Property: a seat the game waits for always has a move; the game never gets stuck.
+        assert movers == list(state.to_act), (state.to_act, pending)
+    choice = data.draw(st.sampled_from(range(24)), label="kind of move")
+    if jump_ins and choice % 3 == 1:
+        return unnamed(data, data.draw(st.sampled_from(jump_ins), label="jump-in"))
+    if rightful and choice in (5, 14, 23):
+        return data.draw(st.sampled_from(rightful), label="uno call or catch")
+    if wrongful and choice == 8:
+        return data.draw(st.sampled_from(wrongful), label="wrong catch")
+    if open_choice and (not movers or choice in (2, 11, 20)):
+        return CLOSE_WINDOW
+    seat = data.draw(st.sampled_from(movers), label="acting seat")
+    kinds = sorted({c["type"] for c in turns[seat]})
+    kind = data.draw(st.sampled_from(kinds), label="kind of command")
+    command = data.draw(
+        st.sampled_from([c for c in turns[seat] if c["type"] == kind]), label="command"
+    )
+    return unnamed(data, command)
+
+
+def unnamed(data: st.DataObject, command: Command) -> Command:
+    """newno: sometimes a black card or a 7 played without its colour or target (legal, though
+    `legal_commands` lists each play with them), so that `choose-color`, `swap` and the jump-in
+    windows on wilds and 7s are played too."""
+    if command["type"] != "play" or not ("color" in command or "target" in command):
+        return command
+    if data.draw(st.sampled_from(range(3)), label="name it later?") != 1:
+        return command
+    return {k: v for k, v in command.items() if k not in ("color", "target")}
+
+
 def play(data: st.DataObject, spec: dict[str, Any], seats: int, seed: int) -> None:
     variant = Variant.from_spec(spec)
-    log = variant.start(seats, seed=seed)
+    family = family_of(variant)
+    ages = None
+    if family == "newno":
+        ages = data.draw(st.none() | st.lists(st.integers(0, 3), min_size=seats, max_size=seats))
+    log = variant.start(seats, seed=seed, ages=ages)
     state = variant.replay(log)
+    opening = opens_hand(state, False)
     check_state(variant, spec, state, log, log, data)
     hands = 0
     for _ in range(MAX_COMMANDS):
@@ -123,6 +213,9 @@ def play(data: st.DataObject, spec: dict[str, Any], seats: int, seed: int) -> No
         folded = variant.replay(new, state)
         assert state == before, "replay changed the state it folded onto"
         log += new
+        if family == "newno":
+            check_newno_step(before, command, new, folded, opening)
+            opening = opens_hand(folded, opening)
         state = folded
         hands += sum(e["type"] == "hand-ended" for e in new)
         check_state(variant, spec, state, log, new, data)
@@ -145,6 +238,12 @@ def check_state(
 ) -> None:
     check_cards(state)
     assert variant.replay(log) == state, "replaying the log differs from the step-by-step fold"
+    family = family_of(variant)
+    if family == "newno" and state.status == "playing":
+        check_newno_options(variant, state)
+        check_jump_ins(variant, state)
+    elif family == "censorship" and state.status == "playing":
+        check_censorship_options(variant, state)
     rng = random.Random(data.draw(st.integers(0, 2**32 - 1), label="re-deal seed"))
     for viewer in [None, *range(state.seats)]:
         check_view(variant, spec, state, viewer, rng)
@@ -160,11 +259,17 @@ def check_cards(state: State) -> None:
     cards = [c for hand in state.hands for c in hand]
     cards += [c for lane in state.lanes for c in lane]
     cards += state.draw + state.discard
+    submission = state.extra.get("submission")
+    if submission is not None:
+        # censorship: the submitted card is with the dealer, in neither hand.
+        cards.append(submission["card"])
     assert sorted(cards) == SORTED_DECK
     pending = state.pending or {}
-    if pending.get("type") == "drawn":
-        # A drawn card the seat may still play is in its hand.
+    if pending.get("type") in ("drawn", "resubmit"):
+        # A drawn card the seat may still play (or submit again) is in its hand.
         assert pending["card"] in state.hands[pending["seat"]]
+    # censorship: a submission is pending exactly while the dealer rules on it.
+    assert (submission is not None) == (pending.get("type") == "ruling")
 
 
 def json_round_trip(value: Any) -> None:
@@ -188,14 +293,40 @@ def check_view(
         shown = lane if lane_visible(spec, owner, viewer) else [None] * len(lane)
         assert view["lane"][owner] == shown, (owner, viewer)
     pending = state.pending or {}
-    if pending.get("type") == "drawn":
+    if pending.get("type") in ("drawn", "resubmit"):
         expected = pending["card"] if pending["seat"] == viewer else None
         assert view["pending"]["card"] == expected
     assert view["draw_pile"] == len(state.draw)
     if state.status != "match-over":
         assert view["winner"] is None
+    if spec["rules"] == "censorship":
+        # The submitted card (and its colour) is seen by the submitter and the dealer alone.
+        submission = state.extra.get("submission")
+        if submission is None:
+            assert view["submission"] is None
+        else:
+            seen = viewer in (submission["seat"], state.dealer)
+            assert view["submission"] == {
+                "seat": submission["seat"],
+                "card": submission["card"] if seen else None,
+                "color": submission["color"] if seen else None,
+            }
     # Re-deal everything the viewer may not see: the view must not change.
-    assert variant.view(redeal(spec, state, viewer, rng), viewer) == view
+    other = redeal(spec, state, viewer, rng)
+    assert variant.view(other, viewer) == view
+    if spec["rules"] in NEW_FAMILIES and viewer is not None:
+        # Nor may the seat's legal commands tell it more than its view.
+        if not rules_on_a_hidden_hand(state, viewer):
+            legal = variant.legal_commands(state, viewer)
+            assert variant.legal_commands(other, viewer) == legal, viewer
+
+
+def rules_on_a_hidden_hand(state: State, viewer: int) -> bool:
+    """censorship: the dealer ruling on a submitted wild-draw4, whose legality depends on whether
+    the submitter holds the current colour (RULES.md "no bluffing"). The engine judges it, so the
+    presence of `approve` tells the dealer that much about the submitter's hand."""
+    submission = state.extra.get("submission")
+    return submission is not None and viewer == state.dealer and submission["card"] == "wild-draw4"
 
 
 def redeal(spec: dict[str, Any], state: State, viewer: int | None, rng: random.Random) -> State:
@@ -208,12 +339,21 @@ def redeal(spec: dict[str, Any], state: State, viewer: int | None, rng: random.R
         if not lane_visible(spec, seat, viewer):
             slots += [(other.lanes[seat], i) for i in range(len(other.lanes[seat]))]
     slots += [(other.draw, i) for i in range(len(other.draw))]
+    submission = other.extra.get("submission")
+    submitted: list[str] = []
+    if submission is not None and viewer not in (submission["seat"], other.dealer):
+        # censorship: a submission the viewer may not see is one more hidden card.
+        submitted.append(submission["card"])
+        slots.append((submitted, 0))
     cards = [place[i] for place, i in slots]
     rng.shuffle(cards)
     for (place, i), card in zip(slots, cards, strict=True):
         place[i] = card
+    if submitted:
+        color = rng.choice(COLORS) if submitted[0].startswith("wild") else None
+        other.extra["submission"] = {**submission, "card": submitted[0], "color": color}
     pending = other.pending or {}
-    if pending.get("type") == "drawn" and pending["seat"] != viewer:
+    if pending.get("type") in ("drawn", "resubmit") and pending["seat"] != viewer:
         other.pending = {**pending, "card": rng.choice(DISTINCT_CARDS)}
     if other.challenge is not None:
         offender, before, hand = other.challenge
@@ -269,7 +409,7 @@ def check_event_view(
         same_except("order")
     elif kind == "prompted":
         pending = event["pending"]
-        if pending["type"] == "drawn" and pending["seat"] != viewer:
+        if pending["type"] in ("drawn", "resubmit") and pending["seat"] != viewer:
             assert seen["pending"] == {**pending, "card": None}
             same_except("pending")
         else:
@@ -286,6 +426,24 @@ def check_event_view(
         else:
             assert seen["cards"] == hidden(event["cards"])
             same_except("cards")
+    elif kind in ("card-submitted", "submission-kept", "card-returned"):
+        # censorship: the submitted and the returned card are seen by the submitter and the
+        # dealer alone.
+        if viewer in (event["seat"], event["dealer"]):
+            assert seen == event
+        else:
+            secret = [k for k in ("card", "color", "submitted") if k in event]
+            assert all(seen[k] is None for k in secret), seen
+            same_except(*secret)
+    elif kind in ("hands-swapped", "hands-rotated", "turn-passed"):
+        # Public facts that name seats and a direction, never the cards that moved.
+        fields = {
+            "hands-swapped": {"type", "seat", "target"},
+            "hands-rotated": {"type", "direction"},
+            "turn-passed": {"type", "seat"},
+        }[kind]
+        assert set(event) == fields, event
+        assert seen == event
     elif kind == "lane-flushed":
         # The flushed cards return to the owner's hand; others see them only when telepathic.
         if viewer == event["seat"] or lane_visible(spec, event["seat"], viewer):
@@ -298,11 +456,209 @@ def check_event_view(
         assert seen == event, kind
 
 
+# ------------------------------------------------------------- newno and censorship rules
+
+
+def color_of(card: str) -> str | None:
+    return None if card.startswith("wild") else card.split("-", 1)[0]
+
+
+def rank_of(card: str) -> str:
+    return card if card.startswith("wild") else card.split("-", 1)[1]
+
+
+def twin(card: str) -> str:
+    """A card like `card` but not identical: the same rank in another colour, the other black."""
+    if card.startswith("wild"):
+        return "wild" if card == "wild-draw4" else "wild-draw4"
+    color, rank = card.split("-", 1)
+    return f"{COLORS[(COLORS.index(color) + 1) % 4]}-{rank}"
+
+
+def newno_playable(state: State, card: str) -> bool:
+    """RULES.md newno: what may be played now (a stack, the first play's leeway, a match)."""
+    pending = state.pending or {}
+    if pending.get("type") == "stack":
+        # +2 only on +2, +4 only on +4.
+        return rank_of(card) == pending["kind"]
+    top, color = state.top, state.color
+    assert top is not None
+    if pending.get("leeway"):
+        if color_of(card) is None or color_of(top) is None:
+            return True  # Black cards always; anything on a flipped wild or wild-draw4.
+        if rank_of(top) == "draw2":
+            return color_of(card) == color and rank_of(card) != "draw2"
+        if rank_of(top) in ("skip", "reverse"):
+            return color_of(card) == color
+    return matches(card, top, color)
+
+
+def turn_of(variant: Variant, state: State, seat: int) -> list[Command]:
+    return [c for c in variant.legal_commands(state, seat) if c["type"] not in OUT_OF_TURN]
+
+
+def check_newno_options(variant: Variant, state: State) -> None:
+    """Property 5 (newno): a waited-for seat's options are exactly what RULES.md allows."""
+    pending = state.pending or {}
+    kind = pending["type"]
+    for seat in state.to_act:
+        options = turn_of(variant, state, seat)
+        kinds = {c["type"] for c in options}
+        plays = {c["card"] for c in options if c["type"] == "play"}
+        if kind in ("first-play", "second-play", "stack", "play"):
+            assert plays == {c for c in state.hands[seat] if newno_playable(state, c)}, seat
+            if kind == "stack" or "seats" in pending:
+                may_draw = False  # Stack or accept; nobody draws while a choice is open.
+            elif kind == "first-play":
+                may_draw = True  # The youngest seat at the open start, even holding a match.
+            else:
+                may_draw = not plays  # Only a seat that cannot play draws.
+            assert ("draw" in kinds) == may_draw, (seat, pending, kinds)
+            assert ("accept" in kinds) == (kind == "stack")
+            assert kinds <= {"play", "draw", "accept"}
+        elif kind == "drawn":
+            assert kinds == {"play", "pass"} and plays == {pending["card"]}
+        elif kind == "color":
+            assert kinds == {"choose-color"}
+        elif kind == "swap":
+            assert kinds == {"swap"}
+            assert all(seat not in (c["target"], c.get("other")) for c in options)
+        else:
+            raise AssertionError(f"unknown newno pending {pending}")
+        for c in options:
+            if c["type"] == "play" and rank_of(c["card"]) == "7" and state.cards_held(seat) > 1:
+                # A 7 always swaps: it is listed once per other seat.
+                assert c.get("target") not in (None, seat), c
+
+
+def check_jump_ins(variant: Variant, state: State) -> None:
+    """Property 5 (newno): out of turn, a seat may play only the identical card while a window
+    is open: not the seat that opened it, not a seat the skips passed over (with a skip)."""
+    pending = state.pending or {}
+    window = pending.get("jump")
+    if window is not None:
+        assert window["card"] == state.top
+        # The engine's documented decision: no jump-in before the direction is set.
+        assert "seats" not in pending
+    for seat in range(state.seats):
+        if seat in state.to_act:
+            continue
+        plays = [c for c in variant.legal_commands(state, seat) if c["type"] == "play"]
+        if window is None:
+            assert plays == [], (seat, plays)
+            continue
+        card = window["card"]
+        eligible = (
+            seat != window["by"]
+            and card in state.hands[seat]
+            and not (rank_of(card) == "skip" and seat in window.get("skipped", ()))
+        )
+        assert all(c["card"] == card for c in plays), (seat, window, plays)
+        assert bool(plays) == eligible, (seat, window, plays)
+
+
+def opens_hand(state: State, opening: bool) -> bool:
+    """Whether a play now is the first play of the hand: at the open start, or of the card the
+    youngest seat drew there (a `drawn` decision keeps what its draw was)."""
+    kind = (state.pending or {}).get("type")
+    return opening if kind == "drawn" else kind == "first-play"
+
+
+def check_newno_step(
+    before: State, command: Command, new: list[Event], after: State, opening: bool
+) -> None:
+    """Property 5 (newno): a jump-in window is opened by a play and closed by the next command;
+    `close-window` hands the open choice to the youngest seat in it. `opening`: whether a play
+    in `before` is the first play of the hand (which opens no window: no direction yet)."""
+    played = [e for e in new if e["type"] == "card-played"]
+    window = (after.pending or {}).get("jump")
+    if command["type"] == "play":
+        seat, card = command["seat"], command["card"]
+        assert [(e["seat"], e["card"]) for e in played] == [(seat, card)]
+        # A play out of turn is a jump-in, and recorded as one.
+        assert played[0].get("jump", False) == (seat not in before.to_act)
+        named = (color_of(card) is None and command.get("color") is not None) or (
+            rank_of(card) == "7" and command.get("target") is not None
+        )
+        if named or opening or after.status != "playing":
+            # Naming the colour or target closes the window at once; the first play opens none.
+            assert window is None, (command, window)
+        else:
+            assert window is not None and (window["card"], window["by"]) == (card, seat)
+    else:
+        # Any other command closes an open window and opens none.
+        assert window is None, (command, window)
+    if command == CLOSE_WINDOW:
+        ages = before.extra.get("ages") or [0] * before.seats
+        choice = before.pending or {}
+        youngest = min(choice["seats"], key=lambda s: (ages[s], s))
+        forced = {k: v for k, v in choice.items() if k != "seats"}
+        assert after.pending == {**forced, "seat": youngest, "forced": True}
+        assert after.to_act == (youngest,)
+
+
+def legal_for(state: State, holder: int, card: str) -> bool:
+    """RULES.md censorship: a match; a wild-draw4 only for a holder with no card of the colour."""
+    if not matches(card, state.top, state.color):
+        return False
+    return card != "wild-draw4" or all(color_of(c) != state.color for c in state.hands[holder])
+
+
+def check_censorship_options(variant: Variant, state: State) -> None:
+    """Property 5 (censorship): a waited-for seat's options are exactly what RULES.md allows."""
+    pending = state.pending or {}
+    kind, dealer = pending["type"], state.dealer
+    for seat in state.to_act:
+        options = turn_of(variant, state, seat)
+        kinds = {c["type"] for c in options}
+        cards = {c["card"] for c in options if "card" in c}
+        hand = state.hands[seat]
+        own = {c for c in hand if legal_for(state, seat, c)}
+        if kind == "submit":
+            # Any card, legal or not; a black one with its colour; uno with the second-to-last.
+            assert seat != dealer and kinds == {"submit"} and cards == set(hand)
+            for c in options:
+                assert (c.get("color") in COLORS) == (color_of(c["card"]) is None), c
+            unos = {c["uno"] for c in options}
+            assert unos == ({False, True} if state.cards_held(seat) == 2 else {False})
+        elif kind == "resubmit":
+            assert seat != dealer and kinds == {"submit", "pass"}
+            assert cards == {pending["card"]} and legal_for(state, seat, pending["card"])
+        elif kind == "ruling":
+            submission = state.extra["submission"]
+            assert seat == dealer and pending["submitter"] == submission["seat"]
+            legal = legal_for(state, submission["seat"], submission["card"])
+            assert ("approve" in kinds) == legal
+            assert {c["card"] for c in options if c["type"] == "substitute"} == own
+            if legal or own:
+                assert kinds <= {"approve", "substitute"}
+            else:
+                assert kinds == {"return"} and cards == {*hand, submission["card"]}
+        elif kind == "play":
+            assert seat == dealer
+            assert {c["card"] for c in options if c["type"] == "play"} == own
+            assert ("draw" in kinds) == (not own)
+            if not variant.spec["options"]["dealer_draws"]:
+                # A dealer that may not draw is never asked to play without a matching card.
+                assert own
+        elif kind == "drawn":
+            assert seat == dealer and kinds == {"play"} and cards == {pending["card"]}
+        elif kind == "color":
+            assert kinds == {"choose-color"}
+        else:
+            raise AssertionError(f"unknown censorship pending {pending}")
+
+
 # ------------------------------------------------------------------------ wrong commands
 
 
 def wrong_commands(variant: Variant, state: State) -> list[tuple[str, Command]]:
     """Commands that break the rules now, each with the code it must be refused with."""
+    family = family_of(variant)
+    if family == "newno":
+        return wrong_newno(state)
+    if family == "censorship":
+        return wrong_censorship(state)
     wrong: list[tuple[str, Command]] = []
     basic_plus = variant.spec["rules"] == "basic-plus"
     if state.status == "hand-over":
@@ -375,6 +731,239 @@ def wrong_commands(variant: Variant, state: State) -> list[tuple[str, Command]]:
     return wrong
 
 
+def play_command(seat: int, card: str, **fields: Any) -> Command:
+    return {"type": "play", "seat": seat, "card": card, "uno": False, **fields}
+
+
+def missing_card(hand: list[str]) -> str | None:
+    missing = [c for c in DISTINCT_CARDS if c not in hand]
+    return missing[len(hand) % len(missing)] if missing else None
+
+
+def wrong_newno(state: State) -> list[tuple[str, Command]]:
+    """newno: commands that break the rules now, each with its code."""
+    wrong: list[tuple[str, Command]] = []
+    pending = state.pending or {}
+    kind = pending.get("type")
+    # (Hypothesis draws the first entries most often: the seat-by-seat ones come first.)
+    tail: list[tuple[str, Command]] = []
+    if "seats" not in pending:
+        tail.append(("no-open-window", CLOSE_WINDOW))
+    if state.status == "hand-over":
+        if state.hands[0]:
+            wrong.append(("hand-over", play_command(0, state.hands[0][0])))
+        wrong.append(("hand-over", {"type": "draw", "seat": 0}))
+        return wrong + tail
+    tail.append(("hand-not-over", {"type": "next-hand"}))
+    tail.append(("bad-target", {"type": "catch", "seat": 0, "target": 0}))
+    # No wild-draw4 challenge and no submissions in newno.
+    tail.append(("unknown-command", {"type": "challenge", "seat": 0}))
+    tail.append(("unknown-command", {"type": "submit", "seat": 0, "card": "red-1"}))
+    window = pending.get("jump")
+    for seat in range(state.seats):
+        hand = state.hands[seat]
+        other = (seat + 1) % state.seats
+        if seat not in state.uncalled:
+            tail.append(("uno-not-owed", {"type": "call-uno", "seat": seat}))
+        if seat not in state.to_act:
+            wrong.append(("not-your-turn", {"type": "draw", "seat": seat}))
+            if window is None:
+                if hand:
+                    wrong.append(("not-your-turn", play_command(seat, hand[0])))
+                continue
+            # A jump-in with a card that is not identical to the top card.
+            card = window["card"]
+            wrong.append(("cannot-jump-in", play_command(seat, twin(card))))
+            unlike = [c for c in hand if c != card]
+            if unlike:
+                wrong.append(("cannot-jump-in", play_command(seat, unlike[0])))
+            if card in hand and seat == window["by"]:
+                # Not on its own card.
+                wrong.append(("cannot-jump-in", play_command(seat, card)))
+            if card in hand and rank_of(card) == "skip" and seat in window.get("skipped", ()):
+                # Not with a skip, for a seat the earlier skips passed over.
+                wrong.append(("cannot-jump-in", play_command(seat, card)))
+            continue
+        missing = missing_card(hand)
+        playing = kind in ("first-play", "second-play", "stack", "play")
+        if missing is not None:
+            code = "card-not-in-hand" if playing else "unexpected-command"
+            if kind == "drawn":
+                code = "must-play-drawn-card"
+            wrong.append((code, play_command(seat, missing)))
+        if playing:
+            playable = [c for c in dict.fromkeys(hand) if newno_playable(state, c)]
+            for card in dict.fromkeys(hand):
+                if card not in playable:
+                    wrong.append(("card-does-not-match", play_command(seat, card)))
+                    continue
+                if color_of(card) is not None:
+                    wrong.append(("color-not-needed", play_command(seat, card, color="red")))
+                if state.cards_held(seat) > 2:
+                    wrong.append(("uno-not-due", play_command(seat, card, uno=True)))
+                if rank_of(card) != "7":
+                    wrong.append(("bad-target", play_command(seat, card, target=other)))
+                elif state.cards_held(seat) > 1:
+                    wrong.append(("bad-target", play_command(seat, card, target=seat)))
+            if kind == "stack":
+                wrong.append(("unexpected-command", {"type": "draw", "seat": seat}))
+            elif "seats" in pending or (kind != "first-play" and playable):
+                # Nobody draws while a choice is open; nobody holding a playable card draws
+                # (except the youngest seat at the open start).
+                wrong.append(("cannot-draw", {"type": "draw", "seat": seat}))
+        else:
+            wrong.append(("unexpected-command", {"type": "draw", "seat": seat}))
+        if kind == "drawn":
+            unlike = [c for c in hand if c != pending["card"]]
+            if unlike:
+                wrong.append(("must-play-drawn-card", play_command(seat, unlike[0])))
+        else:
+            wrong.append(("unexpected-command", {"type": "pass", "seat": seat}))
+        if kind != "stack":
+            wrong.append(("unexpected-command", {"type": "accept", "seat": seat}))
+        if kind != "color":
+            command = {"type": "choose-color", "seat": seat, "color": "red"}
+            wrong.append(("unexpected-command", command))
+        if kind != "swap":
+            wrong.append(("unexpected-command", {"type": "swap", "seat": seat, "target": other}))
+        else:
+            wrong.append(("bad-target", {"type": "swap", "seat": seat, "target": seat}))
+            if "jumper_of" not in pending:
+                # Only a 7 jumper may swap two other seats.
+                command = {"type": "swap", "seat": seat, "target": other, "other": seat}
+                wrong.append(("bad-target", command))
+    return wrong + tail
+
+
+def wrong_censorship(state: State) -> list[tuple[str, Command]]:
+    """censorship: commands that break the rules now, each with its code."""
+    wrong: list[tuple[str, Command]] = []
+    pending = state.pending or {}
+    kind, dealer = pending.get("type"), state.dealer
+    # No open choices, challenges, stacks or swaps in censorship.
+    tail: list[tuple[str, Command]] = [
+        ("unknown-command", CLOSE_WINDOW),
+        ("unknown-command", {"type": "challenge", "seat": 0}),
+        ("unknown-command", {"type": "accept", "seat": 0}),
+        ("unknown-command", {"type": "swap", "seat": 0, "target": 1}),
+    ]
+    if state.status == "hand-over":
+        wrong.append(("hand-over", {"type": "submit", "seat": 0, "card": "red-1"}))
+        wrong.append(("hand-over", {"type": "draw", "seat": dealer}))
+        return wrong + tail
+    tail.append(("hand-not-over", {"type": "next-hand"}))
+    tail.append(("bad-target", {"type": "catch", "seat": 0, "target": 0}))
+    submission = state.extra.get("submission")
+    for seat in range(state.seats):
+        hand = state.hands[seat]
+        acting = seat in state.to_act
+        missing = missing_card(hand)
+        if seat not in state.uncalled:
+            tail.append(("uno-not-owed", {"type": "call-uno", "seat": seat}))
+        target = (seat + 1) % state.seats
+        if target not in state.uncalled:
+            tail.append(("not-catchable", {"type": "catch", "seat": seat, "target": target}))
+        if seat != dealer:
+            # A standard seat never plays or draws: it submits, in turn or not.
+            wrong.append(("must-submit", play_command(seat, hand[0] if hand else "red-1")))
+            wrong.append(("must-submit", {"type": "draw", "seat": seat}))
+            ruling = "unexpected-command" if acting else "not-your-turn"
+            wrong.append((ruling, {"type": "approve", "seat": seat}))
+            wrong.append((ruling, {"type": "return", "seat": seat, "card": "red-1"}))
+            if not acting and hand:
+                wrong.append(("not-your-turn", submit_command(seat, hand[0])))
+        else:
+            if not acting:
+                wrong.append(("not-your-turn", {"type": "draw", "seat": seat}))
+                if hand:
+                    wrong.append(("not-your-turn", play_command(seat, hand[0])))
+                wrong.append(("not-your-turn", submit_command(seat, "red-1")))
+                wrong.append(("not-your-turn", {"type": "approve", "seat": seat}))
+            else:
+                wrong.append(("unexpected-command", submit_command(seat, "red-1")))
+        if not acting:
+            continue
+        if kind in ("submit", "resubmit"):
+            if missing is not None:
+                code = "card-not-in-hand" if kind == "submit" else "must-play-drawn-card"
+                wrong.append((code, submit_command(seat, missing)))
+            for card in dict.fromkeys(hand if kind == "submit" else [pending["card"]]):
+                if color_of(card) is None:
+                    # A black card is submitted with its colour named, no other card.
+                    wrong.append(("bad-color", {"type": "submit", "seat": seat, "card": card}))
+                else:
+                    wrong.append(("bad-color", submit_command(seat, card, color="red")))
+                if state.cards_held(seat) > 2:
+                    wrong.append(("uno-not-due", submit_command(seat, card, uno=True)))
+            if kind == "resubmit":
+                unlike = [c for c in hand if c != pending["card"]]
+                if unlike:
+                    wrong.append(("must-play-drawn-card", submit_command(seat, unlike[0])))
+            else:
+                wrong.append(("unexpected-command", {"type": "pass", "seat": seat}))
+        elif kind == "ruling":
+            assert submission is not None
+            legal = legal_for(state, submission["seat"], submission["card"])
+            own = [c for c in dict.fromkeys(hand) if legal_for(state, seat, c)]
+            if not legal:
+                wrong.append(("illegal-submission", {"type": "approve", "seat": seat}))
+            if legal or own:
+                card = submission["card"]
+                wrong.append(("must-play", {"type": "return", "seat": seat, "card": card}))
+            elif missing is not None and missing != submission["card"]:
+                wrong.append(
+                    ("card-not-in-hand", {"type": "return", "seat": seat, "card": missing})
+                )
+            if missing is not None:
+                command = {"type": "substitute", "seat": seat, "card": missing}
+                if color_of(missing) is None:
+                    command["color"] = "red"
+                wrong.append(("card-not-in-hand", command))
+            for card in dict.fromkeys(hand):
+                command = {"type": "substitute", "seat": seat, "card": card}
+                if card not in own:
+                    if color_of(card) is None:
+                        command["color"] = "red"
+                    wrong.append(("card-does-not-match", command))
+                elif color_of(card) is None:
+                    wrong.append(("bad-color", command))
+                else:
+                    wrong.append(("bad-color", {**command, "color": "red"}))
+            wrong.append(("unexpected-command", {"type": "draw", "seat": seat}))
+            wrong.append(("unexpected-command", {"type": "pass", "seat": seat}))
+        elif kind == "play":
+            own = [c for c in dict.fromkeys(hand) if legal_for(state, seat, c)]
+            if own:
+                # The dealer draws only when it has no legal card.
+                wrong.append(("must-play", {"type": "draw", "seat": seat}))
+            for card in dict.fromkeys(hand):
+                if card not in own:
+                    # A wild-draw4 while holding the current colour is one of these.
+                    wrong.append(("card-does-not-match", play_command(seat, card)))
+                elif color_of(card) is not None:
+                    wrong.append(("color-not-needed", play_command(seat, card, color="red")))
+            if missing is not None:
+                wrong.append(("card-not-in-hand", play_command(seat, missing)))
+            wrong.append(("unexpected-command", {"type": "pass", "seat": seat}))
+            wrong.append(("unexpected-command", {"type": "approve", "seat": seat}))
+        elif kind == "drawn":
+            # The dealer must play a playable drawn card.
+            wrong.append(("must-play-drawn-card", {"type": "pass", "seat": seat}))
+            unlike = [c for c in hand if c != pending["card"]]
+            if unlike:
+                wrong.append(("must-play-drawn-card", play_command(seat, unlike[0])))
+        elif kind == "color":
+            wrong.append(("unexpected-command", {"type": "pass", "seat": seat}))
+    return wrong + tail
+
+
+def submit_command(seat: int, card: str, **fields: Any) -> Command:
+    command: Command = {"type": "submit", "seat": seat, "card": card, "uno": False, **fields}
+    if color_of(card) is None and "color" not in command:
+        command["color"] = "red"
+    return command
+
+
 def matches(card: str, top: str | None, color: str | None) -> bool:
     """RULES.md: the current colour, the same rank as the top card, or black."""
     if card.startswith("wild") or top is None:
@@ -445,5 +1034,29 @@ def test_precognitive_official_games_keep_every_property(spec, seats, seed, data
 @given(st.sampled_from(SPECS["precognitive-basic-plus"]), SEATS, st.integers(0, 2**32), st.data())
 def test_precognitive_basic_plus_games_keep_every_property(spec, seats, seed, data):
     """Random precognitive games over basic-plus, every sight and lane, keep every property."""
+    assume(fits(spec, seats))
+    play(data, spec, seats, seed)
+
+
+NEW_SEATS = {
+    "newno": st.integers(2, 6) | st.sampled_from([7, 10]),
+    "censorship": st.integers(3, 6) | st.sampled_from([7, 10]),
+}
+
+
+@SETTINGS
+@given(st.sampled_from(SPECS["newno"]), NEW_SEATS["newno"], st.integers(0, 2**32), st.data())
+def test_newno_games_keep_every_property(spec, seats, seed, data):
+    """Random newno games (with ages, close-window, jump-ins and catches) keep every property."""
+    assume(fits(spec, seats))
+    play(data, spec, seats, seed)
+
+
+@SETTINGS
+@given(
+    st.sampled_from(SPECS["censorship"]), NEW_SEATS["censorship"], st.integers(0, 2**32), st.data()
+)
+def test_censorship_games_keep_every_property(spec, seats, seed, data):
+    """Random censorship games (every ruling, dealer_draws either way) keep every property."""
     assume(fits(spec, seats))
     play(data, spec, seats, seed)

@@ -5,7 +5,16 @@ The policy picks uniformly among the acting seat's legal commands, leaving out `
 legal but only costs cards, and would make hands very long). Seeds are fixed, so every run
 plays the same matches.
 
-The default run plays about 800 matches; the slow run (`UNO_SLOW_TESTS=1`) ten times as many.
+newno and censorship (`new_family_command`): the policy picks the kind of command first, then
+one of that kind (so that a censorship dealer approves as often as it substitutes); a black card
+or a 7 is sometimes played without its colour or target (named later, with `choose-color` or
+`swap`). newno, as the simulation driver does (games/simulation.py): while a jump-in window is
+open, a seat holding the identical card jumps in half of the time; an open choice goes to a seat
+that can move in it, or (always when none can, else one time in five) the system
+`close-window` hands it to the youngest seat. newno matches are played with random seat ages.
+
+The default run plays about 1,650 matches (400 newno, 450 censorship); the slow run
+(`UNO_SLOW_TESTS=1`) ten times as many.
 """
 
 from __future__ import annotations
@@ -27,13 +36,19 @@ SORTED_DECK = sorted(DECK)
 HAND_CAP = 100_000
 MATCH_CAP = 200_000
 SLOW_FACTOR = 10
+OUT_OF_TURN = ("catch", "call-uno")
 
 OFF, BP = "official", "basic-plus"
 BP_200 = {"scoring": "winner-takes", "target": 200}
 BLIND_2 = {"lane": 2, "sight": "blind"}
 HALF_TELE = {"lane": "half-hand", "sight": "telepathic"}
+NEW, CEN = "newno", "censorship"
+HAND_3 = {"hand_size": 3}
+NO_DEALER_DRAWS = {"dealer_draws": False}
+NEW_FAMILIES = (NEW, CEN)
+CLOSE_WINDOW = {"type": "close-window"}
 
-# (id, spec, seats, matches in the default run); the counts keep the run near 45 s.
+# (id, spec, seats, matches in the default run); the counts keep the run near 60 s (CPU time).
 COMBOS: list[tuple[str, Spec, int, int]] = [
     ("official-2", {"rules": OFF}, 2, 15),
     ("official-3", {"rules": OFF}, 3, 20),
@@ -55,27 +70,85 @@ COMBOS: list[tuple[str, Spec, int, int]] = [
     ("precognitive-official-lane2-blind-5", {"rules": OFF, "precognitive": BLIND_2}, 5, 10),
     ("precognitive-basic-plus-half-telepathic-3", {"rules": BP, "precognitive": HALF_TELE}, 3, 5),
     ("precognitive-basic-plus-half-telepathic-4", {"rules": BP, "precognitive": HALF_TELE}, 4, 25),
+    ("newno-2", {"rules": NEW}, 2, 40),
+    ("newno-3", {"rules": NEW}, 3, 50),
+    ("newno-4", {"rules": NEW}, 4, 50),
+    ("newno-6", {"rules": NEW}, 6, 60),
+    ("newno-hand3-2", {"rules": NEW, "options": HAND_3}, 2, 40),
+    ("newno-hand3-3", {"rules": NEW, "options": HAND_3}, 3, 50),
+    ("newno-hand3-4", {"rules": NEW, "options": HAND_3}, 4, 50),
+    ("newno-hand3-6", {"rules": NEW, "options": HAND_3}, 6, 60),
+    ("censorship-3", {"rules": CEN}, 3, 40),
+    ("censorship-4", {"rules": CEN}, 4, 50),
+    ("censorship-7", {"rules": CEN}, 7, 60),
+    ("censorship-10", {"rules": CEN}, 10, 60),
+    ("censorship-no-dealer-draws-3", {"rules": CEN, "options": NO_DEALER_DRAWS}, 3, 50),
+    ("censorship-no-dealer-draws-4", {"rules": CEN, "options": NO_DEALER_DRAWS}, 4, 50),
+    ("censorship-no-dealer-draws-7", {"rules": CEN, "options": NO_DEALER_DRAWS}, 7, 60),
+    ("censorship-no-dealer-draws-10", {"rules": CEN, "options": NO_DEALER_DRAWS}, 10, 80),
 ]
 
 
 def policy_options(variant: Variant, state: State, seat: int) -> list[dict[str, Any]]:
     """The seat's legal commands, catches and uno calls only against a seat in `uncalled`."""
     legal = variant.legal_commands(state, seat)
-    if not any(c["type"] in ("catch", "call-uno") for c in legal):
+    if not any(c["type"] in OUT_OF_TURN for c in legal):
         return legal
     uncalled = variant.view(state, seat)["uncalled"]
-    return [
-        c
-        for c in legal
-        if c["type"] not in ("catch", "call-uno") or c.get("target", seat) in uncalled
-    ]
+    return [c for c in legal if c["type"] not in OUT_OF_TURN or c.get("target", seat) in uncalled]
+
+
+def new_family_command(
+    variant: Variant, state: State, rng: random.Random, where: str
+) -> dict[str, Any]:
+    """newno and censorship: the random policy's next command (see the module docstring)."""
+    pending = state.pending or {}
+    window = pending.get("jump")
+    if window is not None:
+        jump_ins = [
+            c
+            for seat in range(state.seats)
+            if seat not in state.to_act
+            for c in variant.legal_commands(state, seat)
+            if c["type"] == "play"
+        ]
+        if jump_ins and rng.random() < 0.5:
+            return unnamed(rng.choice(jump_ins), rng)
+    if "seats" in pending:
+        # An open choice: a seat that can move in it, or nobody and the Youngest Rule.
+        movers = [
+            seat
+            for seat in state.to_act
+            if any(c["type"] not in OUT_OF_TURN for c in variant.legal_commands(state, seat))
+        ]
+        if not movers or rng.random() < 0.2:
+            return CLOSE_WINDOW
+        seat = rng.choice(movers)
+    else:
+        seat = rng.choice(state.to_act)
+    options = policy_options(variant, state, seat)
+    assert options, f"seat {seat} is to act but has no command: {where}"
+    kind = rng.choice(sorted({c["type"] for c in options}))
+    return unnamed(rng.choice([c for c in options if c["type"] == kind]), rng)
+
+
+def unnamed(command: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """One play in four of a black card or a 7 names its colour or target later."""
+    if command["type"] == "play" and ("color" in command or "target" in command):
+        if rng.random() < 0.25:
+            return {k: v for k, v in command.items() if k not in ("color", "target")}
+    return command
 
 
 def play_match(spec: Spec, seats: int, seed: int) -> dict[str, Any]:
     """Play one match to its end; check it as it goes; return what happened."""
     variant = Variant.from_spec(spec)
     rng = random.Random(f"policy:{seed}")
-    state = variant.replay(variant.start(seats, seed=seed))
+    new_family = variant.spec["rules"] in NEW_FAMILIES
+    ages = None
+    if variant.spec["rules"] == NEW:
+        ages = [rng.randrange(seats) for _ in range(seats)]  # ties too: the lowest seat
+    state = variant.replay(variant.start(seats, seed=seed, ages=ages))
     results: list[dict[str, Any]] = []
     match_ended: dict[str, Any] | None = None
     commands = hand_commands = longest_hand = 0
@@ -87,10 +160,13 @@ def play_match(spec: Spec, seats: int, seed: int) -> dict[str, Any]:
             (command,) = variant.legal_commands(state, None)
             hand_commands = 0
         else:
-            seat = rng.choice(state.to_act)
-            options = policy_options(variant, state, seat)
-            assert options, f"seat {seat} is to act but has no command: {where}"
-            command = rng.choice(options)
+            if new_family:
+                command = new_family_command(variant, state, rng, where)
+            else:
+                seat = rng.choice(state.to_act)
+                options = policy_options(variant, state, seat)
+                assert options, f"seat {seat} is to act but has no command: {where}"
+                command = rng.choice(options)
             hand_commands += 1
             longest_hand = max(longest_hand, hand_commands)
         events = variant.decide(state, command)
@@ -109,6 +185,9 @@ def play_match(spec: Spec, seats: int, seed: int) -> dict[str, Any]:
 
 def check_cards(state: State, where: str) -> None:
     cards = [c for hand in state.hands for c in hand] + [c for lane in state.lanes for c in lane]
+    submission = state.extra.get("submission")
+    if submission is not None:
+        cards.append(submission["card"])  # censorship: with the dealer, in no hand
     assert sorted(cards + state.draw + state.discard) == SORTED_DECK, where
 
 
