@@ -476,6 +476,8 @@ class Ruleset:
 
     def play_options(self, state: State, seat: Seat, card: Card) -> list[Command]:
         left = state.cards_held(seat) - 1
+        if left != 1 and COLOR_OF[card] is not None:
+            return [{"type": PLAY, "seat": seat, "card": card, "uno": False}]  # the common case
         colors = COLORS if COLOR_OF[card] is None and left > 0 else (None,)
         unos = (False, True) if left == 1 and self.owes_uno(state, seat) else (False,)
         options = []
