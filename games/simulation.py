@@ -1,8 +1,12 @@
 """Bot-versus-bot matches played in-process through the engine's public API (no database).
 
 Used by `manage.py simulate`, the benchmarks and the tests. The driver gives out-of-turn
-chances (uno calls, catches) to every seat while someone owes a call, then asks the first seat in
-`to_act` for its move; when a hand is over it sends the system `next-hand`.
+chances (uno calls, catches) while someone owes a call (the owing seat first), and (newno) a
+chance to jump in to every other seat holding the card on top while a jump-in window is open;
+then it asks the first seat in `to_act` for its move. An open choice (newno: a pending with
+several `seats`) is offered to those seats in a random order; a bot may let it pass (None), and
+when every seat does, the driver sends the system `close-window` (the Youngest Rule). When a
+hand is over it sends the system `next-hand`.
 """
 
 from __future__ import annotations
@@ -49,12 +53,16 @@ def play_match(
         command = None
         if state.status != PLAYING:
             command = {"type": "next-hand"}
-        elif state.uncalled:
-            for seat in range(state.seats):
-                if seat not in state.to_act:
-                    command = _ask(variant, state, seat, bots[seat], rng)
-                    if command is not None:
-                        break
+        else:
+            command = _out_of_turn(variant, state, bots, rng)
+        if command is None and "seats" in (state.pending or {}):
+            # An open choice: whoever wants to act first; nobody -> the Youngest Rule.
+            for seat in rng.sample(state.to_act, len(state.to_act)):
+                command = _ask(variant, state, seat, bots[seat], rng)
+                if command is not None:
+                    break
+            else:
+                command = {"type": "close-window"}
         if command is None:
             seat = state.to_act[0]
             command = _ask(variant, state, seat, bots[seat], rng)
@@ -77,6 +85,31 @@ def play_match(
         events=events if keep_events else [],
         hand_points=hand_points,
     )
+
+
+def _out_of_turn(variant: Variant, state: Any, bots: Sequence[Strategy], rng: random.Random) -> Any:
+    """Uno calls and catches while someone owes a call; jump-ins while a window is open."""
+    if state.uncalled:
+        # A seat that owes the call has the first chance to make it (it may be in `to_act`,
+        # as after an automatic precognitive lane play); then the others may catch it.
+        owing = sorted(state.uncalled)
+        for seat in owing + [s for s in range(state.seats) if s not in state.uncalled]:
+            if seat in owing or seat not in state.to_act:
+                command = _ask(variant, state, seat, bots[seat], rng)
+                if command is not None:
+                    return command
+    window = (state.pending or {}).get("jump")
+    if window is not None:
+        holders = [
+            s
+            for s in range(state.seats)
+            if s not in state.to_act and s != window["by"] and window["card"] in state.hands[s]
+        ]
+        for seat in rng.sample(holders, len(holders)):
+            command = _ask(variant, state, seat, bots[seat], rng)
+            if command is not None:
+                return command
+    return None
 
 
 def _ask(variant: Variant, state: Any, seat: int, bot: Strategy, rng: random.Random) -> Any:

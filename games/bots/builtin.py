@@ -1,97 +1,152 @@
-"""The built-in strategies: `random` (random-legal) and `greedy`."""
+"""The simple strategies, for every family: `random` (random-legal) and `greedy`."""
 
 from __future__ import annotations
 
 import random
-from collections import Counter
-from collections.abc import Callable
-from typing import Any
 
-from games.engine.cards import COLOR_OF, COLORS, POINTS
+from games.engine.cards import COLOR_OF, POINTS
 
-View = dict[str, Any]
-Command = dict[str, Any]
-Strategy = Callable[[View, list[Command], random.Random], Command | None]
+from .common import (
+    OUT_OF_TURN,
+    Command,
+    Strategy,
+    View,
+    best_color,
+    by_type,
+    color_counts,
+    first,
+    free_calls,
+    in_turn,
+    matches,
+    open_choice,
+    uno_right,
+    worth_it,
+)
 
-OUT_OF_TURN = ("catch", "call-uno")
-
-
-def _worth_it(view: View, command: Command) -> bool:
-    """Out-of-turn commands that cost nothing: a catch of a catchable seat, a call that is owed."""
-    if command["type"] == "catch":
-        return command["target"] in view["uncalled"]
-    if command["type"] == "call-uno":
-        return view["seat"] in view["uncalled"]
-    return True
+__all__ = ["Command", "Strategy", "View", "greedy", "random_legal"]
 
 
 def random_legal(view: View, legal: list[Command], rng: random.Random) -> Command | None:
-    """Any legal move, uniformly; catches and owed calls half the time when out of turn."""
-    if view["seat"] in view["to_act"]:
-        moves = [c for c in legal if c["type"] not in OUT_OF_TURN or _worth_it(view, c)]
+    """Any legal move, uniformly; out of turn, half the time, a free call, catch or jump-in.
+
+    Out of turn it never makes a move that costs it cards (a wrong catch or a false uno call,
+    legal in basic-plus and newno).
+    """
+    if in_turn(view):
+        moves = [c for c in legal if c["type"] not in OUT_OF_TURN or worth_it(view, c)]
         return rng.choice(moves) if moves else None
-    extras = [c for c in legal if _worth_it(view, c)]
+    extras = [c for c in legal if worth_it(view, c)]
     return rng.choice(extras) if extras and rng.random() < 0.5 else None
 
 
-def _best_color(hand: list[str]) -> str:
-    counts = Counter(COLOR_OF[c] for c in hand if COLOR_OF[c] is not None)
-    return counts.most_common(1)[0][0] if counts else COLORS[0]
+def _play_value(view: View, command: Command) -> tuple[int, int, int]:
+    """Greedy's order: coloured cards before black ones (until 3 cards are left), then points;
+    a newno 7 swaps with the seat holding fewest cards."""
+    card = command["card"]
+    black = COLOR_OF[card] is None
+    late = len(view["hand"]) <= 3
+    target = command.get("target")
+    return (
+        0 if black and not late else 1,
+        POINTS[card],
+        -view["hand_sizes"][target] if target is not None else 0,
+    )
+
+
+def _greedy_play(view: View, legal: list[Command], color: str) -> Command | None:
+    plays = uno_right([c for c in legal if c["type"] == "play" and c.get("color") in (None, color)])
+    return max(plays, key=lambda c: _play_value(view, c)) if plays else None
 
 
 def greedy(view: View, legal: list[Command], rng: random.Random) -> Command | None:
-    """Shed the most points first, keep black cards for late, never miss an uno or a catch."""
-    for command in legal:
-        if command["type"] in OUT_OF_TURN and _worth_it(view, command):
-            return command
-    if view["seat"] not in view["to_act"]:
-        return None
+    """Shed the most points first, keep black cards for late, never miss an uno or a catch.
+
+    Every family: it stacks when it can, jumps in whenever it can (a card shed out of turn),
+    swaps hands with the seat holding fewest cards, submits its highest card (a legal one first)
+    and, as a censorship dealer, plays its highest legal card unless the submission is worth more.
+    """
+    call = free_calls(view, legal)
+    if call is not None:
+        return call
     hand = view["hand"]
-    color = _best_color(hand)
-    plays = [c for c in legal if c["type"] == "play" and c.get("color") in (None, color)]
-    # Call uno whenever the play leaves one card.
-    plays = [
-        c
-        for c in plays
-        if c["uno"]
-        or not any(o is not c and o.get("uno") and o["card"] == c["card"] for o in plays)
-    ]
-    if plays:
-        late = len(hand) <= 3
-
-        def value(command: Command) -> tuple[int, int]:
-            black = COLOR_OF[command["card"]] is None
-            return (0 if black and not late else 1, POINTS[command["card"]])
-
-        return max(plays, key=value)
-    by_type = {c["type"]: c for c in legal}
-    if "choose-color" in by_type:
+    color = best_color(hand)
+    if not in_turn(view):
+        return _greedy_play(view, legal, color)  # a jump-in, when one is offered
+    kind = (view["pending"] or {}).get("type")
+    play = _greedy_play(view, legal, color)
+    if play is not None:
+        return play
+    if kind == "color":
         return next(c for c in legal if c["type"] == "choose-color" and c["color"] == color)
-    if "precommit" in by_type:
-        # A front card that will surely match (black, or the colour now in play), then the
-        # colour held most; ties broken at random, so a stuck hand does not commit the same
-        # unplayable card for ever.
-        owed = view["seat"] in view["uncalled"]
+    if kind == "precommit":
+        return _greedy_precommit(view, rng)
+    if kind in ("submit", "resubmit"):
+        submits = by_type(legal, "submit")
+        submits = uno_right([c for c in submits if c.get("color") in (None, color)])
 
-        def promise(command: Command) -> tuple[bool, bool, int, float]:
-            front = COLOR_OF[command["cards"][0]]
-            held = sum(COLOR_OF[x] == color for x in command["cards"])
-            return (front is None, front == view["color"], held, rng.random())
+        def worth(command: Command) -> tuple[bool, int]:
+            return (matches(command["card"], view["top"], view["color"]), POINTS[command["card"]])
 
-        commits = [c for c in legal if c["type"] == "precommit" and c["uno"] == owed]
-        return max(commits, key=promise)
-    for kind in ("accept", "pass", "draw"):
-        if kind in by_type:
-            return by_type[kind]
+        return max(submits, key=worth)
+    if kind == "ruling":
+        return _greedy_ruling(view, legal, color)
+    if kind == "swap":
+        swaps = [c for c in by_type(legal, "swap") if "other" not in c]
+        return min(swaps, key=lambda c: view["hand_sizes"][c["target"]])
+    if kind == "stack" and open_choice(view):
+        return None  # Cannot stack: let the other neighbour decide first.
+    for move in ("accept", "pass", "draw"):
+        command = first(legal, move)
+        if command is not None:
+            return command
     moves = [c for c in legal if c["type"] not in OUT_OF_TURN]
     return rng.choice(moves) if moves else None
 
 
-STRATEGIES: dict[str, Strategy] = {"random": random_legal, "greedy": greedy}
+def _greedy_precommit(view: View, rng: random.Random) -> Command:
+    """Black cards first, then the colour in play, then the colours held most, one colour after
+    the other (ties at random, so a stuck hand does not commit the same card for ever).
+
+    With (nearly) nothing left to draw, a black card played comes straight back to whoever
+    flushes next: then the colour in play goes first and black cards next (else every seat may
+    pass the same black cards round for ever).
+    """
+    hand = view["hand"]
+    counts = color_counts(hand)
+    scarce = view["draw_pile"] + view["discard_pile"] - 1 < view["seats"]
+
+    def order(card: str) -> tuple[bool, bool, bool, int, str, float]:
+        color = COLOR_OF[card]
+        black = color is None
+        return (
+            black and not scarce,
+            color == view["color"],
+            black,
+            counts[color or ""],
+            color or "",
+            rng.random(),
+        )
+
+    cards = sorted(hand, key=order, reverse=True)[: view["pending"]["count"]]
+    return {
+        "type": "precommit",
+        "seat": view["seat"],
+        "cards": cards,
+        "uno": view["seat"] in view["uncalled"],
+    }
 
 
-def find_strategy(name: str) -> Strategy:
-    try:
-        return STRATEGIES[name]
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r}; known: {', '.join(STRATEGIES)}") from None
+def _greedy_ruling(view: View, legal: list[Command], color: str) -> Command:
+    """The dealer keeps the lower card: it plays its highest legal card unless the submitted
+    card is worth more; with nothing legal it returns its highest card."""
+    submitted = (view.get("submission") or {}).get("card")
+    own = [c for c in by_type(legal, "substitute") if c.get("color") in (None, color)]
+    approve = first(legal, "approve")
+    if own:
+        best = max(own, key=lambda c: POINTS[c["card"]])
+        if approve is None or submitted is None or POINTS[best["card"]] > POINTS[submitted]:
+            return best
+    if approve is not None:
+        return approve
+    returns = by_type(legal, "return")
+    return max(returns, key=lambda c: (COLOR_OF[c["card"]] is not None, POINTS[c["card"]]))

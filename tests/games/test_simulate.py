@@ -76,3 +76,28 @@ def test_greedy_beats_random_legal_in_official():
 def test_bad_arguments_are_refused_with_a_clear_message(args, message):
     with pytest.raises(CommandError, match=re.escape(message)):
         simulate(*args)
+
+
+FAMILIES = [("official", None), ("basic-plus", None), ("newno", None), ("censorship", None)]
+PRECOGNITIVE = [
+    (base, f"lane={lane},sight={sight}")
+    for base in ("official", "basic-plus")
+    for lane in ("1", "2", "initial-hand", "half-hand", "fewest-in-any-hand")
+    for sight in ("sighted", "blind", "telepathic")
+]
+
+
+@pytest.mark.parametrize(("rules", "precognitive"), FAMILIES + PRECOGNITIVE)
+def test_it_runs_every_family_and_combination_with_every_strategy(rules, precognitive):
+    from games.bots import STRATEGIES
+
+    args = ["--rules", rules, "--seats", str(len(STRATEGIES)), "--matches", "2"]
+    args += ["--bots", ",".join(STRATEGIES), "--options", "hand_size=4,target=60"]
+    if precognitive is not None:
+        args += ["--precognitive", precognitive]
+    output = simulate(*args)
+    rates = win_rates(output)
+    assert len(rates) == len(STRATEGIES)
+    assert sum(rates) == pytest.approx(100, abs=0.2)
+    for name in STRATEGIES:
+        assert re.search(rf"^\s+\d+\s+{re.escape(name)}\s", output, re.MULTILINE)

@@ -76,11 +76,21 @@ class Command(BaseCommand):
         elapsed = time.perf_counter() - started
 
         self.stdout.write(f"variant: {variant.spec}")
-        self.stdout.write(f"{'seat':>4}  {'bot':<10} {'win rate':>9} {'points/hand':>12}")
+        width = max(10, *map(len, names))
+        self.stdout.write(f"{'seat':>4}  {'bot':<{width}} {'win rate':>9} {'points/hand':>12}")
         for seat in range(seats):
             self.stdout.write(
-                f"{seat:>4}  {names[seat % len(names)]:<10} {wins[seat] / matches:>9.1%} "
+                f"{seat:>4}  {names[seat % len(names)]:<{width}} {wins[seat] / matches:>9.1%} "
                 f"{points[seat] / hands:>12.1f}"
+            )
+        # Per strategy: the share of matches won by any of its seats, and its points per hand
+        # (an average over its seats).
+        for name in dict.fromkeys(names[seat % len(names)] for seat in range(seats)):
+            mine = [seat for seat in range(seats) if names[seat % len(names)] == name]
+            self.stdout.write(
+                f"by bot: {name:<{width}} {sum(wins[s] for s in mine) / matches:>9.1%} "
+                f"{sum(points[s] for s in mine) / len(mine) / hands:>12.1f}  "
+                f"({len(mine)} seat{'s' if len(mine) > 1 else ''})"
             )
         self.stdout.write(f"hands per match: {hands / matches:.2f}")
         self.stdout.write(f"commands per match: {commands / matches:.0f}")

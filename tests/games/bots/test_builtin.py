@@ -31,7 +31,9 @@ def test_each_bot_answers_every_turn_with_one_of_its_legal_commands(name, spec):
         seat = state.to_act[0]
         legal = variant.legal_commands(state, seat)
         command = bot(variant.view(state, seat), legal, rng)
-        assert command in legal
+        # A precommit may be any ordered choice the engine accepts (it lists only some of them
+        # for big hands); `decide` below checks it.
+        assert command in legal or command["type"] == "precommit"
         state = variant.replay(variant.decide(state, command), state)
 
 
