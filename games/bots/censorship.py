@@ -32,8 +32,7 @@ from .common import (
     best_color,
     by_type,
     first,
-    free_calls,
-    in_turn,
+    in_turn_only,
     matches,
     next_seat,
     uno_right,
@@ -153,13 +152,10 @@ def ruling(view: View, legal: list[Command], rng: random.Random) -> Command:
     return max(legal, key=lambda c: (ruling_value(view, c), rng.random()))
 
 
-def censor(view: View, legal: list[Command], rng: random.Random) -> Command | None:
-    call = free_calls(view, legal)
-    if call is not None:
-        return call
-    if not in_turn(view):
-        return None
-    kind = (view["pending"] or {}).get("type")
+@in_turn_only
+def censor(
+    view: View, legal: list[Command], rng: random.Random, kind: str | None
+) -> Command | None:
     if kind in ("submit", "resubmit"):
         return submitter(view, legal, rng)
     if kind == "ruling":

@@ -6,6 +6,7 @@ A strategy sees only its seat's view (`hand`, `hand_sizes`, `top`, `color`, `pen
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -41,6 +42,25 @@ def free_calls(view: View, legal: list[Command]) -> Command | None:
     if catches:
         return min(catches, key=lambda c: view["hand_sizes"][c["target"]])
     return None
+
+
+TurnChoice = Callable[[View, list[Command], random.Random, "str | None"], "Command | None"]
+
+
+def in_turn_only(choose: TurnChoice) -> Strategy:
+    """A strategy from its in-turn choice: owed calls and free catches first, whenever they
+    come; out of turn nothing else; in turn `choose(view, legal, rng, pending_type)`."""
+
+    @functools.wraps(choose)
+    def strategy(view: View, legal: list[Command], rng: random.Random) -> Command | None:
+        call = free_calls(view, legal)
+        if call is not None:
+            return call
+        if not in_turn(view):
+            return None
+        return choose(view, legal, rng, (view["pending"] or {}).get("type"))
+
+    return strategy
 
 
 def in_turn(view: View) -> bool:

@@ -25,8 +25,7 @@ from .common import (
     best_color,
     by_type,
     first,
-    free_calls,
-    in_turn,
+    in_turn_only,
     next_seat,
     regular_size,
     uno_right,
@@ -104,13 +103,10 @@ def challenge_or_accept(view: View, legal: list[Command]) -> Command | None:
     return first(legal, "accept")
 
 
-def colour_control(view: View, legal: list[Command], rng: random.Random) -> Command | None:
-    call = free_calls(view, legal)
-    if call is not None:
-        return call
-    if not in_turn(view):
-        return None
-    kind = (view["pending"] or {}).get("type")
+@in_turn_only
+def colour_control(
+    view: View, legal: list[Command], rng: random.Random, kind: str | None
+) -> Command | None:
     if kind in ("play", "drawn"):
         return play_turn(view, legal, rng)
     if kind == "color":

@@ -33,8 +33,7 @@ from .common import (
     View,
     color_counts,
     first,
-    free_calls,
-    in_turn,
+    in_turn_only,
     next_seat,
     regular_size,
 )
@@ -201,13 +200,10 @@ def name_color(view: View, legal: list[Command]) -> Command:
     return next(c for c in legal if c["type"] == "choose-color" and c["color"] == color)
 
 
-def lane_planner(view: View, legal: list[Command], rng: random.Random) -> Command | None:
-    call = free_calls(view, legal)
-    if call is not None:
-        return call
-    if not in_turn(view):
-        return None
-    kind = (view["pending"] or {}).get("type")
+@in_turn_only
+def lane_planner(
+    view: View, legal: list[Command], rng: random.Random, kind: str | None
+) -> Command | None:
     if kind == "precommit":
         return precommit(view, legal)
     if kind == "color" and any(view["lane"]):

@@ -478,16 +478,19 @@ class Ruleset:
         left = state.cards_held(seat) - 1
         if left != 1 and COLOR_OF[card] is not None:
             return [{"type": PLAY, "seat": seat, "card": card, "uno": False}]  # the common case
-        colors = COLORS if COLOR_OF[card] is None and left > 0 else (None,)
         unos = (False, True) if left == 1 and self.owes_uno(state, seat) else (False,)
-        options = []
-        for color in colors:
-            for uno in unos:
-                command = {"type": PLAY, "seat": seat, "card": card, "uno": uno}
-                if color is not None:
-                    command["color"] = color
-                options.append(command)
-        return options
+        options = [{"type": PLAY, "seat": seat, "card": card, "uno": uno} for uno in unos]
+        # A black card that goes out names no colour.
+        return with_colors(options) if left > 0 else options
+
+
+def with_colors(options: list[Command]) -> list[Command]:
+    """Each option once per colour where its card is black (the colour named with it)."""
+    return [
+        {**option, "color": color} if COLOR_OF[option["card"]] is None else option
+        for option in options
+        for color in (COLORS if COLOR_OF[option["card"]] is None else (None,))
+    ]
 
 
 def describe(pending: Pending) -> str:

@@ -47,7 +47,7 @@ from ..events import (
     UNO_OWED,
 )
 from ..state import Pending, Seat, State
-from .base import Decision, Handler, _bool_option
+from .base import Decision, Handler, _bool_option, with_colors
 from .official import Official
 
 RULINGS = (APPROVE, SUBSTITUTE, RETURN)
@@ -265,28 +265,20 @@ class Censorship(Official):
             cards = [pending["card"]] if kind == "resubmit" else dict.fromkeys(state.hands[seat])
             left = state.cards_held(seat) - 1
             unos = (False, True) if left == 1 else (False,)
-            options: list[Command] = []
-            for card in cards:
-                colors = ("red", "yellow", "green", "blue") if COLOR_OF[card] is None else (None,)
-                for color in colors:
-                    for uno in unos:
-                        option = {"type": SUBMIT, "seat": seat, "card": card, "uno": uno}
-                        if color is not None:
-                            option["color"] = color
-                        options.append(option)
+            options = with_colors(
+                [
+                    {"type": SUBMIT, "seat": seat, "card": card, "uno": uno}
+                    for card in cards
+                    for uno in unos
+                ]
+            )
             if kind == "resubmit":
                 options.append({"type": PASS, "seat": seat})
             return options
         if kind == "ruling":
             submission, legal, own = self.rulable(state)
             options = [{"type": APPROVE, "seat": seat}] if legal else []
-            for card in own:
-                colors = ("red", "yellow", "green", "blue") if COLOR_OF[card] is None else (None,)
-                for color in colors:
-                    option = {"type": SUBSTITUTE, "seat": seat, "card": card}
-                    if color is not None:
-                        option["color"] = color
-                    options.append(option)
+            options += with_colors([{"type": SUBSTITUTE, "seat": seat, "card": c} for c in own])
             if not legal and not own:
                 cards = dict.fromkeys([*state.hands[seat], submission["card"]])
                 options = [{"type": RETURN, "seat": seat, "card": c} for c in cards]
