@@ -49,3 +49,23 @@ def test_it_refuses_to_run_without_debug(settings):
         seed_demo()
 
     assert not get_user_model().objects.filter(username="demo").exists()
+
+
+def test_it_plays_one_bot_match_per_family_and_seats_demo_in_another(
+    settings, django_capture_on_commit_callbacks
+):
+    settings.DEBUG = True
+    settings.CELERY_TASK_ALWAYS_EAGER = True  # the workers play the bots' turns in-process
+    from games.models import Game
+
+    with django_capture_on_commit_callbacks(execute=True):
+        seed_demo()
+    games = list(Game.objects.order_by("id"))
+    families = [g.variant["rules"] for g in games if g.status == "match-over"]
+    assert sorted(families) == ["basic-plus", "censorship", "newno", "official", "official"]
+    waiting = [g for g in games if g.status == "playing"]
+    assert len(waiting) == 1 and waiting[0].to_act == [0]
+    assert waiting[0].seats.get(number=0).user.username == "demo"
+
+    seed_demo()
+    assert Game.objects.count() == len(games)
