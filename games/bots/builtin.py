@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from games.engine.cards import COLOR_OF, POINTS
+from games.engine.cards import COLOR_OF, COLORS, POINTS
 
 from .common import (
     OUT_OF_TURN,
@@ -69,7 +69,9 @@ def greedy(view: View, legal: list[Command], rng: random.Random) -> Command | No
     if call is not None:
         return call
     hand = view["hand"]
-    color = best_color(hand)
+    # With no coloured card (a precognitive hand all in its lane) any colour may be right: pick
+    # one at random rather than always the same.
+    color = best_color(hand) if color_counts(hand) else rng.choice(COLORS)
     if not in_turn(view):
         return _greedy_play(view, legal, color)  # a jump-in, when one is offered
     kind = (view["pending"] or {}).get("type")

@@ -174,7 +174,7 @@ def precommit(view: View, legal: list[Command]) -> Command:
     }
 
 
-def name_color(view: View, legal: list[Command]) -> Command:
+def name_color(view: View, legal: list[Command], rng: random.Random) -> Command:
     me = view["seat"]
     lane = view["lane"][me]
     hand = view["hand"]
@@ -196,7 +196,9 @@ def name_color(view: View, legal: list[Command]) -> Command:
                 score += 0.5  # Their lane is flushed.
         return score
 
-    color = max(COLORS, key=value)
+    # Ties at random: blind, with nothing left in its regular hand, it cannot know which colour
+    # its next lane card needs, and always naming the same colour could flush it for ever.
+    color = max(COLORS, key=lambda c: (round(value(c), 6), rng.random()))
     return next(c for c in legal if c["type"] == "choose-color" and c["color"] == color)
 
 
@@ -207,7 +209,7 @@ def lane_planner(
     if kind == "precommit":
         return precommit(view, legal)
     if kind == "color" and any(view["lane"]):
-        return name_color(view, legal)
+        return name_color(view, legal, rng)
     if kind == "challenge":
         offender = view["pending"]["offender"]
         if regular_size(view, offender) >= CHALLENGE_FROM:

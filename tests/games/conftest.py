@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from django.db import connection, connections, transaction
 
+from config.celery import app as celery_app
+
 # Outside CI a missing PostgreSQL is a skip with this reason; under CI=true tests/conftest.py has
 # already stopped the run.
 needs_postgresql = pytest.mark.skipif(
@@ -62,3 +64,12 @@ def run_in_threads(count: int, work: Callable[[int], Any]) -> list[Any]:
     if errors:
         raise errors[0]
     return results
+
+
+@pytest.fixture
+def eager_tasks() -> Iterator[None]:
+    """Tasks in-process, even when REDIS_URL is set (test_worker_process.py has the worker)."""
+    saved = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = saved

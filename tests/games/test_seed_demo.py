@@ -52,10 +52,9 @@ def test_it_refuses_to_run_without_debug(settings):
 
 
 def test_it_plays_one_bot_match_per_family_and_seats_demo_in_another(
-    settings, django_capture_on_commit_callbacks
+    settings, django_capture_on_commit_callbacks, eager_tasks
 ):
     settings.DEBUG = True
-    settings.CELERY_TASK_ALWAYS_EAGER = True  # the workers play the bots' turns in-process
     from games.models import Game
 
     with django_capture_on_commit_callbacks(execute=True):

@@ -3,13 +3,11 @@ in-process (tasks eager): the worker process itself is tested in test_worker_pro
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 from types import SimpleNamespace
 
 import pytest
 
-from config import celery_app
 from games import tasks, turns
 from games.engine import MATCH_OVER
 from games.models import Game, GameEvent
@@ -59,15 +57,6 @@ def test_it_leaves_a_persons_turn_alone():
     turns.advance_game(game_id=game.pk)
     after = Game.objects.get(pk=game.pk)
     assert after.status == MATCH_OVER or after.to_act[0] in (0, 1)
-
-
-@pytest.fixture
-def eager_tasks() -> Iterator[None]:
-    """Tasks in-process, even when REDIS_URL is set (test_worker_process.py has the worker)."""
-    saved = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = saved
 
 
 def test_every_append_that_leaves_a_bot_to_act_dispatches_advance_game(

@@ -479,9 +479,11 @@ class Ruleset:
         if left != 1 and COLOR_OF[card] is not None:
             return [{"type": PLAY, "seat": seat, "card": card, "uno": False}]  # the common case
         unos = (False, True) if left == 1 and self.owes_uno(state, seat) else (False,)
-        options = [{"type": PLAY, "seat": seat, "card": card, "uno": uno} for uno in unos]
+        play = [{"type": PLAY, "seat": seat, "card": card}]
         # A black card that goes out names no colour.
-        return with_colors(options) if left > 0 else options
+        return [
+            {**o, "uno": uno} for o in (with_colors(play) if left > 0 else play) for uno in unos
+        ]
 
 
 def with_colors(options: list[Command]) -> list[Command]:

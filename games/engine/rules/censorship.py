@@ -265,13 +265,8 @@ class Censorship(Official):
             cards = [pending["card"]] if kind == "resubmit" else dict.fromkeys(state.hands[seat])
             left = state.cards_held(seat) - 1
             unos = (False, True) if left == 1 else (False,)
-            options = with_colors(
-                [
-                    {"type": SUBMIT, "seat": seat, "card": card, "uno": uno}
-                    for card in cards
-                    for uno in unos
-                ]
-            )
+            submits = with_colors([{"type": SUBMIT, "seat": seat, "card": c} for c in cards])
+            options = [{**option, "uno": uno} for option in submits for uno in unos]
             if kind == "resubmit":
                 options.append({"type": PASS, "seat": seat})
             return options

@@ -18,7 +18,7 @@ def test_it_answers_every_pending_with_a_legal_command(rules, pendings):
     spec = {"rules": rules, "options": {"target": 200}}
     heuristic, _ = checked_matches(spec, ["colour-control", "random"], 4, range(10))
     assert pendings <= set(heuristic.answered)
-    assert sum(heuristic.answered.values()) > 250
+    assert sum(heuristic.answered.values()) > 200
 
 
 @pytest.mark.parametrize("rules", ["official", "basic-plus"])
