@@ -32,12 +32,12 @@ from django.db.models import F
 from django.utils import timezone
 
 from games import services
-from games.bots import find_strategy
 from games.engine import PLAYING
 
 from .actors import SYSTEM, Actor
 from .errors import Conflict, Forbidden, GameError, GameNotFound, IllegalMove
 from .models import Game, NotificationPreference, Seat, TurnNotice
+from .remote_bots import fallback_command
 
 log = logging.getLogger(__name__)
 
@@ -122,12 +122,11 @@ def _time_out(seat_pk: int, game_id: int, number: int, deadline: datetime) -> bo
         # A turn that ended without the listener seeing it: nothing is overdue.
         Seat.objects.filter(pk=seat_pk, deadline_at=deadline).update(deadline_at=None)
         return False
-    strategy = find_strategy(settings.BOTS_FALLBACK_STRATEGY)
     moves = 0
     for _ in range(MAX_TIMEOUT_MOVES):
         view = services.game_view(game_id=game_id, viewer=SYSTEM, seat=number)
         version = view["version"]
-        command = strategy(view, view["legal"], random.Random(f"{game_id}:{version}"))
+        command = fallback_command(view, view["legal"], random.Random(f"{game_id}:{version}"))
         if not view["legal"] or command is None:
             break
         try:
