@@ -197,6 +197,9 @@ BOTS_VALIDATION_SPEC = {"rules": "official", "options": {"target": 50}}
 BOTS_VALIDATION_OPPONENTS = ["greedy", "colour-control", "random"]
 # Advances (each one remote decision, or a run of built-in turns) before a validation gives up.
 BOTS_VALIDATION_MAX_ADVANCES = 3000
+# Seconds a validation round may take before it fails (a pull bot that stopped polling is
+# failed sooner, by its first decision's deadline).
+BOTS_VALIDATION_TIMEOUT = int(os.environ.get("BOTS_VALIDATION_TIMEOUT", "3600"))
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 # The safety nets; exactly one `celery beat` runs them (docs/workers.md).
 CELERY_BEAT_SCHEDULE = {
@@ -204,6 +207,7 @@ CELERY_BEAT_SCHEDULE = {
     "close-open-choices": {"task": "games.tasks.close_open_choices", "schedule": 5.0},
     "run-projections": {"task": "games.tasks.run_projections", "schedule": 10.0},
     "expire-pull-turns": {"task": "games.tasks.expire_pull_turns", "schedule": 5.0},
+    "settle-validations": {"task": "games.tasks.settle_validations", "schedule": 60.0},
     "expire-turns": {"task": "games.tasks.expire_turns", "schedule": 60.0},
     "send-turn-digests": {
         "task": "games.tasks.send_turn_digests",

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -56,6 +57,11 @@ def turn_seconds(context: dict[str, Any] | None) -> int:
     return int((context or {}).get("turn_seconds") or settings.GAMES_TURN_SECONDS)
 
 
+def vacation_budget(context: dict[str, Any] | None) -> int:
+    """Vacation days each seat of the game may take: the game's `vacation_days`, else none."""
+    return int((context or {}).get("vacation_days") or 0)
+
+
 def sync_deadlines(game_id: int, *, now: datetime | None = None) -> list[int]:
     """Give a deadline to each person's seat whose turn started, clear it where a turn ended;
     returns the seats whose turn started (they are notified). Safe to run twice: a deadline is
@@ -82,6 +88,18 @@ def sync_deadlines(game_id: int, *, now: datetime | None = None) -> list[int]:
         elif seat.number not in to_act and seat.deadline_at is not None:
             Seat.objects.filter(pk=seat.pk, deadline_at=seat.deadline_at).update(deadline_at=None)
     return started
+
+
+def clocks_to_change(rows: Iterable[Any]) -> bool:
+    """Whether sync_deadlines has anything to do, from turns.seat_rows: a person's seat in
+    `to_act` with no deadline, or out of it with one. Most appends change no clock."""
+    for row in rows:
+        if row.user_id is None or row.auto_played:
+            continue
+        to_act = row.game__to_act or [] if row.game__status == PLAYING else []
+        if (row.number in to_act) == (row.deadline_at is None):
+            return True
+    return False
 
 
 def start_missed_turns() -> list[int]:
@@ -183,7 +201,7 @@ def seat_vacation(*, game_id: int, actor: Actor, days: int) -> Seat:
         raise GameError("days must be a whole number of at least 1", code="invalid-days")
     with transaction.atomic():
         seat = _persons_seat(game_id, actor)
-        budget = int(seat.game.context.get("vacation_days") or 0)
+        budget = vacation_budget(seat.game.context)
         left = budget - seat.vacation_days_used
         if days > left:
             raise VacationExhausted(

@@ -274,6 +274,9 @@ class Bot(models.Model):
     status_reason = models.TextField(
         blank=True, help_text="Why the bot has its status, for its owner."
     )
+    # Each validation is a round: its games carry {"kind": "validation", "bot": id, "round": n}.
+    validation_round = models.PositiveIntegerField(default=0)
+    validation_started_at = models.DateTimeField(null=True, blank=True)
     # Strikes in a row (a timeout, an error or an illegal answer); a good answer resets them.
     strikes = models.PositiveIntegerField(default=0)
     # Call statistics: every decision asked of the bot.

@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -28,7 +29,7 @@ from games.bots import find_strategy, webhook
 from games.engine import MATCH_OVER, PLAYING, State, Variant
 
 from .actors import SYSTEM
-from .errors import Conflict, Forbidden, GameError, IllegalMove
+from .errors import Conflict, Forbidden, IllegalMove
 from .models import Bot, Game, Seat
 
 log = logging.getLogger(__name__)
@@ -200,7 +201,7 @@ def pull_decisions(bot: Bot) -> list[dict[str, Any]]:
     if bot.status in (Bot.Status.SUSPENDED, Bot.Status.FAILED):
         return []
     seats = (
-        Seat.objects.filter(registered_bot=bot, game__status=PLAYING)
+        Seat.objects.filter(registered_bot=bot, game__status=PLAYING, auto_played=False)
         .select_related("game")
         .order_by("game_id", "number")
     )
@@ -229,7 +230,7 @@ def pull_command(
     may try again until the deadline)."""
     if bot.status in (Bot.Status.SUSPENDED, Bot.Status.FAILED):
         raise Forbidden(f"the bot is {bot.status}: {bot.status_reason}", code=f"bot-{bot.status}")
-    asked_at = Game.objects.filter(pk=game_id).values_list("last_activity", flat=True).first()
+    game = Game.objects.filter(pk=game_id).only("last_activity", "context").first()
     try:
         result = services.game_command(
             game_id=game_id,
@@ -238,12 +239,15 @@ def pull_command(
             expected_version=expected_version,
             command_id=command_id,
         )
-    except IllegalMove:
+    except IllegalMove as error:
         Bot.objects.filter(pk=bot.pk).update(
             calls=F("calls") + 1, illegal_answers=F("illegal_answers") + 1
         )
+        if game is not None:
+            validation_problem(game, bot.pk, f"illegal command {command!r}: {error}")
         raise
     if not result.repeated:
+        asked_at = game.last_activity if game is not None else None
         latency = (timezone.now() - asked_at).total_seconds() if asked_at else 0.0
         record_call(bot.pk, outcome=webhook.OK, latency=latency)
     return result
@@ -254,7 +258,9 @@ def expire_pull_turns(*, now: datetime | None = None) -> list[int]:
     the games moved. Safe to run twice: the fallback expects the version it was decided at."""
     now = now or timezone.now()
     rows = (
-        Seat.objects.filter(registered_bot__kind=Bot.Kind.PULL, game__status=PLAYING)
+        Seat.objects.filter(
+            registered_bot__kind=Bot.Kind.PULL, game__status=PLAYING, auto_played=False
+        )
         .exclude(registered_bot__status=Bot.Status.SUSPENDED)
         .values_list("game_id", "number", "registered_bot_id", "game__to_act")
         .order_by("game_id", "number")
@@ -275,61 +281,97 @@ def expire_pull_turns(*, now: datetime | None = None) -> list[int]:
             record_call(
                 bot_id, outcome=webhook.TIMEOUT, latency=pull_timeout(game.context), reason=reason
             )
+            validation_problem(game, bot_id, reason)
             moved.append(game_id)
     return moved
 
 
 # Validation.
+#
+# Each validation is a round (Bot.validation_round) of BOTS_VALIDATION_MATCHES short matches
+# against built-in bots, the bot in a different seat each match. Built-in and webhook bots are
+# validated in-process by the task: bot_validate drives their games itself (context `inline`,
+# which keeps the dispatch away from them). A pull bot's games wait on its polling, so they are
+# played like any game: workers move the built-in opponents, the bot posts its own commands, and
+# the round is settled when its last game ends (settle_validation, dispatched by the append
+# listener and swept by beat). The first illegal command or timeout fails the round; so does
+# an error, or a round not over within BOTS_VALIDATION_TIMEOUT. A failed round's unfinished games
+# are finished by the fallback (finish_validation_games), so no game is left waiting on a bot.
 
 VALIDATION = "validation"
 
 
 def bot_validate(bot: Bot) -> Bot:
-    """Play BOTS_VALIDATION_MATCHES short matches of `bot` against built-in bots, in-process:
-    all clean makes it active; a strike (illegal answer, timeout, error) or any failure of the
-    run itself makes it failed, with the reason for its owner."""
-    from games import turns
-
-    if bot.kind == Bot.Kind.PULL:
-        raise GameError("pull bots are not validated yet (docs/workers.md)", code="not-built")
-    Bot.objects.filter(pk=bot.pk).update(
-        status=Bot.Status.VALIDATING, status_reason="", strikes=0, updated_at=timezone.now()
-    )
+    """Start a validation round for `bot`. Built-in and webhook bots: play it now, in-process;
+    all clean makes the bot active, the first strike or any error makes it failed, with the
+    reason for its owner. Pull bots: create the round's games and return (still validating)."""
+    round_ = _start_round(bot)
     try:
-        for match in range(settings.BOTS_VALIDATION_MATCHES):
-            game = _validation_game(bot, match)
-            problem = _drive(turns, game)
+        games = [_validation_game(bot, round_, match) for match in _matches()]
+        if bot.kind == Bot.Kind.PULL:
+            return bot
+        for match, game in enumerate(games):
+            problem = _drive(game)
             if problem:
-                _set_status(
-                    bot,
-                    Bot.Status.FAILED,
-                    f"validation match {match + 1} (game {game.pk}): {problem}",
-                )
-                return bot
+                reason = f"validation match {match + 1} (game {game.pk}): {problem}"
+                fail_validation(bot.pk, round_, reason)
+                break
+        else:
+            settle_validation(bot.pk)
     except Exception as error:  # an error never counts as a pass
         log.exception("validation of bot %s stopped", bot.pk)
-        _set_status(bot, Bot.Status.FAILED, f"validation stopped by an error: {error!r}")
-        return bot
-    count = settings.BOTS_VALIDATION_MATCHES
-    _set_status(bot, Bot.Status.ACTIVE, f"passed {count} validation matches")
+        fail_validation(bot.pk, round_, f"validation stopped by an error: {error!r}")
+    bot.refresh_from_db()
     return bot
 
 
-def _validation_game(bot: Bot, match: int) -> Game:
+def _matches() -> range:
+    return range(settings.BOTS_VALIDATION_MATCHES)
+
+
+def _start_round(bot: Bot) -> int:
+    """Open the bot's next round; the unfinished games of the one before (a bot changed or
+    revalidated mid-round) are finished by the fallback, so they no longer wait on the bot."""
+    previous = Bot.objects.filter(pk=bot.pk).values_list("validation_round", flat=True).get()
+    if validation_games(bot.pk, previous).filter(status=PLAYING).exists():
+        _finish_on_commit(bot.pk, previous)
+    now = timezone.now()
+    Bot.objects.filter(pk=bot.pk).update(
+        status=Bot.Status.VALIDATING,
+        status_reason="",
+        strikes=0,
+        validation_round=F("validation_round") + 1,
+        validation_started_at=now,
+        updated_at=now,
+    )
+    bot.refresh_from_db()
+    return bot.validation_round
+
+
+def _validation_game(bot: Bot, round_: int, match: int) -> Game:
     opponents = list(settings.BOTS_VALIDATION_OPPONENTS)
     seats = [services.SeatSpec(bot=name) for name in opponents]
     # The bot sits in a different place each match.
     seats.insert(match % (len(opponents) + 1), services.SeatSpec(registered=bot))
+    context: dict[str, Any] = {"kind": VALIDATION, "bot": bot.pk, "round": round_}
+    if bot.kind != Bot.Kind.PULL:
+        context["inline"] = True
     return services.game_create(
         variant_spec=settings.BOTS_VALIDATION_SPEC,
         seats=seats,
-        seed=f"validation:{bot.pk}:{match}",
-        context={"kind": VALIDATION, "bot": bot.pk},
+        seed=f"validation:{bot.pk}:{round_}:{match}",
+        context=context,
     )
 
 
-def _drive(turns: Any, game: Game) -> str:
-    """Advance a validation game to its end; the first strike's reason, or "" when clean."""
+def validation_games(bot_id: int, round_: int) -> Any:
+    return Game.objects.filter(context__kind=VALIDATION, context__bot=bot_id, context__round=round_)
+
+
+def _drive(game: Game) -> str:
+    """Advance a validation game to its end in-process; the first strike's reason, or ""."""
+    from games import turns
+
     for _ in range(settings.BOTS_VALIDATION_MAX_ADVANCES):
         advance = turns.advance_game(game_id=game.pk)
         if advance.strike:
@@ -341,8 +383,81 @@ def _drive(turns: Any, game: Game) -> str:
     return "the match did not finish"
 
 
-def _set_status(bot: Bot, status: str, reason: str) -> None:
-    Bot.objects.filter(pk=bot.pk).update(
-        status=status, status_reason=reason, strikes=0, updated_at=timezone.now()
+def validation_problem(game: Game, bot_id: int, problem: str) -> None:
+    """A pull bot's illegal command or timeout in a game of its current validation round fails
+    the round (no-op for any other game)."""
+    context = game.context or {}
+    if context.get("kind") == VALIDATION and context.get("bot") == bot_id:
+        fail_validation(bot_id, context.get("round"), f"validation game {game.pk}: {problem}")
+
+
+def fail_validation(bot_id: int, round_: Any, reason: str) -> bool:
+    """Fail the bot's validation round if it is still the current one and undecided; then
+    finish its unfinished games with the fallback (on commit, by a task). Safe twice."""
+    failed = Bot.objects.filter(
+        pk=bot_id, status=Bot.Status.VALIDATING, validation_round=round_
+    ).update(status=Bot.Status.FAILED, status_reason=reason, strikes=0, updated_at=timezone.now())
+    if failed:
+        log.info("bot %s failed validation round %s: %s", bot_id, round_, reason)
+        _finish_on_commit(bot_id, round_)
+    return bool(failed)
+
+
+def _finish_on_commit(bot_id: int, round_: Any) -> None:
+    from games import tasks
+
+    def finish_validation_games() -> None:
+        tasks.finish_validation_games.delay(bot_id, round_)
+
+    transaction.on_commit(finish_validation_games, robust=True)
+
+
+def finish_validation_games(bot_id: int, round_: int) -> list[int]:
+    """Play the bot's unfinished games of a failed round to the end with the fallback (its
+    seats become auto-played), in-process; returns the games finished."""
+    games = list(validation_games(bot_id, round_).filter(status=PLAYING))
+    Seat.objects.filter(game__in=games, registered_bot_id=bot_id).update(
+        auto_played=True, deadline_at=None
     )
-    bot.refresh_from_db()
+    for game in games:
+        _drive(game)
+    return [game.pk for game in games]
+
+
+def settle_validation(bot_id: int, *, now: datetime | None = None) -> str:
+    """Decide a validating bot's round once its games are over: all over makes it active (a
+    strike would already have failed it). A round not over within BOTS_VALIDATION_TIMEOUT
+    fails. Returns the bot's status after. Safe twice: the update expects the round."""
+    bot = Bot.objects.filter(pk=bot_id).first()
+    if bot is None or bot.status != Bot.Status.VALIDATING:
+        return bot.status if bot else ""
+    round_ = bot.validation_round
+    games = list(validation_games(bot_id, round_).values_list("status", flat=True))
+    count = settings.BOTS_VALIDATION_MATCHES
+    if len(games) == count and all(status == MATCH_OVER for status in games):
+        Bot.objects.filter(pk=bot_id, status=Bot.Status.VALIDATING, validation_round=round_).update(
+            status=Bot.Status.ACTIVE,
+            status_reason=f"passed {count} validation matches",
+            strikes=0,
+            updated_at=timezone.now(),
+        )
+    else:
+        now = now or timezone.now()
+        limit = timedelta(seconds=settings.BOTS_VALIDATION_TIMEOUT)
+        started = bot.validation_started_at or bot.updated_at
+        if now - started > limit:
+            over = sum(status == MATCH_OVER for status in games)
+            fail_validation(
+                bot_id,
+                round_,
+                f"validation not finished within {limit}: {over} of {count} matches over",
+            )
+    return Bot.objects.get(pk=bot_id).status
+
+
+def settle_validations(*, now: datetime | None = None) -> list[int]:
+    """settle_validation for every validating bot (the beat safety net); returns the bots."""
+    bots = list(Bot.objects.filter(status=Bot.Status.VALIDATING).values_list("pk", flat=True))
+    for bot_id in bots:
+        settle_validation(bot_id, now=now)
+    return bots

@@ -13,6 +13,7 @@ from celery import shared_task
 from django.conf import settings
 
 from games import deadlines, projections, remote_bots, turns
+from games.engine import MATCH_OVER
 from games.models import Bot
 from games.store import AppendResult
 
@@ -52,10 +53,29 @@ def expire_pull_turns() -> None:
 
 @shared_task(ignore_result=True)
 def validate_bot(bot_id: int) -> None:
-    """Play a new or changed bot's validation matches; its status says how it went."""
+    """Start a new or changed bot's validation round (built-in and webhook bots: play it
+    through); its status says how it went."""
     bot = Bot.objects.filter(pk=bot_id).first()
     if bot is not None:
         remote_bots.bot_validate(bot)
+
+
+@shared_task(ignore_result=True)
+def settle_validation(bot_id: int) -> None:
+    """A game of a pull bot's validation round ended: activate it if the round is over."""
+    remote_bots.settle_validation(bot_id)
+
+
+@shared_task(ignore_result=True)
+def settle_validations() -> None:
+    """Settle every validating bot's round: over makes it active, overdue makes it failed."""
+    remote_bots.settle_validations()
+
+
+@shared_task(ignore_result=True)
+def finish_validation_games(bot_id: int, round_: int) -> None:
+    """A validation round failed: play its unfinished games to the end with the fallback."""
+    remote_bots.finish_validation_games(bot_id, round_)
 
 
 @shared_task(ignore_result=True)
@@ -79,7 +99,14 @@ def send_turn_digests() -> None:
 
 def dispatch_after_append(result: AppendResult) -> None:
     """Store listener (on commit): hand the game to a worker when a bot it moves (built-in,
-    webhook, suspended, auto-played) is to act next; start or stop people's turn clocks."""
-    if turns.bot_to_act(result.game_id):
+    webhook, suspended, auto-played) is to act next; start or stop people's turn clocks. One
+    query decides both; most appends need nothing more."""
+    rows = turns.seat_rows(result.game_id)
+    if turns.worker_to_act(rows):
         advance_game.delay(result.game_id)
-    deadlines.sync_deadlines(result.game_id)
+    if deadlines.clocks_to_change(rows):
+        deadlines.sync_deadlines(result.game_id)
+    if rows and rows[0].game__status == MATCH_OVER:
+        context = rows[0].game__context or {}
+        if context.get("kind") == remote_bots.VALIDATION and not context.get("inline"):
+            settle_validation.delay(context["bot"])

@@ -242,18 +242,51 @@ WORKER_SEATS = (
 )
 
 
-def bot_to_act(game_id: int) -> bool:
-    """Whether a seat the worker moves is one the game waits for (one query). Validation games
-    are driven by bot_validate itself."""
-    rows = Seat.objects.filter(WORKER_SEATS, game_id=game_id).values_list(
-        "number", "game__to_act", "game__status", "game__context"
+SEAT_ROW = (
+    "number",
+    "user_id",
+    "bot",
+    "auto_played",
+    "deadline_at",
+    "registered_bot__kind",
+    "registered_bot__status",
+    "game__status",
+    "game__to_act",
+    "game__context",
+)
+
+
+def seat_rows(game_id: int) -> list[Any]:
+    """The game's seats with what the dispatch decides on, in one query (named tuples of
+    SEAT_ROW). The append listener reads these once for both the bots and the turn clocks."""
+    return list(Seat.objects.filter(game_id=game_id).order_by().values_list(*SEAT_ROW, named=True))
+
+
+def worker_moves(row: Any) -> bool:
+    """Whether a worker moves this seat (WORKER_SEATS, for a row of seat_rows)."""
+    return bool(
+        row.bot
+        or row.auto_played
+        or row.registered_bot__kind == Bot.Kind.WEBHOOK
+        or row.registered_bot__status == Bot.Status.SUSPENDED
     )
+
+
+def worker_to_act(rows: Iterable[Any]) -> bool:
+    """Whether the game waits for a seat a worker moves. Validation games played in-process
+    (`inline`) are driven by bot_validate itself."""
     return any(
-        status == PLAYING
-        and number in (to_act or [])
-        and (context or {}).get("kind") != remote_bots.VALIDATION
-        for number, to_act, status, context in rows
+        row.game__status == PLAYING
+        and row.number in (row.game__to_act or [])
+        and not (row.game__context or {}).get("inline")
+        and worker_moves(row)
+        for row in rows
     )
+
+
+def bot_to_act(game_id: int) -> bool:
+    """Whether a seat the worker moves is one the game waits for (one query)."""
+    return worker_to_act(seat_rows(game_id))
 
 
 def stalled_games(*, idle: timedelta) -> list[int]:

@@ -115,3 +115,110 @@ def test_errors_are_typed_json(pull_bot):
     assert missing.status_code == 404 and missing.json()["code"] == "game-not-found"
     assert client_for("wrong").get("/api/bot/decisions").status_code in (401, 403)
     assert APIClient().get("/api/bot/decisions").status_code in (401, 403)
+
+
+# Validation: a pull bot's round is played through the API, its opponents moved by the dispatch
+# (transactional tests, so the append listeners run on each commit, with eager tasks).
+
+
+@pytest.fixture
+def validating(pull_bot, eager_tasks) -> tuple[Bot, str]:
+    bot, token = pull_bot
+    Bot.objects.filter(pk=bot.pk).update(status=Bot.Status.VALIDATING)
+    bot.refresh_from_db()
+    return remote_bots.bot_validate(bot), token
+
+
+def play_decisions(client: APIClient, rng: random.Random, limit: int = 5000) -> int:
+    """Answer every pending decision with the greedy move until none is left; the posts made."""
+    posted = 0
+    for _ in range(limit):
+        pending = client.get("/api/bot/decisions").json()
+        if not pending:
+            return posted
+        decision = pending[0]
+        command = find_strategy("greedy")(decision["view"], decision["legal"], rng)
+        body = {"command": command, "expected_version": decision["version"]}
+        answer = client.post(f"/api/bot/games/{decision['game']}/commands", body, format="json")
+        assert answer.status_code == 200, answer.json()
+        posted += 1
+    raise AssertionError("the decisions never ran out")
+
+
+def round_games(bot: Bot) -> list[Game]:
+    return list(remote_bots.validation_games(bot.pk, bot.validation_round).order_by("pk"))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_pull_bot_passes_validation_by_playing_its_matches_through_the_api(validating):
+    bot, token = validating
+    assert bot.status == Bot.Status.VALIDATING  # the round waits on the bot
+    games = round_games(bot)
+    assert len(games) == 3 and all(game.status == Game.Status.PLAYING for game in games)
+    # The bot sits in a different place each match.
+    assert len({game.seats.get(registered_bot=bot).number for game in games}) == 3
+
+    posted = play_decisions(client_for(token), random.Random(3))
+
+    bot.refresh_from_db()
+    assert bot.status == Bot.Status.ACTIVE, bot.status_reason
+    assert bot.status_reason == "passed 3 validation matches"
+    assert all(game.status == MATCH_OVER for game in round_games(bot))
+    assert bot.calls == posted > 10 and bot.timeouts == bot.illegal_answers == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_illegal_command_fails_a_pull_bots_validation_and_its_games_still_end(validating):
+    bot, token = validating
+    client = client_for(token)
+    decision = client.get("/api/bot/decisions").json()[0]
+    body = {
+        "command": {"type": "play", "seat": decision["seat"], "card": "purple-11", "uno": False},
+        "expected_version": decision["version"],
+    }
+    refused = client.post(f"/api/bot/games/{decision['game']}/commands", body, format="json")
+    assert refused.status_code == 422
+
+    bot.refresh_from_db()
+    assert bot.status == Bot.Status.FAILED
+    assert f"validation game {decision['game']}: illegal command" in bot.status_reason
+    assert "purple-11" in bot.status_reason
+    # Nothing waits on the failed bot: the fallback played its seats to the end.
+    assert client.get("/api/bot/decisions").json() == []
+    assert all(game.status == MATCH_OVER for game in round_games(bot))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_timeout_fails_a_pull_bots_validation(validating):
+    bot, _ = validating
+    later = timezone.now() + timedelta(seconds=31)
+    assert remote_bots.expire_pull_turns(now=later)
+    bot.refresh_from_db()
+    assert bot.status == Bot.Status.FAILED
+    assert "timeout: no command" in bot.status_reason
+    assert all(game.status == MATCH_OVER for game in round_games(bot))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_round_not_over_in_time_fails_and_a_new_round_starts_clean(validating, settings):
+    bot, token = validating
+    first = round_games(bot)
+    remote_bots.settle_validations()
+    bot.refresh_from_db()
+    assert bot.status == Bot.Status.VALIDATING  # not overdue yet
+
+    later = timezone.now() + timedelta(seconds=settings.BOTS_VALIDATION_TIMEOUT + 1)
+    remote_bots.settle_validations(now=later)
+    bot.refresh_from_db()
+    assert bot.status == Bot.Status.FAILED
+    assert "not finished within 1:00:00: 0 of 3 matches over" in bot.status_reason
+
+    # The owner asks again: a new round, and only its games wait on the bot.
+    bot = remote_bots.bot_validate(bot)
+    assert bot.status == Bot.Status.VALIDATING and bot.validation_round == 2
+    pending = {d["game"] for d in client_for(token).get("/api/bot/decisions").json()}
+    assert pending and pending.isdisjoint(game.pk for game in first)
+    assert all(Game.objects.get(pk=game.pk).status == MATCH_OVER for game in first)
+    play_decisions(client_for(token), random.Random(4))
+    bot.refresh_from_db()
+    assert bot.status == Bot.Status.ACTIVE, bot.status_reason

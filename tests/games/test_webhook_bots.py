@@ -222,8 +222,9 @@ def test_an_error_in_the_validation_run_never_counts_as_a_pass(fake, monkeypatch
     assert "database went away" in bot.status_reason
 
 
-def test_a_validation_game_is_not_dispatched_to_workers(fake):
+def test_an_inline_validation_game_is_not_dispatched_to_workers(fake):
     bot = webhook_bot(fake.url, status=Bot.Status.VALIDATING)
-    game = remote_bots._validation_game(bot, 1)
+    game = remote_bots._validation_game(bot, 1, 1)
+    assert game.context["inline"] is True
     turns.advance_game(game_id=game.pk)
     assert not turns.bot_to_act(game.pk)
