@@ -1,4 +1,6 @@
-"""Shared test set-up: CI never silently tests against stand-ins for PostgreSQL or Redis."""
+"""Shared test set-up: CI never silently tests against stand-ins for PostgreSQL or Redis; eager
+tasks on demand; the clean-up that lets a transactional test database be flushed despite the
+append-only event log."""
 
 from __future__ import annotations
 
@@ -8,8 +10,10 @@ from collections.abc import Iterator
 import pytest
 import redis
 from django.conf import settings
-from django.db import connections
+from django.db import connection, connections, transaction
 from django.test import override_settings
+
+from config import celery_app
 
 # CI sets CI=true (.ci/run does too); there a missing service is a failure, never a skip.
 IN_CI = os.environ.get("CI") == "true"
@@ -56,3 +60,33 @@ def redis_url() -> str:
     if problem:
         pytest.skip(f"{problem}; skipping a test that needs Redis.")
     return url
+
+
+@pytest.fixture
+def eager_tasks() -> Iterator[None]:
+    """Tasks in-process, even when REDIS_URL is set (test_worker_process.py has the worker)."""
+    saved = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = saved
+
+
+@pytest.fixture(autouse=True)
+def _empty_event_log_after_transactional_tests(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Empty the event table after a transactional test, before pytest-django flushes it.
+
+    The flush is a TRUNCATE, which the append-only trigger refuses while events exist. Switching
+    the triggers off for one statement is a test-only move (it needs the table's owner).
+    """
+    marker = request.node.get_closest_marker("django_db")
+    transactional = bool(marker and marker.kwargs.get("transaction"))
+    if not transactional or connection.vendor != "postgresql":
+        yield
+        return
+    # Set up the database first, so that this teardown runs before its flush.
+    request.getfixturevalue("_django_db_helper")
+    yield
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("ALTER TABLE games_gameevent DISABLE TRIGGER USER")
+        cursor.execute("DELETE FROM games_gameevent")
+        cursor.execute("ALTER TABLE games_gameevent ENABLE TRIGGER USER")

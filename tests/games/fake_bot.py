@@ -1,7 +1,8 @@
 """A webhook bot served on loopback by http.server in a thread, for the webhook tests.
 
-It answers with the greedy built-in bot's move, unless told to be slow, illegal or broken, and
-keeps every request it got (body and signature header) for the tests to look at.
+It answers with the greedy built-in bot's move, unless told to be slow, illegal or broken (for
+every request, once, or for given requests by number), and keeps every request it got (body and
+signature header) for the tests to look at.
 """
 
 from __future__ import annotations
@@ -22,16 +23,22 @@ class FakeBot:
         # "play", "slow", "illegal" or "error"; `once` goes back to "play" after one request.
         self.mode = "play"
         self.once = False
+        # A mode for given requests, by number from 0, ahead of `mode` (e.g. {3: "slow"}).
+        self.plan: dict[int, str] = {}
         self.delay = 0.5
         self.requests: list[tuple[bytes, str]] = []
+        # Numbers the requests: a slow answer's thread may still run when the next one comes.
+        self.lock = threading.Lock()
         self.rng = random.Random(0)
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 (http.server's name)
                 body = self.rfile.read(int(self.headers["Content-Length"]))
-                fake.requests.append((body, self.headers.get(SIGNATURE_HEADER, "")))
-                status, answer = fake.answer(json.loads(body))
+                with fake.lock:
+                    number = len(fake.requests)
+                    fake.requests.append((body, self.headers.get(SIGNATURE_HEADER, "")))
+                status, answer = fake.answer(json.loads(body), number)
                 data = json.dumps(answer).encode()
                 try:
                     self.send_response(status)
@@ -52,10 +59,13 @@ class FakeBot:
             target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
         )
 
-    def answer(self, payload: dict[str, Any]) -> tuple[int, Any]:
-        mode = self.mode
-        if self.once:
-            self.mode, self.once = "play", False
+    def answer(self, payload: dict[str, Any], number: int = -1) -> tuple[int, Any]:
+        if number in self.plan:
+            mode = self.plan[number]
+        else:
+            mode = self.mode
+            if self.once:
+                self.mode, self.once = "play", False
         if mode == "error":
             return 500, {"oops": True}
         if mode == "illegal":

@@ -4,13 +4,11 @@ the append listeners run through django_capture_on_commit_callbacks."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
 
-from config import celery_app
 from games import deadlines, projections, services, tasks
 from games.engine import MATCH_OVER
 from games.errors import Forbidden, InvalidGame
@@ -19,19 +17,11 @@ from games.projections import places_with_forfeits
 from games.services import SeatSpec
 from tests.games.factories import make_user
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
 START = datetime(2025, 5, 1, 12, 0, tzinfo=UTC)
 HOUR = 3600
 LONG = {"rules": "official", "options": {"target": 500}}
-
-
-@pytest.fixture(autouse=True)
-def eager_tasks() -> Iterator[None]:
-    saved = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = saved
 
 
 @pytest.fixture

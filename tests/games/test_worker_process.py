@@ -5,35 +5,23 @@ A worker killed with SIGKILL mid-match is made good by the reconciler."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
 
-from config import celery_app
 from games import tasks, turns
 from games.models import Game
 from tests.games.conftest import needs_postgresql
-from tests.games.workers import FAMILIES, Worker, assert_finished_whole, bot_match, wait_for
+from tests.games.workers import (
+    FAMILIES,
+    Worker,
+    assert_finished_whole,
+    bot_match,
+    sending_to,
+    wait_for,
+)
 
 pytestmark = [needs_postgresql, pytest.mark.django_db(transaction=True)]
-
-
-@contextmanager
-def sending_to(worker: Worker) -> Iterator[Worker]:
-    """Send tasks from this process to `worker`'s queue on Redis, instead of running them."""
-    conf = celery_app.conf
-    saved = conf.task_always_eager, conf.broker_url, conf.task_default_queue
-    conf.task_always_eager, conf.broker_url, conf.task_default_queue = (
-        False,
-        worker.redis_url,
-        worker.queue,
-    )
-    try:
-        yield worker
-    finally:
-        worker.stop()
-        conf.task_always_eager, conf.broker_url, conf.task_default_queue = saved
 
 
 @pytest.fixture(scope="module")

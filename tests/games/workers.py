@@ -1,5 +1,6 @@
 """Set-up shared by the worker tests: the families of 4-bot 500-point matches, a real
-`celery worker` process against the test database, and checks on a finished game's log."""
+`celery worker` process against the test database (and `sending_to` it), and checks on a
+finished game's log."""
 
 from __future__ import annotations
 
@@ -10,13 +11,15 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.db import connection
 
+from config import celery_app
 from games import projections, store
 from games.engine import MATCH_OVER, Variant
 from games.models import Game, GameEvent, MatchResult
@@ -65,13 +68,16 @@ def assert_finished_whole(game_id: int) -> None:
     assert result.scores == list(state.scores)
 
 
-def wait_for(check: Callable[[], bool], timeout: float, what: str) -> None:
+def wait_for(check: Callable[[], object], timeout: float, what: str | Callable[[], str]) -> None:
+    """Poll `check` until it is true; `what` may be a function, so that a worker's log is read
+    when the wait fails rather than when it starts."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if check():
             return
         time.sleep(0.1)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+    described = what() if callable(what) else what
+    raise AssertionError(f"timed out after {timeout} s waiting for {described}")
 
 
 class Worker:
@@ -123,6 +129,24 @@ class Worker:
 
     def output(self) -> str:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+
+@contextmanager
+def sending_to(worker: Worker) -> Iterator[Worker]:
+    """Send tasks from this process to `worker`'s queue on Redis, instead of running them; stop
+    the worker at the end."""
+    conf = celery_app.conf
+    saved = conf.task_always_eager, conf.broker_url, conf.task_default_queue
+    conf.task_always_eager, conf.broker_url, conf.task_default_queue = (
+        False,
+        worker.redis_url,
+        worker.queue,
+    )
+    try:
+        yield worker
+    finally:
+        worker.stop()
+        conf.task_always_eager, conf.broker_url, conf.task_default_queue = saved
 
 
 def on_test_database() -> bool:
