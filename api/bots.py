@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import extend_schema
 from rest_framework import authentication, exceptions, permissions, serializers
 from rest_framework.decorators import api_view, authentication_classes, permission_classes
@@ -33,6 +34,21 @@ class BotTokenAuthentication(authentication.BaseAuthentication):
 
     def authenticate_header(self, request: Request) -> str:
         return KEYWORD
+
+
+class BotTokenScheme(OpenApiAuthenticationExtension):
+    """BotTokenAuthentication in the OpenAPI schema."""
+
+    target_class = BotTokenAuthentication
+    name = "botToken"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "`Bot <token>`: the pull bot's token (POST /api/me/bots/<id>/token).",
+        }
 
 
 class IsBot(permissions.BasePermission):

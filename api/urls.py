@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from api import bots, views
+from api import bots, owners, people, views
 
 app_name = "api"
 
@@ -13,6 +13,13 @@ urlpatterns = [
     path("health", views.health, name="health"),
     path("bot/decisions", bots.decisions, name="bot-decisions"),
     path("bot/games/<int:game_id>/commands", bots.command, name="bot-command"),
+    path("games/<int:game_id>/resign", people.resign, name="game-resign"),
+    path("games/<int:game_id>/vacation", people.vacation, name="game-vacation"),
+    path("me/notifications", people.Notifications.as_view(), name="my-notifications"),
+    path("me/bots", owners.MyBots.as_view(), name="my-bots"),
+    path("me/bots/<int:bot_id>", owners.MyBot.as_view(), name="my-bot"),
+    path("me/bots/<int:bot_id>/validate", owners.validate, name="my-bot-validate"),
+    path("me/bots/<int:bot_id>/token", owners.token, name="my-bot-token"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
 ]

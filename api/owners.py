@@ -1,0 +1,181 @@
+"""The bot owners' API (session auth): register bots, read their status and call stats, change
+them, run their validation again, issue pull tokens. games/bot_registry.py does the work; a bot
+that is not the signed-in user's is a 404, as if it did not exist. docs/api.md lists the errors."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema, extend_schema_field
+from rest_framework import serializers, status
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.decorators import api_view, authentication_classes
+from rest_framework.exceptions import NotFound
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.bots import error_response
+from games import bot_registry
+from games.errors import GameError
+from games.models import Bot
+
+
+@extend_schema_field(
+    serializers.ChoiceField(choices=Bot.Status.choices), component_name="BotStatus"
+)
+class BotStatusField(serializers.ChoiceField):
+    """Bot.Status as a schema component of its own: other outputs have a `status` with other
+    values, which the schema's shared enum names would otherwise mix up."""
+
+
+class BotStatsOutput(serializers.ModelSerializer):
+    mean_latency = serializers.FloatField(
+        allow_null=True, read_only=True, help_text="Seconds per call; null before the first call."
+    )
+
+    class Meta:
+        model = Bot
+        fields = ["calls", "mean_latency", "timeouts", "errors", "illegal_answers"]
+        read_only_fields = fields
+
+
+class BotOutput(serializers.ModelSerializer):
+    status = BotStatusField(choices=Bot.Status.choices, read_only=True)
+    stats = BotStatsOutput(source="*", read_only=True)
+
+    class Meta:
+        model = Bot
+        fields = [
+            "id",
+            "name",
+            "kind",
+            "strategy",
+            "url",
+            "status",
+            "status_reason",
+            "strikes",
+            "stats",
+            "created_at",
+            "updated_at",
+        ]
+        read_only_fields = fields
+
+
+class RegisteredOutput(BotOutput):
+    token = serializers.SerializerMethodField(
+        help_text="A pull bot's API token (`Authorization: Bot <token>`), shown this once."
+    )
+    secret = serializers.SerializerMethodField(
+        help_text="A webhook bot's HMAC secret, shown this once."
+    )
+
+    class Meta(BotOutput.Meta):
+        fields = [*BotOutput.Meta.fields, "token", "secret"]
+        read_only_fields = fields
+
+    def get_token(self, bot: Bot) -> str | None:
+        return self.context.get("token")
+
+    def get_secret(self, bot: Bot) -> str | None:
+        return bot.secret if bot.kind == Bot.Kind.WEBHOOK else None
+
+
+class RegisterInput(serializers.Serializer):
+    name = serializers.CharField()
+    kind = serializers.ChoiceField(choices=Bot.Kind.choices)
+    strategy = serializers.CharField(
+        required=False, allow_blank=True, help_text="Kind builtin: a built-in strategy's name."
+    )
+    url = serializers.CharField(
+        required=False, allow_blank=True, help_text="Kind webhook: where moves are asked for."
+    )
+    secret = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text="Kind webhook: the HMAC key; a random one when left out.",
+    )
+
+
+class UpdateInput(serializers.Serializer):
+    strategy = serializers.CharField(required=False, allow_blank=True)
+    url = serializers.CharField(required=False, allow_blank=True)
+    secret = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
+
+
+class TokenOutput(serializers.Serializer):
+    token = serializers.CharField(help_text="The new token, shown this once; the old one is void.")
+
+
+def _my_bot(request: Request, bot_id: int) -> Bot:
+    bot = Bot.objects.filter(pk=bot_id, owner=request.user).first()
+    if bot is None:
+        raise NotFound(f"you have no bot {bot_id}")
+    return bot
+
+
+class MyBots(APIView):
+    authentication_classes = [SessionAuthentication]
+
+    @extend_schema(responses={200: BotOutput(many=True)})
+    def get(self, request: Request) -> Response:
+        """The signed-in user's bots, oldest first."""
+        bots = Bot.objects.filter(owner=request.user).order_by("created_at", "pk")
+        return Response(BotOutput(bots, many=True).data)
+
+    @extend_schema(request=RegisterInput, responses={201: RegisteredOutput})
+    def post(self, request: Request) -> Response:
+        """Register a bot; it is validating until its validation matches have been played."""
+        data = RegisterInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            bot, token = bot_registry.bot_register(owner=request.user, **data.validated_data)
+        except GameError as error:
+            return error_response(error)
+        output = RegisteredOutput(bot, context={"token": token})
+        return Response(output.data, status=status.HTTP_201_CREATED)
+
+
+class MyBot(APIView):
+    authentication_classes = [SessionAuthentication]
+
+    @extend_schema(responses={200: BotOutput})
+    def get(self, request: Request, bot_id: int) -> Response:
+        """One of the user's bots: its status, why it has it, its strikes and call stats."""
+        return Response(BotOutput(_my_bot(request, bot_id)).data)
+
+    @extend_schema(request=UpdateInput, responses={200: BotOutput})
+    def patch(self, request: Request, bot_id: int) -> Response:
+        """Change a webhook bot's URL or secret, or a built-in bot's strategy; a new URL or
+        strategy is validated again."""
+        bot = _my_bot(request, bot_id)
+        data = UpdateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            bot = bot_registry.bot_update(bot=bot, owner=request.user, **data.validated_data)
+        except GameError as error:
+            return error_response(error)
+        return Response(BotOutput(bot).data)
+
+
+@extend_schema(request=None, responses={202: BotOutput})
+@api_view(["POST"])
+@authentication_classes([SessionAuthentication])
+def validate(request: Request, bot_id: int) -> Response:
+    """Run the bot's validation matches again (after a failure or a suspension)."""
+    try:
+        bot = bot_registry.bot_revalidate(bot=_my_bot(request, bot_id), owner=request.user)
+    except GameError as error:
+        return error_response(error)
+    return Response(BotOutput(bot).data, status=status.HTTP_202_ACCEPTED)
+
+
+@extend_schema(request=None, responses={200: TokenOutput})
+@api_view(["POST"])
+@authentication_classes([SessionAuthentication])
+def token(request: Request, bot_id: int) -> Response:
+    """Issue a pull bot a new API token; the old one stops working."""
+    try:
+        new = bot_registry.bot_new_token(bot=_my_bot(request, bot_id), owner=request.user)
+    except GameError as error:
+        return error_response(error)
+    return Response({"token": new})

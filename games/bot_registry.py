@@ -1,0 +1,226 @@
+"""Registering bots and managing them for their owners: register, update, re-validate, new token.
+
+A new bot, or one whose URL or strategy changed, is `validating` until the `validate_bot` task
+(games/remote_bots.py `bot_validate`) has played its matches; the task is sent when the change
+commits. A webhook bot gets a random secret when its owner gives none; a pull bot gets a token,
+returned once (only its SHA-256 is stored). Every check runs before anything is written, so a
+refused request changes nothing. docs/workers.md describes the kinds and their statuses.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import URLValidator
+from django.db import IntegrityError, transaction
+
+from games import tasks
+from games.bots import STRATEGIES
+from games.bots.webhook import RefusedURL, check_url
+
+from .errors import Forbidden, GameError
+from .models import Bot
+from .remote_bots import issue_token
+
+NAME_LENGTH = Bot._meta.get_field("name").max_length
+URL_LENGTH = Bot._meta.get_field("url").max_length
+SECRET_LENGTH = Bot._meta.get_field("secret").max_length
+# The fields each kind of bot has, besides its name.
+FIELDS: dict[str, set[str]] = {
+    Bot.Kind.BUILTIN: {"strategy"},
+    Bot.Kind.WEBHOOK: {"url", "secret"},
+    Bot.Kind.PULL: set(),
+}
+# The status_reason of a validating bot until its validation starts.
+WAITING = "waiting for its validation matches"
+
+
+class InvalidBot(GameError):
+    """A bot that cannot be registered or changed as asked (kind, name, fields of its kind)."""
+
+    code = "invalid-bot"
+
+
+class NameTaken(GameError):
+    """The owner already has a bot of that name."""
+
+    code = "name-taken"
+
+
+class UnknownStrategy(GameError):
+    """A built-in bot's strategy that games.bots.STRATEGIES does not have."""
+
+    code = "unknown-strategy"
+
+
+class InvalidURL(GameError):
+    """A webhook URL the server will not call (not http(s), malformed, a private address)."""
+
+    code = "invalid-url"
+
+
+def bot_register(
+    *, owner: Any, name: str, kind: str, strategy: str = "", url: str = "", secret: str = ""
+) -> tuple[Bot, str | None]:
+    """Register a bot of `owner` and send its validation on commit; returns the bot and, for a
+    pull bot, its API token (shown this once). A webhook bot without a secret gets one."""
+    if not getattr(owner, "is_authenticated", False):
+        raise Forbidden("only a signed-in person registers a bot", code="not-a-person")
+    name = _check_name(name)
+    if kind not in Bot.Kind.values:
+        raise InvalidBot(f"kind must be one of {', '.join(Bot.Kind.values)}, not {kind!r}")
+    given = {"strategy": strategy, "url": url, "secret": secret}
+    _check_fields(kind, {field for field, value in given.items() if value})
+    if kind == Bot.Kind.BUILTIN:
+        _check_strategy(strategy)
+    if kind == Bot.Kind.WEBHOOK:
+        _check_url(url)
+        _check_secret(secret, required=False)
+        secret = secret or secrets.token_urlsafe(32)
+    if Bot.objects.filter(owner=owner, name=name).exists():
+        raise NameTaken(f"you already have a bot named {name!r}")
+    token = None
+    try:
+        with transaction.atomic():
+            bot = Bot.objects.create(
+                owner=owner,
+                name=name,
+                kind=kind,
+                strategy=strategy,
+                url=url,
+                secret=secret,
+                status=Bot.Status.VALIDATING,
+                status_reason=WAITING,
+            )
+            if kind == Bot.Kind.PULL:
+                token = issue_token(bot)
+            _validate_on_commit(bot)
+    except IntegrityError:
+        # The same name registered by a concurrent request, between the check and the insert.
+        raise NameTaken(f"you already have a bot named {name!r}") from None
+    bot.refresh_from_db()
+    return bot, token
+
+
+def bot_update(
+    *,
+    bot: Bot,
+    owner: Any,
+    url: str | None = None,
+    secret: str | None = None,
+    strategy: str | None = None,
+) -> Bot:
+    """Change a bot's URL and secret (webhook) or strategy (built-in); None leaves a field as it
+    is. A new URL or strategy puts the bot back to validating and sends its validation."""
+    _check_owner(bot, owner)
+    given = {"strategy": strategy, "url": url, "secret": secret}
+    _check_fields(bot.kind, {field for field, value in given.items() if value is not None})
+    if strategy is not None:
+        _check_strategy(strategy)
+    if url is not None:
+        _check_url(url)
+    if secret is not None:
+        _check_secret(secret, required=True)
+    with transaction.atomic():
+        locked = Bot.objects.select_for_update().get(pk=bot.pk)
+        changed = [
+            f for f, value in given.items() if value is not None and value != getattr(locked, f)
+        ]
+        for field in changed:
+            setattr(locked, field, given[field])
+        # A new secret alone does not change how the bot plays.
+        revalidate = bool({"strategy", "url"} & set(changed))
+        if revalidate:
+            _mark_validating(locked)
+            changed += ["status", "status_reason"]
+        if changed:
+            locked.save(update_fields=[*changed, "updated_at"])
+        if revalidate:
+            _validate_on_commit(locked)
+    locked.refresh_from_db()
+    return locked
+
+
+def bot_revalidate(*, bot: Bot, owner: Any) -> Bot:
+    """Send the bot's validation again (after a failure, a fix, a suspension); it is validating
+    until the task has run."""
+    _check_owner(bot, owner)
+    with transaction.atomic():
+        locked = Bot.objects.select_for_update().get(pk=bot.pk)
+        _mark_validating(locked)
+        locked.save(update_fields=["status", "status_reason", "updated_at"])
+        _validate_on_commit(locked)
+    locked.refresh_from_db()
+    return locked
+
+
+def bot_new_token(*, bot: Bot, owner: Any) -> str:
+    """Give a pull bot a new API token and return it, once; the old one stops working."""
+    _check_owner(bot, owner)
+    if bot.kind != Bot.Kind.PULL:
+        raise InvalidBot(f"a {bot.kind} bot has no token; only pull bots do", code="not-a-pull-bot")
+    return issue_token(bot)
+
+
+def _check_owner(bot: Bot, owner: Any) -> None:
+    if not getattr(owner, "is_authenticated", False) or bot.owner_id != owner.pk:
+        raise Forbidden(f"bot {bot.pk} is not yours", code="not-your-bot")
+
+
+def _check_name(name: str) -> str:
+    name = (name or "").strip()
+    if not name or len(name) > NAME_LENGTH:
+        raise InvalidBot(f"a bot's name has 1 to {NAME_LENGTH} characters")
+    return name
+
+
+def _check_fields(kind: str, given: set[str]) -> None:
+    """Refuse the fields another kind of bot has (a pull bot's URL would never be called)."""
+    extra = sorted(given - FIELDS[kind])
+    if extra:
+        raise InvalidBot(f"a {kind} bot has no {' or '.join(extra)}")
+
+
+def _check_strategy(strategy: str) -> None:
+    if not strategy:
+        raise UnknownStrategy(f"a builtin bot needs a strategy: one of {', '.join(STRATEGIES)}")
+    if strategy not in STRATEGIES:
+        raise UnknownStrategy(f"unknown strategy {strategy!r}; known: {', '.join(STRATEGIES)}")
+
+
+def _check_secret(secret: str, *, required: bool) -> None:
+    if (required and not secret) or len(secret) > SECRET_LENGTH:
+        raise InvalidBot(f"a webhook secret has 1 to {SECRET_LENGTH} characters")
+
+
+def _check_url(url: str) -> None:
+    if not url:
+        raise InvalidURL("a webhook bot needs the URL it is asked at")
+    if len(url) > URL_LENGTH:
+        raise InvalidURL(f"the URL is longer than {URL_LENGTH} characters")
+    try:
+        URLValidator(schemes=["http", "https"])(url)
+        # The worker's own check: http(s) with a host, and no private address unless allowed.
+        check_url(url)
+    except ValidationError:
+        raise InvalidURL(f"{url!r} is not an http(s) URL") from None
+    except RefusedURL as error:
+        raise InvalidURL(str(error)) from None
+
+
+def _mark_validating(bot: Bot) -> None:
+    bot.status = Bot.Status.VALIDATING
+    bot.status_reason = WAITING
+
+
+def _validate_on_commit(bot: Bot) -> None:
+    bot_id = bot.pk
+
+    def send_validation() -> None:
+        tasks.validate_bot.delay(bot_id)
+
+    # Robust: a broker that is down (or, eagerly, a validation that raises) must not turn a
+    # committed change into an error; the bot stays validating and its owner can ask again.
+    transaction.on_commit(send_validation, robust=True)

@@ -1,0 +1,362 @@
+"""The bot owners' API (api/owners.py): register, list, read, change, validate again, new tokens;
+session auth only, other users' bots are 404, errors are JSON with a code and a message.
+
+Only built-in bots' validations are run (eagerly, on commit); webhook and pull bots are checked
+up to the validation being sent, so these tests do not depend on how those are validated."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from games.bot_registry import WAITING
+from games.models import Bot
+from games.remote_bots import issue_token
+from games.services import SeatSpec, game_create
+from tests.games.factories import SHORT, make_user
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
+
+HOOK = "http://127.0.0.1:9/move"
+
+
+@pytest.fixture(autouse=True)
+def quick_validation(settings):
+    settings.BOTS_VALIDATION_MATCHES = 1
+    settings.BOTS_ALLOW_PRIVATE_URLS = True
+
+
+@pytest.fixture
+def owner():
+    return make_user("owner")
+
+
+@pytest.fixture
+def api(owner) -> APIClient:
+    client = APIClient()
+    client.force_login(owner)
+    return client
+
+
+def bot_client(token: str) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bot {token}")
+    return client
+
+
+def make_bot(owner, **fields) -> Bot:
+    fields = {"name": "b", "kind": "builtin", "strategy": "greedy", "status": "active", **fields}
+    return Bot.objects.create(owner=owner, **fields)
+
+
+DETAIL_KEYS = {
+    "id",
+    "name",
+    "kind",
+    "strategy",
+    "url",
+    "status",
+    "status_reason",
+    "strikes",
+    "stats",
+    "created_at",
+    "updated_at",
+}
+
+
+def test_a_builtin_bot_is_registered_and_validated_on_commit(
+    api, owner, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api.post(
+            "/api/me/bots", {"name": "Gus", "kind": "builtin", "strategy": "greedy"}, format="json"
+        )
+
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert set(body) == DETAIL_KEYS | {"token", "secret"}
+    assert body["name"] == "Gus" and body["kind"] == "builtin" and body["strategy"] == "greedy"
+    assert (body["status"], body["status_reason"]) == ("validating", WAITING)
+    assert (body["token"], body["secret"]) == (None, None)
+    bot = Bot.objects.get(pk=body["id"])
+    assert (bot.owner, bot.name, bot.status) == (owner, "Gus", Bot.Status.ACTIVE)
+
+    detail = api.get(f"/api/me/bots/{bot.pk}").json()
+    assert set(detail) == DETAIL_KEYS
+    assert detail["status"] == "active"
+    assert detail["status_reason"] == "passed 1 validation matches"
+    assert detail["stats"] == {
+        "calls": 0,
+        "mean_latency": None,
+        "timeouts": 0,
+        "errors": 0,
+        "illegal_answers": 0,
+    }
+
+
+def test_a_pull_bots_token_is_shown_once_and_lets_the_bot_in(
+    api, owner, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks() as callbacks:
+        response = api.post("/api/me/bots", {"name": "poller", "kind": "pull"}, format="json")
+
+    assert response.status_code == 201, response.json()
+    assert len(callbacks) == 1  # the validation, sent on commit
+    body = response.json()
+    token = body["token"]
+    assert token and body["secret"] is None and body["status"] == "validating"
+    bot = Bot.objects.get(pk=body["id"])
+    assert token not in str(Bot.objects.filter(pk=bot.pk).values().get())
+    # Not shown again.
+    assert "token" not in api.get(f"/api/me/bots/{bot.pk}").json()
+    assert all("token" not in item for item in api.get("/api/me/bots").json())
+
+    seats = [SeatSpec(registered=bot), SeatSpec(bot="greedy")]
+    game = game_create(variant_spec=SHORT, seats=seats, seed=1, dealer=1)
+    assert game.to_act == [0]
+    decisions = bot_client(token).get("/api/bot/decisions")
+    assert decisions.status_code == 200
+    assert [(d["game"], d["seat"]) for d in decisions.json()] == [(game.pk, 0)]
+
+    wrong = bot_client(token + "x").get("/api/bot/decisions")
+    assert wrong.status_code == 401
+    assert wrong.json()["code"] == "authentication_failed"
+
+
+def test_a_webhook_bots_secret_is_shown_once(api, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks() as callbacks:
+        generated = api.post(
+            "/api/me/bots", {"name": "hook", "kind": "webhook", "url": HOOK}, format="json"
+        )
+        given = api.post(
+            "/api/me/bots",
+            {"name": "hook 2", "kind": "webhook", "url": HOOK, "secret": " my secret "},
+            format="json",
+        )
+
+    assert (generated.status_code, given.status_code) == (201, 201)
+    assert len(callbacks) == 2
+    body = generated.json()
+    assert body["url"] == HOOK and body["token"] is None
+    assert body["secret"] and Bot.objects.get(pk=body["id"]).secret == body["secret"]
+    assert given.json()["secret"] == " my secret "
+    assert Bot.objects.get(pk=given.json()["id"]).secret == " my secret "
+    detail = api.get(f"/api/me/bots/{body['id']}").json()
+    assert "secret" not in detail and body["secret"] not in str(detail)
+    assert all("secret" not in item for item in api.get("/api/me/bots").json())
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"name": "b", "kind": "builtin", "strategy": "genius"}, "unknown-strategy"),
+        ({"name": "b", "kind": "builtin"}, "unknown-strategy"),
+        ({"name": "b", "kind": "webhook", "url": "ftp://127.0.0.1/"}, "invalid-url"),
+        ({"name": "b", "kind": "webhook"}, "invalid-url"),
+        ({"name": "b", "kind": "pull", "url": HOOK}, "invalid-bot"),
+        ({"name": "x" * 65, "kind": "pull"}, "invalid-bot"),
+        ({"name": "taken", "kind": "pull"}, "name-taken"),
+    ],
+)
+def test_bad_registrations_get_a_typed_error_and_change_nothing(
+    api, owner, body, code, django_capture_on_commit_callbacks
+):
+    make_bot(owner, name="taken")
+    with django_capture_on_commit_callbacks() as callbacks:
+        response = api.post("/api/me/bots", body, format="json")
+
+    assert response.status_code == 400
+    assert response.json()["code"] == code
+    assert response.json()["message"]
+    assert list(Bot.objects.values_list("name", flat=True)) == ["taken"]
+    assert callbacks == []
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [({"kind": "pull"}, "name"), ({"name": "b", "kind": "robot"}, "kind"), ({"name": "b"}, "kind")],
+)
+def test_malformed_registrations_list_the_field_errors(api, body, field):
+    response = api.post("/api/me/bots", body, format="json")
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid"
+    assert field in response.json()["errors"]
+    assert not Bot.objects.exists()
+
+
+def test_the_list_has_my_bots_only_oldest_first(api, owner):
+    first = make_bot(owner, name="first")
+    second = make_bot(owner, name="second", kind="pull", strategy="")
+    make_bot(make_user(), name="someone else's")
+
+    response = api.get("/api/me/bots")
+
+    assert response.status_code == 200
+    assert [(b["id"], b["name"]) for b in response.json()] == [
+        (first.pk, "first"),
+        (second.pk, "second"),
+    ]
+
+
+def test_the_detail_says_why_a_bot_has_its_status_and_how_it_answers(api, owner):
+    bot = make_bot(
+        owner,
+        kind="webhook",
+        strategy="",
+        url=HOOK,
+        secret="s",
+        status=Bot.Status.SUSPENDED,
+        status_reason="suspended after 3 strikes in a row; the last: timeout",
+        strikes=3,
+        calls=4,
+        total_latency=2.0,
+        timeouts=2,
+        errors=1,
+        illegal_answers=0,
+    )
+
+    body = api.get(f"/api/me/bots/{bot.pk}").json()
+
+    assert body["status"] == "suspended"
+    assert body["status_reason"] == "suspended after 3 strikes in a row; the last: timeout"
+    assert body["strikes"] == 3
+    assert body["url"] == HOOK
+    assert body["stats"] == {
+        "calls": 4,
+        "mean_latency": 0.5,
+        "timeouts": 2,
+        "errors": 1,
+        "illegal_answers": 0,
+    }
+
+
+def test_another_users_bot_is_not_found(api, django_capture_on_commit_callbacks):
+    bot = make_bot(make_user(), kind="pull", strategy="")
+    before = Bot.objects.filter(pk=bot.pk).values().get()
+
+    with django_capture_on_commit_callbacks() as callbacks:
+        responses = [
+            api.get(f"/api/me/bots/{bot.pk}"),
+            api.patch(f"/api/me/bots/{bot.pk}", {"url": HOOK}, format="json"),
+            api.post(f"/api/me/bots/{bot.pk}/validate"),
+            api.post(f"/api/me/bots/{bot.pk}/token"),
+            api.get("/api/me/bots/999999"),
+        ]
+
+    for response in responses:
+        assert response.status_code == 404
+        assert response.json()["code"] == "not_found"
+    assert responses[0].json()["message"] == f"you have no bot {bot.pk}"
+    assert Bot.objects.filter(pk=bot.pk).values().get() == before
+    assert callbacks == []
+
+
+def test_a_new_strategy_is_validated_again(api, owner, django_capture_on_commit_callbacks):
+    bot = make_bot(owner)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api.patch(f"/api/me/bots/{bot.pk}", {"strategy": "random"}, format="json")
+
+    assert response.status_code == 200
+    assert (response.json()["strategy"], response.json()["status"]) == ("random", "validating")
+    bot.refresh_from_db()
+    assert (bot.strategy, bot.status) == ("random", Bot.Status.ACTIVE)
+
+
+def test_a_new_secret_is_kept_and_not_shown(api, owner, django_capture_on_commit_callbacks):
+    bot = make_bot(owner, kind="webhook", strategy="", url=HOOK, secret="old")
+    with django_capture_on_commit_callbacks() as callbacks:
+        response = api.patch(f"/api/me/bots/{bot.pk}", {"secret": "new"}, format="json")
+
+    assert response.status_code == 200
+    assert "secret" not in response.json() and response.json()["status"] == "active"
+    assert Bot.objects.get(pk=bot.pk).secret == "new"
+    assert callbacks == []
+
+
+def test_a_bad_update_gets_a_typed_error_and_changes_nothing(api, owner):
+    bot = make_bot(owner)
+    before = Bot.objects.filter(pk=bot.pk).values().get()
+
+    unknown = api.patch(f"/api/me/bots/{bot.pk}", {"strategy": "genius"}, format="json")
+    wrong_kind = api.patch(f"/api/me/bots/{bot.pk}", {"url": HOOK}, format="json")
+
+    assert (unknown.status_code, unknown.json()["code"]) == (400, "unknown-strategy")
+    assert (wrong_kind.status_code, wrong_kind.json()["code"]) == (400, "invalid-bot")
+    assert Bot.objects.filter(pk=bot.pk).values().get() == before
+
+
+def test_a_failed_bot_is_validated_again(api, owner, django_capture_on_commit_callbacks):
+    bot = make_bot(owner, status=Bot.Status.FAILED, status_reason="validation match 1: timeout")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api.post(f"/api/me/bots/{bot.pk}/validate")
+
+    assert response.status_code == 202
+    assert (response.json()["status"], response.json()["status_reason"]) == ("validating", WAITING)
+    bot.refresh_from_db()
+    assert bot.status == Bot.Status.ACTIVE, bot.status_reason
+
+
+def test_a_new_token_replaces_the_old_one(api, owner, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks():
+        created = api.post("/api/me/bots", {"name": "poller", "kind": "pull"}, format="json")
+    old = created.json()["token"]
+
+    response = api.post(f"/api/me/bots/{created.json()['id']}/token")
+
+    assert response.status_code == 200
+    new = response.json()["token"]
+    assert new and new != old
+    assert bot_client(new).get("/api/bot/decisions").status_code == 200
+    assert bot_client(old).get("/api/bot/decisions").status_code == 401
+
+
+def test_only_pull_bots_get_tokens(api, owner):
+    bot = make_bot(owner)
+
+    response = api.post(f"/api/me/bots/{bot.pk}/token")
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "not-a-pull-bot"
+    assert Bot.objects.get(pk=bot.pk).token_hash == ""
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("get", "/api/me/bots"),
+        ("post", "/api/me/bots"),
+        ("get", "/api/me/bots/{id}"),
+        ("patch", "/api/me/bots/{id}"),
+        ("post", "/api/me/bots/{id}/validate"),
+        ("post", "/api/me/bots/{id}/token"),
+    ],
+)
+def test_anonymous_callers_and_bot_tokens_are_refused(method, path):
+    owner = make_user()
+    bot = make_bot(owner, name="poller", kind="pull", strategy="")
+    token = issue_token(bot)
+    before = Bot.objects.filter(pk=bot.pk).values().get()
+    body = {"name": "new", "kind": "pull", "strategy": "random"}
+
+    for client in (APIClient(), bot_client(token)):
+        response = getattr(client, method)(path.format(id=bot.pk), body, format="json")
+        assert response.status_code == 403
+        assert response.json() == {
+            "code": "not_authenticated",
+            "message": "Authentication credentials were not provided.",
+        }
+    assert list(Bot.objects.values_list("name", flat=True)) == ["poller"]
+    assert Bot.objects.filter(pk=bot.pk).values().get() == before
+
+
+def test_a_session_post_without_the_csrf_token_is_refused(owner):
+    client = APIClient(enforce_csrf_checks=True)
+    client.force_login(owner)
+
+    response = client.post("/api/me/bots", {"name": "b", "kind": "pull"}, format="json")
+
+    assert response.status_code == 403
+    assert response.json()["code"] == "permission_denied"
+    assert response.json()["message"].startswith("CSRF Failed")
+    assert not Bot.objects.exists()
