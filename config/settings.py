@@ -201,6 +201,8 @@ BOTS_VALIDATION_MAX_ADVANCES = 3000
 # failed sooner, by its first decision's deadline).
 BOTS_VALIDATION_TIMEOUT = int(os.environ.get("BOTS_VALIDATION_TIMEOUT", "3600"))
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
+# Leagues (league/services.py; docs/league.md): seconds between two ladder matchmaking runs.
+LEAGUE_MATCHMAKING_SECONDS = int(os.environ.get("LEAGUE_MATCHMAKING_SECONDS", "30"))
 # The safety nets; exactly one `celery beat` runs them (docs/workers.md).
 CELERY_BEAT_SCHEDULE = {
     "reconcile-games": {"task": "games.tasks.reconcile_games", "schedule": 15.0},
@@ -212,5 +214,9 @@ CELERY_BEAT_SCHEDULE = {
     "send-turn-digests": {
         "task": "games.tasks.send_turn_digests",
         "schedule": crontab(hour=7, minute=0),
+    },
+    "ladder-matchmaking": {
+        "task": "league.tasks.ladder_matchmaking",
+        "schedule": LEAGUE_MATCHMAKING_SECONDS,
     },
 }

@@ -1,0 +1,29 @@
+"""Celery tasks for leagues: thin, each loads ids and calls a service; each is safe to run twice.
+
+Scheduled by CELERY_BEAT_SCHEDULE in config/settings.py (docs/league.md).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+
+from games.errors import GameError
+
+from . import services
+from .models import Competition
+
+log = logging.getLogger(__name__)
+
+
+@shared_task(ignore_result=True)
+def ladder_matchmaking() -> None:
+    """Seat the idle entrants of every ladder with matchmaking on in new games."""
+    ladders = Competition.objects.filter(kind=Competition.Kind.LADDER, matchmaking=True)
+    for competition in ladders.order_by("pk"):
+        try:
+            services.ladder_matchmaking(competition)
+        except GameError:
+            # One ladder's trouble (a game the rules refuse) must not stop the others.
+            log.exception("ladder matchmaking failed for competition %s", competition.pk)

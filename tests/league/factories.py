@@ -1,0 +1,49 @@
+"""Set-up for the league tests: competitions, registered bots and their entries."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from games.models import Bot, Seat
+from league.models import Competition, Entry
+from league.services import competition_create, competition_join
+from tests.games.factories import SHORT, make_user
+
+_numbers = itertools.count(1)
+
+
+def make_competition(
+    kind: str = Competition.Kind.LADDER, seats_per_game: int = 2, **fields: Any
+) -> Competition:
+    number = next(_numbers)
+    fields = {"name": f"Competition {number}", "slug": f"competition-{number}", **fields}
+    fields.setdefault("variant", SHORT)
+    return competition_create(kind=kind, seats_per_game=seats_per_game, **fields)
+
+
+def make_bot(status: str = Bot.Status.ACTIVE, kind: str = Bot.Kind.BUILTIN, **fields: Any) -> Bot:
+    if kind == Bot.Kind.BUILTIN:
+        fields.setdefault("strategy", "greedy")
+    return Bot.objects.create(
+        owner=make_user(), name=f"bot{next(_numbers)}", kind=kind, status=status, **fields
+    )
+
+
+def enter_bots(competition: Competition, count: int) -> list[Entry]:
+    """`count` new active built-in bots, entered."""
+    return [competition_join(competition, bot=make_bot()) for _ in range(count)]
+
+
+def entrant_of(entry: Entry) -> tuple[str, int]:
+    """("user" | "bot", id)."""
+    return ("bot", entry.bot_id) if entry.bot_id else ("user", entry.user_id)
+
+
+def seated_entrants(competition: Competition) -> list[tuple[str, int]]:
+    """Every seat of the competition's games, as ("user" | "bot", id): one item per seat."""
+    seats = Seat.objects.filter(game__context__competition=competition.pk)
+    return [
+        ("bot", seat.registered_bot_id) if seat.registered_bot_id else ("user", seat.user_id)
+        for seat in seats
+    ]
