@@ -37,7 +37,10 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=0)
     hand_number = models.PositiveSmallIntegerField(default=0)
     to_act = models.JSONField(default=list, help_text="The seats the game waits for.")
-    # What the game belongs to, e.g. {"kind": "ladder", "id": 3}; a foreign key once leagues exist.
+    # What the game belongs to and the settings it was created with, e.g. {"kind": "ladder",
+    # "competition": 3, "turn_seconds": 86400, "bot_timeout": 1.0, ...} (league/services.py), or
+    # {"kind": "validation", "bot": 7, "round": 2}. A JSON reference, not a foreign key, so the
+    # games app does not depend on the league app.
     context = models.JSONField(default=dict, blank=True)
     reveal = models.CharField(max_length=16, choices=Reveal.choices, default=Reveal.AFTER_MATCH)
     created_at = models.DateTimeField(auto_now_add=True)
