@@ -4,13 +4,15 @@ that is not the signed-in user's is a 404, as if it did not exist. docs/api.md l
 
 from __future__ import annotations
 
+from django.conf import settings
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
-from rest_framework.decorators import api_view, authentication_classes
+from rest_framework.decorators import api_view, authentication_classes, throttle_classes
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
 from api.bots import error_response
@@ -106,6 +108,25 @@ class TokenOutput(serializers.Serializer):
     token = serializers.CharField(help_text="The new token, shown this once; the old one is void.")
 
 
+class BotChangesThrottle(UserRateThrottle):
+    """Registering a bot, changing how it plays and asking for its validation each start
+    validation matches on our workers: API_BOT_CHANGES_RATE per user (429 `throttled` past it)."""
+
+    scope = "bot-changes"
+
+    def get_rate(self) -> str:
+        return settings.API_BOT_CHANGES_RATE
+
+
+class ThrottledChanges:
+    """Class views: reading is free, changing is throttled."""
+
+    request: Request
+
+    def get_throttles(self) -> list[BotChangesThrottle]:
+        return [] if self.request.method == "GET" else [BotChangesThrottle()]
+
+
 def _my_bot(request: Request, bot_id: int) -> Bot:
     bot = Bot.objects.filter(pk=bot_id, owner=request.user).first()
     if bot is None:
@@ -113,7 +134,7 @@ def _my_bot(request: Request, bot_id: int) -> Bot:
     return bot
 
 
-class MyBots(APIView):
+class MyBots(ThrottledChanges, APIView):
     authentication_classes = [SessionAuthentication]
 
     @extend_schema(responses={200: BotOutput(many=True)})
@@ -135,7 +156,7 @@ class MyBots(APIView):
         return Response(output.data, status=status.HTTP_201_CREATED)
 
 
-class MyBot(APIView):
+class MyBot(ThrottledChanges, APIView):
     authentication_classes = [SessionAuthentication]
 
     @extend_schema(responses={200: BotOutput})
@@ -160,6 +181,7 @@ class MyBot(APIView):
 @extend_schema(request=None, responses={202: BotOutput})
 @api_view(["POST"])
 @authentication_classes([SessionAuthentication])
+@throttle_classes([BotChangesThrottle])
 def validate(request: Request, bot_id: int) -> Response:
     """Run the bot's validation matches again (after a failure or a suspension)."""
     try:

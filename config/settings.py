@@ -145,6 +145,10 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
 
+# Bot registrations, changes and validation requests a user may make (api/owners.py): each
+# starts validation matches on the workers. DRF's rate syntax: "30/hour", "5/min".
+API_BOT_CHANGES_RATE = os.environ.get("API_BOT_CHANGES_RATE", "30/hour")
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "UNO League API",
     "DESCRIPTION": "UNO leagues, asynchronous play and bot ladders.",

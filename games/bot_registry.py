@@ -1,10 +1,12 @@
 """Registering bots and managing them for their owners: register, update, re-validate, new token.
 
-A new bot, or one whose URL or strategy changed, is `validating` until the `validate_bot` task
-(games/remote_bots.py `bot_validate`) has played its matches; the task is sent when the change
-commits. A webhook bot gets a random secret when its owner gives none; a pull bot gets a token,
-returned once (only its SHA-256 is stored). Every check runs before anything is written, so a
-refused request changes nothing. docs/workers.md describes the kinds and their statuses.
+A new bot, or one whose URL or strategy changed, starts a validation round in the same
+transaction (games/remote_bots.py `open_round`): it is `validating` until the round is decided.
+A built-in or webhook bot's round is played by the `validate_bot` task, sent when the change
+commits; a pull bot's starts at its first poll for decisions. A webhook bot gets a random secret
+when its owner gives none; a pull bot gets a token, returned once (only its SHA-256 is stored).
+Every check runs before anything is written, so a refused request changes nothing.
+docs/workers.md describes the kinds and their statuses.
 """
 
 from __future__ import annotations
@@ -16,13 +18,12 @@ from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import IntegrityError, transaction
 
-from games import tasks
 from games.bots import STRATEGIES
 from games.bots.webhook import RefusedURL, check_url
 
 from .errors import Forbidden, GameError
 from .models import Bot
-from .remote_bots import issue_token
+from .remote_bots import issue_token, open_round
 
 NAME_LENGTH = Bot._meta.get_field("name").max_length
 URL_LENGTH = Bot._meta.get_field("url").max_length
@@ -33,8 +34,6 @@ FIELDS: dict[str, set[str]] = {
     Bot.Kind.WEBHOOK: {"url", "secret"},
     Bot.Kind.PULL: set(),
 }
-# The status_reason of a validating bot until its validation starts.
-WAITING = "waiting for its validation matches"
 
 
 class InvalidBot(GameError):
@@ -92,11 +91,10 @@ def bot_register(
                 url=url,
                 secret=secret,
                 status=Bot.Status.VALIDATING,
-                status_reason=WAITING,
             )
             if kind == Bot.Kind.PULL:
                 token = issue_token(bot)
-            _validate_on_commit(bot)
+            open_round(bot.pk)
     except IntegrityError:
         # The same name registered by a concurrent request, between the check and the insert.
         raise NameTaken(f"you already have a bot named {name!r}") from None
@@ -130,28 +128,23 @@ def bot_update(
         ]
         for field in changed:
             setattr(locked, field, given[field])
-        # A new secret alone does not change how the bot plays.
-        revalidate = bool({"strategy", "url"} & set(changed))
-        if revalidate:
-            _mark_validating(locked)
-            changed += ["status", "status_reason"]
         if changed:
             locked.save(update_fields=[*changed, "updated_at"])
-        if revalidate:
-            _validate_on_commit(locked)
+        # A new secret alone does not change how the bot plays.
+        if {"strategy", "url"} & set(changed):
+            open_round(locked.pk)
     locked.refresh_from_db()
     return locked
 
 
 def bot_revalidate(*, bot: Bot, owner: Any) -> Bot:
-    """Send the bot's validation again (after a failure, a fix, a suspension); it is validating
-    until the task has run."""
+    """Start a new validation round (after a failure, a fix, a suspension). A bot already
+    validating keeps its round: asking again queues nothing more."""
     _check_owner(bot, owner)
     with transaction.atomic():
         locked = Bot.objects.select_for_update().get(pk=bot.pk)
-        _mark_validating(locked)
-        locked.save(update_fields=["status", "status_reason", "updated_at"])
-        _validate_on_commit(locked)
+        if locked.status != Bot.Status.VALIDATING:
+            open_round(locked.pk)
     locked.refresh_from_db()
     return locked
 
@@ -208,19 +201,3 @@ def _check_url(url: str) -> None:
         raise InvalidURL(f"{url!r} is not an http(s) URL") from None
     except RefusedURL as error:
         raise InvalidURL(str(error)) from None
-
-
-def _mark_validating(bot: Bot) -> None:
-    bot.status = Bot.Status.VALIDATING
-    bot.status_reason = WAITING
-
-
-def _validate_on_commit(bot: Bot) -> None:
-    bot_id = bot.pk
-
-    def send_validation() -> None:
-        tasks.validate_bot.delay(bot_id)
-
-    # Robust: a broker that is down (or, eagerly, a validation that raises) must not turn a
-    # committed change into an error; the bot stays validating and its owner can ask again.
-    transaction.on_commit(send_validation, robust=True)

@@ -21,7 +21,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from games import services
@@ -35,6 +35,9 @@ from .models import Bot, Game, Seat
 log = logging.getLogger(__name__)
 
 Command = dict[str, Any]
+
+# A registered bot in one of these states is not asked any more: the fallback plays its seats.
+REPLACED = (Bot.Status.SUSPENDED, Bot.Status.FAILED)
 
 # Call outcomes as the stats count them (webhook.OK, TIMEOUT and ERROR, plus this one).
 ILLEGAL = "illegal"
@@ -198,8 +201,11 @@ def pull_deadline(game: Game) -> datetime:
 
 def pull_decisions(bot: Bot) -> list[dict[str, Any]]:
     """The decisions the game waits for from `bot`'s seats, oldest game first."""
-    if bot.status in (Bot.Status.SUSPENDED, Bot.Status.FAILED):
+    if bot.status in REPLACED:
         return []
+    if bot.status == Bot.Status.VALIDATING:
+        # The bot's first poll starts its validation round (no-op once the games exist).
+        round_games(bot.pk, bot.validation_round)
     seats = (
         Seat.objects.filter(registered_bot=bot, game__status=PLAYING, auto_played=False)
         .select_related("game")
@@ -228,7 +234,7 @@ def pull_command(
 ) -> services.CommandResult:
     """Run a pull bot's command; errors as game_command's (a refused one is counted, but the bot
     may try again until the deadline)."""
-    if bot.status in (Bot.Status.SUSPENDED, Bot.Status.FAILED):
+    if bot.status in REPLACED:
         raise Forbidden(f"the bot is {bot.status}: {bot.status_reason}", code=f"bot-{bot.status}")
     game = Game.objects.filter(pk=game_id).only("last_activity", "context").first()
     try:
@@ -261,7 +267,7 @@ def expire_pull_turns(*, now: datetime | None = None) -> list[int]:
         Seat.objects.filter(
             registered_bot__kind=Bot.Kind.PULL, game__status=PLAYING, auto_played=False
         )
-        .exclude(registered_bot__status=Bot.Status.SUSPENDED)
+        .exclude(registered_bot__status__in=REPLACED)
         .values_list("game_id", "number", "registered_bot_id", "game__to_act")
         .order_by("game_id", "number")
     )
@@ -274,6 +280,7 @@ def expire_pull_turns(*, now: datetime | None = None) -> list[int]:
             continue
         view = services.game_view(game_id=game_id, viewer=SYSTEM, seat=seat)
         reason = f"timeout: no command for game {game_id} seat {seat} before the deadline"
+        validation_problem(game, bot_id, reason)
         turn = _play_fallback(
             game_id, seat, view["version"], view, view["legal"], f"deadline:{game.version}", reason
         )
@@ -281,7 +288,6 @@ def expire_pull_turns(*, now: datetime | None = None) -> list[int]:
             record_call(
                 bot_id, outcome=webhook.TIMEOUT, latency=pull_timeout(game.context), reason=reason
             )
-            validation_problem(game, bot_id, reason)
             moved.append(game_id)
     return moved
 
@@ -289,63 +295,112 @@ def expire_pull_turns(*, now: datetime | None = None) -> list[int]:
 # Validation.
 #
 # Each validation is a round (Bot.validation_round) of BOTS_VALIDATION_MATCHES short matches
-# against built-in bots, the bot in a different seat each match. Built-in and webhook bots are
-# validated in-process by the task: bot_validate drives their games itself (context `inline`,
-# which keeps the dispatch away from them). A pull bot's games wait on its polling, so they are
-# played like any game: workers move the built-in opponents, the bot posts its own commands, and
-# the round is settled when its last game ends (settle_validation, dispatched by the append
-# listener and swept by beat). The first illegal command or timeout fails the round; so does
-# an error, or a round not over within BOTS_VALIDATION_TIMEOUT. A failed round's unfinished games
-# are finished by the fallback (finish_validation_games), so no game is left waiting on a bot.
+# against built-in bots, the bot in a different seat each match. `open_round` starts one, inside
+# the transaction that registers, changes or revalidates the bot, so the status and the round
+# move together. Built-in and webhook bots are then validated in-process by the task
+# `validate_bot(bot, round)`: it drives the round's games itself (context `inline`, which keeps
+# the dispatch away from them). A pull bot's round starts when the bot first polls for its
+# decisions (its owner needs time to deploy it with its new token); its games are played like
+# any game: workers move the built-in opponents, the bot posts its own commands. An illegal
+# command or a timeout fails the round at once; so does an error, or a round not over within
+# BOTS_VALIDATION_TIMEOUT. A round whose games are all over passes only if the log shows no
+# fallback move for the bot in them (settle_validation), whatever order the tasks ran in. A
+# failed or replaced round's unfinished games are finished by the fallback
+# (finish_validation_games), so no game is left waiting on a bot.
 
 VALIDATION = "validation"
+WAITING = "waiting for its validation matches"
+WAITING_FOR_POLL = (
+    "waiting for the bot's first GET /api/bot/decisions: its validation matches start then"
+)
+INTERNAL_ERROR = "validation stopped by an error on our side ({}); the staff have the details"
 
 
-def bot_validate(bot: Bot) -> Bot:
-    """Start a validation round for `bot`. Built-in and webhook bots: play it now, in-process;
-    all clean makes the bot active, the first strike or any error makes it failed, with the
-    reason for its owner. Pull bots: create the round's games and return (still validating)."""
-    round_ = _start_round(bot)
-    try:
-        games = [_validation_game(bot, round_, match) for match in _matches()]
-        if bot.kind == Bot.Kind.PULL:
-            return bot
-        for match, game in enumerate(games):
-            problem = _drive(game)
-            if problem:
-                reason = f"validation match {match + 1} (game {game.pk}): {problem}"
-                fail_validation(bot.pk, round_, reason)
-                break
-        else:
-            settle_validation(bot.pk)
-    except Exception as error:  # an error never counts as a pass
-        log.exception("validation of bot %s stopped", bot.pk)
-        fail_validation(bot.pk, round_, f"validation stopped by an error: {error!r}")
+def open_round(bot_id: int, *, send: bool = True) -> int:
+    """Start the bot's next validation round: it is validating from now on, and the unfinished
+    games of the round before (a bot changed mid-round) are finished by the fallback. Built-in
+    and webhook bots: the `validate_bot` task is sent on commit (unless `send` is off). Returns
+    the round. Call it inside the transaction that changes the bot."""
+    from games import tasks
+
+    with transaction.atomic():
+        bot = Bot.objects.select_for_update().get(pk=bot_id)
+        previous = bot.validation_round
+        bot.validation_round += 1
+        bot.status = Bot.Status.VALIDATING
+        bot.status_reason = WAITING_FOR_POLL if bot.kind == Bot.Kind.PULL else WAITING
+        bot.strikes = 0
+        bot.validation_started_at = timezone.now()
+        bot.save(
+            update_fields=[
+                "validation_round",
+                "status",
+                "status_reason",
+                "strikes",
+                "validation_started_at",
+                "updated_at",
+            ]
+        )
+        if validation_games(bot_id, previous).filter(status=PLAYING).exists():
+            _finish_on_commit(bot_id, previous)
+        round_ = bot.validation_round
+        if send and bot.kind != Bot.Kind.PULL:
+
+            def send_validation() -> None:
+                tasks.validate_bot.delay(bot_id, round_)
+
+            # Robust: a broker that is down must not turn a committed change into an error;
+            # the round times out (settle_validations) and the owner can ask again.
+            transaction.on_commit(send_validation, robust=True)
+    return round_
+
+
+def bot_validate(bot: Bot, round_: int | None = None) -> Bot:
+    """Play validation round `round_` of a built-in or webhook bot in-process (None: open a new
+    round first): all clean makes the bot active; the first strike or any error makes it
+    failed, with the reason for its owner. A round that is no longer the bot's current one, or
+    is decided, is left alone, so the task is safe to run twice. A pull bot's round waits for
+    the bot's first poll."""
+    if round_ is None:
+        round_ = open_round(bot.pk, send=False)
+    if bot.kind != Bot.Kind.PULL:
+        try:
+            _play_inline(bot, round_)
+        except Exception as error:  # an error never counts as a pass
+            log.exception("validation round %s of bot %s stopped", round_, bot.pk)
+            fail_validation(bot.pk, round_, INTERNAL_ERROR.format(type(error).__name__))
     bot.refresh_from_db()
     return bot
 
 
-def _matches() -> range:
-    return range(settings.BOTS_VALIDATION_MATCHES)
+def _play_inline(bot: Bot, round_: int) -> None:
+    games = round_games(bot.pk, round_)
+    for match, game in enumerate(games):
+        problem = _drive(game)
+        if problem:
+            reason = f"validation match {match + 1} (game {game.pk}): {problem}"
+            fail_validation(bot.pk, round_, reason)
+            return
+    if games:
+        settle_validation(bot.pk, round_)
 
 
-def _start_round(bot: Bot) -> int:
-    """Open the bot's next round; the unfinished games of the one before (a bot changed or
-    revalidated mid-round) are finished by the fallback, so they no longer wait on the bot."""
-    previous = Bot.objects.filter(pk=bot.pk).values_list("validation_round", flat=True).get()
-    if validation_games(bot.pk, previous).filter(status=PLAYING).exists():
-        _finish_on_commit(bot.pk, previous)
-    now = timezone.now()
-    Bot.objects.filter(pk=bot.pk).update(
-        status=Bot.Status.VALIDATING,
-        status_reason="",
-        strikes=0,
-        validation_round=F("validation_round") + 1,
-        validation_started_at=now,
-        updated_at=now,
-    )
-    bot.refresh_from_db()
-    return bot.validation_round
+def round_games(bot_id: int, round_: int) -> list[Game]:
+    """The games of the bot's round, created if missing (with the bot's row locked, so two
+    callers create them once); none when the round is not the bot's current, undecided one."""
+    with transaction.atomic():
+        bot = Bot.objects.select_for_update().get(pk=bot_id)
+        if bot.validation_round != round_ or bot.status != Bot.Status.VALIDATING:
+            return []
+        existing = {game.context.get("match"): game for game in validation_games(bot_id, round_)}
+        if not existing:
+            # The round's clock starts with its games (a pull bot's, at its first poll).
+            bot.validation_started_at = timezone.now()
+            bot.save(update_fields=["validation_started_at", "updated_at"])
+        return [
+            existing.get(match) or _validation_game(bot, round_, match)
+            for match in range(settings.BOTS_VALIDATION_MATCHES)
+        ]
 
 
 def _validation_game(bot: Bot, round_: int, match: int) -> Game:
@@ -353,7 +408,7 @@ def _validation_game(bot: Bot, round_: int, match: int) -> Game:
     seats = [services.SeatSpec(bot=name) for name in opponents]
     # The bot sits in a different place each match.
     seats.insert(match % (len(opponents) + 1), services.SeatSpec(registered=bot))
-    context: dict[str, Any] = {"kind": VALIDATION, "bot": bot.pk, "round": round_}
+    context: dict[str, Any] = {"kind": VALIDATION, "bot": bot.pk, "round": round_, "match": match}
     if bot.kind != Bot.Kind.PULL:
         context["inline"] = True
     return services.game_create(
@@ -373,11 +428,11 @@ def _drive(game: Game) -> str:
     from games import turns
 
     for _ in range(settings.BOTS_VALIDATION_MAX_ADVANCES):
+        if Game.objects.filter(pk=game.pk, status=MATCH_OVER).exists():
+            return ""
         advance = turns.advance_game(game_id=game.pk)
         if advance.strike:
             return advance.strike
-        if Game.objects.filter(pk=game.pk, status=MATCH_OVER).exists():
-            return ""
         if not advance.commands and not advance.conflict:
             return "the match stopped: no bot could move"
     return "the match did not finish"
@@ -413,8 +468,8 @@ def _finish_on_commit(bot_id: int, round_: Any) -> None:
 
 
 def finish_validation_games(bot_id: int, round_: int) -> list[int]:
-    """Play the bot's unfinished games of a failed round to the end with the fallback (its
-    seats become auto-played), in-process; returns the games finished."""
+    """Play the bot's unfinished games of a failed or replaced round to the end with the
+    fallback (its seats become auto-played), in-process; returns the games finished."""
     games = list(validation_games(bot_id, round_).filter(status=PLAYING))
     Seat.objects.filter(game__in=games, registered_bot_id=bot_id).update(
         auto_played=True, deadline_at=None
@@ -424,29 +479,56 @@ def finish_validation_games(bot_id: int, round_: int) -> list[int]:
     return [game.pk for game in games]
 
 
-def settle_validation(bot_id: int, *, now: datetime | None = None) -> str:
-    """Decide a validating bot's round once its games are over: all over makes it active (a
-    strike would already have failed it). A round not over within BOTS_VALIDATION_TIMEOUT
-    fails. Returns the bot's status after. Safe twice: the update expects the round."""
+def _fallback_move(game_ids: list[int]) -> str:
+    """Where the log shows a fallback move played for the bot (a timeout, an error, an illegal
+    answer) in these games, or ""."""
+    from .models import GameEvent
+
+    found = (
+        GameEvent.objects.filter(game_id__in=game_ids, actor="system")
+        .filter(Q(command_id__startswith="bot:") | Q(command_id__startswith="deadline:"))
+        .order_by("global_position")
+        .values_list("game_id", "version")
+        .first()
+    )
+    return f"game {found[0]}: the fallback moved for the bot at version {found[1]}" if found else ""
+
+
+def settle_validation(
+    bot_id: int, round_: int | None = None, *, now: datetime | None = None
+) -> str:
+    """Decide a validating bot's round (`round_`, default its current one) once its games are
+    over: active if the log shows no fallback move for the bot, failed if it does. A round not
+    over within BOTS_VALIDATION_TIMEOUT of its start fails; a pull bot's round that has not
+    started (no poll yet) waits. Returns the bot's status after. Safe twice, in any order with
+    the strike that fails a round: every update expects the round and `validating`."""
     bot = Bot.objects.filter(pk=bot_id).first()
-    if bot is None or bot.status != Bot.Status.VALIDATING:
-        return bot.status if bot else ""
-    round_ = bot.validation_round
-    games = list(validation_games(bot_id, round_).values_list("status", flat=True))
+    if bot is None:
+        return ""
+    round_ = bot.validation_round if round_ is None else round_
+    if bot.status != Bot.Status.VALIDATING or bot.validation_round != round_:
+        return bot.status
+    games = list(validation_games(bot_id, round_).values_list("pk", "status"))
     count = settings.BOTS_VALIDATION_MATCHES
-    if len(games) == count and all(status == MATCH_OVER for status in games):
-        Bot.objects.filter(pk=bot_id, status=Bot.Status.VALIDATING, validation_round=round_).update(
-            status=Bot.Status.ACTIVE,
-            status_reason=f"passed {count} validation matches",
-            strikes=0,
-            updated_at=timezone.now(),
-        )
-    else:
+    if len(games) == count and all(status == MATCH_OVER for _, status in games):
+        problem = _fallback_move([pk for pk, _ in games])
+        if problem:
+            fail_validation(bot_id, round_, f"validation {problem}")
+        else:
+            Bot.objects.filter(
+                pk=bot_id, status=Bot.Status.VALIDATING, validation_round=round_
+            ).update(
+                status=Bot.Status.ACTIVE,
+                status_reason=f"passed {count} validation matches",
+                strikes=0,
+                updated_at=timezone.now(),
+            )
+    elif games or bot.kind != Bot.Kind.PULL:
         now = now or timezone.now()
         limit = timedelta(seconds=settings.BOTS_VALIDATION_TIMEOUT)
         started = bot.validation_started_at or bot.updated_at
         if now - started > limit:
-            over = sum(status == MATCH_OVER for status in games)
+            over = sum(status == MATCH_OVER for _, status in games)
             fail_validation(
                 bot_id,
                 round_,

@@ -52,18 +52,18 @@ def expire_pull_turns() -> None:
 
 
 @shared_task(ignore_result=True)
-def validate_bot(bot_id: int) -> None:
-    """Start a new or changed bot's validation round (built-in and webhook bots: play it
-    through); its status says how it went."""
+def validate_bot(bot_id: int, round_: int | None = None) -> None:
+    """Play a built-in or webhook bot's validation round (remote_bots.open_round sends this);
+    its status says how it went. A stale or decided round is left alone."""
     bot = Bot.objects.filter(pk=bot_id).first()
     if bot is not None:
-        remote_bots.bot_validate(bot)
+        remote_bots.bot_validate(bot, round_)
 
 
 @shared_task(ignore_result=True)
-def settle_validation(bot_id: int) -> None:
-    """A game of a pull bot's validation round ended: activate it if the round is over."""
-    remote_bots.settle_validation(bot_id)
+def settle_validation(bot_id: int, round_: int | None = None) -> None:
+    """A game of a pull bot's validation round ended: decide the round if it is over."""
+    remote_bots.settle_validation(bot_id, round_)
 
 
 @shared_task(ignore_result=True)
@@ -109,4 +109,4 @@ def dispatch_after_append(result: AppendResult) -> None:
     if rows and rows[0].game__status == MATCH_OVER:
         context = rows[0].game__context or {}
         if context.get("kind") == remote_bots.VALIDATION and not context.get("inline"):
-            settle_validation.delay(context["bot"])
+            settle_validation.delay(context["bot"], context.get("round"))

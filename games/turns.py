@@ -15,9 +15,9 @@ bot, when the match is over, or after `batch` commands.
 When nothing is left for the built-in bots and a webhook bot is to act, `advance_game` asks it
 (games/remote_bots.py) and appends its one decision alone; the append dispatches the next
 advance. A pull bot's turn is left to the bot (and, past the deadline, to `expire_pull_turns`).
-A suspended registered bot, and a person's seat that is `auto_played` (resigned, or timed out
-too often: games/deadlines.py), are played by the fallback strategy, in-process, like a built-in
-seat.
+A suspended or failed registered bot, and a person's seat that is `auto_played` (resigned, or
+timed out too often: games/deadlines.py), are played by the fallback strategy, in-process, like a
+built-in seat.
 """
 
 from __future__ import annotations
@@ -132,13 +132,13 @@ def advance_game(*, game_id: int, batch: int | None = None) -> Advance:
 
 def builtin_bots(seats: Iterable[Seat]) -> dict[int, Strategy]:
     """The strategy the worker plays in-process for each seat, by seat number: a built-in bot's,
-    or the fallback's for a suspended registered bot or an auto-played seat."""
+    or the fallback's for a suspended or failed registered bot or an auto-played seat."""
     strategies = {}
     for seat in seats:
         if seat.bot:
             strategies[seat.number] = find_strategy(seat.bot)
         elif seat.auto_played or (
-            seat.registered_bot_id and seat.registered_bot.status == Bot.Status.SUSPENDED
+            seat.registered_bot_id and seat.registered_bot.status in remote_bots.REPLACED
         ):
             strategies[seat.number] = find_strategy(settings.BOTS_FALLBACK_STRATEGY)
     return strategies
@@ -153,7 +153,7 @@ def webhook_bots(seats: Iterable[Seat]) -> dict[int, Bot]:
         and not seat.bot
         and not seat.auto_played
         and seat.registered_bot.kind == Bot.Kind.WEBHOOK
-        and seat.registered_bot.status != Bot.Status.SUSPENDED
+        and seat.registered_bot.status not in remote_bots.REPLACED
     }
 
 
@@ -232,13 +232,13 @@ def _ask(
     return bot(variant.view(state, seat), legal, rng)
 
 
-# The seats a worker moves: built-in bots, webhook bots, and suspended registered bots and
+# The seats a worker moves: built-in bots, webhook bots, and suspended or failed registered bots and
 # auto-played seats (played by the fallback). Pull bots move themselves.
 WORKER_SEATS = (
     ~Q(bot="")
     | Q(auto_played=True)
     | Q(registered_bot__kind=Bot.Kind.WEBHOOK)
-    | Q(registered_bot__status=Bot.Status.SUSPENDED)
+    | Q(registered_bot__status__in=remote_bots.REPLACED)
 )
 
 
@@ -268,7 +268,7 @@ def worker_moves(row: Any) -> bool:
         row.bot
         or row.auto_played
         or row.registered_bot__kind == Bot.Kind.WEBHOOK
-        or row.registered_bot__status == Bot.Status.SUSPENDED
+        or row.registered_bot__status in remote_bots.REPLACED
     )
 
 

@@ -9,8 +9,6 @@ import logging
 
 from celery import shared_task
 
-from games.errors import GameError
-
 from . import services
 from .models import Competition
 
@@ -24,6 +22,7 @@ def ladder_matchmaking() -> None:
     for competition in ladders.order_by("pk"):
         try:
             services.ladder_matchmaking(competition)
-        except GameError:
-            # One ladder's trouble (a game the rules refuse) must not stop the others.
+        except Exception:  # noqa: BLE001 (logged with its traceback)
+            # One ladder's trouble (a game the rules refuse, a lock timeout, a bug) must not
+            # stop the others; the next run tries it again.
             log.exception("ladder matchmaking failed for competition %s", competition.pk)

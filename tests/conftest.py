@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 import redis
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connection, connections, transaction
 from django.test import override_settings
 
@@ -90,3 +91,10 @@ def _empty_event_log_after_transactional_tests(request: pytest.FixtureRequest) -
         cursor.execute("ALTER TABLE games_gameevent DISABLE TRIGGER USER")
         cursor.execute("DELETE FROM games_gameevent")
         cursor.execute("ALTER TABLE games_gameevent ENABLE TRIGGER USER")
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache() -> Iterator[None]:
+    """A fresh cache per test: API rate limits (api/owners.py) count in it."""
+    cache.clear()
+    yield

@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from games.bot_registry import WAITING
+from games import remote_bots
 from games.models import Bot
-from games.remote_bots import issue_token
+from games.remote_bots import WAITING, issue_token
 from games.services import SeatSpec, game_create
 from tests.games.factories import SHORT, make_user
 
@@ -95,13 +95,13 @@ def test_a_builtin_bot_is_registered_and_validated_on_commit(
 
 
 def test_a_pull_bots_token_is_shown_once_and_lets_the_bot_in(
-    api, owner, django_capture_on_commit_callbacks
+    api, owner, django_capture_on_commit_callbacks, settings
 ):
     with django_capture_on_commit_callbacks() as callbacks:
         response = api.post("/api/me/bots", {"name": "poller", "kind": "pull"}, format="json")
 
     assert response.status_code == 201, response.json()
-    assert len(callbacks) == 1  # the validation, sent on commit
+    assert callbacks == []  # no validation task: the round starts at the bot's first poll
     body = response.json()
     token = body["token"]
     assert token and body["secret"] is None and body["status"] == "validating"
@@ -116,7 +116,12 @@ def test_a_pull_bots_token_is_shown_once_and_lets_the_bot_in(
     assert game.to_act == [0]
     decisions = bot_client(token).get("/api/bot/decisions")
     assert decisions.status_code == 200
-    assert [(d["game"], d["seat"]) for d in decisions.json()] == [(game.pk, 0)]
+    pending = [(d["game"], d["seat"]) for d in decisions.json()]
+    assert pending[0] == (game.pk, 0)
+    # The first poll also started the bot's validation round: the rest are its matches.
+    validation = set(remote_bots.validation_games(bot.pk, 1).values_list("pk", flat=True))
+    assert len(validation) == settings.BOTS_VALIDATION_MATCHES
+    assert {g for g, _ in pending[1:]} <= validation
 
     wrong = bot_client(token + "x").get("/api/bot/decisions")
     assert wrong.status_code == 401
@@ -360,3 +365,17 @@ def test_a_session_post_without_the_csrf_token_is_refused(owner):
     assert response.json()["code"] == "permission_denied"
     assert response.json()["message"].startswith("CSRF Failed")
     assert not Bot.objects.exists()
+
+
+def test_changes_past_the_rate_limit_are_refused_and_change_nothing(api, settings):
+    settings.API_BOT_CHANGES_RATE = "2/hour"
+    for name in ("one", "two"):
+        body = {"name": name, "kind": "builtin", "strategy": "greedy"}
+        assert api.post("/api/me/bots", body, format="json").status_code == 201
+    body = {"name": "three", "kind": "builtin", "strategy": "greedy"}
+    refused = api.post("/api/me/bots", body, format="json")
+    assert refused.status_code == 429
+    assert refused.json()["code"] == "throttled" and "available in" in refused.json()["message"]
+    assert not Bot.objects.filter(name="three").exists()
+    # Reading is never throttled.
+    assert api.get("/api/me/bots").status_code == 200

@@ -11,7 +11,6 @@ from django.contrib.auth.models import AnonymousUser
 
 from games import remote_bots
 from games.bot_registry import (
-    WAITING,
     bot_new_token,
     bot_register,
     bot_revalidate,
@@ -19,6 +18,7 @@ from games.bot_registry import (
 )
 from games.errors import Forbidden, GameError
 from games.models import Bot, Game
+from games.remote_bots import WAITING
 from tests.games.factories import make_user
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
@@ -88,7 +88,9 @@ def test_a_pull_bot_gets_a_token_of_which_only_the_hash_is_stored(
     with django_capture_on_commit_callbacks() as callbacks:
         bot, token = bot_register(owner=make_user(), name="poller", kind="pull")
 
-    assert len(callbacks) == 1
+    # No validation task: a pull bot's round starts at its first poll.
+    assert callbacks == []
+    assert Bot.objects.get(pk=bot.pk).status_reason == remote_bots.WAITING_FOR_POLL
     assert token and len(token) >= 40
     stored = Bot.objects.get(pk=bot.pk)
     assert stored.token_hash == remote_bots.token_hash(token) != token
@@ -286,3 +288,15 @@ def test_only_pull_bots_have_tokens():
         bot_new_token(bot=bot, owner=bot.owner)
     assert error.value.code == "not-a-pull-bot"
     assert Bot.objects.get(pk=bot.pk).token_hash == ""
+
+
+def test_asking_again_while_validating_queues_nothing(django_capture_on_commit_callbacks):
+    owner = make_user()
+    with django_capture_on_commit_callbacks():
+        bot, _ = bot_register(owner=owner, name="hook", kind="webhook", url=HOOK)
+    bot.refresh_from_db()
+    assert bot.status == Bot.Status.VALIDATING
+    with django_capture_on_commit_callbacks() as callbacks:
+        again = bot_revalidate(bot=bot, owner=owner)
+    assert callbacks == []
+    assert again.validation_round == bot.validation_round
