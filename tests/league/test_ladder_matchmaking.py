@@ -13,7 +13,7 @@ from django.db import transaction
 
 from games import turns
 from games.engine import MATCH_OVER
-from games.models import Bot, Game, MatchResult
+from games.models import Bot, Game, MatchResult, Seat
 from league import services
 from league.errors import CompetitionError
 from league.models import Competition
@@ -166,12 +166,14 @@ def test_the_bots_play_its_games_to_the_end_and_the_results_are_projected(
     for game in games:
         assert_finished_whole(game.pk)
     assert MatchResult.objects.filter(game__in=games).count() == 2
-    # Their games are over, so the next run seats them again, the one left over included.
+    # Their games are over, so all seven are idle again, the one left over included, and the
+    # next run seats six of them once each.
+    assert {entry.bot_id for entry in idle_entries(ladder)} == {e.bot_id for e in entries}
     with django_capture_on_commit_callbacks(execute=True):
         again = ladder_matchmaking(ladder)
     assert len(again) == 2
-    seated = {bot_id for _, bot_id in seated_entrants(ladder)}
-    assert seated == {entry.bot_id for entry in entries}
+    seated = Seat.objects.filter(game__in=again).values_list("registered_bot_id", flat=True)
+    assert len(set(seated)) == len(seated) == 6
 
 
 @needs_postgresql
