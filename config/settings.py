@@ -145,6 +145,15 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
 
+# The cache (rate limits count in it): Redis at CACHE_URL when set, so every web process shares
+# the counts; otherwise each process keeps its own, in memory. Keep it apart from the broker's
+# database (docker-compose.yml uses /1 for the cache, /0 for Celery).
+CACHE_URL = os.environ.get("CACHE_URL", "")
+if CACHE_URL:
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    }
+
 # Bot registrations, changes and validation requests a user may make (api/owners.py): each
 # starts validation matches on the workers. DRF's rate syntax: "30/hour", "5/min".
 API_BOT_CHANGES_RATE = os.environ.get("API_BOT_CHANGES_RATE", "30/hour")

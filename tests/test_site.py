@@ -78,7 +78,7 @@ def test_api_schema_and_docs_are_served(client):
 
 def fresh_settings(monkeypatch: pytest.MonkeyPatch, **env: str) -> ModuleType:
     """Execute config/settings.py again, under exactly these environment variables."""
-    for name in ("DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "REDIS_URL"):
+    for name in ("DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "REDIS_URL", "CACHE_URL"):
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
@@ -150,6 +150,15 @@ def test_redis_url_selects_the_redis_broker(monkeypatch):
 
     assert fresh.CELERY_TASK_ALWAYS_EAGER is False
     assert fresh.CELERY_BROKER_URL == "redis://127.0.0.1:6379/0"
+
+
+def test_cache_url_selects_a_shared_redis_cache_and_none_keeps_memory(monkeypatch):
+    fresh = fresh_settings(monkeypatch, SECRET_KEY="k", CACHE_URL="redis://127.0.0.1:6379/1")
+    assert fresh.CACHES["default"] == {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": "redis://127.0.0.1:6379/1",
+    }
+    assert not hasattr(fresh_settings(monkeypatch, SECRET_KEY="k"), "CACHES")
 
 
 def test_celery_reaches_redis_when_redis_url_is_set(redis_url):
