@@ -10,5 +10,7 @@ from web import views as web_views
 urlpatterns = [
     path("", web_views.home, name="home"),
     path("admin/", admin.site.urls),
+    # Sign in and out (Django's own views); the API's session endpoints use this session.
+    path("accounts/", include("django.contrib.auth.urls")),
     path("api/", include("api.urls")),
 ]

@@ -168,3 +168,24 @@ def test_celery_reaches_redis_when_redis_url_is_set(redis_url):
     assert app.conf.task_always_eager is False
     with app.connection_for_write() as connection:
         connection.ensure_connection(max_retries=1)
+
+
+@pytest.mark.django_db
+def test_a_person_signs_in_and_the_api_knows_them(client):
+    from django.contrib.auth import get_user_model
+
+    get_user_model().objects.create_user("ada", password="lovelace-1815")
+    page = client.get("/accounts/login/")
+    assert page.status_code == 200 and b"Sign in" in page.content
+
+    wrong = client.post("/accounts/login/", {"username": "ada", "password": "nope"})
+    assert b"did not match" in wrong.content
+    assert client.get("/api/me/notifications").status_code == 403
+
+    signed_in = client.post("/accounts/login/", {"username": "ada", "password": "lovelace-1815"})
+    assert signed_in.status_code == 302 and signed_in.url == "/"
+    assert b"Sign out ada" in client.get("/").content
+    assert client.get("/api/me/notifications").json() == {"turn_emails": "each"}
+
+    client.post("/accounts/logout/")
+    assert client.get("/api/me/notifications").status_code == 403
