@@ -5,7 +5,7 @@ that is not the signed-in user's is a 404, as if it did not exist. docs/api.md l
 from __future__ import annotations
 
 from django.conf import settings
-from drf_spectacular.utils import extend_schema, extend_schema_field
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import api_view, authentication_classes, throttle_classes
@@ -21,14 +21,6 @@ from games.errors import GameError
 from games.models import Bot
 
 
-@extend_schema_field(
-    serializers.ChoiceField(choices=Bot.Status.choices), component_name="BotStatus"
-)
-class BotStatusField(serializers.ChoiceField):
-    """Bot.Status as a schema component of its own: other outputs have a `status` with other
-    values, which the schema's shared enum names would otherwise mix up."""
-
-
 class BotStatsOutput(serializers.ModelSerializer):
     mean_latency = serializers.FloatField(
         allow_null=True, read_only=True, help_text="Seconds per call; null before the first call."
@@ -41,7 +33,6 @@ class BotStatsOutput(serializers.ModelSerializer):
 
 
 class BotOutput(serializers.ModelSerializer):
-    status = BotStatusField(choices=Bot.Status.choices, read_only=True)
     stats = BotStatsOutput(source="*", read_only=True)
 
     class Meta:

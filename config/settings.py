@@ -166,6 +166,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "UNO leagues, asynchronous play and bot ladders.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Outputs with a `status` of other values (health, bots) get enums of their own.
+    "ENUM_NAME_OVERRIDES": {"BotStatusEnum": "games.models.Bot.Status"},
 }
 
 # Celery: Redis when REDIS_URL is set; otherwise tasks run eagerly in-process, so `make run`

@@ -21,7 +21,6 @@ When a turn starts a TurnNotice is made and emailed at once, or kept for the dai
 from __future__ import annotations
 
 import logging
-import random
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
@@ -38,7 +37,7 @@ from games.engine import PLAYING
 from .actors import SYSTEM, Actor
 from .errors import Conflict, Forbidden, GameError, GameNotFound, IllegalMove
 from .models import Game, NotificationPreference, Seat, TurnNotice
-from .remote_bots import fallback_command
+from .remote_bots import play_fallback
 
 log = logging.getLogger(__name__)
 
@@ -144,22 +143,17 @@ def _time_out(seat_pk: int, game_id: int, number: int, deadline: datetime) -> bo
     for _ in range(MAX_TIMEOUT_MOVES):
         view = services.game_view(game_id=game_id, viewer=SYSTEM, seat=number)
         version = view["version"]
-        command = fallback_command(view, view["legal"], random.Random(f"{game_id}:{version}"))
-        if not view["legal"] or command is None:
+        if not view["legal"]:
             break
         try:
-            result = services.game_command(
-                game_id=game_id,
-                actor=SYSTEM,
-                command=command,
-                expected_version=version,
-                command_id=f"timeout:{version}",
+            result = play_fallback(
+                game_id, version, view, view["legal"], command_id=f"timeout:{version}"
             )
         except (Conflict, IllegalMove):
             # Someone moved meanwhile; the next sweep looks again.
             break
-        if result.repeated:
-            # Another sweep is timing this turn out.
+        if result is None or result.repeated:
+            # No move to make (a pass), or another sweep is timing this turn out.
             break
         moves += 1
         game.refresh_from_db(fields=["status", "to_act"])

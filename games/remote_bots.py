@@ -157,31 +157,41 @@ def webhook_turn(
             return Turn(result.version, 0 if result.repeated else 1)
     log.info("bot %s, game %s seat %s: strike (%s)", bot.pk, game.pk, seat, reason)
     record_call(bot.pk, outcome=outcome, latency=answer.latency, reason=reason)
-    return _play_fallback(game.pk, seat, version, view, legal, command_id, reason)
+    return _play_fallback(game.pk, version, view, legal, command_id, reason)
+
+
+def play_fallback(
+    game_id: int, version: int, view: dict[str, Any], legal: list[Command], command_id: str
+) -> services.CommandResult | None:
+    """Append the default bot's move for the seat of `view` as the system, expecting `version`;
+    None when it has no move (a pass in a newno open choice). Seeded by the game and version,
+    so a repeated run picks the same move. Raises game_command's errors."""
+    command = fallback_command(view, legal, random.Random(f"{game_id}:{version}"))
+    if command is None:
+        return None
+    return services.game_command(
+        game_id=game_id,
+        actor=SYSTEM,
+        command=command,
+        expected_version=version,
+        command_id=command_id,
+    )
 
 
 def _play_fallback(
     game_id: int,
-    seat: int,
     version: int,
     view: dict[str, Any],
     legal: list[Command],
     command_id: str,
     reason: str,
 ) -> Turn:
-    command = fallback_command(view, legal, random.Random(f"{game_id}:{version}"))
-    if command is None:
-        return Turn(version, 0, strike=reason)
     try:
-        result = services.game_command(
-            game_id=game_id,
-            actor=SYSTEM,
-            command=command,
-            expected_version=version,
-            command_id=command_id,
-        )
+        result = play_fallback(game_id, version, view, legal, command_id)
     except Conflict as conflict:
         return Turn(conflict.current_version, 0, strike=reason, conflict=True)
+    if result is None:
+        return Turn(version, 0, strike=reason)
     return Turn(result.version, 0 if result.repeated else 1, strike=reason)
 
 
@@ -282,7 +292,7 @@ def expire_pull_turns(*, now: datetime | None = None) -> list[int]:
         reason = f"timeout: no command for game {game_id} seat {seat} before the deadline"
         validation_problem(game, bot_id, reason)
         turn = _play_fallback(
-            game_id, seat, view["version"], view, view["legal"], f"deadline:{game.version}", reason
+            game_id, view["version"], view, view["legal"], f"deadline:{game.version}", reason
         )
         if turn.commands:
             record_call(

@@ -263,13 +263,19 @@ def test_a_round_with_a_fallback_move_in_its_log_never_passes(fake):
     assert "the fallback moved for the bot" in bot.status_reason
 
 
-def test_a_failed_bot_is_not_asked_any_more_in_running_games(fake):
+@pytest.mark.parametrize("kind", [Bot.Kind.WEBHOOK, Bot.Kind.PULL])
+def test_a_failed_bot_is_not_asked_any_more_in_running_games(fake, kind):
     bot = webhook_bot(fake.url)
-    game = game_create(
-        variant_spec=SHORT, seats=[SeatSpec(registered=bot), SeatSpec(bot="greedy")], seed=3
-    )
+    Bot.objects.filter(pk=bot.pk).update(kind=kind)
+    bot.refresh_from_db()
+    seats = [SeatSpec(registered=bot), SeatSpec(bot="greedy")]
+    game = game_create(variant_spec=SHORT, seats=seats, seed=3, dealer=1)
+    assert game.to_act == [0]
+    # A pull bot's turn waits for the bot; a webhook bot's is the worker's to ask.
+    assert turns.bot_to_act(game.pk) == (kind == Bot.Kind.WEBHOOK)
+
     Bot.objects.filter(pk=bot.pk).update(status=Bot.Status.FAILED)
-    assert turns.bot_to_act(game.pk) or Game.objects.get(pk=game.pk).to_act != [0]
+    assert turns.bot_to_act(game.pk)  # the worker plays the seat with the fallback now
     for _ in range(400):
         if Game.objects.get(pk=game.pk).status == MATCH_OVER:
             break
