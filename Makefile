@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 # Lives inside the venv, so deleting .venv also forgets that it was installed.
 STAMP := $(VENV)/requirements.stamp
 
-.PHONY: .venv run test lint bench
+.PHONY: .venv run test lint typecheck bench
 
 .venv: $(STAMP)
 
@@ -24,8 +24,16 @@ run: .venv
 test: .venv
 	$(BIN)/pytest $(PYTEST_ARGS)
 
+# ruff, and the layers contract of .importlinter (engine <- store <- services <- workers <- web).
 lint: .venv
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
+
+# The rules engine strictly (pyproject.toml's override), the rest at mypy's default level with
+# django-stubs. DEBUG=1: the django-stubs plugin imports the settings, which need it (or a
+# SECRET_KEY) to load.
+typecheck: .venv
+	DEBUG=1 $(BIN)/mypy games league api web config
 
 $(VENV)/bench.stamp: requirements-bench.txt $(STAMP)
 	$(BIN)/pip install --quiet -r requirements-bench.txt

@@ -12,9 +12,9 @@ from rest_framework.decorators import api_view, authentication_classes, permissi
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import remote_bots
-from games.errors import Conflict, Forbidden, GameError, GameNotFound, IllegalMove
+from api.errors import error_responses
 from games.models import Bot
+from games.remote import pull_turns, tokens
 
 KEYWORD = "Bot"
 
@@ -27,7 +27,7 @@ class BotTokenAuthentication(authentication.BaseAuthentication):
         keyword, _, token = header.partition(" ")
         if keyword != KEYWORD:
             return None
-        bot = remote_bots.bot_for_token(token.strip())
+        bot = tokens.bot_for_token(token.strip())
         if bot is None:
             raise exceptions.AuthenticationFailed("unknown bot token")
         return bot.owner, bot
@@ -78,44 +78,34 @@ class CommandOutput(serializers.Serializer):
     repeated = serializers.BooleanField()
 
 
-STATUS = {GameNotFound: 404, Forbidden: 403, Conflict: 409, IllegalMove: 422}
-
-
-def error_response(error: GameError) -> Response:
-    status = next((code for kind, code in STATUS.items() if isinstance(error, kind)), 400)
-    body: dict[str, Any] = {"code": error.code, "message": error.message}
-    if isinstance(error, Conflict):
-        body["current_version"] = error.current_version
-    return Response(body, status=status)
-
-
-@extend_schema(responses={200: DecisionOutput(many=True)})
+@extend_schema(responses={200: DecisionOutput(many=True), **error_responses(401)})
 @api_view(["GET"])
 @authentication_classes([BotTokenAuthentication])
 @permission_classes([IsBot])
 def decisions(request: Request) -> Response:
     """The decisions the games wait for from this bot's seats."""
-    return Response(remote_bots.pull_decisions(request.auth))
+    return Response(pull_turns.pull_decisions(request.auth))
 
 
-@extend_schema(request=CommandInput, responses={200: CommandOutput})
+@extend_schema(
+    request=CommandInput,
+    responses={200: CommandOutput, **error_responses(400, 401, 403, 404, 409, 422)},
+)
 @api_view(["POST"])
 @authentication_classes([BotTokenAuthentication])
 @permission_classes([IsBot])
 def command(request: Request, game_id: int) -> Response:
-    """Send one command for one of this bot's seats."""
+    """Send one command for one of this bot's seats; a refused one is a typed error
+    (api/errors.py) and changes nothing in the game."""
     data = CommandInput(data=request.data)
     data.is_valid(raise_exception=True)
-    try:
-        result = remote_bots.pull_command(
-            bot=request.auth,
-            game_id=game_id,
-            command=data.validated_data["command"],
-            expected_version=data.validated_data["expected_version"],
-            command_id=data.validated_data.get("command_id"),
-        )
-    except GameError as error:
-        return error_response(error)
+    result = pull_turns.pull_command(
+        bot=request.auth,
+        game_id=game_id,
+        command=data.validated_data["command"],
+        expected_version=data.validated_data["expected_version"],
+        command_id=data.validated_data.get("command_id"),
+    )
     return Response(
         {
             "game": result.game_id,

@@ -1,4 +1,10 @@
-"""API errors as JSON with a stable code and a human message."""
+"""API errors as JSON with a stable code and a human message.
+
+Every error is mapped here, once: DRF's own exceptions, Django's Http404 and PermissionDenied,
+and the services' typed errors (games.errors.GameError and its subclasses, which include
+games/bot_registry.py's, games/deadlines.py's and league/errors.py's). Views let them propagate.
+`error_responses()` documents the statuses a view can answer with in its OpenAPI schema.
+"""
 
 from __future__ import annotations
 
@@ -6,16 +12,52 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
-from rest_framework import exceptions
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework import exceptions, serializers
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from games.errors import Conflict, Forbidden, GameError, GameNotFound, IllegalMove
+
+# A GameError's status is its nearest class's here (the subclasses of these inherit their
+# status); any other GameError is 400. docs/api.md has the table.
+STATUS: dict[type[GameError], int] = {
+    GameNotFound: 404,
+    Forbidden: 403,
+    Conflict: 409,
+    IllegalMove: 422,
+}
+DEFAULT_STATUS = 400
+
+
+def status_for(error: GameError) -> int:
+    """The HTTP status of a service error: its nearest class's in STATUS, else 400."""
+    for kind in type(error).__mro__:
+        if kind in STATUS:
+            return STATUS[kind]
+    return DEFAULT_STATUS
+
+
+def game_error_response(error: GameError) -> Response:
+    """{"code", "message"}, plus "current_version" for a version conflict."""
+    body: dict[str, Any] = {"code": error.code, "message": error.message}
+    if isinstance(error, Conflict):
+        body["current_version"] = error.current_version
+    return Response(body, status=status_for(error))
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Render an API error as {"code": ..., "message": ...}, plus "errors" when invalid.
 
-    Anything DRF does not handle returns None, so Django's usual 500 handling applies.
+    Anything neither DRF nor the services define returns None, so Django's usual 500 handling
+    applies.
     """
+    if isinstance(exc, GameError):
+        # No set_rollback() as DRF does for its own errors: a service may record something on
+        # purpose before refusing (a pull bot's illegal answer is counted), and the per-view
+        # handling this replaces never rolled back either.
+        return game_error_response(exc)
+
     # DRF converts these two itself, but only inside its own handler; convert them first
     # so they get our shape too.
     if isinstance(exc, Http404):
@@ -35,3 +77,38 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     else:
         response.data = {"code": exc.get_codes(), "message": str(exc.detail)}
     return response
+
+
+class ErrorOutput(serializers.Serializer):
+    code = serializers.CharField(help_text="Stable, for programs (docs/api.md lists them).")
+    message = serializers.CharField(help_text="For people; may change.")
+    errors = serializers.DictField(
+        required=False, help_text="400 `invalid` only: the field errors, by field."
+    )
+
+
+class ConflictOutput(ErrorOutput):
+    current_version = serializers.IntegerField(help_text="The game's version now.")
+
+
+ERROR_DESCRIPTIONS = {
+    400: "`invalid` (field errors), `parse_error` (not JSON, or nested too deeply), or a "
+    "refusal of the service (e.g. `match-over`).",
+    401: "No bot token, or an unknown one.",
+    403: "Not signed in, no CSRF token, or the service refuses this caller (e.g. `not-seated`).",
+    404: "No such game or bot (or not yours).",
+    409: "`version-conflict`: the game moved on; reload and decide again.",
+    422: "The rules refuse the command; `code` is the engine's reason.",
+    429: "`throttled`: past the rate limit.",
+}
+
+
+def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
+    """The error answers of a view for extend_schema(responses=...)."""
+    return {
+        status: OpenApiResponse(
+            ConflictOutput if status == 409 else ErrorOutput,
+            description=ERROR_DESCRIPTIONS[status],
+        )
+        for status in statuses
+    }

@@ -15,9 +15,8 @@ from rest_framework.response import Response
 from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
-from api.bots import error_response
+from api.errors import error_responses
 from games import bot_registry
-from games.errors import GameError
 from games.models import Bot
 
 
@@ -128,21 +127,21 @@ def _my_bot(request: Request, bot_id: int) -> Bot:
 class MyBots(ThrottledChanges, APIView):
     authentication_classes = [SessionAuthentication]
 
-    @extend_schema(responses={200: BotOutput(many=True)})
+    @extend_schema(responses={200: BotOutput(many=True), **error_responses(403)})
     def get(self, request: Request) -> Response:
         """The signed-in user's bots, oldest first."""
         bots = Bot.objects.filter(owner=request.user).order_by("created_at", "pk")
         return Response(BotOutput(bots, many=True).data)
 
-    @extend_schema(request=RegisterInput, responses={201: RegisteredOutput})
+    @extend_schema(
+        request=RegisterInput,
+        responses={201: RegisteredOutput, **error_responses(400, 403, 429)},
+    )
     def post(self, request: Request) -> Response:
         """Register a bot; it is validating until its validation matches have been played."""
         data = RegisterInput(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            bot, token = bot_registry.bot_register(owner=request.user, **data.validated_data)
-        except GameError as error:
-            return error_response(error)
+        bot, token = bot_registry.bot_register(owner=request.user, **data.validated_data)
         output = RegisteredOutput(bot, context={"token": token})
         return Response(output.data, status=status.HTTP_201_CREATED)
 
@@ -150,45 +149,38 @@ class MyBots(ThrottledChanges, APIView):
 class MyBot(ThrottledChanges, APIView):
     authentication_classes = [SessionAuthentication]
 
-    @extend_schema(responses={200: BotOutput})
+    @extend_schema(responses={200: BotOutput, **error_responses(403, 404)})
     def get(self, request: Request, bot_id: int) -> Response:
         """One of the user's bots: its status, why it has it, its strikes and call stats."""
         return Response(BotOutput(_my_bot(request, bot_id)).data)
 
-    @extend_schema(request=UpdateInput, responses={200: BotOutput})
+    @extend_schema(
+        request=UpdateInput, responses={200: BotOutput, **error_responses(400, 403, 404, 429)}
+    )
     def patch(self, request: Request, bot_id: int) -> Response:
         """Change a webhook bot's URL or secret, or a built-in bot's strategy; a new URL or
         strategy is validated again."""
         bot = _my_bot(request, bot_id)
         data = UpdateInput(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            bot = bot_registry.bot_update(bot=bot, owner=request.user, **data.validated_data)
-        except GameError as error:
-            return error_response(error)
+        bot = bot_registry.bot_update(bot=bot, owner=request.user, **data.validated_data)
         return Response(BotOutput(bot).data)
 
 
-@extend_schema(request=None, responses={202: BotOutput})
+@extend_schema(request=None, responses={202: BotOutput, **error_responses(403, 404, 429)})
 @api_view(["POST"])
 @authentication_classes([SessionAuthentication])
 @throttle_classes([BotChangesThrottle])
 def validate(request: Request, bot_id: int) -> Response:
     """Run the bot's validation matches again (after a failure or a suspension)."""
-    try:
-        bot = bot_registry.bot_revalidate(bot=_my_bot(request, bot_id), owner=request.user)
-    except GameError as error:
-        return error_response(error)
+    bot = bot_registry.bot_revalidate(bot=_my_bot(request, bot_id), owner=request.user)
     return Response(BotOutput(bot).data, status=status.HTTP_202_ACCEPTED)
 
 
-@extend_schema(request=None, responses={200: TokenOutput})
+@extend_schema(request=None, responses={200: TokenOutput, **error_responses(400, 403, 404)})
 @api_view(["POST"])
 @authentication_classes([SessionAuthentication])
 def token(request: Request, bot_id: int) -> Response:
     """Issue a pull bot a new API token; the old one stops working."""
-    try:
-        new = bot_registry.bot_new_token(bot=_my_bot(request, bot_id), owner=request.user)
-    except GameError as error:
-        return error_response(error)
+    new = bot_registry.bot_new_token(bot=_my_bot(request, bot_id), owner=request.user)
     return Response({"token": new})

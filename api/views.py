@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import logging
+from dataclasses import dataclass
+
+from django.conf import settings
 from django.db import DatabaseError, connection
 from drf_spectacular.utils import extend_schema
+from kombu.exceptions import KombuError
 from rest_framework import serializers
 from rest_framework.decorators import api_view, authentication_classes, permission_classes
 from rest_framework.permissions import AllowAny
@@ -11,10 +16,92 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.status import HTTP_503_SERVICE_UNAVAILABLE
 
+from config import celery_app
+
+log = logging.getLogger(__name__)
+
+EAGER = "eager"
+DATABASE_UNAVAILABLE = "database-unavailable"
+BROKER_UNAVAILABLE = "broker-unavailable"
+NO_WORKERS = "no-workers"
+
 
 class HealthOutput(serializers.Serializer):
     status = serializers.ChoiceField(choices=["ok", "unavailable"])
+    code = serializers.CharField(
+        required=False,
+        help_text="503 only: the first check that failed, in this order: "
+        f"`{DATABASE_UNAVAILABLE}`, `{BROKER_UNAVAILABLE}`, `{NO_WORKERS}`.",
+    )
+    message = serializers.CharField(required=False, help_text="503 only: for people.")
     database = serializers.CharField(help_text="Database vendor, e.g. postgresql or sqlite.")
+    broker = serializers.CharField(
+        help_text="The Celery broker's transport, e.g. redis; `eager` when tasks run in the "
+        "web process (no REDIS_URL), which needs neither broker nor workers."
+    )
+    workers = serializers.IntegerField(
+        allow_null=True,
+        help_text="Celery workers that answered a ping within HEALTH_TIMEOUT; null when tasks "
+        "run eagerly or the broker does not answer.",
+    )
+
+
+@dataclass
+class Tasks:
+    """What the health check found of the task queue."""
+
+    broker: str
+    workers: int | None = None
+    problem: str | None = None
+
+
+def database_answers() -> bool:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except DatabaseError:
+        return False
+    return True
+
+
+def check_tasks() -> Tasks:
+    """Connect to Celery's broker and ping the workers, each bounded by HEALTH_TIMEOUT.
+
+    Reads the Celery app's configuration as it is now (tests and tools change it at run time),
+    and uses a connection of its own rather than the app's pool.
+    """
+    conf = celery_app.conf
+    if conf.task_always_eager:
+        return Tasks(broker=EAGER)
+    timeout = settings.HEALTH_TIMEOUT
+    # socket_*: redis-py's, so that a broker that accepts connections but never answers cannot
+    # hold the request (kombu's connect_timeout covers AMQP).
+    options = {"socket_connect_timeout": timeout, "socket_timeout": timeout}
+    with celery_app.connection_for_write(
+        connect_timeout=timeout, transport_options=options
+    ) as broker:
+        errors = (KombuError, OSError, *broker.connection_errors, *broker.channel_errors)
+        transport = str(broker.transport_cls)
+        try:
+            # max_retries=0: one attempt; kombu would otherwise sleep and retry.
+            broker.ensure_connection(max_retries=0, timeout=timeout)
+        except errors as error:
+            log.warning("health: the broker (%s) does not answer: %s", transport, error)
+            return Tasks(broker=transport, problem=BROKER_UNAVAILABLE)
+        try:
+            replies = celery_app.control.ping(timeout=timeout, connection=broker)
+        except errors as error:
+            log.warning("health: the broker (%s) failed the workers' ping: %s", transport, error)
+            return Tasks(broker=transport, problem=BROKER_UNAVAILABLE)
+    workers = sum(len(reply) for reply in replies)
+    return Tasks(broker=transport, workers=workers, problem=None if workers else NO_WORKERS)
+
+
+MESSAGES = {
+    DATABASE_UNAVAILABLE: "The database does not answer.",
+    BROKER_UNAVAILABLE: "The task broker does not answer.",
+    NO_WORKERS: "No task worker answered a ping.",
+}
 
 
 @extend_schema(responses={200: HealthOutput, 503: HealthOutput})
@@ -22,11 +109,18 @@ class HealthOutput(serializers.Serializer):
 @authentication_classes([])
 @permission_classes([AllowAny])
 def health(request: Request) -> Response:
-    """Report whether the service can reach its database (for load balancers and compose)."""
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-    except DatabaseError:
-        body = {"status": "unavailable", "database": connection.vendor}
-        return Response(body, status=HTTP_503_SERVICE_UNAVAILABLE)
-    return Response({"status": "ok", "database": connection.vendor})
+    """Report whether the service can reach its database, its task broker and at least one
+    worker (for load balancers and compose). docs/api.md lists the fields and codes."""
+    database_ok = database_answers()
+    tasks = check_tasks()
+    body = {
+        "status": "ok",
+        "database": connection.vendor,
+        "broker": tasks.broker,
+        "workers": tasks.workers,
+    }
+    problem = DATABASE_UNAVAILABLE if not database_ok else tasks.problem
+    if problem is None:
+        return Response(body)
+    body.update(status="unavailable", code=problem, message=MESSAGES[problem])
+    return Response(body, status=HTTP_503_SERVICE_UNAVAILABLE)

@@ -141,7 +141,8 @@ LOGGING = {
 REST_FRAMEWORK = {
     # JSON only: API clients, errors included, never get the browsable HTML pages.
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # DRF's JSON parser, refusing over-nested bodies with a 400 rather than a RecursionError.
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser"],
     "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
@@ -182,6 +183,9 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_TIMEZONE = TIME_ZONE
+# GET /api/health (api/views.py): seconds it waits for the broker to connect and answer, and
+# again for the workers to answer a ping (each call waits that long when the broker is Redis).
+HEALTH_TIMEOUT = float(os.environ.get("HEALTH_TIMEOUT", "0.5"))
 
 # Workers (games/turns.py, games/tasks.py; docs/workers.md).
 # Bot commands per append when a worker plays a run of bot turns; the next run is dispatched
@@ -191,12 +195,14 @@ GAMES_ADVANCE_BATCH = int(os.environ.get("GAMES_ADVANCE_BATCH", "2000"))
 GAMES_RECONCILE_IDLE = int(os.environ.get("GAMES_RECONCILE_IDLE", "30"))
 # Seconds a newno open choice waits for a person before the system closes it (Youngest Rule).
 GAMES_OPEN_CHOICE_TIMEOUT = int(os.environ.get("GAMES_OPEN_CHOICE_TIMEOUT", "30"))
-# People's turns (games/deadlines.py): seconds a person has for a turn (a game's context may set
-# {"turn_seconds": s}), and the timeouts after which the default bot plays the seat and it is
-# placed last.
+# People's turns (games/deadlines.py, games/overdue.py): seconds a person has for a turn (a
+# game's settings may set {"turn_seconds": s}), and the timeouts after which the seat is
+# forfeited: the default bot plays it and it is placed last.
 GAMES_TURN_SECONDS = int(os.environ.get("GAMES_TURN_SECONDS", str(3 * 24 * 3600)))
 GAMES_TIMEOUTS_TO_FORFEIT = int(os.environ.get("GAMES_TIMEOUTS_TO_FORFEIT", "3"))
-# Registered bots (games/remote_bots.py, games/bots/webhook.py; docs/workers.md).
+# Seconds a turn email may wait unsent (its task lost) before the sweep sends it again.
+GAMES_NOTICE_RESEND = int(os.environ.get("GAMES_NOTICE_RESEND", "600"))
+# Registered bots (games/remote/, games/bots/webhook.py; docs/workers.md).
 # Seconds a webhook bot has to answer (a game's context may set {"bot_timeout": s}).
 BOTS_WEBHOOK_TIMEOUT = float(os.environ.get("BOTS_WEBHOOK_TIMEOUT", "1.0"))
 # Bytes of a webhook answer read at most.
@@ -218,6 +224,9 @@ BOTS_VALIDATION_MAX_ADVANCES = 3000
 # Seconds a validation round may take before it fails (a pull bot that stopped polling is
 # failed sooner, by its first decision's deadline).
 BOTS_VALIDATION_TIMEOUT = int(os.environ.get("BOTS_VALIDATION_TIMEOUT", "3600"))
+# Seconds a built-in or webhook bot's validation round may sit still (its task lost, a worker
+# killed) before the sweep sends it again.
+BOTS_VALIDATION_RESEND = int(os.environ.get("BOTS_VALIDATION_RESEND", "120"))
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 # Leagues (league/services.py; docs/league.md): seconds between two ladder matchmaking runs.
 LEAGUE_MATCHMAKING_SECONDS = int(os.environ.get("LEAGUE_MATCHMAKING_SECONDS", "30"))
@@ -226,9 +235,9 @@ CELERY_BEAT_SCHEDULE = {
     "reconcile-games": {"task": "games.tasks.reconcile_games", "schedule": 15.0},
     "close-open-choices": {"task": "games.tasks.close_open_choices", "schedule": 5.0},
     "run-projections": {"task": "games.tasks.run_projections", "schedule": 10.0},
-    "expire-pull-turns": {"task": "games.tasks.expire_pull_turns", "schedule": 5.0},
     "settle-validations": {"task": "games.tasks.settle_validations", "schedule": 60.0},
-    "expire-turns": {"task": "games.tasks.expire_turns", "schedule": 60.0},
+    # People's deadlines and pull bots' (5 s: a pull bot's limit is seconds).
+    "expire-turns": {"task": "games.tasks.expire_turns", "schedule": 5.0},
     "send-turn-digests": {
         "task": "games.tasks.send_turn_digests",
         "schedule": crontab(hour=7, minute=0),

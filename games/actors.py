@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final, TypeGuard
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
 
 from .models import Bot, Seat
 
@@ -30,30 +33,46 @@ class SystemActor:
 
 SYSTEM: Final = SystemActor()
 
-# A user (any Django user model instance), a BotActor, a registered Bot or SYSTEM. A viewer may
-# also be None or an anonymous user: a spectator.
-Actor = Any
+# A person is a signed-in user of the site (any Django user model).
+Person = AbstractBaseUser
+# Who may act in a game.
+Actor = Person | BotActor | Bot | SystemActor
+# Who may look at one: an actor, or a spectator (None, an anonymous user).
+Viewer = Actor | AnonymousUser | None
+
+
+def is_person(actor: object) -> TypeGuard[Person]:
+    """Whether `actor` is a signed-in person (not a bot, not the system, not anonymous)."""
+    return isinstance(actor, AbstractBaseUser) and actor.is_authenticated
 
 
 def actor_label(actor: Actor) -> str:
     """How the event log names an actor: "user:12", "bot:greedy", "bot:#3:name" or "system"."""
-    if actor is SYSTEM:
+    if isinstance(actor, SystemActor):
         return "system"
     if isinstance(actor, BotActor):
         return f"bot:{actor.name}"
     if isinstance(actor, Bot):
         return f"bot:#{actor.pk}:{actor.name}"[:100]
-    if getattr(actor, "is_authenticated", False):
+    if is_person(actor):
         return f"user:{actor.pk}"
     raise TypeError(f"{actor!r} cannot act in a game")
 
 
-def seats_held(actor: Actor, seats: Iterable[Seat]) -> list[int]:
+def actor_key(actor: Actor) -> str:
+    """The actor's namespace for command ids: "user:12", "bot:greedy", "bot:#3" or "system".
+    Stable for the actor's life (a registered bot's name may change, its id does not)."""
+    if isinstance(actor, Bot):
+        return f"bot:#{actor.pk}"
+    return actor_label(actor)
+
+
+def seats_held(actor: Viewer, seats: Iterable[Seat]) -> list[int]:
     """The numbers of the seats `actor` holds, in order (none for a spectator or the system)."""
     if isinstance(actor, BotActor):
         return [seat.number for seat in seats if seat.bot == actor.name]
     if isinstance(actor, Bot):
         return [seat.number for seat in seats if seat.registered_bot_id == actor.pk]
-    if getattr(actor, "is_authenticated", False):
+    if is_person(actor):
         return [seat.number for seat in seats if seat.user_id == actor.pk]
     return []

@@ -37,7 +37,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 class SeatInline(admin.TabularInline):
     model = Seat
-    fields = ("number", "user", "bot", "age", "resigned")
+    fields = ("number", "user", "bot", "age", "controller", "deadline_at")
     readonly_fields = fields
     extra = 0
     can_delete = False

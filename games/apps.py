@@ -7,7 +7,7 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
-        from games import store, tasks
+        # Imported here, not at the top: a Django app's modules load after the app registry.
+        from games import dispatch
 
-        # Every append that leaves a bot to act hands the game to a worker, after the commit.
-        store.subscribe(tasks.dispatch_after_append)
+        dispatch.connect()

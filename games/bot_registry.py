@@ -1,7 +1,8 @@
 """Registering bots and managing them for their owners: register, update, re-validate, new token.
 
 A new bot, or one whose URL or strategy changed, starts a validation round in the same
-transaction (games/remote_bots.py `open_round`): it is `validating` until the round is decided.
+transaction (games/remote/validation.py `open_round`): it is `validating` until the round is
+decided.
 A built-in or webhook bot's round is played by the `validate_bot` task, sent when the change
 commits; a pull bot's starts at its first poll for decisions. A webhook bot gets a random secret
 when its owner gives none; a pull bot gets a token, returned once (only its SHA-256 is stored).
@@ -23,11 +24,12 @@ from games.bots.webhook import RefusedURL, check_url
 
 from .errors import Forbidden, GameError
 from .models import Bot
-from .remote_bots import issue_token, open_round
+from .remote.tokens import issue_token
+from .remote.validation import open_round
 
-NAME_LENGTH = Bot._meta.get_field("name").max_length
-URL_LENGTH = Bot._meta.get_field("url").max_length
-SECRET_LENGTH = Bot._meta.get_field("secret").max_length
+NAME_LENGTH = int(Bot._meta.get_field("name").max_length or 0)
+URL_LENGTH = int(Bot._meta.get_field("url").max_length or 0)
+SECRET_LENGTH = int(Bot._meta.get_field("secret").max_length or 0)
 # The fields each kind of bot has, besides its name.
 FIELDS: dict[str, set[str]] = {
     Bot.Kind.BUILTIN: {"strategy"},

@@ -55,7 +55,24 @@ class Game(models.Model):
 
 
 class Seat(models.Model):
-    """A place at the table: a person or a built-in bot."""
+    """A place at the table: who sits there (a person, a built-in bot or a registered Bot) and
+    who moves it now (`controller`).
+
+    Every fact about a seat during the game (a resignation, a forfeit, a timed-out turn, a
+    vacation) is an event in the game's stream (games/seat_facts.py). The columns below that
+    change during a game are caches of the log and the clock, written in the same transaction
+    as the event that changes them; nothing rebuilt from the log reads them.
+    """
+
+    class Controller(models.TextChoices):
+        # Who moves the seat. A worker moves BUILTIN, WEBHOOK and FALLBACK seats
+        # (games/seats.py `worker_moves`); a person and a pull bot move their own.
+        PERSON = "person"
+        BUILTIN = "builtin"
+        WEBHOOK = "webhook"
+        PULL = "pull"
+        # The default bot (BOTS_FALLBACK_STRATEGY), after a seat-forfeited or seat-handed-over.
+        FALLBACK = "fallback"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
@@ -69,22 +86,15 @@ class Seat(models.Model):
     registered_bot = models.ForeignKey(
         "Bot", null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
     )
+    controller = models.CharField(max_length=16, choices=Controller.choices)
     # newno: the ages that decide who deals first.
     age = models.PositiveSmallIntegerField(null=True, blank=True)
-    resigned = models.BooleanField(default=False)
     # A person's turn clock (games/deadlines.py): set when the seat's turn starts, cleared when it
-    # ends; the overdue-turn sweep plays the default bot's move past it and counts a timeout.
+    # ends; the overdue-turn sweep (games/overdue.py) plays the default bot's move past it.
     deadline_at = models.DateTimeField(null=True, blank=True)
-    timeouts = models.PositiveSmallIntegerField(default=0)
-    # Vacation taken in this game (days, out of its context["vacation_days"]) and, when the seat
-    # is not to act, the end of the current pause (its next turn's clock starts from there).
-    vacation_days_used = models.PositiveSmallIntegerField(default=0)
+    # The end of the seat's vacation (the last vacation-taken event's `until`): a turn that
+    # starts before it starts its clock then.
     vacation_until = models.DateTimeField(null=True, blank=True)
-    # Played by the default bot (BOTS_FALLBACK_STRATEGY) from now on, in-process like a
-    # built-in seat: after GAMES_TIMEOUTS_TO_FORFEIT timeouts, or a resignation.
-    auto_played = models.BooleanField(default=False)
-    # Placed last at the match end (MatchResult.forfeited, games/projections.py).
-    forfeited = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["game", "number"]
@@ -137,7 +147,9 @@ class GameEvent(models.Model):
     # "user:12", "bot:greedy" or "system".
     actor = models.CharField(max_length=100)
     # NULL, not "", on the events after an append's first: UNIQUE(game, command_id) ignores NULLs.
-    command_id = models.CharField(max_length=100, null=True, blank=True)  # noqa: DJ001
+    # Each actor has its own namespace ("user:12/<client id>", "system/advance:7"): a client's
+    # id can never take the one the system will use (games/services.py `command_key`).
+    command_id = models.CharField(max_length=150, null=True, blank=True)  # noqa: DJ001
     recorded_at = models.DateTimeField()
 
     class Meta:
@@ -232,7 +244,7 @@ class MatchResult(models.Model):
     winner = models.PositiveSmallIntegerField(null=True)
     # With forfeits applied: forfeited seats share the last place, the others keep their order.
     places = models.JSONField(help_text="Each seat's place, 1 for the winner; ties share one.")
-    # The seats placed last because they resigned or timed out too often (Seat.forfeited).
+    # The seats placed last because they resigned or timed out too often (seat-forfeited events).
     forfeited = models.JSONField(default=list, blank=True)
     scores = models.JSONField(help_text="Each seat's final total.")
     hands_won = models.JSONField()

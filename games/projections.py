@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from django.db import models, transaction
 
-from games import store
+from games import seat_facts, store
 from games.engine import HAND_OVER, MATCH_OVER, PLAYING
 from games.engine.events import (
     HAND_ENDED,
@@ -25,10 +25,11 @@ from games.engine.events import (
     MATCH_ENDED,
     MATCH_STARTED,
     PROMPTED,
+    SEAT_FORFEITED,
 )
 from games.store import Record
 
-from .models import GameSummary, HandResult, MatchResult, ProjectionCheckpoint, Seat
+from .models import GameSummary, HandResult, MatchResult, ProjectionCheckpoint
 
 # Global positions per transaction: large enough to amortise the round trips, small enough to
 # keep each transaction (and the checkpoint lock) short.
@@ -95,7 +96,7 @@ def rebuild(name: str, *, batch_size: int = BATCH_SIZE) -> int:
     with transaction.atomic():
         checkpoint = ProjectionCheckpoint.objects.select_for_update().get(name=name)
         for table in projection.tables:
-            table.objects.all().delete()
+            table._default_manager.all().delete()
         checkpoint.position = 0
         checkpoint.save(update_fields=["position", "updated_at"])
         target = store.head()
@@ -254,13 +255,10 @@ class GameResults(Projection):
         )
         if last_hand is None:
             raise ValueError(f"game {record.game_id}: a match ended without a hand ending")
-        # Seats that resigned or timed out too often are placed last (games/deadlines.py): the
-        # flag is set only while the game plays and never cleared, so a rebuild agrees.
-        forfeited = sorted(
-            Seat.objects.filter(game_id=record.game_id, forfeited=True).values_list(
-                "number", flat=True
-            )
-        )
+        # Seats that resigned or timed out too often are placed last: their seat-forfeited
+        # events come before match-ended in the same stream, so a rebuild reads the same ones.
+        forfeits = store.load(record.game_id, until=record.version, types={SEAT_FORFEITED})
+        forfeited = sorted(seat_facts.fold(forfeits).forfeited)
         winner, places = event["winner"], event["places"]
         if forfeited:
             places = places_with_forfeits(places, forfeited)

@@ -15,12 +15,15 @@ from django.db import transaction
 
 from games import store
 from games.bots import find_strategy
-from games.engine import HAND_OVER, MATCH_OVER, IllegalCommand, State, Variant
-from games.engine.commands import NEXT_HAND, SYSTEM_COMMANDS
+from games.driver import step
+from games.engine import MATCH_OVER, IllegalCommand, RulesVersionMismatch, State, Variant
+from games.engine.commands import SYSTEM_COMMANDS, parse
 
-from .actors import SYSTEM, Actor, actor_label, seats_held
+from .actors import SYSTEM, Actor, Viewer, actor_key, actor_label, seats_held
 from .errors import Conflict, Forbidden, GameNotFound, IllegalMove, InvalidGame
+from .game_settings import GameSettings
 from .models import Bot, Game, GameEvent, Seat
+from .seats import controller_for
 
 Event = dict[str, Any]
 Command = dict[str, Any]
@@ -31,7 +34,7 @@ class SeatSpec:
     """Who sits in one seat: a user, a built-in bot (by strategy name) or a registered Bot;
     `age` for newno."""
 
-    user: Any = None
+    user: Any = None  # a Person
     bot: str = ""
     age: int | None = None
     registered: Bot | None = None
@@ -56,7 +59,7 @@ def game_create(
     deck: list[str] | None = None,
     dealer: int | None = None,
     first: int | None = None,
-    context: Mapping[str, Any] | None = None,
+    settings: GameSettings | None = None,
     reveal: str = Game.Reveal.AFTER_MATCH,
     actor: Actor = SYSTEM,
 ) -> Game:
@@ -83,7 +86,7 @@ def game_create(
         game = Game.objects.create(
             variant=variant.spec,
             seat_count=len(seats),
-            context=dict(context or {}),
+            context=(settings or GameSettings()).as_context(),
             reveal=reveal,
         )
         Seat.objects.bulk_create(
@@ -93,11 +96,12 @@ def game_create(
                 user=spec.user,
                 bot=_strategy(spec),
                 registered_bot=spec.registered,
+                controller=controller_for(user=spec.user, bot=spec.bot, registered=spec.registered),
                 age=spec.age,
             )
             for number, spec in enumerate(seats)
         )
-        append_decided(game, variant, state, events, 0, None, actor)
+        append_decided(game, variant, state, events, 0, None, actor_label(actor))
     game.refresh_from_db()
     return game
 
@@ -123,6 +127,12 @@ def _check_seat(number: int, spec: SeatSpec) -> None:
             raise InvalidGame(str(error), code="unknown-bot") from error
 
 
+def command_key(actor: Actor, command_id: str | None) -> str | None:
+    """The stored id of an actor's command id: each actor has its own namespace, so nobody's id
+    can take the one another actor (the system included) will use."""
+    return None if command_id is None else f"{actor_key(actor)}/{command_id}"
+
+
 def game_command(
     *,
     game_id: int,
@@ -130,36 +140,37 @@ def game_command(
     command: Command,
     expected_version: int,
     command_id: str | None = None,
+    fallback_for: Event | None = None,
 ) -> CommandResult:
     """Run one command from `actor` against the game at `expected_version`.
 
     Raises GameNotFound, Forbidden (a seat the actor does not hold, a system command from anyone
-    but the system), Conflict (the game is at another version) or IllegalMove (the engine's
-    reason); nothing is written then. A command id that already ran returns its first result.
-    When the command ends a hand and the match goes on, the next hand starts in the same append.
+    but the system), IllegalMove (a command of the wrong shape, or the engine's reason) or
+    Conflict (the game is at another version); nothing is written then. A command id the
+    actor already sent returns its first result. `fallback_for` (the system's: a
+    fallback-played event) is appended before the command's events, in the same append.
     """
     game = _get_game(game_id)
     seat = _acting_seat(game, actor, command)
-    if command_id is not None:
-        original = store.recorded(game_id=game.pk, command_id=command_id)
+    key = command_key(actor, command_id)
+    if key is not None:
+        original = store.recorded(game_id=game.pk, command_id=key)
         if original is not None:
             return _repeated(game, original, seat)
     if game.version != expected_version:
         raise Conflict(expected_version=expected_version, current_version=game.version)
-    variant = _variant(game)
     # Up to the expected version only: a move that commits meanwhile must come back as a
     # conflict from the append, not as a decision against a state the actor never saw.
-    state = variant.replay(store.load(game.pk, until=expected_version))
+    variant, state, _ = load_state(game, until=expected_version)
     try:
-        events = variant.decide(state, command)
+        events, state = step(variant, state, command)
     except IllegalCommand as error:
         raise IllegalMove.from_engine(error) from error
-    state = variant.replay(events, state)
-    if state.status == HAND_OVER:
-        more = variant.decide(state, {"type": NEXT_HAND})
-        state = variant.replay(more, state)
-        events += more
-    appended = append_decided(game, variant, state, events, expected_version, command_id, actor)
+    if fallback_for is not None:
+        events = [fallback_for, *events]
+    appended = append_decided(
+        game, variant, state, events, expected_version, key, actor_label(actor)
+    )
     if appended.repeated:
         # The same command id won a race with this one: its result stands, ours was not written.
         return _repeated(game, appended, seat)
@@ -171,29 +182,21 @@ def game_command(
     )
 
 
-def game_resign(*, game_id: int, actor: Actor) -> list[int]:
-    """The actor (a person) resigns every seat it holds in a playing game: the default bot plays
-    them from now on and they are placed last at the match end (games/deadlines.py). Returns the
-    seats; resigning again changes nothing."""
-    from games import deadlines
+def load_state(game: Game, *, until: int | None = None) -> tuple[Variant, State, int]:
+    """The game's variant, from its stream's first event, its state at `until` (default: the
+    end of the log) and the version of that state."""
+    events = store.load(game.pk, until=until)
+    variant = stream_variant(game, events)
+    return variant, variant.replay(events), len(events)
 
-    if not getattr(actor, "is_authenticated", False) or isinstance(actor, Bot):
-        raise Forbidden("only a person resigns a seat", code="not-a-person")
-    with transaction.atomic():
-        # Locked against the append that would end the match meanwhile.
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None:
-            raise GameNotFound(game_id)
-        if game.status == MATCH_OVER:
-            raise InvalidGame(f"game {game_id} is over", code="match-over")
-        held = seats_held(actor, game.seats.all())
-        if not held:
-            raise Forbidden(f"you hold no seat in game {game_id}", code="not-seated")
-        Seat.objects.filter(game=game, number__in=held).update(
-            resigned=True, auto_played=True, forfeited=True, deadline_at=None
-        )
-        deadlines.hand_to_worker(game.pk)
-    return held
+
+def stream_variant(game: Game, events: Sequence[Event]) -> Variant:
+    """The variant the game's stream was recorded under (its first event says); InvalidGame
+    `rules-version` for a stream of rules this engine does not play, never a silent re-read."""
+    try:
+        return Variant.from_stream(events[0], game.variant)
+    except RulesVersionMismatch as error:
+        raise InvalidGame(f"game {game.pk}: {error}", code="rules-version") from error
 
 
 def _repeated(game: Game, original: store.AppendResult, seat: int | None) -> CommandResult:
@@ -207,20 +210,23 @@ def _repeated(game: Game, original: store.AppendResult, seat: int | None) -> Com
 
 
 def _acting_seat(game: Game, actor: Actor, command: Any) -> int | None:
-    """The seat the command acts for, once the actor is known to hold it (None: the system)."""
-    seat = command.get("seat") if isinstance(command, dict) else None
+    """The seat the command acts for, once the actor is known to hold it (None: the system).
+    The command's shape is checked first, so nothing below reads a malformed one."""
+    held = [] if actor is SYSTEM else seats_held(actor, game.seats.all())
+    if actor is not SYSTEM and not held:
+        raise Forbidden(f"you hold no seat in game {game.pk}", code="not-seated")
+    try:
+        command = parse(command, game.seat_count)
+    except IllegalCommand as error:
+        raise IllegalMove.from_engine(error) from error
+    seat = command.get("seat")
     if actor is SYSTEM:
         return seat if isinstance(seat, int) else None
-    kind = command.get("type") if isinstance(command, dict) else None
-    if kind in SYSTEM_COMMANDS:
-        raise Forbidden(f"{kind} is sent by the system only", code="system-command")
-    held = seats_held(actor, game.seats.all())
-    if not held:
-        raise Forbidden(f"you hold no seat in game {game.pk}", code="not-seated")
-    if isinstance(seat, int) and seat not in held:
+    if command["type"] in SYSTEM_COMMANDS:
+        raise Forbidden(f"{command['type']} is sent by the system only", code="system-command")
+    if seat not in held:
         raise Forbidden(f"seat {seat} is not yours", code="not-your-seat")
-    # A missing or malformed seat is the engine's to refuse, with its reason.
-    return seat if seat in held else None
+    return int(seat)
 
 
 def append_decided(
@@ -229,19 +235,18 @@ def append_decided(
     state: State,
     events: list[Event],
     expected_version: int,
-    command_id: str | None,
-    actor: Actor | str,
+    key: str | None,
+    label: str,
 ) -> store.AppendResult:
-    """Append events the engine decided, with their visibilities and the state's read fields.
-
-    `actor` is an Actor or an already made label (games/turns.py labels a run of bot turns).
-    """
+    """Append events the engine decided, with their visibilities and the state's read fields:
+    the one way decisions reach the log (people's commands, bot runs, fallback moves). `key` is
+    the stored command id (command_key), `label` the actor as the log names it."""
     return store.append(
         game_id=game.pk,
         events=events,
         expected_version=expected_version,
-        command_id=command_id,
-        actor=actor if isinstance(actor, str) else actor_label(actor),
+        command_id=key,
+        actor=label,
         visibilities=[_visibility(variant, event) for event in events],
         game_fields={
             "status": state.status,
@@ -258,15 +263,15 @@ def _visibility(variant: Variant, event: Event) -> str:
     return GameEvent.Visibility.PRIVATE
 
 
-def game_view(*, game_id: int, viewer: Actor, seat: int | None = None) -> dict[str, Any]:
+def game_view(*, game_id: int, viewer: Viewer, seat: int | None = None) -> dict[str, Any]:
     """The game as `viewer` may see it: from `seat`, else the viewer's first seat, else as a
     spectator. Adds `version` (to send as the expected version) and `legal` (the commands the
     seat may send now); once the match is over and revealed, every hand and lane.
     """
     game = _get_game(game_id)
     seat = _viewing_seat(game, viewer, seat)
-    variant = _variant(game)
     events = store.load(game.pk)
+    variant = stream_variant(game, events)
     state = variant.replay(events)
     view = variant.view(state, seat)
     view["version"] = len(events)
@@ -278,7 +283,7 @@ def game_view(*, game_id: int, viewer: Actor, seat: int | None = None) -> dict[s
 
 
 def game_events(
-    *, game_id: int, viewer: Actor, after: int = 0, seat: int | None = None
+    *, game_id: int, viewer: Viewer, after: int = 0, seat: int | None = None
 ) -> list[dict[str, Any]]:
     """The game's events after version `after` as `viewer` may see them (seat as in game_view):
     `[{"version": 1, "event": {...}}, ...]`. The whole log once the match is over and revealed.
@@ -288,7 +293,7 @@ def game_events(
     return _shown(game, _variant(game), store.load(game.pk, after=after), after + 1, seat)
 
 
-def _viewing_seat(game: Game, viewer: Actor, seat: int | None) -> int | None:
+def _viewing_seat(game: Game, viewer: Viewer, seat: int | None) -> int | None:
     held = seats_held(viewer, game.seats.all())
     if seat is None:
         return held[0] if held else None
@@ -311,6 +316,11 @@ def _shown(
 
 def _revealed(game: Game, status: str) -> bool:
     return status == MATCH_OVER and game.reveal == Game.Reveal.AFTER_MATCH
+
+
+def get_game(game_id: int) -> Game:
+    """The game with its seats; GameNotFound for an id that names none."""
+    return _get_game(game_id)
 
 
 def _get_game(game_id: int) -> Game:

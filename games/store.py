@@ -281,19 +281,32 @@ def recorded(*, game_id: int, command_id: str) -> AppendResult | None:
     )
 
 
-def load(game_id: int, *, after: int = 0, until: int | None = None) -> list[Event]:
-    """The game's events with versions after `after` (up to `until`), in version order.
+def load(
+    game_id: int,
+    *,
+    after: int = 0,
+    until: int | None = None,
+    types: Collection[str] | None = None,
+) -> list[Event]:
+    """The game's events with versions after `after` (up to `until`), in version order; only
+    `types` if given.
 
-    Versions run 1, 2, 3… without gaps, so the n-th event returned has version after + n.
+    Versions run 1, 2, 3… without gaps, so without `types` the n-th event returned has version
+    after + n.
     """
     # Plain SQL: every command and view loads a whole game, and the ORM's per-row work would
     # be most of the cost.
     sql = (
         "SELECT type, schema_version, data FROM games_gameevent "
-        "WHERE game_id = %s AND version > %s AND version <= %s ORDER BY version"
+        "WHERE game_id = %s AND version > %s AND version <= %s"
     )
+    params: list[Any] = [game_id, after, until if until is not None else _NO_END]
+    if types is not None:
+        kinds = sorted(types)
+        sql += f" AND type IN ({', '.join(['%s'] * len(kinds))})"
+        params += kinds
     with connection.cursor() as cursor:
-        cursor.execute(sql, [game_id, after, until if until is not None else _NO_END])
+        cursor.execute(sql + " ORDER BY version", params)
         rows = cursor.fetchall()
     return [_event(kind, schema, json.loads(data)) for kind, schema, data in rows]
 

@@ -1,7 +1,8 @@
 """Celery tasks for games: thin, each loads ids and calls a service; each is safe to run twice.
 
 The event log is the truth and a task is only a hint: a lost one is made good by the periodic
-safety nets (CELERY_BEAT_SCHEDULE in config/settings.py; docs/workers.md).
+safety nets (CELERY_BEAT_SCHEDULE in config/settings.py; docs/workers.md). Tasks are sent by
+the dispatcher (games/dispatch.py) and by the sweeps below, never by the domain modules.
 """
 
 from __future__ import annotations
@@ -12,10 +13,9 @@ from datetime import timedelta
 from celery import shared_task
 from django.conf import settings
 
-from games import deadlines, projections, remote_bots, turns
-from games.engine import MATCH_OVER
+from games import deadlines, overdue, projections, turns
 from games.models import Bot
-from games.store import AppendResult
+from games.remote import validation
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +27,7 @@ def advance_game(game_id: int) -> None:
 
 @shared_task(ignore_result=True)
 def reconcile_games() -> None:
-    """Re-drive every game a built-in bot should move that has not moved for a while."""
+    """Re-drive every game a worker should move that has not moved for a while."""
     idle = timedelta(seconds=settings.GAMES_RECONCILE_IDLE)
     for game_id in turns.stalled_games(idle=idle):
         advance_game.delay(game_id)
@@ -46,44 +46,48 @@ def run_projections() -> None:
 
 
 @shared_task(ignore_result=True)
-def expire_pull_turns() -> None:
-    """Play the fallback (and give a strike) for every pull bot decision past its deadline."""
-    remote_bots.expire_pull_turns()
-
-
-@shared_task(ignore_result=True)
 def validate_bot(bot_id: int, round_: int | None = None) -> None:
-    """Play a built-in or webhook bot's validation round (remote_bots.open_round sends this);
-    its status says how it went. A stale or decided round is left alone."""
+    """Play a built-in or webhook bot's validation round (sent when the round opens); its status
+    says how it went. A stale or decided round is left alone."""
     bot = Bot.objects.filter(pk=bot_id).first()
     if bot is not None:
-        remote_bots.bot_validate(bot, round_)
+        validation.bot_validate(bot, round_)
 
 
 @shared_task(ignore_result=True)
 def settle_validation(bot_id: int, round_: int | None = None) -> None:
     """A game of a pull bot's validation round ended: decide the round if it is over."""
-    remote_bots.settle_validation(bot_id, round_)
+    validation.settle_validation(bot_id, round_)
 
 
 @shared_task(ignore_result=True)
 def settle_validations() -> None:
-    """Settle every validating bot's round: over makes it active, overdue makes it failed."""
-    remote_bots.settle_validations()
+    """Settle every validating bot's round (over: active; overdue: failed), and send again the
+    rounds whose task was lost."""
+    validation.settle_validations()
+    idle = timedelta(seconds=settings.BOTS_VALIDATION_RESEND)
+    for bot_id, round_ in validation.stalled_rounds(idle=idle):
+        log.info("validation round %s of bot %s stalled: sent again", round_, bot_id)
+        validate_bot.delay(bot_id, round_)
 
 
 @shared_task(ignore_result=True)
 def finish_validation_games(bot_id: int, round_: int) -> None:
     """A validation round failed: play its unfinished games to the end with the fallback."""
-    remote_bots.finish_validation_games(bot_id, round_)
+    validation.finish_validation_games(bot_id, round_)
 
 
 @shared_task(ignore_result=True)
 def expire_turns() -> None:
-    """The overdue-turn sweep: start the clocks of turns the listener missed, then play the
-    default bot's move, with a timeout, for every person's turn past its deadline."""
+    """The overdue-turn sweep: start the clocks of turns the dispatcher missed, play the default
+    bot for every person's turn and pull bot's decision past its deadline, and send the turn
+    emails whose task was lost."""
     deadlines.start_missed_turns()
-    deadlines.expire_turns()
+    overdue.expire()
+    for notice_id in deadlines.unsent_notices(
+        older_than=timedelta(seconds=settings.GAMES_NOTICE_RESEND)
+    ):
+        send_turn_email.delay(notice_id)
 
 
 @shared_task(ignore_result=True)
@@ -95,18 +99,3 @@ def send_turn_email(notice_id: int) -> None:
 def send_turn_digests() -> None:
     """The daily digest of waiting turns, for the users who prefer one."""
     deadlines.send_turn_digests()
-
-
-def dispatch_after_append(result: AppendResult) -> None:
-    """Store listener (on commit): hand the game to a worker when a bot it moves (built-in,
-    webhook, suspended, auto-played) is to act next; start or stop people's turn clocks. One
-    query decides both; most appends need nothing more."""
-    rows = turns.seat_rows(result.game_id)
-    if turns.worker_to_act(rows):
-        advance_game.delay(result.game_id)
-    if deadlines.clocks_to_change(rows):
-        deadlines.sync_deadlines(result.game_id)
-    if rows and rows[0].game__status == MATCH_OVER:
-        context = rows[0].game__context or {}
-        if context.get("kind") == remote_bots.VALIDATION and not context.get("inline"):
-            settle_validation.delay(context["bot"], context.get("round"))

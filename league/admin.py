@@ -51,7 +51,8 @@ class CompetitionAdmin(admin.ModelAdmin):
 
     def save_model(self, request: HttpRequest, obj: Competition, form: Any, change: bool) -> None:
         if not change:
-            obj.created_by = request.user
+            # The admin site lets only signed-in staff this far.
+            obj.created_by = request.user  # type: ignore[assignment]
         super().save_model(request, obj, form, change)
 
 

@@ -17,7 +17,7 @@ from django.db import models
 from games.engine import Variant
 from games.models import Bot
 
-# A webhook decision holds a worker for the whole wait (games/remote_bots.py).
+# A webhook decision holds a worker for the whole wait (games/remote/webhook_turns.py).
 MAX_BOT_TIMEOUT = 30.0
 
 

@@ -2,7 +2,7 @@
 matchmaking. No HTTP here; the errors are league/errors.py's (and games.errors.InvalidGame).
 
 A competition's settings are copied into the context of each game it creates, where the workers
-read them (games/deadlines.py, games/remote_bots.py): a game keeps the settings it was created
+read them (games/game_settings.py): a game keeps the settings it was created
 with, whatever later happens to its competition. docs/league.md.
 """
 
@@ -18,6 +18,7 @@ from django.db.models import Q, QuerySet
 
 from games.engine import PLAYING
 from games.errors import InvalidGame
+from games.game_settings import GameSettings
 from games.models import Bot, Game, Seat
 from games.services import SeatSpec, game_create
 
@@ -176,14 +177,14 @@ def competition_game(
         variant_spec=competition.variant,
         seats=seats,
         seed=seed,
-        context={
-            "kind": competition.kind,
-            "competition": competition.pk,
-            "turn_seconds": competition.turn_seconds,
-            "bot_timeout": competition.bot_timeout,
-            "pull_timeout": competition.pull_timeout,
-            "vacation_days": competition.vacation_days,
-        },
+        settings=GameSettings(
+            kind=competition.kind,
+            competition=competition.pk,
+            turn_seconds=competition.turn_seconds,
+            bot_timeout=competition.bot_timeout,
+            pull_timeout=competition.pull_timeout,
+            vacation_days=competition.vacation_days,
+        ),
     )
 
 

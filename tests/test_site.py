@@ -30,7 +30,7 @@ def test_home_page_says_what_the_service_is(client):
 
 
 @pytest.mark.django_db
-def test_health_reports_ok_and_the_database_vendor(client):
+def test_health_reports_ok_and_the_database_vendor(client, eager_tasks):
     on_postgres = os.environ.get("DATABASE_URL", "").startswith("postgres")
     expected = "postgresql" if on_postgres else "sqlite"
 
@@ -38,10 +38,17 @@ def test_health_reports_ok_and_the_database_vendor(client):
 
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
-    assert response.json() == {"status": "ok", "database": expected}
+    # Eager tasks (no REDIS_URL) need no broker and no worker; tests/api/test_health.py has
+    # the broker's and the workers' cases.
+    assert response.json() == {
+        "status": "ok",
+        "database": expected,
+        "broker": "eager",
+        "workers": None,
+    }
 
 
-def test_health_reports_unavailable_when_the_database_is_down(client, monkeypatch):
+def test_health_reports_unavailable_when_the_database_is_down(client, monkeypatch, eager_tasks):
     class DownDatabase:
         vendor = "postgresql"
 
@@ -53,7 +60,14 @@ def test_health_reports_unavailable_when_the_database_is_down(client, monkeypatc
     response = client.get("/api/health")
 
     assert response.status_code == 503
-    assert response.json() == {"status": "unavailable", "database": "postgresql"}
+    assert response.json() == {
+        "status": "unavailable",
+        "code": "database-unavailable",
+        "message": "The database does not answer.",
+        "database": "postgresql",
+        "broker": "eager",
+        "workers": None,
+    }
 
 
 def test_api_errors_are_json_with_a_code_and_a_message(client):

@@ -132,7 +132,8 @@ def ruling_value(view: View, command: Command) -> float:
             score += 0.5 * cost
     elif victim == me:
         # Its own turn comes next: a colour it can follow.
-        score += 0.5 * _follow(keeps, color, rank)
+        # A colour of None (nothing named) matches no card: only the rank counts.
+        score += 0.5 * _follow(keeps, color or "", rank or "")
     return score
 
 

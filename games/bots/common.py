@@ -81,19 +81,22 @@ def matches(card: str, top: str | None, color: str | None) -> bool:
 
 
 def color_counts(cards: Iterable[str | None]) -> Counter[str]:
-    return Counter(COLOR_OF[c] for c in cards if c is not None and COLOR_OF[c] is not None)
+    return Counter(
+        color for c in cards if c is not None and (color := COLOR_OF[c]) is not None
+    )
 
 
 def best_color(cards: Iterable[str | None], default: str | None = None) -> str:
     """The colour held most (ties: the one with more points, so it is shed sooner)."""
-    cards = [c for c in cards if c is not None]
-    counts = color_counts(cards)
+    held = [c for c in cards if c is not None]
+    counts = color_counts(held)
     if not counts:
         return default or COLORS[0]
     weight = Counter({c: 0 for c in COLORS})
-    for card in cards:
-        if COLOR_OF[card] is not None:
-            weight[COLOR_OF[card]] += POINTS[card]
+    for card in held:
+        color = COLOR_OF[card]
+        if color is not None:
+            weight[color] += POINTS[card]
     return max(COLORS, key=lambda c: (counts[c], weight[c], c == default))
 
 

@@ -81,7 +81,7 @@ def _visible_turn(odds: Odds, front: str) -> Odds:
 
 def _between(view: View, nxt: int) -> list[int]:
     """The seats that play from `nxt` on until this seat's next turn."""
-    me, seats = view["seat"], []
+    me, seats = view["seat"], list[int]()
     seat = nxt
     while seat != me and len(seats) < view["seats"]:
         seats.append(seat)

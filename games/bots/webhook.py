@@ -6,19 +6,29 @@ bot answers 200 with a command as JSON. A connection error (refused, reset befor
 retried once while time remains; nothing else is. Redirects are not followed, and a URL whose
 host resolves to a private, loopback or link-local address is refused unless
 BOTS_ALLOW_PRIVATE_URLS is on. This module knows nothing of games or the database: it returns an
-`Answer` and games/remote_bots.py decides what it means.
+`Answer` and games/remote/webhook_turns.py decides what it means.
+
+The time limit is one deadline for the whole exchange (connecting, the TLS handshake, sending,
+the status line, headers and body, the retry included), not a timeout for each socket
+operation: a bot that trickles its answer a byte at a time would otherwise hold a worker for as
+long as it likes. So the exchange runs on http.client with sockets we connect ourselves, each
+operation given only the time left, and the body is read in bounded pieces up to
+BOTS_WEBHOOK_MAX_ANSWER + 1 bytes. Resolving the host name (here and in check_url) is the one
+step the deadline does not bound: the standard library's getaddrinfo takes no timeout.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
+import http.client
+import io
 import ipaddress
 import json
 import socket
+import ssl
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -71,7 +81,7 @@ def check_url(url: str) -> None:
     except (socket.gaierror, UnicodeError) as error:
         raise RefusedURL(f"cannot resolve {parts.hostname!r}: {error}") from None
     for info in infos:
-        address = ipaddress.ip_address(info[4][0].split("%")[0])
+        address = ipaddress.ip_address(str(info[4][0]).split("%")[0])
         if not address.is_global or address.is_multicast:
             raise RefusedURL(
                 f"{parts.hostname!r} resolves to {address}, a private, loopback or link-local "
@@ -79,13 +89,149 @@ def check_url(url: str) -> None:
             )
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    # A redirect could lead anywhere, a private address included: a 3xx is an error.
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
-        return None
+class _Deadline:
+    """The end of an exchange, on the monotonic clock."""
+
+    def __init__(self, at: float) -> None:
+        self.at = at
+
+    def left(self) -> float:
+        """The seconds left; TimeoutError when there are none."""
+        left = self.at - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("no time left")
+        return left
 
 
-_opener = urllib.request.build_opener(_NoRedirect)
+class _TimedSocket:
+    """A connected socket (TLS or not) as http.client sees it: every send and receive first sets
+    the socket's timeout to the time left, so no operation, however little it gets at a time,
+    outlasts the deadline. http.client uses only `sendall`, `makefile` and `close`."""
+
+    def __init__(self, sock: socket.socket, deadline: _Deadline) -> None:
+        self.sock, self.deadline = sock, deadline
+
+    def sendall(self, data: bytes) -> None:
+        # Send by send: a TLS socket's sendall gives each of its sends the whole timeout.
+        view = memoryview(data).cast("B")
+        while view:
+            self.sock.settimeout(self.deadline.left())
+            view = view[self.sock.send(view) :]
+
+    def recv_into(self, buffer: memoryview) -> int:
+        self.sock.settimeout(self.deadline.left())
+        return self.sock.recv_into(buffer)
+
+    def makefile(self, mode: str) -> io.BufferedReader:
+        # http.client reads the status line, headers and body through this buffered file.
+        return io.BufferedReader(_TimedReader(self))
+
+    def close(self) -> None:
+        # http.client closes the connection as soon as it has the response to a "Connection:
+        # close" request, and the body is read after that: _Connection.end closes the socket.
+        pass
+
+
+class _TimedReader(io.RawIOBase):
+    def __init__(self, sock: _TimedSocket) -> None:
+        self.sock = sock
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        return self.sock.recv_into(buffer)
+
+
+@functools.cache
+def _tls() -> ssl.SSLContext:
+    # The defaults: the certificate checked against the system's authorities, for the host name.
+    return ssl.create_default_context()
+
+
+class _Connection(http.client.HTTPConnection):
+    """An HTTP(S) connection whose every socket operation keeps the deadline. It goes straight to
+    the bot, never through a proxy named in the environment: that is the address check_url
+    checked, and a proxy's own delays would be outside our reckoning."""
+
+    def __init__(self, scheme: str, host: str, port: int | None, deadline: _Deadline) -> None:
+        self.tls = scheme == "https"
+        # The Host header leaves out the scheme's default port.
+        self.default_port = 443 if self.tls else 80
+        super().__init__(host, port)
+        self.deadline = deadline
+        self.raw: socket.socket | None = None
+
+    def connect(self) -> None:
+        # socket.create_connection would give each of the host's addresses the whole timeout.
+        error: OSError = OSError(f"{self.host!r} has no address")
+        for family, type_, proto, _, address in socket.getaddrinfo(
+            self.host, self.port, type=socket.SOCK_STREAM
+        ):
+            sock = socket.socket(family, type_, proto)
+            try:
+                sock.settimeout(self.deadline.left())
+                sock.connect(address)
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                if self.tls:
+                    # The context first: its first making loads the system's certificates.
+                    context = _tls()
+                    # The handshake is one call, bounded in all by the timeout it starts with.
+                    sock.settimeout(self.deadline.left())
+                    sock = context.wrap_socket(sock, server_hostname=self.host)
+            except TimeoutError:
+                sock.close()
+                raise
+            except OSError as failed:
+                sock.close()
+                if isinstance(failed, ssl.SSLError):
+                    raise  # the host answered: another address would not do better
+                error = failed
+                continue
+            self.raw = sock
+            self.sock = _TimedSocket(sock, self.deadline)  # type: ignore[assignment]
+            return
+        raise error
+
+    def end(self) -> None:
+        """Close the connection and its socket, the response read or not."""
+        self.close()
+        if self.raw is not None:
+            self.raw.close()
+
+
+class _Status(Exception):
+    """An answer other than 2xx."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(f"HTTP {code}")
+
+
+def _exchange(url: str, body: bytes, headers: dict[str, str], deadline: _Deadline) -> bytes:
+    """POST `body` to `url` and return the answer's body, at most BOTS_WEBHOOK_MAX_ANSWER + 1
+    bytes, by the deadline. Raises TimeoutError, _Status, ConnectionError, OSError, ValueError or
+    http.client.HTTPException."""
+    parts = urlsplit(url)
+    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    connection = _Connection(parts.scheme, parts.hostname or "", parts.port, deadline)
+    try:
+        connection.request("POST", target, body=body, headers=headers)
+        response = connection.getresponse()
+        if not 200 <= response.status < 300:
+            # A redirect could lead anywhere, a private address included: a 3xx is an error too.
+            raise _Status(response.status)
+        limit = settings.BOTS_WEBHOOK_MAX_ANSWER + 1
+        raw = bytearray()
+        while len(raw) < limit:
+            deadline.left()
+            # At most one receive, itself given only the time left.
+            piece = response.read1(limit - len(raw))
+            if not piece:
+                break
+            raw += piece
+        return bytes(raw)
+    finally:
+        connection.end()
 
 
 def ask(*, url: str, secret: str, payload: dict[str, Any], timeout: float) -> Answer:
@@ -95,32 +241,37 @@ def ask(*, url: str, secret: str, payload: dict[str, Any], timeout: float) -> An
         "Content-Type": "application/json",
         "User-Agent": "uno-league-worker",
         SIGNATURE_HEADER: sign(secret, body),
+        # One exchange a connection: an answer without a length ends when the bot closes.
+        "Connection": "close",
     }
     started = time.monotonic()
+    deadline = _Deadline(started + timeout)
     try:
         check_url(url)
     except RefusedURL as error:
         return Answer(ERROR, detail=str(error))
     for attempt in (1, 2):
-        left = timeout - (time.monotonic() - started)
-        if left <= 0:
+        if deadline.at <= time.monotonic():
             return Answer(TIMEOUT, latency=time.monotonic() - started, detail="no time left")
-        request = urllib.request.Request(url, data=body, headers=headers, method="POST")
         try:
-            with _opener.open(request, timeout=left) as response:
-                raw = response.read(settings.BOTS_WEBHOOK_MAX_ANSWER + 1)
+            raw = _exchange(url, body, headers, deadline)
             break
         except TimeoutError:
             return Answer(TIMEOUT, latency=time.monotonic() - started, detail="no answer in time")
-        except urllib.error.HTTPError as error:
-            return Answer(ERROR, latency=time.monotonic() - started, detail=f"HTTP {error.code}")
-        except (urllib.error.URLError, ConnectionError, OSError) as error:
-            reason = getattr(error, "reason", error)
-            if isinstance(reason, TimeoutError):
-                return Answer(TIMEOUT, latency=time.monotonic() - started, detail="no answer")
-            if attempt == 1 and isinstance(reason, ConnectionError):
+        except _Status as error:
+            return Answer(ERROR, latency=time.monotonic() - started, detail=str(error))
+        except ConnectionError as error:
+            # Refused, or reset (http.client's RemoteDisconnected among them): once more.
+            if attempt == 1:
                 continue
-            return Answer(ERROR, latency=time.monotonic() - started, detail=f"{reason}")
+            return Answer(ERROR, latency=time.monotonic() - started, detail=_describe(error))
+        except (OSError, ValueError) as error:
+            # A TLS failure, an unreachable host, a port that is no number...
+            return Answer(ERROR, latency=time.monotonic() - started, detail=_describe(error))
+        except http.client.HTTPException as error:
+            # Its message may quote the bot's garbage, 64 KiB of it: only the kind.
+            detail = f"the exchange is not valid HTTP ({type(error).__name__})"
+            return Answer(ERROR, latency=time.monotonic() - started, detail=detail)
     latency = time.monotonic() - started
     if latency > timeout:
         return Answer(TIMEOUT, latency=latency, detail=f"answered after {latency:.2f} s")
@@ -131,3 +282,7 @@ def ask(*, url: str, secret: str, payload: dict[str, Any], timeout: float) -> An
     except ValueError:
         return Answer(ERROR, latency=latency, detail="the answer is not JSON")
     return Answer(OK, command=command, latency=latency)
+
+
+def _describe(error: Exception) -> str:
+    return str(error) or type(error).__name__

@@ -16,7 +16,7 @@ from .cards import COLORS, DECK, POINTS
 from .commands import IllegalCommand
 from .events import evolve
 from .state import HAND_OVER, MATCH_OVER, PLAYING, State
-from .variant import Variant
+from .variant import RULES_VERSION, RulesVersionMismatch, Variant
 
 __all__ = [
     "COLORS",
@@ -25,7 +25,9 @@ __all__ = [
     "MATCH_OVER",
     "PLAYING",
     "POINTS",
+    "RULES_VERSION",
     "IllegalCommand",
+    "RulesVersionMismatch",
     "State",
     "Variant",
     "evolve",

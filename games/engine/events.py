@@ -17,7 +17,7 @@ from .state import HAND_OVER, MATCH_OVER, PLAYING, State
 
 Event = dict[str, Any]
 
-MATCH_STARTED = "match-started"  # seats, seed (hidden), ages (optional)
+MATCH_STARTED = "match-started"  # seats, seed (hidden), ages (optional), variant, rules_version
 HAND_STARTED = "hand-started"  # hand, seats, dealer (None: basic-plus), first, hand_size, deck
 CARD_FLIPPED = "card-flipped"  # card: the top of the draw pile turned onto the discard pile
 CARD_REINSERTED = "card-reinserted"  # card, position: a flipped wild-draw4 back into the draw pile
@@ -43,6 +43,15 @@ CARD_RETURNED = "card-returned"  # seat (submitter), dealer, card, submitted
 TURN_PASSED = "turn-passed"  # seat: a censorship dealer with nothing to play, not drawing
 HAND_ENDED = "hand-ended"  # winner, cards_left, points, gained, scores, hands_won
 MATCH_ENDED = "match-ended"  # winner, places, scores
+
+# Facts about who plays a seat, written by the service (games/), never decided by the rules. They
+# move no card, so the fold keeps them for the record only; the projections and the workers read
+# them from the log (docs/event-store.md, "Seat facts").
+SEAT_FORFEITED = "seat-forfeited"  # seat, reason: placed last; the default bot plays it from now
+SEAT_HANDED_OVER = "seat-handed-over"  # seat, reason: the default bot plays it from now, no forfeit
+FALLBACK_PLAYED = "fallback-played"  # seat, reason: the default bot's move for it follows
+VACATION_TAKEN = "vacation-taken"  # seat, days, until: the seat's clock pauses until then
+SEAT_FACTS = frozenset({SEAT_FORFEITED, SEAT_HANDED_OVER, FALLBACK_PLAYED, VACATION_TAKEN})
 
 
 def initial_state(event: Event) -> State:
@@ -261,6 +270,10 @@ EVOLVE: dict[str, Callable[[State, Event], None]] = {
     TURN_PASSED: _nothing,
     HAND_ENDED: _hand_ended,
     MATCH_ENDED: _match_ended,
+    SEAT_FORFEITED: _nothing,
+    SEAT_HANDED_OVER: _nothing,
+    FALLBACK_PLAYED: _nothing,
+    VACATION_TAKEN: _nothing,
 }
 
 

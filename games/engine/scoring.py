@@ -52,6 +52,8 @@ def placement(
     scores: list[int], hands_won: list[int], scoring: str, winner: int, left: list[int]
 ) -> list[int]:
     """Each seat's place (1 = first); tied seats share a place and the next place is skipped."""
+    # Two keys per seat, three for single-hand (who went out first, then the points left).
+    keys: list[tuple[int, ...]]
     if scoring == "winner-takes":
         keys = [(-scores[s], -hands_won[s]) for s in range(len(scores))]
     elif scoring == "running-total":

@@ -7,12 +7,22 @@ from typing import Any
 
 from .cards import Card
 from .commands import Command
-from .events import Event, apply, initial_state
+from .events import MATCH_STARTED, Event, apply, initial_state
 from .rules import Precognitive, Ruleset, find_ruleset
 from .state import Seat, State
 from .view import event_view, state_view
 
 SPEC_KEYS = frozenset({"rules", "options", "precognitive"})
+
+# The version of the rules this engine plays, written into every match-started event. A change
+# that would decide an old game's commands differently bumps it; a stream recorded under another
+# version is refused (`from_stream`), never silently re-read under new rules. Streams written
+# before the version was recorded carry none and are version 1.
+RULES_VERSION = 1
+
+
+class RulesVersionMismatch(ValueError):
+    """A stream recorded under rules this engine does not play."""
 
 
 class Variant:
@@ -44,6 +54,27 @@ class Variant:
             return cls(Precognitive.over(base, precognitive)(options))
         return cls(base(options))
 
+    @classmethod
+    def from_stream(
+        cls, started: Mapping[str, Any], spec: Mapping[str, Any] | None = None
+    ) -> Variant:
+        """The variant a stream was recorded under, from its match-started event: the stream
+        describes itself, so a log exported alone replays to the same result. `spec` serves the
+        streams written before match-started carried one. Raises RulesVersionMismatch for a
+        stream of other rules, ValueError for a stream that names no variant."""
+        if started.get("type") != MATCH_STARTED:
+            raise ValueError("a stream begins with match-started")
+        version = started.get("rules_version", 1)
+        if version != RULES_VERSION:
+            raise RulesVersionMismatch(
+                f"the stream was recorded under rules version {version}; "
+                f"this engine plays version {RULES_VERSION}"
+            )
+        recorded = started.get("variant", spec)
+        if recorded is None:
+            raise ValueError("the stream names no variant")
+        return cls.from_spec(recorded)
+
     @property
     def spec(self) -> dict[str, Any]:
         """The normalised spec, every option spelled out."""
@@ -62,10 +93,14 @@ class Variant:
         first: Seat | None = None,
         ages: list[int] | None = None,
     ) -> list[Event]:
-        """The events that start a match: a random deal from `seed`, or a stacked `deck`."""
-        return self.ruleset.start(
+        """The events that start a match: a random deal from `seed`, or a stacked `deck`. The
+        first, match-started, names the variant and the rules version (`from_stream`)."""
+        events = self.ruleset.start(
             seats=seats, seed=seed, deck=deck, dealer=dealer, first=first, ages=ages
         )
+        events[0]["variant"] = self.spec
+        events[0]["rules_version"] = RULES_VERSION
+        return events
 
     def replay(self, events: Iterable[Event], state: State | None = None) -> State:
         """Fold `events` onto `state` (or from the start); `state` itself is not changed."""

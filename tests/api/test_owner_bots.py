@@ -9,9 +9,10 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from games import remote_bots
 from games.models import Bot
-from games.remote_bots import WAITING, issue_token
+from games.remote import validation
+from games.remote.tokens import issue_token
+from games.remote.validation import WAITING
 from games.services import SeatSpec, game_create
 from tests.games.factories import SHORT, make_user
 
@@ -119,9 +120,9 @@ def test_a_pull_bots_token_is_shown_once_and_lets_the_bot_in(
     pending = [(d["game"], d["seat"]) for d in decisions.json()]
     assert pending[0] == (game.pk, 0)
     # The first poll also started the bot's validation round: the rest are its matches.
-    validation = set(remote_bots.validation_games(bot.pk, 1).values_list("pk", flat=True))
-    assert len(validation) == settings.BOTS_VALIDATION_MATCHES
-    assert {g for g, _ in pending[1:]} <= validation
+    round_games = set(validation.validation_games(bot.pk, 1).values_list("pk", flat=True))
+    assert len(round_games) == settings.BOTS_VALIDATION_MATCHES
+    assert {g for g, _ in pending[1:]} <= round_games
 
     wrong = bot_client(token + "x").get("/api/bot/decisions")
     assert wrong.status_code == 401

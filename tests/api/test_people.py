@@ -8,7 +8,8 @@ from datetime import datetime, timedelta
 import pytest
 from rest_framework.test import APIClient
 
-from games import deadlines
+from games import deadlines, seat_facts
+from games.game_settings import GameSettings
 from games.models import Game, NotificationPreference, Seat
 from tests.games.factories import make_game, make_user, play_to_end
 
@@ -47,12 +48,15 @@ def test_a_player_resigns_their_seat():
     assert response.status_code == 200
     assert response.json() == {"game": game.pk, "seats": [1]}
     seat = seat_row(game, 1)
-    assert (seat["resigned"], seat["auto_played"], seat["forfeited"]) == (True, True, True)
-    assert seat_row(game, 0)["resigned"] is False
+    assert seat["controller"] == Seat.Controller.FALLBACK
+    assert seat_facts.facts_of(game.pk).forfeited == {1: "resigned"}
+    assert seat_row(game, 0)["controller"] == Seat.Controller.PERSON
+    version = Game.objects.get(pk=game.pk).version
 
     again = signed_in(player).post(f"/api/games/{game.pk}/resign")
     assert (again.status_code, again.json()) == (200, {"game": game.pk, "seats": [1]})
     assert seat_row(game, 1) == seat
+    assert Game.objects.get(pk=game.pk).version == version
 
 
 def test_someone_without_a_seat_cannot_resign_and_changes_nothing():
@@ -79,7 +83,7 @@ def test_resigning_an_unknown_or_finished_game_is_refused():
     missing = client.post("/api/games/999999/resign")
 
     assert (over.status_code, over.json()["code"]) == (400, "match-over")
-    assert seat_row(finished, 0)["resigned"] is False
+    assert seat_facts.facts_of(finished.pk).forfeited == {}
     assert missing.status_code == 404
     assert missing.json() == {"code": "game-not-found", "message": "there is no game 999999"}
 
@@ -90,7 +94,7 @@ def test_resigning_an_unknown_or_finished_game_is_refused():
 @pytest.fixture
 def clocked_game() -> Game:
     """Two people, five vacation days each, seat 0's clock running."""
-    game = make_game(players=2, context={"vacation_days": 5, "turn_seconds": 3600})
+    game = make_game(players=2, settings=GameSettings(vacation_days=5, turn_seconds=3600))
     deadlines.sync_deadlines(game.pk)
     return game
 
@@ -111,7 +115,7 @@ def test_vacation_moves_the_running_deadline_and_counts_the_days(clocked_game):
     seat = Seat.objects.get(game=game, number=game.to_act[0])
     assert seat.deadline_at == deadline + timedelta(days=2)
     assert seat.vacation_until == when(body["vacation_until"])
-    assert seat.vacation_days_used == 2
+    assert seat_facts.facts_of(game.pk).vacation_days[game.to_act[0]] == 2
 
 
 def test_vacation_for_a_seat_not_to_act_has_no_deadline_to_move(clocked_game):
@@ -165,7 +169,7 @@ def test_the_vacation_budget_is_spent_across_requests(clocked_game):
 
     assert over.status_code == 400
     assert over.json()["code"] == "vacation-exhausted"
-    assert seat_row(game, 0)["vacation_days_used"] == 3
+    assert seat_facts.facts_of(game.pk).vacation_days[0] == 3
 
 
 def test_a_game_without_a_budget_gives_no_vacation():
@@ -255,7 +259,7 @@ def test_a_bad_preference_is_refused_and_changes_nothing(body):
     ],
 )
 def test_anonymous_callers_are_refused(method, path, body):
-    game = make_game(players=2, context={"vacation_days": 5})
+    game = make_game(players=2, settings=GameSettings(vacation_days=5))
     before = [seat_row(game, n) for n in (0, 1)]
 
     response = getattr(APIClient(), method)(path.format(game=game.pk), body, format="json")
@@ -275,7 +279,7 @@ def test_a_session_post_without_the_csrf_token_is_refused():
 
     assert response.status_code == 403
     assert response.json()["message"].startswith("CSRF Failed")
-    assert seat_row(game, 0)["resigned"] is False
+    assert seat_facts.facts_of(game.pk).forfeited == {}
 
 
 def test_the_schema_documents_these_endpoints(client):

@@ -1,14 +1,17 @@
 """A webhook bot served on loopback by http.server in a thread, for the webhook tests.
 
 It answers with the greedy built-in bot's move, unless told to be slow, illegal or broken (for
-every request, once, or for given requests by number), and keeps every request it got (body and
-signature header) for the tests to look at.
+every request, once, or for given requests by number), to reset the connection, or to trickle its
+answer a byte at a time; and keeps every request it got (body and signature header) for the tests
+to look at.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import socket
+import struct
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -20,7 +23,9 @@ from games.bots.webhook import SIGNATURE_HEADER
 
 class FakeBot:
     def __init__(self) -> None:
-        # "play", "slow", "illegal" or "error"; `once` goes back to "play" after one request.
+        # "play", "slow", "illegal", "error", "reset" (no answer: the connection is reset),
+        # "trickle" (prompt headers, then the body one byte every `delay`) or "trickle-headers"
+        # (everything from the status line on so); `once` goes back to "play" after one request.
         self.mode = "play"
         self.once = False
         # A mode for given requests, by number from 0, ahead of `mode` (e.g. {3: "slow"}).
@@ -30,6 +35,8 @@ class FakeBot:
         # Numbers the requests: a slow answer's thread may still run when the next one comes.
         self.lock = threading.Lock()
         self.rng = random.Random(0)
+        # Set on exit: a trickle stops, however far it got.
+        self.over = threading.Event()
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -38,9 +45,27 @@ class FakeBot:
                 with fake.lock:
                     number = len(fake.requests)
                     fake.requests.append((body, self.headers.get(SIGNATURE_HEADER, "")))
-                status, answer = fake.answer(json.loads(body), number)
+                mode = fake.mode_for(number)
+                if mode == "reset":
+                    # Closed with a zero linger: the client reads a reset, not an answer.
+                    linger = struct.pack("ii", 1, 0)
+                    self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, linger)
+                    self.connection.close()
+                    return
+                status, answer = fake.answer(json.loads(body), mode)
                 data = json.dumps(answer).encode()
                 try:
+                    if mode.startswith("trickle"):
+                        head = (
+                            f"HTTP/1.0 {status} OK\r\nContent-Type: application/json\r\n"
+                            f"Content-Length: {len(data)}\r\n\r\n"
+                        ).encode()
+                        if mode == "trickle-headers":
+                            fake.trickle(self.wfile, head + data)
+                        else:
+                            self.wfile.write(head)
+                            fake.trickle(self.wfile, data)
+                        return
                     self.send_response(status)
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(data)))
@@ -59,17 +84,22 @@ class FakeBot:
             target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
         )
 
-    def answer(self, payload: dict[str, Any], number: int = -1) -> tuple[int, Any]:
+    def mode_for(self, number: int) -> str:
         if number in self.plan:
-            mode = self.plan[number]
-        else:
-            mode = self.mode
-            if self.once:
-                self.mode, self.once = "play", False
+            return self.plan[number]
+        mode = self.mode
+        if self.once:
+            self.mode, self.once = "play", False
+        return mode
+
+    def answer(self, payload: dict[str, Any], mode: str) -> tuple[int, Any]:
         if mode == "error":
             return 500, {"oops": True}
         if mode == "illegal":
             return 200, {"type": "play", "seat": payload["seat"], "card": "purple-11"}
+        if mode == "misshapen":
+            # A list where the command's type belongs.
+            return 200, {"type": ["play"], "seat": payload["seat"], "card": {"red": 7}}
         if mode == "slow":
             time.sleep(self.delay)
         if "seat" not in payload["view"]:
@@ -77,10 +107,17 @@ class FakeBot:
             return 200, payload["legal"][0]
         return 200, find_strategy("greedy")(payload["view"], payload["legal"], self.rng)
 
+    def trickle(self, out: Any, data: bytes) -> None:
+        for index in range(len(data)):
+            if self.over.wait(self.delay):
+                return
+            out.write(data[index : index + 1])
+
     def __enter__(self) -> FakeBot:
         self.thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self.over.set()
         self.server.shutdown()
         self.server.server_close()

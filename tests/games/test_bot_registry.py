@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
-from games import remote_bots
 from games.bot_registry import (
     bot_new_token,
     bot_register,
@@ -18,7 +17,8 @@ from games.bot_registry import (
 )
 from games.errors import Forbidden, GameError
 from games.models import Bot, Game
-from games.remote_bots import WAITING
+from games.remote import tokens, validation
+from games.remote.validation import WAITING
 from tests.games.factories import make_user
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
@@ -90,11 +90,11 @@ def test_a_pull_bot_gets_a_token_of_which_only_the_hash_is_stored(
 
     # No validation task: a pull bot's round starts at its first poll.
     assert callbacks == []
-    assert Bot.objects.get(pk=bot.pk).status_reason == remote_bots.WAITING_FOR_POLL
+    assert Bot.objects.get(pk=bot.pk).status_reason == validation.WAITING_FOR_POLL
     assert token and len(token) >= 40
     stored = Bot.objects.get(pk=bot.pk)
-    assert stored.token_hash == remote_bots.token_hash(token) != token
-    assert remote_bots.bot_for_token(token) == stored
+    assert stored.token_hash == tokens.token_hash(token) != token
+    assert tokens.bot_for_token(token) == stored
 
 
 LONG_NAME = "x" * 65
@@ -278,8 +278,8 @@ def test_a_new_token_replaces_the_old_one(django_capture_on_commit_callbacks):
     new = bot_new_token(bot=bot, owner=bot.owner)
 
     assert new != old
-    assert remote_bots.bot_for_token(new) == bot
-    assert remote_bots.bot_for_token(old) is None
+    assert tokens.bot_for_token(new) == bot
+    assert tokens.bot_for_token(old) is None
 
 
 def test_only_pull_bots_have_tokens():

@@ -1,6 +1,7 @@
 """People's turns: deadlines, the overdue-turn sweep and its timeout policy, resigning, vacations
-and turn notices (games/deadlines.py), with time-machine for the clock. Tasks run eagerly and
-the append listeners run through django_capture_on_commit_callbacks."""
+and turn notices (games/deadlines.py, games/overdue.py, games/seat_facts.py), with time-machine
+for the clock. Tasks run eagerly and the append listeners run through
+django_capture_on_commit_callbacks."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
-from games import deadlines, projections, services, tasks
+from games import deadlines, overdue, projections, seat_facts, services, tasks
 from games.engine import MATCH_OVER
 from games.errors import Forbidden, InvalidGame
+from games.game_settings import GameSettings
 from games.models import Game, GameEvent, MatchResult, NotificationPreference, Seat, TurnNotice
 from games.projections import places_with_forfeits
 from games.services import SeatSpec
@@ -36,6 +38,8 @@ def run_listeners(django_capture_on_commit_callbacks):
 
 
 def people_game(people: int = 2, bots: tuple[str, ...] = (), context=None, spec=None, **kw):
+    """A game of new people (with emails) and then the named built-in bots; `context` holds
+    GameSettings fields besides the hour-long turns."""
     users = [make_user() for _ in range(people)]
     for user in users:
         user.email = f"{user.username}@example.com"
@@ -46,7 +50,7 @@ def people_game(people: int = 2, bots: tuple[str, ...] = (), context=None, spec=
         seats=seats,
         seed=kw.get("seed", 3),
         dealer=kw.get("dealer", people + len(bots) - 1),
-        context={"turn_seconds": HOUR, **(context or {})},
+        settings=GameSettings(turn_seconds=HOUR, **(context or {})),
     )
 
 
@@ -99,17 +103,18 @@ def test_the_sweep_plays_the_default_bot_for_an_overdue_turn_once(run_listeners)
         game = run_listeners(people_game)
         version = Game.objects.get(pk=game.pk).version
     with time_machine.travel(START + timedelta(seconds=HOUR - 1), tick=False):
-        assert run_listeners(deadlines.expire_turns) == []
+        assert run_listeners(overdue.expire) == []
     with time_machine.travel(START + timedelta(seconds=HOUR + 1), tick=False):
-        assert run_listeners(deadlines.expire_turns) == [game.pk]
+        assert run_listeners(overdue.expire) == [game.pk]
         # Run twice: nothing more is written or counted.
-        assert run_listeners(deadlines.expire_turns) == []
+        assert run_listeners(overdue.expire) == []
     first = GameEvent.objects.get(game=game, version=version + 1)
-    assert first.command_id == f"timeout:{version}"
+    assert first.command_id == f"system/fallback:{version}"
     assert first.actor == "system"
+    assert (first.type, first.data) == ("fallback-played", {"seat": 0, "reason": "turn-timeout"})
     timed_out = seat(game, 0)
-    assert timed_out.timeouts == 1
-    assert not timed_out.auto_played
+    assert seat_facts.facts_of(game.pk).timeouts[0] == 1
+    assert timed_out.controller == Seat.Controller.PERSON
     assert 0 not in Game.objects.get(pk=game.pk).to_act
     assert timed_out.deadline_at is None
     # The next seat's clock started when the timeout ended seat 0's turn.
@@ -126,9 +131,9 @@ def test_three_timeouts_hand_the_seat_to_the_default_bot_and_place_it_last(run_l
         now = deadline + timedelta(seconds=1)
         with time_machine.travel(now, tick=False):
             run_listeners(tasks.expire_turns)
-        assert seat(game, 0).timeouts == timeout
-    forfeited = seat(game, 0)
-    assert forfeited.auto_played and forfeited.forfeited and not forfeited.resigned
+        assert seat_facts.facts_of(game.pk).timeouts[0] == timeout
+    assert seat(game, 0).controller == Seat.Controller.FALLBACK
+    assert seat_facts.facts_of(game.pk).forfeited == {0: "timed-out"}
     # The default bot played the seat, with the others, to the end of the match.
     assert Game.objects.get(pk=game.pk).status == MATCH_OVER
     projections.run("game-results")
@@ -143,10 +148,11 @@ def test_a_resigned_seat_is_played_by_the_default_bot_and_placed_last(run_listen
     game = run_listeners(people_game, people=1, bots=("greedy", "random"))
     user = seat(game, 0).user
     with pytest.raises(Forbidden):
-        services.game_resign(game_id=game.pk, actor=make_user())
-    assert run_listeners(services.game_resign, game_id=game.pk, actor=user) == [0]
+        seat_facts.game_resign(game_id=game.pk, actor=make_user())
+    assert run_listeners(seat_facts.game_resign, game_id=game.pk, actor=user) == [0]
     resigned = seat(game, 0)
-    assert resigned.resigned and resigned.auto_played and resigned.forfeited
+    assert seat_facts.facts_of(game.pk).forfeited == {0: "resigned"}
+    assert resigned.controller == Seat.Controller.FALLBACK
     assert resigned.deadline_at is None
     assert Game.objects.get(pk=game.pk).status == MATCH_OVER
     projections.run("game-results")
@@ -155,7 +161,7 @@ def test_a_resigned_seat_is_played_by_the_default_bot_and_placed_last(run_listen
     assert result.forfeited == [0]
     assert result.winner != 0
     with pytest.raises(InvalidGame) as over:
-        services.game_resign(game_id=game.pk, actor=user)
+        seat_facts.game_resign(game_id=game.pk, actor=user)
     assert over.value.code == "match-over"
 
 
@@ -174,12 +180,12 @@ def test_vacation_pauses_the_clock_within_the_budget(run_listeners):
         with pytest.raises(deadlines.VacationExhausted):
             deadlines.seat_vacation(game_id=game.pk, actor=first.user, days=2)
         deadlines.seat_vacation(game_id=game.pk, actor=first.user, days=1)
-        assert seat(game, 0).vacation_days_used == 3
+        assert seat_facts.facts_of(game.pk).vacation_days[0] == 3
         # Not to act: its next turn's clock starts when the pause ends.
         deadlines.seat_vacation(game_id=game.pk, actor=second.user, days=1)
         assert seat(game, 1).vacation_until == START + timedelta(days=1)
     with time_machine.travel(START + timedelta(seconds=HOUR + 1), tick=False):
-        assert run_listeners(deadlines.expire_turns) == []
+        assert run_listeners(overdue.expire) == []
         # Seat 0 plays (draws) during seat 1's pause: seat 1's clock starts when it ends.
         view = services.game_view(game_id=game.pk, viewer=first.user)
         draw = next(c for c in view["legal"] if c["type"] == "draw")

@@ -7,6 +7,7 @@ import pytest
 from games import services, store
 from games.engine import Variant
 from games.errors import InvalidGame
+from games.game_settings import GameSettings
 from games.models import Game, GameEvent, Seat
 from games.services import SeatSpec
 from tests.games.factories import SHORT, make_game, make_user
@@ -21,7 +22,7 @@ def test_it_stores_the_game_its_seats_and_the_events_of_the_deal():
         variant_spec=SHORT,
         seats=[SeatSpec(user=alice), SeatSpec(user=bob), SeatSpec(bot="greedy")],
         seed=7,
-        context={"kind": "ladder", "id": 3},
+        settings=GameSettings(kind="ladder", competition=3),
     )
 
     expected = Variant.from_spec(SHORT).start(3, seed=7)
@@ -29,10 +30,15 @@ def test_it_stores_the_game_its_seats_and_the_events_of_the_deal():
     assert game.version == len(expected)
     assert game.variant == Variant.from_spec(SHORT).spec
     assert game.seat_count == 3
-    assert game.context == {"kind": "ladder", "id": 3}
+    assert game.context == {"kind": "ladder", "competition": 3}
+    assert GameSettings.of(game.context) == GameSettings(kind="ladder", competition=3)
     assert game.reveal == Game.Reveal.AFTER_MATCH
-    seats = list(game.seats.values_list("number", "user", "bot"))
-    assert seats == [(0, alice.pk, ""), (1, bob.pk, ""), (2, None, "greedy")]
+    seats = list(game.seats.values_list("number", "user", "bot", "controller"))
+    assert seats == [
+        (0, alice.pk, "", "person"),
+        (1, bob.pk, "", "person"),
+        (2, None, "greedy", "builtin"),
+    ]
 
 
 def test_the_game_row_mirrors_the_state_after_the_deal():

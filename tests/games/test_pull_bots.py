@@ -10,10 +10,12 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games import remote_bots, turns
+from games import overdue, services, turns
 from games.bots import find_strategy
+from games.driver import step
 from games.engine import MATCH_OVER
 from games.models import Bot, Game
+from games.remote import tokens, validation
 from games.services import SeatSpec, game_create
 from tests.games.factories import SHORT, make_user
 
@@ -25,7 +27,7 @@ def pull_bot() -> tuple[Bot, str]:
     bot = Bot.objects.create(
         owner=make_user(), name="poller", kind=Bot.Kind.PULL, status=Bot.Status.ACTIVE
     )
-    return bot, remote_bots.issue_token(bot)
+    return bot, tokens.issue_token(bot)
 
 
 def client_for(token: str) -> APIClient:
@@ -85,10 +87,10 @@ def test_past_the_deadline_the_fallback_moves_with_a_strike(pull_bot):
     turns.advance_game(game_id=game.pk)
     waiting = Game.objects.get(pk=game.pk)
     assert waiting.to_act == [1]
-    assert remote_bots.expire_pull_turns() == []
+    assert overdue.expire() == []
     later = timezone.now() + timedelta(seconds=31)
-    assert remote_bots.expire_pull_turns(now=later) == [game.pk]
-    assert remote_bots.expire_pull_turns(now=later) == []  # a second tick does nothing
+    assert overdue.expire(now=later) == [game.pk]
+    assert overdue.expire(now=later) == []  # a second tick does nothing
     assert Game.objects.get(pk=game.pk).version > waiting.version
     bot.refresh_from_db()
     assert (bot.strikes, bot.timeouts) == (1, 1)
@@ -126,7 +128,7 @@ def validating(pull_bot, eager_tasks) -> tuple[Bot, str]:
     bot, token = pull_bot
     Bot.objects.filter(pk=bot.pk).update(status=Bot.Status.VALIDATING)
     bot.refresh_from_db()
-    return remote_bots.bot_validate(bot), token
+    return validation.bot_validate(bot), token
 
 
 def play_decisions(client: APIClient, rng: random.Random, limit: int = 5000) -> int:
@@ -146,16 +148,16 @@ def play_decisions(client: APIClient, rng: random.Random, limit: int = 5000) -> 
 
 
 def round_games(bot: Bot) -> list[Game]:
-    return list(remote_bots.validation_games(bot.pk, bot.validation_round).order_by("pk"))
+    return list(validation.validation_games(bot.pk, bot.validation_round).order_by("pk"))
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_pull_bot_passes_validation_by_playing_its_matches_through_the_api(validating):
     bot, token = validating
     # The round waits for the bot: its owner may need time to deploy it with its token.
-    assert (bot.status, bot.status_reason) == (Bot.Status.VALIDATING, remote_bots.WAITING_FOR_POLL)
+    assert (bot.status, bot.status_reason) == (Bot.Status.VALIDATING, validation.WAITING_FOR_POLL)
     assert round_games(bot) == []
-    remote_bots.settle_validations(now=timezone.now() + timedelta(days=30))
+    validation.settle_validations(now=timezone.now() + timedelta(days=30))
     bot.refresh_from_db()
     assert bot.status == Bot.Status.VALIDATING  # an unstarted round does not time out
 
@@ -201,7 +203,7 @@ def test_a_timeout_fails_a_pull_bots_validation(validating):
     bot, token = validating
     assert client_for(token).get("/api/bot/decisions").json()  # the round starts
     later = timezone.now() + timedelta(seconds=31)
-    remote_bots.expire_pull_turns(now=later)
+    overdue.expire(now=later)
     bot.refresh_from_db()
     assert bot.status == Bot.Status.FAILED
     assert "timeout: no command" in bot.status_reason
@@ -213,18 +215,18 @@ def test_a_round_not_over_in_time_fails_and_a_new_round_starts_clean(validating,
     bot, token = validating
     client_for(token).get("/api/bot/decisions")  # the round starts
     first = round_games(bot)
-    remote_bots.settle_validations()
+    validation.settle_validations()
     bot.refresh_from_db()
     assert bot.status == Bot.Status.VALIDATING  # not overdue yet
 
     later = timezone.now() + timedelta(seconds=settings.BOTS_VALIDATION_TIMEOUT + 1)
-    remote_bots.settle_validations(now=later)
+    validation.settle_validations(now=later)
     bot.refresh_from_db()
     assert bot.status == Bot.Status.FAILED
     assert "not finished within 1:00:00: 0 of 3 matches over" in bot.status_reason
 
     # The owner asks again: a new round, and only its games wait on the bot.
-    bot = remote_bots.bot_validate(bot)
+    bot = validation.bot_validate(bot)
     assert bot.status == Bot.Status.VALIDATING and bot.validation_round == 2
     pending = {d["game"] for d in client_for(token).get("/api/bot/decisions").json()}
     assert pending and pending.isdisjoint(game.pk for game in first)
@@ -232,3 +234,35 @@ def test_a_round_not_over_in_time_fails_and_a_new_round_starts_clean(validating,
     play_decisions(client_for(token), random.Random(4))
     bot.refresh_from_db()
     assert bot.status == Bot.Status.ACTIVE, bot.status_reason
+
+
+def test_a_bot_cannot_take_the_command_ids_the_system_will_use(pull_bot):
+    """Regression: command ids were shared by every actor of a game, and the workers' were a
+    prefix and a version (`advance:<v>`). A bot that sent its move with the id of the system's
+    next append made that append, and every later one, come back "repeated": the game froze."""
+    bot, token = pull_bot
+    client = client_for(token)
+    game = match_with(bot)
+    rng = random.Random(3)
+    forged = 0
+    for _ in range(3000):
+        if Game.objects.get(pk=game.pk).status == MATCH_OVER:
+            break
+        turns.advance_game(game_id=game.pk)
+        for decision in client.get("/api/bot/decisions").json():
+            command = find_strategy("greedy")(decision["view"], decision["legal"], rng)
+            # The version the game reaches with this command: where the system appends next.
+            variant, state, _ = services.load_state(Game.objects.get(pk=game.pk))
+            after = decision["version"] + len(step(variant, state, command)[0])
+            for_system = [f"advance:{after}", f"system/advance:{after}", f"fallback:{after}"]
+            body = {
+                "command": command,
+                "expected_version": decision["version"],
+                "command_id": for_system[forged % len(for_system)],
+            }
+            answer = client.post(f"/api/bot/games/{game.pk}/commands", body, format="json")
+            assert answer.status_code == 200, answer.json()
+            assert not answer.json()["repeated"]
+            forged += 1
+    assert forged > 3
+    assert Game.objects.get(pk=game.pk).status == MATCH_OVER

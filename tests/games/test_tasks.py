@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from games import tasks, turns
+from games import store, tasks, turns
 from games.engine import MATCH_OVER
 from games.models import Game, GameEvent
 from tests.games.factories import make_game
@@ -31,17 +31,15 @@ def test_a_run_of_bot_turns_is_one_append():
     advance = turns.advance_game(game_id=game.pk, batch=40)
     assert advance.commands == 40
     ids = GameEvent.objects.filter(game=game, version__gt=game.version).exclude(command_id=None)
-    assert list(ids.values_list("command_id", flat=True)) == [f"advance:{game.version}"]
+    assert list(ids.values_list("command_id", flat=True)) == [f"system/advance:{game.version}"]
 
 
 def test_a_second_advance_from_the_same_version_writes_nothing(monkeypatch):
     game = bot_match("official")
     first = turns.advance_game(game_id=game.pk, batch=5)
     # A second worker that read the log before the first one's append committed.
-    real_load = turns.store.load
-    monkeypatch.setattr(
-        turns.store, "load", lambda game_id, **kw: real_load(game_id, until=game.version)
-    )
+    real_load = store.load
+    monkeypatch.setattr(store, "load", lambda game_id, **kw: real_load(game_id, until=game.version))
     stale = turns.advance_game(game_id=game.pk, batch=5)
     # Same version, same command id: the store answers with the first append's result.
     assert stale.commands == 0

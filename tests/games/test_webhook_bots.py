@@ -1,17 +1,23 @@
 """Webhook bots against a fake bot served on loopback: a whole match, slow and illegal answers
-(fallback and strike), suspension, the signature, refused private URLs, validation."""
+(fallback and strike), suspension, the signature, refused private URLs, retries, trickled answers
+(one time limit for the whole exchange), validation."""
 
 from __future__ import annotations
 
 import json
+import threading
+import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
-from games import remote_bots, turns
+from games import turns
 from games.bots import webhook
 from games.engine import MATCH_OVER
+from games.game_settings import GameSettings
 from games.models import Bot, Game, GameEvent
+from games.remote import validation
 from games.services import SeatSpec, game_create
 from tests.games.factories import SHORT, make_user
 from tests.games.fake_bot import FakeBot
@@ -33,9 +39,11 @@ def webhook_bot(url: str, status: str = Bot.Status.ACTIVE) -> Bot:
     )  # fmt: skip
 
 
-def match_with(bot: Bot, **context: object) -> Game:
+def match_with(bot: Bot, **settings: Any) -> Game:
     seats = [SeatSpec(registered=bot), SeatSpec(bot="greedy"), SeatSpec(bot="random")]
-    return game_create(variant_spec=SHORT, seats=seats, seed=4, context=context)
+    return game_create(
+        variant_spec=SHORT, seats=seats, seed=4, settings=GameSettings(**settings)
+    )
 
 
 def ask_once(game: Game, fake: FakeBot) -> turns.Advance:
@@ -74,7 +82,9 @@ def test_each_webhook_decision_is_an_append_of_its_own(fake):
     advance = ask_once(game, fake)
     assert advance.commands == 1
     last = GameEvent.objects.filter(game=game).exclude(command_id=None).latest("version")
-    assert last.command_id == f"bot:{json.loads(fake.requests[-1][0])['version']}"
+    version = json.loads(fake.requests[-1][0])["version"]
+    bot_id = last.game.seats.get(number=0).registered_bot_id
+    assert last.command_id == f"bot:#{bot_id}/webhook:{version}"
 
 
 def test_the_request_is_signed_with_the_bots_secret(fake):
@@ -111,6 +121,25 @@ def test_an_illegal_answer_gets_the_fallback_move_and_a_strike(fake):
     assert advance.version > before
     bot.refresh_from_db()
     assert (bot.strikes, bot.illegal_answers) == (1, 1)
+    fallback = GameEvent.objects.filter(game=game, type="fallback-played").get()
+    assert (fallback.actor, fallback.data) == ("system", {"seat": 0, "reason": "bot-illegal"})
+
+
+def test_an_answer_of_the_wrong_shape_is_refused_like_an_illegal_one(fake):
+    """Regression: `{"type": ["play"], ...}` raised TypeError (unhashable) before any check,
+    so advance_game crashed on every run, with no fallback and no strike: the game stopped."""
+    bot = webhook_bot(fake.url)
+    game = match_with(bot)
+    fake.mode = "misshapen"
+    before = Game.objects.get(pk=game.pk).version
+    advance = ask_once(game, fake)
+    assert advance.strike.startswith("illegal answer")
+    assert "unknown-command" in advance.strike
+    assert advance.version > before and advance.commands == 1
+    bot.refresh_from_db()
+    assert (bot.strikes, bot.illegal_answers) == (1, 1)
+    fallback = GameEvent.objects.filter(game=game, type="fallback-played").get()
+    assert fallback.data == {"seat": 0, "reason": "bot-illegal"}
 
 
 def test_an_error_answer_is_a_strike_and_a_good_one_resets_the_strikes(fake):
@@ -160,19 +189,16 @@ def ask_once_or_strike(game: Game) -> turns.Advance:
     raise AssertionError("no strike")
 
 
-def test_a_connection_error_is_retried_once(fake, monkeypatch):
-    calls = []
-    real_open = webhook._opener.open
-
-    def flaky(request, timeout):
-        calls.append(timeout)
-        if len(calls) == 1:
-            raise ConnectionResetError("reset by peer")
-        return real_open(request, timeout=timeout)
-
-    monkeypatch.setattr(webhook._opener, "open", flaky)
+def test_a_connection_error_is_retried_once(fake):
+    fake.plan = {0: "reset"}
     answer = webhook.ask(url=fake.url, secret="s", payload=_payload(), timeout=1.0)
-    assert answer.outcome == webhook.OK and len(calls) == 2
+    assert answer.outcome == webhook.OK and len(fake.requests) == 2
+
+
+def test_a_connection_error_twice_is_an_error(fake):
+    fake.plan = {0: "reset", 1: "reset", 2: "play"}
+    answer = webhook.ask(url=fake.url, secret="s", payload=_payload(), timeout=1.0)
+    assert answer.outcome == webhook.ERROR and len(fake.requests) == 2
 
 
 def test_a_timeout_is_not_retried(fake, monkeypatch):
@@ -182,6 +208,41 @@ def test_a_timeout_is_not_retried(fake, monkeypatch):
     assert len(fake.requests) == 1
 
 
+# A trickle of one byte every 0.2 s never lets a socket operation wait 1 s: only a limit for the
+# whole exchange stops it. With a timeout for each operation instead, these calls took 5.4 s (the
+# body trickled) and 19.6 s (the headers too); 64 KiB would take hours.
+@pytest.mark.parametrize("mode", ["trickle", "trickle-headers"])
+def test_an_answer_trickled_a_byte_at_a_time_times_out_within_the_limit(fake, mode):
+    fake.mode, fake.delay = mode, 0.2
+    answer, took = ask_in_thread(fake.url, timeout=1.0, bound=5.0)
+    assert answer.outcome == webhook.TIMEOUT
+    assert took < 1.5
+    assert answer.latency < 1.5
+
+
+def test_a_trickled_answer_that_ends_in_time_is_read_whole(fake):
+    fake.mode, fake.delay = "trickle-headers", 0.005
+    answer, took = ask_in_thread(fake.url, timeout=5.0, bound=10.0)
+    assert answer.outcome == webhook.OK, answer.detail
+    assert answer.command == _payload()["legal"][0]
+
+
+def ask_in_thread(url: str, *, timeout: float, bound: float) -> tuple[webhook.Answer, float]:
+    """ask() in a thread: a call that outlives `bound` seconds fails the test, not hangs it."""
+    done: list[tuple[webhook.Answer, float]] = []
+
+    def call() -> None:
+        started = time.monotonic()
+        answer = webhook.ask(url=url, secret="s", payload=_payload(), timeout=timeout)
+        done.append((answer, time.monotonic() - started))
+
+    thread = threading.Thread(target=call, daemon=True)
+    thread.start()
+    thread.join(bound)
+    assert done, f"ask() with a timeout of {timeout} s still ran after {bound} s"
+    return done[0]
+
+
 def _payload() -> dict:
     legal = [{"type": "draw", "seat": 0}]
     return {"game": 1, "seat": 0, "version": 1, "view": {"hand": []}, "legal": legal}
@@ -189,7 +250,7 @@ def _payload() -> dict:
 
 def test_validation_makes_a_clean_bot_active(fake):
     bot = webhook_bot(fake.url, status=Bot.Status.VALIDATING)
-    remote_bots.bot_validate(bot)
+    validation.bot_validate(bot)
     assert bot.status == Bot.Status.ACTIVE, bot.status_reason
     games = Game.objects.filter(context__kind="validation", context__bot=bot.pk)
     assert games.count() == 3
@@ -204,7 +265,7 @@ def test_validation_fails_a_bot_on_any_strike_with_the_reason(fake, settings, mo
     settings.BOTS_WEBHOOK_TIMEOUT = 0.2
     fake.mode, fake.once, fake.delay = mode, True, 0.5
     bot = webhook_bot(fake.url, status=Bot.Status.VALIDATING)
-    remote_bots.bot_validate(bot)
+    validation.bot_validate(bot)
     assert bot.status == Bot.Status.FAILED
     assert bot.status_reason.startswith("validation match 1")
     assert reason in bot.status_reason
@@ -217,16 +278,16 @@ def test_an_error_in_the_validation_run_never_counts_as_a_pass(fake, monkeypatch
         raise RuntimeError("database went away")
 
     monkeypatch.setattr(turns, "advance_game", broken)
-    remote_bots.bot_validate(bot)
+    validation.bot_validate(bot)
     assert bot.status == Bot.Status.FAILED
     # The owner learns that it was our error, not what it said (it may name our hosts).
-    assert bot.status_reason == remote_bots.INTERNAL_ERROR.format("RuntimeError")
+    assert bot.status_reason == validation.INTERNAL_ERROR.format("RuntimeError")
     assert "database went away" not in bot.status_reason
 
 
 def test_an_inline_validation_game_is_not_dispatched_to_workers(fake):
     bot = webhook_bot(fake.url, status=Bot.Status.VALIDATING)
-    game = remote_bots._validation_game(bot, 1, 1)
+    game = validation._validation_game(bot, 1, 1)
     assert game.context["inline"] is True
     turns.advance_game(game_id=game.pk)
     assert not turns.bot_to_act(game.pk)
@@ -234,31 +295,31 @@ def test_an_inline_validation_game_is_not_dispatched_to_workers(fake):
 
 def test_a_validation_task_run_twice_or_for_an_old_round_changes_nothing(fake):
     bot = webhook_bot(fake.url, status=Bot.Status.VALIDATING)
-    round_ = remote_bots.open_round(bot.pk, send=False)
-    remote_bots.bot_validate(bot, round_)
+    round_ = validation.open_round(bot.pk, send=False)
+    validation.bot_validate(bot, round_)
     assert bot.status == Bot.Status.ACTIVE, bot.status_reason
     asked = len(fake.requests)
 
-    remote_bots.bot_validate(bot, round_)  # the same task delivered again
-    remote_bots.bot_validate(bot, round_ - 1)  # a late task of an older round
+    validation.bot_validate(bot, round_)  # the same task delivered again
+    validation.bot_validate(bot, round_ - 1)  # a late task of an older round
     bot.refresh_from_db()
     assert bot.status == Bot.Status.ACTIVE and bot.validation_round == round_
     assert len(fake.requests) == asked
-    assert remote_bots.validation_games(bot.pk, round_).count() == 3
+    assert validation.validation_games(bot.pk, round_).count() == 3
 
 
 def test_a_round_with_a_fallback_move_in_its_log_never_passes(fake):
     # However the tasks interleave, a fallback move for the bot in a round game fails the round.
     fake.mode, fake.once = "illegal", True
     bot = webhook_bot(fake.url, status=Bot.Status.VALIDATING)
-    round_ = remote_bots.open_round(bot.pk, send=False)
-    for game in remote_bots.round_games(bot.pk, round_):
+    round_ = validation.open_round(bot.pk, send=False)
+    for game in validation.round_games(bot.pk, round_):
         # Driven by hand, as a worker would, without the run that fails the round on a strike.
         while Game.objects.get(pk=game.pk).status != MATCH_OVER:
             turns.advance_game(game_id=game.pk)
     assert Bot.objects.get(pk=bot.pk).status == Bot.Status.VALIDATING
 
-    assert remote_bots.settle_validation(bot.pk, round_) == Bot.Status.FAILED
+    assert validation.settle_validation(bot.pk, round_) == Bot.Status.FAILED
     bot.refresh_from_db()
     assert "the fallback moved for the bot" in bot.status_reason
 

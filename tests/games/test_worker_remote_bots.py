@@ -19,11 +19,13 @@ from typing import Any
 
 import pytest
 
-from games import remote_bots, store
+from games import store
 from games.actors import actor_label
 from games.bots import find_strategy, webhook
 from games.engine import MATCH_OVER, PLAYING, State, Variant
+from games.game_settings import GameSettings
 from games.models import Bot, Game, GameEvent
+from games.remote import tokens, validation
 from games.services import SeatSpec, game_create
 from tests.games.conftest import needs_postgresql
 from tests.games.factories import make_user
@@ -123,7 +125,8 @@ def test_a_webhook_bot_plays_a_match_through_the_worker_with_a_slow_and_an_illeg
             SeatSpec(bot="colour-control"),
             SeatSpec(bot="random"),
         ]
-        game = game_create(variant_spec=MATCH, seats=seats, seed=3, context={"bot_timeout": 0.5})
+        timeout = GameSettings(bot_timeout=0.5)
+        game = game_create(variant_spec=MATCH, seats=seats, seed=3, settings=timeout)
         wait_for_the_end(game, worker)
     assert_finished_whole(game.pk)
 
@@ -143,8 +146,12 @@ def test_a_webhook_bot_plays_a_match_through_the_worker_with_a_slow_and_an_illeg
     assert sorted(decisions) == asked
     fallback = {asked[slow], asked[illegal]}
     for version, append in decisions.items():
-        assert append.command_id == f"bot:{version}"
-        assert append.actor == ("system" if version in fallback else label), version
+        if version in fallback:
+            assert append.command_id == f"system/fallback:{version}"
+            assert append.actor == "system"
+        else:
+            assert append.command_id == f"bot:#{bot.pk}/webhook:{version}"
+            assert append.actor == label, version
     assert decisions[asked[slow + 1]].actor == decisions[asked[illegal + 1]].actor == label
     assert [a.version for a in log[1:] if a.actor == "system"] == sorted(v + 1 for v in fallback)
 
@@ -220,7 +227,7 @@ def test_a_pull_bot_plays_a_match_over_http_while_the_worker_moves_the_builtin_b
     bot = Bot.objects.create(
         owner=make_user(), name="poller", kind=Bot.Kind.PULL, status=Bot.Status.ACTIVE
     )
-    token = remote_bots.issue_token(bot)
+    token = tokens.issue_token(bot)
     seats = [
         SeatSpec(bot="greedy"),
         SeatSpec(registered=bot),
@@ -241,10 +248,11 @@ def test_a_pull_bot_plays_a_match_over_http_while_the_worker_moves_the_builtin_b
     # How many depends on the deal and the bots' seeded choices (seeded by the game's id too).
     assert decisions
     assert all(a.actor == label for a in decisions)
-    assert sorted(a.command_id for a in log if a.actor == label) == sorted(pull.posted)
+    stored = sorted(a.command_id for a in log if a.actor == label)
+    assert stored == sorted(f"bot:#{bot.pk}/{posted}" for posted in pull.posted)
     assert [a for a in log[1:] if a.actor == "system"] == []
     # The built-in seats were moved by the worker (this process ran no advance).
-    assert any(a.command_id.startswith("advance:") for a in log)
+    assert any(a.command_id.startswith("system/advance:") for a in log)
 
     bot.refresh_from_db()
     assert bot.calls == len(pull.posted)
@@ -254,10 +262,10 @@ def test_a_pull_bot_plays_a_match_over_http_while_the_worker_moves_the_builtin_b
 
 def test_a_pull_bot_passes_its_validation_round_through_the_worker(worker, live_server):
     bot = Bot.objects.create(owner=make_user(), name="newcomer", kind=Bot.Kind.PULL)
-    token = remote_bots.issue_token(bot)
+    token = tokens.issue_token(bot)
     with PullBot(live_server.url, token) as pull:
         # The task would run this too; the round's games wait on the bot's polling.
-        bot = remote_bots.bot_validate(bot)
+        bot = validation.bot_validate(bot)
         assert bot.status == Bot.Status.VALIDATING
         wait_for(
             lambda: Bot.objects.get(pk=bot.pk).status != Bot.Status.VALIDATING or pull.error,
@@ -270,7 +278,7 @@ def test_a_pull_bot_passes_its_validation_round_through_the_worker(worker, live_
     # The worker's append listener sent settle_validation when the round's last game ended.
     assert bot.status == Bot.Status.ACTIVE, bot.status_reason
     assert bot.status_reason == "passed 3 validation matches"
-    games = remote_bots.validation_games(bot.pk, bot.validation_round)
+    games = validation.validation_games(bot.pk, bot.validation_round)
     assert games.count() == 3
     for game in games:
         assert_finished_whole(game.pk)

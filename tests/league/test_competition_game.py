@@ -11,10 +11,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
-from games import deadlines, remote_bots, turns
+from games import deadlines, overdue, turns
 from games.deadlines import VacationExhausted
 from games.errors import InvalidGame
+from games.game_settings import GameSettings
 from games.models import Bot, Game, Seat
+from games.remote import pull_turns
 from league.models import Competition
 from league.services import competition_game, competition_join, competition_leave
 from tests.games.factories import make_user
@@ -58,13 +60,13 @@ def test_a_persons_turn_clock_runs_for_the_competitions_turn_seconds(
     competition = league()
     with time_machine.travel(START, tick=False), django_capture_on_commit_callbacks(execute=True):
         game = competition_game(competition, people(competition), seed=5)
-    assert deadlines.turn_seconds(game.context) == 600
+    assert GameSettings.of(game.context).turn_limit == 600
     seat = Seat.objects.get(game=game, number=game.to_act[0])
     assert seat.deadline_at == START + timedelta(seconds=600)
     # Within the competition's 600 s the turn waits (the site's default is 3 days); past it
     # the default bot plays it.
-    assert deadlines.expire_turns(now=START + timedelta(seconds=599)) == []
-    assert deadlines.expire_turns(now=START + timedelta(seconds=601)) == [game.pk]
+    assert overdue.expire(now=START + timedelta(seconds=599)) == []
+    assert overdue.expire(now=START + timedelta(seconds=601)) == [game.pk]
 
 
 def test_changing_the_competition_leaves_its_running_games_alone(
@@ -79,10 +81,11 @@ def test_changing_the_competition_leaves_its_running_games_alone(
     competition.save()
     running.refresh_from_db()
     assert running.context["turn_seconds"] == 600
-    assert remote_bots.webhook_timeout(running) == 0.25
-    assert deadlines.expire_turns(now=START + timedelta(seconds=120)) == []
+    assert GameSettings.of(running.context).webhook_limit == 0.25
+    assert overdue.expire(now=START + timedelta(seconds=120)) == []
     later = competition_game(competition, entries, seed=6)
-    assert (later.context["turn_seconds"], remote_bots.webhook_timeout(later)) == (60, 3.0)
+    later_settings = GameSettings.of(later.context)
+    assert (later_settings.turn_seconds, later_settings.webhook_limit) == (60, 3.0)
 
 
 @pytest.mark.parametrize(("bot_timeout", "late"), [(0.2, True), (1.5, False)])
@@ -94,7 +97,7 @@ def test_a_webhook_bot_has_the_competitions_time_limit(fake, bot_timeout, late):
         competition_join(competition, bot=make_bot()),
     ]
     game = competition_game(competition, entries, seed=4)
-    assert remote_bots.webhook_timeout(game) == bot_timeout
+    assert GameSettings.of(game.context).webhook_limit == bot_timeout
     fake.mode, fake.delay = "slow", 0.6
     for _ in range(100):
         advance = turns.advance_game(game_id=game.pk)
@@ -119,9 +122,9 @@ def test_a_pull_bots_decision_is_due_after_the_competitions_pull_timeout():
     game.refresh_from_db()
     assert game.to_act == [1]
     moved = game.last_activity + timedelta(seconds=7)
-    assert remote_bots.pull_deadline(game) == moved
-    assert remote_bots.expire_pull_turns(now=moved - timedelta(seconds=1)) == []
-    assert remote_bots.expire_pull_turns(now=moved + timedelta(seconds=1)) == [game.pk]
+    assert pull_turns.pull_deadline(game) == moved
+    assert overdue.expire(now=moved - timedelta(seconds=1)) == []
+    assert overdue.expire(now=moved + timedelta(seconds=1)) == [game.pk]
 
 
 def test_a_person_has_the_competitions_vacation_budget_in_each_game():
@@ -129,11 +132,11 @@ def test_a_person_has_the_competitions_vacation_budget_in_each_game():
     entries = people(competition)
     game = competition_game(competition, entries, seed=5)
     user = entries[0].user
-    assert deadlines.seat_vacation(game_id=game.pk, actor=user, days=2).vacation_days_used == 2
+    assert deadlines.seat_vacation(game_id=game.pk, actor=user, days=2).days_used == 2
     with pytest.raises(VacationExhausted):
         deadlines.seat_vacation(game_id=game.pk, actor=user, days=1)
     other = competition_game(competition, entries, seed=6)
-    assert deadlines.seat_vacation(game_id=other.pk, actor=user, days=1).vacation_days_used == 1
+    assert deadlines.seat_vacation(game_id=other.pk, actor=user, days=1).days_used == 1
 
 
 def test_a_newno_competitions_games_have_no_ages_and_start():

@@ -13,7 +13,7 @@ import random
 import secrets
 from collections import Counter
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from ..cards import COLOR_OF, COLORS, DECK, RANK_OF, WILD_DRAW4, Card, is_full_deck, matches
 from ..commands import (
@@ -51,7 +51,10 @@ from ..events import (
 from ..scoring import SCORINGS, hand_events
 from ..state import HAND_OVER, MATCH_OVER, PLAYING, Pending, Seat, State
 
-Handler = Callable[["Ruleset", "Decision", Command], None]
+# A command handler is an unbound method of the family whose `handlers` table lists it
+# (`Newno.on_swap` takes a Newno). Any for that first argument: sibling families override the
+# same ClassVar, which cannot name each one's own class; `decision` passes the right instance.
+Handler = Callable[[Any, "Decision", Command], None]
 
 
 class Decision:
@@ -181,7 +184,8 @@ class Ruleset:
         decision = Decision(state.copy())
         seat = command.get("seat")
         if state.uncalled and self.closes_uno_window(state, seat, kind):
-            expired = state.uncalled - {seat}
+            # closes_uno_window holds only for a seat in to_act, so never for None.
+            expired = state.uncalled - {cast(Seat, seat)}
             if expired:
                 decision.emit({"type": UNO_EXPIRED, "seats": sorted(expired)})
         handler(self, decision, command)
@@ -309,7 +313,8 @@ class Ruleset:
 
     def draw_cards(self, d: Decision, seat: Seat, count: int, reason: str) -> list[Card]:
         """Draw up to `count` cards, reshuffling the discard pile when the draw pile runs out."""
-        state, drawn = d.state, []
+        state = d.state
+        drawn: list[Card] = []
         while len(drawn) < count:
             if not state.draw:
                 if len(state.discard) <= 1:
@@ -496,7 +501,7 @@ def with_colors(options: list[Command]) -> list[Command]:
 
 
 def describe(pending: Pending) -> str:
-    kind = pending["type"]
+    kind: str = pending["type"]
     return {
         "play": "a play or a draw",
         "drawn": "a play of the drawn card or a pass",

@@ -109,8 +109,9 @@ class Newno(Official):
     def playable(self, state: State, seat: Seat, card: Card) -> bool:
         pending = state.pending or {}
         if pending.get("type") == "stack":
-            # +2 only on +2, +4 only on +4.
-            return RANK_OF[card] == pending["kind"]
+            # +2 only on +2, +4 only on +4. (Annotated: `str == Any` is Any to mypy.)
+            kind: str = pending["kind"]
+            return RANK_OF[card] == kind
         if pending.get("leeway"):
             return self.leeway(state, card)
         return matches(card, state.top, state.color)  # type: ignore[arg-type]

@@ -8,8 +8,11 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from games.game_settings import GameSettings
 from games.models import Game
 from games.services import SeatSpec, game_create
+
+DEMO = GameSettings(demo=True)
 
 DEMO_USERNAME = "demo"
 DEMO_PASSWORD = "demo"
@@ -55,14 +58,14 @@ class Command(BaseCommand):
                 variant_spec=spec,
                 seats=[SeatSpec(bot=name) for name in bots],
                 seed=len(bots),
-                context={"demo": True},
+                settings=DEMO,
             )
         user = get_user_model().objects.get(username=DEMO_USERNAME)
         game_create(
             variant_spec={"rules": "official", "options": {"target": 200}},
             seats=[SeatSpec(user=user), SeatSpec(bot="colour-control"), SeatSpec(bot="greedy")],
             seed=7,
-            context={"demo": True},
+            settings=DEMO,
         )
         self.stdout.write(f"Created {len(DEMO_MATCHES)} finished bot matches and one with demo.")
 

@@ -1,0 +1,44 @@
+"""The dispatcher: the one place that turns what was committed into work for the workers.
+
+It listens to the store (every committed append, games/store.py `subscribe`) and to the domain's
+outcomes (games/outbox.py), and sends tasks (games/tasks.py): advance a game whose next seat a
+worker moves, start or stop people's turn clocks (and email a turn that started), settle a pull
+bot's validation round when one of its games ends, play a validation round that opened, finish
+the games of one that closed. Nothing else sends a task on commit; the beat sweeps find again
+whatever a lost task should have done (docs/workers.md).
+"""
+
+from __future__ import annotations
+
+from games import deadlines, outbox, store, tasks, turns
+from games.engine import MATCH_OVER
+from games.game_settings import GameSettings
+
+
+def after_append(result: store.AppendResult) -> None:
+    """Store listener (on commit). One query decides everything; most appends need only it."""
+    rows = turns.seat_rows(result.game_id)
+    if turns.worker_to_act(rows):
+        tasks.advance_game.delay(result.game_id)
+    if deadlines.clocks_to_change(rows):
+        deadlines.sync_deadlines(result.game_id)
+    if rows and rows[0].game__status == MATCH_OVER:
+        found = GameSettings.of(rows[0].game__context)
+        if found.is_validation and not found.inline:
+            tasks.settle_validation.delay(found.bot, found.round)
+
+
+def after_outcome(outcome: outbox.Outcome) -> None:
+    """Outbox subscriber (on commit)."""
+    if isinstance(outcome, outbox.RoundOpened):
+        tasks.validate_bot.delay(outcome.bot_id, outcome.round)
+    elif isinstance(outcome, outbox.RoundClosed):
+        tasks.finish_validation_games.delay(outcome.bot_id, outcome.round)
+    elif isinstance(outcome, outbox.TurnStarted):
+        tasks.send_turn_email.delay(outcome.notice_id)
+
+
+def connect() -> None:
+    """Subscribe the dispatcher (GamesConfig.ready, once per process)."""
+    store.subscribe(after_append)
+    outbox.subscribe(after_outcome)

@@ -1,0 +1,73 @@
+"""A game's settings: what it belongs to and the limits it was created with, typed.
+
+Stored as `Game.context` (JSON), written once when the game is created and never changed, so a
+running game keeps its settings whatever happens to its competition later. A limit left unset
+falls back to the site's setting of the day it is read (GAMES_TURN_SECONDS, BOTS_*_TIMEOUT).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from django.conf import settings
+
+# What a game belongs to (`kind`): a league's or a ladder's game, a bot's validation match, or
+# nothing ("" for a game made by hand or for the demo).
+VALIDATION = "validation"
+
+
+@dataclass(frozen=True, slots=True)
+class GameSettings:
+    kind: str = ""
+    # The league.Competition the game belongs to (an id, not a foreign key: games does not
+    # depend on league).
+    competition: int | None = None
+    turn_seconds: int | None = None
+    bot_timeout: float | None = None
+    pull_timeout: float | None = None
+    vacation_days: int | None = None
+    # A validation match: the bot, its round, and which match of the round.
+    bot: int | None = None
+    round: int | None = None
+    match: int | None = None
+    # A validation match played in-process by the validate_bot task: the dispatcher leaves it.
+    inline: bool = False
+    # A game `make run`'s seed_demo made.
+    demo: bool = False
+
+    @classmethod
+    def of(cls, context: Mapping[str, Any] | None) -> GameSettings:
+        known = cls.__dataclass_fields__
+        return cls(**{k: v for k, v in (context or {}).items() if k in known and v is not None})
+
+    def as_context(self) -> dict[str, Any]:
+        """The JSON stored in Game.context (unset fields left out)."""
+        return {
+            k: v for k, v in asdict(self).items() if v is not None and v != "" and v is not False
+        }
+
+    @property
+    def turn_limit(self) -> int:
+        """Seconds a person has for a turn."""
+        return int(self.turn_seconds or settings.GAMES_TURN_SECONDS)
+
+    @property
+    def webhook_limit(self) -> float:
+        """Seconds a webhook bot has to answer, for the whole exchange."""
+        return float(self.bot_timeout or settings.BOTS_WEBHOOK_TIMEOUT)
+
+    @property
+    def pull_limit(self) -> float:
+        """Seconds a pull bot has for a decision after the game last moved."""
+        return float(self.pull_timeout or settings.BOTS_PULL_TIMEOUT)
+
+    @property
+    def vacation_budget(self) -> int:
+        """Vacation days each seat may take in the game (none unless its competition gives some)."""
+        return self.vacation_days or 0
+
+    @property
+    def is_validation(self) -> bool:
+        return self.kind == VALIDATION

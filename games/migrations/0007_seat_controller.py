@@ -1,0 +1,55 @@
+"""Seat.controller replaces the seat facts that were columns (resigned, auto_played, forfeited,
+timeouts, vacation_days_used): those are events in the game's stream from now on. A seat that was
+auto-played keeps being moved by the default bot (controller "fallback"); its forfeit, which was a
+column, is not in the log, so a rebuilt result of a game that ended before this migration no
+longer places it last."""
+
+from django.db import migrations, models
+
+
+def set_controllers(apps, schema_editor):
+    Seat = apps.get_model("games", "Seat")
+    for seat in Seat.objects.select_related("registered_bot"):
+        if seat.auto_played:
+            controller = "fallback"
+        elif seat.user_id is not None:
+            controller = "person"
+        elif seat.bot:
+            controller = "builtin"
+        else:
+            controller = seat.registered_bot.kind
+        Seat.objects.filter(pk=seat.pk).update(controller=controller)
+
+
+class Migration(migrations.Migration):
+    dependencies = [("games", "0006_inline_validation_games")]
+
+    operations = [
+        migrations.AddField(
+            model_name="seat",
+            name="controller",
+            field=models.CharField(
+                choices=[
+                    ("person", "Person"),
+                    ("builtin", "Builtin"),
+                    ("webhook", "Webhook"),
+                    ("pull", "Pull"),
+                    ("fallback", "Fallback"),
+                ],
+                default="person",
+                max_length=16,
+            ),
+            preserve_default=False,
+        ),
+        migrations.RunPython(set_controllers, migrations.RunPython.noop),
+        migrations.RemoveField(model_name="seat", name="resigned"),
+        migrations.RemoveField(model_name="seat", name="auto_played"),
+        migrations.RemoveField(model_name="seat", name="forfeited"),
+        migrations.RemoveField(model_name="seat", name="timeouts"),
+        migrations.RemoveField(model_name="seat", name="vacation_days_used"),
+        migrations.AlterField(
+            model_name="gameevent",
+            name="command_id",
+            field=models.CharField(blank=True, max_length=150, null=True),
+        ),
+    ]

@@ -1,0 +1,91 @@
+"""Pull bots' turns: the bot fetches the decisions its seats owe and posts its commands.
+
+The game waits for a pull bot until its deadline (`pull_deadline`: the game's `pull_timeout`
+after the game last moved); past it, the overdue-turn sweep (games/overdue.py) plays the
+fallback with a strike. A command the rules refuse is counted but is no strike: the bot may try
+again until its deadline. In a validation match, it fails the round at once.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.utils import timezone
+
+from games import services
+from games.bots import webhook
+from games.engine import PLAYING
+from games.errors import Forbidden, IllegalMove
+from games.game_settings import GameSettings
+from games.models import Bot, Game, Seat
+from games.seats import REPLACED
+
+from .strikes import count_refused, record_call
+from .validation import round_games, validation_problem
+
+
+def pull_deadline(game: Game) -> datetime:
+    """A pull bot's decision is due this long after the game last moved."""
+    started = game.last_activity or game.created_at
+    return started + timedelta(seconds=GameSettings.of(game.context).pull_limit)
+
+
+def pull_decisions(bot: Bot) -> list[dict[str, Any]]:
+    """The decisions the game waits for from `bot`'s seats, oldest game first."""
+    if bot.status in REPLACED:
+        return []
+    if bot.status == Bot.Status.VALIDATING:
+        # The bot's first poll starts its validation round (no-op once the games exist).
+        round_games(bot.pk, bot.validation_round)
+    seats = (
+        Seat.objects.filter(
+            registered_bot=bot, game__status=PLAYING, controller=Seat.Controller.PULL
+        )
+        .select_related("game")
+        .order_by("game_id", "number")
+    )
+    decisions = []
+    for seat in seats:
+        if seat.number not in (seat.game.to_act or []):
+            continue
+        view = services.game_view(game_id=seat.game_id, viewer=bot, seat=seat.number)
+        decisions.append(
+            {
+                "game": seat.game_id,
+                "seat": seat.number,
+                "version": view["version"],
+                "view": view,
+                "legal": view["legal"],
+                "deadline": pull_deadline(seat.game).isoformat(),
+            }
+        )
+    return decisions
+
+
+def pull_command(
+    *, bot: Bot, game_id: int, command: Any, expected_version: int, command_id: str | None
+) -> services.CommandResult:
+    """Run a pull bot's command; errors as game_command's (a refused one is counted, but the bot
+    may try again until the deadline)."""
+    if bot.status in REPLACED:
+        raise Forbidden(f"the bot is {bot.status}: {bot.status_reason}", code=f"bot-{bot.status}")
+    game = Game.objects.filter(pk=game_id).only("last_activity", "context").first()
+    try:
+        result = services.game_command(
+            game_id=game_id,
+            actor=bot,
+            command=command,
+            expected_version=expected_version,
+            command_id=command_id,
+        )
+    except IllegalMove as error:
+        count_refused(bot.pk)
+        if game is not None:
+            validation_problem(game, bot.pk, f"illegal command {command!r}: {error}")
+        raise
+    if not result.repeated:
+        asked_at = game.last_activity if game is not None else None
+        latency = (timezone.now() - asked_at).total_seconds() if asked_at else 0.0
+        record_call(bot.pk, outcome=webhook.OK, latency=latency)
+    return result

@@ -1,0 +1,61 @@
+"""A registered bot's call statistics and strikes.
+
+Every decision asked of a bot is counted with its latency. A timeout, an error or an illegal
+answer is a strike; BOTS_STRIKES_TO_SUSPEND strikes in a row suspend an active bot, whose seats
+the default bot then plays without asking it (games/seats.py `effective`). A good answer resets
+the strikes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db.models import F
+from django.utils import timezone
+
+from games.bots import webhook
+from games.models import Bot
+from games.seat_facts import FallbackReason
+
+# Call outcomes as the stats count them (webhook.OK, TIMEOUT and ERROR, plus this one).
+ILLEGAL = "illegal"
+_COUNTER = {webhook.TIMEOUT: "timeouts", webhook.ERROR: "errors", ILLEGAL: "illegal_answers"}
+# The reason a fallback move gives for each failed outcome.
+FALLBACK_REASON = {
+    webhook.TIMEOUT: FallbackReason.BOT_TIMEOUT,
+    webhook.ERROR: FallbackReason.BOT_ERROR,
+    ILLEGAL: FallbackReason.BOT_ILLEGAL,
+}
+
+
+def record_call(bot_id: int, *, outcome: str, latency: float, reason: str = "") -> None:
+    """Count one decision asked of a bot; anything but OK is a strike, and enough strikes in a
+    row suspend an active bot (conditional updates, so concurrent workers count each once)."""
+    counters: dict[str, Any] = {
+        "calls": F("calls") + 1,
+        "total_latency": F("total_latency") + latency,
+        "updated_at": timezone.now(),
+    }
+    if outcome == webhook.OK:
+        counters["strikes"] = 0
+    else:
+        counters["strikes"] = F("strikes") + 1
+        counters[_COUNTER[outcome]] = F(_COUNTER[outcome]) + 1
+    Bot.objects.filter(pk=bot_id).update(**counters)
+    if outcome == webhook.OK:
+        return
+    limit = settings.BOTS_STRIKES_TO_SUSPEND
+    Bot.objects.filter(pk=bot_id, status=Bot.Status.ACTIVE, strikes__gte=limit).update(
+        status=Bot.Status.SUSPENDED,
+        status_reason=f"suspended after {limit} strikes in a row; the last: {reason}",
+        updated_at=timezone.now(),
+    )
+
+
+def count_refused(bot_id: int) -> None:
+    """A pull bot's command the rules refused: counted, but no strike (it may try again until
+    its deadline)."""
+    Bot.objects.filter(pk=bot_id).update(
+        calls=F("calls") + 1, illegal_answers=F("illegal_answers") + 1
+    )

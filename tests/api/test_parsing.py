@@ -1,0 +1,125 @@
+"""Malformed request bodies are typed 400s (api/parsers.py), never a 500 page: nested too deep
+for Python's decoder, nested past MAX_DEPTH, not JSON; and a command of the wrong shape."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from rest_framework.exceptions import ParseError
+from rest_framework.test import APIClient
+
+from api.parsers import MAX_DEPTH, JSONParser, depth
+from games import turns
+from games.models import Bot, Game
+from games.remote import tokens
+from games.services import SeatSpec, game_create
+from tests.games.factories import SHORT, make_user
+
+DEEP = 100_000
+
+
+def nested(levels: int) -> str:
+    return "[" * levels + "]" * levels
+
+
+@pytest.fixture
+def seated_pull_bot(db) -> tuple[APIClient, Game, dict]:
+    """A pull bot's client, its game and the decision it owes (seat 1)."""
+    bot = Bot.objects.create(
+        owner=make_user(), name="poller", kind=Bot.Kind.PULL, status=Bot.Status.ACTIVE
+    )
+    token = tokens.issue_token(bot)
+    seats = [SeatSpec(bot="greedy"), SeatSpec(registered=bot), SeatSpec(bot="random")]
+    game = game_create(variant_spec=SHORT, seats=seats, seed=9)
+    turns.advance_game(game_id=game.pk)
+    # A 500 comes back as a response, so that an assertion (not an exception) reports it.
+    client = APIClient(raise_request_exception=False)
+    client.credentials(HTTP_AUTHORIZATION=f"Bot {token}")
+    [decision] = client.get("/api/bot/decisions").json()
+    return client, game, decision
+
+
+def assert_parse_error(response) -> None:
+    assert response.status_code == 400, response.content[:200]
+    assert response["Content-Type"] == "application/json"
+    body = response.json()
+    assert set(body) == {"code", "message"}
+    assert body["code"] == "parse_error"
+    assert body["message"].startswith("JSON parse error")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        nested(DEEP),
+        '{"command": ' + nested(DEEP) + ', "expected_version": 1}',
+        '{"command": {"type": "play", "seat": 1, "card": ' + nested(DEEP) + "}}",
+        # Past MAX_DEPTH but shallow enough for Python's decoder.
+        '{"command": {"type": "play", "seat": 1, "card": ' + nested(MAX_DEPTH) + "}}",
+    ],
+    ids=["whole-body", "command", "card", "past-max-depth"],
+)
+def test_a_body_nested_too_deep_is_a_400_parse_error(seated_pull_bot, body):
+    client, game, decision = seated_pull_bot
+
+    response = client.post(
+        f"/api/bot/games/{game.pk}/commands", body, content_type="application/json"
+    )
+
+    assert_parse_error(response)
+    assert Game.objects.get(pk=game.pk).version == decision["version"]
+
+
+def test_a_body_that_is_not_json_is_a_400_parse_error(seated_pull_bot):
+    client, game, _ = seated_pull_bot
+
+    response = client.post(
+        f"/api/bot/games/{game.pk}/commands", '{"command": {', content_type="application/json"
+    )
+
+    assert_parse_error(response)
+
+
+@pytest.mark.django_db
+def test_every_endpoint_parses_with_the_guarded_parser():
+    person = APIClient(raise_request_exception=False)
+    person.force_login(make_user("deep"))
+
+    response = person.put("/api/me/notifications", nested(DEEP), content_type="application/json")
+
+    assert_parse_error(response)
+
+
+def parse(text: str) -> object:
+    return JSONParser().parse(io.BytesIO(text.encode()), "application/json", {})
+
+
+def test_the_parser_takes_max_depth_and_refuses_one_more():
+    assert depth(parse(nested(MAX_DEPTH))) == MAX_DEPTH
+    assert parse('{"a": [1, {"b": null}], "c": "[[["}') == {"a": [1, {"b": None}], "c": "[[["}
+    with pytest.raises(ParseError):
+        parse(nested(MAX_DEPTH + 1))
+    with pytest.raises(ParseError):
+        parse(json.dumps({"a": [{"b": [[[]]]}]}).replace("[]", nested(MAX_DEPTH)))
+
+
+def test_depth_counts_lists_and_objects_only():
+    assert depth(1) == depth("[[") == depth(None) == 0
+    assert depth([]) == depth({}) == 1
+    assert depth({"a": [1, 2, {"b": []}]}) == 4
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_command_of_the_wrong_shape_is_a_typed_4xx(seated_pull_bot, seat):
+    """Regression: `{"type": ["play"]}` raised TypeError (unhashable) in the service: a 500."""
+    client, game, decision = seated_pull_bot
+    body = {"command": {"type": ["play"], "seat": seat}, "expected_version": decision["version"]}
+
+    response = client.post(f"/api/bot/games/{game.pk}/commands", body, format="json")
+
+    assert 400 <= response.status_code < 500, response.content[:200]
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["code"]
+    assert Game.objects.get(pk=game.pk).version == decision["version"]
