@@ -11,8 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final, TypeGuard
 
-from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 
 from .models import Bot, Seat
 
@@ -33,8 +32,8 @@ class SystemActor:
 
 SYSTEM: Final = SystemActor()
 
-# A person is a signed-in user of the site (any Django user model).
-Person = AbstractBaseUser
+# A person is a signed-in user of the site: Django's user model (AUTH_USER_MODEL is not set).
+Person = User
 # Who may act in a game.
 Actor = Person | BotActor | Bot | SystemActor
 # Who may look at one: an actor, or a spectator (None, an anonymous user).
@@ -43,7 +42,7 @@ Viewer = Actor | AnonymousUser | None
 
 def is_person(actor: object) -> TypeGuard[Person]:
     """Whether `actor` is a signed-in person (not a bot, not the system, not anonymous)."""
-    return isinstance(actor, AbstractBaseUser) and actor.is_authenticated
+    return isinstance(actor, User) and actor.is_authenticated
 
 
 def actor_label(actor: Actor) -> str:

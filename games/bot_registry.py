@@ -22,6 +22,7 @@ from django.db import IntegrityError, transaction
 from games.bots import STRATEGIES
 from games.bots.webhook import RefusedURL, check_url
 
+from .actors import is_person
 from .errors import Forbidden, GameError
 from .models import Bot
 from .remote.tokens import issue_token
@@ -67,7 +68,7 @@ def bot_register(
 ) -> tuple[Bot, str | None]:
     """Register a bot of `owner` and send its validation on commit; returns the bot and, for a
     pull bot, its API token (shown this once). A webhook bot without a secret gets one."""
-    if not getattr(owner, "is_authenticated", False):
+    if not is_person(owner):
         raise Forbidden("only a signed-in person registers a bot", code="not-a-person")
     name = _check_name(name)
     if kind not in Bot.Kind.values:
@@ -160,7 +161,7 @@ def bot_new_token(*, bot: Bot, owner: Any) -> str:
 
 
 def _check_owner(bot: Bot, owner: Any) -> None:
-    if not getattr(owner, "is_authenticated", False) or bot.owner_id != owner.pk:
+    if not is_person(owner) or bot.owner_id != owner.pk:
         raise Forbidden(f"bot {bot.pk} is not yours", code="not-your-bot")
 
 

@@ -6,9 +6,15 @@ so these tests do not depend on how webhook or pull bots are validated.
 
 from __future__ import annotations
 
-import pytest
-from django.contrib.auth.models import AnonymousUser
+from datetime import timedelta
 
+import pytest
+import time_machine
+from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
+from django.utils import timezone
+
+from games import tasks
 from games.bot_registry import (
     bot_new_token,
     bot_register,
@@ -300,3 +306,26 @@ def test_asking_again_while_validating_queues_nothing(django_capture_on_commit_c
         again = bot_revalidate(bot=bot, owner=owner)
     assert callbacks == []
     assert again.validation_round == bot.validation_round
+
+
+def test_a_validation_whose_task_was_lost_is_sent_again_not_failed(
+    django_capture_on_commit_callbacks,
+):
+    """Regression: a bot registered while the broker was down answered `validating`, its
+    validation task was lost, and an hour later the sweep failed it for matches never played."""
+    start = timezone.now()
+    with time_machine.travel(start, tick=False):
+        # The on-commit hints are never run: the task that would play the round is lost.
+        with django_capture_on_commit_callbacks(execute=False) as lost:
+            bot, _ = bot_register(owner=make_user(), name="lost", kind="builtin", strategy="greedy")
+        assert len(lost) == 1
+        assert validation.validation_games(bot.pk, bot.validation_round).count() == 0
+    # Past the resend delay, and past the round's time limit too: the sweep plays it.
+    later = start + timedelta(seconds=settings.BOTS_VALIDATION_TIMEOUT + 60)
+    with time_machine.travel(later, tick=False):
+        tasks.settle_validations()
+    bot.refresh_from_db()
+    assert bot.status == Bot.Status.ACTIVE, bot.status_reason
+    played = validation.validation_games(bot.pk, bot.validation_round)
+    assert played.count() == settings.BOTS_VALIDATION_MATCHES
+    assert all(game.status == Game.Status.MATCH_OVER for game in played)
