@@ -238,14 +238,20 @@ def send_turn_digests() -> int:
 
 def unsent_notices(*, older_than: timedelta) -> list[int]:
     """Notices of people who want an email per turn that no email has claimed for a while (the
-    task was lost), for turns still waiting: the sweep sends them again."""
-    cutoff = timezone.now() - older_than
+    task was lost), for turns still waiting: the sweep sends them again. Each is leased: its
+    `created_at` moves to now, so a resent task still queued is not sent again before another
+    `older_than`."""
+    now = timezone.now()
     notices = TurnNotice.objects.filter(
-        sent_at=None, created_at__lte=cutoff, seat__deadline_at=F("deadline_at")
+        sent_at=None, created_at__lte=now - older_than, seat__deadline_at=F("deadline_at")
     ).exclude(
         seat__user__notification_preference__turn_emails__in=[
             NotificationPreference.TurnEmails.DIGEST,
             NotificationPreference.TurnEmails.NONE,
         ]
     )
-    return list(notices.order_by("pk").values_list("pk", flat=True))
+    leased = []
+    for pk, created in notices.order_by("pk").values_list("pk", "created_at"):
+        if TurnNotice.objects.filter(pk=pk, created_at=created).update(created_at=now):
+            leased.append(pk)
+    return leased

@@ -97,7 +97,7 @@ def play_fallback(*, game_id: int, seat: int, version: int, policy: Policy) -> F
             run.state,
             decided,
             version,
-            services.command_key(SYSTEM, f"fallback:{version}"),
+            services.command_key(SYSTEM, f"fallback:{seat}:{version}"),
             actor_label(SYSTEM),
         )
         if forfeits and not appended.repeated:

@@ -38,6 +38,8 @@ class Overdue:
     seat: int
     # The registered bot of the seat (a pull bot), or None for a person.
     bot_id: int | None = None
+    # A person's deadline as the sweep read it.
+    deadline: datetime | None = None
 
 
 def expire(*, now: datetime | None = None) -> list[int]:
@@ -59,10 +61,10 @@ def overdue_people(now: datetime) -> list[Overdue]:
         Seat.objects.filter(
             controller=Controller.PERSON, game__status=PLAYING, deadline_at__lte=now
         )
-        .values_list("game_id", "number")
+        .values_list("game_id", "number", "deadline_at")
         .order_by("deadline_at")
     )
-    return [Overdue(game_id, number) for game_id, number in rows]
+    return [Overdue(game_id, number, deadline=deadline) for game_id, number, deadline in rows]
 
 
 def overdue_pull_bots(now: datetime) -> list[Overdue]:
@@ -86,8 +88,12 @@ def time_out(overdue: Overdue, policy: Policy, *, now: datetime) -> Fallback | N
     played, None when nothing was (someone moved meanwhile, or another sweep did it)."""
     game = Game.objects.get(pk=overdue.game_id)
     if game.status != PLAYING or overdue.seat not in (game.to_act or []):
-        # A turn that ended without the listener seeing it: nothing is overdue.
-        Seat.objects.filter(game=game, number=overdue.seat).update(deadline_at=None)
+        # A turn that ended without the listener seeing it: nothing is overdue. Only the deadline
+        # read is cleared: a clock started meanwhile is the next turn's.
+        if overdue.deadline is not None:
+            Seat.objects.filter(
+                game=game, number=overdue.seat, deadline_at=overdue.deadline
+            ).update(deadline_at=None)
         return None
     try:
         fallback = play_fallback(

@@ -18,7 +18,7 @@ from typing import Any
 from django.db import transaction
 
 from games import store
-from games.engine import MATCH_OVER
+from games.engine import MATCH_OVER, Variant
 from games.engine.events import (
     FALLBACK_PLAYED,
     SEAT_FACTS,
@@ -29,7 +29,8 @@ from games.engine.events import (
 
 from .actors import Actor, actor_label, is_person, seats_held
 from .errors import Forbidden, GameNotFound, InvalidGame
-from .models import Game, GameEvent, Seat
+from .models import Game, Seat
+from .services import visibility
 
 Event = dict[str, Any]
 
@@ -113,13 +114,14 @@ def facts_of(game_id: int) -> SeatFacts:
 
 def append_facts(game: Game, facts: list[Event], *, actor: Actor) -> store.AppendResult:
     """Append seat facts to a game whose row the caller has locked (select_for_update), so the
-    version read is the one appended at. Facts hide nothing: every viewer sees them whole."""
+    version read is the one appended at; visibilities as the engine's view of them says."""
+    variant = Variant.from_spec(game.variant)
     return store.append(
         game_id=game.pk,
         events=facts,
         expected_version=game.version,
         actor=actor_label(actor),
-        visibilities=[GameEvent.Visibility.PUBLIC] * len(facts),
+        visibilities=[visibility(variant, fact) for fact in facts],
     )
 
 

@@ -18,6 +18,7 @@ from games.bots import find_strategy
 from games.driver import step
 from games.engine import MATCH_OVER, IllegalCommand, RulesVersionMismatch, State, Variant
 from games.engine.commands import SYSTEM_COMMANDS, parse
+from games.engine.events import SEAT_FACTS
 
 from .actors import SYSTEM, Actor, Viewer, actor_key, actor_label, seats_held
 from .errors import Conflict, Forbidden, GameNotFound, IllegalMove, InvalidGame
@@ -140,15 +141,14 @@ def game_command(
     command: Command,
     expected_version: int,
     command_id: str | None = None,
-    fallback_for: Event | None = None,
 ) -> CommandResult:
     """Run one command from `actor` against the game at `expected_version`.
 
     Raises GameNotFound, Forbidden (a seat the actor does not hold, a system command from anyone
     but the system), IllegalMove (a command of the wrong shape, or the engine's reason) or
     Conflict (the game is at another version); nothing is written then. A command id the
-    actor already sent returns its first result. `fallback_for` (the system's: a
-    fallback-played event) is appended before the command's events, in the same append.
+    actor already sent returns its first result. Seat facts appended since the expected
+    version (a vacation, a resignation) change no card: the command is decided after them.
     """
     game = _get_game(game_id)
     seat = _acting_seat(game, actor, command)
@@ -158,7 +158,7 @@ def game_command(
         if original is not None:
             return _repeated(game, original, seat)
     if game.version != expected_version:
-        raise Conflict(expected_version=expected_version, current_version=game.version)
+        expected_version = _past_seat_facts(game, expected_version)
     # Up to the expected version only: a move that commits meanwhile must come back as a
     # conflict from the append, not as a decision against a state the actor never saw.
     variant, state, _ = load_state(game, until=expected_version)
@@ -166,8 +166,6 @@ def game_command(
         events, state = step(variant, state, command)
     except IllegalCommand as error:
         raise IllegalMove.from_engine(error) from error
-    if fallback_for is not None:
-        events = [fallback_for, *events]
     appended = append_decided(
         game, variant, state, events, expected_version, key, actor_label(actor)
     )
@@ -180,6 +178,16 @@ def game_command(
         version=appended.version,
         events=_shown(game, variant, events, appended.first_version, seat),
     )
+
+
+def _past_seat_facts(game: Game, expected_version: int) -> int:
+    """The game's version, when only seat facts were appended since `expected_version` (the
+    state the actor decided on is the same); else Conflict."""
+    if expected_version < game.version:
+        since = store.load(game.pk, after=expected_version, until=game.version)
+        if since and all(event["type"] in SEAT_FACTS for event in since):
+            return game.version
+    raise Conflict(expected_version=expected_version, current_version=game.version)
 
 
 def load_state(game: Game, *, until: int | None = None) -> tuple[Variant, State, int]:
@@ -204,7 +212,7 @@ def _repeated(game: Game, original: store.AppendResult, seat: int | None) -> Com
     return CommandResult(
         game_id=game.pk,
         version=original.version,
-        events=_shown(game, _variant(game), events, original.first_version, seat),
+        events=_shown(game, _first_variant(game), events, original.first_version, seat),
         repeated=True,
     )
 
@@ -226,6 +234,9 @@ def _acting_seat(game: Game, actor: Actor, command: Any) -> int | None:
         raise Forbidden(f"{command['type']} is sent by the system only", code="system-command")
     if seat not in held:
         raise Forbidden(f"seat {seat} is not yours", code="not-your-seat")
+    if next(s for s in game.seats.all() if s.number == seat).controller == Seat.Controller.FALLBACK:
+        # Forfeited or handed over (games/seat_facts.py): the default bot plays it now.
+        raise Forbidden(f"seat {seat} is played by the default bot now", code="seat-handed-over")
     return int(seat)
 
 
@@ -247,7 +258,7 @@ def append_decided(
         expected_version=expected_version,
         command_id=key,
         actor=label,
-        visibilities=[_visibility(variant, event) for event in events],
+        visibilities=[visibility(variant, event) for event in events],
         game_fields={
             "status": state.status,
             "hand_number": state.hand_number,
@@ -256,7 +267,8 @@ def append_decided(
     )
 
 
-def _visibility(variant: Variant, event: Event) -> str:
+def visibility(variant: Variant, event: Event) -> str:
+    """How the log files an event: public when a spectator sees it whole, else private."""
     # A spectator sees the least; if even a spectator sees the whole event, everyone does.
     if variant.view_event(event, None) == event:
         return GameEvent.Visibility.PUBLIC
@@ -290,7 +302,7 @@ def game_events(
     """
     game = _get_game(game_id)
     seat = _viewing_seat(game, viewer, seat)
-    return _shown(game, _variant(game), store.load(game.pk, after=after), after + 1, seat)
+    return _shown(game, _first_variant(game), store.load(game.pk, after=after), after + 1, seat)
 
 
 def _viewing_seat(game: Game, viewer: Viewer, seat: int | None) -> int | None:
@@ -318,11 +330,6 @@ def _revealed(game: Game, status: str) -> bool:
     return status == MATCH_OVER and game.reveal == Game.Reveal.AFTER_MATCH
 
 
-def get_game(game_id: int) -> Game:
-    """The game with its seats; GameNotFound for an id that names none."""
-    return _get_game(game_id)
-
-
 def _get_game(game_id: int) -> Game:
     try:
         return Game.objects.prefetch_related("seats").get(pk=game_id)
@@ -330,5 +337,6 @@ def _get_game(game_id: int) -> Game:
         raise GameNotFound(game_id) from None
 
 
-def _variant(game: Game) -> Variant:
-    return Variant.from_spec(game.variant)
+def _first_variant(game: Game) -> Variant:
+    """stream_variant, reading only the stream's first event."""
+    return stream_variant(game, store.load(game.pk, until=1))

@@ -279,7 +279,8 @@ def ask(*, url: str, secret: str, payload: dict[str, Any], timeout: float) -> An
         return Answer(ERROR, latency=latency, detail="the answer is too long")
     try:
         command = json.loads(raw)
-    except ValueError:
+    # A body nested thousands deep exhausts the decoder's recursion: not JSON we can use.
+    except (ValueError, RecursionError):
         return Answer(ERROR, latency=latency, detail="the answer is not JSON")
     return Answer(OK, command=command, latency=latency)
 

@@ -15,6 +15,7 @@ from .events import (
     CARD_SUBMITTED,
     CARDS_DRAWN,
     CHALLENGE_RESOLVED,
+    FALLBACK_PLAYED,
     HAND_STARTED,
     LANE_FILLED,
     LANE_FLUSHED,
@@ -22,6 +23,7 @@ from .events import (
     PILE_RESHUFFLED,
     PROMPTED,
     SUBMISSION_KEPT,
+    VACATION_TAKEN,
     Event,
 )
 from .rules.base import Ruleset
@@ -112,4 +114,10 @@ def event_view(ruleset: Ruleset, event: Event, viewer: Seat | None) -> Event:
         and not ruleset.lane_visible(event["seat"], viewer)
     ):
         return {**event, "cards": _hidden(event["cards"])}
+    # Why the default bot moved for a seat (a person's timeout, a bot's failed call) and how
+    # long a person is away are theirs: the others see only that it happened.
+    if kind == FALLBACK_PLAYED and viewer != event["seat"]:
+        return {**event, "reason": None}
+    if kind == VACATION_TAKEN and viewer != event["seat"]:
+        return {**event, "days": None, "until": None}
     return event

@@ -28,12 +28,12 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from games import outbox, seat_facts, services, turns
+from games import outbox, seat_facts, services, store, turns
 from games.actors import SYSTEM
 from games.engine import MATCH_OVER, PLAYING
 from games.engine.events import FALLBACK_PLAYED
 from games.game_settings import VALIDATION, GameSettings
-from games.models import Bot, Game, GameEvent, Seat
+from games.models import Bot, Game, Seat
 from games.seat_facts import HandOverReason
 
 log = logging.getLogger(__name__)
@@ -216,17 +216,10 @@ def _fallback_move(bot_id: int, game_ids: list[int]) -> str:
             "game_id", "number"
         )
     )
-    fallbacks = (
-        GameEvent.objects.filter(game_id__in=game_ids, type=FALLBACK_PLAYED)
-        .order_by("global_position")
-        .values_list("game_id", "version", "data")
-    )
-    for game_id, version, data in fallbacks:
-        if data["seat"] == seats.get(game_id):
-            return (
-                f"game {game_id}: the fallback moved for the bot at version {version} "
-                f"({data['reason']})"
-            )
+    for game_id in sorted(game_ids):
+        for event in store.load(game_id, types={FALLBACK_PLAYED}):
+            if event["seat"] == seats.get(game_id):
+                return f"game {game_id}: the fallback moved for the bot ({event['reason']})"
     return ""
 
 
@@ -286,7 +279,8 @@ def stalled_rounds(*, idle: timedelta, now: datetime | None = None) -> list[tupl
     """The (bot, round) of every built-in or webhook bot's validating round that nothing has
     moved for `idle`: its task was lost (a broker down when it was sent, a killed worker). The
     sweep sends it again; `bot_validate` carries on from where the round stands."""
-    cutoff = (now or timezone.now()) - idle
+    now = now or timezone.now()
+    cutoff = now - idle
     stalled = []
     bots = Bot.objects.filter(status=Bot.Status.VALIDATING).exclude(kind=Bot.Kind.PULL)
     for bot_id, round_, started in bots.values_list(
@@ -294,6 +288,12 @@ def stalled_rounds(*, idle: timedelta, now: datetime | None = None) -> list[tupl
     ):
         games = validation_games(bot_id, round_).values_list("last_activity", flat=True)
         moved = [when for when in [started, *games] if when is not None]
-        if not moved or max(moved) <= cutoff:
+        if moved and max(moved) > cutoff:
+            continue
+        # A lease: the round's clock restarts, so a resent task still queued is not sent again
+        # before another `idle` has passed (and only one sweep claims the round).
+        if Bot.objects.filter(
+            pk=bot_id, validation_round=round_, validation_started_at=started
+        ).update(validation_started_at=now):
             stalled.append((bot_id, round_))
     return stalled

@@ -62,8 +62,10 @@ def test_a_player_resigns_their_seat():
 def test_someone_without_a_seat_cannot_resign_and_changes_nothing():
     game = make_game(players=2)
     before = [seat_row(game, n) for n in (0, 1)]
+    version = Game.objects.get(pk=game.pk).version
 
     response = signed_in(make_user()).post(f"/api/games/{game.pk}/resign")
+    assert Game.objects.get(pk=game.pk).version == version
 
     assert response.status_code == 403
     assert response.json() == {
@@ -280,6 +282,7 @@ def test_a_session_post_without_the_csrf_token_is_refused():
     assert response.status_code == 403
     assert response.json()["message"].startswith("CSRF Failed")
     assert seat_facts.facts_of(game.pk).forfeited == {}
+    assert Game.objects.get(pk=game.pk).version == game.version
 
 
 def test_the_schema_documents_these_endpoints(client):

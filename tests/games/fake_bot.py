@@ -53,7 +53,10 @@ class FakeBot:
                     self.connection.close()
                     return
                 status, answer = fake.answer(json.loads(body), mode)
-                data = json.dumps(answer).encode()
+                # "deep": JSON nested past any decoder's recursion, under the size cap.
+                data = (
+                    b"[" * 30_000 + b"]" * 30_000 if mode == "deep" else json.dumps(answer).encode()
+                )
                 try:
                     if mode.startswith("trickle"):
                         head = (

@@ -109,7 +109,7 @@ def test_the_sweep_plays_the_default_bot_for_an_overdue_turn_once(run_listeners)
         # Run twice: nothing more is written or counted.
         assert run_listeners(overdue.expire) == []
     first = GameEvent.objects.get(game=game, version=version + 1)
-    assert first.command_id == f"system/fallback:{version}"
+    assert first.command_id == f"system/fallback:0:{version}"
     assert first.actor == "system"
     assert (first.type, first.data) == ("fallback-played", {"seat": 0, "reason": "turn-timeout"})
     timed_out = seat(game, 0)
@@ -251,3 +251,34 @@ def test_a_digest_user_gets_one_daily_email(run_listeners, mailoutbox):
 
 
 SYSTEM_VIEW = services.SYSTEM
+
+
+def test_a_vacation_neither_conflicts_with_a_move_nor_shows_its_dates_to_others():
+    game = people_game(context={"vacation_days": 3})
+    first, second = seat(game, 0).user, seat(game, 1).user
+    view = services.game_view(game_id=game.pk, viewer=first)
+    deadlines.seat_vacation(game_id=game.pk, actor=second, days=1)
+    # Seat 0 decided before the vacation was appended: a seat fact moves no card.
+    command = next(c for c in view["legal"] if c["type"] in ("play", "draw"))
+    result = services.game_command(
+        game_id=game.pk, actor=first, command=command, expected_version=view["version"]
+    )
+    assert result.version > view["version"] + 1
+    seen = services.game_events(game_id=game.pk, viewer=first, after=view["version"])[0]
+    assert seen["event"] == {"type": "vacation-taken", "seat": 1, "days": None, "until": None}
+    own = services.game_events(game_id=game.pk, viewer=second, after=view["version"])[0]
+    assert own["event"]["days"] == 1 and own["event"]["until"]
+
+
+def test_a_resigned_person_no_longer_moves_their_seat():
+    game = people_game()
+    user = seat(game, 0).user
+    seat_facts.game_resign(game_id=game.pk, actor=user)
+    view = services.game_view(game_id=game.pk, viewer=SYSTEM_VIEW, seat=0)
+    assert view["legal"]
+    with pytest.raises(Forbidden) as refused:
+        services.game_command(
+            game_id=game.pk, actor=user, command=view["legal"][0], expected_version=view["version"]
+        )
+    assert refused.value.code == "seat-handed-over"
+    assert Game.objects.get(pk=game.pk).version == view["version"]

@@ -153,6 +153,19 @@ def test_an_error_answer_is_a_strike_and_a_good_one_resets_the_strikes(fake):
     assert (bot.strikes, bot.errors, bot.calls) == (0, 1, 2)
 
 
+def test_an_answer_nested_past_the_decoders_recursion_is_an_error_with_a_fallback(fake):
+    """Regression: RecursionError escaped the client and advance_game on every run."""
+    bot = webhook_bot(fake.url)
+    game = match_with(bot)
+    fake.mode = "deep"
+    before = Game.objects.get(pk=game.pk).version
+    advance = ask_once(game, fake)
+    assert advance.strike == "error: the answer is not JSON"
+    assert advance.version > before
+    bot.refresh_from_db()
+    assert (bot.strikes, bot.errors) == (1, 1)
+
+
 def test_strikes_in_a_row_suspend_the_bot_and_the_fallback_plays_its_seat(fake, settings):
     bot = webhook_bot(fake.url)
     game = match_with(bot)

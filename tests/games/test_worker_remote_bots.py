@@ -147,7 +147,7 @@ def test_a_webhook_bot_plays_a_match_through_the_worker_with_a_slow_and_an_illeg
     fallback = {asked[slow], asked[illegal]}
     for version, append in decisions.items():
         if version in fallback:
-            assert append.command_id == f"system/fallback:{version}"
+            assert append.command_id == f"system/fallback:0:{version}"
             assert append.actor == "system"
         else:
             assert append.command_id == f"bot:#{bot.pk}/webhook:{version}"
