@@ -27,7 +27,7 @@ from .remote.pull_turns import pull_deadline
 from .remote.strikes import record_call
 from .remote.validation import validation_problem
 from .seat_facts import FallbackReason
-from .seats import REPLACED, Controller
+from .seats import PULL_SEATS, Controller
 
 log = logging.getLogger(__name__)
 
@@ -70,8 +70,7 @@ def overdue_people(now: datetime) -> list[Overdue]:
 def overdue_pull_bots(now: datetime) -> list[Overdue]:
     """Pull bots' seats the game waits for past their deadline."""
     rows = (
-        Seat.objects.filter(controller=Controller.PULL, game__status=PLAYING)
-        .exclude(registered_bot__status__in=REPLACED)
+        Seat.objects.filter(PULL_SEATS, game__status=PLAYING)
         .select_related("game")
         .order_by("game_id", "number")
     )

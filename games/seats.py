@@ -46,3 +46,5 @@ def worker_moves(controller: str, bot_status: str | None) -> bool:
 
 # worker_moves as a filter on Seat, for the sweeps that look across games.
 WORKER_SEATS = Q(controller__in=WORKER_CONTROLLERS) | Q(registered_bot__status__in=REPLACED)
+# The seats a pull bot moves itself (effective controller `pull`).
+PULL_SEATS = Q(controller=Controller.PULL) & ~Q(registered_bot__status__in=REPLACED)

@@ -119,11 +119,9 @@ def _check_seat(number: int, spec: SeatSpec) -> None:
         raise InvalidGame(f"seat {number} needs a user or a bot (one of them)", code="invalid-seat")
     if spec.registered is not None and spec.registered.status == Bot.Status.FAILED:
         raise InvalidGame(f"bot {spec.registered.name} failed its validation", code="bot-failed")
-    if spec.registered is not None and spec.registered.kind == Bot.Kind.BUILTIN:
-        spec = SeatSpec(bot=spec.registered.strategy)
-    if spec.bot:
+    if strategy := _strategy(spec):
         try:
-            find_strategy(spec.bot)
+            find_strategy(strategy)
         except ValueError as error:
             raise InvalidGame(str(error), code="unknown-bot") from error
 

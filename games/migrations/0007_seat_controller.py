@@ -8,17 +8,14 @@ from django.db import migrations, models
 
 
 def set_controllers(apps, schema_editor):
-    Seat = apps.get_model("games", "Seat")
-    for seat in Seat.objects.select_related("registered_bot"):
-        if seat.auto_played:
-            controller = "fallback"
-        elif seat.user_id is not None:
-            controller = "person"
-        elif seat.bot:
-            controller = "builtin"
-        else:
-            controller = seat.registered_bot.kind
-        Seat.objects.filter(pk=seat.pk).update(controller=controller)
+    # Set-based, so the table is locked for a few statements, not a loop over its rows.
+    seats = apps.get_model("games", "Seat").objects
+    seats.filter(auto_played=True).update(controller="fallback")
+    moved = seats.filter(auto_played=False)
+    moved.filter(user__isnull=False).update(controller="person")
+    moved.filter(user__isnull=True).exclude(bot="").update(controller="builtin")
+    for kind in ("builtin", "webhook", "pull"):
+        moved.filter(user__isnull=True, bot="", registered_bot__kind=kind).update(controller=kind)
 
 
 class Migration(migrations.Migration):

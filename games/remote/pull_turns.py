@@ -19,7 +19,7 @@ from games.engine import PLAYING
 from games.errors import Forbidden, IllegalMove
 from games.game_settings import GameSettings
 from games.models import Bot, Game, Seat
-from games.seats import REPLACED
+from games.seats import PULL_SEATS, REPLACED
 
 from .strikes import count_refused, record_call
 from .validation import round_games, validation_problem
@@ -39,9 +39,7 @@ def pull_decisions(bot: Bot) -> list[dict[str, Any]]:
         # The bot's first poll starts its validation round (no-op once the games exist).
         round_games(bot.pk, bot.validation_round)
     seats = (
-        Seat.objects.filter(
-            registered_bot=bot, game__status=PLAYING, controller=Seat.Controller.PULL
-        )
+        Seat.objects.filter(PULL_SEATS, registered_bot=bot, game__status=PLAYING)
         .select_related("game")
         .order_by("game_id", "number")
     )

@@ -52,6 +52,9 @@ def test_a_game_recorded_under_other_rules_is_not_shown_or_played():
     with pytest.raises(InvalidGame) as refused:
         services.game_view(game_id=stream.pk, viewer=None)
     assert refused.value.code == "rules-version"
+    with pytest.raises(InvalidGame) as refused:
+        services.game_events(game_id=stream.pk, viewer=None)
+    assert refused.value.code == "rules-version"
 
 
 def test_results_rebuilt_with_the_seat_rows_reset_are_the_same():
