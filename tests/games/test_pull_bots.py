@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.utils import timezone
@@ -41,16 +42,15 @@ def match_with(bot: Bot) -> Game:
     return game_create(variant_spec=SHORT, seats=seats, seed=9)
 
 
-def test_a_pull_bot_plays_a_whole_match_against_builtin_bots(pull_bot):
-    bot, token = pull_bot
-    client = client_for(token)
-    game = match_with(bot)
+def play_against_builtins(client: APIClient, game: Game, command_id: Any) -> int:
+    """Play the match to its end: the built-in bots' runs advanced by hand (no worker here),
+    every decision of the pull bot answered with the greedy move and `command_id(decision,
+    command)`, each answer checked; returns the commands posted."""
     rng = random.Random(1)
     posted = 0
     for _ in range(3000):
         if Game.objects.get(pk=game.pk).status == MATCH_OVER:
-            break
-        # No worker here: the built-in bots' runs are advanced by hand.
+            return posted
         turns.advance_game(game_id=game.pk)
         response = client.get("/api/bot/decisions")
         assert response.status_code == 200
@@ -60,14 +60,24 @@ def test_a_pull_bot_plays_a_whole_match_against_builtin_bots(pull_bot):
             body = {
                 "command": command,
                 "expected_version": decision["version"],
-                "command_id": f"pull-{decision['version']}",
+                "command_id": command_id(decision, command, posted),
             }
             answer = client.post(f"/api/bot/games/{game.pk}/commands", body, format="json")
             assert answer.status_code == 200, answer.json()
+            assert not answer.json()["repeated"]
             posted += 1
-    assert Game.objects.get(pk=game.pk).status == MATCH_OVER
+    raise AssertionError("the match did not end")
+
+
+def test_a_pull_bot_plays_a_whole_match_against_builtin_bots(pull_bot):
+    bot, token = pull_bot
+    game = match_with(bot)
+    posted = play_against_builtins(
+        client_for(token), game, lambda decision, command, n: f"pull-{decision['version']}"
+    )
     bot.refresh_from_db()
     assert posted > 0 and bot.calls == posted and bot.strikes == 0
+    assert bot.status == Bot.Status.ACTIVE, bot.status_reason
 
 
 def test_a_game_waits_for_a_pull_bot(pull_bot):
@@ -241,28 +251,12 @@ def test_a_bot_cannot_take_the_command_ids_the_system_will_use(pull_bot):
     prefix and a version (`advance:<v>`). A bot that sent its move with the id of the system's
     next append made that append, and every later one, come back "repeated": the game froze."""
     bot, token = pull_bot
-    client = client_for(token)
     game = match_with(bot)
-    rng = random.Random(3)
-    forged = 0
-    for _ in range(3000):
-        if Game.objects.get(pk=game.pk).status == MATCH_OVER:
-            break
-        turns.advance_game(game_id=game.pk)
-        for decision in client.get("/api/bot/decisions").json():
-            command = find_strategy("greedy")(decision["view"], decision["legal"], rng)
-            # The version the game reaches with this command: where the system appends next.
-            variant, state, _ = services.load_state(Game.objects.get(pk=game.pk))
-            after = decision["version"] + len(step(variant, state, command)[0])
-            for_system = [f"advance:{after}", f"system/advance:{after}", f"fallback:{after}"]
-            body = {
-                "command": command,
-                "expected_version": decision["version"],
-                "command_id": for_system[forged % len(for_system)],
-            }
-            answer = client.post(f"/api/bot/games/{game.pk}/commands", body, format="json")
-            assert answer.status_code == 200, answer.json()
-            assert not answer.json()["repeated"]
-            forged += 1
-    assert forged > 3
-    assert Game.objects.get(pk=game.pk).status == MATCH_OVER
+
+    def system_ids(decision: dict[str, Any], command: dict[str, Any], n: int) -> str:
+        # The version the game reaches with this command: where the system appends next.
+        variant, state, _ = services.load_state(Game.objects.get(pk=game.pk))
+        after = decision["version"] + len(step(variant, state, command)[0])
+        return [f"advance:{after}", f"system/advance:{after}", f"fallback:1:{after}"][n % 3]
+
+    assert play_against_builtins(client_for(token), game, system_ids) > 3

@@ -111,35 +111,29 @@ def test_a_slow_answer_gets_the_fallback_move_and_a_strike(fake):
     assert GameEvent.objects.filter(game=game, actor="system").exclude(command_id=None).last()
 
 
-def test_an_illegal_answer_gets_the_fallback_move_and_a_strike(fake):
-    bot = webhook_bot(fake.url)
-    game = match_with(bot)
-    fake.mode = "illegal"
-    before = Game.objects.get(pk=game.pk).version
-    advance = ask_once(game, fake)
-    assert advance.strike.startswith("illegal answer")
-    assert advance.version > before
-    bot.refresh_from_db()
-    assert (bot.strikes, bot.illegal_answers) == (1, 1)
-    fallback = GameEvent.objects.filter(game=game, type="fallback-played").get()
-    assert (fallback.actor, fallback.data) == ("system", {"seat": 0, "reason": "bot-illegal"})
+# Each bad answer gets the fallback's move, with a fallback-played event, and a strike. Two are
+# regressions: {"type": ["play"]} raised TypeError (unhashable) before any check, and a body
+# nested past the decoder's recursion raised RecursionError; either stopped the game for ever.
+BAD_ANSWERS = [
+    ("illegal", "illegal answer", "illegal_answers", "bot-illegal"),
+    ("misshapen", "illegal answer", "illegal_answers", "bot-illegal"),
+    ("deep", "error: the answer is not JSON", "errors", "bot-error"),
+]
 
 
-def test_an_answer_of_the_wrong_shape_is_refused_like_an_illegal_one(fake):
-    """Regression: `{"type": ["play"], ...}` raised TypeError (unhashable) before any check,
-    so advance_game crashed on every run, with no fallback and no strike: the game stopped."""
+@pytest.mark.parametrize("mode, strike, counter, reason", BAD_ANSWERS)
+def test_a_bad_answer_gets_the_fallback_move_and_a_strike(fake, mode, strike, counter, reason):
     bot = webhook_bot(fake.url)
     game = match_with(bot)
-    fake.mode = "misshapen"
+    fake.mode = mode
     before = Game.objects.get(pk=game.pk).version
     advance = ask_once(game, fake)
-    assert advance.strike.startswith("illegal answer")
-    assert "unknown-command" in advance.strike
+    assert advance.strike.startswith(strike)
     assert advance.version > before and advance.commands == 1
     bot.refresh_from_db()
-    assert (bot.strikes, bot.illegal_answers) == (1, 1)
+    assert (bot.strikes, getattr(bot, counter)) == (1, 1)
     fallback = GameEvent.objects.filter(game=game, type="fallback-played").get()
-    assert fallback.data == {"seat": 0, "reason": "bot-illegal"}
+    assert (fallback.actor, fallback.data) == ("system", {"seat": 0, "reason": reason})
 
 
 def test_an_error_answer_is_a_strike_and_a_good_one_resets_the_strikes(fake):
@@ -151,19 +145,6 @@ def test_an_error_answer_is_a_strike_and_a_good_one_resets_the_strikes(fake):
     assert ask_once(game, fake).strike == ""
     bot.refresh_from_db()
     assert (bot.strikes, bot.errors, bot.calls) == (0, 1, 2)
-
-
-def test_an_answer_nested_past_the_decoders_recursion_is_an_error_with_a_fallback(fake):
-    """Regression: RecursionError escaped the client and advance_game on every run."""
-    bot = webhook_bot(fake.url)
-    game = match_with(bot)
-    fake.mode = "deep"
-    before = Game.objects.get(pk=game.pk).version
-    advance = ask_once(game, fake)
-    assert advance.strike == "error: the answer is not JSON"
-    assert advance.version > before
-    bot.refresh_from_db()
-    assert (bot.strikes, bot.errors) == (1, 1)
 
 
 def test_strikes_in_a_row_suspend_the_bot_and_the_fallback_plays_its_seat(fake, settings):
