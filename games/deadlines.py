@@ -19,7 +19,6 @@ row: at once). A notice whose email was lost is sent again by `unsent_notices`.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -38,8 +37,6 @@ from .actors import Actor, is_person
 from .errors import Forbidden, GameError
 from .game_settings import GameSettings
 from .models import NotificationPreference, Seat, TurnNotice
-
-log = logging.getLogger(__name__)
 
 
 class VacationExhausted(GameError):

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import transaction
 
-from games import services, store
+from games import services
 from games.bots import Strategy, find_strategy
 from games.driver import play
 from games.engine import PLAYING
@@ -74,9 +74,7 @@ def play_fallback(*, game_id: int, seat: int, version: int, policy: Policy) -> F
     game = Game.objects.get(pk=game_id)
     if game.version != version:
         raise Conflict(expected_version=version, current_version=game.version)
-    events = store.load(game_id, until=version)
-    variant = services.stream_variant(game, events)
-    state = variant.replay(events)
+    variant, state, _ = services.load_state(game, until=version)
     if state.status != PLAYING:
         return None
     rng = random.Random(f"{game_id}:{version}")
@@ -86,7 +84,7 @@ def play_fallback(*, game_id: int, seat: int, version: int, policy: Policy) -> F
     decided = [seat_facts.fallback_played(seat, policy.reason), *run.events]
     forfeits = False
     if policy.forfeit_after is not None:
-        timeouts = seat_facts.fold(events).timeouts[seat] + 1
+        timeouts = seat_facts.facts_of(game_id).timeouts[seat] + 1
         forfeits = timeouts >= policy.forfeit_after and run.state.status == PLAYING
         if forfeits:
             decided.append(seat_facts.forfeited(seat, ForfeitReason.TIMED_OUT))

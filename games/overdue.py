@@ -50,7 +50,7 @@ def expire(*, now: datetime | None = None) -> list[int]:
         policy = (
             person_timeout() if overdue.bot_id is None else bot_failure(FallbackReason.BOT_TIMEOUT)
         )
-        if time_out(overdue, policy, now=now):
+        if time_out(overdue, policy):
             moved.append(overdue.game_id)
     return moved
 
@@ -81,7 +81,7 @@ def overdue_pull_bots(now: datetime) -> list[Overdue]:
     ]
 
 
-def time_out(overdue: Overdue, policy: Policy, *, now: datetime) -> Fallback | None:
+def time_out(overdue: Overdue, policy: Policy) -> Fallback | None:
     """Play the default bot for an overdue seat under `policy`, if the game still waits for
     it; a pull bot also gets a strike (and fails its validation round). Returns what was
     played, None when nothing was (someone moved meanwhile, or another sweep did it)."""

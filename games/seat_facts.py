@@ -79,12 +79,7 @@ class SeatFacts:
     handed_over: set[int] = field(default_factory=set)
     # Turns a seat timed out (fallback-played with reason turn-timeout).
     timeouts: Counter[int] = field(default_factory=Counter)
-    # Fallback moves made for a seat, any reason.
-    fallbacks: Counter[int] = field(default_factory=Counter)
     vacation_days: Counter[int] = field(default_factory=Counter)
-
-    def played_by_fallback(self, seat: int) -> bool:
-        return seat in self.forfeited or seat in self.handed_over
 
 
 def fold(events: Iterable[Event]) -> SeatFacts:
@@ -98,10 +93,8 @@ def fold(events: Iterable[Event]) -> SeatFacts:
             facts.forfeited.setdefault(seat, event["reason"])
         elif kind == SEAT_HANDED_OVER:
             facts.handed_over.add(seat)
-        elif kind == FALLBACK_PLAYED:
-            facts.fallbacks[seat] += 1
-            if event["reason"] == FallbackReason.TURN_TIMEOUT:
-                facts.timeouts[seat] += 1
+        elif kind == FALLBACK_PLAYED and event["reason"] == FallbackReason.TURN_TIMEOUT:
+            facts.timeouts[seat] += 1
         elif kind == VACATION_TAKEN:
             facts.vacation_days[seat] += event["days"]
     return facts

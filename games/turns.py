@@ -17,7 +17,6 @@ deadline, to the overdue-turn sweep, games/overdue.py).
 
 from __future__ import annotations
 
-import logging
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -30,7 +29,7 @@ from django.utils import timezone
 
 from games import services
 from games.bots import Strategy, find_strategy
-from games.driver import BotFailed, next_command, play
+from games.driver import BotFailed, play
 from games.engine import MATCH_OVER, PLAYING, State
 from games.engine.commands import CLOSE_WINDOW
 
@@ -41,10 +40,6 @@ from .game_settings import GameSettings
 from .models import Bot, Game, Seat
 from .remote.webhook_turns import webhook_turn
 from .seats import WORKER_SEATS, Controller, effective, worker_moves
-
-log = logging.getLogger(__name__)
-
-__all__ = ["Advance", "BotFailed", "advance_game", "next_command"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -81,9 +81,7 @@ def matches(card: str, top: str | None, color: str | None) -> bool:
 
 
 def color_counts(cards: Iterable[str | None]) -> Counter[str]:
-    return Counter(
-        color for c in cards if c is not None and (color := COLOR_OF[c]) is not None
-    )
+    return Counter(color for c in cards if c is not None and (color := COLOR_OF[c]) is not None)
 
 
 def best_color(cards: Iterable[str | None], default: str | None = None) -> str:
