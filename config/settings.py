@@ -52,8 +52,11 @@ INSTALLED_APPS = [
     # Before staticfiles, so runserver serves static files the way production does.
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django_htmx",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "accounts",
     "games",
     "league",
     "api",
@@ -66,6 +69,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -167,6 +171,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "UNO leagues, asynchronous play and bot ladders.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI's scripts from the drf-spectacular-sidecar package, not a CDN: /api/docs/ works
+    # offline.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     # Outputs with a `status` of other values (health, bots) get enums of their own.
     "ENUM_NAME_OVERRIDES": {"BotStatusEnum": "games.models.Bot.Status"},
 }

@@ -1,0 +1,1 @@
+"""People's accounts: profiles (birth date) and personal API tokens."""

@@ -1,0 +1,38 @@
+"""A person's profile and personal API tokens. Django's User holds the name, email and password."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Profile(models.Model):
+    """What the service knows of a person beyond Django's User."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+    )
+    # newno's Youngest Rule hands an open choice to the youngest seat (docs/rules.md).
+    birth_date = models.DateField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"profile of {self.user}"
+
+
+class PersonalToken(models.Model):
+    """A person's API token (`Authorization: Token <key>`): shown once, stored as its SHA-256.
+
+    One per person: rotating replaces it, revoking deletes it.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="personal_token"
+    )
+    key_hash = models.CharField(max_length=64, unique=True)
+    # The first characters of the key, so a person can tell which key a page speaks of.
+    prefix = models.CharField(max_length=8)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"token {self.prefix}… of {self.user}"

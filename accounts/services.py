@@ -1,0 +1,75 @@
+"""Accounts: sign-up, profiles and personal API tokens (keyword-only, typed)."""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import secrets
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from .models import PersonalToken, Profile
+
+# A person's age is only asked for newno's Youngest Rule; bots are given this one.
+BOT_AGE = 99
+
+
+def key_hash(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def token_issue(*, user: User) -> str:
+    """Give `user` a new personal API token (any old one stops working) and return it, once."""
+    key = secrets.token_urlsafe(32)
+    with transaction.atomic():
+        PersonalToken.objects.filter(user=user).delete()
+        PersonalToken.objects.create(user=user, key_hash=key_hash(key), prefix=key[:6])
+    return key
+
+
+def token_revoke(*, user: User) -> bool:
+    """Delete `user`'s personal token; whether there was one."""
+    deleted, _ = PersonalToken.objects.filter(user=user).delete()
+    return bool(deleted)
+
+
+def user_for_token(key: str) -> User | None:
+    """The active person whose token `key` is, or None; notes when it was last used."""
+    if not key:
+        return None
+    token = (
+        PersonalToken.objects.select_related("user")
+        .filter(key_hash=key_hash(key), user__is_active=True)
+        .first()
+    )
+    if token is None:
+        return None
+    now = timezone.now()
+    # At most one write a minute per token: a script polling every second costs no writes.
+    if token.last_used_at is None or now - token.last_used_at > datetime.timedelta(minutes=1):
+        PersonalToken.objects.filter(pk=token.pk).update(last_used_at=now)
+    return token.user
+
+
+def profile_of(user: User) -> Profile:
+    profile, _ = Profile.objects.get_or_create(user=user)
+    return profile
+
+
+def age_of(user: User, *, today: datetime.date | None = None) -> int | None:
+    """Whole years since the person's birth date, or None when they gave none."""
+    birth = Profile.objects.filter(user=user).values_list("birth_date", flat=True).first()
+    if birth is None:
+        return None
+    today = today or timezone.localdate()
+    return today.year - birth.year - ((today.month, today.day) < (birth.month, birth.day))
+
+
+def sign_up(*, username: str, email: str, password: str, birth_date: datetime.date) -> User:
+    """Create a person and their profile (the form has checked the fields)."""
+    with transaction.atomic():
+        user = User.objects.create_user(username=username, email=email, password=password)
+        Profile.objects.create(user=user, birth_date=birth_date)
+    return user
