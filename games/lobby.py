@@ -1,0 +1,215 @@
+"""People's games: start one with people and bots, list a person's games, show one.
+
+The people's API (api/games.py) and the web pages (web/) both go through here, so a game made
+in the browser and one made by a script are the same game. Views of a game come from
+services.game_view, which hides what the viewer may not see.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from accounts.models import Profile
+from games import services
+from games.actors import Person, Viewer, is_person, seats_held
+
+from .errors import InvalidGame
+from .game_settings import GameSettings
+from .models import Bot, Game, Seat
+
+# newno's Youngest Rule compares seat ages (RULES.md: people from their profile, bots by
+# registration, the newest youngest). Ages are whole days, within Seat.age's range.
+MAX_AGE_DAYS = 32767
+# Built-in bots count as registered the day the service opened.
+BUILTIN_BOTS_REGISTERED = datetime.date(2026, 1, 1)
+# A person's turn: from a minute to four weeks.
+TURN_SECONDS = (60, 28 * 24 * 3600)
+
+ME = "me"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """A seat as everyone may see it."""
+
+    seat: int
+    name: str
+    kind: str  # "person" or "bot"
+    user_id: int | None = None
+
+
+def seat_listing(game: Game) -> list[SeatInfo]:
+    """Who sits where: a person by username, a bot by name (built-in ones by strategy)."""
+    seats = game.seats.all()
+    return [
+        SeatInfo(seat.number, seat.user.username, "person", seat.user_id)
+        if seat.user is not None
+        else SeatInfo(seat.number, _bot_name(seat), "bot")
+        for seat in sorted(seats, key=lambda s: s.number)
+    ]
+
+
+def _bot_name(seat: Seat) -> str:
+    if seat.registered_bot is not None:
+        return seat.registered_bot.name
+    return seat.bot
+
+
+def game_start(
+    *,
+    creator: Person,
+    variant_spec: Mapping[str, Any],
+    seats: Sequence[Mapping[str, Any]],
+    seed: int | None = None,
+    turn_seconds: int | None = None,
+) -> Game:
+    """Start a game for `creator`, who must hold one of its seats.
+
+    Each seat is `{"user": "me" | username}`, `{"bot": strategy}` or `{"bot_id": id}` (an
+    active registered bot). InvalidGame with a code for anything wrong; nothing is written then.
+    """
+    if turn_seconds is not None and not TURN_SECONDS[0] <= turn_seconds <= TURN_SECONDS[1]:
+        raise InvalidGame(
+            f"turn_seconds must be from {TURN_SECONDS[0]} to {TURN_SECONDS[1]}",
+            code="invalid-turn-seconds",
+        )
+    specs = [_seat_spec(number, seat, creator) for number, seat in enumerate(seats)]
+    if not any(spec.user is not None and spec.user.pk == creator.pk for spec in specs):
+        raise InvalidGame("you must hold a seat in a game you start", code="creator-not-seated")
+    if isinstance(variant_spec, Mapping) and variant_spec.get("rules") == "newno":
+        specs = [_with_age(number, spec) for number, spec in enumerate(specs)]
+    return services.game_create(
+        variant_spec=variant_spec,
+        seats=specs,
+        seed=seed,
+        settings=GameSettings(turn_seconds=turn_seconds),
+        actor=creator,
+    )
+
+
+def _seat_spec(number: int, seat: Mapping[str, Any], creator: Person) -> services.SeatSpec:
+    if not isinstance(seat, Mapping) or len(seat) != 1:
+        raise InvalidGame(
+            f"seat {number} must be one of {{'user': ...}}, {{'bot': ...}}, {{'bot_id': ...}}",
+            code="invalid-seat",
+        )
+    ((key, value),) = seat.items()
+    if key == "user" and isinstance(value, str):
+        if value == ME:
+            return services.SeatSpec(user=creator)
+        user = User.objects.filter(username=value, is_active=True).first()
+        if user is None:
+            raise InvalidGame(f"seat {number}: nobody is called {value!r}", code="unknown-user")
+        return services.SeatSpec(user=user)
+    if key == "bot" and isinstance(value, str):
+        return services.SeatSpec(bot=value)
+    if key == "bot_id" and type(value) is int:
+        bot = Bot.objects.filter(pk=value).first()
+        if bot is None:
+            raise InvalidGame(f"seat {number}: there is no bot {value}", code="unknown-bot")
+        if bot.status != Bot.Status.ACTIVE:
+            raise InvalidGame(
+                f"seat {number}: bot {bot.name} is {bot.status}, not active",
+                code="bot-not-active",
+            )
+        return services.SeatSpec(registered=bot)
+    raise InvalidGame(
+        f"seat {number} must be one of {{'user': name}}, {{'bot': strategy}}, {{'bot_id': id}}",
+        code="invalid-seat",
+    )
+
+
+def _with_age(number: int, spec: services.SeatSpec) -> services.SeatSpec:
+    today = timezone.localdate()
+    if spec.user is not None:
+        born = Profile.objects.filter(user=spec.user).values_list("birth_date", flat=True).first()
+        if born is None:
+            raise InvalidGame(
+                f"seat {number}: {spec.user.username} has given no birth date, which newno's "
+                "Youngest Rule needs (profile page)",
+                code="birth-date-missing",
+            )
+    elif spec.registered is not None:
+        born = spec.registered.created_at.date()
+    else:
+        born = BUILTIN_BOTS_REGISTERED
+    days = min(max((today - born).days, 0), MAX_AGE_DAYS)
+    return services.SeatSpec(user=spec.user, bot=spec.bot, registered=spec.registered, age=days)
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """One of a person's games, as the lobby and GET /api/games list it."""
+
+    game: Game
+    my_seats: list[int]
+    my_turn: bool
+    deadline: datetime.datetime | None
+    seats: list[SeatInfo]
+
+
+def games_of(*, person: Person, status: str | None = None, my_turn: bool = False) -> list[GameRow]:
+    """The games where `person` holds a seat, newest activity first.
+
+    `status` "playing" (every game not over) or "finished"; `my_turn`: only games waiting for
+    one of the person's seats.
+    """
+    games = (
+        Game.objects.filter(seats__user=person)
+        .distinct()
+        .prefetch_related("seats__user", "seats__registered_bot")
+    )
+    if status == "playing":
+        games = games.exclude(status=Game.Status.MATCH_OVER)
+    elif status == "finished":
+        games = games.filter(status=Game.Status.MATCH_OVER)
+    rows = [_row(game, person) for game in games.order_by("-last_activity", "-pk")]
+    return [row for row in rows if row.my_turn] if my_turn else rows
+
+
+def _row(game: Game, person: Person) -> GameRow:
+    mine = seats_held(person, game.seats.all())
+    return GameRow(
+        game=game,
+        my_seats=mine,
+        my_turn=any(seat in game.to_act for seat in mine) and game.status == Game.Status.PLAYING,
+        deadline=turn_deadline(game),
+        seats=seat_listing(game),
+    )
+
+
+def turn_deadline(game: Game) -> datetime.datetime | None:
+    """When the turn the game waits for runs out (the earliest of the seats to act), if timed."""
+    deadlines = [
+        seat.deadline_at
+        for seat in game.seats.all()
+        if seat.number in game.to_act and seat.deadline_at is not None
+    ]
+    return min(deadlines, default=None)
+
+
+def game_detail(*, game_id: int, viewer: Viewer, seat: int | None = None) -> dict[str, Any]:
+    """A game as `viewer` may see it: GET /api/games/{id}'s body and the play page's data."""
+    view = services.game_view(game_id=game_id, viewer=viewer, seat=seat)
+    game = Game.objects.prefetch_related("seats__user", "seats__registered_bot").get(pk=game_id)
+    legal = view.pop("legal")
+    version = view.pop("version")
+    return {
+        "game": game.pk,
+        "version": version,
+        "status": view["status"],
+        "variant": game.variant,
+        "seats": [
+            {"seat": info.seat, "name": info.name, "kind": info.kind} for info in seat_listing(game)
+        ],
+        "my_seats": seats_held(viewer, game.seats.all()) if is_person(viewer) else [],
+        "view": view,
+        "legal": legal,
+        "deadline": turn_deadline(game),
+    }
