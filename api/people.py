@@ -1,16 +1,20 @@
-"""The people's API (session auth): resign a game, take vacation days, choose how turn notices
-arrive. games/seat_facts.py and games/deadlines.py do the work; docs/api.md lists the errors."""
+"""The people's API (session or personal token): resign a game, take vacation days, choose how
+turn notices arrive, hold a personal API token. games/seat_facts.py, games/deadlines.py and
+accounts/services.py do the work; docs/api.md lists the errors."""
 
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import api_view, authentication_classes
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import services as accounts
+from accounts.models import PersonalToken
+from api.auth import PEOPLE
 from api.errors import error_responses
 from games import deadlines, seat_facts
 from games.models import NotificationPreference
@@ -46,7 +50,7 @@ class NotificationSettings(serializers.ModelSerializer):
 
 @extend_schema(request=None, responses={200: ResignOutput, **error_responses(400, 403, 404)})
 @api_view(["POST"])
-@authentication_classes([SessionAuthentication])
+@authentication_classes(PEOPLE)
 def resign(request: Request, game_id: int) -> Response:
     """Resign every seat you hold in a playing game."""
     seats = seat_facts.game_resign(game_id=game_id, actor=request.user)
@@ -57,7 +61,7 @@ def resign(request: Request, game_id: int) -> Response:
     request=VacationInput, responses={200: VacationOutput, **error_responses(400, 403, 404)}
 )
 @api_view(["POST"])
-@authentication_classes([SessionAuthentication])
+@authentication_classes(PEOPLE)
 def vacation(request: Request, game_id: int) -> Response:
     """Pause your clock in a game for some days: a running deadline moves that much later."""
     data = VacationInput(data=request.data)
@@ -69,7 +73,7 @@ def vacation(request: Request, game_id: int) -> Response:
 
 
 class Notifications(APIView):
-    authentication_classes = [SessionAuthentication]
+    authentication_classes = PEOPLE
 
     @extend_schema(responses={200: NotificationSettings, **error_responses(403)})
     def get(self, request: Request) -> Response:
@@ -89,3 +93,49 @@ class Notifications(APIView):
             user=request.user, defaults=data.validated_data
         )
         return Response(NotificationSettings(preference).data)
+
+
+class PersonalTokenOutput(serializers.ModelSerializer):
+    class Meta:
+        model = PersonalToken
+        fields = ["prefix", "created_at", "last_used_at"]
+        read_only_fields = fields
+
+
+class NewPersonalTokenOutput(PersonalTokenOutput):
+    token = serializers.SerializerMethodField(
+        help_text="The key, for `Authorization: Token <key>`: shown this once, stored hashed."
+    )
+
+    class Meta(PersonalTokenOutput.Meta):
+        fields = [*PersonalTokenOutput.Meta.fields, "token"]
+        read_only_fields = fields
+
+    def get_token(self, token: PersonalToken) -> str:
+        return str(self.context["key"])
+
+
+class Token(APIView):
+    authentication_classes = PEOPLE
+
+    @extend_schema(responses={200: PersonalTokenOutput, **error_responses(403, 404)})
+    def get(self, request: Request) -> Response:
+        """Your personal API token's prefix and dates (never the key): 404 when you have none."""
+        token = PersonalToken.objects.filter(user=request.user).first()
+        if token is None:
+            raise NotFound("you have no personal API token")
+        return Response(PersonalTokenOutput(token).data)
+
+    @extend_schema(request=None, responses={201: NewPersonalTokenOutput, **error_responses(403)})
+    def post(self, request: Request) -> Response:
+        """Make a new personal API token, shown once; the old one stops working at once."""
+        key = accounts.token_issue(user=request.user)
+        token = PersonalToken.objects.get(user=request.user)
+        return Response(NewPersonalTokenOutput(token, context={"key": key}).data, status=201)
+
+    @extend_schema(request=None, responses={204: None, **error_responses(403, 404)})
+    def delete(self, request: Request) -> Response:
+        """Revoke your personal API token: requests with it are refused from now on."""
+        if not accounts.token_revoke(user=request.user):
+            raise NotFound("you have no personal API token")
+        return Response(status=204)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from api import bots, owners, people, views
+from api import bots, games, owners, people, views
 
 app_name = "api"
 
@@ -13,9 +13,15 @@ urlpatterns = [
     path("health", views.health, name="health"),
     path("bot/decisions", bots.decisions, name="bot-decisions"),
     path("bot/games/<int:game_id>/commands", bots.command, name="bot-command"),
+    path("games", games.Games.as_view(), name="games"),
+    path("games/<int:game_id>", games.game, name="game"),
+    path("games/<int:game_id>/events", games.events, name="game-events"),
+    path("games/<int:game_id>/commands", games.command, name="game-command"),
+    path("games/<int:game_id>/replay", games.replay, name="game-replay"),
     path("games/<int:game_id>/resign", people.resign, name="game-resign"),
     path("games/<int:game_id>/vacation", people.vacation, name="game-vacation"),
     path("me/notifications", people.Notifications.as_view(), name="my-notifications"),
+    path("me/token", people.Token.as_view(), name="my-token"),
     path("me/bots", owners.MyBots.as_view(), name="my-bots"),
     path("me/bots/<int:bot_id>", owners.MyBot.as_view(), name="my-bot"),
     path("me/bots/<int:bot_id>/validate", owners.validate, name="my-bot-validate"),

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import DatabaseError, connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from drf_spectacular.utils import extend_schema
 from kombu.exceptions import KombuError
 from rest_framework import serializers
@@ -124,3 +126,32 @@ def health(request: Request) -> Response:
         return Response(body)
     body.update(status="unavailable", code=problem, message=MESSAGES[problem])
     return Response(body, status=HTTP_503_SERVICE_UNAVAILABLE)
+
+
+def _json_error(status: int, code: str, message: str) -> JsonResponse:
+    return JsonResponse({"code": code, "message": message}, status=status)
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """handler404: the JSON error shape under /api/, Django's page elsewhere."""
+    if _is_api(request):
+        return _json_error(404, "not_found", f"There is no API endpoint at {request.path}.")
+    return defaults.page_not_found(request, exception)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """handler400 (a body past DATA_UPLOAD_MAX_MEMORY_SIZE, a bad Host...): JSON under /api/."""
+    if _is_api(request):
+        return _json_error(400, "bad_request", str(exception) or "The request is not valid.")
+    return defaults.bad_request(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """handler500: JSON under /api/ (the error is logged), Django's page elsewhere."""
+    if _is_api(request):
+        return _json_error(500, "server_error", "The server failed; the error was logged.")
+    return defaults.server_error(request)

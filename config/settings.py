@@ -176,7 +176,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     # Outputs with a `status` of other values (health, bots) get enums of their own.
-    "ENUM_NAME_OVERRIDES": {"BotStatusEnum": "games.models.Bot.Status"},
+    "ENUM_NAME_OVERRIDES": {
+        "BotStatusEnum": "games.models.Bot.Status",
+        "BotKindEnum": "games.models.Bot.Kind",
+        "GameStatusEnum": "games.models.Game.Status",
+        "SeatKindEnum": ["person", "bot"],
+    },
 }
 
 # Celery: Redis when REDIS_URL is set; otherwise tasks run eagerly in-process, so `make run`

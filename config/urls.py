@@ -14,3 +14,8 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/", include("api.urls")),
 ]
+
+# Under /api/ errors keep the API's JSON shape (api/views.py); elsewhere Django's pages.
+handler400 = "api.views.bad_request"
+handler404 = "api.views.not_found"
+handler500 = "api.views.server_error"

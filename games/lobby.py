@@ -205,9 +205,7 @@ def game_detail(*, game_id: int, viewer: Viewer, seat: int | None = None) -> dic
         "version": version,
         "status": view["status"],
         "variant": game.variant,
-        "seats": [
-            {"seat": info.seat, "name": info.name, "kind": info.kind} for info in seat_listing(game)
-        ],
+        "seats": seat_listing(game),
         "my_seats": seats_held(viewer, game.seats.all()) if is_person(viewer) else [],
         "view": view,
         "legal": legal,

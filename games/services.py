@@ -293,14 +293,37 @@ def game_view(*, game_id: int, viewer: Viewer, seat: int | None = None) -> dict[
 
 
 def game_events(
-    *, game_id: int, viewer: Viewer, after: int = 0, seat: int | None = None
+    *,
+    game_id: int,
+    viewer: Viewer,
+    after: int = 0,
+    seat: int | None = None,
+    limit: int | None = None,
 ) -> list[dict[str, Any]]:
     """The game's events after version `after` as `viewer` may see them (seat as in game_view):
-    `[{"version": 1, "event": {...}}, ...]`. The whole log once the match is over and revealed.
+    `[{"version": 1, "event": {...}}, ...]`, at most `limit`. The whole log once the match is
+    over and revealed.
     """
     game = _get_game(game_id)
     seat = _viewing_seat(game, viewer, seat)
-    return _shown(game, _first_variant(game), store.load(game.pk, after=after), after + 1, seat)
+    until = None if limit is None else after + limit
+    events = store.load(game.pk, after=after, until=until)
+    return _shown(game, _first_variant(game), events, after + 1, seat)
+
+
+def game_replay(*, game_id: int) -> list[dict[str, Any]]:
+    """The whole log, every card, for anyone: only once the match is over and the game's reveal
+    setting allows (else Forbidden `not-revealed`)."""
+    game = _get_game(game_id)
+    if not _revealed(game, game.status):
+        raise Forbidden(
+            f"game {game.pk} is shown whole only after its match, when its reveal setting "
+            "allows it",
+            code="not-revealed",
+        )
+    events = store.load(game.pk)
+    stream_variant(game, events)
+    return [{"version": version, "event": event} for version, event in enumerate(events, 1)]
 
 
 def _viewing_seat(game: Game, viewer: Viewer, seat: int | None) -> int | None:

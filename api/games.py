@@ -1,0 +1,234 @@
+"""The people's game API: start a game, list mine, read one, follow its events, send commands,
+read the whole log once it is over. Session or personal token (api/auth.py); games/lobby.py and
+games/services.py do the work, and every view of a game is redacted for its viewer there.
+Spectators (anyone, signed in or not, holding no seat) may read a game: its view hides every
+hand. docs/api.md describes the protocol.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.decorators import api_view, authentication_classes, permission_classes
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.auth import PEOPLE
+from api.bots import CommandInput, CommandOutput
+from api.errors import error_responses
+from api.shapes import CommandShape, VersionedEvent, ViewShape
+from games import lobby, services
+from games.models import Game
+
+# Events per page of GET /api/games/{id}/events.
+EVENTS_PAGE = 500
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+COMMAND_ID_LENGTH = CommandInput().fields["command_id"].max_length
+
+
+class SeatInput(serializers.Serializer):
+    """One of `user` (a username, or "me"), `bot` (a built-in strategy) or `bot_id`."""
+
+    user = serializers.CharField(required=False)
+    bot = serializers.CharField(required=False)
+    bot_id = serializers.IntegerField(required=False)
+
+
+class CreateInput(serializers.Serializer):
+    variant = serializers.DictField(
+        help_text='The variant spec, e.g. `{"rules": "official", "options": {"target": 500}}` '
+        "(docs/rules.md lists every family and option)."
+    )
+    seats = serializers.ListField(child=SeatInput(), min_length=2, max_length=10)
+    seed = serializers.IntegerField(required=False, help_text="Makes the deals reproducible.")
+    turn_seconds = serializers.IntegerField(
+        required=False, help_text="Seconds a person has for a turn (60 to 28 days)."
+    )
+
+
+class SeatOutput(serializers.Serializer):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.ChoiceField(choices=["person", "bot"])
+
+
+class GameOutput(serializers.Serializer):
+    game = serializers.IntegerField()
+    version = serializers.IntegerField(help_text="Send it as the next command's expected_version.")
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    variant = serializers.DictField(help_text="The normalised variant spec.")
+    seats = SeatOutput(many=True)
+    my_seats = serializers.ListField(child=serializers.IntegerField())
+    view = ViewShape(help_text="The game from your first seat (a spectator's view if none).")
+    legal = serializers.ListField(
+        child=CommandShape(),
+        help_text="Every command your seat may send now, in turn and out of turn.",
+    )
+    deadline = serializers.DateTimeField(
+        allow_null=True, help_text="When the turn the game waits for runs out."
+    )
+
+
+class GameRowOutput(serializers.Serializer):
+    id = serializers.IntegerField(source="game.pk")
+    variant = serializers.DictField(source="game.variant")
+    status = serializers.ChoiceField(source="game.status", choices=Game.Status.choices)
+    version = serializers.IntegerField(source="game.version")
+    my_seats = serializers.ListField(child=serializers.IntegerField())
+    my_turn = serializers.BooleanField()
+    deadline = serializers.DateTimeField(allow_null=True)
+    seats = SeatOutput(many=True)
+
+
+class ListQuery(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["playing", "finished"], required=False)
+    my_turn = serializers.BooleanField(required=False, default=False)
+
+
+class EventsQuery(serializers.Serializer):
+    after = serializers.IntegerField(min_value=0, required=False, default=0)
+
+
+class EventsOutput(serializers.Serializer):
+    version = serializers.IntegerField(
+        help_text="The version of the last event in this page (`after` if none): ask for the "
+        "next page with after=version."
+    )
+    events = VersionedEvent(many=True)
+    more = serializers.BooleanField(help_text="Whether events follow this page.")
+
+
+class ReplayOutput(serializers.Serializer):
+    game = serializers.IntegerField()
+    variant = serializers.DictField()
+    seats = SeatOutput(many=True)
+    events = VersionedEvent(many=True, help_text="The whole log: every card, every deck order.")
+
+
+class GameCommandInput(CommandInput):
+    command = CommandShape()  # type: ignore[assignment]
+
+
+class Games(APIView):
+    authentication_classes = PEOPLE
+
+    @extend_schema(
+        parameters=[ListQuery],
+        responses={200: GameRowOutput(many=True), **error_responses(400, 403)},
+    )
+    def get(self, request: Request) -> Response:
+        """My games, newest activity first: `?status=playing|finished`, `?my_turn=1`."""
+        query = ListQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        rows = lobby.games_of(
+            person=request.user,
+            status=query.validated_data.get("status"),
+            my_turn=query.validated_data["my_turn"],
+        )
+        return Response(GameRowOutput(rows, many=True).data)
+
+    @extend_schema(request=CreateInput, responses={201: GameOutput, **error_responses(400, 403)})
+    def post(self, request: Request) -> Response:
+        """Start a game with people and bots; you must hold a seat. Each seat is
+        `{"user": "me"}`, `{"user": "<username>"}`, `{"bot": "<strategy>"}` or
+        `{"bot_id": N}` (an active registered bot)."""
+        data = CreateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = lobby.game_start(
+            creator=request.user,
+            variant_spec=data.validated_data["variant"],
+            seats=data.validated_data["seats"],
+            seed=data.validated_data.get("seed"),
+            turn_seconds=data.validated_data.get("turn_seconds"),
+        )
+        detail = lobby.game_detail(game_id=game.pk, viewer=request.user)
+        return Response(GameOutput(detail).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(responses={200: GameOutput, **error_responses(404)})
+@api_view(["GET"])
+@authentication_classes(PEOPLE)
+@permission_classes([AllowAny])
+def game(request: Request, game_id: int) -> Response:
+    """The game as you may see it, with your legal commands now (none for a spectator)."""
+    return Response(GameOutput(lobby.game_detail(game_id=game_id, viewer=request.user)).data)
+
+
+@extend_schema(parameters=[EventsQuery], responses={200: EventsOutput, **error_responses(400, 404)})
+@api_view(["GET"])
+@authentication_classes(PEOPLE)
+@permission_classes([AllowAny])
+def events(request: Request, game_id: int) -> Response:
+    """The events after version `after` as you may see them, at most 500 a page."""
+    query = EventsQuery(data=request.query_params)
+    query.is_valid(raise_exception=True)
+    after = query.validated_data["after"]
+    # One more than a page, to tell whether another page follows.
+    found = services.game_events(
+        game_id=game_id, viewer=request.user, after=after, limit=EVENTS_PAGE + 1
+    )
+    page = found[:EVENTS_PAGE]
+    body: dict[str, Any] = {
+        "version": page[-1]["version"] if page else after,
+        "events": page,
+        "more": len(found) > EVENTS_PAGE,
+    }
+    return Response(body)
+
+
+@extend_schema(
+    request=GameCommandInput,
+    parameters=[
+        OpenApiParameter(
+            IDEMPOTENCY_HEADER,
+            location=OpenApiParameter.HEADER,
+            required=False,
+            description="The command id, if the body has none: a repeat returns the first answer.",
+        )
+    ],
+    responses={200: CommandOutput, **error_responses(400, 403, 404, 409, 422)},
+)
+@api_view(["POST"])
+@authentication_classes(PEOPLE)
+def command(request: Request, game_id: int) -> Response:
+    """Send one command for one of your seats at the version you decided on; a refused one is a
+    typed error and changes nothing. The same body and answer as the pull bots' endpoint."""
+    data = CommandInput(data=request.data)
+    data.is_valid(raise_exception=True)
+    command_id = data.validated_data.get("command_id") or request.headers.get(IDEMPOTENCY_HEADER)
+    if command_id is not None and len(command_id) > COMMAND_ID_LENGTH:
+        raise serializers.ValidationError(
+            {IDEMPOTENCY_HEADER: [f"At most {COMMAND_ID_LENGTH} characters."]}
+        )
+    result = services.game_command(
+        game_id=game_id,
+        actor=request.user,
+        command=data.validated_data["command"],
+        expected_version=data.validated_data["expected_version"],
+        command_id=command_id,
+    )
+    return Response(
+        {
+            "game": result.game_id,
+            "version": result.version,
+            "events": result.events,
+            "repeated": result.repeated,
+        }
+    )
+
+
+@extend_schema(responses={200: ReplayOutput, **error_responses(403, 404)})
+@api_view(["GET"])
+@authentication_classes(PEOPLE)
+@permission_classes([AllowAny])
+def replay(request: Request, game_id: int) -> Response:
+    """The whole log, every card, once the match is over and the game's reveal setting allows;
+    403 `not-revealed` before."""
+    log = services.game_replay(game_id=game_id)
+    game = Game.objects.prefetch_related("seats__user", "seats__registered_bot").get(pk=game_id)
+    body = {"game": game.pk, "variant": game.variant, "seats": lobby.seat_listing(game)}
+    return Response(ReplayOutput({**body, "events": log}).data)
