@@ -127,4 +127,3 @@ def test_no_api_view_shows_a_card_its_viewer_may_not_see(family):
         item["event"]["type"] == "cards-drawn" and cards_in(item["event"]["cards"])
         for item in spectator
     )
-
