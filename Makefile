@@ -15,11 +15,15 @@ $(STAMP): requirements.txt requirements-dev.txt
 	$(BIN)/pip install --quiet -r requirements-dev.txt
 	touch $@
 
+# Without a broker nothing runs the beat schedule, so run_periodic runs it in a second process.
+# The shell execs runserver, which so becomes run_periodic's parent: however runserver ends
+# (Ctrl-C, a kill, a crash), run_periodic sees its parent gone and stops within a second.
 run: export DEBUG := 1
 run: .venv
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py seed_demo
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	$(BIN)/python manage.py run_periodic --stop-with-parent & \
+	exec $(BIN)/python manage.py runserver 127.0.0.1:8000
 
 test: .venv
 	$(BIN)/pytest $(PYTEST_ARGS)

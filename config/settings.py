@@ -103,6 +103,17 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # `make run` has two writers, the web process and the periodic runner (run_periodic): a
+    # write transaction takes the lock when it begins (IMMEDIATE), so a second writer waits up to
+    # `timeout` seconds for it instead of failing with "database is locked" when it upgrades a
+    # read, and the write-ahead log lets pages read while the runner writes.
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": 20,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL",
+        **DATABASES["default"].get("OPTIONS", {}),
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -126,6 +137,10 @@ STORAGES = {
     # The manifest comes from `collectstatic` (the Dockerfile runs it).
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
+
+# The site's address as people reach it, for links in emails (turn notices link to the game's
+# play page).
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 
 if DEBUG:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"

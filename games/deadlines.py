@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import F
@@ -187,11 +188,18 @@ def send_turn_email(notice_id: int) -> bool:
     send_mail(
         f"Your turn in game {notice.seat.game_id}",
         f"It is your turn in game {notice.seat.game_id} (seat {notice.seat.number}).\n"
-        f"Play before {notice.deadline_at:%Y-%m-%d %H:%M %Z}, or the default bot plays for you.",
+        f"Play before {notice.deadline_at:%Y-%m-%d %H:%M %Z}, or the default bot plays for you:\n"
+        f"{play_url(notice.seat.game_id)}\n",
         None,
         [user.email],
     )
     return True
+
+
+def play_url(game_id: int) -> str:
+    """The absolute address of the game's play page, for emails (SITE_URL: they are read away
+    from any request)."""
+    return f"{settings.SITE_URL.rstrip('/')}/games/{game_id}/"
 
 
 def send_turn_digests() -> int:
@@ -220,7 +228,7 @@ def send_turn_digests() -> int:
             continue
         lines = [
             f"- game {n.seat.game_id} (seat {n.seat.number}): play before "
-            f"{n.deadline_at:%Y-%m-%d %H:%M %Z}"
+            f"{n.deadline_at:%Y-%m-%d %H:%M %Z} at {play_url(n.seat.game_id)}"
             for n in waiting
         ]
         send_mail(

@@ -4,8 +4,9 @@ It listens to the store (every committed append, games/store.py `subscribe`) and
 outcomes (games/outbox.py), and sends tasks (games/tasks.py): advance a game whose next seat a
 worker moves, start or stop people's turn clocks (and email a turn that started), settle a pull
 bot's validation round when one of its games ends, play a validation round that opened, finish
-the games of one that closed. Nothing else sends a task on commit; the beat sweeps find again
-whatever a lost task should have done (docs/workers.md).
+the games of one that closed, and, when tasks run in-process (no broker), catch the projections
+up. Nothing else sends a task on commit; the beat sweeps find again whatever a lost task should
+have done (docs/workers.md).
 """
 
 from __future__ import annotations
@@ -18,14 +19,21 @@ from games.game_settings import GameSettings
 def after_append(result: store.AppendResult) -> None:
     """Store listener (on commit). One query decides everything; most appends need only it."""
     rows = turns.seat_rows(result.game_id)
-    if turns.worker_to_act(rows):
-        tasks.advance_game.delay(result.game_id)
+    # Clocks first: run in-process, advance_game appends the bots' run (and dispatches it) at
+    # once, and a person's turn that ended here must have stopped before the next one starts.
     if deadlines.clocks_to_change(rows):
         deadlines.sync_deadlines(result.game_id)
+    if turns.worker_to_act(rows):
+        tasks.advance_game.delay(result.game_id)
     if rows and rows[0].game__status == MATCH_OVER:
         found = GameSettings.of(rows[0].game__context)
         if found.is_validation and not found.inline:
             tasks.settle_validation.delay(found.bot, found.round)
+    if tasks.run_projections.app.conf.task_always_eager:
+        # In-process (`make run`, no broker), so the read models are fresh when the request that
+        # appended answers. With a broker beat's 10 s run is enough: a task per append would be
+        # one per bot run, each waiting on the checkpoints' locks to find a few events.
+        tasks.run_projections.delay()
 
 
 def after_outcome(outcome: outbox.Outcome) -> None:

@@ -34,8 +34,9 @@ class GameSettings:
     match: int | None = None
     # A validation match played in-process by the validate_bot task: the dispatcher leaves it.
     inline: bool = False
-    # A game `make run`'s seed_demo made.
-    demo: bool = False
+    # A game `make run`'s seed_demo made: its name there ("waiting-newno"), so a second run
+    # finds it.
+    demo: str = ""
 
     @classmethod
     def of(cls, context: Mapping[str, Any] | None) -> GameSettings:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 import redis
@@ -63,13 +64,29 @@ def redis_url() -> str:
     return url
 
 
+@contextmanager
+def _tasks_eager(eager: bool) -> Iterator[None]:
+    saved = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = eager
+    try:
+        yield
+    finally:
+        celery_app.conf.task_always_eager = saved
+
+
 @pytest.fixture
 def eager_tasks() -> Iterator[None]:
     """Tasks in-process, even when REDIS_URL is set (test_worker_process.py has the worker)."""
-    saved = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = saved
+    with _tasks_eager(True):
+        yield
+
+
+@pytest.fixture
+def broker_tasks() -> Iterator[None]:
+    """Tasks sent to the broker, as in production, even without REDIS_URL (then to the memory
+    broker, where nothing consumes them)."""
+    with _tasks_eager(False):
+        yield
 
 
 @pytest.fixture(autouse=True)

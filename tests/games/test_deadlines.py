@@ -84,6 +84,26 @@ def test_a_persons_turn_gets_a_deadline_when_it_starts_and_loses_it_when_it_ends
             assert seat(game, 0).deadline_at == START + timedelta(seconds=HOUR)
 
 
+@pytest.mark.django_db(transaction=True)
+def test_in_process_a_persons_next_turn_after_the_bots_gets_a_new_deadline(mailoutbox):
+    # Autocommit and eager tasks, as in `make run`: the bots' run is appended inside the
+    # dispatch of the person's move, before that dispatch has stopped the person's clock.
+    with time_machine.travel(START, tick=False):
+        game = people_game(people=1, bots=("greedy",))
+    with time_machine.travel(START + timedelta(minutes=5), tick=False):
+        view = services.game_view(game_id=game.pk, viewer=SYSTEM_VIEW, seat=0)
+        command = next(c for c in view["legal"] if c["type"] == "play")
+        services.game_command(
+            game_id=game.pk,
+            actor=seat(game, 0).user,
+            command=command,
+            expected_version=view["version"],
+        )
+    assert Game.objects.get(pk=game.pk).to_act == [0]
+    assert seat(game, 0).deadline_at == START + timedelta(minutes=5, seconds=HOUR)
+    assert len(mailoutbox) == 2
+
+
 def test_the_game_default_turn_length_is_the_setting(settings, run_listeners):
     settings.GAMES_TURN_SECONDS = 123
     with time_machine.travel(START, tick=False):
@@ -210,18 +230,21 @@ def test_vacation_needs_a_budget_and_whole_days(run_listeners):
     assert bad.value.code == "invalid-days"
 
 
-def test_a_person_is_emailed_when_their_turn_starts(run_listeners, mailoutbox):
+def test_a_person_is_emailed_when_their_turn_starts(run_listeners, mailoutbox, settings):
+    settings.SITE_URL = "https://uno.example.org/"
     game = run_listeners(people_game)
     user = seat(game, 0).user
     assert len(mailoutbox) == 1
     assert mailoutbox[0].to == [user.email]
     assert f"game {game.pk}" in mailoutbox[0].subject
+    assert f"https://uno.example.org/games/{game.pk}/\n" in mailoutbox[0].body
     # Run again: the notice was sent once.
     run_listeners(deadlines.sync_deadlines, game.pk)
     assert len(mailoutbox) == 1
 
 
-def test_a_digest_user_gets_one_daily_email(run_listeners, mailoutbox):
+def test_a_digest_user_gets_one_daily_email(run_listeners, mailoutbox, settings):
+    settings.SITE_URL = "http://127.0.0.1:8000"
     users = [make_user(), make_user()]
     for user in users:
         user.email = f"{user.username}@example.com"
@@ -247,6 +270,7 @@ def test_a_digest_user_gets_one_daily_email(run_listeners, mailoutbox):
     assert len(mailoutbox) == len(waiting)
     bodies = "".join(mail.body for mail in mailoutbox)
     assert all(f"game {g.pk} " in bodies for g in games)
+    assert all(f" at http://127.0.0.1:8000/games/{g.pk}/\n" in bodies for g in games)
     assert deadlines.send_turn_digests() == 0
 
 

@@ -8,7 +8,14 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
+from accounts.services import age_of
+from games.engine import MATCH_OVER, PLAYING
+from games.models import Game
+from games.services import game_view
+
 pytestmark = pytest.mark.django_db
+
+FAMILIES = ["basic-plus", "censorship", "newno", "official", "precognitive"]
 
 
 def seed_demo() -> str:
@@ -51,20 +58,65 @@ def test_it_refuses_to_run_without_debug(settings):
     assert not get_user_model().objects.filter(username="demo").exists()
 
 
-def test_it_plays_one_bot_match_per_family_and_seats_demo_in_another(
-    settings, django_capture_on_commit_callbacks, eager_tasks
-):
+@pytest.fixture
+def seeded(settings, django_capture_on_commit_callbacks, eager_tasks) -> dict[str, Game]:
+    """seed_demo run once, its commits' listeners (the bots' turns) run: the games by name."""
     settings.DEBUG = True
-    from games.models import Game
-
     with django_capture_on_commit_callbacks(execute=True):
         seed_demo()
-    games = list(Game.objects.order_by("id"))
-    families = [g.variant["rules"] for g in games if g.status == "match-over"]
-    assert sorted(families) == ["basic-plus", "censorship", "newno", "official", "official"]
-    waiting = [g for g in games if g.status == "playing"]
-    assert len(waiting) == 1 and waiting[0].to_act == [0]
-    assert waiting[0].seats.get(number=0).user.username == "demo"
+    return {game.context["demo"]: game for game in Game.objects.all()}
 
-    seed_demo()
-    assert Game.objects.count() == len(games)
+
+def test_it_creates_ana_with_a_birth_date_too(seeded):
+    ana = get_user_model().objects.get(username="ana")
+    assert ana.check_password("ana")
+    assert not ana.is_staff
+    assert age_of(ana) is not None and age_of(get_user_model().objects.get(username="demo"))
+
+
+def test_the_bots_play_one_match_of_every_family_to_the_end(seeded):
+    matches = [game for name, game in seeded.items() if name.startswith("bots-")]
+    assert sorted(family(game) for game in matches) == FAMILIES
+    assert all(game.status == MATCH_OVER for game in matches)
+
+
+@pytest.mark.parametrize("name", [f"waiting-{f}" for f in FAMILIES] + ["people-official"])
+def test_demo_has_a_decision_to_make_in_every_family_and_against_ana(seeded, name):
+    demo = get_user_model().objects.get(username="demo")
+    game = seeded[name]
+    view = game_view(game_id=game.pk, viewer=demo)
+    assert game.status == PLAYING
+    assert view["legal"]
+    if name.startswith("waiting-"):
+        assert view["seat"] in view["to_act"]
+    else:
+        assert {seat.user.username for seat in game.seats.all()} == {"demo", "ana"}
+
+
+def test_in_censorship_demo_is_the_censor_and_rules_on_a_submission(seeded):
+    demo = get_user_model().objects.get(username="demo")
+    view = game_view(game_id=seeded["waiting-censorship"].pk, viewer=demo)
+    assert view["dealer"] == view["seat"]
+    assert view["pending"]["type"] == "ruling"
+    assert view["submission"]["card"]
+
+
+def test_in_precognitive_demo_owes_the_precommit_that_fills_their_lane(seeded):
+    demo = get_user_model().objects.get(username="demo")
+    view = game_view(game_id=seeded["waiting-precognitive"].pk, viewer=demo)
+    assert view["pending"] == {**view["pending"], "type": "precommit", "seat": view["seat"]}
+    assert {command["type"] for command in view["legal"]} >= {"precommit"}
+
+
+def test_a_second_run_creates_nothing_until_a_waiting_game_is_over(seeded):
+    assert "already exist" in seed_demo()
+    assert Game.objects.count() == len(seeded)
+
+    Game.objects.filter(pk=seeded["waiting-newno"].pk).update(status=MATCH_OVER)
+    assert "Created demo games: waiting-newno." in seed_demo()
+    assert Game.objects.filter(context__demo="waiting-newno").count() == 2
+    assert Game.objects.count() == len(seeded) + 1
+
+
+def family(game: Game) -> str:
+    return "precognitive" if game.variant.get("precognitive") else game.variant["rules"]

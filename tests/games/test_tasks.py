@@ -3,15 +3,16 @@ in-process (tasks eager): the worker process itself is tested in test_worker_pro
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 from types import SimpleNamespace
 
 import pytest
 
-from games import store, tasks, turns
+from games import services, store, tasks, turns
 from games.engine import MATCH_OVER
-from games.models import Game, GameEvent
-from tests.games.factories import make_game
+from games.models import Game, GameEvent, GameSummary, HandResult, MatchResult
+from tests.games.factories import bot_move, make_game
 from tests.games.workers import FAMILIES, assert_finished_whole, bot_match
 
 pytestmark = pytest.mark.django_db
@@ -79,6 +80,49 @@ def test_an_append_that_leaves_a_person_to_act_dispatches_nothing(
         game = make_game(players=2)
     assert game.status == Game.Status.PLAYING
     assert calls == []
+
+
+def test_in_process_every_commit_brings_the_projections_up_to_date(
+    django_capture_on_commit_callbacks, eager_tasks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        game = make_game(players=1, bots=("greedy", "greedy"), seed=2)
+    summary = GameSummary.objects.get(game=game)
+    game.refresh_from_db()
+    assert (summary.version, summary.to_act) == (game.version, [0])
+
+    actor, command, version = bot_move(game.pk, random.Random(1))
+    with django_capture_on_commit_callbacks(execute=True):
+        services.game_command(
+            game_id=game.pk, actor=actor, command=command, expected_version=version
+        )
+    game.refresh_from_db()
+    summary.refresh_from_db()
+    # The person's move and the bots' run it set off, both projected without a runner's help.
+    assert game.version > version + 1
+    assert (summary.version, summary.to_act) == (game.version, game.to_act)
+
+
+def test_in_process_a_bot_match_s_results_are_projected_as_it_ends(
+    django_capture_on_commit_callbacks, eager_tasks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        game = make_game(players=0, bots=("greedy", "random"))
+    hands = GameEvent.objects.filter(game=game, type="hand-ended").count()
+    assert HandResult.objects.filter(game=game).count() == hands > 0
+    assert MatchResult.objects.filter(game=game).exists()
+    assert GameSummary.objects.get(game=game).status == MATCH_OVER
+
+
+def test_with_a_broker_an_append_leaves_the_projections_to_beat(
+    django_capture_on_commit_callbacks, monkeypatch, broker_tasks
+):
+    sent: list[str] = []
+    monkeypatch.setattr(tasks.run_projections, "delay", lambda: sent.append("projections"))
+    monkeypatch.setattr(tasks.send_turn_email, "delay", lambda notice_id: None)
+    with django_capture_on_commit_callbacks(execute=True):
+        make_game(players=2)
+    assert sent == []
 
 
 def test_the_reconciler_finds_a_stalled_bot_game():
