@@ -23,9 +23,8 @@ from .errors import InvalidGame
 from .game_settings import GameSettings
 from .models import Bot, Game, Seat
 
-# newno's Youngest Rule compares seat ages (RULES.md: people from their profile, bots by
-# registration, the newest youngest). Ages are whole days, within Seat.age's range.
-MAX_AGE_DAYS = 32767
+# newno's Youngest Rule compares seat ages (docs/rules.md: people from their profile, bots by
+# registration, the newest youngest).
 # Built-in bots count as registered the day the service opened.
 BUILTIN_BOTS_REGISTERED = datetime.date(2026, 1, 1)
 # A person's turn: from a minute to four weeks.
@@ -83,7 +82,7 @@ def game_start(
     if not any(spec.user is not None and spec.user.pk == creator.pk for spec in specs):
         raise InvalidGame("you must hold a seat in a game you start", code="creator-not-seated")
     if isinstance(variant_spec, Mapping) and variant_spec.get("rules") == "newno":
-        specs = [_with_age(number, spec) for number, spec in enumerate(specs)]
+        specs = _with_ages(specs)
     return services.game_create(
         variant_spec=variant_spec,
         seats=specs,
@@ -125,8 +124,18 @@ def _seat_spec(number: int, seat: Mapping[str, Any], creator: Person) -> service
     )
 
 
-def _with_age(number: int, spec: services.SeatSpec) -> services.SeatSpec:
-    today = timezone.localdate()
+def _with_ages(specs: list[services.SeatSpec]) -> list[services.SeatSpec]:
+    """The seats with their ages as ranks (0 the youngest, equal ages equal ranks): the Youngest
+    Rule needs only the order, and the log, which every seat reads, keeps no birth date."""
+    days = [_age_in_days(number, spec) for number, spec in enumerate(specs)]
+    rank = {age: place for place, age in enumerate(sorted(set(days)))}
+    return [
+        services.SeatSpec(user=s.user, bot=s.bot, registered=s.registered, age=rank[age])
+        for s, age in zip(specs, days, strict=True)
+    ]
+
+
+def _age_in_days(number: int, spec: services.SeatSpec) -> int:
     if spec.user is not None:
         born = Profile.objects.filter(user=spec.user).values_list("birth_date", flat=True).first()
         if born is None:
@@ -139,8 +148,7 @@ def _with_age(number: int, spec: services.SeatSpec) -> services.SeatSpec:
         born = spec.registered.created_at.date()
     else:
         born = BUILTIN_BOTS_REGISTERED
-    days = min(max((today - born).days, 0), MAX_AGE_DAYS)
-    return services.SeatSpec(user=spec.user, bot=spec.bot, registered=spec.registered, age=days)
+    return (timezone.localdate() - born).days
 
 
 @dataclass(frozen=True, slots=True)
