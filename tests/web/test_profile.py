@@ -86,9 +86,10 @@ def test_creating_a_token_asks_first_and_shows_the_key_once(client, ada):
     # The key works, and the profile says when it was last used.
     assert user_for_token(key) == ada
     used = PersonalToken.objects.get(user=ada).last_used_at
-    assert f'<dt>Last used</dt><dd><time datetime="{used.isoformat()}">' in client.get(
-        "/accounts/profile/"
-    ).content.decode()
+    assert (
+        f'<dt>Last used</dt><dd><time datetime="{used.isoformat()}">'
+        in client.get("/accounts/profile/").content.decode()
+    )
 
 
 def test_rotating_replaces_the_token(client, ada):
