@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import UserCreationForm, UsernameField
 from django.contrib.auth.models import User
 from django.utils import timezone
 
@@ -50,9 +50,10 @@ class SignUpForm(UserCreationForm):
     email = forms.EmailField(help_text="For password resets and turn notices.")
     birth_date = birth_date_field()
 
-    class Meta(UserCreationForm.Meta):
+    class Meta:
         model = User
         fields = ("username", "email")
+        field_classes = {"username": UsernameField}
 
     def clean_birth_date(self) -> datetime.date:
         return check_birth_date(self.cleaned_data["birth_date"])

@@ -150,13 +150,15 @@ def token_revoke(request: HttpRequest) -> HttpResponse:
 @require_POST
 def vacation(request: HttpRequest, game_id: int) -> HttpResponse:
     """Pause the person's clock in one game for some days."""
+    user = request.user
+    assert user.is_authenticated
     form = VacationForm(request.POST)
     if not form.is_valid():
         messages.error(request, f"Game {game_id}: give a whole number of days, at least 1.")
         return redirect("pages:profile")
     try:
         taken = deadlines.seat_vacation(
-            game_id=game_id, actor=request.user, days=form.cleaned_data["days"]
+            game_id=game_id, actor=user, days=form.cleaned_data["days"]
         )
     except GameError as error:
         messages.error(request, f"Game {game_id}: {error.message}.")

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.forms.boundfield import BoundWidget
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -193,7 +194,7 @@ class NewGameForm(forms.Form):
         return [FAMILY_NAMES[n] for n, rules in RULESETS.items() if rules.supports_precognitive]
 
     @property
-    def families(self) -> list[tuple[forms.BoundWidget, str]]:
+    def families(self) -> list[tuple[BoundWidget, str]]:
         """The family radio buttons, each with its note."""
         rules: forms.BoundField = self["rules"]
         return [(radio, FAMILY_NOTES.get(radio.data["value"], "")) for radio in rules]
@@ -203,7 +204,7 @@ class NewGameForm(forms.Form):
         return [SeatRow(n, self[f"seat{n}"], self[f"seat{n}_user"]) for n in range(SEAT_ROWS)]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         family = data.get("rules")
         if family is None:
             return data
