@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm, UsernameField
@@ -28,8 +29,8 @@ def birth_date_field(*, required: bool = True) -> forms.DateField:
     return forms.DateField(
         required=required,
         widget=BirthDateInput(),
-        help_text="newno's Youngest Rule hands open choices to the youngest player; nobody "
-        "else sees it.",
+        help_text="newno's Youngest Rule hands open choices to the youngest player, so a newno "
+        "game records its players' ages.",
     )
 
 
@@ -41,7 +42,15 @@ def check_birth_date(born: datetime.date) -> datetime.date:
     return born
 
 
-class SignUpForm(UserCreationForm):
+class PlainLabels:
+    """Labels without Django's trailing colon: they sit above their fields."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+
+
+class SignUpForm(PlainLabels, UserCreationForm):
     """Username, email, password twice (the site's password validators) and a birth date.
 
     Only checks: accounts.services.sign_up creates the person, so the form is never saved.
@@ -59,7 +68,7 @@ class SignUpForm(UserCreationForm):
         return check_birth_date(self.cleaned_data["birth_date"])
 
 
-class SettingsForm(forms.Form):
+class SettingsForm(PlainLabels, forms.Form):
     """What a person may change on the profile page: their birth date and turn emails."""
 
     # Not required: people made before sign-up asked for it may have none, and may keep none

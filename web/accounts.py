@@ -157,9 +157,7 @@ def vacation(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.error(request, f"Game {game_id}: give a whole number of days, at least 1.")
         return redirect("pages:profile")
     try:
-        taken = deadlines.seat_vacation(
-            game_id=game_id, actor=user, days=form.cleaned_data["days"]
-        )
+        taken = deadlines.seat_vacation(game_id=game_id, actor=user, days=form.cleaned_data["days"])
     except GameError as error:
         messages.error(request, f"Game {game_id}: {error.message}.")
         return redirect("pages:profile")

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
-from django.forms.boundfield import BoundWidget
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.forms.boundfield import BoundWidget
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
@@ -25,7 +26,8 @@ from games.engine.rules.precognitive import LANE_RULES, SIGHTS
 from games.engine.scoring import SCORINGS
 from games.errors import InvalidGame
 
-from .variant_text import FAMILY_NAMES, SCORING_NAMES, duration
+from .account_forms import PlainLabels
+from .variant_text import FAMILY_NAMES, SCORING_NAMES, duration, variant_details
 
 FAMILY_NOTES = {
     "official": "The official sheet: a dealer, wild-draw4 challenges, a catch window for uno.",
@@ -42,9 +44,9 @@ BOT_PREFIX = "bot:"
 LANES = ["1", "2", "3", "4", "5", *LANE_RULES]
 LANE_NAMES = {"1": "1 (single-commit)", "2": "2 (two-commit)"}
 SIGHT_NAMES = {
-    "sighted": "sighted: you see your own lane",
-    "blind": "blind: nobody sees a lane card until it is played",
-    "telepathic": "telepathic: every lane is face up",
+    "sighted": "sighted (you see your lane)",
+    "blind": "blind (nobody sees a lane)",
+    "telepathic": "telepathic (lanes face up)",
 }
 OPTION_NAMES = ("hand_size", "scoring", "target", "uno_penalty", "dealer_draws")
 TURN_LENGTHS = [300, 3600, 6 * 3600, 12 * 3600, 86400, 2 * 86400, 3 * 86400, 7 * 86400]
@@ -58,19 +60,9 @@ def families_with(option: str) -> list[str]:
     return [name for name, rules in RULESETS.items() if option in rules.option_checks]
 
 
-def defaults_text(option: str, show: Any = str) -> str:
-    """The help text of one option: its default in each family that has it."""
-    defaults = {
-        name: show(rules.defaults[option])
-        for name, rules in RULESETS.items()
-        if option in rules.defaults
-    }
-    if len(set(defaults.values())) == 1:
-        return f"Blank: {next(iter(defaults.values()))}, every family's default."
-    values = ", ".join(
-        f"{FAMILY_NAMES.get(name, name)} {shown}" for name, shown in defaults.items()
-    )
-    return f"Blank: the family's default ({values})."
+def family_defaults(name: str) -> str:
+    """A family's default options in words: "single hand · 7 cards · uno penalty 3"."""
+    return variant_details({"rules": name, "options": RULESETS[name].defaults})
 
 
 def seat_choices() -> list[tuple[str, str]]:
@@ -100,30 +92,20 @@ class SeatRow:
     username: forms.BoundField
 
 
-class NewGameForm(forms.Form):
+class NewGameForm(PlainLabels, forms.Form):
     rules = forms.ChoiceField(
         choices=family_choices, initial="official", widget=forms.RadioSelect, label="Rules"
     )
     # One field per engine option, named as the option (OPTION_NAMES; a test checks that every
     # family's option_checks is here). Bounds are left to the engine's own checks (`clean`), so
     # the form never disagrees with them.
-    hand_size = forms.IntegerField(
-        required=False, label="Cards dealt", help_text=defaults_text("hand_size")
-    )
+    hand_size = forms.IntegerField(required=False, label="Cards dealt")
     scoring = forms.ChoiceField(
         required=False,
         choices=[("", "the family's default"), *((s, SCORING_NAMES[s]) for s in SCORINGS)],
-        help_text=defaults_text("scoring", lambda s: SCORING_NAMES[s]),
     )
-    target = forms.IntegerField(
-        required=False,
-        label="Target score",
-        help_text="The match ends after the hand in which a player reaches it (not used by a "
-        "single hand). " + defaults_text("target"),
-    )
-    uno_penalty = forms.IntegerField(
-        required=False, label="Uno penalty (cards)", help_text=defaults_text("uno_penalty")
-    )
+    target = forms.IntegerField(required=False, label="Target score")
+    uno_penalty = forms.IntegerField(required=False, label="Uno penalty (cards)")
     dealer_draws = forms.TypedChoiceField(
         required=False,
         label="Dealer draws",
@@ -194,14 +176,22 @@ class NewGameForm(forms.Form):
         return [FAMILY_NAMES[n] for n, rules in RULESETS.items() if rules.supports_precognitive]
 
     @property
-    def families(self) -> list[tuple[BoundWidget, str]]:
-        """The family radio buttons, each with its note."""
+    def families(self) -> list[tuple[BoundWidget, str, str]]:
+        """The family radio buttons, each with its note and its defaults."""
         rules: forms.BoundField = self["rules"]
-        return [(radio, FAMILY_NOTES.get(radio.data["value"], "")) for radio in rules]
+        return [
+            (radio, FAMILY_NOTES.get(radio.data["value"], ""), family_defaults(radio.data["value"]))
+            for radio in rules
+        ]
 
     @property
     def seat_rows(self) -> list[SeatRow]:
         return [SeatRow(n, self[f"seat{n}"], self[f"seat{n}_user"]) for n in range(SEAT_ROWS)]
+
+    @property
+    def field_errors(self) -> list[tuple[forms.BoundField, str]]:
+        """Every field's errors, for the summary above the form."""
+        return [(field, error) for field in self for error in field.errors]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -225,6 +215,7 @@ class NewGameForm(forms.Form):
         if data.get("precognitive") and not ruleset.supports_precognitive:
             bases = " or ".join(self.precognitive_bases)
             self.add_error("precognitive", f"Precognitive plays over {bases} only.")
+        people = {}
         for number in range(SEAT_ROWS):
             kind = data.get(f"seat{number}", EMPTY)
             username = data.get(f"seat{number}_user", "").strip()
@@ -234,6 +225,18 @@ class NewGameForm(forms.Form):
                 self.add_error(
                     f"seat{number}", "Choose “another person” for a seat with a username."
                 )
+            elif kind == PERSON:
+                people[number] = username
+        # game_start checks the names too, but numbers seats from 0 among the rows filled in;
+        # here the error sits next to the row it is about.
+        known = set(
+            User.objects.filter(username__in=people.values(), is_active=True).values_list(
+                "username", flat=True
+            )
+        )
+        for number, username in people.items():
+            if username not in known:
+                self.add_error(f"seat{number}_user", f"Nobody is called {username!r}.")
         return data
 
 
