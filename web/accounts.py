@@ -29,6 +29,12 @@ from games.models import Game, NotificationPreference
 from .account_forms import SettingsForm, SignUpForm, VacationForm
 
 
+class SignedInRequest(HttpRequest):
+    """The request of a login_required view: its user is a person (django-stubs' way to say so)."""
+
+    user: User
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     """Make an account and sign its person in."""
@@ -83,10 +89,9 @@ def vacation_rows(user: User) -> list[VacationRow]:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def profile(request: HttpRequest) -> HttpResponse:
+def profile(request: SignedInRequest) -> HttpResponse:
     """Show the person's settings, API token and vacations; save the settings."""
     user = request.user
-    assert user.is_authenticated
     if request.method == "POST":
         form = SettingsForm(request.POST)
         if form.is_valid():
@@ -115,10 +120,9 @@ def profile(request: HttpRequest) -> HttpResponse:
 @never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
-def token_issue(request: HttpRequest) -> HttpResponse:
+def token_issue(request: SignedInRequest) -> HttpResponse:
     """Ask, then make the person a new API token (replacing any) and show it this once."""
     user = request.user
-    assert user.is_authenticated
     token = PersonalToken.objects.filter(user=user).first()
     if request.method == "GET":
         return render(request, "accounts/token_confirm.html", {"token": token, "revoke": False})
@@ -129,10 +133,9 @@ def token_issue(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def token_revoke(request: HttpRequest) -> HttpResponse:
+def token_revoke(request: SignedInRequest) -> HttpResponse:
     """Ask, then delete the person's API token."""
     user = request.user
-    assert user.is_authenticated
     token = PersonalToken.objects.filter(user=user).first()
     if request.method == "GET":
         if token is None:
@@ -148,10 +151,9 @@ def token_revoke(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def vacation(request: HttpRequest, game_id: int) -> HttpResponse:
+def vacation(request: SignedInRequest, game_id: int) -> HttpResponse:
     """Pause the person's clock in one game for some days."""
     user = request.user
-    assert user.is_authenticated
     form = VacationForm(request.POST)
     if not form.is_valid():
         messages.error(request, f"Game {game_id}: give a whole number of days, at least 1.")

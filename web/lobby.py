@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
@@ -23,6 +23,7 @@ from games.actors import Person
 from games.lobby import GameRow, SeatInfo, games_of
 from games.models import Game, GameEvent, GameSummary, MatchResult
 
+from .accounts import SignedInRequest
 from .variant_text import time_left, variant_details, variant_title
 
 TABS = {"playing": "Playing", "my-turn": "My turn", "finished": "Finished"}
@@ -144,10 +145,9 @@ def lobby_games(rows: Sequence[GameRow], person: Person) -> list[LobbyGame]:
 
 @login_required
 @require_GET
-def lobby(request: HttpRequest) -> HttpResponse:
+def lobby(request: SignedInRequest) -> HttpResponse:
     """List the person's games: playing (their turn first), their turn only, or finished."""
     person = request.user
-    assert person.is_authenticated
     tab = request.GET.get("show", "playing")
     if tab not in TABS:
         tab = "playing"

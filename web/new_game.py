@@ -15,7 +15,7 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.forms.boundfield import BoundWidget
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
@@ -27,6 +27,7 @@ from games.engine.scoring import SCORINGS
 from games.errors import InvalidGame
 
 from .account_forms import PlainLabels
+from .accounts import SignedInRequest
 from .variant_text import FAMILY_NAMES, SCORING_NAMES, duration, variant_details
 
 FAMILY_NOTES = {
@@ -191,7 +192,7 @@ class NewGameForm(PlainLabels, forms.Form):
     @property
     def field_errors(self) -> list[tuple[forms.BoundField, str]]:
         """Every field's errors, for the summary above the form."""
-        return [(field, error) for field in self for error in field.errors]
+        return [(field, str(error)) for field in self for error in field.errors]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -276,15 +277,13 @@ def seat_specs(data: dict[str, Any]) -> list[dict[str, str]]:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def new_game(request: HttpRequest) -> HttpResponse:
+def new_game(request: SignedInRequest) -> HttpResponse:
     """Offer every family and option; start the game and go to its page."""
-    user = request.user
-    assert user.is_authenticated
     form = NewGameForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
             game = lobby.game_start(
-                creator=user,
+                creator=request.user,
                 variant_spec=variant_spec(form.cleaned_data),
                 seats=seat_specs(form.cleaned_data),
                 turn_seconds=form.cleaned_data["turn_seconds"],
