@@ -73,7 +73,7 @@ def browser_page(request: pytest.FixtureRequest, live_server) -> Iterator[tuple[
             yield page, errors
         finally:
             ARTIFACTS.mkdir(exist_ok=True)
-            name = re.sub(r"[^\w.-]+", "-", request.node.name)
+            name = re.sub(r"[^\w.-]+", "-", request.node.name).strip("-")
             page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
             browser.close()
 
