@@ -61,6 +61,11 @@ def families_with(option: str) -> list[str]:
     return [name for name, rules in RULESETS.items() if option in rules.option_checks]
 
 
+def families_named(option: str) -> str:
+    """The families that have `option`, in words: "Censorship", "Official and NEWNO"."""
+    return " and ".join(FAMILY_NAMES.get(name, name) for name in families_with(option))
+
+
 def family_defaults(name: str) -> str:
     """A family's default options in words: "single hand · 7 cards · uno penalty 3"."""
     return variant_details({"rules": name, "options": RULESETS[name].defaults})
@@ -167,7 +172,7 @@ class NewGameForm(PlainLabels, forms.Form):
     def family_options(self) -> list[tuple[forms.BoundField, str]]:
         """The options only some families have, each with the names of those families."""
         return [
-            (self[name], " and ".join(FAMILY_NAMES[f] for f in families_with(name)))
+            (self[name], families_named(name))
             for name in OPTION_NAMES
             if len(families_with(name)) < len(RULESETS)
         ]
@@ -206,8 +211,7 @@ class NewGameForm(PlainLabels, forms.Form):
                 continue
             check = ruleset.option_checks.get(name)
             if check is None:
-                where = ", ".join(FAMILY_NAMES[f] for f in families_with(name))
-                self.add_error(name, f"Only {where} has this option.")
+                self.add_error(name, f"Only {families_named(name)} has this option.")
                 continue
             try:
                 check(name, value)
@@ -251,7 +255,6 @@ def variant_spec(data: dict[str, Any]) -> dict[str, Any]:
     }
     spec: dict[str, Any] = {"rules": data["rules"], "options": options}
     if data.get("precognitive"):
-        lane = data["lane"]
         modifier: dict[str, Any] = {}
         if lane := data.get("lane"):
             modifier["lane"] = int(lane) if lane.isdigit() else lane
