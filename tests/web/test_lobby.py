@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from games import lobby, projections, services
-from games.models import Game, Seat
+from games.models import Game, GameSummary, MatchResult, Seat
 from tests.games.factories import SHORT, play_to_end
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
@@ -159,20 +159,33 @@ def test_another_persons_invitation_appears(client, ada, start):
     assert "invited by" not in client.get("/play/").content.decode()
 
 
+def scores_in(card: str) -> list[int]:
+    return [int(s) for s in re.findall(r'<span class="score">(\d+)</span>', card)]
+
+
 def test_scores_come_from_the_read_models_when_they_are_current(client, ada, against_bots):
     game = against_bots(ada)
     finished = against_bots(ada)
     play_to_end(finished.pk)
     projections.run("game-summaries")
     projections.run("game-results")
-    game.refresh_from_db()
-    summary_scores = game.gamesummary.scores
+    # Marked, so the page shows where its numbers came from.
+    GameSummary.objects.filter(game=game).update(scores=[7, 8, 9])
+    MatchResult.objects.filter(game=finished).update(scores=[1, 2, 3], winner=2)
 
-    html = client.get("/play/").content.decode()
+    (playing,) = cards(client.get("/play/").content.decode())
+    (done,) = cards(client.get("/play/?show=finished").content.decode())
 
-    (card,) = cards(html)
-    scores = [int(s) for s in re.findall(r'<span class="score">(\d+)</span>', card)]
-    assert scores == summary_scores
-    done = cards(client.get("/play/?show=finished").content.decode())[0]
-    result = Game.objects.get(pk=finished.pk).matchresult
-    assert [int(s) for s in re.findall(r'<span class="score">(\d+)</span>', done)] == result.scores
+    assert scores_in(playing) == [7, 8, 9]
+    assert scores_in(done) == [1, 2, 3]
+    assert re.search(r"random <span class=\"muted\">bot</span> <span class=\"badge\">winner", done)
+
+
+def test_a_stale_summary_gives_way_to_the_game_itself(client, ada, against_bots):
+    game = against_bots(ada)
+    projections.run("game-summaries")
+    GameSummary.objects.filter(game=game).update(scores=[7, 8, 9], version=game.version - 1)
+
+    (card,) = cards(client.get("/play/").content.decode())
+
+    assert scores_in(card) == services.game_view(game_id=game.pk, viewer=ada)["scores"]

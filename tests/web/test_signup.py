@@ -6,10 +6,12 @@ import datetime
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import timezone
 
 from accounts.models import Profile
+from games.models import Game
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
 GOOD = {
     "username": "grace",
@@ -70,3 +72,16 @@ def test_a_signed_in_person_is_sent_to_the_lobby(client):
     client.force_login(User.objects.create_user("ada"))
 
     assert client.get("/accounts/signup/").url == "/play/"
+
+
+def test_the_birth_date_given_at_sign_up_seats_the_person_in_newno(client):
+    client.post("/accounts/signup/", GOOD)
+    seats = {"seat0": "me", "seat1": "bot:stacker", "seat1_user": ""}
+
+    response = client.post("/play/new/", {"rules": "newno", **seats})
+
+    game = Game.objects.get()
+    assert response.url == f"/games/{game.pk}/"
+    grace = game.seats.get(number=0)
+    assert grace.user.username == "grace"
+    assert grace.age == (timezone.localdate() - datetime.date(1990, 12, 9)).days
