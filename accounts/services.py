@@ -73,3 +73,11 @@ def sign_up(*, username: str, email: str, password: str, birth_date: datetime.da
         user = User.objects.create_user(username=username, email=email, password=password)
         Profile.objects.create(user=user, birth_date=birth_date)
     return user
+
+
+def birth_date_change(*, user: User, birth_date: datetime.date | None) -> Profile:
+    """Set (or clear) a person's birth date; started games keep the ages they were dealt with."""
+    profile = profile_of(user)
+    profile.birth_date = birth_date
+    profile.save(update_fields=["birth_date"])
+    return profile

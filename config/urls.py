@@ -10,9 +10,12 @@ from web import views as web_views
 urlpatterns = [
     path("", web_views.home, name="home"),
     path("admin/", admin.site.urls),
-    # Sign in and out (Django's own views); the API's session endpoints use this session.
+    # Sign in and out, password change and reset: Django's own views (templates/registration/);
+    # the API's session endpoints use this session.
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/", include("api.urls")),
+    # Sign-up, profile, lobby and new game (web/pages_urls.py).
+    path("", include("web.pages_urls")),
 ]
 
 # Under /api/ errors keep the API's JSON shape (api/views.py); elsewhere Django's pages.

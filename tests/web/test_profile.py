@@ -1,0 +1,188 @@
+"""The profile page (/accounts/profile/): settings, the personal API token, vacations."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.contrib.auth.models import User
+
+from accounts.models import PersonalToken, Profile
+from accounts.services import key_hash, user_for_token
+from games import seat_facts
+from games.game_settings import GameSettings
+from games.models import NotificationPreference, Seat
+from tests.games.factories import make_game
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
+
+
+@pytest.fixture
+def ada(client):
+    user = User.objects.create_user("ada", email="ada@example.org", password="lovelace-1815")
+    Profile.objects.create(user=user, birth_date=datetime.date(1815, 12, 10))
+    client.force_login(user)
+    return user
+
+
+def messages_of(response) -> list[str]:
+    return [str(m) for m in response.context["messages"]]
+
+
+# Settings.
+
+
+def test_it_shows_the_birth_date_and_the_turn_emails(client, ada):
+    page = client.get("/accounts/profile/")
+
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert 'value="1815-12-10"' in html
+    assert 'value="each" required id="id_turn_emails_0" checked' in html
+    assert "one daily digest" in html and "no email" in html
+
+
+def test_it_saves_the_birth_date_and_the_notification_preference(client, ada):
+    response = client.post(
+        "/accounts/profile/", {"birth_date": "1990-01-31", "turn_emails": "digest"}, follow=True
+    )
+
+    assert "Your settings are saved." in messages_of(response)
+    assert Profile.objects.get(user=ada).birth_date == datetime.date(1990, 1, 31)
+    assert NotificationPreference.objects.get(user=ada).turn_emails == "digest"
+    assert client.get("/accounts/profile/").context["form"].initial["turn_emails"] == "digest"
+
+
+def test_bad_settings_are_shown_and_not_saved(client, ada):
+    page = client.post("/accounts/profile/", {"birth_date": "2999-01-01", "turn_emails": "hourly"})
+
+    assert page.status_code == 200
+    assert set(page.context["form"].errors) == {"birth_date", "turn_emails"}
+    assert Profile.objects.get(user=ada).birth_date == datetime.date(1815, 12, 10)
+    assert not NotificationPreference.objects.filter(user=ada).exists()
+
+
+# The API token.
+
+
+def test_creating_a_token_asks_first_and_shows_the_key_once(client, ada):
+    confirm = client.get("/accounts/profile/token/")
+    assert "Create an API token?" in confirm.content.decode()
+    assert not PersonalToken.objects.exists()
+
+    created = client.post("/accounts/profile/token/")
+
+    key = created.context["key"]
+    assert key in created.content.decode()
+    assert "no-store" in created["Cache-Control"]
+    token = PersonalToken.objects.get(user=ada)
+    assert token.key_hash == key_hash(key) and key.startswith(token.prefix)
+    # Never again: the profile shows the prefix and the dates, not the key.
+    profile = client.get("/accounts/profile/").content.decode()
+    assert key not in profile
+    assert f"{token.prefix}…" in profile
+    assert "<dt>Last used</dt><dd>never</dd>" in profile
+    assert key not in client.get("/accounts/profile/token/").content.decode()
+    # The key works, and the profile says when it was last used.
+    assert user_for_token(key) == ada
+    used = PersonalToken.objects.get(user=ada).last_used_at
+    assert (
+        f'<dt>Last used</dt><dd><time datetime="{used.isoformat()}">'
+        in client.get("/accounts/profile/").content.decode()
+    )
+
+
+def test_rotating_replaces_the_token(client, ada):
+    old_key = client.post("/accounts/profile/token/").context["key"]
+    old_hash = PersonalToken.objects.get(user=ada).key_hash
+
+    confirm = client.get("/accounts/profile/token/")
+    assert "Rotate your API token?" in confirm.content.decode()
+    rotated = client.post("/accounts/profile/token/")
+
+    new_key = rotated.context["key"]
+    assert new_key != old_key
+    assert not PersonalToken.objects.filter(key_hash=old_hash).exists()
+    assert PersonalToken.objects.get(user=ada).key_hash == key_hash(new_key)
+    assert user_for_token(old_key) is None and user_for_token(new_key) == ada
+
+
+def test_revoking_asks_first_and_deletes_the_token(client, ada):
+    key = client.post("/accounts/profile/token/").context["key"]
+
+    confirm = client.get("/accounts/profile/token/revoke/")
+    assert "Revoke your API token?" in confirm.content.decode()
+    assert PersonalToken.objects.filter(user=ada).exists()
+    revoked = client.post("/accounts/profile/token/revoke/", follow=True)
+
+    assert "Your API token is revoked: it no longer works." in messages_of(revoked)
+    assert not PersonalToken.objects.exists()
+    assert user_for_token(key) is None
+    assert "You have no API token." in revoked.content.decode()
+
+
+def test_revoking_without_a_token_says_so(client, ada):
+    response = client.get("/accounts/profile/token/revoke/", follow=True)
+
+    assert "You have no API token to revoke." in messages_of(response)
+
+
+# Vacations.
+
+
+def seat_ada(game, ada) -> None:
+    Seat.objects.filter(game=game, number=0).update(user=ada)
+
+
+def test_it_lists_playing_games_with_their_vacation_days(client, ada):
+    budgeted = make_game(players=1, bots=["greedy"], settings=GameSettings(vacation_days=5))
+    plain = make_game(players=1, bots=["greedy"])
+    seat_ada(budgeted, ada)
+    seat_ada(plain, ada)
+
+    page = client.get("/accounts/profile/")
+
+    html = page.content.decode()
+    assert f"/accounts/profile/vacation/{budgeted.pk}/" in html
+    assert "0 of 5 days used, 5 left" in html
+    assert "no vacation days in this game" in html
+    assert f"/accounts/profile/vacation/{plain.pk}/" not in html
+
+
+def test_taking_vacation_days_pauses_the_clock(client, ada):
+    game = make_game(players=1, bots=["greedy"], settings=GameSettings(vacation_days=5))
+    seat_ada(game, ada)
+
+    response = client.post(f"/accounts/profile/vacation/{game.pk}/", {"days": 2}, follow=True)
+
+    (message,) = messages_of(response)
+    assert message.startswith(f"Game {game.pk}: your clock is paused until ")
+    assert message.endswith("3 vacation day(s) left.")
+    assert seat_facts.facts_of(game.pk).vacation_days[0] == 2
+    assert "2 of 5 days used, 3 left" in response.content.decode()
+    assert "paused until" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("days", "message"),
+    [
+        (9, "9 days asked, 5 of the 5 vacation days of this game left"),
+        (0, "give a whole number of days, at least 1"),
+    ],
+)
+def test_a_refused_vacation_is_a_message_and_changes_nothing(client, ada, days, message):
+    game = make_game(players=1, bots=["greedy"], settings=GameSettings(vacation_days=5))
+    seat_ada(game, ada)
+
+    response = client.post(f"/accounts/profile/vacation/{game.pk}/", {"days": days}, follow=True)
+
+    assert messages_of(response) == [f"Game {game.pk}: {message}."]
+    assert seat_facts.facts_of(game.pk).vacation_days[0] == 0
+
+
+def test_a_vacation_in_someone_elses_game_is_refused(client, ada):
+    game = make_game(players=1, bots=["greedy"], settings=GameSettings(vacation_days=5))
+
+    response = client.post(f"/accounts/profile/vacation/{game.pk}/", {"days": 1}, follow=True)
+
+    assert messages_of(response) == [f"Game {game.pk}: you hold no seat in game {game.pk}."]

@@ -1,0 +1,87 @@
+"""The sign-up page (/accounts/signup/): a person, their profile, and a session."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from accounts.models import Profile
+from games.models import Game
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
+
+GOOD = {
+    "username": "grace",
+    "email": "grace@example.org",
+    "password1": "cobol-compiler-1959",
+    "password2": "cobol-compiler-1959",
+    "birth_date": "1990-12-09",
+}
+
+
+def test_it_shows_the_form(client):
+    page = client.get("/accounts/signup/")
+
+    assert page.status_code == 200
+    html = page.content.decode()
+    for field in ("username", "email", "password1", "password2", "birth_date"):
+        assert f'name="{field}"' in html
+    assert 'type="date"' in html
+    assert "csrfmiddlewaretoken" in html
+
+
+def test_it_creates_a_person_with_a_profile_and_signs_them_in(client):
+    response = client.post("/accounts/signup/", GOOD)
+
+    assert response.status_code == 302 and response.url == "/play/"
+    user = User.objects.get(username="grace")
+    assert user.email == "grace@example.org"
+    assert user.check_password("cobol-compiler-1959")
+    assert Profile.objects.get(user=user).birth_date == datetime.date(1990, 12, 9)
+    assert client.session["_auth_user_id"] == str(user.pk)
+    assert "Sign out grace" in client.get("/play/").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "message"),
+    [
+        ({"username": "ada"}, "username", "A user with that username already exists."),
+        ({"password1": "short", "password2": "short"}, "password2", "too short"),
+        ({"password2": "something-else-2"}, "password2", "fields didn’t match"),
+        ({"birth_date": ""}, "birth_date", "This field is required."),
+        ({"birth_date": "2999-01-01"}, "birth_date", "cannot be in the future"),
+        ({"email": "not-an-address"}, "email", "Enter a valid email address."),
+    ],
+)
+def test_a_bad_sign_up_shows_the_error_and_creates_nobody(client, change, field, message):
+    User.objects.create_user("ada", password="lovelace-1815")
+
+    page = client.post("/accounts/signup/", {**GOOD, **change})
+
+    assert page.status_code == 200
+    assert message in page.content.decode()
+    assert message in " ".join(page.context["form"].errors[field])
+    assert User.objects.count() == 1 and Profile.objects.count() == 0
+    assert "_auth_user_id" not in client.session
+
+
+def test_a_signed_in_person_is_sent_to_the_lobby(client):
+    client.force_login(User.objects.create_user("ada"))
+
+    assert client.get("/accounts/signup/").url == "/play/"
+
+
+def test_the_birth_date_given_at_sign_up_seats_the_person_in_newno(client):
+    client.post("/accounts/signup/", GOOD)
+    seats = {"seat0": "me", "seat1": "bot:stacker", "seat1_user": ""}
+
+    response = client.post("/play/new/", {"rules": "newno", **seats})
+
+    game = Game.objects.get()
+    assert response.url == f"/games/{game.pk}/"
+    grace = game.seats.get(number=0)
+    assert grace.user.username == "grace"
+    assert grace.age == (timezone.localdate() - datetime.date(1990, 12, 9)).days

@@ -1,0 +1,89 @@
+"""The forms of a person's account pages: sign-up, settings, vacation days."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm, UsernameField
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from games.models import NotificationPreference
+
+# Nobody alive was born before this; a date before it is a typing slip.
+EARLIEST_BIRTH = datetime.date(1900, 1, 1)
+
+
+class BirthDateInput(forms.DateInput):
+    """The browser's date picker; it sends and shows ISO dates."""
+
+    input_type = "date"
+
+    def __init__(self) -> None:
+        super().__init__(format="%Y-%m-%d")
+
+
+def birth_date_field(*, required: bool = True) -> forms.DateField:
+    return forms.DateField(
+        required=required,
+        widget=BirthDateInput(),
+        help_text="newno's Youngest Rule hands open choices to the youngest player, so a newno "
+        "game records its players' ages.",
+    )
+
+
+def check_birth_date(born: datetime.date) -> datetime.date:
+    if born > timezone.localdate():
+        raise forms.ValidationError("A birth date cannot be in the future.")
+    if born < EARLIEST_BIRTH:
+        raise forms.ValidationError(f"A birth date cannot be before {EARLIEST_BIRTH:%Y}.")
+    return born
+
+
+class PlainLabels:
+    """Labels without Django's trailing colon: they sit above their fields."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+
+
+class SignUpForm(PlainLabels, UserCreationForm):
+    """Username, email, password twice (the site's password validators) and a birth date.
+
+    Only checks: accounts.services.sign_up creates the person, so the form is never saved.
+    """
+
+    email = forms.EmailField(help_text="For password resets and turn notices.")
+    birth_date = birth_date_field()
+
+    class Meta:
+        model = User
+        fields = ("username", "email")
+        field_classes = {"username": UsernameField}
+
+    def clean_birth_date(self) -> datetime.date:
+        return check_birth_date(self.cleaned_data["birth_date"])
+
+
+class SettingsForm(PlainLabels, forms.Form):
+    """What a person may change on the profile page: their birth date and turn emails."""
+
+    # Not required: people made before sign-up asked for it may have none, and may keep none
+    # (a newno game then refuses to seat them).
+    birth_date = birth_date_field(required=False)
+    turn_emails = forms.ChoiceField(
+        choices=NotificationPreference.TurnEmails.choices,
+        widget=forms.RadioSelect,
+        label="When it is my turn, send",
+    )
+
+    def clean_birth_date(self) -> datetime.date | None:
+        born = self.cleaned_data["birth_date"]
+        return None if born is None else check_birth_date(born)
+
+
+class VacationForm(forms.Form):
+    days = forms.IntegerField(min_value=1, initial=1, label="Days")

@@ -1,0 +1,171 @@
+"""A person's account pages: sign-up, and the profile (settings, API token, vacations).
+
+Signing in and out, password changes and resets are Django's own views (config/urls.py mounts
+django.contrib.auth.urls at /accounts/); their templates are in templates/registration/.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
+
+from accounts import services as accounts
+from accounts.models import PersonalToken
+from games import deadlines, lobby, seat_facts
+from games.errors import GameError
+from games.game_settings import GameSettings
+from games.models import Game, NotificationPreference
+
+from .account_forms import SettingsForm, SignUpForm, VacationForm
+
+
+class SignedInRequest(HttpRequest):
+    """The request of a login_required view: its user is a person (django-stubs' way to say so)."""
+
+    user: User
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    """Make an account and sign its person in."""
+    if request.user.is_authenticated:
+        return redirect("pages:lobby")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        user = accounts.sign_up(
+            username=data["username"],
+            email=data["email"],
+            password=data["password1"],
+            birth_date=data["birth_date"],
+        )
+        login(request, user)
+        messages.success(request, f"Welcome, {user.username}. Start a game below.")
+        return redirect("pages:lobby")
+    return render(request, "accounts/signup.html", {"form": form})
+
+
+@dataclass(frozen=True, slots=True)
+class VacationRow:
+    """One playing game of the person's, with the vacation days its seat may still take."""
+
+    game: Game
+    seat: int
+    budget: int
+    used: int
+    on_vacation_until: datetime.datetime | None
+
+    @property
+    def left(self) -> int:
+        return self.budget - self.used
+
+
+def vacation_rows(user: User) -> list[VacationRow]:
+    """The person's playing games and their vacation budgets (the seat deadlines.seat_vacation
+    pauses: their first in each game)."""
+    rows = []
+    now = timezone.now()
+    for row in lobby.games_of(person=user, status="playing"):
+        seat = min(row.my_seats)
+        budget = GameSettings.of(row.game.context).vacation_budget
+        # Games without a budget (most games made by hand) need no read of their log.
+        used = seat_facts.facts_of(row.game.pk).vacation_days[seat] if budget else 0
+        until = next(s.vacation_until for s in row.game.seats.all() if s.number == seat)
+        rows.append(
+            VacationRow(row.game, seat, budget, used, until if until and until > now else None)
+        )
+    return rows
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile(request: SignedInRequest) -> HttpResponse:
+    """Show the person's settings, API token and vacations; save the settings."""
+    user = request.user
+    if request.method == "POST":
+        form = SettingsForm(request.POST)
+        if form.is_valid():
+            accounts.birth_date_change(user=user, birth_date=form.cleaned_data["birth_date"])
+            NotificationPreference.objects.update_or_create(
+                user=user, defaults={"turn_emails": form.cleaned_data["turn_emails"]}
+            )
+            messages.success(request, "Your settings are saved.")
+            return redirect("pages:profile")
+    else:
+        preference = NotificationPreference.objects.filter(user=user).first()
+        form = SettingsForm(
+            initial={
+                "birth_date": accounts.profile_of(user).birth_date,
+                "turn_emails": (preference or NotificationPreference()).turn_emails,
+            }
+        )
+    context = {
+        "form": form,
+        "token": PersonalToken.objects.filter(user=user).first(),
+        "vacations": vacation_rows(user),
+    }
+    return render(request, "accounts/profile.html", context)
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+def token_issue(request: SignedInRequest) -> HttpResponse:
+    """Ask, then make the person a new API token (replacing any) and show it this once."""
+    user = request.user
+    token = PersonalToken.objects.filter(user=user).first()
+    if request.method == "GET":
+        return render(request, "accounts/token_confirm.html", {"token": token, "revoke": False})
+    # The key exists only in this response: the database keeps its hash and its prefix.
+    key = accounts.token_issue(user=user)
+    return render(request, "accounts/token_new.html", {"key": key, "replaced": token})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def token_revoke(request: SignedInRequest) -> HttpResponse:
+    """Ask, then delete the person's API token."""
+    user = request.user
+    token = PersonalToken.objects.filter(user=user).first()
+    if request.method == "GET":
+        if token is None:
+            messages.info(request, "You have no API token to revoke.")
+            return redirect("pages:profile")
+        return render(request, "accounts/token_confirm.html", {"token": token, "revoke": True})
+    if accounts.token_revoke(user=user):
+        messages.success(request, "Your API token is revoked: it no longer works.")
+    else:
+        messages.info(request, "You had no API token.")
+    return redirect("pages:profile")
+
+
+@login_required
+@require_POST
+def vacation(request: SignedInRequest, game_id: int) -> HttpResponse:
+    """Pause the person's clock in one game for some days."""
+    user = request.user
+    form = VacationForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, f"Game {game_id}: give a whole number of days, at least 1.")
+        return redirect("pages:profile")
+    try:
+        taken = deadlines.seat_vacation(game_id=game_id, actor=user, days=form.cleaned_data["days"])
+    except GameError as error:
+        messages.error(request, f"Game {game_id}: {error.message}.")
+        return redirect("pages:profile")
+    messages.success(
+        request,
+        f"Game {game_id}: your clock is paused until {taken.vacation_until:%Y-%m-%d %H:%M %Z}; "
+        f"{taken.days_left} vacation day(s) left.",
+    )
+    return redirect("pages:profile")

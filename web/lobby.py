@@ -1,0 +1,170 @@
+"""The lobby (/play/): a person's games, whose turn it is, the clock and the score.
+
+Scores come from the read models when they are up to date with the game (GameSummary while it
+is played, MatchResult once it is over; games/projections.py folds them every few seconds), else
+from services.game_view, which replays the log as the person may see it.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.views.decorators.http import require_GET
+
+from games import services
+from games.actors import Person
+from games.lobby import GameRow, SeatInfo, games_of
+from games.models import Game, GameEvent, GameSummary, MatchResult
+
+from .accounts import SignedInRequest
+from .variant_text import time_left, variant_details, variant_title
+
+TABS = {"playing": "Playing", "my-turn": "My turn", "finished": "Finished"}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLine:
+    info: SeatInfo
+    score: int | None
+    mine: bool
+    to_act: bool
+    winner: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyGame:
+    """One game as the lobby shows it."""
+
+    game: Game
+    title: str
+    details: str
+    my_turn: bool
+    finished: bool
+    waiting_for: list[str]
+    deadline: datetime.datetime | None
+    time_left: str
+    seats: list[SeatLine]
+    invited_by: str | None
+
+    @property
+    def url(self) -> str:
+        # The play page (web/play.py, "web:play").
+        return f"/games/{self.game.pk}/"
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    scores: list[int]
+    winner: int | None
+
+
+def standings(rows: Sequence[GameRow], person: Person) -> dict[int, Standing]:
+    """Each game's scores (and winner, once over), from the read models when they are current."""
+    ids = [row.game.pk for row in rows]
+    summaries = {
+        s.game_id: s for s in GameSummary.objects.filter(game_id__in=ids).only("scores", "version")
+    }
+    results = {r.game_id: r for r in MatchResult.objects.filter(game_id__in=ids)}
+    found: dict[int, Standing] = {}
+    for row in rows:
+        game = row.game
+        result = results.get(game.pk)
+        summary = summaries.get(game.pk)
+        if game.status == Game.Status.MATCH_OVER and result is not None:
+            found[game.pk] = Standing(list(result.scores), result.winner)
+        elif game.status != Game.Status.MATCH_OVER and summary and summary.version == game.version:
+            found[game.pk] = Standing(list(summary.scores), None)
+        else:
+            view = services.game_view(game_id=game.pk, viewer=person)
+            found[game.pk] = Standing(list(view.get("scores") or []), view.get("winner"))
+    return found
+
+
+def inviters(rows: Sequence[GameRow], person: Person) -> dict[int, str]:
+    """Who started each game someone else started: the actor of its first event."""
+    started = dict(
+        GameEvent.objects.filter(game_id__in=[row.game.pk for row in rows], version=1)
+        .exclude(actor=f"user:{person.pk}")
+        .filter(actor__startswith="user:")
+        .values_list("game_id", "actor")
+    )
+    names = dict(
+        User.objects.filter(
+            pk__in={int(actor.removeprefix("user:")) for actor in started.values()}
+        ).values_list("pk", "username")
+    )
+    return {
+        game_id: names.get(int(actor.removeprefix("user:")), "someone")
+        for game_id, actor in started.items()
+    }
+
+
+def lobby_games(rows: Sequence[GameRow], person: Person) -> list[LobbyGame]:
+    now = timezone.now()
+    scores = standings(rows, person)
+    invited = inviters(rows, person)
+    shown = []
+    for row in rows:
+        game = row.game
+        standing = scores[game.pk]
+        finished = game.status == Game.Status.MATCH_OVER
+        to_act = set(game.to_act or []) if not finished else set()
+        seats = [
+            SeatLine(
+                info=info,
+                score=standing.scores[info.seat] if info.seat < len(standing.scores) else None,
+                mine=info.seat in row.my_seats,
+                to_act=info.seat in to_act,
+                winner=standing.winner == info.seat,
+            )
+            for info in row.seats
+        ]
+        shown.append(
+            LobbyGame(
+                game=game,
+                title=variant_title(game.variant),
+                details=variant_details(game.variant),
+                my_turn=row.my_turn,
+                finished=finished,
+                waiting_for=[line.info.name for line in seats if line.to_act and not line.mine],
+                deadline=row.deadline,
+                time_left=time_left(row.deadline, now) if row.deadline else "",
+                seats=seats,
+                invited_by=invited.get(game.pk),
+            )
+        )
+    return shown
+
+
+@login_required
+@require_GET
+def lobby(request: SignedInRequest) -> HttpResponse:
+    """List the person's games: playing (their turn first), their turn only, or finished."""
+    person = request.user
+    tab = request.GET.get("show", "playing")
+    if tab not in TABS:
+        tab = "playing"
+    if tab == "finished":
+        rows = games_of(person=person, status="finished")
+        waiting = sum(row.my_turn for row in games_of(person=person, status="playing"))
+    else:
+        playing = games_of(person=person, status="playing")
+        waiting = sum(row.my_turn for row in playing)
+        # Games waiting for the person first; newest activity first within each group.
+        rows = sorted(playing, key=lambda row: not row.my_turn)
+        if tab == "my-turn":
+            rows = [row for row in rows if row.my_turn]
+    context = {
+        "tab": tab,
+        "tabs": TABS,
+        "waiting": waiting,
+        "games": lobby_games(rows, person),
+    }
+    return render(request, "play/lobby.html", context)
