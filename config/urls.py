@@ -9,6 +9,7 @@ from web import views as web_views
 
 urlpatterns = [
     path("", web_views.home, name="home"),
+    path("", include("web.urls")),
     path("admin/", admin.site.urls),
     # Sign in and out (Django's own views); the API's session endpoints use this session.
     path("accounts/", include("django.contrib.auth.urls")),
