@@ -34,9 +34,9 @@ class Names:
             return "Your" if start else "your"
         return f"{self.who(seat)}'s"
 
-    def verb(self, seat: int, one: str, you: str) -> str:
+    def verb(self, seat: int, one: str, you: str, *, start: bool = True) -> str:
         """The seat and its verb: `one` for others ("owes"), `you` for the viewer ("owe")."""
-        return f"{self.who(seat)} {you if seat == self.viewer else one}"
+        return f"{self.who(seat, start=start)} {you if seat == self.viewer else one}"
 
     def seats(self, seats: Sequence[int], *, start: bool = True, conj: str = "and") -> str:
         """Several seats: "Ana, Ben and you" (or "Ana or Ben", with `conj`)."""

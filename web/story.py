@@ -193,10 +193,10 @@ class _Teller(Names):
 
     def match_ended(self, e: Event) -> str:
         if e["winner"] is not None:
-            result = f"{self.verb(e['winner'], 'wins', 'win')}"
+            result = self.verb(e["winner"], "wins", "win", start=False)
         else:
             firsts = [seat for seat, place in enumerate(e["places"]) if place == 1]
-            result = f"{self.seats(firsts)} share first place"
+            result = f"{self.seats(firsts, start=False)} share first place"
         return f"The match is over: {result}. Final scores: {self.scores(e['scores'])}"
 
     def seat_forfeited(self, e: Event) -> str:
