@@ -62,4 +62,6 @@
 
   tick();
   setInterval(tick, 1000);
+  // A board htmx swaps in shows its clock at once, not a second later.
+  document.addEventListener("htmx:afterSettle", tick);
 })();

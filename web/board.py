@@ -47,6 +47,12 @@ class SeatPanel:
     revealed: list[Face] | None = None
     catch: Any = None  # the viewer's catch of this seat (controls.Option), when legal
 
+    @property
+    def catch_class(self) -> str:
+        """A catch of a seat that owes a call stands out; one that does not costs the catcher
+        (basic-plus, newno list it all the same)."""
+        return "action--catch action--owes" if self.uno == "owes" else "action--catch"
+
 
 @dataclass
 class HandResult:
@@ -201,6 +207,8 @@ def _newno_or_censorship(pending: Mapping[str, Any], who: Names) -> str:
         return f"{who.who(seat)} may submit the drawn card again, or pass"
     if kind == "ruling":
         submitter = who.whose(pending["submitter"], start=False)
+        if seat == who.viewer:
+            return f"You are the censor: rule on {submitter} card"
         return f"The censor, {who.who(seat, start=False)}, rules on {submitter} card"
     return f"Waiting for {who.seats(seats or [seat], start=False)}"
 

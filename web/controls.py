@@ -67,16 +67,9 @@ class Controls:
     precommit: Precommit | None = None
 
     @property
-    def any(self) -> bool:
-        return bool(
-            self.actions
-            or self.colors
-            or self.swaps
-            or self.catches
-            or self.submission
-            or self.precommit
-            or any(card.options for card in self.hand)
-        )
+    def hand_moves(self) -> bool:
+        """Whether a card of the hand is a control now."""
+        return any(card.options for card in self.hand)
 
 
 def controls(legal: Sequence[Command], view: Mapping[str, Any], who: Names) -> Controls:
