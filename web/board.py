@@ -83,17 +83,24 @@ class Table:
     result: str
 
 
-def table(view: View, names: Sequence[str], kinds: Sequence[str], *, you: int | None) -> Table:
-    """The board of `view` (an engine view, maybe with the revealed `hands`), seats named by
-    `names` and `kinds` ("person" or "bot"); `you` is the seat called "you" (the person's own
-    seat, which a replay's view need not be)."""
+def table(
+    view: View,
+    names: Sequence[str],
+    kinds: Sequence[str],
+    *,
+    you: int | None,
+    spec: Mapping[str, Any],
+) -> Table:
+    """The board of `view` (an engine view, maybe with the revealed `hands`) of a game of the
+    variant `spec`, seats named by `names` and `kinds` ("person" or "bot"); `you` is the seat
+    called "you" (the person's own seat, which a replay's view need not be)."""
     viewer = view["seat"]
     who = Names(names, you)
     pending = view.get("pending") or {}
     submission = view.get("submission") or {}
     over = view["status"] == "match-over"
     return Table(
-        rules=_rules_title(view),
+        rules=rules_title(spec),
         hand_number=view["hand_number"],
         top=face(view["top"]) if view.get("top") else None,
         color=view.get("color"),
@@ -112,9 +119,15 @@ def table(view: View, names: Sequence[str], kinds: Sequence[str], *, you: int | 
     )
 
 
-def _rules_title(view: View) -> str:
-    title = RULES_TITLES.get(view["rules"], view["rules"])
-    return f"Precognitive over {title.lower()}" if "precognitive" in view else title
+def rules_title(spec: Mapping[str, Any]) -> str:
+    """The variant in words: "Official", "Precognitive (lane 2, blind) over official"."""
+    rules = str(spec.get("rules", ""))
+    title = RULES_TITLES.get(rules) or rules
+    precognitive = spec.get("precognitive")
+    if not precognitive:
+        return title
+    lane, sight = precognitive.get("lane"), precognitive.get("sight")
+    return f"Precognitive (lane {lane}, {sight}) over {title.lower()}"
 
 
 def _seat_order(view: View) -> list[int]:
@@ -163,8 +176,8 @@ def waiting(view: View, who: Names) -> str:
         return "The match is over"
     if kind is None:
         return ""
-    seat = pending.get("seat")
-    mine = seat is not None and seat == who.viewer
+    seat = pending.get("seat", -1)
+    mine = seat == who.viewer
     if kind == "play":
         return "Your turn: play a card or draw" if mine else f"{who.whose(seat)} turn"
     if kind == "drawn":

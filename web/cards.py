@@ -10,7 +10,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from games.engine.cards import ACTION_RANKS, COLOR_OF, COLORS, NUMBER_RANKS, RANK_OF, WILD, WILD_DRAW4
+from games.engine.cards import (
+    ACTION_RANKS,
+    COLOR_OF,
+    COLORS,
+    NUMBER_RANKS,
+    RANK_OF,
+    WILD,
+    WILD_DRAW4,
+)
 
 BLACK = "black"
 _RANK_WORDS = {"skip": "skip", "reverse": "reverse", "draw2": "draw two", WILD: "wild"}

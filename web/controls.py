@@ -99,8 +99,8 @@ def controls(legal: Sequence[Command], view: Mapping[str, Any], who: Names) -> C
             result.catches[command["target"]] = option
         else:
             result.actions.append(option)
-    for card in hand:
-        card.options = by_code.get(card.face.code, [])
+    for held in hand:
+        held.options = by_code.get(held.face.code, [])
     return result
 
 
@@ -189,7 +189,7 @@ class _Labels:
         return "Accept: draw 4"
 
     def challenge(self, command: Command) -> str:
-        offender = self.pending.get("offender")
+        offender = int(self.pending["offender"])
         return f"Challenge {self.who.whose(offender, start=False)} wild draw four"
 
     def choose_color(self, command: Command) -> str:

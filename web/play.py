@@ -18,6 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.middleware import HtmxDetails
 
 from games import lobby, services
 from games.actors import is_person
@@ -26,6 +27,13 @@ from games.models import Game
 
 from . import board, controls, story
 from .names import Names, seat_names
+
+
+class HtmxHttpRequest(HttpRequest):
+    """A request as django-htmx's middleware leaves it (django-htmx's own typing advice)."""
+
+    htmx: HtmxDetails
+
 
 # The story on the play page: the newest lines (the replay tells the whole match).
 STORY_LINES = 40
@@ -70,7 +78,7 @@ def live_board(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @require_POST
-def command(request: HttpRequest, game_id: int) -> HttpResponse:
+def command(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Run one command from the form (its JSON, the version it was chosen at, a command id),
     then show the board: the page again (a redirect) or, for htmx, the board partial. A refused
     command is shown with its reason's code and changes nothing."""
@@ -100,7 +108,9 @@ def _run(request: HttpRequest, game_id: int) -> None:
         command = json.loads(form.get("command", ""))
         expected = int(form.get("expected_version", ""))
     except ValueError:
-        raise IllegalMove("the form's command is not valid JSON", code="malformed-command") from None
+        raise IllegalMove(
+            "the form's command is not valid JSON", code="malformed-command"
+        ) from None
     if isinstance(command, dict) and command.get("type") == "precommit" and "card" in form:
         # The lane form: the cards come from its ordered slots.
         command["cards"] = [card for card in form.getlist("card") if card]
@@ -145,7 +155,7 @@ def board_context(request: HttpRequest, game_id: int, seat: int | None) -> dict[
     names = seat_names(detail["seats"])
     kinds = [seat_info["kind"] for seat_info in detail["seats"]]
     shown = services.game_events(game_id=game_id, viewer=request.user, seat=viewer)
-    table = board.table(view, names, kinds, you=viewer)
+    table = board.table(view, names, kinds, you=viewer, spec=detail["variant"])
     ctrl = controls.controls(detail["legal"], view, Names(names, viewer))
     for panel in table.seats:
         panel.catch = ctrl.catches.get(panel.number)

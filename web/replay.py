@@ -35,9 +35,7 @@ STORY_LINES = 40
 @require_GET
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """The board after event `?at=` (default: the first hand's deal) as `?as=` sees it."""
-    game = Game.objects.prefetch_related("seats__user", "seats__registered_bot").filter(
-        pk=game_id
-    )
+    game = Game.objects.prefetch_related("seats__user", "seats__registered_bot").filter(pk=game_id)
     found = game.first()
     if found is None:
         raise Http404(f"there is no game {game_id}")
@@ -87,7 +85,9 @@ def _replay_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "as": chosen,
         "choices": [(choice, _choice_label(choice, names)) for choice in choices],
         "steps": _steps(game.pk, chosen, at, last),
-        "table": board.table(view, names, [info.kind for info in listing], you=you),
+        "table": board.table(
+            view, names, [info.kind for info in listing], you=you, spec=game.variant
+        ),
         "hand": controls.controls([], view, Names(names, you)).hand,
         "hand_owner": Names(names, you).whose(seat) if seat is not None else "",
         "story": lines[:STORY_LINES],
@@ -111,9 +111,7 @@ def _clamp(value: str | None, last: int, *, default: int) -> int:
 
 def _first_turn(events: list[dict[str, Any]]) -> int:
     """The version where the first hand waits for its first move (the deal and the flip done)."""
-    return next(
-        (item["version"] for item in events if item["event"]["type"] == "prompted"), 1
-    )
+    return next((item["version"] for item in events if item["event"]["type"] == "prompted"), 1)
 
 
 def _events(

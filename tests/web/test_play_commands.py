@@ -104,8 +104,7 @@ def test_a_misshapen_command_is_refused_with_a_code(raw):
     )
 
     assert any(
-        code.encode() in response.content
-        for code in ("malformed-command", "unknown-command")
+        code.encode() in response.content for code in ("malformed-command", "unknown-command")
     )
     assert Game.objects.get(pk=game.pk).version == game.version
 
@@ -176,9 +175,7 @@ def test_with_htmx_a_refusal_comes_inside_the_board():
     game, people = people_game(FAMILIES["official"])
     seat, person = to_act(game, people)
 
-    response = post(
-        signed_in(person), game, {"type": "challenge", "seat": seat}, **HTMX
-    )
+    response = post(signed_in(person), game, {"type": "challenge", "seat": seat}, **HTMX)
 
     assert response.status_code == 200
     assert b'role="alert"' in response.content
@@ -188,8 +185,13 @@ def test_with_htmx_a_refusal_comes_inside_the_board():
 def test_the_lane_form_sends_its_slots_in_order():
     game, people = people_game(FAMILIES["precognitive-sighted"])
     for _ in range(8):
-        if (game.to_act and services.game_view(game_id=game.pk, viewer=people[game.to_act[0]])
-                ["pending"]["type"] == "precommit"):
+        if (
+            game.to_act
+            and services.game_view(game_id=game.pk, viewer=people[game.to_act[0]])["pending"][
+                "type"
+            ]
+            == "precommit"
+        ):
             break
         game = advance(game, 1)
     seat, person = to_act(game, people)
@@ -205,7 +207,7 @@ def test_the_lane_form_sends_its_slots_in_order():
     )
 
     lane = services.game_view(game_id=game.pk, viewer=person)["lane"][seat]
-    assert lane[-len(cards):] == cards
+    assert lane[-len(cards) :] == cards
 
 
 def test_the_poll_is_204_while_nothing_changed():

@@ -131,7 +131,11 @@ def test_cards_name_themselves_in_words_and_letters():
     hand = services.game_view(game_id=game.pk, viewer=people[0])["hand"]
 
     for card in hand:
-        words = card.replace("-", " ").replace("draw2", "draw two").replace("wild draw4", "wild draw four")
+        words = (
+            card.replace("-", " ")
+            .replace("draw2", "draw two")
+            .replace("wild draw4", "wild draw four")
+        )
         assert f'data-card="{card}" role="img" aria-label="{words}"' in html
 
 

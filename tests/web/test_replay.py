@@ -60,8 +60,11 @@ def test_each_step_shows_the_board_after_that_event_as_the_seat_saw_it():
         expected = Counter(state.hands[0]) + Counter(state.discard[-1:])
         if at == game.version:
             # The end: the last hand's result lists every seat's cards (a public event).
-            ended = [e for e in services.game_events(game_id=game.pk, viewer=None)
-                     if e["event"]["type"] == "hand-ended"][-1]["event"]
+            ended = [
+                e
+                for e in services.game_events(game_id=game.pk, viewer=None)
+                if e["event"]["type"] == "hand-ended"
+            ][-1]["event"]
             expected += Counter(c for hand in ended["cards_left"] for c in hand)
         assert page_cards(html) == expected, at
         assert f"Event <strong>{at}</strong> of {game.version}" in html
@@ -84,7 +87,9 @@ def test_at_is_kept_within_the_log():
     client = signed_in(people[0])
 
     assert b"Event <strong>1</strong>" in replay(client, game, at=-4).content
-    assert f"Event <strong>{game.version}</strong>".encode() in replay(client, game, at=10**6).content
+    assert (
+        f"Event <strong>{game.version}</strong>".encode() in replay(client, game, at=10**6).content
+    )
     assert b"Event <strong>" in replay(client, game, at="x").content
 
 
@@ -92,8 +97,11 @@ def test_the_replay_starts_where_the_first_hand_waits_for_its_first_move():
     game, people = finished()
     html = replay(Client(), game).content.decode()
 
-    first = next(e["version"] for e in services.game_events(game_id=game.pk, viewer=None)
-                 if e["event"]["type"] == "prompted")
+    first = next(
+        e["version"]
+        for e in services.game_events(game_id=game.pk, viewer=None)
+        if e["event"]["type"] == "prompted"
+    )
     assert f"Event <strong>{first}</strong>" in html
 
 

@@ -249,7 +249,9 @@ def test_my_dealt_cards_are_listed_for_me_only():
         "cards": ["red-1", "wild"],
     }
 
-    assert told([dealt], 2) == ["Hand 1 was dealt, 2 cards each; Ana dealt; your cards: red 1 and wild."]
+    assert told([dealt], 2) == [
+        "Hand 1 was dealt, 2 cards each; Ana dealt; your cards: red 1 and wild."
+    ]
 
 
 def test_a_shared_first_place():

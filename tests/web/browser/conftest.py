@@ -84,16 +84,18 @@ def open_page(
         page.set_default_timeout(10_000)
         page.on(
             "console",
-            lambda message: errors.append(f"console: {message.text}")
-            if message.type == "error"
-            else None,
+            lambda message: (
+                errors.append(f"console: {message.text}") if message.type == "error" else None
+            ),
         )
         page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
         page.on(
             "response",
-            lambda response: errors.append(f"HTTP {response.status}: {response.url}")
-            if response.status >= 400
-            else None,
+            lambda response: (
+                errors.append(f"HTTP {response.status}: {response.url}")
+                if response.status >= 400
+                else None
+            ),
         )
         page.goto(live_server.url + path)
         contexts.append(context)

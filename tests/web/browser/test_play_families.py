@@ -45,7 +45,7 @@ def test_a_precognitive_seat_fills_its_lane_by_picking_cards_in_order(open_page)
         "cards => cards.map(c => c.dataset.card)"
     )
     # Sighted: the owner sees its lane; the lane may have played its front card since.
-    assert lane and lane == picked[len(picked) - len(lane):] or lane[:2] == picked
+    assert lane and lane == picked[len(picked) - len(lane) :] or lane[:2] == picked
     assert "committed" in page.locator(".story").inner_text()
 
 
@@ -75,8 +75,7 @@ def test_the_censor_rules_on_a_bots_submission(open_page):
 
     story = page.locator(".story").inner_text()
     assert any(
-        words in story
-        for words in ("The censor approved greedy's", "for greedy", "returned")
+        words in story for words in ("The censor approved greedy's", "for greedy", "returned")
     ), story
 
 

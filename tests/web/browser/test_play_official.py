@@ -17,8 +17,12 @@ def test_a_person_plays_a_whole_hand_by_clicking(open_page):
     ana = make_user("ana")
     game = services.game_create(
         variant_spec={"rules": "official", "options": {"hand_size": 5}},
-        seats=[SeatSpec(user=ana), SeatSpec(bot="greedy"), SeatSpec(bot="colour-control"),
-               SeatSpec(bot="random")],
+        seats=[
+            SeatSpec(user=ana),
+            SeatSpec(bot="greedy"),
+            SeatSpec(bot="colour-control"),
+            SeatSpec(bot="random"),
+        ],
         seed=11,
         dealer=3,
     )
