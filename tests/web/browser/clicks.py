@@ -24,6 +24,10 @@ def wait_for_board_after(page: Page, old: int, timeout: float = 10_000) -> None:
     )
 
 
+def scrolls_sideways(page: Page) -> bool:
+    return bool(page.evaluate("document.documentElement.scrollWidth > window.innerWidth"))
+
+
 def my_turn(page: Page) -> bool:
     return page.locator(".status--mine").count() > 0
 

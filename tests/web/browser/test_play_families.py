@@ -106,8 +106,10 @@ def test_newno_open_start_and_a_jump_in(open_page):
     page = open_page(ana, reverse("web:play", args=[game.pk]))
 
     assert "Open start: anyone may make the first play" in page.locator(".status").inner_text()
+    # By keyboard: the card is a button.
     old = version(page)
-    page.get_by_role("button", name="Play blue 5").click()
+    page.get_by_role("button", name="Play blue 5").focus()
+    page.keyboard.press("Enter")
     wait_for_board_after(page, old)
 
     jump = page.get_by_role("button", name="Jump in with blue 9")

@@ -8,7 +8,7 @@ from django.urls import reverse
 from games import services
 from games.services import SeatSpec
 from tests.games.factories import make_user
-from tests.web.browser.clicks import hand_number, my_turn, play_a_turn
+from tests.web.browser.clicks import hand_number, my_turn, play_a_turn, scrolls_sideways
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -26,7 +26,8 @@ def test_a_person_plays_a_whole_hand_by_clicking(open_page):
         seed=11,
         dealer=3,
     )
-    page = open_page(ana, reverse("web:play", args=[game.pk]))
+    # A phone's width: the board wraps, and never scrolls sideways.
+    page = open_page(ana, reverse("web:play", args=[game.pk]), width=360, height=760)
 
     held = services.game_view(game_id=game.pk, viewer=ana)["hand"]
     assert page.locator(".hand .card").count() == len(held) >= 5
@@ -39,6 +40,7 @@ def test_a_person_plays_a_whole_hand_by_clicking(open_page):
         if my_turn(page):
             play_a_turn(page)
             turns += 1
+            assert not scrolls_sideways(page)
 
     assert turns > 0
     # The hand's result is on the page: who went out, and the scores.
