@@ -107,7 +107,7 @@ def table(
         direction=view["direction"],
         draw_pile=view["draw_pile"],
         discard_pile=view["discard_pile"],
-        seats=[_panel(view, seat, names, kinds) for seat in _seat_order(view)],
+        seats=[_panel(view, seat, names, kinds, you) for seat in _seat_order(view)],
         status=view["status"],
         waiting=waiting(view, who),
         jump=_jump(pending, who),
@@ -136,7 +136,9 @@ def _seat_order(view: View) -> list[int]:
     return [(start + i) % view["seats"] for i in range(view["seats"])]
 
 
-def _panel(view: View, seat: int, names: Sequence[str], kinds: Sequence[str]) -> SeatPanel:
+def _panel(
+    view: View, seat: int, names: Sequence[str], kinds: Sequence[str], you: int | None
+) -> SeatPanel:
     cards = view["hand_sizes"][seat]
     revealed = view.get("hands")
     places = view.get("places")
@@ -144,7 +146,7 @@ def _panel(view: View, seat: int, names: Sequence[str], kinds: Sequence[str]) ->
         number=seat,
         name=names[seat],
         kind=kinds[seat],
-        is_viewer=seat == view["seat"],
+        is_viewer=seat == you,
         cards=cards,
         lane=[None if card is None else face(card) for card in view["lane"][seat]],
         acting=seat in view["to_act"],

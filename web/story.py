@@ -15,6 +15,7 @@ from typing import Any
 
 from games.engine import events as ev
 
+from .board import rules_title
 from .cards import card_list, card_name
 from .names import Names
 
@@ -66,8 +67,9 @@ class _Teller(Names):
     # ------------------------------------------------------------------------ sentences
 
     def match_started(self, e: Event) -> str:
-        rules = (e.get("variant") or {}).get("rules", "")
-        return f"The match began: {e['seats']} seats{f', {rules} rules' if rules else ''}"
+        spec = e.get("variant")
+        rules = f", {rules_title(spec)}" if spec else ""
+        return f"The match began: {e['seats']} seats{rules}"
 
     def hand_started(self, e: Event) -> str:
         text = f"Hand {e['hand']} was dealt, {e['hand_size']} cards each"

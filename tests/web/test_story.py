@@ -13,8 +13,8 @@ NAMES = ["Ana", "Ben", "Cy"]
 SAMPLES: dict[str, tuple[dict, str, str]] = {
     ev.MATCH_STARTED: (
         {"seats": 3, "variant": {"rules": "official"}},
-        "The match began: 3 seats, official rules.",
-        "The match began: 3 seats, official rules.",
+        "The match began: 3 seats, Official.",
+        "The match began: 3 seats, Official.",
     ),
     ev.HAND_STARTED: (
         {"hand": 2, "seats": 3, "dealer": 1, "first": 2, "hand_size": 7},
@@ -172,6 +172,18 @@ def test_each_event_in_words_for_a_seat_and_a_spectator(kind):
 
     assert told([event], 0) == ([for_seat] if for_seat else [])
     assert told([event], None) == ([for_spectator] if for_spectator else [])
+
+
+def test_the_match_names_its_variant():
+    started = {
+        "type": ev.MATCH_STARTED,
+        "seats": 4,
+        "variant": {"rules": "basic-plus", "precognitive": {"lane": 2, "sight": "blind"}},
+    }
+
+    assert told([started], None) == [
+        "The match began: 4 seats, Precognitive (lane 2, blind) over basic plus."
+    ]
 
 
 def test_the_newest_line_comes_first():

@@ -66,13 +66,18 @@ def open_page(
     request: pytest.FixtureRequest,
 ) -> Iterator[Callable[..., Any]]:
     """`open_page(person, path)`: a page in a fresh context signed in as `person` (None: not
-    signed in), at `path` on the live server. Console errors fail the test at its end."""
+    signed in), at `path` on the live server (`javascript=False`: with scripts off). Console
+    errors and failed requests fail the test at its end."""
     contexts: list[Any] = []
     pages: list[Any] = []
     errors: list[str] = []
 
-    def open_(person: Any, path: str, *, width: int = 1200, height: int = 900) -> Any:
-        context = chromium.new_context(viewport={"width": width, "height": height})
+    def open_(
+        person: Any, path: str, *, width: int = 1200, height: int = 900, javascript: bool = True
+    ) -> Any:
+        context = chromium.new_context(
+            viewport={"width": width, "height": height}, java_script_enabled=javascript
+        )
         if person is not None:
             client = Client()
             client.force_login(person)
