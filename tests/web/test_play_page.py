@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
+from tests.engine.decks import stacked
 from tests.web.tables import (
     FAMILIES,
     advance,
@@ -36,13 +37,38 @@ def page(client: Client, game_id: int, **query: int) -> str:
     return response.content.decode()
 
 
+# What each family's looks must include, so the test sees the hidden cards it is about.
+SITUATIONS = {
+    "official": {"hidden hands"},
+    "basic-plus": {"hidden hands"},
+    "newno": {"hidden hands"},
+    "censorship": {"hidden hands", "submission"},
+    "precognitive-blind": {"hidden hands", "lane"},
+    "precognitive-sighted": {"hidden hands", "lane"},
+}
+
+
+def situations(game) -> set[str]:
+    _, state, _ = services.load_state(game)
+    found = {"hidden hands"} if all(state.hands) else set()
+    if state.extra.get("submission"):
+        found.add("submission")
+    if any(state.lanes):
+        found.add("lane")
+    if (state.pending or {}).get("type") == "drawn":
+        found.add("drawn")
+    return found
+
+
 @pytest.mark.parametrize("family", FAMILIES)
 def test_every_seat_and_a_spectator_see_only_the_cards_they_may(family):
     game, people = people_game(FAMILIES[family])
     played = 0
+    seen: set[str] = set()
     for step in STEPS:
         game = advance(game, step - played, seed=step)
         played = step
+        seen |= situations(game)
         public = last_hand_cards(game)
         for seat, person in enumerate(people):
             client = Client()
@@ -51,6 +77,7 @@ def test_every_seat_and_a_spectator_see_only_the_cards_they_may(family):
             assert shown == visible_cards(game, seat) + public, (family, step, seat)
         shown = page_cards(page(Client(), game.pk))
         assert shown == visible_cards(game, None) + public, (family, step, "spectator")
+    assert SITUATIONS[family] <= seen, seen
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -70,6 +97,38 @@ def test_every_seat_gets_each_legal_command_as_a_control_and_nothing_else(family
                 legal = [c for c in legal if c not in lane]
             # A card held twice shows its commands on both copies.
             assert keys(controls) == keys(legal), (family, step, seat)
+
+
+def test_a_drawn_card_that_may_be_played_is_shown_to_the_drawer_only():
+    hands = [["green-1", "green-2"], ["blue-1", "blue-2"], ["yellow-1", "yellow-2"]]
+    game, people = people_game(
+        {"rules": "official", "options": {"hand_size": 2}},
+        seats=3,
+        deck=stacked(hands, "red-5", ["red-9"], first=0),
+        dealer=2,
+    )
+    services.game_command(
+        game_id=game.pk,
+        actor=people[0],
+        command={"type": "draw", "seat": 0},
+        expected_version=game.version,
+    )
+    game.refresh_from_db()
+
+    drawer = Client()
+    drawer.force_login(people[0])
+    html = page(drawer, game.pk)
+    assert page_cards(html)["red-9"] == 1
+    assert "You drew red 9: play it or keep it" in html
+    assert keys(page_commands(html)) == keys(
+        [{"type": "play", "seat": 0, "card": "red-9", "uno": False}, {"type": "pass", "seat": 0}]
+    )
+    for seat in (1, 2):
+        other = Client()
+        other.force_login(people[seat])
+        html = page(other, game.pk)
+        assert page_cards(html) == visible_cards(game, seat)
+        assert "red-9" not in html and "red 9" not in html
 
 
 def test_a_spectator_sees_the_table_and_no_control():
