@@ -109,7 +109,8 @@ def _run(request: HttpRequest, game_id: int) -> None:
         expected = int(form.get("expected_version", ""))
     except ValueError:
         raise IllegalMove(
-            "the form's command is not valid JSON", code="malformed-command"
+            "the form's command is not JSON, or its version is not a number",
+            code="malformed-command",
         ) from None
     if isinstance(command, dict) and command.get("type") == "precommit" and "card" in form:
         # The lane form: the cards come from its ordered slots.
@@ -136,7 +137,11 @@ def _refusal(error: GameError) -> str:
 def _partial(
     request: HttpRequest, game_id: int, seat: int | None, error: GameError | None
 ) -> HttpResponse:
-    context = board_context(request, game_id, seat)
+    try:
+        context = board_context(request, game_id, seat)
+    except Forbidden:
+        # A form naming a seat the person does not hold: show their own board instead.
+        context = board_context(request, game_id, None)
     if error is not None:
         context["error"] = {"code": error.code, "message": _refusal(error)}
     return render(request, "games/_game.html", context)

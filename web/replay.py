@@ -57,10 +57,14 @@ def _replay_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     choices = _perspectives(game.seat_count, held, revealed)
     chosen = request.GET.get("as") or (str(held[0]) if held else SPECTATOR)
     if chosen not in choices:
+        if revealed:
+            raise Forbidden(
+                f"there is no view {chosen!r}: choose a seat, spectator or all",
+                code="unknown-view",
+            )
         raise Forbidden(
-            f"this replay cannot be seen as {chosen!r}: "
-            + ("choose a seat, the spectator or all" if revealed else "only your own seats'")
-            + " view",
+            "this game never reveals its cards: its replay shows "
+            + ("your own seats" if held else "what a spectator saw"),
             code="not-revealed",
         )
     seat = int(chosen) if chosen.isdigit() else None

@@ -126,6 +126,15 @@ def test_another_seats_view_once_revealed_tells_that_seats_story_without_you():
     assert "your cards" not in html
 
 
+def test_an_unknown_view_is_refused():
+    game, _ = finished()
+
+    response = replay(Client(), game, **{"as": "9"})
+
+    assert response.status_code == 403
+    assert b"unknown-view" in response.content
+
+
 def test_a_spectator_sees_the_spectators_view():
     game, _ = finished()
     at = game.version // 2
