@@ -60,6 +60,31 @@
     }
   });
 
+  // A swapped board replaces the element that had the focus: give it back to the same control
+  // (by its name) when the new board has one, else to the board's status line, never to the
+  // page's top, so a keyboard user keeps their place.
+  var refocus = null;
+
+  function nameOf(el) {
+    return el.getAttribute("aria-label") || el.textContent.trim();
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var active = document.activeElement;
+    var target = event.detail.target;
+    refocus = active && target && target.contains(active) ? nameOf(active) : null;
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    var board = document.getElementById("game") || document.getElementById("replay");
+    if (refocus === null || !board) return;
+    var name = refocus;
+    refocus = null;
+    var controls = board.querySelectorAll("button, summary, a[href], select");
+    var same = Array.prototype.find.call(controls, function (el) { return nameOf(el) === name; });
+    (same || board.querySelector(".status")).focus();
+  });
+
   tick();
   setInterval(tick, 1000);
   // A board htmx swaps in shows its clock at once, not a second later.

@@ -39,10 +39,14 @@ def test_the_replay_steps_by_buttons_keys_and_slider(open_page):
     page.get_by_role("link", name="Next ›").click()
     wait_for_at(page, start + 1)
     assert f"at={start + 1}" in page.url
-    page.keyboard.press("ArrowRight")
+    # The focus comes back to the step just used, so Enter steps on.
+    page.wait_for_function("document.activeElement.dataset.step === 'next'")
+    page.keyboard.press("Enter")
     wait_for_at(page, start + 2)
+    page.keyboard.press("ArrowRight")
+    wait_for_at(page, start + 3)
     page.keyboard.press("ArrowLeft")
-    wait_for_at(page, start + 1)
+    wait_for_at(page, start + 2)
     page.keyboard.press("End")
     wait_for_at(page, game.version)
     assert "The match is over" in page.locator(".story").inner_text()
