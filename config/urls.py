@@ -9,6 +9,7 @@ from web import views as web_views
 
 urlpatterns = [
     path("", web_views.home, name="home"),
+    path("", include("web.urls")),
     path("admin/", admin.site.urls),
     # Sign in and out, password change and reset: Django's own views (templates/registration/);
     # the API's session endpoints use this session.

@@ -1,0 +1,92 @@
+// The play page and the replay, enhanced: a turn clock that counts down, and keys that step
+// through a replay. Both pages work without it (the clock shows the absolute time; the replay's
+// steps are links). Listeners sit on the document, so boards that htmx swaps in need nothing.
+(function () {
+  "use strict";
+
+  function remaining(ms) {
+    var s = Math.max(0, Math.floor(ms / 1000));
+    var d = Math.floor(s / 86400), h = Math.floor(s % 86400 / 3600);
+    var m = Math.floor(s % 3600 / 60), sec = s % 60;
+    if (d > 0) return d + "d " + h + "h left";
+    if (h > 0) return h + "h " + m + "m left";
+    return m + ":" + String(sec).padStart(2, "0") + " left";
+  }
+
+  function tick() {
+    document.querySelectorAll("time[data-deadline]").forEach(function (el) {
+      if (!el.dataset.absolute) el.dataset.absolute = el.textContent;
+      var left = Date.parse(el.getAttribute("datetime")) - Date.now();
+      el.textContent = left > 0 ? remaining(left) : "now (time is up)";
+      el.title = el.dataset.absolute;
+    });
+  }
+
+  var STEP_KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
+
+  document.addEventListener("keydown", function (event) {
+    if (!document.querySelector("[data-replay]")) return;
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    // Arrow keys belong to the slider and the select while they have focus.
+    if (event.target.closest("input, select, textarea")) return;
+    var step = STEP_KEYS[event.key];
+    var link = step && document.querySelector('[data-replay] a[data-step="' + step + '"]');
+    if (link) {
+      event.preventDefault();
+      link.click();
+    }
+  });
+
+  document.addEventListener("change", function (event) {
+    var el = event.target.closest("[data-autosubmit]");
+    if (el && el.form) el.form.requestSubmit();
+  });
+
+  // A card's choice (colours, the UNO call) closes when another opens or on Escape.
+  document.addEventListener("toggle", function (event) {
+    var opened = event.target;
+    if (!opened.matches || !opened.matches("details.card-choice") || !opened.open) return;
+    document.querySelectorAll("details.card-choice[open]").forEach(function (other) {
+      if (other !== opened) other.open = false;
+    });
+  }, true);
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape") return;
+    var open = event.target.closest && event.target.closest("details.card-choice[open]");
+    if (open) {
+      open.open = false;
+      open.querySelector("summary").focus();
+    }
+  });
+
+  // A swapped board replaces the element that had the focus: give it back to the same control
+  // (by its name) when the new board has one, else to the board's status line, never to the
+  // page's top, so a keyboard user keeps their place.
+  var refocus = null;
+
+  function nameOf(el) {
+    return el.getAttribute("aria-label") || el.textContent.trim();
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var active = document.activeElement;
+    var target = event.detail.target;
+    refocus = active && target && target.contains(active) ? nameOf(active) : null;
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    var board = document.getElementById("game") || document.getElementById("replay");
+    if (refocus === null || !board) return;
+    var name = refocus;
+    refocus = null;
+    var controls = board.querySelectorAll("button, summary, a[href], select");
+    var same = Array.prototype.find.call(controls, function (el) { return nameOf(el) === name; });
+    (same || board.querySelector(".status")).focus();
+  });
+
+  tick();
+  setInterval(tick, 1000);
+  // A board htmx swaps in shows its clock at once, not a second later.
+  document.addEventListener("htmx:afterSettle", tick);
+})();

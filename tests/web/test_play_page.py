@@ -1,0 +1,213 @@
+"""The play page shows each viewer exactly the cards it may see, and every legal command."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from tests.engine.decks import stacked
+from tests.web.tables import (
+    FAMILIES,
+    advance,
+    last_hand_cards,
+    page_cards,
+    page_commands,
+    people_game,
+    visible_cards,
+)
+
+pytestmark = pytest.mark.django_db
+
+# Moves played before each look, long enough for lanes, rulings, draws and a jump-in window.
+STEPS = (0, 1, 2, 3, 5, 8, 13, 21)
+
+
+def keys(commands: list[dict]) -> set[str]:
+    return {json.dumps(command, sort_keys=True) for command in commands}
+
+
+def page(client: Client, game_id: int, **query: int) -> str:
+    response = client.get(reverse("web:play", args=[game_id]), query)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+# What each family's looks must include, so the test sees the hidden cards it is about.
+SITUATIONS = {
+    "official": {"hidden hands"},
+    "basic-plus": {"hidden hands"},
+    "newno": {"hidden hands"},
+    "censorship": {"hidden hands", "submission"},
+    "precognitive-blind": {"hidden hands", "lane"},
+    "precognitive-sighted": {"hidden hands", "lane"},
+}
+
+
+def situations(game) -> set[str]:
+    _, state, _ = services.load_state(game)
+    found = {"hidden hands"} if all(state.hands) else set()
+    if state.extra.get("submission"):
+        found.add("submission")
+    if any(state.lanes):
+        found.add("lane")
+    if (state.pending or {}).get("type") == "drawn":
+        found.add("drawn")
+    return found
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_every_seat_and_a_spectator_see_only_the_cards_they_may(family):
+    game, people = people_game(FAMILIES[family])
+    played = 0
+    seen: set[str] = set()
+    for step in STEPS:
+        game = advance(game, step - played, seed=step)
+        played = step
+        seen |= situations(game)
+        public = last_hand_cards(game)
+        for seat, person in enumerate(people):
+            client = Client()
+            client.force_login(person)
+            shown = page_cards(page(client, game.pk))
+            assert shown == visible_cards(game, seat) + public, (family, step, seat)
+        shown = page_cards(page(Client(), game.pk))
+        assert shown == visible_cards(game, None) + public, (family, step, "spectator")
+    assert SITUATIONS[family] <= seen, seen
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_every_seat_gets_each_legal_command_as_a_control_and_nothing_else(family):
+    game, people = people_game(FAMILIES[family])
+    for step in range(12):
+        game = advance(game, 1 if step else 0, seed=step)
+        for seat, person in enumerate(people):
+            client = Client()
+            client.force_login(person)
+            controls = page_commands(page(client, game.pk))
+            legal = services.game_view(game_id=game.pk, viewer=person, seat=seat)["legal"]
+            lane = [c for c in legal if c["type"] == "precommit" and len(c["cards"]) > 1]
+            if lane:
+                # The lane form carries the command's skeleton; its slots carry the cards.
+                controls.remove({"type": "precommit", "seat": seat})
+                legal = [c for c in legal if c not in lane]
+            # A card held twice shows its commands on both copies.
+            assert keys(controls) == keys(legal), (family, step, seat)
+
+
+def test_a_drawn_card_that_may_be_played_is_shown_to_the_drawer_only():
+    hands = [["green-1", "green-2"], ["blue-1", "blue-2"], ["yellow-1", "yellow-2"]]
+    game, people = people_game(
+        {"rules": "official", "options": {"hand_size": 2}},
+        seats=3,
+        deck=stacked(hands, "red-5", ["red-9"], first=0),
+        dealer=2,
+    )
+    services.game_command(
+        game_id=game.pk,
+        actor=people[0],
+        command={"type": "draw", "seat": 0},
+        expected_version=game.version,
+    )
+    game.refresh_from_db()
+
+    drawer = Client()
+    drawer.force_login(people[0])
+    html = page(drawer, game.pk)
+    assert page_cards(html)["red-9"] == 1
+    assert "You drew red 9: play it or keep it" in html
+    assert keys(page_commands(html)) == keys(
+        [{"type": "play", "seat": 0, "card": "red-9", "uno": False}, {"type": "pass", "seat": 0}]
+    )
+    for seat in (1, 2):
+        other = Client()
+        other.force_login(people[seat])
+        html = page(other, game.pk)
+        assert page_cards(html) == visible_cards(game, seat)
+        assert "red-9" not in html and "red 9" not in html
+
+
+def test_a_spectator_sees_the_table_and_no_control():
+    game, _ = people_game(FAMILIES["official"])
+    html = page(Client(), game.pk)
+
+    assert "you are watching" in html
+    assert page_commands(html) == []
+    assert "Your hand" not in html
+
+
+def test_a_signed_in_person_without_a_seat_watches_as_a_spectator():
+    game, _ = people_game(FAMILIES["newno"])
+    client = Client()
+    client.force_login(people_game(FAMILIES["official"])[1][0])
+
+    html = page(client, game.pk)
+
+    assert page_commands(html) == []
+    assert page_cards(html) == visible_cards(game, None)
+
+
+def test_a_person_with_two_seats_picks_one_with_the_seat_parameter():
+    game, people = people_game(FAMILIES["newno"], seats=3)
+    # Give seat 2 to the person of seat 0.
+    game.seats.filter(number=2).update(user=people[0])
+    client = Client()
+    client.force_login(people[0])
+
+    first = page(client, game.pk)
+    second = page(client, game.pk, seat=2)
+
+    assert page_cards(first) == visible_cards(game, 0)
+    assert page_cards(second) == visible_cards(game, 2)
+    assert 'aria-current="page">seat 2<' in second
+    assert 'name="seat" value="2"' in second
+
+
+def test_another_persons_seat_is_refused():
+    game, people = people_game(FAMILIES["official"])
+    client = Client()
+    client.force_login(people[0])
+
+    response = client.get(reverse("web:play", args=[game.pk]), {"seat": 1})
+
+    assert response.status_code == 403
+    assert b"not-your-seat" in response.content
+
+
+def test_an_unknown_game_is_404(client):
+    assert client.get(reverse("web:play", args=[999999])).status_code == 404
+
+
+def test_cards_name_themselves_in_words_and_letters():
+    game, people = people_game(FAMILIES["official"])
+    client = Client()
+    client.force_login(people[0])
+    html = page(client, game.pk)
+    hand = services.game_view(game_id=game.pk, viewer=people[0])["hand"]
+
+    for card in hand:
+        words = (
+            card.replace("-", " ")
+            .replace("draw2", "draw two")
+            .replace("wild draw4", "wild draw four")
+        )
+        assert f'data-card="{card}" role="img" aria-label="{words}"' in html
+
+
+def test_the_story_tells_the_viewer_as_you_and_hides_others_draws():
+    game, people = people_game(FAMILIES["official"])
+    game = advance(game, 30, seed=4)
+    client = Client()
+    client.force_login(people[0])
+    html = page(client, game.pk)
+
+    assert "Hand 1 was dealt, 7 cards each" in html
+    assert "your cards:" in html
+    events = services.game_events(game_id=game.pk, viewer=AnonymousUser())
+    drawers = {e["event"]["seat"] for e in events if e["event"]["type"] == "cards-drawn"}
+    if drawers - {0}:
+        assert " drew a card" in html or " drew 2 cards" in html or " cards (" in html

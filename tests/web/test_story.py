@@ -1,0 +1,272 @@
+"""web/story.py: every event type in words, from the viewer's side, never a hidden card."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.engine import events as ev
+from web.story import tell
+
+NAMES = ["Ana", "Ben", "Cy"]
+
+# One event of each type, as seat 0 may see it, and its sentence for seat 0 and a spectator.
+SAMPLES: dict[str, tuple[dict, str, str]] = {
+    ev.MATCH_STARTED: (
+        {"seats": 3, "variant": {"rules": "official"}},
+        "The match began: 3 seats, Official.",
+        "The match began: 3 seats, Official.",
+    ),
+    ev.HAND_STARTED: (
+        {"hand": 2, "seats": 3, "dealer": 1, "first": 2, "hand_size": 7},
+        "Hand 2 was dealt, 7 cards each; Ben dealt.",
+        "Hand 2 was dealt, 7 cards each; Ben dealt.",
+    ),
+    ev.CARD_FLIPPED: ({"card": "red-7"}, "Red 7 was turned up.", "Red 7 was turned up."),
+    ev.CARD_REINSERTED: (
+        {"card": "wild-draw4"},
+        "The wild draw four went back into the draw pile.",
+        "The wild draw four went back into the draw pile.",
+    ),
+    ev.PILE_RESHUFFLED: (
+        {"order": [None, None]},
+        "The discard pile was shuffled into a new draw pile.",
+        "The discard pile was shuffled into a new draw pile.",
+    ),
+    ev.CARDS_DRAWN: (
+        {"seat": 1, "cards": [None, None], "reason": "draw2"},
+        "Ben drew 2 cards (draw two).",
+        "Ben drew 2 cards (draw two).",
+    ),
+    ev.CARD_PLAYED: (
+        {"seat": 0, "card": "wild", "color": "blue", "source": "hand"},
+        "You played wild and chose blue.",
+        "Ana played wild and chose blue.",
+    ),
+    ev.COLOR_CHOSEN: ({"seat": 2, "color": "green"}, "Cy chose green.", "Cy chose green."),
+    ev.DIRECTION_CHANGED: (
+        {"direction": -1},
+        "Play now goes counter-clockwise.",
+        "Play now goes counter-clockwise.",
+    ),
+    ev.PROMPTED: ({"to_act": [1], "pending": {"type": "play", "seat": 1}}, "", ""),
+    ev.UNO_OWED: (
+        {"seat": 0},
+        "You owe an UNO call: one card left.",
+        "Ana owes an UNO call: one card left.",
+    ),
+    ev.UNO_CALLED: ({"seat": 1}, "Ben called UNO.", "Ben called UNO."),
+    ev.UNO_EXPIRED: (
+        {"seats": [0, 2]},
+        "Too late to catch you and Cy: the chance has passed.",
+        "Too late to catch Ana and Cy: the chance has passed.",
+    ),
+    ev.UNO_CAUGHT: (
+        {"seat": 2, "target": 0},
+        "Cy caught you not calling UNO.",
+        "Cy caught Ana not calling UNO.",
+    ),
+    ev.UNO_PENALIZED: (
+        {"seat": 1, "reason": "false-call"},
+        "Ben took the penalty for a false UNO call.",
+        "Ben took the penalty for a false UNO call.",
+    ),
+    ev.CHALLENGE_RESOLVED: (
+        {"seat": 0, "target": 1, "guilty": True, "hand": ["red-1", "blue-2"]},
+        "You challenged Ben's wild draw four: guilty; Ben's hand was red 1 and blue 2.",
+        "Ana challenged Ben's wild draw four: guilty; Ben's hand was red 1 and blue 2.",
+    ),
+    ev.LANE_FILLED: (
+        {"seat": 1, "cards": [None, None]},
+        "Ben committed 2 cards to the lane, face down.",
+        "Ben committed 2 cards to the lane, face down.",
+    ),
+    ev.LANE_FLUSHED: (
+        {"seat": 0, "cards": ["red-3"]},
+        "Your lane could not play and went back into the hand: red 3.",
+        "Ana's lane could not play and went back into the hand: red 3.",
+    ),
+    ev.HANDS_SWAPPED: (
+        {"seat": 1, "target": 2},
+        "Ben and Cy swapped hands.",
+        "Ben and Cy swapped hands.",
+    ),
+    ev.HANDS_ROTATED: (
+        {"direction": 1},
+        "Every hand passed one seat clockwise.",
+        "Every hand passed one seat clockwise.",
+    ),
+    ev.CARD_SUBMITTED: (
+        {"seat": 0, "dealer": 2, "card": "wild", "color": "red", "uno": True},
+        "You submitted wild (as red) to the censor, Cy, calling UNO.",
+        "Ana submitted wild (as red) to the censor, Cy, calling UNO.",
+    ),
+    ev.SUBMISSION_KEPT: (
+        {"seat": 1, "dealer": 2, "card": None},
+        "Cy kept Ben's submitted card.",
+        "Cy kept Ben's submitted card.",
+    ),
+    ev.CARD_RETURNED: (
+        {"seat": 0, "dealer": 2, "card": "blue-9", "submitted": "red-2"},
+        "Cy returned blue 9 to you (the submission was red 2).",
+        "Cy returned blue 9 to Ana (the submission was red 2).",
+    ),
+    ev.TURN_PASSED: (
+        {"seat": 2},
+        "Cy had nothing to play: the turn passed.",
+        "Cy had nothing to play: the turn passed.",
+    ),
+    ev.HAND_ENDED: (
+        {
+            "hand": 1,
+            "winner": 0,
+            "cards_left": [[], ["red-5"], ["wild"]],
+            "points": [0, 5, 50],
+            "gained": [55, 0, 0],
+            "scores": [55, 0, 0],
+            "hands_won": [1, 0, 0],
+        },
+        "Hand 1 is over: you went out and scored 55 points. Scores: You 55, Ben 0, Cy 0.",
+        "Hand 1 is over: Ana went out and scored 55 points. Scores: Ana 55, Ben 0, Cy 0.",
+    ),
+    ev.MATCH_ENDED: (
+        {"winner": 0, "places": [1, 2, 3], "scores": [520, 10, 0]},
+        "The match is over: you win. Final scores: You 520, Ben 10, Cy 0.",
+        "The match is over: Ana wins. Final scores: Ana 520, Ben 10, Cy 0.",
+    ),
+    ev.SEAT_FORFEITED: (
+        {"seat": 1, "reason": "resigned"},
+        "Ben resigned: the default bot plays the seat, placed last.",
+        "Ben resigned: the default bot plays the seat, placed last.",
+    ),
+    ev.SEAT_HANDED_OVER: (
+        {"seat": 2, "reason": "validation-over"},
+        "Cy's seat is played by the default bot from now on.",
+        "Cy's seat is played by the default bot from now on.",
+    ),
+    ev.FALLBACK_PLAYED: (
+        {"seat": 0, "reason": "turn-timeout"},
+        "The default bot moved for you: the turn ran out.",
+        "The default bot moved for Ana: the turn ran out.",
+    ),
+    ev.VACATION_TAKEN: (
+        {"seat": 1, "days": None, "until": None},
+        "Ben went on vacation.",
+        "Ben went on vacation.",
+    ),
+}
+
+
+def told(events: list[dict], viewer: int | None) -> list[str]:
+    items = [{"version": n, "event": event} for n, event in enumerate(events, start=1)]
+    return [line.text for line in tell(items, NAMES, viewer)]
+
+
+def test_every_event_type_has_a_sample():
+    assert set(SAMPLES) == set(ev.EVOLVE)
+
+
+@pytest.mark.parametrize("kind", sorted(SAMPLES))
+def test_each_event_in_words_for_a_seat_and_a_spectator(kind):
+    fields, for_seat, for_spectator = SAMPLES[kind]
+    event = {"type": kind, **fields}
+
+    assert told([event], 0) == ([for_seat] if for_seat else [])
+    assert told([event], None) == ([for_spectator] if for_spectator else [])
+
+
+def test_the_match_names_its_variant():
+    started = {
+        "type": ev.MATCH_STARTED,
+        "seats": 4,
+        "variant": {"rules": "basic-plus", "precognitive": {"lane": 2, "sight": "blind"}},
+    }
+
+    assert told([started], None) == [
+        "The match began: 4 seats, Precognitive (lane 2, blind) over basic plus."
+    ]
+
+
+def test_the_newest_line_comes_first():
+    lines = told(
+        [{"type": ev.UNO_CALLED, "seat": 1}, {"type": ev.COLOR_CHOSEN, "seat": 2, "color": "red"}],
+        0,
+    )
+
+    assert lines == ["Cy chose red.", "Ben called UNO."]
+
+
+def test_a_play_and_its_swap_are_one_sentence():
+    lines = told(
+        [
+            {"type": ev.CARD_PLAYED, "seat": 0, "card": "red-7", "color": None, "source": "hand"},
+            {"type": ev.PROMPTED, "to_act": [0], "pending": {"type": "swap", "seat": 0}},
+            {"type": ev.HANDS_SWAPPED, "seat": 0, "target": 1},
+        ],
+        None,
+    )
+
+    assert lines == ["Ana played red 7 and swapped hands with Ben."]
+
+
+def test_a_reverse_says_where_play_goes_now():
+    lines = told(
+        [
+            {"type": ev.CARD_PLAYED, "seat": 1, "card": "red-reverse", "source": "hand"},
+            {"type": ev.DIRECTION_CHANGED, "direction": -1},
+        ],
+        1,
+    )
+
+    assert lines == ["You played red reverse and play now goes counter-clockwise."]
+
+
+def test_my_draw_names_the_card_and_anothers_only_counts():
+    mine = {"type": ev.CARDS_DRAWN, "seat": 0, "cards": ["red-7"], "reason": "draw"}
+    theirs = {"type": ev.CARDS_DRAWN, "seat": 1, "cards": [None], "reason": "draw"}
+
+    assert told([mine], 0) == ["You drew red 7."]
+    assert told([theirs], 0) == ["Ben drew a card."]
+
+
+def test_a_face_down_submission_and_return_name_no_card():
+    submitted = {"type": ev.CARD_SUBMITTED, "seat": 0, "dealer": 2, "card": None, "color": None}
+    returned = {"type": ev.CARD_RETURNED, "seat": 0, "dealer": 2, "card": None, "submitted": None}
+
+    assert told([submitted, returned], 1) == [
+        "Cy returned a card to Ana.",
+        "Ana submitted a card face down to the censor, Cy.",
+    ]
+
+
+def test_a_lane_play_a_jump_in_and_an_approved_submission():
+    lane = {"type": ev.CARD_PLAYED, "seat": 1, "card": "red-2", "source": "lane"}
+    jump = {"type": ev.CARD_PLAYED, "seat": 2, "card": "red-2", "source": "hand", "jump": True}
+    approved = {"type": ev.CARD_PLAYED, "seat": 0, "card": "red-3", "source": "submission"}
+
+    assert told([lane, jump, approved], 0) == [
+        "The censor approved your red 3.",
+        "Cy jumped in with red 2.",
+        "Ben's lane played red 2.",
+    ]
+
+
+def test_my_dealt_cards_are_listed_for_me_only():
+    dealt = {
+        "type": ev.HAND_STARTED,
+        "hand": 1,
+        "seats": 3,
+        "dealer": 0,
+        "first": 1,
+        "hand_size": 2,
+        "cards": ["red-1", "wild"],
+    }
+
+    assert told([dealt], 2) == [
+        "Hand 1 was dealt, 2 cards each; Ana dealt; your cards: red 1 and wild."
+    ]
+
+
+def test_a_shared_first_place():
+    ended = {"type": ev.MATCH_ENDED, "winner": None, "places": [1, 1, 3], "scores": [5, 5, 9]}
+
+    assert told([ended], None)[0].startswith("The match is over: Ana and Ben share first place")

@@ -1,0 +1,271 @@
+"""The table as one viewer sees it, ready for the templates: the play page and the replay draw
+the same board from an engine view (already redacted for that viewer).
+
+Nothing here decides what a viewer may see: a card the view holds as `None` is drawn face
+down, and a hand the view does not hold is only counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import Face, card_name, face, sorted_faces
+from .names import Names
+
+View = Mapping[str, Any]
+Event = Mapping[str, Any]
+
+RULES_TITLES = {
+    "official": "Official",
+    "basic-plus": "Basic plus",
+    "newno": "NEWNO",
+    "censorship": "Censorship",
+}
+_STACK_KINDS = {"draw2": "draw two", "wild-draw4": "wild draw four"}
+
+
+@dataclass
+class SeatPanel:
+    """One seat at the table. `uno` is "owes" (down to one card, not called: catchable), "one"
+    (one card, nothing owed) or ""; `lane` holds None for a card the viewer may not see;
+    `revealed` is the whole hand, once the match's log is public."""
+
+    number: int
+    name: str
+    kind: str
+    is_viewer: bool
+    cards: int
+    lane: list[Face | None]
+    acting: bool
+    role: str
+    uno: str
+    score: int
+    hands_won: int
+    place: int | None
+    revealed: list[Face] | None = None
+    catch: Any = None  # the viewer's catch of this seat (controls.Option), when legal
+
+    @property
+    def catch_class(self) -> str:
+        """A catch of a seat that owes a call stands out; one that does not costs the catcher
+        (basic-plus, newno list it all the same)."""
+        return "action--catch action--owes" if self.uno == "owes" else "action--catch"
+
+
+@dataclass
+class HandResult:
+    """The last hand's result: who went out, each seat's cards left, points and gain."""
+
+    hand: int
+    winner: str
+    rows: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class Table:
+    rules: str
+    hand_number: int
+    top: Face | None
+    color: str | None
+    direction: str
+    draw_pile: int
+    discard_pile: int
+    seats: list[SeatPanel]
+    status: str
+    waiting: str
+    jump: str
+    submission: Face | None
+    submission_from: str
+    my_turn: bool
+    over: bool
+    result: str
+
+
+def table(
+    view: View,
+    names: Sequence[str],
+    kinds: Sequence[str],
+    *,
+    you: int | None,
+    spec: Mapping[str, Any],
+) -> Table:
+    """The board of `view` (an engine view, maybe with the revealed `hands`) of a game of the
+    variant `spec`, seats named by `names` and `kinds` ("person" or "bot"); `you` is the seat
+    called "you" (the person's own seat, which a replay's view need not be)."""
+    viewer = view["seat"]
+    who = Names(names, you)
+    pending = view.get("pending") or {}
+    submission = view.get("submission") or {}
+    over = view["status"] == "match-over"
+    return Table(
+        rules=rules_title(spec),
+        hand_number=view["hand_number"],
+        top=face(view["top"]) if view.get("top") else None,
+        color=view.get("color"),
+        direction=view["direction"],
+        draw_pile=view["draw_pile"],
+        discard_pile=view["discard_pile"],
+        seats=[_panel(view, seat, names, kinds, you) for seat in _seat_order(view)],
+        status=view["status"],
+        waiting=waiting(view, who),
+        jump=_jump(pending, who),
+        submission=face(submission["card"]) if submission.get("card") else None,
+        submission_from=who.who(submission["seat"]) if submission else "",
+        my_turn=you is not None and you == viewer and viewer in view["to_act"],
+        over=over,
+        result=_result(view, who) if over else "",
+    )
+
+
+def rules_title(spec: Mapping[str, Any]) -> str:
+    """The variant in words: "Official", "Precognitive (lane 2, blind) over official"."""
+    rules = str(spec.get("rules", ""))
+    title = RULES_TITLES.get(rules) or rules
+    precognitive = spec.get("precognitive")
+    if not precognitive:
+        return title
+    lane, sight = precognitive.get("lane"), precognitive.get("sight")
+    return f"Precognitive (lane {lane}, {sight}) over {title.lower()}"
+
+
+def _seat_order(view: View) -> list[int]:
+    """Seats from the viewer's, clockwise (a spectator: from seat 0)."""
+    start = view["seat"] or 0
+    return [(start + i) % view["seats"] for i in range(view["seats"])]
+
+
+def _panel(
+    view: View, seat: int, names: Sequence[str], kinds: Sequence[str], you: int | None
+) -> SeatPanel:
+    cards = view["hand_sizes"][seat]
+    revealed = view.get("hands")
+    places = view.get("places")
+    return SeatPanel(
+        number=seat,
+        name=names[seat],
+        kind=kinds[seat],
+        is_viewer=seat == you,
+        cards=cards,
+        lane=[None if card is None else face(card) for card in view["lane"][seat]],
+        acting=seat in view["to_act"],
+        role=_role(view, seat),
+        uno=("owes" if seat in view["uncalled"] else "one") if cards == 1 else "",
+        score=view["scores"][seat],
+        hands_won=view["hands_won"][seat],
+        place=places[seat] if places else None,
+        # The viewer's own hand is shown as its hand; the others' once the log is public.
+        revealed=(
+            sorted_faces(revealed[seat])
+            if revealed is not None and not (seat == view["seat"] and "hand" in view)
+            else None
+        ),
+    )
+
+
+def _role(view: View, seat: int) -> str:
+    if view.get("dealer") != seat:
+        return ""
+    return "censor" if view["rules"] == "censorship" else "dealer"
+
+
+def waiting(view: View, who: Names) -> str:
+    """What the game waits for, in words: "Your turn: play a card or draw"."""
+    pending = view.get("pending") or {}
+    kind = pending.get("type")
+    if view["status"] == "match-over":
+        return "The match is over"
+    if kind is None:
+        return ""
+    seat = pending.get("seat", -1)
+    mine = seat == who.viewer
+    if kind == "play":
+        return "Your turn: play a card or draw" if mine else f"{who.whose(seat)} turn"
+    if kind == "drawn":
+        if mine and pending.get("card"):
+            return f"You drew {card_name(pending['card'])}: play it or keep it"
+        return f"{who.who(seat)} drew a card that can be played: play it or keep it"
+    if kind == "color":
+        return f"{who.who(seat)} must choose a colour" if not mine else "Choose a colour"
+    if kind == "challenge":
+        offender = who.whose(pending["offender"], start=False)
+        return f"{who.who(seat)} may challenge {offender} wild draw four, or accept it"
+    if kind == "precommit":
+        count = pending["count"]
+        cards = "a card" if count == 1 else f"{count} cards"
+        return f"{who.who(seat)} must fill the lane with {cards}"
+    if kind == "next-hand":
+        return "The hand is over; the next one is being dealt"
+    return _newno_or_censorship(pending, who)
+
+
+def _newno_or_censorship(pending: Mapping[str, Any], who: Names) -> str:
+    kind, seat, seats = pending["type"], pending.get("seat"), pending.get("seats")
+    anyone = who.seats(seats, start=False, conj="or") if seats else ""
+    if kind == "first-play":
+        if seats:
+            return "Open start: anyone may make the first play"
+        return f"{who.who(seat)} must make the first play (or draw)"
+    if kind == "second-play":
+        by = f"{anyone} may" if seats else f"{who.who(seat)} must"
+        return f"Second play: {by} play next, which sets the direction"
+    if kind == "stack":
+        what = _STACK_KINDS.get(pending["kind"], pending["kind"])
+        by = anyone if seats else who.who(seat, start=False)
+        return f"Stack of {pending['total']}: {by} may stack a {what} or take the cards"
+    if kind == "swap":
+        return f"{who.who(seat)} must choose whom to swap hands with"
+    if kind == "submit":
+        return f"{who.who(seat)} must submit a card to the censor"
+    if kind == "resubmit":
+        return f"{who.who(seat)} may submit the drawn card again, or pass"
+    if kind == "ruling":
+        submitter = who.whose(pending["submitter"], start=False)
+        if seat == who.viewer:
+            return f"You are the censor: rule on {submitter} card"
+        return f"The censor, {who.who(seat, start=False)}, rules on {submitter} card"
+    return f"Waiting for {who.seats(seats or [seat], start=False)}"
+
+
+def _jump(pending: Mapping[str, Any], who: Names) -> str:
+    window = pending.get("jump")
+    if not window:
+        return ""
+    return (
+        f"Jump-in open: anyone else holding {card_name(window['card'])} may play it now, "
+        "out of turn"
+    )
+
+
+def _result(view: View, who: Names) -> str:
+    winner = view.get("winner")
+    if winner is not None:
+        return f"{who.verb(winner, 'wins', 'win')} the match"
+    places = view.get("places") or []
+    firsts = [seat for seat, place in enumerate(places) if place == 1]
+    return f"{who.seats(firsts)} share first place"
+
+
+def hand_result(events: Sequence[Event], names: Sequence[str], viewer: int | None) -> HandResult:
+    """The last hand-ended event of `events` (`[{"version", "event"}]`) for the score panel;
+    hand-ended is public (every hand's cards are shown when a hand ends)."""
+    ended = next(
+        (item["event"] for item in reversed(events) if item["event"]["type"] == "hand-ended"),
+        None,
+    )
+    if ended is None:
+        return HandResult(hand=0, winner="")
+    who = Names(names, viewer)
+    rows = [
+        {
+            "name": who.who(seat),
+            "cards": sorted_faces(cards),
+            "points": ended["points"][seat],
+            "gained": ended["gained"][seat],
+            "score": ended["scores"][seat],
+            "winner": seat == ended["winner"],
+        }
+        for seat, cards in enumerate(ended["cards_left"])
+    ]
+    return HandResult(hand=ended["hand"], winner=who.who(ended["winner"]), rows=rows)

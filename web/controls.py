@@ -1,0 +1,209 @@
+"""The viewer's controls: every legal command (the engine's `legal_commands`, and nothing else)
+as a labelled option, grouped the way a person looks for it.
+
+A card in hand carries the commands that use it (play, submit, substitute, return, a one-card
+precommit); a card with one such command is a button, a card with several opens a small choice
+(a wild card's colours, a play with or without the UNO call, a 7's swap target). The rest are
+buttons: draw, pass, accept, colours, swaps, catches by the seat they catch. A precommit of
+more than one card is a form of ordered slots, since its legal list can run to hundreds.
+"""
+
+from __future__ import annotations
+
+import json
+import keyword
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import Face, card_name, sorted_faces
+from .names import Names
+
+Command = Mapping[str, Any]
+
+# Commands tied to one card of the hand, by the field naming it.
+_CARD_COMMANDS = frozenset({"play", "submit", "substitute", "return"})
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One legal command: `label` says what it does, `command` is its JSON, `color` a colour
+    it names (for a swatch)."""
+
+    label: str
+    command: str
+    color: str = ""
+
+
+@dataclass
+class HandCard:
+    face: Face
+    options: list[Option] = field(default_factory=list)
+
+
+@dataclass
+class Precommit:
+    """The lane to fill with `count` cards from `choices`, front first."""
+
+    command: str
+    count: int
+    choices: list[Face]
+    uno: bool
+
+    @property
+    def slots(self) -> range:
+        return range(1, self.count + 1)
+
+
+@dataclass
+class Controls:
+    hand: list[HandCard]
+    actions: list[Option] = field(default_factory=list)
+    colors: list[Option] = field(default_factory=list)
+    swaps: list[Option] = field(default_factory=list)
+    catches: dict[int, Option] = field(default_factory=dict)
+    # The dealer's return of the submitted card itself (not a card of its hand).
+    submission: list[Option] = field(default_factory=list)
+    precommit: Precommit | None = None
+
+    @property
+    def hand_moves(self) -> bool:
+        """Whether a card of the hand is a control now."""
+        return any(card.options for card in self.hand)
+
+
+def controls(legal: Sequence[Command], view: Mapping[str, Any], who: Names) -> Controls:
+    """Group `legal` (the viewer's legal commands) for the page; `view` is the viewer's view."""
+    hand = [HandCard(card) for card in sorted_faces(view.get("hand") or [])]
+    by_code: dict[str, list[Option]] = {}
+    result = Controls(hand=hand)
+    label = _Labels(view, who)
+    for command in legal:
+        kind = command["type"]
+        option = Option(label(command), _json(command), command.get("color") or "")
+        card = _card_of(command)
+        if card is not None and any(c.face.code == card for c in hand):
+            by_code.setdefault(card, []).append(option)
+        elif kind == "return":
+            result.submission.append(option)
+        elif kind == "precommit":
+            if result.precommit is None:
+                result.precommit = _precommit(command, view)
+            elif command.get("uno"):
+                result.precommit.uno = True
+        elif kind == "choose-color":
+            result.colors.append(option)
+        elif kind == "swap":
+            result.swaps.append(option)
+        elif kind == "catch":
+            result.catches[command["target"]] = option
+        else:
+            result.actions.append(option)
+    for held in hand:
+        held.options = by_code.get(held.face.code, [])
+    return result
+
+
+def _card_of(command: Command) -> str | None:
+    """The card in hand a command is tied to, if any."""
+    if command["type"] in _CARD_COMMANDS:
+        return str(command["card"])
+    if command["type"] == "precommit" and len(command["cards"]) == 1:
+        return str(command["cards"][0])
+    return None
+
+
+def _precommit(command: Command, view: Mapping[str, Any]) -> Precommit:
+    skeleton = {"type": "precommit", "seat": command["seat"]}
+    hand = view.get("hand") or []
+    return Precommit(
+        command=_json(skeleton),
+        count=len(command["cards"]),
+        choices=sorted_faces(dict.fromkeys(hand)),
+        uno=bool(command.get("uno")),
+    )
+
+
+def _json(command: Command) -> str:
+    return json.dumps(dict(command), separators=(",", ":"))
+
+
+class _Labels:
+    """Labels for commands in one view: "Play red 7 and call UNO", "Catch Ben"."""
+
+    def __init__(self, view: Mapping[str, Any], who: Names) -> None:
+        self.view = view
+        self.who = who
+        self.pending = view.get("pending") or {}
+
+    def __call__(self, command: Command) -> str:
+        kind = command["type"]
+        name = kind.replace("-", "_")
+        # `return` and `pass` are keywords: their methods end in an underscore.
+        method = getattr(self, f"{name}_" if keyword.iskeyword(name) else name, None)
+        text = method(command) if method is not None else kind.replace("-", " ").capitalize()
+        if command.get("color") and kind != "choose-color":
+            text += f" as {command['color']}"
+        if command.get("target") is not None and kind == "play":
+            text += f", swapping hands with {self.who.who(command['target'], start=False)}"
+        if command.get("uno") and kind != "call-uno":
+            text += " and call UNO"
+        return str(text)
+
+    def play(self, command: Command) -> str:
+        card = card_name(command["card"])
+        if command["seat"] not in self.view["to_act"]:
+            return f"Jump in with {card}"
+        return f"Play {card}"
+
+    def submit(self, command: Command) -> str:
+        return f"Submit {card_name(command['card'])} to the censor"
+
+    def substitute(self, command: Command) -> str:
+        return f"Play your {card_name(command['card'])} instead"
+
+    def return_(self, command: Command) -> str:
+        submitter = self.pending.get("submitter")
+        return f"Return {card_name(command['card'])} to {self.who.who(submitter, start=False)}"
+
+    def approve(self, command: Command) -> str:
+        submission = self.view.get("submission") or {}
+        if submission.get("card"):
+            return f"Approve: play the submitted {card_name(submission['card'])}"
+        return "Approve the submitted card"
+
+    def precommit(self, command: Command) -> str:
+        return f"Put {card_name(command['cards'][0])} in your lane"
+
+    def draw(self, command: Command) -> str:
+        return "Draw a card"
+
+    def pass_(self, command: Command) -> str:
+        if self.pending.get("type") == "resubmit":
+            return "Keep the card: don't submit it again"
+        return "Keep the card and pass"
+
+    def accept(self, command: Command) -> str:
+        if self.pending.get("type") == "stack":
+            return f"Accept: draw {self.pending['total']}"
+        return "Accept: draw 4"
+
+    def challenge(self, command: Command) -> str:
+        offender = int(self.pending["offender"])
+        return f"Challenge {self.who.whose(offender, start=False)} wild draw four"
+
+    def choose_color(self, command: Command) -> str:
+        return str(command["color"]).capitalize()
+
+    def call_uno(self, command: Command) -> str:
+        return "Call UNO"
+
+    def catch(self, command: Command) -> str:
+        return f"Catch {self.who.who(command['target'], start=False)}"
+
+    def swap(self, command: Command) -> str:
+        target = self.who.who(command["target"], start=False)
+        if command.get("other") is not None:
+            other = self.who.who(command["other"], start=False)
+            return f"Swap {target}'s and {other}'s hands"
+        return f"Swap hands with {target}"

@@ -1,0 +1,46 @@
+"""Seats named for one viewer: the viewer is "You", the others by name."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+
+def seat_names(seats: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Each seat's name from lobby's seat listing; a name held twice gets its seat number."""
+    names = [str(seat["name"]) for seat in seats]
+    return [
+        f"{name} (seat {number})" if names.count(name) > 1 else name
+        for number, name in enumerate(names)
+    ]
+
+
+class Names:
+    """How to name seats in sentences for `viewer` (a seat, or None for a spectator)."""
+
+    def __init__(self, names: Sequence[str], viewer: int | None) -> None:
+        self.names = names
+        self.viewer = viewer
+
+    def who(self, seat: int | None, *, start: bool = True) -> str:
+        if seat is None:
+            return "Nobody" if start else "nobody"
+        if seat == self.viewer:
+            return "You" if start else "you"
+        return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
+
+    def whose(self, seat: int, *, start: bool = True) -> str:
+        if seat == self.viewer:
+            return "Your" if start else "your"
+        return f"{self.who(seat)}'s"
+
+    def verb(self, seat: int, one: str, you: str, *, start: bool = True) -> str:
+        """The seat and its verb: `one` for others ("owes"), `you` for the viewer ("owe")."""
+        return f"{self.who(seat, start=start)} {you if seat == self.viewer else one}"
+
+    def seats(self, seats: Sequence[int], *, start: bool = True, conj: str = "and") -> str:
+        """Several seats: "Ana, Ben and you" (or "Ana or Ben", with `conj`)."""
+        names = [self.who(seat, start=start and i == 0) for i, seat in enumerate(seats)]
+        if len(names) <= 1:
+            return "".join(names)
+        return f"{', '.join(names[:-1])} {conj} {names[-1]}"

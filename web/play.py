@@ -1,0 +1,184 @@
+"""The play page: a game's board for a seat (or a spectator), every legal command as a control,
+the story so far, and the board's live refresh.
+
+Plain forms post a command and come back to the page (post/redirect/get), so the page works
+without JavaScript; with htmx the same forms and a one-second poll swap the board in place.
+Every view of the game comes from games.lobby.game_detail and services.game_events, which hide
+what the viewer may not see.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.middleware import HtmxDetails
+
+from games import lobby, services
+from games.actors import is_person
+from games.errors import Conflict, Forbidden, GameError, GameNotFound, IllegalMove
+from games.models import Game
+
+from . import board, controls, story
+from .names import Names, seat_names
+
+
+class HtmxHttpRequest(HttpRequest):
+    """A request as django-htmx's middleware leaves it (django-htmx's own typing advice)."""
+
+    htmx: HtmxDetails
+
+
+# The story on the play page: the newest lines (the replay tells the whole match).
+STORY_LINES = 40
+# A command id is the client's own, namespaced per person by the service (command_key).
+COMMAND_ID_LENGTH = 64
+
+
+def refused(
+    request: HttpRequest, error: GameError, status: int, game_id: int | None = None
+) -> HttpResponse:
+    """A page that says why the game (or this view of it) is not shown."""
+    context = {"code": error.code, "message": error.message, "status": status, "game": game_id}
+    return render(request, "games/refused.html", context, status=status)
+
+
+@require_GET
+def play(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The game from `?seat=N` (a seat the person holds), their first seat, or as a spectator."""
+    try:
+        context = board_context(request, game_id, _seat_param(request))
+    except GameNotFound as error:
+        raise Http404(error.message) from error
+    except Forbidden as error:
+        return refused(request, error, 403, game_id)
+    return render(request, "games/play.html", context)
+
+
+@require_GET
+def live_board(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The board partial for htmx's poll: 204 while the game is at `?version=`, which costs
+    one read of Game.version; the fresh board once it has moved."""
+    current = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+    if current is None:
+        raise Http404(f"there is no game {game_id}")
+    if request.GET.get("version") == str(current):
+        return HttpResponse(status=204)
+    try:
+        context = board_context(request, game_id, _seat_param(request))
+    except Forbidden as error:
+        return refused(request, error, 403)
+    return render(request, "games/_game.html", context)
+
+
+@require_POST
+def command(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """Run one command from the form (its JSON, the version it was chosen at, a command id),
+    then show the board: the page again (a redirect) or, for htmx, the board partial. A refused
+    command is shown with its reason's code and changes nothing."""
+    seat = _seat_param(request, request.POST)
+    try:
+        _run(request, game_id)
+    except GameNotFound as error:
+        raise Http404(error.message) from error
+    except (Forbidden, IllegalMove, Conflict) as error:
+        # htmx swaps only a 2xx answer: the refusal comes inside the board.
+        if request.htmx:
+            return _partial(request, game_id, seat, error)
+        if isinstance(error, Forbidden):
+            return refused(request, error, 403, game_id)
+        messages.error(request, _refusal(error), extra_tags=error.code)
+    if request.htmx:
+        return _partial(request, game_id, seat, None)
+    url = reverse("web:play", args=[game_id])
+    return HttpResponseRedirect(f"{url}?seat={seat}" if seat is not None else url)
+
+
+def _run(request: HttpRequest, game_id: int) -> None:
+    if not is_person(request.user):
+        raise Forbidden("sign in to play", code="not-signed-in")
+    form = request.POST
+    try:
+        command = json.loads(form.get("command", ""))
+        expected = int(form.get("expected_version", ""))
+    except ValueError:
+        raise IllegalMove(
+            "the form's command is not JSON, or its version is not a number",
+            code="malformed-command",
+        ) from None
+    if isinstance(command, dict) and command.get("type") == "precommit" and "card" in form:
+        # The lane form: the cards come from its ordered slots.
+        command["cards"] = [card for card in form.getlist("card") if card]
+        command["uno"] = form.get("uno") == "1"
+    command_id = form.get("command_id", "")[:COMMAND_ID_LENGTH] or None
+    services.game_command(
+        game_id=game_id,
+        actor=request.user,
+        command=command,
+        expected_version=expected,
+        command_id=command_id,
+    )
+
+
+def _refusal(error: GameError) -> str:
+    if isinstance(error, Conflict):
+        return "The game moved on before your move arrived: here is the board as it is now."
+    if isinstance(error, Forbidden):
+        return f"You cannot do that: {error.message}"
+    return f"That move was refused: {error.message}"
+
+
+def _partial(
+    request: HttpRequest, game_id: int, seat: int | None, error: GameError | None
+) -> HttpResponse:
+    try:
+        context = board_context(request, game_id, seat)
+    except Forbidden:
+        # A form naming a seat the person does not hold: show their own board instead.
+        context = board_context(request, game_id, None)
+    if error is not None:
+        context["error"] = {"code": error.code, "message": _refusal(error)}
+    return render(request, "games/_game.html", context)
+
+
+def _seat_param(request: HttpRequest, data: Any = None) -> int | None:
+    value = (data if data is not None else request.GET).get("seat", "")
+    return int(value) if value.isdigit() else None
+
+
+def board_context(request: HttpRequest, game_id: int, seat: int | None) -> dict[str, Any]:
+    """Everything the board partial shows to this viewer, from `seat`'s view."""
+    detail = lobby.game_detail(game_id=game_id, viewer=request.user, seat=seat)
+    view = detail["view"]
+    viewer = view["seat"]
+    names = seat_names(detail["seats"])
+    kinds = [seat_info["kind"] for seat_info in detail["seats"]]
+    shown = services.game_events(game_id=game_id, viewer=request.user, seat=viewer)
+    table = board.table(view, names, kinds, you=viewer, spec=detail["variant"])
+    ctrl = controls.controls(detail["legal"], view, Names(names, viewer))
+    for panel in table.seats:
+        panel.catch = ctrl.catches.get(panel.number)
+    my_seats = detail["my_seats"]
+    return {
+        "game": game_id,
+        "version": detail["version"],
+        "table": table,
+        "controls": ctrl,
+        "hand": ctrl.hand,
+        "viewer": viewer,
+        "my_seats": my_seats,
+        # The seat to name in links and forms: only needed when the person holds several.
+        "seat_param": viewer if len(my_seats) > 1 else None,
+        "story": story.tell(shown, names, viewer)[:STORY_LINES],
+        "last_hand": board.hand_result(shown, names, viewer),
+        "deadline": detail["deadline"],
+        "live": view["status"] != Game.Status.MATCH_OVER,
+        "command_id": secrets.token_urlsafe(12),
+        "announce": "Your turn." if table.my_turn else "",
+    }

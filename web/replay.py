@@ -1,0 +1,163 @@
+"""The replay of a finished match, event by event: `?at=N` is the board after event N, `?as=`
+whose eyes it is seen with (a seat, `spectator`, or `all` for every card).
+
+Only a finished match is replayed. Once it is over and its game reveals the log after the
+match (`reveal == "after-match"`), the whole log is public: any seat's view and `all` may be
+chosen. A game that never reveals its log is replayed from the viewer's own seats (or as a
+spectator, for people who held none). The state after event N is the engine's replay of the
+log up to N (services.load_state), shown through the engine's view for the chosen seat.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from games import lobby, services
+from games.actors import seats_held
+from games.engine import Variant
+from games.errors import Forbidden, GameError
+from games.models import Game
+
+from . import board, controls, story
+from .names import Names, seat_names
+from .play import refused
+
+ALL = "all"
+SPECTATOR = "spectator"
+STORY_LINES = 40
+
+
+@require_GET
+def replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The board after event `?at=` (default: the first hand's deal) as `?as=` sees it."""
+    game = Game.objects.prefetch_related("seats__user", "seats__registered_bot").filter(pk=game_id)
+    found = game.first()
+    if found is None:
+        raise Http404(f"there is no game {game_id}")
+    try:
+        context = _replay_context(request, found)
+    except GameError as error:
+        return refused(request, error, 403, game_id)
+    return render(request, "games/replay.html", context)
+
+
+def _replay_context(request: HttpRequest, game: Game) -> dict[str, Any]:
+    if game.status != Game.Status.MATCH_OVER:
+        raise Forbidden(
+            "the replay opens when the match is over; until then, watch the game itself",
+            code="match-not-over",
+        )
+    revealed = game.reveal == Game.Reveal.AFTER_MATCH
+    held = seats_held(request.user, game.seats.all())
+    choices = _perspectives(game.seat_count, held, revealed)
+    chosen = request.GET.get("as") or (str(held[0]) if held else SPECTATOR)
+    if chosen not in choices:
+        if revealed:
+            raise Forbidden(
+                f"there is no view {chosen!r}: choose a seat, spectator or all",
+                code="unknown-view",
+            )
+        raise Forbidden(
+            "this game never reveals its cards: its replay shows "
+            + ("your own seats" if held else "what a spectator saw"),
+            code="not-revealed",
+        )
+    seat = int(chosen) if chosen.isdigit() else None
+    events = _events(request, game, seat, revealed)
+    last = len(events)
+    at = _clamp(request.GET.get("at"), last, default=_first_turn(events))
+    variant, state, _ = services.load_state(game, until=at)
+    view = variant.view(state, seat)
+    if chosen == ALL:
+        view["hands"] = [list(hand) for hand in state.hands]
+        view["lane"] = [list(lane) for lane in state.lanes]
+    shown = _as_seen(events[:at], variant, seat, chosen, revealed)
+    listing = lobby.seat_listing(game)
+    names = seat_names([{"name": info.name} for info in listing])
+    # "You" is the person's own seat; another seat's eyes are named by its name.
+    you = seat if seat in held else None
+    lines = story.tell(shown, names, you)
+    return {
+        "game": game.pk,
+        "at": at,
+        "last": last,
+        "as": chosen,
+        "choices": [(choice, _choice_label(choice, names)) for choice in choices],
+        "steps": _steps(game.pk, chosen, at, last),
+        "table": board.table(
+            view, names, [info.kind for info in listing], you=you, spec=game.variant
+        ),
+        "hand": controls.controls([], view, Names(names, you)).hand,
+        "hand_owner": Names(names, you).whose(seat) if seat is not None else "",
+        "story": lines[:STORY_LINES],
+        "last_hand": board.hand_result(shown, names, you),
+    }
+
+
+def _perspectives(seats: int, held: list[int], revealed: bool) -> list[str]:
+    if revealed:
+        return [ALL, SPECTATOR, *(str(seat) for seat in range(seats))]
+    return [str(seat) for seat in held] or [SPECTATOR]
+
+
+def _clamp(value: str | None, last: int, *, default: int) -> int:
+    try:
+        at = int(value) if value else default
+    except ValueError:
+        at = default
+    return min(max(at, 1), last)
+
+
+def _first_turn(events: list[dict[str, Any]]) -> int:
+    """The version where the first hand waits for its first move (the deal and the flip done)."""
+    return next((item["version"] for item in events if item["event"]["type"] == "prompted"), 1)
+
+
+def _events(
+    request: HttpRequest, game: Game, seat: int | None, revealed: bool
+) -> list[dict[str, Any]]:
+    """The whole log as the service shows it to this viewer: public once revealed, else
+    redacted for the viewer's own seat (or as a spectator)."""
+    return services.game_events(
+        game_id=game.pk, viewer=request.user, seat=None if revealed else seat
+    )
+
+
+def _as_seen(
+    events: list[dict[str, Any]], variant: Variant, seat: int | None, chosen: str, revealed: bool
+) -> list[dict[str, Any]]:
+    """A revealed log seen with the chosen eyes: a seat or a spectator sees it as they did."""
+    if not revealed or chosen == ALL:
+        return events
+    return [
+        {"version": item["version"], "event": variant.view_event(item["event"], seat)}
+        for item in events
+    ]
+
+
+def _choice_label(choice: str, names: list[str]) -> str:
+    if choice == ALL:
+        return "Every card"
+    if choice == SPECTATOR:
+        return "A spectator"
+    return names[int(choice)]
+
+
+def _steps(game_id: int, chosen: str, at: int, last: int) -> dict[str, str | None]:
+    url = reverse("web:replay", args=[game_id])
+
+    def link(n: int) -> str:
+        return f"{url}?at={n}&as={chosen}"
+
+    return {
+        "first": link(1) if at > 1 else None,
+        "prev": link(at - 1) if at > 1 else None,
+        "next": link(at + 1) if at < last else None,
+        "last": link(last) if at < last else None,
+        "url": url,
+    }

@@ -1,0 +1,305 @@
+"""The story of a game in words, newest first, as one viewer may read it.
+
+`tell` is a pure function of events the viewer may already see (services.game_events redacts
+them), the seats' names and the viewer's seat: it never learns a hidden card, so it cannot tell
+one. A hidden card is `None` in the event, and the story says "a card" or "2 cards" for it.
+The viewer is "You"; a play and what it did at once (a swap, a turn of direction, a named
+colour) are one sentence: "Ana played red 7 and swapped hands with Ben".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.engine import events as ev
+
+from .board import rules_title
+from .cards import card_list, card_name
+from .names import Names
+
+Event = Mapping[str, Any]
+
+# Why cards were drawn, as a phrase after "Ben drew 2 cards".
+_DRAW_REASONS = {
+    "draw": "",
+    "draw2": " (draw two)",
+    "wild-draw4": " (wild draw four)",
+    "uno": " as the UNO penalty",
+    "challenge": " after the challenge",
+    "censored": " (nothing was playable)",
+    "stack": " from the stack",
+    "flush": " after the lane was flushed",
+}
+_PENALTIES = {"false-call": "a false UNO call", "wrong-catch": "a wrong catch"}
+_FALLBACK_REASONS = {
+    "turn-timeout": "the turn ran out",
+    "bot-timeout": "the bot did not answer in time",
+    "bot-error": "the bot's call failed",
+    "bot-illegal": "the bot's answer was illegal",
+}
+_FORFEIT_REASONS = {"resigned": "resigned", "timed-out": "ran out of time too often"}
+# Events told as a clause of the play just before them, by the same seat.
+_CONSEQUENCES = frozenset({ev.HANDS_SWAPPED, ev.HANDS_ROTATED, ev.DIRECTION_CHANGED})
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One sentence of the story: the event version it starts at, its text, and its kind
+    ("play", "result" for hand and match results, "note" for the rest)."""
+
+    version: int
+    text: str
+    kind: str = "note"
+
+
+class _Teller(Names):
+    def cards(self, cards: Sequence[str | None]) -> str:
+        """The cards if the viewer sees them all, else how many."""
+        if cards and all(card is not None for card in cards):
+            return card_list([card for card in cards if card is not None])
+        return "a card" if len(cards) == 1 else f"{len(cards)} cards"
+
+    def scores(self, scores: Sequence[int]) -> str:
+        return ", ".join(f"{self.who(seat)} {score}" for seat, score in enumerate(scores))
+
+    # ------------------------------------------------------------------------ sentences
+
+    def match_started(self, e: Event) -> str:
+        spec = e.get("variant")
+        rules = f", {rules_title(spec)}" if spec else ""
+        return f"The match began: {e['seats']} seats{rules}"
+
+    def hand_started(self, e: Event) -> str:
+        text = f"Hand {e['hand']} was dealt, {e['hand_size']} cards each"
+        if e.get("dealer") is not None:
+            text += f"; {self.who(e['dealer'], start=False)} dealt"
+        if e.get("cards") and self.viewer is not None:
+            text += f"; your cards: {card_list(e['cards'])}"
+        return text
+
+    def card_flipped(self, e: Event) -> str:
+        return f"{card_name(e['card']).capitalize()} was turned up"
+
+    def card_reinserted(self, e: Event) -> str:
+        return f"The {card_name(e['card'])} went back into the draw pile"
+
+    def pile_reshuffled(self, e: Event) -> str:
+        return "The discard pile was shuffled into a new draw pile"
+
+    def cards_drawn(self, e: Event) -> str:
+        reason = _DRAW_REASONS.get(e.get("reason") or "", "")
+        if not e["cards"]:
+            return f"{self.who(e['seat'])} could draw no card: none was left"
+        return f"{self.who(e['seat'])} drew {self.cards(e['cards'])}{reason}"
+
+    def card_played(self, e: Event) -> str:
+        seat, card = e["seat"], card_name(e["card"])
+        if e.get("source") == "lane":
+            text = f"{self.whose(seat)} lane played {card}"
+        elif e.get("source") == "submission":
+            text = f"The censor approved {self.whose(seat, start=False)} {card}"
+        elif e.get("for") is not None:
+            text = f"{self.who(seat)} played {card} for {self.who(e['for'], start=False)}"
+        elif e.get("jump"):
+            text = f"{self.who(seat)} jumped in with {card}"
+        else:
+            text = f"{self.who(seat)} played {card}"
+        if e.get("color") and e["card"] in ("wild", "wild-draw4"):
+            text += f" and chose {e['color']}"
+        return text
+
+    def color_chosen(self, e: Event) -> str:
+        return f"{self.who(e['seat'])} chose {e['color']}"
+
+    def direction_changed(self, e: Event) -> str:
+        return f"Play now goes {_direction(e['direction'])}"
+
+    def uno_owed(self, e: Event) -> str:
+        return f"{self.verb(e['seat'], 'owes', 'owe')} an UNO call: one card left"
+
+    def uno_called(self, e: Event) -> str:
+        return f"{self.who(e['seat'])} called UNO"
+
+    def uno_expired(self, e: Event) -> str:
+        return f"Too late to catch {self.seats(e['seats'], start=False)}: the chance has passed"
+
+    def uno_caught(self, e: Event) -> str:
+        return f"{self.who(e['seat'])} caught {self.who(e['target'], start=False)} not calling UNO"
+
+    def uno_penalized(self, e: Event) -> str:
+        why = _PENALTIES.get(e.get("reason") or "", "a wrong call")
+        return f"{self.who(e['seat'])} took the penalty for {why}"
+
+    def challenge_resolved(self, e: Event) -> str:
+        verdict = "guilty" if e["guilty"] else "honest"
+        offender = self.whose(e["target"], start=False)
+        text = f"{self.who(e['seat'])} challenged {offender} wild draw four: {verdict}"
+        hand = e.get("hand") or []
+        if hand and all(card is not None for card in hand):
+            text += f"; {self.whose(e['target'], start=False)} hand was {card_list(hand)}"
+        return text
+
+    def lane_filled(self, e: Event) -> str:
+        cards = e["cards"]
+        shown = all(card is not None for card in cards)
+        where = "to the lane" if shown else "to the lane, face down"
+        return f"{self.who(e['seat'])} committed {self.cards(cards)} {where}"
+
+    def lane_flushed(self, e: Event) -> str:
+        return (
+            f"{self.whose(e['seat'])} lane could not play and went back into the hand: "
+            f"{self.cards(e['cards'])}"
+        )
+
+    def hands_swapped(self, e: Event) -> str:
+        return f"{self.who(e['seat'])} and {self.who(e['target'], start=False)} swapped hands"
+
+    def hands_rotated(self, e: Event) -> str:
+        return f"Every hand passed one seat {_direction(e['direction'])}"
+
+    def card_submitted(self, e: Event) -> str:
+        seat, dealer = e["seat"], self.who(e["dealer"], start=False)
+        if e.get("card") is None:
+            text = f"{self.who(seat)} submitted a card face down to the censor, {dealer}"
+        else:
+            card = card_name(e["card"])
+            if e.get("color"):
+                card += f" (as {e['color']})"
+            text = f"{self.who(seat)} submitted {card} to the censor, {dealer}"
+        if e.get("uno"):
+            text += ", calling UNO"
+        return text
+
+    def submission_kept(self, e: Event) -> str:
+        card = "submitted card" if e.get("card") is None else card_name(e["card"])
+        return f"{self.who(e['dealer'])} kept {self.whose(e['seat'], start=False)} {card}"
+
+    def card_returned(self, e: Event) -> str:
+        card = "a card" if e.get("card") is None else card_name(e["card"])
+        text = f"{self.who(e['dealer'])} returned {card} to {self.who(e['seat'], start=False)}"
+        if e.get("submitted") is not None:
+            text += f" (the submission was {card_name(e['submitted'])})"
+        return text
+
+    def turn_passed(self, e: Event) -> str:
+        return f"{self.who(e['seat'])} had nothing to play: the turn passed"
+
+    def hand_ended(self, e: Event) -> str:
+        winner = e["winner"]
+        text = f"Hand {e['hand']} is over: {self.who(winner, start=False)} went out"
+        if e["gained"][winner]:
+            text += f" and scored {e['gained'][winner]} points"
+        return f"{text}. Scores: {self.scores(e['scores'])}"
+
+    def match_ended(self, e: Event) -> str:
+        if e["winner"] is not None:
+            result = self.verb(e["winner"], "wins", "win", start=False)
+        else:
+            firsts = [seat for seat, place in enumerate(e["places"]) if place == 1]
+            result = f"{self.seats(firsts, start=False)} share first place"
+        return f"The match is over: {result}. Final scores: {self.scores(e['scores'])}"
+
+    def seat_forfeited(self, e: Event) -> str:
+        why = _FORFEIT_REASONS.get(e.get("reason") or "", "forfeited")
+        return f"{self.who(e['seat'])} {why}: the default bot plays the seat, placed last"
+
+    def seat_handed_over(self, e: Event) -> str:
+        return f"{self.whose(e['seat'])} seat is played by the default bot from now on"
+
+    def fallback_played(self, e: Event) -> str:
+        text = f"The default bot moved for {self.who(e['seat'], start=False)}"
+        if why := _FALLBACK_REASONS.get(e.get("reason") or ""):
+            text += f": {why}"
+        return text
+
+    def vacation_taken(self, e: Event) -> str:
+        text = f"{self.who(e['seat'])} went on vacation"
+        if e.get("days"):
+            text += f" for {e['days']} day{'s' if e['days'] != 1 else ''}"
+        return text
+
+    # ------------------------------------------------------------------------- clauses
+
+    def clause(self, e: Event) -> str:
+        """What a play did at once, as a clause after "Ana played red 7 and …"."""
+        kind = e["type"]
+        if kind == ev.HANDS_SWAPPED:
+            return f"swapped hands with {self.who(e['target'], start=False)}"
+        if kind == ev.HANDS_ROTATED:
+            return f"every hand passed one seat {_direction(e['direction'])}"
+        return f"play now goes {_direction(e['direction'])}"
+
+
+def _direction(direction: int) -> str:
+    return "clockwise" if direction == 1 else "counter-clockwise"
+
+
+_SENTENCES: dict[str, Callable[[_Teller, Event], str] | None] = {
+    ev.MATCH_STARTED: _Teller.match_started,
+    ev.HAND_STARTED: _Teller.hand_started,
+    ev.CARD_FLIPPED: _Teller.card_flipped,
+    ev.CARD_REINSERTED: _Teller.card_reinserted,
+    ev.PILE_RESHUFFLED: _Teller.pile_reshuffled,
+    ev.CARDS_DRAWN: _Teller.cards_drawn,
+    ev.CARD_PLAYED: _Teller.card_played,
+    ev.COLOR_CHOSEN: _Teller.color_chosen,
+    ev.DIRECTION_CHANGED: _Teller.direction_changed,
+    # What the game waits for is on the board; the story tells what happened.
+    ev.PROMPTED: None,
+    ev.UNO_OWED: _Teller.uno_owed,
+    ev.UNO_CALLED: _Teller.uno_called,
+    ev.UNO_EXPIRED: _Teller.uno_expired,
+    ev.UNO_CAUGHT: _Teller.uno_caught,
+    ev.UNO_PENALIZED: _Teller.uno_penalized,
+    ev.CHALLENGE_RESOLVED: _Teller.challenge_resolved,
+    ev.LANE_FILLED: _Teller.lane_filled,
+    ev.LANE_FLUSHED: _Teller.lane_flushed,
+    ev.HANDS_SWAPPED: _Teller.hands_swapped,
+    ev.HANDS_ROTATED: _Teller.hands_rotated,
+    ev.CARD_SUBMITTED: _Teller.card_submitted,
+    ev.SUBMISSION_KEPT: _Teller.submission_kept,
+    ev.CARD_RETURNED: _Teller.card_returned,
+    ev.TURN_PASSED: _Teller.turn_passed,
+    ev.HAND_ENDED: _Teller.hand_ended,
+    ev.MATCH_ENDED: _Teller.match_ended,
+    ev.SEAT_FORFEITED: _Teller.seat_forfeited,
+    ev.SEAT_HANDED_OVER: _Teller.seat_handed_over,
+    ev.FALLBACK_PLAYED: _Teller.fallback_played,
+    ev.VACATION_TAKEN: _Teller.vacation_taken,
+}
+_KINDS = {ev.CARD_PLAYED: "play", ev.HAND_ENDED: "result", ev.MATCH_ENDED: "result"}
+
+
+def tell(
+    events: Sequence[Mapping[str, Any]], names: Sequence[str], viewer: int | None
+) -> list[Line]:
+    """The story of `events` (`[{"version": v, "event": {...}}, ...]`, oldest first, as the
+    viewer may see them), newest first. `names[seat]` names each seat; `viewer` (a seat, or
+    None for a spectator) is told as "You"."""
+    teller = _Teller(names, viewer)
+    lines: list[Line] = []
+    played: Event | None = None  # the play the last line tells, while clauses may follow it
+    for item in events:
+        event = item["event"]
+        kind = event["type"]
+        if kind == ev.PROMPTED:
+            continue
+        if played is not None and kind in _CONSEQUENCES and _by_player(event, played):
+            last = lines[-1]
+            lines[-1] = Line(last.version, f"{last.text} and {teller.clause(event)}", last.kind)
+            continue
+        sentence = _SENTENCES.get(kind)
+        played = event if kind == ev.CARD_PLAYED else None
+        if sentence is None:
+            continue
+        lines.append(Line(item["version"], sentence(teller, event), _KINDS.get(kind, "note")))
+    return [Line(line.version, f"{line.text}.", line.kind) for line in reversed(lines)]
+
+
+def _by_player(event: Event, played: Event) -> bool:
+    """Whether `event` is what `played` did: its own swap, or a reverse's or 0's effect."""
+    if event["type"] == ev.HANDS_SWAPPED:
+        return bool(event["seat"] == played["seat"])
+    return True
