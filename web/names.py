@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+
+from games.lobby import SeatInfo
 
 
-def seat_names(seats: Sequence[Mapping[str, Any]]) -> list[str]:
+def seat_names(seats: Sequence[SeatInfo]) -> list[str]:
     """Each seat's name from lobby's seat listing; a name held twice gets its seat number."""
-    names = [str(seat["name"]) for seat in seats]
+    names = [seat.name for seat in seats]
     return [
         f"{name} (seat {number})" if names.count(name) > 1 else name
         for number, name in enumerate(names)

@@ -158,7 +158,7 @@ def board_context(request: HttpRequest, game_id: int, seat: int | None) -> dict[
     view = detail["view"]
     viewer = view["seat"]
     names = seat_names(detail["seats"])
-    kinds = [seat_info["kind"] for seat_info in detail["seats"]]
+    kinds = [seat_info.kind for seat_info in detail["seats"]]
     shown = services.game_events(game_id=game_id, viewer=request.user, seat=viewer)
     table = board.table(view, names, kinds, you=viewer, spec=detail["variant"])
     ctrl = controls.controls(detail["legal"], view, Names(names, viewer))

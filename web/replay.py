@@ -78,7 +78,7 @@ def _replay_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         view["lane"] = [list(lane) for lane in state.lanes]
     shown = _as_seen(events[:at], variant, seat, chosen, revealed)
     listing = lobby.seat_listing(game)
-    names = seat_names([{"name": info.name} for info in listing])
+    names = seat_names(listing)
     # "You" is the person's own seat; another seat's eyes are named by its name.
     you = seat if seat in held else None
     lines = story.tell(shown, names, you)

@@ -1,81 +1,22 @@
 """In a real browser: a new person signs up, starts an official game against three bots from
-/play/new/, lands on the game's page, and finds the game in the lobby; on a desktop with the
-mouse and on a 360 px phone with the keyboard alone.
-
-Debian's chromium (/usr/bin/chromium), never a downloaded one; loopback only. One screenshot per
-test under test-artifacts/; any console error fails the test.
+/play/new/, finds it in the lobby and plays a whole hand of it by clicking; on a desktop with
+the mouse and on a 360 px phone with the keyboard alone (tests/web/browser/conftest.py: Debian's
+chromium, a screenshot per test, any console error fails).
 """
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from django.urls import Resolver404, resolve
-from playwright.sync_api import ConsoleMessage, Page, sync_playwright
+from playwright.sync_api import Page
 
-pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("eager_tasks")]
+from tests.web.browser.clicks import hand_number, my_turn, play_a_turn
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
-ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 360, "height": 740}
-
-if not shutil.which(CHROMIUM):
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"CI=true but {CHROMIUM} is missing", pytrace=False)
-    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
-
-
-def play_page_exists() -> bool:
-    """Whether the play page (/games/<id>/, another part of web/) is routed in this tree."""
-    try:
-        resolve("/games/1/")
-    except Resolver404:
-        return False
-    return True
-
-
-@pytest.fixture
-def browser_page(request: pytest.FixtureRequest, live_server) -> Iterator[tuple[Page, list[str]]]:
-    """A fresh page of Debian's chromium and the console errors it logs; a screenshot after."""
-    size = (
-        request.node.callspec.params.get("size", DESKTOP)
-        if hasattr(request.node, "callspec")
-        else DESKTOP
-    )
-    errors: list[str] = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport=size)
-        page.set_default_timeout(15_000)
-
-        def on_console(message: ConsoleMessage) -> None:
-            if message.type == "error":
-                errors.append(f"{message.text} at {message.location.get('url')}")
-
-        page.on("console", on_console)
-        page.on("pageerror", lambda error: errors.append(f"uncaught: {error}"))
-        try:
-            yield page, errors
-        finally:
-            ARTIFACTS.mkdir(exist_ok=True)
-            name = re.sub(r"[^\w.-]+", "-", request.node.name).strip("-")
-            page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-            browser.close()
 
 
 def no_sideways_scroll(page: Page) -> None:
@@ -83,22 +24,12 @@ def no_sideways_scroll(page: Page) -> None:
     assert width <= page.viewport_size["width"], f"{page.url} is {width} px wide"
 
 
-def real_errors(errors: list[str], game_url: str) -> list[str]:
-    """Console errors, but the 404s of the play page while it is not routed in this tree (the
-    page itself, and the /favicon.ico that Django's bare 404 page makes the browser ask for)."""
-    if play_page_exists():
-        return errors
-    missing = (f"at {game_url}", "/favicon.ico")
-    return [e for e in errors if not ("404" in e and e.endswith(missing))]
-
-
 @pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_a_new_person_signs_up_and_starts_a_game_against_three_bots(
-    browser_page, live_server, size
+def test_a_new_person_signs_up_starts_a_game_against_three_bots_and_plays_a_hand(
+    open_page, live_server, size
 ):
-    page, errors = browser_page
+    page = open_page(None, "/", **size)
     keyboard = size == PHONE
-    page.goto(f"{live_server.url}/")
     if keyboard:
         page.keyboard.press("Tab")  # the skip link, then the site's links
         page.keyboard.press("Tab")
@@ -157,4 +88,15 @@ def test_a_new_person_signs_up_and_starts_a_game_against_three_bots(
     assert "Your turn" in card.inner_text()
     assert card.locator("li").count() == 4  # the seats: lin and three greedy bots
     no_sideways_scroll(page)
-    assert real_errors(errors, game_url) == []
+
+    card.get_by_role("link", name="Play").click()
+    page.wait_for_url(game_url)
+    turns = 0
+    while hand_number(page) == 1:
+        assert turns < 200, "the hand did not end"
+        page.wait_for_selector(".status--mine", timeout=10_000)
+        if my_turn(page):
+            play_a_turn(page)
+            turns += 1
+    assert turns > 0
+    assert page.locator(".last-hand summary").inner_text().startswith("Hand 1:")
