@@ -17,11 +17,11 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from games import lobby, services
-from games.actors import is_person
+from games import lobby, seat_facts, services
+from games.actors import is_person, seats_held
 from games.errors import Conflict, Forbidden, GameError, GameNotFound, IllegalMove
 from games.models import Game
 
@@ -150,6 +150,30 @@ def _partial(
 def _seat_param(request: HttpRequest, data: Any = None) -> int | None:
     value = (data if data is not None else request.GET).get("seat", "")
     return int(value) if value.isdigit() else None
+
+
+@require_http_methods(["GET", "POST"])
+def resign(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Ask, then resign every seat the person holds: the default bot plays them from now on and
+    they are placed last (games/seat_facts.py, a seat-forfeited event each)."""
+    play_page = reverse("web:play", args=[game_id])
+    if not is_person(request.user):
+        return HttpResponseRedirect(f"{reverse('login')}?next={play_page}")
+    game = Game.objects.filter(pk=game_id).prefetch_related("seats").first()
+    if game is None:
+        raise Http404(f"there is no game {game_id}")
+    seats = seats_held(request.user, game.seats.all())
+    if not seats:
+        return refused(request, Forbidden("you hold no seat in this game", code="not-seated"), 403)
+    if request.method == "GET":
+        return render(request, "games/resign.html", {"game": game_id, "seats": seats})
+    try:
+        seat_facts.game_resign(game_id=game_id, actor=request.user)
+    except GameError as error:
+        messages.error(request, error.message, extra_tags=error.code)
+    else:
+        messages.success(request, "You resigned: the default bot plays your seats from now on")
+    return HttpResponseRedirect(play_page)
 
 
 def board_context(request: HttpRequest, game_id: int, seat: int | None) -> dict[str, Any]:

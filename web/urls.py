@@ -13,4 +13,5 @@ urlpatterns = [
     path("games/<int:game_id>/board", play.live_board, name="board"),
     path("games/<int:game_id>/command", play.command, name="command"),
     path("games/<int:game_id>/replay/", replay.replay, name="replay"),
+    path("games/<int:game_id>/resign", play.resign, name="resign"),
 ]
