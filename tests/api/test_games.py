@@ -347,8 +347,9 @@ def test_events_after_a_version_are_redacted_for_the_viewer():
 def test_events_come_in_pages_of_500():
     ana = make_user("ana")
     client = signed_in(ana)
-    game_id = start(client, variant={"rules": "official"}, seed=8)["game"]
-    # A whole 500-point match (the person's turns played by a bot here) has a long log.
+    long_match = {"rules": "official", "options": {"target": 5000}}
+    game_id = start(client, variant=long_match, seed=8)["game"]
+    # A match to 5,000 points (the person's turns played by a bot here) has a long log.
     play_to_end(game_id)
     total = Game.objects.get(pk=game_id).version
     assert total > 500

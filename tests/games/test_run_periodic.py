@@ -95,6 +95,7 @@ def test_an_unknown_task_is_refused():
         PeriodicRunner({"x": {"task": "games.tasks.nothing", "schedule": 1}}, run_level=10)
 
 
+@pytest.mark.usefixtures("eager_tasks")  # with a broker the command refuses (tested below)
 def test_the_command_runs_the_schedule_until_sigterm_then_restores_the_handlers(
     settings, monkeypatch, caplog
 ):
@@ -119,6 +120,7 @@ def test_the_command_runs_the_schedule_until_sigterm_then_restores_the_handlers(
     assert signal.getsignal(signal.SIGTERM) is before
 
 
+@pytest.mark.usefixtures("eager_tasks")
 def test_with_stop_with_parent_it_stops_when_its_parent_is_gone(settings, monkeypatch):
     settings.CELERY_BEAT_SCHEDULE = SCHEDULE
     parents = iter([100, 100, 1])
