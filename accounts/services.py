@@ -12,9 +12,6 @@ from django.utils import timezone
 
 from .models import PersonalToken, Profile
 
-# A person's age is only asked for newno's Youngest Rule; bots are given this one.
-BOT_AGE = 99
-
 
 def key_hash(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
@@ -56,15 +53,6 @@ def user_for_token(key: str) -> User | None:
 def profile_of(user: User) -> Profile:
     profile, _ = Profile.objects.get_or_create(user=user)
     return profile
-
-
-def age_of(user: User, *, today: datetime.date | None = None) -> int | None:
-    """Whole years since the person's birth date, or None when they gave none."""
-    birth = Profile.objects.filter(user=user).values_list("birth_date", flat=True).first()
-    if birth is None:
-        return None
-    today = today or timezone.localdate()
-    return today.year - birth.year - ((today.month, today.day) < (birth.month, birth.day))
 
 
 def sign_up(*, username: str, email: str, password: str, birth_date: datetime.date) -> User:

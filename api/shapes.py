@@ -11,10 +11,9 @@ from typing import Any
 
 from rest_framework import serializers
 
+from games.engine import COLORS
 from games.engine.commands import FIELDS
 from games.engine.events import EVOLVE
-
-COLORS = ["red", "yellow", "green", "blue"]
 
 CARD_HELP = "A card code, e.g. `red-7`, `blue-skip`, `green-draw2`, `wild`, `wild-draw4`."
 
@@ -36,7 +35,7 @@ class CommandShape(Shape):
     )
     card = serializers.CharField(required=False, help_text=CARD_HELP)
     color = serializers.ChoiceField(
-        choices=COLORS, required=False, help_text="A black card's colour."
+        choices=list(COLORS), required=False, help_text="A black card's colour."
     )
     uno = serializers.BooleanField(
         required=False, help_text="Call uno with the play that leaves one card."

@@ -9,14 +9,13 @@ from web import views as web_views
 
 urlpatterns = [
     path("", web_views.home, name="home"),
+    # Sign-up, profile, the lobby, new game, play and replay (web/urls.py).
     path("", include("web.urls")),
     path("admin/", admin.site.urls),
     # Sign in and out, password change and reset: Django's own views (templates/registration/);
     # the API's session endpoints use this session.
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/", include("api.urls")),
-    # Sign-up, profile, lobby and new game (web/pages_urls.py).
-    path("", include("web.pages_urls")),
 ]
 
 # Under /api/ errors keep the API's JSON shape (api/views.py); elsewhere Django's pages.

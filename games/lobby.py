@@ -82,7 +82,7 @@ def game_start(
     if not any(spec.user is not None and spec.user.pk == creator.pk for spec in specs):
         raise InvalidGame("you must hold a seat in a game you start", code="creator-not-seated")
     if isinstance(variant_spec, Mapping) and variant_spec.get("rules") == "newno":
-        specs = _with_ages(specs)
+        specs = ranked_by_age(specs)
     return services.game_create(
         variant_spec=variant_spec,
         seats=specs,
@@ -124,7 +124,7 @@ def _seat_spec(number: int, seat: Mapping[str, Any], creator: Person) -> service
     )
 
 
-def _with_ages(specs: list[services.SeatSpec]) -> list[services.SeatSpec]:
+def ranked_by_age(specs: list[services.SeatSpec]) -> list[services.SeatSpec]:
     """The seats with their ages as ranks (0 the youngest, equal ages equal ranks): the Youngest
     Rule needs only the order, and the log, which every seat reads, keeps no birth date."""
     days = [_age_in_days(number, spec) for number, spec in enumerate(specs)]

@@ -39,7 +39,7 @@ class SignedInRequest(HttpRequest):
 def signup(request: HttpRequest) -> HttpResponse:
     """Make an account and sign its person in."""
     if request.user.is_authenticated:
-        return redirect("pages:lobby")
+        return redirect("web:lobby")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -51,7 +51,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         )
         login(request, user)
         messages.success(request, f"Welcome, {user.username}. Start a game below.")
-        return redirect("pages:lobby")
+        return redirect("web:lobby")
     return render(request, "accounts/signup.html", {"form": form})
 
 
@@ -100,7 +100,7 @@ def profile(request: SignedInRequest) -> HttpResponse:
                 user=user, defaults={"turn_emails": form.cleaned_data["turn_emails"]}
             )
             messages.success(request, "Your settings are saved.")
-            return redirect("pages:profile")
+            return redirect("web:profile")
     else:
         preference = NotificationPreference.objects.filter(user=user).first()
         form = SettingsForm(
@@ -140,13 +140,13 @@ def token_revoke(request: SignedInRequest) -> HttpResponse:
     if request.method == "GET":
         if token is None:
             messages.info(request, "You have no API token to revoke.")
-            return redirect("pages:profile")
+            return redirect("web:profile")
         return render(request, "accounts/token_confirm.html", {"token": token, "revoke": True})
     if accounts.token_revoke(user=user):
         messages.success(request, "Your API token is revoked: it no longer works.")
     else:
         messages.info(request, "You had no API token.")
-    return redirect("pages:profile")
+    return redirect("web:profile")
 
 
 @login_required
@@ -157,15 +157,15 @@ def vacation(request: SignedInRequest, game_id: int) -> HttpResponse:
     form = VacationForm(request.POST)
     if not form.is_valid():
         messages.error(request, f"Game {game_id}: give a whole number of days, at least 1.")
-        return redirect("pages:profile")
+        return redirect("web:profile")
     try:
         taken = deadlines.seat_vacation(game_id=game_id, actor=user, days=form.cleaned_data["days"])
     except GameError as error:
         messages.error(request, f"Game {game_id}: {error.message}.")
-        return redirect("pages:profile")
+        return redirect("web:profile")
     messages.success(
         request,
         f"Game {game_id}: your clock is paused until {taken.vacation_until:%Y-%m-%d %H:%M %Z}; "
         f"{taken.days_left} vacation day(s) left.",
     )
-    return redirect("pages:profile")
+    return redirect("web:profile")

@@ -13,16 +13,11 @@ from typing import Any
 
 from .cards import Face, card_name, face, sorted_faces
 from .names import Names
+from .variant_text import FAMILY_NAMES
 
 View = Mapping[str, Any]
 Event = Mapping[str, Any]
 
-RULES_TITLES = {
-    "official": "Official",
-    "basic-plus": "Basic plus",
-    "newno": "NEWNO",
-    "censorship": "Censorship",
-}
 _STACK_KINDS = {"draw2": "draw two", "wild-draw4": "wild draw four"}
 
 
@@ -122,7 +117,7 @@ def table(
 def rules_title(spec: Mapping[str, Any]) -> str:
     """The variant in words: "Official", "Precognitive (lane 2, blind) over official"."""
     rules = str(spec.get("rules", ""))
-    title = RULES_TITLES.get(rules) or rules
+    title = FAMILY_NAMES.get(rules) or rules
     precognitive = spec.get("precognitive")
     if not precognitive:
         return title

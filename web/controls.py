@@ -67,9 +67,17 @@ class Controls:
     precommit: Precommit | None = None
 
     @property
-    def hand_moves(self) -> bool:
-        """Whether a card of the hand is a control now."""
-        return any(card.options for card in self.hand)
+    def hand_hint(self) -> str:
+        """What picking an outlined card of the hand does now (a censor's cards replace or
+        return the submission rather than being played)."""
+        kinds = {
+            json.loads(option.command)["type"] for card in self.hand for option in card.options
+        }
+        if kinds == {"substitute"}:
+            return "As the censor you may put one of the outlined cards in its place: pick one."
+        if kinds == {"return"}:
+            return "As the censor you return a card to the submitter: pick one."
+        return "Cards you can use now are outlined: pick one." if kinds else ""
 
 
 def controls(legal: Sequence[Command], view: Mapping[str, Any], who: Names) -> Controls:

@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from accounts.services import age_of
+from accounts.services import profile_of
 from games.engine import MATCH_OVER, PLAYING
 from games.models import Game
 from games.services import game_view
@@ -71,7 +71,8 @@ def test_it_creates_ana_with_a_birth_date_too(seeded):
     ana = get_user_model().objects.get(username="ana")
     assert ana.check_password("ana")
     assert not ana.is_staff
-    assert age_of(ana) is not None and age_of(get_user_model().objects.get(username="demo"))
+    assert profile_of(ana).birth_date is not None
+    assert profile_of(get_user_model().objects.get(username="demo")).birth_date is not None
 
 
 def test_the_bots_play_one_match_of_every_family_to_the_end(seeded):

@@ -41,9 +41,7 @@ def webhook_bot(url: str, status: str = Bot.Status.ACTIVE) -> Bot:
 
 def match_with(bot: Bot, **settings: Any) -> Game:
     seats = [SeatSpec(registered=bot), SeatSpec(bot="greedy"), SeatSpec(bot="random")]
-    return game_create(
-        variant_spec=SHORT, seats=seats, seed=4, settings=GameSettings(**settings)
-    )
+    return game_create(variant_spec=SHORT, seats=seats, seed=4, settings=GameSettings(**settings))
 
 
 def ask_once(game: Game, fake: FakeBot) -> turns.Advance:

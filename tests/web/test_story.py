@@ -182,7 +182,7 @@ def test_the_match_names_its_variant():
     }
 
     assert told([started], None) == [
-        "The match began: 4 seats, Precognitive (lane 2, blind) over basic plus."
+        "The match began: 4 seats, Precognitive (lane 2, blind) over basic-plus."
     ]
 
 

@@ -18,7 +18,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError
 
-from accounts.services import BOT_AGE, age_of, profile_of
+from accounts.services import profile_of
+from games import lobby
 from games.bots import find_strategy
 from games.engine import PLAYING
 from games.game_settings import GameSettings
@@ -104,8 +105,8 @@ WAITING = [
         bots=["colour-control", "greedy"],
         seed=7,
     ),
-    # demo is the youngest (bots are BOT_AGE), so the Youngest Rule hands them an open choice
-    # the bots leave.
+    # The open start waits for demo too (the bots leave it); after the open-choice timeout the
+    # Youngest Rule hands it to the youngest seat, a bot, and play reaches demo again.
     DemoGame(
         "waiting-newno",
         {"rules": "newno", "options": SHORT},
@@ -199,10 +200,11 @@ class Command(BaseCommand):
         if existing.exists():
             return False
         people = [users[username] for username in demo_game.people]
-        # newno's Youngest Rule between people and bots needs every seat's age.
-        ages = bool(people) and demo_game.spec["rules"] == "newno"
-        seats = [SeatSpec(user=user, age=age_of(user) if ages else None) for user in people]
-        seats += [SeatSpec(bot=bot, age=BOT_AGE if ages else None) for bot in demo_game.bots]
+        seats = [SeatSpec(user=user) for user in people]
+        seats += [SeatSpec(bot=bot) for bot in demo_game.bots]
+        if people and demo_game.spec["rules"] == "newno":
+            # Ranked as a game a person starts is (games/lobby.py): by birth date, bots youngest.
+            seats = lobby.ranked_by_age(seats)
         # On commit the workers play the bots' turns (in-process without REDIS_URL).
         game = game_create(
             variant_spec=demo_game.spec,

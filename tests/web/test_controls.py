@@ -1,0 +1,35 @@
+"""The hint above the hand says what picking an outlined card does: play it, or, for the censor,
+put it in the submitted card's place or give it back."""
+
+from __future__ import annotations
+
+from web.controls import controls
+from web.names import Names
+
+VIEW = {"seat": 0, "hand": ["red-3", "yellow-2"], "to_act": [0]}
+
+
+def hint(legal: list[dict]) -> str:
+    return controls(legal, VIEW, Names(["ana", "ben", "cy"], 0)).hand_hint
+
+
+def test_a_player_is_told_to_pick_a_card_to_play():
+    assert hint([{"type": "play", "seat": 0, "card": "red-3"}, {"type": "draw", "seat": 0}]) == (
+        "Cards you can use now are outlined: pick one."
+    )
+
+
+def test_the_censor_is_told_an_outlined_card_takes_the_submissions_place():
+    legal = [{"type": "substitute", "seat": 0, "card": "yellow-2"}]
+
+    assert "in its place" in hint(legal)
+
+
+def test_the_censor_is_told_a_picked_card_goes_back_to_the_submitter():
+    legal = [{"type": "return", "seat": 0, "card": "red-3"}]
+
+    assert "return a card" in hint(legal)
+
+
+def test_no_hint_when_no_card_of_the_hand_is_a_control():
+    assert hint([{"type": "draw", "seat": 0}]) == ""
