@@ -24,6 +24,8 @@ class GameSettings:
     # The league.Competition the game belongs to (an id, not a foreign key: games does not
     # depend on league).
     competition: int | None = None
+    # The league.Fixture the game was made for (a club season's game).
+    fixture: int | None = None
     turn_seconds: int | None = None
     bot_timeout: float | None = None
     pull_timeout: float | None = None

@@ -229,8 +229,6 @@ class GameResults(Projection):
     def begin(self, records: list[Record]) -> None:
         self.hands: list[HandResult] = []
         self.matches: list[MatchResult] = []
-        # game -> its latest HandResult, for the match result that follows it.
-        self.latest: dict[int, HandResult] = {}
 
     def hand_ended(self, record: Record) -> None:
         event = record.event
@@ -246,33 +244,18 @@ class GameResults(Projection):
             recorded_at=record.recorded_at,
         )
         self.hands.append(result)
-        self.latest[record.game_id] = result
 
     def match_ended(self, record: Record) -> None:
-        event = record.event
-        last_hand = self.latest.get(record.game_id) or (
-            HandResult.objects.filter(game_id=record.game_id).order_by("-hand_number").first()
-        )
-        if last_hand is None:
-            raise ValueError(f"game {record.game_id}: a match ended without a hand ending")
-        # Seats that resigned or timed out too often are placed last: their seat-forfeited
-        # events come before match-ended in the same stream, so a rebuild reads the same ones.
-        forfeits = store.load(record.game_id, until=record.version, types={SEAT_FORFEITED})
-        forfeited = sorted(seat_facts.fold(forfeits).forfeited)
-        winner, places = event["winner"], event["places"]
-        if forfeited:
-            places = places_with_forfeits(places, forfeited)
-            firsts = [seat for seat, place in enumerate(places) if place == 1]
-            winner = firsts[0] if len(firsts) == 1 else None
+        outcome = match_outcome(record)
         self.matches.append(
             MatchResult(
                 game_id=record.game_id,
-                winner=winner,
-                places=places,
-                forfeited=forfeited,
-                scores=event["scores"],
-                hands_won=last_hand.hands_won,
-                hands=last_hand.hand_number,
+                winner=outcome.winner,
+                places=outcome.places,
+                forfeited=outcome.forfeited,
+                scores=record.event["scores"],
+                hands_won=outcome.hands_won,
+                hands=outcome.hands,
                 recorded_at=record.recorded_at,
             )
         )
@@ -282,6 +265,42 @@ class GameResults(Projection):
     def finish(self) -> None:
         HandResult.objects.bulk_create(self.hands)
         MatchResult.objects.bulk_create(self.matches)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOutcome:
+    """A finished match as the standings count it: the engine's places with the forfeited
+    seats moved last, the winner (None when first place is shared), the hands."""
+
+    winner: int | None
+    places: list[int]
+    forfeited: list[int]
+    hands_won: list[int]
+    hands: int
+
+
+def match_outcome(record: Record) -> MatchOutcome:
+    """The outcome of the match a match-ended record ends, read from its own stream only: the
+    seat-forfeited events and the last hand-ended before it (a rebuild reads the same)."""
+    event = record.event
+    before = store.load(record.game_id, until=record.version, types={SEAT_FORFEITED, HAND_ENDED})
+    hands = [e for e in before if e["type"] == HAND_ENDED]
+    if not hands:
+        raise ValueError(f"game {record.game_id}: a match ended without a hand ending")
+    # Seats that resigned, timed out too often or were ruled out are placed last.
+    forfeited = sorted(seat_facts.fold(before).forfeited)
+    winner, places = event["winner"], event["places"]
+    if forfeited:
+        places = places_with_forfeits(places, forfeited)
+        firsts = [seat for seat, place in enumerate(places) if place == 1]
+        winner = firsts[0] if len(firsts) == 1 else None
+    return MatchOutcome(
+        winner=winner,
+        places=list(places),
+        forfeited=forfeited,
+        hands_won=list(hands[-1]["hands_won"]),
+        hands=hands[-1]["hand"],
+    )
 
 
 def places_with_forfeits(places: list[int], forfeited: list[int]) -> list[int]:

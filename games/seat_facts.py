@@ -39,6 +39,8 @@ class ForfeitReason(StrEnum):
     RESIGNED = "resigned"
     # GAMES_TIMEOUTS_TO_FORFEIT turns timed out (games/overdue.py).
     TIMED_OUT = "timed-out"
+    # A league's ruling: a club admin or staff forfeited the seat (league.services.fixture_forfeit).
+    AWARDED = "awarded"
 
 
 class FallbackReason(StrEnum):
@@ -57,8 +59,11 @@ class HandOverReason(StrEnum):
     VALIDATION_OVER = "validation-over"
 
 
-def forfeited(seat: int, reason: ForfeitReason) -> Event:
-    return {"type": SEAT_FORFEITED, "seat": seat, "reason": str(reason)}
+def forfeited(seat: int, reason: ForfeitReason, *, note: str = "") -> Event:
+    event: Event = {"type": SEAT_FORFEITED, "seat": seat, "reason": str(reason)}
+    if note:
+        event["note"] = note
+    return event
 
 
 def handed_over(seat: int, reason: HandOverReason) -> Event:
@@ -134,6 +139,21 @@ def to_fallback(game: Game, seats: Iterable[int]) -> None:
     Seat.objects.filter(game=game, number__in=list(seats)).update(
         controller=Seat.Controller.FALLBACK, deadline_at=None
     )
+
+
+def seat_forfeit(*, game_id: int, seat: int, actor: Actor, note: str = "") -> bool:
+    """Forfeit one seat by a ruling (the caller checked the actor's authority: a club admin or
+    staff): the same seat-forfeited event as resigning, reason `awarded`, the ruler as actor.
+    Returns False when the seat was forfeited already (nothing is written)."""
+    with transaction.atomic():
+        game = locked_game(game_id)
+        if not 0 <= seat < game.seat_count:
+            raise InvalidGame(f"game {game_id} has no seat {seat}", code="invalid-seat")
+        if seat in facts_of(game.pk).forfeited:
+            return False
+        append_facts(game, [forfeited(seat, ForfeitReason.AWARDED, note=note)], actor=actor)
+        to_fallback(game, [seat])
+    return True
 
 
 def game_resign(*, game_id: int, actor: Actor) -> list[int]:

@@ -18,7 +18,7 @@ from games.bots import find_strategy
 from games.driver import step
 from games.engine import MATCH_OVER, IllegalCommand, RulesVersionMismatch, State, Variant
 from games.engine.commands import SYSTEM_COMMANDS, parse
-from games.engine.events import SEAT_FACTS
+from games.engine.events import SERVICE_FACTS
 
 from .actors import SYSTEM, Actor, Viewer, actor_key, actor_label, seats_held
 from .errors import Conflict, Forbidden, GameNotFound, IllegalMove, InvalidGame
@@ -179,11 +179,11 @@ def game_command(
 
 
 def _past_seat_facts(game: Game, expected_version: int) -> int:
-    """The game's version, when only seat facts were appended since `expected_version` (the
-    state the actor decided on is the same); else Conflict."""
+    """The game's version, when only seat facts (or a league's ruling) were appended since
+    `expected_version` (the state the actor decided on is the same); else Conflict."""
     if expected_version < game.version:
         since = store.load(game.pk, after=expected_version, until=game.version)
-        if since and all(event["type"] in SEAT_FACTS for event in since):
+        if since and all(event["type"] in SERVICE_FACTS for event in since):
             return game.version
     raise Conflict(expected_version=expected_version, current_version=game.version)
 

@@ -3,7 +3,7 @@ programs and a `message` for people. Nothing is written when one is raised."""
 
 from __future__ import annotations
 
-from games.errors import GameError
+from games.errors import Forbidden, GameError, GameNotFound
 
 
 class CompetitionError(GameError):
@@ -25,3 +25,34 @@ class EntryRefused(CompetitionError):
     `already-entered`, `not-entered`."""
 
     code = "entry-refused"
+
+
+class ClubError(GameError):
+    """A club cannot do this: `slug-taken`, `invalid-club`, `bad-invitation` (the link is
+    wrong or was replaced), `already-member`, `not-a-member`, `no-request` (nothing to approve),
+    `last-admin` (a club keeps at least one admin)."""
+
+    code = "club-error"
+
+
+class SeasonError(GameError):
+    """A season cannot do this: `invalid-season` (settings the rules or the table refuse),
+    `not-draft` (settings and entrants change only before the start), `not-running`,
+    `too-few-entrants`, `not-a-member`, `fixtures-unfinished` (a season closes when every
+    fixture has finished), `not-closed`, `has-next` (a season is followed once),
+    `fixture-not-open` (no game yet), `fixture-over`, `invalid-seat`, `invalid-deadline`."""
+
+    code = "season-error"
+
+
+class NotClubAdmin(Forbidden):
+    """Only the club's admins (or staff) may do this."""
+
+    code = "not-club-admin"
+
+
+class ClubNotFound(GameNotFound):
+    code = "not-found"
+
+    def __init__(self, what: str) -> None:
+        GameError.__init__(self, f"there is no {what}")

@@ -16,9 +16,11 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 
+from accounts.models import Profile
 from games.engine import PLAYING
 from games.errors import InvalidGame
 from games.game_settings import GameSettings
+from games.lobby import ranked_by_age
 from games.models import Bot, Game, Seat
 from games.services import SeatSpec, game_create
 
@@ -102,6 +104,12 @@ def competition_join(
             )
         if status == Bot.Status.FAILED:
             raise EntryRefused(f"bot {bot.name} failed its validation", code="bot-failed")
+    elif competition.variant.get("rules") == "newno" and not _born(user):
+        raise EntryRefused(
+            f"{user.get_username()} has given no birth date, which newno's Youngest Rule needs "
+            "(profile page)",
+            code="birth-date-missing",
+        )
     already = EntryRefused(
         f"{_name(user, bot)} is already entered in {competition.name}", code="already-entered"
     )
@@ -140,6 +148,10 @@ def competition_leave(
     return entries.get()
 
 
+def _born(user: Any) -> bool:
+    return Profile.objects.filter(user=user, birth_date__isnull=False).exists()
+
+
 def _check_entrant(user: Any, bot: Bot | None) -> None:
     if (user is None) == (bot is None):
         raise EntryRefused("an entrant is a user or a bot (one of them)", code="invalid-entrant")
@@ -150,16 +162,19 @@ def _name(user: Any, bot: Bot | None) -> str:
 
 
 def competition_game(
-    competition: Competition, entries: Iterable[Entry], *, seed: int | str | None = None
+    competition: Competition,
+    entries: Iterable[Entry],
+    *,
+    seed: int | str | None = None,
+    fixture: int | None = None,
 ) -> Game:
     """Create a game of the competition: one seat per entry, in the order given, and the
-    competition's settings in the game's context.
+    competition's settings in the game's context (with the league fixture it is made for).
 
     Entries must be active entries of this competition, each once (InvalidGame, code
     `invalid-entry`); the table size is the engine's to check, so a later fixture may seat
-    fewer than `seats_per_game`. Seats get no ages: newno then counts them equal and its
-    Youngest Rule goes to the lower seat (RULES.md), and matchmaking seats entrants in random
-    order, so no entrant is always the youngest.
+    fewer than `seats_per_game`. In newno the seats get their ages as ranks
+    (games.lobby.ranked_by_age: people by birth date, which competition_join asks of them).
     """
     entries = list(entries)
     for entry in entries:
@@ -173,6 +188,8 @@ def competition_game(
         SeatSpec(registered=entry.bot) if entry.bot_id else SeatSpec(user=entry.user)
         for entry in entries
     ]
+    if competition.variant.get("rules") == "newno":
+        seats = ranked_by_age(seats)
     return game_create(
         variant_spec=competition.variant,
         seats=seats,
@@ -180,6 +197,7 @@ def competition_game(
         settings=GameSettings(
             kind=competition.kind,
             competition=competition.pk,
+            fixture=fixture,
             turn_seconds=competition.turn_seconds,
             bot_timeout=competition.bot_timeout,
             pull_timeout=competition.pull_timeout,

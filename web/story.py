@@ -39,7 +39,11 @@ _FALLBACK_REASONS = {
     "bot-error": "the bot's call failed",
     "bot-illegal": "the bot's answer was illegal",
 }
-_FORFEIT_REASONS = {"resigned": "resigned", "timed-out": "ran out of time too often"}
+_FORFEIT_REASONS = {
+    "resigned": "resigned",
+    "timed-out": "ran out of time too often",
+    "awarded": "was forfeited by the league's ruling",
+}
 # Events told as a clause of the play just before them, by the same seat.
 _CONSEQUENCES = frozenset({ev.HANDS_SWAPPED, ev.HANDS_ROTATED, ev.DIRECTION_CHANGED})
 
@@ -214,6 +218,10 @@ class _Teller(Names):
             text += f": {why}"
         return text
 
+    def fixture_retimed(self, e: Event) -> str:
+        text = f"The league moved this fixture's deadline to {e['deadline'][:16].replace('T', ' ')}"
+        return f"{text} UTC ({e['note']})" if e.get("note") else f"{text} UTC"
+
     def vacation_taken(self, e: Event) -> str:
         text = f"{self.who(e['seat'])} went on vacation"
         if e.get("days"):
@@ -268,6 +276,7 @@ _SENTENCES: dict[str, Callable[[_Teller, Event], str] | None] = {
     ev.SEAT_HANDED_OVER: _Teller.seat_handed_over,
     ev.FALLBACK_PLAYED: _Teller.fallback_played,
     ev.VACATION_TAKEN: _Teller.vacation_taken,
+    ev.FIXTURE_RETIMED: _Teller.fixture_retimed,
 }
 _KINDS = {ev.CARD_PLAYED: "play", ev.HAND_ENDED: "result", ev.MATCH_ENDED: "result"}
 

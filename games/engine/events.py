@@ -52,6 +52,9 @@ SEAT_HANDED_OVER = "seat-handed-over"  # seat, reason: the default bot plays it 
 FALLBACK_PLAYED = "fallback-played"  # seat, reason: the default bot's move for it follows
 VACATION_TAKEN = "vacation-taken"  # seat, days, until: the seat's clock pauses until then
 SEAT_FACTS = frozenset({SEAT_FORFEITED, SEAT_HANDED_OVER, FALLBACK_PLAYED, VACATION_TAKEN})
+# A league's ruling on a fixture's game (league/services.py); it moves no card either.
+FIXTURE_RETIMED = "fixture-retimed"  # deadline (ISO 8601), note: the fixture's deadline moved
+SERVICE_FACTS = SEAT_FACTS | {FIXTURE_RETIMED}
 
 
 def initial_state(event: Event) -> State:
@@ -274,6 +277,7 @@ EVOLVE: dict[str, Callable[[State, Event], None]] = {
     SEAT_HANDED_OVER: _nothing,
     FALLBACK_PLAYED: _nothing,
     VACATION_TAKEN: _nothing,
+    FIXTURE_RETIMED: _nothing,
 }
 
 

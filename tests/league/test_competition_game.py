@@ -6,17 +6,19 @@ changes."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 import time_machine
 
+from accounts.models import Profile
 from games import deadlines, overdue, turns
 from games.deadlines import VacationExhausted
 from games.errors import InvalidGame
 from games.game_settings import GameSettings
 from games.models import Bot, Game, Seat
 from games.remote import pull_turns
+from league.errors import EntryRefused
 from league.models import Competition
 from league.services import competition_game, competition_join, competition_leave
 from tests.games.factories import make_user
@@ -139,11 +141,26 @@ def test_a_person_has_the_competitions_vacation_budget_in_each_game():
     assert deadlines.seat_vacation(game_id=other.pk, actor=user, days=1).days_used == 1
 
 
-def test_a_newno_competitions_games_have_no_ages_and_start():
+def test_a_newno_competitions_games_rank_their_seats_by_age():
     competition = league(variant={"rules": "newno"}, seats_per_game=3)
-    game = competition_game(competition, people(competition, 3), seed=5)
+    born = [date(1990, 1, 1), date(2001, 6, 1), date(1990, 1, 1)]
+    entries = []
+    for birth_date in born:
+        user = make_user()
+        Profile.objects.create(user=user, birth_date=birth_date)
+        entries.append(competition_join(competition, user=user))
+    game = competition_game(competition, entries, seed=5)
     assert game.status == Game.Status.PLAYING
-    assert list(game.seats.values_list("age", flat=True)) == [None, None, None]
+    # Ranks, 0 the youngest: the log keeps no birth date.
+    assert list(game.seats.order_by("number").values_list("age", flat=True)) == [1, 0, 1]
+
+
+def test_a_newno_competition_refuses_a_person_without_a_birth_date():
+    competition = league(variant={"rules": "newno"}, seats_per_game=3)
+    with pytest.raises(EntryRefused) as raised:
+        competition_join(competition, user=make_user())
+    assert raised.value.code == "birth-date-missing"
+    assert not competition.entries.exists()
 
 
 def test_entries_of_another_competition_left_or_repeated_are_refused():

@@ -153,6 +153,11 @@ SAMPLES: dict[str, tuple[dict, str, str]] = {
         "Ben went on vacation.",
         "Ben went on vacation.",
     ),
+    ev.FIXTURE_RETIMED: (
+        {"deadline": "2026-12-01T18:00:00+00:00", "note": "snowed in"},
+        "The league moved this fixture's deadline to 2026-12-01 18:00 UTC (snowed in).",
+        "The league moved this fixture's deadline to 2026-12-01 18:00 UTC (snowed in).",
+    ),
 }
 
 

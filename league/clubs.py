@@ -1,0 +1,168 @@
+"""Clubs and their members: create a club, join by its invitation link or ask to join, approve,
+make admins. No HTTP here; the errors are league/errors.py's. docs/leagues.md, "Clubs".
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils.text import slugify
+
+from games.actors import is_person
+
+from .errors import ClubError, ClubNotFound, NotClubAdmin
+from .models import Club, Membership
+
+
+def _new_code() -> str:
+    return secrets.token_urlsafe(12)
+
+
+def club_create(*, name: str, creator: Any, slug: str = "", description: str = "") -> Club:
+    """Create a club with `creator` as its first admin. Raises ClubError (`invalid-club`,
+    `slug-taken`)."""
+    name = name.strip()
+    slug = slug or slugify(name)[:64]
+    if not name or not slug or len(name) > 100:
+        raise ClubError("a club needs a name of 1 to 100 characters", code="invalid-club")
+    if not is_person(creator):
+        raise ClubError("a club is created by a signed-in person", code="invalid-club")
+    try:
+        with transaction.atomic():
+            club = Club.objects.create(
+                name=name, slug=slug, description=description, invite_code=_new_code()
+            )
+            Membership.objects.create(club=club, user=creator, role=Membership.Role.ADMIN)
+    except IntegrityError as error:
+        raise ClubError(f"the address {slug!r} is taken", code="slug-taken") from error
+    return club
+
+
+def club_get(slug: str) -> Club:
+    club = Club.objects.filter(slug=slug).first()
+    if club is None:
+        raise ClubNotFound(f"club {slug!r}")
+    return club
+
+
+def membership_of(club: Club, user: Any) -> Membership | None:
+    if not is_person(user):
+        return None
+    return Membership.objects.filter(club=club, user=user).first()
+
+
+def is_member(club: Club, user: Any) -> bool:
+    membership = membership_of(club, user)
+    return membership is not None and membership.status == Membership.Status.ACTIVE
+
+
+def is_admin(club: Club, user: Any) -> bool:
+    """A club admin, or staff (who may act for any club)."""
+    if is_person(user) and user.is_staff:
+        return True
+    membership = membership_of(club, user)
+    return (
+        membership is not None
+        and membership.status == Membership.Status.ACTIVE
+        and membership.role == Membership.Role.ADMIN
+    )
+
+
+def check_admin(club: Club, user: Any) -> None:
+    if not is_admin(club, user):
+        raise NotClubAdmin(f"only an admin of {club.name} may do this")
+
+
+def club_join(*, club: Club, user: Any, code: str) -> Membership:
+    """Join with the invitation link: a member at once (a pending request becomes active).
+    Raises ClubError (`bad-invitation`, `already-member`)."""
+    if not is_person(user):
+        raise ClubError("sign in to join a club", code="not-a-member")
+    if not secrets.compare_digest(code, club.invite_code):
+        raise ClubError(
+            "this invitation link is not (or no longer) the club's", code="bad-invitation"
+        )
+    return _activate(club, user)
+
+
+def club_request(*, club: Club, user: Any) -> Membership:
+    """Ask to join without the link: a pending membership an admin approves. Raises ClubError
+    (`already-member`)."""
+    if not is_person(user):
+        raise ClubError("sign in to join a club", code="not-a-member")
+    try:
+        with transaction.atomic():
+            return Membership.objects.create(club=club, user=user, status=Membership.Status.PENDING)
+    except IntegrityError as error:
+        raise ClubError(
+            f"{user.get_username()} is already a member or has asked", code="already-member"
+        ) from error
+
+
+def membership_approve(*, club: Club, admin: Any, user: Any) -> Membership:
+    """Approve a pending request. Raises NotClubAdmin, ClubError (`no-request`)."""
+    check_admin(club, admin)
+    updated = Membership.objects.filter(
+        club=club, user=user, status=Membership.Status.PENDING
+    ).update(status=Membership.Status.ACTIVE)
+    if not updated:
+        raise ClubError(f"{user.get_username()} has not asked to join", code="no-request")
+    return Membership.objects.get(club=club, user=user)
+
+
+def membership_decline(*, club: Club, admin: Any, user: Any) -> None:
+    """Decline a pending request (the person may ask again). Raises NotClubAdmin, ClubError."""
+    check_admin(club, admin)
+    deleted, _ = Membership.objects.filter(
+        club=club, user=user, status=Membership.Status.PENDING
+    ).delete()
+    if not deleted:
+        raise ClubError(f"{user.get_username()} has not asked to join", code="no-request")
+
+
+def member_role(*, club: Club, admin: Any, user: Any, role: str) -> Membership:
+    """Make a member an admin or a plain member again. Raises NotClubAdmin, ClubError
+    (`not-a-member`, `last-admin`, `invalid-club` for an unknown role)."""
+    check_admin(club, admin)
+    if role not in Membership.Role.values:
+        raise ClubError(f"no role {role!r}", code="invalid-club")
+    with transaction.atomic():
+        memberships = Membership.objects.select_for_update().filter(club=club)
+        membership = memberships.filter(user=user, status=Membership.Status.ACTIVE).first()
+        if membership is None:
+            raise ClubError(f"{user.get_username()} is not a member", code="not-a-member")
+        admins = memberships.filter(role=Membership.Role.ADMIN, status=Membership.Status.ACTIVE)
+        if role == Membership.Role.MEMBER and list(admins) == [membership]:
+            raise ClubError("a club keeps at least one admin", code="last-admin")
+        membership.role = role
+        membership.save(update_fields=["role"])
+    return membership
+
+
+def invitation_rotate(*, club: Club, admin: Any) -> str:
+    """A new invitation link; the old one stops working. Returns the new code."""
+    check_admin(club, admin)
+    club.invite_code = _new_code()
+    club.save(update_fields=["invite_code"])
+    return club.invite_code
+
+
+def _activate(club: Club, user: Any) -> Membership:
+    with transaction.atomic():
+        membership = Membership.objects.select_for_update().filter(club=club, user=user).first()
+        if membership is None:
+            try:
+                with transaction.atomic():
+                    return Membership.objects.create(club=club, user=user)
+            except IntegrityError:
+                membership = Membership.objects.get(club=club, user=user)
+        if membership.status == Membership.Status.ACTIVE:
+            raise ClubError(
+                f"{user.get_username()} is already a member of {club.name}",
+                code="already-member",
+            )
+        membership.status = Membership.Status.ACTIVE
+        membership.save(update_fields=["status"])
+        return membership

@@ -1,0 +1,270 @@
+"""Reading the standings: a division's table ranked by the tiebreaks, a player's record across
+seasons and families, a club's all-time table. The rows are the `league-standings` projection's
+(league/projections.py); nothing here writes. docs/leagues.md, "Standings".
+
+Tiebreaks, in order: league points, match wins, points scored (fewer is better under
+`running-total` scoring, where points are penalties), head-to-head among the entrants still
+tied (how often each finished ahead of the others at a shared table, less how often behind),
+then the place is shared. Entrants sharing a place are listed by entry order, which also
+decides a promotion or relegation line that falls inside a shared place.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field
+from itertools import groupby
+from typing import Any
+
+from games.engine import MATCH_OVER
+from games.models import HandResult, MatchResult, Seat
+
+from .models import Club, Division, DivisionEntry, Entry, Meeting, Season, Standing
+
+
+@dataclass(slots=True)
+class StandingLine:
+    entry: int
+    name: str
+    kind: str  # "person" or "bot"
+    user_id: int | None
+    played: int = 0
+    wins: int = 0
+    placements: list[int] = field(default_factory=list)
+    league_points: int = 0
+    hands_won: int = 0
+    points_scored: int = 0
+    forfeits: int = 0
+    head_to_head: int = 0
+    rank: int = 0
+    shared: bool = False
+    # "up" (promoted), "down" (relegated) or "".
+    zone: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def entrant_name(entry: Entry) -> str:
+    return entry.bot.name if entry.bot_id else entry.user.get_username()
+
+
+def rank(
+    lines: list[StandingLine],
+    ahead: Mapping[tuple[int, int], int],
+    *,
+    low_points_win: bool = False,
+) -> list[StandingLine]:
+    """Order and rank the lines by the tiebreaks (the module's docstring); `ahead[(a, b)]` is how
+    often entry a finished ahead of entry b. Sets `rank`, `shared` and `head_to_head`."""
+    sign = 1 if low_points_win else -1
+
+    def key(line: StandingLine) -> tuple[int, int, int]:
+        return (-line.league_points, -line.wins, sign * line.points_scored)
+
+    ordered: list[StandingLine] = []
+    for _, group_lines in groupby(sorted(lines, key=lambda ln: (key(ln), ln.entry)), key=key):
+        group = list(group_lines)
+        ids = [line.entry for line in group]
+        for line in group:
+            line.head_to_head = sum(
+                ahead.get((line.entry, other), 0) - ahead.get((other, line.entry), 0)
+                for other in ids
+                if other != line.entry
+            )
+        group.sort(key=lambda ln: (-ln.head_to_head, ln.entry))
+        ordered.extend(group)
+    for position, line in enumerate(ordered):
+        before = ordered[position - 1] if position else None
+        if before is not None and (key(before), before.head_to_head) == (
+            key(line),
+            line.head_to_head,
+        ):
+            line.rank = before.rank
+            line.shared = before.shared = True
+        else:
+            line.rank = position + 1
+    return ordered
+
+
+def division_table(division: Division) -> list[StandingLine]:
+    """The division's table now: every entrant (none played yet: zeros), ranked, with the
+    promotion and relegation zones marked."""
+    members = (
+        Entry.objects.filter(division_entry__division=division)
+        .select_related("user", "bot")
+        .order_by("pk")
+    )
+    rows = {row.entry_id: row for row in Standing.objects.filter(division=division)}
+    table = division.season.competition.seats_per_game
+    lines = []
+    for entry in members:
+        line = StandingLine(
+            entry=entry.pk,
+            name=entrant_name(entry),
+            kind="bot" if entry.bot_id else "person",
+            user_id=entry.user_id,
+            placements=[0] * table,
+        )
+        row = rows.get(entry.pk)
+        if row is not None:
+            line.played, line.wins, line.placements = row.played, row.wins, list(row.placements)
+            line.league_points, line.hands_won = row.league_points, row.hands_won
+            line.points_scored, line.forfeits = row.points_scored, row.forfeits
+        lines.append(line)
+    ahead = {(m.entry_id, m.other_id): m.ahead for m in Meeting.objects.filter(division=division)}
+    scoring = division.season.competition.variant.get("options", {}).get("scoring")
+    ordered = rank(lines, ahead, low_points_win=scoring == "running-total")
+    _mark_zones(division, ordered)
+    return ordered
+
+
+def _mark_zones(division: Division, ordered: list[StandingLine]) -> None:
+    if division.promote:
+        for line in ordered[: division.promote]:
+            line.zone = "up"
+    if division.relegate:
+        for line in ordered[len(ordered) - division.relegate :]:
+            line.zone = "down" if line.zone == "" else line.zone
+
+
+def season_tables(season: Season) -> list[tuple[Division, list[StandingLine]]]:
+    """Each division with its table: the archived final table once the season has closed."""
+    result = []
+    for division in season.divisions.order_by("tier"):
+        if season.status == Season.Status.CLOSED and division.final_table is not None:
+            lines = [StandingLine(**line) for line in division.final_table]
+        else:
+            lines = division_table(division)
+        result.append((division, lines))
+    return result
+
+
+# --------------------------------------------------------------------------- across seasons
+
+
+@dataclass(slots=True)
+class FamilyRecord:
+    family: str
+    matches: int = 0
+    wins: int = 0
+    hands: int = 0
+    points: int = 0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.matches if self.matches else 0.0
+
+    @property
+    def points_per_hand(self) -> float:
+        return self.points / self.hands if self.hands else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "family": self.family,
+            "matches": self.matches,
+            "wins": self.wins,
+            "win_rate": round(self.win_rate, 4),
+            "hands": self.hands,
+            "mean_points_per_hand": round(self.points_per_hand, 2),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonRecord:
+    season: Season
+    division: Division
+    line: StandingLine | None
+
+
+def family_of(variant: Mapping[str, Any]) -> str:
+    """`official`, ..., or `precognitive` (whatever its base)."""
+    if variant.get("rules") == "precognitive":
+        return "precognitive"
+    return str(variant.get("rules", ""))
+
+
+def player_record(user: Any) -> tuple[list[SeasonRecord], list[FamilyRecord]]:
+    """Every season the person entered (with their line of the table) and, per family, their
+    finished matches of any kind: matches, wins, win rate, mean points scored per hand."""
+    seasons = []
+    places = DivisionEntry.objects.filter(entry__user=user).select_related(
+        "division__season__competition", "division__season__club", "entry"
+    )
+    for place in places.order_by("-division__season__start_date", "pk"):
+        division = place.division
+        lines = {line.entry: line for _, table in season_tables(division.season) for line in table}
+        seasons.append(SeasonRecord(division.season, division, lines.get(place.entry_id)))
+    return seasons, family_records(Seat.objects.filter(user=user))
+
+
+def family_records(seats: Iterable[Seat]) -> list[FamilyRecord]:
+    """Per family, over the finished games of these seats."""
+    seat_rows = list(
+        Seat.objects.filter(pk__in=[seat.pk for seat in seats], game__status=MATCH_OVER)
+        .select_related("game")
+        .order_by("game_id")
+    )
+    results = {
+        r.game_id: r for r in MatchResult.objects.filter(game_id__in=[s.game_id for s in seat_rows])
+    }
+    gained: dict[int, list[list[int]]] = defaultdict(list)
+    for hand in HandResult.objects.filter(game_id__in=list(results)).order_by("hand_number"):
+        gained[hand.game_id].append(list(hand.gained))
+    records: dict[str, FamilyRecord] = {}
+    for seat in seat_rows:
+        result = results.get(seat.game_id)
+        if result is None:
+            continue
+        family = family_of(seat.game.variant)
+        record = records.setdefault(family, FamilyRecord(family))
+        record.matches += 1
+        record.wins += result.places[seat.number] == 1 and seat.number not in result.forfeited
+        record.hands += len(gained[seat.game_id])
+        record.points += sum(hand[seat.number] for hand in gained[seat.game_id])
+    return sorted(records.values(), key=lambda r: r.family)
+
+
+@dataclass(slots=True)
+class AllTimeLine:
+    name: str
+    kind: str
+    user_id: int | None
+    seasons: int = 0
+    played: int = 0
+    wins: int = 0
+    league_points: int = 0
+    titles: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def club_all_time(club: Club) -> list[AllTimeLine]:
+    """The club's all-time table over every season (every division): seasons entered, matches,
+    wins, league points, titles (first in a top division of a closed season)."""
+    lines: dict[tuple[str, int], AllTimeLine] = {}
+    for season in club.seasons.select_related("competition").order_by("start_date", "pk"):
+        for division, table in season_tables(season):
+            for line in table:
+                entry = Entry.objects.only("user_id", "bot_id").get(pk=line.entry)
+                key = ("bot", entry.bot_id) if entry.bot_id else ("person", entry.user_id)
+                total = lines.setdefault(
+                    (key[0], int(key[1] or 0)), AllTimeLine(line.name, line.kind, line.user_id)
+                )
+                total.seasons += 1
+                total.played += line.played
+                total.wins += line.wins
+                total.league_points += line.league_points
+                closed = season.status == Season.Status.CLOSED
+                total.titles += closed and division.tier == 1 and line.rank == 1
+    return sorted(lines.values(), key=lambda t: (-t.league_points, -t.wins, t.name))
+
+
+def fixture_results(division: Division) -> dict[int, MatchResult]:
+    """The match results of the division's finished fixtures, by game id."""
+    return {
+        result.game_id: result
+        for result in MatchResult.objects.filter(game__fixture__division=division)
+    }
