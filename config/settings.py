@@ -258,6 +258,8 @@ BOTS_VALIDATION_RESEND = int(os.environ.get("BOTS_VALIDATION_RESEND", "120"))
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 # Leagues (league/services.py; docs/league.md): seconds between two ladder matchmaking runs.
 LEAGUE_MATCHMAKING_SECONDS = int(os.environ.get("LEAGUE_MATCHMAKING_SECONDS", "30"))
+# Seconds between two runs of the task that opens seasons' rounds (league/seasons.py).
+LEAGUE_ROUNDS_SECONDS = int(os.environ.get("LEAGUE_ROUNDS_SECONDS", "30"))
 # The safety nets; exactly one `celery beat` runs them (docs/workers.md).
 CELERY_BEAT_SCHEDULE = {
     "reconcile-games": {"task": "games.tasks.reconcile_games", "schedule": 15.0},
@@ -274,4 +276,6 @@ CELERY_BEAT_SCHEDULE = {
         "task": "league.tasks.ladder_matchmaking",
         "schedule": LEAGUE_MATCHMAKING_SECONDS,
     },
+    # A season's next round opens on its date, or once the round before it has finished.
+    "open-rounds": {"task": "league.tasks.open_rounds", "schedule": LEAGUE_ROUNDS_SECONDS},
 }

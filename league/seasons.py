@@ -395,6 +395,7 @@ def season_next(
     where they were); members who left the club are not entered. Raises NotClubAdmin,
     SeasonError (`not-closed`, `has-next`)."""
     check_admin(season.club, admin)
+    season = Season.objects.select_related("competition", "club").get(pk=season.pk)
     if season.status != Season.Status.CLOSED:
         raise SeasonError(f"{season.name} has not closed", code="not-closed")
     if Season.objects.filter(previous=season).exists():

@@ -9,7 +9,7 @@ import logging
 
 from celery import shared_task
 
-from . import services
+from . import seasons, services
 from .models import Competition
 
 log = logging.getLogger(__name__)
@@ -26,3 +26,12 @@ def ladder_matchmaking() -> None:
             # One ladder's trouble (a game the rules refuse, a lock timeout, a bug) must not
             # stop the others; the next run tries it again.
             log.exception("ladder matchmaking failed for competition %s", competition.pk)
+
+
+@shared_task(ignore_result=True)
+def open_rounds() -> None:
+    """Make the games of every running season's rounds that are due (seasons.open_due_rounds:
+    safe to run twice at once)."""
+    opened = seasons.open_due_rounds()
+    if opened:
+        log.info("opened %s fixture games", opened)

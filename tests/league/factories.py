@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import datetime
 import itertools
 from typing import Any
 
 from games.models import Bot, Seat
-from league.models import Competition, Entry
+from league.clubs import club_create, club_join
+from league.models import Club, Competition, Entry, Season
+from league.seasons import season_create
 from league.services import competition_create, competition_join
 from tests.games.factories import SHORT, make_user
 
@@ -47,3 +50,21 @@ def seated_entrants(competition: Competition) -> list[tuple[str, int]]:
         ("bot", seat.registered_bot_id) if seat.registered_bot_id else ("user", seat.user_id)
         for seat in seats
     ]
+
+
+def make_club(admin: Any = None, members: int = 0) -> tuple[Club, Any, list[Any]]:
+    """A club, its admin and `members` more members."""
+    admin = admin or make_user()
+    club = club_create(name=f"Club {next(_numbers)}", creator=admin)
+    people = [make_user() for _ in range(members)]
+    for person in people:
+        club_join(club=club, user=person, code=club.invite_code)
+    return club, admin, people
+
+
+def make_season(club: Club, admin: Any, *, seats_per_game: int = 2, **fields: Any) -> Season:
+    number = next(_numbers)
+    fields = {"name": f"Season {number}", "slug": f"season-{number}", **fields}
+    fields.setdefault("variant", SHORT)
+    fields.setdefault("start_date", datetime.date(2026, 1, 5))
+    return season_create(club=club, admin=admin, seats_per_game=seats_per_game, **fields)
