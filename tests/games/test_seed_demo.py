@@ -12,6 +12,7 @@ from accounts.services import profile_of
 from games.engine import MATCH_OVER, PLAYING
 from games.models import Game
 from games.services import game_view
+from league.models import Club, Fixture, Season
 
 pytestmark = pytest.mark.django_db
 
@@ -64,7 +65,7 @@ def seeded(settings, django_capture_on_commit_callbacks, eager_tasks) -> dict[st
     settings.DEBUG = True
     with django_capture_on_commit_callbacks(execute=True):
         seed_demo()
-    return {game.context["demo"]: game for game in Game.objects.all()}
+    return {game.context["demo"]: game for game in Game.objects.all() if "demo" in game.context}
 
 
 def test_it_creates_ana_with_a_birth_date_too(seeded):
@@ -110,14 +111,41 @@ def test_in_precognitive_demo_owes_the_precommit_that_fills_their_lane(seeded):
 
 
 def test_a_second_run_creates_nothing_until_a_waiting_game_is_over(seeded):
+    games = Game.objects.count()
     assert "already exist" in seed_demo()
-    assert Game.objects.count() == len(seeded)
+    assert Game.objects.count() == games
 
     Game.objects.filter(pk=seeded["waiting-newno"].pk).update(status=MATCH_OVER)
     assert "Created demo games: waiting-newno." in seed_demo()
     assert Game.objects.filter(context__demo="waiting-newno").count() == 2
-    assert Game.objects.count() == len(seeded) + 1
+    assert Game.objects.count() == games + 1
 
 
 def family(game: Game) -> str:
     return "precognitive" if game.variant.get("precognitive") else game.variant["rules"]
+
+
+def test_demo_runs_a_club_with_seasons_in_progress_in_two_families(seeded):
+    demo = get_user_model().objects.get(username="demo")
+    club = Club.objects.get(slug="riverside")
+    seasons = club.seasons.select_related("competition")
+    assert {s.competition.variant["rules"] for s in seasons} == {"official", "newno"}
+    assert {s.status for s in seasons} == {Season.Status.RUNNING}
+    fixtures = Fixture.objects.filter(division__season__club=club).exclude(game=None)
+    # The bots' fixtures have been played; demo's wait for demo's decision.
+    assert fixtures.filter(game__status=MATCH_OVER).exists()
+    waiting = [
+        f for f in fixtures.filter(game__status=PLAYING) if f.seats.filter(entry__user=demo)
+    ]
+    assert {f.division.season.competition.variant["rules"] for f in waiting} == {
+        "official",
+        "newno",
+    }
+    for fixture in waiting:
+        view = game_view(game_id=fixture.game_id, viewer=demo)
+        assert view["seat"] in view["to_act"] and view["legal"]
+
+
+def test_a_second_run_leaves_the_club_alone(seeded):
+    assert "The demo club already exists" in seed_demo()
+    assert Club.objects.count() == 1

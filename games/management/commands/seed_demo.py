@@ -2,7 +2,8 @@
 
 Two people: demo/demo (staff, for the admin too) and ana/ana, so two browsers can play each
 other. Finished bot matches of every family fill the read models; demo has a game waiting for
-them in every family, and one against ana. Each game has a name (`GameSettings.demo`): a bot
+them in every family, and one against ana; demo runs a club with two seasons in progress
+(league/demo.py). Each game has a name (`GameSettings.demo`): a bot
 match is made once, a game of demo's again when the last one of its name is over.
 """
 
@@ -25,6 +26,7 @@ from games.engine import PLAYING
 from games.game_settings import GameSettings
 from games.models import Game
 from games.services import SeatSpec, game_command, game_create, game_view
+from league import demo
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +162,11 @@ class Command(BaseCommand):
             self.stdout.write(f"Created demo games: {names}.")
         else:
             self.stdout.write("Demo games already exist; left as they are.")
+        club = demo.seed_club(admin=users[DEMO.username], members=[users[ANA.username]])
+        if club is None:
+            self.stdout.write("The demo club already exists; left as it is.")
+        else:
+            self.stdout.write(f"Created the club {club.name!r} at /clubs/{club.slug}/.")
 
     def seed_person(self, person: Person) -> User:
         """Create the person unless they exist; an existing one keeps everything but gets a birth

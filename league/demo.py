@@ -1,0 +1,91 @@
+"""`make run`'s club: the Riverside UNO Club, run by demo, with a season in progress in two
+families (official at tables of three, newno head to head). The bots' fixtures of the first
+round play out when they open; demo's wait for demo. Called by seed_demo; safe to run again
+(an existing club is left as it is).
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Bot
+
+from .clubs import club_create, club_join
+from .models import Club
+from .seasons import DivisionSpec, season_create, season_enter, season_start
+
+CLUB_SLUG = "riverside"
+
+# Registered built-in bots owned by demo: (name, strategy).
+BOTS = [
+    ("Greta", "greedy"),
+    ("Rex", "random"),
+    ("Stacy", "stacker"),
+    ("Cole", "colour-control"),
+]
+
+
+def seed_club(*, admin: Any, members: list[Any]) -> Club | None:
+    """Create the demo club and start its two seasons; None when it exists already."""
+    if Club.objects.filter(slug=CLUB_SLUG).exists():
+        return None
+    bots = [_bot(admin, name, strategy) for name, strategy in BOTS]
+    with transaction.atomic():
+        club = club_create(
+            name="Riverside UNO Club",
+            slug=CLUB_SLUG,
+            creator=admin,
+            description="Thursday nights at the library, and turns in between.",
+        )
+        for member in members:
+            club_join(club=club, user=member, code=club.invite_code)
+    start = timezone.localdate() - datetime.timedelta(days=1)
+    official = season_create(
+        club=club,
+        admin=admin,
+        name="Riverside Autumn League",
+        slug="riverside-autumn",
+        variant={"rules": "official", "options": {"target": 200}},
+        seats_per_game=3,
+        start_date=start,
+        # Three to a division, three rounds: everyone meets twice more.
+        rounds=3,
+        divisions=[DivisionSpec("Premier", relegate=1), DivisionSpec("Challenger", promote=1)],
+        seed=11,
+    )
+    # Premier: demo, ana and a bot; Challenger: the other three bots.
+    for person in [admin, *members]:
+        season_enter(season=official, actor=admin, user=person, tier=1)
+    season_enter(season=official, actor=admin, bot=bots[0], tier=1)
+    for bot in bots[1:]:
+        season_enter(season=official, actor=admin, bot=bot, tier=2)
+    newno = season_create(
+        club=club,
+        admin=admin,
+        name="Riverside Newno Cup",
+        slug="riverside-newno",
+        variant={"rules": "newno", "options": {"target": 150}},
+        seats_per_game=2,
+        start_date=start,
+        seed=5,
+    )
+    season_enter(season=newno, actor=admin, user=admin)
+    for bot in bots[:3]:
+        season_enter(season=newno, actor=admin, bot=bot)
+    # On commit the workers play the bots' fixtures (in-process without a broker).
+    season_start(season=official, admin=admin)
+    season_start(season=newno, admin=admin)
+    return club
+
+
+def _bot(owner: Any, name: str, strategy: str) -> Bot:
+    bot, _ = Bot.objects.get_or_create(
+        owner=owner,
+        name=name,
+        defaults={"kind": Bot.Kind.BUILTIN, "strategy": strategy, "status": Bot.Status.ACTIVE},
+    )
+    return bot
