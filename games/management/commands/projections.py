@@ -13,7 +13,7 @@ from games import projections
 class Command(BaseCommand):
     help = (
         "run [NAME…]: apply the events each projection has not applied yet (all by default); "
-        "rebuild NAME: empty its read models and fold the whole log again; "
+        "rebuild [NAME…]: empty their read models and fold the whole log again (all by default); "
         "status: each projection's checkpoint and lag in events."
     )
 
@@ -21,8 +21,8 @@ class Command(BaseCommand):
         actions = parser.add_subparsers(dest="action", required=True)
         run = actions.add_parser("run", help="catch the projections up with the log")
         run.add_argument("names", nargs="*", metavar="NAME")
-        rebuild = actions.add_parser("rebuild", help="rebuild one projection from position 0")
-        rebuild.add_argument("name", metavar="NAME")
+        rebuild = actions.add_parser("rebuild", help="rebuild projections from position 0")
+        rebuild.add_argument("names", nargs="*", metavar="NAME")
         actions.add_parser("status", help="checkpoint, head and lag of every projection")
 
     def handle(self, *args: Any, **opts: Any) -> None:
@@ -31,7 +31,8 @@ class Command(BaseCommand):
                 for name in opts["names"] or sorted(projections.PROJECTIONS):
                     self.timed(f"{name}: applied", projections.run, name)
             elif opts["action"] == "rebuild":
-                self.timed(f"{opts['name']}: rebuilt", projections.rebuild, opts["name"])
+                for name in opts["names"] or sorted(projections.PROJECTIONS):
+                    self.timed(f"{name}: rebuilt", projections.rebuild, name)
             else:
                 self.print_status()
         except projections.UnknownProjection as error:
