@@ -14,7 +14,7 @@ from django.contrib import admin
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest
 
-from .models import Competition, Entry
+from .models import Club, Competition, Entry, Fixture, Membership, Season, Standing
 
 
 @admin.register(Competition)
@@ -76,3 +76,58 @@ class EntryAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+
+
+# Clubs and seasons are run from the site's pages (league/clubs.py, league/seasons.py check
+# who may do what); here staff look at them and fix a club's name or description.
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    fields = ("user", "role", "status", "joined_at")
+    readonly_fields = ("user", "joined_at")
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ("name", "slug", "created_at")
+    search_fields = ("name", "slug")
+    readonly_fields = ("slug", "invite_code", "created_at")
+    inlines = [MembershipInline]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows a service or a projection writes: shown, never added, changed or deleted here."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Season)
+class SeasonAdmin(ReadOnlyAdmin):
+    list_display = ("competition", "club", "status", "start_date", "rounds", "round_days")
+    list_filter = ("status", "club")
+    list_select_related = ("competition", "club")
+    search_fields = ("competition__name", "competition__slug", "club__name")
+
+
+@admin.register(Fixture)
+class FixtureAdmin(ReadOnlyAdmin):
+    list_display = ("division", "round", "table", "opens_at", "deadline", "game")
+    list_filter = ("division__season",)
+    list_select_related = ("division__season__competition", "game")
+
+
+@admin.register(Standing)
+class StandingAdmin(ReadOnlyAdmin):
+    list_display = ("division", "entry", "played", "wins", "league_points", "forfeits")
+    list_filter = ("division__season",)
+    list_select_related = ("division__season__competition", "entry__user", "entry__bot")

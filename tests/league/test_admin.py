@@ -6,8 +6,11 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from league.models import Competition, Entry
-from tests.league.factories import enter_bots, make_competition
+from games import projections, turns
+from games.models import Game
+from league.models import Competition, Entry, Fixture
+from league.seasons import season_enter, season_start
+from tests.league.factories import enter_bots, make_bot, make_club, make_competition, make_season
 
 pytestmark = pytest.mark.django_db
 
@@ -78,3 +81,23 @@ def test_entries_are_withdrawn_not_added_in_the_admin(staff):
 
     assert response.status_code == 302
     assert list(Entry.objects.filter(active=True)) == [entries[1]]
+
+
+@pytest.mark.parametrize("model", ["club", "season", "fixture", "standing"])
+def test_clubs_and_seasons_are_listed_and_never_added_here(staff, model):
+    club, admin, _ = make_club()
+    season = make_season(club, admin)
+    for _ in range(2):
+        season_enter(season=season, actor=admin, bot=make_bot())
+    season_start(season=season, admin=admin)
+    (fixture,) = Fixture.objects.filter(division__season=season)
+    while Game.objects.get(pk=fixture.game_id).status != Game.Status.MATCH_OVER:
+        turns.advance_game(game_id=fixture.game_id)
+    for name in projections.PROJECTIONS:
+        projections.run(name)
+
+    response = staff.get(reverse(f"admin:league_{model}_changelist"))
+
+    assert response.status_code == 200
+    assert club.name.encode() in response.content or season.name.encode() in response.content
+    assert staff.get(reverse(f"admin:league_{model}_add")).status_code == 403
