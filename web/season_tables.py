@@ -267,9 +267,10 @@ def _seat_cell(
 def season_tables_context(season: Season, user: Any) -> dict[str, Any]:
     """What `templates/leagues/_season_tables.html` needs, under one key, `season_tables`:
 
-    - `season`, `closed` (the tables are the archived final ones), `can_rule` (the viewer is a
-      club admin or staff: each open fixture offers "Rule"), `tiebreaks` (the legend, in
-      order), `note_length`;
+    - `season`, `started` (a draft lists its entrants, unranked), `closed` (the tables are the
+      archived final ones), `can_rule` (the viewer is a club admin or staff and the season
+      runs: each open fixture offers "Rule"), `tiebreaks` (the legend, in order),
+      `note_length`;
     - `divisions`: one DivisionView per tier, top first: `division`, `rows` (TableRow: the
       StandingLine with the player page's URL, placements in figures and in words, whether
       H2H decided anything) and `rounds` (RoundView: number, opens_at, the drawn deadline,
@@ -293,6 +294,7 @@ def season_tables_context(season: Season, user: Any) -> dict[str, Any]:
     return {
         "season_tables": {
             "season": season,
+            "started": season.status != Season.Status.DRAFT,
             "closed": season.status == Season.Status.CLOSED,
             "can_rule": rule,
             "tiebreaks": tiebreaks(season),

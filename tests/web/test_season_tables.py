@@ -165,6 +165,20 @@ def test_admins_may_rule_on_open_fixtures_and_nobody_else_sees_how(started):
     assert forfeit in tables(season, staff)
 
 
+def test_a_draft_lists_its_entrants_unranked_and_no_fixtures():
+    season, ada, _ = autumn_season()
+    html = tables(season, ada)
+    assert '<h2 id="season-tables-heading">Entrants</h2>' in html
+    upper = table_rows(division_html(html, 1))
+    assert [(cls, cells[:2]) for cls, cells in upper] == [
+        ("standing", ["–", "ada person"]),
+        ("standing", ["–", "Greta bot"]),
+        ("standing", ["–", "Rex bot"]),
+    ]
+    assert "No fixtures yet: they are drawn when the season starts." in html
+    assert "<details" not in html
+
+
 # --------------------------------------------------------------------------- rulings
 
 
