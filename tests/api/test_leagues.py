@@ -30,6 +30,15 @@ from league.models import (
     FixtureSeat,
     Season,
 )
+from league.seasons import (
+    DivisionSpec,
+    open_due_rounds,
+    season_close,
+    season_create,
+    season_enter,
+    season_next,
+    season_start,
+)
 from league.services import competition_create, competition_game, competition_join
 from tests.games.factories import SHORT, make_user, play_turn
 
@@ -116,7 +125,8 @@ def league() -> League:
     """Riverside: ana (admin) and bea members, zed only asked to join. Spring 2026, official to
     50 at tables of two: Premier (ana, bea, bot Alder; the last goes down) and Championship
     (bots Birch and Cedar; the first goes up). Round 1 is over (Birch's seat ruled forfeited),
-    round 2 has opened (Premier's table is over, Championship's is playing), round 3 waits."""
+    round 2 has opened (Premier's table is over, Championship's is playing), round 3 waits.
+    The draw is made by hand, so that the tests know every round's tables and byes."""
     ana, bea, zed = make_user("ana"), make_user("bea"), make_user("zed")
     club = club_create(name="Riverside", creator=ana, description="Thursday nights.")
     club_join(club=club, user=bea, code=club.invite_code)
@@ -281,10 +291,6 @@ def test_the_fixtures_are_filtered_by_round_and_division(league):
 
 
 def test_a_season_shows_its_settings_neighbours_and_divisions(league):
-    following = make_season(league.club, "Autumn 2026", "autumn-2026", previous=league.season)
-    following.start_date = date(2026, 9, 7)
-    following.save()
-
     body = get("/api/seasons/spring-2026")
 
     assert body == {
@@ -301,7 +307,7 @@ def test_a_season_shows_its_settings_neighbours_and_divisions(league):
         "start_date": "2026-03-02",
         "status": "running",
         "previous": None,
-        "next": "autumn-2026",
+        "next": None,
         "divisions": [
             {
                 "tier": 1,
@@ -323,9 +329,6 @@ def test_a_season_shows_its_settings_neighbours_and_divisions(league):
             },
         ],
     }
-    autumn = get("/api/seasons/autumn-2026")
-    assert (autumn["status"], autumn["previous"], autumn["next"]) == ("draft", "spring-2026", None)
-    assert autumn["rounds_drawn"] == 0
 
 
 def entrant(league: League, name: str) -> dict:
@@ -452,29 +455,86 @@ def test_an_unknown_club_season_or_player_is_a_404(league, path):
     assert response.json()["message"].startswith("there is no ")
 
 
-def test_a_closed_season_shows_its_archived_final_tables(league):
-    for key in ((2, 2), (1, 3), (2, 3)):
-        made = league.fixtures[key]
-        finish(made.game or open_game(league.season, made))
+def test_a_season_run_by_the_services_reads_the_same_from_draft_to_its_next():
+    """Oakfield's Winter 2026, drawn by season_start: oli and two bots at the top, three bots
+    below; every round opened and played, then closed and followed by Spring 2027."""
+    oli = make_user("oli")
+    club = club_create(name="Oakfield", creator=oli)
+    tiers = [DivisionSpec("Top", relegate=1), DivisionSpec("Bottom", promote=1)]
+    winter = season_create(
+        club=club,
+        admin=oli,
+        name="Winter 2026",
+        slug="winter-2026",
+        variant=SHORT,
+        start_date=date(2026, 1, 5),
+        seats_per_game=2,
+        divisions=tiers,
+        seed=3,
+    )
+    season_enter(season=winter, actor=oli, user=oli, tier=1)
+    for tier, names in ((1, ["Ash", "Beech"]), (2, ["Elm", "Fir", "Yew"])):
+        for name in names:
+            season_enter(season=winter, actor=oli, bot=bot(name), tier=tier)
+    draft = get("/api/seasons/winter-2026")
+    assert (draft["status"], draft["rounds"], draft["rounds_drawn"]) == ("draft", None, 0)
+    assert get("/api/seasons/winter-2026/fixtures")["rounds"] == []
+
+    now = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+    season_start(season=winter, admin=oli, now=now)
+    # Each round opens once the one before has finished (the beat task's open_due_rounds).
+    while True:
+        for made in Fixture.objects.filter(division__season=winter).exclude(game=None):
+            finish(made.game)
+        if not open_due_rounds(season=winter, now=now):
+            break
     run_projections()
-    live = get("/api/seasons/spring-2026/standings")
-    # As season_close archives them.
-    for division in (league.premier, league.championship):
-        division.final_table = [line.as_dict() for line in standings.division_table(division)]
-        division.save()
-    league.season.status = Season.Status.CLOSED
-    league.season.save()
+    live = get("/api/seasons/winter-2026/standings")
+    season_close(season=winter, admin=oli)
+    season_next(
+        season=winter,
+        admin=oli,
+        name="Spring 2027",
+        slug="spring-2027",
+        start_date=date(2027, 3, 1),
+    )
 
-    closed = get("/api/seasons/spring-2026/standings")
-
-    assert closed["final"] is True
+    closed = get("/api/seasons/winter-2026/standings")
+    assert (live["final"], closed["final"]) == (False, True)
     assert closed["divisions"] == live["divisions"]
-    champions = closed["divisions"][0]["lines"][0]["entrant"]["name"]
+    top, bottom = ([line["entrant"]["name"] for line in d["lines"]] for d in closed["divisions"])
+    assert [line["zone"] for line in closed["divisions"][0]["lines"]] == ["", "", "down"]
+    assert [line["zone"] for line in closed["divisions"][1]["lines"]] == ["up", "", ""]
+    # Three members a division, tables of two: a round robin of three rounds, a bye each.
+    fixtures = get("/api/seasons/winter-2026/fixtures")["rounds"]
+    assert len(fixtures) == get("/api/seasons/winter-2026")["rounds_drawn"] == 3
+    for number, round_ in enumerate(fixtures, start=1):
+        assert [f["division"] for f in round_["fixtures"]] == [1, 2]
+        assert [b["division"] for b in round_["byes"]] == [1, 2]
+        for made in round_["fixtures"]:
+            assert made["round"] == number
+            assert made["status"] == "finished"
+            assert made["links"]["replay"] == f"/games/{made['game']}/replay/"
+            assert sorted(made["result"]["places"]) == [1, 2]
     titles = {
-        line["entrant"]["name"]: line["titles"] for line in get("/api/clubs/riverside")["all_time"]
+        line["entrant"]["name"]: line["titles"] for line in get("/api/clubs/oakfield")["all_time"]
     }
-    assert titles[champions] == 1
-    assert sum(titles.values()) == 1
+    champions = {
+        line["entrant"]["name"] for line in closed["divisions"][0]["lines"] if line["rank"] == 1
+    }
+    assert titles == {name: int(name in champions) for name in top + bottom}
+
+    assert get("/api/seasons/winter-2026")["next"] == "spring-2027"
+    spring = get("/api/seasons/spring-2027")
+    assert (spring["status"], spring["previous"], spring["next"]) == ("draft", "winter-2026", None)
+    assert [sorted(e["name"] for e in d["entrants"]) for d in spring["divisions"]] == [
+        sorted([*top[:2], bottom[0]]),
+        sorted([*bottom[1:], top[2]]),
+    ]
+    assert [s["slug"] for s in get("/api/clubs/oakfield")["seasons"]] == [
+        "spring-2027",
+        "winter-2026",
+    ]
 
 
 def test_the_answers_are_byte_identical_after_the_projections_are_rebuilt(league):
