@@ -1,13 +1,13 @@
 """The pages people use, under the `web` namespace (included at / by config/urls.py): sign-up
 and profile (under /accounts/, beside Django's own sign-in and password views), the lobby and
 the new-game form (/play/), a game's play page (with its live board, commands and resigning)
-and its replay."""
+and its replay, a season's fixture rulings and the player page."""
 
 from __future__ import annotations
 
 from django.urls import path
 
-from . import accounts, lobby, new_game, play, replay
+from . import accounts, lobby, new_game, play, players, replay, season_tables
 
 app_name = "web"
 
@@ -24,4 +24,15 @@ urlpatterns = [
     path("games/<int:game_id>/command", play.command, name="command"),
     path("games/<int:game_id>/replay/", replay.replay, name="replay"),
     path("games/<int:game_id>/resign", play.resign, name="resign"),
+    path(
+        "seasons/<slug:slug>/fixtures/<int:fixture_id>/forfeit",
+        season_tables.forfeit,
+        name="fixture-forfeit",
+    ),
+    path(
+        "seasons/<slug:slug>/fixtures/<int:fixture_id>/retime",
+        season_tables.retime,
+        name="fixture-retime",
+    ),
+    path("players/<str:username>/", players.player, name="player"),
 ]
