@@ -96,7 +96,7 @@ ERROR_DESCRIPTIONS = {
     "refusal of the service (e.g. `match-over`).",
     401: "No bot token, or an unknown one.",
     403: "Not signed in, no CSRF token, or the service refuses this caller (e.g. `not-seated`).",
-    404: "No such game or bot (or not yours).",
+    404: "No such game or bot (or not yours), club, season or player.",
     409: "`version-conflict`: the game moved on; reload and decide again.",
     422: "The rules refuse the command; `code` is the engine's reason.",
     429: "`throttled`: past the rate limit.",

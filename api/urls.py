@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from api import bots, games, owners, people, views
+from api import bots, games, leagues, owners, people, views
 
 app_name = "api"
 
@@ -26,6 +26,12 @@ urlpatterns = [
     path("me/bots/<int:bot_id>", owners.MyBot.as_view(), name="my-bot"),
     path("me/bots/<int:bot_id>/validate", owners.validate, name="my-bot-validate"),
     path("me/bots/<int:bot_id>/token", owners.token, name="my-bot-token"),
+    path("clubs", leagues.clubs, name="clubs"),
+    path("clubs/<slug:slug>", leagues.club, name="club"),
+    path("seasons/<slug:slug>", leagues.season, name="season"),
+    path("seasons/<slug:slug>/standings", leagues.season_standings, name="season-standings"),
+    path("seasons/<slug:slug>/fixtures", leagues.season_fixtures, name="season-fixtures"),
+    path("players/<str:username>", leagues.player, name="player"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
 ]

@@ -190,12 +190,15 @@ SPECTACULAR_SETTINGS = {
     # offline.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    # Outputs with a `status` of other values (health, bots) get enums of their own.
+    # Outputs with a `status` of other values (health, bots, seasons, fixtures) get enums of their
+    # own.
     "ENUM_NAME_OVERRIDES": {
         "BotStatusEnum": "games.models.Bot.Status",
         "BotKindEnum": "games.models.Bot.Kind",
         "GameStatusEnum": "games.models.Game.Status",
         "SeatKindEnum": ["person", "bot"],
+        "SeasonStatusEnum": "league.models.Season.Status",
+        "FixtureStatusEnum": ["scheduled", "playing", "finished"],
     },
 }
 

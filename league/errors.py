@@ -51,8 +51,22 @@ class NotClubAdmin(Forbidden):
     code = "not-club-admin"
 
 
-class ClubNotFound(GameNotFound):
+class LeagueNotFound(GameNotFound):
+    """No club, season or player of that address (code `not-found`; the API's 404)."""
+
     code = "not-found"
 
     def __init__(self, what: str) -> None:
         GameError.__init__(self, f"there is no {what}")
+
+
+class ClubNotFound(LeagueNotFound):
+    pass
+
+
+class SeasonNotFound(LeagueNotFound):
+    pass
+
+
+class PlayerNotFound(LeagueNotFound):
+    pass

@@ -1,0 +1,347 @@
+"""The league's public reads: clubs, a season with its divisions, its standings and fixtures, a
+player's record. Anyone may read them, signed in or not, as anyone may read a club's league
+table; league/selectors.py and league/standings.py do the reading. No invitation code, no
+pending member and no card is ever shown. docs/api.md, "Leagues".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, extend_schema_field
+from rest_framework import serializers
+from rest_framework.decorators import api_view, authentication_classes, permission_classes
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from api.auth import PEOPLE
+from api.errors import error_responses
+from league import selectors, standings
+from league.clubs import club_get
+from league.models import Membership, Season
+from league.selectors import FixtureRow
+
+KIND = ["person", "bot"]
+ZONE_HELP = '"up" (promoted), "down" (relegated) or "" (stays).'
+FAMILY_HELP = "The rules family: official, basic-plus, newno, censorship or precognitive."
+
+
+class EntrantOutput(serializers.Serializer):
+    name = serializers.CharField(help_text="The person's username or the bot's name.")
+    kind = serializers.ChoiceField(choices=KIND)
+    user_id = serializers.IntegerField(allow_null=True, help_text="A person's; null for a bot.")
+    username = serializers.SerializerMethodField(help_text="A person's; null for a bot.")
+
+    def get_username(self, entrant: Any) -> str | None:
+        return str(entrant.name) if entrant.kind == "person" else None
+
+
+class EntryOutput(EntrantOutput):
+    entry = serializers.IntegerField(help_text="The entry's id: the same in every table of it.")
+
+
+class ClubBrief(serializers.Serializer):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+
+
+class ClubRowOutput(ClubBrief):
+    description = serializers.CharField()
+    members = serializers.IntegerField(source="member_count", help_text="Active members.")
+    seasons = serializers.IntegerField(source="season_count")
+
+
+@extend_schema_field(OpenApiTypes.STR)
+class FamilyField(serializers.ReadOnlyField):
+    """A variant spec's rules family: official, basic-plus, newno, censorship or precognitive."""
+
+    def to_representation(self, value: Any) -> str:
+        return standings.family_of(value)
+
+
+class SeasonBrief(serializers.Serializer):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    family = FamilyField(source="competition.variant", help_text=FAMILY_HELP)
+    status = serializers.ChoiceField(choices=Season.Status.choices)
+    start_date = serializers.DateField()
+
+
+class MemberOutput(serializers.Serializer):
+    username = serializers.CharField(source="user.username")
+    role = serializers.ChoiceField(choices=Membership.Role.choices)
+
+
+class AllTimeOutput(serializers.Serializer):
+    entrant = EntrantOutput(source="*")
+    seasons = serializers.IntegerField(help_text="Seasons entered.")
+    played = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    league_points = serializers.IntegerField()
+    titles = serializers.IntegerField(help_text="First in the top division of a closed season.")
+
+
+class ClubOutput(serializers.Serializer):
+    slug = serializers.SlugField(source="club.slug")
+    name = serializers.CharField(source="club.name")
+    description = serializers.CharField(source="club.description")
+    members = MemberOutput(many=True, help_text="Active members, oldest first.")
+    seasons = SeasonBrief(many=True, help_text="Newest first.")
+    all_time = AllTimeOutput(
+        many=True, help_text="Every season's every division, by league points, then wins."
+    )
+
+
+class DivisionOutput(serializers.Serializer):
+    tier = serializers.IntegerField(source="division.tier", help_text="1 is the top.")
+    name = serializers.CharField(source="division.name")
+    promote = serializers.IntegerField(
+        source="division.promote", help_text="How many go up a tier."
+    )
+    relegate = serializers.IntegerField(
+        source="division.relegate", help_text="How many go down a tier."
+    )
+    entrants = EntryOutput(many=True, help_text="In entry order.")
+
+
+class SeasonOutput(serializers.Serializer):
+    slug = serializers.SlugField(source="season.slug")
+    name = serializers.CharField(source="season.name")
+    club = ClubBrief(source="season.club")
+    variant = serializers.DictField(
+        source="season.competition.variant", help_text="The normalised variant spec."
+    )
+    family = FamilyField(source="season.competition.variant", help_text=FAMILY_HELP)
+    seats_per_game = serializers.IntegerField(
+        source="season.competition.seats_per_game", help_text="The table size."
+    )
+    placement_points = serializers.ListField(
+        child=serializers.IntegerField(),
+        source="season.placement_points",
+        help_text="League points for 1st, 2nd, ... place at a table.",
+    )
+    round_days = serializers.IntegerField(source="season.round_days")
+    rounds = serializers.IntegerField(
+        source="season.rounds",
+        allow_null=True,
+        help_text="The setting; null: enough for every pair to meet.",
+    )
+    rounds_drawn = serializers.IntegerField(help_text="Rounds of fixtures drawn (0 in a draft).")
+    start_date = serializers.DateField(source="season.start_date")
+    status = serializers.ChoiceField(source="season.status", choices=Season.Status.choices)
+    previous = serializers.SlugField(allow_null=True, help_text="The previous season's slug.")
+    next = serializers.SlugField(allow_null=True, help_text="The next season's slug.")
+    divisions = DivisionOutput(many=True, help_text="Tier 1 (the top) first.")
+
+
+class StandingLineOutput(serializers.Serializer):
+    rank = serializers.IntegerField()
+    shared = serializers.BooleanField(help_text="Whether another entrant shares the rank.")
+    entrant = EntryOutput(source="*")
+    played = serializers.IntegerField()
+    wins = serializers.IntegerField(help_text="First places, forfeited matches not counted.")
+    placements = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Matches finished 1st, 2nd, ..."
+    )
+    league_points = serializers.IntegerField()
+    hands_won = serializers.IntegerField()
+    points_scored = serializers.IntegerField()
+    forfeits = serializers.IntegerField()
+    head_to_head = serializers.IntegerField(
+        help_text="Among the entrants tied before it: finishes ahead less finishes behind."
+    )
+    zone = serializers.CharField(help_text=ZONE_HELP)
+
+
+class DivisionTableOutput(serializers.Serializer):
+    tier = serializers.IntegerField()
+    name = serializers.CharField()
+    promote = serializers.IntegerField()
+    relegate = serializers.IntegerField()
+    lines = StandingLineOutput(many=True)
+
+
+class StandingsOutput(serializers.Serializer):
+    season = serializers.SlugField()
+    final = serializers.BooleanField(help_text="The season has closed: the archived tables.")
+    divisions = DivisionTableOutput(many=True)
+
+
+class ResultOutput(serializers.Serializer):
+    winner = serializers.IntegerField(
+        allow_null=True, help_text="The winning seat; null when first place is shared."
+    )
+    places = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Each seat's place, forfeited seats last."
+    )
+    forfeited = serializers.ListField(child=serializers.IntegerField())
+    scores = serializers.ListField(child=serializers.IntegerField())
+    hands_won = serializers.ListField(child=serializers.IntegerField())
+    hands = serializers.IntegerField()
+
+
+class LinksOutput(serializers.Serializer):
+    game = serializers.CharField(help_text="The game's page.")
+    replay = serializers.CharField(
+        allow_null=True, help_text="The replay's page, once the match is over."
+    )
+
+
+class FixtureOutput(serializers.Serializer):
+    division = serializers.IntegerField(source="tier", help_text="The division's tier.")
+    round = serializers.IntegerField(source="fixture.round")
+    table = serializers.IntegerField(source="fixture.table")
+    opens_at = serializers.DateTimeField(source="fixture.opens_at")
+    deadline = serializers.DateTimeField(source="fixture.deadline")
+    seats = EntryOutput(many=True, help_text="In seat order: the first is seat 0.")
+    game = serializers.IntegerField(
+        source="fixture.game_id", allow_null=True, help_text="Null until the round opens."
+    )
+    status = serializers.ChoiceField(choices=["scheduled", "playing", "finished"])
+    result = ResultOutput(allow_null=True, help_text="Once finished (null while it is recorded).")
+    links = serializers.SerializerMethodField(
+        help_text="The pages of the game and its replay; null until the round opens."
+    )
+
+    @extend_schema_field(LinksOutput(allow_null=True))
+    def get_links(self, row: FixtureRow) -> dict[str, Any] | None:
+        game = row.fixture.game_id
+        if game is None:
+            return None
+        replay = reverse("web:replay", args=[game]) if row.replayable else None
+        return {"game": reverse("web:play", args=[game]), "replay": replay}
+
+
+class ByeOutput(serializers.Serializer):
+    division = serializers.IntegerField(source="tier", help_text="The division's tier.")
+    entrant = EntryOutput()
+
+
+class RoundOutput(serializers.Serializer):
+    round = serializers.IntegerField()
+    fixtures = FixtureOutput(many=True)
+    byes = ByeOutput(many=True, help_text="Entrants sitting the round out.")
+
+
+class FixturesQuery(serializers.Serializer):
+    round = serializers.IntegerField(min_value=1, required=False)
+    division = serializers.IntegerField(min_value=1, required=False, help_text="A tier.")
+
+
+class FixturesOutput(serializers.Serializer):
+    season = serializers.SlugField()
+    rounds = RoundOutput(many=True)
+
+
+class DivisionBrief(serializers.Serializer):
+    tier = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class SeasonRecordOutput(serializers.Serializer):
+    club = ClubBrief(source="season.club")
+    season = SeasonBrief()
+    division = DivisionBrief()
+    line = StandingLineOutput(allow_null=True, help_text="Their line of the division's table.")
+
+
+class FamilyRecordOutput(serializers.Serializer):
+    family = serializers.CharField()
+    matches = serializers.IntegerField(help_text="Finished matches of any kind.")
+    wins = serializers.IntegerField()
+    win_rate = serializers.FloatField()
+    hands = serializers.IntegerField()
+    mean_points_per_hand = serializers.FloatField()
+
+
+class PlayerOutput(serializers.Serializer):
+    username = serializers.CharField()
+    seasons = SeasonRecordOutput(many=True, help_text="Newest first.")
+    families = FamilyRecordOutput(many=True)
+
+
+def public(view: Any) -> Any:
+    """A GET anyone may make, signed in or not."""
+    view = permission_classes([AllowAny])(view)
+    view = authentication_classes(PEOPLE)(view)
+    return api_view(["GET"])(view)
+
+
+@extend_schema(responses={200: ClubRowOutput(many=True), **error_responses(403)})
+@public
+def clubs(request: Request) -> Response:
+    """Every club, by name: how many active members and seasons it has."""
+    return Response(ClubRowOutput(selectors.clubs(), many=True).data)
+
+
+@extend_schema(responses={200: ClubOutput, **error_responses(404)})
+@public
+def club(request: Request, slug: str) -> Response:
+    """A club: its active members, its seasons and its all-time table."""
+    return Response(ClubOutput(selectors.club_page(club_get(slug))).data)
+
+
+@extend_schema(responses={200: SeasonOutput, **error_responses(404)})
+@public
+def season(request: Request, slug: str) -> Response:
+    """A season: its rules and settings, its neighbours, its divisions and their entrants."""
+    return Response(SeasonOutput(selectors.season_page(selectors.season_of(slug))).data)
+
+
+@extend_schema(responses={200: StandingsOutput, **error_responses(404)})
+@public
+def season_standings(request: Request, slug: str) -> Response:
+    """Each division's table, ranked by the tiebreaks; a closed season's archived final
+    tables."""
+    found = selectors.season_of(slug)
+    divisions = [
+        {
+            "tier": division.tier,
+            "name": division.name,
+            "promote": division.promote,
+            "relegate": division.relegate,
+            "lines": lines,
+        }
+        for division, lines in standings.season_tables(found)
+    ]
+    body = {
+        "season": found.slug,
+        "final": found.status == Season.Status.CLOSED,
+        "divisions": divisions,
+    }
+    return Response(StandingsOutput(body).data)
+
+
+@extend_schema(
+    parameters=[FixturesQuery], responses={200: FixturesOutput, **error_responses(400, 404)}
+)
+@public
+def season_fixtures(request: Request, slug: str) -> Response:
+    """The fixtures and byes by round: `?round=N`, `?division=T` (a tier)."""
+    query = FixturesQuery(data=request.query_params)
+    query.is_valid(raise_exception=True)
+    found = selectors.season_of(slug)
+    rounds = selectors.season_fixtures(
+        found,
+        round_number=query.validated_data.get("round"),
+        tier=query.validated_data.get("division"),
+    )
+    return Response(FixturesOutput({"season": found.slug, "rounds": rounds}).data)
+
+
+@extend_schema(responses={200: PlayerOutput, **error_responses(404)})
+@public
+def player(request: Request, username: str) -> Response:
+    """A person's league seasons (with their line of each table) and, per rules family, their
+    finished matches of any kind."""
+    user = selectors.player_of(username)
+    seasons, families = standings.player_record(user)
+    body = {
+        "username": user.get_username(),
+        "seasons": seasons,
+        "families": [family.as_dict() for family in families],
+    }
+    return Response(PlayerOutput(body).data)
