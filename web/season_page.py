@@ -1,7 +1,7 @@
-"""The season page (/seasons/<slug>/): its header (club, rules in words, status, settings), the
-divisions (templates/leagues/_season_tables.html) and, for the club's admins, the organiser's
-panel: add and remove entrants while it is a draft, start it, close it, set up the next one.
-A member may enter or withdraw themselves while it is a draft.
+"""The season page (/seasons/<slug>/): its header (club, rules in words, status, settings), its
+tables and fixtures (web/season_tables.py, templates/leagues/_season_tables.html) and, for the
+club's admins, the organiser's panel: add and remove entrants while it is a draft, start it,
+close it, set up the next one. A member may enter or withdraw themselves while it is a draft.
 
 Every action is a POST through league/seasons.py, then a redirect back; a refusal comes back as
 a message with nothing changed. docs/web.md, "Clubs and seasons".
@@ -36,6 +36,7 @@ from .league_forms import (
     bot_suggestions,
     next_start,
 )
+from .season_tables import season_tables_context
 from .variant_text import duration, variant_details, variant_title
 
 
@@ -130,6 +131,8 @@ def season(request: HttpRequest, slug: str) -> HttpResponse:
         "my_entry": mine,
         "next_season": Season.objects.filter(previous=season).select_related("competition").first(),
     }
+    # The tables and fixtures (templates/leagues/_season_tables.html).
+    context |= season_tables_context(season, user)
     if admin and season.status == Season.Status.DRAFT:
         context["member_form"] = MemberEntryForm(season=season, auto_id="member_%s")
         context["bot_form"] = BotEntryForm(season=season, owner=user, auto_id="bot_%s")

@@ -1,13 +1,14 @@
 """The pages people use, under the `web` namespace (included at / by config/urls.py): sign-up
 and profile (under /accounts/, beside Django's own sign-in and password views), the lobby and
 the new-game form (/play/), a game's play page (with its live board, commands and resigning)
-and its replay."""
+and its replay, the clubs (/clubs/), a season's page with its organiser's panel and fixture
+rulings (/seasons/), and the player page."""
 
 from __future__ import annotations
 
 from django.urls import path
 
-from . import accounts, clubs, lobby, new_game, play, replay, season_page
+from . import accounts, clubs, lobby, new_game, play, players, replay, season_page, season_tables
 
 app_name = "web"
 
@@ -51,4 +52,15 @@ urlpatterns = [
     path("seasons/<slug:slug>/start", season_page.start, name="season-start"),
     path("seasons/<slug:slug>/close", season_page.close, name="season-close"),
     path("seasons/<slug:slug>/next/", season_page.next_season, name="season-next"),
+    path(
+        "seasons/<slug:slug>/fixtures/<int:fixture_id>/forfeit",
+        season_tables.forfeit,
+        name="fixture-forfeit",
+    ),
+    path(
+        "seasons/<slug:slug>/fixtures/<int:fixture_id>/retime",
+        season_tables.retime,
+        name="fixture-retime",
+    ),
+    path("players/<str:username>/", players.player, name="player"),
 ]

@@ -20,6 +20,13 @@ SCORING_NAMES = {
 }
 
 
+def family_name(family: str) -> str:
+    """A family of records (league.standings.family_of) in words; precognitive counts as one."""
+    if family == "precognitive":
+        return "Precognitive"
+    return FAMILY_NAMES.get(family, family)
+
+
 def variant_title(spec: Mapping[str, Any]) -> str:
     """The family, and the modifier if any: "Basic-plus + precognitive"."""
     rules = str(spec.get("rules", "official"))

@@ -96,7 +96,8 @@ def test_the_club_page_shows_members_admins_seasons_and_the_all_time_table():
     assert f'{admin.username} <span class="badge">admin</span>' in shown
     assert ben.username in shown
     assert reverse("web:season", args=[season.slug]) in shown and "Being set up" in shown
-    assert "All-time table" in shown and f'<th scope="row">{ben.username}' in shown
+    player = reverse("web:player", args=[ben.username])
+    assert "All-time table" in shown and f'<a href="{player}">{ben.username}</a>' in shown
     # The invitation link is for members only.
     assert club.invite_code not in shown
 

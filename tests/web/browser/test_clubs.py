@@ -70,7 +70,7 @@ def test_an_admin_sets_up_a_club_and_starts_a_season_with_members_and_bots(open_
     for count, username in enumerate(["ada", "ben"], start=1):
         admin.locator("#member_username").fill(username)
         admin.get_by_role("button", name="Add the member").click()
-        admin.wait_for_selector(f"text=Premier ({count} entrant")
+        admin.wait_for_selector(f".organiser .rows li:nth-child({count})")
     admin.locator("#bot_bot_name").fill("greedy")
     admin.get_by_role("button", name="Add the bot").click()
     admin.wait_for_selector(".message.success >> text=Bot greedy is entered")
@@ -78,8 +78,8 @@ def test_an_admin_sets_up_a_club_and_starts_a_season_with_members_and_bots(open_
     admin.locator("#bot_strategy").select_option("random")
     admin.get_by_role("button", name="Add the bot").click()
     admin.wait_for_selector(".message.success >> text=Bot Rex is entered")
-    entrants = admin.locator(".division .entrants").inner_text()
-    assert [line.split()[0] for line in entrants.splitlines()] == ["ada", "ben", "greedy", "Rex"]
+    entrants = admin.locator("#division-1 tbody th").all_inner_texts()
+    assert [line.split()[0] for line in entrants] == ["ada", "ben", "greedy", "Rex"]
     snapshot(admin, "draft")
 
     admin.get_by_role("button", name="Start the season").click()
@@ -92,6 +92,12 @@ def test_an_admin_sets_up_a_club_and_starts_a_season_with_members_and_bots(open_
     status = admin.locator(".season-status").inner_text()
     assert "Running since" in status and "2 games open so far" in status
     assert admin.get_by_role("button", name="Close the season").is_visible()
+
+    # The club's page lists it as running, and its entrants in the all-time table.
+    admin.get_by_role("link", name="Riverside UNO").click()
+    assert "Autumn League" in admin.locator("#seasons-title + h3 + .rows").inner_text()
+    assert admin.locator("#all-time-title ~ .table-scroll tbody tr").count() == 4
+    snapshot(admin, "club-running")
 
     # The member finds it from the list of clubs.
     member.goto(urljoin(member.url, "/clubs/"))

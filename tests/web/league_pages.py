@@ -1,0 +1,149 @@
+"""Set-up for the league pages' tests: a small season whose bots play their fixtures through the
+eager workers (transactional tests with `eager_tasks`), and the rows of a page's tables as a
+reader sees them."""
+
+from __future__ import annotations
+
+import datetime
+import re
+from html.parser import HTMLParser
+from typing import Any
+
+from django.utils import timezone
+
+from games import projections
+from games.models import Bot, Game
+from league.models import Fixture, Season
+from league.seasons import DivisionSpec, fixture_forfeit, open_due_rounds, season_enter
+from tests.games.factories import make_user
+from tests.league.factories import make_club, make_season
+
+# One hand a match: the loser scores nothing, so a loser and the entrant who sat the round out
+# share a place until they meet.
+ONE_HAND = {"rules": "official", "options": {"scoring": "single-hand"}}
+
+
+def named_bot(name: str, strategy: str = "greedy") -> Bot:
+    return Bot.objects.create(
+        owner=make_user(),
+        name=name,
+        kind=Bot.Kind.BUILTIN,
+        status=Bot.Status.ACTIVE,
+        strategy=strategy,
+    )
+
+
+def autumn_season(admin_name: str = "ada", seed: int = 3) -> tuple[Season, Any, Any]:
+    """A draft season of tables of two in two divisions: Premier (ada, the club's admin, and
+    the bots Greta and Rex; the last goes down) and Challenger (Cole, Stacy and Vera; the
+    first goes up). Three entrants to a division: one sits out each round. Returns the
+    season, ada and ben (a member who entered nothing)."""
+    club, ada, (ben,) = make_club(admin=make_user(admin_name), members=1)
+    season = make_season(
+        club,
+        ada,
+        name="Autumn League",
+        slug="autumn",
+        variant=ONE_HAND,
+        seed=seed,
+        start_date=timezone.localdate(),
+        divisions=[DivisionSpec("Premier", relegate=1), DivisionSpec("Challenger", promote=1)],
+    )
+    season_enter(season=season, actor=ada, user=ada, tier=1)
+    for name, strategy in (("Greta", "greedy"), ("Rex", "random")):
+        season_enter(season=season, actor=ada, bot=named_bot(name, strategy), tier=1)
+    for name, strategy in (("Cole", "colour-control"), ("Stacy", "stacker"), ("Vera", "greedy")):
+        season_enter(season=season, actor=ada, bot=named_bot(name, strategy), tier=2)
+    return season, ada, ben
+
+
+def open_fixture_of(season: Season, user: Any) -> Fixture:
+    """The person's first open fixture, opening rounds (the bots play theirs) until there is
+    one."""
+    for _ in range(5):
+        fixture = (
+            Fixture.objects.filter(division__season=season, seats__entry__user=user)
+            .exclude(game=None)
+            .exclude(game__status=Game.Status.MATCH_OVER)
+            .first()
+        )
+        if fixture is not None:
+            return fixture
+        open_due_rounds(season=season)
+    raise AssertionError(f"{user} has no open fixture")
+
+
+def project() -> None:
+    projections.run("game-results")
+    projections.run("league-standings")
+
+
+def play_season_out(season: Season, admin: Any) -> None:
+    """Every round, in turn: the bots play on commit; a person's seat is ruled forfeit (the
+    default bot then plays it out). Stops when every fixture has finished."""
+    for _ in range(20):
+        open_due_rounds(season=season)
+        waiting = Fixture.objects.filter(division__season=season).exclude(
+            game__status=Game.Status.MATCH_OVER
+        )
+        if not waiting.exists():
+            project()
+            return
+        for fixture in waiting.exclude(game=None):
+            for seat in fixture.seats.filter(entry__user__isnull=False):
+                fixture_forfeit(fixture=fixture, actor=admin, seat=seat.number, note="no show")
+    raise AssertionError("the season did not finish")
+
+
+def days_later(days: float) -> datetime.datetime:
+    return timezone.now() + datetime.timedelta(days=days)
+
+
+class _Rows(HTMLParser):
+    """Each `<tr>` of the page: its class and its cells' text, spaces collapsed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[tuple[str, list[str]]] = []
+        self._cell: list[str] | None = None
+        self._hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        classes = dict(attrs).get("class") or ""
+        if tag == "tr":
+            self.rows.append((classes, []))
+        elif tag in ("td", "th") and self.rows:
+            self._cell = []
+        elif tag == "span" and self._cell is not None:
+            # Text for screen readers only repeats what the cell shows.
+            self._hidden += 1 if "visually-hidden" in classes or self._hidden else 0
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("td", "th") and self._cell is not None:
+            self.rows[-1][1].append(re.sub(r"\s+", " ", "".join(self._cell)).strip())
+            self._cell = None
+        elif tag == "span" and self._hidden:
+            self._hidden -= 1
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None and not self._hidden:
+            self._cell.append(data)
+
+
+def table_rows(html: str, row_class: str = "standing") -> list[tuple[str, list[str]]]:
+    """The rows whose class includes `row_class`: (class, cell texts)."""
+    parser = _Rows()
+    parser.feed(html)
+    return [(cls, cells) for cls, cells in parser.rows if row_class in cls.split()]
+
+
+def text(html: str) -> str:
+    """What a reader sees of `html`: the text without its tags, spaces collapsed."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
+
+
+def division_html(html: str, tier: int) -> str:
+    """The part of a season's tables that shows division `tier`."""
+    start = html.index(f'id="division-{tier}"')
+    end = html.find('<section class="division"', start + 1)
+    return html[start : end if end != -1 else len(html)]

@@ -1,0 +1,323 @@
+"""A season's tables and fixtures (templates/leagues/_season_tables.html, rendered from
+web/season_tables.season_tables_context as the season page includes it) and the rulings on a
+fixture (POST …/forfeit and …/retime): events in the fixture's game, refused to non-admins,
+their refusals said as messages."""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+import pytest
+import time_machine
+from django.contrib.messages import get_messages
+from django.template.loader import render_to_string
+from django.test import Client
+from django.urls import reverse
+
+from games import store
+from games.engine.events import FIXTURE_RETIMED, SEAT_FORFEITED
+from games.models import Game, MatchResult
+from league.models import Bye, Fixture, Season, Standing
+from league.seasons import season_close, season_start
+from league.standings import division_table
+from tests.games.factories import make_user
+from tests.web.league_pages import (
+    autumn_season,
+    days_later,
+    division_html,
+    open_fixture_of,
+    play_season_out,
+    project,
+    table_rows,
+    text,
+)
+from web.season_tables import season_tables_context
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def started(eager_tasks):
+    """The autumn season started: each division's first round is open and the bots have
+    played theirs (on commit, through the eager workers)."""
+    season, ada, ben = autumn_season()
+    season = season_start(season=season, admin=ada)
+    project()
+    return season, ada, ben
+
+
+def tables(season: Season, viewer) -> str:
+    return render_to_string("leagues/_season_tables.html", season_tables_context(season, viewer))
+
+
+def fixture_html(html: str, fixture: Fixture) -> str:
+    """The fixture's <li>, which holds an <li> per seat: it ends at the first "</li>" back at
+    its own depth."""
+    start = html.rindex("<li", 0, html.index(f'id="fixture-{fixture.pk}"'))
+    depth = 0
+    for tag in re.finditer(r"<li\b|</li>", html[start:]):
+        depth += -1 if tag.group() == "</li>" else 1
+        if depth == 0:
+            return html[start : start + tag.end()]
+    raise AssertionError(f"fixture {fixture.pk} is not closed")
+
+
+def signed_in(person) -> Client:
+    client = Client()
+    client.force_login(person)
+    return client
+
+
+def messages_of(response) -> list[str]:
+    return [str(message) for message in get_messages(response.wsgi_request)]
+
+
+# --------------------------------------------------------------------------- the tables
+
+
+def test_each_division_lists_its_entrants_in_rank_order_with_shared_places_and_zones(started):
+    season, ada, ben = started
+    premier, challenger = season.divisions.order_by("tier")
+    html = tables(season, ben)
+
+    lower = table_rows(division_html(html, 2))
+    assert [cells[1].split()[0] for _, cells in lower] == [
+        line.name for line in division_table(challenger)
+    ]
+    # Round 1 of the Challenger: one bot won, one lost (scoring nothing in a one-hand match)
+    # and one sat out: the last two share second place.
+    (winner_class, winner), *rest = lower
+    assert winner[0] == "1" and winner[1].endswith("bot ↑ promoted")
+    assert "standing--up" in winner_class.split()
+    assert [cells[0] for _, cells in rest] == ["2=", "2="]
+    # Played, wins, places, league points: the winner's and the others'.
+    assert winner[2:6] == ["1", "1", "1 · 0", "1"]
+    assert sorted(cells[2] for _, cells in rest) == ["0", "1"]
+
+    upper = table_rows(division_html(html, 1))
+    last_class, last = upper[-1]
+    assert "standing--down" in last_class.split() and last[1].endswith("↓ relegated")
+    marks = {cells[1].split()[0]: cells[1].split()[1] for _, cells in upper}
+    assert marks == {"ada": "person", "Greta": "bot", "Rex": "bot"}
+    # People link to their player page; bots have none.
+    assert f'<a href="{reverse("web:player", args=["ada"])}">ada</a>' in html
+    assert ">Greta</a>" not in html
+    assert "How the tables are ordered" in html and "Head-to-head (H2H)" in html
+
+
+def test_fixtures_are_listed_by_round_with_results_links_and_byes(started):
+    season, _, ben = started
+    challenger = season.divisions.get(tier=2)
+    html = tables(season, ben)
+    lower = division_html(html, 2)
+
+    played = Fixture.objects.get(division=challenger, round=1)
+    result = MatchResult.objects.get(game_id=played.game_id)
+    shown = fixture_html(lower, played)
+    assert "Finished" in shown
+    assert f'href="/games/{played.game_id}/"' in shown
+    assert f'href="/games/{played.game_id}/replay/"' in shown
+    for seat in played.seats.all():
+        place = result.places[seat.number]
+        assert f'{"1st" if place == 1 else "2nd"}</span> · <span class="score">' in shown
+    (bye,) = Bye.objects.filter(division=challenger, round=1).select_related("entry__bot")
+    round_one = lower[lower.index("Round 1") : lower.index("Round 2")]
+    assert f"Sitting out: {bye.entry.bot.name}" in round_one
+    assert "opens <time" in round_one and "deadline <time" in round_one
+
+    later = Fixture.objects.get(division=challenger, round=2)
+    assert "Scheduled" in fixture_html(lower, later)
+    assert "/replay/" not in fixture_html(lower, later)
+    assert lower.index("Round 1") < lower.index("Round 2") < lower.index("Round 3")
+
+
+def test_a_seated_person_sees_their_turn_and_a_late_fixture_is_overdue(started):
+    season, ada, ben = started
+    fixture = open_fixture_of(season, ada)
+
+    mine = fixture_html(tables(season, ada), fixture)
+    assert "fixture--your-turn" in mine and "Your turn" in mine
+    assert "ada (you)" in text(mine)
+    assert "overdue" not in mine
+    theirs = fixture_html(tables(season, ben), fixture)
+    assert "Your turn" not in theirs and "Watch" in theirs
+
+    with time_machine.travel(fixture.deadline + datetime.timedelta(hours=1), tick=False):
+        late = fixture_html(tables(season, ben), fixture)
+    assert "fixture--overdue" in late and ">overdue<" in late
+
+
+def test_admins_may_rule_on_open_fixtures_and_nobody_else_sees_how(started):
+    season, ada, ben = started
+    fixture = open_fixture_of(season, ada)
+    finished = Fixture.objects.filter(division__season=season, game__status="match-over").first()
+    forfeit = reverse("web:fixture-forfeit", args=["autumn", fixture.pk])
+
+    as_admin = tables(season, ada)
+    assert forfeit in fixture_html(as_admin, fixture)
+    assert '<details class="rule">' in fixture_html(as_admin, fixture)
+    assert '<details class="rule">' not in fixture_html(as_admin, finished)
+    assert '<details class="rule">' not in tables(season, ben)
+    staff = make_user()
+    staff.is_staff = True
+    staff.save()
+    assert forfeit in tables(season, staff)
+
+
+def test_a_draft_lists_its_entrants_unranked_and_no_fixtures():
+    season, ada, _ = autumn_season()
+    html = tables(season, ada)
+    assert '<h2 id="season-tables-heading">Entrants</h2>' in html
+    upper = table_rows(division_html(html, 1))
+    assert [(cls, cells[:2]) for cls, cells in upper] == [
+        ("standing", ["–", "ada person"]),
+        ("standing", ["–", "Greta bot"]),
+        ("standing", ["–", "Rex bot"]),
+    ]
+    assert "No fixtures yet: they are drawn when the season starts." in html
+    assert "<details" not in html
+
+
+# --------------------------------------------------------------------------- rulings
+
+
+def test_a_forfeit_is_an_event_in_the_games_log_and_the_seat_is_played_out(started):
+    season, ada, _ = started
+    fixture = open_fixture_of(season, ada)
+    seat = fixture.seats.get(entry__user=ada).number
+    url = reverse("web:fixture-forfeit", args=["autumn", fixture.pk])
+
+    response = signed_in(ada).post(url, {"seat": seat, "note": "away all week", "confirm": "1"})
+
+    assert response.status_code == 302
+    assert response["Location"] == f"/seasons/autumn/#fixture-{fixture.pk}"
+    assert messages_of(response) == ["ada forfeits: the default bot plays the seat out."]
+    (event,) = store.load(fixture.game_id, types={SEAT_FORFEITED})
+    assert (event["seat"], event["reason"], event["note"]) == (seat, "awarded", "away all week")
+    # The default bot played the seat out on commit: the fixture is finished, ada last.
+    assert Game.objects.get(pk=fixture.game_id).status == Game.Status.MATCH_OVER
+    project()
+    shown = fixture_html(tables(season, ada), fixture)
+    assert "Finished" in shown and "forfeited" in shown
+    assert Standing.objects.get(entry__user=ada).forfeits == 1
+
+
+def test_a_forfeit_needs_its_confirmation(started):
+    season, ada, _ = started
+    fixture = open_fixture_of(season, ada)
+    version = Game.objects.get(pk=fixture.game_id).version
+    url = reverse("web:fixture-forfeit", args=["autumn", fixture.pk])
+
+    response = signed_in(ada).post(url, {"seat": 0, "note": ""})
+
+    assert response.status_code == 302
+    assert messages_of(response) == [
+        "Nothing was ruled: confirm: tick the box to confirm the forfeit."
+    ]
+    assert Game.objects.get(pk=fixture.game_id).version == version
+
+
+def test_a_new_deadline_is_an_event_and_moves_the_fixtures_deadline(started):
+    season, ada, _ = started
+    fixture = open_fixture_of(season, ada)
+    new = days_later(10).replace(second=0, microsecond=0)
+    url = reverse("web:fixture-retime", args=["autumn", fixture.pk])
+
+    response = signed_in(ada).post(
+        url, {"deadline": new.strftime("%Y-%m-%dT%H:%M"), "note": "ada is snowed in"}
+    )
+
+    assert response.status_code == 302
+    (event,) = store.load(fixture.game_id, types={FIXTURE_RETIMED})
+    assert (event["deadline"], event["note"]) == (new.isoformat(), "ada is snowed in")
+    assert Fixture.objects.get(pk=fixture.pk).deadline == new
+    assert messages_of(response) == [
+        f"The fixture's deadline is now {new.strftime('%a %-d %b %Y, %H:%M UTC')}."
+    ]
+    shown = fixture_html(tables(season, ada), fixture)
+    assert f'Deadline moved to <time datetime="{new.isoformat()}">' in shown
+
+
+def test_a_refused_ruling_is_said_and_changes_nothing(started):
+    season, ada, _ = started
+    fixture = open_fixture_of(season, ada)
+    finished = Fixture.objects.filter(division__season=season, game__status="match-over").first()
+    deadline = Fixture.objects.get(pk=fixture.pk).deadline
+
+    # A client each: a message is shown once, on the page after the ruling.
+    past = signed_in(ada).post(
+        reverse("web:fixture-retime", args=["autumn", fixture.pk]),
+        {"deadline": days_later(-1).strftime("%Y-%m-%dT%H:%M")},
+    )
+    over = signed_in(ada).post(
+        reverse("web:fixture-forfeit", args=["autumn", finished.pk]), {"seat": 0, "confirm": "1"}
+    )
+    no_seat = signed_in(ada).post(
+        reverse("web:fixture-forfeit", args=["autumn", fixture.pk]), {"seat": 7, "confirm": "1"}
+    )
+
+    assert messages_of(past) == ["Nothing was ruled: the new deadline must be a future time."]
+    assert messages_of(over) == [f"Nothing was ruled: {finished} is over."]
+    assert messages_of(no_seat) == [f"Nothing was ruled: game {fixture.game_id} has no seat 7."]
+    assert Fixture.objects.get(pk=fixture.pk).deadline == deadline
+    assert store.load(fixture.game_id, types={FIXTURE_RETIMED, SEAT_FORFEITED}) == []
+
+
+def test_only_the_clubs_admins_and_staff_may_rule(started):
+    season, ada, ben = started
+    fixture = open_fixture_of(season, ada)
+    version = Game.objects.get(pk=fixture.game_id).version
+    forfeit = reverse("web:fixture-forfeit", args=["autumn", fixture.pk])
+    retime = reverse("web:fixture-retime", args=["autumn", fixture.pk])
+    later = {"deadline": days_later(9).strftime("%Y-%m-%dT%H:%M")}
+
+    for client in (signed_in(ben), Client()):
+        refused = client.post(forfeit, {"seat": 0, "confirm": "1"})
+        assert refused.status_code == 403
+        assert "not-club-admin" in refused.content.decode()
+        assert client.post(retime, later).status_code == 403
+    assert Game.objects.get(pk=fixture.game_id).version == version
+
+    staff = make_user()
+    staff.is_staff = True
+    staff.save()
+    assert signed_in(staff).post(retime, later).status_code == 302
+    assert len(store.load(fixture.game_id, types={FIXTURE_RETIMED})) == 1
+
+
+def test_a_fixture_of_another_season_or_none_is_not_found(started):
+    season, ada, _ = started
+    fixture = open_fixture_of(season, ada)
+    client = signed_in(ada)
+
+    def retime(slug: str, fixture_id: int) -> str:
+        return reverse("web:fixture-retime", args=[slug, fixture_id])
+
+    assert client.post(retime("spring", fixture.pk)).status_code == 404
+    assert client.post(retime("autumn", 99999)).status_code == 404
+    assert client.get(retime("autumn", fixture.pk)).status_code == 405
+
+
+# --------------------------------------------------------------------------- the archive
+
+
+def test_a_closed_season_shows_its_archived_final_tables(started):
+    season, ada, ben = started
+    play_season_out(season, ada)
+    season_close(season=season, admin=ada)
+    season.refresh_from_db()
+    premier = season.divisions.get(tier=1)
+
+    html = tables(season, ada)
+    assert "Final tables" in html
+    upper = table_rows(division_html(html, 1))
+    assert [cells[1].split()[0] for _, cells in upper] == [
+        line["name"] for line in premier.final_table
+    ]
+    # Every fixture finished: nothing left to rule, every table has its replay.
+    assert '<details class="rule">' not in html
+    assert html.count("/replay/") == Fixture.objects.filter(division__season=season).count()
+    # The archive, not the projection: emptying the read model leaves the page as it was.
+    Standing.objects.all().delete()
+    assert tables(season, ada) == html

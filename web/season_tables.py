@@ -1,0 +1,414 @@
+"""A season's tables and fixtures, the part of the season page (/seasons/<slug>/) that shows
+how the season stands: each division's table (ranked by league/standings.py's tiebreaks, with
+who goes up and down), its fixtures round by round, and, for the club's admins and staff, the
+rulings on an open fixture (forfeit a seat, move the deadline) as POST views here.
+
+The season page's view includes `templates/leagues/_season_tables.html` and merges
+`season_tables_context(season, user)` into its own context. A closed season shows its archived
+final tables (standings.season_tables); the fixtures stay where they were.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from games.models import Game, MatchResult
+from league import seasons
+from league.errors import NotClubAdmin, SeasonError
+from league.models import Bye, Club, Division, Fixture, FixtureSeat, Season
+from league.standings import StandingLine, entrant_name, fixture_results, season_tables
+
+from .play import refused
+
+NOTE_LENGTH = 200
+ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def ordinal(place: int) -> str:
+    return ORDINALS.get(place, f"{place}th")
+
+
+# The club's and the season's pages are web/clubs.py's (their views' URL names land with it).
+def season_url(season: Season) -> str:
+    return f"/seasons/{season.slug}/"
+
+
+def club_url(club: Club) -> str:
+    return f"/clubs/{club.slug}/"
+
+
+def player_url(username: str) -> str:
+    return reverse("web:player", args=[username])
+
+
+# --------------------------------------------------------------------------- the tables
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """One entrant's line of a division's table as the page shows it."""
+
+    line: StandingLine
+    url: str  # the player page; "" for a bot
+    places: str  # "3 · 1 · 0 · 0": the times in 1st, 2nd, ... place
+    places_said: str  # the same in words, for the cell's title and screen readers
+    # Whether the head-to-head score decided anything (the line was tied on the rest).
+    head_to_head_needed: bool
+
+
+def table_rows(lines: list[StandingLine]) -> list[TableRow]:
+    def key(line: StandingLine) -> tuple[int, int, int]:
+        return (line.league_points, line.wins, line.points_scored)
+
+    counts: dict[tuple[int, int, int], int] = defaultdict(int)
+    for line in lines:
+        counts[key(line)] += 1
+    return [
+        TableRow(
+            line=line,
+            url=player_url(line.name) if line.kind == "person" else "",
+            places=" · ".join(str(times) for times in line.placements),
+            places_said=", ".join(
+                f"{ordinal(place)} {times} time{'s' if times != 1 else ''}"
+                for place, times in enumerate(line.placements, start=1)
+            ),
+            head_to_head_needed=counts[key(line)] > 1,
+        )
+        for line in lines
+    ]
+
+
+def tiebreaks(season: Season) -> list[str]:
+    """The order of the tiebreaks in words (docs/leagues.md, "Standings")."""
+    options = season.competition.variant.get("options") or {}
+    low_wins = options.get("scoring") == "running-total"
+    return [
+        "league points",
+        "match wins",
+        "points scored (fewer is better: they are penalty points)" if low_wins else "points scored",
+        "head-to-head (H2H) among the entrants still tied: how often each finished ahead of "
+        "the others at a shared table, less how often behind",
+        "otherwise the place is shared, shown as “2=”",
+    ]
+
+
+# --------------------------------------------------------------------------- the fixtures
+
+
+@dataclass(frozen=True, slots=True)
+class SeatCell:
+    """One seat of a fixture: who sits there and, once it has finished, how they did."""
+
+    number: int
+    name: str
+    kind: str  # "person" or "bot"
+    url: str
+    mine: bool
+    to_act: bool
+    place: int | None
+    score: int | None
+    forfeited: bool
+
+    @property
+    def place_text(self) -> str:
+        return ordinal(self.place) if self.place else ""
+
+
+@dataclass(frozen=True, slots=True)
+class FixtureView:
+    fixture: Fixture
+    status: str  # "scheduled", "playing" or "finished"
+    seats: list[SeatCell]
+    overdue: bool
+    # The deadline was moved by a ruling (it differs from the round's).
+    retimed: bool
+    your_turn: bool
+    counted: bool  # finished and in the results (the projection has folded it)
+    rulable: bool  # the viewer may rule on it now
+
+    @property
+    def game_url(self) -> str:
+        return reverse("web:play", args=[self.fixture.game_id]) if self.fixture.game_id else ""
+
+    @property
+    def replay_url(self) -> str:
+        if self.status != "finished":
+            return ""
+        return reverse("web:replay", args=[self.fixture.game_id])
+
+    @property
+    def forfeit_url(self) -> str:
+        return reverse("web:fixture-forfeit", args=[self.fixture.division.season.slug, self.pk])
+
+    @property
+    def retime_url(self) -> str:
+        return reverse("web:fixture-retime", args=[self.fixture.division.season.slug, self.pk])
+
+    @property
+    def pk(self) -> int:
+        return self.fixture.pk
+
+
+@dataclass(frozen=True, slots=True)
+class RoundView:
+    number: int
+    opens_at: datetime.datetime
+    deadline: datetime.datetime  # as drawn; a ruling may move one fixture's
+    fixtures: list[FixtureView]
+    byes: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class DivisionView:
+    division: Division
+    rows: list[TableRow]
+    rounds: list[RoundView]
+
+
+def division_rounds(
+    division: Division, user: Any, *, rule: bool, now: datetime.datetime
+) -> list[RoundView]:
+    """The division's fixtures round by round, as `user` sees them."""
+    season = division.season
+    fixtures = list(
+        Fixture.objects.filter(division=division)
+        .select_related("game", "division__season__competition")
+        .prefetch_related("seats__entry__user", "seats__entry__bot")
+        .order_by("round", "table")
+    )
+    results = fixture_results(division)
+    byes: dict[int, list[str]] = defaultdict(list)
+    for bye in Bye.objects.filter(division=division).select_related("entry__user", "entry__bot"):
+        byes[bye.round].append(entrant_name(bye.entry))
+    round_length = datetime.timedelta(days=season.round_days)
+    by_round: dict[int, list[FixtureView]] = defaultdict(list)
+    for fixture in fixtures:
+        result = results.get(fixture.game_id or 0)
+        by_round[fixture.round].append(
+            fixture_view(fixture, result, user, rule=rule, now=now, drawn=round_length)
+        )
+    return [
+        RoundView(
+            number=number,
+            opens_at=shown[0].fixture.opens_at,
+            deadline=shown[0].fixture.opens_at + round_length,
+            fixtures=shown,
+            byes=sorted(byes.get(number, [])),
+        )
+        for number, shown in sorted(by_round.items())
+    ]
+
+
+def fixture_view(
+    fixture: Fixture,
+    result: MatchResult | None,
+    user: Any,
+    *,
+    rule: bool,
+    now: datetime.datetime,
+    drawn: datetime.timedelta,
+) -> FixtureView:
+    """A fixture as `user` sees it; `drawn` is a round's length (the deadline as drawn)."""
+    game: Game | None = fixture.game
+    if game is None:
+        status = "scheduled"
+    elif game.status == Game.Status.MATCH_OVER:
+        status = "finished"
+    else:
+        status = "playing"
+    to_act = set(game.to_act or []) if game is not None and status == "playing" else set()
+    viewer = user.pk if user is not None and user.is_authenticated else None
+    seats = [_seat_cell(seat, result, viewer, to_act) for seat in fixture.seats.all()]
+    return FixtureView(
+        fixture=fixture,
+        status=status,
+        seats=seats,
+        overdue=status != "finished" and now > fixture.deadline,
+        retimed=fixture.deadline != fixture.opens_at + drawn,
+        your_turn=any(cell.mine and cell.to_act for cell in seats),
+        counted=result is not None,
+        rulable=rule and status == "playing",
+    )
+
+
+def _seat_cell(
+    seat: FixtureSeat, result: MatchResult | None, viewer: int | None, to_act: set[int]
+) -> SeatCell:
+    entry = seat.entry
+    person = entry.user_id is not None
+    number = seat.number
+    name = entrant_name(entry)
+    return SeatCell(
+        number=number,
+        name=name,
+        kind="person" if person else "bot",
+        url=player_url(name) if person else "",
+        mine=person and entry.user_id == viewer,
+        to_act=number in to_act,
+        place=result.places[number] if result is not None else None,
+        score=result.scores[number] if result is not None else None,
+        forfeited=result is not None and number in result.forfeited,
+    )
+
+
+# --------------------------------------------------------------------------- the context
+
+
+def season_tables_context(season: Season, user: Any) -> dict[str, Any]:
+    """What `templates/leagues/_season_tables.html` needs, under one key, `season_tables`:
+
+    - `season`, `started` (a draft lists its entrants, unranked), `closed` (the tables are the
+      archived final ones), `can_rule` (the viewer is a club admin or staff and the season
+      runs: each open fixture offers "Rule"), `tiebreaks` (the legend, in order),
+      `note_length`;
+    - `divisions`: one DivisionView per tier, top first: `division`, `rows` (TableRow: the
+      StandingLine with the player page's URL, placements in figures and in words, whether
+      H2H decided anything) and `rounds` (RoundView: number, opens_at, the drawn deadline,
+      `byes` by name, `fixtures` as FixtureView: status scheduled/playing/finished, seats in
+      order with places and scores, overdue, retimed, your_turn, the game's and the replay's
+      URLs, the ruling forms' URLs).
+
+    `user` is the viewer (request.user, anonymous or not). The season page merges the dict
+    into its context: `context |= season_tables_context(season, request.user)`.
+    """
+    rule = season.status == Season.Status.RUNNING and seasons.can_rule(season, user)
+    now = timezone.now()
+    divisions = [
+        DivisionView(
+            division=division,
+            rows=table_rows(lines),
+            rounds=division_rounds(division, user, rule=rule, now=now),
+        )
+        for division, lines in season_tables(season)
+    ]
+    return {
+        "season_tables": {
+            "season": season,
+            "started": season.status != Season.Status.DRAFT,
+            "closed": season.status == Season.Status.CLOSED,
+            "can_rule": rule,
+            "tiebreaks": tiebreaks(season),
+            "note_length": NOTE_LENGTH,
+            "divisions": divisions,
+        }
+    }
+
+
+# --------------------------------------------------------------------------- rulings
+
+
+class ForfeitForm(forms.Form):
+    seat = forms.IntegerField(min_value=0)
+    note = forms.CharField(max_length=NOTE_LENGTH, required=False)
+    confirm = forms.BooleanField(error_messages={"required": "tick the box to confirm the forfeit"})
+
+
+class RetimeForm(forms.Form):
+    deadline = forms.DateTimeField(
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"]
+    )
+    note = forms.CharField(max_length=NOTE_LENGTH, required=False)
+
+
+def _fixture(slug: str, fixture_id: int) -> Fixture:
+    fixture = (
+        Fixture.objects.select_related("division__season__competition", "division__season__club")
+        .filter(pk=fixture_id, division__season__competition__slug=slug)
+        .first()
+    )
+    if fixture is None:
+        raise Http404(f"season {slug!r} has no fixture {fixture_id}")
+    return fixture
+
+
+def _form_errors(form: forms.Form) -> str:
+    return "; ".join(
+        f"{field}: {message}" if field != "__all__" else str(message)
+        for field, errors in form.errors.items()
+        for message in errors
+    )
+
+
+def _ruling(
+    request: HttpRequest, slug: str, fixture_id: int, form_class: type[forms.Form]
+) -> tuple[Fixture, forms.Form | None, HttpResponse | None]:
+    """The fixture, the valid form (None: refused, said in a message) and a 403 for a viewer
+    who may not rule."""
+    fixture = _fixture(slug, fixture_id)
+    season = fixture.division.season
+    if not seasons.can_rule(season, request.user):
+        error = NotClubAdmin(
+            f"only an admin of {season.club.name} (or staff) rules on its fixtures"
+        )
+        return fixture, None, refused(request, error, 403, fixture.game_id)
+    form = form_class(request.POST)
+    if not form.is_valid():
+        messages.error(request, f"Nothing was ruled: {_form_errors(form)}.")
+        return fixture, None, None
+    return fixture, form, None
+
+
+def _back(fixture: Fixture) -> HttpResponseRedirect:
+    return HttpResponseRedirect(f"{season_url(fixture.division.season)}#fixture-{fixture.pk}")
+
+
+@require_POST
+def forfeit(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
+    """Forfeit one seat of an open fixture (seat, note, confirm): league.seasons.fixture_forfeit;
+    its refusals come back as messages on the season page."""
+    fixture, form, denied = _ruling(request, slug, fixture_id, ForfeitForm)
+    if denied is not None:
+        return denied
+    if form is not None:
+        seat = form.cleaned_data["seat"]
+        try:
+            done = seasons.fixture_forfeit(
+                fixture=fixture, actor=request.user, seat=seat, note=form.cleaned_data["note"]
+            )
+        except SeasonError as error:
+            messages.error(request, f"Nothing was ruled: {error.message}.", extra_tags=error.code)
+        else:
+            who = _seat_name(fixture, seat)
+            if done:
+                messages.success(request, f"{who} forfeits: the default bot plays the seat out.")
+            else:
+                messages.info(request, f"{who} had forfeited already.")
+    return _back(fixture)
+
+
+def _seat_name(fixture: Fixture, seat: int) -> str:
+    taken = fixture.seats.select_related("entry__user", "entry__bot").filter(number=seat).first()
+    return entrant_name(taken.entry) if taken else f"Seat {seat}"
+
+
+@require_POST
+def retime(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
+    """Move an open fixture's deadline (new deadline, note): league.seasons.fixture_retime; its
+    refusals come back as messages on the season page."""
+    fixture, form, denied = _ruling(request, slug, fixture_id, RetimeForm)
+    if denied is not None:
+        return denied
+    if form is not None:
+        try:
+            moved = seasons.fixture_retime(
+                fixture=fixture,
+                actor=request.user,
+                deadline=form.cleaned_data["deadline"],
+                note=form.cleaned_data["note"],
+            )
+        except SeasonError as error:
+            messages.error(request, f"Nothing was ruled: {error.message}.", extra_tags=error.code)
+        else:
+            when = timezone.localtime(moved.deadline).strftime("%a %-d %b %Y, %H:%M %Z")
+            messages.success(request, f"The fixture's deadline is now {when}.")
+    return _back(fixture)
