@@ -1,6 +1,6 @@
 """The club pages and the season organiser's flows (web/clubs.py, web/season_page.py): clubs,
 joining by the link (and a bad link refused), asking and approving, admins' actions refused to
-everyone else, the season form and its errors, entrants, the start."""
+everyone else, the season form and its errors, entrants, the start, closing and the next season."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from league.models import Club, Competition, Fixture, Membership, Season
 from league.seasons import season_enter
 from tests.games.factories import make_user
 from tests.league.factories import make_bot, make_club, make_season
+from tests.web.league_pages import autumn_season, play_season_out
 
 pytestmark = pytest.mark.django_db
 
@@ -501,3 +502,36 @@ def test_a_running_season_closes_only_when_its_fixtures_are_done():
 
     assert "fixtures have not finished" in shown_messages(response)[-1]
     assert Season.objects.get().status == Season.Status.RUNNING
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_admin_closes_a_finished_season_and_sets_up_the_next(eager_tasks):
+    season, ada, _ = autumn_season()
+    client = signed_in(ada)
+    client.post(reverse("web:season-start", args=[season.slug]))
+    play_season_out(season, ada)
+
+    closed = client.post(reverse("web:season-close", args=[season.slug]), follow=True)
+
+    assert shown_messages(closed)[-1] == "Autumn League is closed; its final tables are kept."
+    assert reverse("web:season-next", args=[season.slug]) in page(closed)
+    asked = client.get(reverse("web:season-next", args=[season.slug]))
+    assert asked.status_code == 200 and "Set up the next season" in page(asked)
+
+    response = client.post(
+        reverse("web:season-next", args=[season.slug]),
+        {"name": "Winter League", "slug": "", "start_date": "2027-01-04"},
+        follow=True,
+    )
+
+    following = Season.objects.get(competition__slug="winter-league")
+    assert following.previous_id == season.pk and following.status == Season.Status.DRAFT
+    assert following.competition.entries.filter(active=True).count() == 6
+    assert response.redirect_chain[-1][0] == reverse("web:season", args=["winter-league"])
+    assert "Follows <a" in page(response) and "Start the season" in page(response)
+    again = client.post(
+        reverse("web:season-next", args=[season.slug]),
+        {"name": "Another", "slug": "", "start_date": "2027-01-04"},
+    )
+    assert "already has a next season" in page(again)
+    assert Season.objects.count() == 2
