@@ -24,7 +24,7 @@ from games.bot_registry import bot_register
 from games.errors import GameError
 from games.models import Bot, Game
 from league import clubs, seasons
-from league.models import Division, Entry, Fixture, Season
+from league.models import Division, Entry, Fixture, Membership, Season
 from league.standings import entrant_name
 
 from .accounts import SignedInRequest
@@ -137,11 +137,10 @@ def season(request: HttpRequest, slug: str) -> HttpResponse:
         context["member_form"] = MemberEntryForm(season=season, auto_id="member_%s")
         context["bot_form"] = BotEntryForm(season=season, owner=user, auto_id="bot_%s")
         context["entered"] = entered
-        entered_users = {e.entry.user_id for e in entered}
+        members = season.club.memberships.filter(status=Membership.Status.ACTIVE)
+        taken = {e.entry.user_id for e in entered}
         context["members_to_enter"] = [
-            m.user.username
-            for m in season.club.memberships.filter(status="active").select_related("user")
-            if m.user_id not in entered_users
+            m.user.username for m in members.select_related("user") if m.user_id not in taken
         ]
         context["bot_names"] = bot_suggestions(user)
     return render(request, "leagues/season.html", context)

@@ -244,6 +244,20 @@ def test_a_member_who_is_not_an_admin_is_refused_every_admin_action():
     assert "Organiser" not in page(client.get(reverse("web:season", args=[season.slug])))
 
 
+def test_a_post_without_its_csrf_token_is_refused():
+    club, admin, _ = make_club()
+    dee = make_user("dee")
+    guarded = Client(enforce_csrf_checks=True)
+    guarded.force_login(dee)
+
+    response = guarded.post(reverse("web:club-ask", args=[club.slug]))
+
+    assert response.status_code == 403
+    assert membership_of(club, dee) is None
+    shown = page(signed_in(admin).get(reverse("web:club", args=[club.slug])))
+    assert shown.count('name="csrfmiddlewaretoken"') == shown.count('method="post"')
+
+
 def test_signed_out_people_are_sent_to_sign_in_and_unknown_clubs_are_404():
     club, _, _ = make_club()
 
