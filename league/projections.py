@@ -88,14 +88,16 @@ class LeagueStandings(Projection):
         return row
 
     def finish(self) -> None:
-        for rows, model in ((self.standings, Standing), (self.meetings, Meeting)):
-            changed = [row for key, row in rows.items() if key in self.touched]
-            fields = [
-                f.name
-                for f in model._meta.concrete_fields
-                if not f.primary_key and not f.is_relation
-            ]
-            new = [row for row in changed if row.pk is None]
-            old = [row for row in changed if row.pk is not None]
-            model.objects.bulk_create(new)
-            model.objects.bulk_update(old, fields)
+        standings = [row for key, row in self.standings.items() if key in self.touched]
+        meetings = [row for key, row in self.meetings.items() if key in self.touched]
+        # Split before writing: bulk_create gives the new rows their keys.
+        new_standings = [row for row in standings if row.pk is None]
+        new_meetings = [row for row in meetings if row.pk is None]
+        Standing.objects.bulk_update(
+            [row for row in standings if row.pk is not None],
+            ["played", "wins", "placements", "league_points", "hands_won", "points_scored",
+             "forfeits"],
+        )  # fmt: skip
+        Meeting.objects.bulk_update([row for row in meetings if row.pk is not None], ["ahead"])
+        Standing.objects.bulk_create(new_standings)
+        Meeting.objects.bulk_create(new_meetings)

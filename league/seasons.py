@@ -341,8 +341,7 @@ def fixture_retime(
         raise SeasonError("the new deadline must be a future time", code="invalid-deadline")
     deadline = deadline.astimezone(datetime.UTC).replace(microsecond=0)
     with transaction.atomic():
-        _fixture_game(fixture)
-        game = seat_facts.locked_game(fixture.game_id)
+        game = seat_facts.locked_game(_fixture_game(fixture).pk)
         event = {"type": FIXTURE_RETIMED, "deadline": deadline.isoformat(), "note": note}
         store.append(
             game_id=game.pk,

@@ -47,7 +47,10 @@ class StandingLine:
 
 
 def entrant_name(entry: Entry) -> str:
-    return entry.bot.name if entry.bot_id else entry.user.get_username()
+    if entry.bot is not None:
+        return entry.bot.name
+    assert entry.user is not None  # an entry is a person or a bot (a database constraint)
+    return entry.user.get_username()
 
 
 def rank(
