@@ -80,11 +80,16 @@ def club_join(*, club: Club, user: Any, code: str) -> Membership:
     Raises ClubError (`bad-invitation`, `already-member`)."""
     if not is_person(user):
         raise ClubError("sign in to join a club", code="not-a-member")
-    if not secrets.compare_digest(code, club.invite_code):
+    if not invitation_valid(club=club, code=code):
         raise ClubError(
             "this invitation link is not (or no longer) the club's", code="bad-invitation"
         )
     return _activate(club, user)
+
+
+def invitation_valid(*, club: Club, code: str) -> bool:
+    """Whether `code` is the club's invitation code now (a rotated one is not)."""
+    return secrets.compare_digest(code.encode(), club.invite_code.encode())
 
 
 def club_request(*, club: Club, user: Any) -> Membership:

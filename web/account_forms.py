@@ -16,7 +16,7 @@ from games.models import NotificationPreference
 EARLIEST_BIRTH = datetime.date(1900, 1, 1)
 
 
-class BirthDateInput(forms.DateInput):
+class DatePicker(forms.DateInput):
     """The browser's date picker; it sends and shows ISO dates."""
 
     input_type = "date"
@@ -28,7 +28,7 @@ class BirthDateInput(forms.DateInput):
 def birth_date_field(*, required: bool = True) -> forms.DateField:
     return forms.DateField(
         required=required,
-        widget=BirthDateInput(),
+        widget=DatePicker(),
         help_text="newno's Youngest Rule hands open choices to the youngest player, so a newno "
         "game records its players' ages.",
     )

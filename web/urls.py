@@ -1,13 +1,14 @@
 """The pages people use, under the `web` namespace (included at / by config/urls.py): sign-up
 and profile (under /accounts/, beside Django's own sign-in and password views), the lobby and
 the new-game form (/play/), a game's play page (with its live board, commands and resigning)
-and its replay, a season's fixture rulings and the player page."""
+and its replay, the clubs (/clubs/), a season's page with its organiser's panel and fixture
+rulings (/seasons/), and the player page."""
 
 from __future__ import annotations
 
 from django.urls import path
 
-from . import accounts, lobby, new_game, play, players, replay, season_tables
+from . import accounts, clubs, lobby, new_game, play, players, replay, season_page, season_tables
 
 app_name = "web"
 
@@ -24,6 +25,33 @@ urlpatterns = [
     path("games/<int:game_id>/command", play.command, name="command"),
     path("games/<int:game_id>/replay/", replay.replay, name="replay"),
     path("games/<int:game_id>/resign", play.resign, name="resign"),
+    path("clubs/", clubs.club_list, name="clubs"),
+    path("clubs/new/", clubs.club_new, name="club-new"),
+    path("clubs/<slug:slug>/", clubs.club, name="club"),
+    path("clubs/<slug:slug>/join/<str:code>/", clubs.club_join, name="club-join"),
+    path("clubs/<slug:slug>/ask", clubs.club_ask, name="club-ask"),
+    path(
+        "clubs/<slug:slug>/requests/<int:user_id>/approve", clubs.club_approve, name="club-approve"
+    ),
+    path(
+        "clubs/<slug:slug>/requests/<int:user_id>/decline", clubs.club_decline, name="club-decline"
+    ),
+    path("clubs/<slug:slug>/members/<int:user_id>/role", clubs.club_role, name="club-role"),
+    path("clubs/<slug:slug>/invitation", clubs.club_rotate, name="club-rotate"),
+    path("clubs/<slug:slug>/seasons/new/", clubs.season_new, name="season-new"),
+    path("seasons/<slug:slug>/", season_page.season, name="season"),
+    path(
+        "seasons/<slug:slug>/entrants/member", season_page.enter_member, name="season-enter-member"
+    ),
+    path("seasons/<slug:slug>/entrants/bot", season_page.enter_bot, name="season-enter-bot"),
+    path(
+        "seasons/<slug:slug>/entrants/<int:entry_id>/withdraw",
+        season_page.withdraw,
+        name="season-withdraw",
+    ),
+    path("seasons/<slug:slug>/start", season_page.start, name="season-start"),
+    path("seasons/<slug:slug>/close", season_page.close, name="season-close"),
+    path("seasons/<slug:slug>/next/", season_page.next_season, name="season-next"),
     path(
         "seasons/<slug:slug>/fixtures/<int:fixture_id>/forfeit",
         season_tables.forfeit,

@@ -14,7 +14,8 @@ from games.engine import Variant
 from games.engine.rules import RULESETS
 from games.game_settings import GameSettings
 from games.models import Game
-from web.new_game import OPTION_NAMES, NewGameForm, seat_specs, variant_spec
+from web.new_game import NewGameForm, seat_specs
+from web.variant_form import OPTION_NAMES, variant_spec
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 

@@ -1,0 +1,348 @@
+"""The club pages: the list of clubs, a new club, a club's page (members, seasons, the all-time
+table; the invitation link for members; requests and roles for admins), joining by the link,
+asking to join, and a new season's form.
+
+Every change is a POST through league/clubs.py or league/seasons.py, then a redirect; a service
+refusal comes back as a message (or, on a form, above it) with nothing changed. An admin's
+action asked by anyone else is refused with 403 before any service runs. docs/web.md, "Clubs
+and seasons".
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.db.models import Count, Q
+from django.forms import Form
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.text import capfirst
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games.errors import GameError
+from league import clubs, seasons, standings
+from league.errors import ClubError, ClubNotFound, InvalidCompetition
+from league.models import Club, Membership, Season
+
+from .accounts import SignedInRequest
+from .league_forms import ClubForm, SeasonForm
+from .variant_text import variant_title
+
+# The order a club's seasons are listed in.
+SEASON_GROUPS = [
+    (Season.Status.RUNNING, "Running"),
+    (Season.Status.DRAFT, "Being set up"),
+    (Season.Status.CLOSED, "Closed"),
+]
+
+
+def club_or_404(slug: str) -> Club:
+    try:
+        return clubs.club_get(slug)
+    except ClubNotFound as error:
+        raise Http404(error.message) from error
+
+
+def refused(request: HttpRequest, message: str, *, status: int, club: Club | None) -> HttpResponse:
+    """A page that says why the action was refused, with the way back to the club."""
+    context = {"message": message, "status": status, "club": club}
+    return render(request, "leagues/refused.html", context, status=status)
+
+
+def said(error: GameError) -> str:
+    """A service's refusal as a sentence for a message."""
+    return error.message.rstrip(".") + "."
+
+
+# The competition's fields as the season form calls them: InvalidCompetition's message names
+# the field of each problem ("seats_per_game: censorship needs 3 to 10 seats").
+FIELD_LABELS = {
+    "seats_per_game": "Players at a table",
+    "turn_seconds": "Time for a turn",
+    "vacation_days": "Vacation days",
+    "variant": "Rules",
+    "name": "Season name",
+    "slug": "Address",
+}
+
+
+def address_error(form: Form, error: GameError, slug: str) -> None:
+    """A season's refusal on its form: a taken address by the address field, the rest above."""
+    if isinstance(error, InvalidCompetition) and error.code == "slug-taken":
+        form.add_error("slug", f"The address {slug!r} is taken: choose another.")
+        return
+    message = said(error)
+    if isinstance(error, InvalidCompetition):
+        for field, label in FIELD_LABELS.items():
+            message = message.replace(f"{field}: ", f"{label}: ")
+    form.add_error(None, capfirst(message))
+
+
+def not_admin(request: HttpRequest, club: Club) -> HttpResponse:
+    return refused(request, f"Only an admin of {club.name} may do this.", status=403, club=club)
+
+
+def admins_only(
+    load: Callable[[str], Club | Season],
+) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """A view of the club or season `load` finds by its slug (passed to the view instead of the
+    slug), for the club's admins; 403 for everyone else."""
+
+    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @functools.wraps(view)
+        def checked(request: SignedInRequest, slug: str, **kwargs: Any) -> HttpResponse:
+            found = load(slug)
+            club = found if isinstance(found, Club) else found.club
+            if not clubs.is_admin(club, request.user):
+                return not_admin(request, club)
+            return view(request, found, **kwargs)
+
+        return checked
+
+    return decorator
+
+
+club_admins = admins_only(club_or_404)
+
+
+def report(
+    request: HttpRequest, action: Callable[[], object], done: str | Callable[[], str]
+) -> None:
+    """Run a service call; then say `done` (or what it returns), or the service's refusal (it
+    changed nothing then)."""
+    try:
+        action()
+    except GameError as error:
+        messages.error(request, said(error))
+    else:
+        messages.success(request, done if isinstance(done, str) else done())
+
+
+@dataclass(frozen=True, slots=True)
+class ClubRow:
+    club: Club
+    members: int
+    seasons: int
+    mine: str  # "admin", "member", "asked" or ""
+
+
+@require_GET
+def club_list(request: HttpRequest) -> HttpResponse:
+    """Every club, with its size and the viewer's place in it."""
+    mine = {}
+    if request.user.is_authenticated:
+        mine = {
+            m.club_id: m.role if m.status == Membership.Status.ACTIVE else "asked"
+            for m in Membership.objects.filter(user=request.user)
+        }
+    found = Club.objects.annotate(
+        member_count=Count(
+            "memberships",
+            filter=Q(memberships__status=Membership.Status.ACTIVE),
+            distinct=True,
+        ),
+        season_count=Count("seasons", distinct=True),
+    )
+    rows = [
+        ClubRow(club, club.member_count, club.season_count, mine.get(club.pk, "")) for club in found
+    ]
+    return render(request, "leagues/clubs.html", {"clubs": rows})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_new(request: SignedInRequest) -> HttpResponse:
+    """A new club, with the person who makes it as its first admin."""
+    form = ClubForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            club = clubs.club_create(
+                name=data["name"],
+                slug=data["slug"],
+                description=data["description"],
+                creator=request.user,
+            )
+        except ClubError as error:
+            form.add_error("slug" if error.code == "slug-taken" else None, error.message)
+        else:
+            messages.success(request, f"{club.name} is open. Invite people with its link below.")
+            return redirect("web:club", slug=club.slug)
+    return render(request, "leagues/club_new.html", {"form": form})
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonRow:
+    season: Season
+    family: str
+
+
+@require_GET
+def club(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club: members, seasons, the all-time table; the invitation link for members; asking
+    to join for other signed-in people; requests and roles for admins."""
+    club = club_or_404(slug)
+    user = request.user
+    membership = clubs.membership_of(club, user)
+    member = clubs.is_member(club, user)
+    admin = clubs.is_admin(club, user)
+    memberships = club.memberships.select_related("user")
+    club_seasons = list(club.seasons.select_related("competition"))
+    context = {
+        "club": club,
+        "membership": membership,
+        "is_member": member,
+        "is_admin": admin,
+        "members": memberships.filter(status=Membership.Status.ACTIVE).order_by(
+            "role", "user__username"
+        ),
+        "requests": memberships.filter(status=Membership.Status.PENDING) if admin else [],
+        "season_groups": [
+            (
+                label,
+                [
+                    SeasonRow(s, variant_title(s.competition.variant))
+                    for s in club_seasons
+                    if s.status == status
+                ],
+            )
+            for status, label in SEASON_GROUPS
+        ],
+        "has_seasons": bool(club_seasons),
+        "all_time": standings.club_all_time(club),
+        "invite_url": (
+            request.build_absolute_uri(reverse("web:club-join", args=[club.slug, club.invite_code]))
+            if member
+            else ""
+        ),
+    }
+    return render(request, "leagues/club.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_join(request: SignedInRequest, slug: str, code: str) -> HttpResponse:
+    """The invitation link: a confirmation, then the person is a member. A link that is not the
+    club's (mistyped, or rotated since) is refused."""
+    club = club_or_404(slug)
+    if request.method == "GET":
+        if clubs.is_member(club, request.user):
+            messages.info(request, f"You are a member of {club.name} already.")
+            return redirect("web:club", slug=club.slug)
+        if not clubs.invitation_valid(club=club, code=code):
+            return refused(request, INVITATION_REFUSED, status=404, club=club)
+        return render(request, "leagues/club_join.html", {"club": club, "code": code})
+    try:
+        clubs.club_join(club=club, user=request.user, code=code)
+    except ClubError as error:
+        if error.code == "bad-invitation":
+            return refused(request, INVITATION_REFUSED, status=404, club=club)
+        messages.error(request, said(error))
+    else:
+        messages.success(request, f"Welcome to {club.name}.")
+    return redirect("web:club", slug=club.slug)
+
+
+INVITATION_REFUSED = (
+    "This invitation link is not (or no longer) the club's: ask a member for the current one, "
+    "or ask to join on the club's page."
+)
+
+
+@login_required
+@require_POST
+def club_ask(request: SignedInRequest, slug: str) -> HttpResponse:
+    """Ask to join without the link; an admin approves or declines."""
+    club = club_or_404(slug)
+    report(
+        request,
+        lambda: clubs.club_request(club=club, user=request.user),
+        f"You asked to join {club.name}; an admin will answer.",
+    )
+    return redirect("web:club", slug=club.slug)
+
+
+def _person(user_id: int) -> User:
+    user = User.objects.filter(pk=user_id).first()
+    if user is None:
+        raise Http404(f"there is no person {user_id}")
+    return user
+
+
+@login_required
+@require_POST
+@club_admins
+def club_approve(request: SignedInRequest, club: Club, user_id: int) -> HttpResponse:
+    person = _person(user_id)
+    report(
+        request,
+        lambda: clubs.membership_approve(club=club, admin=request.user, user=person),
+        f"{person.username} is a member now.",
+    )
+    return redirect("web:club", slug=club.slug)
+
+
+@login_required
+@require_POST
+@club_admins
+def club_decline(request: SignedInRequest, club: Club, user_id: int) -> HttpResponse:
+    person = _person(user_id)
+    report(
+        request,
+        lambda: clubs.membership_decline(club=club, admin=request.user, user=person),
+        f"You declined {person.username}'s request.",
+    )
+    return redirect("web:club", slug=club.slug)
+
+
+@login_required
+@require_POST
+@club_admins
+def club_role(request: SignedInRequest, club: Club, user_id: int) -> HttpResponse:
+    """Make a member an admin, or an admin a member again (`role` in the form)."""
+    person = _person(user_id)
+    role = request.POST.get("role", "")
+    made = "an admin" if role == Membership.Role.ADMIN else "a member (not an admin)"
+    report(
+        request,
+        lambda: clubs.member_role(club=club, admin=request.user, user=person, role=role),
+        f"{person.username} is {made} now.",
+    )
+    return redirect("web:club", slug=club.slug)
+
+
+@login_required
+@require_POST
+@club_admins
+def club_rotate(request: SignedInRequest, club: Club) -> HttpResponse:
+    """A new invitation link; the old one stops working."""
+    report(
+        request,
+        lambda: clubs.invitation_rotate(club=club, admin=request.user),
+        "The invitation link is new; the old one no longer works.",
+    )
+    return redirect("web:club", slug=club.slug)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@club_admins
+def season_new(request: SignedInRequest, club: Club) -> HttpResponse:
+    """A new draft season of the club (club admins)."""
+    form = SeasonForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            season = seasons.season_create(club=club, admin=request.user, **form.season_fields())
+        except GameError as error:
+            address_error(form, error, form.cleaned_data["slug"])
+        else:
+            messages.success(request, f"{season.name} is set up: add its entrants, then start it.")
+            return redirect("web:season", slug=season.slug)
+    return render(request, "leagues/season_new.html", {"form": form, "club": club})

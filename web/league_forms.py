@@ -1,0 +1,283 @@
+"""The forms of the club and season pages: a new club, a new season (the rules through
+VariantForm, the season's settings, up to DIVISION_ROWS divisions), an entrant (a member, a
+bot) and the season after a closed one.
+
+They check the shape of what is typed; the league services check the rest (a table size the
+rules refuse, placement points that grow, a taken address), and their messages are shown above
+the form (web/clubs.py, web/season_page.py).
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.utils import timezone
+from django.utils.text import slugify
+
+from games.bots import STRATEGIES
+from games.models import Bot
+from league.models import Season
+from league.seasons import DivisionSpec, default_points
+
+from .account_forms import DatePicker, PlainLabels
+from .variant_form import VariantForm, turn_field
+
+DIVISION_ROWS = 4
+SEASON_ADDRESS = "the season's page is at /seasons/…/ with it"
+TABLE_SIZES = range(2, 11)
+# /clubs/new/ is the new-club form, so no club may be called that.
+RESERVED_SLUGS = {"new"}
+
+
+def address_field(where: str) -> forms.SlugField:
+    return forms.SlugField(
+        max_length=64,
+        required=False,
+        label="Address",
+        help_text=f"Letters, digits and hyphens: {where}. Blank: made from the name.",
+    )
+
+
+def slug_for(data: dict[str, Any], form: forms.Form) -> str:
+    """The address typed, else one made from the name."""
+    slug = data.get("slug") or slugify(data.get("name") or "")[:64]
+    if not slug and "name" in data:
+        form.add_error("slug", "Give an address of letters, digits and hyphens.")
+    return slug
+
+
+class ClubForm(PlainLabels, forms.Form):
+    name = forms.CharField(max_length=100)
+    slug = address_field("the club's page is at /clubs/…/ with it")
+    description = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 3}), label="About the club"
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        data["slug"] = slug_for(data, self)
+        if data["slug"] in RESERVED_SLUGS:
+            self.add_error("slug", f"The address {data['slug']!r} is reserved; choose another.")
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class DivisionRow:
+    """One row of the divisions table, for the template."""
+
+    tier: int
+    name: forms.BoundField
+    promote: forms.BoundField
+    relegate: forms.BoundField
+
+
+class SeasonForm(VariantForm):
+    """A new season: its rules (VariantForm), its settings and its divisions (tier 1 first)."""
+
+    name = forms.CharField(max_length=100, label="Season name")
+    slug = address_field(SEASON_ADDRESS)
+    seats_per_game = forms.TypedChoiceField(
+        choices=[(n, str(n)) for n in TABLE_SIZES],
+        coerce=int,
+        initial=4,
+        label="Players at a table",
+    )
+    placement_points = forms.CharField(
+        required=False,
+        label="Placement points",
+        help_text="League points for 1st, 2nd, … place at a table, separated by commas; blank: "
+        f"halving down to 1, then 0 ({', '.join(map(str, default_points(4)))} at four).",
+    )
+    start_date = forms.DateField(widget=DatePicker(), label="First round opens on")
+    round_days = forms.IntegerField(initial=7, label="Days for each round")
+    rounds = forms.IntegerField(
+        required=False,
+        label="Rounds",
+        help_text="Blank: enough for every pair of a division to meet.",
+    )
+    turn_seconds = turn_field("Past it, the default bot plays the turn.")
+    vacation_days = forms.IntegerField(
+        initial=0,
+        min_value=0,
+        label="Vacation days",
+        help_text="Days each player may pause their clock in each fixture game.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["start_date"].initial = timezone.localdate
+        for tier in range(1, DIVISION_ROWS + 1):
+            self.fields[f"division{tier}_name"] = forms.CharField(
+                required=False,
+                max_length=64,
+                label=f"Division {tier} name",
+                initial="Division 1" if tier == 1 else "",
+            )
+            self.fields[f"division{tier}_promote"] = forms.IntegerField(
+                required=False, min_value=0, label=f"Division {tier}: promoted"
+            )
+            self.fields[f"division{tier}_relegate"] = forms.IntegerField(
+                required=False, min_value=0, label=f"Division {tier}: relegated"
+            )
+
+    @property
+    def division_rows(self) -> list[DivisionRow]:
+        return [
+            DivisionRow(
+                tier,
+                self[f"division{tier}_name"],
+                self[f"division{tier}_promote"],
+                self[f"division{tier}_relegate"],
+            )
+            for tier in range(1, DIVISION_ROWS + 1)
+        ]
+
+    def clean_placement_points(self) -> list[int] | None:
+        text = self.cleaned_data["placement_points"].strip()
+        if not text:
+            return None
+        try:
+            return [int(part) for part in text.replace(" ", "").split(",")]
+        except ValueError:
+            raise forms.ValidationError(
+                "Give whole numbers separated by commas, e.g. 4, 2, 1, 0."
+            ) from None
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        data["slug"] = slug_for(data, self)
+        divisions = []
+        for tier in range(1, DIVISION_ROWS + 1):
+            name = data.get(f"division{tier}_name", "").strip()
+            promote = data.get(f"division{tier}_promote") or 0
+            relegate = data.get(f"division{tier}_relegate") or 0
+            if name:
+                divisions.append(DivisionSpec(name, promote, relegate))
+            elif promote or relegate:
+                self.add_error(f"division{tier}_name", "Name the division, or leave its row empty.")
+        if not divisions:
+            self.add_error("division1_name", "A season needs at least one division.")
+        data["divisions"] = divisions
+        return data
+
+    def season_fields(self) -> dict[str, Any]:
+        """season_create's keywords (besides club and admin), once valid."""
+        data = self.cleaned_data
+        return {
+            "name": data["name"],
+            "slug": data["slug"],
+            "variant": self.variant_spec(),
+            "start_date": data["start_date"],
+            "seats_per_game": data["seats_per_game"],
+            "placement_points": data["placement_points"],
+            "round_days": data["round_days"],
+            "rounds": data["rounds"],
+            "turn_seconds": data["turn_seconds"],
+            "vacation_days": data["vacation_days"],
+            "divisions": data["divisions"],
+        }
+
+
+class NextSeasonForm(PlainLabels, forms.Form):
+    """The season after a closed one: the same rules and settings, a name and a start."""
+
+    name = forms.CharField(max_length=100, label="Season name")
+    slug = address_field(SEASON_ADDRESS)
+    start_date = forms.DateField(widget=DatePicker(), label="First round opens on")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        data["slug"] = slug_for(data, self)
+        return data
+
+
+def tier_choices(season: Season) -> list[tuple[str, str]]:
+    divisions = list(season.divisions.order_by("tier"))
+    lowest = [("", f"{divisions[-1].name} (the lowest)")] if divisions else []
+    return lowest + [(str(d.tier), d.name) for d in divisions[:-1]]
+
+
+class EntrantForm(PlainLabels, forms.Form):
+    """The division an entrant goes into (blank: the lowest)."""
+
+    tier = forms.TypedChoiceField(
+        required=False, coerce=int, empty_value=None, label="Division", choices=[]
+    )
+
+    def __init__(self, *args: Any, season: Season, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        tier: Any = self.fields["tier"]
+        tier.choices = tier_choices(season)
+        self.season = season
+
+
+class MemberEntryForm(EntrantForm):
+    username = forms.CharField(
+        max_length=150,
+        label="Member's username",
+        widget=forms.TextInput(attrs={"list": "members-to-enter", "autocomplete": "off"}),
+    )
+
+
+class BotEntryForm(EntrantForm):
+    """One of the organiser's registered bots by name, or a new built-in bot: a name and one of
+    the built-in strategies (a strategy's own name alone will do: "greedy")."""
+
+    bot_name = forms.CharField(
+        max_length=64,
+        label="Bot's name",
+        widget=forms.TextInput(attrs={"list": "bot-names", "autocomplete": "off"}),
+    )
+    strategy = forms.ChoiceField(
+        required=False,
+        label="Plays",
+        choices=[
+            ("", "as registered (one of my bots)"),
+            *((name, f"built in: {name}") for name in STRATEGIES),
+        ],
+    )
+
+    def __init__(self, *args: Any, owner: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.owner = owner
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        name = data.get("bot_name", "").strip()
+        if not name:
+            return data
+        strategy = data.get("strategy") or ""
+        bot = Bot.objects.filter(owner=self.owner, name=name).first()
+        data["bot"], data["register"] = bot, ""
+        if bot is not None:
+            if strategy and (bot.kind != Bot.Kind.BUILTIN or bot.strategy != strategy):
+                plays = bot.strategy if bot.kind == Bot.Kind.BUILTIN else f"as a {bot.kind} bot"
+                self.add_error(
+                    "bot_name",
+                    f"Your bot {name} plays {plays}: leave “Plays” as registered to enter it, "
+                    "or give a new name.",
+                )
+        elif strategy or name in STRATEGIES:
+            data["register"] = strategy or name
+        else:
+            self.add_error(
+                "bot_name",
+                f"You have no bot called {name!r}: choose a built-in strategy to make one.",
+            )
+        return data
+
+
+def bot_suggestions(owner: Any) -> list[str]:
+    """Names for the bot field's list: the owner's bots, then the strategies not taken."""
+    mine = list(Bot.objects.filter(owner=owner).order_by("name").values_list("name", flat=True))
+    return mine + [name for name in STRATEGIES if name not in mine]
+
+
+def next_start(season: Season) -> datetime.date:
+    """A next season's suggested start: the day after the old one closed, or today."""
+    closed = season.closed_at
+    today = timezone.localdate()
+    return max(today, closed.date() + datetime.timedelta(days=1)) if closed else today

@@ -1,0 +1,296 @@
+"""The season page (/seasons/<slug>/): its header (club, rules in words, status, settings), its
+tables and fixtures (web/season_tables.py, templates/leagues/_season_tables.html) and, for the
+club's admins, the organiser's panel: add and remove entrants while it is a draft, start it,
+close it, set up the next one. A member may enter or withdraw themselves while it is a draft.
+
+Every action is a POST through league/seasons.py, then a redirect back; a refusal comes back as
+a message with nothing changed. docs/web.md, "Clubs and seasons".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games.bot_registry import bot_register
+from games.errors import GameError
+from games.models import Bot, Game
+from league import clubs, seasons
+from league.models import Division, Entry, Fixture, Membership, Season
+from league.standings import entrant_name
+
+from .accounts import SignedInRequest
+from .clubs import address_error, admins_only, not_admin, report, said
+from .league_forms import (
+    BotEntryForm,
+    MemberEntryForm,
+    NextSeasonForm,
+    bot_suggestions,
+    next_start,
+)
+from .season_tables import season_tables_context
+from .variant_text import duration, variant_details, variant_title
+
+
+def season_or_404(slug: str) -> Season:
+    season = (
+        Season.objects.select_related("competition", "club").filter(competition__slug=slug).first()
+    )
+    if season is None:
+        raise Http404(f"there is no season {slug!r}")
+    return season
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    entry: Entry
+    name: str
+    bot: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DivisionEntrants:
+    division: Division
+    entrants: list[Entrant]
+
+
+def division_entrants(season: Season) -> list[DivisionEntrants]:
+    """Each division (tier 1 first) with its active entrants in entry order."""
+    return [
+        DivisionEntrants(
+            division,
+            [
+                Entrant(entry, entrant_name(entry), entry.bot_id is not None)
+                for entry in seasons.division_entries(division)
+            ],
+        )
+        for division in season.divisions.order_by("tier")
+    ]
+
+
+def settings_in_words(season: Season) -> list[tuple[str, str]]:
+    competition = season.competition
+    return [
+        ("Rules", variant_details(competition.variant) or "the family's defaults"),
+        ("Players at a table", str(competition.seats_per_game)),
+        ("Placement points", " / ".join(map(str, season.placement_points))),
+        ("First round opens", f"{season.start_date:%a %-d %b %Y}"),
+        ("Each round", duration(season.round_days * 86400)),
+        ("Rounds", str(season.rounds) if season.rounds else "enough for every pair to meet"),
+        ("Time for a turn", duration(competition.turn_seconds)),
+        ("Vacation days", str(competition.vacation_days)),
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """How far a running or closed season has come: fixtures drawn, games opened, finished."""
+
+    fixtures: int
+    opened: int
+    finished: int
+
+
+def progress(season: Season) -> Progress:
+    fixtures = Fixture.objects.filter(division__season=season)
+    return Progress(
+        fixtures=fixtures.count(),
+        opened=fixtures.filter(game__isnull=False).count(),
+        finished=fixtures.filter(game__status=Game.Status.MATCH_OVER).count(),
+    )
+
+
+@require_GET
+def season(request: HttpRequest, slug: str) -> HttpResponse:
+    """The season: its header and divisions; the organiser's panel for the club's admins."""
+    season = season_or_404(slug)
+    user = request.user
+    admin = clubs.is_admin(season.club, user)
+    divisions = division_entrants(season)
+    entered = [e for d in divisions for e in d.entrants]
+    mine = next(
+        (e.entry for e in entered if user.is_authenticated and e.entry.user_id == user.pk), None
+    )
+    context: dict[str, Any] = {
+        "season": season,
+        "club": season.club,
+        "title": variant_title(season.competition.variant),
+        "settings": settings_in_words(season),
+        "divisions": divisions,
+        "progress": progress(season) if season.status != Season.Status.DRAFT else None,
+        "is_admin": admin,
+        "is_member": clubs.is_member(season.club, user),
+        "my_entry": mine,
+        "next_season": Season.objects.filter(previous=season).select_related("competition").first(),
+    }
+    # The tables and fixtures (templates/leagues/_season_tables.html).
+    context |= season_tables_context(season, user)
+    if admin and season.status == Season.Status.DRAFT:
+        context["member_form"] = MemberEntryForm(season=season, auto_id="member_%s")
+        context["bot_form"] = BotEntryForm(season=season, owner=user, auto_id="bot_%s")
+        context["entered"] = entered
+        members = season.club.memberships.filter(status=Membership.Status.ACTIVE)
+        taken = {e.entry.user_id for e in entered}
+        context["members_to_enter"] = [
+            m.user.username for m in members.select_related("user") if m.user_id not in taken
+        ]
+        context["bot_names"] = bot_suggestions(user)
+    return render(request, "leagues/season.html", context)
+
+
+season_admins = admins_only(season_or_404)
+
+
+def _back(season: Season) -> HttpResponse:
+    return redirect("web:season", slug=season.slug)
+
+
+def _form_errors(request: HttpRequest, form: Any) -> None:
+    for field in form:
+        for error in field.errors:
+            messages.error(request, f"{field.label}: {error}")
+    for error in form.non_field_errors():
+        messages.error(request, error)
+
+
+@login_required
+@require_POST
+def enter_member(request: SignedInRequest, slug: str) -> HttpResponse:
+    """Enter a member of the club (admins), or oneself (a member)."""
+    season = season_or_404(slug)
+    form = MemberEntryForm(request.POST, season=season)
+    own = request.POST.get("username") == request.user.username
+    if not (clubs.is_admin(season.club, request.user) or own):
+        return not_admin(request, season.club)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back(season)
+    username = form.cleaned_data["username"].strip()
+    person = User.objects.filter(username=username, is_active=True).first()
+    if person is None:
+        messages.error(request, f"Nobody is called {username!r}.")
+        return _back(season)
+    report(
+        request,
+        lambda: seasons.season_enter(
+            season=season, actor=request.user, user=person, tier=form.cleaned_data["tier"]
+        ),
+        "You are entered." if own else f"{username} is entered.",
+    )
+    return _back(season)
+
+
+@login_required
+@require_POST
+@season_admins
+def enter_bot(request: SignedInRequest, season: Season) -> HttpResponse:
+    """Enter one of the admin's bots, or a new built-in bot registered to them for it."""
+    form = BotEntryForm(request.POST, season=season, owner=request.user)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back(season)
+    data = form.cleaned_data
+    try:
+        # One transaction: a bot registered for an entry that is refused is not kept.
+        with transaction.atomic():
+            bot: Bot = data["bot"] or register_builtin(
+                request.user, data["bot_name"], data["register"]
+            )
+            seasons.season_enter(season=season, actor=request.user, bot=bot, tier=data["tier"])
+    except GameError as error:
+        messages.error(request, said(error))
+    else:
+        made = f" (registered as your bot, playing {data['register']})" if data["register"] else ""
+        messages.success(request, f"Bot {bot.name} is entered{made}.")
+    return _back(season)
+
+
+def register_builtin(owner: User, name: str, strategy: str) -> Bot:
+    bot, _ = bot_register(owner=owner, name=name.strip(), kind=Bot.Kind.BUILTIN, strategy=strategy)
+    return bot
+
+
+@login_required
+@require_POST
+def withdraw(request: SignedInRequest, slug: str, entry_id: int) -> HttpResponse:
+    """Take an entrant out of a draft season (admins), or oneself."""
+    season = season_or_404(slug)
+    entry = (
+        Entry.objects.filter(pk=entry_id, competition=season.competition)
+        .select_related("user", "bot")
+        .first()
+    )
+    if entry is None:
+        raise Http404(f"{season.name} has no entry {entry_id}")
+    own = entry.user_id == request.user.pk
+    if not (clubs.is_admin(season.club, request.user) or own):
+        return not_admin(request, season.club)
+    report(
+        request,
+        lambda: seasons.season_withdraw(
+            season=season, actor=request.user, user=entry.user, bot=entry.bot
+        ),
+        "You are withdrawn." if own else f"{entrant_name(entry)} is withdrawn.",
+    )
+    return _back(season)
+
+
+@login_required
+@require_POST
+@season_admins
+def start(request: SignedInRequest, season: Season) -> HttpResponse:
+    """Draw the fixtures and open the rounds due."""
+
+    def started() -> str:
+        opened = progress(season).opened
+        return f"{season.name} has started: {opened} game{'s' if opened != 1 else ''} open."
+
+    report(request, lambda: seasons.season_start(season=season, admin=request.user), started)
+    return _back(season)
+
+
+@login_required
+@require_POST
+@season_admins
+def close(request: SignedInRequest, season: Season) -> HttpResponse:
+    """Close a season whose fixtures have all finished: the final tables are archived."""
+    report(
+        request,
+        lambda: seasons.season_close(season=season, admin=request.user),
+        f"{season.name} is closed; its final tables are kept.",
+    )
+    return _back(season)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@season_admins
+def next_season(request: SignedInRequest, season: Season) -> HttpResponse:
+    """The season after a closed one: same rules and divisions, entrants placed by the tables."""
+    form = NextSeasonForm(request.POST or None, initial={"start_date": next_start(season)})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            following = seasons.season_next(
+                season=season,
+                admin=request.user,
+                name=data["name"],
+                slug=data["slug"],
+                start_date=data["start_date"],
+            )
+        except GameError as error:
+            address_error(form, error, data["slug"])
+        else:
+            messages.success(
+                request, f"{following.name} is set up from {season.name}'s final tables."
+            )
+            return _back(following)
+    return render(request, "leagues/season_next.html", {"form": form, "season": season})
