@@ -134,9 +134,7 @@ def test_demo_runs_a_club_with_seasons_in_progress_in_two_families(seeded):
     fixtures = Fixture.objects.filter(division__season__club=club).exclude(game=None)
     # The bots' fixtures have been played; demo's wait for demo's decision.
     assert fixtures.filter(game__status=MATCH_OVER).exists()
-    waiting = [
-        f for f in fixtures.filter(game__status=PLAYING) if f.seats.filter(entry__user=demo)
-    ]
+    waiting = [f for f in fixtures.filter(game__status=PLAYING) if f.seats.filter(entry__user=demo)]
     assert {f.division.season.competition.variant["rules"] for f in waiting} == {
         "official",
         "newno",
