@@ -38,13 +38,12 @@ def ordinal(place: int) -> str:
     return ORDINALS.get(place, f"{place}th")
 
 
-# The club's and the season's pages are web/clubs.py's (their views' URL names land with it).
 def season_url(season: Season) -> str:
-    return f"/seasons/{season.slug}/"
+    return reverse("web:season", args=[season.slug])
 
 
 def club_url(club: Club) -> str:
-    return f"/clubs/{club.slug}/"
+    return reverse("web:club", args=[club.slug])
 
 
 def player_url(username: str) -> str:
