@@ -132,17 +132,6 @@ def _check_settings(
         raise SeasonError("; ".join(problems), code="invalid-season")
 
 
-def season_get(*, club: Club, slug: str) -> Season:
-    season = (
-        Season.objects.select_related("competition", "club")
-        .filter(club=club, competition__slug=slug)
-        .first()
-    )
-    if season is None:
-        raise SeasonError(f"{club.name} has no season {slug!r}", code="not-found")
-    return season
-
-
 def _draft(season: Season) -> None:
     if season.status != Season.Status.DRAFT:
         raise SeasonError(f"{season.name} has started", code="not-draft")
