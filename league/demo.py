@@ -57,11 +57,14 @@ def seed_club(*, admin: Any, members: list[Any]) -> Club | None:
         divisions=[DivisionSpec("Premier", relegate=1), DivisionSpec("Challenger", promote=1)],
         seed=11,
     )
-    # Premier: demo, ana and a bot; Challenger: the other three bots.
-    for person in [admin, *members]:
-        season_enter(season=official, actor=admin, user=person, tier=1)
-    season_enter(season=official, actor=admin, bot=bots[0], tier=1)
-    for bot in bots[1:]:
+    # Premier: demo and two bots, so the bots play until a turn is demo's; Challenger: ana
+    # (whose fixtures wait for ana) and the other two bots.
+    for bot in bots[:2]:
+        season_enter(season=official, actor=admin, bot=bot, tier=1)
+    season_enter(season=official, actor=admin, user=admin, tier=1)
+    for member in members:
+        season_enter(season=official, actor=admin, user=member, tier=2)
+    for bot in bots[2:]:
         season_enter(season=official, actor=admin, bot=bot, tier=2)
     newno = season_create(
         club=club,
