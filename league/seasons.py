@@ -40,6 +40,9 @@ from .models import (
 )
 from .services import competition_create, competition_game, competition_join, competition_leave
 
+# A fixture whose game has not been made or has not ended.
+UNFINISHED = ~Q(game__status=MATCH_OVER) | Q(game=None)
+
 
 @dataclass(frozen=True, slots=True)
 class DivisionSpec:
@@ -96,13 +99,14 @@ def season_create(
             rounds=rounds,
             seed=random.randrange(2**31) if seed is None else seed,
         )
-        for tier, spec in enumerate(divisions or [DivisionSpec("Division 1")], start=1):
+        specs = list(divisions or [DivisionSpec("Division 1")])
+        for tier, spec in enumerate(specs, start=1):
             Division.objects.create(
                 season=season,
                 tier=tier,
                 name=spec.name,
                 promote=spec.promote if tier > 1 else 0,
-                relegate=spec.relegate if tier < len(divisions or [0]) else 0,
+                relegate=spec.relegate if tier < len(specs) else 0,
             )
     return season
 
@@ -269,7 +273,7 @@ def open_due_rounds(*, season: Season | None = None, now: datetime.datetime | No
             if next_round is None:
                 continue
             before = Fixture.objects.filter(division=division, round=next_round - 1)
-            previous_done = not before.filter(~Q(game__status=MATCH_OVER) | Q(game=None)).exists()
+            previous_done = not before.filter(UNFINISHED).exists()
             due = waiting.filter(round=next_round)
             if not previous_done:
                 due = due.filter(opens_at__lte=now)
@@ -347,7 +351,7 @@ def fixture_retime(
 def unfinished_fixtures(season: Season) -> list[Fixture]:
     return list(
         Fixture.objects.filter(division__season=season)
-        .filter(~Q(game__status=MATCH_OVER) | Q(game=None))
+        .filter(UNFINISHED)
         .select_related("division")
     )
 

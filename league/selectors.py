@@ -148,7 +148,7 @@ def season_fixtures(
     seats = FixtureSeat.objects.select_related("entry__user", "entry__bot").order_by("number")
     fixtures = list(
         Fixture.objects.filter(**where)
-        .select_related("division", "game")
+        .select_related("division__season__competition", "game")
         .prefetch_related(Prefetch("seats", queryset=seats))
         .order_by("round", "division__tier", "table")
     )

@@ -247,14 +247,19 @@ class AllTimeLine:
 def club_all_time(club: Club) -> list[AllTimeLine]:
     """The club's all-time table over every season (every division): seasons entered, matches,
     wins, league points, titles (first in a top division of a closed season)."""
-    lines: dict[tuple[str, int], AllTimeLine] = {}
+    lines: dict[tuple[int | None, int | None], AllTimeLine] = {}
+    # An entrant is the same person or bot from season to season, not the same entry.
+    entrants = {
+        pk: (user, bot)
+        for pk, user, bot in Entry.objects.filter(competition__season__club=club).values_list(
+            "pk", "user_id", "bot_id"
+        )
+    }
     for season in club.seasons.select_related("competition").order_by("start_date", "pk"):
         for division, table in season_tables(season):
             for line in table:
-                entry = Entry.objects.only("user_id", "bot_id").get(pk=line.entry)
-                key = ("bot", entry.bot_id) if entry.bot_id else ("person", entry.user_id)
                 total = lines.setdefault(
-                    (key[0], int(key[1] or 0)), AllTimeLine(line.name, line.kind, line.user_id)
+                    entrants[line.entry], AllTimeLine(line.name, line.kind, line.user_id)
                 )
                 total.seasons += 1
                 total.played += line.played
@@ -263,11 +268,3 @@ def club_all_time(club: Club) -> list[AllTimeLine]:
                 closed = season.status == Season.Status.CLOSED
                 total.titles += closed and division.tier == 1 and line.rank == 1
     return sorted(lines.values(), key=lambda t: (-t.league_points, -t.wins, t.name))
-
-
-def fixture_results(division: Division) -> dict[int, MatchResult]:
-    """The match results of the division's finished fixtures, by game id."""
-    return {
-        result.game_id: result
-        for result in MatchResult.objects.filter(game__fixture__division=division)
-    }

@@ -22,11 +22,12 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from games.models import Game, MatchResult
+from games.models import MatchResult
 from league import seasons
 from league.errors import NotClubAdmin, SeasonError
-from league.models import Bye, Club, Division, Fixture, FixtureSeat, Season
-from league.standings import StandingLine, entrant_name, fixture_results, season_tables
+from league.models import Club, Division, Fixture, Season
+from league.selectors import Entrant, FixtureRow, season_fixtures
+from league.standings import StandingLine, entrant_name, season_tables
 
 from .play import refused
 
@@ -177,40 +178,27 @@ class DivisionView:
 def division_rounds(
     division: Division, user: Any, *, rule: bool, now: datetime.datetime
 ) -> list[RoundView]:
-    """The division's fixtures round by round, as `user` sees them."""
-    season = division.season
-    fixtures = list(
-        Fixture.objects.filter(division=division)
-        .select_related("game", "division__season__competition")
-        .prefetch_related("seats__entry__user", "seats__entry__bot")
-        .order_by("round", "table")
-    )
-    results = fixture_results(division)
-    byes: dict[int, list[str]] = defaultdict(list)
-    for bye in Bye.objects.filter(division=division).select_related("entry__user", "entry__bot"):
-        byes[bye.round].append(entrant_name(bye.entry))
-    round_length = datetime.timedelta(days=season.round_days)
-    by_round: dict[int, list[FixtureView]] = defaultdict(list)
-    for fixture in fixtures:
-        result = results.get(fixture.game_id or 0)
-        by_round[fixture.round].append(
-            fixture_view(fixture, result, user, rule=rule, now=now, drawn=round_length)
-        )
+    """The division's fixtures round by round (league.selectors.season_fixtures), as `user`
+    sees them."""
+    round_length = datetime.timedelta(days=division.season.round_days)
     return [
         RoundView(
-            number=number,
-            opens_at=shown[0].fixture.opens_at,
-            deadline=shown[0].fixture.opens_at + round_length,
-            fixtures=shown,
-            byes=sorted(byes.get(number, [])),
+            number=rows.round,
+            opens_at=rows.fixtures[0].fixture.opens_at,
+            deadline=rows.fixtures[0].fixture.opens_at + round_length,
+            fixtures=[
+                fixture_view(row, user, rule=rule, now=now, drawn=round_length)
+                for row in rows.fixtures
+            ],
+            byes=sorted(bye.entrant.name for bye in rows.byes),
         )
-        for number, shown in sorted(by_round.items())
+        for rows in season_fixtures(division.season, tier=division.tier)
+        if rows.fixtures
     ]
 
 
 def fixture_view(
-    fixture: Fixture,
-    result: MatchResult | None,
+    row: FixtureRow,
     user: Any,
     *,
     rule: bool,
@@ -218,41 +206,40 @@ def fixture_view(
     drawn: datetime.timedelta,
 ) -> FixtureView:
     """A fixture as `user` sees it; `drawn` is a round's length (the deadline as drawn)."""
-    game: Game | None = fixture.game
-    if game is None:
-        status = "scheduled"
-    elif game.status == Game.Status.MATCH_OVER:
-        status = "finished"
-    else:
-        status = "playing"
-    to_act = set(game.to_act or []) if game is not None and status == "playing" else set()
+    fixture, game, result = row.fixture, row.fixture.game, row.result
+    playing = game is not None and row.status == "playing"
+    to_act = set(game.to_act or []) if playing and game is not None else set()
     viewer = user.pk if user is not None and user.is_authenticated else None
-    seats = [_seat_cell(seat, result, viewer, to_act) for seat in fixture.seats.all()]
+    seats = [
+        _seat_cell(number, entrant, result, viewer, to_act)
+        for number, entrant in enumerate(row.seats)
+    ]
     return FixtureView(
         fixture=fixture,
-        status=status,
+        status=row.status,
         seats=seats,
-        overdue=status != "finished" and now > fixture.deadline,
+        overdue=row.status != "finished" and now > fixture.deadline,
         retimed=fixture.deadline != fixture.opens_at + drawn,
         your_turn=any(cell.mine and cell.to_act for cell in seats),
         counted=result is not None,
-        rulable=rule and status == "playing",
+        rulable=rule and playing,
     )
 
 
 def _seat_cell(
-    seat: FixtureSeat, result: MatchResult | None, viewer: int | None, to_act: set[int]
+    number: int,
+    entrant: Entrant,
+    result: MatchResult | None,
+    viewer: int | None,
+    to_act: set[int],
 ) -> SeatCell:
-    entry = seat.entry
-    person = entry.user_id is not None
-    number = seat.number
-    name = entrant_name(entry)
+    person = entrant.kind == "person"
     return SeatCell(
         number=number,
-        name=name,
-        kind="person" if person else "bot",
-        url=player_url(name) if person else "",
-        mine=person and entry.user_id == viewer,
+        name=entrant.name,
+        kind=entrant.kind,
+        url=player_url(entrant.name) if person else "",
+        mine=person and entrant.user_id == viewer,
         to_act=number in to_act,
         place=result.places[number] if result is not None else None,
         score=result.scores[number] if result is not None else None,
