@@ -1,0 +1,59 @@
+"""A complete pull bot (docs/bots-api.md): polls for decisions, answers each with a command.
+
+    BOT_TOKEN=<token> python pull_bot.py http://127.0.0.1:8000 [seconds between idle polls]
+
+Plays a random legal command, a card when it can, never an uno call or catch that costs cards.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+import time
+import urllib.error
+import urllib.request
+from typing import Any
+
+BASE = sys.argv[1].rstrip("/")
+IDLE = float(sys.argv[2]) if len(sys.argv) > 2 else 0.5
+HEADERS = {"Authorization": f"Bot {os.environ['BOT_TOKEN']}", "Content-Type": "application/json"}
+
+
+def call(method: str, path: str, body: Any = None) -> tuple[int, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(BASE + path, data, HEADERS, method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, json.load(answer)
+    except urllib.error.HTTPError as error:  # a 4xx or 5xx: {"code": ..., "message": ...}
+        return error.code, json.load(error)
+    except OSError as error:  # the server is down or restarting: try again later
+        return 0, str(error)
+
+
+def choose(decision: dict[str, Any]) -> dict[str, Any] | None:
+    owed = decision["view"]["uncalled"]  # calling or catching a seat listed here is free
+    free = [c for c in decision["legal"] if c["type"] not in ("call-uno", "catch")
+            or c.get("target", c["seat"]) in owed]  # fmt: skip
+    plays = [c for c in free if c["type"] in ("play", "submit")]
+    options = [c for c in plays if c.get("uno")] or plays or free
+    return random.choice(options) if options else None  # None: let an optional window go
+
+
+while True:
+    status, decisions = call("GET", "/api/bot/decisions")
+    if status != 200:
+        print("decisions:", status, decisions, file=sys.stderr)
+        decisions = []
+    for decision in decisions:
+        if (command := choose(decision)) is None:
+            continue
+        body = {"command": command, "expected_version": decision["version"],
+                "command_id": f"v{decision['version']}"}  # fmt: skip
+        posted, answer = call("POST", f"/api/bot/games/{decision['game']}/commands", body)
+        if posted not in (200, 409):  # 409: the game moved on; the next poll has it again
+            print("refused:", command, posted, answer, file=sys.stderr)
+    if not decisions:
+        time.sleep(IDLE)
