@@ -17,6 +17,8 @@ import os
 import re
 import subprocess
 import sys
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -184,11 +186,9 @@ def test_the_webhook_example_refuses_an_unsigned_request():
         assert process.stdout is not None
         url = process.stdout.readline().strip()
         body = json.dumps({"view": {"uncalled": []}, "legal": []}).encode()
-        request = register_bot.urllib.request.Request(url, body, {"X-Uno-Signature": "sha256=0"})
-        opener = register_bot.urllib.request.build_opener(
-            register_bot.urllib.request.ProxyHandler({})
-        )
-        with pytest.raises(register_bot.urllib.error.HTTPError) as refused:
+        request = urllib.request.Request(url, body, {"X-Uno-Signature": "sha256=0"})
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        with pytest.raises(urllib.error.HTTPError) as refused:
             opener.open(request, timeout=5)
         assert refused.value.code == 401
     finally:
