@@ -11,9 +11,22 @@ have done (docs/workers.md).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from games import deadlines, outbox, store, tasks, turns
 from games.engine import MATCH_OVER
 from games.game_settings import GameSettings
+
+# Called on commit with the id and settings of a game whose match is over: the league's
+# dispatcher (league/dispatch.py) registers here, as games knows nothing of leagues.
+MatchOverListener = Callable[[int, GameSettings], None]
+_match_over: list[MatchOverListener] = []
+
+
+def on_match_over(listener: MatchOverListener) -> None:
+    """Call `listener(game_id, settings)` after the commit of an append that leaves a match
+    over (at least once: an append after the end, a seat fact, calls it again)."""
+    _match_over.append(listener)
 
 
 def after_append(result: store.AppendResult) -> None:
@@ -29,6 +42,8 @@ def after_append(result: store.AppendResult) -> None:
         found = GameSettings.of(rows[0].game__context)
         if found.is_validation and not found.inline:
             tasks.settle_validation.delay(found.bot, found.round)
+        for listener in _match_over:
+            listener(result.game_id, found)
     if tasks.run_projections.app.conf.task_always_eager:
         # In-process (`make run`, no broker), so the read models are fresh when the request that
         # appended answers. With a broker beat's 10 s run is enough: a task per append would be

@@ -30,6 +30,9 @@ class GameSettings:
     bot_timeout: float | None = None
     pull_timeout: float | None = None
     vacation_days: int | None = None
+    # A ladder's game: its league.LadderSet and which seat rotation of the set it plays.
+    ladder_set: int | None = None
+    rotation: int | None = None
     # A validation match: the bot, its round, and which match of the round.
     bot: int | None = None
     round: int | None = None

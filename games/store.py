@@ -316,8 +316,15 @@ def head() -> int:
     return PositionCounter.objects.values_list("value", flat=True).first() or 0
 
 
-def read_all(*, after: int, upto: int, types: Collection[str] | None = None) -> list[Record]:
-    """Every event with a global position in (after, upto], in order; only `types` if given.
+def read_all(
+    *,
+    after: int,
+    upto: int,
+    types: Collection[str] | None = None,
+    games: Collection[int] | None = None,
+) -> list[Record]:
+    """Every event with a global position in (after, upto], in order; only `types` and only
+    the `games` if given.
 
     Positions are handed out under a lock held to commit, so once `head()` has returned `upto`,
     every event up to it is committed: a reader never skips one that commits late.
@@ -325,6 +332,8 @@ def read_all(*, after: int, upto: int, types: Collection[str] | None = None) -> 
     rows = GameEvent.objects.filter(global_position__gt=after, global_position__lte=upto)
     if types is not None:
         rows = rows.filter(type__in=types)
+    if games is not None:
+        rows = rows.filter(game_id__in=games)
     return [
         Record(
             position=position,

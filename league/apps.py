@@ -9,4 +9,6 @@ class LeagueConfig(AppConfig):
     def ready(self) -> None:
         # Imported here, not at the top: a Django app's modules load after the app registry.
         # Importing registers the league-standings projection with the runner.
-        from league import projections  # noqa: F401
+        from league import dispatch, projections  # noqa: F401
+
+        dispatch.connect()

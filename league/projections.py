@@ -1,4 +1,6 @@
-"""The `league-standings` projection: every finished fixture match, folded in global order into
+"""The league's projections: `league-standings` and `ladder-ratings` (below).
+
+The `league-standings` projection: every finished fixture match, folded in global order into
 its division's Standing rows (played, wins, placements, league points, hands won, points
 scored, forfeits) and Meeting rows (who finished ahead of whom, for head-to-head).
 
@@ -10,11 +12,23 @@ the season starts). So `projections rebuild league-standings` gives the same row
 
 from __future__ import annotations
 
+from games import store
 from games.engine.events import MATCH_ENDED
+from games.game_settings import GameSettings
+from games.models import Game
 from games.projections import Projection, match_outcome, register
 from games.store import Record
 
-from .models import Fixture, Meeting, Standing
+from . import ratings
+from .models import (
+    Fixture,
+    LadderMeeting,
+    LadderSet,
+    Meeting,
+    Rating,
+    RatingChange,
+    Standing,
+)
 
 
 @register
@@ -101,3 +115,143 @@ class LeagueStandings(Projection):
         Meeting.objects.bulk_update([row for row in meetings if row.pk is not None], ["ahead"])
         Standing.objects.bulk_create(new_standings)
         Meeting.objects.bulk_create(new_meetings)
+
+
+@register
+class LadderRatings(Projection):
+    """The `ladder-ratings` projection: every finished ladder game, in global order, into its
+    entrants' Rating (games, win shares, last played) and LadderMeeting rows; the game that
+    completes its LadderSet (the last seat rotation) rates the set: RatingChange rows and each
+    Rating's mu and sigma (league/ratings.py: decay for the time away, then Plackett-Luce).
+
+    It reads the games' own streams (match_outcome), the games' settings and the LadderSet,
+    both written once when the game was made, and the time of each match-ended event: so
+    `projections rebuild ladder-ratings` reproduces every rating exactly.
+    """
+
+    name = "ladder-ratings"
+    tables = (Rating, RatingChange, LadderMeeting)
+
+    def begin(self, records: list[Record]) -> None:
+        contexts = dict(
+            Game.objects.filter(pk__in={r.game_id for r in records}).values_list("pk", "context")
+        )
+        self.settings = {
+            game: found
+            for game, context in contexts.items()
+            if (found := GameSettings.of(context)).ladder_set is not None
+        }
+        self.sets = LadderSet.objects.in_bulk({s.ladder_set for s in self.settings.values()})
+        entries = {int(entry) for ladder_set in self.sets.values() for entry in ladder_set.entries}
+        self.ratings = {row.entry_id: row for row in Rating.objects.filter(entry_id__in=entries)}
+        self.meetings = {
+            (row.entry_id, row.other_id): row
+            for row in LadderMeeting.objects.filter(entry_id__in=entries)
+        }
+        self.changes: list[RatingChange] = []
+        self.touched: set[int | tuple[int, int]] = set()
+
+    def match_ended(self, record: Record) -> None:
+        found = self.settings.get(record.game_id)
+        if found is None:
+            return
+        ladder_set = self.sets[found.ladder_set]
+        rotation = found.rotation or 0
+        places = match_outcome(record).places
+        by_entry = {ladder_set.entry_at(seat, rotation): place for seat, place in enumerate(places)}
+        shares = ratings.win_shares(places)
+        for seat in range(len(places)):
+            row = self._rating(ladder_set, ladder_set.entry_at(seat, rotation), record)
+            row.games += 1
+            row.wins += shares[seat]
+            row.last_played = record.recorded_at
+        for entry, other, ahead in ratings.meetings(by_entry):
+            meeting = self._meeting(ladder_set.competition_id, entry, other)
+            meeting.games += 1
+            meeting.ahead += ahead
+        if rotation == ladder_set.size - 1:
+            self._rate(ladder_set, record)
+
+    handlers = {MATCH_ENDED: match_ended}
+
+    def _rate(self, ladder_set: LadderSet, record: Record) -> None:
+        """Rate a complete set: every game of it has ended by now (the rotations are played one
+        after the other, and this is the last)."""
+        games = dict(
+            Game.objects.filter(context__ladder_set=ladder_set.pk).values_list("pk", "context")
+        )
+        ends = store.read_all(after=0, upto=record.position, types={MATCH_ENDED}, games=games)
+        if len(ends) != ladder_set.size:
+            return  # A rotation that never ended (never made): the set is not rated.
+        entries = [int(entry) for entry in ladder_set.entries]
+        game_places: dict[int, list[int]] = {entry: [] for entry in entries}
+        order = sorted(ends, key=lambda end: GameSettings.of(games[end.game_id]).rotation or 0)
+        for end in order:
+            rotation = GameSettings.of(games[end.game_id]).rotation or 0
+            for seat, place in enumerate(match_outcome(end).places):
+                game_places[ladder_set.entry_at(seat, rotation)].append(place)
+        rows = [self.ratings[entry] for entry in entries]
+        rated = ratings.rate_set(
+            [ratings.Skill(row.mu, row.sigma) for row in rows],
+            [row.rated_at for row in rows],
+            [game_places[entry] for entry in entries],
+            record.recorded_at,
+        )
+        for row, before, after, place in zip(
+            rows, rated.before, rated.after, rated.places, strict=True
+        ):
+            row.mu, row.sigma = after.mu, after.sigma
+            row.events += 1
+            row.rated_at = record.recorded_at
+            self.changes.append(
+                RatingChange(
+                    competition_id=ladder_set.competition_id,
+                    entry_id=row.entry_id,
+                    ladder_set=ladder_set,
+                    position=record.position,
+                    recorded_at=record.recorded_at,
+                    mu_before=before.mu,
+                    sigma_before=before.sigma,
+                    mu=after.mu,
+                    sigma=after.sigma,
+                    place=place,
+                    places=game_places[row.entry_id],
+                    games=[end.game_id for end in order],
+                )
+            )
+
+    def _rating(self, ladder_set: LadderSet, entry: int, record: Record) -> Rating:
+        row = self.ratings.get(entry)
+        if row is None:
+            row = Rating(
+                competition_id=ladder_set.competition_id,
+                entry_id=entry,
+                mu=ratings.MU,
+                sigma=ratings.SIGMA,
+                last_played=record.recorded_at,
+            )
+            self.ratings[entry] = row
+        self.touched.add(entry)
+        return row
+
+    def _meeting(self, competition: int, entry: int, other: int) -> LadderMeeting:
+        row = self.meetings.get((entry, other))
+        if row is None:
+            row = LadderMeeting(competition_id=competition, entry_id=entry, other_id=other)
+            self.meetings[entry, other] = row
+        self.touched.add((entry, other))
+        return row
+
+    def finish(self) -> None:
+        ratings_rows = [row for key, row in self.ratings.items() if key in self.touched]
+        meetings = [row for key, row in self.meetings.items() if key in self.touched]
+        Rating.objects.bulk_update(
+            [row for row in ratings_rows if row.pk is not None],
+            ["mu", "sigma", "events", "games", "wins", "last_played", "rated_at"],
+        )
+        LadderMeeting.objects.bulk_update(
+            [row for row in meetings if row.pk is not None], ["games", "ahead"]
+        )
+        Rating.objects.bulk_create([row for row in ratings_rows if row.pk is None])
+        LadderMeeting.objects.bulk_create([row for row in meetings if row.pk is None])
+        RatingChange.objects.bulk_create(self.changes)

@@ -1,5 +1,6 @@
-"""League services: create a competition, enter and leave it, create its games, ladder
-matchmaking. No HTTP here; the errors are league/errors.py's (and games.errors.InvalidGame).
+"""League services: create a competition, enter and leave it, create its games (ladders'
+matchmaking and ratings: league/ladders.py). No HTTP here; the errors are league/errors.py's
+(and games.errors.InvalidGame).
 
 A competition's settings are copied into the context of each game it creates, where the workers
 read them (games/game_settings.py): a game keeps the settings it was created
@@ -8,23 +9,20 @@ with, whatever later happens to its competition. docs/league.md.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Q, QuerySet
 
 from accounts.models import Profile
-from games.engine import PLAYING
 from games.errors import InvalidGame
 from games.game_settings import GameSettings
 from games.lobby import ranked_by_age
-from games.models import Bot, Game, Seat
+from games.models import Bot, Game
 from games.services import SeatSpec, game_create
 
-from .errors import CompetitionError, EntryRefused, InvalidCompetition
+from .errors import EntryRefused, InvalidCompetition
 from .models import Competition, Entry
 
 
@@ -40,6 +38,7 @@ def competition_create(
     pull_timeout: float | None = None,
     vacation_days: int = 0,
     matchmaking: bool | None = None,
+    duplicate: bool = True,
     created_by: Any = None,
 ) -> Competition:
     """Create a league or a ladder. A time limit left out is the site's setting of today
@@ -59,6 +58,7 @@ def competition_create(
         seats_per_game=seats_per_game,
         vacation_days=vacation_days,
         matchmaking=kind == Competition.Kind.LADDER if matchmaking is None else matchmaking,
+        duplicate=duplicate,
         created_by=created_by,
         **{field: value for field, value in limits.items() if value is not None},
     )
@@ -97,13 +97,20 @@ def competition_join(
     _check_entrant(user, bot)
     if bot is not None:
         status = Bot.objects.values_list("status", flat=True).get(pk=bot.pk)
-        if competition.kind == Competition.Kind.LADDER and status != Bot.Status.ACTIVE:
-            raise EntryRefused(
-                f"bot {bot.name} is {status}: a ladder takes active (validated) bots only",
-                code="bot-not-active",
-            )
         if status == Bot.Status.FAILED:
             raise EntryRefused(f"bot {bot.name} failed its validation", code="bot-failed")
+        if competition.kind == Competition.Kind.LADDER and status == Bot.Status.VALIDATING:
+            raise EntryRefused(
+                f"bot {bot.name} is still playing its validation games: a ladder takes "
+                "validated bots only",
+                code="bot-validating",
+            )
+        if competition.kind == Competition.Kind.LADDER and status == Bot.Status.SUSPENDED:
+            raise EntryRefused(
+                f"bot {bot.name} is suspended (too many strikes in a row); ask for a new "
+                "validation to reinstate it",
+                code="bot-suspended",
+            )
     elif competition.variant.get("rules") == "newno" and not _born(user):
         raise EntryRefused(
             f"{user.get_username()} has given no birth date, which newno's Youngest Rule needs "
@@ -167,6 +174,9 @@ def competition_game(
     *,
     seed: int | str | None = None,
     fixture: int | None = None,
+    ladder_set: int | None = None,
+    rotation: int | None = None,
+    require_active: bool = True,
 ) -> Game:
     """Create a game of the competition: one seat per entry, in the order given, and the
     competition's settings in the game's context (with the league fixture it is made for).
@@ -178,7 +188,8 @@ def competition_game(
     """
     entries = list(entries)
     for entry in entries:
-        if entry.competition_id != competition.pk or not entry.active:
+        # A ladder set's later rotations seat whoever sat at its first game, left or not.
+        if entry.competition_id != competition.pk or (require_active and not entry.active):
             raise InvalidGame(
                 f"{entry} is not an active entry of {competition.name}", code="invalid-entry"
             )
@@ -198,46 +209,11 @@ def competition_game(
             kind=competition.kind,
             competition=competition.pk,
             fixture=fixture,
+            ladder_set=ladder_set,
+            rotation=rotation,
             turn_seconds=competition.turn_seconds,
             bot_timeout=competition.bot_timeout,
             pull_timeout=competition.pull_timeout,
             vacation_days=competition.vacation_days,
         ),
     )
-
-
-def idle_entries(competition: Competition) -> QuerySet[Entry]:
-    """The entries matchmaking may seat: active, a person or an active bot (a suspended,
-    failed or validating bot waits), and not seated in a playing game of the competition."""
-    playing = Seat.objects.filter(game__status=PLAYING, game__context__competition=competition.pk)
-    return (
-        Entry.objects.filter(competition=competition, active=True)
-        .filter(Q(bot__isnull=True) | Q(bot__status=Bot.Status.ACTIVE))
-        # NOT IN over a list holding NULL is never true: keep the NULLs out of the subqueries.
-        .exclude(user__in=playing.filter(user__isnull=False).values("user"))
-        .exclude(bot__in=playing.filter(registered_bot__isnull=False).values("registered_bot"))
-        .select_related("user", "bot")
-        .order_by("pk")
-    )
-
-
-def ladder_matchmaking(competition: Competition, *, rng: random.Random | None = None) -> list[Game]:
-    """Seat the ladder's idle entrants (idle_entries) in as many new games of `seats_per_game`
-    as they fill, in random groups; the rest wait for the next run. Returns the games.
-
-    Safe to run twice at once: the competition's row is locked until the games are committed,
-    so a second run waits and then finds their entrants seated. Raises CompetitionError
-    (`not-a-ladder`).
-    """
-    rng = rng or random.Random()
-    with transaction.atomic():
-        competition = Competition.objects.select_for_update().get(pk=competition.pk)
-        if competition.kind != Competition.Kind.LADDER:
-            raise CompetitionError(f"{competition.name} is not a ladder", code="not-a-ladder")
-        waiting = list(idle_entries(competition))
-        rng.shuffle(waiting)
-        size = competition.seats_per_game
-        return [
-            competition_game(competition, waiting[start : start + size])
-            for start in range(0, len(waiting) - size + 1, size)
-        ]

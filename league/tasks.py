@@ -9,7 +9,7 @@ import logging
 
 from celery import shared_task
 
-from . import seasons, services
+from . import ladders, seasons
 from .models import Competition
 
 log = logging.getLogger(__name__)
@@ -18,14 +18,24 @@ log = logging.getLogger(__name__)
 @shared_task(ignore_result=True)
 def ladder_matchmaking() -> None:
     """Seat the idle entrants of every ladder with matchmaking on in new games."""
-    ladders = Competition.objects.filter(kind=Competition.Kind.LADDER, matchmaking=True)
-    for competition in ladders.order_by("pk"):
+    running = Competition.objects.filter(kind=Competition.Kind.LADDER, matchmaking=True)
+    for competition in running.order_by("pk"):
         try:
-            services.ladder_matchmaking(competition)
+            ladders.ladder_matchmaking(competition)
         except Exception:  # noqa: BLE001 (logged with its traceback)
             # One ladder's trouble (a game the rules refuse, a lock timeout, a bug) must not
             # stop the others; the next run tries it again.
             log.exception("ladder matchmaking failed for competition %s", competition.pk)
+
+
+@shared_task(ignore_result=True)
+def ladder_continue(competition_id: int) -> None:
+    """The next rotations of a ladder's sets (a game of it ended), if its matchmaking is on."""
+    competition = Competition.objects.filter(
+        pk=competition_id, kind=Competition.Kind.LADDER, matchmaking=True
+    ).first()
+    if competition is not None:
+        ladders.ladder_continue(competition)
 
 
 @shared_task(ignore_result=True)

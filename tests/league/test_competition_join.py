@@ -26,12 +26,19 @@ def test_a_person_and_an_active_bot_join_a_ladder():
     assert list(ladder.entries.all()) == [person, machine]
 
 
-@pytest.mark.parametrize("status", [Bot.Status.VALIDATING, Bot.Status.SUSPENDED, Bot.Status.FAILED])
-def test_a_ladder_refuses_a_bot_that_is_not_active(status):
+@pytest.mark.parametrize(
+    ("status", "code"),
+    [
+        (Bot.Status.VALIDATING, "bot-validating"),
+        (Bot.Status.SUSPENDED, "bot-suspended"),
+        (Bot.Status.FAILED, "bot-failed"),
+    ],
+)
+def test_a_ladder_refuses_a_bot_that_is_not_active(status, code):
     ladder = make_competition()
     with pytest.raises(EntryRefused) as raised:
         competition_join(ladder, bot=make_bot(status=status))
-    assert raised.value.code == "bot-not-active"
+    assert raised.value.code == code
     assert not Entry.objects.exists()
 
 

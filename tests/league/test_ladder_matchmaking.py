@@ -14,16 +14,11 @@ from django.db import transaction
 from games import turns
 from games.engine import MATCH_OVER
 from games.models import Bot, Game, MatchResult, Seat
-from league import services
+from league import ladders
 from league.errors import CompetitionError
+from league.ladders import idle_entries, ladder_matchmaking
 from league.models import Competition
-from league.services import (
-    competition_game,
-    competition_join,
-    competition_leave,
-    idle_entries,
-    ladder_matchmaking,
-)
+from league.services import competition_game, competition_join, competition_leave
 from tests.games.conftest import needs_postgresql, run_in_threads
 from tests.games.factories import make_user
 from tests.games.workers import assert_finished_whole
@@ -182,7 +177,7 @@ def test_two_runs_at_once_seat_nobody_twice(monkeypatch, eager_tasks):
     ladder = make_competition(seats_per_game=2)
     for _ in range(8):
         competition_join(ladder, user=make_user())
-    read_idle = services.idle_entries
+    read_idle = ladders.idle_entries
 
     def slow_idle_entries(competition: Competition) -> list:
         found = list(read_idle(competition))
@@ -190,7 +185,7 @@ def test_two_runs_at_once_seat_nobody_twice(monkeypatch, eager_tasks):
         time.sleep(0.5)
         return found
 
-    monkeypatch.setattr(services, "idle_entries", slow_idle_entries)
+    monkeypatch.setattr(ladders, "idle_entries", slow_idle_entries)
 
     made = run_in_threads(2, lambda _: len(ladder_matchmaking(ladder)))
 

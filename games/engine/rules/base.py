@@ -9,6 +9,7 @@ anything leaves the engine.
 
 from __future__ import annotations
 
+import functools
 import random
 import secrets
 from collections import Counter
@@ -327,9 +328,22 @@ class Ruleset:
         return drawn
 
     def reshuffle(self, d: Decision) -> None:
-        order = d.state.discard[:-1]
-        self.rng(d, "reshuffle").shuffle(order)
-        d.emit({"type": PILE_RESHUFFLED, "order": order})
+        # Duplicate deals (docs/ladders.md): the new order depends on the seed, the hand, the
+        # reshuffles before it in the hand and which cards the pile holds, never on the order
+        # they were played in, so two games of one seed that reshuffle the same cards draw them
+        # in the same order. Each copy of a card (the first red-7 of the pile, the second) has
+        # a place in one seeded permutation of the deck's 108 copies, and the pile is drawn in
+        # that order: still a uniformly random order of the pile.
+        state = d.state
+        ranks = copy_ranks(state.seed, state.hand_number, state.shuffles)
+        copies: dict[Card, int] = {}
+        slots: list[tuple[int, Card]] = []
+        for card in state.discard[:-1]:
+            copy = copies.get(card, 0)
+            copies[card] = copy + 1
+            slots.append((ranks[card, copy], card))
+        slots.sort()
+        d.emit({"type": PILE_RESHUFFLED, "order": [card for _, card in slots]})
 
     # ------------------------------------------------------------------------------ plays
 
@@ -515,3 +529,16 @@ def multiset_contains(hand: list[Card], cards: list[Card]) -> bool:
     need = Counter(cards)
     have = Counter(hand)
     return all(have[c] >= n for c, n in need.items())
+
+
+@functools.lru_cache(maxsize=256)
+def copy_ranks(seed: str, hand: int, shuffles: int) -> dict[tuple[Card, int], int]:
+    """Each copy of each card (its code and which copy: 0, 1…) -> its place in the seeded
+    permutation that orders the `shuffles`-th reshuffle of hand `hand` (Ruleset.reshuffle)."""
+    copies: dict[Card, int] = {}
+    slots: list[tuple[Card, int]] = []
+    for card in DECK:
+        slots.append((card, copies.get(card, 0)))
+        copies[card] = copies.get(card, 0) + 1
+    random.Random(f"{seed}:{hand}:reshuffle:{shuffles}").shuffle(slots)
+    return {slot: place for place, slot in enumerate(slots)}
