@@ -70,3 +70,11 @@ class SeasonNotFound(LeagueNotFound):
 
 class PlayerNotFound(LeagueNotFound):
     pass
+
+
+class LadderNotFound(LeagueNotFound):
+    pass
+
+
+class BotNotFound(LeagueNotFound):
+    pass

@@ -1,0 +1,254 @@
+"""Reading ladders as anyone may see them: the list of ladders, a ladder's leaderboard, an
+entrant's rating history and head-to-head, a bot's ladders and recent games. Nothing here
+writes; the numbers are the `ladder-ratings` projection's (league/projections.py), with the
+decay for time away applied as of now (league/ratings.py)."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
+
+from games.engine import MATCH_OVER
+from games.game_settings import GameSettings
+from games.models import Bot, Game, MatchResult, Seat
+
+from . import ratings
+from .errors import BotNotFound, LadderNotFound
+from .models import Competition, Entry, LadderMeeting, Rating, RatingChange
+from .standings import entrant_name
+
+# The points of the trend a leaderboard line draws (the last rating events).
+TREND_POINTS = 12
+
+
+def ladders() -> QuerySet[Competition]:
+    """Every ladder with `entrant_count` (active entries), by name."""
+    return (
+        Competition.objects.filter(kind=Competition.Kind.LADDER)
+        .annotate(entrant_count=Count("entries", filter=Q(entries__active=True)))
+        .order_by("name", "pk")
+    )
+
+
+def ladder_of(slug: str) -> Competition:
+    """The ladder of this slug. Raises LadderNotFound."""
+    found = Competition.objects.filter(kind=Competition.Kind.LADDER, slug=slug).first()
+    if found is None:
+        raise LadderNotFound(f"ladder {slug!r}")
+    return found
+
+
+def bot_of(bot_id: int) -> Bot:
+    """A registered bot, for its public page. Raises BotNotFound."""
+    found = Bot.objects.select_related("owner").filter(pk=bot_id).first()
+    if found is None:
+        raise BotNotFound(f"bot {bot_id}")
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class BoardLine:
+    """One entrant of a ladder as the leaderboard shows it (sigma decayed as of now)."""
+
+    rank: int | None  # None: off the board (not rated for BOARD_DAYS, or never)
+    entry: Entry
+    name: str
+    kind: str  # "bot" or "person"
+    owner: str  # a bot's owner's username; a person's own
+    bot_id: int | None
+    mu: float
+    sigma: float
+    ordinal: float
+    sets: int
+    games: int
+    win_rate: float | None
+    last_played: datetime.datetime | None
+    trend: list[float]  # the ordinal after each of the last rating events, oldest first
+    active: bool
+
+
+def _line(entry: Entry, row: Rating | None, trend: list[float], now: Any) -> BoardLine:
+    skill = ratings.Skill()
+    if row is not None:
+        skill = ratings.decayed(ratings.Skill(row.mu, row.sigma), row.rated_at, now)
+    owner = entry.bot.owner.get_username() if entry.bot_id else entry.user.get_username()
+    return BoardLine(
+        rank=None,
+        entry=entry,
+        name=entrant_name(entry),
+        kind="bot" if entry.bot_id else "person",
+        owner=owner,
+        bot_id=entry.bot_id,
+        mu=skill.mu,
+        sigma=skill.sigma,
+        ordinal=skill.ordinal,
+        sets=row.events if row else 0,
+        games=row.games if row else 0,
+        win_rate=row.wins / row.games if row and row.games else None,
+        last_played=row.last_played if row else None,
+        trend=trend,
+        active=entry.active,
+    )
+
+
+def _trends(entries: list[int]) -> dict[int, list[float]]:
+    found: dict[int, list[float]] = {}
+    changes = RatingChange.objects.filter(entry_id__in=entries).order_by("entry", "-position")
+    for entry, mu, sigma in changes.values_list("entry", "mu", "sigma"):
+        points = found.setdefault(entry, [])
+        if len(points) < TREND_POINTS:
+            points.append(mu - 3 * sigma)
+    return {entry: points[::-1] for entry, points in found.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    ranked: list[BoardLine]
+    # Entered but off the board: never rated, or not rated for BOARD_DAYS.
+    unranked: list[BoardLine]
+
+
+def leaderboard(competition: Competition, *, now: Any = None) -> Board:
+    """The ladder's entrants by ordinal (mu - 3 sigma, decayed as of now), best first; those
+    rated within BOARD_DAYS are ranked (ties share a rank), the others listed apart."""
+    now = now or timezone.now()
+    entries = list(
+        Entry.objects.filter(competition=competition)
+        .select_related("user", "bot__owner")
+        .order_by("pk")
+    )
+    rows = {row.entry_id: row for row in Rating.objects.filter(competition=competition)}
+    trends = _trends([entry.pk for entry in entries])
+    lines = [_line(e, rows.get(e.pk), trends.get(e.pk, []), now) for e in entries]
+    cutoff = now - datetime.timedelta(days=ratings.BOARD_DAYS)
+    on_board = [
+        line
+        for line in lines
+        if line.sets and (rated := rows[line.entry.pk].rated_at) is not None and rated >= cutoff
+    ]
+    on_board.sort(key=lambda line: (-line.ordinal, line.name))
+    ranked = []
+    for index, line in enumerate(on_board):
+        shared = index and round(on_board[index - 1].ordinal, 6) == round(line.ordinal, 6)
+        rank = ranked[-1].rank if shared else index + 1
+        ranked.append(_replace_rank(line, rank))
+    unranked = [line for line in lines if line not in on_board and line.active]
+    unranked.sort(key=lambda line: line.name)
+    return Board(ranked, unranked)
+
+
+def _replace_rank(line: BoardLine, rank: int) -> BoardLine:
+    fields = {name: getattr(line, name) for name in BoardLine.__slots__}
+    return BoardLine(**{**fields, "rank": rank})
+
+
+@dataclass(frozen=True, slots=True)
+class HeadToHead:
+    name: str
+    kind: str
+    bot_id: int | None
+    games: int
+    ahead: int
+    behind: int
+
+
+def head_to_head(entry: Entry) -> list[HeadToHead]:
+    """Every entrant `entry` met on its ladder: games at one table, finishes ahead and behind;
+    most met first."""
+    mine = LadderMeeting.objects.filter(entry=entry).select_related("other__user", "other__bot")
+    theirs = dict(LadderMeeting.objects.filter(other=entry).values_list("entry", "ahead"))
+    found = [
+        HeadToHead(
+            name=entrant_name(row.other),
+            kind="bot" if row.other.bot_id else "person",
+            bot_id=row.other.bot_id,
+            games=row.games,
+            ahead=row.ahead,
+            behind=theirs.get(row.other_id, 0),
+        )
+        for row in mine
+    ]
+    return sorted(found, key=lambda line: (-line.games, line.name))
+
+
+def history(entry: Entry) -> list[RatingChange]:
+    """The entrant's rating events, oldest first."""
+    return list(RatingChange.objects.filter(entry=entry).order_by("position"))
+
+
+@dataclass(frozen=True, slots=True)
+class LadderRecord:
+    """A bot's (or a person's) standing on one ladder, for its page."""
+
+    ladder: Competition
+    line: BoardLine
+    rank: int | None
+    history: list[RatingChange]
+    head_to_head: list[HeadToHead]
+
+
+def records(entries: QuerySet[Entry], *, now: Any = None) -> list[LadderRecord]:
+    """The ladders of these entries (a bot's, or a person's) with rank, history and
+    head-to-head."""
+    found = []
+    for entry in entries.filter(competition__kind=Competition.Kind.LADDER).select_related(
+        "competition", "user", "bot__owner"
+    ):
+        board = leaderboard(entry.competition, now=now)
+        ranked = {line.entry.pk: line for line in board.ranked}
+        line = ranked.get(entry.pk) or next(
+            (line for line in board.unranked if line.entry.pk == entry.pk),
+            _line(entry, Rating.objects.filter(entry=entry).first(), [], now or timezone.now()),
+        )
+        found.append(
+            LadderRecord(entry.competition, line, line.rank, history(entry), head_to_head(entry))
+        )
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class RecentGame:
+    game: Game
+    seat: int
+    what: str  # "ladder <name>", "validation round 2", "game"
+    place: int | None
+    seats: int
+    finished: bool
+
+
+def recent_games(bot: Bot, *, limit: int = 20) -> list[RecentGame]:
+    """The bot's latest games, newest first: ladder games, validation games (a failed round
+    included, so its owner sees what went wrong) and any other; with its place once over."""
+    seats = (
+        Seat.objects.filter(registered_bot=bot)
+        .select_related("game")
+        .order_by("-game__created_at", "-game_id")[:limit]
+    )
+    seats = list(seats)
+    results = MatchResult.objects.in_bulk([seat.game_id for seat in seats])
+    names = dict(Competition.objects.values_list("pk", "name"))
+    found = []
+    for seat in seats:
+        settings = GameSettings.of(seat.game.context)
+        if settings.is_validation:
+            what = f"validation round {settings.round}"
+        elif settings.competition is not None:
+            what = f"{settings.kind} {names.get(settings.competition, '')}".strip()
+        else:
+            what = "game"
+        result = results.get(seat.game_id)
+        found.append(
+            RecentGame(
+                game=seat.game,
+                seat=seat.number,
+                what=what,
+                place=result.places[seat.number] if result else None,
+                seats=seat.game.seat_count,
+                finished=seat.game.status == MATCH_OVER,
+            )
+        )
+    return found
