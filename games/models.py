@@ -316,6 +316,36 @@ class Bot(models.Model):
         return self.total_latency / self.calls if self.calls else None
 
 
+class BotCall(models.Model):
+    """One decision asked of a registered bot: its outcome and latency, for its owner's page.
+
+    Telemetry, not history: the log holds what the bot did (its commands, the fallback moves
+    with their reasons); this keeps the last CALLS_KEPT calls of each bot
+    (games/remote/strikes.py)."""
+
+    class Outcome(models.TextChoices):
+        OK = "ok"
+        TIMEOUT = "timeout"
+        ERROR = "error"
+        ILLEGAL = "illegal"
+        # A pull bot's command the rules refused: no strike, it may try again.
+        REFUSED = "refused"
+
+    bot = models.ForeignKey(Bot, on_delete=models.CASCADE, related_name="recent_calls")
+    game_id = models.BigIntegerField(null=True, blank=True)
+    at = models.DateTimeField()
+    outcome = models.CharField(max_length=8, choices=Outcome.choices)
+    latency = models.FloatField(help_text="Seconds.")
+    reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["-pk"]
+        indexes = [models.Index(fields=["bot", "-id"])]
+
+    def __str__(self) -> str:
+        return f"{self.bot_id} {self.outcome} in {self.latency:.3f} s"
+
+
 class NotificationPreference(models.Model):
     """How a person hears that it is their turn (games/deadlines.py); no row: one email each."""
 

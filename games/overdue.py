@@ -109,5 +109,11 @@ def time_out(overdue: Overdue, policy: Policy) -> Fallback | None:
         reason = f"timeout: no command for game {game.pk} seat {overdue.seat} before the deadline"
         validation_problem(game, overdue.bot_id, reason)
         limit = GameSettings.of(game.context).pull_limit
-        record_call(overdue.bot_id, outcome=webhook.TIMEOUT, latency=limit, reason=reason)
+        record_call(
+            overdue.bot_id,
+            outcome=webhook.TIMEOUT,
+            latency=limit,
+            reason=reason,
+            game_id=game.pk,
+        )
     return fallback

@@ -15,9 +15,11 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.bots import webhook
-from games.models import Bot
+from games.models import Bot, BotCall
 from games.seat_facts import FallbackReason
 
+# The calls kept per bot for its owner's page (BotCall); older ones are pruned now and then.
+CALLS_KEPT = 100
 # Call outcomes as the stats count them (webhook.OK, TIMEOUT and ERROR, plus this one).
 ILLEGAL = "illegal"
 _COUNTER = {webhook.TIMEOUT: "timeouts", webhook.ERROR: "errors", ILLEGAL: "illegal_answers"}
@@ -29,9 +31,12 @@ FALLBACK_REASON = {
 }
 
 
-def record_call(bot_id: int, *, outcome: str, latency: float, reason: str = "") -> None:
+def record_call(
+    bot_id: int, *, outcome: str, latency: float, reason: str = "", game_id: int | None = None
+) -> None:
     """Count one decision asked of a bot; anything but OK is a strike, and enough strikes in a
     row suspend an active bot (conditional updates, so concurrent workers count each once)."""
+    _log(bot_id, outcome, latency, reason, game_id)
     counters: dict[str, Any] = {
         "calls": F("calls") + 1,
         "total_latency": F("total_latency") + latency,
@@ -53,9 +58,27 @@ def record_call(bot_id: int, *, outcome: str, latency: float, reason: str = "") 
     )
 
 
-def count_refused(bot_id: int) -> None:
+def count_refused(bot_id: int, *, game_id: int | None = None) -> None:
     """A pull bot's command the rules refused: counted, but no strike (it may try again until
     its deadline)."""
+    _log(bot_id, BotCall.Outcome.REFUSED, 0.0, "refused by the rules", game_id)
     Bot.objects.filter(pk=bot_id).update(
         calls=F("calls") + 1, illegal_answers=F("illegal_answers") + 1
     )
+
+
+def _log(bot_id: int, outcome: str, latency: float, reason: str, game_id: int | None) -> None:
+    call = BotCall.objects.create(
+        bot_id=bot_id,
+        game_id=game_id,
+        at=timezone.now(),
+        outcome=outcome,
+        latency=latency,
+        reason=reason[:200],
+    )
+    if call.pk % CALLS_KEPT == 0:
+        # Now and then, not on every call: keep the bot's last CALLS_KEPT.
+        kept = BotCall.objects.filter(bot_id=bot_id).values_list("pk", flat=True)[CALLS_KEPT:]
+        oldest_kept = next(iter(kept), None)
+        if oldest_kept is not None:
+            BotCall.objects.filter(bot_id=bot_id, pk__lte=oldest_kept).delete()

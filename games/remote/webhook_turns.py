@@ -70,13 +70,13 @@ def webhook_turn(
         except (IllegalMove, Forbidden) as error:
             outcome, reason = ILLEGAL, f"illegal answer {command!r} at version {version}: {error}"
         except Conflict as conflict:
-            record_call(bot.pk, outcome=webhook.OK, latency=answer.latency)
+            record_call(bot.pk, outcome=webhook.OK, latency=answer.latency, game_id=game.pk)
             return Turn(conflict.current_version, 0, conflict=True)
         else:
-            record_call(bot.pk, outcome=webhook.OK, latency=answer.latency)
+            record_call(bot.pk, outcome=webhook.OK, latency=answer.latency, game_id=game.pk)
             return Turn(result.version, 0 if result.repeated else 1)
     log.info("bot %s, game %s seat %s: strike (%s)", bot.pk, game.pk, seat, reason)
-    record_call(bot.pk, outcome=outcome, latency=answer.latency, reason=reason)
+    record_call(bot.pk, outcome=outcome, latency=answer.latency, reason=reason, game_id=game.pk)
     try:
         fallback = play_fallback(
             game_id=game.pk,
