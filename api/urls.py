@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from api import bots, games, leagues, owners, people, views
+from api import bots, games, ladders, leagues, owners, people, views
 
 app_name = "api"
 
@@ -32,6 +32,11 @@ urlpatterns = [
     path("seasons/<slug:slug>/standings", leagues.season_standings, name="season-standings"),
     path("seasons/<slug:slug>/fixtures", leagues.season_fixtures, name="season-fixtures"),
     path("players/<str:username>", leagues.player, name="player"),
+    path("ladders", ladders.ladder_list, name="ladders"),
+    path("ladders/<slug:slug>", ladders.ladder, name="ladder"),
+    path("ladders/<slug:slug>/enter", ladders.enter, name="ladder-enter"),
+    path("ladders/<slug:slug>/leave", ladders.leave, name="ladder-leave"),
+    path("bots/<int:bot_id>", ladders.bot, name="bot"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
 ]

@@ -51,6 +51,23 @@ def bot_of(bot_id: int) -> Bot:
 
 
 @dataclass(frozen=True, slots=True)
+class Entrant:
+    """An entry as lists show it: marked bot or person, with its owner."""
+
+    entry: Entry
+    name: str
+    kind: str  # "bot" or "person"
+    owner: str  # a bot's owner's username; a person's own
+    bot_id: int | None
+
+
+def entrant(entry: Entry) -> Entrant:
+    owner = entry.bot.owner if entry.bot_id else entry.user
+    kind = "bot" if entry.bot_id else "person"
+    return Entrant(entry, entrant_name(entry), kind, owner.get_username(), entry.bot_id)
+
+
+@dataclass(frozen=True, slots=True)
 class BoardLine:
     """One entrant of a ladder as the leaderboard shows it (sigma decayed as of now)."""
 

@@ -30,8 +30,10 @@ DECAY_PER_DAY = 0.5
 # its own page, and is back on the board after its next rated set).
 BOARD_DAYS = 30
 # Matchmaking orders entrants by mu plus noise of this deviation (combined with each entrant's
-# own sigma), so tables are close in skill but every pair of entrants meets now and then.
+# own sigma), so tables are close in skill; and each entrant, with this chance, is placed
+# anywhere in the field's range instead, so every pair of entrants meets now and then.
 MATCH_NOISE = 2.0
+WILDCARD = 0.15
 
 MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, tau=TAU)
 
@@ -91,14 +93,20 @@ class Candidate:
 
 def draw_tables(candidates: Sequence[Candidate], size: int, rng: random.Random) -> list[list[int]]:
     """Tables of `size` from the candidates, close in skill: ordered by mu plus noise
-    (MATCH_NOISE and the entrant's sigma: an uncertain entrant meets a wider range), then cut
-    in order. Those who fill no table (fewer than `size` left) wait, chosen at random."""
+    (MATCH_NOISE and the entrant's sigma: an uncertain entrant meets a wider range), a
+    WILDCARD share placed anywhere in the field, then cut in order. Those who fill no table
+    (fewer than `size` left) wait, chosen at random."""
     count = len(candidates) // size
     if count == 0:
         return []
     seated = rng.sample(list(candidates), count * size)
+    low = min(c.skill.mu for c in seated)
+    high = max(c.skill.mu for c in seated)
     keys = {
-        c.id: c.skill.mu + rng.gauss(0.0, math.hypot(MATCH_NOISE, c.skill.sigma)) for c in seated
+        c.id: rng.uniform(low, high)
+        if rng.random() < WILDCARD
+        else c.skill.mu + rng.gauss(0.0, math.hypot(MATCH_NOISE, c.skill.sigma))
+        for c in seated
     }
     order = sorted(seated, key=lambda c: (keys[c.id], c.id))
     tables = [[c.id for c in order[i : i + size]] for i in range(0, len(order), size)]

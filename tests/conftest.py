@@ -115,3 +115,13 @@ def _empty_cache() -> Iterator[None]:
     """A fresh cache per test: API rate limits (api/owners.py) count in it."""
     cache.clear()
     yield
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked `slow` (long simulations and soaks) run only with UNO_SLOW_TESTS=1."""
+    if os.environ.get("UNO_SLOW_TESTS") == "1":
+        return
+    skip = pytest.mark.skip(reason="slow: set UNO_SLOW_TESTS=1 to run")
+    for item in items:
+        if item.get_closest_marker("slow"):
+            item.add_marker(skip)

@@ -1,0 +1,220 @@
+"""Ladders over the API: the list with rules and entrants, a ladder's leaderboard, a bot's
+public record (ratings, history, head-to-head, recent games), and entering or leaving a ladder
+(a bot of one's own, or oneself). Reads are public; league/ladder_reads.py does the reading
+and league/ladders.py the entering. docs/api.md, "Ladders"; docs/ladders.md, the model.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema, extend_schema_field
+from rest_framework import serializers, status
+from rest_framework.decorators import api_view, authentication_classes
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from api.auth import PEOPLE
+from api.errors import error_responses
+from api.leagues import FAMILY_HELP, KIND, FamilyField, public
+from games.errors import Forbidden
+from games.models import Bot
+from league import ladder_reads, ladders
+from league.models import Competition, Entry
+
+RATING_HELP = "openskill Plackett-Luce; sigma decayed for the time away as of now."
+
+
+class LadderEntrantOutput(serializers.Serializer):
+    entry = serializers.IntegerField(source="entry.pk")
+    name = serializers.CharField(help_text="The bot's name or the person's username.")
+    kind = serializers.ChoiceField(choices=KIND)
+    owner = serializers.CharField(help_text="A bot's owner; a person's own username.")
+    bot_id = serializers.IntegerField(allow_null=True, help_text="A bot's; null for a person.")
+
+
+class LineOutput(LadderEntrantOutput):
+    rank = serializers.IntegerField(
+        allow_null=True, help_text="Ties share a rank; null: off the board."
+    )
+    mu = serializers.FloatField(help_text=RATING_HELP)
+    sigma = serializers.FloatField(help_text=RATING_HELP)
+    ordinal = serializers.FloatField(help_text="mu - 3 sigma: the board's order.")
+    sets = serializers.IntegerField(help_text="Rating events: a table's rotations count once.")
+    games = serializers.IntegerField()
+    win_rate = serializers.FloatField(
+        allow_null=True, help_text="First places per game (a shared first place shares)."
+    )
+    last_played = serializers.DateTimeField(allow_null=True)
+    trend = serializers.ListField(
+        child=serializers.FloatField(), help_text="The ordinal after each of the last sets."
+    )
+
+
+class LadderBrief(serializers.Serializer):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    family = FamilyField(source="variant", help_text=FAMILY_HELP)
+    variant = serializers.DictField(help_text="The normalised variant spec.")
+    seats_per_game = serializers.IntegerField(help_text="The table size.")
+    duplicate = serializers.BooleanField(
+        help_text="Each deal played once per seat rotation; the rotations are one rating event."
+    )
+    matchmaking = serializers.BooleanField(help_text="False while matchmaking is paused.")
+
+
+class LadderRowOutput(LadderBrief):
+    entrants = serializers.SerializerMethodField()
+
+    @extend_schema_field(LadderEntrantOutput(many=True))
+    def get_entrants(self, ladder: Competition) -> Any:
+        """The active entrants, in entry order."""
+        entries = ladder.entries.filter(active=True).select_related("user", "bot__owner")
+        return LadderEntrantOutput(
+            [ladder_reads.entrant(entry) for entry in entries], many=True
+        ).data
+
+
+class LadderOutput(LadderBrief):
+    ranked = LineOutput(many=True, help_text="Rated within the last days (docs/ladders.md).")
+    unranked = LineOutput(many=True, help_text="Entered, but never rated or away too long.")
+
+
+class HistoryOutput(serializers.Serializer):
+    at = serializers.DateTimeField(source="recorded_at")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    ordinal = serializers.SerializerMethodField()
+    place = serializers.IntegerField(help_text="The place in the set (ties share).")
+    places = serializers.ListField(child=serializers.IntegerField(), help_text="Per game.")
+    games = serializers.ListField(child=serializers.IntegerField(), help_text="Game ids.")
+
+    def get_ordinal(self, change: Any) -> float:
+        return float(change.mu - 3 * change.sigma)
+
+
+class HeadToHeadOutput(serializers.Serializer):
+    name = serializers.CharField()
+    kind = serializers.ChoiceField(choices=KIND)
+    bot_id = serializers.IntegerField(allow_null=True)
+    games = serializers.IntegerField(help_text="Games at one table.")
+    ahead = serializers.IntegerField(help_text="Games this entrant finished ahead.")
+    behind = serializers.IntegerField()
+
+
+class RecordOutput(serializers.Serializer):
+    ladder = LadderBrief()
+    line = LineOutput()
+    history = HistoryOutput(many=True, help_text="Oldest first.")
+    head_to_head = HeadToHeadOutput(many=True, help_text="Most met first.")
+
+
+class RecentGameOutput(serializers.Serializer):
+    game = serializers.IntegerField(source="game.pk")
+    seat = serializers.IntegerField()
+    what = serializers.CharField(help_text="The ladder, the validation round, or 'game'.")
+    finished = serializers.BooleanField()
+    place = serializers.IntegerField(allow_null=True, help_text="Once the match is over.")
+    seats = serializers.IntegerField()
+
+
+class BotPublicOutput(serializers.Serializer):
+    id = serializers.IntegerField(source="bot.pk")
+    name = serializers.CharField(source="bot.name")
+    owner = serializers.CharField(source="bot.owner.username")
+    kind = serializers.ChoiceField(source="bot.kind", choices=Bot.Kind.choices)
+    status = serializers.ChoiceField(source="bot.status", choices=Bot.Status.choices)
+    ladders = RecordOutput(many=True)
+    recent_games = RecentGameOutput(many=True, help_text="Newest first.")
+
+
+class EntryInput(serializers.Serializer):
+    bot = serializers.IntegerField(
+        required=False, help_text="One of your bots; leave out to enter (or leave) yourself."
+    )
+
+
+class LadderEntryOutput(serializers.Serializer):
+    entry = serializers.IntegerField(source="pk")
+    ladder = serializers.SlugField(source="competition.slug")
+    kind = serializers.SerializerMethodField()
+    name = serializers.SerializerMethodField()
+    active = serializers.BooleanField(help_text="False once it has left.")
+
+    def get_kind(self, entry: Entry) -> str:
+        return "bot" if entry.bot_id else "person"
+
+    def get_name(self, entry: Entry) -> str:
+        return entry.bot.name if entry.bot is not None else entry.user.get_username()
+
+
+@extend_schema(responses={200: LadderRowOutput(many=True), **error_responses(403)})
+@public
+def ladder_list(request: Request) -> Response:
+    """Every ladder with its rules and its active entrants."""
+    return Response(LadderRowOutput(ladder_reads.ladders(), many=True).data)
+
+
+@extend_schema(responses={200: LadderOutput, **error_responses(404)})
+@public
+def ladder(request: Request, slug: str) -> Response:
+    """A ladder and its leaderboard."""
+    found = ladder_reads.ladder_of(slug)
+    board = ladder_reads.leaderboard(found)
+    data = LadderBrief(found).data
+    data["ranked"] = LineOutput(board.ranked, many=True).data
+    data["unranked"] = LineOutput(board.unranked, many=True).data
+    return Response(data)
+
+
+@extend_schema(responses={200: BotPublicOutput, **error_responses(404)})
+@public
+def bot(request: Request, bot_id: int) -> Response:
+    """A bot's public record: its ladders (rating, history, head-to-head), its recent games."""
+    found = ladder_reads.bot_of(bot_id)
+    record = {
+        "bot": found,
+        "ladders": ladder_reads.records(Entry.objects.filter(bot=found)),
+        "recent_games": ladder_reads.recent_games(found),
+    }
+    return Response(BotPublicOutput(record).data)
+
+
+def _bot(request: Request, data: dict[str, Any]) -> Bot | None:
+    if data.get("bot") is None:
+        return None
+    found = Bot.objects.filter(pk=data["bot"], owner=request.user).first()
+    if found is None:
+        raise Forbidden(f"you have no bot {data['bot']}", code="not-owner")
+    return found
+
+
+def _entry(request: Request, slug: str, action: Any) -> Entry:
+    data = EntryInput(data=request.data)
+    data.is_valid(raise_exception=True)
+    found = ladder_reads.ladder_of(slug)
+    return action(found, actor=request.user, bot=_bot(request, data.validated_data))
+
+
+@extend_schema(
+    request=EntryInput, responses={201: LadderEntryOutput, **error_responses(400, 403, 404)}
+)
+@api_view(["POST"])
+@authentication_classes(PEOPLE)
+def enter(request: Request, slug: str) -> Response:
+    """Enter one of your validated bots (or yourself, without `bot`). Refusals:
+    `bot-validating`, `bot-suspended`, `bot-failed`, `already-entered`, `birth-date-missing`
+    (newno), `not-owner`, `not-a-ladder`."""
+    entry = _entry(request, slug, ladders.ladder_enter)
+    return Response(LadderEntryOutput(entry).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    request=EntryInput, responses={200: LadderEntryOutput, **error_responses(400, 403, 404)}
+)
+@api_view(["POST"])
+@authentication_classes(PEOPLE)
+def leave(request: Request, slug: str) -> Response:
+    """Take your bot (or yourself) out of the ladder: matchmaking seats it no more; a set it
+    is playing plays to its end. Refusals: `not-entered`, `not-owner`."""
+    return Response(LadderEntryOutput(_entry(request, slug, ladders.ladder_leave)).data)

@@ -1,0 +1,97 @@
+"""Duplicate deals: a ladder table of k plays k games of one seed, the seats rotated by one
+each game, so each seat's cards reach every entrant once; the same cards reach each seat in
+every rotation, reshuffles included (a reshuffle's order depends on which cards the pile
+holds, never on the order they were played in)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.db import transaction
+
+from games import store
+from games.bots import find_strategy
+from games.engine import Variant
+from games.engine.events import HAND_STARTED, MATCH_STARTED, PILE_RESHUFFLED
+from games.engine.rules.base import Decision
+from games.models import Game
+from games.simulation import play_match
+from league.ladders import ladder_matchmaking
+from league.models import LadderSet
+from tests.league.factories import enter_bots, make_competition
+
+OFFICIAL = Variant.from_spec({"rules": "official"})
+
+
+def first_reshuffle_state(seed):
+    """The state just before the first reshuffle of a seeded bot match, and its events."""
+    result = play_match(OFFICIAL, [find_strategy("random")] * 4, seed)
+    events = result.events
+    index = next(i for i, e in enumerate(events) if e["type"] == PILE_RESHUFFLED)
+    return OFFICIAL.replay(events[:index]), events[index]
+
+
+def test_a_reshuffle_draws_the_same_cards_in_the_same_order_whatever_order_they_were_played():
+    state, reshuffled = first_reshuffle_state(seed=3)
+    pile = state.discard[:-1]
+    assert sorted(reshuffled["order"]) == sorted(pile)
+    shuffled = state.copy()
+    rest = list(pile)
+    random.Random(1).shuffle(rest)
+    shuffled.discard = rest + state.discard[-1:]
+    assert shuffled.discard != state.discard
+
+    again = Decision(state.copy())
+    OFFICIAL.ruleset.reshuffle(again)
+    other = Decision(shuffled)
+    OFFICIAL.ruleset.reshuffle(other)
+
+    assert again.events[-1]["order"] == other.events[-1]["order"] == reshuffled["order"]
+
+
+def test_another_seed_or_the_next_reshuffle_orders_the_pile_otherwise():
+    state, reshuffled = first_reshuffle_state(seed=3)
+    later = state.copy()
+    later.shuffles += 1
+    reseeded = state.copy()
+    reseeded.seed = "another"
+    orders = []
+    for changed in (later, reseeded):
+        decision = Decision(changed)
+        OFFICIAL.ruleset.reshuffle(decision)
+        orders.append(decision.events[-1]["order"])
+    assert all(sorted(order) == sorted(reshuffled["order"]) for order in orders)
+    assert all(order != reshuffled["order"] for order in orders)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_ladder_table_plays_one_seed_once_per_seat_rotation(eager_tasks):
+    ladder = make_competition(seats_per_game=3, matchmaking=True)
+    entries = enter_bots(ladder, 3)
+    with transaction.atomic():
+        ladder_matchmaking(ladder, rng=random.Random(5))
+
+    [ladder_set] = LadderSet.objects.filter(competition=ladder)
+    assert sorted(ladder_set.entries) == sorted(entry.pk for entry in entries)
+    games = sorted(
+        Game.objects.filter(context__ladder_set=ladder_set.pk),
+        key=lambda game: game.context["rotation"],
+    )
+    assert [game.context["rotation"] for game in games] == [0, 1, 2]
+    bot_of_entry = {entry.pk: entry.bot_id for entry in entries}
+    for rotation, game in enumerate(games):
+        # Entry i of the set sits at seat (i + rotation) % 3.
+        seated = {seat.number: seat.registered_bot_id for seat in game.seats.all()}
+        for index, entry in enumerate(ladder_set.entries):
+            assert seated[(index + rotation) % 3] == bot_of_entry[entry]
+    # One seed, so the same deck for every hand the games share, and every seat's cards reach
+    # each entrant once: entry i holds seat (i + r)'s hand in rotation r.
+    starts = [store.load(game.pk, types={MATCH_STARTED, HAND_STARTED}) for game in games]
+    assert len({start[0]["seed"] for start in starts}) == 1
+    shared = min(len(start) for start in starts)
+    for number in range(1, shared):
+        decks = {tuple(start[number]["deck"]) for start in starts}
+        dealers = {start[number]["dealer"] for start in starts if number == 1}
+        assert len(decks) == 1
+        assert len(dealers) <= 1
