@@ -1,12 +1,14 @@
 """`make run`'s club: the Riverside UNO Club, run by demo, with a season in progress in two
 families (official at tables of three, newno head to head). The bots' fixtures of the first
-round play out when they open; demo's wait for demo. Called by seed_demo; safe to run again
-(an existing club is left as it is).
+round play out when they open; demo's wait for demo. And its ladder: the Bot Arena, built-in
+bots rated with duplicate deals, with a few rounds played. Called by seed_demo; safe to run
+again (an existing club or ladder is left as it is).
 """
 
 from __future__ import annotations
 
 import datetime
+import random
 from typing import Any
 
 from django.db import transaction
@@ -15,8 +17,10 @@ from django.utils import timezone
 from games.models import Bot
 
 from .clubs import club_create, club_join
-from .models import Club
+from .ladders import ladder_matchmaking
+from .models import Club, Competition
 from .seasons import DivisionSpec, season_create, season_enter, season_start
+from .services import competition_create, competition_join
 
 CLUB_SLUG = "riverside"
 
@@ -83,6 +87,50 @@ def seed_club(*, admin: Any, members: list[Any]) -> Club | None:
     season_start(season=official, admin=admin)
     season_start(season=newno, admin=admin)
     return club
+
+
+LADDER_SLUG = "bot-arena"
+# The ladder's entrants besides the club's bots: (name, strategy), owned by the members.
+LADDER_BOTS = [
+    ("Gus", "greedy"),
+    ("Randi", "random"),
+    ("Coco", "colour-control"),
+    ("Lena", "lane-planner"),
+]
+# Matchmaking runs played when the ladder is made: each seats two tables of four, and each
+# table plays its four rotations, so the board and the charts have some history.
+LADDER_ROUNDS = 4
+
+
+def seed_ladder(*, admin: Any, members: list[Any]) -> Competition | None:
+    """Create the Bot Arena (an official ladder of built-in bots with duplicate deals) and play
+    a few rounds of it in-process; None when it exists already. Beat's matchmaking
+    (run_periodic under `make run`) goes on seating its tables every
+    LEAGUE_MATCHMAKING_SECONDS."""
+    if Competition.objects.filter(slug=LADDER_SLUG).exists():
+        return None
+    owners = [admin, *members]
+    bots = [_bot(admin, name, strategy) for name, strategy in BOTS]
+    bots += [
+        _bot(owners[number % len(owners)], name, strategy)
+        for number, (name, strategy) in enumerate(LADDER_BOTS, 1)
+    ]
+    ladder = competition_create(
+        name="Bot Arena",
+        slug=LADDER_SLUG,
+        kind=Competition.Kind.LADDER,
+        variant={"rules": "official", "options": {"target": 100}},
+        seats_per_game=4,
+        created_by=admin,
+    )
+    for bot in bots:
+        competition_join(ladder, bot=bot)
+    for number in range(LADDER_ROUNDS):
+        # Each run's tables play to the end on commit (in-process without a broker); with a
+        # broker the workers play them and beat's runs seat the next tables.
+        with transaction.atomic():
+            ladder_matchmaking(ladder, rng=random.Random(number))
+    return ladder
 
 
 def _bot(owner: Any, name: str, strategy: str) -> Bot:

@@ -9,10 +9,13 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from accounts.services import profile_of
+from games import projections
 from games.engine import MATCH_OVER, PLAYING
 from games.models import Game
 from games.services import game_view
-from league.models import Club, Fixture, Season
+from league import demo as league_demo
+from league.ladder_reads import leaderboard
+from league.models import Club, Competition, Fixture, Season
 
 pytestmark = pytest.mark.django_db
 
@@ -147,3 +150,24 @@ def test_demo_runs_a_club_with_seasons_in_progress_in_two_families(seeded):
 def test_a_second_run_leaves_the_club_alone(seeded):
     assert "The demo club already exists" in seed_demo()
     assert Club.objects.count() == 1
+
+
+def test_the_demo_ladder_exists_once(seeded):
+    assert Competition.objects.filter(slug="bot-arena", kind=Competition.Kind.LADDER).exists()
+    assert "The demo ladder already exists" in seed_demo()
+    assert Competition.objects.filter(kind=Competition.Kind.LADDER).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_demo_ladder_has_rated_history_of_several_rounds(eager_tasks):
+    # As under `make run` (autocommit, tasks in-process): each round's tables play to the end
+    # before the next round is drawn.
+    owners = [get_user_model().objects.create_user(username=name) for name in ("demo", "ana")]
+    ladder = league_demo.seed_ladder(admin=owners[0], members=owners[1:])
+    assert ladder.kind == Competition.Kind.LADDER and ladder.duplicate
+    projections.run("ladder-ratings")
+    board = leaderboard(ladder)
+    assert len(board.ranked) == 8 and board.unranked == []
+    assert all(line.sets == league_demo.LADDER_ROUNDS for line in board.ranked)
+    assert all(len(line.trend) == line.sets for line in board.ranked)
+    assert {line.owner for line in board.ranked} == {"demo", "ana"}

@@ -167,6 +167,11 @@ class Command(BaseCommand):
             self.stdout.write("The demo club already exists; left as it is.")
         else:
             self.stdout.write(f"Created the club {club.name!r} at /clubs/{club.slug}/.")
+        ladder = demo.seed_ladder(admin=users[DEMO.username], members=[users[ANA.username]])
+        if ladder is None:
+            self.stdout.write("The demo ladder already exists; left as it is.")
+        else:
+            self.stdout.write(f"Created the ladder {ladder.name!r} at /ladders/{ladder.slug}/.")
 
     def seed_person(self, person: Person) -> User:
         """Create the person unless they exist; an existing one keeps everything but gets a birth
