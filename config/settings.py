@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "games",
     "league",
     "api",
+    "staff",
 ]
 
 MIDDLEWARE = [
@@ -240,6 +241,11 @@ BOTS_WEBHOOK_TIMEOUT = float(os.environ.get("BOTS_WEBHOOK_TIMEOUT", "1.0"))
 BOTS_WEBHOOK_MAX_ANSWER = 64 * 1024
 # Seconds a pull bot has for a decision after the game last moved ({"pull_timeout": s}).
 BOTS_PULL_TIMEOUT = float(os.environ.get("BOTS_PULL_TIMEOUT", "30"))
+# Out-of-turn windows (uno calls, catches, newno jump-ins; games/remote/windows.py): seconds a
+# webhook bot has to answer one (at most its game's webhook limit), and seconds the game holds
+# for a pull bot's, after the append that opened it.
+BOTS_WINDOW_SECONDS = float(os.environ.get("BOTS_WINDOW_SECONDS", "0.3"))
+BOTS_PULL_WINDOW_SECONDS = float(os.environ.get("BOTS_PULL_WINDOW_SECONDS", "2"))
 # Strikes in a row (timeouts, errors, illegal answers) that suspend a bot.
 BOTS_STRIKES_TO_SUSPEND = int(os.environ.get("BOTS_STRIKES_TO_SUSPEND", "3"))
 # The built-in strategy that moves for a bot that gave no (legal) answer.

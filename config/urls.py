@@ -16,6 +16,8 @@ urlpatterns = [
     # the API's session endpoints use this session.
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/", include("api.urls")),
+    # The staff console (staff/urls.py): staff only, a 404 for anyone else.
+    path("staff/", include("staff.urls")),
 ]
 
 # Under /api/ errors keep the API's JSON shape (api/views.py); elsewhere Django's pages.
