@@ -10,9 +10,9 @@ import random
 import pytest
 from django.db import transaction
 
-from games import store
+from games import store, turns
 from games.bots import find_strategy
-from games.engine import Variant
+from games.engine import MATCH_OVER, Variant
 from games.engine.events import HAND_STARTED, MATCH_STARTED, PILE_RESHUFFLED
 from games.engine.rules.base import Decision
 from games.models import Game
@@ -95,3 +95,26 @@ def test_a_ladder_table_plays_one_seed_once_per_seat_rotation(eager_tasks):
         dealers = {start[number]["dealer"] for start in starts if number == 1}
         assert len(decks) == 1
         assert len(dealers) <= 1
+
+
+@pytest.mark.django_db
+def test_nobody_plays_two_games_of_a_ladder_at_once_while_a_set_waits(broker_tasks):
+    # Tasks go to a broker nobody consumes here: the first rotation stays unplayed.
+    ladder = make_competition(seats_per_game=2, matchmaking=True)
+    enter_bots(ladder, 5)
+    first = ladder_matchmaking(ladder, rng=random.Random(1))
+    assert len(first) == 2
+    assert ladder_matchmaking(ladder, rng=random.Random(2)) == []
+    # The first rotation is played to its end by the worker's own service: the next run makes
+    # the next rotation of that set only, for the same two entrants, seats swapped.
+    game = first[0]
+    for _ in range(50):
+        if Game.objects.get(pk=game.pk).status == MATCH_OVER:
+            break
+        turns.advance_game(game_id=game.pk)
+    assert Game.objects.get(pk=game.pk).status == MATCH_OVER
+    [second] = ladder_matchmaking(ladder, rng=random.Random(3))
+    assert second.context["ladder_set"] == game.context["ladder_set"]
+    assert second.context["rotation"] == 1
+    seats = lambda g: [s.registered_bot_id for s in g.seats.order_by("number")]  # noqa: E731
+    assert seats(second) == seats(game)[::-1]
