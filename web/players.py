@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET
 
 from games.actors import seats_held
 from games.lobby import seat_listing
-from games.models import Game, MatchResult
+from games.models import Bot, Game, MatchResult
 from league.models import Fixture, Season
 from league.standings import FamilyRecord, SeasonRecord, player_record
 
@@ -148,6 +148,8 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "seasons": season_lines(seasons),
         "families": [FamilyLine(family_name(record.family), record) for record in families],
         "recent": recent_games(person),
+        # Their bots' pages carry the bots' ladder ratings (web/bots.py).
+        "bots": Bot.objects.filter(owner=person).order_by("name", "pk"),
         "mine": request.user.is_authenticated and request.user.pk == person.pk,
     }
     return render(request, "leagues/player.html", context)

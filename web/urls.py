@@ -2,13 +2,26 @@
 and profile (under /accounts/, beside Django's own sign-in and password views), the lobby and
 the new-game form (/play/), a game's play page (with its live board, commands and resigning)
 and its replay, the clubs (/clubs/), a season's page with its organiser's panel and fixture
-rulings (/seasons/), and the player page."""
+rulings (/seasons/), the player page, the ladders (/ladders/) and the bot pages (/bots/<id>/,
+and the owner's /me/bots/)."""
 
 from __future__ import annotations
 
 from django.urls import path
 
-from . import accounts, clubs, lobby, new_game, play, players, replay, season_page, season_tables
+from . import (
+    accounts,
+    bots,
+    clubs,
+    ladders,
+    lobby,
+    new_game,
+    play,
+    players,
+    replay,
+    season_page,
+    season_tables,
+)
 
 app_name = "web"
 
@@ -63,4 +76,13 @@ urlpatterns = [
         name="fixture-retime",
     ),
     path("players/<str:username>/", players.player, name="player"),
+    path("ladders/", ladders.ladder_list, name="ladders"),
+    path("ladders/<slug:slug>/", ladders.ladder, name="ladder"),
+    path("ladders/<slug:slug>/enter", ladders.enter, name="ladder-enter"),
+    path("ladders/<slug:slug>/leave", ladders.leave, name="ladder-leave"),
+    path("bots/<int:bot_id>/", bots.bot, name="bot"),
+    path("me/bots/", bots.my_bots, name="my-bots"),
+    path("me/bots/<int:bot_id>/", bots.my_bot, name="my-bot"),
+    path("me/bots/<int:bot_id>/validate", bots.my_bot_validate, name="my-bot-validate"),
+    path("me/bots/<int:bot_id>/token", bots.my_bot_token, name="my-bot-token"),
 ]

@@ -1,0 +1,87 @@
+"""Ladders in the browser: a leaderboard earned by bots that really played (each line marked bot,
+its trend drawn), a bot's page with its rating chart, on a desktop and a phone; and an owner
+registering a built-in bot, which plays its validation on the eager workers, then entering it
+in the ladder from the bot's page."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import Bot
+from league.models import Entry
+from tests.web.browser.clicks import scrolls_sideways
+from tests.web.browser.conftest import ARTIFACTS
+from tests.web.ladder_pages import played_ladder
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def snapshot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"test_ladder_pages-{name}.png"), full_page=True)
+
+
+def test_the_leaderboard_and_a_bots_rating_chart(open_page):
+    played = played_ladder()
+    greta = played.bots["Greta"]
+
+    board = open_page(None, "/ladders/")
+    board.get_by_role("link", name="Open Ladder").click()
+    assert board.locator("h1").inner_text() == "Open Ladder"
+    lines = board.locator("tr.board-line")
+    assert lines.count() == 4
+    assert board.locator("tr.board-line .kind--bot").count() == 4
+    assert board.locator("tr.board-line svg.spark polyline").count() == 4
+    assert board.locator("tr.board-line").first.locator("td").first.inner_text() == "1"
+    snapshot(board, "leaderboard")
+
+    board.get_by_role("link", name="Greta", exact=True).click()
+    assert board.locator("h1").inner_text().startswith("Greta")
+    chart = board.locator("figure.rating-chart svg")
+    assert chart.is_visible()
+    box = chart.bounding_box()
+    assert box["width"] > 300 and box["height"] > 100
+    assert chart.locator("circle.rating-chart__dot").count() == 4  # the start and 3 sets
+    assert board.locator("tr.meeting").count() == 3
+    assert board.locator("[data-card]").count() == 0
+
+    # On a phone the table scrolls inside its frame, the chart shrinks: the page never scrolls
+    # sideways.
+    phone = open_page(None, f"/bots/{greta.pk}/", width=360, height=800)
+    assert phone.locator("figure.rating-chart svg").bounding_box()["width"] <= 360
+    assert not scrolls_sideways(phone)
+    phone.goto(phone.url.replace(f"/bots/{greta.pk}/", "/ladders/open/"))
+    assert not scrolls_sideways(phone)
+    snapshot(phone, "leaderboard-phone")
+
+
+def test_an_owner_registers_a_bot_and_enters_it_in_the_ladder(open_page, settings):
+    settings.BOTS_VALIDATION_MATCHES = 1
+    played = played_ladder(rounds=1)
+    ada = played.ada
+
+    page = open_page(ada, "/me/bots/")
+    builtin = page.locator("section", has=page.locator("#register-builtin"))
+    builtin.get_by_label("Name").fill("Nova")
+    builtin.get_by_label("Strategy").select_option("stacker")
+    snapshot(page, "register-form")
+    builtin.get_by_role("button", name="Register the built-in bot").click()
+    page.wait_for_selector("text=Nova is registered")
+    snapshot(page, "registered")
+
+    # Its validation played on commit (eager workers): active by the time its page opens.
+    page.get_by_role("link", name="Go to Nova's page").click()
+    nova = Bot.objects.get(owner=ada, name="Nova")
+    assert nova.status == Bot.Status.ACTIVE
+    assert "active" in page.locator(".validation").inner_text()
+    assert "passed" in page.locator(".status-reason").inner_text()
+    page.get_by_role("button", name="Enter in Open Ladder").click()
+    page.wait_for_selector("text=Bot Nova is entered in Open Ladder.")
+    assert Entry.objects.filter(competition=played.ladder, bot=nova, active=True).exists()
+    snapshot(page, "entered")
+
+    # On the leaderboard, off the board until its first set is rated.
+    page.get_by_role("link", name="Open Ladder").first.click()
+    unranked = page.locator("#unranked-heading + p + .table-scroll tr.board-line")
+    assert "Nova" in unranked.first.inner_text()
+    assert page.get_by_role("button", name="Withdraw Nova").is_visible()

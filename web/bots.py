@@ -1,0 +1,302 @@
+"""The bot pages: a bot's public page (/bots/<id>/: owner, kind, status, its ladders with rank,
+rating history chart and head-to-head, its recent games), and its owner's pages (/me/bots/:
+their bots and the registration forms; /me/bots/<id>/: changing it, a new token, a new
+validation, its stats and recent calls, its games and its ladders).
+
+Every change goes through games.bot_registry, as the owners' API does, and shares the API's
+budget of bot changes per person (api.owners.BotChangesThrottle): each starts validation games
+on our workers. A bot that is not the signed-in person's is a 404 on the owner's pages, as if it
+did not exist. A pull bot's token (and a webhook's secret we made) exists only in the response
+that makes it, sent `Cache-Control: no-store`. docs/web.md, "Ladders and bots".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import QuerySet
+from django.forms import Form
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from api.owners import BotChangesThrottle
+from games import bot_registry
+from games.errors import GameError
+from games.models import Bot
+from league import ladder_reads
+from league.errors import BotNotFound
+from league.ladder_reads import HeadToHead, LadderRecord, RecentGame
+from league.models import Entry
+
+from .accounts import SignedInRequest
+from .bot_forms import REFUSAL_FIELDS, REGISTER_FORMS, BotNameForm, change_form
+from .charts import HistoryChart, history_chart
+from .ladders import EntryOption, entrant_url, last_played_words
+from .season_tables import ordinal
+
+RECENT_CALLS = 20
+STATUS_WORDS: dict[str, str] = {
+    Bot.Status.VALIDATING: "playing its validation games",
+    Bot.Status.ACTIVE: "active: validated, may enter ladders",
+    Bot.Status.SUSPENDED: "suspended: too many strikes in a row",
+    Bot.Status.FAILED: "failed its validation",
+}
+KIND_WORDS: dict[str, str] = {
+    Bot.Kind.BUILTIN: "built-in strategy",
+    Bot.Kind.WEBHOOK: "webhook (we call it)",
+    Bot.Kind.PULL: "pull (it polls the API)",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """One of the bot's recent games, linked to its replay once over (else to its play page,
+    where anyone who is not seated watches as a spectator: no hand is shown)."""
+
+    game: RecentGame
+
+    @property
+    def url(self) -> str:
+        name = "web:replay" if self.game.finished else "web:play"
+        return reverse(name, args=[self.game.game.pk])
+
+    @property
+    def link_text(self) -> str:
+        verb = "Replay" if self.game.finished else "Watch"
+        return f"{verb} game {self.game.game.pk}"
+
+    @property
+    def place(self) -> str:
+        if self.game.place is None:
+            return "playing" if not self.game.finished else "being counted"
+        return f"{ordinal(self.game.place)} of {self.game.seats}"
+
+
+@dataclass(frozen=True, slots=True)
+class MeetingRow:
+    meeting: HeadToHead
+    url: str
+
+
+@dataclass(frozen=True, slots=True)
+class LadderPanel:
+    """One ladder on a bot's page: its line, the chart of its history and the head-to-head."""
+
+    record: LadderRecord
+    url: str
+    chart: HistoryChart | None
+    meetings: list[MeetingRow]
+    last_played: str
+
+    @property
+    def win_rate(self) -> str:
+        rate = self.record.line.win_rate
+        return "" if rate is None else f"{rate:.0%}"
+
+
+def ladder_panels(entries: QuerySet[Entry]) -> list[LadderPanel]:
+    now = timezone.now()
+    panels = []
+    for record in ladder_reads.records(entries, now=now):
+        meetings = [
+            MeetingRow(m, entrant_url(m.kind, m.bot_id, m.name)) for m in record.head_to_head
+        ]
+        panels.append(
+            LadderPanel(
+                record=record,
+                url=reverse("web:ladder", args=[record.ladder.slug]),
+                chart=history_chart(record.history),
+                meetings=meetings,
+                last_played=last_played_words(record.line.last_played, now),
+            )
+        )
+    return panels
+
+
+def bot_or_404(bot_id: int) -> Bot:
+    try:
+        return ladder_reads.bot_of(bot_id)
+    except BotNotFound as error:
+        raise Http404(error.message) from error
+
+
+def my_bot_or_404(request: SignedInRequest, bot_id: int) -> Bot:
+    """The signed-in person's bot; anyone else's is not found, as in the owners' API."""
+    bot = Bot.objects.filter(pk=bot_id, owner=request.user).first()
+    if bot is None:
+        raise Http404(f"you have no bot {bot_id}")
+    return bot
+
+
+def bot_context(bot: Bot) -> dict[str, object]:
+    """What the public page and the owner's page both show."""
+    return {
+        "bot": bot,
+        "status_words": STATUS_WORDS.get(bot.status, bot.status),
+        "kind_words": KIND_WORDS.get(bot.kind, bot.kind),
+        "panels": ladder_panels(Entry.objects.filter(bot=bot)),
+        "games": [GameRow(game) for game in ladder_reads.recent_games(bot)],
+    }
+
+
+@require_GET
+def bot(request: HttpRequest, bot_id: int) -> HttpResponse:
+    """A bot's public page."""
+    found = bot_or_404(bot_id)
+    context = {**bot_context(found), "mine": request.user.pk == found.owner_id}
+    return render(request, "bots/bot.html", context)
+
+
+def changes_allowed(request: HttpRequest) -> bool:
+    """Within the person's budget of bot changes (the API's), else a message says when."""
+    throttle = BotChangesThrottle()
+    # A DRF throttle reads only the request's user and address, which Django's request has.
+    if throttle.allow_request(request, None):  # type: ignore[arg-type]
+        return True
+    wait = throttle.wait() or 60
+    messages.error(
+        request,
+        "You have registered or changed bots often lately (each change plays validation "
+        f"games): try again in {max(1, round(wait / 60))} minute(s).",
+    )
+    return False
+
+
+def refuse_on_form(form: Form, error: GameError) -> None:
+    """A registry refusal on the form, by the field it is about."""
+    form.add_error(REFUSAL_FIELDS.get(error.code), error.message.rstrip(".") + ".")
+
+
+def registration_forms(posted: BotNameForm | None = None) -> dict[str, BotNameForm]:
+    """One form per kind (the posted one with its data and errors)."""
+    forms = {kind: form_class(prefix=kind) for kind, form_class in REGISTER_FORMS.items()}
+    if posted is not None:
+        forms[posted.kind] = posted
+    return forms
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+def my_bots(request: SignedInRequest) -> HttpResponse:
+    """The person's bots, and a form to register each kind. A pull bot's token, and a webhook
+    bot's secret when we made it, are shown once on the page that answers the registration."""
+    posted: BotNameForm | None = None
+    if request.method == "POST":
+        form_class = REGISTER_FORMS.get(request.POST.get("kind", ""))
+        if form_class is None:
+            messages.error(request, "Choose a kind of bot: built-in, webhook or pull.")
+            return redirect("web:my-bots")
+        posted = form_class(request.POST, prefix=form_class.kind)
+        if posted.is_valid() and changes_allowed(request):
+            try:
+                made, token = bot_registry.bot_register(
+                    owner=request.user, kind=form_class.kind, **posted.cleaned_data
+                )
+            except GameError as error:
+                refuse_on_form(posted, error)
+            else:
+                secret_made = made.kind == Bot.Kind.WEBHOOK and not posted.cleaned_data["secret"]
+                shown = {"bot": made, "token": token, "secret": made.secret if secret_made else ""}
+                return render(request, "bots/registered.html", shown)
+    bots = Bot.objects.filter(owner=request.user).order_by("created_at", "pk")
+    context: dict[str, object] = {
+        "bots": bots,
+        "forms": registration_forms(posted),
+        "status_words": STATUS_WORDS,
+        "posted_kind": posted.kind if posted is not None else "",
+    }
+    return render(request, "bots/mine.html", context)
+
+
+def ladder_options(bot: Bot) -> list[tuple[object, EntryOption]]:
+    """Every ladder, with the bot entered in it or not (the enter/leave forms)."""
+    entered = set(
+        Entry.objects.filter(bot=bot, active=True).values_list("competition_id", flat=True)
+    )
+    return [
+        (ladder, EntryOption(f"Bot {bot.name}", bot, ladder.pk in entered))
+        for ladder in ladder_reads.ladders()
+    ]
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+def my_bot(request: SignedInRequest, bot_id: int) -> HttpResponse:
+    """The owner's page of one bot; POST changes how it plays (URL and secret, or strategy)."""
+    found = my_bot_or_404(request, bot_id)
+    form = change_form(found, request.POST if request.method == "POST" else None)
+    if request.method == "POST":
+        if form is None:
+            messages.error(request, "A pull bot plays from your machine: only its token changes.")
+            return redirect("web:my-bot", bot_id=found.pk)
+        if form.is_valid() and changes_allowed(request):
+            try:
+                changed = bot_registry.bot_update(bot=found, owner=request.user, **form.changes())
+            except GameError as error:
+                refuse_on_form(form, error)
+            else:
+                if changed.status == Bot.Status.VALIDATING and found.status != changed.status:
+                    messages.success(
+                        request,
+                        f"{changed.name} is changed; it plays its "
+                        "validation games again before it plays on a ladder.",
+                    )
+                else:
+                    messages.success(request, f"{changed.name} is changed.")
+                return redirect("web:my-bot", bot_id=found.pk)
+    context = {
+        **bot_context(found),
+        "form": form,
+        "calls": list(found.recent_calls.all()[:RECENT_CALLS]),
+        "ladders": ladder_options(found),
+        "here": request.path,
+    }
+    return render(request, "bots/my_bot.html", context)
+
+
+@login_required
+@require_POST
+def my_bot_validate(request: SignedInRequest, bot_id: int) -> HttpResponse:
+    """A new validation round (after a failure, a fix, a suspension)."""
+    found = my_bot_or_404(request, bot_id)
+    if found.status == Bot.Status.VALIDATING:
+        messages.info(request, f"{found.name} is playing its validation games already.")
+        return redirect("web:my-bot", bot_id=found.pk)
+    if changes_allowed(request):
+        try:
+            bot_registry.bot_revalidate(bot=found, owner=request.user)
+        except GameError as error:
+            messages.error(request, error.message.rstrip(".") + ".")
+        else:
+            messages.success(
+                request,
+                f"{found.name} plays its validation games again; this page shows how they went.",
+            )
+    return redirect("web:my-bot", bot_id=found.pk)
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+def my_bot_token(request: SignedInRequest, bot_id: int) -> HttpResponse:
+    """Ask, then give a pull bot a new token and show it this once; the old one stops."""
+    found = my_bot_or_404(request, bot_id)
+    if found.kind != Bot.Kind.PULL:
+        raise Http404(f"{found.name} is a {found.kind} bot: only pull bots have tokens")
+    if request.method == "GET":
+        return render(request, "bots/token_confirm.html", {"bot": found})
+    try:
+        token = bot_registry.bot_new_token(bot=found, owner=request.user)
+    except GameError as error:
+        messages.error(request, error.message.rstrip(".") + ".")
+        return redirect("web:my-bot", bot_id=found.pk)
+    context = {"bot": found, "token": token, "secret": "", "rotated": True}
+    return render(request, "bots/registered.html", context)
