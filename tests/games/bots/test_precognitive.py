@@ -138,11 +138,14 @@ def test_it_beats_random_legal_clearly(rules):
 
 @pytest.mark.parametrize("name", ["greedy", "lane-planner"])
 def test_with_nothing_left_to_draw_four_seats_do_not_pass_black_cards_round_for_long(name):
-    # Committing black cards first while every card is in a hand made these matches run past
-    # 30,000 commands (black cards played, reshuffled and drawn again by the next flush).
+    # Committing black cards first while every card is in a hand made such matches run past
+    # 30,000 commands (black cards played, reshuffled and drawn again by the next flush). Since
+    # reshuffles are ordered for duplicate deals (docs/ladders.md) these seeds give the longest
+    # matches of seeds 0-59 for the lane planner (9,954 and 10,978 commands at most), greedy's
+    # longest is seed 46 (9,185); none comes near the old 30,000.
     variant = Variant.from_spec(
         {"rules": "basic-plus", "precognitive": {"lane": 2, "sight": "blind"}}
     )
-    for seed in (2, 15, 18):
+    for seed in (18, 26, 46):
         match = play_match(variant, [find_strategy(name)] * 4, seed=seed, keep_events=False)
-        assert match.commands < 5000
+        assert match.commands < 15_000
