@@ -7,8 +7,15 @@ from typing import Any
 
 from django.urls import path  # noqa: F401 (the views add their paths below)
 
+from . import views
+
 app_name = "staff"
 
 urlpatterns: list[Any] = [
     # The dashboard, the inspector and the actions add their paths here.
+    path("", views.dashboard, name="dashboard"),
+    path("live/", views.dashboard_live, name="dashboard-live"),
+    path("activity/", views.dashboard_activity, name="dashboard-activity"),
+    path("games/", views.game_search, name="games"),
+    path("games/<int:game_id>/", views.game_inspector, name="game"),
 ]

@@ -1,0 +1,290 @@
+"""A game as staff inspect it: the stored log whole (hidden cards included: staff see what the
+store holds, not a player's view), the engine's state after any event, the seats, the settings;
+and the search that finds a game by id, player, bot or competition.
+
+Reads only: nothing here appends or changes a row. The actions on a game are staff/actions.py's.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import Prefetch, Q
+
+from games import services, store
+from games.game_settings import GameSettings
+from games.models import Game, GameEvent, Seat
+from games.seats import effective
+from league.models import Competition
+
+from .figures import FRIENDLY, duration_words, seat_name
+
+# How the log names a person ("user:12", games/actors.py actor_label).
+PERSON_ACTOR = re.compile(r"^user:(\d+)$")
+
+
+def pretty(value: Any) -> str:
+    """JSON for people: indented, keys in their order, sets as sorted lists."""
+    return json.dumps(value, indent=2, ensure_ascii=False, default=_plain)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, set | frozenset):
+        return sorted(value, key=repr)
+    return str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedEvent:
+    """One stored event with every column, as the store holds it (data not upcast)."""
+
+    global_position: int
+    version: int
+    type: str
+    schema_version: int
+    data: dict[str, Any]
+    visibility: str
+    actor: str
+    # The actor in words: a person's username for "user:12", else the label itself.
+    actor_name: str
+    command_id: str | None
+    recorded_at: datetime
+    # Since the game's previous event (None for the first).
+    since_previous: timedelta | None
+
+    @property
+    def data_json(self) -> str:
+        return json.dumps(self.data, ensure_ascii=False, separators=(", ", ": "))
+
+    @property
+    def since_words(self) -> str:
+        if self.since_previous is None:
+            return ""
+        return "+" + duration_words(self.since_previous.total_seconds())
+
+
+def game_log(game: Game) -> list[LoggedEvent]:
+    """Every event of the game in version order, with the time since the one before."""
+    rows = list(
+        GameEvent.objects.filter(game=game)
+        .order_by("version")
+        .values_list(
+            "global_position",
+            "version",
+            "type",
+            "schema_version",
+            "data",
+            "visibility",
+            "actor",
+            "command_id",
+            "recorded_at",
+        )
+    )
+    people = _usernames(
+        int(match[1]) for row in rows if (match := PERSON_ACTOR.match(row[6])) is not None
+    )
+    log = []
+    previous: datetime | None = None
+    for position, version, kind, schema, data, visibility, actor, command_id, at in rows:
+        match = PERSON_ACTOR.match(actor)
+        name = people.get(int(match[1]), actor) if match else actor
+        log.append(
+            LoggedEvent(
+                global_position=position,
+                version=version,
+                type=kind,
+                schema_version=schema,
+                data=data,
+                visibility=visibility,
+                actor=actor,
+                actor_name=name,
+                command_id=command_id,
+                recorded_at=at,
+                since_previous=at - previous if previous is not None else None,
+            )
+        )
+        previous = at
+    return log
+
+
+def _usernames(ids: Any) -> dict[int, str]:
+    wanted = set(ids)
+    if not wanted:
+        return {}
+    users = get_user_model().objects.filter(pk__in=wanted)
+    return dict(users.values_list("pk", "username"))
+
+
+@dataclass(frozen=True, slots=True)
+class StateAt:
+    version: int
+    # The engine's State after event `version`, as plain data (dataclasses.asdict).
+    state: dict[str, Any]
+
+    @property
+    def state_json(self) -> str:
+        return pretty(self.state)
+
+
+def state_at(game: Game, version: int) -> StateAt:
+    """The engine's full state after the game's first `version` events: the engine's own replay
+    (Variant.replay) of the stored log, under the variant the stream was recorded with, so it is
+    what the services decide against. Raises ValueError for a version the log does not hold."""
+    if not 1 <= version <= game.version:
+        raise ValueError(f"game {game.pk} has events 1 to {game.version}, not {version}")
+    events = store.load(game.pk, until=version)
+    variant = services.stream_variant(game, events)
+    return StateAt(version, asdict(variant.replay(events)))
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    number: int
+    who: str
+    # "person", "built-in", or the registered bot's kind.
+    sits: str
+    username: str
+    bot_id: int | None
+    bot_status: str
+    controller: str
+    # Who moves it now: the controller, or the fallback for a suspended or failed bot.
+    effective: str
+    deadline_at: datetime | None
+    vacation_until: datetime | None
+    age: int | None
+    to_act: bool
+
+
+def seat_rows(game: Game) -> list[SeatRow]:
+    seats = Seat.objects.filter(game=game).select_related("user", "registered_bot")
+    rows = []
+    for seat in seats.order_by("number"):
+        bot = seat.registered_bot
+        sits = bot.kind if bot else ("person" if seat.user_id else "built-in")
+        rows.append(
+            SeatRow(
+                number=seat.number,
+                who=seat_name(seat),
+                sits=sits,
+                username=seat.user.get_username() if seat.user is not None else "",
+                bot_id=bot.pk if bot else None,
+                bot_status=bot.status if bot else "",
+                controller=seat.controller,
+                effective=effective(seat.controller, bot.status if bot else None),
+                deadline_at=seat.deadline_at,
+                vacation_until=seat.vacation_until,
+                age=seat.age,
+                to_act=seat.number in (game.to_act or []),
+            )
+        )
+    return rows
+
+
+@dataclass(frozen=True, slots=True)
+class GameFacts:
+    kind: str
+    settings: GameSettings
+    competition: Competition | None
+    variant_json: str
+    context_json: str
+    # Each effective limit: the game's own setting or the site's of today.
+    limits: dict[str, Any]
+
+
+def game_facts(game: Game) -> GameFacts:
+    """The game's settings and context, with the limits the workers would apply today."""
+    settings = GameSettings.of(game.context)
+    competition = None
+    if settings.competition is not None:
+        competition = Competition.objects.filter(pk=settings.competition).first()
+    limits = {
+        "turn seconds": settings.turn_limit,
+        "webhook bot seconds": settings.webhook_limit,
+        "pull bot seconds": settings.pull_limit,
+        "vacation days": settings.vacation_budget,
+    }
+    return GameFacts(
+        kind=settings.kind or FRIENDLY,
+        settings=settings,
+        competition=competition,
+        variant_json=pretty(game.variant),
+        context_json=pretty(game.context),
+        limits=limits,
+    )
+
+
+# Search --------------------------------------------------------------------------------------
+
+SEARCH_LIMIT = 50
+GAME_ID = re.compile(r"^#?(\d+)$")
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    game: Game
+    kind: str
+    seats: list[str]
+    competition: str
+    # Why it matched: "id", "player", "bot", "competition".
+    matched: list[str]
+
+
+def search(query: str, *, limit: int = SEARCH_LIMIT) -> list[Found]:
+    """Games by id (`123` or `#123`), player username, bot name (a built-in strategy or a
+    registered bot), or competition slug; the newest first. Parts of names match
+    (case-insensitive), an id only whole. An empty query finds the latest games."""
+    query = query.strip()
+    games = Game.objects.all()
+    slugs: dict[int, str] = {}
+    if query:
+        by_slug = Competition.objects.filter(slug__icontains=query).values_list("pk", "slug")
+        matching = dict(by_slug)
+        condition = (
+            Q(seats__user__username__icontains=query)
+            | Q(seats__bot__icontains=query)
+            | Q(seats__registered_bot__name__icontains=query)
+        )
+        if matching:
+            condition |= Q(context__competition__in=list(matching))
+        if (number := GAME_ID.match(query)) is not None:
+            condition |= Q(pk=int(number[1]))
+        games = games.filter(condition).distinct()
+    seats = Prefetch("seats", Seat.objects.select_related("user", "registered_bot"))
+    found = list(games.prefetch_related(seats).order_by("-pk")[:limit])
+    competitions = {GameSettings.of(game.context).competition for game in found} - {None}
+    slugs = dict(Competition.objects.filter(pk__in=competitions).values_list("pk", "slug"))
+    return [_found(game, query, slugs) for game in found]
+
+
+def _found(game: Game, query: str, slugs: dict[int, str]) -> Found:
+    settings = GameSettings.of(game.context)
+    slug = slugs.get(settings.competition, "") if settings.competition is not None else ""
+    seats = list(game.seats.all())
+    needle = query.lower()
+    matched = []
+    if needle:
+        number = GAME_ID.match(query)
+        if number is not None and int(number[1]) == game.pk:
+            matched.append("id")
+        if any(s.user is not None and needle in s.user.get_username().lower() for s in seats):
+            matched.append("player")
+        if any(
+            needle in s.bot.lower()
+            or (s.registered_bot and needle in s.registered_bot.name.lower())
+            for s in seats
+        ):
+            matched.append("bot")
+        if slug and needle in slug.lower():
+            matched.append("competition")
+    return Found(
+        game=game,
+        kind=settings.kind or FRIENDLY,
+        seats=[seat_name(seat) for seat in seats],
+        competition=slug,
+        matched=matched,
+    )

@@ -1,0 +1,106 @@
+"""The staff console's pages: the dashboard (with the two parts htmx re-fetches in place) and a
+game's inspector and search. Staff only (staff/access.py): anyone else gets a 404. The figures
+are staff/figures.py's, the game's reads staff/inspector.py's; the views only render them."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
+from django.views.decorators.http import require_GET
+
+from games.models import Game
+
+from . import figures, inspector
+from .access import staff_only
+
+# staff_only wraps require_GET, not the other way round: a POST from anyone else is a 404 too,
+# not a 405 that would tell them the address exists.
+
+# Seconds between two refreshes of the dashboard's live figures and of its activity charts
+# (a 24-hour chart moves little in a few seconds, and reads more of the log).
+LIVE_EVERY = 5
+ACTIVITY_EVERY = 60
+
+# The actions on a game (staff/actions.py, another part of the console) render this partial
+# with the inspector's context; without it the inspector shows no actions.
+ACTIONS_TEMPLATE = "staff/_game_actions.html"
+
+
+@staff_only
+@require_GET
+def dashboard(request: HttpRequest) -> HttpResponse:
+    """The whole dashboard, complete without JavaScript; htmx then refreshes its parts."""
+    context = {
+        **_live_context(),
+        **_activity_context(),
+        "live_every": LIVE_EVERY,
+        "activity_every": ACTIVITY_EVERY,
+    }
+    return render(request, "staff/dashboard.html", context)
+
+
+@staff_only
+@require_GET
+def dashboard_live(request: HttpRequest) -> HttpResponse:
+    """The live figures alone: what the dashboard's htmx poll swaps in every LIVE_EVERY s."""
+    context = {**_live_context(), "live_every": LIVE_EVERY}
+    return render(request, "staff/dashboard_live.html", context)
+
+
+@staff_only
+@require_GET
+def dashboard_activity(request: HttpRequest) -> HttpResponse:
+    """The activity charts alone, swapped in every ACTIVITY_EVERY s."""
+    context = {**_activity_context(), "activity_every": ACTIVITY_EVERY}
+    return render(request, "staff/dashboard_activity.html", context)
+
+
+def _live_context() -> dict[str, object]:
+    return {"figures": figures.dashboard()}
+
+
+def _activity_context() -> dict[str, object]:
+    activity = figures.activity()
+    return {"activity": activity, "chart": figures.activity_chart(activity)}
+
+
+@staff_only
+@require_GET
+def game_search(request: HttpRequest) -> HttpResponse:
+    """Games by id, player, bot or competition slug (`?q=`), each linking to its inspector."""
+    query = request.GET.get("q", "").strip()
+    context = {"query": query, "results": inspector.search(query), "limit": inspector.SEARCH_LIMIT}
+    return render(request, "staff/search.html", context)
+
+
+@staff_only
+@require_GET
+def game_inspector(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A game's whole log, its seats and settings, and the engine's state after event `?at=`
+    (by default after the last event)."""
+    game = get_object_or_404(Game, pk=game_id)
+    at = request.GET.get("at", "")
+    version = game.version
+    if at:
+        if not at.isdigit() or not 1 <= int(at) <= game.version:
+            raise Http404(f"game {game.pk} has events 1 to {game.version}, not {at!r}")
+        version = int(at)
+    context = {
+        "game": game,
+        "log": inspector.game_log(game),
+        "state": inspector.state_at(game, version) if version else None,
+        "seats": inspector.seat_rows(game),
+        "facts": inspector.game_facts(game),
+        "has_actions": _template_exists(ACTIONS_TEMPLATE),
+    }
+    return render(request, "staff/game.html", context)
+
+
+def _template_exists(name: str) -> bool:
+    try:
+        get_template(name)
+    except TemplateDoesNotExist:
+        return False
+    return True

@@ -1,0 +1,265 @@
+"""A game's inspector and the game search: the log with every field of every event (hidden cards
+included), the engine's state after any event, the seats and settings; search by id, player,
+bot and competition."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import asdict
+from datetime import UTC, datetime, timedelta
+from html.parser import HTMLParser
+
+import pytest
+import time_machine
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from games import services, store, turns
+from games.game_settings import GameSettings
+from games.models import Bot, Game, GameEvent, Seat
+from games.services import SeatSpec, game_create
+from league.models import Competition
+from staff import inspector, views
+from tests.games.factories import make_user, play_turn
+from tests.staff.test_dashboard import first_to_act_seed
+
+pytestmark = pytest.mark.django_db
+
+SHORT = {"rules": "official", "options": {"target": 50}}
+T = datetime(2031, 5, 6, 12, 0, tzinfo=UTC)
+
+
+class Page(HTMLParser):
+    """The inspector's log rows (cell texts by version) and the text of every <pre> by id."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.rows: dict[int, list[str]] = {}
+        self.pres: dict[str, str] = {}
+        # Each event's data, in the row under its fields.
+        self.data: dict[int, str] = {}
+        self._row: int | None = None
+        self._data: int | None = None
+        self._cell: list[str] | None = None
+        self._pre: str | None = None
+        self.feed(html)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if tag == "tr" and "data-version" in found:
+            self._row = int(found["data-version"] or 0)
+            self.rows[self._row] = []
+        elif tag == "tr" and "data-event-data" in found:
+            self._data = int(found["data-event-data"] or 0)
+            self.data[self._data] = ""
+        elif tag == "td" and self._row is not None:
+            self._cell = []
+        elif tag == "pre" and found.get("id"):
+            self._pre = found["id"]
+            self.pres[self._pre] = ""
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "td" and self._cell is not None and self._row is not None:
+            self.rows[self._row].append("".join(self._cell).strip())
+            self._cell = None
+        elif tag == "tr":
+            self._row = self._data = None
+        elif tag == "pre":
+            self._pre = None
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+        if self._data is not None:
+            self.data[self._data] += data
+        if self._pre is not None:
+            self.pres[self._pre] += data
+
+
+def staff_client() -> Client:
+    client = Client()
+    client.force_login(get_user_model().objects.create_user("root", is_staff=True))
+    return client
+
+
+@pytest.fixture
+def played():
+    """A game of two bots and a person, the bots first: their first turns appended one at a
+    time, 5 s apart."""
+    with time_machine.travel(T, tick=False) as clock:
+        lucy = make_user("lucy")
+        game = game_create(
+            variant_spec=SHORT,
+            seats=[SeatSpec(bot="greedy"), SeatSpec(bot="random"), SeatSpec(user=lucy)],
+            seed=first_to_act_seed(3, 0),
+            settings=GameSettings(turn_seconds=600),
+        )
+        for _ in range(2):
+            clock.shift(timedelta(seconds=5))
+            if not turns.advance_game(game_id=game.pk, batch=1).commands:
+                break
+        yield Game.objects.get(pk=game.pk)
+
+
+def test_the_log_shows_every_event_with_every_field(played):
+    page = Page(staff_client().get(f"/staff/games/{played.pk}/").content.decode())
+    events = list(GameEvent.objects.filter(game=played).order_by("version"))
+    assert len(events) == played.version
+    assert sorted(page.rows) == [event.version for event in events]
+    previous = None
+    for event in events:
+        cells = page.rows[event.version]
+        position, version, kind, schema, visibility, actor, command_id, at, since = cells
+        assert int(position) == event.global_position
+        assert int(version) == event.version
+        assert kind == event.type
+        assert int(schema) == event.schema_version
+        assert visibility == event.visibility
+        assert actor == event.actor
+        assert command_id == (event.command_id or "")
+        assert at == f"{event.recorded_at:%Y-%m-%d %H:%M:%S.%f}"
+        # Stored data, whole: the deck order and every hand included.
+        assert json.loads(page.data[event.version]) == event.data
+        gap = None if previous is None else event.recorded_at - previous
+        assert since == ("" if gap is None else "+" + inspector.duration_words(gap.total_seconds()))
+        previous = event.recorded_at
+    # The runs were appended 5 s apart.
+    assert "+5.0 s" in [page.rows[v][8] for v in page.rows]
+
+
+def test_hidden_cards_are_shown_to_staff(played):
+    private = GameEvent.objects.filter(game=played, visibility="private").order_by("version")
+    assert private.exists()
+    page = Page(staff_client().get(f"/staff/games/{played.pk}/").content.decode())
+    for event in private:
+        assert json.loads(page.data[event.version]) == event.data
+
+
+def test_a_persons_actor_is_named(played):
+    lucy = Seat.objects.get(game=played, number=2).user
+    rng = random.Random(1)
+    while not GameEvent.objects.filter(game=played, actor=f"user:{lucy.pk}").exists():
+        play_turn(played.pk, rng)
+    log = inspector.game_log(played)
+    names = {entry.actor: entry.actor_name for entry in log}
+    assert names[f"user:{lucy.pk}"] == "lucy"
+    assert names["bot:greedy"] == "bot:greedy"
+
+
+def test_the_state_after_any_event_is_the_engines_replay(played):
+    client = staff_client()
+    events = store.load(played.pk)
+    for at in (1, 2, played.version // 2, played.version):
+        page = Page(client.get(f"/staff/games/{played.pk}/?at={at}").content.decode())
+        variant = services.stream_variant(played, events)
+        expected = asdict(variant.replay(events[:at]))
+        shown = json.loads(page.pres["state-json"])
+        assert shown == json.loads(inspector.pretty(expected))
+        assert shown["hands"] == [list(hand) for hand in expected["hands"]]
+        assert shown["draw"] == list(expected["draw"])
+    # Without ?at, the state after the last event.
+    page = Page(client.get(f"/staff/games/{played.pk}/").content.decode())
+    final = services.load_state(played)[1]
+    assert json.loads(page.pres["state-json"]) == json.loads(inspector.pretty(asdict(final)))
+
+
+def test_state_at_refuses_a_version_the_log_does_not_hold(played):
+    with pytest.raises(ValueError):
+        inspector.state_at(played, 0)
+    with pytest.raises(ValueError):
+        inspector.state_at(played, played.version + 1)
+    client = staff_client()
+    for at in ("0", str(played.version + 1), "x", "-1"):
+        assert client.get(f"/staff/games/{played.pk}/?at={at}").status_code == 404, at
+    assert client.get("/staff/games/999999/").status_code == 404
+
+
+def test_the_seats_and_the_settings(played):
+    Seat.objects.filter(game=played, number=2).update(deadline_at=T + timedelta(minutes=10))
+    page = staff_client().get(f"/staff/games/{played.pk}/").content.decode()
+    rows = inspector.seat_rows(Game.objects.get(pk=played.pk))
+    assert [(r.number, r.who, r.controller) for r in rows] == [
+        (0, "greedy (built-in)", "builtin"),
+        (1, "random (built-in)", "builtin"),
+        (2, "lucy", "person"),
+    ]
+    assert rows[2].deadline_at == T + timedelta(minutes=10)
+    assert "2031-05-06 12:10:00" in page
+    parsed = Page(page)
+    assert json.loads(parsed.pres["context-json"]) == {"turn_seconds": 600}
+    assert json.loads(parsed.pres["variant-json"]) == played.variant
+    facts = inspector.game_facts(played)
+    assert facts.kind == "friendly" and facts.limits["turn seconds"] == 600
+
+
+def test_the_actions_slot_renders_only_when_its_template_exists(played):
+    assert views._template_exists("staff/dashboard.html")
+    assert not views._template_exists("staff/no-such-partial.html")
+    response = staff_client().get(f"/staff/games/{played.pk}/")
+    assert response.status_code == 200
+    assert response.context["has_actions"] == views._template_exists(views.ACTIONS_TEMPLATE)
+
+
+# Search --------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def games():
+    owner = make_user("owner")
+    webhook = Bot.objects.create(owner=owner, name="Hooky", kind="webhook", status="active")
+    cup = Competition.objects.create(name="Cup", slug="winter-cup", kind="league", variant=SHORT)
+    return {
+        "people": game_create(
+            variant_spec=SHORT,
+            seats=[SeatSpec(user=make_user("marguerite")), SeatSpec(bot="greedy")],
+            seed=1,
+        ),
+        "bot": game_create(
+            variant_spec=SHORT,
+            seats=[SeatSpec(registered=webhook), SeatSpec(bot="random")],
+            seed=2,
+        ),
+        "cup": game_create(
+            variant_spec=SHORT,
+            seats=[SeatSpec(bot="colour-control"), SeatSpec(bot="random")],
+            seed=3,
+            settings=GameSettings(kind="league", competition=cup.pk),
+        ),
+    }
+
+
+def found(query: str) -> list[int]:
+    return [result.game.pk for result in inspector.search(query)]
+
+
+def test_search_by_id_player_bot_and_competition(games):
+    people, bot, cup = games["people"], games["bot"], games["cup"]
+    # No name here holds a digit, so an id finds its game alone.
+    assert found(str(cup.pk)) == [cup.pk]
+    assert found(f"#{bot.pk}") == [bot.pk]
+    assert found("marguerite") == [people.pk]
+    assert found("MARG") == [people.pk]
+    assert found("hooky") == [bot.pk]
+    assert found("colour-control") == [cup.pk]
+    assert found("random") == [cup.pk, bot.pk]
+    assert found("winter") == [cup.pk]
+    assert found("nobody-at-all") == []
+    # An empty query lists the latest games.
+    assert found("")[:3] == [cup.pk, bot.pk, people.pk]
+    why = {r.game.pk: r.matched for r in inspector.search("winter-cup")}
+    assert why == {cup.pk: ["competition"]}
+    assert [r.matched for r in inspector.search(str(people.pk))] == [["id"]]
+    assert [r.matched for r in inspector.search("random")] == [["bot"], ["bot"]]
+
+
+def test_the_search_page_links_each_game_to_its_inspector(games):
+    client = staff_client()
+    page = client.get("/staff/games/", {"q": "winter-cup"}).content.decode()
+    cup = games["cup"]
+    assert f'<a href="/staff/games/{cup.pk}/">#{cup.pk}</a>' in page
+    assert "winter-cup" in page and "league" in page
+    assert f'href="/staff/games/{games["people"].pk}/"' not in page
+    by_id = client.get("/staff/games/", {"q": str(games["bot"].pk)}).content.decode()
+    assert f'<a href="/staff/games/{games["bot"].pk}/">' in by_id
+    assert "Hooky (bot #" in by_id

@@ -1,0 +1,107 @@
+"""The staff console in chromium: the dashboard's figures refresh in place (no reload), the page
+works without JavaScript, and the inspector steps through a game's states from its log."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from games.models import Game, Seat
+from games.services import SeatSpec, game_create
+from staff import views
+from tests.games.factories import make_user
+from tests.staff.test_dashboard import SHORT, first_to_act_seed
+from tests.web.browser.conftest import ARTIFACTS
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def staff():
+    return get_user_model().objects.create_user("root", is_staff=True)
+
+
+def persons_game(username: str) -> Game:
+    """A person against two bots, the person first: it waits for them (tasks run in-process, so
+    a bot's turn would be played at once)."""
+    return game_create(
+        variant_spec=SHORT,
+        seats=[SeatSpec(user=make_user(username)), SeatSpec(bot="greedy"), SeatSpec(bot="random")],
+        seed=first_to_act_seed(3, 0),
+    )
+
+
+def bot_match() -> Game:
+    game = game_create(
+        variant_spec=SHORT, seats=[SeatSpec(bot="greedy"), SeatSpec(bot="colour-control")], seed=3
+    )
+    game.refresh_from_db()
+    assert game.status == Game.Status.MATCH_OVER
+    return game
+
+
+def test_the_dashboard_refreshes_in_place(open_page, monkeypatch):
+    monkeypatch.setattr(views, "LIVE_EVERY", 1)
+    bot_match()
+    late = persons_game("late-lucy")
+    Seat.objects.filter(game=late, number=0).update(deadline_at=timezone.now() - timedelta(hours=2))
+    page = open_page(staff(), "/staff/")
+    assert page.locator("#tile-live .big").inner_text() == "1"
+    assert "late-lucy" in page.locator("#overdue").inner_text()
+    assert page.locator("#activity svg path.area").count() == 1
+    # open_page runs tasks in-process: no broker, so no worker to ask.
+    assert "tasks run in-process" in page.locator("#tile-workers").inner_text()
+    # A mark on this very document: a reload would lose it.
+    page.evaluate("window.sameDocument = true")
+    first = page.locator("#live").get_attribute("data-updated")
+
+    persons_game("new-nina")
+    page.wait_for_function(
+        "document.querySelector('#tile-live .big').textContent.trim() === '2'", timeout=10_000
+    )
+    assert page.evaluate("window.sameDocument") is True
+    assert page.locator("#live").get_attribute("data-updated") != first
+    assert page.locator("#live").count() == 1
+
+
+def test_the_dashboard_without_javascript(open_page):
+    persons_game("lucy")
+    page = open_page(staff(), "/staff/", javascript=False)
+    assert page.locator("#tile-live .big").inner_text() == "1"
+    assert page.locator("#projections tr[data-projection]").count() >= 2
+    assert page.get_by_role("link", name="reload the page").count() == 1
+
+
+def test_the_inspector_steps_through_the_states(open_page):
+    game = bot_match()
+    page = open_page(staff(), f"/staff/games/{game.pk}/?at=10")
+    assert page.locator("#state-json").get_attribute("data-version") == "10"
+    assert page.locator("#log tbody tr[data-version]").count() == game.version
+    assert page.locator("#log tr.current[data-version]").get_attribute("data-version") == "10"
+    page.locator("#log tr[data-version='5'] td:nth-child(2) a").click()
+    page.wait_for_url(f"**/staff/games/{game.pk}/?at=5#state")
+    assert page.locator("#state-json").get_attribute("data-version") == "5"
+    page.get_by_role("link", name="event 6 ›").click()
+    page.wait_for_url("**?at=6#state")
+    assert '"hands"' in page.locator("#state-json").inner_text()
+    # The full-page screenshot is a long log; this one is the screen a person sees first.
+    page.goto(page.url.split("?")[0])
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "test_the_inspector_steps_through_the_states-top.png"))
+    page.locator("#log").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "test_the_inspector_steps_through_the_states-log.png"))
+
+
+def test_the_search_finds_a_player_and_opens_the_inspector(open_page):
+    game = persons_game("marguerite")
+    persons_game("someone-else")
+    page = open_page(staff(), "/staff/")
+    page.get_by_label("Find a game").fill("margue")
+    page.get_by_role("button", name="Find games").click()
+    page.wait_for_url("**/staff/games/?q=margue")
+    assert page.locator("table.results tbody tr").count() == 1
+    page.get_by_role("link", name=f"#{game.pk}").click()
+    page.wait_for_url(f"**/staff/games/{game.pk}/")
+    assert page.locator("#seats").inner_text().count("marguerite") == 1
