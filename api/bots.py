@@ -62,7 +62,14 @@ class DecisionOutput(serializers.Serializer):
     version = serializers.IntegerField()
     view = serializers.DictField()
     legal = serializers.ListField(child=serializers.DictField())
-    deadline = serializers.DateTimeField()
+    deadline = serializers.DateTimeField(
+        help_text="In turn: when the fallback moves for the seat. Optional: when the window "
+        "closes and the game moves on without the bot."
+    )
+    optional = serializers.BooleanField(
+        help_text="True for an out-of-turn window (call uno, catch, newno jump-in): answering is "
+        "up to the bot, and letting it go costs nothing."
+    )
 
 
 class CommandInput(serializers.Serializer):
@@ -83,7 +90,8 @@ class CommandOutput(serializers.Serializer):
 @authentication_classes([BotTokenAuthentication])
 @permission_classes([IsBot])
 def decisions(request: Request) -> Response:
-    """The decisions the games wait for from this bot's seats."""
+    """The decisions the games wait for from this bot's seats, and its open out-of-turn windows
+    (`optional`)."""
     return Response(pull_turns.pull_decisions(request.auth))
 
 

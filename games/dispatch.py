@@ -36,7 +36,9 @@ def after_append(result: store.AppendResult) -> None:
     # once, and a person's turn that ended here must have stopped before the next one starts.
     if deadlines.clocks_to_change(rows):
         deadlines.sync_deadlines(result.game_id)
-    if turns.worker_to_act(rows):
+    # A webhook seat out of turn may have been given a window to call, catch or jump in: only a
+    # worker offers it (games/remote/windows.py). Games without one never come here for it.
+    if turns.worker_to_act(rows) or turns.webhook_out_of_turn(rows):
         tasks.advance_game.delay(result.game_id)
     if rows and rows[0].game__status == MATCH_OVER:
         found = GameSettings.of(rows[0].game__context)

@@ -12,6 +12,14 @@ chances in this order:
    system `close-window` (the Youngest Rule, RULES.md) at once;
 3. the first seat of `to_act`, which must answer.
 
+Seats the driver does not move may still be owed the out-of-turn chances of (1): registered remote
+bots (webhook and pull) get them as windows the worker offers between appends
+(games/remote/windows.py). Given `Windows`, the driver asks those seats nothing; when one comes up
+in the order of (1) with a chance that is new since the last step (a new uno debt, a new jump-in
+window), it stops (`Run.window`), so what it decided is appended and the window offered before
+anyone after it in that order acts. Without `Windows` (bot-only games, simulations) nothing of
+this runs.
+
 `step` decides one command and starts the next hand in the same step when the command ended one,
 so nobody ever sees a game between hands. `play` runs steps until the next decision belongs to a
 seat the driver does not move. `rng` is the only source of chance: a seeded run is reproducible.
@@ -27,6 +35,7 @@ from typing import Any
 from games.bots import Strategy
 from games.engine import HAND_OVER, MATCH_OVER, PLAYING, IllegalCommand, State, Variant
 from games.engine.commands import CLOSE_WINDOW, NEXT_HAND
+from games.engine.events import UNO_OWED
 
 Command = dict[str, Any]
 Event = dict[str, Any]
@@ -50,16 +59,55 @@ def step(variant: Variant, state: State, command: Command) -> tuple[list[Event],
     return events, state
 
 
+@dataclass(frozen=True, slots=True)
+class Windows:
+    """Seats the driver does not move that are owed out-of-turn windows (remote bots), and which
+    chances in the state at hand are new: the seats whose uno debt is new, and whether the newno
+    jump-in window is."""
+
+    seats: frozenset[int]
+    owed: frozenset[int] = frozenset()
+    jump: bool = False
+
+
+class WindowDue:
+    """`next_command`'s answer when a seat of `Windows` is to be offered a window first."""
+
+
+WINDOW_DUE = WindowDue()
+
+
+def chances(state: State, *, owed: frozenset[int] | None = None, jump: bool = True) -> list[int]:
+    """The seats with an out-of-turn chance now, in the order the driver asks them: while seats
+    owe an uno call (only those of `owed`, if given), the owing seats, then every other seat not
+    in `to_act`; while a newno jump-in window is open (if `jump`), the other seats not in
+    `to_act` holding its card. Each seat once."""
+    if state.status != PLAYING:
+        return []
+    found: list[int] = []
+    targets = state.uncalled if owed is None else state.uncalled & owed
+    if targets:
+        found += _uno_order(state, targets)
+    if jump:
+        found += [seat for seat in _jump_holders(state) if seat not in found]
+    return found
+
+
 def next_command(
-    variant: Variant, state: State, strategies: Mapping[int, Strategy], rng: random.Random
-) -> Command | None:
-    """The next command the seats of `strategies` (or the system for them) send, or None when
-    the next decision belongs to another seat."""
+    variant: Variant,
+    state: State,
+    strategies: Mapping[int, Strategy],
+    rng: random.Random,
+    windows: Windows | None = None,
+) -> Command | WindowDue | None:
+    """The next command the seats of `strategies` (or the system for them) send, None when the
+    next decision belongs to another seat, or WINDOW_DUE when a seat of `windows` has a new
+    chance before any of `strategies` would act."""
     if state.status == HAND_OVER:
         return {"type": NEXT_HAND}
     if state.status != PLAYING or not state.to_act:
         return None
-    command = _out_of_turn(variant, state, strategies, rng)
+    command = _out_of_turn(variant, state, strategies, rng, windows)
     if command is not None:
         return command
     if "seats" in (state.pending or {}):
@@ -80,30 +128,57 @@ def next_command(
 
 
 def _out_of_turn(
-    variant: Variant, state: State, strategies: Mapping[int, Strategy], rng: random.Random
-) -> Command | None:
+    variant: Variant,
+    state: State,
+    strategies: Mapping[int, Strategy],
+    rng: random.Random,
+    windows: Windows | None,
+) -> Command | WindowDue | None:
+    remote = windows.seats if windows is not None else frozenset()
     if state.uncalled:
         # A seat that owes the call has the first chance to make it (it may be in `to_act`, as
         # after an automatic precognitive lane play); then the others may catch it.
-        owing = sorted(state.uncalled)
-        for seat in owing + [s for s in range(state.seats) if s not in state.uncalled]:
-            if seat in strategies and (seat in owing or seat not in state.to_act):
+        for seat in _uno_order(state, state.uncalled):
+            if seat in strategies:
                 if command := _ask(variant, state, seat, strategies, rng):
                     return command
-    window = (state.pending or {}).get("jump")
-    if window is not None:
-        holders = [
-            s
-            for s in range(state.seats)
-            if s in strategies
-            and s not in state.to_act
-            and s != window["by"]
-            and window["card"] in state.hands[s]
-        ]
+            elif seat in remote and _new_uno_chance(variant, state, seat, windows):
+                return WINDOW_DUE
+    if (state.pending or {}).get("jump") is not None:
+        # Remote holders draw their place in the same random order as the driver's own seats.
+        holders = [s for s in _jump_holders(state) if s in strategies or s in remote]
         for seat in rng.sample(holders, len(holders)):
-            if command := _ask(variant, state, seat, strategies, rng):
+            if seat not in strategies:
+                if windows is not None and windows.jump and variant.legal_commands(state, seat):
+                    return WINDOW_DUE
+            elif command := _ask(variant, state, seat, strategies, rng):
                 return command
     return None
+
+
+def _uno_order(state: State, owing: frozenset[int]) -> list[int]:
+    """The owing seats, then the others not in `to_act` (who may catch them)."""
+    first = sorted(owing)
+    return first + [s for s in range(state.seats) if s not in owing and s not in state.to_act]
+
+
+def _jump_holders(state: State) -> list[int]:
+    window = (state.pending or {}).get("jump")
+    if window is None:
+        return []
+    return [
+        s
+        for s in range(state.seats)
+        if s not in state.to_act and s != window["by"] and window["card"] in state.hands[s]
+    ]
+
+
+def _new_uno_chance(variant: Variant, state: State, seat: int, windows: Windows | None) -> bool:
+    """Whether `seat` may call or catch over a debt that is new (`windows.owed`)."""
+    if windows is None or not windows.owed & state.uncalled:
+        return False
+    fresh = windows.owed & state.uncalled
+    return (seat in fresh or bool(fresh - {seat})) and bool(variant.legal_commands(state, seat))
 
 
 def _ask(
@@ -129,6 +204,8 @@ class Run:
     events: list[Event] = field(default_factory=list)
     commands: int = 0
     seats: set[int] = field(default_factory=set)
+    # True when it stopped because a seat of `windows` is to be offered a window.
+    window: bool = False
 
 
 def play(
@@ -140,14 +217,21 @@ def play(
     limit: int,
     keep_events: bool = True,
     on_events: Any = None,
+    remote: frozenset[int] = frozenset(),
 ) -> Run:
     """Step the seats of `strategies` until the next decision is another seat's, the match is
-    over, or `limit` commands. `on_events(events)` sees each step's events. Raises BotFailed
-    when a strategy gives an illegal command."""
+    over, or `limit` commands; with `remote` seats, also when one of them has a new out-of-turn
+    chance (`Run.window`; the state's own chances count as old: the caller offered them).
+    `on_events(events)` sees each step's events. Raises BotFailed when a strategy gives an
+    illegal command."""
     run = Run(state)
+    windows = Windows(remote) if remote else None
     while run.commands < limit and run.state.status != MATCH_OVER:
-        command = next_command(variant, run.state, strategies, rng)
-        if command is None:
+        command = next_command(variant, run.state, strategies, rng, windows)
+        if command is WINDOW_DUE:
+            run.window = True
+            break
+        if command is None or isinstance(command, WindowDue):
             break
         try:
             events, run.state = step(variant, run.state, command)
@@ -160,4 +244,13 @@ def play(
         run.commands += 1
         if "seat" in command:
             run.seats.add(command["seat"])
+        if windows is not None:
+            windows = new_chances(remote, events, run.state)
     return run
+
+
+def new_chances(remote: frozenset[int], events: list[Event], state: State) -> Windows:
+    """The chances `events` opened: uno debts they record, and the jump-in window (one never
+    outlives the command after the play that opened it, so an open one is always new)."""
+    owed = frozenset(e["seat"] for e in events if e["type"] == UNO_OWED)
+    return Windows(remote, owed, "jump" in (state.pending or {}))

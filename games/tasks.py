@@ -21,8 +21,13 @@ log = logging.getLogger(__name__)
 
 
 @shared_task(ignore_result=True)
-def advance_game(game_id: int) -> None:
-    turns.advance_game(game_id=game_id)
+def advance_game(game_id: int, windows_over: int | None = None) -> None:
+    advance = turns.advance_game(game_id=game_id, windows_over=windows_over)
+    if advance.hold:
+        # The game holds for a pull bot's out-of-turn window: advance again when it closes, past
+        # the windows of that version. Run in-process (no broker) the countdown is not kept and
+        # this runs at once: without a broker the game does not hold for pull bots' windows.
+        advance_game.apply_async((game_id, advance.version), countdown=advance.hold)
 
 
 @shared_task(ignore_result=True)

@@ -13,6 +13,11 @@ after `batch` commands. When nothing is left for the in-process seats and a webh
 act, it asks that bot (games/remote/webhook_turns.py) and appends its one decision alone; the
 append dispatches the next advance. A pull bot's turn is left to the bot (and, past its
 deadline, to the overdue-turn sweep, games/overdue.py).
+
+Remote bots' out-of-turn chances (games/remote/windows.py): before a run, the windows the last
+append opened for webhook and pull seats are offered, and the run waits for them; a run stops
+where a remote seat gets a new chance, so that its window comes before the next command. A game
+without remote seats skips all of it.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from .errors import Conflict, IllegalMove
 from .fallback import fallback_strategy
 from .game_settings import GameSettings
 from .models import Bot, Game, Seat
+from .remote import windows
 from .remote.webhook_turns import webhook_turn
 from .seats import WORKER_SEATS, Controller, effective, worker_moves
 
@@ -53,14 +59,20 @@ class Advance:
     conflict: bool = False
     # Why a remote bot got a strike in this advance ("" when none did).
     strike: str = ""
+    # Seconds the game holds for a pull bot's out-of-turn window: advance again then, with
+    # `windows_over` (games/tasks.py).
+    hold: float = 0.0
 
 
-def advance_game(*, game_id: int, batch: int | None = None) -> Advance:
+def advance_game(
+    *, game_id: int, batch: int | None = None, windows_over: int | None = None
+) -> Advance:
     """Play the game's consecutive in-process bot turns and append them in one append.
 
     Safe to run twice, and at once with anyone else writing the game: the append expects the
     version the run was decided at. At most `batch` commands (GAMES_ADVANCE_BATCH) per append;
-    the append's listener dispatches the next run.
+    the append's listener dispatches the next run. First the remote bots' windows at this
+    version are offered, unless `windows_over` is this version (their time is up).
     """
     batch = batch or settings.GAMES_ADVANCE_BATCH
     seats_with_bots = Prefetch("seats", Seat.objects.select_related("registered_bot"))
@@ -73,10 +85,22 @@ def advance_game(*, game_id: int, batch: int | None = None) -> Advance:
     if not strategies and not webhooks:
         return Advance(game_id, 0, game.version)
     variant, state, version = services.load_state(game)
+    pulls = remote_bots(seats, Controller.PULL)
+    remote = frozenset(webhooks) | frozenset(pulls)
+    if remote and windows_over != version:
+        offered = windows.offer(
+            game=game, variant=variant, state=state, version=version, webhooks=webhooks,
+            pulls=pulls, in_turn=remote_to_act(state, webhooks),
+        )  # fmt: skip
+        if offered is not None:
+            return Advance(
+                game_id, offered.commands, offered.version, offered.conflict, offered.strike,
+                offered.hold,
+            )  # fmt: skip
     # Seeded by the game and version, so a repeated run decides the same moves.
     rng = random.Random(f"{game.pk}:{version}")
     try:
-        run = play(variant, state, strategies, rng, limit=batch)
+        run = play(variant, state, strategies, rng, limit=batch, remote=remote)
     except BotFailed as error:
         raise BotFailed(f"game {game.pk} v{version}: {error}") from error
     if not run.events:
@@ -128,10 +152,16 @@ def in_process(seats: Iterable[Seat]) -> dict[int, Strategy]:
 
 def webhook_bots(seats: Iterable[Seat]) -> dict[int, Bot]:
     """The webhook bot of every seat one holds (and the worker still asks), by seat number."""
+    return remote_bots(seats, Controller.WEBHOOK)
+
+
+def remote_bots(seats: Iterable[Seat], controller: str) -> dict[int, Bot]:
+    """The registered bot of every seat it moves as `controller` (webhook or pull; not while
+    suspended or failed), by seat number."""
     return {
         seat.number: seat.registered_bot
         for seat in seats
-        if seat.registered_bot is not None and _effective(seat) == Controller.WEBHOOK
+        if seat.registered_bot is not None and _effective(seat) == controller
     }
 
 
@@ -169,6 +199,19 @@ def worker_to_act(rows: Iterable[Any]) -> bool:
         and row.number in (row.game__to_act or [])
         and not GameSettings.of(row.game__context).inline
         and worker_moves(row.controller, row.registered_bot__status)
+        for row in rows
+    )
+
+
+def webhook_out_of_turn(rows: Iterable[Any]) -> bool:
+    """Whether a webhook bot's seat is out of turn in a playing game (SEAT_ROW rows): the append
+    may have opened a window for it, which only a worker can offer. Validation games played
+    in-process are left to bot_validate."""
+    return any(
+        row.game__status == PLAYING
+        and row.number not in (row.game__to_act or [])
+        and not GameSettings.of(row.game__context).inline
+        and effective(row.controller, row.registered_bot__status) == Controller.WEBHOOK
         for row in rows
     )
 

@@ -4,6 +4,12 @@ The game waits for a pull bot until its deadline (`pull_deadline`: the game's `p
 after the game last moved); past it, the overdue-turn sweep (games/overdue.py) plays the
 fallback with a strike. A command the rules refuse is counted but is no strike: the bot may try
 again until its deadline. In a validation match, it fails the round at once.
+
+Out of turn, a pull bot's seat is also listed while an out-of-turn window is open for it (an
+uno call or catch, a newno jump-in: games/remote/windows.py), marked `optional`, with the
+window's end as its deadline; every decision carries `optional`. A command a seat sends out of
+turn was not asked of it: it is not counted as a call (nor resets the strikes), and when the
+rules refuse it (422) it is not counted as an illegal answer and fails no validation round.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.utils import timezone
 
 from games import services
@@ -23,6 +30,7 @@ from games.seats import PULL_SEATS, REPLACED
 
 from .strikes import count_refused, record_call
 from .validation import round_games, validation_problem
+from .windows import optional_decision
 
 
 def pull_deadline(game: Game) -> datetime:
@@ -32,7 +40,8 @@ def pull_deadline(game: Game) -> datetime:
 
 
 def pull_decisions(bot: Bot) -> list[dict[str, Any]]:
-    """The decisions the game waits for from `bot`'s seats, oldest game first."""
+    """The decisions the game waits for from `bot`'s seats, and its open out-of-turn windows
+    (`optional`), oldest game first."""
     if bot.status in REPLACED:
         return []
     if bot.status == Bot.Status.VALIDATING:
@@ -44,8 +53,16 @@ def pull_decisions(bot: Bot) -> list[dict[str, Any]]:
         .order_by("game_id", "number")
     )
     decisions = []
+    # Only a game that moved within the window's length can have one open: the others are not
+    # replayed.
+    recent = timezone.now() - timedelta(seconds=settings.BOTS_PULL_WINDOW_SECONDS)
     for seat in seats:
         if seat.number not in (seat.game.to_act or []):
+            moved = seat.game.last_activity
+            if moved is not None and moved > recent:
+                window = optional_decision(seat.game, seat.number)
+                if window is not None:
+                    decisions.append(window)
             continue
         view = services.game_view(game_id=seat.game_id, viewer=bot, seat=seat.number)
         decisions.append(
@@ -56,6 +73,7 @@ def pull_decisions(bot: Bot) -> list[dict[str, Any]]:
                 "view": view,
                 "legal": view["legal"],
                 "deadline": pull_deadline(seat.game).isoformat(),
+                "optional": False,
             }
         )
     return decisions
@@ -68,7 +86,11 @@ def pull_command(
     may try again until the deadline)."""
     if bot.status in REPLACED:
         raise Forbidden(f"the bot is {bot.status}: {bot.status_reason}", code=f"bot-{bot.status}")
-    game = Game.objects.filter(pk=game_id).only("last_activity", "context").first()
+    game = Game.objects.filter(pk=game_id).only("last_activity", "context", "to_act").first()
+    seat = command.get("seat") if isinstance(command, dict) else None
+    # A command for a seat the game did not wait for (a catch, an uno call, a jump-in) answers an
+    # out-of-turn window: nothing was asked, so it is no call, and a refusal is no fault either.
+    out_of_turn = isinstance(seat, int) and game is not None and seat not in (game.to_act or [])
     try:
         result = services.game_command(
             game_id=game_id,
@@ -78,11 +100,12 @@ def pull_command(
             command_id=command_id,
         )
     except IllegalMove as error:
-        count_refused(bot.pk)
-        if game is not None:
-            validation_problem(game, bot.pk, f"illegal command {command!r}: {error}")
+        if not out_of_turn:
+            count_refused(bot.pk)
+            if game is not None:
+                validation_problem(game, bot.pk, f"illegal command {command!r}: {error}")
         raise
-    if not result.repeated:
+    if not result.repeated and not out_of_turn:
         asked_at = game.last_activity if game is not None else None
         latency = (timezone.now() - asked_at).total_seconds() if asked_at else 0.0
         record_call(bot.pk, outcome=webhook.OK, latency=latency)

@@ -1,9 +1,10 @@
 """A webhook bot served on loopback by http.server in a thread, for the webhook tests.
 
 It answers with the greedy built-in bot's move, unless told to be slow, illegal or broken (for
-every request, once, or for given requests by number), to reset the connection, or to trickle its
-answer a byte at a time; and keeps every request it got (body and signature header) for the tests
-to look at.
+every request, once, for given requests by number, or for optional window requests), to reset the
+connection, to trickle its answer a byte at a time, to decline (null), to forget its uno calls
+("no-uno") or to play the random bot's move ("random"); and keeps every request it got (body and
+signature header) for the tests to look at.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ class FakeBot:
         self.once = False
         # A mode for given requests, by number from 0, ahead of `mode` (e.g. {3: "slow"}).
         self.plan: dict[int, str] = {}
+        # The mode for optional (out-of-turn window) requests, ahead of the others, if set.
+        self.optional_mode: str | None = None
         self.delay = 0.5
         self.requests: list[tuple[bytes, str]] = []
         # Numbers the requests: a slow answer's thread may still run when the next one comes.
@@ -45,14 +48,18 @@ class FakeBot:
                 with fake.lock:
                     number = len(fake.requests)
                     fake.requests.append((body, self.headers.get(SIGNATURE_HEADER, "")))
-                mode = fake.mode_for(number)
+                payload = json.loads(body)
+                if payload.get("optional") and fake.optional_mode is not None:
+                    mode = fake.optional_mode
+                else:
+                    mode = fake.mode_for(number)
                 if mode == "reset":
                     # Closed with a zero linger: the client reads a reset, not an answer.
                     linger = struct.pack("ii", 1, 0)
                     self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, linger)
                     self.connection.close()
                     return
-                status, answer = fake.answer(json.loads(body), mode)
+                status, answer = fake.answer(payload, mode)
                 # "deep": JSON nested past any decoder's recursion, under the size cap.
                 data = (
                     b"[" * 30_000 + b"]" * 30_000 if mode == "deep" else json.dumps(answer).encode()
@@ -105,10 +112,17 @@ class FakeBot:
             return 200, {"type": ["play"], "seat": payload["seat"], "card": {"red": 7}}
         if mode == "slow":
             time.sleep(self.delay)
+        if mode == "decline":
+            return 200, None
         if "seat" not in payload["view"]:
             # A bare payload from a test of the client alone.
             return 200, payload["legal"][0]
-        return 200, find_strategy("greedy")(payload["view"], payload["legal"], self.rng)
+        strategy = find_strategy("random" if mode == "random" else "greedy")
+        command = strategy(payload["view"], payload["legal"], self.rng)
+        if mode == "no-uno" and command is not None and command.get("uno"):
+            # Greedy's move without its uno call: the seat owes it out of turn.
+            command = {**command, "uno": False}
+        return 200, command
 
     def trickle(self, out: Any, data: bytes) -> None:
         for index in range(len(data)):

@@ -1,0 +1,340 @@
+"""Remote bots' out-of-turn windows (games/remote/windows.py): a webhook bot catches, calls uno
+and jumps in out of turn; a pull bot finds the optional decision and its catch is applied; a
+slow, failed or absent answer to a window is no strike and the game moves on after it; a game of
+built-in bots never waits."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Iterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from games import tasks, turns
+from games.actors import actor_label
+from games.bots import find_strategy
+from games.driver import play, step
+from games.engine import MATCH_OVER, Variant
+from games.models import Bot, Game, GameEvent
+from games.remote import tokens, windows
+from games.services import SeatSpec, game_create
+from tests.games.factories import SHORT, make_user
+from tests.games.fake_bot import FakeBot
+
+pytestmark = pytest.mark.django_db
+
+# Whole matches, long enough for seats to reach one card often.
+LONG = {"rules": "official", "options": {"target": 500}}
+NEWNO = {"rules": "newno", "options": {"target": 200}}
+
+
+@pytest.fixture
+def fake(settings) -> Iterator[FakeBot]:
+    settings.BOTS_ALLOW_PRIVATE_URLS = True
+    with FakeBot() as bot:
+        yield bot
+
+
+def webhook_bot(url: str) -> Bot:
+    return Bot.objects.create(
+        owner=make_user(), name="hooky", kind=Bot.Kind.WEBHOOK, url=url, secret="s3cret",
+        status=Bot.Status.ACTIVE,
+    )  # fmt: skip
+
+
+def optional_requests(fake: FakeBot) -> list[dict[str, Any]]:
+    payloads = [json.loads(body) for body, _ in fake.requests]
+    return [payload for payload in payloads if payload.get("optional")]
+
+
+def window_events(game: Game, bot: Bot) -> list[GameEvent]:
+    """The first event of every append the bot's window answers made."""
+    return list(
+        GameEvent.objects.filter(
+            game=game, command_id__startswith=f"bot:#{bot.pk}/window:"
+        ).order_by("version")
+    )
+
+
+def play_until(game: Game, done: Any, what: str, limit: int = 5000) -> None:
+    """Advance the game until `done()` holds (the match may end first: then it fails)."""
+    for _ in range(limit):
+        if done():
+            return
+        assert Game.objects.get(pk=game.pk).status != MATCH_OVER, f"{what} before the end"
+        turns.advance_game(game_id=game.pk)
+    raise AssertionError(f"no {what} in {limit} advances")
+
+
+def play_out(game: Game, limit: int = 5000) -> None:
+    for _ in range(limit):
+        if Game.objects.get(pk=game.pk).status == MATCH_OVER:
+            return
+        turns.advance_game(game_id=game.pk)
+    raise AssertionError("the match did not end")
+
+
+def window_event(game: Game, bot: Bot, kind: str) -> Any:
+    return lambda: [event for event in window_events(game, bot) if event.type == kind]
+
+
+def test_a_webhook_bot_catches_an_uncalled_seat_out_of_turn(fake):
+    bot = webhook_bot(fake.url)
+    # Random in turn (so hands last), greedy in its windows: it catches whenever it can. The
+    # random bots forget their uno calls half the time.
+    fake.mode, fake.optional_mode = "random", "play"
+    seats = [SeatSpec(registered=bot), SeatSpec(bot="random"), SeatSpec(bot="random")]
+    game = game_create(variant_spec=LONG, seats=seats, seed=4)
+    play_until(game, window_event(game, bot, "uno-caught"), "catch through a window")
+    optional = optional_requests(fake)
+    for payload in optional:
+        assert set(payload) == {"game", "seat", "version", "view", "legal", "deadline", "optional"}
+        assert payload["seat"] == 0 and payload["seat"] not in payload["view"]["to_act"]
+    caught = [event for event in window_events(game, bot) if event.type == "uno-caught"]
+    assert caught, "the bot never caught anyone through a window"
+    for event in caught:
+        assert event.actor == actor_label(bot) and event.data["seat"] == 0
+        assert event.command_id == f"bot:#{bot.pk}/window:{event.version - 1}:0"
+    bot.refresh_from_db()
+    # Windows are not calls asked of the bot: the stats count its in-turn decisions only.
+    assert bot.calls == len(fake.requests) - len(optional)
+    assert (bot.strikes, bot.timeouts, bot.errors, bot.illegal_answers) == (0, 0, 0, 0)
+
+
+def test_a_webhook_bot_that_forgot_its_uno_call_makes_it_out_of_turn(fake):
+    bot = webhook_bot(fake.url)
+    fake.mode = "no-uno"
+    seats = [SeatSpec(registered=bot), SeatSpec(bot="greedy"), SeatSpec(bot="greedy")]
+    game = game_create(variant_spec=LONG, seats=seats, seed=4)
+    play_until(game, window_event(game, bot, "uno-called"), "uno call through a window")
+    called = window_event(game, bot, "uno-called")()
+    assert all(event.data == {"seat": 0} for event in called)
+    # Its own debt came first: no built-in bot caught it before its window.
+    caught = GameEvent.objects.filter(game=game, type="uno-caught", data__target=0)
+    assert caught.count() == 0
+
+
+def test_a_webhook_bot_jumps_in_out_of_turn_in_newno(fake):
+    bot = webhook_bot(fake.url)
+    seats = [
+        SeatSpec(registered=bot, age=30),
+        SeatSpec(bot="stacker", age=20),
+        SeatSpec(bot="stacker", age=40),
+        SeatSpec(bot="greedy", age=10),
+    ]
+    game = game_create(variant_spec=NEWNO, seats=seats, seed=2)
+
+    def jumps() -> list[GameEvent]:
+        played = window_event(game, bot, "card-played")()
+        return [event for event in played if event.data.get("jump")]
+
+    play_until(game, jumps, "jump-in through a window")
+    jumps = jumps()
+    assert all(event.data["seat"] == 0 for event in jumps)
+    bot.refresh_from_db()
+    assert bot.strikes == 0
+
+
+@pytest.mark.parametrize("mode", ["slow", "error", "decline", "illegal"])
+def test_a_failed_or_absent_answer_to_a_window_is_no_strike_and_the_game_moves_on(
+    fake, settings, mode
+):
+    settings.BOTS_WINDOW_SECONDS = 0.2
+    bot = webhook_bot(fake.url)
+    # It forgets its uno calls in turn, and answers its window (to make the call) badly.
+    fake.mode, fake.optional_mode, fake.delay = "no-uno", mode, 1.0
+    seats = [SeatSpec(registered=bot), SeatSpec(bot="greedy"), SeatSpec(bot="greedy")]
+    game = game_create(variant_spec=LONG, seats=seats, seed=4)
+    for _ in range(400):
+        asked = len(optional_requests(fake))
+        before = Game.objects.get(pk=game.pk).version
+        started = time.monotonic()
+        advance = turns.advance_game(game_id=game.pk)
+        took = time.monotonic() - started
+        if len(optional_requests(fake)) > asked:
+            break
+    else:
+        raise AssertionError("no window was offered")
+    # The window let go, the same advance went on with the built-in bots, within the window.
+    assert advance.version > before and advance.commands > 0 and not advance.strike
+    assert took < 0.2 + 0.5
+    assert window_events(game, bot) == []
+    # The built-in bots, asked after the window, caught the debt it did not call.
+    caught = GameEvent.objects.filter(game=game, type="uno-caught", data__target=0)
+    assert caught.filter(version__gt=before, version__lte=advance.version).exists()
+    for _ in range(30):
+        turns.advance_game(game_id=game.pk)
+    bot.refresh_from_db()
+    assert (bot.strikes, bot.timeouts, bot.errors, bot.illegal_answers) == (0, 0, 0, 0)
+    assert not GameEvent.objects.filter(game=game, type="fallback-played").exists()
+
+
+# Pull bots: the optional decision in GET /api/bot/decisions, and the game holding for it.
+
+
+@pytest.fixture
+def pull_bot() -> tuple[Bot, APIClient]:
+    bot = Bot.objects.create(
+        owner=make_user(), name="poller", kind=Bot.Kind.PULL, status=Bot.Status.ACTIVE
+    )
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bot {tokens.issue_token(bot)}")
+    return bot, client
+
+
+def until_a_window(
+    game: Game, client: APIClient, forget: bool = False
+) -> tuple[dict[str, Any], turns.Advance]:
+    """Advance the game, answering the bot's in-turn decisions with the random bot's move (hands
+    last, so seats reach one card), without its uno calls if `forget`, until an optional
+    decision is listed; then that decision and the advance that held for it."""
+    rng = random.Random(1)
+    for _ in range(3000):
+        assert Game.objects.get(pk=game.pk).status != MATCH_OVER, "no window before the end"
+        advance = turns.advance_game(game_id=game.pk)
+        for decision in client.get("/api/bot/decisions").json():
+            if decision["optional"]:
+                return decision, advance
+            command = find_strategy("random")(decision["view"], decision["legal"], rng)
+            if "uno" in command:
+                # Its own debts only when asked to: then its windows are its own calls.
+                called = {**command, "uno": not forget}
+                command = called if called in decision["legal"] else command
+            body = {"command": command, "expected_version": decision["version"]}
+            answer = client.post(f"/api/bot/games/{game.pk}/commands", body, format="json")
+            assert answer.status_code == 200, answer.json()
+    raise AssertionError("no window was offered")
+
+
+def pull_match(bot: Bot) -> Game:
+    seats = [SeatSpec(bot="random"), SeatSpec(registered=bot), SeatSpec(bot="random")]
+    seats.append(SeatSpec(bot="random"))
+    return game_create(variant_spec=LONG, seats=seats, seed=9)
+
+
+def test_a_pull_bot_sees_an_optional_decision_and_its_catch_is_applied(pull_bot):
+    bot, client = pull_bot
+    game = pull_match(bot)
+    decision, advance = until_a_window(game, client)
+    waiting = Game.objects.get(pk=game.pk)
+    assert decision["game"] == game.pk and decision["seat"] == 1
+    assert decision["version"] == waiting.version and 1 not in waiting.to_act
+    # The game holds for the window: an advance now moves nothing and says how long.
+    held = turns.advance_game(game_id=game.pk)
+    assert (held.commands, held.version) == (0, waiting.version) and 0 < held.hold <= 2
+    end = waiting.last_activity + timedelta(seconds=2)
+    assert decision["deadline"] == end.isoformat()
+    calls = Bot.objects.get(pk=bot.pk).calls
+    catches = [c for c in decision["legal"] if c["type"] == "catch"]
+    assert catches and set(decision) >= {"view", "legal", "optional"}
+    body = {"command": catches[0], "expected_version": decision["version"], "command_id": "c1"}
+    answer = client.post(f"/api/bot/games/{game.pk}/commands", body, format="json")
+    assert answer.status_code == 200, answer.json()
+    stored = GameEvent.objects.get(game=game, command_id=f"bot:#{bot.pk}/c1")
+    assert (stored.type, stored.actor) == ("uno-caught", actor_label(bot))
+    bot.refresh_from_db()
+    # Out of turn, nothing was asked of it: not a call (which would reset its strikes).
+    assert (bot.calls, bot.strikes) == (calls, 0)
+
+
+def test_an_absent_pull_answer_costs_nothing_and_the_game_moves_on_after_the_window(
+    pull_bot, settings
+):
+    settings.BOTS_PULL_WINDOW_SECONDS = 0.3
+    bot, client = pull_bot
+    game = pull_match(bot)
+    decision, advance = until_a_window(game, client, forget=True)
+    version = decision["version"]
+    assert turns.advance_game(game_id=game.pk).hold > 0
+    calls = Bot.objects.get(pk=bot.pk).calls
+    time.sleep(0.35)
+    assert not [d for d in client.get("/api/bot/decisions").json() if d["optional"]]
+    moved = turns.advance_game(game_id=game.pk)
+    assert moved.version > version and not moved.hold
+    bot.refresh_from_db()
+    assert (bot.calls, bot.strikes, bot.timeouts) == (calls, 0, 0)
+
+
+def test_the_task_comes_back_when_a_pull_window_closes(pull_bot, settings, monkeypatch):
+    settings.BOTS_PULL_WINDOW_SECONDS = 0.3
+    bot, client = pull_bot
+    game = pull_match(bot)
+    decision, _ = until_a_window(game, client, forget=True)
+    sent: list[tuple[Any, float]] = []
+    monkeypatch.setattr(
+        tasks.advance_game, "apply_async", lambda args, countdown: sent.append((args, countdown))
+    )
+    tasks.advance_game(game.pk)
+    assert len(sent) == 1
+    (game_id, over), countdown = sent[0]
+    assert (game_id, over) == (game.pk, decision["version"]) and 0 < countdown <= 0.3
+    # Come back with the windows of that version over: the game moves on, however early.
+    tasks.advance_game(game.pk, over)
+    assert Game.objects.get(pk=game.pk).version > decision["version"]
+
+
+# Games without a remote bot never wait, nor look for windows.
+
+
+def test_a_game_of_builtin_bots_offers_no_window_and_stops_for_none(monkeypatch):
+    def never(**kwargs: Any) -> None:
+        raise AssertionError("a window was looked for in a game without remote bots")
+
+    monkeypatch.setattr(windows, "offer", never)
+    seats = [SeatSpec(bot=name) for name in ("greedy", "random", "random", "colour-control")]
+    game = game_create(variant_spec={"rules": "official", "options": {"target": 500}},
+                       seats=seats, seed=1)  # fmt: skip
+    started = time.monotonic()
+    advance = turns.advance_game(game_id=game.pk)
+    took = time.monotonic() - started
+    # The whole match in one run and one append, as before windows existed.
+    assert Game.objects.get(pk=game.pk).status == MATCH_OVER, advance
+    assert GameEvent.objects.filter(game=game).exclude(command_id=None).count() == 2
+    assert took < 10
+
+
+def test_the_driver_stops_for_a_remote_seat_only_when_asked_to():
+    variant = Variant.from_spec(LONG)
+    state = variant.replay(variant.start(4, seed="windows"))
+    bots = {seat: find_strategy("random") for seat in range(4)}
+    alone = play(variant, state, bots, random.Random(1), limit=50000)
+    same = play(variant, state, bots, random.Random(1), limit=50000, remote=frozenset())
+    assert not alone.window and same.events == alone.events
+    # Seat 3 as a remote seat out of turn: played by the same strategy, but through `remote`.
+    others = {seat: bots[seat] for seat in (0, 1, 2)}
+    rng = random.Random(1)
+    stops = 0
+    for _ in range(5000):
+        run = play(variant, state, others, rng, limit=50000, remote=frozenset({3}))
+        state = run.state
+        if state.status == MATCH_OVER:
+            break
+        if run.window:
+            stops += 1
+            # It stopped right after a command that opened a chance for seat 3.
+            assert state.uncalled or "jump" in (state.pending or {})
+            assert 3 not in state.to_act or 3 in state.uncalled
+        command = bots[3](variant.view(state, 3), variant.legal_commands(state, 3), rng)
+        if command is None:
+            # Seat 3 let its window go: the built-in seats carry on past it.
+            state = play(variant, state, others, rng, limit=1).state
+        else:
+            _, state = step(variant, state, command)
+    assert state.status == MATCH_OVER and stops > 0
+
+
+def test_the_dispatcher_sends_an_advance_for_a_webhook_seat_out_of_turn(fake):
+    bot = webhook_bot(fake.url)
+    user = make_user()
+    seats = [SeatSpec(user=user), SeatSpec(registered=bot), SeatSpec(user=make_user())]
+    game = game_create(variant_spec=SHORT, seats=seats, seed=4)
+    rows = turns.seat_rows(game.pk)
+    assert not turns.worker_to_act(rows) or 1 in Game.objects.get(pk=game.pk).to_act
+    assert turns.webhook_out_of_turn(rows) == (1 not in Game.objects.get(pk=game.pk).to_act)
+    builtin = game_create(variant_spec=SHORT, seats=[SeatSpec(bot="greedy")] * 3, seed=4)
+    assert not turns.webhook_out_of_turn(turns.seat_rows(builtin.pk))
