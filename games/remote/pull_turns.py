@@ -101,12 +101,12 @@ def pull_command(
         )
     except IllegalMove as error:
         if not out_of_turn:
-            count_refused(bot.pk)
+            count_refused(bot.pk, game_id=game_id)
             if game is not None:
                 validation_problem(game, bot.pk, f"illegal command {command!r}: {error}")
         raise
     if not result.repeated and not out_of_turn:
         asked_at = game.last_activity if game is not None else None
         latency = (timezone.now() - asked_at).total_seconds() if asked_at else 0.0
-        record_call(bot.pk, outcome=webhook.OK, latency=latency)
+        record_call(bot.pk, outcome=webhook.OK, latency=latency, game_id=game_id)
     return result
