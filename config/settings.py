@@ -218,6 +218,11 @@ CELERY_TIMEZONE = TIME_ZONE
 # GET /api/health (api/views.py): seconds it waits for the broker to connect and answer, and
 # again for the workers to answer a ping (each call waits that long when the broker is Redis).
 HEALTH_TIMEOUT = float(os.environ.get("HEALTH_TIMEOUT", "0.5"))
+# GET /metrics (api/metrics.py; docs/operations.md): the bearer token that opens it from any
+# address (unset: only direct callers on loopback or private addresses), and the port a Celery
+# worker serves its own metrics on (unset: none).
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+METRICS_WORKER_PORT = int(os.environ.get("METRICS_WORKER_PORT") or 0)
 
 # Workers (games/turns.py, games/tasks.py; docs/workers.md).
 # Bot commands per append when a worker plays a run of bot turns; the next run is dispatched

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import include, path
 
+from api import metrics as api_metrics
 from web import views as web_views
 
 urlpatterns = [
@@ -18,6 +19,8 @@ urlpatterns = [
     path("api/", include("api.urls")),
     # The staff console (staff/urls.py): staff only, a 404 for anyone else.
     path("staff/", include("staff.urls")),
+    # Prometheus's scrape (api/metrics.py): loopback, private addresses or METRICS_TOKEN only.
+    path("metrics", api_metrics.scrape, name="metrics"),
 ]
 
 # Under /api/ errors keep the API's JSON shape (api/views.py); elsewhere Django's pages.

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.db import transaction
 
-from games import store
+from games import metrics, store
 from games.bots import find_strategy
 from games.driver import step
 from games.engine import MATCH_OVER, IllegalCommand, RulesVersionMismatch, State, Variant
@@ -132,6 +132,14 @@ def command_key(actor: Actor, command_id: str | None) -> str | None:
     return None if command_id is None else f"{actor_key(actor)}/{command_id}"
 
 
+# uno_commands_total's outcome for each refusal of game_command (docs/operations.md).
+_REFUSALS: dict[type[Exception], str] = {
+    Conflict: "conflict", IllegalMove: "illegal", Forbidden: "forbidden",
+    GameNotFound: "not-found", InvalidGame: "invalid",
+}  # fmt: skip
+
+
+@metrics.counted_commands(lambda error: _REFUSALS.get(type(error), "error"))
 def game_command(
     *,
     game_id: int,

@@ -26,6 +26,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Max, Min, Q
 from django.utils import timezone
 
+from . import metrics
 from .errors import Conflict, GameNotFound
 from .models import Game, GameEvent, PositionCounter
 
@@ -145,7 +146,9 @@ def append(
     )
     write = _write_postgresql if connection.vendor == "postgresql" else _write_portable
     try:
-        last_position = write(batch)
+        # The write only: the caller's outer transaction, if any, commits later and elsewhere.
+        with metrics.APPEND_SECONDS.time():
+            last_position = write(batch)
     except IntegrityError:
         # The version matched but the command id was taken: the same command sent again with a
         # fresh expected version. Anything else is a real error.
@@ -164,6 +167,7 @@ def append(
             raise GameNotFound(game_id)
         raise Conflict(expected_version=expected_version, current_version=current)
     count = len(batch.rows)
+    metrics.EVENTS_APPENDED.inc(count)
     result = AppendResult(
         game_id=game_id,
         first_version=expected_version + 1,

@@ -35,6 +35,8 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 
+from games import metrics
+
 SIGNATURE_HEADER = "X-Uno-Signature"
 
 # Outcomes of one call.
@@ -236,6 +238,15 @@ def _exchange(url: str, body: bytes, headers: dict[str, str], deadline: _Deadlin
 
 def ask(*, url: str, secret: str, payload: dict[str, Any], timeout: float) -> Answer:
     """POST `payload` to `url` and return the bot's answer, within `timeout` seconds in all."""
+    started = time.monotonic()
+    answer = _ask(url=url, secret=secret, payload=payload, timeout=timeout)
+    # Timed here, not from answer.latency: a refused URL's answer carries no latency.
+    metrics.WEBHOOK_SECONDS.observe(time.monotonic() - started)
+    metrics.WEBHOOK_CALLS.labels(outcome=answer.outcome).inc()
+    return answer
+
+
+def _ask(*, url: str, secret: str, payload: dict[str, Any], timeout: float) -> Answer:
     body = json.dumps(payload, separators=(",", ":")).encode()
     headers = {
         "Content-Type": "application/json",
