@@ -145,7 +145,7 @@ class LadderEntryOutput(serializers.Serializer):
         return "bot" if entry.bot_id else "person"
 
     def get_name(self, entry: Entry) -> str:
-        return entry.bot.name if entry.bot is not None else entry.user.get_username()
+        return ladder_reads.entrant(entry).name
 
 
 @extend_schema(responses={200: LadderRowOutput(many=True), **error_responses(403)})

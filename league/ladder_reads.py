@@ -61,10 +61,16 @@ class Entrant:
     bot_id: int | None
 
 
+def owner_name(entry: Entry) -> str:
+    """A bot's owner's username, or the person's own."""
+    owner = entry.bot.owner if entry.bot is not None else entry.user
+    assert owner is not None  # an entry is a person or a bot (a database constraint)
+    return str(owner.get_username())
+
+
 def entrant(entry: Entry) -> Entrant:
-    owner = entry.bot.owner if entry.bot_id else entry.user
     kind = "bot" if entry.bot_id else "person"
-    return Entrant(entry, entrant_name(entry), kind, owner.get_username(), entry.bot_id)
+    return Entrant(entry, entrant_name(entry), kind, owner_name(entry), entry.bot_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +98,7 @@ def _line(entry: Entry, row: Rating | None, trend: list[float], now: Any) -> Boa
     skill = ratings.Skill()
     if row is not None:
         skill = ratings.decayed(ratings.Skill(row.mu, row.sigma), row.rated_at, now)
-    owner = entry.bot.owner.get_username() if entry.bot_id else entry.user.get_username()
+    owner = owner_name(entry)
     return BoardLine(
         rank=None,
         entry=entry,
@@ -148,11 +154,11 @@ def leaderboard(competition: Competition, *, now: Any = None) -> Board:
         if line.sets and (rated := rows[line.entry.pk].rated_at) is not None and rated >= cutoff
     ]
     on_board.sort(key=lambda line: (-line.ordinal, line.name))
-    ranked = []
+    ranked: list[BoardLine] = []
     for index, line in enumerate(on_board):
         shared = index and round(on_board[index - 1].ordinal, 6) == round(line.ordinal, 6)
-        rank = ranked[-1].rank if shared else index + 1
-        ranked.append(_replace_rank(line, rank))
+        rank = ranked[-1].rank if shared else None
+        ranked.append(_replace_rank(line, rank or index + 1))
     unranked = [line for line in lines if line not in on_board and line.active]
     unranked.sort(key=lambda line: line.name)
     return Board(ranked, unranked)
@@ -240,12 +246,11 @@ class RecentGame:
 def recent_games(bot: Bot, *, limit: int = 20) -> list[RecentGame]:
     """The bot's latest games, newest first: ladder games, validation games (a failed round
     included, so its owner sees what went wrong) and any other; with its place once over."""
-    seats = (
+    seats = list(
         Seat.objects.filter(registered_bot=bot)
         .select_related("game")
         .order_by("-game__created_at", "-game_id")[:limit]
     )
-    seats = list(seats)
     results = MatchResult.objects.in_bulk([seat.game_id for seat in seats])
     names = dict(Competition.objects.values_list("pk", "name"))
     found = []
