@@ -1,27 +1,65 @@
 """Admin pages for games: look, don't touch.
 
 Games are created and moved only by games/services.py (an admin-made game would have no events),
-events are append-only, and read models belong to their projections. The admin may edit a
-game's context and reveal setting, nothing else. A private event's data (hidden cards) shows
-only once its match is over: staff who also play must not be able to peek.
+events are append-only (read-only here for everyone, superusers included), and read models belong
+to their projections. The admin may edit a game's context and reveal setting, nothing else. A
+private event's data (hidden cards) shows only once its match is over: staff who also play must
+not be able to peek.
+
+Registered bots: their owners register and change them (games/bot_registry.py, which opens the
+validation rounds), so here only the name may be edited; the secret and the token hash are never
+shown, only whether they are set. Its status changes only by the staff console's own actions
+(staff/actions.py bot_suspend, bot_reinstate: checked, audited, with the reason typed next to
+the action), never by editing it.
+
+Rows that concern a game link to the staff console's game inspector (`inspector_url`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ActionForm
+from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.urls import NoReverseMatch, reverse
+from django.utils.html import format_html
 
+from staff.actions import REASON_LENGTH, bot_reinstate, bot_suspend
+
+from .errors import GameError
 from .models import (
+    Bot,
+    BotCall,
     Game,
     GameEvent,
     GameSummary,
     HandResult,
     MatchResult,
+    NotificationPreference,
+    PositionCounter,
     ProjectionCheckpoint,
     Seat,
+    TurnNotice,
 )
+
+
+def inspector_url(game_id: int) -> str:
+    """The staff console's inspector of a game, or the admin's own page of it while the console
+    has no inspector (staff/urls.py is built separately)."""
+    try:
+        return reverse("staff:game", kwargs={"game_id": game_id})
+    except NoReverseMatch:
+        return reverse("admin:games_game_change", args=[game_id])
+
+
+def game_link(game_id: int | None) -> str:
+    if game_id is None:
+        return "-"
+    return format_html('<a href="{}">game {}</a>', inspector_url(game_id), game_id)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -37,7 +75,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 class SeatInline(admin.TabularInline):
     model = Seat
-    fields = ("number", "user", "bot", "age", "controller", "deadline_at")
+    fields = ("number", "user", "bot", "registered_bot", "age", "controller", "deadline_at")
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -56,10 +94,13 @@ class GameAdmin(admin.ModelAdmin):
         "hand_number",
         "version",
         "last_activity",
+        "inspect",
     )
     list_filter = ("status", "reveal")
+    search_fields = ("=id",)
     inlines = [SeatInline]
     readonly_fields = (
+        "inspect",
         "variant",
         "seat_count",
         "status",
@@ -74,6 +115,10 @@ class GameAdmin(admin.ModelAdmin):
     def rules(self, game: Game) -> str:
         return str(game.variant.get("rules", ""))
 
+    @admin.display(description="inspector")
+    def inspect(self, game: Game) -> str:
+        return game_link(game.pk)
+
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
@@ -81,15 +126,26 @@ class GameAdmin(admin.ModelAdmin):
         return False
 
 
+@admin.register(Seat)
+class SeatAdmin(ReadOnlyAdmin):
+    list_display = ("game_link", "number", "user", "bot", "registered_bot", "controller")
+    list_filter = ("controller",)
+    list_select_related = ("user", "registered_bot")
+    search_fields = ("=game__id", "user__username", "bot", "registered_bot__name")
+
+    @admin.display(description="game", ordering="game")
+    def game_link(self, seat: Seat) -> str:
+        return game_link(seat.game_id)
+
+
 @admin.register(GameEvent)
 class GameEventAdmin(ReadOnlyAdmin):
-    list_display = ("global_position", "game", "version", "type", "visibility", "actor")
+    list_display = ("global_position", "game_link", "version", "type", "visibility", "actor")
     list_filter = ("type", "visibility")
-    list_select_related = ("game",)
     search_fields = ("=game__id", "=command_id")
     fields = (
         "global_position",
-        "game",
+        "game_link",
         "version",
         "type",
         "schema_version",
@@ -100,6 +156,10 @@ class GameEventAdmin(ReadOnlyAdmin):
         "recorded_at",
     )
     readonly_fields = fields
+
+    @admin.display(description="game", ordering="game")
+    def game_link(self, event: GameEvent) -> str:
+        return game_link(event.game_id)
 
     @admin.display(description="data")
     def shown_data(self, event: GameEvent) -> Any:
@@ -112,20 +172,208 @@ class GameEventAdmin(ReadOnlyAdmin):
 
 @admin.register(GameSummary)
 class GameSummaryAdmin(ReadOnlyAdmin):
-    list_display = ("game", "status", "to_act", "scores", "hand_number", "version", "last_activity")
+    list_display = (
+        "game_link",
+        "status",
+        "to_act",
+        "scores",
+        "hand_number",
+        "version",
+        "last_activity",
+    )
     list_filter = ("status",)
+
+    @admin.display(description="game", ordering="game")
+    def game_link(self, summary: GameSummary) -> str:
+        return game_link(summary.game_id)
 
 
 @admin.register(HandResult)
 class HandResultAdmin(ReadOnlyAdmin):
-    list_display = ("game", "hand_number", "winner", "gained", "scores")
+    list_display = ("game_link", "hand_number", "winner", "gained", "scores")
+
+    @admin.display(description="game", ordering="game")
+    def game_link(self, result: HandResult) -> str:
+        return game_link(result.game_id)
 
 
 @admin.register(MatchResult)
 class MatchResultAdmin(ReadOnlyAdmin):
-    list_display = ("game", "winner", "places", "scores", "hands_won", "hands")
+    list_display = ("game_link", "winner", "places", "forfeited", "scores", "hands_won", "hands")
+
+    @admin.display(description="game", ordering="game")
+    def game_link(self, result: MatchResult) -> str:
+        return game_link(result.game_id)
 
 
 @admin.register(ProjectionCheckpoint)
 class ProjectionCheckpointAdmin(ReadOnlyAdmin):
     list_display = ("name", "position", "updated_at")
+
+
+@admin.register(PositionCounter)
+class PositionCounterAdmin(ReadOnlyAdmin):
+    list_display = ("id", "value")
+
+
+# ----------------------------------------------------------------------------- registered bots
+
+
+class BotCallInline(admin.TabularInline):
+    model = BotCall
+    fields = ("at", "outcome", "latency", "reason", "game")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    verbose_name_plural = "recent calls (the last 100 are kept)"
+
+    @admin.display(description="game")
+    def game(self, call: BotCall) -> str:
+        return game_link(call.game_id)
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class BotActionForm(ActionForm):
+    # The staff actions keep a reason with every change (staff/models.py AuditEntry).
+    reason = forms.CharField(required=False, max_length=REASON_LENGTH, label="Reason")
+
+
+def _each_bot(
+    modeladmin: admin.ModelAdmin,
+    request: HttpRequest,
+    queryset: QuerySet[Bot],
+    action: Callable[..., Any],
+    done: str,
+) -> None:
+    """Run a staff action on each selected bot; its refusals are reported, bot by bot."""
+    count = 0
+    for bot in queryset:
+        try:
+            action(bot_id=bot.pk, user=request.user, reason=request.POST.get("reason", ""))
+        except GameError as error:
+            modeladmin.message_user(request, f"{bot.name}: {error}", messages.ERROR)
+        else:
+            count += 1
+    if count:
+        modeladmin.message_user(request, f"{count} bot(s) {done}.", messages.SUCCESS)
+
+
+@admin.action(description="Suspend the selected active bots (the default bot plays their seats)")
+def suspend(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Bot]) -> None:
+    _each_bot(modeladmin, request, queryset, bot_suspend, "suspended")
+
+
+@admin.action(description="Reinstate the selected suspended bots (through a new validation)")
+def reinstate(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Bot]) -> None:
+    _each_bot(modeladmin, request, queryset, bot_reinstate, "sent to a new validation round")
+
+
+@admin.register(Bot)
+class BotAdmin(admin.ModelAdmin):
+    list_display = (
+        "name",
+        "owner",
+        "kind",
+        "status",
+        "strikes",
+        "calls",
+        "latency",
+        "timeouts",
+        "errors",
+        "illegal_answers",
+        "updated_at",
+    )
+    list_filter = ("status", "kind")
+    list_select_related = ("owner",)
+    search_fields = ("name", "owner__username", "=id")
+    actions = [suspend, reinstate]
+    action_form = BotActionForm
+    inlines = [BotCallInline]
+    # `secret` and `token_hash` are in neither list: no form field, no page shows them.
+    fields = (
+        "name",
+        "owner",
+        "kind",
+        "strategy",
+        "url",
+        "secret_set",
+        "token_set",
+        "status",
+        "status_reason",
+        "validation_round",
+        "validation_started_at",
+        "strikes",
+        "calls",
+        "latency",
+        "timeouts",
+        "errors",
+        "illegal_answers",
+        "created_at",
+        "updated_at",
+    )
+    # Everything but the name: a new URL or strategy must open a validation round
+    # (bot_registry.bot_update, the owner's), and the status moves by the staff actions.
+    readonly_fields = tuple(field for field in fields if field != "name")
+
+    @admin.display(description="mean latency (s)")
+    def latency(self, bot: Bot) -> str:
+        mean = bot.mean_latency
+        return "-" if mean is None else f"{mean:.3f}"
+
+    @admin.display(description="secret", boolean=True)
+    def secret_set(self, bot: Bot) -> bool:
+        return bool(bot.secret)
+
+    @admin.display(description="token", boolean=True)
+    def token_set(self, bot: Bot) -> bool:
+        return bool(bot.token_hash)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        # A bot is registered by its owner (bot_register), who alone is shown its token.
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # Its seats and entries hang from it (and the log names it): suspend it instead.
+        return False
+
+
+@admin.register(BotCall)
+class BotCallAdmin(ReadOnlyAdmin):
+    list_display = ("at", "bot", "outcome", "latency", "reason", "game")
+    list_filter = ("outcome", "bot__kind")
+    list_select_related = ("bot",)
+    search_fields = ("bot__name", "bot__owner__username", "=game_id")
+
+    @admin.display(description="game", ordering="game_id")
+    def game(self, call: BotCall) -> str:
+        return game_link(call.game_id)
+
+
+# ------------------------------------------------------------------------------- turn emails
+
+
+@admin.register(NotificationPreference)
+class NotificationPreferenceAdmin(admin.ModelAdmin):
+    list_display = ("user", "turn_emails")
+    list_filter = ("turn_emails",)
+    list_select_related = ("user",)
+    search_fields = ("user__username",)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        return ("user",) if obj is not None else ()
+
+
+@admin.register(TurnNotice)
+class TurnNoticeAdmin(ReadOnlyAdmin):
+    list_display = ("seat", "game", "deadline_at", "created_at", "sent_at")
+    list_select_related = ("seat",)
+    search_fields = ("=seat__game__id", "seat__user__username")
+
+    @admin.display(description="game")
+    def game(self, notice: TurnNotice) -> str:
+        return game_link(notice.seat.game_id)
