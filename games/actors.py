@@ -23,6 +23,15 @@ class BotActor:
     name: str
 
 
+@dataclass(frozen=True, slots=True)
+class StaffActor:
+    """A staff member ruling from the staff console (an abort, a forfeit, a longer deadline):
+    the log names them `staff:<user id>`, apart from anything they do as a player. Holds no
+    seat, so it can send no game command."""
+
+    user_id: int
+
+
 class SystemActor:
     """The server itself: use the one SYSTEM instance (`actor is SYSTEM` is the whole test)."""
 
@@ -35,7 +44,7 @@ SYSTEM: Final = SystemActor()
 # A person is a signed-in user of the site: Django's user model (AUTH_USER_MODEL is not set).
 Person = User
 # Who may act in a game.
-Actor = Person | BotActor | Bot | SystemActor
+Actor = Person | BotActor | Bot | StaffActor | SystemActor
 # Who may look at one: an actor, or a spectator (None, an anonymous user).
 Viewer = Actor | AnonymousUser | None
 
@@ -46,9 +55,12 @@ def is_person(actor: object) -> TypeGuard[Person]:
 
 
 def actor_label(actor: Actor) -> str:
-    """How the event log names an actor: "user:12", "bot:greedy", "bot:#3:name" or "system"."""
+    """How the event log names an actor: "user:12", "bot:greedy", "bot:#3:name", "staff:12" or
+    "system"."""
     if isinstance(actor, SystemActor):
         return "system"
+    if isinstance(actor, StaffActor):
+        return f"staff:{actor.user_id}"
     if isinstance(actor, BotActor):
         return f"bot:{actor.name}"
     if isinstance(actor, Bot):
@@ -59,7 +71,8 @@ def actor_label(actor: Actor) -> str:
 
 
 def actor_key(actor: Actor) -> str:
-    """The actor's namespace for command ids: "user:12", "bot:greedy", "bot:#3" or "system".
+    """The actor's namespace for command ids: "user:12", "bot:greedy", "bot:#3", "staff:12" or
+    "system".
     Stable for the actor's life (a registered bot's name may change, its id does not)."""
     if isinstance(actor, Bot):
         return f"bot:#{actor.pk}"

@@ -20,6 +20,7 @@ from django.db import models, transaction
 from games import seat_facts, store
 from games.engine import HAND_OVER, MATCH_OVER, PLAYING
 from games.engine.events import (
+    GAME_ABORTED,
     HAND_ENDED,
     HAND_STARTED,
     MATCH_ENDED,
@@ -87,9 +88,15 @@ def run(name: str, *, batch_size: int = BATCH_SIZE) -> int:
         moved += step
 
 
-def rebuild(name: str, *, batch_size: int = BATCH_SIZE) -> int:
+# Told (positions folded, positions to fold) after each batch of a rebuild.
+Progress = Callable[[int, int], None]
+
+
+def rebuild(name: str, *, batch_size: int = BATCH_SIZE, progress: Progress | None = None) -> int:
     """Empty the projection's tables and fold the whole log again, in one transaction: readers
     see the old read models until the new ones are complete. Returns the positions folded.
+    `progress` hears after each batch: the transaction hides the checkpoint until the end, so a
+    watcher (the staff console's rebuild page) learns how far it is only from this.
     """
     projection = _find(name)
     ProjectionCheckpoint.objects.get_or_create(name=name)
@@ -101,7 +108,8 @@ def rebuild(name: str, *, batch_size: int = BATCH_SIZE) -> int:
         checkpoint.save(update_fields=["position", "updated_at"])
         target = store.head()
         while _advance(projection, checkpoint, target, batch_size):
-            pass
+            if progress is not None:
+                progress(checkpoint.position, target)
     return checkpoint.position
 
 
@@ -198,12 +206,19 @@ class GameSummaries(Projection):
     def match_ended(self, record: Record) -> None:
         self.rows[record.game_id].status = MATCH_OVER
 
+    def game_aborted(self, record: Record) -> None:
+        # Over, as the engine folds it; the summary keeps the scores it had.
+        row = self.rows[record.game_id]
+        row.status = MATCH_OVER
+        row.to_act = []
+
     handlers = {
         MATCH_STARTED: match_started,
         HAND_STARTED: hand_started,
         PROMPTED: prompted,
         HAND_ENDED: hand_ended,
         MATCH_ENDED: match_ended,
+        GAME_ABORTED: game_aborted,
     }
 
     def finish(self) -> None:

@@ -142,6 +142,15 @@ def ladder_matchmaking(competition: Competition, *, rng: random.Random | None = 
         return made
 
 
+def ladder_set_close(ladder_set_id: int) -> bool:
+    """Make no more rotations of a set: one of its games was aborted (staff/actions.py). The
+    ratings projection rates a set only when every rotation ended, so the rest would be played
+    for nothing while its entrants wait outside matchmaking; closed, they are idle at once.
+    Returns whether the set was still open."""
+    still_open = LadderSet.objects.filter(pk=ladder_set_id, made__lt=F("size"))
+    return bool(still_open.update(made=F("size")))
+
+
 def _next_rotation(competition: Competition, ladder_set: LadderSet) -> Game | None:
     """The set's next game, if its last one has ended."""
     playing = Game.objects.filter(context__ladder_set=ladder_set.pk, status=PLAYING)

@@ -441,7 +441,8 @@ class LadderSet(models.Model):
     seed = models.CharField(max_length=32)
     size = models.PositiveSmallIntegerField(help_text="Games in the set.")
     # Games made so far (matchmaking's bookkeeping: it makes the next rotation when the last
-    # one has ended); the only field that changes, and no projection reads it.
+    # one has ended), or `size` once a game of the set was aborted (ladders.ladder_set_close);
+    # the only field that changes, and no projection reads it.
     made = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.urls import path  # noqa: F401 (the views add their paths below)
 
-from . import views
+from . import action_views, views
 
 app_name = "staff"
 
@@ -18,4 +18,23 @@ urlpatterns: list[Any] = [
     path("activity/", views.dashboard_activity, name="dashboard-activity"),
     path("games/", views.game_search, name="games"),
     path("games/<int:game_id>/", views.game_inspector, name="game"),
+]
+
+# The actions (staff/action_views.py): a confirmation page (GET) that posts to itself (POST).
+urlpatterns += [
+    path("games/<int:game_id>/redrive/", action_views.game_redrive, name="game-redrive"),
+    path("games/<int:game_id>/abort/", action_views.game_abort, name="game-abort"),
+    path("games/<int:game_id>/forfeit/", action_views.game_forfeit, name="game-forfeit"),
+    path("games/<int:game_id>/extend-deadline/", action_views.game_extend, name="game-extend"),
+    path("bots/<int:bot_id>/suspend/", action_views.bot_suspend, name="bot-suspend"),
+    path("bots/<int:bot_id>/reinstate/", action_views.bot_reinstate, name="bot-reinstate"),
+    path("ladders/<slug:slug>/pause/", action_views.ladder_pause, name="ladder-pause"),
+    path("ladders/<slug:slug>/resume/", action_views.ladder_resume, name="ladder-resume"),
+    path("projections/", action_views.projection_list, name="projections"),
+    path(
+        "projections/<slug:name>/rebuild/",
+        action_views.projection_rebuild,
+        name="projection-rebuild",
+    ),
+    path("projections/rebuilds/<int:entry_id>/", action_views.rebuild_progress, name="rebuild"),
 ]

@@ -237,6 +237,9 @@ def _result(view: View, who: Names) -> str:
     winner = view.get("winner")
     if winner is not None:
         return f"{who.verb(winner, 'wins', 'win')} the match"
+    if view.get("places") is None:
+        # Over without places: only a staff's game-aborted event ends a match so.
+        return "The match was aborted by the staff, with no result"
     places = view.get("places") or []
     firsts = [seat for seat, place in enumerate(places) if place == 1]
     return f"{who.seats(firsts)} share first place"

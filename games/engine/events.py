@@ -54,7 +54,13 @@ VACATION_TAKEN = "vacation-taken"  # seat, days, until: the seat's clock pauses 
 SEAT_FACTS = frozenset({SEAT_FORFEITED, SEAT_HANDED_OVER, FALLBACK_PLAYED, VACATION_TAKEN})
 # A league's ruling on a fixture's game (league/services.py); it moves no card either.
 FIXTURE_RETIMED = "fixture-retimed"  # deadline (ISO 8601), note: the fixture's deadline moved
-SERVICE_FACTS = SEAT_FACTS | {FIXTURE_RETIMED}
+# A staff ruling on a person's turn clock (staff/actions.py); it moves no card either.
+DEADLINE_EXTENDED = "deadline-extended"  # seat, deadline (ISO 8601), note: the turn's new end
+SERVICE_FACTS = SEAT_FACTS | {FIXTURE_RETIMED, DEADLINE_EXTENDED}
+# A staff ruling that ends the match where it stands (staff/actions.py): no winner, no places,
+# no match-ended, so no result, standing or rating counts the game. Not a service fact: it
+# changes the state (the match is over), so a command decided before it is refused.
+GAME_ABORTED = "game-aborted"  # reason: why the staff ended it
 
 
 def initial_state(event: Event) -> State:
@@ -242,6 +248,18 @@ def _match_ended(state: State, event: Event) -> None:
     state.pending = None
 
 
+def _game_aborted(state: State, event: Event) -> None:
+    # Over as far as every reader of the status is concerned (nobody moves it, every sweep
+    # skips it), but without the places a match-ended would give.
+    state.status = MATCH_OVER
+    state.aborted = True
+    state.winner = None
+    state.places = None
+    state.pending = None
+    state.to_act = ()
+    state.uncalled = frozenset()
+
+
 def _nothing(state: State, event: Event) -> None:
     """Facts kept for the record (and for viewers) that change no state."""
 
@@ -278,6 +296,8 @@ EVOLVE: dict[str, Callable[[State, Event], None]] = {
     FALLBACK_PLAYED: _nothing,
     VACATION_TAKEN: _nothing,
     FIXTURE_RETIMED: _nothing,
+    DEADLINE_EXTENDED: _nothing,
+    GAME_ABORTED: _game_aborted,
 }
 
 

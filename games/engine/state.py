@@ -51,6 +51,8 @@ class State:
     status: str = PLAYING
     winner: Seat | None = None
     places: list[int] | None = None
+    # The match was ended by a game-aborted event: over (MATCH_OVER) with no winner and no places.
+    aborted: bool = False
     # Counts shuffles inside a hand so that each draws a fresh, reproducible order.
     shuffles: int = 0
     # Ruleset-specific facts (newno ages, censorship rulings); values are never mutated in place.
@@ -80,6 +82,7 @@ class State:
         new.status = self.status
         new.winner = self.winner
         new.places = self.places[:] if self.places is not None else None
+        new.aborted = self.aborted
         new.shuffles = self.shuffles
         new.extra = dict(self.extra)
         return new

@@ -15,6 +15,7 @@ from .events import (
     CARD_SUBMITTED,
     CARDS_DRAWN,
     CHALLENGE_RESOLVED,
+    DEADLINE_EXTENDED,
     FALLBACK_PLAYED,
     HAND_STARTED,
     LANE_FILLED,
@@ -120,4 +121,7 @@ def event_view(ruleset: Ruleset, event: Event, viewer: Seat | None) -> Event:
         return {**event, "reason": None}
     if kind == VACATION_TAKEN and viewer != event["seat"]:
         return {**event, "days": None, "until": None}
+    # The staff's reason for more time (an illness, a move) is the seat's too.
+    if kind == DEADLINE_EXTENDED and viewer != event["seat"]:
+        return {**event, "note": None}
     return event
