@@ -11,6 +11,7 @@ from django.template.loader import get_template
 from django.views.decorators.http import require_GET
 
 from games.models import Game
+from league import ladder_reads
 
 from . import figures, inspector
 from .access import staff_only
@@ -58,7 +59,8 @@ def dashboard_activity(request: HttpRequest) -> HttpResponse:
 
 
 def _live_context() -> dict[str, object]:
-    return {"figures": figures.dashboard()}
+    # The ladders, for their matchmaking switch (staff/action_views.py pauses and resumes).
+    return {"figures": figures.dashboard(), "ladders": list(ladder_reads.ladders())}
 
 
 def _activity_context() -> dict[str, object]:

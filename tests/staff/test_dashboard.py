@@ -22,6 +22,7 @@ from league.models import Competition
 from staff import figures, views
 from tests.games.factories import make_user
 from tests.games.workers import Worker, sending_to, wait_for
+from tests.league.factories import make_competition
 
 pytestmark = pytest.mark.django_db
 
@@ -371,3 +372,20 @@ def test_a_real_worker_answers_the_inspect_ping(redis_url):
         found = figures.workers()
         assert found.broker == "redis" or "redis" in found.broker.lower()
         assert found.problem == ""
+
+
+def test_the_dashboard_links_each_bot_ladder_and_projection_to_its_action(client):
+    staff = get_user_model().objects.create_user("opsdesk", is_staff=True)
+    client.force_login(staff)
+    builtin = {"owner": staff, "kind": Bot.Kind.BUILTIN, "strategy": "greedy"}
+    active = Bot.objects.create(name="live", status=Bot.Status.ACTIVE, calls=3, **builtin)
+    resting = Bot.objects.create(name="rest", status=Bot.Status.SUSPENDED, calls=2, **builtin)
+    ladder = make_competition(slug="links", matchmaking=True)
+    html = client.get("/staff/").content.decode()
+    assert f"/staff/bots/{active.pk}/suspend/" in html
+    assert f"/staff/bots/{resting.pk}/reinstate/" in html
+    assert f"/staff/ladders/{ladder.slug}/pause/" in html
+    assert "/staff/projections/ladder-ratings/rebuild/" in html
+    for path in (f"/staff/bots/{active.pk}/suspend/", f"/staff/ladders/{ladder.slug}/pause/",
+                 "/staff/projections/ladder-ratings/rebuild/"):  # fmt: skip
+        assert client.get(path).status_code == 200
