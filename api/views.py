@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import DatabaseError, connection
@@ -55,6 +55,8 @@ class Tasks:
     broker: str
     workers: int | None = None
     problem: str | None = None
+    # The workers that answered the ping, by name (Celery's hostnames, "celery@host").
+    names: list[str] = field(default_factory=list)
 
 
 def database_answers() -> bool:
@@ -67,7 +69,8 @@ def database_answers() -> bool:
 
 
 def check_tasks() -> Tasks:
-    """Connect to Celery's broker and ping the workers, each bounded by HEALTH_TIMEOUT.
+    """Connect to Celery's broker and ping the workers, each bounded by HEALTH_TIMEOUT (the
+    staff dashboard asks the same: staff/figures.py).
 
     Reads the Celery app's configuration as it is now (tests and tools change it at run time),
     and uses a connection of its own rather than the app's pool.
@@ -87,16 +90,17 @@ def check_tasks() -> Tasks:
         try:
             # max_retries=0: one attempt; kombu would otherwise sleep and retry.
             broker.ensure_connection(max_retries=0, timeout=timeout)
-        except errors as error:
-            log.warning("health: the broker (%s) does not answer: %s", transport, error)
-            return Tasks(broker=transport, problem=BROKER_UNAVAILABLE)
-        try:
             replies = celery_app.control.ping(timeout=timeout, connection=broker)
         except errors as error:
-            log.warning("health: the broker (%s) failed the workers' ping: %s", transport, error)
+            log.warning("the broker (%s) failed the workers' ping: %s", transport, error)
             return Tasks(broker=transport, problem=BROKER_UNAVAILABLE)
-    workers = sum(len(reply) for reply in replies)
-    return Tasks(broker=transport, workers=workers, problem=None if workers else NO_WORKERS)
+    names = sorted(name for reply in replies for name in reply)
+    return Tasks(
+        broker=transport,
+        workers=len(names),
+        problem=None if names else NO_WORKERS,
+        names=names,
+    )
 
 
 MESSAGES = {

@@ -18,10 +18,8 @@ from django.db import connection
 from django.db.models import Count, Q
 from django.db.models.functions import TruncMinute
 from django.utils import timezone
-from kombu.exceptions import KombuError
 
-from api.views import BROKER_UNAVAILABLE, EAGER, NO_WORKERS, database_answers
-from config import celery_app
+from api.views import BROKER_UNAVAILABLE, EAGER, check_tasks, database_answers
 from games import overdue, projections, store, turns
 from games.engine import PLAYING
 from games.engine.events import MATCH_ENDED
@@ -582,27 +580,11 @@ class Workers:
 
 
 def workers() -> Workers:
-    """The workers that answer Celery's inspect ping within HEALTH_TIMEOUT, by name: the same
-    bounded connection as GET /api/health (api/views.py check_tasks), which counts them, so a
-    broker that does not answer costs the page one timeout, not kombu's retries."""
-    conf = celery_app.conf
-    if conf.task_always_eager:
-        return Workers(broker=EAGER)
-    timeout = settings.HEALTH_TIMEOUT
-    options = {"socket_connect_timeout": timeout, "socket_timeout": timeout}
-    with celery_app.connection_for_write(
-        connect_timeout=timeout, transport_options=options
-    ) as broker:
-        errors = (KombuError, OSError, *broker.connection_errors, *broker.channel_errors)
-        transport = str(broker.transport_cls)
-        try:
-            broker.ensure_connection(max_retries=0, timeout=timeout)
-            replies = celery_app.control.inspect(timeout=timeout, connection=broker).ping()
-        except errors as error:
-            log.warning("staff: the broker (%s) failed the workers' ping: %s", transport, error)
-            return Workers(broker=transport, problem=BROKER_UNAVAILABLE)
-    names = sorted(replies or {})
-    return Workers(broker=transport, names=names, problem="" if names else NO_WORKERS)
+    """The workers that answer Celery's inspect ping within HEALTH_TIMEOUT, by name: the check
+    of GET /api/health (api/views.py check_tasks), so a broker that does not answer costs the
+    page one timeout, not kombu's retries."""
+    tasks = check_tasks()
+    return Workers(broker=tasks.broker, names=tasks.names, problem=tasks.problem or "")
 
 
 @dataclass(frozen=True, slots=True)
