@@ -27,6 +27,7 @@ from games.game_settings import VALIDATION
 from games.models import Bot, BotCall, Game, GameEvent, ProjectionCheckpoint, Seat
 from games.remote.pull_turns import pull_deadline
 from league.models import Competition
+from web.charts import Tick
 
 log = logging.getLogger(__name__)
 
@@ -255,12 +256,6 @@ def first_position_since(when: datetime) -> int:
         else:
             low = row[0] + 1
     return low
-
-
-@dataclass(frozen=True, slots=True)
-class Tick:
-    at: float  # the pixel position along its axis
-    label: str
 
 
 @dataclass(frozen=True, slots=True)
