@@ -52,7 +52,7 @@ from games.engine import MATCH_OVER, Variant
 from games.engine.events import FALLBACK_PLAYED
 from games.fallback import bot_failure
 from games.game_settings import GameSettings
-from games.management.commands.simulate import parse_pairs
+from games.management.commands.simulate import add_variant_arguments, variant_spec
 from games.models import Bot, Game, GameEvent
 from games.remote import tokens
 from games.seat_facts import FallbackReason
@@ -183,9 +183,7 @@ class Command(BaseCommand):
             default=os.environ.get("BOT_SECRET", "arena"),
             help="the webhook bot's HMAC secret (default: $BOT_SECRET, else 'arena')",
         )
-        parser.add_argument("--rules", default="official")
-        parser.add_argument("--options", help="the family's options, e.g. target=100,hand_size=5")
-        parser.add_argument("--precognitive", help="the modifier, e.g. lane=2,sight=blind")
+        add_variant_arguments(parser)
         parser.add_argument("--seats", type=int, default=4)
         parser.add_argument("--matches", type=int, default=3)
         parser.add_argument(
@@ -211,10 +209,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **opts: Any) -> None:
-        spec: dict[str, Any] = {"rules": opts["rules"], "options": parse_pairs(opts["options"])}
-        precognitive = parse_pairs(opts["precognitive"])
-        if precognitive is not None:
-            spec["precognitive"] = precognitive
+        spec = variant_spec(opts)
         seats, matches = opts["seats"], opts["matches"]
         opponents = [name.strip() for name in opts["opponents"].split(",") if name.strip()]
         try:

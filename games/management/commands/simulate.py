@@ -26,15 +26,29 @@ def parse_pairs(text: str | None) -> dict[str, Any] | None:
     return pairs
 
 
+def add_variant_arguments(parser: CommandParser) -> None:
+    """--rules, --options and --precognitive: the variant of simulate, ladder_sim and arena."""
+    parser.add_argument("--rules", default="official")
+    parser.add_argument("--options", help="ruleset options, e.g. target=200,hand_size=5")
+    parser.add_argument("--precognitive", help="the modifier, e.g. lane=2,sight=blind")
+
+
+def variant_spec(opts: dict[str, Any]) -> dict[str, Any]:
+    """The variant spec of add_variant_arguments' options."""
+    spec: dict[str, Any] = {"rules": opts["rules"], "options": parse_pairs(opts["options"])}
+    precognitive = parse_pairs(opts["precognitive"])
+    if precognitive is not None:
+        spec["precognitive"] = precognitive
+    return spec
+
+
 class Command(BaseCommand):
     help = "Play bot-versus-bot matches in-process and print win rates and speed."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--rules", default="official")
+        add_variant_arguments(parser)
         parser.add_argument("--seats", type=int, default=4)
         parser.add_argument("--matches", type=int, default=100)
-        parser.add_argument("--options", help="ruleset options, e.g. target=200,hand_size=5")
-        parser.add_argument("--precognitive", help="the modifier, e.g. lane=2,sight=blind")
         parser.add_argument(
             "--bots",
             default="random",
@@ -43,10 +57,7 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=0)
 
     def handle(self, *args: Any, **opts: Any) -> None:
-        spec: dict[str, Any] = {"rules": opts["rules"], "options": parse_pairs(opts["options"])}
-        precognitive = parse_pairs(opts["precognitive"])
-        if precognitive is not None:
-            spec["precognitive"] = precognitive
+        spec = variant_spec(opts)
         seats, matches = opts["seats"], opts["matches"]
         try:
             variant = Variant.from_spec(spec)

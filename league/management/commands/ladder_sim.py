@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from games.engine import Variant
-from games.management.commands.simulate import parse_pairs
+from games.management.commands.simulate import add_variant_arguments, variant_spec
 from games.simulation import MatchDidNotEnd
 from league.ladder_simulation import simulate_ladder
 
@@ -27,9 +27,7 @@ class Command(BaseCommand):
     help = "Simulate a rated ladder of built-in bots and print its board and matchmaking figures."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--rules", default="official")
-        parser.add_argument("--options", help="ruleset options, e.g. target=200")
-        parser.add_argument("--precognitive", help="the modifier, e.g. lane=1,sight=sighted")
+        add_variant_arguments(parser)
         parser.add_argument("--seats", type=int, default=4)
         parser.add_argument("--matches", type=int, default=2000)
         parser.add_argument(
@@ -40,11 +38,8 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=0)
 
     def handle(self, *args: Any, **opts: Any) -> None:
-        spec: dict[str, Any] = {"rules": opts["rules"], "options": parse_pairs(opts["options"])}
-        precognitive = parse_pairs(opts["precognitive"])
-        if precognitive is not None:
-            spec["precognitive"] = precognitive
-        own = "lane-planner" if precognitive else HEURISTIC.get(opts["rules"], "greedy")
+        spec = variant_spec(opts)
+        own = "lane-planner" if "precognitive" in spec else HEURISTIC.get(opts["rules"], "greedy")
         names = (opts["bots"] or f"random,greedy,{own}").split(",")
         try:
             variant = Variant.from_spec(spec)
