@@ -69,10 +69,9 @@ class LadderRowOutput(LadderBrief):
     @extend_schema_field(LadderEntrantOutput(many=True))
     def get_entrants(self, ladder: Competition) -> Any:
         """The active entrants, in entry order."""
-        entries = ladder.entries.filter(active=True).select_related("user", "bot__owner")
-        return LadderEntrantOutput(
-            [ladder_reads.entrant(entry) for entry in entries], many=True
-        ).data
+        # Prefetched by ladder_reads.ladders(), entry order within each ladder.
+        entrants = [ladder_reads.entrant(entry) for entry in ladder.active_entries]
+        return LadderEntrantOutput(entrants, many=True).data
 
 
 class LadderOutput(LadderBrief):
@@ -105,7 +104,7 @@ class HeadToHeadOutput(serializers.Serializer):
 class RecordOutput(serializers.Serializer):
     ladder = LadderBrief()
     line = LineOutput()
-    history = HistoryOutput(many=True, help_text="Oldest first.")
+    history = HistoryOutput(many=True, help_text="The last 200 rating events, oldest first.")
     head_to_head = HeadToHeadOutput(many=True, help_text="Most met first.")
 
 
@@ -155,7 +154,7 @@ def ladder_list(request: Request) -> Response:
     return Response(LadderRowOutput(ladder_reads.ladders(), many=True).data)
 
 
-@extend_schema(responses={200: LadderOutput, **error_responses(404)})
+@extend_schema(responses={200: LadderOutput, **error_responses(403, 404)})
 @public
 def ladder(request: Request, slug: str) -> Response:
     """A ladder and its leaderboard."""
@@ -167,7 +166,7 @@ def ladder(request: Request, slug: str) -> Response:
     return Response(data)
 
 
-@extend_schema(responses={200: BotPublicOutput, **error_responses(404)})
+@extend_schema(responses={200: BotPublicOutput, **error_responses(403, 404)})
 @public
 def bot(request: Request, bot_id: int) -> Response:
     """A bot's public record: its ladders (rating, history, head-to-head), its recent games."""

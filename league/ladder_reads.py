@@ -9,27 +9,28 @@ import datetime
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from games.engine import MATCH_OVER
+from games.engine.events import GAME_ABORTED
 from games.game_settings import GameSettings
-from games.models import Bot, Game, MatchResult, Seat
+from games.models import Bot, Game, GameEvent, MatchResult, Seat
 
 from . import ratings
 from .errors import BotNotFound, LadderNotFound
 from .models import Competition, Entry, LadderMeeting, Rating, RatingChange
 from .standings import entrant_name
 
-# The points of the trend a leaderboard line draws (the last rating events).
-TREND_POINTS = 12
-
 
 def ladders() -> QuerySet[Competition]:
-    """Every ladder with `entrant_count` (active entries), by name."""
+    """Every ladder with `entrant_count` (active entries) and its active entries prefetched as
+    `active_entries` (with their people, bots and owners), by name."""
+    active = Entry.objects.filter(active=True).select_related("user", "bot__owner")
     return (
         Competition.objects.filter(kind=Competition.Kind.LADDER)
         .annotate(entrant_count=Count("entries", filter=Q(entries__active=True)))
+        .prefetch_related(Prefetch("entries", queryset=active, to_attr="active_entries"))
         .order_by("name", "pk")
     )
 
@@ -94,7 +95,7 @@ class BoardLine:
     active: bool
 
 
-def _line(entry: Entry, row: Rating | None, trend: list[float], now: Any) -> BoardLine:
+def _line(entry: Entry, row: Rating | None, now: Any) -> BoardLine:
     skill = ratings.Skill()
     if row is not None:
         skill = ratings.decayed(ratings.Skill(row.mu, row.sigma), row.rated_at, now)
@@ -113,19 +114,9 @@ def _line(entry: Entry, row: Rating | None, trend: list[float], now: Any) -> Boa
         games=row.games if row else 0,
         win_rate=row.wins / row.games if row and row.games else None,
         last_played=row.last_played if row else None,
-        trend=trend,
+        trend=list(row.trend) if row else [],
         active=entry.active,
     )
-
-
-def _trends(entries: list[int]) -> dict[int, list[float]]:
-    found: dict[int, list[float]] = {}
-    changes = RatingChange.objects.filter(entry_id__in=entries).order_by("entry", "-position")
-    for entry, mu, sigma in changes.values_list("entry", "mu", "sigma"):
-        points = found.setdefault(entry, [])
-        if len(points) < TREND_POINTS:
-            points.append(mu - 3 * sigma)
-    return {entry: points[::-1] for entry, points in found.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,8 +136,7 @@ def leaderboard(competition: Competition, *, now: Any = None) -> Board:
         .order_by("pk")
     )
     rows = {row.entry_id: row for row in Rating.objects.filter(competition=competition)}
-    trends = _trends([entry.pk for entry in entries])
-    lines = [_line(e, rows.get(e.pk), trends.get(e.pk, []), now) for e in entries]
+    lines = [_line(e, rows.get(e.pk), now) for e in entries]
     cutoff = now - datetime.timedelta(days=ratings.BOARD_DAYS)
     on_board = [
         line
@@ -159,7 +149,8 @@ def leaderboard(competition: Competition, *, now: Any = None) -> Board:
         shared = index and round(on_board[index - 1].ordinal, 6) == round(line.ordinal, 6)
         rank = ranked[-1].rank if shared else None
         ranked.append(_replace_rank(line, rank or index + 1))
-    unranked = [line for line in lines if line not in on_board and line.active]
+    ranked_entries = {line.entry.pk for line in on_board}
+    unranked = [line for line in lines if line.entry.pk not in ranked_entries and line.active]
     unranked.sort(key=lambda line: line.name)
     return Board(ranked, unranked)
 
@@ -198,9 +189,15 @@ def head_to_head(entry: Entry) -> list[HeadToHead]:
     return sorted(found, key=lambda line: (-line.games, line.name))
 
 
-def history(entry: Entry) -> list[RatingChange]:
-    """The entrant's rating events, oldest first."""
-    return list(RatingChange.objects.filter(entry=entry).order_by("position"))
+# The rating events a bot's page and the API show: the latest, so a page costs the same
+# however long an entrant has played.
+HISTORY_POINTS = 200
+
+
+def history(entry: Entry, *, limit: int = HISTORY_POINTS) -> list[RatingChange]:
+    """The entrant's last `limit` rating events, oldest first."""
+    latest = RatingChange.objects.filter(entry=entry).order_by("-position")[:limit]
+    return list(latest)[::-1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,7 +222,7 @@ def records(entries: QuerySet[Entry], *, now: Any = None) -> list[LadderRecord]:
         ranked = {line.entry.pk: line for line in board.ranked}
         line = ranked.get(entry.pk) or next(
             (line for line in board.unranked if line.entry.pk == entry.pk),
-            _line(entry, Rating.objects.filter(entry=entry).first(), [], now or timezone.now()),
+            _line(entry, Rating.objects.filter(entry=entry).first(), now or timezone.now()),
         )
         found.append(
             LadderRecord(entry.competition, line, line.rank, history(entry), head_to_head(entry))
@@ -241,6 +238,8 @@ class RecentGame:
     place: int | None
     seats: int
     finished: bool
+    # Ended by the staff (game-aborted): over, with no result.
+    aborted: bool = False
 
 
 def recent_games(bot: Bot, *, limit: int = 20) -> list[RecentGame]:
@@ -251,8 +250,15 @@ def recent_games(bot: Bot, *, limit: int = 20) -> list[RecentGame]:
         .select_related("game")
         .order_by("-game__created_at", "-game_id")[:limit]
     )
-    results = MatchResult.objects.in_bulk([seat.game_id for seat in seats])
-    names = dict(Competition.objects.values_list("pk", "name"))
+    games = [seat.game_id for seat in seats]
+    results = MatchResult.objects.in_bulk(games)
+    aborted = set(
+        GameEvent.objects.filter(game_id__in=games, type=GAME_ABORTED).values_list(
+            "game_id", flat=True
+        )
+    )
+    competitions = {GameSettings.of(seat.game.context).competition for seat in seats}
+    names = dict(Competition.objects.filter(pk__in=competitions).values_list("pk", "name"))
     found = []
     for seat in seats:
         settings = GameSettings.of(seat.game.context)
@@ -271,6 +277,7 @@ def recent_games(bot: Bot, *, limit: int = 20) -> list[RecentGame]:
                 place=result.places[seat.number] if result else None,
                 seats=seat.game.seat_count,
                 finished=seat.game.status == MATCH_OVER,
+                aborted=seat.game_id in aborted,
             )
         )
     return found

@@ -105,6 +105,9 @@ def ladder_continue(competition: Competition) -> list[Game]:
     a ladder of bots playing in-process never turns into one endless chain of games)."""
     with transaction.atomic():
         competition = Competition.objects.select_for_update().get(pk=competition.pk)
+        # Paused (by staff) since the caller looked: a run under way seats nobody after it.
+        if not competition.matchmaking:
+            return []
         return _continue_sets(competition)
 
 
@@ -119,14 +122,17 @@ def ladder_matchmaking(competition: Competition, *, rng: random.Random | None = 
     next run. Returns the games made.
 
     Safe to run twice at once: the competition's row is locked until the games are committed,
-    so a second run waits and then finds the entrants seated and the rotations made. Raises
-    CompetitionError (`not-a-ladder`).
+    so a second run waits and then finds the entrants seated and the rotations made. A ladder
+    whose matchmaking is off (paused by staff) makes nothing. Raises CompetitionError
+    (`not-a-ladder`).
     """
     rng = rng or random.Random()
     with transaction.atomic():
         competition = Competition.objects.select_for_update().get(pk=competition.pk)
         if competition.kind != Competition.Kind.LADDER:
             raise CompetitionError(f"{competition.name} is not a ladder", code="not-a-ladder")
+        if not competition.matchmaking:
+            return []
         made = _continue_sets(competition)
         waiting = list(idle_entries(competition))
         by_pk = {entry.pk: entry for entry in waiting}

@@ -478,6 +478,9 @@ class Rating(models.Model):
     last_played = models.DateTimeField()
     # The end of the last rating event: the decay counts the time away from here.
     rated_at = models.DateTimeField(null=True, blank=True)
+    # The ordinal (mu - 3 sigma) after each of the last TREND_POINTS rating events, oldest
+    # first: the leaderboard's trend, kept here so the board never reads the whole history.
+    trend = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["competition", "-mu"]
@@ -511,7 +514,11 @@ class RatingChange(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["entry", "ladder_set"], name="rating_change_unique"),
         ]
-        indexes = [models.Index(fields=["competition", "position"])]
+        indexes = [
+            models.Index(fields=["competition", "position"]),
+            # An entrant's history, newest first (ladder_reads.history).
+            models.Index(fields=["entry", "-position"]),
+        ]
 
     def __str__(self) -> str:
         return f"{self.entry}: {self.mu_before:.2f} -> {self.mu:.2f}"

@@ -203,6 +203,7 @@ class LadderRatings(Projection):
             row.mu, row.sigma = after.mu, after.sigma
             row.events += 1
             row.rated_at = record.recorded_at
+            row.trend = [*row.trend, after.ordinal][-ratings.TREND_POINTS :]
             self.changes.append(
                 RatingChange(
                     competition_id=ladder_set.competition_id,
@@ -247,7 +248,7 @@ class LadderRatings(Projection):
         meetings = [row for key, row in self.meetings.items() if key in self.touched]
         Rating.objects.bulk_update(
             [row for row in ratings_rows if row.pk is not None],
-            ["mu", "sigma", "events", "games", "wins", "last_played", "rated_at"],
+            ["mu", "sigma", "events", "games", "wins", "last_played", "rated_at", "trend"],
         )
         LadderMeeting.objects.bulk_update(
             [row for row in meetings if row.pk is not None], ["games", "ahead"]

@@ -33,6 +33,8 @@ BOARD_DAYS = 30
 # own sigma), so tables are close in skill; and each entrant, with this chance, is placed
 # anywhere in the field's range instead, so every pair of entrants meets now and then.
 MATCH_NOISE = 2.0
+# The rating events a leaderboard line's trend shows (Rating.trend).
+TREND_POINTS = 12
 WILDCARD = 0.15
 
 MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, tau=TAU)

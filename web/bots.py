@@ -73,6 +73,8 @@ class GameRow:
 
     @property
     def place(self) -> str:
+        if self.game.aborted:
+            return "aborted"
         if self.game.place is None:
             return "playing" if not self.game.finished else "being counted"
         return f"{ordinal(self.game.place)} of {self.game.seats}"
