@@ -70,7 +70,8 @@ class LadderRowOutput(LadderBrief):
     def get_entrants(self, ladder: Competition) -> Any:
         """The active entrants, in entry order."""
         # Prefetched by ladder_reads.ladders(), entry order within each ladder.
-        entrants = [ladder_reads.entrant(entry) for entry in ladder.active_entries]
+        active: list[Entry] = getattr(ladder, "active_entries", [])
+        entrants = [ladder_reads.entrant(entry) for entry in active]
         return LadderEntrantOutput(entrants, many=True).data
 
 
