@@ -192,3 +192,14 @@ def test_two_runs_at_once_seat_nobody_twice(monkeypatch, eager_tasks):
     assert sorted(made) == [0, 4]
     seated = seated_entrants(ladder)
     assert len(seated) == len(set(seated)) == 8
+
+
+def test_a_paused_ladder_seats_nobody_even_in_a_run_that_looked_before_the_pause():
+    ladder = make_competition(seats_per_game=2)
+    enter_bots(ladder, 4)
+    # The beat task read the ladder while its matchmaking was on; staff paused it since.
+    Competition.objects.filter(pk=ladder.pk).update(matchmaking=False)
+    assert ladder.matchmaking
+    assert ladder_matchmaking(ladder) == []
+    assert ladders.ladder_continue(ladder) == []
+    assert not Game.objects.exists()
