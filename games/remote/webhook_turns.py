@@ -4,7 +4,8 @@ One decision per call and one append per decision (games/turns.py calls this whe
 bot is to act and no built-in seat is). The call has one deadline for the whole exchange (the
 game's `bot_timeout`; games/bots/webhook.py). A timeout, an error or an answer the service
 refuses (a malformed or illegal command, a command for another seat) gets the default bot's
-move, with a `fallback-played` event saying why, and a strike.
+move, with a `fallback-played` event saying why, and a strike. `submit_answer` appends an
+answer; windows.py appends a window's answers through it too (a refusal there is no strike).
 """
 
 from __future__ import annotations
@@ -56,25 +57,19 @@ def webhook_turn(
     answer = webhook.ask(url=bot.url, secret=bot.secret, payload=payload, timeout=timeout)
     outcome, reason = answer.outcome, f"{answer.outcome}: {answer.detail}"
     if outcome == webhook.OK:
-        command = answer.command
-        try:
-            if not isinstance(command, dict) or command.get("seat") != seat:
-                raise IllegalMove(f"the answer is no command for seat {seat}", code="wrong-seat")
-            result = services.game_command(
-                game_id=game.pk,
-                actor=bot,
-                command=command,
-                expected_version=version,
-                command_id=f"webhook:{version}",
-            )
-        except (IllegalMove, Forbidden) as error:
-            outcome, reason = ILLEGAL, f"illegal answer {command!r} at version {version}: {error}"
-        except Conflict as conflict:
+        submitted = submit_answer(
+            game=game,
+            seat=seat,
+            bot=bot,
+            command=answer.command,
+            version=version,
+            command_id=f"webhook:{version}",
+        )
+        if submitted.refused is None:
             record_call(bot.pk, outcome=webhook.OK, latency=answer.latency, game_id=game.pk)
-            return Turn(conflict.current_version, 0, conflict=True)
-        else:
-            record_call(bot.pk, outcome=webhook.OK, latency=answer.latency, game_id=game.pk)
-            return Turn(result.version, 0 if result.repeated else 1)
+            return Turn(submitted.version, submitted.commands, conflict=submitted.conflict)
+        outcome = ILLEGAL
+        reason = f"illegal answer {answer.command!r} at version {version}: {submitted.refused}"
     log.info("bot %s, game %s seat %s: strike (%s)", bot.pk, game.pk, seat, reason)
     record_call(bot.pk, outcome=outcome, latency=answer.latency, reason=reason, game_id=game.pk)
     try:
@@ -89,3 +84,38 @@ def webhook_turn(
     if fallback is None:
         return Turn(version, 0, strike=reason)
     return Turn(fallback.version, 0 if fallback.repeated else fallback.commands, strike=reason)
+
+
+@dataclass(frozen=True, slots=True)
+class Submitted:
+    """What appending a webhook bot's answer did: the version after it and the commands appended
+    (0 for a repeated command id), or that another append came first (`conflict`, at the game's
+    version now), or the service's refusal (`refused`: nothing appended)."""
+
+    version: int
+    commands: int = 0
+    conflict: bool = False
+    refused: IllegalMove | Forbidden | None = None
+
+
+def submit_answer(
+    *, game: Game, seat: int, bot: Bot, command: object, version: int, command_id: str
+) -> Submitted:
+    """Append a webhook bot's answer for `seat` (in turn here, out of turn from windows.py) as
+    the bot, expecting `version`. The callers decide what a refusal costs: a strike and the
+    fallback in turn, nothing in a window."""
+    try:
+        if not isinstance(command, dict) or command.get("seat") != seat:
+            raise IllegalMove(f"the answer is no command for seat {seat}", code="wrong-seat")
+        result = services.game_command(
+            game_id=game.pk,
+            actor=bot,
+            command=command,
+            expected_version=version,
+            command_id=command_id,
+        )
+    except (IllegalMove, Forbidden) as error:
+        return Submitted(version, refused=error)
+    except Conflict as conflict:
+        return Submitted(conflict.current_version, conflict=True)
+    return Submitted(result.version, 0 if result.repeated else 1)

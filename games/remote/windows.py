@@ -37,11 +37,10 @@ from games.bots import webhook
 from games.driver import chances
 from games.engine import State, Variant
 from games.engine.events import CARD_PLAYED, UNO_OWED
-from games.errors import Conflict, Forbidden, IllegalMove
 from games.game_settings import GameSettings
 from games.models import Bot, Game, GameEvent
 
-from .webhook_turns import webhook_turn
+from .webhook_turns import submit_answer, webhook_turn
 
 log = logging.getLogger(__name__)
 
@@ -163,22 +162,18 @@ def _ask_webhooks(
         if answer.outcome != webhook.OK or command is None or command == {}:
             _declined(game, seat, bot, f"{answer.outcome} {answer.detail}".strip())
             continue
-        try:
-            if not isinstance(command, dict) or command.get("seat") != seat:
-                raise IllegalMove(f"the answer is no command for seat {seat}", code="wrong-seat")
-            result = services.game_command(
-                game_id=game.pk,
-                actor=bot,
-                command=command,
-                expected_version=version,
-                command_id=f"window:{version}:{seat}",
-            )
-        except (IllegalMove, Forbidden) as error:
-            _declined(game, seat, bot, f"refused {command!r}: {error}")
+        submitted = submit_answer(
+            game=game,
+            seat=seat,
+            bot=bot,
+            command=command,
+            version=version,
+            command_id=f"window:{version}:{seat}",
+        )
+        if submitted.refused is not None:
+            _declined(game, seat, bot, f"refused {command!r}: {submitted.refused}")
             continue
-        except Conflict as conflict:
-            return Offer(conflict.current_version, conflict=True)
-        return Offer(result.version, 0 if result.repeated else 1)
+        return Offer(submitted.version, submitted.commands, conflict=submitted.conflict)
     return None
 
 
