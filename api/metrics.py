@@ -2,7 +2,8 @@
 
 The counters and histograms of games/metrics.py (summed over every process when
 PROMETHEUS_MULTIPROC_DIR is set), the process's own process_* metrics, and gauges computed as the
-scrape runs: the projections' lag and the Celery queue's depth. docs/operations.md lists them.
+scrape runs: the projections' lag and the Celery queue's depth (games/health.py, the figures the
+staff dashboard shows too). docs/operations.md lists them.
 
 Who may scrape: a caller presenting `Authorization: Bearer <METRICS_TOKEN>`, or one connected
 directly from a loopback or private address (no proxy header: behind a proxy every request would
@@ -15,20 +16,15 @@ import hmac
 import ipaddress
 import logging
 from collections.abc import Iterator
-from datetime import datetime
-from typing import cast
 
-import redis
 from django.conf import settings
 from django.db import DatabaseError
 from django.http import Http404, HttpRequest, HttpResponse
-from django.utils import timezone
 from prometheus_client import CONTENT_TYPE_PLAIN_0_0_4, CollectorRegistry, generate_latest
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-from games import metrics, projections
-from games.models import GameEvent
+from games import health, metrics
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +62,7 @@ class ScrapeTime(Collector):
             labels=["source"],
         )
         try:
-            lags = projection_lags()
+            lags = health.projection_lags()
         except DatabaseError as error:
             log.warning("metrics: the database does not answer: %s", error)
             up.add_metric(["database"], 0)
@@ -82,16 +78,16 @@ class ScrapeTime(Collector):
                 "Age of the oldest event the projection has not applied yet (0 when caught up).",
                 labels=["projection"],
             )
-            for name, (lag, age) in lags.items():
-                events.add_metric([name], lag)
-                seconds.add_metric([name], age)
+            for lag in lags:
+                events.add_metric([lag.name], lag.lag)
+                seconds.add_metric([lag.name], lag.seconds)
             yield events
             yield seconds
         if settings.REDIS_URL:
             queue = settings.CELERY_TASK_DEFAULT_QUEUE
             try:
-                depth = queue_depth(settings.REDIS_URL, queue)
-            except (redis.RedisError, OSError) as error:
+                depth = health.queue_depth(settings.REDIS_URL, queue)
+            except health.BROKER_ERRORS as error:
                 log.warning("metrics: the broker does not answer: %s", error)
                 up.add_metric(["broker"], 0)
             else:
@@ -104,35 +100,6 @@ class ScrapeTime(Collector):
                 family.add_metric([queue], depth)
                 yield family
         yield up
-
-
-def projection_lags() -> dict[str, tuple[int, float]]:
-    """Each projection's lag: events behind (games.projections.status) and the age in seconds
-    of the first event it has not applied. Three indexed queries in all."""
-    statuses = projections.status()
-    waiting = {s.name: s.position + 1 for s in statuses if s.lag > 0}
-    recorded: dict[int, datetime] = dict(
-        GameEvent.objects.filter(global_position__in=set(waiting.values())).values_list(
-            "global_position", "recorded_at"
-        )
-    )
-    now = timezone.now()
-    lags = {}
-    for status in statuses:
-        first = recorded.get(waiting.get(status.name, -1))
-        age = max(0.0, (now - first).total_seconds()) if first is not None else 0.0
-        lags[status.name] = (status.lag, age)
-    return lags
-
-
-def queue_depth(url: str, queue: str) -> int:
-    """The tasks waiting in `queue` on the Redis broker at `url` (Celery's Redis transport keeps a
-    queue as a list of that name), bounded by HEALTH_TIMEOUT."""
-    timeout = settings.HEALTH_TIMEOUT
-    with redis.Redis.from_url(
-        url, socket_connect_timeout=timeout, socket_timeout=timeout
-    ) as client:
-        return cast(int, client.llen(queue))
 
 
 # The scrape-time gauges, apart from games.metrics' registry: in multiprocess mode that one only

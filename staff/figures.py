@@ -9,10 +9,9 @@ time_machine and the figures follow.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from datetime import UTC, datetime, timedelta
 
-import redis
 from django.conf import settings
 from django.db import connection
 from django.db.models import Count, Q
@@ -20,11 +19,11 @@ from django.db.models.functions import TruncMinute
 from django.utils import timezone
 
 from api.views import BROKER_UNAVAILABLE, EAGER, check_tasks, database_answers
-from games import overdue, projections, store, turns
+from games import health, overdue, store, turns
 from games.engine import PLAYING
 from games.engine.events import MATCH_ENDED
 from games.game_settings import VALIDATION
-from games.models import Bot, BotCall, Game, GameEvent, ProjectionCheckpoint, Seat
+from games.models import Bot, BotCall, Game, GameEvent, Seat
 from games.remote.pull_turns import pull_deadline
 from league.models import Competition
 from web.charts import Tick
@@ -489,18 +488,8 @@ def validation_failures(*, limit: int = 20) -> list[ValidationFailure]:
 
 
 @dataclass(frozen=True, slots=True)
-class ProjectionLag:
-    name: str
-    position: int
-    head: int
-    # When the checkpoint last moved (None: the projection never ran).
-    updated_at: datetime | None
-    # How long the oldest event the projection has not applied has waited (0 when caught up).
-    seconds: float
-
-    @property
-    def lag(self) -> int:
-        return self.head - self.position
+class ProjectionLag(health.ProjectionLag):
+    """A projection's lag (games.health, /metrics's figures) with its wait in words."""
 
     @property
     def seconds_words(self) -> str:
@@ -508,29 +497,9 @@ class ProjectionLag:
 
 
 def projection_lag(now: datetime | None = None) -> list[ProjectionLag]:
-    """Each projection's checkpoint against the head of the log: games.projections.status(), and
-    in seconds the age of the first event it has not applied."""
-    now = now or timezone.now()
-    statuses = projections.status()
-    updated = dict(ProjectionCheckpoint.objects.values_list("name", "updated_at"))
-    lags = []
-    for status in statuses:
-        seconds = 0.0
-        if status.lag:
-            first = (
-                GameEvent.objects.filter(global_position__gt=status.position)
-                .order_by("global_position")
-                .values_list("recorded_at", flat=True)
-                .first()
-            )
-            if first is not None:
-                seconds = max(0.0, (now - first).total_seconds())
-        lags.append(
-            ProjectionLag(
-                status.name, status.position, status.head, updated.get(status.name), seconds
-            )
-        )
-    return lags
+    """Each projection's checkpoint against the head of the log, and in seconds the age of the
+    first event it has not applied: games.health.projection_lags, as /metrics reads them."""
+    return [ProjectionLag(*astuple(lag)) for lag in health.projection_lags(now)]
 
 
 # The queue, the workers, the services -------------------------------------------------------
@@ -545,25 +514,18 @@ class QueueDepth:
 
 
 def queue_depth(url: str | None = None, queue: str | None = None) -> QueueDepth:
-    """Tasks waiting in Celery's queue: LLEN of the queue's Redis list (kombu's Redis transport
-    keeps each queue as a list named after it). Nothing to count without REDIS_URL: tasks run
-    in-process then."""
+    """Tasks waiting in Celery's queue (games.health.queue_depth, as /metrics counts them).
+    Nothing to count without REDIS_URL: tasks run in-process then."""
     url = settings.REDIS_URL if url is None else url
     queue = queue or settings.CELERY_TASK_DEFAULT_QUEUE
     if not url:
         return QueueDepth(queue, None, EAGER)
     try:
-        with _redis(url) as client:
-            depth = client.llen(queue)
-    except redis.RedisError as error:
+        depth = health.queue_depth(url, queue)
+    except health.BROKER_ERRORS as error:
         log.warning("staff: Redis did not answer LLEN %s: %s", queue, error)
         return QueueDepth(queue, None, BROKER_UNAVAILABLE)
-    return QueueDepth(queue, int(depth))
-
-
-def _redis(url: str) -> redis.Redis:
-    timeout = settings.HEALTH_TIMEOUT
-    return redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
+    return QueueDepth(queue, depth)
 
 
 @dataclass(frozen=True, slots=True)
@@ -596,9 +558,9 @@ def reachability(url: str | None = None) -> Reachability:
     redis_ok: bool | None = None
     if url:
         try:
-            with _redis(url) as client:
+            with health.redis_client(url) as client:
                 redis_ok = bool(client.ping())
-        except redis.RedisError:
+        except health.BROKER_ERRORS:
             redis_ok = False
     return Reachability(database_answers(), connection.vendor, redis_ok)
 
