@@ -26,7 +26,6 @@ from games.game_settings import VALIDATION
 from games.models import Bot, BotCall, Game, GameEvent, Seat
 from games.remote.pull_turns import pull_deadline
 from league.models import Competition
-from web.charts import Tick
 
 log = logging.getLogger(__name__)
 
@@ -255,110 +254,6 @@ def first_position_since(when: datetime) -> int:
         else:
             low = row[0] + 1
     return low
-
-
-@dataclass(frozen=True, slots=True)
-class Bar:
-    x: float
-    y: float
-    width: float
-    height: float
-    title: str
-
-
-@dataclass(frozen=True, slots=True)
-class ActivityChart:
-    """The geometry of the activity charts (templates/staff/_activity.html draws it as inline
-    SVG, so the page needs no script and no chart library): events per minute as one filled
-    path, matches per hour as bars."""
-
-    width: int
-    height: int
-    left: int
-    right: int
-    top: int
-    bottom: int
-    area: str  # an SVG path: the events per minute, closed along the x axis
-    peak: int  # the y axis's top value
-    y_ticks: list[Tick]
-    x_ticks: list[Tick]
-    bars: list[Bar]
-    bars_height: int
-    bars_bottom: int
-    bar_peak: int
-
-
-def _nice_ceiling(value: int) -> int:
-    """The smallest of 1, 2, 5 × 10^n at or above `value` (at least 1): round axis labels."""
-    step = 1
-    while True:
-        for factor in (1, 2, 5):
-            if step * factor >= value:
-                return step * factor
-        step *= 10
-
-
-def _matches(count: int) -> str:
-    return f"{count} match" if count == 1 else f"{count} matches"
-
-
-def activity_chart(figures: Activity, *, width: int = 720, height: int = 170) -> ActivityChart:
-    left, right, top, bottom = 48, width - 8, 8, height - 22
-    minutes = len(figures.per_minute)
-    peak = _nice_ceiling(max(figures.per_minute, default=0))
-    step = (right - left) / max(minutes, 1)
-
-    def y_of(value: float) -> float:
-        return bottom - value / peak * (bottom - top)
-
-    points = " ".join(
-        f"L{left + (i + 0.5) * step:.1f},{y_of(v):.1f}" for i, v in enumerate(figures.per_minute)
-    )
-    area = f"M{left},{bottom} {points} L{right},{bottom} Z"
-    # A middle line only where it falls on a whole number (not 2 on a scale of 5).
-    marks = [0, peak // 2, peak] if peak % 2 == 0 else [0, peak]
-    y_ticks = [Tick(round(y_of(v), 1), f"{v:,}") for v in marks]
-    x_ticks = []
-    # A tick at every clock hour divisible by six (and the window's ends are left unlabelled).
-    first_hour = figures.start.replace(minute=0) + timedelta(hours=1)
-    for hours in range(len(figures.per_minute) // 60 + 1):
-        at = first_hour + timedelta(hours=hours)
-        offset = (at - figures.start).total_seconds() / 60
-        if at.hour % 6 == 0 and 0 <= offset < minutes:
-            x_ticks.append(Tick(round(left + offset * step, 1), at.strftime("%H:%M")))
-    bars_height, bars_bottom = 90, 72
-    bar_peak = _nice_ceiling(max(figures.matches_per_hour, default=0))
-    slot = (right - left) / max(len(figures.matches_per_hour), 1)
-    bars = []
-    for index, (count, hour) in enumerate(
-        zip(figures.matches_per_hour, figures.hour_starts, strict=True)
-    ):
-        tall = count / bar_peak * (bars_bottom - 6)
-        bars.append(
-            Bar(
-                x=round(left + index * slot + 1, 1),
-                y=round(bars_bottom - tall, 1),
-                width=round(slot - 2, 1),
-                height=round(tall, 1),
-                title=f"{hour:%H:00}–{hour + timedelta(hours=1):%H:00} UTC: {_matches(count)}",
-            )
-        )
-    return ActivityChart(
-        width=width,
-        height=height,
-        left=left,
-        right=right,
-        top=top,
-        bottom=bottom,
-        area=area,
-        peak=peak,
-        y_ticks=y_ticks,
-        x_ticks=x_ticks,
-        bars=bars,
-        bars_height=bars_height,
-        bars_bottom=bars_bottom,
-        bar_peak=bar_peak,
-    )
 
 
 # Registered bots -----------------------------------------------------------------------------

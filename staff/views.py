@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET
 from games.models import Game
 from league import ladder_reads
 
-from . import figures, inspector
+from . import charts, figures, inspector
 from .access import staff_only
 
 # staff_only wraps require_GET, not the other way round: a POST from anyone else is a 404 too,
@@ -65,7 +65,7 @@ def _live_context() -> dict[str, object]:
 
 def _activity_context() -> dict[str, object]:
     activity = figures.activity()
-    return {"activity": activity, "chart": figures.activity_chart(activity)}
+    return {"activity": activity, "chart": charts.activity_chart(activity)}
 
 
 @staff_only

@@ -19,7 +19,7 @@ from games.game_settings import GameSettings
 from games.models import Bot, BotCall, Game, GameEvent, ProjectionCheckpoint, Seat
 from games.services import SeatSpec, game_create
 from league.models import Competition
-from staff import figures, views
+from staff import charts, figures, views
 from tests.games.factories import make_user
 from tests.games.workers import Worker, sending_to, wait_for
 from tests.league.factories import make_competition
@@ -195,7 +195,7 @@ def test_events_per_minute_and_matches_per_hour(world):
 
 def test_the_activity_chart_geometry(world):
     activity = figures.activity(now=T)
-    chart = figures.activity_chart(activity)
+    chart = charts.activity_chart(activity)
     assert chart.peak >= max(activity.per_minute)
     assert chart.area.startswith(f"M{chart.left},{chart.bottom} ")
     assert chart.area.count("L") == 24 * 60 + 1
