@@ -24,8 +24,9 @@ from league.models import Competition
 
 from .figures import FRIENDLY, duration_words, seat_name
 
-# How the log names a person ("user:12", games/actors.py actor_label).
-PERSON_ACTOR = re.compile(r"^user:(\d+)$")
+# How the log names a person: "user:12" as a player, "staff:12" ruling from the staff console
+# (games/actors.py actor_label).
+PERSON_ACTOR = re.compile(r"^(user|staff):(\d+)$")
 
 
 def pretty(value: Any) -> str:
@@ -50,7 +51,8 @@ class LoggedEvent:
     data: dict[str, Any]
     visibility: str
     actor: str
-    # The actor in words: a person's username for "user:12", else the label itself.
+    # The actor in words: a person's username for "user:12", "<username> (staff)" for
+    # "staff:12", else the label itself.
     actor_name: str
     command_id: str | None
     recorded_at: datetime
@@ -86,13 +88,11 @@ def game_log(game: Game) -> list[LoggedEvent]:
         )
     )
     people = _usernames(
-        int(match[1]) for row in rows if (match := PERSON_ACTOR.match(row[6])) is not None
+        int(match[2]) for row in rows if (match := PERSON_ACTOR.match(row[6])) is not None
     )
     log = []
     previous: datetime | None = None
     for position, version, kind, schema, data, visibility, actor, command_id, at in rows:
-        match = PERSON_ACTOR.match(actor)
-        name = people.get(int(match[1]), actor) if match else actor
         log.append(
             LoggedEvent(
                 global_position=position,
@@ -102,7 +102,7 @@ def game_log(game: Game) -> list[LoggedEvent]:
                 data=data,
                 visibility=visibility,
                 actor=actor,
-                actor_name=name,
+                actor_name=_actor_name(actor, people),
                 command_id=command_id,
                 recorded_at=at,
                 since_previous=at - previous if previous is not None else None,
@@ -110,6 +110,14 @@ def game_log(game: Game) -> list[LoggedEvent]:
         )
         previous = at
     return log
+
+
+def _actor_name(actor: str, people: dict[int, str]) -> str:
+    match = PERSON_ACTOR.match(actor)
+    if match is None or int(match[2]) not in people:
+        return actor
+    name = people[int(match[2])]
+    return f"{name} (staff)" if match[1] == "staff" else name
 
 
 def _usernames(ids: Any) -> dict[int, str]:

@@ -16,11 +16,12 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from games import services, store, turns
+from games.engine.events import GAME_ABORTED
 from games.game_settings import GameSettings
 from games.models import Bot, Game, GameEvent, Seat
 from games.services import SeatSpec, game_create
 from league.models import Competition
-from staff import inspector, views
+from staff import actions, inspector, views
 from tests.games.factories import make_user, play_turn
 from tests.staff.test_dashboard import first_to_act_seed
 
@@ -77,9 +78,9 @@ class Page(HTMLParser):
             self.pres[self._pre] += data
 
 
-def staff_client() -> Client:
+def staff_client(username: str = "root") -> Client:
     client = Client()
-    client.force_login(get_user_model().objects.create_user("root", is_staff=True))
+    client.force_login(get_user_model().objects.create_user(username, is_staff=True))
     return client
 
 
@@ -145,6 +146,17 @@ def test_a_persons_actor_is_named(played):
     names = {entry.actor: entry.actor_name for entry in log}
     assert names[f"user:{lucy.pk}"] == "lucy"
     assert names["bot:greedy"] == "bot:greedy"
+
+
+def test_a_staff_members_actor_is_named_as_staff(played):
+    # A staff action's event names its actor staff:<id> (games/actors.py StaffActor), apart
+    # from anything the same person does as a player.
+    root = get_user_model().objects.create_user("root", is_staff=True)
+    actions.game_abort(game_id=played.pk, user=root, reason="stuck in testing")
+    [aborted] = [entry for entry in inspector.game_log(played) if entry.type == GAME_ABORTED]
+    assert (aborted.actor, aborted.actor_name) == (f"staff:{root.pk}", "root (staff)")
+    page = Page(staff_client("admin").get(f"/staff/games/{played.pk}/").content.decode())
+    assert page.rows[aborted.version][5] == "root (staff)"
 
 
 def test_the_state_after_any_event_is_the_engines_replay(played):
