@@ -3,25 +3,20 @@ the actions. Every view is staff_only (staff/access.py): anyone else gets a 404.
 
 from __future__ import annotations
 
-from typing import Any
-
-from django.urls import path  # noqa: F401 (the views add their paths below)
+from django.urls import path
 
 from . import action_views, views
 
 app_name = "staff"
 
-urlpatterns: list[Any] = [
-    # The dashboard, the inspector and the actions add their paths here.
+urlpatterns = [
+    # The dashboard, the inspector and the search: pages to read.
     path("", views.dashboard, name="dashboard"),
     path("live/", views.dashboard_live, name="dashboard-live"),
     path("activity/", views.dashboard_activity, name="dashboard-activity"),
     path("games/", views.game_search, name="games"),
     path("games/<int:game_id>/", views.game_inspector, name="game"),
-]
-
-# The actions (staff/action_views.py): a confirmation page (GET) that posts to itself (POST).
-urlpatterns += [
+    # The actions (staff/action_views.py): a confirmation page (GET) that posts to itself (POST).
     path("games/<int:game_id>/redrive/", action_views.game_redrive, name="game-redrive"),
     path("games/<int:game_id>/abort/", action_views.game_abort, name="game-abort"),
     path("games/<int:game_id>/forfeit/", action_views.game_forfeit, name="game-forfeit"),

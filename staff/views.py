@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.template import TemplateDoesNotExist
-from django.template.loader import get_template
 from django.views.decorators.http import require_GET
 
 from games.models import Game
@@ -23,10 +21,6 @@ from .access import staff_only
 # (a 24-hour chart moves little in a few seconds, and reads more of the log).
 LIVE_EVERY = 5
 ACTIVITY_EVERY = 60
-
-# The actions on a game (staff/actions.py, another part of the console) render this partial
-# with the inspector's context; without it the inspector shows no actions.
-ACTIONS_TEMPLATE = "staff/_game_actions.html"
 
 
 @staff_only
@@ -95,14 +89,5 @@ def game_inspector(request: HttpRequest, game_id: int) -> HttpResponse:
         "state": inspector.state_at(game, version) if version else None,
         "seats": inspector.seat_rows(game),
         "facts": inspector.game_facts(game),
-        "has_actions": _template_exists(ACTIONS_TEMPLATE),
     }
     return render(request, "staff/game.html", context)
-
-
-def _template_exists(name: str) -> bool:
-    try:
-        get_template(name)
-    except TemplateDoesNotExist:
-        return False
-    return True

@@ -21,7 +21,7 @@ from games.game_settings import GameSettings
 from games.models import Bot, Game, GameEvent, Seat
 from games.services import SeatSpec, game_create
 from league.models import Competition
-from staff import actions, inspector, views
+from staff import actions, inspector
 from tests.games.factories import make_user, play_turn
 from tests.staff.test_dashboard import first_to_act_seed
 
@@ -205,12 +205,11 @@ def test_the_seats_and_the_settings(played):
     assert facts.kind == "friendly" and facts.limits["turn seconds"] == 600
 
 
-def test_the_actions_slot_renders_only_when_its_template_exists(played):
-    assert views._template_exists("staff/dashboard.html")
-    assert not views._template_exists("staff/no-such-partial.html")
+def test_the_inspector_shows_the_actions_on_the_game(played):
     response = staff_client().get(f"/staff/games/{played.pk}/")
     assert response.status_code == 200
-    assert response.context["has_actions"] == views._template_exists(views.ACTIONS_TEMPLATE)
+    assert "staff/_game_actions.html" in [template.name for template in response.templates]
+    assert f'href="/staff/games/{played.pk}/abort/"' in response.content.decode()
 
 
 # Search --------------------------------------------------------------------------------------
