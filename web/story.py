@@ -222,6 +222,15 @@ class _Teller(Names):
         text = f"The league moved this fixture's deadline to {e['deadline'][:16].replace('T', ' ')}"
         return f"{text} UTC ({e['note']})" if e.get("note") else f"{text} UTC"
 
+    def deadline_extended(self, e: Event) -> str:
+        whose = self.whose(e["seat"], start=False)
+        text = f"The staff gave {whose} turn until {e['deadline'][:16].replace('T', ' ')} UTC"
+        # The note is the seat's own business: other viewers get it as None (engine view).
+        return f"{text} ({e['note']})" if e.get("note") else text
+
+    def game_aborted(self, e: Event) -> str:
+        return "The staff aborted the match: it has no result"
+
     def vacation_taken(self, e: Event) -> str:
         text = f"{self.who(e['seat'])} went on vacation"
         if e.get("days"):
@@ -277,6 +286,8 @@ _SENTENCES: dict[str, Callable[[_Teller, Event], str] | None] = {
     ev.FALLBACK_PLAYED: _Teller.fallback_played,
     ev.VACATION_TAKEN: _Teller.vacation_taken,
     ev.FIXTURE_RETIMED: _Teller.fixture_retimed,
+    ev.DEADLINE_EXTENDED: _Teller.deadline_extended,
+    ev.GAME_ABORTED: _Teller.game_aborted,
 }
 _KINDS = {ev.CARD_PLAYED: "play", ev.HAND_ENDED: "result", ev.MATCH_ENDED: "result"}
 

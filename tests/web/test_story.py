@@ -158,6 +158,16 @@ SAMPLES: dict[str, tuple[dict, str, str]] = {
         "The league moved this fixture's deadline to 2026-12-01 18:00 UTC (snowed in).",
         "The league moved this fixture's deadline to 2026-12-01 18:00 UTC (snowed in).",
     ),
+    ev.DEADLINE_EXTENDED: (
+        {"seat": 0, "deadline": "2026-12-02T09:30:00+00:00", "note": "in hospital"},
+        "The staff gave your turn until 2026-12-02 09:30 UTC (in hospital).",
+        "The staff gave Ana's turn until 2026-12-02 09:30 UTC.",
+    ),
+    ev.GAME_ABORTED: (
+        {"reason": "a duplicated account"},
+        "The staff aborted the match: it has no result.",
+        "The staff aborted the match: it has no result.",
+    ),
 }
 
 
