@@ -225,8 +225,10 @@ class _Teller(Names):
     def deadline_extended(self, e: Event) -> str:
         whose = self.whose(e["seat"], start=False)
         text = f"The staff gave {whose} turn until {e['deadline'][:16].replace('T', ' ')} UTC"
-        # The note is the seat's own business: other viewers get it as None (engine view).
-        return f"{text} ({e['note']})" if e.get("note") else text
+        # The note is the seat's own business (the engine's view gives others None; told
+        # only to the seat whatever the events say).
+        mine = self.viewer == e["seat"]
+        return f"{text} ({e['note']})" if mine and e.get("note") else text
 
     def game_aborted(self, e: Event) -> str:
         return "The staff aborted the match: it has no result"
