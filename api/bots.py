@@ -8,11 +8,17 @@ from typing import Any
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import extend_schema
 from rest_framework import authentication, exceptions, permissions, serializers
-from rest_framework.decorators import api_view, authentication_classes, permission_classes
+from rest_framework.decorators import (
+    api_view,
+    authentication_classes,
+    permission_classes,
+    throttle_classes,
+)
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.errors import error_responses
+from api.throttles import BotCommandThrottle
 from games.models import Bot
 from games.remote import pull_turns, tokens
 
@@ -97,11 +103,12 @@ def decisions(request: Request) -> Response:
 
 @extend_schema(
     request=CommandInput,
-    responses={200: CommandOutput, **error_responses(400, 401, 403, 404, 409, 422)},
+    responses={200: CommandOutput, **error_responses(400, 401, 403, 404, 409, 422, 429)},
 )
 @api_view(["POST"])
 @authentication_classes([BotTokenAuthentication])
 @permission_classes([IsBot])
+@throttle_classes([BotCommandThrottle])
 def command(request: Request, game_id: int) -> Response:
     """Send one command for one of this bot's seats; a refused one is a typed error
     (api/errors.py) and changes nothing in the game."""

@@ -11,7 +11,12 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
-from rest_framework.decorators import api_view, authentication_classes, permission_classes
+from rest_framework.decorators import (
+    api_view,
+    authentication_classes,
+    permission_classes,
+    throttle_classes,
+)
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,6 +26,7 @@ from api.auth import PEOPLE
 from api.bots import CommandInput, CommandOutput
 from api.errors import error_responses
 from api.shapes import CommandShape, VersionedEvent, ViewShape
+from api.throttles import PersonCommandThrottle
 from games import lobby, services
 from games.models import Game
 
@@ -190,10 +196,11 @@ def events(request: Request, game_id: int) -> Response:
             description="The command id, if the body has none: a repeat returns the first answer.",
         )
     ],
-    responses={200: CommandOutput, **error_responses(400, 403, 404, 409, 422)},
+    responses={200: CommandOutput, **error_responses(400, 403, 404, 409, 422, 429)},
 )
 @api_view(["POST"])
 @authentication_classes(PEOPLE)
+@throttle_classes([PersonCommandThrottle])
 def command(request: Request, game_id: int) -> Response:
     """Send one command for one of your seats at the version you decided on; a refused one is a
     typed error and changes nothing. The same body and answer as the pull bots' endpoint."""
