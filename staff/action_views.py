@@ -4,14 +4,18 @@ the action, staff/actions.py). Staff only, anyone else gets a 404 (staff_only); 
 form of the site. A done action redirects to where its result shows (the game's inspector, the
 bot's or ladder's page again, the rebuild's progress) with a message; a refused one renders the
 page again with the error's message and code, at the status the API would answer
-(api.errors.status_for), and changes nothing."""
+(api.errors.status_for), and changes nothing.
+
+Each action is a Spec below (its words, its form, its service, its message), done to a Target (a
+game, a bot, a ladder, a projection: how the address finds it and what the page says of it);
+action_view makes the one view that serves them all."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
-from django import forms
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -36,33 +40,131 @@ HISTORY = 10
 # Seconds between two refreshes of a rebuild's page while it runs.
 REFRESH_EVERY = 2
 
+T = TypeVar("T")
 
-def _act(
-    request: HttpRequest,
-    form: forms.Form,
-    context: dict[str, Any],
-    perform: Callable[[dict[str, Any]], tuple[str, str]],
-) -> HttpResponse:
-    """The confirmation page, or on a valid POST the action: `perform(cleaned_data)` returns
-    (the message, where to go) or raises a GameError, shown on the page again."""
-    status = 200
-    if request.method == "POST":
-        if form.is_valid():
-            try:
-                message, url = perform(form.cleaned_data)
-            except GameError as error:
-                messages.error(request, f"{error.message} ({error.code})")
-                status = status_for(error)
+# Why an action does not apply to its target now, and the action that does (label, address).
+Refusal = tuple[str, tuple[str, str] | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Target(Generic[T]):
+    """What a kind of action is done to (a game, a bot, a ladder, a projection)."""
+
+    # The target from the address's arguments, or a 404.
+    load: Callable[..., T]
+    # What the confirmation page says of it: target, back, facts, and history where kept.
+    describe: Callable[[T], dict[str, Any]]
+    # The keyword arguments that name it to the staff/actions.py service.
+    key: Callable[[T], dict[str, Any]]
+    # Where a done action goes, from the target and its audit entry; None: its page again.
+    after: Callable[[T, AuditEntry], str | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Spec(Generic[T]):
+    """One staff action: its confirmation page, its form and its service. `title` is formatted
+    with the target as `t`; `done`, the message once done, with `t`, the form's data as `d`
+    and the service's audit entry as `e`."""
+
+    action: str
+    target: Target[T]
+    title: str
+    effects: tuple[str, ...]
+    # staff/actions.py's service: called with the target's key, the user and the form's data.
+    service: Callable[..., AuditEntry]
+    done: str
+    refusal: Callable[[T], Refusal | None]
+    form: Callable[..., ReasonForm] = ReasonForm
+    # An action on one seat: the seats it may take ((number, label) pairs); none, `no_seats`.
+    seats: Callable[[T], list[tuple[int, str]]] | None = None
+    no_seats: str = ""
+    danger: bool = False
+
+
+def action_view(spec: Spec[Any]) -> Callable[..., HttpResponse]:
+    """The view of `spec`: its confirmation page, or on a valid POST the action, which
+    redirects with a message; a refused one renders the page again with the error's message
+    and code at the status the API would answer, and changes nothing."""
+
+    @staff_only
+    @require_http_methods(["GET", "POST"])
+    def view(request: HttpRequest, **kwargs: Any) -> HttpResponse:
+        target = spec.target.load(**kwargs)
+        context = {
+            "title": spec.title.format(t=target),
+            "action": spec.action,
+            **spec.target.describe(target),
+            "effects": spec.effects,
+            "danger": spec.danger,
+        }
+        refusal = spec.refusal(target)
+        seats = spec.seats(target) if spec.seats is not None else None
+        if refusal is None and seats == []:
+            refusal = (spec.no_seats, None)
+        if refusal is not None:
+            context["unavailable"], context["other"] = refusal
+        data = request.POST if request.method == "POST" else None
+        form = spec.form(data) if seats is None else spec.form(data, seats=seats)
+        status = 200
+        if request.method == "POST":
+            if form.is_valid():
+                try:
+                    entry = spec.service(
+                        **spec.target.key(target), user=request.user, **form.cleaned_data
+                    )
+                except GameError as error:
+                    messages.error(request, f"{error.message} ({error.code})")
+                    status = status_for(error)
+                else:
+                    done = spec.done.format(t=target, d=form.cleaned_data, e=entry)
+                    messages.success(request, done)
+                    return redirect(spec.target.after(target, entry) or request.path)
             else:
-                messages.success(request, message)
-                return redirect(url)
-        else:
-            status = 400
-    return render(request, CONFIRM, {**context, "form": form}, status=status)
+                status = 400
+        return render(request, CONFIRM, {**context, "form": form}, status=status)
+
+    return view
 
 
-def _data(request: HttpRequest) -> Any:
-    return request.POST if request.method == "POST" else None
+def _history(target: str) -> list[AuditEntry]:
+    return list(AuditEntry.objects.filter(target=target).select_related("actor")[:HISTORY])
+
+
+# Games ---------------------------------------------------------------------------------------
+
+
+def _game(game_id: int) -> Game:
+    return get_object_or_404(Game, pk=game_id)
+
+
+def _game_page(game: Game) -> dict[str, Any]:
+    return {
+        "target": f"game #{game.pk}",
+        "back": reverse("staff:game", args=[game.pk]),
+        "facts": [
+            ("Status", game.status),
+            (
+                "Rules",
+                f"{game.variant.get('rules')}, {game.seat_count} seats, hand {game.hand_number}",
+            ),
+            ("Version", f"{game.version} events"),
+            ("To act", ", ".join(f"seat {n}" for n in game.to_act or []) or "nobody"),
+        ],  # fmt: skip
+    }
+
+
+def _game_over(game: Game) -> Refusal | None:
+    if game.status == MATCH_OVER:
+        return (f"Game #{game.pk} is over: there is nothing to do.", None)
+    return None
+
+
+GAME = Target(
+    load=_game,
+    describe=_game_page,
+    key=lambda game: {"game_id": game.pk},
+    after=lambda game, entry: reverse("staff:game", args=[game.pk]),
+)
 
 
 def _seat_label(seat: Seat) -> str:
@@ -75,133 +177,80 @@ def _seat_label(seat: Seat) -> str:
     return f"seat {seat.number}: {who}"
 
 
-def _game_context(game: Game, action: str, title: str, effects: list[str]) -> dict[str, Any]:
-    over = game.status == MATCH_OVER
-    return {
-        "title": title,
-        "action": action,
-        "target": f"game #{game.pk}",
-        "back": reverse("staff:game", args=[game.pk]),
-        "facts": [
-            ("Status", game.status),
-            (
-                "Rules",
-                f"{game.variant.get('rules')}, {game.seat_count} seats, hand {game.hand_number}",
-            ),
-            ("Version", f"{game.version} events"),
-            ("To act", ", ".join(f"seat {n}" for n in game.to_act or []) or "nobody"),
-        ],  # fmt: skip
-        "effects": effects,
-        "unavailable": f"Game #{game.pk} is over: there is nothing to do." if over else "",
-        "danger": action in ("abort", "forfeit"),
-    }
-
-
 def _seats(game: Game) -> list[Seat]:
     return list(game.seats.select_related("user", "registered_bot").order_by("number"))
 
 
-@staff_only
-@require_http_methods(["GET", "POST"])
-def game_redrive(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = get_object_or_404(Game, pk=game_id)
-    context = _game_context(
-        game, "re-drive", f"Re-drive game #{game.pk}?",
-        ["The workers are asked to move the game now (the advance_game task), as the "
-         "reconciler would: bots whose turn it is play, a lost task is made good.",
-         "Nothing is appended by this action itself; the audit trail keeps it."],
-    )  # fmt: skip
-
-    def perform(data: dict[str, Any]) -> tuple[str, str]:
-        actions.game_redrive(game_id=game.pk, user=request.user, reason=data["reason"])
-        return f"Game #{game.pk} was sent to the workers.", context["back"]
-
-    return _act(request, ReasonForm(_data(request)), context, perform)
-
-
-@staff_only
-@require_http_methods(["GET", "POST"])
-def game_abort(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = get_object_or_404(Game, pk=game_id)
-    context = _game_context(
-        game, "abort", f"Abort game #{game.pk}?",
-        ["A game-aborted event (your reason, you as its actor) ends the match where it "
-         "stands: no winner, no places. Nobody moves it again.",
-         "It has no result: no standing, rating or match result counts it. A ladder game's "
-         "set is closed, unrated, and its entrants are free for matchmaking.",
-         "This cannot be undone."],
-    )  # fmt: skip
-
-    def perform(data: dict[str, Any]) -> tuple[str, str]:
-        actions.game_abort(game_id=game.pk, user=request.user, reason=data["reason"])
-        return f"Game #{game.pk} was aborted.", context["back"]
-
-    return _act(request, ReasonForm(_data(request)), context, perform)
-
-
-@staff_only
-@require_http_methods(["GET", "POST"])
-def game_forfeit(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = get_object_or_404(Game, pk=game_id)
+def _unforfeited(game: Game) -> list[tuple[int, str]]:
     forfeited = seat_facts.facts_of(game.pk).forfeited
-    choices = [(s.number, _seat_label(s)) for s in _seats(game) if s.number not in forfeited]
-    context = _game_context(
-        game, "forfeit", f"Forfeit a seat of game #{game.pk}?",
-        ["A seat-forfeited event (reason awarded, your reason as its note, you as its actor), "
-         "as a resignation writes: the default bot plays the seat from now on and the match "
-         "result places it last.",
-         "This cannot be undone."],
-    )  # fmt: skip
-    if not choices and not context["unavailable"]:
-        context["unavailable"] = "Every seat of this game is forfeited already."
-
-    def perform(data: dict[str, Any]) -> tuple[str, str]:
-        seat = data["seat"]
-        actions.game_forfeit(game_id=game.pk, seat=seat, user=request.user, reason=data["reason"])
-        return f"Seat {seat} of game #{game.pk} was forfeited.", context["back"]
-
-    return _act(request, SeatForm(_data(request), seats=choices), context, perform)
+    return [(s.number, _seat_label(s)) for s in _seats(game) if s.number not in forfeited]
 
 
-@staff_only
-@require_http_methods(["GET", "POST"])
-def game_extend(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = get_object_or_404(Game, pk=game_id)
+def _clocks_running(game: Game) -> list[tuple[int, str]]:
     running = [s for s in _seats(game) if s.controller == Seat.Controller.PERSON and s.deadline_at]
-    choices = [
+    return [
         (s.number, f"{_seat_label(s)}, due {s.deadline_at:%Y-%m-%d %H:%M} UTC") for s in running
     ]
-    context = _game_context(
-        game, "extend-deadline", f"Extend a turn's deadline in game #{game.pk}?",
-        ["A deadline-extended event (the seat, its new deadline, your reason as its note, "
-         "shown to that seat alone) and the seat's clock moved as many hours later.",
-         "The turn keeps its clock: the overdue-turn sweep waits for the new deadline."],
-    )  # fmt: skip
-    if not choices and not context["unavailable"]:
-        context["unavailable"] = "No person's turn clock is running in this game."
-
-    def perform(data: dict[str, Any]) -> tuple[str, str]:
-        entry = actions.game_extend_deadline(
-            game_id=game.pk, seat=data["seat"], hours=data["hours"], user=request.user,
-            reason=data["reason"],
-        )  # fmt: skip
-        return (
-            f"Seat {data['seat']}'s deadline in game #{game.pk} is now "
-            f"{entry.details['deadline']}.",
-            context["back"],
-        )
-
-    return _act(request, ExtendForm(_data(request), seats=choices), context, perform)
 
 
-def _history(target: str) -> list[AuditEntry]:
-    return list(AuditEntry.objects.filter(target=target).select_related("actor")[:HISTORY])
+REDRIVE = Spec(
+    action="re-drive", target=GAME, title="Re-drive game #{t.pk}?",
+    effects=(
+        "The workers are asked to move the game now (the advance_game task), as the "
+        "reconciler would: bots whose turn it is play, a lost task is made good.",
+        "Nothing is appended by this action itself; the audit trail keeps it.",
+    ),
+    service=actions.game_redrive, done="Game #{t.pk} was sent to the workers.",
+    refusal=_game_over,
+)  # fmt: skip
+ABORT = Spec(
+    action="abort", target=GAME, title="Abort game #{t.pk}?",
+    effects=(
+        "A game-aborted event (your reason, you as its actor) ends the match where it "
+        "stands: no winner, no places. Nobody moves it again.",
+        "It has no result: no standing, rating or match result counts it. A ladder game's "
+        "set is closed, unrated, and its entrants are free for matchmaking.",
+        "This cannot be undone.",
+    ),
+    service=actions.game_abort, done="Game #{t.pk} was aborted.",
+    refusal=_game_over, danger=True,
+)  # fmt: skip
+FORFEIT = Spec(
+    action="forfeit", target=GAME, title="Forfeit a seat of game #{t.pk}?",
+    effects=(
+        "A seat-forfeited event (reason awarded, your reason as its note, you as its actor), "
+        "as a resignation writes: the default bot plays the seat from now on and the match "
+        "result places it last.",
+        "This cannot be undone.",
+    ),
+    service=actions.game_forfeit, done="Seat {d[seat]} of game #{t.pk} was forfeited.",
+    refusal=_game_over, danger=True,
+    form=SeatForm, seats=_unforfeited, no_seats="Every seat of this game is forfeited already.",
+)  # fmt: skip
+EXTEND = Spec(
+    action="extend-deadline", target=GAME, title="Extend a turn's deadline in game #{t.pk}?",
+    effects=(
+        "A deadline-extended event (the seat, its new deadline, your reason as its note, "
+        "shown to that seat alone) and the seat's clock moved as many hours later.",
+        "The turn keeps its clock: the overdue-turn sweep waits for the new deadline.",
+    ),
+    service=actions.game_extend_deadline,
+    done="Seat {d[seat]}'s deadline in game #{t.pk} is now {e.details[deadline]}.",
+    refusal=_game_over,
+    form=ExtendForm, seats=_clocks_running,
+    no_seats="No person's turn clock is running in this game.",
+)  # fmt: skip
 
 
-def _bot_context(bot: Bot, action: str, title: str, effects: list[str]) -> dict[str, Any]:
+# Bots ----------------------------------------------------------------------------------------
+
+
+def _bot(bot_id: int) -> Bot:
+    return get_object_or_404(Bot.objects.select_related("owner"), pk=bot_id)
+
+
+def _bot_page(bot: Bot) -> dict[str, Any]:
     return {
-        "title": title,
-        "action": action,
         "target": f"bot {bot.name} (#{bot.pk})",
         "back": reverse("staff:dashboard"),
         "facts": [
@@ -211,68 +260,65 @@ def _bot_context(bot: Bot, action: str, title: str, effects: list[str]) -> dict[
             ("Why", bot.status_reason or "—"),
             ("Strikes in a row", bot.strikes),
         ],
-        "effects": effects,
         "history": _history(f"bot:{bot.pk}"),
-        "danger": action == "suspend-bot",
     }
 
 
-@staff_only
-@require_http_methods(["GET", "POST"])
-def bot_suspend(request: HttpRequest, bot_id: int) -> HttpResponse:
-    bot = get_object_or_404(Bot.objects.select_related("owner"), pk=bot_id)
-    context = _bot_context(
-        bot, "suspend-bot", f"Suspend bot {bot.name}?",
-        ["The bot is suspended, as its strikes would: the default bot plays its seats from now "
-         "on, without asking it, and matchmaking seats it no more.",
-         "Its games where it is to act are sent to the workers at once.",
-         "Its owner sees your reason as the status's reason."],
-    )  # fmt: skip
-    if bot.status != Bot.Status.ACTIVE:
-        context["unavailable"] = f"The bot is {bot.status}: only an active bot is suspended."
-        if bot.status == Bot.Status.SUSPENDED:
-            context["other"] = ("Reinstate it", reverse("staff:bot-reinstate", args=[bot.pk]))
-    here = request.path
-
-    def perform(data: dict[str, Any]) -> tuple[str, str]:
-        actions.bot_suspend(bot_id=bot.pk, user=request.user, reason=data["reason"])
-        return f"Bot {bot.name} is suspended.", here
-
-    return _act(request, ReasonForm(_data(request)), context, perform)
+def _bot_not_active(bot: Bot) -> Refusal | None:
+    if bot.status == Bot.Status.ACTIVE:
+        return None
+    suspended = bot.status == Bot.Status.SUSPENDED
+    other = ("Reinstate it", reverse("staff:bot-reinstate", args=[bot.pk])) if suspended else None
+    return (f"The bot is {bot.status}: only an active bot is suspended.", other)
 
 
-@staff_only
-@require_http_methods(["GET", "POST"])
-def bot_reinstate(request: HttpRequest, bot_id: int) -> HttpResponse:
-    bot = get_object_or_404(Bot.objects.select_related("owner"), pk=bot_id)
-    context = _bot_context(
-        bot, "reinstate-bot", f"Reinstate bot {bot.name}?",
-        ["A new validation round opens, as its owner's re-validation would: the bot is "
-         "validating until the round passes (active again) or fails.",
-         "A built-in or webhook bot's round is played by the workers at once; a pull bot's "
-         "starts at its next poll for decisions."],
-    )  # fmt: skip
-    if bot.status != Bot.Status.SUSPENDED:
-        context["unavailable"] = f"The bot is {bot.status}: only a suspended bot is reinstated."
-        if bot.status == Bot.Status.ACTIVE:
-            context["other"] = ("Suspend it", reverse("staff:bot-suspend", args=[bot.pk]))
-    here = request.path
+def _bot_not_suspended(bot: Bot) -> Refusal | None:
+    if bot.status == Bot.Status.SUSPENDED:
+        return None
+    active = bot.status == Bot.Status.ACTIVE
+    other = ("Suspend it", reverse("staff:bot-suspend", args=[bot.pk])) if active else None
+    return (f"The bot is {bot.status}: only a suspended bot is reinstated.", other)
 
-    def perform(data: dict[str, Any]) -> tuple[str, str]:
-        actions.bot_reinstate(bot_id=bot.pk, user=request.user, reason=data["reason"])
-        return f"Bot {bot.name} is validating again.", here
 
-    return _act(request, ReasonForm(_data(request)), context, perform)
+BOT = Target(
+    load=_bot,
+    describe=_bot_page,
+    key=lambda bot: {"bot_id": bot.pk},
+    after=lambda bot, entry: None,
+)
+SUSPEND = Spec(
+    action="suspend-bot", target=BOT, title="Suspend bot {t.name}?",
+    effects=(
+        "The bot is suspended, as its strikes would: the default bot plays its seats from now "
+        "on, without asking it, and matchmaking seats it no more.",
+        "Its games where it is to act are sent to the workers at once.",
+        "Its owner sees your reason as the status's reason.",
+    ),
+    service=actions.bot_suspend, done="Bot {t.name} is suspended.",
+    refusal=_bot_not_active, danger=True,
+)  # fmt: skip
+REINSTATE = Spec(
+    action="reinstate-bot", target=BOT, title="Reinstate bot {t.name}?",
+    effects=(
+        "A new validation round opens, as its owner's re-validation would: the bot is "
+        "validating until the round passes (active again) or fails.",
+        "A built-in or webhook bot's round is played by the workers at once; a pull bot's "
+        "starts at its next poll for decisions.",
+    ),
+    service=actions.bot_reinstate, done="Bot {t.name} is validating again.",
+    refusal=_bot_not_suspended,
+)  # fmt: skip
+
+
+# Ladders -------------------------------------------------------------------------------------
 
 
 def _ladder(slug: str) -> Competition:
     return get_object_or_404(Competition, slug=slug, kind=Competition.Kind.LADDER)
 
 
-def _ladder_context(ladder: Competition, action: str, title: str, effects: list[str]) -> dict:
+def _ladder_page(ladder: Competition) -> dict[str, Any]:
     return {
-        "title": title,
-        "action": action,
         "target": f"ladder {ladder.name} ({ladder.slug})",
         "back": reverse("staff:dashboard"),
         "facts": [
@@ -285,51 +331,101 @@ def _ladder_context(ladder: Competition, action: str, title: str, effects: list[
                 ).count(),
             ),
         ],  # fmt: skip
-        "effects": effects,
         "history": _history(f"competition:{ladder.pk}"),
     }
 
 
-@staff_only
-@require_http_methods(["GET", "POST"])
-def ladder_pause(request: HttpRequest, slug: str) -> HttpResponse:
-    ladder = _ladder(slug)
-    context = _ladder_context(
-        ladder, "pause-matchmaking", f"Pause {ladder.name}'s matchmaking?",
-        ["Matchmaking stops: no new table is seated and no set's next rotation is made.",
-         "Games under way play on to their end."],
-    )  # fmt: skip
-    if not ladder.matchmaking:
-        context["unavailable"] = "Its matchmaking is paused already."
-        context["other"] = ("Resume it", reverse("staff:ladder-resume", args=[ladder.slug]))
-    here = request.path
-
-    def perform(data: dict[str, Any]) -> tuple[str, str]:
-        actions.ladder_pause(slug=ladder.slug, user=request.user, reason=data["reason"])
-        return f"{ladder.name}'s matchmaking is paused.", here
-
-    return _act(request, ReasonForm(_data(request)), context, perform)
-
-
-@staff_only
-@require_http_methods(["GET", "POST"])
-def ladder_resume(request: HttpRequest, slug: str) -> HttpResponse:
-    ladder = _ladder(slug)
-    context = _ladder_context(
-        ladder, "resume-matchmaking", f"Resume {ladder.name}'s matchmaking?",
-        ["Matchmaking runs again: the next run makes the waiting rotations and seats the idle "
-         "entrants at new tables."],
-    )  # fmt: skip
+def _paused(ladder: Competition) -> Refusal | None:
     if ladder.matchmaking:
-        context["unavailable"] = "Its matchmaking is running."
-        context["other"] = ("Pause it", reverse("staff:ladder-pause", args=[ladder.slug]))
-    here = request.path
+        return None
+    resume = reverse("staff:ladder-resume", args=[ladder.slug])
+    return ("Its matchmaking is paused already.", ("Resume it", resume))
 
-    def perform(data: dict[str, Any]) -> tuple[str, str]:
-        actions.ladder_resume(slug=ladder.slug, user=request.user, reason=data["reason"])
-        return f"{ladder.name}'s matchmaking is running.", here
 
-    return _act(request, ReasonForm(_data(request)), context, perform)
+def _running(ladder: Competition) -> Refusal | None:
+    if not ladder.matchmaking:
+        return None
+    return (
+        "Its matchmaking is running.",
+        ("Pause it", reverse("staff:ladder-pause", args=[ladder.slug])),
+    )
+
+
+LADDER = Target(
+    load=_ladder,
+    describe=_ladder_page,
+    key=lambda ladder: {"slug": ladder.slug},
+    after=lambda ladder, entry: None,
+)
+PAUSE = Spec(
+    action="pause-matchmaking", target=LADDER, title="Pause {t.name}'s matchmaking?",
+    effects=(
+        "Matchmaking stops: no new table is seated and no set's next rotation is made.",
+        "Games under way play on to their end.",
+    ),
+    service=actions.ladder_pause, done="{t.name}'s matchmaking is paused.", refusal=_paused,
+)  # fmt: skip
+RESUME = Spec(
+    action="resume-matchmaking", target=LADDER, title="Resume {t.name}'s matchmaking?",
+    effects=(
+        "Matchmaking runs again: the next run makes the waiting rotations and seats the idle "
+        "entrants at new tables.",
+    ),
+    service=actions.ladder_resume, done="{t.name}'s matchmaking is running.", refusal=_running,
+)  # fmt: skip
+
+
+# Projections ---------------------------------------------------------------------------------
+
+
+def _projection(name: str) -> projections.ProjectionStatus:
+    try:
+        [found] = projections.status([name])
+    except projections.UnknownProjection:
+        raise Http404(f"no projection {name!r}") from None
+    return found
+
+
+def _projection_page(found: projections.ProjectionStatus) -> dict[str, Any]:
+    return {
+        "target": f"projection {found.name}",
+        "back": reverse("staff:projections"),
+        "facts": [
+            ("Applied up to", f"position {found.position}"),
+            ("Log head", f"position {found.head}"),
+            ("Behind by", f"{found.lag} events"),
+        ],
+        "history": _history(f"projection:{found.name}"),
+    }
+
+
+PROJECTION = Target(
+    load=_projection,
+    describe=_projection_page,
+    key=lambda found: {"name": found.name},
+    after=lambda found, entry: reverse("staff:rebuild", args=[entry.pk]),
+)
+REBUILD = Spec(
+    action="rebuild-projection", target=PROJECTION, title="Rebuild the {t.name} projection?",
+    effects=(
+        "A worker empties its tables and folds the whole log again, in one transaction: "
+        "readers see the old read model until the new one is complete.",
+        "The page it takes you to shows its progress and refreshes itself until it is done.",
+    ),
+    service=actions.projection_rebuild, done="The rebuild of {t.name} was sent to the workers.",
+    refusal=lambda found: None,
+)  # fmt: skip
+
+# The pages staff/urls.py names.
+game_redrive = action_view(REDRIVE)
+game_abort = action_view(ABORT)
+game_forfeit = action_view(FORFEIT)
+game_extend = action_view(EXTEND)
+bot_suspend = action_view(SUSPEND)
+bot_reinstate = action_view(REINSTATE)
+ladder_pause = action_view(PAUSE)
+ladder_resume = action_view(RESUME)
+projection_rebuild = action_view(REBUILD)
 
 
 def _rebuilds() -> list[tuple[AuditEntry, rebuilds.Progress]]:
@@ -345,42 +441,6 @@ def projection_list(request: HttpRequest) -> HttpResponse:
     """Every projection's checkpoint against the log's head, and the latest rebuilds."""
     context = {"projections": projections.status(), "rebuilds": _rebuilds()}
     return render(request, "staff/projections.html", context)
-
-
-@staff_only
-@require_http_methods(["GET", "POST"])
-def projection_rebuild(request: HttpRequest, name: str) -> HttpResponse:
-    try:
-        [found] = projections.status([name])
-    except projections.UnknownProjection:
-        raise Http404(f"no projection {name!r}") from None
-    context = {
-        "title": f"Rebuild the {name} projection?",
-        "action": "rebuild-projection",
-        "target": f"projection {name}",
-        "back": reverse("staff:projections"),
-        "facts": [
-            ("Applied up to", f"position {found.position}"),
-            ("Log head", f"position {found.head}"),
-            ("Behind by", f"{found.lag} events"),
-        ],
-        "effects": [
-            "A worker empties its tables and folds the whole log again, in one transaction: "
-            "readers see the old read model until the new one is complete.",
-            "The page it takes you to shows its progress and refreshes itself until it is done.",
-        ],
-        "history": list(
-            AuditEntry.objects.filter(target=f"projection:{name}").select_related("actor")[:HISTORY]
-        ),
-    }
-
-    def perform(data: dict[str, Any]) -> tuple[str, str]:
-        entry = actions.projection_rebuild(name=name, user=request.user, reason=data["reason"])
-        return f"The rebuild of {name} was sent to the workers.", reverse(
-            "staff:rebuild", args=[entry.pk]
-        )
-
-    return _act(request, ReasonForm(_data(request)), context, perform)
 
 
 @staff_only
