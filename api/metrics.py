@@ -5,9 +5,10 @@ PROMETHEUS_MULTIPROC_DIR is set), the process's own process_* metrics, and gauge
 scrape runs: the projections' lag and the Celery queue's depth (games/health.py, the figures the
 staff dashboard shows too). docs/operations.md lists them.
 
-Who may scrape: a caller presenting `Authorization: Bearer <METRICS_TOKEN>`, or one connected
-directly from a loopback or private address (no proxy header: behind a proxy every request would
-come from its private address). Anyone else gets the site's 404, as for a page that is not there.
+Who may scrape: a caller presenting `Authorization: Bearer <METRICS_TOKEN>`; and with DEBUG or
+METRICS_ALLOW_PRIVATE on, one connected directly from a loopback or private address (no proxy
+header: behind a proxy every request would come from its private address). Anyone else gets the
+site's 404, as for a page that is not there.
 """
 
 from __future__ import annotations
@@ -33,12 +34,17 @@ FORWARDING_HEADERS = ("Forwarded", "X-Forwarded-For", "X-Real-IP")
 
 
 def may_scrape(request: HttpRequest) -> bool:
-    """The token, from anywhere; without it, a direct caller on loopback or a private address."""
+    """The token, from anywhere; without it, where DEBUG or METRICS_ALLOW_PRIVATE allows, a
+    direct caller on loopback or a private address."""
     token = settings.METRICS_TOKEN
     if token:
         given = request.headers.get("Authorization", "")
         if hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
             return True
+    # A proxy that adds no forwarding header makes every outside caller look private: in
+    # production the address alone opens nothing unless the operator says it may.
+    if not (settings.DEBUG or settings.METRICS_ALLOW_PRIVATE):
+        return False
     if any(header in request.headers for header in FORWARDING_HEADERS):
         return False
     try:

@@ -221,9 +221,12 @@ CELERY_TIMEZONE = TIME_ZONE
 # again for the workers to answer a ping (each call waits that long when the broker is Redis).
 HEALTH_TIMEOUT = float(os.environ.get("HEALTH_TIMEOUT", "0.5"))
 # GET /metrics (api/metrics.py; docs/operations.md): the bearer token that opens it from any
-# address (unset: only direct callers on loopback or private addresses), and the port a Celery
-# worker serves its own metrics on (unset: none).
+# address, and the port a Celery worker serves its own metrics on (unset: none). Without the
+# token only DEBUG lets direct callers on loopback or private addresses in, or
+# METRICS_ALLOW_PRIVATE: a proxy that adds no forwarding header makes every caller look private,
+# so trusting the address is a choice made explicitly, never the production default.
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+METRICS_ALLOW_PRIVATE = env_bool("METRICS_ALLOW_PRIVATE")
 METRICS_WORKER_PORT = int(os.environ.get("METRICS_WORKER_PORT") or 0)
 
 # Workers (games/turns.py, games/tasks.py; docs/workers.md).

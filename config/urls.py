@@ -19,7 +19,8 @@ urlpatterns = [
     path("api/", include("api.urls")),
     # The staff console (staff/urls.py): staff only, a 404 for anyone else.
     path("staff/", include("staff.urls")),
-    # Prometheus's scrape (api/metrics.py): loopback, private addresses or METRICS_TOKEN only.
+    # Prometheus's scrape (api/metrics.py): METRICS_TOKEN only (loopback and private addresses
+    # too with DEBUG or METRICS_ALLOW_PRIVATE).
     path("metrics", api_metrics.scrape, name="metrics"),
 ]
 

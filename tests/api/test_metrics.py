@@ -31,6 +31,13 @@ PUBLIC = "93.184.216.34"
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.fixture(autouse=True)
+def private_scrapers(settings):
+    """Scrape as a Prometheus on a private network the site trusts (METRICS_ALLOW_PRIVATE); the
+    tests of who may scrape set what they test."""
+    settings.METRICS_ALLOW_PRIVATE = True
+
+
 def parse(text: str) -> Samples:
     return {
         (sample.name, frozenset(sample.labels.items())): sample.value
@@ -68,8 +75,32 @@ def test_the_endpoint_answers_in_the_prometheus_text_format(client):
 
 
 @pytest.mark.parametrize("address", ["127.0.0.1", "10.1.2.3", "172.18.0.5", "::1"])
-def test_loopback_and_private_callers_may_scrape(client, address):
+def test_loopback_and_private_callers_may_scrape_where_allowed(client, address):
     assert client.get("/metrics", REMOTE_ADDR=address).status_code == 200
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1", "10.1.2.3", "::1"])
+def test_without_debug_or_the_allowance_private_callers_need_the_token(client, settings, address):
+    # A proxy that adds no forwarding header makes every outside caller look like this.
+    settings.DEBUG = False
+    settings.METRICS_ALLOW_PRIVATE = False
+    settings.METRICS_TOKEN = ""
+    assert client.get("/metrics", REMOTE_ADDR=address).status_code == 404
+
+    settings.METRICS_TOKEN = "s3cret-token"
+    assert client.get("/metrics", REMOTE_ADDR=address).status_code == 404
+    bearer = {"HTTP_AUTHORIZATION": "Bearer s3cret-token"}
+    assert client.get("/metrics", REMOTE_ADDR=address, **bearer).status_code == 200
+
+
+def test_with_debug_a_private_caller_may_scrape_without_the_token(client, settings):
+    settings.DEBUG = True
+    settings.METRICS_ALLOW_PRIVATE = False
+    settings.METRICS_TOKEN = ""
+    assert client.get("/metrics", REMOTE_ADDR="127.0.0.1").status_code == 200
+    assert client.get("/metrics", REMOTE_ADDR=PUBLIC).status_code == 404
+    forwarded = {"HTTP_X_FORWARDED_FOR": PUBLIC}
+    assert client.get("/metrics", REMOTE_ADDR="127.0.0.1", **forwarded).status_code == 404
 
 
 def test_a_public_caller_without_the_token_gets_a_404(client, settings):
