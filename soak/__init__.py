@@ -1,0 +1,1 @@
+"""The soak harness (`make soak`, `python -m soak`): docs/reliability.md."""

@@ -1,0 +1,146 @@
+"""The end checks, on a quiet database (workers, beat and gunicorn stopped): the log's
+invariants, the projections against a fresh rebuild, and every accepted command in the log
+exactly once."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from django.db import connection, models
+
+import league.projections  # noqa: F401 (registers the league's projections)
+from games import projections, turns
+from games.models import Game, PositionCounter
+
+
+@dataclass
+class Checks:
+    figures: dict[str, Any] = field(default_factory=dict)
+    failures: list[str] = field(default_factory=list)
+    lost: int = 0
+
+    def fail(self, what: str) -> None:
+        self.failures.append(what)
+
+
+def run_all(game_ids: list[int], accepted: list[tuple[int, str]], unanswered: list) -> Checks:
+    checks = Checks()
+    games_settled(checks, game_ids)
+    versions_contiguous(checks)
+    positions_gapless(checks)
+    commands_once(checks, accepted, unanswered)
+    projections_equal_rebuild(checks)
+    return checks
+
+
+def games_settled(checks: Checks, game_ids: list[int]) -> None:
+    """Every game finished, or waiting for a person or a pull bot: none for a worker."""
+    stalled = set(turns.stalled_games(idle=timedelta(0)))
+    rows = Game.objects.filter(pk__in=game_ids).values_list("pk", "status", "to_act")
+    status = Counter[str]()
+    for pk, state, to_act in rows:
+        if state != Game.Status.PLAYING:
+            status["finished"] += 1
+        elif pk in stalled or not to_act:
+            status["stalled"] += 1
+            checks.fail(f"game {pk} waits for a worker (to_act {to_act}) after the settle")
+        else:
+            status["waiting for a person or pull bot"] += 1
+    checks.figures["games"] = dict(status)
+
+
+def versions_contiguous(checks: Checks) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT g.id, g.version, count(e.version), coalesce(min(e.version), 0), "
+            "coalesce(max(e.version), 0) FROM games_game g "
+            "LEFT JOIN games_gameevent e ON e.game_id = g.id GROUP BY g.id, g.version"
+        )
+        rows = cursor.fetchall()
+    broken = [row for row in rows if not (row[2] == row[1] == row[4] and row[3] == 1)]
+    for game_id, version, count, low, high in broken[:10]:
+        checks.fail(f"game {game_id}: version {version}, {count} events, versions {low}..{high}")
+    checks.figures["games in the log, versions 1..N without a gap"] = len(rows) - len(broken)
+
+
+def positions_gapless(checks: Checks) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*), coalesce(min(global_position), 0), "
+            "coalesce(max(global_position), 0) FROM games_gameevent"
+        )
+        count, low, high = cursor.fetchone()
+    counter = PositionCounter.objects.values_list("value", flat=True).first() or 0
+    if count and not (low == 1 and high == count == counter):
+        checks.fail(f"global positions: {count} events at {low}..{high}, counter {counter}")
+    checks.figures["events"] = count
+
+
+def commands_once(
+    checks: Checks, accepted: list[tuple[int, str]], unanswered: list[tuple[int, str]]
+) -> None:
+    """No command id twice in a game's log; every command the API answered 200 in it once."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT game_id, command_id, count(*) FROM games_gameevent "
+            "WHERE command_id IS NOT NULL GROUP BY game_id, command_id HAVING count(*) > 1"
+        )
+        twice = cursor.fetchall()
+        cursor.execute(
+            "SELECT game_id, command_id FROM games_gameevent "
+            "WHERE command_id LIKE 'user:%%' OR command_id LIKE 'bot:#%%'"
+        )
+        logged = Counter(cursor.fetchall())
+    for game_id, command_id, count in twice[:10]:
+        checks.fail(f"game {game_id}: command id {command_id} appended {count} times")
+    lost = [item for item in accepted if logged[item] == 0]
+    for game_id, command_id in lost[:10]:
+        checks.fail(f"game {game_id}: accepted command {command_id} is not in the log")
+    doubled = [item for item in accepted if logged[item] > 1]
+    if doubled:
+        checks.fail(f"{len(doubled)} accepted commands are in the log more than once")
+    checks.lost = len(lost)
+    checks.figures["command ids appended twice"] = len(twice)
+    checks.figures["accepted commands found once in the log"] = sum(
+        1 for item in accepted if logged[item] == 1
+    )
+    checks.figures["unanswered commands (every retry failed), found in the log"] = (
+        f"{sum(1 for item in unanswered if logged[item])} of {len(unanswered)}"
+    )
+
+
+def snapshot(tables: tuple[type[models.Model], ...]) -> dict[str, list[str]]:
+    """Each table's rows as sorted JSON, without surrogate keys (a rebuild numbers rows anew)."""
+    found = {}
+    for table in tables:
+        names = [
+            f.attname
+            for f in table._meta.concrete_fields
+            if not (f.primary_key and isinstance(f, models.AutoField | models.BigAutoField))
+        ]
+        rows = table._default_manager.values_list(*names)
+        found[table._meta.label] = sorted(
+            json.dumps(dict(zip(names, row, strict=True)), sort_keys=True, default=str)
+            for row in rows
+        )
+    return found
+
+
+def projections_equal_rebuild(checks: Checks) -> None:
+    equal = []
+    for name, projection in sorted(projections.PROJECTIONS.items()):
+        while projections.run(name):
+            pass
+        before = snapshot(projection.tables)
+        projections.rebuild(name)
+        after = snapshot(projection.tables)
+        for table, rows in before.items():
+            if rows != after[table]:
+                differ = len(set(rows) ^ set(after[table]))
+                checks.fail(f"projection {name}: {table} differs from a rebuild ({differ} rows)")
+        equal.append(f"{name} ({sum(len(rows) for rows in before.values())} rows)")
+    checks.figures["projections equal to a fresh rebuild"] = ", ".join(equal)
