@@ -36,9 +36,19 @@ SYSTEM_ACTOR = "system"
 
 # The schema version new events of each type are written with (1 unless listed). Changing an
 # event's shape means bumping its entry here and adding an upcaster from the old version.
-SCHEMA_VERSIONS: dict[str, int] = {}
+SCHEMA_VERSIONS: dict[str, int] = {"hand-started": 2}
+
+
+def _hand_started_1(data: dict[str, Any]) -> dict[str, Any]:
+    # Version 2 records the deal's commitment (docs/verifying-deals.md); a hand dealt before it
+    # has none, said outright rather than left to a missing key.
+    return {**data, "commitment": None}
+
+
 # (type, schema version) -> a function that turns that version's data into the next version's.
-UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {}
+UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {
+    ("hand-started", 1): _hand_started_1,
+}
 
 
 @dataclass(frozen=True, slots=True)

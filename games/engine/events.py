@@ -18,7 +18,9 @@ from .state import HAND_OVER, MATCH_OVER, PLAYING, State
 Event = dict[str, Any]
 
 MATCH_STARTED = "match-started"  # seats, seed (hidden), ages (optional), variant, rules_version
-HAND_STARTED = "hand-started"  # hand, seats, dealer (None: basic-plus), first, hand_size, deck
+# hand, seats, dealer (None: basic-plus), first, hand_size, deck, commitment (the public hash
+# of the deck and the seed, dealing.deal_commitment; None or absent in hands dealt before it)
+HAND_STARTED = "hand-started"
 CARD_FLIPPED = "card-flipped"  # card: the top of the draw pile turned onto the discard pile
 CARD_REINSERTED = "card-reinserted"  # card, position: a flipped wild-draw4 back into the draw pile
 PILE_RESHUFFLED = "pile-reshuffled"  # order: the discard pile (less its top) as the new draw pile

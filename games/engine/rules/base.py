@@ -9,7 +9,6 @@ anything leaves the engine.
 
 from __future__ import annotations
 
-import functools
 import random
 import secrets
 from collections import Counter
@@ -31,6 +30,13 @@ from ..commands import (
     Command,
     IllegalCommand,
     parse,
+)
+from ..dealing import (
+    choice_rng,
+    deal_commitment,
+    drawn_anchor,
+    reshuffle_order,
+    seeded_deck,
 )
 from ..events import (
     CARD_FLIPPED,
@@ -226,7 +232,7 @@ class Ruleset:
         if first is not None:
             raise ValueError(f"{self.name} has a dealer: give dealer=, not first=")
         if dealer is None:
-            return random.Random(f"{seed}:dealer").randrange(seats)
+            return drawn_anchor(seed, "dealer", seats)
         if type(dealer) is not int or not 0 <= dealer < seats:
             raise ValueError(f"dealer must be a seat from 0 to {seats - 1}")
         return dealer
@@ -234,8 +240,7 @@ class Ruleset:
     def deal(self, d: Decision, hand: int, anchor: Seat, deck: list[Card] | None) -> None:
         state = d.state
         if deck is None:
-            deck = list(DECK)
-            random.Random(f"{state.seed}:deal:{hand}").shuffle(deck)
+            deck = seeded_deck(state.seed, hand)
         elif not is_full_deck(deck):
             raise ValueError("a stacked deck must hold exactly the 108 cards")
         if self.has_dealer:
@@ -251,6 +256,10 @@ class Ruleset:
                 "first": first,
                 "hand_size": self.options["hand_size"],
                 "deck": list(deck),
+                # Public from the start, while the deck stays hidden: once the seed is
+                # published anyone can check that this deck was fixed before any card was seen
+                # (docs/verifying-deals.md).
+                "commitment": deal_commitment(state.seed, hand, deck),
             }
         )
         self.flip(d)
@@ -274,9 +283,14 @@ class Ruleset:
         made in one decision (two wild-draw4s flipped in a row) never repeat each other.
         """
         state = d.state
-        return random.Random(
-            f"{state.seed}:{state.hand_number}:{purpose}:{state.shuffles}:{len(state.draw)}"
-            f":{len(state.discard)}:{len(d.events)}"
+        return choice_rng(
+            state.seed,
+            state.hand_number,
+            purpose,
+            state.shuffles,
+            len(state.draw),
+            len(state.discard),
+            len(d.events),
         )
 
     # --------------------------------------------------------------------- the turn cycle
@@ -328,22 +342,11 @@ class Ruleset:
         return drawn
 
     def reshuffle(self, d: Decision) -> None:
-        # Duplicate deals (docs/ladders.md): the new order depends on the seed, the hand, the
-        # reshuffles before it in the hand and which cards the pile holds, never on the order
-        # they were played in, so two games of one seed that reshuffle the same cards draw them
-        # in the same order. Each copy of a card (the first red-7 of the pile, the second) has
-        # a place in one seeded permutation of the deck's 108 copies, and the pile is drawn in
-        # that order: still a uniformly random order of the pile.
+        # Duplicate deals (docs/ladders.md): the order depends on which cards the pile holds,
+        # never on the order they were played in (dealing.reshuffle_order).
         state = d.state
-        ranks = copy_ranks(state.seed, state.hand_number, state.shuffles)
-        copies: dict[Card, int] = {}
-        slots: list[tuple[int, Card]] = []
-        for card in state.discard[:-1]:
-            copy = copies.get(card, 0)
-            copies[card] = copy + 1
-            slots.append((ranks[card, copy], card))
-        slots.sort()
-        d.emit({"type": PILE_RESHUFFLED, "order": [card for _, card in slots]})
+        order = reshuffle_order(state.seed, state.hand_number, state.shuffles, state.discard[:-1])
+        d.emit({"type": PILE_RESHUFFLED, "order": order})
 
     # ------------------------------------------------------------------------------ plays
 
@@ -529,16 +532,3 @@ def multiset_contains(hand: list[Card], cards: list[Card]) -> bool:
     need = Counter(cards)
     have = Counter(hand)
     return all(have[c] >= n for c, n in need.items())
-
-
-@functools.lru_cache(maxsize=256)
-def copy_ranks(seed: str, hand: int, shuffles: int) -> dict[tuple[Card, int], int]:
-    """Each copy of each card (its code and which copy: 0, 1…) -> its place in the seeded
-    permutation that orders the `shuffles`-th reshuffle of hand `hand` (Ruleset.reshuffle)."""
-    copies: dict[Card, int] = {}
-    slots: list[tuple[Card, int]] = []
-    for card in DECK:
-        slots.append((card, copies.get(card, 0)))
-        copies[card] = copies.get(card, 0) + 1
-    random.Random(f"{seed}:{hand}:reshuffle:{shuffles}").shuffle(slots)
-    return {slot: place for place, slot in enumerate(slots)}

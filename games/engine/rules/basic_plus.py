@@ -11,10 +11,10 @@ Decisions written down where the seed is silent:
 
 from __future__ import annotations
 
-import random
 from typing import Any, ClassVar
 
 from ..cards import RANK_OF, WILD, WILD_DRAW4, Card
+from ..dealing import drawn_anchor
 from ..events import DIRECTION_CHANGED
 from ..state import Seat, State
 from .base import Decision
@@ -41,7 +41,7 @@ class BasicPlus(Official):
         if dealer is not None:
             raise ValueError("basic-plus has no dealer: give first=, not dealer=")
         if first is None:
-            return random.Random(f"{seed}:first").randrange(seats)
+            return drawn_anchor(seed, "first", seats)
         if type(first) is not int or not 0 <= first < seats:
             raise ValueError(f"first must be a seat from 0 to {seats - 1}")
         return first
