@@ -18,6 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.errors import error_responses
+from api.shapes import CommandShape
 from api.throttles import BotCommandThrottle
 from games.models import Bot
 from games.remote import pull_turns, tokens
@@ -84,6 +85,14 @@ class CommandInput(serializers.Serializer):
     command_id = serializers.CharField(max_length=100, required=False, allow_null=True)
 
 
+class GameCommandInput(CommandInput):
+    """CommandInput as the schema describes it: the command's shape (`type` and its fields).
+    The views validate with CommandInput, so a command of another shape reaches the engine and
+    is refused there with its reason (422 `unknown-command`, `malformed-command`, ...)."""
+
+    command = CommandShape()  # type: ignore[assignment]
+
+
 class CommandOutput(serializers.Serializer):
     game = serializers.IntegerField()
     version = serializers.IntegerField()
@@ -102,7 +111,7 @@ def decisions(request: Request) -> Response:
 
 
 @extend_schema(
-    request=CommandInput,
+    request=GameCommandInput,
     responses={200: CommandOutput, **error_responses(400, 401, 403, 404, 409, 422, 429)},
 )
 @api_view(["POST"])

@@ -95,7 +95,9 @@ ERROR_DESCRIPTIONS = {
     400: "`invalid` (field errors), `parse_error` (not JSON, or nested too deeply), or a "
     "refusal of the service (e.g. `match-over`).",
     401: "No bot token, or an unknown one.",
-    403: "Not signed in, no CSRF token, or the service refuses this caller (e.g. `not-seated`).",
+    403: "Not signed in, no CSRF token, a wrong or revoked personal token "
+    "(`authentication_failed`, on the public reads too), or the service refuses this caller "
+    "(e.g. `not-seated`).",
     404: "No such game or bot (or not yours), club, season or player.",
     409: "`version-conflict`: the game moved on; reload and decide again.",
     422: "The rules refuse the command; `code` is the engine's reason.",

@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.auth import PEOPLE
-from api.bots import CommandInput, CommandOutput
+from api.bots import CommandInput, CommandOutput, GameCommandInput
 from api.errors import error_responses
 from api.shapes import CommandShape, VersionedEvent, ViewShape
 from api.throttles import PersonCommandThrottle
@@ -115,10 +115,6 @@ class ReplayOutput(serializers.Serializer):
     events = VersionedEvent(many=True, help_text="The whole log: every card, every deck order.")
 
 
-class GameCommandInput(CommandInput):
-    command = CommandShape()  # type: ignore[assignment]
-
-
 class Games(APIView):
     authentication_classes = PEOPLE
 
@@ -155,7 +151,7 @@ class Games(APIView):
         return Response(GameOutput(detail).data, status=status.HTTP_201_CREATED)
 
 
-@extend_schema(responses={200: GameOutput, **error_responses(404)})
+@extend_schema(responses={200: GameOutput, **error_responses(403, 404)})
 @api_view(["GET"])
 @authentication_classes(PEOPLE)
 @permission_classes([AllowAny])
@@ -164,7 +160,9 @@ def game(request: Request, game_id: int) -> Response:
     return Response(GameOutput(lobby.game_detail(game_id=game_id, viewer=request.user)).data)
 
 
-@extend_schema(parameters=[EventsQuery], responses={200: EventsOutput, **error_responses(400, 404)})
+@extend_schema(
+    parameters=[EventsQuery], responses={200: EventsOutput, **error_responses(400, 403, 404)}
+)
 @api_view(["GET"])
 @authentication_classes(PEOPLE)
 @permission_classes([AllowAny])

@@ -277,21 +277,21 @@ def clubs(request: Request) -> Response:
     return Response(ClubRowOutput(selectors.clubs(), many=True).data)
 
 
-@extend_schema(responses={200: ClubOutput, **error_responses(404)})
+@extend_schema(responses={200: ClubOutput, **error_responses(403, 404)})
 @public
 def club(request: Request, slug: str) -> Response:
     """A club: its active members, its seasons and its all-time table."""
     return Response(ClubOutput(selectors.club_page(club_get(slug))).data)
 
 
-@extend_schema(responses={200: SeasonOutput, **error_responses(404)})
+@extend_schema(responses={200: SeasonOutput, **error_responses(403, 404)})
 @public
 def season(request: Request, slug: str) -> Response:
     """A season: its rules and settings, its neighbours, its divisions and their entrants."""
     return Response(SeasonOutput(selectors.season_page(selectors.season_of(slug))).data)
 
 
-@extend_schema(responses={200: StandingsOutput, **error_responses(404)})
+@extend_schema(responses={200: StandingsOutput, **error_responses(403, 404)})
 @public
 def season_standings(request: Request, slug: str) -> Response:
     """Each division's table, ranked by the tiebreaks; a closed season's archived final
@@ -316,7 +316,8 @@ def season_standings(request: Request, slug: str) -> Response:
 
 
 @extend_schema(
-    parameters=[FixturesQuery], responses={200: FixturesOutput, **error_responses(400, 404)}
+    parameters=[FixturesQuery],
+    responses={200: FixturesOutput, **error_responses(400, 403, 404)},
 )
 @public
 def season_fixtures(request: Request, slug: str) -> Response:
@@ -332,7 +333,7 @@ def season_fixtures(request: Request, slug: str) -> Response:
     return Response(FixturesOutput({"season": found.slug, "rounds": rounds}).data)
 
 
-@extend_schema(responses={200: PlayerOutput, **error_responses(404)})
+@extend_schema(responses={200: PlayerOutput, **error_responses(403, 404)})
 @public
 def player(request: Request, username: str) -> Response:
     """A person's league seasons (with their line of each table) and, per rules family, their

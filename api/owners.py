@@ -33,6 +33,11 @@ class BotStatsOutput(serializers.ModelSerializer):
 
 class BotOutput(serializers.ModelSerializer):
     stats = BotStatsOutput(source="*", read_only=True)
+    # Not the model's URLField (`format: uri` in the schema): only a webhook bot has a URL, and
+    # the other kinds' is the empty string, which is no URI.
+    url = serializers.CharField(
+        read_only=True, help_text="Kind webhook: where moves are asked for; empty for the others."
+    )
 
     class Meta:
         model = Bot

@@ -43,3 +43,34 @@ def test_every_operation_lists_its_error_responses():
             if path.startswith("/api/schema") or path == "/api/health":
                 continue
             assert statuses - {"200", "201", "202", "204"}, f"{method} {path} lists no error"
+
+
+def test_a_pull_bots_command_is_described_as_a_persons_is():
+    document = schema()
+    components = document["components"]["schemas"]
+
+    for path in ("/api/games/{game_id}/commands", "/api/bot/games/{game_id}/commands"):
+        body = document["paths"][path]["post"]["requestBody"]["content"]["application/json"]
+        name = body["schema"]["$ref"].rsplit("/", 1)[1]
+        assert components[name]["properties"]["command"]["$ref"].endswith("/CommandShape"), path
+
+
+def test_every_operation_that_reads_a_personal_token_lists_its_refusal():
+    """A wrong or revoked token is 403 `authentication_failed` wherever the token is read, on
+    the public reads too (found by tests/api/test_schemathesis.py)."""
+    document = schema()
+
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            schemes = {name for item in operation.get("security", []) for name in item}
+            if "personalToken" in schemes:
+                assert "403" in operation["responses"], f"{method} {path}"
+
+
+def test_a_bots_url_is_text_not_a_uri_since_only_webhook_bots_have_one():
+    """A pull or built-in bot's url is "", which `format: uri` would call invalid (found by
+    tests/api/test_schemathesis.py)."""
+    components = schema()["components"]["schemas"]
+
+    for name in ("BotOutput", "RegisteredOutput"):
+        assert "format" not in components[name]["properties"]["url"], name
