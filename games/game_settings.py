@@ -33,6 +33,8 @@ class GameSettings:
     # A ladder's game: its league.LadderSet and which seat rotation of the set it plays.
     ladder_set: int | None = None
     rotation: int | None = None
+    # The games of the set: its log is revealed only once all of them are over (one seed).
+    set_size: int | None = None
     # A validation match: the bot, its round, and which match of the round.
     bot: int | None = None
     round: int | None = None

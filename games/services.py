@@ -7,18 +7,21 @@ the match is over and the game's reveal setting makes the whole log public.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings as site_settings
 from django.db import transaction
 
 from games import metrics, store
 from games.bots import find_strategy
 from games.driver import step
-from games.engine import MATCH_OVER, IllegalCommand, RulesVersionMismatch, State, Variant
+from games.engine import MATCH_OVER, PLAYING, IllegalCommand, RulesVersionMismatch, State, Variant
 from games.engine.commands import SYSTEM_COMMANDS, parse
-from games.engine.events import SERVICE_FACTS
+from games.engine.events import GAME_ABORTED, SERVICE_FACTS
 
 from .actors import SYSTEM, Actor, Viewer, actor_key, actor_label, seats_held
 from .errors import Conflict, Forbidden, GameNotFound, IllegalMove, InvalidGame
@@ -356,7 +359,39 @@ def _shown(
 
 
 def _revealed(game: Game, status: str) -> bool:
-    return status == MATCH_OVER and game.reveal == Game.Reveal.AFTER_MATCH
+    if status != MATCH_OVER or game.reveal != Game.Reveal.AFTER_MATCH:
+        return False
+    found = GameSettings.of(game.context)
+    if found.ladder_set is None or not found.set_size or found.set_size < 2:
+        return True
+    return set_over(found.ladder_set, found.set_size)
+
+
+def revealed(game: Game) -> bool:
+    """Whether the game's whole log (seed, decks, every hand) is public now: its match is over,
+    it reveals after the match, and, a ladder rotation, its whole set is over."""
+    return _revealed(game, game.status)
+
+
+def set_over(ladder_set: int, size: int) -> bool:
+    """Every rotation of a duplicate-deal set has ended, or staff aborted one (then no more
+    are made). The rotations share one seed: a rotation's cards, shown early, would be the
+    next rotation's (docs/ladders.md)."""
+    games = Game.objects.filter(context__ladder_set=ladder_set)
+    if games.filter(status=PLAYING).exists():
+        return False
+    ended = games.count()
+    aborted = GameEvent.objects.filter(game__in=games, type=GAME_ABORTED).exists()
+    return ended >= size or aborted
+
+
+def keyed_seed(label: str) -> str:
+    """A game's seed derived from `label` ("validation:12:3:0") and the site's SECRET_KEY:
+    the same for the same label (a task run twice deals the same game), but nobody who knows
+    the label (a bot's owner, a season's public draw seed) can compute the cards. The seed is
+    published with the log after the match (docs/verifying-deals.md)."""
+    key = site_settings.SECRET_KEY.encode()
+    return hmac.new(key, label.encode(), hashlib.sha256).hexdigest()[:16]
 
 
 def _get_game(game_id: int) -> Game:

@@ -175,6 +175,7 @@ def _make_rotation(competition: Competition, ladder_set: LadderSet, entries: lis
         seed=ladder_set.seed,
         ladder_set=ladder_set.pk,
         rotation=rotation,
+        set_size=ladder_set.size,
         require_active=rotation == 0,
     )
     LadderSet.objects.filter(pk=ladder_set.pk).update(made=F("made") + 1)

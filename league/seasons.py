@@ -23,6 +23,7 @@ from games.engine import MATCH_OVER
 from games.engine.events import FIXTURE_RETIMED
 from games.errors import InvalidGame
 from games.models import Bot, Game
+from games.services import keyed_seed
 
 from . import scheduling, standings
 from .clubs import check_admin, is_admin, is_member
@@ -287,7 +288,11 @@ def _open(season: Season, fixture: Fixture) -> None:
     entries = [seat.entry for seat in fixture.seats.select_related("entry").order_by("number")]
     competition = season.competition
     fixture.game = competition_game(
-        competition, entries, seed=f"{season.seed}:{fixture.pk}", fixture=fixture.pk
+        competition,
+        entries,
+        # Keyed: the season's draw seed is public, the fixtures' cards must not be.
+        seed=keyed_seed(f"{season.seed}:{fixture.pk}"),
+        fixture=fixture.pk,
     )
     fixture.save(update_fields=["game"])
 

@@ -176,6 +176,7 @@ def competition_game(
     fixture: int | None = None,
     ladder_set: int | None = None,
     rotation: int | None = None,
+    set_size: int | None = None,
     require_active: bool = True,
 ) -> Game:
     """Create a game of the competition: one seat per entry, in the order given, and the
@@ -211,6 +212,7 @@ def competition_game(
             fixture=fixture,
             ladder_set=ladder_set,
             rotation=rotation,
+            set_size=set_size,
             turn_seconds=competition.turn_seconds,
             bot_timeout=competition.bot_timeout,
             pull_timeout=competition.pull_timeout,

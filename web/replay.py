@@ -52,7 +52,8 @@ def _replay_context(request: HttpRequest, game: Game) -> dict[str, Any]:
             "the replay opens when the match is over; until then, watch the game itself",
             code="match-not-over",
         )
-    revealed = game.reveal == Game.Reveal.AFTER_MATCH
+    # A ladder rotation's cards stay hidden until its whole set is over (services.revealed).
+    revealed = services.revealed(game)
     held = seats_held(request.user, game.seats.all())
     choices = _perspectives(game.seat_count, held, revealed)
     chosen = request.GET.get("as") or (str(held[0]) if held else SPECTATOR)

@@ -134,7 +134,8 @@ def _validation_game(bot: Bot, round_: int, match: int) -> Game:
     return services.game_create(
         variant_spec=settings.BOTS_VALIDATION_SPEC,
         seats=seats,
-        seed=f"validation:{bot.pk}:{round_}:{match}",
+        # Keyed: the bot's owner knows the label, and must not know the cards.
+        seed=services.keyed_seed(f"validation:{bot.pk}:{round_}:{match}"),
         settings=GameSettings(
             kind=VALIDATION,
             bot=bot.pk,

@@ -5,12 +5,14 @@ holds, never on the order they were played in)."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 from django.db import transaction
+from django.test import Client
 
-from games import store, turns
+from games import services, store, turns
 from games.bots import find_strategy
 from games.engine import MATCH_OVER, Variant
 from games.engine.events import HAND_STARTED, MATCH_STARTED, PILE_RESHUFFLED
@@ -118,3 +120,34 @@ def test_nobody_plays_two_games_of_a_ladder_at_once_while_a_set_waits(broker_tas
     assert second.context["rotation"] == 1
     seats = lambda g: [s.registered_bot_id for s in g.seats.order_by("number")]  # noqa: E731
     assert seats(second) == seats(game)[::-1]
+
+
+@pytest.mark.django_db
+def test_a_rotations_cards_stay_hidden_until_its_whole_set_is_over(broker_tasks):
+    # The rotations share one seed: a finished rotation's log, shown whole, would deal the
+    # next rotation's cards to anyone who read it.
+    ladder = make_competition(seats_per_game=2, matchmaking=True)
+    enter_bots(ladder, 2)
+    [first] = ladder_matchmaking(ladder, rng=random.Random(1))
+    play_to_the_end(first)
+    first.refresh_from_db()
+    assert first.status == MATCH_OVER and not services.revealed(first)
+    replay = Client().get(f"/api/games/{first.pk}/replay").json()
+    assert "seed" not in json.dumps(replay) and "deck" not in json.dumps(replay)
+
+    [second] = ladder_matchmaking(ladder, rng=random.Random(2))
+    assert not services.revealed(first)
+    play_to_the_end(second)
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert services.revealed(first) and services.revealed(second)
+    replay = Client().get(f"/api/games/{first.pk}/replay").json()
+    assert first.context["ladder_set"] and '"seed"' in json.dumps(replay)
+
+
+def play_to_the_end(game):
+    for _ in range(80):
+        if Game.objects.get(pk=game.pk).status == MATCH_OVER:
+            return
+        turns.advance_game(game_id=game.pk)
+    raise AssertionError("the match did not end")

@@ -13,8 +13,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games import store
-from games.engine import MATCH_OVER
+from games import services, store
 from games.engine.verify import verify_log
 from games.models import Game
 
@@ -40,7 +39,7 @@ class Command(BaseCommand):
         if opts["json"]:
             self.stdout.write(json.dumps({"game": game.pk, **result.as_dict()}, indent=2))
         else:
-            revealed = game.status == MATCH_OVER and game.reveal == Game.Reveal.AFTER_MATCH
+            revealed = services.revealed(game)
             self.stdout.write(f"game {game.pk} ({game.variant.get('rules')}, {game.status})")
             if not revealed:
                 # The seed and the decks are still hidden from the players.
