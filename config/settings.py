@@ -6,6 +6,7 @@ See README.md for the table of variables.
 
 from __future__ import annotations
 
+import datetime
 import os
 from pathlib import Path
 
@@ -61,6 +62,8 @@ INSTALLED_APPS = [
     "league",
     "api",
     "staff",
+    # Failed sign-ins counted and locked out (django-axes; AXES_* below).
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -75,6 +78,15 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as axes asks: turns a sign-in refused for a lockout into the lockout page.
+    "axes.middleware.AxesMiddleware",
+]
+
+# Axes's backend first: it refuses a locked-out sign-in before the password is even checked.
+# It needs the request, so every authenticate() call must pass it (Django's login views do).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -183,6 +195,31 @@ if CACHE_URL:
 # Bot registrations, changes and validation requests a user may make (api/owners.py): each
 # starts validation matches on the workers. DRF's rate syntax: "30/hour", "5/min".
 API_BOT_CHANGES_RATE = os.environ.get("API_BOT_CHANGES_RATE", "30/hour")
+# Game commands (api/throttles.py): a person's (API and play page together) and a pull bot's,
+# over all their games. Above what a script playing flat out manages (each command waits for the
+# bots' replies in its request: tests/api/test_play_script.py plays a newno match past 120 a
+# minute), low enough that a runaway loop cannot flood the event log.
+API_PERSON_COMMANDS_RATE = os.environ.get("API_PERSON_COMMANDS_RATE", "1200/min")
+API_BOT_COMMANDS_RATE = os.environ.get("API_BOT_COMMANDS_RATE", "3000/min")
+# Accounts made from one address (REMOTE_ADDR; an IPv6 /64) at /accounts/signup/.
+SIGNUP_RATE = os.environ.get("SIGNUP_RATE", "10/hour")
+
+# Sign-ins (django-axes, docs/operations.md "Security"): after AXES_FAILURE_LIMIT wrong passwords
+# in a row for one username from one address, that pair is locked out for AXES_COOLOFF_MINUTES,
+# counted from its last attempt (one made while locked out starts the wait again). Keyed on the
+# pair, so someone who knows a username cannot lock its person out from their own address; the
+# price is that one address may guess a few passwords for each of many usernames (operations.md).
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=float(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# The attempts live in the database (axes's AccessAttempt), shared by every web process.
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+# A right password clears that pair's failures.
+AXES_RESET_ON_SUCCESS = True
+# The client is REMOTE_ADDR: a forwarded-for header is the client's to write.
+AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
+# The page (or JSON) that says when to try again, with 429 (web/lockout.py).
+AXES_LOCKOUT_CALLABLE = "web.lockout.locked_out"
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "UNO League API",
@@ -260,8 +297,12 @@ BOTS_PULL_WINDOW_SECONDS = float(os.environ.get("BOTS_PULL_WINDOW_SECONDS", "2")
 BOTS_STRIKES_TO_SUSPEND = int(os.environ.get("BOTS_STRIKES_TO_SUSPEND", "3"))
 # The built-in strategy that moves for a bot that gave no (legal) answer.
 BOTS_FALLBACK_STRATEGY = "greedy"
-# Bot URLs on private, loopback or link-local addresses: only for tests and local development.
-BOTS_ALLOW_PRIVATE_URLS = env_bool("BOTS_ALLOW_PRIVATE_URLS")
+# Bot URLs on loopback addresses (127.0.0.0/8, ::1): only for tests and local development. No
+# setting opens the other private, link-local, CGNAT or unique-local ranges (games/bots/webhook.py).
+# BOTS_ALLOW_PRIVATE_URLS is the deprecated name of the same switch: it opens loopback only now.
+BOTS_ALLOW_LOOPBACK_URLS = env_bool("BOTS_ALLOW_LOOPBACK_URLS") or env_bool(
+    "BOTS_ALLOW_PRIVATE_URLS"
+)
 # Validation: matches a new bot plays, their rules and its built-in opponents.
 BOTS_VALIDATION_MATCHES = int(os.environ.get("BOTS_VALIDATION_MATCHES", "3"))
 BOTS_VALIDATION_SPEC = {"rules": "official", "options": {"target": 50}}

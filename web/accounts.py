@@ -21,12 +21,17 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import services as accounts
 from accounts.models import PersonalToken
+from api.throttles import SignUpThrottle
 from games import deadlines, lobby, seat_facts
 from games.errors import GameError
 from games.game_settings import GameSettings
 from games.models import Game, NotificationPreference
 
 from .account_forms import SettingsForm, SignUpForm, VacationForm
+from .lockout import too_many
+
+# The backend that checks passwords (settings.AUTHENTICATION_BACKENDS; axes's only counts).
+PASSWORD_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
 class SignedInRequest(HttpRequest):
@@ -42,6 +47,16 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("web:lobby")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        # Counted only when an account would be made: a form sent back for a typo costs nothing.
+        throttle = SignUpThrottle()
+        if not throttle.allow_request(request, None):
+            return too_many(
+                request,
+                code="throttled",
+                heading="Too many sign-ups",
+                message="Too many accounts were made from your address lately.",
+                wait=datetime.timedelta(seconds=throttle.wait() or 1),
+            )
         data = form.cleaned_data
         user = accounts.sign_up(
             username=data["username"],
@@ -49,7 +64,8 @@ def signup(request: HttpRequest) -> HttpResponse:
             password=data["password1"],
             birth_date=data["birth_date"],
         )
-        login(request, user)
+        # Named: with axes's backend beside it, login() cannot guess which one vouched for them.
+        login(request, user, backend=PASSWORD_BACKEND)
         messages.success(request, f"Welcome, {user.username}. Start a game below.")
         return redirect("web:lobby")
     return render(request, "accounts/signup.html", {"form": form})

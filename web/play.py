@@ -9,6 +9,7 @@ what the viewer may not see.
 
 from __future__ import annotations
 
+import datetime
 import json
 import secrets
 from typing import Any
@@ -20,12 +21,14 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
+from api.throttles import PersonCommandThrottle
 from games import lobby, seat_facts, services
 from games.actors import is_person, seats_held
 from games.errors import Conflict, Forbidden, GameError, GameNotFound, IllegalMove
 from games.models import Game
 
 from . import board, controls, story
+from .lockout import too_many
 from .names import Names, seat_names
 
 
@@ -83,6 +86,16 @@ def command(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     then show the board: the page again (a redirect) or, for htmx, the board partial. A refused
     command is shown with its reason's code and changes nothing."""
     seat = _seat_param(request, request.POST)
+    # The same count as the API's commands (api/throttles.py), checked before anything runs.
+    throttle = PersonCommandThrottle()
+    if is_person(request.user) and not throttle.allow_request(request, None):
+        return too_many(
+            request,
+            code="throttled",
+            heading="Too many moves",
+            message="Your account sent more moves in a short time than a game needs.",
+            wait=datetime.timedelta(seconds=throttle.wait() or 1),
+        )
     try:
         _run(request, game_id)
     except GameNotFound as error:

@@ -3,17 +3,22 @@
 The worker POSTs `{"game", "seat", "version", "view", "legal", "deadline"}` as JSON; the body is
 signed with HMAC-SHA256 under the bot's secret and sent as `X-Uno-Signature: sha256=<hex>`. The
 bot answers 200 with a command as JSON. A connection error (refused, reset before an answer) is
-retried once while time remains; nothing else is. Redirects are not followed, and a URL whose
-host resolves to a private, loopback or link-local address is refused unless
-BOTS_ALLOW_PRIVATE_URLS is on. This module knows nothing of games or the database: it returns an
-`Answer` and games/remote/webhook_turns.py decides what it means.
+retried once while time remains; nothing else is. Redirects are not followed (a 3xx is an
+error). The URL guard (check_url) resolves the host once and refuses it if any of its addresses
+is not global unicast: private, link-local, CGNAT, unique-local, multicast, reserved, an IPv6
+tunnel to IPv4, or loopback (127.0.0.0/8, ::1), which BOTS_ALLOW_LOOPBACK_URLS alone lets through
+for tests and local work; the call then connects to those checked addresses only, never
+resolving again (a host that answers a public address when checked and a private one when called
+gets nowhere), with the Host header, TLS's SNI and the certificate check still for the host
+name. This module knows nothing of games or the database: it returns an `Answer` and
+games/remote/webhook_turns.py decides what it means.
 
 The time limit is one deadline for the whole exchange (connecting, the TLS handshake, sending,
 the status line, headers and body, the retry included), not a timeout for each socket
 operation: a bot that trickles its answer a byte at a time would otherwise hold a worker for as
 long as it likes. So the exchange runs on http.client with sockets we connect ourselves, each
 operation given only the time left, and the body is read in bounded pieces up to
-BOTS_WEBHOOK_MAX_ANSWER + 1 bytes. Resolving the host name (here and in check_url) is the one
+BOTS_WEBHOOK_MAX_ANSWER + 1 bytes. Resolving the host name (check_url, once a call) is the one
 step the deadline does not bound: the standard library's getaddrinfo takes no timeout.
 """
 
@@ -71,24 +76,81 @@ def verify(secret: str, body: bytes, header: str) -> bool:
     return hmac.compare_digest(sign(secret, body), header)
 
 
-def check_url(url: str) -> None:
-    """Raise RefusedURL unless the server may call `url`."""
+# One address a host name resolved to: the socket family and the address to connect to
+# (getaddrinfo's sockaddr: (host, port) for IPv4, (host, port, flowinfo, scope_id) for IPv6).
+Address = tuple[int, tuple[Any, ...]]
+
+LOOPBACK_SETTING = "BOTS_ALLOW_LOOPBACK_URLS"
+
+# IPv6 prefixes that carry an IPv4 address to be reached by another route (6to4, Teredo, NAT64,
+# the deprecated IPv4-compatible form): whatever IPv4 address they embed, they are refused, so
+# 2002:a00:1:: cannot smuggle 10.0.0.1 past a check that reads it as a global IPv6 address.
+_TUNNELS = tuple(
+    ipaddress.IPv6Network(prefix)
+    for prefix in ("2002::/16", "2001::/32", "64:ff9b::/96", "64:ff9b:1::/48", "::/96")
+)
+
+
+def resolve(host: str, port: int) -> list[Address]:
+    """Every address `host` resolves to, for a TCP connection to `port`.
+
+    The one place the webhook client asks the system's resolver, so that a test can stand in for
+    DNS (a name that answers a public address first and a private one next)."""
+    return [
+        (family, address)
+        for family, _, _, _, address in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    ]
+
+
+def address_refusal(address: str, *, allow_loopback: bool) -> str | None:
+    """Why the server will not connect to `address` (an IP address as text), or None if it may:
+    a global unicast address, or a loopback one when `allow_loopback`."""
+    ip = ipaddress.ip_address(address.split("%")[0])
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            # ::ffff:10.0.0.1 is 10.0.0.1 to the kernel: judge the IPv4 address.
+            ip = ip.ipv4_mapped
+        elif any(ip in tunnel for tunnel in _TUNNELS) and not ip.is_loopback:
+            return f"{ip}, an IPv6 tunnel (6to4, Teredo, NAT64) address"
+    if ip.is_loopback:
+        return None if allow_loopback else f"{ip}, a loopback address"
+    if ip.is_multicast:
+        return f"{ip}, a multicast address"
+    if not ip.is_global:
+        # Private, link-local, CGNAT (100.64/10), unique-local (fc00::/7), unspecified (0.0.0.0
+        # reaches this machine), documentation and reserved ranges alike.
+        return f"{ip}, a private, link-local or reserved address"
+    return None
+
+
+def check_url(url: str) -> list[Address]:
+    """Resolve `url`'s host once and return its addresses, or raise RefusedURL unless the server
+    may call every one of them. The caller connects to these addresses and no others: resolving
+    again could answer differently (DNS rebinding)."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise RefusedURL(f"{url!r} is not an http(s) URL with a host")
-    if settings.BOTS_ALLOW_PRIVATE_URLS:
-        return
     try:
-        infos = socket.getaddrinfo(parts.hostname, parts.port or 443, type=socket.SOCK_STREAM)
-    except (socket.gaierror, UnicodeError) as error:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError as error:
+        raise RefusedURL(f"{url!r} has no valid port: {error}") from None
+    try:
+        addresses = resolve(parts.hostname, port)
+    except (OSError, UnicodeError) as error:
         raise RefusedURL(f"cannot resolve {parts.hostname!r}: {error}") from None
-    for info in infos:
-        address = ipaddress.ip_address(str(info[4][0]).split("%")[0])
-        if not address.is_global or address.is_multicast:
+    if not addresses:
+        raise RefusedURL(f"{parts.hostname!r} has no address")
+    allow_loopback = bool(getattr(settings, LOOPBACK_SETTING, False))
+    for _, sockaddr in addresses:
+        # Every answer, not just the first: the connection may fall back to any of them.
+        why = address_refusal(str(sockaddr[0]), allow_loopback=allow_loopback)
+        if why is not None:
+            allowed = f" (loopback only with {LOOPBACK_SETTING})" if "loopback" in why else ""
             raise RefusedURL(
-                f"{parts.hostname!r} resolves to {address}, a private, loopback or link-local "
-                "address (allowed only with BOTS_ALLOW_PRIVATE_URLS)"
+                f"{parts.hostname!r} resolves to {why}: the server calls only public "
+                f"addresses, never private ones{allowed}"
             )
+    return addresses
 
 
 class _Deadline:
@@ -151,29 +213,54 @@ def _tls() -> ssl.SSLContext:
     return ssl.create_default_context()
 
 
-class _Connection(http.client.HTTPConnection):
-    """An HTTP(S) connection whose every socket operation keeps the deadline. It goes straight to
-    the bot, never through a proxy named in the environment: that is the address check_url
-    checked, and a proxy's own delays would be outside our reckoning."""
+def open_socket(family: int, address: tuple[Any, ...], timeout: float) -> socket.socket:
+    """A TCP socket connected to `address` within `timeout` seconds: the only place the client
+    dials, so a test can see where a call goes without any network but loopback."""
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.settimeout(timeout)
+        sock.connect(address)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
 
-    def __init__(self, scheme: str, host: str, port: int | None, deadline: _Deadline) -> None:
+
+class _Connection(http.client.HTTPConnection):
+    """An HTTP(S) connection whose every socket operation keeps the deadline. It connects to the
+    addresses check_url checked, never resolving the host again (a second answer could be a
+    private address: DNS rebinding), and straight to the bot, never through a proxy named in the
+    environment, whose own delays would be outside our reckoning. The Host header, TLS's SNI and
+    the certificate check are still for the URL's host name."""
+
+    def __init__(
+        self,
+        scheme: str,
+        host: str,
+        port: int | None,
+        addresses: list[Address],
+        deadline: _Deadline,
+    ) -> None:
         self.tls = scheme == "https"
         # The Host header leaves out the scheme's default port.
         self.default_port = 443 if self.tls else 80
         super().__init__(host, port)
+        self.addresses = addresses
         self.deadline = deadline
         self.raw: socket.socket | None = None
 
     def connect(self) -> None:
         # socket.create_connection would give each of the host's addresses the whole timeout.
         error: OSError = OSError(f"{self.host!r} has no address")
-        for family, type_, proto, _, address in socket.getaddrinfo(
-            self.host, self.port, type=socket.SOCK_STREAM
-        ):
-            sock = socket.socket(family, type_, proto)
+        for family, address in self.addresses:
             try:
-                sock.settimeout(self.deadline.left())
-                sock.connect(address)
+                sock = open_socket(family, address, self.deadline.left())
+            except TimeoutError:
+                raise  # the deadline passed: no time for another address either
+            except OSError as failed:
+                error = failed
+                continue
+            try:
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
                 if self.tls:
                     # The context first: its first making loads the system's certificates.
@@ -209,13 +296,19 @@ class _Status(Exception):
         super().__init__(f"HTTP {code}")
 
 
-def _exchange(url: str, body: bytes, headers: dict[str, str], deadline: _Deadline) -> bytes:
-    """POST `body` to `url` and return the answer's body, at most BOTS_WEBHOOK_MAX_ANSWER + 1
-    bytes, by the deadline. Raises TimeoutError, _Status, ConnectionError, OSError, ValueError or
-    http.client.HTTPException."""
+def _exchange(
+    url: str,
+    addresses: list[Address],
+    body: bytes,
+    headers: dict[str, str],
+    deadline: _Deadline,
+) -> bytes:
+    """POST `body` to `url` at one of `addresses` (check_url's) and return the answer's body, at
+    most BOTS_WEBHOOK_MAX_ANSWER + 1 bytes, by the deadline. Raises TimeoutError, _Status,
+    ConnectionError, OSError, ValueError or http.client.HTTPException."""
     parts = urlsplit(url)
     target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    connection = _Connection(parts.scheme, parts.hostname or "", parts.port, deadline)
+    connection = _Connection(parts.scheme, parts.hostname or "", parts.port, addresses, deadline)
     try:
         connection.request("POST", target, body=body, headers=headers)
         response = connection.getresponse()
@@ -258,14 +351,15 @@ def _ask(*, url: str, secret: str, payload: dict[str, Any], timeout: float) -> A
     started = time.monotonic()
     deadline = _Deadline(started + timeout)
     try:
-        check_url(url)
+        # Resolved once: the retry below goes to the same checked addresses.
+        addresses = check_url(url)
     except RefusedURL as error:
         return Answer(ERROR, detail=str(error))
     for attempt in (1, 2):
         if deadline.at <= time.monotonic():
             return Answer(TIMEOUT, latency=time.monotonic() - started, detail="no time left")
         try:
-            raw = _exchange(url, body, headers, deadline)
+            raw = _exchange(url, addresses, body, headers, deadline)
             break
         except TimeoutError:
             return Answer(TIMEOUT, latency=time.monotonic() - started, detail="no answer in time")

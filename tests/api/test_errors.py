@@ -110,7 +110,7 @@ def test_the_schema_lists_each_views_error_statuses(client):
         return set(paths[path][method]["responses"])
 
     assert statuses("/api/bot/games/{game_id}/commands", "post") == {
-        "200", "400", "401", "403", "404", "409", "422",
+        "200", "400", "401", "403", "404", "409", "422", "429",
     }  # fmt: skip
     assert statuses("/api/bot/decisions", "get") == {"200", "401"}
     assert statuses("/api/games/{game_id}/resign", "post") == {"200", "400", "403", "404"}

@@ -70,7 +70,7 @@ def test_the_examples_import_only_the_standard_library():
 @pytest.fixture(scope="module")
 def worker(django_db_setup, redis_url) -> Iterator[Worker]:
     # The webhook bot listens on loopback, which the worker refuses without this.
-    worker = Worker(redis_url, BOTS_ALLOW_PRIVATE_URLS="1", **NO_PROXY)
+    worker = Worker(redis_url, BOTS_ALLOW_LOOPBACK_URLS="1", **NO_PROXY)
     worker.start()
     with sending_to(worker):
         yield worker
@@ -136,7 +136,7 @@ def assert_played_its_round(bot: Bot) -> None:
 @pytest.mark.django_db(transaction=True)
 def test_the_example_webhook_bot_passes_validation(worker, live_server, settings):
     # The owners' API checks the URL as the worker will: loopback only with this on.
-    settings.BOTS_ALLOW_PRIVATE_URLS = True
+    settings.BOTS_ALLOW_LOOPBACK_URLS = True
     username = owner()
     process = start("webhook_bot.py", "0", BOT_SECRET="the webhook secret")
     try:

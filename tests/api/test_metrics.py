@@ -236,7 +236,7 @@ def test_without_redis_there_is_no_queue_gauge(client, settings):
 
 @pytest.fixture
 def fake(settings) -> Iterator[FakeBot]:
-    settings.BOTS_ALLOW_PRIVATE_URLS = True
+    settings.BOTS_ALLOW_LOOPBACK_URLS = True
     with FakeBot() as bot:
         yield bot
 

@@ -24,7 +24,7 @@ HOOK = "http://127.0.0.1:9/move"
 @pytest.fixture(autouse=True)
 def quick_validation(settings):
     settings.BOTS_VALIDATION_MATCHES = 1
-    settings.BOTS_ALLOW_PRIVATE_URLS = True
+    settings.BOTS_ALLOW_LOOPBACK_URLS = True
 
 
 @pytest.fixture

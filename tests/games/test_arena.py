@@ -171,13 +171,13 @@ def test_arena_on_sqlite_without_redis_as_make_run_has_it(tmp_path):
 @pytest.mark.parametrize(
     "url, refusal",
     [
-        ("http://10.20.30.40:8080/", "private, loopback or link-local"),
-        ("http://192.168.1.2/", "private, loopback or link-local"),
+        ("http://10.20.30.40:8080/", "private, link-local or reserved"),
+        ("http://192.168.1.2/", "private, link-local or reserved"),
         ("ftp://127.0.0.1/", "not an http(s) URL"),
     ],
 )
 def test_arena_refuses_what_is_neither_loopback_nor_passes_the_guard(url, refusal, settings):
-    settings.BOTS_ALLOW_PRIVATE_URLS = False
+    settings.BOTS_ALLOW_LOOPBACK_URLS = False
     with pytest.raises(CommandError, match=re.escape(refusal)):
         call_command("arena", "--webhook", url, stdout=io.StringIO())
     assert not Game.objects.exists()

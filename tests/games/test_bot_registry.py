@@ -35,7 +35,7 @@ HOOK = "http://127.0.0.1:9/move"
 @pytest.fixture(autouse=True)
 def one_validation_match(settings):
     settings.BOTS_VALIDATION_MATCHES = 1
-    settings.BOTS_ALLOW_PRIVATE_URLS = True
+    settings.BOTS_ALLOW_LOOPBACK_URLS = True
 
 
 def validation_games(bot: Bot) -> int:
@@ -138,7 +138,7 @@ def test_bad_input_gets_a_typed_error_and_changes_nothing(
 
 
 def test_a_private_url_is_refused_unless_allowed(settings):
-    settings.BOTS_ALLOW_PRIVATE_URLS = False
+    settings.BOTS_ALLOW_LOOPBACK_URLS = False
     with pytest.raises(GameError) as error:
         bot_register(owner=make_user(), name="b", kind="webhook", url=HOOK)
     assert error.value.code == "invalid-url"

@@ -35,7 +35,7 @@ NEWNO = {"rules": "newno", "options": {"target": 200}}
 
 @pytest.fixture
 def fake(settings) -> Iterator[FakeBot]:
-    settings.BOTS_ALLOW_PRIVATE_URLS = True
+    settings.BOTS_ALLOW_LOOPBACK_URLS = True
     with FakeBot() as bot:
         yield bot
 

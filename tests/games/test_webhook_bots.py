@@ -27,7 +27,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def fake(settings) -> Iterator[FakeBot]:
-    settings.BOTS_ALLOW_PRIVATE_URLS = True
+    settings.BOTS_ALLOW_LOOPBACK_URLS = True
     with FakeBot() as bot:
         yield bot
 
@@ -160,7 +160,7 @@ def test_strikes_in_a_row_suspend_the_bot_and_the_fallback_plays_its_seat(fake, 
 
 
 def test_a_private_url_is_refused_without_the_setting(fake, settings):
-    settings.BOTS_ALLOW_PRIVATE_URLS = False
+    settings.BOTS_ALLOW_LOOPBACK_URLS = False
     for url in (fake.url, "http://localhost/x", "http://10.1.2.3/", "http://169.254.169.254/"):
         with pytest.raises(webhook.RefusedURL):
             webhook.check_url(url)

@@ -47,7 +47,7 @@ def worker(django_db_setup, redis_url) -> Iterator[Worker]:
     worker = Worker(
         redis_url,
         # The fake webhook bot listens on loopback, which the worker refuses without this.
-        BOTS_ALLOW_PRIVATE_URLS="1",
+        BOTS_ALLOW_LOOPBACK_URLS="1",
         BOTS_STRIKES_TO_SUSPEND=str(STRIKES_TO_SUSPEND),
         # urllib would send a loopback call through a proxy named in the environment.
         NO_PROXY=LOOPBACK,

@@ -41,7 +41,7 @@ def people(competition: Competition, count: int = 2):
 
 @pytest.fixture
 def fake(settings) -> Iterator[FakeBot]:
-    settings.BOTS_ALLOW_PRIVATE_URLS = True
+    settings.BOTS_ALLOW_LOOPBACK_URLS = True
     with FakeBot() as bot:
         yield bot
 

@@ -31,7 +31,7 @@ HOOK = "http://127.0.0.1:9/move"
 @pytest.fixture(autouse=True)
 def quick_validation(settings):
     settings.BOTS_VALIDATION_MATCHES = 1
-    settings.BOTS_ALLOW_PRIVATE_URLS = True
+    settings.BOTS_ALLOW_LOOPBACK_URLS = True
 
 
 def signed_in(person) -> Client:
@@ -213,7 +213,7 @@ def test_a_refused_registration_is_shown_on_its_form_and_registers_nothing(data,
 
 
 def test_a_private_webhook_address_is_refused_by_the_registry(settings):
-    settings.BOTS_ALLOW_PRIVATE_URLS = False
+    settings.BOTS_ALLOW_LOOPBACK_URLS = False
     ada = make_user("ada")
 
     response = signed_in(ada).post(
@@ -343,7 +343,7 @@ def test_a_bad_change_changes_nothing(kind, data, settings):
 
 
 def test_a_private_url_change_is_refused_by_the_registry(settings):
-    settings.BOTS_ALLOW_PRIVATE_URLS = False
+    settings.BOTS_ALLOW_LOOPBACK_URLS = False
     ada = make_user("ada")
     hook = owned_bot(
         ada, "Hook", kind=Bot.Kind.WEBHOOK, strategy="", url="https://example.org/", secret="k"

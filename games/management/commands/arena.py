@@ -274,8 +274,8 @@ class Command(BaseCommand):
         if opts["webhook"]:
             url = opts["webhook"]
             # A bot on this machine is what arena is for; anything else must pass the guard the
-            # workers apply to a registered bot's URL (a private address only with
-            # BOTS_ALLOW_PRIVATE_URLS).
+            # workers apply to a registered bot's URL (never a private address; loopback only
+            # with BOTS_ALLOW_LOOPBACK_URLS).
             local = loopback(url)
             if not local:
                 try:
@@ -294,7 +294,7 @@ class Command(BaseCommand):
             )
             self.stdout.write(f"arena: webhook bot at {url}")
             # The workers' check runs again at every call: let it pass this loopback URL here.
-            with override_settings(BOTS_ALLOW_PRIVATE_URLS=True) if local else _nothing():
+            with override_settings(BOTS_ALLOW_LOOPBACK_URLS=True) if local else _nothing():
                 yield bot, _nothing
             return
         bot = Bot.objects.create(
