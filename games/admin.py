@@ -62,14 +62,19 @@ def game_link(game_id: int | None) -> str:
     return format_html('<a href="{}">game {}</a>', inspector_url(game_id), game_id)
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class NoAddOrDeleteAdmin(admin.ModelAdmin):
+    """Rows that only the services make (a game, a registered bot) and that the log names:
+    editable at most, never added or deleted here."""
+
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+
+class ReadOnlyAdmin(NoAddOrDeleteAdmin):
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
@@ -85,7 +90,7 @@ class SeatInline(admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(NoAddOrDeleteAdmin):
     list_display = (
         "id",
         "rules",
@@ -118,12 +123,6 @@ class GameAdmin(admin.ModelAdmin):
     @admin.display(description="inspector")
     def inspect(self, game: Game) -> str:
         return game_link(game.pk)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Seat)
@@ -274,7 +273,7 @@ def reinstate(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: Quer
 
 
 @admin.register(Bot)
-class BotAdmin(admin.ModelAdmin):
+class BotAdmin(NoAddOrDeleteAdmin):
     list_display = (
         "name",
         "owner",
@@ -333,13 +332,8 @@ class BotAdmin(admin.ModelAdmin):
     def token_set(self, bot: Bot) -> bool:
         return bool(bot.token_hash)
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        # A bot is registered by its owner (bot_register), who alone is shown its token.
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        # Its seats and entries hang from it (and the log names it): suspend it instead.
-        return False
+    # No adding: a bot is registered by its owner (bot_register), who alone is shown its token;
+    # no deleting: its seats and entries hang from it (and the log names it): suspend it.
 
 
 @admin.register(BotCall)
