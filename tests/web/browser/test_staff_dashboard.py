@@ -105,3 +105,21 @@ def test_the_search_finds_a_player_and_opens_the_inspector(open_page):
     page.get_by_role("link", name=f"#{game.pk}").click()
     page.wait_for_url(f"**/staff/games/{game.pk}/")
     assert page.locator("#seats").inner_text().count("marguerite") == 1
+
+
+def test_staff_abort_a_game_from_its_inspector_with_a_reason(open_page):
+    game = persons_game("stuck-sam")
+    page = open_page(staff(), f"/staff/games/{game.pk}/")
+    page.get_by_role("link", name="Abort…").click()
+    page.wait_for_url(f"**/staff/games/{game.pk}/abort/")
+    assert "game-aborted" in page.locator("body").inner_text()
+    page.get_by_label("Reason").fill("a duplicated account playing itself")
+    page.locator("form.staff-action button[type=submit]").click()
+    page.wait_for_url(f"**/staff/games/{game.pk}/")
+    assert f"Game #{game.pk} was aborted." in page.locator("body").inner_text()
+    # The log ends with the staff's event, the reason in it, the staff member as its actor.
+    log = page.locator("body").inner_text()
+    assert "game-aborted" in log and "a duplicated account playing itself" in log
+    assert "root (staff)" in log
+    game.refresh_from_db()
+    assert game.status == Game.Status.MATCH_OVER
