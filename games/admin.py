@@ -274,6 +274,8 @@ def reinstate(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: Quer
 
 @admin.register(Bot)
 class BotAdmin(NoAddOrDeleteAdmin):
+    # No adding: a bot is registered by its owner (bot_register), who alone is shown its token;
+    # no deleting: its seats and entries hang from it (and the log names it): suspend it.
     list_display = (
         "name",
         "owner",
@@ -332,8 +334,6 @@ class BotAdmin(NoAddOrDeleteAdmin):
     def token_set(self, bot: Bot) -> bool:
         return bool(bot.token_hash)
 
-    # No adding: a bot is registered by its owner (bot_register), who alone is shown its token;
-    # no deleting: its seats and entries hang from it (and the log names it): suspend it.
 
 
 @admin.register(BotCall)

@@ -234,6 +234,8 @@ class AllTimeLine:
     name: str
     kind: str
     user_id: int | None
+    # A bot's id, for its page (/bots/<id>/); None for a person.
+    bot_id: int | None = None
     seasons: int = 0
     played: int = 0
     wins: int = 0
@@ -259,7 +261,8 @@ def club_all_time(club: Club) -> list[AllTimeLine]:
         for division, table in season_tables(season):
             for line in table:
                 total = lines.setdefault(
-                    entrants[line.entry], AllTimeLine(line.name, line.kind, line.user_id)
+                    entrants[line.entry],
+                    AllTimeLine(line.name, line.kind, line.user_id, entrants[line.entry][1]),
                 )
                 total.seasons += 1
                 total.played += line.played

@@ -91,6 +91,8 @@ def test_the_club_page_shows_members_admins_seasons_and_the_all_time_table():
     club, admin, (ben,) = make_club(members=1)
     season = make_season(club, admin)
     season_enter(season=season, actor=admin, user=ben)
+    bot = make_bot()
+    season_enter(season=season, actor=admin, bot=bot)
 
     shown = page(Client().get(reverse("web:club", args=[club.slug])))
 
@@ -99,6 +101,8 @@ def test_the_club_page_shows_members_admins_seasons_and_the_all_time_table():
     assert reverse("web:season", args=[season.slug]) in shown and "Being set up" in shown
     player = reverse("web:player", args=[ben.username])
     assert "All-time table" in shown and f'<a href="{player}">{ben.username}</a>' in shown
+    # A bot links to its own page, as a person to theirs.
+    assert f'<a href="{reverse("web:bot", args=[bot.pk])}">{bot.name}</a>' in shown
     # The invitation link is for members only.
     assert club.invite_code not in shown
 
