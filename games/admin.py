@@ -335,7 +335,6 @@ class BotAdmin(NoAddOrDeleteAdmin):
         return bool(bot.token_hash)
 
 
-
 @admin.register(BotCall)
 class BotCallAdmin(ReadOnlyAdmin):
     list_display = ("at", "bot", "outcome", "latency", "reason", "game")
