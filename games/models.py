@@ -181,6 +181,32 @@ class PositionCounter(models.Model):
         return f"last global position {self.value}"
 
 
+class Snapshot(models.Model):
+    """A game's replayed state at one version: a cache, never a fact (games/snapshots.py).
+
+    Keyed by the engine's fingerprint, so a state folded by other engine code is never read
+    back; any row may be deleted at any time, and the next command replays from the log.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", db_index=False)
+    # games/snapshots.py FINGERPRINT: the engine's code and the snapshot format it was made by.
+    fingerprint = models.CharField(max_length=64)
+    version = models.PositiveIntegerField()
+    # JSON text: the stream's match-started event and the State's fields.
+    state = models.TextField()
+    written_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "fingerprint", "version"], name="snapshot_version_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"snapshot of game {self.game_id} at v{self.version}"
+
+
 class ProjectionCheckpoint(models.Model):
     """The last global position a projection has applied; moved with its read models."""
 

@@ -16,7 +16,7 @@ from typing import Any
 from django.conf import settings as site_settings
 from django.db import transaction
 
-from games import metrics, store
+from games import metrics, snapshots, store
 from games.bots import find_strategy
 from games.driver import step
 from games.engine import MATCH_OVER, PLAYING, IllegalCommand, RulesVersionMismatch, State, Variant
@@ -201,10 +201,28 @@ def _past_seat_facts(game: Game, expected_version: int) -> int:
 
 def load_state(game: Game, *, until: int | None = None) -> tuple[Variant, State, int]:
     """The game's variant, from its stream's first event, its state at `until` (default: the
-    end of the log) and the version of that state."""
-    events = store.load(game.pk, until=until)
-    variant = stream_variant(game, events)
-    return variant, variant.replay(events), len(events)
+    end of the log) and the version of that state.
+
+    From the newest snapshot at or below `until` and the events after it (games/snapshots.py),
+    else from the whole log; once this folded `snapshots.EVERY` events, the state is kept as a
+    new snapshot, so no load folds many more than that however long the match.
+    """
+    found = snapshots.newest(game.pk, until=until)
+    if found is None:
+        events = store.load(game.pk, until=until)
+        variant = stream_variant(game, events)
+        state, version, started = variant.replay(events), len(events), events[0]
+        folded = version
+    else:
+        tail = store.load(game.pk, after=found.version, until=until)
+        variant = stream_variant(game, [found.started])
+        state, version, started = found.state, found.version + len(tail), found.started
+        if tail:
+            state = variant.replay(tail, state)
+        folded = len(tail)
+    if folded >= snapshots.EVERY:
+        snapshots.keep(game.pk, version, started, state)
+    return variant, state, version
 
 
 def stream_variant(game: Game, events: Sequence[Event]) -> Variant:
@@ -291,11 +309,9 @@ def game_view(*, game_id: int, viewer: Viewer, seat: int | None = None) -> dict[
     """
     game = _get_game(game_id)
     seat = _viewing_seat(game, viewer, seat)
-    events = store.load(game.pk)
-    variant = stream_variant(game, events)
-    state = variant.replay(events)
+    variant, state, version = load_state(game)
     view = variant.view(state, seat)
-    view["version"] = len(events)
+    view["version"] = version
     view["legal"] = variant.legal_commands(state, seat) if seat is not None else []
     if _revealed(game, state.status):
         view["hands"] = [list(hand) for hand in state.hands]

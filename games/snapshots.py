@@ -1,0 +1,207 @@
+"""Snapshots: a game's replayed state at one version, so that a command or a view folds only the
+events after it (docs/event-store.md, "Snapshots").
+
+A snapshot is a cache, never a fact. It is not an event, nothing rebuilt from the log reads it,
+and any row may be deleted at any time: the next load replays the log and writes it again.
+What keeps it from ever serving a stale state:
+
+- it is the fold of events 1..version, and those never change once committed; the events after
+  it are always read from the log, so a snapshot can be old but never wrong;
+- it is written only after the transaction that read those events commits (`keep`), so a
+  rolled-back transaction leaves none behind;
+- it is keyed by FINGERPRINT, a hash of the engine's source, the snapshot format and the store's
+  upcasters: a state folded by other engine code, or in another shape, is never read back;
+- one that does not decode falls back to a full replay (`newest` returns None).
+
+The state is written through an explicit form (`encode`): the State dataclass's fields, by
+name, as JSON with tuples, frozensets and dicts tagged, never pickle.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import marshal
+from dataclasses import dataclass, fields, is_dataclass
+from pathlib import Path
+from typing import Any
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from games import engine
+from games.engine import RULES_VERSION, State
+
+from .store import SCHEMA_VERSIONS, UPCASTERS
+
+Event = dict[str, Any]
+
+log = logging.getLogger(__name__)
+
+# Bump when `encode` writes another shape.
+FORMAT = 1
+
+# A snapshot is written once a load has folded this many events after the newest one: a command
+# or a view then folds at most this many, whatever the match's length (bench/commands.py).
+EVERY = 100
+
+
+def _fingerprint() -> str:
+    """A hash of everything that decides what a snapshot holds: the engine's code (its fold and
+    its State), the rules version, the store's schema versions and upcasters, and FORMAT."""
+    digest = hashlib.sha256(f"format {FORMAT} rules {RULES_VERSION}\0".encode())
+    digest.update(repr(sorted(SCHEMA_VERSIONS.items())).encode())
+    for key, upcast in sorted(UPCASTERS.items()):
+        digest.update(repr(key).encode())
+        digest.update(marshal.dumps(upcast.__code__))
+    root = Path(engine.__file__).parent
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+FINGERPRINT = _fingerprint()
+
+
+class SnapshotError(ValueError):
+    """A state this format cannot hold, or a snapshot that does not decode."""
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A snapshot read back: the state after events 1..version, and the stream's first event
+    (which names the variant and its rules version)."""
+
+    version: int
+    started: Event
+    state: State
+
+
+def newest(game_id: int, *, until: int | None = None) -> Found | None:
+    """The newest snapshot of the game at or below version `until` written by this engine
+    (FINGERPRINT), or None: none, or one that does not decode (logged; replay the log)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT version, state FROM games_snapshot "
+            "WHERE game_id = %s AND fingerprint = %s AND version <= %s "
+            "ORDER BY version DESC LIMIT 1",
+            [game_id, FINGERPRINT, until if until is not None else _NO_END],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    version, text = row
+    try:
+        started, state = decode(text)
+    except (SnapshotError, ValueError, TypeError, KeyError) as error:
+        log.warning("snapshot of game %s at v%s ignored: %s", game_id, version, error)
+        return None
+    return Found(version, started, state)
+
+
+def keep(game_id: int, version: int, started: Event, state: State) -> None:
+    """Write the state after events 1..version once the current transaction commits (at once
+    outside one): never from events that may still roll back, and never holding a lock while
+    the caller's transaction waits on another. A state this format cannot hold is skipped."""
+    try:
+        text = encode(started, state)
+    except SnapshotError as error:
+        log.warning("no snapshot of game %s at v%s: %s", game_id, version, error)
+        return
+
+    def write() -> None:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "INSERT INTO games_snapshot (game_id, fingerprint, version, state, written_at) "
+                "VALUES (%s, %s, %s, %s, %s) "
+                "ON CONFLICT (game_id, fingerprint, version) DO NOTHING",
+                [game_id, FINGERPRINT, version, text, timezone.now()],
+            )
+            # Another engine's snapshots of this game can never be read by this one.
+            cursor.execute(
+                "DELETE FROM games_snapshot WHERE game_id = %s AND fingerprint <> %s",
+                [game_id, FINGERPRINT],
+            )
+
+    # robust: a snapshot that fails to be written is logged, and costs only speed.
+    transaction.on_commit(write, robust=True)
+
+
+def forget(game_id: int | None = None) -> int:
+    """Delete the snapshots of one game (or of every game); return how many. Always safe."""
+    with connection.cursor() as cursor:
+        if game_id is None:
+            cursor.execute("DELETE FROM games_snapshot")
+        else:
+            cursor.execute("DELETE FROM games_snapshot WHERE game_id = %s", [game_id])
+        return int(cursor.rowcount)
+
+
+def encode(started: Event, state: State) -> str:
+    """The snapshot's text: the stream's first event and the State's fields by name."""
+    if not is_dataclass(state):
+        raise SnapshotError(f"a {type(state).__name__} is not a dataclass")
+    fields_of = {f.name: _plain(getattr(state, f.name)) for f in fields(state)}
+    return json.dumps({"started": started, "state": fields_of}, separators=(",", ":"))
+
+
+def decode(text: str) -> tuple[Event, State]:
+    """The first event and the State a snapshot's text holds; SnapshotError if its fields are
+    not exactly the State's."""
+    data = json.loads(text)
+    values = data["state"]
+    names = [f.name for f in fields(State)]
+    if sorted(values) != sorted(names):
+        raise SnapshotError("the snapshot's fields are not the State's")
+    state = _new_state(State)
+    for name in names:
+        # object.__setattr__: a State that becomes frozen is still restored field by field.
+        object.__setattr__(state, name, _value(values[name]))
+    return dict(data["started"]), state
+
+
+# JSON holds lists as arrays and every other container as a one-key object naming its kind.
+_TUPLE, _FROZENSET, _SET, _DICT = "tuple", "frozenset", "set", "dict"
+_SCALARS = frozenset({bool, int, float, str})
+
+
+def _plain(value: Any) -> Any:
+    # Exact types: an enum or other subclass would come back as its plain base.
+    if value is None or type(value) in _SCALARS:
+        return value
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    if isinstance(value, tuple):
+        return {_TUPLE: [_plain(item) for item in value]}
+    if isinstance(value, frozenset):
+        return {_FROZENSET: [_plain(item) for item in value]}
+    if isinstance(value, set):
+        return {_SET: [_plain(item) for item in value]}
+    if isinstance(value, dict):
+        return {_DICT: [[_plain(k), _plain(v)] for k, v in value.items()]}
+    raise SnapshotError(f"a snapshot cannot hold a {type(value).__name__}")
+
+
+def _value(data: Any) -> Any:
+    if isinstance(data, list):
+        return [_value(item) for item in data]
+    if not isinstance(data, dict):
+        return data
+    ((kind, items),) = data.items()
+    if kind == _TUPLE:
+        return tuple(_value(item) for item in items)
+    if kind == _FROZENSET:
+        return frozenset(_value(item) for item in items)
+    if kind == _SET:
+        return {_value(item) for item in items}
+    if kind == _DICT:
+        return {_value(k): _value(v) for k, v in items}
+    raise SnapshotError(f"unknown kind {kind!r} in a snapshot")
+
+
+_new_state = object.__new__
+
+# Above any version a game can reach (PositiveIntegerField).
+_NO_END = 2**31 - 1
