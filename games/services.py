@@ -150,6 +150,7 @@ def game_command(
     command: Command,
     expected_version: int,
     command_id: str | None = None,
+    game: Game | None = None,
 ) -> CommandResult:
     """Run one command from `actor` against the game at `expected_version`.
 
