@@ -150,7 +150,6 @@ def game_command(
     command: Command,
     expected_version: int,
     command_id: str | None = None,
-    game: Game | None = None,
 ) -> CommandResult:
     """Run one command from `actor` against the game at `expected_version`.
 
@@ -208,7 +207,9 @@ def load_state(game: Game, *, until: int | None = None) -> tuple[Variant, State,
     else from the whole log; once this folded `snapshots.EVERY` events, the state is kept as a
     new snapshot, so no load folds many more than that however long the match.
     """
-    found = snapshots.newest(game.pk, until=until)
+    # A snapshot is kept only after EVERY folded events: a shorter log has none to look up.
+    bound = game.version if until is None else until
+    found = snapshots.newest(game.pk, until=until) if bound >= snapshots.EVERY else None
     if found is None:
         events = store.load(game.pk, until=until)
         variant = stream_variant(game, events)
