@@ -48,9 +48,11 @@ bench: $(VENV)/bench.stamp
 	for script in bench/*.py; do echo "== $$script"; PYTHONPATH=. $(BIN)/python $$script || exit 1; done
 
 # The soak (soak/, docs/reliability.md): 200 games of every family for 5 minutes on loopback,
-# with gunicorn, Celery workers and beat, their own redis-server and a fresh PostgreSQL database
-# beside DATABASE_URL's, while a worker is killed, Redis restarted, the database's connections
-# cut and webhook bots fail. Last line `lost: 0`. SOAK_ARGS="--games 50 --minutes 2" for less.
-soak: export DATABASE_URL ?= postgres://uno@127.0.0.1:5432/uno
+# with gunicorn, Celery workers and beat, their own redis-server and their own PostgreSQL cluster
+# (initdb'd in a temporary directory, migrated by an owner role, run as a non-superuser app role;
+# SOAK_PG_BIN names initdb's directory if it is not /usr/lib/postgresql/N/bin), while a worker is
+# killed, Redis restarted, the database's connections cut, PostgreSQL restarted and webhook bots
+# fail; play pages and emails are checked for hidden cards too. Last line `lost: 0`.
+# SOAK_ARGS="--games 50 --minutes 2" for less.
 soak: .venv
 	$(BIN)/python -m soak $(SOAK_ARGS)

@@ -157,8 +157,15 @@ STORAGES = {
 # play page).
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 
-if DEBUG:
+# EMAIL_BACKEND names Django's email backend outright (the soak writes every email to a file
+# under EMAIL_FILE_PATH with django.core.mail.backends.filebased.EmailBackend, to check it);
+# unset, DEBUG prints emails on the console and production sends them by SMTP.
+if os.environ.get("EMAIL_BACKEND"):
+    EMAIL_BACKEND = os.environ["EMAIL_BACKEND"]
+elif DEBUG:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+if os.environ.get("EMAIL_FILE_PATH"):
+    EMAIL_FILE_PATH = os.environ["EMAIL_FILE_PATH"]
 
 # Containers log to stdout; Django's default sends errors nowhere when DEBUG is off.
 LOGGING = {

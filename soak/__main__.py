@@ -1,12 +1,13 @@
 """`make soak`: the service under load and faults, with nothing lost and no hidden card served.
 
-    DATABASE_URL=postgres://uno@127.0.0.1:5432/uno python -m soak [--games N] [--minutes M]
+    python -m soak [--games N] [--minutes M]
 
-Everything on loopback: a fresh database beside DATABASE_URL's (`<name>_soak_<pid>`, dropped at
-the end), its own redis-server on a free port, gunicorn (2 workers), Celery workers and beat.
-docs/reliability.md says what is promised and checked. Prints its figures; the last line is
-`lost: N`, and the exit status is 0 only when every check passed (1 otherwise, 2 when
-PostgreSQL is not configured).
+Everything on loopback: its own PostgreSQL cluster (initdb'd into a temporary directory, on a
+free port, removed at the end; migrated by an owner role, used by a non-superuser app role),
+its own redis-server, gunicorn (2 workers), Celery workers and beat. docs/reliability.md says
+what is promised and checked. Prints its figures; the last line is `lost: N`, and the exit
+status is 0 only when every check passed (1 otherwise, 2 when PostgreSQL's initdb and pg_ctl
+are not found: SOAK_PG_BIN names their directory).
 """
 
 from __future__ import annotations
@@ -51,7 +52,9 @@ def arguments(argv: list[str] | None) -> harness.Options:
         "--pause", type=float, default=3.0, help="a person waits up to this between looks (s)"
     )
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--keep", action="store_true", help="keep the database at the end")
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the cluster's directory (stopped) at the end"
+    )
     args = parser.parse_args(argv)
     faults = [name for name in args.faults.split(",") if name]
     unknown = set(faults) - set(harness.FAULTS)
@@ -70,37 +73,44 @@ KEEP = False
 
 def main(argv: list[str] | None = None) -> int:
     options = arguments(argv)
-    if not PLAN.ready:
-        print("python -m soak needs DATABASE_URL=postgres://… (a fresh database is made beside)")
+    if PLAN.pg_bin is None:
+        # Never the shared cluster instead: the soak restarts its PostgreSQL.
+        print(
+            "python -m soak needs PostgreSQL's initdb and pg_ctl (it runs a cluster of its own, "
+            f"which it restarts): none in SOAK_PG_BIN, {infra.PG_BIN_GLOB} or on the PATH"
+        )
         return EXIT_NOT_READY
     started = time.monotonic()
     logs = PLAN.logs
-    database = infra.Database(PLAN.base_url, PLAN.database)
+    cluster = PLAN.cluster()
     env = infra.child_env(PLAN)
     redis = infra.Redis(PLAN.redis_port, env, logs)
     soak = harness.Soak(PLAN, options, log=lambda line: print(line, flush=True))
-    # Workers print turn emails on the console (DEBUG's backend), which the soak reads back.
-    worker_env = infra.child_env(PLAN, DEBUG="1")
     web = infra.Gunicorn(env, logs)
     beat = infra.celery_beat(env, logs)
     processes: list[infra.Process] = [redis, web, beat]
     try:
-        database.create()
+        cluster.init()
+        cluster.start()
+        cluster.create()
         redis.start()
-        database.migrate(env)
+        cluster.migrate(env)
+        cluster.grant_app()
+        infra.collect_static(env)
         print(f"soak: migrated at {time.monotonic() - started:.0f} s", flush=True)
         soak.workers = [
-            infra.celery_worker(f"soak-{n + 1}", worker_env, logs) for n in range(options.workers)
+            infra.celery_worker(f"soak-{n + 1}", env, logs) for n in range(options.workers)
         ]
         for worker in soak.workers:
             worker.start()
         beat.start()
         web.start()
-        print(f"soak: up at {time.monotonic() - started:.0f} s: {PLAN.database} on PostgreSQL, "
-              f"redis-server :{redis.port}, gunicorn {web.url}, {options.workers} workers; "
-              f"logs in {logs}", flush=True)  # fmt: skip
+        print(f"soak: up at {time.monotonic() - started:.0f} s: PostgreSQL {cluster.bindir} "
+              f"on :{cluster.port} (data in {cluster.root}), redis-server :{redis.port}, "
+              f"gunicorn {web.url}, {options.workers} workers; logs in {logs}",
+              flush=True)  # fmt: skip
         harness.set_up(soak, web.url)
-        harness.play(soak, web.url, redis, database)
+        harness.play(soak, web.url, redis, cluster)
         print(f"soak: play over at {time.monotonic() - started:.0f} s; settling", flush=True)
         notes = harness.settle(soak, beat)
         print(f"soak: settled at {time.monotonic() - started:.0f} s; checking", flush=True)
@@ -109,7 +119,9 @@ def main(argv: list[str] | None = None) -> int:
         web.stop()
         for hook in soak.webhooks.values():
             hook.close()
-        found = leaks.check_all(soak.record.payloads, soak.record.feeds, harness.emails(soak))
+        found = leaks.check_all(
+            soak.record.payloads, soak.record.feeds, soak.record.pages, harness.emails(soak)
+        )
         result = checks.run_all(soak.game_ids, soak.record.accepted, soak.record.unanswered)
         result.failures += notes
         server_errors = {k: v for k, v in soak.record.errors.items()
@@ -127,8 +139,9 @@ def main(argv: list[str] | None = None) -> int:
         for hook in soak.webhooks.values():
             hook.over.set()
         connections.close_all()
-        if not KEEP:
-            database.drop()
+        cluster.destroy(keep=KEEP)
+        if KEEP:
+            print(f"soak: the cluster's directory is kept in {cluster.root}")
 
 
 if __name__ == "__main__":

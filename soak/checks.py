@@ -1,6 +1,6 @@
 """The end checks, on a quiet database (workers, beat and gunicorn stopped): the log's
-invariants, the projections against a fresh rebuild, and every accepted command in the log
-exactly once."""
+invariants, the projections against a fresh rebuild, every accepted command in the log exactly
+once, and the application's database role unable to change the log."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from django.db import connection, models
+from django.db import DatabaseError, connection, models, transaction
 
 import league.projections  # noqa: F401 (registers the league's projections)
 from games import projections, turns
@@ -34,6 +34,7 @@ def run_all(game_ids: list[int], accepted: list[tuple[int, str]], unanswered: li
     positions_gapless(checks)
     commands_once(checks, accepted, unanswered)
     projections_equal_rebuild(checks)
+    app_role_limited(checks)
     return checks
 
 
@@ -144,3 +145,56 @@ def projections_equal_rebuild(checks: Checks) -> None:
                 checks.fail(f"projection {name}: {table} differs from a rebuild ({differ} rows)")
         equal.append(f"{name} ({sum(len(rows) for rows in before.values())} rows)")
     checks.figures["projections equal to a fresh rebuild"] = ", ".join(equal)
+
+
+# PostgreSQL's insufficient_privilege: what the statement must fail with (not a trigger's error).
+PERMISSION_DENIED = "42501"
+CHANGES = {
+    "UPDATE": "UPDATE games_gameevent SET type = type",
+    "DELETE": "DELETE FROM games_gameevent",
+    "TRUNCATE": "TRUNCATE games_gameevent",
+}
+
+
+class _Undo(Exception):
+    """Rolls back a change that should have been refused."""
+
+
+def app_role_limited(checks: Checks) -> None:
+    """The role the application ran as (the soak's own connection is that role) is no
+    superuser, owns no table, and may not UPDATE, DELETE or TRUNCATE events: each is refused by
+    privileges, before the event store's triggers would have to."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT rolname, rolsuper, rolcreatedb, rolcreaterole, rolbypassrls FROM pg_roles "
+            "WHERE rolname = current_user"
+        )
+        role, *powers = cursor.fetchone()
+        cursor.execute(
+            "SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND tableowner = %s",
+            [role],
+        )
+        owned = cursor.fetchone()[0]
+    if any(powers):
+        checks.fail(f"the app role {role} is a superuser, or may create databases or roles")
+    if owned:
+        checks.fail(f"the app role {role} owns {owned} tables")
+    denied = []
+    for verb, statement in CHANGES.items():
+        try:
+            with transaction.atomic():
+                with connection.cursor() as cursor:
+                    cursor.execute(statement)
+                raise _Undo
+        except _Undo:
+            checks.fail(f"the app role {role} may {verb} games_gameevent")
+        except DatabaseError as error:
+            if getattr(error.__cause__, "sqlstate", None) == PERMISSION_DENIED:
+                denied.append(verb)
+            else:
+                checks.fail(f"{verb} games_gameevent as {role} failed otherwise: {error}")
+    checks.figures["app role"] = (
+        f"{role}: superuser {'yes' if powers[0] else 'no'}, owns {owned} tables; "
+        f"{'/'.join(denied) or 'nothing'} on games_gameevent: permission denied "
+        f"({len(denied)} of {len(CHANGES)})"
+    )

@@ -2,9 +2,10 @@
 bots polling for decisions, webhook bots served on loopback (honest, or hanging, answering
 garbage or 500 from their fault time on), spectators and a health prober.
 
-Every payload served to a seat is kept (`Record.payloads`, `Record.feeds`) for soak/leaks.py to
-check against the log; every command's answer is counted, and the id of every command the API
-accepted is kept for soak/checks.py to find in the log.
+People and spectators also load play pages, signed in by a session cookie or not. Every payload
+served to a seat is kept (`Record.payloads`, `Record.feeds`, and the cards of each play page,
+`Record.pages`) for soak/leaks.py to check against the log; every command's answer is counted,
+and the id of every command the API accepted is kept for soak/checks.py to find in the log.
 """
 
 from __future__ import annotations
@@ -22,7 +23,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from games.bots import find_strategy
+from soak.pages import Page, read_page
 
+# The share of looks at a game for which a person (or a spectator) also loads its play page.
+PAGE_SHARE = 0.25
 # Retries of a command whose answer did not come (a 5xx, a dropped connection): with the same
 # command id, so a command that was applied before the answer was lost is not applied again.
 RETRIES = 6
@@ -71,6 +75,7 @@ class Record:
     unanswered: list[tuple[int, str]] = field(default_factory=list)
     payloads: list[Payload] = field(default_factory=list)
     feeds: list[Feed] = field(default_factory=list)
+    pages: list[Page] = field(default_factory=list)
 
     def count(self, name: str, n: int = 1) -> None:
         with self.lock:
@@ -89,6 +94,10 @@ class Record:
     def feed(self, item: Feed) -> None:
         with self.lock:
             self.feeds.append(item)
+
+    def page(self, item: Page) -> None:
+        with self.lock:
+            self.pages.append(item)
 
 
 def call(
@@ -112,6 +121,29 @@ def call(
             return error.code, {"code": "not-json", "body": raw[:200].decode(errors="replace")}
     except (OSError, ValueError) as error:
         return 0, str(error)
+
+
+def load_page(
+    base: str, record: Record, source: str, game: int, seat: int | None, cookie: str = ""
+) -> None:
+    """A game's play page, as a browser loads it (signed in by its session cookie, or not):
+    its cards are kept; an answer other than 200 is counted like an API error (the service's
+    503 outside /api/ is a short text page: `503 unavailable`)."""
+    headers = {"Cookie": cookie} if cookie else {}
+    request = urllib.request.Request(f"{base}/games/{game}/", headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+            html = answer.read().decode()
+    except urllib.error.HTTPError as error:
+        text = error.read().decode(errors="replace")
+        unavailable = error.code == 503 and error.headers.get("Retry-After")
+        record.error(error.code, {"code": "unavailable" if unavailable else "page-error",
+                                  "body": text[:200]})  # fmt: skip
+        return
+    except OSError as error:
+        record.error(0, str(error))
+        return
+    record.page(read_page(source, game, seat, html))
 
 
 def send_command(
@@ -164,6 +196,8 @@ class Person:
     user_id: int
     username: str
     token: str
+    # The session cookie of a sign-in ("sessionid=…"), for the play pages.
+    cookie: str
     # A sleepy person never acts: the turn deadline times their seat out (three times, and the
     # seat is forfeited).
     sleepy: bool = False
@@ -197,6 +231,8 @@ def person_loop(
                 Payload("api-view", detail["game"], seat, detail["version"], detail["view"],
                         detail["legal"])
             )  # fmt: skip
+            if rng.random() < PAGE_SHARE:
+                load_page(base, record, "play-page", detail["game"], seat, person.cookie)
             if not detail["legal"]:
                 continue
             command = greedy(detail["view"], detail["legal"], rng)
@@ -250,6 +286,8 @@ def spectator_loop(
             Payload("spectator-view", game, None, detail["version"], detail["view"],
                     detail["legal"])
         )  # fmt: skip
+        if rng.random() < PAGE_SHARE:
+            load_page(base, record, "spectator-page", game, None)
         after = max(0, detail["version"] - rng.randint(5, 60))
         status, page = call(base, "GET", f"/api/games/{game}/events?after={after}")
         if status != 200:

@@ -6,16 +6,17 @@ from __future__ import annotations
 
 import datetime
 import random
-import re
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import timedelta
+from importlib import import_module
 from typing import Any
 
-from django.contrib.auth import get_user_model
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.db import connections
 
 from accounts.services import profile_of, token_issue
@@ -63,9 +64,10 @@ FAULTS = {
     "worker-sigkill": 0.30,
     "redis-restart": 0.45,
     "postgres-cut": 0.60,
+    "postgres-restart": 0.75,
 }
-# Celery logs what a worker prints line by line, each behind "[time: WARNING/MainProcess] ".
-LOG_PREFIX = re.compile(r"^\[[^\]]*\] ?")
+# Seconds the soak's PostgreSQL stays down in postgres-restart (between stop and start).
+POSTGRES_DOWN = 5
 
 
 @dataclass
@@ -107,7 +109,9 @@ def set_up(soak: Soak, base: str) -> None:
         profile.save()
         # One in ten never plays: their turns time out, and the third forfeits the seat.
         soak.people.append(
-            clients.Person(user.pk, user.username, token_issue(user=user), number % 10 == 9)
+            clients.Person(
+                user.pk, user.username, token_issue(user=user), signed_in(user), number % 10 == 9
+            )
         )
     owner = users.objects.create(username="bot-owner")
     registered = []
@@ -123,6 +127,17 @@ def set_up(soak: Soak, base: str) -> None:
             soak.pull_tokens[bot.pk] = issue_token(bot)
         registered.append(bot)
     soak.registered = registered
+
+
+def signed_in(user: Any) -> str:
+    """The session cookie a sign-in would give `user` (django.contrib.auth.login's keys), made
+    without a password: the soak's people have none."""
+    session = import_module(settings.SESSION_ENGINE).SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
 
 
 def start_games(soak: Soak, base: str) -> None:
@@ -178,7 +193,7 @@ def start_games(soak: Soak, base: str) -> None:
     soak.game_ids.sort()
 
 
-def play(soak: Soak, base: str, redis: infra.Redis, database: infra.Database) -> None:
+def play(soak: Soak, base: str, redis: infra.Redis, cluster: infra.Cluster) -> None:
     """The clients for `minutes`, the faults at their times."""
     stop = threading.Event()
     options = soak.options
@@ -219,7 +234,7 @@ def play(soak: Soak, base: str, redis: infra.Redis, database: infra.Database) ->
         while (elapsed := time.monotonic() - started) < length:
             while due and due[0][0] <= elapsed:
                 _, name = due.pop(0)
-                detail = inject(soak, name, redis, database)
+                detail = inject(soak, name, redis, cluster)
                 line = f"{elapsed:6.1f} s  {name}: {detail}"
                 soak.injected.append(line)
                 soak.log(f"fault at {line}")
@@ -230,7 +245,7 @@ def play(soak: Soak, base: str, redis: infra.Redis, database: infra.Database) ->
             thread.join(timeout=clients.TIMEOUT * 2)
 
 
-def inject(soak: Soak, name: str, redis: infra.Redis, database: infra.Database) -> str:
+def inject(soak: Soak, name: str, redis: infra.Redis, cluster: infra.Cluster) -> str:
     if name.startswith("webhook-"):
         hook = soak.webhooks[{"webhook-hang": "hook-hang", "webhook-garbage": "hook-garbage",
                               "webhook-500": "hook-500"}[name]]  # fmt: skip
@@ -254,13 +269,15 @@ def inject(soak: Soak, name: str, redis: infra.Redis, database: infra.Database) 
         redis.start()
         return "redis-server SIGKILLed (no persistence: queued tasks lost), down 3 s, restarted"
     if name == "postgres-cut":
-        terminated = database.cut()
+        terminated = cluster.cut()
         time.sleep(5)
-        database.restore()
+        cluster.restore()
         return (
             f"connections to the soak database refused for 5 s (ALLOW_CONNECTIONS false) and "
             f"its {terminated} backends terminated (pg_terminate_backend)"
         )
+    if name == "postgres-restart":
+        return "the soak's PostgreSQL restarted: " + cluster.restart(POSTGRES_DOWN)
     raise ValueError(f"no fault {name!r}")
 
 
@@ -288,19 +305,12 @@ def settle(soak: Soak, beat: infra.Process) -> list[str]:
 
 
 def emails(soak: Soak) -> list[str]:
-    """Turn emails the workers printed (the console backend)."""
+    """Every email the service wrote (Django's file backend: one file per connection, each
+    message followed by a line of 79 dashes)."""
     found: list[str] = []
-    for worker in soak.workers:
-        message: list[str] | None = None
-        for line in worker.output().splitlines():
-            line = LOG_PREFIX.sub("", line)
-            if line.startswith("Subject: Your turn"):
-                message = [line]
-            elif message is not None and line.endswith("-" * 79):
-                found.append("\n".join(message))
-                message = None
-            elif message is not None:
-                message.append(line)
+    for path in sorted(soak.plan.mail.glob("*.log")):
+        text = path.read_text(errors="replace")
+        found += [message for message in text.split("-" * 79 + "\n") if message.strip()]
     return found
 
 

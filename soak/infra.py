@@ -1,5 +1,5 @@
-"""The soak's processes: its own database on the shared PostgreSQL cluster, its own
-redis-server, gunicorn, Celery workers and beat, all on loopback; and the faults done to them.
+"""The soak's processes: its own PostgreSQL cluster and redis-server, gunicorn, Celery workers
+and beat, all on loopback; and the faults done to them.
 
 Nothing here imports Django: the database must exist (and DATABASE_URL point at it) before the
 settings are read.
@@ -8,6 +8,8 @@ settings are read.
 from __future__ import annotations
 
 import os
+import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -21,9 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import dj_database_url
 import psycopg
 import redis
+from psycopg import sql
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -35,42 +37,128 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def conninfo(parts: dict[str, Any], name: str) -> str:
-    fields = {
-        "host": parts.get("HOST") or "127.0.0.1",
-        "port": parts.get("PORT") or 5432,
-        "user": parts.get("USER") or "",
-        "password": parts.get("PASSWORD") or "",
-        "dbname": name,
-    }
-    return " ".join(f"{key}={value}" for key, value in fields.items() if value != "")
+# Where initdb and pg_ctl are looked for when SOAK_PG_BIN is unset (Debian's layout, newest first).
+PG_BIN_GLOB = "/usr/lib/postgresql/*/bin"
+# The soak's roles: the owner migrates (it owns every table); the application runs as APP_ROLE,
+# which is not a superuser and may only read and append events (docs/reliability.md).
+OWNER_ROLE = "uno_owner"
+APP_ROLE = "uno_app"
+DATABASE = "uno_soak"
 
 
-def database_url(parts: dict[str, Any], name: str) -> str:
-    auth = parts.get("USER") or ""
-    if parts.get("PASSWORD"):
-        auth += f":{parts['PASSWORD']}"
-    host = parts.get("HOST") or "127.0.0.1"
-    return f"postgres://{auth}@{host}:{parts.get('PORT') or 5432}/{name}"
+def postgres_bin() -> Path | None:
+    """The directory of initdb and pg_ctl: SOAK_PG_BIN, else the newest of PG_BIN_GLOB, else the
+    PATH's; None when there is none."""
+    named = os.environ.get("SOAK_PG_BIN")
+    if named:
+        found = [Path(named)]
+    else:
+        versions = [path for path in Path("/").glob(PG_BIN_GLOB[1:]) if path.parent.name.isdigit()]
+        found = sorted(versions, key=lambda path: int(path.parent.name), reverse=True)
+        on_path = shutil.which("initdb")
+        if on_path:
+            found.append(Path(on_path).parent)
+    for directory in found:
+        if (directory / "initdb").is_file() and (directory / "pg_ctl").is_file():
+            return directory
+    return None
 
 
-class Database:
-    """A fresh database beside DATABASE_URL's, dropped at the end: the soak never touches data
-    it did not make. The admin connection goes to the cluster's `postgres` database (the base
-    database need not exist), so terminating the soak database's backends never cuts it."""
+def database_url(port: int, role: str, password: str) -> str:
+    return f"postgres://{role}:{password}@127.0.0.1:{port}/{DATABASE}"
 
-    def __init__(self, base_url: str, name: str) -> None:
-        self.parts = dj_database_url.parse(base_url)
-        self.name = name
-        self.url = database_url(self.parts, name)
-        self.admin = psycopg.connect(conninfo(self.parts, "postgres"), autocommit=True)
+
+class Cluster:
+    """The soak's own throwaway PostgreSQL cluster, so that it can be restarted: initdb'd into a
+    temporary directory, listening on 127.0.0.1 at a free port (and a socket in that directory,
+    for the superuser only), fsync off (its data is thrown away), removed at the end.
+
+    initdb refuses to run as root: as root, the cluster's commands run as the `postgres` OS
+    user (runuser) and the directory is given to it. Host connections need a password (SCRAM);
+    the owner and the app role get random ones, the superuser none (socket, trust)."""
+
+    def __init__(self, bindir: Path, port: int, passwords: dict[str, str]) -> None:
+        self.bindir = bindir
+        self.port = port
+        self.passwords = passwords
+        self.root = Path(tempfile.mkdtemp(prefix="uno-soak-pg-"))
+        self.data = self.root / "data"
+        self.log = self.root / "postgres.log"
+        self.as_postgres = os.geteuid() == 0
+        if self.as_postgres:
+            shutil.chown(self.root, "postgres", "postgres")
         self.blocked = False
 
+    def _run(self, program: str, *args: str) -> None:
+        command = [str(self.bindir / program), *args]
+        if self.as_postgres:
+            command = ["runuser", "-u", "postgres", "--", *command]
+        done = subprocess.run(command, cwd=self.root, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"{program} {' '.join(args)} failed: {done.stderr or done.stdout}")
+
+    def init(self) -> None:
+        self._run(
+            "initdb", "-D", str(self.data), "-U", "postgres", "-E", "UTF8", "--no-sync",
+            "--auth-local=trust", "--auth-host=scram-sha-256",
+        )  # fmt: skip
+
+    def start(self) -> None:
+        options = (
+            f"-p {self.port} -c listen_addresses=127.0.0.1 "
+            f"-c unix_socket_directories={self.root} -c fsync=off -c full_page_writes=off"
+        )
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", options, "-w",
+                  "-t", "60", "start")  # fmt: skip
+
+    def stop(self, mode: str = "fast") -> None:
+        self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "-t", "60", "stop")
+
+    def restart(self, down: float) -> str:
+        """The PostgreSQL fault: a fast shutdown (every backend terminated, its transaction
+        rolled back, a checkpoint), `down` seconds with nothing listening, a start."""
+        began = time.monotonic()
+        self.stop("fast")
+        stopped = time.monotonic()
+        time.sleep(down)
+        self.start()
+        return (
+            f"stopped in {stopped - began:.1f} s (pg_ctl stop -m fast), down {down:g} s, "
+            f"accepting connections again {time.monotonic() - stopped:.1f} s after the stop"
+        )
+
+    def admin(self, dbname: str = "postgres") -> psycopg.Connection[Any]:
+        """A superuser connection over the socket, fresh each time (a restart drops it)."""
+        return psycopg.connect(
+            host=str(self.root), port=self.port, user="postgres", dbname=dbname, autocommit=True
+        )
+
+    def url(self, role: str) -> str:
+        return database_url(self.port, role, self.passwords[role])
+
     def create(self) -> None:
-        self.admin.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
-        self.admin.execute(f'CREATE DATABASE "{self.name}"')
+        """The roles and the database, owned by the owner role. The app role may log in and
+        nothing more; what it may do to the tables, the migrations grant (DATABASE_APP_ROLE)."""
+        with self.admin() as admin:
+            admin.execute(
+                sql.SQL(
+                    "CREATE ROLE {} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD {}"
+                ).format(sql.Identifier(OWNER_ROLE), self.passwords[OWNER_ROLE])
+            )
+            admin.execute(
+                sql.SQL(
+                    "CREATE ROLE {} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD {}"
+                ).format(sql.Identifier(APP_ROLE), self.passwords[APP_ROLE])
+            )
+            admin.execute(
+                sql.SQL("CREATE DATABASE {} OWNER {}").format(
+                    sql.Identifier(DATABASE), sql.Identifier(OWNER_ROLE)
+                )
+            )
 
     def migrate(self, env: dict[str, str]) -> None:
+        """`manage.py migrate` as the owner, naming the app role to grant to."""
+        env = {**env, "DATABASE_URL": self.url(OWNER_ROLE), "DATABASE_APP_ROLE": APP_ROLE}
         subprocess.run(
             [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
             cwd=ROOT,
@@ -78,28 +166,47 @@ class Database:
             check=True,
         )
 
+    def grant_app(self) -> None:
+        """The app role's rights, as the migrations will grant them (DATABASE_APP_ROLE): read
+        and append events, read and write every other table, use the sequences."""
+        app = sql.Identifier(APP_ROLE)
+        with self.admin(DATABASE) as admin:
+            for statement in (
+                "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {}",
+                "REVOKE UPDATE, DELETE, TRUNCATE ON games_gameevent FROM {}",
+                "GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {}",
+            ):
+                admin.execute(sql.SQL(statement).format(app))
+
     def cut(self) -> int:
-        """The PostgreSQL fault: refuse new connections to the soak's database and terminate
-        every backend it has (the cluster is shared, so it is not restarted). Returns the
-        backends terminated."""
-        self.admin.execute(f'ALTER DATABASE "{self.name}" ALLOW_CONNECTIONS false')
-        self.blocked = True
-        row = self.admin.execute(
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-            "WHERE datname = %s AND pid <> pg_backend_pid()",
-            [self.name],
-        ).fetchone()
+        """The lighter PostgreSQL fault: refuse new connections to the soak's database and
+        terminate every backend it has, the server itself staying up. Returns the backends
+        terminated."""
+        with self.admin() as admin:
+            admin.execute(sql.SQL("ALTER DATABASE {} ALLOW_CONNECTIONS false").format(
+                sql.Identifier(DATABASE)))  # fmt: skip
+            self.blocked = True
+            row = admin.execute(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE datname = %s AND pid <> pg_backend_pid()",
+                [DATABASE],
+            ).fetchone()
         return int(row[0]) if row else 0
 
     def restore(self) -> None:
-        self.admin.execute(f'ALTER DATABASE "{self.name}" ALLOW_CONNECTIONS true')
+        with self.admin() as admin:
+            admin.execute(sql.SQL("ALTER DATABASE {} ALLOW_CONNECTIONS true").format(
+                sql.Identifier(DATABASE)))  # fmt: skip
         self.blocked = False
 
-    def drop(self) -> None:
-        if self.blocked:
-            self.restore()
-        self.admin.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
-        self.admin.close()
+    def destroy(self, keep: bool = False) -> None:
+        """Stop the cluster and remove its directory (`keep`: leave it, stopped)."""
+        try:
+            self.stop("fast")
+        except RuntimeError:
+            pass  # never started, or already down
+        if not keep:
+            shutil.rmtree(self.root, ignore_errors=True)
 
 
 class Process:
@@ -209,6 +316,17 @@ def celery_beat(env: dict[str, str], logs: Path) -> Process:
     return Process("beat", command, env, logs)
 
 
+def collect_static(env: dict[str, str]) -> None:
+    """`manage.py collectstatic`, as the Dockerfile runs it: with DEBUG off the pages name
+    their static files through its manifest (STATIC_ROOT, staticfiles/, which git ignores)."""
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--no-input", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
+
+
 def wait_until(check: Any, timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -222,35 +340,40 @@ def wait_until(check: Any, timeout: float, what: str) -> None:
 class Plan:
     """Names chosen before Django reads its settings (soak/__main__.py); made later."""
 
-    base_url: str
-    database: str
-    database_url: str
+    pg_bin: Path | None
+    pg_port: int
+    passwords: dict[str, str]
     redis_port: int
     queue: str
     logs: Path
 
     @classmethod
     def choose(cls) -> Plan:
-        base_url = os.environ.get("DATABASE_URL", "")
-        parts = dj_database_url.parse(base_url) if base_url else {"NAME": "uno"}
-        database = f"{parts['NAME']}_soak_{os.getpid()}"
-        logs = Path(tempfile.mkdtemp(prefix="uno-soak-"))
         return cls(
-            base_url=base_url,
-            database=database,
-            database_url=database_url(parts, database) if base_url else "",
+            pg_bin=postgres_bin(),
+            pg_port=free_port(),
+            passwords={role: secrets.token_hex(16) for role in (OWNER_ROLE, APP_ROLE)},
             redis_port=free_port(),
             queue=f"soak-{uuid.uuid4().hex[:8]}",
-            logs=logs,
+            logs=Path(tempfile.mkdtemp(prefix="uno-soak-")),
         )
+
+    def cluster(self) -> Cluster:
+        assert self.pg_bin is not None
+        return Cluster(self.pg_bin, self.pg_port, self.passwords)
+
+    @property
+    def database_url(self) -> str:
+        """The application's: the app role (gunicorn, the workers, beat and the soak itself)."""
+        return database_url(self.pg_port, APP_ROLE, self.passwords[APP_ROLE])
+
+    @property
+    def mail(self) -> Path:
+        return self.logs / "mail"
 
     @property
     def redis_url(self) -> str:
         return f"redis://127.0.0.1:{self.redis_port}/0"
-
-    @property
-    def ready(self) -> bool:
-        return self.base_url.startswith(("postgres://", "postgresql://"))
 
     def env(self) -> dict[str, str]:
         """The settings every process of the soak shares: the project's own variables
@@ -277,6 +400,9 @@ class Plan:
             "LEAGUE_MATCHMAKING_SECONDS": "3600",
             "LEAGUE_ROUNDS_SECONDS": "3600",
             "HEALTH_TIMEOUT": "0.5",
+            # Turn emails as files (Django's file backend), every one checked for hidden cards.
+            "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+            "EMAIL_FILE_PATH": str(self.mail),
             "LOG_LEVEL": "WARNING",
         }
 

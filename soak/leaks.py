@@ -4,6 +4,8 @@ the full state at its version, folded again from the log.
 The rules checked are written here from docs/rules.md ("Hidden information" and the events
 table), not taken from games/engine/view.py: a redaction bug there must fail here. Views of a
 finished match are skipped (its reveal setting may show every hand), their events are not.
+Play pages (soak/pages.py) are checked the same way: the board against the state at its version,
+each line of the story against its event as the viewer may see it.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from games.engine.events import apply, initial_state
 from games.engine.state import State
 from games.models import Game, GameEvent
 from soak.clients import Feed, Payload
+from soak.pages import Page, cards_in_words
 
 CARDS = set(DECK)
 CARD_WORD = re.compile(r"[a-z]+(?:-[a-z0-9]+)+")
@@ -65,22 +68,29 @@ class Leaks:
         self.failures.append(f"{where}: {what}")
 
 
-def check_all(payloads: list[Payload], feeds: list[Feed], emails: list[str]) -> Leaks:
+Item = Payload | Feed | Page
+
+
+def check_all(
+    payloads: list[Payload], feeds: list[Feed], pages: list[Page], emails: list[str]
+) -> Leaks:
     leaks = Leaks()
-    by_game: dict[int, list[Payload | Feed]] = defaultdict(list)
-    for item in [*payloads, *feeds]:
+    by_game: dict[int, list[Item]] = defaultdict(list)
+    for item in [*payloads, *feeds, *pages]:
         by_game[item.game].append(item)
     for game_id, items in sorted(by_game.items()):
         check_game(leaks, game_id, items)
     for text in emails:
+        # A turn email names no card at all: not as a code, not in words.
         leaks.checked["email"] += 1
         found = [word for word in CARD_WORD.findall(text) if word in CARDS]
+        found += cards_in_words(text)
         if found:
-            leaks.fail("email", f"names cards {found}")
+            leaks.fail("email", f"names cards {found}: {text[:300]!r}")
     return leaks
 
 
-def check_game(leaks: Leaks, game_id: int, items: list[Payload | Feed]) -> None:
+def check_game(leaks: Leaks, game_id: int, items: list[Item]) -> None:
     game = Game.objects.get(pk=game_id)
     precognitive = game.variant.get("precognitive")
     sight = precognitive.get("sight", "sighted") if precognitive else None
@@ -94,13 +104,24 @@ def check_game(leaks: Leaks, game_id: int, items: list[Payload | Feed]) -> None:
     revealed_at = ended.timestamp() if ended and game.reveal == Game.Reveal.AFTER_MATCH else None
     # What each item needs: a payload, the state at its version; a feed's event, the raw event
     # and the state right after it.
-    wanted: dict[int, list[tuple[Payload | Feed, Any]]] = defaultdict(list)
+    # A page: its board at its version, and each story line at the line's version.
+    wanted: dict[int, list[tuple[Item, Any]]] = defaultdict(list)
     for item in items:
         if isinstance(item, Payload):
             wanted[item.version].append((item, None))
-        else:
+        elif isinstance(item, Feed):
             for version, event in item.events:
                 wanted[version].append((item, event))
+        elif item.version is None:
+            leaks.fail(f"game {game_id} {item.source} seat {item.seat}", "a page with no board")
+        elif revealed_at is not None and item.at >= revealed_at:
+            leaks.checked[item.source + "-after-the-end"] += 1
+        else:
+            leaks.checked[item.source] += 1
+            check_last_hand(leaks, f"game {game_id} {item.source}", item, log)
+            wanted[item.version].append((item, None))
+            for version, cards in item.story:
+                wanted[version].append((item, cards))
     state: State | None = None
     folded = 0
     for version in sorted(wanted):
@@ -115,7 +136,13 @@ def check_game(leaks: Leaks, game_id: int, items: list[Payload | Feed]) -> None:
             apply(state, event)
         folded = version
         for item, served in wanted[version]:
-            if isinstance(item, Payload):
+            if isinstance(item, Page):
+                at = f"{where} {item.source} seat {item.seat}"
+                if served is None:
+                    check_board(leaks, at, item, state, sight)
+                else:
+                    check_story_line(leaks, at, item.seat, served, log[version - 1], state, sight)
+            elif isinstance(item, Payload):
                 leaks.checked[item.source] += 1
                 check_view(leaks, f"{where} {item.source} seat {item.seat}", item, state, sight)
             elif revealed_at is not None and item.at >= revealed_at:
@@ -158,9 +185,23 @@ def check_view(leaks: Leaks, where: str, item: Payload, state: State, sight: str
     involved = seat is not None and seat in (submission.get("seat"), state.dealer)
     if submission and not involved and (submission.get("card") or submission.get("color")):
         leaks.fail(where, "a censorship submission to a third seat")
-    # Every card named anywhere must be one the viewer may know of: its own hand and pending
-    # card, the lanes it may see, the played (face-up) pile, the last hand's cards left (made
-    # public by its scoring) and a submission it is party to.
+    known = known_to(state, seat, sight, submission if involved else None)
+    own_hand: set[str] = set(state.hands[seat]) if seat is not None else set()
+    for card in cards_in(view):
+        if card not in known:
+            leaks.fail(where, f"card {card} is nowhere the viewer may look")
+    own_lane = set(state.lanes[seat]) if seat is not None else set()
+    for card in cards_in(item.legal):
+        if card not in own_hand | own_lane | known:
+            leaks.fail(where, f"a legal command names {card}")
+
+
+def known_to(
+    state: State, seat: int | None, sight: str | None, submission: dict[str, Any] | None
+) -> set[str]:
+    """Every card `seat` may know of in `state`: its own hand and pending card, the lanes it may
+    see, the played (face-up) pile, the last hand's cards left (made public by its scoring) and
+    a censorship `submission` it is party to."""
     known: set[str] = set(state.discard)
     if state.top:
         known.add(state.top)
@@ -169,21 +210,62 @@ def check_view(leaks: Leaks, where: str, item: Payload, state: State, sight: str
     for owner in range(state.seats):
         if lane_visible(sight, owner, seat):
             known.update(state.lanes[owner])
-    own_hand: set[str] = set()
     if seat is not None:
-        own_hand = set(state.hands[seat])
-        known |= own_hand
+        known.update(state.hands[seat])
         if (state.pending or {}).get("seat") == seat:
             known.update(cards_in(state.pending))
-        if involved:
+        if submission:
             known.update(cards_in(submission))
-    for card in cards_in(view):
-        if card not in known:
-            leaks.fail(where, f"card {card} is nowhere the viewer may look")
-    own_lane = set(state.lanes[seat]) if seat is not None else set()
-    for card in cards_in(item.legal):
-        if card not in own_hand | own_lane | known:
-            leaks.fail(where, f"a legal command names {card}")
+    return known
+
+
+def check_board(leaks: Leaks, where: str, page: Page, state: State, sight: str | None) -> None:
+    """A play page's board at its version: the hand area shows the viewer's hand, one face per
+    card, and nothing else on the board names a card the viewer may not know of."""
+    if state.status != "playing":
+        return  # over: its reveal setting decides
+    seat = page.seat
+    hand = sorted(state.hands[seat]) if seat is not None else []
+    if sorted(page.hand) != hand:
+        leaks.fail(where, f"the hand area shows {sorted(page.hand)}, the seat holds {hand}")
+    submission = state.extra.get("submission")
+    involved = seat is not None and submission and seat in (submission["seat"], state.dealer)
+    known = known_to(state, seat, sight, submission if involved else None)
+    if seat is not None:
+        known.update(state.lanes[seat])  # its commands name its own lane's cards, blind or not
+    unknown = sorted(set(page.board) - known)
+    if unknown:
+        leaks.fail(where, f"the board names {unknown}, which the viewer may not see")
+
+
+def check_story_line(
+    leaks: Leaks,
+    where: str,
+    seat: int | None,
+    cards: list[str],
+    raw: dict[str, Any],
+    after: State,
+    sight: str | None,
+) -> None:
+    """A story line names only cards its event shows this viewer (docs/rules.md's table), or
+    the face-up pile ("challenged Ann's wild draw four" names the card on it)."""
+    allowed = set(cards_in(expected_event(raw, seat, sight, after))) | set(after.discard)
+    if after.top:
+        allowed.add(after.top)
+    unknown = sorted(set(cards) - allowed)
+    if unknown:
+        leaks.fail(f"{where} story", f"a {raw['type']} line names {unknown}")
+
+
+def check_last_hand(leaks: Leaks, where: str, page: Page, log: list[dict[str, Any]]) -> None:
+    """The last hand's result shows that hand's cards left (hand-ended is public), no other."""
+    if page.last_hand is None:
+        return
+    number, faces = page.last_hand
+    ended = [e for e in log if e["type"] == "hand-ended" and e["hand"] == number]
+    left = sorted(cards_in(ended[0]["cards_left"])) if ended else None
+    if sorted(faces) != left:
+        leaks.fail(f"{where} seat {page.seat}", f"hand {number}'s result shows {sorted(faces)}")
 
 
 def expected_event(raw: dict[str, Any], viewer: int | None, sight: str | None, after: State) -> Any:
