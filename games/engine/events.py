@@ -5,6 +5,9 @@ They are small, rule-agnostic facts (a card moved, a seat was prompted); every r
 deciders under `rules/`, which emit these facts. Folding therefore never fails and never needs
 the rules: an old log replays the same under newer rule code. Randomness is never decided here:
 shuffles arrive as the resulting order.
+
+A fold never changes a list or dict of the state in place: the state it folds into may share
+them with states already handed out (`State.fork`), so it puts a changed copy in instead.
 """
 
 from __future__ import annotations
@@ -105,19 +108,26 @@ def _hand_started(state: State, event: Event) -> None:
     state.challenge = None
     state.status = PLAYING
     state.shuffles = 0
-    state.extra.pop("last_hand", None)
-    state.extra.pop("submission", None)
+    extra = state.extra
+    if "last_hand" in extra or "submission" in extra:
+        state.extra = {k: v for k, v in extra.items() if k not in ("last_hand", "submission")}
 
 
 def _card_flipped(state: State, event: Event) -> None:
-    card = state.draw.pop()
-    state.discard.append(card)
+    draw = state.draw
+    card = draw[-1]
+    state.draw = draw[:-1]
+    state.discard = [*state.discard, card]
     state.color = COLOR_OF[card]
 
 
 def _card_reinserted(state: State, event: Event) -> None:
-    card = state.discard.pop()
-    state.draw.insert(len(state.draw) - event["position"], card)
+    discard = state.discard
+    card = discard[-1]
+    state.discard = discard[:-1]
+    draw = state.draw[:]
+    draw.insert(len(draw) - event["position"], card)
+    state.draw = draw
     state.color = None
 
 
@@ -131,8 +141,10 @@ def _cards_drawn(state: State, event: Event) -> None:
     seat, n = event["seat"], len(event["cards"])
     if n:
         draw = state.draw
-        state.hands[seat] += draw[-n:][::-1]
-        del draw[-n:]
+        hands = state.hands[:]
+        hands[seat] = hands[seat] + draw[-n:][::-1]
+        state.hands = hands
+        state.draw = draw[:-n]
     # A seat that draws holds more than one card: nothing is owed, no call stands.
     if seat in state.uncalled:
         state.uncalled = state.uncalled - {seat}
@@ -144,14 +156,22 @@ def _card_played(state: State, event: Event) -> None:
     seat, card = event["seat"], event["card"]
     source = event.get("source")
     if source == "lane":
-        state.lanes[seat].pop(0)
+        lanes = state.lanes[:]
+        lane = lanes[seat][:]
+        lane.pop(0)
+        lanes[seat] = lane
+        state.lanes = lanes
     elif source == "submission":
-        del state.extra["submission"]
+        state.extra = _without(state.extra, "submission")
     else:
-        state.hands[seat].remove(card)
+        hands = state.hands[:]
+        hand = hands[seat][:]
+        hand.remove(card)
+        hands[seat] = hand
+        state.hands = hands
     if card == WILD_DRAW4:
         state.challenge = (seat, state.color, tuple(state.hands[seat]))
-    state.discard.append(card)
+    state.discard = [*state.discard, card]
     state.color = event.get("color") or COLOR_OF[card]
 
 
@@ -191,21 +211,29 @@ def _challenge_resolved(state: State, event: Event) -> None:
 
 
 def _lane_filled(state: State, event: Event) -> None:
-    hand = state.hands[event["seat"]]
+    seat = event["seat"]
+    hands, lanes = state.hands[:], state.lanes[:]
+    hand = hands[seat][:]
     for card in event["cards"]:
         hand.remove(card)
-    state.lanes[event["seat"]] += event["cards"]
+    hands[seat] = hand
+    lanes[seat] = [*lanes[seat], *event["cards"]]
+    state.hands, state.lanes = hands, lanes
 
 
 def _lane_flushed(state: State, event: Event) -> None:
     seat = event["seat"]
-    state.hands[seat] += state.lanes[seat]
-    state.lanes[seat] = []
+    hands, lanes = state.hands[:], state.lanes[:]
+    hands[seat] = hands[seat] + lanes[seat]
+    lanes[seat] = []
+    state.hands, state.lanes = hands, lanes
 
 
 def _hands_swapped(state: State, event: Event) -> None:
     a, b = event["seat"], event["target"]
-    state.hands[a], state.hands[b] = state.hands[b], state.hands[a]
+    hands = state.hands[:]
+    hands[a], hands[b] = hands[b], hands[a]
+    state.hands = hands
 
 
 def _hands_rotated(state: State, event: Event) -> None:
@@ -216,19 +244,35 @@ def _hands_rotated(state: State, event: Event) -> None:
 
 
 def _card_submitted(state: State, event: Event) -> None:
-    state.hands[event["seat"]].remove(event["card"])
-    state.extra["submission"] = {k: event[k] for k in ("seat", "card", "color", "uno")}
+    seat = event["seat"]
+    hands = state.hands[:]
+    hand = hands[seat][:]
+    hand.remove(event["card"])
+    hands[seat] = hand
+    state.hands = hands
+    submission = {k: event[k] for k in ("seat", "card", "color", "uno")}
+    state.extra = {**state.extra, "submission": submission}
 
 
 def _submission_kept(state: State, event: Event) -> None:
-    state.hands[event["dealer"]].append(state.extra.pop("submission")["card"])
+    dealer = event["dealer"]
+    card = state.extra["submission"]["card"]
+    state.extra = _without(state.extra, "submission")
+    hands = state.hands[:]
+    hands[dealer] = [*hands[dealer], card]
+    state.hands = hands
 
 
 def _card_returned(state: State, event: Event) -> None:
     dealer, seat = event["dealer"], event["seat"]
-    state.hands[dealer].append(state.extra.pop("submission")["card"])
-    state.hands[dealer].remove(event["card"])
-    state.hands[seat].append(event["card"])
+    submitted = state.extra["submission"]["card"]
+    state.extra = _without(state.extra, "submission")
+    hands = state.hands[:]
+    hand = [*hands[dealer], submitted]
+    hand.remove(event["card"])
+    hands[dealer] = hand
+    hands[seat] = [*hands[seat], event["card"]]
+    state.hands = hands
     if seat in state.uncalled:
         state.uncalled = state.uncalled - {seat}
 
@@ -240,7 +284,8 @@ def _hand_ended(state: State, event: Event) -> None:
     state.to_act = ()
     state.pending = {"type": "next-hand"}
     state.uncalled = frozenset()
-    state.extra["last_hand"] = {k: event[k] for k in ("winner", "cards_left", "points", "gained")}
+    last_hand = {k: event[k] for k in ("winner", "cards_left", "points", "gained")}
+    state.extra = {**state.extra, "last_hand": last_hand}
 
 
 def _match_ended(state: State, event: Event) -> None:
@@ -260,6 +305,13 @@ def _game_aborted(state: State, event: Event) -> None:
     state.pending = None
     state.to_act = ()
     state.uncalled = frozenset()
+
+
+def _without(extra: dict[str, Any], key: str) -> dict[str, Any]:
+    """`extra` less `key` (a KeyError if it has none, as `del` would raise)."""
+    new = dict(extra)
+    del new[key]
+    return new
 
 
 def _nothing(state: State, event: Event) -> None:
@@ -314,6 +366,6 @@ def apply(state: State, event: Event) -> None:
 
 def evolve(state: State, event: Event) -> State:
     """Return the state after one event; `state` itself is left as it was."""
-    new = state.copy()
+    new = state.fork()
     apply(new, event)
     return new

@@ -1,8 +1,11 @@
 """The game state: the fold of a game's events.
 
-A `State` is a value. The engine never changes a state it has handed out: `Variant.replay`
-copies the state once and folds the new events into the copy. Copy-then-fold keeps the fold fast
-(one copy per call, not one per event) while callers may keep and compare every state they saw.
+A `State` is a value. The engine never changes a state it has handed out: `Variant.replay` and
+`decide` fold new events into a `fork` of it, a new state that shares every list and dict with
+the old one. The fold (events.py) never changes a list or dict in place: it puts a changed
+copy in the state it folds into (a hand of seven cards, not the whole state), so sharing is
+safe and a step costs what it changes. Callers may keep and compare every state they saw.
+`copy` is a deep copy, for a caller that wants to change a state's lists itself.
 """
 
 from __future__ import annotations
@@ -58,8 +61,38 @@ class State:
     # Ruleset-specific facts (newno ages, censorship rulings); values are never mutated in place.
     extra: dict[str, Any] = field(default_factory=dict)
 
-    def copy(self) -> State:
+    def fork(self) -> State:
+        """A new state sharing every list and dict with this one, for the fold to change."""
         # Spelled out field by field: this runs once per decide and per replay.
+        new = _new_state(State)
+        new.seats = self.seats
+        new.seed = self.seed
+        new.hand_number = self.hand_number
+        new.dealer = self.dealer
+        new.first = self.first
+        new.hands = self.hands
+        new.lanes = self.lanes
+        new.draw = self.draw
+        new.discard = self.discard
+        new.color = self.color
+        new.direction = self.direction
+        new.pending = self.pending
+        new.to_act = self.to_act
+        new.uncalled = self.uncalled
+        new.called = self.called
+        new.challenge = self.challenge
+        new.scores = self.scores
+        new.hands_won = self.hands_won
+        new.status = self.status
+        new.winner = self.winner
+        new.places = self.places
+        new.aborted = self.aborted
+        new.shuffles = self.shuffles
+        new.extra = self.extra
+        return new
+
+    def copy(self) -> State:
+        """A deep copy: its lists and dicts are its own, free to change in place."""
         new = _new_state(State)
         new.seats = self.seats
         new.seed = self.seed

@@ -120,7 +120,7 @@ class Variant:
             except StopIteration:
                 raise ValueError("replay needs the match-started event to begin") from None
         else:
-            state = state.copy()
+            state = state.fork()
         for event in it:
             apply(state, event)
         return state

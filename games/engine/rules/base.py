@@ -188,7 +188,7 @@ class Ruleset:
             raise IllegalCommand("unknown-command", f"{self.name} has no {kind!r} command")
         if kind not in SYSTEM_COMMANDS and state.status != PLAYING:
             raise IllegalCommand("hand-over", "the hand is over; the next hand has not started")
-        decision = Decision(state.copy())
+        decision = Decision(state.fork())
         seat = command.get("seat")
         if state.uncalled and self.closes_uno_window(state, seat, kind):
             # closes_uno_window holds only for a seat in to_act, so never for None.
