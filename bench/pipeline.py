@@ -5,7 +5,8 @@ and PostgreSQL, the way production plays them, with 1 and with 2 worker processe
 Usage (from the repository root):
 
     DATABASE_URL=postgres://uno@127.0.0.1:5432/uno REDIS_URL=redis://127.0.0.1:6379/0 \\
-        python3 bench/pipeline.py [--matches N] [--rounds 3] [--workers 1,2] [--profile DIR]
+        python3 bench/pipeline.py [--matches N] [--rounds 3] [--workers 1,2] [--profile DIR] \\
+            [--baseline TREE]
 
 It creates a scratch database next to DATABASE_URL's (`<name>_pipeline_<pid>`) and migrates it
 once. Each round then runs, one after the other (interleaved, so a change in the machine's load
@@ -17,7 +18,8 @@ the last match's end). It prints every run with the load average, the median of 
 each worker count, the same matches played in this process by the driver alone (no database,
 no broker: the engine and the bots, the ceiling of one process), and as its last line
 `matches/s: X`, the median rate with the most worker processes. Target X >= 20 on the 2-core
-machine.
+machine. `--baseline TREE` runs the workers of another checkout too (the code before a change),
+interleaved with this one's in every round, and prints the ratios.
 
 `--profile DIR` adds one run with one worker process under py-spy (requirements-bench.txt):
 the profile's raw samples and its main lines in DIR, the worker's SQL statements timed
@@ -83,6 +85,12 @@ def main() -> int:
     parser.add_argument("--workers", default="1,2", help="worker process counts, e.g. 1,2")
     parser.add_argument("--timeout", type=float, default=600, help="seconds to wait for a run")
     parser.add_argument("--profile", metavar="DIR", help="add a profiled run; write it here")
+    parser.add_argument(
+        "--baseline",
+        metavar="TREE",
+        help="also run the workers of the code in TREE (e.g. `git worktree add TREE <commit>`), "
+        "interleaved with this tree's; its schema must work on this tree's migrations",
+    )
     if sys.argv[1:2] == ["--serve"]:
         # The profiled run's worker (profile_run starts it): `--serve STATS <worker arguments>`.
         return _serve_timed_worker(Path(sys.argv[2]), sys.argv[3:])
@@ -128,49 +136,63 @@ def main() -> int:
 
 def run(args: argparse.Namespace) -> int:
     counts = [int(count) for count in args.workers.split(",")]
-    rates: dict[int, list[float]] = {count: [] for count in counts}
+    trees = {"": REPO_ROOT}
+    if args.baseline:
+        trees["baseline "] = Path(args.baseline).resolve()
+    rates: dict[tuple[str, int], list[float]] = {(t, n): [] for t in trees for n in counts}
     first_seed = 0
     for round_ in range(1, args.rounds + 1):
         for count in counts:
-            rate, events, seconds = timed_run(count, args.matches, first_seed, args.timeout)
+            for label, tree in trees.items():
+                rate, events, seconds = timed_run(
+                    count, args.matches, first_seed, args.timeout, cwd=tree
+                )
+                rates[label, count].append(rate)
+                print(
+                    f"round {round_}, {label}{count} worker process(es): {rate:.1f} matches/s, "
+                    f"{events / seconds:,.0f} events/s ({events} events in {seconds:.2f} s); "
+                    f"load {_load()}"
+                )
             first_seed += args.matches
-            rates[count].append(rate)
-            print(
-                f"round {round_}, {count} worker process(es): {rate:.1f} matches/s, "
-                f"{events / seconds:,.0f} events/s ({events} events in {seconds:.2f} s); "
-                f"load {_load()}"
-            )
     if args.profile:
         profile_run(Path(args.profile), args.matches, first_seed, args.timeout)
     alone = in_process(args.matches)
     print(f"in this process, the driver alone (no database, no broker): {alone:.1f} matches/s")
-    for count in counts:
-        found = ", ".join(f"{rate:.1f}" for rate in rates[count])
-        print(
-            f"{count} worker process(es): median {statistics.median(rates[count]):.1f} "
-            f"matches/s ({found})"
-        )
-    if len(counts) > 1:
-        low, high = min(counts), max(counts)
-        ratio = statistics.median(rates[high]) / statistics.median(rates[low])
-        print(f"{high} worker processes / {low}: {ratio:.2f}x")
-    print(f"matches/s: {statistics.median(rates[max(counts)]):.1f}")
+    median = {key: statistics.median(found) for key, found in rates.items()}
+    for (label, count), found in rates.items():
+        each = ", ".join(f"{rate:.1f}" for rate in found)
+        print(f"{label}{count} worker process(es): median {median[label, count]:.1f} ({each})")
+    low, high = min(counts), max(counts)
+    if args.baseline:
+        for count in counts:
+            ratio = median["", count] / median["baseline ", count]
+            print(f"{count} worker process(es) / the baseline's: {ratio:.2f}x")
+    if low != high:
+        print(f"{high} worker processes / {low}: {median['', high] / median['', low]:.2f}x")
+    print(f"matches/s: {median['', high]:.1f}")
     return 0
 
 
 def timed_run(
-    workers: int, matches: int, first_seed: int, timeout: float, command: list[str] | None = None
+    workers: int,
+    matches: int,
+    first_seed: int,
+    timeout: float,
+    command: list[str] | None = None,
+    cwd: Path = REPO_ROOT,
 ) -> tuple[float, int, float]:
-    """Start `workers` worker processes, play `matches` matches through them; returns the rate,
-    the events written and the seconds taken."""
-    worker = start_worker(workers, command)
+    """Start `workers` worker processes (of the code in `cwd`), play `matches` matches through
+    them; returns the rate, the events written and the seconds taken."""
+    worker = start_worker(workers, command, cwd)
     try:
         return play_matches(matches, first_seed, timeout)
     finally:
         stop(worker)
 
 
-def start_worker(workers: int, command: list[str] | None = None) -> subprocess.Popen[bytes]:
+def start_worker(
+    workers: int, command: list[str] | None = None, cwd: Path = REPO_ROOT
+) -> subprocess.Popen[bytes]:
     command = command or [sys.executable, "-m", "celery", "-A", "config", "worker"]
     command = command + [
         "--pool=prefork", f"--concurrency={workers}", "--loglevel=WARNING",
@@ -179,7 +201,7 @@ def start_worker(workers: int, command: list[str] | None = None) -> subprocess.P
     ]  # fmt: skip
     # The worker's own output goes to a file, so that `matches/s:` stays the last line.
     log = tempfile.NamedTemporaryFile(prefix="uno-pipeline-worker-", suffix=".log", delete=False)
-    worker = subprocess.Popen(command, cwd=REPO_ROOT, stdout=log, stderr=subprocess.STDOUT)
+    worker = subprocess.Popen(command, cwd=cwd, stdout=log, stderr=subprocess.STDOUT)
     _wait_until_ready(worker, log.name)
     return worker
 

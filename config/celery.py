@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from celery import Celery
-from celery.signals import worker_init
+from celery.signals import task_postrun, task_prerun, worker_init
 from django.conf import settings
+from django.core.cache import close_caches
+from django.db import close_old_connections
 
 from games import metrics
 
@@ -25,3 +28,38 @@ def serve_metrics(**_: object) -> None:
     through PROMETHEUS_MULTIPROC_DIR (docs/operations.md)."""
     if settings.METRICS_WORKER_PORT:
         metrics.serve(settings.METRICS_WORKER_PORT)
+
+
+@worker_init.connect
+def keep_database_connections(**_: object) -> None:
+    """Treat a task as Django treats a request: keep the database connection across tasks for
+    CONN_MAX_AGE, checked before its first use in a task (CONN_HEALTH_CHECKS) and closed after
+    an error or a transaction left open, instead of Celery's Django fixup closing it around
+    every task (a new connection per task, whatever CONN_MAX_AGE says; docs/workers.md).
+
+    Runs after the fixup installed its handlers (it connected to worker_init when the app was
+    made); the fixup still closes the connections a prefork child inherits from its parent."""
+    for fixup in getattr(app, "_fixups", ()):
+        worker_fixup = getattr(fixup, "worker_fixup", None)
+        if worker_fixup is not None:
+            task_prerun.disconnect(worker_fixup.on_task_prerun)
+            task_postrun.disconnect(worker_fixup.on_task_postrun)
+    task_prerun.connect(_task_started, weak=False)
+    task_postrun.connect(_task_finished, weak=False)
+
+
+def _eager(task: Any) -> bool:
+    # An eager task runs inside the caller's request or test, whose connection is not ours.
+    return bool(getattr(getattr(task, "request", None), "is_eager", False))
+
+
+def _task_started(sender: Any = None, **_: object) -> None:
+    if not _eager(sender):
+        close_old_connections()
+
+
+def _task_finished(sender: Any = None, **_: object) -> None:
+    # What Django does when a request finishes.
+    if not _eager(sender):
+        close_old_connections()
+        close_caches()

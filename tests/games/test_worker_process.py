@@ -4,13 +4,16 @@ A worker killed with SIGKILL mid-match is made good by the reconciler."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 
 from games import tasks, turns
 from games.models import Game
+from games.services import SeatSpec, game_create
 from tests.games.conftest import needs_postgresql
 from tests.games.workers import (
     FAMILIES,
@@ -42,6 +45,35 @@ def test_a_bot_match_of_each_family_runs_to_the_end_through_the_worker(worker, f
         what=f"the {family} match to end; worker log:\n{worker.output()[-3000:]}",
     )
     assert_finished_whole(game.pk)
+
+
+def test_the_worker_keeps_its_database_connection_from_one_task_to_the_next(worker):
+    # config/celery.py: a task is treated as Django treats a request (CONN_MAX_AGE, health
+    # checks), not given a new connection each time by Celery's Django fixup.
+    def worker_connections() -> set[tuple[int, object]]:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pid, backend_start FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            return set(cursor.fetchall())
+
+    def play_short_match(seed: int) -> None:
+        spec = {"rules": "official", "options": {"target": 50}}
+        seats = [SeatSpec(bot="greedy") for _ in range(4)]
+        game = game_create(variant_spec=spec, seats=seats, seed=seed)
+        wait_for(
+            lambda: Game.objects.get(pk=game.pk).status == Game.Status.MATCH_OVER,
+            timeout=60,
+            what=f"the match to end; worker log:\n{worker.output()[-3000:]}",
+        )
+        time.sleep(0.5)  # the task's end, after its last commit
+
+    play_short_match(seed=1)
+    after_one = worker_connections()
+    play_short_match(seed=2)
+    assert after_one
+    assert after_one <= worker_connections()
 
 
 def test_the_reconciler_finishes_a_match_whose_worker_was_killed(redis_url, settings):
