@@ -2,7 +2,8 @@
 
 Cards are plain strings at every boundary (`red-7`, `wild-draw4`). Inside the engine they stay
 strings too: CPython compares and hashes short interned strings quickly, and the tables below turn
-every question the rules ask about a card into one dict lookup.
+every question the rules ask about a card into one dict lookup (which cards may be played on a
+top card in a colour: one lookup for the whole answer).
 """
 
 from __future__ import annotations
@@ -51,6 +52,23 @@ def matches(card: Card, top: Card, color: Color | None) -> bool:
     """Return True when `card` may be played on `top` whose current colour is `color`."""
     card_color = COLOR_OF[card]
     return card_color is None or card_color == color or RANK_OF[card] == RANK_OF[top]
+
+
+# (top card, colour in force) -> every card `matches` allows on it: the rules' most asked
+# question as one dict lookup (Ruleset.playable, Ruleset.playable_cards).
+_PLAYABLE_ON: Final[dict[tuple[Card, Color | None], frozenset[Card]]] = {
+    (top, color): frozenset(card for card in CARD_CODES if matches(card, top, color))
+    for top in CARD_CODES
+    for color in (*COLORS, None)
+}
+
+
+def playable_on(top: Card, color: Color | None) -> frozenset[Card]:
+    """The cards that may be played on `top` whose current colour is `color`."""
+    found = _PLAYABLE_ON.get((top, color))
+    if found is None:  # a colour no decision names (a hand-made log): ask `matches`
+        found = frozenset(card for card in CARD_CODES if matches(card, top, color))
+    return found
 
 
 def points(cards: list[Card]) -> int:

@@ -84,6 +84,53 @@ def _seat_field(command: Command, name: str, seats: int) -> None:
 
 def parse(command: Any, seats: int) -> Command:
     """Check the shape of a command; return it unchanged or raise IllegalCommand."""
+    # The common case, a well-formed command, in as few steps as possible; anything this does
+    # not accept goes through `_check`, which accepts it too or says what is wrong.
+    if type(command) is dict:
+        kind = command.get("type")
+        fields = FIELDS.get(kind) if type(kind) is str else None
+        if fields is not None:
+            keys = command.keys()
+            if keys <= fields[1] and fields[0] <= keys and _well_formed(command, kind, seats):
+                return command
+    return _check(command, seats)
+
+
+def _well_formed(command: Command, kind: str, seats: int) -> bool:
+    """True when `_check` would accept `command` (whose fields are allowed and present)."""
+    seat = command.get("seat")
+    if kind in SYSTEM_COMMANDS:
+        if seat is not None:
+            return False
+    elif type(seat) is not int or not 0 <= seat < seats:
+        return False
+    elif len(command) == 2:
+        return True  # type and seat only: draw, pass, call-uno, challenge, accept, approve
+    for name in ("target", "other"):
+        if name in command:
+            value = command[name]
+            if type(value) is not int or not 0 <= value < seats:
+                return False
+    if "card" in command and not _is_card(command["card"]):
+        return False
+    color = command.get("color")
+    if (color is not None or kind == CHOOSE_COLOR) and color not in COLORS:
+        return False
+    if "uno" in command and type(command["uno"]) is not bool:
+        return False
+    if "cards" in command:
+        cards = command["cards"]
+        if not isinstance(cards, list) or not all(_is_card(c) for c in cards):
+            return False
+    if "deck" in command and command["deck"] is not None:
+        deck = command["deck"]
+        if not isinstance(deck, list) or not all(_is_card(c) for c in deck):
+            return False
+    return True
+
+
+def _check(command: Any, seats: int) -> Command:
+    """`parse`, one check after the other: the first that fails says what is wrong."""
     if not isinstance(command, dict):
         raise IllegalCommand("malformed-command", "a command is a JSON object with a 'type'")
     kind = command.get("type")

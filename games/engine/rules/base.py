@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, cast
 
-from ..cards import COLOR_OF, COLORS, DECK, RANK_OF, WILD_DRAW4, Card, is_full_deck, matches
+from ..cards import COLOR_OF, COLORS, DECK, RANK_OF, WILD_DRAW4, Card, is_full_deck, playable_on
 from ..commands import (
     ACCEPT,
     CALL_UNO,
@@ -134,6 +134,15 @@ class Ruleset:
     wrong_catch_penalized: ClassVar[bool] = False  # a catch of a seat that owes nothing, too
     supports_precognitive: ClassVar[bool] = True
     handlers: ClassVar[dict[str, Handler]] = {}
+    # Derived from the flags and overrides above (__init_subclass__).
+    uno_always_listed: ClassVar[bool] = False  # call-uno and catches listed with nobody owing
+    plain_play_options: ClassVar[bool] = True  # play_options is this class's own
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # Read on every legal_commands: computed once per family, not once per call.
+        cls.uno_always_listed = cls.false_uno_penalized or cls.wrong_catch_penalized
+        cls.plain_play_options = cls.play_options is Ruleset.play_options
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         options = dict(options or {})
@@ -209,8 +218,9 @@ class Ruleset:
             return []
         options: list[Command] = []
         if seat in state.to_act and state.pending is not None:
-            options += self.turn_options(state, seat, state.pending)
-        options += self.uno_options(state, seat)
+            options = self.turn_options(state, seat, state.pending)
+        if state.uncalled or self.uno_always_listed:
+            options += self.uno_options(state, seat)
         return options
 
     def lane_visible(self, owner: Seat, viewer: Seat | None) -> bool:
@@ -351,16 +361,12 @@ class Ruleset:
     # ------------------------------------------------------------------------------ plays
 
     def playable(self, state: State, seat: Seat, card: Card) -> bool:
-        return matches(card, state.top, state.color)  # type: ignore[arg-type]
+        return card in playable_on(state.top, state.color)  # type: ignore[arg-type]
 
     def playable_cards(self, state: State, seat: Seat) -> list[Card]:
         """The distinct cards of `seat`'s hand that `playable` allows (a hot path: inlined)."""
-        color, rank = state.color, RANK_OF[state.top]  # type: ignore[index]
-        return [
-            card
-            for card in dict.fromkeys(state.hands[seat])
-            if COLOR_OF[card] in (None, color) or RANK_OF[card] == rank
-        ]
+        playable = playable_on(state.top, state.color)  # type: ignore[arg-type]
+        return [card for card in dict.fromkeys(state.hands[seat]) if card in playable]
 
     def check_play(self, state: State, seat: Seat, command: Command) -> None:
         card = command["card"]
@@ -468,7 +474,7 @@ class Ruleset:
             raise IllegalCommand("uno-not-owed", f"seat {seat} owes no uno call")
 
     def uno_options(self, state: State, seat: Seat) -> list[Command]:
-        if not state.uncalled and not self.false_uno_penalized and not self.wrong_catch_penalized:
+        if not state.uncalled and not self.uno_always_listed:
             return []
         owed = self.false_uno_penalized or seat in state.uncalled
         calls = [{"type": CALL_UNO, "seat": seat}] if owed else []
@@ -483,9 +489,23 @@ class Ruleset:
     def turn_options(self, state: State, seat: Seat, pending: Pending) -> list[Command]:
         kind = pending["type"]
         if kind == "play":
-            options = []
-            for card in self.playable_cards(state, seat):
-                options += self.play_options(state, seat, card)
+            cards = self.playable_cards(state, seat)
+            held = state.cards_held(seat)
+            if self.plain_play_options and held != 2:
+                # play_options for every card at once, while no play leaves one card (no uno).
+                options = []
+                for card in cards:
+                    if COLOR_OF[card] is None and held != 1:  # a last card names no colour
+                        options += [
+                            {"type": PLAY, "seat": seat, "card": card, "color": color, "uno": False}
+                            for color in COLORS
+                        ]
+                    else:
+                        options.append({"type": PLAY, "seat": seat, "card": card, "uno": False})
+            else:
+                options = []
+                for card in cards:
+                    options += self.play_options(state, seat, card)
             options.append({"type": DRAW, "seat": seat})
             return options
         if kind == "drawn":
