@@ -118,6 +118,9 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# The role the web, workers and beat connect as, when migrations run as another that owns the
+# tables: every `migrate` grants it what the service needs and no more (games/roles.py).
+DATABASE_APP_ROLE = os.environ.get("DATABASE_APP_ROLE", "")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # `make run` has two writers, the web process and the periodic runner (run_periodic): a
     # write transaction takes the lock when it begins (IMMEDIATE), so a second writer waits up to
