@@ -43,9 +43,10 @@ $(VENV)/bench.stamp: requirements-bench.txt $(STAMP)
 	$(BIN)/pip install --quiet -r requirements-bench.txt
 	touch $@
 
-# Benchmarks import games.engine, so they run with the repository root on the path.
+# Every benchmark (docs/performance.md), on PostgreSQL and Redis found or started as CI does:
+# bench/run prints each one's figures and, at the end, each one's last line with the load.
 bench: $(VENV)/bench.stamp
-	for script in bench/*.py; do echo "== $$script"; PYTHONPATH=. $(BIN)/python $$script || exit 1; done
+	PYTHON=$(BIN)/python bash bench/run
 
 # The soak (soak/, docs/reliability.md): 200 games of every family for 5 minutes on loopback,
 # with gunicorn, Celery workers and beat, their own redis-server and their own PostgreSQL cluster
