@@ -112,7 +112,14 @@ def main() -> int:
     admin = psycopg.connect(_conninfo(settings, settings["NAME"]), autocommit=True)
     admin.execute(f'CREATE DATABASE "{scratch}"')
     # Function timings for the profile's database view (this database only).
-    admin.execute(f"ALTER DATABASE \"{scratch}\" SET track_functions = 'all'")
+    # Superuser-only settings and auto_explain, for the profile's database view: the role of
+    # PIPELINE_SUPERUSER (default postgres), if it can log in; else the profile goes without.
+    superuser = _conninfo(
+        {**settings, "USER": os.environ.get("PIPELINE_SUPERUSER", "postgres"), "PASSWORD": ""},
+        scratch,
+    )
+    if args.profile:
+        _track_functions(superuser, scratch)
     os.environ["DATABASE_URL"] = _url(settings, scratch)
     # The workers and this process must agree on the queue; no other worker reads it.
     os.environ["CELERY_QUEUE"] = f"pipeline-{uuid.uuid4().hex[:12]}"
@@ -125,8 +132,9 @@ def main() -> int:
         from django.core.management import call_command
 
         call_command("migrate", verbosity=0)
-        return run(args)
+        return run(args, superuser)
     finally:
+        _purge_queue()
         from django.db import connections
 
         connections.close_all()
@@ -134,7 +142,7 @@ def main() -> int:
         admin.close()
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, superuser: str) -> int:
     counts = [int(count) for count in args.workers.split(",")]
     trees = {"": REPO_ROOT}
     if args.baseline:
@@ -155,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
                 )
             first_seed += args.matches
     if args.profile:
-        profile_run(Path(args.profile), args.matches, first_seed, args.timeout)
+        profile_run(Path(args.profile), args.matches, first_seed, args.timeout, superuser)
     alone = in_process(args.matches)
     print(f"in this process, the driver alone (no database, no broker): {alone:.1f} matches/s")
     median = {key: statistics.median(found) for key, found in rates.items()}
@@ -272,6 +280,24 @@ def in_process(matches: int) -> float:
     return matches / (time.perf_counter() - started)
 
 
+def _track_functions(superuser: str, scratch: str) -> None:
+    import psycopg
+
+    try:
+        with psycopg.connect(superuser, autocommit=True) as admin:
+            admin.execute(f"ALTER DATABASE \"{scratch}\" SET track_functions = 'all'")
+    except psycopg.Error as error:
+        print(f"no function timings: {error}")
+
+
+def _purge_queue() -> None:
+    """Drop what is left on the bench's queue (the profile's unplayed game's first task)."""
+    from config import celery_app
+
+    with celery_app.connection_for_write() as connection:
+        connection.default_channel.queue_purge(os.environ["CELERY_QUEUE"])
+
+
 def _load() -> str:
     return " ".join(f"{load:.2f}" for load in os.getloadavg())
 
@@ -279,7 +305,7 @@ def _load() -> str:
 # The profiled run ---------------------------------------------------------------------------
 
 
-def profile_run(out: Path, matches: int, first_seed: int, timeout: float) -> None:
+def profile_run(out: Path, matches: int, first_seed: int, timeout: float, superuser: str) -> None:
     """One run with one worker process under py-spy, its SQL timed in the worker, and the
     database's own counters around it; prints the main lines and writes them to `out`."""
     py_spy = shutil.which("py-spy", path=str(Path(sys.executable).parent)) or shutil.which("py-spy")
@@ -310,7 +336,7 @@ def profile_run(out: Path, matches: int, first_seed: int, timeout: float) -> Non
     lines += profile_lines(raw)
     lines += sql_lines(sql_stats, matches)
     lines += database_lines(before, after, matches, seconds)
-    lines += explain_append()
+    lines += explain_append(superuser)
     (out / "summary.txt").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
     print(f"profile written to {out}")
@@ -409,52 +435,65 @@ def database_lines(
     return lines
 
 
-def explain_append() -> list[str]:
-    """One match's append (a whole match decided in this process) with auto_explain's nested
-    plans and trigger times, sent to this client as notices. Constraints are checked at once,
-    so that the deferred foreign-key triggers, which run at commit, show in the plan. All in one
-    transaction, rolled back: nothing is kept and nothing is dispatched."""
+def explain_append(superuser: str) -> list[str]:
+    """One match's append (a whole match decided in this process) as the database runs it:
+    auto_explain's nested plans and trigger times, sent to this client as notices. Constraints
+    are checked at once, so that deferred foreign-key triggers, which run at commit, show in the
+    plan. The append's statement is taken from the store and run in a transaction rolled back,
+    on a connection of `superuser` (LOAD 'auto_explain' is a superuser's)."""
     import random
 
-    from django.db import connection, transaction
+    import psycopg
+    from django.db import connection
 
     from games import services
     from games.bots import find_strategy
     from games.driver import play
     from games.services import SeatSpec, game_create
 
-    notices: list[str] = []
+    seats = [SeatSpec(bot=name) for name in BOTS]
+    game = game_create(variant_spec=SPEC, seats=seats, seed=-1)
+    variant, state, version = services.load_state(game)
+    strategies = {n: find_strategy(name) for n, name in enumerate(BOTS)}
+    decided = play(variant, state, strategies, random.Random(0), limit=100_000)
+    taken: list[tuple[str, Any]] = []
+
+    def take(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        if "games_append" not in sql:
+            return execute(sql, params, many, context)
+        taken.append((sql, params))
+        raise _Taken
+
     try:
-        with transaction.atomic():
-            seats = [SeatSpec(bot=name) for name in BOTS]
-            game = game_create(variant_spec=SPEC, seats=seats, seed=-1)
-            variant, state, version = services.load_state(game)
-            strategies = {n: find_strategy(name) for n, name in enumerate(BOTS)}
-            decided = play(variant, state, strategies, random.Random(0), limit=100_000)
-            raw_connection: Any = connection.connection
-            raw_connection.add_notice_handler(lambda notice: notices.append(notice.message_primary))
-            with connection.cursor() as cursor:
-                cursor.execute("LOAD 'auto_explain'")
-                for setting in (
-                    "auto_explain.log_min_duration = 0", "auto_explain.log_analyze = on",
-                    "auto_explain.log_nested_statements = on", "auto_explain.log_timing = on",
-                    "auto_explain.log_triggers = on", "auto_explain.log_level = notice",
-                    "client_min_messages = notice",
-                ):  # fmt: skip
-                    cursor.execute(f"SET LOCAL {setting}")
-                cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-            started = time.perf_counter()
+        with connection.execute_wrapper(take):
             services.append_decided(
                 game, variant, decided.state, decided.events, version, None, "bench"
             )
-            elapsed = time.perf_counter() - started
-            raise _RollBack
-    except _RollBack:
+    except _Taken:
         pass
-    finally:
-        connection.close()  # the notice handler and the session's settings go with it
+    if not taken:
+        return ["the store made no games_append call: no plan to show"]
+    notices: list[str] = []
+    try:
+        with psycopg.connect(superuser) as admin:
+            admin.add_notice_handler(lambda notice: notices.append(notice.message_primary))
+            admin.execute("LOAD 'auto_explain'")
+            for setting in (
+                "auto_explain.log_min_duration = 0", "auto_explain.log_analyze = on",
+                "auto_explain.log_nested_statements = on", "auto_explain.log_timing = on",
+                "auto_explain.log_triggers = on", "auto_explain.log_level = notice",
+                "client_min_messages = notice",
+            ):  # fmt: skip
+                admin.execute(f"SET LOCAL {setting}")
+            admin.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            started = time.perf_counter()
+            admin.execute(*taken[0])
+            elapsed = time.perf_counter() - started
+            admin.rollback()
+    except psycopg.Error as error:
+        return [f"no plan of the append ({superuser!r} could not run auto_explain: {error})"]
     lines = [f"one append of {len(decided.events)} events: {1000 * elapsed:.1f} ms, its plans:"]
-    # The foreign-key checks are one statement per row: summed, not listed.
+    # Foreign-key checks are one statement per row: summed, not listed.
     checks = [_duration(notice) for notice in notices if "FOR KEY SHARE" in notice]
     if checks:
         lines.append(f"  {len(checks)} foreign-key checks (one per row): {sum(checks):.1f} ms")
@@ -467,13 +506,13 @@ def explain_append() -> list[str]:
     return lines
 
 
+class _Taken(Exception):
+    pass
+
+
 def _duration(notice: str) -> float:
     match = re.search(r"duration: ([0-9.]+) ms", notice)
     return float(match.group(1)) if match else 0.0
-
-
-class _RollBack(Exception):
-    pass
 
 
 # The profiled worker --------------------------------------------------------------------------
