@@ -22,18 +22,36 @@ import functools
 import hashlib
 import json
 import random
+from typing import Any
 
-from .cards import DECK, Card
+from .cards import CARD_CODES, DECK, Card
 
 # Names the format of a commitment, so that a later format is never mistaken for this one.
 COMMITMENT_TAG = "uno-deal-commitment/1"
 COMMITMENT_PREFIX = "sha256:"
 
 
+def shuffle(rng: random.Random, cards: list[Any]) -> None:
+    """`rng.shuffle(cards)`, spelled out: the same draws from `rng`, so the same order.
+
+    CPython's `Random.shuffle` calls `_randbelow` once per card; inlined, a deal costs a third
+    of that. tests/engine/test_fast_paths.py holds it to `Random.shuffle` over many seeds, so
+    a Python whose shuffle draws differently is noticed, never silently dealt from.
+    """
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 def seeded_deck(seed: str, hand: int) -> list[Card]:
     """The deck order of hand `hand` dealt from `seed` (the order hand-started records)."""
     deck = list(DECK)
-    random.Random(f"{seed}:deal:{hand}").shuffle(deck)
+    shuffle(random.Random(f"{seed}:deal:{hand}"), deck)
     return deck
 
 
@@ -51,8 +69,23 @@ def deal_commitment(seed: str, hand: int, deck: list[Card]) -> str:
     It binds the seed as well, so the first hand's commitment also fixes every later deck,
     reshuffle and reinsertion, which are drawn from the same seed.
     """
-    canonical = json.dumps([COMMITMENT_TAG, seed, hand, deck], separators=(",", ":"))
+    if type(hand) is int and deck and _all_codes(deck):
+        # The same text json.dumps writes (card codes need no escaping), built directly.
+        cards = '","'.join(deck)
+        canonical = f'[{_TAG_JSON},{json.dumps(seed)},{hand},["{cards}"]]'
+    else:  # a log's deck, checked by verify.py, may hold anything
+        canonical = json.dumps([COMMITMENT_TAG, seed, hand, deck], separators=(",", ":"))
     return COMMITMENT_PREFIX + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+_TAG_JSON = json.dumps(COMMITMENT_TAG)
+
+
+def _all_codes(cards: list[Any]) -> bool:
+    try:
+        return CARD_CODES.issuperset(cards)
+    except TypeError:  # an unhashable entry
+        return False
 
 
 @functools.lru_cache(maxsize=256)
@@ -64,7 +97,7 @@ def copy_ranks(seed: str, hand: int, shuffles: int) -> dict[tuple[Card, int], in
     for card in DECK:
         slots.append((card, copies.get(card, 0)))
         copies[card] = copies.get(card, 0) + 1
-    random.Random(f"{seed}:{hand}:reshuffle:{shuffles}").shuffle(slots)
+    shuffle(random.Random(f"{seed}:{hand}:reshuffle:{shuffles}"), slots)
     return {slot: place for place, slot in enumerate(slots)}
 
 

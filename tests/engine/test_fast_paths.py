@@ -1,0 +1,102 @@
+"""The engine's fast paths give exactly what the plain code they stand for gives.
+
+Speed comes from doing the same thing in fewer steps (docs/performance.md, "Engine"); each
+shortcut here is held to its plain counterpart, so that a deal, a commitment or a refusal never
+depends on which path produced it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+
+import pytest
+
+from games.engine.cards import CARD_CODES, COLORS, DECK, matches, playable_on
+from games.engine.commands import _OPTIONAL_FIELDS, FIELDS, IllegalCommand, _check, parse
+from games.engine.dealing import COMMITMENT_PREFIX, COMMITMENT_TAG, deal_commitment, shuffle
+
+
+def plain_commitment(seed: object, hand: object, deck: object) -> str:
+    canonical = json.dumps([COMMITMENT_TAG, seed, hand, deck], separators=(",", ":"))
+    return COMMITMENT_PREFIX + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def test_the_inlined_shuffle_draws_as_random_shuffle_does() -> None:
+    for seed in range(500):
+        for size in (0, 1, 2, 3, 54, 108, 300):
+            expected, got = list(range(size)), list(range(size))
+            random.Random(f"{seed}:deal:{size}").shuffle(expected)
+            rng = random.Random(f"{seed}:deal:{size}")
+            shuffle(rng, got)
+            assert got == expected
+            # and it leaves the generator where Random.shuffle leaves it
+            after = random.Random(f"{seed}:deal:{size}")
+            after.shuffle(list(range(size)))
+            assert rng.random() == after.random()
+
+
+@pytest.mark.parametrize(
+    "seed, hand, deck",
+    [
+        ("7", 1, list(DECK)),
+        ('a "quoted" \\ seed é', 3, list(reversed(DECK))),
+        ("7", 1, []),
+        ("7", True, list(DECK)),
+        ("7", 2, ["red-7", 'bad"card']),
+        ("7", 2, ["red-7", None, 3]),
+        ("7", 2, [["red-7"]]),
+        (7, 2, list(DECK)),
+    ],
+)
+def test_the_commitment_is_the_json_of_the_plain_form(
+    seed: object, hand: object, deck: object
+) -> None:
+    assert deal_commitment(seed, hand, deck) == plain_commitment(seed, hand, deck)  # type: ignore[arg-type]
+
+
+def test_the_playable_table_answers_as_matches_does() -> None:
+    for top in CARD_CODES:
+        for color in (*COLORS, None, "pink"):
+            assert playable_on(top, color) == {c for c in CARD_CODES if matches(c, top, color)}
+
+
+def outcome(check: object, command: object, seats: int) -> tuple[object, ...]:
+    try:
+        return ("accepted", check(command, seats) is command)  # type: ignore[operator]
+    except IllegalCommand as error:
+        return (error.code, error.message)
+
+
+def test_parse_accepts_and_refuses_as_the_step_by_step_check() -> None:
+    rng = random.Random(1)
+    junk = [None, True, 0, 1, 2, 5, -1, "red", "pink", "red-7", "wild", [], ["red-7"], {}, 1.0]
+    good = {
+        "card": ["red-7", "wild", "blue-skip"],
+        "color": ["red", None],
+        "uno": [True, False],
+        "target": [0, 1, 2],
+        "other": [0, 1],
+        "cards": [["red-7"], [], ["wild", "red-1"]],
+        "deck": [None, list(DECK), list(DECK)[:5]],
+    }
+    accepted = 0
+    for _ in range(30_000):
+        kind = rng.choice([*FIELDS, "bogus", None, 3])
+        command: dict[str, object] = {} if rng.random() < 0.02 else {"type": kind}
+        required, optional = _OPTIONAL_FIELDS.get(kind, (frozenset(), frozenset()))  # type: ignore[arg-type]
+        if rng.random() < 0.9:
+            command["seat"] = rng.randrange(3) if rng.random() < 0.8 else rng.choice(junk)
+        for name in (*sorted(required), *sorted(optional)):
+            if name in required or rng.random() < 0.5:
+                command[name] = rng.choice(good[name]) if rng.random() < 0.9 else rng.choice(junk)
+        if rng.random() < 0.05:
+            command[rng.choice(["bogus", "card", "target", "cards"])] = rng.choice(junk)
+        seats = rng.randrange(2, 5)
+        got = outcome(parse, command, seats)
+        assert got == outcome(_check, command, seats), command
+        accepted += got[0] == "accepted"
+    assert accepted > 5_000  # the fast path was taken, not only refusals
+    for command in (None, [], "play", 3, {"type": []}):
+        assert outcome(parse, command, 3) == outcome(_check, command, 3)
