@@ -123,10 +123,12 @@ class Seat(models.Model):
 class GameEvent(models.Model):
     """One fact of one game, never changed or removed (PostgreSQL triggers refuse it).
 
-    `global_position` orders every event of every game, gapless and in commit order, which is
-    what lets a projection read "everything after N" and never miss a late commit. `data` is the
-    engine event without its `type`. The first event of each append carries the append's
-    `command_id`; the others have none, so the bounds of every append stay in the log.
+    `global_position` orders every event of every game; positions rise with each game's
+    versions, and a gap is a position whose append rolled back. Projections read "everything
+    after N" up to `store.head()`, which never passes a position that may still commit
+    (docs/event-store.md, "Global positions"). `data` is the engine event without its `type`.
+    The first event of each append carries the append's `command_id`; the others have none, so
+    the bounds of every append stay in the log.
     """
 
     class Visibility(models.TextChoices):
@@ -137,8 +139,13 @@ class GameEvent(models.Model):
         PRIVATE = "private"
 
     global_position = models.BigIntegerField(primary_key=True)
-    # The (game, version) unique index serves lookups by game, so no separate index.
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="+", db_index=False)
+    # The (game, version) unique index serves lookups by game, so no separate index. No
+    # database foreign key: its check cost a deferred trigger per inserted row, while the
+    # append's conditional UPDATE of the game's row proves it exists and locks it to commit; on
+    # PostgreSQL a trigger refuses deleting a game that has events (migration 0010).
+    game = models.ForeignKey(
+        Game, on_delete=models.PROTECT, related_name="+", db_index=False, db_constraint=False
+    )
     version = models.PositiveIntegerField()
     type = models.CharField(max_length=32)
     schema_version = models.PositiveSmallIntegerField(default=1)
@@ -163,10 +170,12 @@ class GameEvent(models.Model):
 
 
 class PositionCounter(models.Model):
-    """The one row holding the last global position handed out.
+    """SQLite only: the one row holding the last global position handed out.
 
-    Appends take their positions with `UPDATE … SET value = value + n RETURNING value` and hold
-    the row lock until they commit, so positions are gapless and follow commit order.
+    There appends take their positions with `INSERT … ON CONFLICT DO UPDATE SET value = value +
+    n RETURNING value` (SQLite lets one writer in at a time anyway). On PostgreSQL the sequence
+    games_gameevent_position took over from this row in migration 0010, and the row stays at
+    the value it had then.
     """
 
     id = models.PositiveSmallIntegerField(primary_key=True, default=1)

@@ -4,9 +4,12 @@ One append is one short transaction (docs/event-store.md, "The append protocol")
 
 1. move `Game.version` from the expected version with a conditional UPDATE; no row moved means a
    conflict (or a repeated command id), decided before anything is written;
-2. take the next global positions from the one-row counter, as late as possible: the counter's
-   row lock is held until commit, so positions are gapless and follow commit order;
-3. insert every event in one statement; commit; then the append listeners run (on_commit).
+2. insert every event in one statement, with global positions from a sequence that nobody
+   holds to commit (on PostgreSQL, after announcing a floor below them that `head()` never
+   passes while the append runs); commit; then the append listeners run (on_commit).
+
+So appends of different games commit side by side, and a projection reading up to `head()`
+never skips an event that commits late ("Global positions" in docs/event-store.md).
 
 The store knows nothing of the rules: it keeps facts. games/services.py decides them.
 """
@@ -158,7 +161,7 @@ def append(
     try:
         # The write only: the caller's outer transaction, if any, commits later and elsewhere.
         with metrics.APPEND_SECONDS.time():
-            last_position = write(batch)
+            positions = write(batch)
     except IntegrityError:
         # The version matched but the command id was taken: the same command sent again with a
         # fresh expected version. Anything else is a real error.
@@ -166,7 +169,7 @@ def append(
         if original is None:
             raise
         return original
-    if last_position is None:
+    if positions is None:
         # No row moved: a repeated command, a stale version or a missing game; nothing written.
         if command_id is not None:
             original = recorded(game_id=game_id, command_id=command_id)
@@ -182,8 +185,8 @@ def append(
         game_id=game_id,
         first_version=expected_version + 1,
         last_version=expected_version + count,
-        first_position=last_position - count + 1,
-        last_position=last_position,
+        first_position=positions[0],
+        last_position=positions[1],
         command_id=batch.command_id,
     )
     for listener in _listeners:
@@ -204,9 +207,10 @@ class _Batch:
     fields: dict[str, Any]
 
 
-def _write_postgresql(batch: _Batch) -> int | None:
-    """Write the batch with games_append() (migration 0002: the protocol in one function, whose
-    plans PL/pgSQL keeps per session); return the last position, or None if no row moved."""
+def _write_postgresql(batch: _Batch) -> tuple[int, int] | None:
+    """Write the batch with games_append() (migration 0010: the protocol in one function, whose
+    plans PL/pgSQL keeps per session); return the first and last positions written, or None if
+    no row moved."""
     to_act = batch.fields.get("to_act")
     params = [
         batch.game_id,
@@ -224,13 +228,16 @@ def _write_postgresql(batch: _Batch) -> int | None:
     guard = transaction.atomic() if connection.in_atomic_block else nullcontext()
     with guard, connection.cursor() as cursor:
         cursor.execute(
-            "SELECT games_append(%s, %s, %s::jsonb, %s, %s, %s, %s, %s, %s::jsonb)", params
+            "SELECT * FROM games_append(%s, %s, %s::jsonb, %s, %s, %s, %s, %s, %s::jsonb)",
+            params,
         )
-        return cursor.fetchone()[0]
+        row = cursor.fetchone()
+    return None if row is None else (row[0], row[1])
 
 
-def _write_portable(batch: _Batch) -> int | None:
-    """The same protocol through the ORM, for SQLite (where writers queue for the database)."""
+def _write_portable(batch: _Batch) -> tuple[int, int] | None:
+    """The same protocol through the ORM, for SQLite, where writers queue for the database: so
+    the positions come from the one-row counter, gapless and in commit order."""
     count = len(batch.rows)
     with transaction.atomic():
         moved = Game.objects.filter(pk=batch.game_id, version=batch.expected_version).update(
@@ -263,7 +270,7 @@ def _write_portable(batch: _Batch) -> int | None:
             )
             for i, (kind, schema, data, visibility) in enumerate(batch.rows)
         )
-    return last_position
+    return first, last_position
 
 
 def recorded(*, game_id: int, command_id: str) -> AppendResult | None:
@@ -284,12 +291,18 @@ def recorded(*, game_id: int, command_id: str) -> AppendResult | None:
         last_version = later["next_append"] - 1
     else:
         last_version = later["end"] or version
+    # Positions rise with versions but need not be contiguous (concurrent appends interleave).
+    last_position = (
+        GameEvent.objects.filter(game_id=game_id, version=last_version)
+        .values_list("global_position", flat=True)
+        .get()
+    )
     return AppendResult(
         game_id=game_id,
         first_version=version,
         last_version=last_version,
         first_position=position,
-        last_position=position + last_version - version,
+        last_position=last_position,
         command_id=command_id,
         repeated=True,
     )
@@ -326,7 +339,17 @@ def load(
 
 
 def head() -> int:
-    """The last committed global position (0 for an empty log)."""
+    """The highest global position a reader may read up to (0 for an empty log): every event at
+    or below it is committed (or, in this transaction, written by it), and no append still
+    running can take a position at or below it. A position below it with no event was given up
+    by an append that rolled back: nothing can ever fill it.
+    """
+    if connection.vendor == "postgresql":
+        # games_head() (migration 0010): the sequence's last value, held below the lowest floor
+        # announced by an append still running in another session.
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT games_head()")
+            return cursor.fetchone()[0] or 0
     return PositionCounter.objects.values_list("value", flat=True).first() or 0
 
 
@@ -340,8 +363,9 @@ def read_all(
     """Every event with a global position in (after, upto], in order; only `types` and only
     the `games` if given.
 
-    Positions are handed out under a lock held to commit, so once `head()` has returned `upto`,
-    every event up to it is committed: a reader never skips one that commits late.
+    Once `head()` has returned `upto`, every event up to it is committed (or rolled back for
+    good), so a reader never skips one that commits late; the positions of rolled-back appends
+    are gaps that simply hold no event.
     """
     rows = GameEvent.objects.filter(global_position__gt=after, global_position__lte=upto)
     if types is not None:

@@ -111,6 +111,26 @@ def _empty_event_log_after_transactional_tests(request: pytest.FixtureRequest) -
 
 
 @pytest.fixture(autouse=True)
+def _positions_as_in_a_fresh_log(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Hand out each database test's global positions from just after the events it starts
+    with (1 in an empty log), as a fresh database would.
+
+    On PostgreSQL positions come from a sequence (games_gameevent_position, docs/event-store.md),
+    and a sequence is not rewound when a test's transaction is rolled back.
+    """
+    if request.node.get_closest_marker("django_db") is None or connection.vendor != "postgresql":
+        yield
+        return
+    request.getfixturevalue("_django_db_helper")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT setval('games_gameevent_position', coalesce(max(global_position), 0) + 1, "
+            "false) FROM games_gameevent"
+        )
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _empty_cache() -> Iterator[None]:
     """A fresh cache per test: API rate limits (api/owners.py) count in it."""
     cache.clear()

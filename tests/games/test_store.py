@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, connection, connections, transaction
 
 from games import store
 from games.errors import Conflict, GameNotFound
@@ -244,6 +244,119 @@ def test_eight_writers_racing_on_one_game_write_each_version_exactly_once():
     assert [v for v, _ in pairs] == list(range(1, rounds * 2 + 1))
     positions = [p for _, p in pairs]
     assert positions == list(range(positions[0], positions[0] + rounds * 2))
+
+
+class AppendInFlight:
+    """An append in a transaction of its own thread and connection, held open until told to
+    commit or roll back: what a projection sees while a slow writer has not committed yet."""
+
+    def __init__(self, game: Game, *, commit: bool) -> None:
+        self.written, self.finish = threading.Event(), threading.Event()
+        self.result: store.AppendResult | None = None
+        self.thread = threading.Thread(target=self.run, args=(game, commit))
+        self.thread.start()
+        assert self.written.wait(timeout=30)
+
+    def run(self, game: Game, commit: bool) -> None:
+        try:
+            with transaction.atomic():
+                self.result = store.append(game_id=game.pk, events=notes(2), expected_version=0)
+                self.written.set()
+                assert self.finish.wait(timeout=30)
+                if not commit:
+                    transaction.set_rollback(True)
+        finally:
+            self.written.set()
+            connections.close_all()
+
+    def end(self) -> None:
+        self.finish.set()
+        self.thread.join(timeout=30)
+
+
+@needs_postgresql
+@pytest.mark.django_db(transaction=True)
+def test_head_never_passes_an_append_that_has_not_committed_yet():
+    slow, quick = make_stream(), make_stream()
+    in_flight = AppendInFlight(slow, commit=True)
+    try:
+        later = store.append(game_id=quick.pk, events=notes(3), expected_version=0)
+        assert in_flight.result is not None
+        assert later.first_position > in_flight.result.last_position
+
+        # The later append has committed, but the earlier positions may still commit.
+        held = store.head()
+        assert held < in_flight.result.first_position
+        assert store.read_all(after=0, upto=held) == []
+    finally:
+        in_flight.end()
+
+    assert store.head() == later.last_position
+    read = store.read_all(after=0, upto=store.head())
+    assert [(r.game_id, r.version) for r in read] == [(slow.pk, 1), (slow.pk, 2)] + [
+        (quick.pk, v) for v in (1, 2, 3)
+    ]
+
+
+@needs_postgresql
+@pytest.mark.django_db(transaction=True)
+def test_head_passes_the_positions_of_an_append_that_rolled_back():
+    slow, quick = make_stream(), make_stream()
+    in_flight = AppendInFlight(slow, commit=False)
+    later = store.append(game_id=quick.pk, events=notes(1), expected_version=0)
+    assert store.head() < later.last_position
+    in_flight.end()
+
+    # A gap no one can fill: its positions were given up, and the sequence never hands them out
+    # again.
+    assert store.head() == later.last_position
+    read = store.read_all(after=0, upto=store.head())
+    assert [(r.game_id, r.position) for r in read] == [(quick.pk, later.last_position)]
+    assert not GameEvent.objects.filter(game=slow).exists()
+    again = store.append(game_id=slow.pk, events=notes(1), expected_version=0)
+    assert again.first_position > later.last_position
+
+
+@needs_postgresql
+@pytest.mark.django_db(transaction=True)
+def test_writers_of_different_games_do_not_wait_for_each_other_to_commit():
+    games = [make_stream(), make_stream()]
+    in_flight = AppendInFlight(games[0], commit=True)
+    try:
+        # Under a lock held to commit this append would wait for the one in flight.
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '2s'")
+            store.append(game_id=games[1].pk, events=notes(1), expected_version=0)
+    finally:
+        in_flight.end()
+    assert GameEvent.objects.count() == 3
+
+
+@needs_postgresql
+def test_in_its_own_transaction_a_writer_reads_its_own_appends_up_to_head():
+    game = make_stream()
+    with transaction.atomic():
+        first = store.append(game_id=game.pk, events=notes(2), expected_version=0)
+        second = store.append(game_id=game.pk, events=notes(2), expected_version=2)
+        assert store.head() == second.last_position
+        read = store.read_all(after=first.first_position - 1, upto=store.head())
+        assert [r.version for r in read] == [1, 2, 3, 4]
+
+
+@needs_postgresql
+def test_a_game_with_events_cannot_be_deleted():
+    game = make_stream()
+    store.append(game_id=game.pk, events=notes(1), expected_version=0)
+    empty = make_stream()
+
+    with pytest.raises(DatabaseError, match="has events"):
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("DELETE FROM games_game WHERE id = %s", [game.pk])
+    with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM games_game WHERE id = %s", [empty.pk])
+    assert Game.objects.filter(pk=game.pk).exists()
+    assert not Game.objects.filter(pk=empty.pk).exists()
 
 
 @needs_postgresql
