@@ -95,7 +95,6 @@ def main(argv: list[str] | None = None) -> int:
         cluster.create()
         redis.start()
         cluster.migrate(env)
-        cluster.grant_app()
         infra.collect_static(env)
         print(f"soak: migrated at {time.monotonic() - started:.0f} s", flush=True)
         soak.workers = [

@@ -157,7 +157,8 @@ class Cluster:
             )
 
     def migrate(self, env: dict[str, str]) -> None:
-        """`manage.py migrate` as the owner, naming the app role to grant to."""
+        """`manage.py migrate` as the owner, naming the app role: after it, games/roles.py grants
+        that role what the service needs on every table and no more."""
         env = {**env, "DATABASE_URL": self.url(OWNER_ROLE), "DATABASE_APP_ROLE": APP_ROLE}
         subprocess.run(
             [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
@@ -165,18 +166,6 @@ class Cluster:
             env=env,
             check=True,
         )
-
-    def grant_app(self) -> None:
-        """The app role's rights, as the migrations will grant them (DATABASE_APP_ROLE): read
-        and append events, read and write every other table, use the sequences."""
-        app = sql.Identifier(APP_ROLE)
-        with self.admin(DATABASE) as admin:
-            for statement in (
-                "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {}",
-                "REVOKE UPDATE, DELETE, TRUNCATE ON games_gameevent FROM {}",
-                "GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {}",
-            ):
-                admin.execute(sql.SQL(statement).format(app))
 
     def cut(self) -> int:
         """The lighter PostgreSQL fault: refuse new connections to the soak's database and
@@ -318,7 +307,12 @@ def celery_beat(env: dict[str, str], logs: Path) -> Process:
 
 def collect_static(env: dict[str, str]) -> None:
     """`manage.py collectstatic`, as the Dockerfile runs it: with DEBUG off the pages name
-    their static files through its manifest (STATIC_ROOT, staticfiles/, which git ignores)."""
+    their static files through its manifest (STATIC_ROOT, staticfiles/, which git ignores).
+    Skipped when the manifest is newer than every file in static/."""
+    manifest = ROOT / "staticfiles" / "staticfiles.json"
+    sources = [path.stat().st_mtime for path in (ROOT / "static").rglob("*") if path.is_file()]
+    if manifest.exists() and manifest.stat().st_mtime >= max(sources, default=0):
+        return
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--no-input", "-v", "0"],
         cwd=ROOT,
