@@ -44,6 +44,7 @@ import sys
 import tempfile
 import time
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -152,20 +153,22 @@ def run(args: argparse.Namespace, superuser: str) -> int:
     for round_ in range(1, args.rounds + 1):
         for count in counts:
             for label, tree in trees.items():
-                rate, events, seconds = timed_run(
-                    count, args.matches, first_seed, args.timeout, cwd=tree
-                )
-                rates[label, count].append(rate)
+                run_ = timed_run(count, args.matches, first_seed, args.timeout, cwd=tree)
+                rates[label, count].append(run_.rate)
                 print(
-                    f"round {round_}, {label}{count} worker process(es): {rate:.1f} matches/s, "
-                    f"{events / seconds:,.0f} events/s ({events} events in {seconds:.2f} s); "
+                    f"round {round_}, {label}{count} worker process(es): {run_.rate:.1f} "
+                    f"matches/s, {run_.events / run_.seconds:,.0f} events/s; per match: "
+                    f"workers' CPU {run_.cpu_ms:.0f} ms, database active {run_.db_ms:.0f} ms; "
                     f"load {_load()}"
                 )
             first_seed += args.matches
     if args.profile:
         profile_run(Path(args.profile), args.matches, first_seed, args.timeout, superuser)
-    alone = in_process(args.matches)
-    print(f"in this process, the driver alone (no database, no broker): {alone:.1f} matches/s")
+    alone, cpu_ms = in_process(args.matches)
+    print(
+        f"in this process, the driver alone (no database, no broker): {alone:.1f} matches/s, "
+        f"CPU {cpu_ms:.0f} ms per match"
+    )
     median = {key: statistics.median(found) for key, found in rates.items()}
     for (label, count), found in rates.items():
         each = ", ".join(f"{rate:.1f}" for rate in found)
@@ -181,6 +184,19 @@ def run(args: argparse.Namespace, superuser: str) -> int:
     return 0
 
 
+@dataclass(frozen=True)
+class Run:
+    """One timed run: matches/s, events written, seconds, and per match the CPU time of the
+    worker processes and the database's active time (less sensitive to others' load than the
+    rate, which waits whenever the 2 cores are taken)."""
+
+    rate: float
+    events: int
+    seconds: float
+    cpu_ms: float
+    db_ms: float
+
+
 def timed_run(
     workers: int,
     matches: int,
@@ -188,14 +204,52 @@ def timed_run(
     timeout: float,
     command: list[str] | None = None,
     cwd: Path = REPO_ROOT,
-) -> tuple[float, int, float]:
-    """Start `workers` worker processes (of the code in `cwd`), play `matches` matches through
-    them; returns the rate, the events written and the seconds taken."""
+) -> Run:
+    """Start `workers` worker processes (of the code in `cwd`) and play `matches` matches
+    through them."""
     worker = start_worker(workers, command, cwd)
+    db = _database_active()
     try:
-        return play_matches(matches, first_seed, timeout)
+        cpu = _tree_cpu(worker.pid)
+        rate, events, seconds = play_matches(matches, first_seed, timeout)
+        cpu = _tree_cpu(worker.pid) - cpu
     finally:
         stop(worker)
+    # After the workers stopped: a backend reports its counts at most once a second, and all of
+    # them when it ends.
+    db = _database_active() - db
+    return Run(rate, events, seconds, 1000 * cpu / matches, db / matches)
+
+
+def _tree_cpu(pid: int) -> float:
+    """CPU seconds (user and system) the process and its descendants have used (Linux /proc;
+    0 elsewhere)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    pending = [pid]
+    while pending:
+        found = pending.pop()
+        try:
+            fields = Path(f"/proc/{found}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / ticks
+            for task in Path(f"/proc/{found}/task").iterdir():
+                pending += [int(child) for child in (task / "children").read_text().split()]
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
+def _database_active() -> float:
+    """Milliseconds the scratch database's backends have spent running statements."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        # The statistics a backend reports are cached for the rest of a transaction: none here.
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
+        cursor.execute(
+            "SELECT active_time FROM pg_stat_database WHERE datname = current_database()"
+        )
+        return float(cursor.fetchone()[0])
 
 
 def start_worker(
@@ -266,18 +320,20 @@ def play_matches(matches: int, first_seed: int, timeout: float) -> tuple[float, 
     return matches / seconds, events, seconds
 
 
-def in_process(matches: int) -> float:
-    """The same kind of matches played by the driver in this process, no database or broker."""
+def in_process(matches: int) -> tuple[float, float]:
+    """The same kind of matches played by the driver in this process, no database or broker:
+    matches/s and CPU milliseconds per match."""
     from games.bots import find_strategy
     from games.engine import Variant
     from games.simulation import play_match
 
     variant = Variant.from_spec(SPEC)
     bots = [find_strategy(name) for name in BOTS]
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     for seed in range(matches):
         play_match(variant, bots, seed=seed, keep_events=False)
-    return matches / (time.perf_counter() - started)
+    cpu = time.process_time() - cpu
+    return matches / (time.perf_counter() - started), 1000 * cpu / matches
 
 
 def _track_functions(superuser: str, scratch: str) -> None:
