@@ -14,7 +14,8 @@ and drops it again, so it never touches the real data. It prints:
     (b) single-event appends through store.append (conditional version update, global
         position, insert, commit: one round trip too);
     (c) 1 writer, then 4 concurrent writers (threads, one connection each) on different games;
-    (d) appends of 100 events at once, in events/s;
+    (d) appends of 100 events at once, in events/s (and, for information, what store.head()
+        costs a projection);
     (e) loading a 2,000-event match from a real simulated game (and, for information,
         replaying it);
 
@@ -140,6 +141,8 @@ def run(args: argparse.Namespace, raw: Any) -> int:
     print(f"    {WRITERS} concurrent writers, different games:      {many:,.0f} appends/s in all")
     d = statistics.median(bulk_appends(max(20, per_round // 2)) for _ in range(3))
     print(f"(d) store.append, {BULK} events per append:         {d:,.0f} events/s")
+    head_us = head_cost()
+    print(f"    store.head(), for information:               {head_us:.0f} µs")
     load_ms, replay_ms = load_a_match()
     print(f"(e) load a {MATCH_EVENTS:,}-event match:                   {load_ms:.1f} ms")
     print(f"    (replaying it, for information:              {replay_ms:.1f} ms)")
@@ -255,6 +258,18 @@ def bulk_appends(count: int) -> float:
             command_id=uuid.uuid4().hex,
         )
     return count * BULK / (time.perf_counter() - started)
+
+
+def head_cost() -> float:
+    """Median µs of store.head(): what a projection pays to learn how far it may read."""
+    from games import store
+
+    times = []
+    for _ in range(200):
+        started = time.perf_counter()
+        store.head()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times) * 1e6
 
 
 def load_a_match() -> tuple[float, float]:
