@@ -54,21 +54,27 @@ def matches(card: Card, top: Card, color: Color | None) -> bool:
     return card_color is None or card_color == color or RANK_OF[card] == RANK_OF[top]
 
 
-# (top card, colour in force) -> every card `matches` allows on it: the rules' most asked
+class _PlayableOn(dict[tuple[Card, Color | None], frozenset[Card]]):
+    def __missing__(self, key: tuple[Card, Color | None]) -> frozenset[Card]:
+        # A colour no decision names (a hand-made log): ask `matches`, remember nothing.
+        top, color = key
+        return frozenset(card for card in CARD_CODES if matches(card, top, color))
+
+
+# PLAYABLE_ON[top, colour in force] -> every card `matches` allows on it: the rules' most asked
 # question as one dict lookup (Ruleset.playable, Ruleset.playable_cards).
-_PLAYABLE_ON: Final[dict[tuple[Card, Color | None], frozenset[Card]]] = {
-    (top, color): frozenset(card for card in CARD_CODES if matches(card, top, color))
-    for top in CARD_CODES
-    for color in (*COLORS, None)
-}
+PLAYABLE_ON: Final = _PlayableOn(
+    {
+        (top, color): frozenset(card for card in CARD_CODES if matches(card, top, color))
+        for top in CARD_CODES
+        for color in (*COLORS, None)
+    }
+)
 
 
 def playable_on(top: Card, color: Color | None) -> frozenset[Card]:
     """The cards that may be played on `top` whose current colour is `color`."""
-    found = _PLAYABLE_ON.get((top, color))
-    if found is None:  # a colour no decision names (a hand-made log): ask `matches`
-        found = frozenset(card for card in CARD_CODES if matches(card, top, color))
-    return found
+    return PLAYABLE_ON[top, color]
 
 
 def points(cards: list[Card]) -> int:

@@ -84,28 +84,27 @@ def _seat_field(command: Command, name: str, seats: int) -> None:
 
 def parse(command: Any, seats: int) -> Command:
     """Check the shape of a command; return it unchanged or raise IllegalCommand."""
-    # The common case, a well-formed command, in as few steps as possible; anything this does
-    # not accept goes through `_check`, which accepts it too or says what is wrong.
+    # A well-formed command in as few steps as possible; whatever this does not accept at
+    # once goes through `_check`, which accepts it too or says what is wrong.
     if type(command) is dict:
         kind = command.get("type")
         fields = FIELDS.get(kind) if type(kind) is str else None
         if fields is not None:
             keys = command.keys()
-            if keys <= fields[1] and fields[0] <= keys and _well_formed(command, kind, seats):
-                return command
+            if keys <= fields[1] and fields[0] <= keys:
+                seat = command.get("seat")
+                if kind in SYSTEM_COMMANDS:
+                    if seat is None and _values_well_formed(command, kind, seats):
+                        return command
+                elif type(seat) is int and 0 <= seat < seats:
+                    # type and seat only (draw, pass, accept, ...): nothing more to check
+                    if len(command) == 2 or _values_well_formed(command, kind, seats):
+                        return command
     return _check(command, seats)
 
 
-def _well_formed(command: Command, kind: str, seats: int) -> bool:
-    """True when `_check` would accept `command` (whose fields are allowed and present)."""
-    seat = command.get("seat")
-    if kind in SYSTEM_COMMANDS:
-        if seat is not None:
-            return False
-    elif type(seat) is not int or not 0 <= seat < seats:
-        return False
-    elif len(command) == 2:
-        return True  # type and seat only: draw, pass, call-uno, challenge, accept, approve
+def _values_well_formed(command: Command, kind: str, seats: int) -> bool:
+    """True when `_check` accepts the values of `command`'s fields besides type and seat."""
     for name in ("target", "other"):
         if name in command:
             value = command[name]

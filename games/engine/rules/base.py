@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, cast
 
-from ..cards import COLOR_OF, COLORS, DECK, RANK_OF, WILD_DRAW4, Card, is_full_deck, playable_on
+from ..cards import COLOR_OF, COLORS, DECK, PLAYABLE_ON, RANK_OF, WILD_DRAW4, Card, is_full_deck
 from ..commands import (
     ACCEPT,
     CALL_UNO,
@@ -136,13 +136,19 @@ class Ruleset:
     handlers: ClassVar[dict[str, Handler]] = {}
     # Derived from the flags and overrides above (__init_subclass__).
     uno_always_listed: ClassVar[bool] = False  # call-uno and catches listed with nobody owing
-    plain_play_options: ClassVar[bool] = True  # play_options is this class's own
+    plain_play_options: ClassVar[bool] = True  # play_options is Ruleset's own
+    plain_playable: ClassVar[bool] = True  # playable is Ruleset's own
+    plain_turn: ClassVar[bool] = True  # begin_turn and prompt are Ruleset's own
+    looks_after: ClassVar[bool] = False  # after_command is overridden
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        # Read on every legal_commands: computed once per family, not once per call.
+        # Read on every command: computed once per family, not once per call.
         cls.uno_always_listed = cls.false_uno_penalized or cls.wrong_catch_penalized
         cls.plain_play_options = cls.play_options is Ruleset.play_options
+        cls.plain_playable = cls.playable is Ruleset.playable
+        cls.plain_turn = cls.begin_turn is Ruleset.begin_turn and cls.prompt is Ruleset.prompt
+        cls.looks_after = cls.after_command is not Ruleset.after_command
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         options = dict(options or {})
@@ -198,14 +204,16 @@ class Ruleset:
         if kind not in SYSTEM_COMMANDS and state.status != PLAYING:
             raise IllegalCommand("hand-over", "the hand is over; the next hand has not started")
         decision = Decision(state.fork())
-        seat = command.get("seat")
-        if state.uncalled and self.closes_uno_window(state, seat, kind):
-            # closes_uno_window holds only for a seat in to_act, so never for None.
-            expired = state.uncalled - {cast(Seat, seat)}
-            if expired:
-                decision.emit({"type": UNO_EXPIRED, "seats": sorted(expired)})
+        if state.uncalled:
+            seat = command.get("seat")
+            if self.closes_uno_window(state, seat, kind):
+                # closes_uno_window holds only for a seat in to_act, so never for None.
+                expired = state.uncalled - {cast(Seat, seat)}
+                if expired:
+                    decision.emit({"type": UNO_EXPIRED, "seats": sorted(expired)})
         handler(self, decision, command)
-        self.after_command(decision)
+        if self.looks_after:
+            self.after_command(decision)
         return decision
 
     def after_command(self, d: Decision) -> None:
@@ -318,10 +326,13 @@ class Ruleset:
         self.proceed(d, nxt, then)
 
     def proceed(self, d: Decision, nxt: Seat, then: Pending | None) -> None:
-        if then is None:
-            self.begin_turn(d, nxt)
-        else:
+        if then is not None:
             self.prompt(d, then)
+        elif self.plain_turn:
+            # begin_turn and prompt, inlined: every command but a few ends here.
+            d.emit({"type": PROMPTED, "to_act": [nxt], "pending": {"type": "play", "seat": nxt}})
+        else:
+            self.begin_turn(d, nxt)
 
     def expect(self, state: State, seat: Seat, *pending: str) -> Pending:
         """The pending decision `seat` is asked for, if it is one of `pending`."""
@@ -361,18 +372,23 @@ class Ruleset:
     # ------------------------------------------------------------------------------ plays
 
     def playable(self, state: State, seat: Seat, card: Card) -> bool:
-        return card in playable_on(state.top, state.color)  # type: ignore[arg-type]
+        return card in PLAYABLE_ON[state.top, state.color]  # type: ignore[index]
 
     def playable_cards(self, state: State, seat: Seat) -> list[Card]:
         """The distinct cards of `seat`'s hand that `playable` allows (a hot path: inlined)."""
-        playable = playable_on(state.top, state.color)  # type: ignore[arg-type]
-        return [card for card in dict.fromkeys(state.hands[seat]) if card in playable]
+        playable = PLAYABLE_ON[state.top, state.color]  # type: ignore[index]
+        # filter with a set's own __contains__ runs in C, with no Python call per card.
+        return list(filter(playable.__contains__, dict.fromkeys(state.hands[seat])))
 
     def check_play(self, state: State, seat: Seat, command: Command) -> None:
         card = command["card"]
         if card not in state.hands[seat]:
             raise IllegalCommand("card-not-in-hand", f"seat {seat} holds no {card}")
-        if not self.playable(state, seat, card):
+        if not (
+            card in PLAYABLE_ON[state.top, state.color]  # type: ignore[index]
+            if self.plain_playable
+            else self.playable(state, seat, card)
+        ):
             raise IllegalCommand(
                 "card-does-not-match", f"{card} does not match {state.top} ({state.color})"
             )
@@ -398,7 +414,7 @@ class Ruleset:
     ) -> None:
         """What follows a card reaching the pile: going out, uno, the colour, the card's action."""
         state = d.state
-        left = state.cards_held(seat)
+        left = len(state.hands[seat]) + len(state.lanes[seat])  # state.cards_held, inlined
         if left == 0:
             self.go_out(d, seat, card)
             return
@@ -415,7 +431,7 @@ class Ruleset:
     def after_play(self, d: Decision, seat: Seat, card: Card) -> None:
         """The card's action, its colour settled; then the turn ends."""
         state = d.state
-        rank, nxt = RANK_OF[card], state.next_seat(seat)
+        rank, nxt = RANK_OF[card], (seat + state.direction) % state.seats
         if rank == "skip":
             self.end_turn(d, seat, state.next_seat(seat, 2))
         elif rank == "reverse":
