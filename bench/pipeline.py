@@ -6,7 +6,7 @@ Usage (from the repository root):
 
     DATABASE_URL=postgres://uno@127.0.0.1:5432/uno REDIS_URL=redis://127.0.0.1:6379/0 \\
         python3 bench/pipeline.py [--matches N] [--rounds 3] [--workers 1,2] [--profile DIR] \\
-            [--baseline TREE]
+            [--baseline TREE] [--pools prefork,solo]
 
 It creates a scratch database next to DATABASE_URL's (`<name>_pipeline_<pid>`) and migrates it
 once. Each round then runs, one after the other (interleaved, so a change in the machine's load
@@ -19,7 +19,9 @@ median of the rounds for each worker count, the same matches played in this proc
 driver alone (no database, no broker: the engine and the bots, the ceiling of one process),
 and as its last line `matches/s: X`, the median rate with the most worker processes. Target
 X >= 20 on the 2-core machine. `--baseline TREE` also runs the workers of another checkout
-(the code before a change), interleaved with this one's in every round, and prints the ratios.
+(the code before a change), interleaved with this one's in every round, and prints the ratios;
+`--pools prefork,solo` compares W solo workers (each its own process, as containers scaled out
+one process each would run) with the prefork worker.
 
 `--profile DIR` adds one run with one worker process under py-spy (requirements-bench.txt):
 the profile's raw samples and its main lines in DIR, the worker's SQL statements timed
@@ -85,6 +87,11 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="runs of each worker count")
     parser.add_argument("--workers", default="1,2", help="worker process counts, e.g. 1,2")
     parser.add_argument("--timeout", type=float, default=600, help="seconds to wait for a run")
+    parser.add_argument(
+        "--pools",
+        default="prefork",
+        help="prefork (one worker, W children), solo (W workers), or both: prefork,solo",
+    )
     parser.add_argument("--profile", metavar="DIR", help="add a profiled run; write it here")
     parser.add_argument(
         "--baseline",
@@ -145,15 +152,20 @@ def main() -> int:
 
 def run(args: argparse.Namespace, superuser: str) -> int:
     counts = [int(count) for count in args.workers.split(",")]
+    pools = args.pools.split(",")
     trees = {"": REPO_ROOT}
     if args.baseline:
         trees["baseline "] = Path(args.baseline).resolve()
-    rates: dict[tuple[str, int], list[float]] = {(t, n): [] for t in trees for n in counts}
+    # The setups of each round, in order: the first one is the one the last line reports.
+    setups = {
+        f"{t}{p} " if len(pools) > 1 else t: (tree, p) for p in pools for t, tree in trees.items()
+    }
+    rates: dict[tuple[str, int], list[float]] = {(s, n): [] for s in setups for n in counts}
     first_seed = 0
     for round_ in range(1, args.rounds + 1):
         for count in counts:
-            for label, tree in trees.items():
-                run_ = timed_run(count, args.matches, first_seed, args.timeout, cwd=tree)
+            for label, (tree, pool) in setups.items():
+                run_ = timed_run(count, args.matches, first_seed, args.timeout, tree, pool)
                 rates[label, count].append(run_.rate)
                 print(
                     f"round {round_}, {label}{count} worker process(es): {run_.rate:.1f} "
@@ -173,14 +185,16 @@ def run(args: argparse.Namespace, superuser: str) -> int:
     for (label, count), found in rates.items():
         each = ", ".join(f"{rate:.1f}" for rate in found)
         print(f"{label}{count} worker process(es): median {median[label, count]:.1f} ({each})")
-    low, high = min(counts), max(counts)
-    if args.baseline:
+    first = next(iter(setups))
+    for label in list(setups)[1:]:
         for count in counts:
-            ratio = median["", count] / median["baseline ", count]
-            print(f"{count} worker process(es) / the baseline's: {ratio:.2f}x")
+            ratio = median[first, count] / median[label, count]
+            print(f"{first}{count} / {label}{count}: {ratio:.2f}x")
+    low, high = min(counts), max(counts)
     if low != high:
-        print(f"{high} worker processes / {low}: {median['', high] / median['', low]:.2f}x")
-    print(f"matches/s: {median['', high]:.1f}")
+        ratio = median[first, high] / median[first, low]
+        print(f"{first}{high} worker processes / {low}: {ratio:.2f}x")
+    print(f"matches/s: {median[first, high]:.1f}")
     return 0
 
 
@@ -202,17 +216,17 @@ def timed_run(
     matches: int,
     first_seed: int,
     timeout: float,
-    command: list[str] | None = None,
     cwd: Path = REPO_ROOT,
+    pool: str = "prefork",
 ) -> Run:
     """Start `workers` worker processes (of the code in `cwd`) and play `matches` matches
     through them."""
-    worker = start_worker(workers, command, cwd)
+    worker = start_worker(workers, cwd=cwd, pool=pool)
     db = _database_active()
     try:
-        cpu = _tree_cpu(worker.pid)
+        cpu = sum(_tree_cpu(process.pid) for process in worker)
         rate, events, seconds = play_matches(matches, first_seed, timeout)
-        cpu = _tree_cpu(worker.pid) - cpu
+        cpu = sum(_tree_cpu(process.pid) for process in worker) - cpu
     finally:
         stop(worker)
     # After the workers stopped: a backend reports its counts at most once a second, and all of
@@ -253,40 +267,56 @@ def _database_active() -> float:
 
 
 def start_worker(
-    workers: int, command: list[str] | None = None, cwd: Path = REPO_ROOT
-) -> subprocess.Popen[bytes]:
+    workers: int, command: list[str] | None = None, cwd: Path = REPO_ROOT, pool: str = "prefork"
+) -> list[subprocess.Popen[bytes]]:
+    """`workers` worker processes: one prefork worker of that concurrency (a parent that hands
+    tasks to its children), or that many solo workers (each runs its own tasks)."""
     command = command or [sys.executable, "-m", "celery", "-A", "config", "worker"]
-    command = command + [
-        "--pool=prefork", f"--concurrency={workers}", "--loglevel=WARNING",
-        "-Q", os.environ["CELERY_QUEUE"], "-n", f"pipeline-{uuid.uuid4().hex[:8]}@%h",
-        "--without-heartbeat", "--without-gossip", "--without-mingle",
-    ]  # fmt: skip
-    # The worker's own output goes to a file, so that `matches/s:` stays the last line.
-    log = tempfile.NamedTemporaryFile(prefix="uno-pipeline-worker-", suffix=".log", delete=False)
-    worker = subprocess.Popen(command, cwd=cwd, stdout=log, stderr=subprocess.STDOUT)
-    _wait_until_ready(worker, log.name)
-    return worker
+    if pool == "prefork":
+        options = [["--pool=prefork", f"--concurrency={workers}"]]
+    elif pool == "solo":
+        options = [["--pool=solo"]] * workers
+    else:
+        raise SystemExit(f"--pools: prefork or solo, not {pool!r}")
+    started = []
+    for option in options:
+        full = command + option + [
+            "--loglevel=WARNING", "-Q", os.environ["CELERY_QUEUE"],
+            "-n", f"pipeline-{uuid.uuid4().hex[:8]}@%h",
+            "--without-heartbeat", "--without-gossip", "--without-mingle",
+        ]  # fmt: skip
+        # The worker's output goes to a file, so that `matches/s:` stays the last line.
+        log = tempfile.NamedTemporaryFile(
+            prefix="uno-pipeline-worker-", suffix=".log", delete=False
+        )
+        started.append(subprocess.Popen(full, cwd=cwd, stdout=log, stderr=subprocess.STDOUT))
+    _wait_until_ready(started)
+    return started
 
 
-def stop(worker: subprocess.Popen[bytes]) -> None:
-    worker.terminate()
-    try:
-        worker.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        worker.kill()
-        worker.wait()
+def stop(worker: list[subprocess.Popen[bytes]]) -> None:
+    for process in worker:
+        process.terminate()
+    for process in worker:
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
-def _wait_until_ready(worker: subprocess.Popen[bytes], log: str) -> None:
+def _wait_until_ready(worker: list[subprocess.Popen[bytes]]) -> None:
     from config import celery_app
 
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        if worker.poll() is not None:
-            raise SystemExit(f"the worker stopped (status {worker.returncode}); see {log}")
-        if celery_app.control.ping(timeout=0.5):
+        if any(process.poll() is not None for process in worker):
+            stop(worker)
+            raise SystemExit("a worker stopped at its start (its log: /tmp/uno-pipeline-worker-*)")
+        if len(celery_app.control.ping(timeout=0.5)) >= len(worker):
             return
-    raise SystemExit(f"the worker did not answer within 60 s; see {log}")
+    stop(worker)
+    raise SystemExit("the workers did not answer within 60 s")
 
 
 def play_matches(matches: int, first_seed: int, timeout: float) -> tuple[float, int, float]:
@@ -314,7 +344,7 @@ def play_matches(matches: int, first_seed: int, timeout: float) -> tuple[float, 
             raise SystemExit(
                 f"{playing.count()} of {matches} matches still playing after {timeout} s"
             )
-        time.sleep(0.02)
+        time.sleep(0.05)
     seconds = time.perf_counter() - committed[0]
     events = sum(Game.objects.filter(pk__in=ids).values_list("version", flat=True))
     return matches / seconds, events, seconds
@@ -376,7 +406,7 @@ def profile_run(out: Path, matches: int, first_seed: int, timeout: float, superu
     worker = start_worker(1, command)
     spy = subprocess.Popen(
         [py_spy, "record", "--subprocesses", "--idle", "--format", "raw", "--rate", "250",
-         "--pid", str(worker.pid), "--output", str(raw)],
+         "--pid", str(worker[0].pid), "--output", str(raw)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     try:
