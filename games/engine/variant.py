@@ -32,6 +32,8 @@ class Variant:
         self.ruleset = ruleset
         # (state, events, folded state) of the last decision; see `replay`.
         self._last: tuple[State, list[Event], int, State] | None = None
+        # The ruleset's own method, bound once: one call less per legal_commands.
+        self.legal_commands = ruleset.legal_commands  # type: ignore[method-assign]
 
     @classmethod
     def from_spec(cls, spec: Mapping[str, Any]) -> Variant:

@@ -138,8 +138,10 @@ class Ruleset:
     uno_always_listed: ClassVar[bool] = False  # call-uno and catches listed with nobody owing
     plain_play_options: ClassVar[bool] = True  # play_options is Ruleset's own
     plain_playable: ClassVar[bool] = True  # playable is Ruleset's own
-    plain_turn: ClassVar[bool] = True  # begin_turn and prompt are Ruleset's own
+    plain_turn: ClassVar[bool] = True  # end_turn, proceed, begin_turn and prompt: Ruleset's
+    plain_playable_cards: ClassVar[bool] = True  # playable_cards is Ruleset's own
     looks_after: ClassVar[bool] = False  # after_command is overridden
+    plain_play: ClassVar[bool] = True  # a play is checked and resolved as here (play_plainly)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -147,8 +149,16 @@ class Ruleset:
         cls.uno_always_listed = cls.false_uno_penalized or cls.wrong_catch_penalized
         cls.plain_play_options = cls.play_options is Ruleset.play_options
         cls.plain_playable = cls.playable is Ruleset.playable
-        cls.plain_turn = cls.begin_turn is Ruleset.begin_turn and cls.prompt is Ruleset.prompt
+        cls.plain_turn = all(
+            getattr(cls, name) is getattr(Ruleset, name)
+            for name in ("end_turn", "proceed", "begin_turn", "prompt")
+        )
+        cls.plain_playable_cards = cls.playable_cards is Ruleset.playable_cards
         cls.looks_after = cls.after_command is not Ruleset.after_command
+        cls.plain_play = all(
+            getattr(cls, name) is getattr(Ruleset, name)
+            for name in ("check_play", "playable", "check_target", "play_card", "resolve_play")
+        )
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         options = dict(options or {})
@@ -409,6 +419,29 @@ class Ruleset:
         d.emit({"type": CARD_PLAYED, "seat": seat, "card": card, "color": color, "source": source})
         self.resolve_play(d, seat, card, color, bool(command.get("uno")))
 
+    def play_plainly(self, d: Decision, seat: Seat, command: Command) -> bool:
+        """The usual play in one step: a card that matches, with no uno, no target, its colour
+        named if it is black, and more than one card left. check_play, play_card and
+        resolve_play would do exactly this (for a family that keeps them, `plain_play`); False
+        (nothing done) for any other play, which goes the long way."""
+        state = d.state
+        card = command["card"]
+        color = command.get("color")
+        if (
+            (color is None) is (COLOR_OF[card] is not None)
+            and not command.get("uno")
+            and command.get("target") is None
+            and card in state.hands[seat]
+            and len(state.hands[seat]) + len(state.lanes[seat]) > 2
+            and card in PLAYABLE_ON[state.discard[-1] if state.discard else None, state.color]
+        ):
+            d.emit(
+                {"type": CARD_PLAYED, "seat": seat, "card": card, "color": color, "source": "hand"}
+            )
+            self.after_play(d, seat, card)
+            return True
+        return False
+
     def resolve_play(
         self, d: Decision, seat: Seat, card: Card, color: str | None, uno: bool
     ) -> None:
@@ -447,6 +480,9 @@ class Ruleset:
         elif card == WILD_DRAW4:
             self.draw_cards(d, nxt, 4, "wild-draw4")
             self.end_turn(d, seat, state.next_seat(seat, 2))
+        elif self.plain_turn:
+            # end_turn, inlined: the next seat's turn (the commonest end of a command).
+            d.emit({"type": PROMPTED, "to_act": [nxt], "pending": {"type": "play", "seat": nxt}})
         else:
             self.end_turn(d, seat, nxt)
 
@@ -505,7 +541,12 @@ class Ruleset:
     def turn_options(self, state: State, seat: Seat, pending: Pending) -> list[Command]:
         kind = pending["type"]
         if kind == "play":
-            cards = self.playable_cards(state, seat)
+            if self.plain_playable_cards:  # playable_cards, inlined
+                discard = state.discard
+                playable = PLAYABLE_ON[discard[-1] if discard else None, state.color]
+                cards = list(filter(playable.__contains__, dict.fromkeys(state.hands[seat])))
+            else:
+                cards = self.playable_cards(state, seat)
             held = state.cards_held(seat)
             if self.plain_play_options and held != 2:
                 # play_options for every card at once, while no play leaves one card (no uno).

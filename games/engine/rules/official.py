@@ -71,6 +71,8 @@ class Official(Ruleset):
             raise IllegalCommand(
                 "must-play-drawn-card", f"after drawing only {pending['card']} may be played"
             )
+        if self.plain_play and self.play_plainly(d, seat, command):
+            return
         self.check_play(state, seat, command)
         self.play_card(d, seat, command)
 
