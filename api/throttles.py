@@ -4,6 +4,11 @@ BotChangesThrottle: past the rate a request is refused before its view runs, so 
 nothing; the API answers 429 `{"code": "throttled", "message": ...}` (api/errors.py), the web
 pages (web/accounts.py, web/play.py) a page that says when to try again.
 
+The commands' throttles run on every command, so they count in a sliding window of two fixed
+windows (`WindowThrottle`): one pipelined round trip to Redis, where DRF's own keeps a list of
+every request's time and reads and writes it whole (two round trips, and up to the rate's
+count of timestamps pickled each way).
+
 The rates are settings (README.md): API_PERSON_COMMANDS_RATE, API_BOT_COMMANDS_RATE, SIGNUP_RATE.
 """
 
@@ -14,13 +19,70 @@ import math
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
 from django.http import HttpRequest
 from rest_framework.throttling import SimpleRateThrottle
 
 from games.models import Bot
 
 
-class PersonCommandThrottle(SimpleRateThrottle):
+class WindowThrottle(SimpleRateThrottle):
+    """A sliding-window count: the requests of the current fixed window plus the previous
+    window's, weighted by how much of it still lies within the last `duration` seconds
+    (the estimate Cloudflare's and nginx's limiters use). Refused requests are not counted, as
+    DRF's throttles do not count them."""
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        self.key = self.get_cache_key(request, view)
+        if self.key is None:
+            return True
+        self.now = self.timer()
+        window, into = divmod(self.now, self.duration)
+        current = f"{self.key}:{int(window)}"
+        count, previous = self._hit(current, f"{self.key}:{int(window) - 1}")
+        # The previous window's requests, spread evenly, that are still within `duration`.
+        self.previous, self.into = previous, into
+        self.still = previous * (1 - into / self.duration)
+        self.excess = self.still + count - self.num_requests
+        if self.excess <= 0:
+            return True
+        self._unhit(current)
+        return self.throttle_failure()
+
+    def wait(self) -> float | None:
+        """Seconds until the estimate is back under the rate: the previous window's weight
+        fades as the window slides on; else the current window must end."""
+        if self.previous and self.excess <= self.still:
+            return self.excess * self.duration / self.previous
+        return self.duration - self.into
+
+    def _hit(self, current: str, previous: str) -> tuple[int, int]:
+        """Count this request in `current`: (current's count, previous's count)."""
+        cache = caches["default"]
+        expires = 2 * self.duration
+        if isinstance(cache, RedisCache):
+            # Django's own client (its connection pool): the cache API has no pipeline.
+            client = cache._cache.get_client(write=True)  # type: ignore[attr-defined]
+            pipe = client.pipeline(transaction=False)
+            pipe.incr(cache.make_and_validate_key(current))
+            pipe.expire(cache.make_and_validate_key(current), expires)
+            pipe.get(cache.make_and_validate_key(previous))
+            count, _, before = pipe.execute()
+            return int(count), int(before or 0)
+        cache.add(current, 0, expires)
+        return cache.incr(current), int(cache.get(previous) or 0)
+
+    def _unhit(self, current: str) -> None:
+        cache = caches["default"]
+        if isinstance(cache, RedisCache):
+            client = cache._cache.get_client(write=True)  # type: ignore[attr-defined]
+            client.decr(cache.make_and_validate_key(current))
+        else:
+            cache.decr(current)
+
+
+class PersonCommandThrottle(WindowThrottle):
     """A person's game commands, the API's and the play page's alike (one count per person):
     API_PERSON_COMMANDS_RATE."""
 
@@ -37,7 +99,7 @@ class PersonCommandThrottle(SimpleRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": user.pk}
 
 
-class BotCommandThrottle(SimpleRateThrottle):
+class BotCommandThrottle(WindowThrottle):
     """A pull bot's commands, over all its games: API_BOT_COMMANDS_RATE."""
 
     scope = "bot-commands"

@@ -7,11 +7,18 @@ bot's validation round when one of its games ends, play a validation round that 
 the games of one that closed, and, when tasks run in-process (no broker), catch the projections
 up. Nothing else sends a task on commit; the beat sweeps find again whatever a lost task should
 have done (docs/workers.md).
+
+A request does only its own work: an append made outside a worker's task (a person's or a pull
+bot's command through the API or the play page) sends the one task `dispatch_append`, and the
+worker decides and does the rest (`dispatch_game`). An append made inside a task (a bot run, a
+sweep) is dispatched there and then; so is every append when tasks run in-process (`make run`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+
+from celery import current_task
 
 from games import deadlines, outbox, store, tasks, turns
 from games.engine import MATCH_OVER
@@ -30,22 +37,33 @@ def on_match_over(listener: MatchOverListener) -> None:
 
 
 def after_append(result: store.AppendResult) -> None:
-    """Store listener (on commit). One query decides everything; most appends need only it."""
-    rows = turns.seat_rows(result.game_id)
+    """Store listener (on commit): dispatch the game here inside a worker's task, else hand it
+    to a worker (in-process, without a broker, `delay` runs it at once)."""
+    if current_task:
+        dispatch_game(result.game_id)
+    else:
+        tasks.dispatch_append.delay(result.game_id)
+
+
+def dispatch_game(game_id: int) -> None:
+    """What the game's last append asks for, from the game as it is now (a later append's
+    dispatch may find the same work: every task is safe twice). One query decides everything;
+    most appends need only it."""
+    rows = turns.seat_rows(game_id)
     # Clocks first: run in-process, advance_game appends the bots' run (and dispatches it) at
     # once, and a person's turn that ended here must have stopped before the next one starts.
     if deadlines.clocks_to_change(rows):
-        deadlines.sync_deadlines(result.game_id)
+        deadlines.sync_deadlines(game_id)
     # A webhook seat out of turn may have been given a window to call, catch or jump in: only a
     # worker offers it (games/remote/windows.py). Games without one never come here for it.
     if turns.worker_to_act(rows) or turns.webhook_out_of_turn(rows):
-        tasks.advance_game.delay(result.game_id)
+        tasks.advance_game.delay(game_id)
     if rows and rows[0].game__status == MATCH_OVER:
         found = GameSettings.of(rows[0].game__context)
         if found.is_validation and not found.inline:
             tasks.settle_validation.delay(found.bot, found.round)
         for listener in _match_over:
-            listener(result.game_id, found)
+            listener(game_id, found)
     if tasks.run_projections.app.conf.task_always_eager:
         # In-process (`make run`, no broker), so the read models are fresh when the request that
         # appended answers. With a broker beat's 10 s run is enough: a task per append would be

@@ -204,8 +204,9 @@ def turn_deadline(game: Game) -> datetime.datetime | None:
 
 def game_detail(*, game_id: int, viewer: Viewer, seat: int | None = None) -> dict[str, Any]:
     """A game as `viewer` may see it: GET /api/games/{id}'s body and the play page's data."""
-    view = services.game_view(game_id=game_id, viewer=viewer, seat=seat)
-    game = Game.objects.prefetch_related("seats__user", "seats__registered_bot").get(pk=game_id)
+    # Read once, with its seats' people and bots, for the view and the listing.
+    game = services.game_for(game_id, names=True)
+    view = services.game_view(game_id=game_id, viewer=viewer, seat=seat, game=game)
     legal = view.pop("legal")
     version = view.pop("version")
     return {

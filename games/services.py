@@ -150,6 +150,7 @@ def game_command(
     command: Command,
     expected_version: int,
     command_id: str | None = None,
+    game: Game | None = None,
 ) -> CommandResult:
     """Run one command from `actor` against the game at `expected_version`.
 
@@ -158,8 +159,10 @@ def game_command(
     Conflict (the game is at another version); nothing is written then. A command id the
     actor already sent returns its first result. Seat facts appended since the expected
     version (a vacation, a resignation) change no card: the command is decided after them.
+    `game` is game_id's row as `game_for` read it, when the caller has it already (read once).
     """
-    game = _get_game(game_id)
+    if game is None or game.pk != game_id:
+        game = _get_game(game_id)
     seat = _acting_seat(game, actor, command)
     key = command_key(actor, command_id)
     if key is not None:
@@ -304,12 +307,16 @@ def visibility(variant: Variant, event: Event) -> str:
     return GameEvent.Visibility.PRIVATE
 
 
-def game_view(*, game_id: int, viewer: Viewer, seat: int | None = None) -> dict[str, Any]:
+def game_view(
+    *, game_id: int, viewer: Viewer, seat: int | None = None, game: Game | None = None
+) -> dict[str, Any]:
     """The game as `viewer` may see it: from `seat`, else the viewer's first seat, else as a
     spectator. Adds `version` (to send as the expected version) and `legal` (the commands the
-    seat may send now); once the match is over and revealed, every hand and lane.
+    seat may send now); once the match is over and revealed, every hand and lane. `game` is
+    game_id's row as `game_for` read it, when the caller has it already (read once).
     """
-    game = _get_game(game_id)
+    if game is None or game.pk != game_id:
+        game = _get_game(game_id)
     seat = _viewing_seat(game, viewer, seat)
     variant, state, version = load_state(game)
     view = variant.view(state, seat)
@@ -412,11 +419,32 @@ def keyed_seed(label: str) -> str:
     return hmac.new(key, label.encode(), hashlib.sha256).hexdigest()[:16]
 
 
-def _get_game(game_id: int) -> Game:
+def game_for(game_id: int, *, names: bool = False) -> Game:
+    """The game with its seats in one query, as the services read it (with `names`, the seats'
+    people and registered bots too, for a listing); GameNotFound if there is none."""
+    # Each joined model costs its columns' compiling and building, on every command.
+    joined = ("game", "user", "registered_bot") if names else ("game",)
     try:
-        return Game.objects.prefetch_related("seats").get(pk=game_id)
-    except (Game.DoesNotExist, ValueError, TypeError):
+        seats = list(
+            Seat.objects.select_related(*joined).filter(game_id=game_id).order_by("number")
+        )
+    except (ValueError, TypeError):
         raise GameNotFound(game_id) from None
+    if not seats:
+        # game_create writes a game and its seats in one transaction: no seat, no game.
+        raise GameNotFound(game_id)
+    game = seats[0].game
+    for seat in seats:
+        seat.game = game
+    # What prefetch_related("seats") leaves on the game, without its second query.
+    prefetched = Seat.objects.filter(game=game)
+    prefetched._result_cache = seats
+    prefetched._prefetch_done = True  # type: ignore[attr-defined]
+    game._prefetched_objects_cache = {"seats": prefetched}  # type: ignore[attr-defined]
+    return game
+
+
+_get_game = game_for
 
 
 def _first_variant(game: Game) -> Variant:

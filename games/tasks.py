@@ -13,7 +13,7 @@ from datetime import timedelta
 from celery import shared_task
 from django.conf import settings
 
-from games import deadlines, overdue, projections, turns
+from games import deadlines, dispatch, overdue, projections, turns
 from games.models import Bot
 from games.remote import validation
 
@@ -28,6 +28,12 @@ def advance_game(game_id: int, windows_over: int | None = None) -> None:
         # the windows of that version. Run in-process (no broker) the countdown is not kept and
         # this runs at once: without a broker the game does not hold for pull bots' windows.
         advance_game.apply_async((game_id, advance.version), countdown=advance.hold)
+
+
+@shared_task(ignore_result=True)
+def dispatch_append(game_id: int) -> None:
+    """The dispatch of an append a request made: the request only sends this (docs/workers.md)."""
+    dispatch.dispatch_game(game_id)
 
 
 @shared_task(ignore_result=True)

@@ -23,7 +23,7 @@ from django.utils import timezone
 from games import services
 from games.bots import webhook
 from games.engine import PLAYING
-from games.errors import Forbidden, IllegalMove
+from games.errors import Forbidden, GameNotFound, IllegalMove
 from games.game_settings import GameSettings
 from games.models import Bot, Game, Seat
 from games.seats import PULL_SEATS, REPLACED
@@ -50,6 +50,8 @@ def pull_decisions(bot: Bot) -> list[dict[str, Any]]:
     seats = (
         Seat.objects.filter(PULL_SEATS, registered_bot=bot, game__status=PLAYING)
         .select_related("game")
+        # The views below read each game's seats from here, not one query per game.
+        .prefetch_related("game__seats")
         .order_by("game_id", "number")
     )
     decisions = []
@@ -64,7 +66,9 @@ def pull_decisions(bot: Bot) -> list[dict[str, Any]]:
                 if window is not None:
                     decisions.append(window)
             continue
-        view = services.game_view(game_id=seat.game_id, viewer=bot, seat=seat.number)
+        view = services.game_view(
+            game_id=seat.game_id, viewer=bot, seat=seat.number, game=seat.game
+        )
         decisions.append(
             {
                 "game": seat.game_id,
@@ -86,7 +90,11 @@ def pull_command(
     may try again until the deadline)."""
     if bot.status in REPLACED:
         raise Forbidden(f"the bot is {bot.status}: {bot.status_reason}", code=f"bot-{bot.status}")
-    game = Game.objects.filter(pk=game_id).only("last_activity", "context", "to_act").first()
+    try:
+        # Read once, here, for the command too (services.game_command's `game`).
+        game: Game | None = services.game_for(game_id)
+    except GameNotFound:
+        game = None  # game_command says so, and counts it
     seat = command.get("seat") if isinstance(command, dict) else None
     # A command for a seat the game did not wait for (a catch, an uno call, a jump-in) answers an
     # out-of-turn window: nothing was asked, so it is no call, and a refusal is no fault either.
@@ -98,6 +106,7 @@ def pull_command(
             command=command,
             expected_version=expected_version,
             command_id=command_id,
+            game=game,
         )
     except IllegalMove as error:
         if not out_of_turn:

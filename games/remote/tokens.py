@@ -23,4 +23,9 @@ def issue_token(bot: Bot) -> str:
 def bot_for_token(token: str) -> Bot | None:
     if not token:
         return None
-    return Bot.objects.filter(kind=Bot.Kind.PULL, token_hash=token_hash(token)).first()
+    # With its owner: the API's request.user, read in the same query.
+    return (
+        Bot.objects.select_related("owner")
+        .filter(kind=Bot.Kind.PULL, token_hash=token_hash(token))
+        .first()
+    )

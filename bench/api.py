@@ -1,0 +1,506 @@
+#!/usr/bin/env python3
+"""API benchmark: people and pull bots playing through HTTP (gunicorn) against in-process calls.
+
+Usage (from the repository root):
+
+    DATABASE_URL=postgres://uno@127.0.0.1:5432/uno PYTHONPATH=. python3 bench/api.py \
+        [--clients 50] [--seconds 8] [--rounds 3]
+
+Everything runs on loopback, in processes of its own: a scratch database beside DATABASE_URL's
+(`<name>_api_<pid>`, dropped at the end), a redis-server on a free port (the broker and the
+cache the throttles count in), one Celery worker (`--pool=solo`, the dispatcher's tasks), and
+gunicorn (`config.wsgi`, GUNICORN_WORKERS x GUNICORN_THREADS gthread; below). The load is one
+more process: `--clients` asyncio clients on aiohttp with keep-alive connections, half of them
+people (personal tokens, `Authorization: Token`) each playing a 2-seat official match whose two
+seats are two people (GET /api/games/<id> as the person to act, POST /api/games/<id>/commands),
+half pull bots (`Authorization: Bot`) each playing both seats of its own match (GET
+/api/bot/decisions, POST /api/bot/games/<id>/commands). Every client picks a random legal move.
+
+Each round first plays the same mix in this process through the services (game_view then
+game_command, the in-process baseline), on games of its own at the same length, then the
+clients for the same time, on fresh games. It prints per round and as medians: the baseline's
+commands/s, HTTP commands/s, latency p50/p95/p99 of the POSTs (commands) and of every request,
+and the load (`uptime`); the last line is `commands/s: X`, the median HTTP rate of commands.
+Targets: X >= 300 and POST p95 <= 50 ms. Exit status 2 when DATABASE_URL is not PostgreSQL.
+
+gunicorn on 2 cores: 2 worker processes (one per core; more only add context switches, as the
+clients, PostgreSQL and the worker share the cores), each with 4 threads, so that one thread's
+wait on PostgreSQL or Redis lets another run Python (the GIL is released in I/O), and
+keep-alive connections (gthread keeps them; the sync worker closes every one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+EXIT_NOT_READY = 2
+SPEC = {"rules": "official", "options": {"target": 500}}
+GUNICORN_WORKERS = int(os.environ.get("GUNICORN_WORKERS", "2"))
+GUNICORN_THREADS = int(os.environ.get("GUNICORN_THREADS", "4"))
+# Out-of-turn commands: a client sends only its turn's (a random player would catch all the time).
+OUT_OF_TURN = {"catch", "call-uno"}
+
+
+def _in_turn(command: dict[str, Any], seat: int) -> bool:
+    return command["type"] not in OUT_OF_TURN and command.get("seat") == seat
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=50, help="concurrent clients (even)")
+    parser.add_argument("--seconds", type=float, default=8, help="seconds of each measured run")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds (baseline, then HTTP)")
+    parser.add_argument("--client", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.client:
+        return _client_process()
+
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        print("bench/api.py needs DATABASE_URL=postgres://… (a PostgreSQL to measure against)")
+        return EXIT_NOT_READY
+    import dj_database_url
+    import psycopg
+
+    parts = dj_database_url.parse(url)
+    scratch = f"{parts['NAME']}_api_{os.getpid()}"
+    admin = psycopg.connect(_conninfo(parts, "postgres"), autocommit=True)
+    admin.execute(f'CREATE DATABASE "{scratch}"')
+    logs = Path(tempfile.mkdtemp(prefix="uno-bench-api-"))
+    print(f"logs: {logs}")
+    redis_port, web_port = _free_port(), _free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": _database_url(parts, scratch),
+        "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
+        # The throttles count in Redis, shared by gunicorn's processes, as in production.
+        "CACHE_URL": f"redis://127.0.0.1:{redis_port}/1",
+        "CELERY_QUEUE": f"bench-api-{uuid.uuid4().hex[:8]}",
+        "SECRET_KEY": os.environ.get("SECRET_KEY", "bench-only-not-secret"),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DEBUG": "",
+    }
+    processes: list[subprocess.Popen[bytes]] = []
+    try:
+        # Its own redis-server: nothing else's queue or counts, and nothing to clean after.
+        processes.append(_start(logs, "redis", _redis_server(redis_port, logs), env))
+        _wait_until(lambda: _redis_answers(redis_port), "redis-server to answer")
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
+            cwd=REPO_ROOT, env=env, check=True,
+        )  # fmt: skip
+        os.environ.update(env)
+        os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+        import django
+
+        django.setup()
+        processes.append(_start(logs, "worker", _celery_worker(env["CELERY_QUEUE"]), env))
+        processes.append(_start(logs, "gunicorn", _gunicorn(web_port), env))
+        base = f"http://127.0.0.1:{web_port}"
+        _wait_until(lambda: _answers(base), "gunicorn to answer")
+        web, worker = processes[-1].pid, processes[-2].pid
+        return run(args, base, lambda: _server_cpu(web, worker, admin, scratch))
+    finally:
+        for process in reversed(processes):
+            process.terminate()
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        if "django" in sys.modules:
+            from django.db import connections
+
+            connections.close_all()
+        admin.execute(f'DROP DATABASE IF EXISTS "{scratch}" WITH (FORCE)')
+        admin.close()
+
+
+def _conninfo(parts: dict[str, Any], name: str) -> str:
+    fields = {
+        "host": parts.get("HOST") or "127.0.0.1",
+        "port": parts.get("PORT") or 5432,
+        "user": parts.get("USER") or "",
+        "password": parts.get("PASSWORD") or "",
+        "dbname": name,
+    }
+    return " ".join(f"{key}={value}" for key, value in fields.items() if value != "")
+
+
+def _database_url(parts: dict[str, Any], name: str) -> str:
+    auth = parts.get("USER") or ""
+    if parts.get("PASSWORD"):
+        auth += f":{parts['PASSWORD']}"
+    return (
+        f"postgres://{auth}@{parts.get('HOST') or '127.0.0.1'}:{parts.get('PORT') or 5432}/{name}"
+    )
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _start(
+    logs: Path, name: str, command: list[str], env: dict[str, str]
+) -> subprocess.Popen[bytes]:
+    # Each process's output goes to a log of its own, so that `commands/s:` stays the last line.
+    with (logs / f"{name}.log").open("ab") as out:
+        return subprocess.Popen(
+            command, cwd=REPO_ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
+        )
+
+
+def _wait_until(check: Any, what: str, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise SystemExit(f"timed out after {timeout:g} s waiting for {what}")
+        time.sleep(0.2)
+
+
+def _redis_server(port: int, logs: Path) -> list[str]:
+    return [
+        "redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", "",
+        "--appendonly", "no", "--dir", str(logs),
+    ]  # fmt: skip
+
+
+def _redis_answers(port: int) -> bool:
+    import redis
+
+    try:
+        with redis.Redis(port=port, socket_connect_timeout=0.5) as client:
+            return bool(client.ping())
+    except redis.RedisError:
+        return False
+
+
+def _celery_worker(queue: str) -> list[str]:
+    return [
+        sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
+        "--loglevel=WARNING", "-Q", queue, "--without-heartbeat", "--without-gossip",
+        "--without-mingle",
+    ]  # fmt: skip
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User and system CPU time a process has used (0 when it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    # utime and stime: fields 14 and 15 of proc(5), the 12th and 13th after the name.
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        children = task / "children"
+        if children.exists():
+            found += [int(child) for child in children.read_text().split()]
+    return found
+
+
+def _server_cpu(web: int, worker: int, admin: Any, scratch: str) -> dict[int, tuple[str, float]]:
+    """CPU seconds used so far by each server process: gunicorn's, the Celery worker's and the
+    scratch database's PostgreSQL backends. Robust where wall-clock rates are not: the machine
+    is shared, and CPU per command does not move with the load."""
+    roles = {web: "web", worker: "worker"}
+    roles.update({child: "web" for child in _children(web)})
+    backends = admin.execute(
+        "SELECT pid FROM pg_stat_activity WHERE datname = %s", [scratch]
+    ).fetchall()
+    roles.update({pid: "postgres" for (pid,) in backends})
+    return {pid: (role, _cpu_seconds(pid)) for pid, role in roles.items()}
+
+
+def _cpu_spent(
+    before: dict[int, tuple[str, float]], after: dict[int, tuple[str, float]]
+) -> dict[str, float]:
+    spent: dict[str, float] = {}
+    for pid, (role, seconds) in after.items():
+        # A backend that started during the round counts from zero.
+        spent[role] = spent.get(role, 0.0) + seconds - before.get(pid, (role, 0.0))[1]
+    return spent
+
+
+def _gunicorn(port: int) -> list[str]:
+    return [
+        sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}",
+        "--workers", str(GUNICORN_WORKERS), "--threads", str(GUNICORN_THREADS),
+        "--worker-class", "gthread", "--keep-alive", "30", "--timeout", "60",
+        "--log-level", "warning",
+    ]  # fmt: skip
+
+
+def _answers(base: str) -> bool:
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(f"{base}/api/health", timeout=2):
+            return True
+    except urllib.error.HTTPError:
+        return True  # a 503 from health is an answer: gunicorn is up
+    except OSError:
+        return False
+
+
+# --- the world ---------------------------------------------------------------------------------
+
+
+def make_world(clients: int, label: str) -> dict[str, Any]:
+    """`clients` clients' credentials and games: half people (two people per game), half pull
+    bots (one bot in both seats of its game); made in-process, each game fresh."""
+    from django.contrib.auth.models import User
+
+    from accounts.services import token_issue
+    from games.models import Bot
+    from games.remote.tokens import issue_token
+    from games.services import SeatSpec, game_create
+
+    people, bots = [], []
+    for n in range(clients // 2):
+        pair = [User.objects.create(username=f"{label}-p{n}-{seat}") for seat in range(2)]
+        game = game_create(variant_spec=SPEC, seats=[SeatSpec(user=user) for user in pair], seed=n)
+        people.append({"game": game.pk, "tokens": [token_issue(user=user) for user in pair]})
+    for n in range(clients - clients // 2):
+        owner = User.objects.create(username=f"{label}-o{n}")
+        bot = Bot.objects.create(
+            owner=owner, name=f"{label}-b{n}", kind=Bot.Kind.PULL, status=Bot.Status.ACTIVE
+        )
+        game = game_create(variant_spec=SPEC, seats=[SeatSpec(registered=bot)] * 2, seed=1000 + n)
+        bots.append({"game": game.pk, "token": issue_token(bot), "bot": bot.pk})
+    return {"people": people, "bots": bots}
+
+
+# --- the baseline: the same commands through the services, in this process ----------------------
+
+
+def in_process(world: dict[str, Any], seconds: float) -> dict[str, Any]:
+    """The clients' loop without HTTP: the view the client reads, then its command, for each
+    game in turn; returns commands/s."""
+    from django.contrib.auth.models import User
+
+    from games import services
+    from games.errors import GameError
+    from games.models import Bot
+
+    players: list[tuple[int, list[Any]]] = []
+    for person in world["people"]:
+        seated = list(User.objects.filter(seat__game_id=person["game"]).order_by("seat__number"))
+        players.append((person["game"], seated))
+    for entry in world["bots"]:
+        bot = Bot.objects.select_related("owner").get(pk=entry["bot"])
+        players.append((entry["game"], [bot, bot]))
+    rng = random.Random(7)
+    commands = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        for game_id, actors in players:
+            view = services.game_view(game_id=game_id, viewer=actors[0], seat=0)
+            if view["status"] != "playing":
+                continue
+            seat = view["to_act"][0]
+            if seat != 0:
+                view = services.game_view(game_id=game_id, viewer=actors[seat], seat=seat)
+            legal = [c for c in view["legal"] if _in_turn(c, seat)]
+            if not legal:
+                continue
+            try:
+                services.game_command(
+                    game_id=game_id,
+                    actor=actors[seat],
+                    command=rng.choice(legal),
+                    expected_version=view["version"],
+                )
+            except GameError:
+                continue
+            commands += 1
+    return {"commands": commands, "seconds": time.perf_counter() - started}
+
+
+# --- the clients (a process of their own, no Django) -------------------------------------------
+
+
+def _client_process() -> int:
+    config = json.load(sys.stdin)
+    result = asyncio.run(_clients(config))
+    json.dump(result, sys.stdout)
+    return 0
+
+
+async def _clients(config: dict[str, Any]) -> dict[str, Any]:
+    import aiohttp
+
+    base, seconds = config["base"], config["seconds"]
+    samples: dict[str, list[float]] = {"get": [], "post": []}
+    statuses: dict[str, int] = {}
+    connector = aiohttp.TCPConnector(limit=0, force_close=False)
+    async with aiohttp.ClientSession(base, connector=connector) as session:
+        stop = time.perf_counter() + seconds
+
+        async def call(method: str, path: str, token: str, body: Any = None) -> Any:
+            began = time.perf_counter()
+            async with session.request(
+                method, path, json=body, headers={"Authorization": token}
+            ) as response:
+                payload = await response.json(content_type=None)
+                status = response.status
+            samples["post" if method == "POST" else "get"].append(time.perf_counter() - began)
+            key = f"{method} {status}"
+            statuses[key] = statuses.get(key, 0) + 1
+            return status, payload
+
+        async def person(entry: dict[str, Any], rng: random.Random) -> None:
+            tokens = [f"Token {token}" for token in entry["tokens"]]
+            seat = 0
+            while time.perf_counter() < stop:
+                status, game = await call("GET", f"/api/games/{entry['game']}", tokens[seat])
+                if status != 200 or game["status"] != "playing":
+                    return
+                to_act = game["view"]["to_act"]
+                if seat not in to_act:
+                    seat = to_act[0]
+                    continue
+                legal = [c for c in game["legal"] if _in_turn(c, seat)]
+                body = {"command": rng.choice(legal), "expected_version": game["version"]}
+                await call("POST", f"/api/games/{entry['game']}/commands", tokens[seat], body)
+                seat = 1 - seat
+
+        async def bot(entry: dict[str, Any], rng: random.Random) -> None:
+            token = f"Bot {entry['token']}"
+            while time.perf_counter() < stop:
+                status, decisions = await call("GET", "/api/bot/decisions", token)
+                due = [d for d in decisions if not d["optional"]] if status == 200 else []
+                if not due:
+                    return
+                decision = due[0]
+                legal = [c for c in decision["legal"] if _in_turn(c, decision["seat"])]
+                body = {"command": rng.choice(legal), "expected_version": decision["version"]}
+                await call("POST", f"/api/bot/games/{decision['game']}/commands", token, body)
+
+        began = time.perf_counter()
+        await asyncio.gather(
+            *(person(entry, random.Random(n)) for n, entry in enumerate(config["people"])),
+            *(bot(entry, random.Random(100 + n)) for n, entry in enumerate(config["bots"])),
+        )
+        elapsed = time.perf_counter() - began
+    return {"samples": samples, "statuses": statuses, "seconds": elapsed}
+
+
+def http_run(base: str, world: dict[str, Any], seconds: float) -> dict[str, Any]:
+    config = {"base": base, "seconds": seconds, **world}
+    done = subprocess.run(
+        [sys.executable, __file__, "--client"],
+        input=json.dumps(config).encode(),
+        capture_output=True,
+        cwd=REPO_ROOT,
+    )
+    if done.returncode:
+        raise SystemExit(f"the clients failed:\n{done.stderr.decode(errors='replace')}")
+    return dict(json.loads(done.stdout))
+
+
+# --- the run -------------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
+
+
+def load() -> str:
+    return os.getloadavg().__repr__()
+
+
+def run(args: argparse.Namespace, base: str, server_cpu: Any) -> int:
+    from django.db import connection
+
+    rows: list[dict[str, float]] = []
+    # Warm up: gunicorn's processes import lazily, the first requests pay for it.
+    http_run(base, make_world(4, "warm"), 1.0)
+    for round_ in range(args.rounds):
+        uptime = load()
+        world = make_world(args.clients, f"b{round_}")
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            backend = cursor.fetchone()[0]
+        mine = (time.process_time(), _cpu_seconds(backend))
+        baseline = in_process(world, args.seconds)
+        mine = (time.process_time() - mine[0], _cpu_seconds(backend) - mine[1])
+        world = make_world(args.clients, f"h{round_}")
+        before = server_cpu()
+        measured = http_run(base, world, args.seconds)
+        spent = _cpu_spent(before, server_cpu())
+        posts, gets = measured["samples"]["post"], measured["samples"]["get"]
+        every = posts + gets
+        row = {
+            "cpu_baseline": 1000 * (mine[0] + mine[1]) / max(baseline["commands"], 1),
+            "cpu_web": 1000 * spent.get("web", 0.0) / max(len(posts), 1),
+            "cpu_worker": 1000 * spent.get("worker", 0.0) / max(len(posts), 1),
+            "cpu_postgres": 1000 * spent.get("postgres", 0.0) / max(len(posts), 1),
+            "baseline": baseline["commands"] / baseline["seconds"],
+            "http": len(posts) / measured["seconds"],
+            "requests": len(every) / measured["seconds"],
+            "p50": percentile(posts, 0.50) * 1000,
+            "p95": percentile(posts, 0.95) * 1000,
+            "p99": percentile(posts, 0.99) * 1000,
+            "all_p50": percentile(every, 0.50) * 1000,
+            "all_p95": percentile(every, 0.95) * 1000,
+            "all_p99": percentile(every, 0.99) * 1000,
+        }
+        rows.append(row)
+        print(
+            f"round {round_ + 1}: in-process {row['baseline']:.0f} commands/s; HTTP "
+            f"{row['http']:.0f} commands/s ({row['requests']:.0f} requests/s), POST p50/p95/p99 "
+            f"{row['p50']:.1f}/{row['p95']:.1f}/{row['p99']:.1f} ms, every request "
+            f"{row['all_p50']:.1f}/{row['all_p95']:.1f}/{row['all_p99']:.1f} ms; "
+            f"statuses {measured['statuses']}; CPU ms per command: in-process "
+            f"{row['cpu_baseline']:.1f} (with its PostgreSQL backend), HTTP: gunicorn "
+            f"{row['cpu_web']:.1f}, worker {row['cpu_worker']:.1f}, PostgreSQL "
+            f"{row['cpu_postgres']:.1f}; load before {uptime}"
+        )
+    median = {key: statistics.median(row[key] for row in rows) for key in rows[0]}
+    print(
+        f"gunicorn {GUNICORN_WORKERS} workers x {GUNICORN_THREADS} threads (gthread), "
+        f"{args.clients} clients, {args.seconds:g} s a round, medians of {args.rounds}; "
+        f"load now {load()}"
+    )
+    print(f"in-process (baseline, one thread): {median['baseline']:.0f} commands/s")
+    print(
+        f"POST latency p50 {median['p50']:.1f} ms, p95 {median['p95']:.1f} ms, "
+        f"p99 {median['p99']:.1f} ms"
+    )
+    print(
+        f"every request p50 {median['all_p50']:.1f} ms, p95 {median['all_p95']:.1f} ms, "
+        f"p99 {median['all_p99']:.1f} ms; {median['requests']:.0f} requests/s"
+    )
+    print(
+        f"CPU ms per command: in-process {median['cpu_baseline']:.1f} (Python and PostgreSQL); "
+        f"HTTP: gunicorn {median['cpu_web']:.1f}, worker {median['cpu_worker']:.1f}, "
+        f"PostgreSQL {median['cpu_postgres']:.1f}"
+    )
+    print(f"HTTP / in-process: {median['http'] / median['baseline']:.2f}")
+    print(f"commands/s: {median['http']:.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

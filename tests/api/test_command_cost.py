@@ -1,0 +1,193 @@
+"""What a command costs its request (issue 16; docs/performance.md, "API"): the queries of a
+person's and a pull bot's command and of the reads before them, the dispatch a worker does
+instead of the request, and the commands' throttles in one round trip to Redis.
+
+Query counts include the SAVEPOINT and RELEASE around the append: a test runs inside a
+transaction, where the store's append takes a savepoint (in a real request it is a transaction of
+its own, two queries fewer)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pytest
+import redis
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
+
+from accounts.services import token_issue
+from api.throttles import PersonCommandThrottle
+from games import tasks
+from games.models import Bot, Game, Seat
+from games.remote import tokens
+from games.services import SeatSpec, game_create
+from tests.games.factories import SHORT, make_user
+
+pytestmark = pytest.mark.django_db
+
+# A person's command: the token, the game with its seats (one query), the log, the append.
+PERSON_COMMAND_QUERIES = 4 + 2
+# A pull bot's: the bot with its owner (one query), the game, the log, the append, and the
+# bot's call stats (games/remote/strikes.py: the call's row and the counters).
+BOT_COMMAND_QUERIES = 6 + 2
+
+
+@pytest.fixture
+def dispatched(monkeypatch: pytest.MonkeyPatch, broker_tasks: None) -> list[int]:
+    """The games whose dispatch the requests sent to a worker (the broker's only task)."""
+    sent: list[int] = []
+    monkeypatch.setattr(tasks.dispatch_append, "delay", sent.append)
+    return sent
+
+
+def people_game() -> tuple[Game, list[APIClient]]:
+    people = [make_user(), make_user()]
+    game = game_create(variant_spec=SHORT, seats=[SeatSpec(user=p) for p in people], seed=3)
+    clients = []
+    for person in people:
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token_issue(user=person)}")
+        clients.append(client)
+    return game, clients
+
+
+def a_move(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    return next(command for command in legal if command["type"] in ("play", "draw"))
+
+
+def test_a_persons_command_reads_once_and_leaves_the_dispatch_to_a_worker(
+    dispatched, django_assert_max_num_queries, django_capture_on_commit_callbacks
+):
+    game, clients = people_game()
+    clients[0].get(f"/api/games/{game.pk}")  # the token's first use notes when (once a minute)
+    with django_assert_max_num_queries(3):
+        detail = clients[0].get(f"/api/games/{game.pk}").json()
+    assert detail["my_seats"] == [0] and detail["view"]["to_act"] == [0]
+    body = {"command": a_move(detail["legal"]), "expected_version": detail["version"]}
+
+    with (
+        django_assert_max_num_queries(PERSON_COMMAND_QUERIES),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        response = clients[0].post(f"/api/games/{game.pk}/commands", body, format="json")
+
+    assert response.status_code == 200, response.json()
+    # The request sent one task and started no clock: that is the worker's job.
+    assert dispatched == [game.pk]
+    assert not Seat.objects.filter(game=game, deadline_at__isnull=False).exists()
+    to_act = Game.objects.get(pk=game.pk).to_act
+    tasks.dispatch_append(game.pk)  # what the worker runs
+    clocked = Seat.objects.filter(game=game, deadline_at__isnull=False)
+    assert [seat.number for seat in clocked] == to_act
+
+
+def test_a_pull_bots_command_reads_the_bot_and_the_game_once(
+    dispatched, django_assert_max_num_queries, django_capture_on_commit_callbacks
+):
+    bot = Bot.objects.create(
+        owner=make_user(), name="poller", kind=Bot.Kind.PULL, status=Bot.Status.ACTIVE
+    )
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bot {tokens.issue_token(bot)}")
+    game = game_create(variant_spec=SHORT, seats=[SeatSpec(registered=bot)] * 2, seed=3)
+    decision = next(d for d in client.get("/api/bot/decisions").json() if not d["optional"])
+    body = {"command": a_move(decision["legal"]), "expected_version": decision["version"]}
+
+    with (
+        CaptureQueriesContext(connection) as queries,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        response = client.post(f"/api/bot/games/{game.pk}/commands", body, format="json")
+
+    assert response.status_code == 200, response.json()
+    assert len(queries) <= BOT_COMMAND_QUERIES, [q["sql"][:80] for q in queries]
+    sql = [query["sql"] for query in queries]
+    assert sum('FROM "games_game"' in q or 'FROM "games_seat"' in q for q in sql) == 1
+    # The owner (request.user) comes with the bot.
+    assert not any('FROM "auth_user"' in q for q in sql)
+    assert dispatched == [game.pk]
+    bot.refresh_from_db()
+    assert bot.calls == 1
+
+
+def test_the_commands_throttle_counts_in_one_round_trip_and_not_the_refused(
+    settings, redis_url, monkeypatch
+):
+    prefix = f"test-throttle-{uuid.uuid4().hex[:8]}"
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": redis_url,
+            "KEY_PREFIX": prefix,
+        }
+    }
+    settings.API_PERSON_COMMANDS_RATE = "3/min"
+    game, clients = people_game()
+    stale = {"command": {"type": "draw", "seat": 0}, "expected_version": 0}
+    url = f"/api/games/{game.pk}/commands"
+    clients[0].get(f"/api/games/{game.pk}")  # the token's first use, out of the way
+    trips: list[str] = []
+    pipelined, single = redis.client.Pipeline.execute, redis.client.Redis.execute_command
+
+    def pipeline_execute(self: Any, *args: Any, **kwargs: Any) -> Any:
+        trips.append("pipeline")
+        return pipelined(self, *args, **kwargs)
+
+    def execute_command(self: Any, *args: Any, **kwargs: Any) -> Any:
+        trips.append(str(args[0]))
+        return single(self, *args, **kwargs)
+
+    with redis.Redis.from_url(redis_url) as server:
+        try:
+            with monkeypatch.context() as spying:
+                spying.setattr(redis.client.Pipeline, "execute", pipeline_execute)
+                spying.setattr(redis.client.Redis, "execute_command", execute_command)
+                assert clients[0].post(url, stale, format="json").status_code == 409
+            # One pipeline (INCR, EXPIRE, and GET of the previous window), nothing else.
+            assert trips == ["pipeline"]
+            for _ in range(2):
+                assert clients[0].post(url, stale, format="json").status_code == 409
+            for _ in range(3):
+                refused = clients[0].post(url, stale, format="json")
+                assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+            counts = [int(server.get(key)) for key in server.keys(f"{prefix}:*")]
+            assert counts == [3]  # the refused requests were not counted
+            # The other person has a count of their own.
+            assert clients[1].post(url, stale, format="json").status_code == 403
+        finally:
+            for key in server.keys(f"{prefix}:*"):
+                server.delete(key)
+
+
+class Clock:
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_window_slides_the_previous_minutes_requests_out_gradually(settings):
+    settings.API_PERSON_COMMANDS_RATE = "10/min"
+    person = make_user()
+    request = type("Request", (), {"user": person})()
+    clock = Clock(60 * 1000 + 59.0)  # the last second of a minute
+
+    def allowed() -> bool:
+        throttle = PersonCommandThrottle()
+        throttle.timer = clock
+        return throttle.allow_request(request, None)
+
+    assert [allowed() for _ in range(11)] == [True] * 10 + [False]
+    # Half into the next minute, half of the last minute's 10 still count: 5 more.
+    clock.now = 60 * 1001 + 30.0
+    assert [allowed() for _ in range(6)] == [True] * 5 + [False]
+    throttle = PersonCommandThrottle()
+    throttle.timer = clock
+    assert not throttle.allow_request(request, None)
+    # One more slot when a tenth of the last minute's weight (6 s) has slid out.
+    assert throttle.wait() == pytest.approx(6.0)
+    clock.now += 6.01
+    assert allowed()
