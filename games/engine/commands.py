@@ -59,6 +59,9 @@ FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 }
 
 
+_LISTED_PLAY = frozenset({"type", "seat", "card", "uno"})
+
+
 class IllegalCommand(ValueError):
     """A command the rules (or the command's own shape) do not allow; nothing was changed.
 
@@ -91,7 +94,18 @@ def parse(command: Any, seats: int) -> Command:
         fields = FIELDS.get(kind) if type(kind) is str else None
         if fields is not None:
             keys = command.keys()
-            if keys <= fields[1] and fields[0] <= keys:
+            if kind == PLAY and keys == _LISTED_PLAY:
+                # The shape legal_commands lists a play in: three values to check.
+                seat, card = command["seat"], command["card"]
+                if (
+                    type(seat) is int
+                    and 0 <= seat < seats
+                    and type(card) is str
+                    and card in CARD_CODES
+                    and type(command["uno"]) is bool
+                ):
+                    return command
+            elif keys <= fields[1] and fields[0] <= keys:
                 seat = command.get("seat")
                 if kind in SYSTEM_COMMANDS:
                     if seat is None and _values_well_formed(command, kind, seats):

@@ -547,7 +547,7 @@ class Ruleset:
                 cards = list(filter(playable.__contains__, dict.fromkeys(state.hands[seat])))
             else:
                 cards = self.playable_cards(state, seat)
-            held = state.cards_held(seat)
+            held = len(state.hands[seat]) + len(state.lanes[seat])  # state.cards_held(seat)
             if self.plain_play_options and held != 2:
                 # play_options for every card at once, while no play leaves one card (no uno).
                 options = []
