@@ -360,6 +360,10 @@ class Ruleset:
     def draw_cards(self, d: Decision, seat: Seat, count: int, reason: str) -> list[Card]:
         """Draw up to `count` cards, reshuffling the discard pile when the draw pile runs out."""
         state = d.state
+        if 0 < count <= len(state.draw):  # the usual draw, from the pile as it is
+            cards = state.draw[-count:][::-1]
+            d.emit({"type": CARDS_DRAWN, "seat": seat, "cards": cards, "reason": reason})
+            return cards[:]  # the event keeps its own list
         drawn: list[Card] = []
         while len(drawn) < count:
             if not state.draw:
