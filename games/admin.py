@@ -23,6 +23,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ActionForm
+from django.db import connection
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
@@ -30,6 +31,7 @@ from django.utils.html import format_html
 
 from staff.actions import REASON_LENGTH, bot_reinstate, bot_suspend
 
+from . import store
 from .errors import GameError
 from .models import (
     Bot,
@@ -212,7 +214,17 @@ class ProjectionCheckpointAdmin(ReadOnlyAdmin):
 
 @admin.register(PositionCounter)
 class PositionCounterAdmin(ReadOnlyAdmin):
-    list_display = ("id", "value")
+    list_display = ("id", "value", "meaning")
+
+    @admin.display(description="meaning")
+    def meaning(self, counter: PositionCounter) -> str:
+        # On PostgreSQL positions come from a sequence since migration 0010: the row stays at
+        # the last position the counter gave out, and the log's head is elsewhere.
+        if connection.vendor == "postgresql":
+            return (
+                f"unused on PostgreSQL (the sequence games_gameevent_position); head {store.head()}"
+            )
+        return "the last global position given out"
 
 
 # ----------------------------------------------------------------------------- registered bots

@@ -234,9 +234,10 @@ def activity(*, now: datetime | None = None, hours: int = 24) -> Activity:
 def first_position_since(when: datetime) -> int:
     """About the first global position recorded at or after `when`, by bisecting the log on its
     primary key (a few dozen index lookups): `recorded_at` has no index, and a dashboard that
-    scanned the whole append-only log every refresh would slow as the log grows. Positions
-    follow commit order and `recorded_at` the start of each append, so a few events around the
-    cut may be out of order by milliseconds; the caller filters on `recorded_at` as well."""
+    scanned the whole append-only log every refresh would slow as the log grows. Positions are
+    taken as each append writes and `recorded_at` is the start of each append, so a few events
+    around the cut may be out of order by milliseconds; the caller filters on `recorded_at` as
+    well."""
     events = GameEvent.objects.order_by("global_position")
     low = events.values_list("global_position", flat=True).first()
     high = store.head()
