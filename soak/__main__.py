@@ -46,7 +46,10 @@ def arguments(argv: list[str] | None) -> harness.Options:
         help="faults to inject, comma-separated, from: " + ", ".join(harness.FAULTS),
     )
     parser.add_argument(
-        "--settle", type=float, default=90, help="seconds at most for the workers to settle"
+        "--settle",
+        type=float,
+        default=120,
+        help="seconds at most for each phase of the workers' settling (120)",
     )
     parser.add_argument(
         "--pause", type=float, default=3.0, help="a person waits up to this between looks (s)"

@@ -283,15 +283,20 @@ def inject(soak: Soak, name: str, redis: infra.Redis, cluster: infra.Cluster) ->
 
 def settle(soak: Soak, beat: infra.Process) -> list[str]:
     """Let the workers finish what the clients left: first with beat (the reconciler re-drives
-    games whose task a fault lost), then without it (no new timeouts), until nothing moves."""
+    games whose task a fault lost), then without it, until nothing moves. Without beat no turn
+    times out, so a game stops where a person (they have stopped) or a pull bot is to act; a
+    game whose seats are all played by workers now (its person's seat handed to the default bot
+    after three timeouts, its registered bot suspended) plays on to its end first. Each phase
+    has the --settle budget."""
     notes = []
     connections.close_all()  # the harness's own connection died with the database fault
-    deadline = time.monotonic() + soak.options.settle
+    budget = soak.options.settle
+    deadline = time.monotonic() + budget
     while turns.stalled_games(idle=timedelta(seconds=8)) and time.monotonic() < deadline:
         time.sleep(1)
     beat.stop()
     quiet_since, head = time.monotonic(), store.head()
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + budget
     while time.monotonic() < deadline:
         time.sleep(0.5)
         now = store.head()
@@ -300,7 +305,7 @@ def settle(soak: Soak, beat: infra.Process) -> list[str]:
         elif time.monotonic() - quiet_since > 3 and not turns.stalled_games(idle=timedelta(0)):
             break
     else:
-        notes.append("the log still moved 30 s after beat stopped")
+        notes.append(f"the log still moved {budget:g} s after beat stopped")
     return notes
 
 
