@@ -32,6 +32,9 @@ from ..events import (
 from ..state import HAND_OVER
 from .base import Decision, Handler, Ruleset
 
+# The pendings a play answers (`expect`, checked in place on the usual path).
+_PLAY_ANSWERS = ("play", "drawn")
+
 
 class Official(Ruleset):
     name = "official"
@@ -66,7 +69,9 @@ class Official(Ruleset):
 
     def on_play(self, d: Decision, command: Command) -> None:
         state, seat = d.state, command["seat"]
-        pending = self.expect(state, seat, "play", "drawn")
+        pending = state.pending
+        if pending is None or pending["type"] not in _PLAY_ANSWERS or seat not in state.to_act:
+            pending = self.expect(state, seat, *_PLAY_ANSWERS)  # raises the refusal
         if pending["type"] == "drawn" and command["card"] != pending["card"]:
             raise IllegalCommand(
                 "must-play-drawn-card", f"after drawing only {pending['card']} may be played"
@@ -78,7 +83,9 @@ class Official(Ruleset):
 
     def on_draw(self, d: Decision, command: Command) -> None:
         state, seat = d.state, command["seat"]
-        self.expect(state, seat, "play")
+        pending = state.pending
+        if pending is None or pending["type"] != "play" or seat not in state.to_act:
+            self.expect(state, seat, "play")  # raises the refusal
         drawn = self.draw_cards(d, seat, 1, "draw")
         if drawn and self.play_after_draw and self.playable(state, seat, drawn[0]):
             self.prompt(d, {"type": "drawn", "seat": seat, "card": drawn[0]})
