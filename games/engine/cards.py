@@ -54,10 +54,12 @@ def matches(card: Card, top: Card, color: Color | None) -> bool:
     return card_color is None or card_color == color or RANK_OF[card] == RANK_OF[top]
 
 
-class _PlayableOn(dict[tuple[Card, Color | None], frozenset[Card]]):
-    def __missing__(self, key: tuple[Card, Color | None]) -> frozenset[Card]:
+class _PlayableOn(dict[tuple[Card | None, Color | None], frozenset[Card]]):
+    def __missing__(self, key: tuple[Card | None, Color | None]) -> frozenset[Card]:
         # A colour no decision names (a hand-made log): ask `matches`, remember nothing.
         top, color = key
+        if top is None:
+            raise KeyError("no card is on the discard pile")
         return frozenset(card for card in CARD_CODES if matches(card, top, color))
 
 

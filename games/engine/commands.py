@@ -91,8 +91,7 @@ def parse(command: Any, seats: int) -> Command:
     # once goes through `_check`, which accepts it too or says what is wrong.
     if type(command) is dict:
         kind = command.get("type")
-        fields = FIELDS.get(kind) if type(kind) is str else None
-        if fields is not None:
+        if type(kind) is str and (fields := FIELDS.get(kind)) is not None:
             keys = command.keys()
             if kind == PLAY and keys == _LISTED_PLAY:
                 # The shape legal_commands lists a play in: three values to check.

@@ -386,11 +386,11 @@ class Ruleset:
     # ------------------------------------------------------------------------------ plays
 
     def playable(self, state: State, seat: Seat, card: Card) -> bool:
-        return card in PLAYABLE_ON[state.top, state.color]  # type: ignore[index]
+        return card in PLAYABLE_ON[state.top, state.color]
 
     def playable_cards(self, state: State, seat: Seat) -> list[Card]:
         """The distinct cards of `seat`'s hand that `playable` allows (a hot path: inlined)."""
-        playable = PLAYABLE_ON[state.top, state.color]  # type: ignore[index]
+        playable = PLAYABLE_ON[state.top, state.color]
         # filter with a set's own __contains__ runs in C, with no Python call per card.
         return list(filter(playable.__contains__, dict.fromkeys(state.hands[seat])))
 
@@ -399,7 +399,7 @@ class Ruleset:
         if card not in state.hands[seat]:
             raise IllegalCommand("card-not-in-hand", f"seat {seat} holds no {card}")
         if not (
-            card in PLAYABLE_ON[state.top, state.color]  # type: ignore[index]
+            card in PLAYABLE_ON[state.top, state.color]
             if self.plain_playable
             else self.playable(state, seat, card)
         ):
