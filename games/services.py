@@ -430,12 +430,16 @@ def game_for(game_id: int, *, names: bool = False) -> Game:
         )
     except (ValueError, TypeError):
         raise GameNotFound(game_id) from None
-    if not seats:
-        # game_create writes a game and its seats in one transaction: no seat, no game.
-        raise GameNotFound(game_id)
-    game = seats[0].game
-    for seat in seats:
-        seat.game = game
+    if seats:
+        game = seats[0].game
+        for seat in seats:
+            seat.game = game
+    else:
+        # A stream with no seats (a simulated match's, a copy of a log), or no game at all.
+        found = Game.objects.filter(pk=game_id).first()
+        if found is None:
+            raise GameNotFound(game_id)
+        game = found
     # What prefetch_related("seats") leaves on the game, without its second query.
     prefetched = Seat.objects.filter(game=game)
     prefetched._result_cache = seats
