@@ -163,32 +163,44 @@ def send_command(
     command_id = uuid.uuid4().hex
     body = {"command": command, "expected_version": version, "command_id": command_id}
     record.count("commands sent")
-    status = 0
+    status, answer = deliver(base, record, path, auth, body, stop)
+    if status == 200:
+        record.count("accepted")
+        with record.lock:
+            record.accepted.append((game, f"{key_prefix}/{command_id}"))
+        if random.random() < 0.03:
+            # Delivered twice, as a client whose answer was lost would: the first result
+            # comes back and nothing is written.
+            record.count("sent twice")
+            again, answer = deliver(base, record, path, auth, body, stop)
+            if again != 200 or not answer.get("repeated"):
+                record.error(again, {"code": "second-delivery-not-repeated"})
+        return status
+    if status == 0 or status >= 500:
+        with record.lock:
+            record.unanswered.append((game, f"{key_prefix}/{command_id}"))
+    return status
+
+
+def deliver(
+    base: str, record: Record, path: str, auth: str, body: Any, stop: threading.Event
+) -> tuple[int, Any]:
+    """POST `body` until a definite answer comes (anything but a 5xx or none), RETRIES times
+    at most, with the same command id; every answer but a 200 is counted."""
+    status, answer = 0, None
     for _ in range(RETRIES):
         status, answer = call(base, "POST", path, auth, body)
         if status == 200:
-            record.count("accepted")
-            with record.lock:
-                record.accepted.append((game, f"{key_prefix}/{command_id}"))
-            if random.random() < 0.03:
-                # Delivered twice, as a client whose answer was lost would: the first result
-                # comes back and nothing is written.
-                record.count("sent twice")
-                again, answer = call(base, "POST", path, auth, body)
-                if again != 200 or not answer.get("repeated"):
-                    record.error(again, {"code": "second-delivery-not-repeated"})
-            return status
+            return status, answer
         record.error(status, answer)
         if status == 422:
             record.count("refused by rule")
         if status == 409:
             record.count("version conflicts")
         if 0 < status < 500:
-            return status
+            return status, answer
         stop.wait(RETRY_PAUSE)
-    with record.lock:
-        record.unanswered.append((game, f"{key_prefix}/{command_id}"))
-    return status
+    return status, answer
 
 
 @dataclass
