@@ -18,9 +18,10 @@ included), N times in a row, after an untimed warm-up match of each side. The si
 alternating order within each round:
 
     before  the same code with snapshots switched off (every load folds the whole log);
-    after   with snapshots: loads start from the newest snapshot. The match is first loaded at
-            its length less EVERY / 2 (untimed), so the timed loads fold about as many events
-            as in a match played from the start (0 to EVERY, half on average).
+    after   with snapshots: loads start from the newest snapshot. The match is first loaded
+            once (untimed), which keeps a snapshot at its length (a multiple of EVERY), as the
+            players' loads would have; the timed loads then fold the events since, 0 to about
+            EVERY as in any match, and one of them keeps the next snapshot.
 
 It prints, per length and side, the median (the median of the rounds' medians) and the p95 of
 all samples, in milliseconds, the load (`uptime`) with each round, then `view ratio: Y` and, as
@@ -156,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
 
 def measure(length: int, side: str, count: int, seed: int) -> tuple[list[float], list[float]]:
     """A fresh match `length` events long; `count` times a person's view then their command."""
-    from games import services, snapshots
+    from games import services
     from games.bots import find_strategy
     from games.models import Game
 
@@ -167,8 +168,8 @@ def measure(length: int, side: str, count: int, seed: int) -> tuple[list[float],
     commands: list[float] = []
     with snapshots_switched(on=side == "after"):
         if side == "after":
-            # Untimed: a snapshot about EVERY / 2 events back, as in a match played all along.
-            services.load_state(game, until=length - snapshots.EVERY // 2)
+            # Untimed: the snapshot at `length`, as the players' loads would have kept it.
+            services.load_state(game)
         for _ in range(count):
             seat = Game.objects.values_list("to_act", flat=True).get(pk=game.pk)[0]
             person = people[seat]

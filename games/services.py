@@ -207,26 +207,29 @@ def load_state(game: Game, *, until: int | None = None) -> tuple[Variant, State,
     end of the log) and the version of that state.
 
     From the newest snapshot at or below `until` and the events after it (games/snapshots.py),
-    else from the whole log; once this folded `snapshots.EVERY` events, the state is kept as a
-    new snapshot, so no load folds many more than that however long the match.
+    else from the whole log. A fold that passes a multiple of `snapshots.EVERY` keeps the state
+    there as a new snapshot, so a load folds fewer than EVERY events more than the ones since
+    the last load, however long the match.
     """
-    # A snapshot is kept only after EVERY folded events: a shorter log has none to look up.
+    # Snapshots sit at multiples of EVERY: a shorter log has none to look up.
     bound = game.version if until is None else until
     found = snapshots.newest(game.pk, until=until) if bound >= snapshots.EVERY else None
     if found is None:
         events = store.load(game.pk, until=until)
         variant = stream_variant(game, events)
-        state, version, started = variant.replay(events), len(events), events[0]
-        folded = version
+        base, started, state = 0, events[0], None
     else:
-        tail = store.load(game.pk, after=found.version, until=until)
+        events = store.load(game.pk, after=found.version, until=until)
         variant = stream_variant(game, [found.started])
-        state, version, started = found.state, found.version + len(tail), found.started
-        if tail:
-            state = variant.replay(tail, state)
-        folded = len(tail)
-    if folded >= snapshots.EVERY:
-        snapshots.keep(game.pk, version, started, state)
+        base, started, state = found.version, found.started, found.state
+    version = base + len(events)
+    mark = snapshots.due(base, version)
+    if mark is not None:
+        kept = variant.replay(events[: mark - base], state)
+        snapshots.keep(game.pk, mark, started, kept)
+        events, state = events[mark - base :], kept
+    if state is None or events:
+        state = variant.replay(events, state)
     return variant, state, version
 
 

@@ -7,8 +7,8 @@ What keeps it from ever serving a stale state:
 
 - it is the fold of events 1..version, and those never change once committed; the events after
   it are always read from the log, so a snapshot can be old but never wrong;
-- it is written only after the transaction that read those events commits (`keep`), so a
-  rolled-back transaction leaves none behind;
+- it is written only outside a transaction (`keep`), where every event it folded is committed:
+  a transaction that rolls back never leaves one behind;
 - it is keyed by FINGERPRINT, a hash of the engine's source, the snapshot format and the store's
   upcasters: a state folded by other engine code, or in another shape, is never read back;
 - one that does not decode falls back to a full replay (`newest` returns None).
@@ -27,7 +27,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import DatabaseError, connection
 from django.utils import timezone
 
 from games import engine
@@ -42,12 +42,16 @@ log = logging.getLogger(__name__)
 # Bump when `encode` writes another shape.
 FORMAT = 1
 
-# A snapshot is written once a load has folded this many events after the newest one: a command
-# or a view then folds at most this many, whatever the match's length (bench/commands.py).
+# Snapshots are kept at the versions that are multiples of this, by the first load that folds
+# past one: a command or a view then folds fewer than this many events more than the ones
+# appended since the last load, whatever the match's length (bench/commands.py).
 EVERY = 100
 
 
-def _fingerprint() -> str:
+ENGINE_ROOT = Path(engine.__file__).parent
+
+
+def _fingerprint(root: Path = ENGINE_ROOT) -> str:
     """A hash of everything that decides what a snapshot holds: the engine's code (its fold and
     its State), the rules version, the store's schema versions and upcasters, and FORMAT."""
     digest = hashlib.sha256(f"format {FORMAT} rules {RULES_VERSION}\0".encode())
@@ -55,7 +59,6 @@ def _fingerprint() -> str:
     for key, upcast in sorted(UPCASTERS.items()):
         digest.update(repr(key).encode())
         digest.update(marshal.dumps(upcast.__code__))
-    root = Path(engine.__file__).parent
     for path in sorted(root.rglob("*.py")):
         digest.update(path.relative_to(root).as_posix().encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
@@ -101,17 +104,28 @@ def newest(game_id: int, *, until: int | None = None) -> Found | None:
     return Found(version, started, state)
 
 
+def due(base: int, version: int) -> int | None:
+    """The version to keep a snapshot at, when a fold from `base` (a snapshot's version, or 0)
+    to `version` passed a multiple of EVERY; None when it passed none."""
+    mark = version - version % EVERY
+    return mark if mark > base else None
+
+
 def keep(game_id: int, version: int, started: Event, state: State) -> None:
-    """Write the state after events 1..version once the current transaction commits (at once
-    outside one): never from events that may still roll back, and never holding a lock while
-    the caller's transaction waits on another. A state this format cannot hold is skipped."""
+    """Write the state after events 1..version, when no transaction is open: then every event
+    it folded is committed. Inside one (a staff action or a fallback move with the game's row
+    locked) it keeps none: those events could still roll back, and the snapshot's row lock,
+    held to the caller's commit, could deadlock with a transaction taking the game's row
+    first. A state this format cannot hold, or a failed write, is logged and costs only speed.
+    """
+    if connection.in_atomic_block:
+        return
     try:
         text = encode(started, state)
     except SnapshotError as error:
         log.warning("no snapshot of game %s at v%s: %s", game_id, version, error)
         return
-
-    def write() -> None:
+    try:
         with connection.cursor() as cursor:
             cursor.execute(
                 "INSERT INTO games_snapshot (game_id, fingerprint, version, state, written_at) "
@@ -124,9 +138,8 @@ def keep(game_id: int, version: int, started: Event, state: State) -> None:
                 "DELETE FROM games_snapshot WHERE game_id = %s AND fingerprint <> %s",
                 [game_id, FINGERPRINT],
             )
-
-    # robust: a snapshot that fails to be written is logged, and costs only speed.
-    transaction.on_commit(write, robust=True)
+    except DatabaseError as error:
+        log.warning("no snapshot of game %s at v%s: %s", game_id, version, error)
 
 
 def forget(game_id: int | None = None) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 import threading
 from typing import Any
 
@@ -84,9 +85,22 @@ def test_a_state_the_format_cannot_hold_is_refused():
         snapshots.encode(log[0], state)
 
 
-def test_the_fingerprint_names_this_engine():
-    assert len(snapshots.FINGERPRINT) == 64
-    assert snapshots.FINGERPRINT == snapshots._fingerprint()
+def test_snapshots_are_due_at_each_multiple_of_every_a_fold_passes(every):
+    assert snapshots.due(0, every - 1) is None
+    assert snapshots.due(0, every) == every
+    assert snapshots.due(0, 3 * every + 2) == 3 * every
+    assert snapshots.due(every, 2 * every - 1) is None
+    assert snapshots.due(every, 2 * every) == 2 * every
+
+
+def test_the_fingerprint_changes_with_any_change_to_the_engines_code(tmp_path):
+    copy = tmp_path / "engine"
+    shutil.copytree(snapshots.ENGINE_ROOT, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    same = snapshots._fingerprint(copy)
+    assert len(same) == 64
+    state_py = copy / "state.py"
+    state_py.write_text(state_py.read_text() + "\n# another representation\n")
+    assert snapshots._fingerprint(copy) != same
 
 
 # ------------------------------------------------------------------------ in the database
@@ -124,14 +138,19 @@ def test_a_long_game_loads_the_same_state_at_every_version(every):
     game.refresh_from_db()
     variant, events = whole_log(game)
 
+    # Kept by the players' loads as they passed multiples of EVERY (the last command's events
+    # may have passed one more, which no load has folded yet).
     kept = sorted(Snapshot.objects.filter(game=game).values_list("version", flat=True))
-    assert len(kept) >= 3, kept
+    assert kept == list(range(every, kept[-1] + 1, every))
+    assert kept[-1] > game.version - 2 * every
     for at in range(1, game.version + 1):
         _, state, version = services.load_state(game, until=at)
         assert version == at
         assert state == variant.replay(events[:at]), at
     _, state, version = services.load_state(game)
     assert (state, version) == (variant.replay(events), game.version)
+    kept = sorted(Snapshot.objects.filter(game=game).values_list("version", flat=True))
+    assert kept == list(range(every, game.version + 1, every))
     check_every_snapshot(game)
 
 
@@ -171,11 +190,11 @@ def test_a_snapshot_of_another_engine_is_ignored_and_dropped(every):
     _, state, _ = services.load_state(game)
 
     assert state == variant.replay(events)
-    # That load folded the whole log (more than EVERY events): it kept its own snapshot and
-    # dropped the other engine's.
+    # That load folded the whole log, past multiples of EVERY: it kept its own snapshot at the
+    # last one and dropped the other engine's.
     assert game.version >= every
     rows = list(Snapshot.objects.filter(game=game).values_list("fingerprint", "version"))
-    assert rows == [(snapshots.FINGERPRINT, game.version)]
+    assert rows == [(snapshots.FINGERPRINT, game.version - game.version % every)]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -203,22 +222,23 @@ def test_a_snapshot_that_does_not_decode_falls_back_to_the_log(every, text, capl
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_rolled_back_transaction_leaves_no_snapshot(every):
+def test_a_load_inside_a_transaction_keeps_no_snapshot(every):
     game = make_game(spec=LONG, seed=9)
     play(game, 4)
     game.refresh_from_db()
     snapshots.forget(game.pk)
 
+    # Its events could still roll back (here they are all committed; the rule does not ask).
     with pytest.raises(RuntimeError), transaction.atomic():
         services.load_state(game)
         raise RuntimeError("rolled back")
-    assert not Snapshot.objects.filter(game=game).exists()
-
     with transaction.atomic():
         services.load_state(game)
-        # Written once the transaction commits, not before.
-        assert not Snapshot.objects.filter(game=game).exists()
-    assert Snapshot.objects.filter(game=game, version=game.version).exists()
+    assert not Snapshot.objects.filter(game=game).exists()
+
+    services.load_state(game)
+    mark = game.version - game.version % every
+    assert list(Snapshot.objects.filter(game=game).values_list("version", flat=True)) == [mark]
 
 
 @pytest.mark.django_db(transaction=True)
