@@ -20,8 +20,10 @@ Each round first plays the same mix in this process through the services (game_v
 game_command, the in-process baseline), on games of its own at the same length, then the
 clients for the same time, on fresh games. It prints per round and as medians: the baseline's
 commands/s, HTTP commands/s, latency p50/p95/p99 of the POSTs (commands) and of every request,
-and the load (`uptime`); the last line is `commands/s: X`, the median HTTP rate of commands.
-Targets: X >= 300 and POST p95 <= 50 ms. Exit status 2 when DATABASE_URL is not PostgreSQL.
+the CPU milliseconds per command of gunicorn, the worker and PostgreSQL, and the load
+(`uptime`); the last line is `commands/s: X`, the median HTTP rate of commands. Targets: X >= 300
+and POST p95 <= 50 ms. Exit status 2 when DATABASE_URL is not PostgreSQL or redis-server is
+missing.
 
 gunicorn on 2 cores: 2 worker processes (one per core; more only add context switches, as the
 clients, PostgreSQL and the worker share the cores), each with 4 threads, so that one thread's
@@ -36,6 +38,7 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import socket
 import statistics
 import subprocess
@@ -72,6 +75,9 @@ def main() -> int:
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith(("postgres://", "postgresql://")):
         print("bench/api.py needs DATABASE_URL=postgres://… (a PostgreSQL to measure against)")
+        return EXIT_NOT_READY
+    if shutil.which("redis-server") is None:
+        print("bench/api.py needs redis-server on the PATH (it starts its own on a free port)")
         return EXIT_NOT_READY
     import dj_database_url
     import psycopg
