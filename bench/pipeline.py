@@ -377,11 +377,15 @@ def _track_functions(superuser: str, scratch: str) -> None:
 
 
 def _purge_queue() -> None:
-    """Drop what is left on the bench's queue (the profile's unplayed game's first task)."""
+    """Delete the bench's queue with what is left on it (the profile's unplayed game's first
+    task)."""
     from config import celery_app
 
-    with celery_app.connection_for_write() as connection:
-        connection.default_channel.queue_purge(os.environ["CELERY_QUEUE"])
+    try:
+        with celery_app.connection_for_write() as connection:
+            connection.default_channel.queue_delete(os.environ["CELERY_QUEUE"])
+    except Exception as error:  # whatever it is, the scratch database is dropped after this
+        print(f"the queue {os.environ['CELERY_QUEUE']} was not deleted: {error}")
 
 
 def _load() -> str:
