@@ -94,14 +94,21 @@ def test_the_app_role_plays_a_game_through_the_services(app_role):
         assert result.version > version
 
 
-@pytest.mark.parametrize("statement", REFUSED)
-def test_the_app_role_cannot_rewrite_the_log_or_its_guards(app_role, statement):
+def test_the_app_role_cannot_rewrite_the_log_or_its_guards(app_role):
     game = make_game()
     before = logged(game.pk)
+    refused = {}
+    # One test for every statement: each database a transactional test makes costs a flush.
     with connect_as(app_role) as conn:
-        with pytest.raises(errors.InsufficientPrivilege):
-            conn.execute(statement)
+        for statement in REFUSED:
+            try:
+                conn.execute(statement)
+            except errors.InsufficientPrivilege:
+                refused[statement] = True
+            else:
+                refused[statement] = False
 
+    assert refused == dict.fromkeys(REFUSED, True)
     assert logged(game.pk) == before
 
 
