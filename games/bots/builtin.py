@@ -11,11 +11,11 @@ from .common import (
     Command,
     Strategy,
     View,
-    best_color,
     by_type,
     color_counts,
     first,
     free_calls,
+    held_color,
     in_turn,
     matches,
     open_choice,
@@ -71,7 +71,9 @@ def greedy(view: View, legal: list[Command], rng: random.Random) -> Command | No
     hand = view["hand"]
     # With no coloured card (a precognitive hand all in its lane) any colour may be right: pick
     # one at random rather than always the same.
-    color = best_color(hand) if color_counts(hand) else rng.choice(COLORS)
+    color = held_color(hand)
+    if color is None:
+        color = rng.choice(COLORS)
     if not in_turn(view):
         return _greedy_play(view, legal, color)  # a jump-in, when one is offered
     kind = (view["pending"] or {}).get("type")

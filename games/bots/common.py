@@ -84,18 +84,42 @@ def color_counts(cards: Iterable[str | None]) -> Counter[str]:
     return Counter(color for c in cards if c is not None and (color := COLOR_OF[c]) is not None)
 
 
+# A card's share of its colour's score in best_color: the count first, then the points (a
+# hand never holds 2**40 points, so the sum orders (count, points) as the tuples would).
+_COUNTED = 1 << 40
+_SCORE_OF: dict[str | None, tuple[str, int] | None] = {
+    card: None if color is None else (color, _COUNTED + POINTS[card])
+    for card, color in COLOR_OF.items()
+}
+_SCORE_OF[None] = None  # a hidden card
+
+
+def held_color(cards: Iterable[str | None], default: str | None = None) -> str | None:
+    """best_color's colour, or None when no coloured card is held."""
+    scores = dict.fromkeys(COLORS, 0)
+    held = False
+    for card in cards:
+        scored = _SCORE_OF[card]
+        if scored is not None:
+            scores[scored[0]] += scored[1]
+            held = True
+    if not held:
+        return None
+    # max(COLORS, key=(count, points, is the default)): the first of the highest keys.
+    best, top = COLORS[0], (scores[COLORS[0]], COLORS[0] == default)
+    for color in COLORS[1:]:
+        key = (scores[color], color == default)
+        if key > top:
+            best, top = color, key
+    return best
+
+
 def best_color(cards: Iterable[str | None], default: str | None = None) -> str:
     """The colour held most (ties: the one with more points, so it is shed sooner)."""
-    held = [c for c in cards if c is not None]
-    counts = color_counts(held)
-    if not counts:
+    color = held_color(cards, default)
+    if color is None:
         return default or COLORS[0]
-    weight = Counter({c: 0 for c in COLORS})
-    for card in held:
-        color = COLOR_OF[card]
-        if color is not None:
-            weight[color] += POINTS[card]
-    return max(COLORS, key=lambda c: (counts[c], weight[c], c == default))
+    return color
 
 
 def without(hand: list[str], card: str) -> list[str]:

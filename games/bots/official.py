@@ -84,12 +84,20 @@ def score_play(view: View, command: Command) -> float:
 def play_turn(view: View, legal: list[Command], rng: random.Random) -> Command | None:
     plays = uno_right(by_type(legal, "play"))
     hand = view["hand"]
-    # A black card is listed once per colour: keep the colour this bot would name.
-    plays = [
-        c
-        for c in plays
-        if c.get("color") is None or c["color"] == pick_color(view, without(hand, c["card"]))
-    ]
+    # A black card is listed once per colour: keep the colour this bot would name (worked out
+    # once per card, not once per listed colour).
+    named: dict[str, str] = {}
+    kept = []
+    for c in plays:
+        color = c.get("color")
+        if color is not None:
+            card = c["card"]
+            if card not in named:
+                named[card] = pick_color(view, without(hand, card))
+            if color != named[card]:
+                continue
+        kept.append(c)
+    plays = kept
     fallback = first(legal, "pass") or first(legal, "draw")
     if not plays:
         return fallback
