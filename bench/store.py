@@ -22,7 +22,8 @@ and drops it again, so it never touches the real data. It prints:
 then `writers: X` = (c) 4 writers / 1 writer, and as its last line `ratio: X` = (b) / (a).
 Targets: ratio >= 0.8, writers >= 1.6 (and, as before, (d) >= 15,000 events/s, (e) <= 20 ms).
 Every figure is the median of its rounds, and (a)/(b) and the two sides of (c) run in
-alternating rounds, so that drift (other load, disk caches) hits both alike. Exit status 2 when DATABASE_URL is not a PostgreSQL URL.
+alternating rounds, so that drift (other load, disk caches) hits both alike. Exit status 2
+when DATABASE_URL is not a PostgreSQL URL.
 """
 
 from __future__ import annotations
