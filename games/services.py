@@ -21,7 +21,22 @@ from games.bots import find_strategy
 from games.driver import step
 from games.engine import MATCH_OVER, PLAYING, IllegalCommand, RulesVersionMismatch, State, Variant
 from games.engine.commands import SYSTEM_COMMANDS, parse
-from games.engine.events import GAME_ABORTED, SERVICE_FACTS
+from games.engine.events import (
+    CARD_FLIPPED,
+    CARD_PLAYED,
+    COLOR_CHOSEN,
+    DIRECTION_CHANGED,
+    GAME_ABORTED,
+    HAND_ENDED,
+    HANDS_ROTATED,
+    HANDS_SWAPPED,
+    MATCH_ENDED,
+    SERVICE_FACTS,
+    UNO_CALLED,
+    UNO_CAUGHT,
+    UNO_EXPIRED,
+    UNO_OWED,
+)
 
 from .actors import SYSTEM, Actor, Viewer, actor_key, actor_label, seats_held
 from .errors import Conflict, Forbidden, GameNotFound, IllegalMove, InvalidGame
@@ -302,10 +317,35 @@ def append_decided(
     )
 
 
+# Event types every family shows whole to everyone, whatever they hold: games/engine/view.py's
+# event_view returns them as they are (rare ones, a false uno call or a dealer's pass, are
+# simply checked; tests/games/test_visibility.py compares this with the
+# full check on every type of every family's seeded matches). Any other type is checked.
+ALWAYS_PUBLIC = frozenset(
+    {
+        CARD_FLIPPED,
+        CARD_PLAYED,
+        COLOR_CHOSEN,
+        DIRECTION_CHANGED,
+        UNO_OWED,
+        UNO_CALLED,
+        UNO_EXPIRED,
+        UNO_CAUGHT,
+        HANDS_SWAPPED,
+        HANDS_ROTATED,
+        HAND_ENDED,
+        MATCH_ENDED,
+    }
+)
+
+
 def visibility(variant: Variant, event: Event) -> str:
     """How the log files an event: public when a spectator sees it whole, else private."""
+    if event["type"] in ALWAYS_PUBLIC:
+        return GameEvent.Visibility.PUBLIC
     # A spectator sees the least; if even a spectator sees the whole event, everyone does.
-    if variant.view_event(event, None) == event:
+    seen = variant.view_event(event, None)
+    if seen is event or seen == event:
         return GameEvent.Visibility.PUBLIC
     return GameEvent.Visibility.PRIVATE
 

@@ -25,6 +25,7 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
+import orjson
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Max, Min, Q
 from django.utils import timezone
@@ -150,7 +151,7 @@ def append(
             (
                 event["type"],
                 SCHEMA_VERSIONS.get(event["type"], 1),
-                {k: v for k, v in event.items() if k != "type"},
+                _data(event),
                 visibilities[i] if visibilities else GameEvent.Visibility.PRIVATE,
             )
             for i, event in enumerate(events)
@@ -194,6 +195,22 @@ def append(
     return result
 
 
+def _data(event: Event) -> dict[str, Any]:
+    """The event less its type (a copy, in the event's order), as the data column keeps it."""
+    data = dict(event)
+    del data["type"]
+    return data
+
+
+def _rows_json(rows: list[tuple[str, int, dict[str, Any], str]]) -> str:
+    """The rows as one JSON array: orjson (about 10x json.dumps on a match's rows); json for
+    what orjson refuses (an integer past 64 bits, a key that is not a string), as before."""
+    try:
+        return orjson.dumps(rows).decode()
+    except TypeError:  # orjson.JSONEncodeError
+        return json.dumps(rows)
+
+
 @dataclass(frozen=True, slots=True)
 class _Batch:
     """One append, ready to write: rows are (type, schema version, data, visibility)."""
@@ -215,7 +232,7 @@ def _write_postgresql(batch: _Batch) -> tuple[int, int] | None:
     params = [
         batch.game_id,
         batch.expected_version,
-        json.dumps(batch.rows),
+        _rows_json(batch.rows),
         batch.actor,
         batch.command_id,
         batch.now,
