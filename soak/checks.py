@@ -5,7 +5,7 @@ once, and the application's database role unable to change the log."""
 from __future__ import annotations
 
 import json
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -14,7 +14,8 @@ from django.db import DatabaseError, connection, models, transaction
 
 import league.projections  # noqa: F401 (registers the league's projections)
 from games import projections, store, turns
-from games.models import Game
+from games.models import Game, Seat
+from games.seats import WORKER_SEATS
 
 
 @dataclass
@@ -38,9 +39,29 @@ def run_all(game_ids: list[int], accepted: list[tuple[int, str]], unanswered: li
     return checks
 
 
+def waiting_for_workers(idle: timedelta) -> list[int]:
+    """turns.stalled_games, less the newno open choices a person (or a pull bot) is in too: a
+    bot may let such a window pass (games/driver.py), and it waits for that seat, or for beat's
+    close_open_choices, which is stopped while the soak settles; not for a worker."""
+    stalled = turns.stalled_games(idle=idle)
+    if not stalled:
+        return []
+    moved = defaultdict(set)
+    for game_id, number in Seat.objects.filter(WORKER_SEATS, game_id__in=stalled).values_list(
+        "game_id", "number"
+    ):
+        moved[game_id].add(number)
+    to_act = dict(Game.objects.filter(pk__in=stalled).values_list("pk", "to_act"))
+    return [
+        game_id
+        for game_id in stalled
+        if not (len(to_act[game_id] or []) > 1 and set(to_act[game_id]) - moved[game_id])
+    ]
+
+
 def games_settled(checks: Checks, game_ids: list[int]) -> None:
     """Every game finished, or waiting for a person or a pull bot: none for a worker."""
-    stalled = set(turns.stalled_games(idle=timedelta(0)))
+    stalled = set(waiting_for_workers(timedelta(0)))
     rows = Game.objects.filter(pk__in=game_ids).values_list("pk", "status", "to_act")
     status = Counter[str]()
     for pk, state, to_act in rows:

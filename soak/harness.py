@@ -20,7 +20,7 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.db import connections
 
 from accounts.services import profile_of, token_issue
-from games import store, turns
+from games import store
 from games.models import Bot
 from games.remote.tokens import issue_token
 from soak import checks, clients, infra, leaks
@@ -292,7 +292,7 @@ def settle(soak: Soak, beat: infra.Process) -> list[str]:
     connections.close_all()  # the harness's own connection died with the database fault
     budget = soak.options.settle
     deadline = time.monotonic() + budget
-    while turns.stalled_games(idle=timedelta(seconds=8)) and time.monotonic() < deadline:
+    while checks.waiting_for_workers(timedelta(seconds=8)) and time.monotonic() < deadline:
         time.sleep(1)
     beat.stop()
     quiet_since, head = time.monotonic(), store.head()
@@ -302,10 +302,13 @@ def settle(soak: Soak, beat: infra.Process) -> list[str]:
         now = store.head()
         if now != head:
             quiet_since, head = time.monotonic(), now
-        elif time.monotonic() - quiet_since > 3 and not turns.stalled_games(idle=timedelta(0)):
+        elif time.monotonic() - quiet_since > 3 and not checks.waiting_for_workers(timedelta(0)):
             break
     else:
-        notes.append(f"the log still moved {budget:g} s after beat stopped")
+        if time.monotonic() - quiet_since <= 3:
+            notes.append(f"the log still moved {budget:g} s after beat stopped")
+        else:
+            notes.append(f"games still waited for a worker {budget:g} s after beat stopped")
     return notes
 
 
