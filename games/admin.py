@@ -31,7 +31,7 @@ from django.utils.html import format_html
 
 from staff.actions import REASON_LENGTH, bot_reinstate, bot_suspend
 
-from . import store
+from . import snapshots, store
 from .errors import GameError
 from .models import (
     Bot,
@@ -45,6 +45,7 @@ from .models import (
     PositionCounter,
     ProjectionCheckpoint,
     Seat,
+    Snapshot,
     TurnNotice,
 )
 
@@ -225,6 +226,29 @@ class PositionCounterAdmin(ReadOnlyAdmin):
                 f"unused on PostgreSQL (the sequence games_gameevent_position); head {store.head()}"
             )
         return "the last global position given out"
+
+
+@admin.register(Snapshot)
+class SnapshotAdmin(ReadOnlyAdmin):
+    """A cache of replayed states (games/snapshots.py): which games have one at which version,
+    never the state itself (it holds every hidden card). Deleting one is always safe: the next
+    load folds the log instead."""
+
+    list_display = ("game_link", "version", "this_engine", "written_at")
+    fields = ("game", "version", "fingerprint", "written_at")
+    search_fields = ("=game__id",)
+    ordering = ("-written_at",)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return True
+
+    @admin.display(description="game", ordering="game")
+    def game_link(self, snapshot: Snapshot) -> str:
+        return game_link(snapshot.game_id)
+
+    @admin.display(description="this engine's", boolean=True)
+    def this_engine(self, snapshot: Snapshot) -> bool:
+        return snapshot.fingerprint == snapshots.FINGERPRINT
 
 
 # ----------------------------------------------------------------------------- registered bots

@@ -12,9 +12,9 @@ from django.contrib import admin
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
-from games import projections
+from games import projections, services, snapshots
 from games.bots import webhook
-from games.models import Bot, BotCall, GameEvent, NotificationPreference, TurnNotice
+from games.models import Bot, BotCall, GameEvent, NotificationPreference, Snapshot, TurnNotice
 from games.remote.strikes import ILLEGAL, record_call
 from games.remote.tokens import issue_token
 from tests.games.factories import make_game, make_user, play_to_end
@@ -65,9 +65,19 @@ def make_bot(kind=Bot.Kind.WEBHOOK, status=Bot.Status.ACTIVE, **fields):
 
 @pytest.fixture
 def games_rows():
-    """A finished game with its read models, a bot with calls, a turn notice, a preference."""
+    """A finished game with its read models and a snapshot, a bot with calls, a turn notice, a
+    preference."""
     game = make_game(seed=8)
     play_to_end(game.pk, seed=8)
+    # Kept by loads outside a transaction only: this test runs inside one.
+    _, state, version = services.load_state(game)
+    Snapshot.objects.create(
+        game=game,
+        fingerprint=snapshots.FINGERPRINT,
+        version=version,
+        state=snapshots.encode({"type": "match-started"}, state),
+        written_at=timezone.now(),
+    )
     for name in projections.PROJECTIONS:
         projections.run(name)
     bot = make_bot()
@@ -293,3 +303,23 @@ def test_a_bots_recent_calls_are_shown_read_only_with_their_game(staff, games_ro
     assert staff.get(reverse("admin:games_botcall_add")).status_code == 403
     assert staff.post(reverse("admin:games_botcall_change", args=[call.pk]), {}).status_code == 403
     assert calls.status_code == 200
+
+
+def test_a_snapshots_page_shows_no_card_and_it_may_be_deleted(staff):
+    game = make_game(seed=8)
+    _, state, version = services.load_state(game)
+    snapshot = Snapshot.objects.create(
+        game=game,
+        fingerprint=snapshots.FINGERPRINT,
+        version=version,
+        state=snapshots.encode({"type": "match-started"}, state),
+        written_at=timezone.now(),
+    )
+
+    page = staff.get(reverse("admin:games_snapshot_change", args=[snapshot.pk]))
+
+    assert page.status_code == 200
+    assert not any(card in page.content.decode() for hand in state.hands for card in hand)
+    delete = reverse("admin:games_snapshot_delete", args=[snapshot.pk])
+    assert staff.post(delete, {"post": "yes"}).status_code == 302
+    assert not Snapshot.objects.filter(pk=snapshot.pk).exists()
