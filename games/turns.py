@@ -29,7 +29,6 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Prefetch
 from django.utils import timezone
 
 from games import services
@@ -75,11 +74,9 @@ def advance_game(
     version are offered, unless `windows_over` is this version (their time is up).
     """
     batch = batch or settings.GAMES_ADVANCE_BATCH
-    seats_with_bots = Prefetch("seats", Seat.objects.select_related("registered_bot"))
-    game = Game.objects.prefetch_related(seats_with_bots).get(pk=game_id)
+    game, seats = game_and_seats(game_id)
     if game.status == MATCH_OVER:
         return Advance(game_id, 0, game.version)
-    seats = list(game.seats.all())
     strategies = in_process(seats)
     webhooks = webhook_bots(seats)
     if not strategies and not webhooks:
@@ -126,6 +123,27 @@ def advance_game(
     except Conflict as conflict:
         return Advance(game_id, 0, conflict.current_version, conflict=True)
     return Advance(game_id, 0 if appended.repeated else run.commands, appended.version)
+
+
+def game_and_seats(game_id: int) -> tuple[Game, list[Seat]]:
+    """The game and its seats with their registered bots, in one query (Game.DoesNotExist if
+    there is no such game); `game.seats.all()` answers from them, as after prefetch_related."""
+    seats = list(
+        Seat.objects.select_related("game", "registered_bot")
+        .filter(game_id=game_id)
+        .order_by("number")
+    )
+    if seats:
+        game = seats[0].game
+        for seat in seats:
+            seat.game = game
+    else:
+        game = Game.objects.get(pk=game_id)  # a stream with no seats, or no game at all
+    prefetched = Seat.objects.filter(game=game)
+    prefetched._result_cache = seats
+    prefetched._prefetch_done = True  # type: ignore[attr-defined]
+    game._prefetched_objects_cache = {"seats": prefetched}  # type: ignore[attr-defined]
+    return game, seats
 
 
 def _effective(seat: Seat) -> str:
