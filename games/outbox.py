@@ -56,4 +56,13 @@ def publish(outcome: Outcome) -> None:
     """Hand `outcome` to the subscribers once the current transaction commits (at once
     outside one); nothing if it rolls back."""
     for subscriber in _subscribers:
-        transaction.on_commit(partial(subscriber, outcome), robust=True)
+        transaction.on_commit(_delivery(subscriber, outcome), robust=True)
+
+
+def _delivery(subscriber: Subscriber, outcome: Outcome) -> Callable[[], None]:
+    # A function, not a partial: when a robust callback raises, Django logs it by its
+    # __qualname__, which a partial lacks (the AttributeError would escape the commit).
+    def deliver() -> None:
+        subscriber(outcome)
+
+    return deliver

@@ -184,6 +184,9 @@ def game_command(
         original = store.recorded(game_id=game.pk, command_id=key)
         if original is not None:
             return _repeated(game, original, seat)
+    if actor is not SYSTEM:
+        # After the repeat: a command accepted before its seat was handed over keeps its result.
+        _check_controller(game, seat)
     if game.version != expected_version:
         expected_version = _past_seat_facts(game, expected_version)
     # Up to the expected version only: a move that commits meanwhile must come back as a
@@ -284,10 +287,16 @@ def _acting_seat(game: Game, actor: Actor, command: Any) -> int | None:
         raise Forbidden(f"{command['type']} is sent by the system only", code="system-command")
     if seat not in held:
         raise Forbidden(f"seat {seat} is not yours", code="not-your-seat")
-    if next(s for s in game.seats.all() if s.number == seat).controller == Seat.Controller.FALLBACK:
-        # Forfeited or handed over (games/seat_facts.py): the default bot plays it now.
-        raise Forbidden(f"seat {seat} is played by the default bot now", code="seat-handed-over")
     return int(seat)
+
+
+def _check_controller(game: Game, seat: int | None) -> None:
+    """Forbidden `seat-handed-over` when the seat was forfeited or handed over
+    (games/seat_facts.py): the default bot plays it now."""
+    if seat is None:
+        return
+    if next(s for s in game.seats.all() if s.number == seat).controller == Seat.Controller.FALLBACK:
+        raise Forbidden(f"seat {seat} is played by the default bot now", code="seat-handed-over")
 
 
 def append_decided(

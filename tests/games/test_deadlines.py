@@ -9,8 +9,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
+from django.db import transaction
 
-from games import deadlines, overdue, projections, seat_facts, services, tasks
+from games import deadlines, outbox, overdue, projections, seat_facts, services, tasks
 from games.engine import MATCH_OVER
 from games.errors import Forbidden, InvalidGame
 from games.game_settings import GameSettings
@@ -294,6 +295,33 @@ def test_a_vacation_neither_conflicts_with_a_move_nor_shows_its_dates_to_others(
     assert own["event"]["days"] == 1 and own["event"]["until"]
 
 
+def test_a_command_sent_again_after_its_seat_was_handed_over_keeps_its_first_result():
+    game = people_game()
+    acting = game.to_act[0]
+    user = seat(game, acting).user
+    view = services.game_view(game_id=game.pk, viewer=user)
+    command = next(c for c in view["legal"] if c["type"] in ("play", "draw"))
+    first = services.game_command(
+        game_id=game.pk, actor=user, command=command, expected_version=view["version"],
+        command_id="c-1",
+    )  # fmt: skip
+    seat_facts.game_resign(game_id=game.pk, actor=user)
+
+    again = services.game_command(
+        game_id=game.pk, actor=user, command=command, expected_version=view["version"],
+        command_id="c-1",
+    )  # fmt: skip
+
+    assert again.repeated
+    assert (again.version, again.events) == (first.version, first.events)
+    with pytest.raises(Forbidden) as refused:
+        services.game_command(
+            game_id=game.pk, actor=user, command=command, expected_version=first.version,
+            command_id="c-2",
+        )  # fmt: skip
+    assert refused.value.code == "seat-handed-over"
+
+
 def test_a_resigned_person_no_longer_moves_their_seat():
     game = people_game()
     user = seat(game, 0).user
@@ -306,3 +334,20 @@ def test_a_resigned_person_no_longer_moves_their_seat():
         )
     assert refused.value.code == "seat-handed-over"
     assert Game.objects.get(pk=game.pk).version == view["version"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_failing_outcome_subscriber_is_logged_and_the_commit_stands(caplog):
+    def broken(outcome):
+        raise RuntimeError("subscriber down")
+
+    unsubscribe = outbox.subscribe(broken)
+    try:
+        with transaction.atomic():
+            game = people_game()
+            outbox.publish(outbox.TurnStarted(notice_id=0))
+    finally:
+        unsubscribe()
+
+    assert Game.objects.filter(pk=game.pk).exists()
+    assert "subscriber down" in caplog.text
