@@ -140,13 +140,25 @@ class ApiServer:
         app = get_internal_wsgi_application()
         authorization = f"Bot {token}"
 
+        # Requests still being answered: the counts are read once the last one has recorded its
+        # call, not while the bot's final command is still being logged.
+        self.busy = 0
+        self.idle = threading.Condition()
+
         def watching(environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
             if (
                 environ.get("PATH_INFO") == "/api/bot/decisions"
                 and environ.get("HTTP_AUTHORIZATION") == authorization
             ):
                 self.polled.set()
-            return app(environ, start_response)
+            with self.idle:
+                self.busy += 1
+            try:
+                return app(environ, start_response)
+            finally:
+                with self.idle:
+                    self.busy -= 1
+                    self.idle.notify_all()
 
         self.server = ThreadedWSGIServer(("127.0.0.1", port), _QuietHandler)
         self.server.daemon_threads = True
@@ -164,6 +176,8 @@ class ApiServer:
         self.server.shutdown()
         self.server.server_close()
         self.thread.join(timeout=5)
+        with self.idle:
+            self.idle.wait_for(lambda: self.busy == 0, timeout=5)
 
 
 class Command(BaseCommand):
