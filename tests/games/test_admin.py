@@ -9,6 +9,7 @@ import datetime
 import pytest
 from django.apps import apps
 from django.contrib import admin
+from django.db import connection
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
@@ -97,7 +98,9 @@ def test_every_games_page_lists_its_rows(staff, games_rows, model):
     response = staff.get(reverse(f"admin:games_{model}_changelist"))
 
     assert response.status_code == 200
-    assert response.context["cl"].result_count >= 1
+    # On PostgreSQL positions come from a sequence (migration 0010): the counter has no row.
+    unused = model == "positioncounter" and connection.vendor == "postgresql"
+    assert response.context["cl"].result_count >= (0 if unused else 1)
 
 
 def test_games_and_events_cannot_be_added_or_deleted_from_the_admin(staff):
