@@ -16,7 +16,7 @@ from games import services, store, turns
 from games.bots import find_strategy
 from games.engine import MATCH_OVER, Variant
 from games.engine.events import HAND_STARTED, MATCH_STARTED, PILE_RESHUFFLED
-from games.engine.rules.base import Decision
+from games.engine.rules.decision import Decision
 from games.models import Game
 from games.simulation import play_match
 from league.ladders import ladder_matchmaking

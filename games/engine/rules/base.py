@@ -43,7 +43,6 @@ from ..events import (
     CARD_PLAYED,
     CARDS_DRAWN,
     DIRECTION_CHANGED,
-    EVOLVE,
     HAND_STARTED,
     MATCH_STARTED,
     PILE_RESHUFFLED,
@@ -57,52 +56,8 @@ from ..events import (
 )
 from ..scoring import SCORINGS, hand_events
 from ..state import HAND_OVER, MATCH_OVER, PLAYING, Pending, Seat, State
-
-# A command handler is an unbound method of the family whose `handlers` table lists it
-# (`Newno.on_swap` takes a Newno). Any for that first argument: sibling families override the
-# same ClassVar, which cannot name each one's own class; `decision` passes the right instance.
-Handler = Callable[[Any, "Decision", Command], None]
-
-
-class Decision:
-    """A command being decided: a private working state and the facts emitted so far."""
-
-    __slots__ = ("state", "events", "notes")
-
-    def __init__(self, state: State) -> None:
-        self.state = state
-        self.events: list[Event] = []
-        # What a ruleset remembers between the steps of one decision (newno: the jump-in window).
-        self.notes: dict[str, Any] = {}
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-        EVOLVE[event["type"]](self.state, event)  # apply(), inlined: the hottest call
-
-
-def _int_option(lo: int, hi: int | None) -> Callable[[str, Any], int]:
-    def check(name: str, value: Any) -> int:
-        if type(value) is not int or value < lo or (hi is not None and value > hi):
-            bound = f"from {lo} to {hi}" if hi is not None else f"of at least {lo}"
-            raise ValueError(f"option {name!r} must be a whole number {bound}, not {value!r}")
-        return value
-
-    return check
-
-
-def _bool_option(name: str, value: Any) -> bool:
-    if type(value) is not bool:
-        raise ValueError(f"option {name!r} must be true or false, not {value!r}")
-    return value
-
-
-def _choice_option(*choices: str) -> Callable[[str, Any], str]:
-    def check(name: str, value: Any) -> str:
-        if value not in choices:
-            raise ValueError(f"option {name!r} must be one of {', '.join(choices)}, not {value!r}")
-        return str(value)
-
-    return check
+from .decision import Decision, Handler
+from .options import choice_option, int_option
 
 
 class Ruleset:
@@ -116,10 +71,10 @@ class Ruleset:
         "uno_penalty": 2,
     }
     option_checks: ClassVar[dict[str, Callable[[str, Any], Any]]] = {
-        "hand_size": _int_option(1, 15),
-        "scoring": _choice_option(*SCORINGS),
-        "target": _int_option(1, None),
-        "uno_penalty": _int_option(0, 20),
+        "hand_size": int_option(1, 15),
+        "scoring": choice_option(*SCORINGS),
+        "target": int_option(1, None),
+        "uno_penalty": int_option(0, 20),
     }
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 10

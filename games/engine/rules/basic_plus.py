@@ -17,7 +17,7 @@ from ..cards import RANK_OF, WILD, WILD_DRAW4, Card
 from ..dealing import drawn_anchor
 from ..events import DIRECTION_CHANGED
 from ..state import Seat, State
-from .base import Decision
+from .decision import Decision
 from .official import Official
 
 

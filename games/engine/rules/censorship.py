@@ -47,8 +47,10 @@ from ..events import (
     UNO_OWED,
 )
 from ..state import Pending, Seat, State
-from .base import Decision, Handler, _bool_option, with_colors
+from .base import with_colors
+from .decision import Decision, Handler
 from .official import Official
+from .options import bool_option
 
 RULINGS = (APPROVE, SUBSTITUTE, RETURN)
 
@@ -62,7 +64,7 @@ class Censorship(Official):
     }
     option_checks: ClassVar[dict[str, Any]] = {
         **Official.option_checks,
-        "dealer_draws": _bool_option,
+        "dealer_draws": bool_option,
     }
     min_seats = 3
     challenge_wild_draw4 = False

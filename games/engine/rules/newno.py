@@ -59,7 +59,7 @@ from ..events import (
     UNO_OWED,
 )
 from ..state import Pending, Seat, State
-from .base import Decision, Handler
+from .decision import Decision, Handler
 from .official import Official
 
 STACKS = {"draw2": 2, WILD_DRAW4: 4}

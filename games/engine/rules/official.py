@@ -30,7 +30,8 @@ from ..events import (
     UNO_CAUGHT,
 )
 from ..state import HAND_OVER
-from .base import Decision, Handler, Ruleset
+from .base import Ruleset
+from .decision import Decision, Handler
 
 # The pendings a play answers (`expect`, checked in place on the usual path).
 _PLAY_ANSWERS = ("play", "drawn")

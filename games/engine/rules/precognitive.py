@@ -23,7 +23,8 @@ from ..cards import Card
 from ..commands import PRECOMMIT, Command, IllegalCommand
 from ..events import CARD_PLAYED, LANE_FILLED, LANE_FLUSHED, UNO_CALLED
 from ..state import Pending, Seat, State
-from .base import Decision, Ruleset, multiset_contains
+from .base import Ruleset, multiset_contains
+from .decision import Decision
 
 LANE_RULES = ("initial-hand", "half-hand", "fewest-in-any-hand")
 SIGHTS = ("sighted", "blind", "telepathic")
