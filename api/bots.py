@@ -79,10 +79,39 @@ class DecisionOutput(serializers.Serializer):
     )
 
 
+COMMAND_ID_LENGTH = 100
+
+
 class CommandInput(serializers.Serializer):
     command = serializers.DictField()
     expected_version = serializers.IntegerField(min_value=0)
-    command_id = serializers.CharField(max_length=100, required=False, allow_null=True)
+    command_id = serializers.CharField(
+        max_length=COMMAND_ID_LENGTH, required=False, allow_null=True
+    )
+
+
+def command_input(data: Any) -> dict[str, Any]:
+    """CommandInput's validated data. A body of exactly the plain shape (a JSON object, an
+    object `command`, an integer `expected_version` >= 0, no `command_id` or a trimmed one of
+    1-100 characters) is taken as it is, without building the serializer (a tenth of a
+    command's Python, issue 16); any other goes through CommandInput, for its conversions and
+    its errors."""
+    if type(data) is dict and type(data.get("command")) is dict:
+        version = data.get("expected_version")
+        command_id = data.get("command_id")
+        plain_id = command_id is None or (
+            type(command_id) is str
+            and 0 < len(command_id) <= COMMAND_ID_LENGTH
+            and command_id == command_id.strip()
+        )
+        if type(version) is int and version >= 0 and plain_id:
+            checked = {"command": dict(data["command"]), "expected_version": version}
+            if "command_id" in data:
+                checked["command_id"] = command_id
+            return checked
+    serializer = CommandInput(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
 
 
 class GameCommandInput(CommandInput):
@@ -121,14 +150,13 @@ def decisions(request: Request) -> Response:
 def command(request: Request, game_id: int) -> Response:
     """Send one command for one of this bot's seats; a refused one is a typed error
     (api/errors.py) and changes nothing in the game."""
-    data = CommandInput(data=request.data)
-    data.is_valid(raise_exception=True)
+    data = command_input(request.data)
     result = pull_turns.pull_command(
         bot=request.auth,
         game_id=game_id,
-        command=data.validated_data["command"],
-        expected_version=data.validated_data["expected_version"],
-        command_id=data.validated_data.get("command_id"),
+        command=data["command"],
+        expected_version=data["expected_version"],
+        command_id=data.get("command_id"),
     )
     return Response(
         {

@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.auth import PEOPLE
-from api.bots import CommandInput, CommandOutput, GameCommandInput
+from api.bots import CommandInput, CommandOutput, GameCommandInput, command_input
 from api.errors import error_responses
 from api.shapes import CommandShape, VersionedEvent, ViewShape
 from api.throttles import PersonCommandThrottle
@@ -202,9 +202,8 @@ def events(request: Request, game_id: int) -> Response:
 def command(request: Request, game_id: int) -> Response:
     """Send one command for one of your seats at the version you decided on; a refused one is a
     typed error and changes nothing. The same body and answer as the pull bots' endpoint."""
-    data = CommandInput(data=request.data)
-    data.is_valid(raise_exception=True)
-    command_id = data.validated_data.get("command_id") or request.headers.get(IDEMPOTENCY_HEADER)
+    data = command_input(request.data)
+    command_id = data.get("command_id") or request.headers.get(IDEMPOTENCY_HEADER)
     if command_id is not None and len(command_id) > COMMAND_ID_LENGTH:
         raise serializers.ValidationError(
             {IDEMPOTENCY_HEADER: [f"At most {COMMAND_ID_LENGTH} characters."]}
@@ -212,8 +211,8 @@ def command(request: Request, game_id: int) -> Response:
     result = services.game_command(
         game_id=game_id,
         actor=request.user,
-        command=data.validated_data["command"],
-        expected_version=data.validated_data["expected_version"],
+        command=data["command"],
+        expected_version=data["expected_version"],
         command_id=command_id,
     )
     return Response(

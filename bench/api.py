@@ -4,7 +4,7 @@
 Usage (from the repository root):
 
     DATABASE_URL=postgres://uno@127.0.0.1:5432/uno PYTHONPATH=. python3 bench/api.py \
-        [--clients 50] [--seconds 8] [--rounds 3]
+        [--clients 50] [--seconds 8] [--rounds 3] [--rate 300]
 
 Everything runs on loopback, in processes of its own: a scratch database beside DATABASE_URL's
 (`<name>_api_<pid>`, dropped at the end), a redis-server on a free port (the broker and the
@@ -18,12 +18,20 @@ half pull bots (`Authorization: Bot`) each playing both seats of its own match (
 
 Each round first plays the same mix in this process through the services (game_view then
 game_command, the in-process baseline), on games of its own at the same length, then the
-clients for the same time, on fresh games. It prints per round and as medians: the baseline's
-commands/s, HTTP commands/s, latency p50/p95/p99 of the POSTs (commands) and of every request,
-the CPU milliseconds per command of gunicorn, the worker and PostgreSQL, and the load
-(`uptime`); the last line is `commands/s: X`, the median HTTP rate of commands. Targets: X >= 300
-and POST p95 <= 50 ms. Exit status 2 when DATABASE_URL is not PostgreSQL or redis-server is
-missing.
+clients for the same time, on fresh games. The clients are paced, a bounded load: together they
+offer `--rate` commands/s (300, the target), each client starting a move (its GET, then its
+POST) every clients/rate seconds at a random phase, and starting at once, without catching up,
+when a move ended late. Unpaced, 50 clients always waiting on the server would make the latency
+50 / the rate whatever the server does (Little's law: 50 clients at 300 commands/s, two requests
+a command, is 83 ms a request), so p95 <= 50 ms can only be asked of a bounded load. After the
+rounds the same clients run once unpaced, back to back, for the capacity.
+
+It prints per round and as medians: the baseline's commands/s, HTTP commands/s, latency
+p50/p95/p99 of the POSTs (commands) and of every request, the share of moves that started late
+(the server fell behind the offered rate), the CPU milliseconds per command of gunicorn, the
+worker and PostgreSQL, and the load (`uptime`); the last line is `commands/s: X`, the median
+HTTP rate of commands reached at the offered rate. Targets: X >= 300 and POST p95 <= 50 ms.
+Exit status 2 when DATABASE_URL is not PostgreSQL or redis-server is missing.
 
 gunicorn on 2 cores: 2 worker processes (one per core; more only add context switches, as the
 clients, PostgreSQL and the worker share the cores), each with 4 threads, so that one thread's
@@ -67,6 +75,9 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=50, help="concurrent clients (even)")
     parser.add_argument("--seconds", type=float, default=8, help="seconds of each measured run")
     parser.add_argument("--rounds", type=int, default=3, help="rounds (baseline, then HTTP)")
+    parser.add_argument(
+        "--rate", type=float, default=300, help="commands/s the clients offer in all (0: unpaced)"
+    )
     parser.add_argument("--client", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.client:
@@ -358,9 +369,25 @@ async def _clients(config: dict[str, Any]) -> dict[str, Any]:
     base, seconds = config["base"], config["seconds"]
     samples: dict[str, list[float]] = {"get": [], "post": []}
     statuses: dict[str, int] = {}
+    # Paced: each client starts a move (its GET, then its POST) every `interval` seconds, at a
+    # random phase, so that the clients together offer `rate` commands/s; a client whose move
+    # ends late starts the next at once (never a burst to catch up), and counts it as late.
+    clients = len(config["people"]) + len(config["bots"])
+    interval = clients / config["rate"] if config["rate"] else 0.0
+    late = [0]
     connector = aiohttp.TCPConnector(limit=0, force_close=False)
     async with aiohttp.ClientSession(base, connector=connector) as session:
         stop = time.perf_counter() + seconds
+
+        async def paced(next_at: list[float]) -> None:
+            if not interval:
+                return
+            now = time.perf_counter()
+            if next_at[0] > now:
+                await asyncio.sleep(next_at[0] - now)
+            elif next_at[0] < now - interval:
+                late[0] += 1
+            next_at[0] = max(next_at[0], now - interval) + interval
 
         async def call(method: str, path: str, token: str, body: Any = None) -> Any:
             began = time.perf_counter()
@@ -377,14 +404,18 @@ async def _clients(config: dict[str, Any]) -> dict[str, Any]:
         async def person(entry: dict[str, Any], rng: random.Random) -> None:
             tokens = [f"Token {token}" for token in entry["tokens"]]
             seat = 0
+            next_at = [time.perf_counter() + rng.random() * interval]
             while time.perf_counter() < stop:
+                await paced(next_at)
                 status, game = await call("GET", f"/api/games/{entry['game']}", tokens[seat])
                 if status != 200 or game["status"] != "playing":
                     return
                 to_act = game["view"]["to_act"]
                 if seat not in to_act:
                     seat = to_act[0]
-                    continue
+                    status, game = await call("GET", f"/api/games/{entry['game']}", tokens[seat])
+                    if status != 200 or game["status"] != "playing":
+                        return
                 legal = [c for c in game["legal"] if _in_turn(c, seat)]
                 body = {"command": rng.choice(legal), "expected_version": game["version"]}
                 await call("POST", f"/api/games/{entry['game']}/commands", tokens[seat], body)
@@ -392,7 +423,9 @@ async def _clients(config: dict[str, Any]) -> dict[str, Any]:
 
         async def bot(entry: dict[str, Any], rng: random.Random) -> None:
             token = f"Bot {entry['token']}"
+            next_at = [time.perf_counter() + rng.random() * interval]
             while time.perf_counter() < stop:
+                await paced(next_at)
                 status, decisions = await call("GET", "/api/bot/decisions", token)
                 due = [d for d in decisions if not d["optional"]] if status == 200 else []
                 if not due:
@@ -408,11 +441,11 @@ async def _clients(config: dict[str, Any]) -> dict[str, Any]:
             *(bot(entry, random.Random(100 + n)) for n, entry in enumerate(config["bots"])),
         )
         elapsed = time.perf_counter() - began
-    return {"samples": samples, "statuses": statuses, "seconds": elapsed}
+    return {"samples": samples, "statuses": statuses, "seconds": elapsed, "late": late[0]}
 
 
-def http_run(base: str, world: dict[str, Any], seconds: float) -> dict[str, Any]:
-    config = {"base": base, "seconds": seconds, **world}
+def http_run(base: str, world: dict[str, Any], seconds: float, rate: float) -> dict[str, Any]:
+    config = {"base": base, "seconds": seconds, "rate": rate, **world}
     done = subprocess.run(
         [sys.executable, __file__, "--client"],
         input=json.dumps(config).encode(),
@@ -441,7 +474,7 @@ def run(args: argparse.Namespace, base: str, server_cpu: Any) -> int:
 
     rows: list[dict[str, float]] = []
     # Warm up: gunicorn's processes import lazily, the first requests pay for it.
-    http_run(base, make_world(4, "warm"), 1.0)
+    http_run(base, make_world(4, "warm"), 1.0, 0)
     for round_ in range(args.rounds):
         uptime = load()
         world = make_world(args.clients, f"b{round_}")
@@ -453,7 +486,7 @@ def run(args: argparse.Namespace, base: str, server_cpu: Any) -> int:
         mine = (time.process_time() - mine[0], _cpu_seconds(backend) - mine[1])
         world = make_world(args.clients, f"h{round_}")
         before = server_cpu()
-        measured = http_run(base, world, args.seconds)
+        measured = http_run(base, world, args.seconds, args.rate)
         spent = _cpu_spent(before, server_cpu())
         posts, gets = measured["samples"]["post"], measured["samples"]["get"]
         every = posts + gets
@@ -471,6 +504,7 @@ def run(args: argparse.Namespace, base: str, server_cpu: Any) -> int:
             "all_p50": percentile(every, 0.50) * 1000,
             "all_p95": percentile(every, 0.95) * 1000,
             "all_p99": percentile(every, 0.99) * 1000,
+            "late": 100 * measured["late"] / max(len(posts), 1),
         }
         rows.append(row)
         print(
@@ -481,8 +515,12 @@ def run(args: argparse.Namespace, base: str, server_cpu: Any) -> int:
             f"statuses {measured['statuses']}; CPU ms per command: in-process "
             f"{row['cpu_baseline']:.1f} (with its PostgreSQL backend), HTTP: gunicorn "
             f"{row['cpu_web']:.1f}, worker {row['cpu_worker']:.1f}, PostgreSQL "
-            f"{row['cpu_postgres']:.1f}; load before {uptime}"
+            f"{row['cpu_postgres']:.1f}; {row['late']:.0f}% of moves late; load before {uptime}"
         )
+    # What the same clients reach back to back, unpaced: the capacity (Little's law: 50 clients
+    # always waiting makes the latency 50 / the rate, whatever the server does).
+    capacity = http_run(base, make_world(args.clients, "cap"), args.seconds, 0)
+    capacity_posts = capacity["samples"]["post"]
     median = {key: statistics.median(row[key] for row in rows) for key in rows[0]}
     print(
         f"gunicorn {GUNICORN_WORKERS} workers x {GUNICORN_THREADS} threads (gthread), "
@@ -490,6 +528,16 @@ def run(args: argparse.Namespace, base: str, server_cpu: Any) -> int:
         f"load now {load()}"
     )
     print(f"in-process (baseline, one thread): {median['baseline']:.0f} commands/s")
+    print(
+        f"capacity, unpaced ({args.clients} clients back to back): "
+        f"{len(capacity_posts) / capacity['seconds']:.0f} commands/s, POST p50 "
+        f"{percentile(capacity_posts, 0.5) * 1000:.1f} ms, p95 "
+        f"{percentile(capacity_posts, 0.95) * 1000:.1f} ms"
+    )
+    print(
+        f"offered {args.rate:g} commands/s ({args.clients} clients paced); "
+        f"{median['late']:.0f}% of moves started late"
+    )
     print(
         f"POST latency p50 {median['p50']:.1f} ms, p95 {median['p95']:.1f} ms, "
         f"p99 {median['p99']:.1f} ms"

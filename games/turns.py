@@ -25,13 +25,13 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.utils import timezone
 
-from games import services
+from games import rows, services
 from games.bots import Strategy, find_strategy
 from games.driver import BotFailed, play
 from games.engine import MATCH_OVER, PLAYING, State
@@ -192,21 +192,44 @@ def remote_to_act(state: State, remote: Mapping[int, Bot]) -> int | None:
     return next((seat for seat in waiting if seat in remote), None)
 
 
-SEAT_ROW = (
-    "number",
-    "controller",
-    "deadline_at",
-    "registered_bot__status",
-    "game__status",
-    "game__to_act",
-    "game__context",
+class SeatRow(NamedTuple):
+    """A seat with what the dispatch decides on (seat_rows)."""
+
+    number: int
+    controller: str
+    deadline_at: datetime | None
+    registered_bot__status: str | None
+    game__status: str
+    game__to_act: list[int] | None
+    game__context: dict[str, Any]
+
+
+SEAT_ROW = SeatRow._fields
+# The worker's dispatcher reads it after every append (games/rows.py: written once).
+_SEAT_ROWS = rows.Select(
+    'SELECT {s_columns}, {g_columns}, {b_columns} FROM "games_seat" s '
+    'JOIN "games_game" g ON g.id = s.game_id '
+    'LEFT JOIN "games_bot" b ON b.id = s.registered_bot_id WHERE s.game_id = %s',
+    [rows.Table(Seat, "s"), rows.Table(Game, "g"), rows.Table(Bot, "b")],
+    ["game", "registered_bot"],
 )
 
 
-def seat_rows(game_id: int) -> list[Any]:
+def seat_rows(game_id: int) -> list[SeatRow]:
     """The game's seats with what the dispatch decides on, in one query (named tuples of
     SEAT_ROW). The append listener reads these once for both the bots and the turn clocks."""
-    return list(Seat.objects.filter(game_id=game_id).order_by().values_list(*SEAT_ROW, named=True))
+    return [
+        SeatRow(
+            seat.number,
+            seat.controller,
+            seat.deadline_at,
+            None if seat.registered_bot is None else seat.registered_bot.status,
+            seat.game.status,
+            seat.game.to_act,
+            seat.game.context,
+        )
+        for seat in _SEAT_ROWS.fetch([game_id])
+    ]
 
 
 def worker_to_act(rows: Iterable[Any]) -> bool:

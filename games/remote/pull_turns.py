@@ -22,11 +22,10 @@ from django.utils import timezone
 
 from games import services
 from games.bots import webhook
-from games.engine import PLAYING
 from games.errors import Forbidden, GameNotFound, IllegalMove
 from games.game_settings import GameSettings
 from games.models import Bot, Game, Seat
-from games.seats import PULL_SEATS, REPLACED
+from games.seats import REPLACED
 
 from .strikes import count_refused, record_call
 from .validation import round_games, validation_problem
@@ -47,13 +46,13 @@ def pull_decisions(bot: Bot) -> list[dict[str, Any]]:
     if bot.status == Bot.Status.VALIDATING:
         # The bot's first poll starts its validation round (no-op once the games exist).
         round_games(bot.pk, bot.validation_round)
-    seats = (
-        Seat.objects.filter(PULL_SEATS, registered_bot=bot, game__status=PLAYING)
-        .select_related("game")
-        # The views below read each game's seats from here, not one query per game.
-        .prefetch_related("game__seats")
-        .order_by("game_id", "number")
-    )
+    # The bot's seats, each game's seats read with it for the views below (one query).
+    seats = [
+        seat
+        for game in services.playing_games_of(bot)
+        for seat in game.seats.all()
+        if seat.registered_bot_id == bot.pk and seat.controller == Seat.Controller.PULL
+    ]
     decisions = []
     # Only a game that moved within the window's length can have one open: the others are not
     # replayed.

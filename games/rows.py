@@ -1,0 +1,115 @@
+"""Hot reads in plain SQL, built into model instances as the ORM builds them.
+
+Every command and view reads a few rows by key (the token's person or bot, the game and its
+seats). The ORM compiles each queryset's SQL again on every call, and for these small reads the
+compiling costs more than the query (issue 16's profile of gunicorn: a third of a request's
+Python). Here the SQL is written once per query, from the models' own columns, and the rows are
+turned into instances with the same converters and `Model.from_db` the ORM's iterator uses, with
+the joined rows cached on them as `select_related` caches them; the instances are the ORM's
+own, and everything read from them later behaves as usual.
+
+Only the front doors' hottest reads come here; everything else stays on the ORM.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+from django.db import connection
+from django.db.models import Model
+
+Converter = Callable[[Any, Any, Any], Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A model's concrete columns under an alias in one SELECT."""
+
+    model: type[Model]
+    alias: str
+
+    def columns(self) -> str:
+        """The SELECT list of the model's columns, in field order."""
+        quote = connection.ops.quote_name
+        return ", ".join(
+            f"{self.alias}.{quote(field.column)}" for field in self.model._meta.concrete_fields
+        )
+
+    def width(self) -> int:
+        return len(self.model._meta.concrete_fields)
+
+
+# One table's part of a row: its model, its attnames, its width and the converters of the
+# columns that have any (index, converters, the column expression they are called with).
+Part = tuple[type[Model], list[str], int, list[tuple[int, list[Converter], Any]]]
+
+
+class Select:
+    """One SELECT of one or more tables' columns (Table.columns, in the order given), whose
+    rows `fetch` builds into instances of the first table's model, each later table's instance
+    cached on the first under its name in `relations`, as select_related caches it (seat.game,
+    seat.user). A LEFT JOIN that found no row (its primary key NULL) is cached as None."""
+
+    def __init__(self, sql: str, tables: Sequence[Table], relations: Sequence[str] = ()) -> None:
+        if len(relations) != len(tables) - 1:
+            raise ValueError("one relation name for each joined table")
+        self.tables = tuple(tables)
+        self.relations = tuple(relations)
+        self._template = sql
+        # Per database vendor: the SQL and each table's part (the converters differ: JSON
+        # fields, booleans and dates on SQLite), as the ORM's compiler would find them.
+        self._built: dict[str, tuple[str, list[Part]]] = {}
+
+    def _build(self) -> tuple[str, list[Part]]:
+        found = self._built.get(connection.vendor)
+        if found is None:
+            parts: list[Part] = []
+            for table in self.tables:
+                fields = table.model._meta.concrete_fields
+                converted = []
+                for index, field in enumerate(fields):
+                    field = cast(Any, field)
+                    col = field.get_col(table.alias)
+                    functions = connection.ops.get_db_converters(col)
+                    functions += field.get_db_converters(connection)
+                    if functions:
+                        converted.append((index, functions, col))
+                attnames = [field.attname for field in fields]
+                parts.append((table.model, attnames, len(fields), converted))
+            columns = {f"{table.alias}_columns": table.columns() for table in self.tables}
+            found = (self._template.format(**columns), parts)
+            self._built[connection.vendor] = found
+        return found
+
+    def fetch(self, params: Sequence[Any]) -> list[Any]:
+        """Every row's instance (the first table's model, the joined ones cached on it)."""
+        sql, parts = self._build()
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+        return [self._instance(row, parts) for row in rows]
+
+    def first(self, params: Sequence[Any]) -> Any:
+        """The first row's instance, or None."""
+        found = self.fetch(params)
+        return found[0] if found else None
+
+    def _instance(self, row: Sequence[Any], parts: list[Part]) -> Any:
+        built = []
+        start = 0
+        db = connection.alias
+        for model, attnames, width, converted in parts:
+            values = list(row[start : start + width])
+            for index, functions, col in converted:
+                value = values[index]
+                for function in functions:
+                    value = function(value, col, connection)
+                values[index] = value
+            built.append(model.from_db(db, attnames, values))
+            start += width
+        first = built[0]
+        for name, related in zip(self.relations, built[1:], strict=True):
+            first._state.fields_cache[name] = None if related.pk is None else related
+        return first

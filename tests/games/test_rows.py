@@ -1,0 +1,107 @@
+"""games/rows.py: the hot reads written in SQL once build the same instances the ORM builds
+(every field, the joined rows, a LEFT JOIN that found nothing), on the database the suite runs
+on (PostgreSQL in CI, SQLite under `make test` without DATABASE_URL)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db.models import Model
+
+from accounts.models import PersonalToken
+from accounts.services import token_issue, user_for_token
+from games import services, turns
+from games.models import Bot, Game, Seat
+from games.remote import tokens
+from games.remote.pull_turns import pull_decisions
+from games.services import SeatSpec, game_create
+from tests.games.factories import SHORT, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def fields(instance: Model) -> dict[str, Any]:
+    return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
+
+
+def mixed_game() -> Game:
+    """A person, a pull bot and a built-in bot: every kind of seat, JSON columns filled."""
+    owner = make_user()
+    bot = Bot.objects.create(owner=owner, name="puller", kind=Bot.Kind.PULL, status="active")
+    return game_create(
+        variant_spec=SHORT,
+        seats=[SeatSpec(user=make_user()), SeatSpec(registered=bot), SeatSpec(bot="greedy")],
+        seed=5,
+    )
+
+
+@pytest.mark.parametrize("names", [False, True])
+def test_game_for_builds_the_orm_s_game_and_seats(names: bool) -> None:
+    game = mixed_game()
+
+    read = services.game_for(game.pk, names=names)
+
+    assert fields(read) == fields(Game.objects.get(pk=game.pk))
+    assert isinstance(read.to_act, list) and isinstance(read.variant, dict)
+    expected = Seat.objects.filter(game=game).select_related("user", "registered_bot")
+    seats = list(read.seats.all())
+    assert [fields(seat) for seat in seats] == [fields(seat) for seat in expected]
+    assert all(seat.game is read for seat in seats)
+    if names:
+        # Joined in the same query; a seat with no person or no bot holds None, not an empty row.
+        assert [seat.user and seat.user.username for seat in seats] == [
+            seat.user and seat.user.username for seat in expected
+        ]
+        assert [seat.registered_bot and seat.registered_bot.name for seat in seats] == [
+            None,
+            "puller",
+            None,
+        ]
+
+
+def test_game_for_a_game_that_is_not_there() -> None:
+    with pytest.raises(services.GameNotFound):
+        services.game_for(10**6)
+    with pytest.raises(services.GameNotFound):
+        services.game_for("twelve")  # type: ignore[arg-type]
+
+
+def test_a_token_reads_its_person_and_a_revoked_or_inactive_one_none() -> None:
+    person = make_user()
+    key = token_issue(user=person)
+
+    found = user_for_token(key)
+
+    assert found is not None and fields(found) == fields(type(person).objects.get(pk=person.pk))
+    assert user_for_token(key + "x") is None
+    person.is_active = False
+    person.save()
+    assert user_for_token(key) is None
+    assert PersonalToken.objects.filter(user=person).exists()
+
+
+def test_a_bot_token_reads_the_bot_with_its_owner() -> None:
+    game = mixed_game()
+    bot = Bot.objects.get(name="puller")
+    token = tokens.issue_token(bot)
+
+    found = tokens.bot_for_token(token)
+
+    assert found is not None and fields(found) == fields(Bot.objects.get(pk=bot.pk))
+    assert found._state.fields_cache["owner"].pk == bot.owner_id
+    assert tokens.bot_for_token("nope") is None
+    # The pull bot's decisions list its seat in that game, from the same kind of read.
+    assert [(d["game"], d["seat"]) for d in pull_decisions(found) if not d["optional"]] == (
+        [(game.pk, 1)] if 1 in game.to_act else []
+    )
+
+
+def test_the_dispatcher_s_seat_rows_match_the_orm_s_values() -> None:
+    game = mixed_game()
+
+    rows = turns.seat_rows(game.pk)
+
+    expected = Seat.objects.filter(game=game).order_by("number")
+    assert sorted(rows) == sorted(expected.values_list(*turns.SEAT_ROW, named=False))
+    assert [row.registered_bot__status for row in sorted(rows)] == [None, "active", None]
