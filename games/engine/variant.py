@@ -9,6 +9,7 @@ from .cards import Card
 from .commands import Command
 from .events import MATCH_STARTED, Event, apply, initial_state
 from .rules import Precognitive, Ruleset, find_ruleset
+from .rules.quick import QuickDecide, quick_steps
 from .state import Seat, State
 from .view import event_view, state_view
 
@@ -32,8 +33,13 @@ class Variant:
         self.ruleset = ruleset
         # (state, events, folded state) of the last decision; see `replay`.
         self._last: tuple[State, list[Event], int, State] | None = None
-        # The ruleset's own method, bound once: one call less per legal_commands.
+        # The ruleset's own method, bound once: one call less per legal_commands. A plain family
+        # lists and decides its usual moments in one step each (rules/quick.py).
         self.legal_commands = ruleset.legal_commands  # type: ignore[method-assign]
+        self._quick: QuickDecide | None = None
+        quick = quick_steps(ruleset)
+        if quick is not None:
+            self.legal_commands, self._quick = quick  # type: ignore[method-assign, assignment]
 
     @classmethod
     def from_spec(cls, spec: Mapping[str, Any]) -> Variant:
@@ -129,6 +135,12 @@ class Variant:
 
     def decide(self, state: State, command: Command) -> list[Event]:
         """The events `command` produces; raises IllegalCommand and changes nothing if illegal."""
+        quick = self._quick
+        if quick is not None:
+            last = quick(state, command)
+            if last is not None:
+                self._last = last
+                return last[1]
         decision = self.ruleset.decision(state, command)
         self._last = (state, decision.events, len(decision.events), decision.state)
         return decision.events

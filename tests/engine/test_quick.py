@@ -1,0 +1,178 @@
+"""The quick steps (games/engine/rules/quick.py) answer exactly as the general way does.
+
+`Variant` lists and decides a plain family's usual moments through `quick_steps`; the general
+way is the ruleset's own `legal_commands` and `decision`. On every state of seeded matches of
+each family, for every seat, the quick listing equals the general one, and for each listed
+command, bent ones and junk, the quick decide either declines (None: the general way decides)
+or gives the general way's events and a state equal to the one they fold into, never accepting
+what the general way refuses, and never changing the state it was given.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engine import IllegalCommand, State, Variant
+from games.engine.cards import DECK
+from games.engine.rules.quick import quick_steps
+from tests.engine.junk import bad_commands
+
+SPECS: dict[str, tuple[dict[str, Any], int]] = {
+    "official-2": ({"rules": "official", "options": {"scoring": "single-hand"}}, 2),
+    "official-3": ({"rules": "official", "options": {"target": 100, "hand_size": 3}}, 3),
+    "official-5": ({"rules": "official", "options": {"target": 100, "uno_penalty": 0}}, 5),
+    "basic-plus-2": ({"rules": "basic-plus", "options": {"hand_size": 4}}, 2),
+    "basic-plus-4": ({"rules": "basic-plus"}, 4),
+    "newno-4": ({"rules": "newno", "options": {"hand_size": 4}}, 4),
+    "censorship-4": ({"rules": "censorship"}, 4),
+    "precognitive-official-3": ({"rules": "official", "precognitive": {"lane": 2}}, 3),
+}
+CARDS = sorted(set(DECK))
+
+
+def general(variant: Variant, state: State, command: Any) -> tuple[Any, ...]:
+    try:
+        decision = variant.ruleset.decision(state, command)
+    except IllegalCommand as error:
+        return ("refused", error.code)
+    return ("decided", decision.events, decision.state)
+
+
+def check_command(variant: Variant, state: State, command: Any) -> bool:
+    """The quick decide agrees with the general way on `command`; True if it answered."""
+    quick = quick_steps(variant.ruleset)
+    assert quick is not None
+    before = state.copy()
+    answer = quick[1](state, command)
+    assert state == before  # never changed in place
+    if answer is None:
+        return False
+    expected = general(variant, state, command)
+    assert expected[0] == "decided", (command, expected)
+    decided, events, count, new = answer
+    assert decided is state and count == len(events)
+    assert events == expected[1]
+    assert new == expected[2]
+    # and the variant hands this very state to the replay that follows
+    assert variant.replay(variant.decide(state, command), state) == expected[2]
+    return True
+
+
+def bend(rng: random.Random, command: dict[str, Any], seats: int) -> dict[str, Any]:
+    bent = dict(command)
+    field = rng.choice(["seat", "card", "uno", "color", "target", "type", "drop", "extra"])
+    if field == "drop":
+        bent.pop(rng.choice(sorted(bent)))
+    elif field == "extra":
+        bent["extra"] = 1
+    else:
+        bent[field] = rng.choice(
+            [
+                *range(-1, seats + 1),
+                *rng.sample(CARDS, 3),
+                "red",
+                "pink",
+                True,
+                False,
+                None,
+                1.0,
+                "play",
+                "draw",
+                "pass",
+            ]
+        )
+    return bent
+
+
+def states(spec: dict[str, Any], seats: int, seed: int, steps: int = 250) -> list[State]:
+    """The states of one seeded match, played by a random policy that likes plays."""
+    variant = Variant.from_spec(spec)
+    rng = random.Random(f"quick:{seed}")
+    ages = list(range(seats)) if variant.spec["rules"] == "newno" else None
+    state = variant.replay(variant.start(seats, seed=seed, ages=ages))
+    seen = [state]
+    for _ in range(steps):
+        if state.status == "match-over":
+            break
+        if state.status == "hand-over":
+            (command,) = variant.legal_commands(state, None)
+        else:
+            legal = [c for s in range(seats) for c in variant.legal_commands(state, s)]
+            if not legal:
+                legal = [{"type": "close-window"}]
+            eager = [c for c in legal if c["type"] not in ("draw", "pass", "catch", "call-uno")]
+            command = rng.choice(eager if eager and rng.random() < 0.7 else legal)
+        state = variant.replay(variant.decide(state, command), state)
+        seen.append(state)
+    return seen
+
+
+@functools.cache
+def some_states(name: str, seed: int) -> list[State]:
+    spec, seats = SPECS[name]
+    return states(spec, seats, seed, 80)
+
+
+def test_the_plain_families_have_quick_steps_and_the_others_none() -> None:
+    has = {
+        name: quick_steps(Variant.from_spec(spec).ruleset) is not None
+        for name, (spec, _) in SPECS.items()
+    }
+    assert has == {
+        "official-2": True,
+        "official-3": True,
+        "official-5": True,
+        "basic-plus-2": True,
+        "basic-plus-4": True,
+        "newno-4": False,
+        "censorship-4": False,
+        "precognitive-official-3": False,
+    }
+
+
+@pytest.mark.parametrize("name", [n for n in SPECS if n.startswith(("official", "basic"))])
+def test_quick_steps_answer_as_the_general_way(name: str) -> None:
+    spec, seats = SPECS[name]
+    variant = Variant.from_spec(spec)
+    rng = random.Random(name)
+    answered = tried = 0
+    for seed in range(3):
+        for state in states(spec, seats, seed):
+            for seat in [None, *range(seats)]:
+                listed = variant.legal_commands(state, seat)
+                assert listed == variant.ruleset.legal_commands(state, seat)
+                for command in listed:
+                    quick = check_command(variant, state, command)
+                    if command["type"] in ("play", "draw", "pass"):
+                        tried += 1
+                        answered += quick
+                    check_command(variant, state, bend(rng, command, seats))
+            for _ in range(3):
+                junk = {
+                    "type": rng.choice(["play", "draw", "pass"]),
+                    "seat": rng.randrange(seats),
+                    "card": rng.choice(CARDS),
+                    "uno": rng.random() < 0.1,
+                }
+                if junk["type"] != "play":
+                    del junk["card"], junk["uno"]
+                check_command(variant, state, junk)
+    # most listed plays, draws and passes take the quick way (not: uno owed, last cards...)
+    assert answered > tried // 2
+
+
+@settings(max_examples=100, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(data=st.data())
+def test_quick_decide_never_accepts_what_the_general_way_refuses(data: st.DataObject) -> None:
+    name = data.draw(st.sampled_from(["official-2", "official-3", "basic-plus-4"]))
+    spec, seats = SPECS[name]
+    variant = Variant.from_spec(spec)
+    state = data.draw(st.sampled_from(some_states(name, data.draw(st.integers(0, 2)))))
+    legal = [c for s in range(seats) for c in variant.legal_commands(state, s)]
+    check_command(variant, state, data.draw(bad_commands(legal, json_only=False)))
