@@ -8,6 +8,9 @@ One append is one short transaction (docs/event-store.md, "The append protocol")
    holds to commit (on PostgreSQL, after announcing a floor below them that `head()` never
    passes while the append runs); commit; then the append listeners run (on_commit).
 
+On PostgreSQL both steps are one prepared statement (_APPEND_ONE, _APPEND_MANY): one round trip,
+parsed and planned once per connection.
+
 So appends of different games commit side by side, and a projection reading up to `head()`
 never skips an event that commits late ("Global positions" in docs/event-store.md).
 
@@ -17,6 +20,7 @@ The store knows nothing of the rules: it keeps facts. games/services.py decides 
 from __future__ import annotations
 
 import json
+import threading
 import uuid
 from collections.abc import Callable, Collection, Mapping, Sequence
 from contextlib import nullcontext
@@ -26,7 +30,9 @@ from functools import partial
 from typing import Any
 
 import orjson
-from django.db import IntegrityError, connection, transaction
+import psycopg
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Max, Min, Q
 from django.utils import timezone
 
@@ -137,36 +143,36 @@ def append(
         raise ValueError("an append needs at least one event")
     if visibilities is not None and len(visibilities) != len(events):
         raise ValueError("one visibility per event")
-    fields = dict(game_fields or {})
+    fields = dict(game_fields) if game_fields else {}
     if unknown := fields.keys() - READ_FIELDS:
         raise ValueError(f"an append cannot set {', '.join(sorted(unknown))}")
     # Every append's first event carries a command id, so the log keeps each append's bounds.
-    batch = _Batch(
-        game_id=game_id,
-        expected_version=expected_version,
-        command_id=command_id or f"auto:{uuid.uuid4().hex}",
-        actor=actor,
-        now=timezone.now(),
-        rows=[
-            (
-                event["type"],
-                SCHEMA_VERSIONS.get(event["type"], 1),
-                _data(event),
-                visibilities[i] if visibilities else GameEvent.Visibility.PRIVATE,
-            )
-            for i, event in enumerate(events)
-        ],
-        fields=fields,
-    )
-    write = _write_postgresql if connection.vendor == "postgresql" else _write_portable
+    command = command_id or f"auto:{uuid.uuid4().hex}"
+    now = timezone.now()
+    db = connections[DEFAULT_DB_ALIAS]
     try:
         # The write only: the caller's outer transaction, if any, commits later and elsewhere.
         with metrics.APPEND_SECONDS.time():
-            positions = write(batch)
+            if db.vendor == "postgresql":
+                positions = _write_postgresql(
+                    db, game_id, expected_version, events, visibilities, actor, command, now, fields
+                )
+            else:
+                positions = _write_portable(
+                    _Batch(
+                        game_id=game_id,
+                        expected_version=expected_version,
+                        command_id=command,
+                        actor=actor,
+                        now=now,
+                        rows=_rows(events, visibilities),
+                        fields=fields,
+                    )
+                )
     except IntegrityError:
         # The version matched but the command id was taken: the same command sent again with a
         # fresh expected version. Anything else is a real error.
-        original = recorded(game_id=game_id, command_id=batch.command_id)
+        original = recorded(game_id=game_id, command_id=command)
         if original is None:
             raise
         return original
@@ -180,7 +186,7 @@ def append(
         if current is None:
             raise GameNotFound(game_id)
         raise Conflict(expected_version=expected_version, current_version=current)
-    count = len(batch.rows)
+    count = len(events)
     metrics.EVENTS_APPENDED.inc(count)
     result = AppendResult(
         game_id=game_id,
@@ -188,11 +194,26 @@ def append(
         last_version=expected_version + count,
         first_position=positions[0],
         last_position=positions[1],
-        command_id=batch.command_id,
+        command_id=command,
     )
     for listener in _listeners:
         transaction.on_commit(_notify(listener, result), robust=True)
     return result
+
+
+def _rows(
+    events: Sequence[Event], visibilities: Sequence[str] | None
+) -> list[tuple[str, int, dict[str, Any], str]]:
+    """The events as rows (type, schema version, data, visibility); "private" by default."""
+    return [
+        (
+            event["type"],
+            SCHEMA_VERSIONS.get(event["type"], 1),
+            _data(event),
+            visibilities[i] if visibilities else GameEvent.Visibility.PRIVATE,
+        )
+        for i, event in enumerate(events)
+    ]
 
 
 def _data(event: Event) -> dict[str, Any]:
@@ -202,13 +223,13 @@ def _data(event: Event) -> dict[str, Any]:
     return data
 
 
-def _rows_json(rows: list[tuple[str, int, dict[str, Any], str]]) -> str:
-    """The rows as one JSON array: orjson (about 10x json.dumps on a match's rows); json for
-    what orjson refuses (an integer past 64 bits, a key that is not a string), as before."""
+def _json(value: Any) -> str:
+    """orjson (about 10x json.dumps on a match's rows); json for what orjson refuses (an integer
+    past 64 bits, a key that is not a string), as before."""
     try:
-        return orjson.dumps(rows).decode()
+        return orjson.dumps(value).decode()
     except TypeError:  # orjson.JSONEncodeError
-        return json.dumps(rows)
+        return json.dumps(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,32 +245,153 @@ class _Batch:
     fields: dict[str, Any]
 
 
-def _write_postgresql(batch: _Batch) -> tuple[int, int] | None:
-    """Write the batch with games_append() (migration 0010: the protocol in one function, whose
-    plans PL/pgSQL keeps per session); return the first and last positions written, or None if
-    no row moved."""
-    to_act = batch.fields.get("to_act")
-    params = [
-        batch.game_id,
-        batch.expected_version,
-        _rows_json(batch.rows),
-        batch.actor,
-        batch.command_id,
-        batch.now,
-        batch.fields.get("status"),
-        batch.fields.get("hand_number"),
+# The append protocol on PostgreSQL (docs/event-store.md), as one statement. `moved` moves the
+# game's version from the expected one (no row: a conflict, a repeat or a missing game, and
+# nothing below runs) and then takes the floor (games_position_floor, migration 0011) for that
+# row; only a row whose floor is held reaches the INSERT, so the floor is taken before the
+# first nextval. Parameters: expected, count, now, status, hand_number, to_act, game, expected.
+_MOVED = """
+WITH moved AS (
+    UPDATE games_game
+    SET version = %s::integer + %s::integer,
+        last_activity = %s,
+        status = COALESCE(%s, status),
+        hand_number = COALESCE(%s::integer, hand_number),
+        to_act = COALESCE(%s::jsonb, to_act)
+    WHERE id = %s::bigint AND version = %s::integer
+    RETURNING id, games_position_floor() AS floor
+)"""
+_COLUMNS = (
+    "global_position, game_id, version, type, schema_version, data, visibility, actor, "
+    "command_id, recorded_at"
+)
+# One event, its columns as parameters (the common case: a person's or a bot's move). Then:
+# expected, type, schema version, data, visibility, actor, command id, now. Returns its position,
+# or no row.
+_APPEND_ONE = f"""/* games_append, one event */{_MOVED}
+INSERT INTO games_gameevent ({_COLUMNS})
+SELECT nextval('games_gameevent_position'), id, %s::integer + 1, %s, %s::smallint, %s::jsonb,
+       %s, %s, %s, %s
+FROM moved WHERE floor IS NOT NULL
+RETURNING global_position"""
+# Any number of events as one JSON array of [type, schema version, data, visibility], in one
+# INSERT, positions rising with the versions; the first carries the command id. Then: expected,
+# actor, command id, now, the array. Returns the first and last positions (NULL if none).
+_APPEND_MANY = f"""/* games_append */{_MOVED}, written AS (
+    INSERT INTO games_gameevent ({_COLUMNS})
+    SELECT nextval('games_gameevent_position'), moved.id, %s::integer + item.number,
+           item.event->>0, (item.event->>1)::smallint, item.event->2, item.event->>3,
+           %s, CASE WHEN item.number = 1 THEN %s END, %s
+    FROM moved, jsonb_array_elements(%s::jsonb) WITH ORDINALITY AS item (event, number)
+    WHERE moved.floor IS NOT NULL
+    RETURNING global_position
+)
+SELECT min(global_position), max(global_position) FROM written"""
+
+# Django turns psycopg's automatic preparing off (prepare_threshold None, its default for
+# poolers); the append's cursor asks for it by name, which needs a threshold: this one never
+# prepares another query by itself.
+_PREPARE_ONLY_WHEN_ASKED = 2**31
+
+
+class _PreparedCursor(psycopg.Cursor[Any]):
+    """A psycopg cursor that binds on the server and prepares what it runs: psycopg keeps the
+    statement's name for the connection, so the server parses and plans it once per connection
+    (and again after a rollback, which makes psycopg drop them all)."""
+
+    def execute(  # type: ignore[override]
+        self, query: Any, params: Any = None, *, prepare: bool | None = None, **kwargs: Any
+    ) -> _PreparedCursor:
+        super().execute(query, params, prepare=True, **kwargs)
+        return self
+
+
+# Each thread's _PreparedCursor, kept from append to append (a new one costs its adapters'
+# lookups again) and made anew when Django opens another connection.
+_cursors = threading.local()
+
+
+def _fetch_prepared(db: BaseDatabaseWrapper, sql: str, params: Sequence[Any]) -> Any:
+    """Run `sql` on `db` with a _PreparedCursor and return its first row (or None), as through
+    `db.cursor()`: the health check, the thread check, a broken transaction refused, psycopg's
+    errors as Django's. Through Django's cursor wrapper too when anyone watches the queries
+    (execute wrappers, as bench/pipeline.py's profile installs); when nobody does, the
+    wrapper's own cost is skipped."""
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    db.validate_thread_sharing()
+    raw = db.connection
+    if db.queries_logged:
+        # Django's query log (DEBUG, a test counting queries) reads the text psycopg keeps only
+        # of a statement it did not prepare. (django-stubs take make_*_cursor's argument for a
+        # wrapper: it is the driver's cursor.)
+        logged = db.make_debug_cursor(psycopg.Cursor(raw))  # type: ignore[arg-type]
+        logged.execute(sql, params)
+        return logged.fetchone()
+    cursor = getattr(_cursors, "cursor", None)
+    if cursor is None or cursor.connection is not raw:
+        if raw.prepare_threshold is None:
+            raw.prepare_threshold = _PREPARE_ONLY_WHEN_ASKED
+        cursor = _cursors.cursor = _PreparedCursor(raw)
+    if db.execute_wrappers:
+        wrapped = db.make_cursor(cursor)  # type: ignore[arg-type]
+        wrapped.execute(sql, params)
+        return wrapped.fetchone()
+    db.validate_no_broken_transaction()
+    with db.wrap_database_errors:
+        cursor.execute(sql, params)
+        return cursor.fetchone()
+
+
+def _write_postgresql(
+    db: BaseDatabaseWrapper,
+    game_id: int,
+    expected: int,
+    events: Sequence[Event],
+    visibilities: Sequence[str] | None,
+    actor: str,
+    command: str,
+    now: datetime,
+    fields: dict[str, Any],
+) -> tuple[int, int] | None:
+    """Write the append with one statement; return the first and last positions written, or
+    None if no row moved."""
+    to_act = fields.get("to_act")
+    moved = (
+        expected,
+        len(events),
+        now,
+        fields.get("status"),
+        fields.get("hand_number"),
         json.dumps(to_act) if to_act is not None else None,
-    ]
-    # Outside a transaction the call is a transaction of its own; inside the caller's, it gets
-    # a savepoint, so that a failed append leaves the caller's transaction usable.
-    guard = transaction.atomic() if connection.in_atomic_block else nullcontext()
-    with guard, connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT * FROM games_append(%s, %s, %s::jsonb, %s, %s, %s, %s, %s, %s::jsonb)",
-            params,
+        game_id,
+        expected,
+    )
+    if len(events) == 1:
+        event = events[0]
+        kind = event["type"]
+        sql = _APPEND_ONE
+        params: tuple[Any, ...] = (
+            *moved,
+            expected,
+            kind,
+            SCHEMA_VERSIONS.get(kind, 1),
+            _json(_data(event)),
+            visibilities[0] if visibilities else GameEvent.Visibility.PRIVATE,
+            actor,
+            command,
+            now,
         )
-        row = cursor.fetchone()
-    return None if row is None else (row[0], row[1])
+    else:
+        sql = _APPEND_MANY
+        params = (*moved, expected, actor, command, now, _json(_rows(events, visibilities)))
+    # Outside a transaction the statement is a transaction of its own; inside the caller's, it
+    # gets a savepoint, so that a failed append leaves the caller's transaction usable.
+    with transaction.atomic(using=db.alias) if db.in_atomic_block else nullcontext():
+        row = _fetch_prepared(db, sql, params)
+    if row is None or row[0] is None:
+        return None
+    return row[0], row[-1]
 
 
 def _write_portable(batch: _Batch) -> tuple[int, int] | None:

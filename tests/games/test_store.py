@@ -6,6 +6,7 @@ import threading
 
 import pytest
 from django.db import DatabaseError, connection, connections, transaction
+from django.test.utils import CaptureQueriesContext
 
 from games import store
 from games.errors import Conflict, GameNotFound
@@ -66,6 +67,63 @@ def test_it_sets_the_game_fields_it_is_given_with_the_version():
 
     game.refresh_from_db()
     assert (game.status, game.hand_number, game.to_act, game.version) == ("match-over", 3, [1], 1)
+
+
+def test_versions_past_a_smallint_and_every_field_in_one_event_or_many():
+    game = make_stream()
+    Game.objects.filter(pk=game.pk).update(version=40_000)
+    fields = {"status": "hand-over", "hand_number": 300, "to_act": [0, 1]}
+
+    one = store.append(
+        game_id=game.pk, events=notes(1), expected_version=40_000, game_fields=fields
+    )
+    many = store.append(
+        game_id=game.pk,
+        events=notes(2, start=1),
+        expected_version=40_001,
+        visibilities=["public", "private"],
+    )
+
+    assert (one.first_version, one.last_version, many.last_version) == (40_001, 40_001, 40_003)
+    assert many.first_position > one.last_position
+    game.refresh_from_db()
+    assert (game.status, game.hand_number, game.to_act, game.version) == (
+        "hand-over", 300, [0, 1], 40_003,
+    )  # fmt: skip
+    assert store.load(game.pk, after=40_000) == notes(3)
+    stored = GameEvent.objects.filter(game=game).order_by("version")
+    assert [e.visibility for e in stored] == ["private", "public", "private"]
+
+
+@needs_postgresql
+def test_query_counters_see_each_append_as_one_statement():
+    game = make_stream()
+
+    with CaptureQueriesContext(connection) as queries:
+        store.append(game_id=game.pk, events=notes(1), expected_version=0)
+        store.append(game_id=game.pk, events=notes(2), expected_version=1)
+
+    appends = [q["sql"] for q in queries if "games_append" in q["sql"]]
+    assert len(appends) == 2, [q["sql"][:60] for q in queries]
+
+
+@needs_postgresql
+def test_appends_go_on_after_a_rollback_drops_the_prepared_statements():
+    game = make_stream()
+    store.append(game_id=game.pk, events=notes(1), expected_version=0)
+
+    with pytest.raises(Conflict), transaction.atomic():
+        store.append(game_id=game.pk, events=notes(1), expected_version=1)
+        store.append(game_id=game.pk, events=notes(1), expected_version=1)
+    store.append(game_id=game.pk, events=notes(2), expected_version=1)
+    store.append(game_id=game.pk, events=notes(1), expected_version=3)
+
+    assert store.load(game.pk) == notes(1) + notes(2) + notes(1)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE '/* games_append%%'"
+        )
+        assert cursor.fetchone()[0] <= 2  # one statement for one event, one for many
 
 
 def test_a_stale_expected_version_raises_a_conflict_and_writes_nothing():
