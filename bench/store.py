@@ -11,9 +11,11 @@ and drops it again, so it never touches the real data. It prints:
     (a) the baseline: one INSERT of one row per call, in autocommit (one statement, one round
         trip, one commit), into a scratch table of the events table's shape: the same columns,
         keys, indexes and constraints, and its foreign keys if it has any;
-    (b) single-event appends through store.append (conditional version update, global
-        position, insert, commit: one round trip too);
-    (c) 1 writer, then 4 concurrent writers (threads, one connection each) on different games;
+    (b) single-event appends through store.append (conditional version update, floor, global
+        position, insert, commit: one prepared statement, one round trip too);
+    (c) 1 writer, then 4 concurrent writers on different games, each a process of its own with
+        its own connection, as the service's writers are (gunicorn's and Celery's worker
+        processes): threads of one process would share one interpreter lock, and measure it;
     (d) appends of 100 events at once, in events/s (and, for information, what store.head()
         costs a projection);
     (e) loading a 2,000-event match from a real simulated game (and, for information,
@@ -30,10 +32,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import statistics
 import sys
-import threading
 import time
 import uuid
 from pathlib import Path
@@ -57,8 +59,8 @@ EVENT: dict[str, Any] = {
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--appends", type=int, default=600, help="single appends per side")
-    parser.add_argument("--rounds", type=int, default=6, help="alternating (a)/(b) rounds")
+    parser.add_argument("--appends", type=int, default=2400, help="single appends per side")
+    parser.add_argument("--rounds", type=int, default=12, help="alternating (a)/(b) rounds")
     args = parser.parse_args()
 
     url = os.environ.get("DATABASE_URL", "")
@@ -105,22 +107,26 @@ def _url(settings: dict[str, Any], name: str) -> str:
     return f"postgres://{auth}{'@' if auth else ''}{host}{port}/{name}"
 
 
-def run(args: argparse.Namespace, raw: Any) -> int:
+def setup_django() -> None:
+    """Django on DATABASE_URL, with the store alone: the games app subscribes the workers'
+    listeners (bot dispatch, turn clocks), which run their own queries after each commit;
+    bench/pipeline.py measures the whole pipeline with them."""
     sys.path.insert(0, str(REPO_ROOT))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("SECRET_KEY", "bench-only-not-secret")
     import django
 
     django.setup()
+    from games import store
+
+    store._listeners.clear()
+
+
+def run(args: argparse.Namespace, raw: Any) -> int:
+    setup_django()
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    from games import store
-
-    # The store's own cost. The games app subscribes the workers' listeners (bot dispatch, turn
-    # clocks), which run their own queries after each commit; bench/pipeline.py measures the
-    # whole pipeline with them.
-    store._listeners.clear()
 
     baseline, appends = Baseline(raw), Appends()
     per_round = max(1, args.appends // args.rounds)
@@ -134,9 +140,13 @@ def run(args: argparse.Namespace, raw: Any) -> int:
     print(f"(a) baseline: one INSERT in autocommit, one row:  {a:,.0f} inserts/s")
     print(f"(b) store.append, one event per append:          {b:,.0f} appends/s")
     one_rates, many_rates = [], []
-    for _ in range(3):
-        one_rates.append(concurrent_appends(1, per_round * 2))
-        many_rates.append(concurrent_appends(WRITERS, per_round))
+    writers = Writers()
+    try:
+        for _ in range(3):
+            one_rates.append(writers.rate(1, per_round * 2))
+            many_rates.append(writers.rate(WRITERS, per_round * 2))
+    finally:
+        writers.close()
     one, many = statistics.median(one_rates), statistics.median(many_rates)
     print(f"(c) 1 writer:                                    {one:,.0f} appends/s")
     print(f"    {WRITERS} concurrent writers, different games:      {many:,.0f} appends/s in all")
@@ -201,9 +211,11 @@ def new_game() -> int:
 class Appends:
     """Our path: what every command pays to be recorded."""
 
-    def __init__(self) -> None:
-        self.game = new_game()
-        self.version = 0
+    def __init__(self, game: int | None = None) -> None:
+        from games.models import Game
+
+        self.game = new_game() if game is None else game
+        self.version = Game.objects.values_list("version", flat=True).get(pk=self.game)
 
     def measure(self, count: int) -> float:
         from games import store
@@ -221,29 +233,54 @@ class Appends:
         return time.perf_counter() - started
 
 
-def concurrent_appends(writers: int, each: int) -> float:
-    """Appends/s of `writers` threads, each with its own connection and game."""
-    from django.db import connections
+class Writers:
+    """WRITERS processes, each with its own connection and game, started once (spawned: a fresh
+    interpreter, nothing of this process's connections) and kept for every round of (c)."""
 
-    games = [Appends() for _ in range(writers)]
-    for writer in games:
-        writer.measure(1)  # the games exist; the plans are warm on the main connection only
-    start = threading.Barrier(writers + 1)
+    def __init__(self) -> None:
+        from django.db import connections
 
-    def write(writer: Appends) -> None:
-        writer.measure(5)  # this thread's connection and plans
-        start.wait()
-        writer.measure(each)
+        games = [new_game() for _ in range(WRITERS)]
         connections.close_all()
+        spawn = multiprocessing.get_context("spawn")
+        self.pipes = []
+        self.processes = []
+        for game in games:
+            ours, theirs = spawn.Pipe()
+            process = spawn.Process(target=writer, args=(game, theirs), daemon=True)
+            process.start()
+            self.pipes.append(ours)
+            self.processes.append(process)
+        for pipe in self.pipes:
+            assert pipe.recv() == "ready"  # Django set up, connected, its statement prepared
 
-    threads = [threading.Thread(target=write, args=(w,)) for w in games]
-    for thread in threads:
-        thread.start()
-    start.wait()
-    started = time.perf_counter()
-    for thread in threads:
-        thread.join()
-    return writers * each / (time.perf_counter() - started)
+    def rate(self, writers: int, each: int) -> float:
+        """Appends/s of the first `writers` processes, `each` appends apiece, from the moment
+        they are told to go until the last one is done."""
+        pipes = self.pipes[:writers]
+        started = time.perf_counter()
+        for pipe in pipes:
+            pipe.send(each)
+        for pipe in pipes:
+            assert pipe.recv() == "done"
+        return writers * each / (time.perf_counter() - started)
+
+    def close(self) -> None:
+        for pipe in self.pipes:
+            pipe.send(None)
+        for process in self.processes:
+            process.join(timeout=30)
+
+
+def writer(game: int, pipe: Any) -> None:
+    """One writer process: single-event appends to its own game, as many as it is told."""
+    setup_django()
+    appends = Appends(game)
+    appends.measure(20)  # this process's connection and prepared statement
+    pipe.send("ready")
+    while (each := pipe.recv()) is not None:
+        appends.measure(each)
+        pipe.send("done")
 
 
 def bulk_appends(count: int) -> float:
