@@ -127,6 +127,14 @@ class CommandOutput(serializers.Serializer):
     version = serializers.IntegerField()
     events = serializers.ListField(child=serializers.DictField())
     repeated = serializers.BooleanField()
+    next = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="What the game waits for from your seats right after this command (the "
+        "decision after a draw, the next turn of a seat you also hold): each `{game, seat, "
+        "version, view, legal}`, a pull bot's with `deadline` and `optional` too, as GET "
+        "/api/bot/decisions lists them. Empty when the game waits for others (read it again "
+        "then) and for a repeated command.",
+    )
 
 
 @extend_schema(responses={200: DecisionOutput(many=True), **error_responses(401)})
@@ -164,5 +172,6 @@ def command(request: Request, game_id: int) -> Response:
             "version": result.version,
             "events": result.events,
             "repeated": result.repeated,
+            "next": list(result.next),
         }
     )

@@ -221,6 +221,7 @@ def command(request: Request, game_id: int) -> Response:
             "version": result.version,
             "events": result.events,
             "repeated": result.repeated,
+            "next": list(result.next),
         }
     )
 

@@ -311,8 +311,8 @@ def make_world(clients: int, label: str) -> dict[str, Any]:
 
 
 def in_process(world: dict[str, Any], seconds: float) -> dict[str, Any]:
-    """The clients' loop without HTTP: the view the client reads, then its command, for each
-    game in turn; returns commands/s."""
+    """The clients' loop without HTTP: the view the client reads (unless the last command's
+    `next` gave it), then its command, for each game in turn; returns commands/s."""
     from django.contrib.auth.models import User
 
     from games import services
@@ -328,27 +328,35 @@ def in_process(world: dict[str, Any], seconds: float) -> dict[str, Any]:
         players.append((entry["game"], [bot, bot]))
     rng = random.Random(7)
     commands = 0
+    # As the clients do: a command's `next` (the game waits for its sender again) needs no view.
+    offered: dict[int, dict[str, Any]] = {}
     started = time.perf_counter()
     while time.perf_counter() - started < seconds:
         for game_id, actors in players:
-            view = services.game_view(game_id=game_id, viewer=actors[0], seat=0)
-            if view["status"] != "playing":
-                continue
-            seat = view["to_act"][0]
-            if seat != 0:
-                view = services.game_view(game_id=game_id, viewer=actors[seat], seat=seat)
-            legal = [c for c in view["legal"] if _in_turn(c, seat)]
+            decision = offered.pop(game_id, None)
+            if decision is None:
+                view = services.game_view(game_id=game_id, viewer=actors[0], seat=0)
+                if view["status"] != "playing":
+                    continue
+                seat = view["to_act"][0]
+                if seat != 0:
+                    view = services.game_view(game_id=game_id, viewer=actors[seat], seat=seat)
+                decision = {"seat": seat, "legal": view["legal"], "version": view["version"]}
+            seat = decision["seat"]
+            legal = [c for c in decision["legal"] if _in_turn(c, seat)]
             if not legal:
                 continue
             try:
-                services.game_command(
+                result = services.game_command(
                     game_id=game_id,
                     actor=actors[seat],
                     command=rng.choice(legal),
-                    expected_version=view["version"],
+                    expected_version=decision["version"],
                 )
             except GameError:
                 continue
+            if result.next:
+                offered[game_id] = result.next[0]
             commands += 1
     return {"commands": commands, "seconds": time.perf_counter() - started}
 
@@ -404,36 +412,49 @@ async def _clients(config: dict[str, Any]) -> dict[str, Any]:
         async def person(entry: dict[str, Any], rng: random.Random) -> None:
             tokens = [f"Token {token}" for token in entry["tokens"]]
             seat = 0
+            # What the last answer said the game waits for from its sender (`next`): then no read.
+            offered: dict[str, Any] | None = None
             next_at = [time.perf_counter() + rng.random() * interval]
             while time.perf_counter() < stop:
                 await paced(next_at)
-                status, game = await call("GET", f"/api/games/{entry['game']}", tokens[seat])
-                if status != 200 or game["status"] != "playing":
-                    return
-                to_act = game["view"]["to_act"]
-                if seat not in to_act:
-                    seat = to_act[0]
+                if offered is None:
                     status, game = await call("GET", f"/api/games/{entry['game']}", tokens[seat])
                     if status != 200 or game["status"] != "playing":
                         return
-                legal = [c for c in game["legal"] if _in_turn(c, seat)]
-                body = {"command": rng.choice(legal), "expected_version": game["version"]}
-                await call("POST", f"/api/games/{entry['game']}/commands", tokens[seat], body)
-                seat = 1 - seat
+                    to_act = game["view"]["to_act"]
+                    if seat not in to_act:
+                        seat = to_act[0]
+                        path = f"/api/games/{entry['game']}"
+                        status, game = await call("GET", path, tokens[seat])
+                        if status != 200 or game["status"] != "playing":
+                            return
+                    offered = {"legal": game["legal"], "version": game["version"]}
+                legal = [c for c in offered["legal"] if _in_turn(c, seat)]
+                body = {"command": rng.choice(legal), "expected_version": offered["version"]}
+                path = f"/api/games/{entry['game']}/commands"
+                status, answer = await call("POST", path, tokens[seat], body)
+                offered = answer["next"][0] if status == 200 and answer["next"] else None
+                if offered is None:
+                    seat = 1 - seat
 
         async def bot(entry: dict[str, Any], rng: random.Random) -> None:
             token = f"Bot {entry['token']}"
+            due: list[dict[str, Any]] = []
             next_at = [time.perf_counter() + rng.random() * interval]
             while time.perf_counter() < stop:
                 await paced(next_at)
-                status, decisions = await call("GET", "/api/bot/decisions", token)
-                due = [d for d in decisions if not d["optional"]] if status == 200 else []
                 if not due:
-                    return
+                    status, decisions = await call("GET", "/api/bot/decisions", token)
+                    due = [d for d in decisions if not d["optional"]] if status == 200 else []
+                    if not due:
+                        return
                 decision = due[0]
                 legal = [c for c in decision["legal"] if _in_turn(c, decision["seat"])]
                 body = {"command": rng.choice(legal), "expected_version": decision["version"]}
-                await call("POST", f"/api/bot/games/{decision['game']}/commands", token, body)
+                path = f"/api/bot/games/{decision['game']}/commands"
+                status, answer = await call("POST", path, token, body)
+                # The answer's `next`: the decision the game waits for from the bot now, if any.
+                due = [d for d in answer["next"] if not d["optional"]] if status == 200 else []
 
         began = time.perf_counter()
         await asyncio.gather(

@@ -71,6 +71,10 @@ class CommandResult:
     events: list[dict[str, Any]]
     # True when the command id had been run before: nothing was written this time.
     repeated: bool = False
+    # What the game waits for from the actor now, right after the command (a draw's decision to
+    # play the card or pass, the next turn of a seat the actor also holds): `next_decisions`.
+    # Empty for a repeated command, and when the game waits for others.
+    next: tuple[dict[str, Any], ...] = ()
 
 
 def game_create(
@@ -210,7 +214,31 @@ def game_command(
         game_id=game.pk,
         version=appended.version,
         events=_shown(game, variant, events, appended.first_version, seat),
+        next=next_decisions(game, actor, variant, state, appended.version),
     )
+
+
+def next_decisions(
+    game: Game, actor: Actor, variant: Variant, state: State, version: int
+) -> tuple[dict[str, Any], ...]:
+    """The decisions the game waits for from `actor`'s seats in `state` (the game at
+    `version`), as game_view shows each seat: `{"game", "seat", "version", "view", "legal"}`,
+    in seat order. A seat handed over to the default bot is not the actor's to move."""
+    if actor is SYSTEM or state.status != PLAYING:
+        return ()
+    decisions = []
+    for seat in game.seats.all():
+        if seat.number not in state.to_act or seat.controller == Seat.Controller.FALLBACK:
+            continue
+        if seat.number not in seats_held(actor, [seat]):
+            continue
+        view = variant.view(state, seat.number)
+        view["version"] = version
+        view["legal"] = legal = variant.legal_commands(state, seat.number)
+        decisions.append(
+            {"game": game.pk, "seat": seat.number, "version": version, "view": view, "legal": legal}
+        )
+    return tuple(decisions)
 
 
 def _past_seat_facts(game: Game, expected_version: int) -> int:

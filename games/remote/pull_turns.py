@@ -14,6 +14,7 @@ rules refuse it (422) it is not counted as an illegal answer and fails no valida
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -117,4 +118,11 @@ def pull_command(
         asked_at = game.last_activity if game is not None else None
         latency = (timezone.now() - asked_at).total_seconds() if asked_at else 0.0
         record_call(bot.pk, outcome=webhook.OK, latency=latency, game_id=game_id)
+    if result.next and game is not None:
+        # As GET /api/bot/decisions lists them: the game moved just now, so the deadline runs
+        # from now (the append's own time, a few milliseconds earlier, is the one it keeps).
+        game.last_activity = timezone.now()
+        deadline = pull_deadline(game).isoformat()
+        next_ = tuple({**entry, "deadline": deadline, "optional": False} for entry in result.next)
+        result = dataclasses.replace(result, next=next_)
     return result
