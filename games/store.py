@@ -23,7 +23,6 @@ import json
 import threading
 import uuid
 from collections.abc import Callable, Collection, Mapping, Sequence
-from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
@@ -357,22 +356,14 @@ def _write_postgresql(
     """Write the append with one statement; return the first and last positions written, or
     None if no row moved."""
     to_act = fields.get("to_act")
-    moved = (
-        expected,
-        len(events),
-        now,
-        fields.get("status"),
-        fields.get("hand_number"),
-        json.dumps(to_act) if to_act is not None else None,
-        game_id,
-        expected,
-    )
+    status, hand_number = fields.get("status"), fields.get("hand_number")
+    to_act_json = json.dumps(to_act) if to_act is not None else None
     if len(events) == 1:
         event = events[0]
         kind = event["type"]
         sql = _APPEND_ONE
         params: tuple[Any, ...] = (
-            *moved,
+            *(expected, 1, now, status, hand_number, to_act_json, game_id, expected),  # _MOVED
             expected,
             kind,
             SCHEMA_VERSIONS.get(kind, 1),
@@ -384,11 +375,22 @@ def _write_postgresql(
         )
     else:
         sql = _APPEND_MANY
-        params = (*moved, expected, actor, command, now, _json(_rows(events, visibilities)))
-    # Outside a transaction the statement is a transaction of its own; inside the caller's, it
-    # gets a savepoint, so that a failed append leaves the caller's transaction usable.
-    with transaction.atomic(using=db.alias) if db.in_atomic_block else nullcontext():
+        params = (
+            *(expected, len(events), now, status, hand_number, to_act_json, game_id, expected),
+            expected,
+            actor,
+            command,
+            now,
+            _json(_rows(events, visibilities)),
+        )
+    if not db.in_atomic_block:
+        # A transaction of its own.
         row = _fetch_prepared(db, sql, params)
+    else:
+        # Inside the caller's transaction, a savepoint, so that a failed append leaves the
+        # caller's transaction usable.
+        with transaction.atomic(using=db.alias):
+            row = _fetch_prepared(db, sql, params)
     if row is None or row[0] is None:
         return None
     return row[0], row[-1]
