@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.db import connection
 from django.db.models import F
 from django.utils import timezone
 
@@ -36,20 +37,18 @@ def record_call(
 ) -> None:
     """Count one decision asked of a bot; anything but OK is a strike, and enough strikes in a
     row suspend an active bot (conditional updates, so concurrent workers count each once)."""
+    if outcome == webhook.OK:
+        _ok(bot_id, latency, game_id)
+        return
     _log(bot_id, outcome, latency, reason, game_id)
     counters: dict[str, Any] = {
         "calls": F("calls") + 1,
         "total_latency": F("total_latency") + latency,
         "updated_at": timezone.now(),
+        "strikes": F("strikes") + 1,
+        _COUNTER[outcome]: F(_COUNTER[outcome]) + 1,
     }
-    if outcome == webhook.OK:
-        counters["strikes"] = 0
-    else:
-        counters["strikes"] = F("strikes") + 1
-        counters[_COUNTER[outcome]] = F(_COUNTER[outcome]) + 1
     Bot.objects.filter(pk=bot_id).update(**counters)
-    if outcome == webhook.OK:
-        return
     limit = settings.BOTS_STRIKES_TO_SUSPEND
     Bot.objects.filter(pk=bot_id, status=Bot.Status.ACTIVE, strikes__gte=limit).update(
         status=Bot.Status.SUSPENDED,
@@ -67,6 +66,27 @@ def count_refused(bot_id: int, *, game_id: int | None = None) -> None:
     )
 
 
+# A good answer, the call of every pull bot's command: its row and the counters in SQL written
+# once (the ORM's compiling of the two was a tenth of a command's Python; issue 16).
+_OK_CALL = (
+    'INSERT INTO "games_botcall" ("bot_id", "game_id", "at", "outcome", "latency", "reason") '
+    "VALUES (%s, %s, %s, %s, %s, '') RETURNING \"id\""
+)
+_OK_COUNTERS = (
+    'UPDATE "games_bot" SET "calls" = "calls" + 1, "total_latency" = "total_latency" + %s, '
+    '"updated_at" = %s, "strikes" = 0 WHERE "id" = %s'
+)
+
+
+def _ok(bot_id: int, latency: float, game_id: int | None) -> None:
+    at = connection.ops.adapt_datetimefield_value(timezone.now())
+    with connection.cursor() as cursor:
+        cursor.execute(_OK_CALL, [bot_id, game_id, at, BotCall.Outcome.OK.value, latency])
+        pk = cursor.fetchone()[0]
+        cursor.execute(_OK_COUNTERS, [latency, at, bot_id])
+    _prune(bot_id, pk)
+
+
 def _log(bot_id: int, outcome: str, latency: float, reason: str, game_id: int | None) -> None:
     call = BotCall.objects.create(
         bot_id=bot_id,
@@ -76,7 +96,11 @@ def _log(bot_id: int, outcome: str, latency: float, reason: str, game_id: int | 
         latency=latency,
         reason=reason[:200],
     )
-    if call.pk % CALLS_KEPT == 0:
+    _prune(bot_id, call.pk)
+
+
+def _prune(bot_id: int, pk: int) -> None:
+    if pk % CALLS_KEPT == 0:
         # Now and then, not on every call: keep the bot's last CALLS_KEPT.
         kept = BotCall.objects.filter(bot_id=bot_id).values_list("pk", flat=True)[CALLS_KEPT:]
         oldest_kept = next(iter(kept), None)
