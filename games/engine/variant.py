@@ -9,7 +9,7 @@ from .cards import Card
 from .commands import Command
 from .events import MATCH_STARTED, Event, apply, initial_state
 from .rules import Precognitive, Ruleset, find_ruleset
-from .rules.quick import QuickDecide, quick_steps
+from .rules.quick import Decided, QuickDecide, quick_steps
 from .state import Seat, State
 from .view import event_view, state_view
 
@@ -31,15 +31,16 @@ class Variant:
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
-        # (state, events, folded state) of the last decision; see `replay`.
-        self._last: tuple[State, list[Event], int, State] | None = None
+        # [(state, events, how many, folded state)] of the last decision; see `replay`.
+        self._memo: list[Decided | None] = [None]
         # The ruleset's own method, bound once: one call less per legal_commands. A plain family
-        # lists and decides its usual moments in one step each (rules/quick.py).
+        # lists and decides its usual moments in one step each (rules/quick.py): its listing and
+        # decide stand for these methods, with the same answers.
         self.legal_commands = ruleset.legal_commands  # type: ignore[method-assign]
         self._quick: QuickDecide | None = None
-        quick = quick_steps(ruleset)
+        quick = quick_steps(ruleset, self._memo)
         if quick is not None:
-            self.legal_commands, self._quick = quick  # type: ignore[method-assign, assignment]
+            self.legal_commands, self.decide, self._quick = quick  # type: ignore[method-assign, assignment]
 
     @classmethod
     def from_spec(cls, spec: Mapping[str, Any]) -> Variant:
@@ -112,14 +113,15 @@ class Variant:
 
     def replay(self, events: Iterable[Event], state: State | None = None) -> State:
         """Fold `events` onto `state` (or from the start); `state` itself is not changed."""
-        last = self._last
+        memo = self._memo
+        last = memo[0]
         if (
             last is not None and state is last[0] and events is last[1] and len(events) == last[2]  # type: ignore[arg-type]
         ):
             # `decide` already folded exactly these events into a private copy of exactly this
             # state: hand that copy over (once) instead of folding them a second time. This
             # halves the cost of the usual decide-then-replay step.
-            self._last = None
+            memo[0] = None
             return last[3]
         it = iter(events)
         if state is None:
@@ -135,14 +137,8 @@ class Variant:
 
     def decide(self, state: State, command: Command) -> list[Event]:
         """The events `command` produces; raises IllegalCommand and changes nothing if illegal."""
-        quick = self._quick
-        if quick is not None:
-            last = quick(state, command)
-            if last is not None:
-                self._last = last
-                return last[1]
         decision = self.ruleset.decision(state, command)
-        self._last = (state, decision.events, len(decision.events), decision.state)
+        self._memo[0] = (state, decision.events, len(decision.events), decision.state)
         return decision.events
 
     def legal_commands(self, state: State, seat: Seat | None) -> list[Command]:

@@ -18,7 +18,16 @@ from collections.abc import Callable
 
 from ..cards import COLOR_OF, COLORS, PLAYABLE_ON, RANK_OF, WILD_DRAW4, Card, Color
 from ..commands import ACCEPT, CHALLENGE, DRAW, PASS, PLAY, Command
-from ..events import CARD_PLAYED, CARDS_DRAWN, DIRECTION_CHANGED, PROMPTED, Event
+from ..events import (
+    CARD_PLAYED,
+    CARDS_DRAWN,
+    CHALLENGE_RESOLVED,
+    DIRECTION_CHANGED,
+    PROMPTED,
+    UNO_CALLED,
+    UNO_OWED,
+    Event,
+)
 from ..state import PLAYING, Seat, State
 from .base import Ruleset
 from .official import Official
@@ -26,12 +35,36 @@ from .official import Official
 # (the state decided on, its events, how many, the state they fold into): Variant's `_last`.
 Decided = tuple[State, list[Event], int, State]
 QuickDecide = Callable[[State, Command], Decided | None]
+Decide = Callable[[State, Command], list[Event]]
 QuickLegal = Callable[[State, Seat | None], list[Command]]
 
-# PLAYABLE_ON as a plain dict: an exact dict's lookup is the interpreter's quickest, and a
-# colour no decision names is not in it (None: the general way asks PLAYABLE_ON itself).
-_PLAYABLE: dict[tuple[Card | None, Color | None], frozenset[Card]] = dict(PLAYABLE_ON)
+# PLAYABLE_ON as plain dicts, top card -> colour in force -> the cards playable on them: two
+# exact dicts' lookups cost less than hashing a tuple, and a colour no decision names is in
+# neither (None: the general way asks PLAYABLE_ON itself).
+_PLAYABLE: dict[Card, dict[Color | None, frozenset[Card]]] = {}
+for (_top, _color), _cards in PLAYABLE_ON.items():
+    if _top is not None:
+        _PLAYABLE.setdefault(_top, {})[_color] = _cards
+_NO_CARDS: dict[Color | None, frozenset[Card]] = {}
 RED, YELLOW, GREEN, BLUE = COLORS
+
+
+def _black_plays(seat: Seat, card: Card, held: int) -> tuple[Command, ...]:
+    """A black card's listed plays (play_options): one per colour, with and without an uno
+    call where it leaves one card."""
+    if held > 2:
+        return (
+            {"type": PLAY, "seat": seat, "card": card, "color": RED, "uno": False},
+            {"type": PLAY, "seat": seat, "card": card, "color": YELLOW, "uno": False},
+            {"type": PLAY, "seat": seat, "card": card, "color": GREEN, "uno": False},
+            {"type": PLAY, "seat": seat, "card": card, "color": BLUE, "uno": False},
+        )
+    return tuple(
+        {"type": PLAY, "seat": seat, "card": card, "color": color, "uno": uno}
+        for color in COLORS
+        for uno in (False, True)
+    )
+
 
 # Every method a quick step stands for: a family that overrides any of them goes the general
 # way for every command.
@@ -57,20 +90,31 @@ _STOOD_FOR = (
     "prompt",
     "after_command",
     "closes_uno_window",
+    "owes_uno",
 )
-_HANDLED = {PLAY: Official.on_play, DRAW: Official.on_draw, PASS: Official.on_pass}
+_HANDLED = {
+    PLAY: Official.on_play,
+    DRAW: Official.on_draw,
+    PASS: Official.on_pass,
+    ACCEPT: Official.on_accept,
+    CHALLENGE: Official.on_challenge,
+}
 
 
-def quick_steps(ruleset: Ruleset) -> tuple[QuickLegal, QuickDecide] | None:
-    """`ruleset`'s quick listing and quick decide, or None for a family that changes any step
-    they stand for. The listing answers every call (the general way's own answer where it does
-    not know one); decide returns None where the general way must decide."""
+def quick_steps(
+    ruleset: Ruleset, memo: list[Decided | None]
+) -> tuple[QuickLegal, Decide, QuickDecide] | None:
+    """`ruleset`'s quick listing and decide, or None for a family that changes any step they
+    stand for. Both answer every call, the general way's own answer where they know none;
+    decide leaves what it decided in `memo[0]` (Variant.replay hands that state over). The
+    third, the quick step alone, returns None where the general way must decide."""
     cls = type(ruleset)
     if any(getattr(cls, name) is not getattr(Official, name) for name in _STOOD_FOR) or any(
         cls.handlers.get(kind) is not handler for kind, handler in _HANDLED.items()
     ):
         return None
     general_legal = ruleset.legal_commands
+    general_decision = ruleset.decision
     after_draw = cls.play_after_draw
     two_skip = cls.reverse_skips_with_two
     challenges = cls.challenge_wild_draw4
@@ -91,51 +135,57 @@ def quick_steps(ruleset: Ruleset) -> tuple[QuickLegal, QuickDecide] | None:
             return general_legal(state, seat)
         hand = state.hands[seat]
         held = len(hand) + len(state.lanes[seat])
-        if held <= 2:
+        if held < 2:
             return general_legal(state, seat)
         kind = pending["type"]
         if kind == "play":
             discard = state.discard
-            playable = playable_on((discard[-1], state.color)) if discard else None
+            playable = playable_on(discard[-1], _NO_CARDS).get(state.color) if discard else None
             if playable is None:
                 return general_legal(state, seat)
-            cards = [card for card in hand if card in playable]
+            cards = []
+            for card in hand:  # a loop here costs less than a comprehension's function
+                if card in playable:
+                    cards.append(card)
             if len(cards) > 1 and len(set(cards)) < len(cards):
                 cards = list(dict.fromkeys(cards))  # each card once, in hand order
             options: list[Command] = []
             for card in cards:
-                if COLOR_OF[card] is None:
-                    options += (
-                        {"type": PLAY, "seat": seat, "card": card, "color": RED, "uno": False},
-                        {"type": PLAY, "seat": seat, "card": card, "color": YELLOW, "uno": False},
-                        {"type": PLAY, "seat": seat, "card": card, "color": GREEN, "uno": False},
-                        {"type": PLAY, "seat": seat, "card": card, "color": BLUE, "uno": False},
+                options += (
+                    _black_plays(seat, card, held)
+                    if COLOR_OF[card] is None
+                    else (
+                        ({"type": PLAY, "seat": seat, "card": card, "uno": False},)
+                        if held > 2
+                        else (
+                            {"type": PLAY, "seat": seat, "card": card, "uno": False},
+                            {"type": PLAY, "seat": seat, "card": card, "uno": True},
+                        )
                     )
-                else:
-                    options.append({"type": PLAY, "seat": seat, "card": card, "uno": False})
+                )
             options.append({"type": DRAW, "seat": seat})
             return options
         if kind == "drawn":
             card = pending["card"]
             if COLOR_OF[card] is None:
+                return [*_black_plays(seat, card, held), {"type": PASS, "seat": seat}]
+            if held > 2:
                 return [
-                    {"type": PLAY, "seat": seat, "card": card, "color": RED, "uno": False},
-                    {"type": PLAY, "seat": seat, "card": card, "color": YELLOW, "uno": False},
-                    {"type": PLAY, "seat": seat, "card": card, "color": GREEN, "uno": False},
-                    {"type": PLAY, "seat": seat, "card": card, "color": BLUE, "uno": False},
+                    {"type": PLAY, "seat": seat, "card": card, "uno": False},
                     {"type": PASS, "seat": seat},
                 ]
             return [
                 {"type": PLAY, "seat": seat, "card": card, "uno": False},
+                {"type": PLAY, "seat": seat, "card": card, "uno": True},
                 {"type": PASS, "seat": seat},
             ]
         if kind == "challenge":
             return [{"type": ACCEPT, "seat": seat}, {"type": CHALLENGE, "seat": seat}]
         return general_legal(state, seat)
 
-    def decide(state: State, command: Command) -> Decided | None:
-        """The events of a usual play, draw or pass and the state they fold into; None for
-        any other command, which the general way decides (or refuses)."""
+    def quick(state: State, command: Command) -> Decided | None:
+        """The events of a usual play, draw, pass, accept or challenge and the state they fold
+        into; None for any other command, which the general way decides (or refuses)."""
         if type(command) is not dict or state.uncalled or state.status != PLAYING:
             return None
         pending = state.pending
@@ -143,17 +193,15 @@ def quick_steps(ruleset: Ruleset) -> tuple[QuickLegal, QuickDecide] | None:
         if pending is None or type(seat) is not int or seat not in state.to_act:
             return None
         kind = command.get("type")
+        events: list[Event]
         if kind == PLAY:
-            # A play in a listed shape: type, seat, card, uno false, and a colour where the
-            # card is black (the check of play_plainly; check_play would agree).
+            # A play in a listed shape: type, seat, card, uno, and a colour where the card is
+            # black; an uno call only on the play that leaves one card (check_play's checks).
             size = len(command)
             color = command.get("color") if size == 5 else None
             card = command.get("card")
-            if (
-                command.get("uno") is not False
-                or type(card) is not str
-                or (size != 4 and (size != 5 or color not in COLORS))
-            ):
+            uno = command.get("uno")
+            if type(card) is not str or (size != 4 and (size != 5 or color not in COLORS)):
                 return None
             what = pending["type"]
             if what != "play" and (what != "drawn" or card != pending["card"]):
@@ -161,14 +209,12 @@ def quick_steps(ruleset: Ruleset) -> tuple[QuickLegal, QuickDecide] | None:
             hands = state.hands
             hand = hands[seat]
             discard = state.discard
-            if (
-                card not in hand
-                or (color is None) is (COLOR_OF[card] is None)
-                or len(hand) + len(state.lanes[seat]) <= 2
-                or not discard
-            ):
+            if card not in hand or (color is None) is (COLOR_OF[card] is None) or not discard:
                 return None
-            playable = playable_on((discard[-1], state.color))
+            held = len(hand) + len(state.lanes[seat])
+            if uno is not False and (uno is not True or held != 2) or held < 2:
+                return None
+            playable = playable_on(discard[-1], _NO_CARDS).get(state.color)
             if playable is None or card not in playable:
                 return None
             rank = RANK_OF[card]
@@ -176,7 +222,7 @@ def quick_steps(ruleset: Ruleset) -> tuple[QuickLegal, QuickDecide] | None:
             draw = state.draw
             if (rank == "draw2" and len(draw) < 2) or (card == WILD_DRAW4 and not challenges):
                 return None
-            events: list[Event] = [
+            events = [
                 {"type": CARD_PLAYED, "seat": seat, "card": card, "color": color, "source": "hand"}
             ]
             new = state.fork()
@@ -187,6 +233,15 @@ def quick_steps(ruleset: Ruleset) -> tuple[QuickLegal, QuickDecide] | None:
             new.hands = hands
             new.discard = [*discard, card]
             new.color = color or COLOR_OF[card]
+            if held == 2:  # resolve_play: one card left, an uno call made or owed
+                if uno:
+                    events.append({"type": UNO_CALLED, "seat": seat})
+                    new.uncalled = state.uncalled - {seat}
+                    new.called = state.called | {seat}
+                else:
+                    events.append({"type": UNO_OWED, "seat": seat})
+                    new.uncalled = state.uncalled | {seat}
+                    new.called = state.called - {seat}
             if rank == "skip":
                 nxt = (seat + 2 * direction) % seats
             elif rank == "reverse":
@@ -205,8 +260,8 @@ def quick_steps(ruleset: Ruleset) -> tuple[QuickLegal, QuickDecide] | None:
                 )
                 hands[victim] = hands[victim] + draw[-2:][::-1]
                 new.draw = draw[:-2]
-                if victim in state.called:
-                    new.called = state.called - {victim}
+                if victim in new.called:
+                    new.called = new.called - {victim}
                 nxt = (seat + 2 * direction) % seats
             elif card == WILD_DRAW4:
                 new.challenge = (seat, state.color, tuple(hand))
@@ -215,16 +270,18 @@ def quick_steps(ruleset: Ruleset) -> tuple[QuickLegal, QuickDecide] | None:
                 events.append({"type": PROMPTED, "to_act": [nxt], "pending": then})
                 new.to_act = (nxt,)
                 new.pending = then
-                return state, events, 2, new
+                return state, events, len(events), new
             else:
                 nxt = (seat + direction) % seats
+        elif len(command) != 2:
+            return None
         elif kind == DRAW:
             draw = state.draw
             discard = state.discard
-            if len(command) != 2 or pending["type"] != "play" or not draw or not discard:
+            if pending["type"] != "play" or not draw or not discard:
                 return None
             card = draw[-1]
-            playable = playable_on((discard[-1], state.color))
+            playable = playable_on(discard[-1], _NO_CARDS).get(state.color)
             if playable is None:
                 return None
             events = [{"type": CARDS_DRAWN, "seat": seat, "cards": [card], "reason": "draw"}]
@@ -243,11 +300,58 @@ def quick_steps(ruleset: Ruleset) -> tuple[QuickLegal, QuickDecide] | None:
                 return state, events, 2, new
             nxt = (seat + state.direction) % state.seats
         elif kind == PASS:
-            if len(command) != 2 or pending["type"] != "drawn":
+            if pending["type"] != "drawn":
                 return None
             events = []
             new = state.fork()
             nxt = (seat + state.direction) % state.seats
+        elif kind == ACCEPT or kind == CHALLENGE:
+            # on_accept, on_challenge: the draw from the pile as it is.
+            challenge = state.challenge
+            if pending["type"] != "challenge" or challenge is None:
+                return None
+            draw = state.draw
+            events = []
+            if kind == ACCEPT:
+                drawer, count, reason = seat, 4, "wild-draw4"
+                nxt = (seat + state.direction) % state.seats
+            else:
+                offender, before, shown = challenge
+                guilty = before is not None and any(COLOR_OF[c] == before for c in shown)
+                if guilty:  # the challenger takes a normal turn
+                    drawer, count, nxt = offender, 4, seat
+                else:
+                    drawer, count = seat, 6
+                    nxt = (seat + state.direction) % state.seats
+                reason = "challenge"
+                events.append(
+                    {
+                        "type": CHALLENGE_RESOLVED,
+                        "seat": seat,
+                        "target": pending["offender"],
+                        "guilty": guilty,
+                        "hand": list(shown),
+                    }
+                )
+            if len(draw) < count:
+                return None
+            new = state.fork()
+            if kind == CHALLENGE:
+                new.challenge = None
+            events.append(
+                {
+                    "type": CARDS_DRAWN,
+                    "seat": drawer,
+                    "cards": draw[-count:][::-1],
+                    "reason": reason,
+                }
+            )
+            hands = state.hands[:]
+            hands[drawer] = hands[drawer] + draw[-count:][::-1]
+            new.hands = hands
+            new.draw = draw[:-count]
+            if drawer in state.called:
+                new.called = state.called - {drawer}
         else:
             return None
         turn = {"type": "play", "seat": nxt}
@@ -256,4 +360,13 @@ def quick_steps(ruleset: Ruleset) -> tuple[QuickLegal, QuickDecide] | None:
         new.pending = turn
         return state, events, len(events), new
 
-    return legal, decide
+    def decide(state: State, command: Command) -> list[Event]:
+        """Variant.decide: the quick step, or the general way's decision."""
+        last = quick(state, command)
+        if last is None:
+            decision = general_decision(state, command)
+            last = (state, decision.events, len(decision.events), decision.state)
+        memo[0] = last
+        return last[1]
+
+    return legal, decide, quick
