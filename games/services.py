@@ -45,7 +45,7 @@ from .actors import SYSTEM, Actor, Viewer, actor_key, actor_label, seats_held
 from .errors import Conflict, Forbidden, GameNotFound, IllegalMove, InvalidGame
 from .game_settings import GameSettings
 from .models import Bot, Game, GameEvent, Seat
-from .seats import controller_for
+from .seats import controller_for, effective
 
 Event = dict[str, Any]
 Command = dict[str, Any]
@@ -204,7 +204,14 @@ def game_command(
     except IllegalCommand as error:
         raise IllegalMove.from_engine(error) from error
     appended = append_decided(
-        game, variant, state, events, expected_version, key, actor_label(actor)
+        game,
+        variant,
+        state,
+        events,
+        expected_version,
+        key,
+        actor_label(actor),
+        quiet=asks_no_worker(game, state),
     )
     if appended.repeated:
         # The same command id won a race with this one: its result stands, ours was not written.
@@ -338,10 +345,13 @@ def append_decided(
     expected_version: int,
     key: str | None,
     label: str,
+    *,
+    quiet: bool = False,
 ) -> store.AppendResult:
     """Append events the engine decided, with their visibilities and the state's read fields:
     the one way decisions reach the log (people's commands, bot runs, fallback moves). `key` is
-    the stored command id (command_key), `label` the actor as the log names it."""
+    the stored command id (command_key), `label` the actor as the log names it, `quiet` the
+    store's (asks_no_worker)."""
     return store.append(
         game_id=game.pk,
         events=events,
@@ -354,7 +364,24 @@ def append_decided(
             "hand_number": state.hand_number,
             "to_act": list(state.to_act),
         },
+        quiet=quiet,
     )
+
+
+def asks_no_worker(game: Game, state: State) -> bool:
+    """Whether an append leaving `game` in `state` gives the workers nothing to do, decided from
+    the seats the request read (their bots joined): the match goes on and every seat is one a
+    pull bot moves itself (games/seats.py `effective`), so there is no turn clock (people's),
+    no bot a worker moves (a suspended pull bot's seat is the default bot's), no webhook window
+    and no match-over work. The dispatcher would find nothing (dispatch.dispatch_game); its task
+    is not sent. Anything else, and any doubt, is dispatched as before."""
+    if state.status != PLAYING:
+        return False
+    for seat in game.seats.all():
+        bot = seat._state.fields_cache.get("registered_bot")
+        if bot is None or effective(seat.controller, bot.status) != Seat.Controller.PULL:
+            return False
+    return True
 
 
 # Event types every family shows whole to everyone, whatever they hold: games/engine/view.py's
@@ -503,10 +530,11 @@ def keyed_seed(label: str) -> str:
 
 
 _SEATS_OF = rows.Select(
-    'SELECT {s_columns}, {g_columns} FROM "games_seat" s JOIN "games_game" g ON g.id = s.game_id '
-    "WHERE s.game_id = %s ORDER BY s.number",
-    [rows.Table(Seat, "s"), rows.Table(Game, "g")],
-    ["game"],
+    'SELECT {s_columns}, {g_columns}, {b_columns} FROM "games_seat" s '
+    'JOIN "games_game" g ON g.id = s.game_id '
+    'LEFT JOIN "games_bot" b ON b.id = s.registered_bot_id WHERE s.game_id = %s ORDER BY s.number',
+    [rows.Table(Seat, "s"), rows.Table(Game, "g"), rows.Table(Bot, "b")],
+    ["game", "registered_bot"],
 )
 
 

@@ -72,6 +72,9 @@ class AppendResult:
     command_id: str
     # True when the command id had already been appended: nothing was written this time.
     repeated: bool = False
+    # The appender's word that the append asks no work of anyone (append's `quiet`): listeners
+    # may skip it. The store never decides it.
+    quiet: bool = False
 
     @property
     def version(self) -> int:
@@ -130,11 +133,14 @@ def append(
     actor: str = SYSTEM_ACTOR,
     visibilities: Sequence[str] | None = None,
     game_fields: Mapping[str, Any] | None = None,
+    quiet: bool = False,
 ) -> AppendResult:
     """Append `events` to a game that is at `expected_version`, all or nothing.
 
     `visibilities` (one per event) defaults to "private": the safe guess for a fact of unknown
     content. `game_fields` (READ_FIELDS: status, hand_number, to_act) are set with the version.
+    `quiet` is passed on to the listeners in the result (the caller knows the append asks no
+    work of the workers).
     Raises Conflict if the game is at another version, GameNotFound if there is no such game;
     returns the original result, writing nothing, if `command_id` was appended before.
     """
@@ -194,6 +200,7 @@ def append(
         first_position=positions[0],
         last_position=positions[1],
         command_id=command,
+        quiet=quiet,
     )
     for listener in _listeners:
         transaction.on_commit(_notify(listener, result), robust=True)

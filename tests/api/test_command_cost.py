@@ -105,15 +105,48 @@ def test_a_pull_bots_command_reads_the_bot_and_the_game_once(
         response = client.post(f"/api/bot/games/{game.pk}/commands", body, format="json")
 
     assert response.status_code == 200, response.json()
-    assert len(queries) <= BOT_COMMAND_QUERIES, [q["sql"][:80] for q in queries]
+    assert len(queries) <= BOT_COMMAND_QUERIES, [(q["sql"] or "")[:80] for q in queries]
     # The append is a prepared statement (games/store.py): captured without its text.
     sql = [query["sql"] or "" for query in queries]
     assert sum('FROM "games_game"' in q or 'FROM "games_seat"' in q for q in sql) == 1
     # The owner (request.user) comes with the bot.
     assert not any('FROM "auth_user"' in q for q in sql)
-    assert dispatched == [game.pk]
+    # A game of pull bots only asks nothing of the workers: no task (services.asks_no_worker).
+    assert dispatched == []
     bot.refresh_from_db()
     assert bot.calls == 1
+
+
+def pull_bot(name: str, status: str = Bot.Status.ACTIVE) -> tuple[Bot, APIClient]:
+    bot = Bot.objects.create(owner=make_user(), name=name, kind=Bot.Kind.PULL, status=status)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bot {tokens.issue_token(bot)}")
+    return bot, client
+
+
+@pytest.mark.parametrize("other", ["person", "builtin", "suspended pull bot", "pull bot"])
+def test_a_pull_bots_command_is_dispatched_unless_only_pull_bots_play(
+    other: str, dispatched, django_capture_on_commit_callbacks
+):
+    bot, client = pull_bot("mover")
+    seat = {
+        "person": lambda: SeatSpec(user=make_user()),
+        "builtin": lambda: SeatSpec(bot="greedy"),
+        "suspended pull bot": lambda: SeatSpec(registered=pull_bot("s", "suspended")[0]),
+        "pull bot": lambda: SeatSpec(registered=pull_bot("p")[0]),
+    }[other]()
+    game = game_create(variant_spec=SHORT, seats=[SeatSpec(registered=bot), seat], seed=3)
+    Game.objects.filter(pk=game.pk).update(to_act=[0])  # the bot's turn, whoever dealt
+    decision = next((d for d in client.get("/api/bot/decisions").json() if not d["optional"]), None)
+    if decision is None:
+        pytest.skip("the deal left the bot no turn")  # never with seed 3 (asserted below)
+    body = {"command": a_move(decision["legal"]), "expected_version": decision["version"]}
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"/api/bot/games/{game.pk}/commands", body, format="json")
+
+    assert response.status_code == 200, response.json()
+    assert dispatched == ([] if other == "pull bot" else [game.pk])
 
 
 def test_the_commands_throttle_counts_in_one_round_trip_and_not_the_refused(

@@ -187,15 +187,31 @@ def pull_bot() -> tuple[Bot, APIClient]:
     return bot, client
 
 
+def a_window(
+    bot: Bot, client: APIClient, forget: bool = False
+) -> tuple[Game, dict[str, Any], turns.Advance]:
+    """until_a_window in a fresh pull_match, in up to four: the built-in bots' moves are seeded
+    by the game's id, which the suite's order decides, and now and then a whole match offers the
+    bot no window (seen once in some hundred runs)."""
+    for seed in range(9, 13):
+        game = pull_match(bot, seed)
+        found = until_a_window(game, client, forget)
+        if found is not None:
+            return game, *found
+    raise AssertionError("no window in four matches")
+
+
 def until_a_window(
     game: Game, client: APIClient, forget: bool = False
-) -> tuple[dict[str, Any], turns.Advance]:
+) -> tuple[dict[str, Any], turns.Advance] | None:
     """Advance the game, answering the bot's in-turn decisions with the random bot's move (hands
     last, so seats reach one card), without its uno calls if `forget`, until an optional
-    decision is listed; then that decision and the advance that held for it."""
+    decision is listed; then that decision and the advance that held for it (None if the match
+    ends first)."""
     rng = random.Random(1)
     for _ in range(3000):
-        assert Game.objects.get(pk=game.pk).status != MATCH_OVER, "no window before the end"
+        if Game.objects.get(pk=game.pk).status == MATCH_OVER:
+            return None
         advance = turns.advance_game(game_id=game.pk)
         for decision in client.get("/api/bot/decisions").json():
             if decision["optional"]:
@@ -211,10 +227,10 @@ def until_a_window(
     raise AssertionError("no window was offered")
 
 
-def pull_match(bot: Bot) -> Game:
+def pull_match(bot: Bot, seed: int = 9) -> Game:
     seats = [SeatSpec(bot="random"), SeatSpec(registered=bot), SeatSpec(bot="random")]
     seats.append(SeatSpec(bot="random"))
-    return game_create(variant_spec=LONG, seats=seats, seed=9)
+    return game_create(variant_spec=LONG, seats=seats, seed=seed)
 
 
 # The pull tests give windows a minute while they look for one, so that a slow machine never
@@ -225,8 +241,7 @@ SLOW_MACHINE_WINDOW = 60
 def test_a_pull_bot_sees_an_optional_decision_and_its_catch_is_applied(pull_bot, settings):
     settings.BOTS_PULL_WINDOW_SECONDS = SLOW_MACHINE_WINDOW
     bot, client = pull_bot
-    game = pull_match(bot)
-    decision, advance = until_a_window(game, client)
+    game, decision, advance = a_window(bot, client)
     waiting = Game.objects.get(pk=game.pk)
     assert decision["game"] == game.pk and decision["seat"] == 1
     assert decision["version"] == waiting.version and 1 not in waiting.to_act
@@ -254,8 +269,7 @@ def test_an_absent_pull_answer_costs_nothing_and_the_game_moves_on_after_the_win
 ):
     settings.BOTS_PULL_WINDOW_SECONDS = SLOW_MACHINE_WINDOW
     bot, client = pull_bot
-    game = pull_match(bot)
-    decision, advance = until_a_window(game, client, forget=True)
+    game, decision, advance = a_window(bot, client, forget=True)
     version = decision["version"]
     assert turns.advance_game(game_id=game.pk).hold > 0
     calls = Bot.objects.get(pk=bot.pk).calls
@@ -272,8 +286,7 @@ def test_an_absent_pull_answer_costs_nothing_and_the_game_moves_on_after_the_win
 def test_the_task_comes_back_when_a_pull_window_closes(pull_bot, settings, monkeypatch):
     settings.BOTS_PULL_WINDOW_SECONDS = SLOW_MACHINE_WINDOW
     bot, client = pull_bot
-    game = pull_match(bot)
-    decision, _ = until_a_window(game, client, forget=True)
+    game, decision, _ = a_window(bot, client, forget=True)
     sent: list[tuple[Any, float]] = []
     monkeypatch.setattr(
         tasks.advance_game, "apply_async", lambda args, countdown: sent.append((args, countdown))
