@@ -9,7 +9,7 @@ from .cards import Card
 from .commands import Command
 from .events import MATCH_STARTED, Event, apply, initial_state
 from .rules import Precognitive, Ruleset, find_ruleset
-from .rules.quick import Decided, QuickDecide, quick_steps
+from .rules.quick import Decided, quick_steps
 from .state import Seat, State
 from .view import event_view, state_view
 
@@ -37,10 +37,9 @@ class Variant:
         # lists and decides its usual moments in one step each (rules/quick.py): its listing and
         # decide stand for these methods, with the same answers.
         self.legal_commands = ruleset.legal_commands  # type: ignore[method-assign]
-        self._quick: QuickDecide | None = None
         quick = quick_steps(ruleset, self._memo)
         if quick is not None:
-            self.legal_commands, self.decide, self._quick = quick  # type: ignore[method-assign, assignment]
+            self.legal_commands, self.decide = quick  # type: ignore[method-assign, assignment]
 
     @classmethod
     def from_spec(cls, spec: Mapping[str, Any]) -> Variant:

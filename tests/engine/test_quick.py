@@ -44,19 +44,39 @@ def general(variant: Variant, state: State, command: Any) -> tuple[Any, ...]:
     return ("decided", decision.events, decision.state)
 
 
+class Declined(Exception):
+    """The quick decide handed the command to the general way."""
+
+
+def declined(state: State, command: Any) -> Any:
+    raise Declined
+
+
+def quick_only(variant: Variant) -> tuple[Any, list[Any]]:
+    """The quick decide of `variant`'s family alone: the general way, which it falls back
+    to, raises Declined. Returns it and its memo."""
+    ruleset = type(variant.ruleset)(variant.ruleset.options)
+    ruleset.decision = declined  # type: ignore[method-assign]
+    memo: list[Any] = [None]
+    quick = quick_steps(ruleset, memo)
+    assert quick is not None
+    return quick[1], memo
+
+
 def check_command(variant: Variant, state: State, command: Any) -> bool:
     """The quick decide agrees with the general way on `command`; True if it answered."""
-    quick = quick_steps(variant.ruleset, [None])
-    assert quick is not None
+    decide, memo = quick_only(variant)
     before = state.copy()
-    answer = quick[2](state, command)
-    assert state == before  # never changed in place
-    if answer is None:
+    try:
+        events = decide(state, command)
+    except Declined:
         return False
+    finally:
+        assert state == before  # never changed in place
     expected = general(variant, state, command)
     assert expected[0] == "decided", (command, expected)
-    decided, events, count, new = answer
-    assert decided is state and count == len(events)
+    decided, memo_events, count, new = memo[0]
+    assert decided is state and memo_events is events and count == len(events)
     assert events == expected[1]
     assert new == expected[2]
     # and the variant hands this very state to the replay that follows

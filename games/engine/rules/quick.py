@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..cards import COLOR_OF, COLORS, PLAYABLE_ON, RANK_OF, WILD_DRAW4, Card, Color
-from ..commands import ACCEPT, CHALLENGE, DRAW, PASS, PLAY, Command
+from ..commands import ACCEPT, CALL_UNO, CATCH, CHALLENGE, DRAW, PASS, PLAY, Command
 from ..events import (
     CARD_PLAYED,
     CARDS_DRAWN,
@@ -25,6 +25,7 @@ from ..events import (
     DIRECTION_CHANGED,
     PROMPTED,
     UNO_CALLED,
+    UNO_EXPIRED,
     UNO_OWED,
     Event,
 )
@@ -32,11 +33,10 @@ from ..state import PLAYING, Seat, State
 from .base import Ruleset
 from .official import Official
 
-# (the state decided on, its events, how many, the state they fold into): Variant's `_last`.
+# (the state decided on, its events, how many, the state they fold into): Variant's memo.
 Decided = tuple[State, list[Event], int, State]
-QuickDecide = Callable[[State, Command], Decided | None]
 Decide = Callable[[State, Command], list[Event]]
-QuickLegal = Callable[[State, Seat | None], list[Command]]
+Legal = Callable[[State, Seat | None], list[Command]]
 
 # PLAYABLE_ON as plain dicts, top card -> colour in force -> the cards playable on them: two
 # exact dicts' lookups cost less than hashing a tuple, and a colour no decision names is in
@@ -101,13 +101,11 @@ _HANDLED = {
 }
 
 
-def quick_steps(
-    ruleset: Ruleset, memo: list[Decided | None]
-) -> tuple[QuickLegal, Decide, QuickDecide] | None:
-    """`ruleset`'s quick listing and decide, or None for a family that changes any step they
-    stand for. Both answer every call, the general way's own answer where they know none;
-    decide leaves what it decided in `memo[0]` (Variant.replay hands that state over). The
-    third, the quick step alone, returns None where the general way must decide."""
+def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, Decide] | None:
+    """`ruleset`'s listing and decide, quick where they can be; None for a family that changes
+    any step they stand for. Both answer every call: what they do not know goes to the
+    ruleset's own `legal_commands` and `decision`, bound here. Decide leaves what it decided in
+    `memo[0]`, which `Variant.replay` hands over."""
     cls = type(ruleset)
     if any(getattr(cls, name) is not getattr(Official, name) for name in _STOOD_FOR) or any(
         cls.handlers.get(kind) is not handler for kind, handler in _HANDLED.items()
@@ -115,29 +113,30 @@ def quick_steps(
         return None
     general_legal = ruleset.legal_commands
     general_decision = ruleset.decision
+    uno_options = ruleset.uno_options
     after_draw = cls.play_after_draw
     two_skip = cls.reverse_skips_with_two
     challenges = cls.challenge_wild_draw4
     lists_uno = cls.uno_always_listed
+    uno_window = cls.uno_window
     playable_on = _PLAYABLE.get
 
     def legal(state: State, seat: Seat | None) -> list[Command]:
-        """`Ruleset.legal_commands` for a seat asked for a play or a drawn card's play."""
+        """`Ruleset.legal_commands`, for a seat asked for a play, a drawn card's play or a
+        challenge in one pass."""
         pending = state.pending
         if (
-            seat is None
-            or pending is None
-            or state.uncalled
+            pending is None
             or lists_uno
             or state.status != PLAYING
-            or seat not in state.to_act
+            or seat not in state.to_act  # None too
         ):
             return general_legal(state, seat)
         hand = state.hands[seat]
         held = len(hand) + len(state.lanes[seat])
+        kind = pending["type"]
         if held < 2:
             return general_legal(state, seat)
-        kind = pending["type"]
         if kind == "play":
             discard = state.discard
             playable = playable_on(discard[-1], _NO_CARDS).get(state.color) if discard else None
@@ -151,49 +150,64 @@ def quick_steps(
                 cards = list(dict.fromkeys(cards))  # each card once, in hand order
             options: list[Command] = []
             for card in cards:
-                options += (
-                    _black_plays(seat, card, held)
-                    if COLOR_OF[card] is None
-                    else (
-                        ({"type": PLAY, "seat": seat, "card": card, "uno": False},)
-                        if held > 2
-                        else (
-                            {"type": PLAY, "seat": seat, "card": card, "uno": False},
-                            {"type": PLAY, "seat": seat, "card": card, "uno": True},
-                        )
-                    )
-                )
+                if COLOR_OF[card] is None:
+                    options += _black_plays(seat, card, held)
+                elif held > 2:
+                    options.append({"type": PLAY, "seat": seat, "card": card, "uno": False})
+                else:
+                    options.append({"type": PLAY, "seat": seat, "card": card, "uno": False})
+                    options.append({"type": PLAY, "seat": seat, "card": card, "uno": True})
             options.append({"type": DRAW, "seat": seat})
-            return options
-        if kind == "drawn":
+        elif kind == "drawn":
             card = pending["card"]
             if COLOR_OF[card] is None:
-                return [*_black_plays(seat, card, held), {"type": PASS, "seat": seat}]
-            if held > 2:
-                return [
+                options = [*_black_plays(seat, card, held), {"type": PASS, "seat": seat}]
+            elif held > 2:
+                options = [
                     {"type": PLAY, "seat": seat, "card": card, "uno": False},
                     {"type": PASS, "seat": seat},
                 ]
-            return [
-                {"type": PLAY, "seat": seat, "card": card, "uno": False},
-                {"type": PLAY, "seat": seat, "card": card, "uno": True},
-                {"type": PASS, "seat": seat},
-            ]
-        if kind == "challenge":
-            return [{"type": ACCEPT, "seat": seat}, {"type": CHALLENGE, "seat": seat}]
-        return general_legal(state, seat)
+            else:
+                options = [
+                    {"type": PLAY, "seat": seat, "card": card, "uno": False},
+                    {"type": PLAY, "seat": seat, "card": card, "uno": True},
+                    {"type": PASS, "seat": seat},
+                ]
+        elif kind == "challenge":
+            options = [{"type": ACCEPT, "seat": seat}, {"type": CHALLENGE, "seat": seat}]
+        else:
+            return general_legal(state, seat)
+        if state.uncalled:
+            options += uno_options(state, seat)
+        return options
 
-    def quick(state: State, command: Command) -> Decided | None:
-        """The events of a usual play, draw, pass, accept or challenge and the state they fold
-        into; None for any other command, which the general way decides (or refuses)."""
-        if type(command) is not dict or state.uncalled or state.status != PLAYING:
-            return None
+    def general(state: State, command: Command) -> list[Event]:
+        """The general way's decision (or refusal), left in memo."""
+        decision = general_decision(state, command)
+        events = decision.events
+        memo[0] = (state, events, len(events), decision.state)
+        return events
+
+    def decide(state: State, command: Command) -> list[Event]:
+        """`Variant.decide`: a usual play, draw, pass, accept or challenge in one pass, and
+        anything else the general way."""
         pending = state.pending
+        if type(command) is not dict or pending is None or state.status != PLAYING:
+            return general(state, command)
         seat = command.get("seat")
-        if pending is None or type(seat) is not int or seat not in state.to_act:
-            return None
         kind = command.get("type")
+        if type(seat) is not int or seat not in state.to_act:
+            return general(state, command)
         events: list[Event]
+        uncalled = state.uncalled
+        if not uncalled:
+            events = []
+        elif uno_window and seat not in uncalled and kind != CATCH and kind != CALL_UNO:
+            # Ruleset.decision: the seat to act closes every other seat's catch window.
+            events = [{"type": UNO_EXPIRED, "seats": sorted(uncalled)}]
+            uncalled = frozenset()
+        else:
+            return general(state, command)
         if kind == PLAY:
             # A play in a listed shape: type, seat, card, uno, and a colour where the card is
             # black; an uno call only on the play that leaves one card (check_play's checks).
@@ -202,29 +216,29 @@ def quick_steps(
             card = command.get("card")
             uno = command.get("uno")
             if type(card) is not str or (size != 4 and (size != 5 or color not in COLORS)):
-                return None
+                return general(state, command)
             what = pending["type"]
             if what != "play" and (what != "drawn" or card != pending["card"]):
-                return None
+                return general(state, command)
             hands = state.hands
             hand = hands[seat]
             discard = state.discard
             if card not in hand or (color is None) is (COLOR_OF[card] is None) or not discard:
-                return None
+                return general(state, command)
             held = len(hand) + len(state.lanes[seat])
             if uno is not False and (uno is not True or held != 2) or held < 2:
-                return None
+                return general(state, command)
             playable = playable_on(discard[-1], _NO_CARDS).get(state.color)
             if playable is None or card not in playable:
-                return None
+                return general(state, command)
             rank = RANK_OF[card]
             seats, direction = state.seats, state.direction
             draw = state.draw
             if (rank == "draw2" and len(draw) < 2) or (card == WILD_DRAW4 and not challenges):
-                return None
-            events = [
+                return general(state, command)
+            events.append(
                 {"type": CARD_PLAYED, "seat": seat, "card": card, "color": color, "source": "hand"}
-            ]
+            )
             new = state.fork()
             hands = hands[:]
             hand = hand[:]
@@ -236,11 +250,10 @@ def quick_steps(
             if held == 2:  # resolve_play: one card left, an uno call made or owed
                 if uno:
                     events.append({"type": UNO_CALLED, "seat": seat})
-                    new.uncalled = state.uncalled - {seat}
                     new.called = state.called | {seat}
                 else:
                     events.append({"type": UNO_OWED, "seat": seat})
-                    new.uncalled = state.uncalled | {seat}
+                    uncalled = uncalled | {seat}
                     new.called = state.called - {seat}
             if rank == "skip":
                 nxt = (seat + 2 * direction) % seats
@@ -270,21 +283,23 @@ def quick_steps(
                 events.append({"type": PROMPTED, "to_act": [nxt], "pending": then})
                 new.to_act = (nxt,)
                 new.pending = then
-                return state, events, len(events), new
+                new.uncalled = uncalled
+                memo[0] = (state, events, len(events), new)
+                return events
             else:
                 nxt = (seat + direction) % seats
         elif len(command) != 2:
-            return None
+            return general(state, command)
         elif kind == DRAW:
             draw = state.draw
             discard = state.discard
             if pending["type"] != "play" or not draw or not discard:
-                return None
+                return general(state, command)
             card = draw[-1]
             playable = playable_on(discard[-1], _NO_CARDS).get(state.color)
             if playable is None:
-                return None
-            events = [{"type": CARDS_DRAWN, "seat": seat, "cards": [card], "reason": "draw"}]
+                return general(state, command)
+            events.append({"type": CARDS_DRAWN, "seat": seat, "cards": [card], "reason": "draw"})
             new = state.fork()
             hands = state.hands[:]
             hands[seat] = [*hands[seat], card]
@@ -297,21 +312,20 @@ def quick_steps(
                 events.append({"type": PROMPTED, "to_act": [seat], "pending": drawn})
                 new.to_act = (seat,)
                 new.pending = drawn
-                return state, events, 2, new
+                new.uncalled = uncalled
+                memo[0] = (state, events, len(events), new)
+                return events
             nxt = (seat + state.direction) % state.seats
         elif kind == PASS:
             if pending["type"] != "drawn":
-                return None
-            events = []
+                return general(state, command)
             new = state.fork()
             nxt = (seat + state.direction) % state.seats
         elif kind == ACCEPT or kind == CHALLENGE:
             # on_accept, on_challenge: the draw from the pile as it is.
             challenge = state.challenge
             if pending["type"] != "challenge" or challenge is None:
-                return None
-            draw = state.draw
-            events = []
+                return general(state, command)
             if kind == ACCEPT:
                 drawer, count, reason = seat, 4, "wild-draw4"
                 nxt = (seat + state.direction) % state.seats
@@ -324,6 +338,12 @@ def quick_steps(
                     drawer, count = seat, 6
                     nxt = (seat + state.direction) % state.seats
                 reason = "challenge"
+            draw = state.draw
+            if len(draw) < count:
+                return general(state, command)
+            new = state.fork()
+            if kind == CHALLENGE:
+                new.challenge = None
                 events.append(
                     {
                         "type": CHALLENGE_RESOLVED,
@@ -333,11 +353,6 @@ def quick_steps(
                         "hand": list(shown),
                     }
                 )
-            if len(draw) < count:
-                return None
-            new = state.fork()
-            if kind == CHALLENGE:
-                new.challenge = None
             events.append(
                 {
                     "type": CARDS_DRAWN,
@@ -353,20 +368,13 @@ def quick_steps(
             if drawer in state.called:
                 new.called = state.called - {drawer}
         else:
-            return None
+            return general(state, command)
         turn = {"type": "play", "seat": nxt}
         events.append({"type": PROMPTED, "to_act": [nxt], "pending": turn})
         new.to_act = (nxt,)
         new.pending = turn
-        return state, events, len(events), new
+        new.uncalled = uncalled
+        memo[0] = (state, events, len(events), new)
+        return events
 
-    def decide(state: State, command: Command) -> list[Event]:
-        """Variant.decide: the quick step, or the general way's decision."""
-        last = quick(state, command)
-        if last is None:
-            decision = general_decision(state, command)
-            last = (state, decision.events, len(decision.events), decision.state)
-        memo[0] = last
-        return last[1]
-
-    return legal, decide, quick
+    return legal, decide
