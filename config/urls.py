@@ -9,6 +9,9 @@ from api import metrics as api_metrics
 from web import views as web_views
 
 urlpatterns = [
+    # First: every API request resolves here without trying the web pages' patterns one by one
+    # (no web page's path starts with api/).
+    path("api/", include("api.urls")),
     path("", web_views.home, name="home"),
     # Sign-up, profile, the lobby, new game, play and replay (web/urls.py).
     path("", include("web.urls")),
@@ -16,7 +19,6 @@ urlpatterns = [
     # Sign in and out, password change and reset: Django's own views (templates/registration/);
     # the API's session endpoints use this session.
     path("accounts/", include("django.contrib.auth.urls")),
-    path("api/", include("api.urls")),
     # The staff console (staff/urls.py): staff only, a 404 for anyone else.
     path("staff/", include("staff.urls")),
     # Prometheus's scrape (api/metrics.py): METRICS_TOKEN only (loopback and private addresses
