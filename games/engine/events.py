@@ -90,12 +90,11 @@ def _hand_started(state: State, event: Event) -> None:
     seats, size, deck = state.seats, event["hand_size"], event["deck"]
     state.hand_number = event["hand"]
     state.dealer = event["dealer"]
-    state.first = event["first"]
-    hands: list[list[str]] = [[] for _ in range(seats)]
-    # Dealt one at a time, clockwise, starting with `first`.
-    for i in range(size * seats):
-        hands[(state.first + i) % seats].append(deck[i])
-    state.hands = hands
+    state.first = first = event["first"]
+    dealt = size * seats
+    # Dealt one at a time, clockwise, starting with `first`: seat `first + k` gets every
+    # seats-th card from the k-th.
+    state.hands = [list(deck[(seat - first) % seats : dealt : seats]) for seat in range(seats)]
     state.lanes = [[] for _ in range(seats)]
     state.draw = deck[size * seats :][::-1]
     state.discard = []
