@@ -78,13 +78,23 @@ _OK_COUNTERS = (
 )
 
 
+# On PostgreSQL both in one statement, one round trip: the counters' UPDATE returns the row's id.
+_OK_BOTH = f"WITH call AS ({_OK_CALL}) {_OK_COUNTERS} RETURNING (SELECT id FROM call)"
+
+
 def _ok(bot_id: int, latency: float, game_id: int | None) -> None:
     at = connection.ops.adapt_datetimefield_value(timezone.now())
+    call = [bot_id, game_id, at, BotCall.Outcome.OK.value, latency]
     with connection.cursor() as cursor:
-        cursor.execute(_OK_CALL, [bot_id, game_id, at, BotCall.Outcome.OK.value, latency])
-        pk = cursor.fetchone()[0]
-        cursor.execute(_OK_COUNTERS, [latency, at, bot_id])
-    _prune(bot_id, pk)
+        if connection.vendor == "postgresql":
+            cursor.execute(_OK_BOTH, [*call, latency, at, bot_id])
+        else:
+            cursor.execute(_OK_CALL, call)
+        row = cursor.fetchone()
+        if connection.vendor != "postgresql":
+            cursor.execute(_OK_COUNTERS, [latency, at, bot_id])
+    if row is not None:  # None: the bot is gone (nothing to count)
+        _prune(bot_id, row[0])
 
 
 def _log(bot_id: int, outcome: str, latency: float, reason: str, game_id: int | None) -> None:
