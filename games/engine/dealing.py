@@ -39,13 +39,21 @@ def shuffle(rng: random.Random, cards: list[Any]) -> None:
     a Python whose shuffle draws differently is noticed, never silently dealt from.
     """
     getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    n = len(cards)
+    # (i, the bits of a draw below i + 1) from the top down, from a table for a deck's sizes.
+    steps = _STEPS[n] if n < len(_STEPS) else _steps(n)
+    for i, k in steps:
         j = getrandbits(k)
-        while j >= n:
+        while j > i:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+def _steps(n: int) -> tuple[tuple[int, int], ...]:
+    return tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
+
+
+_STEPS = [_steps(n) for n in range(2 * len(DECK) + 1)]
 
 
 def seeded_deck(seed: str, hand: int) -> list[Card]:

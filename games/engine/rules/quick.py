@@ -47,6 +47,7 @@ for (_top, _color), _cards in PLAYABLE_ON.items():
         _PLAYABLE.setdefault(_top, {})[_color] = _cards
 _NO_CARDS: dict[Color | None, frozenset[Card]] = {}
 RED, YELLOW, GREEN, BLUE = COLORS
+_new_state = object.__new__
 
 
 def _black_plays(seat: Seat, card: Card, held: int) -> tuple[Command, ...]:
@@ -239,14 +240,34 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
             events.append(
                 {"type": CARD_PLAYED, "seat": seat, "card": card, "color": color, "source": "hand"}
             )
-            new = state.fork()
             hands = hands[:]
             hand = hand[:]
             hand.remove(card)
             hands[seat] = hand
+            # state.fork(), spelled out with the play's own values: the commonest step pays
+            # for no call and no field twice (to_act, pending and uncalled are set below).
+            new = _new_state(State)
+            new.seats = seats
+            new.seed = state.seed
+            new.hand_number = state.hand_number
+            new.dealer = state.dealer
+            new.first = state.first
             new.hands = hands
+            new.lanes = state.lanes
+            new.draw = draw
             new.discard = [*discard, card]
             new.color = color or COLOR_OF[card]
+            new.direction = direction
+            new.called = state.called
+            new.challenge = state.challenge
+            new.scores = state.scores
+            new.hands_won = state.hands_won
+            new.status = state.status
+            new.winner = state.winner
+            new.places = state.places
+            new.aborted = state.aborted
+            new.shuffles = state.shuffles
+            new.extra = state.extra
             if held == 2:  # resolve_play: one card left, an uno call made or owed
                 if uno:
                     events.append({"type": UNO_CALLED, "seat": seat})
