@@ -126,12 +126,7 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
         """`Ruleset.legal_commands`, for a seat asked for a play, a drawn card's play or a
         challenge in one pass."""
         pending = state.pending
-        if (
-            pending is None
-            or lists_uno
-            or state.status != PLAYING
-            or seat not in state.to_act  # None too
-        ):
+        if pending is None or state.status != PLAYING or seat not in state.to_act:  # None too
             return general_legal(state, seat)
         hand = state.hands[seat]
         held = len(hand) + len(state.lanes[seat])
@@ -321,13 +316,32 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
             if playable is None:
                 return general(state, command)
             events.append({"type": CARDS_DRAWN, "seat": seat, "cards": [card], "reason": "draw"})
-            new = state.fork()
             hands = state.hands[:]
             hands[seat] = [*hands[seat], card]
+            called = state.called
+            # state.fork() with the draw's values, as for a play.
+            new = _new_state(State)
+            new.seats = state.seats
+            new.seed = state.seed
+            new.hand_number = state.hand_number
+            new.dealer = state.dealer
+            new.first = state.first
             new.hands = hands
+            new.lanes = state.lanes
             new.draw = draw[:-1]
-            if seat in state.called:
-                new.called = state.called - {seat}
+            new.discard = discard
+            new.color = state.color
+            new.direction = state.direction
+            new.called = called - {seat} if seat in called else called
+            new.challenge = state.challenge
+            new.scores = state.scores
+            new.hands_won = state.hands_won
+            new.status = state.status
+            new.winner = state.winner
+            new.places = state.places
+            new.aborted = state.aborted
+            new.shuffles = state.shuffles
+            new.extra = state.extra
             if after_draw and card in playable:
                 drawn = {"type": "drawn", "seat": seat, "card": card}
                 events.append({"type": PROMPTED, "to_act": [seat], "pending": drawn})
@@ -398,4 +412,5 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
         memo[0] = (state, events, len(events), new)
         return events
 
-    return legal, decide
+    # A family that lists uno calls and catches at all times lists the general way.
+    return general_legal if lists_uno else legal, decide
