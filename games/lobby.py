@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from accounts.models import Profile
-from games import services
+from games import reads, services
 from games.actors import Person, Viewer, is_person, seats_held
 
 from .errors import InvalidGame
@@ -205,7 +205,7 @@ def turn_deadline(game: Game) -> datetime.datetime | None:
 def game_detail(*, game_id: int, viewer: Viewer, seat: int | None = None) -> dict[str, Any]:
     """A game as `viewer` may see it: GET /api/games/{id}'s body and the play page's data."""
     # Read once, with its seats' people and bots, for the view and the listing.
-    game = services.game_for(game_id, names=True)
+    game = reads.game_for(game_id, names=True)
     view = services.game_view(game_id=game_id, viewer=viewer, seat=seat, game=game)
     legal = view.pop("legal")
     version = view.pop("version")

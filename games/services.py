@@ -11,15 +11,12 @@ import hashlib
 import hmac
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import groupby
-from operator import attrgetter
 from typing import Any
 
 from django.conf import settings as site_settings
-from django.contrib.auth.models import User
 from django.db import transaction
 
-from games import metrics, rows, snapshots, store
+from games import metrics, snapshots, store
 from games.bots import find_strategy
 from games.driver import step
 from games.engine import MATCH_OVER, PLAYING, IllegalCommand, RulesVersionMismatch, State, Variant
@@ -45,6 +42,7 @@ from .actors import SYSTEM, Actor, Viewer, actor_key, actor_label, seats_held
 from .errors import Conflict, Forbidden, GameNotFound, IllegalMove, InvalidGame
 from .game_settings import GameSettings
 from .models import Bot, Game, GameEvent, Seat
+from .reads import game_for
 from .seats import controller_for, effective
 
 Event = dict[str, Any]
@@ -378,7 +376,8 @@ def asks_no_worker(game: Game, state: State) -> bool:
     if state.status != PLAYING:
         return False
     for seat in game.seats.all():
-        bot = seat._state.fields_cache.get("registered_bot")
+        # Only when read with the seat (game_for joins it): never a query per seat here.
+        bot = seat.registered_bot if Seat.registered_bot.is_cached(seat) else None
         if bot is None or effective(seat.controller, bot.status) != Seat.Controller.PULL:
             return False
     return True
@@ -527,71 +526,6 @@ def keyed_seed(label: str) -> str:
     published with the log after the match (docs/verifying-deals.md)."""
     key = site_settings.SECRET_KEY.encode()
     return hmac.new(key, label.encode(), hashlib.sha256).hexdigest()[:16]
-
-
-_SEATS_OF = rows.Select(
-    'SELECT {s_columns}, {g_columns}, {b_columns} FROM "games_seat" s '
-    'JOIN "games_game" g ON g.id = s.game_id '
-    'LEFT JOIN "games_bot" b ON b.id = s.registered_bot_id WHERE s.game_id = %s ORDER BY s.number',
-    [rows.Table(Seat, "s"), rows.Table(Game, "g"), rows.Table(Bot, "b")],
-    ["game", "registered_bot"],
-)
-
-
-_NAMED_SEATS_OF = rows.Select(
-    'SELECT {s_columns}, {g_columns}, {u_columns}, {b_columns} FROM "games_seat" s '
-    'JOIN "games_game" g ON g.id = s.game_id LEFT JOIN "auth_user" u ON u.id = s.user_id '
-    'LEFT JOIN "games_bot" b ON b.id = s.registered_bot_id WHERE s.game_id = %s ORDER BY s.number',
-    [rows.Table(Seat, "s"), rows.Table(Game, "g"), rows.Table(User, "u"), rows.Table(Bot, "b")],
-    ["game", "user", "registered_bot"],
-)
-_PULL_GAMES = rows.Select(
-    'SELECT {s_columns}, {g_columns} FROM "games_seat" s JOIN "games_game" g ON g.id = s.game_id '
-    'WHERE g.status = %s AND s.game_id IN (SELECT p.game_id FROM "games_seat" p '
-    "WHERE p.registered_bot_id = %s AND p.controller = %s) ORDER BY s.game_id, s.number",
-    [rows.Table(Seat, "s"), rows.Table(Game, "g")],
-    ["game"],
-)
-
-
-def game_for(game_id: int, *, names: bool = False) -> Game:
-    """The game with its seats in one query, as the services read it (with `names`, the seats'
-    people and registered bots too, for a listing); GameNotFound if there is none."""
-    try:
-        number = int(game_id)
-    except (ValueError, TypeError):
-        raise GameNotFound(game_id) from None
-    # Every command and view reads it: the SQL is written once (games/rows.py).
-    seats = (_NAMED_SEATS_OF if names else _SEATS_OF).fetch([number])
-    if seats:
-        return _seated(seats[0].game, seats)
-    # A stream with no seats (a simulated match's, a copy of a log), or no game at all.
-    found = Game.objects.filter(pk=number).first()
-    if found is None:
-        raise GameNotFound(game_id)
-    return _seated(found, [])
-
-
-def playing_games_of(bot: Bot) -> list[Game]:
-    """The playing games where `bot` holds a seat it pulls (PULL_SEATS), oldest first, each
-    with its seats read in the same query (as game_for reads them)."""
-    seats = _PULL_GAMES.fetch([PLAYING, bot.pk, Seat.Controller.PULL.value])
-    return [
-        _seated(first.game, [first, *rest])
-        for _, (first, *rest) in groupby(seats, key=attrgetter("game_id"))
-    ]
-
-
-def _seated(game: Game, seats: list[Seat]) -> Game:
-    """The game with `seats` as what prefetch_related("seats") leaves on it, without its
-    second query."""
-    for seat in seats:
-        seat.game = game
-    prefetched = Seat.objects.filter(game=game)
-    prefetched._result_cache = seats
-    prefetched._prefetch_done = True  # type: ignore[attr-defined]
-    game._prefetched_objects_cache = {"seats": prefetched}  # type: ignore[attr-defined]
-    return game
 
 
 _get_game = game_for

@@ -21,7 +21,7 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
-from games import services
+from games import reads, services
 from games.bots import webhook
 from games.errors import Forbidden, GameNotFound, IllegalMove
 from games.game_settings import GameSettings
@@ -50,7 +50,7 @@ def pull_decisions(bot: Bot) -> list[dict[str, Any]]:
     # The bot's seats, each game's seats read with it for the views below (one query).
     seats = [
         seat
-        for game in services.playing_games_of(bot)
+        for game in reads.playing_games_of(bot)
         for seat in game.seats.all()
         if seat.registered_bot_id == bot.pk and seat.controller == Seat.Controller.PULL
     ]
@@ -92,7 +92,7 @@ def pull_command(
         raise Forbidden(f"the bot is {bot.status}: {bot.status_reason}", code=f"bot-{bot.status}")
     try:
         # Read once, here, for the command too (services.game_command's `game`).
-        game: Game | None = services.game_for(game_id)
+        game: Game | None = reads.game_for(game_id)
     except GameNotFound:
         game = None  # game_command says so, and counts it
     seat = command.get("seat") if isinstance(command, dict) else None

@@ -11,7 +11,7 @@ from django.db.models import Model
 
 from accounts.models import PersonalToken
 from accounts.services import token_issue, user_for_token
-from games import services, turns
+from games import reads, services, turns
 from games.models import Bot, Game, Seat
 from games.remote import tokens
 from games.remote.pull_turns import pull_decisions
@@ -40,7 +40,7 @@ def mixed_game() -> Game:
 def test_game_for_builds_the_orm_s_game_and_seats(names: bool) -> None:
     game = mixed_game()
 
-    read = services.game_for(game.pk, names=names)
+    read = reads.game_for(game.pk, names=names)
 
     assert fields(read) == fields(Game.objects.get(pk=game.pk))
     assert isinstance(read.to_act, list) and isinstance(read.variant, dict)
@@ -62,9 +62,9 @@ def test_game_for_builds_the_orm_s_game_and_seats(names: bool) -> None:
 
 def test_game_for_a_game_that_is_not_there() -> None:
     with pytest.raises(services.GameNotFound):
-        services.game_for(10**6)
+        reads.game_for(10**6)
     with pytest.raises(services.GameNotFound):
-        services.game_for("twelve")  # type: ignore[arg-type]
+        reads.game_for("twelve")  # type: ignore[arg-type]
 
 
 def test_a_token_reads_its_person_and_a_revoked_or_inactive_one_none() -> None:
