@@ -40,6 +40,12 @@ _PULL_GAMES = rows.Select(
 )
 
 
+def seats_of(game_id: int) -> list[Seat]:
+    """The game's seats in order, each with its game and its registered bot, in one query (the
+    dispatcher's seat rows, games/turns.py)."""
+    return list(_SEATS_OF.fetch([game_id]))
+
+
 def game_for(game_id: int, *, names: bool = False) -> Game:
     """The game with its seats in one query, as the services read it (with `names`, the seats'
     people and registered bots too, for a listing); GameNotFound if there is none."""

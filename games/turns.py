@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 from django.conf import settings
 from django.utils import timezone
 
-from games import rows, services
+from games import reads, services
 from games.bots import Strategy, find_strategy
 from games.driver import BotFailed, play
 from games.engine import MATCH_OVER, PLAYING, State
@@ -205,14 +205,6 @@ class SeatRow(NamedTuple):
 
 
 SEAT_ROW = SeatRow._fields
-# The worker's dispatcher reads it after every append (games/rows.py: written once).
-_SEAT_ROWS = rows.Select(
-    'SELECT {s_columns}, {g_columns}, {b_columns} FROM "games_seat" s '
-    'JOIN "games_game" g ON g.id = s.game_id '
-    'LEFT JOIN "games_bot" b ON b.id = s.registered_bot_id WHERE s.game_id = %s',
-    [rows.Table(Seat, "s"), rows.Table(Game, "g"), rows.Table(Bot, "b")],
-    ["game", "registered_bot"],
-)
 
 
 def seat_rows(game_id: int) -> list[SeatRow]:
@@ -228,7 +220,7 @@ def seat_rows(game_id: int) -> list[SeatRow]:
             seat.game.to_act,
             seat.game.context,
         )
-        for seat in _SEAT_ROWS.fetch([game_id])
+        for seat in reads.seats_of(game_id)
     ]
 
 
