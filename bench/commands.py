@@ -102,7 +102,13 @@ def main() -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    from django.conf import settings
+
     from games import snapshots
+
+    # A process's own newest states (games/recent.py) would answer these loads from memory: off,
+    # so that each load is what a process that has not seen the game pays (the log, a snapshot).
+    settings.RECENT_STATES = 0
 
     # (kind, side, length) -> per-round lists of milliseconds
     samples: dict[tuple[str, str, int], list[list[float]]] = defaultdict(list)

@@ -121,6 +121,9 @@ DATABASES = {
 # The role the web, workers and beat connect as, when migrations run as another that owns the
 # tables: every `migrate` grants it what the service needs and no more (games/roles.py).
 DATABASE_APP_ROLE = os.environ.get("DATABASE_APP_ROLE", "")
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's, with a health check that makes no round trip while the socket is quiet.
+    DATABASES["default"]["ENGINE"] = "config.postgresql"
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # `make run` has two writers, the web process and the periodic runner (run_periodic): a
     # write transaction takes the lock when it begins (IMMEDIATE), so a second writer waits up to
@@ -280,6 +283,8 @@ METRICS_WORKER_PORT = int(os.environ.get("METRICS_WORKER_PORT") or 0)
 # Bot commands per append when a worker plays a run of bot turns; the next run is dispatched
 # after each append.
 GAMES_ADVANCE_BATCH = int(os.environ.get("GAMES_ADVANCE_BATCH", "2000"))
+# Games whose newest state each process keeps in memory (games/recent.py); 0: none.
+RECENT_STATES = int(os.environ.get("RECENT_STATES", "1000"))
 # Seconds a game a bot should move may sit still before the reconciler re-drives it.
 GAMES_RECONCILE_IDLE = int(os.environ.get("GAMES_RECONCILE_IDLE", "30"))
 # Seconds a newno open choice waits for a person before the system closes it (Youngest Rule).

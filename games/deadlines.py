@@ -19,7 +19,6 @@ row: at once). A notice whose email was lost is sent again by `unsent_notices`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -72,18 +71,6 @@ def sync_deadlines(game_id: int, *, now: datetime | None = None) -> list[int]:
         elif seat.number not in to_act and seat.deadline_at is not None:
             Seat.objects.filter(pk=seat.pk, deadline_at=seat.deadline_at).update(deadline_at=None)
     return started
-
-
-def clocks_to_change(rows: Iterable[Any]) -> bool:
-    """Whether sync_deadlines has anything to do, from turns.seat_rows: a person's seat in
-    `to_act` with no deadline, or out of it with one. Most appends change no clock."""
-    for row in rows:
-        if row.controller != Seat.Controller.PERSON:
-            continue
-        to_act = row.game__to_act or [] if row.game__status == PLAYING else []
-        if (row.number in to_act) == (row.deadline_at is None):
-            return True
-    return False
 
 
 def start_missed_turns() -> list[int]:

@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from celery import current_task
 
-from games import deadlines, outbox, store, tasks, turns
+from games import deadlines, outbox, seats, store, tasks, turns
 from games.engine import MATCH_OVER
 from games.game_settings import GameSettings
 
@@ -56,11 +56,11 @@ def dispatch_game(game_id: int) -> None:
     rows = turns.seat_rows(game_id)
     # Clocks first: run in-process, advance_game appends the bots' run (and dispatches it) at
     # once, and a person's turn that ended here must have stopped before the next one starts.
-    if deadlines.clocks_to_change(rows):
+    if seats.clocks_to_change(rows):
         deadlines.sync_deadlines(game_id)
     # A webhook seat out of turn may have been given a window to call, catch or jump in: only a
     # worker offers it (games/remote/windows.py). Games without one never come here for it.
-    if turns.worker_to_act(rows) or turns.webhook_out_of_turn(rows):
+    if seats.worker_to_act(rows) or seats.webhook_out_of_turn(rows):
         tasks.advance_game.delay(game_id)
     if rows and rows[0].game__status == MATCH_OVER:
         found = GameSettings.of(rows[0].game__context)

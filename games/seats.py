@@ -9,10 +9,15 @@ more: the default bot plays its seats, whatever their controller says (`effectiv
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any, NamedTuple
 
 from django.db.models import Q
 
+from games.engine import PLAYING
+
+from .game_settings import GameSettings
 from .models import Bot, Seat
 
 Controller = Seat.Controller
@@ -48,3 +53,55 @@ def worker_moves(controller: str, bot_status: str | None) -> bool:
 WORKER_SEATS = Q(controller__in=WORKER_CONTROLLERS) | Q(registered_bot__status__in=REPLACED)
 # The seats a pull bot moves itself (effective controller `pull`).
 PULL_SEATS = Q(controller=Controller.PULL) & ~Q(registered_bot__status__in=REPLACED)
+
+
+class SeatRow(NamedTuple):
+    """A seat with what the dispatch decides on (turns.seat_rows reads them)."""
+
+    number: int
+    controller: str
+    deadline_at: datetime | None
+    registered_bot__status: str | None
+    game__status: str
+    game__to_act: list[int] | None
+    game__context: dict[str, Any]
+
+
+SEAT_ROW = SeatRow._fields
+
+
+def worker_to_act(rows: Iterable[SeatRow]) -> bool:
+    """Whether the game waits for a seat a worker moves. Validation games played in-process
+    (`inline`) are driven by bot_validate itself."""
+    return any(
+        row.game__status == PLAYING
+        and row.number in (row.game__to_act or [])
+        and not GameSettings.of(row.game__context).inline
+        and worker_moves(row.controller, row.registered_bot__status)
+        for row in rows
+    )
+
+
+def webhook_out_of_turn(rows: Iterable[SeatRow]) -> bool:
+    """Whether a webhook bot's seat is out of turn in a playing game (SEAT_ROW rows): the append
+    may have opened a window for it, which only a worker can offer. Validation games played
+    in-process are left to bot_validate."""
+    return any(
+        row.game__status == PLAYING
+        and row.number not in (row.game__to_act or [])
+        and not GameSettings.of(row.game__context).inline
+        and effective(row.controller, row.registered_bot__status) == Controller.WEBHOOK
+        for row in rows
+    )
+
+
+def clocks_to_change(rows: Iterable[SeatRow]) -> bool:
+    """Whether deadlines.sync_deadlines has anything to do: a person's seat in `to_act` with no
+    deadline, or out of it with one. Most appends change no clock."""
+    for row in rows:
+        if row.controller != Controller.PERSON:
+            continue
+        to_act = row.game__to_act or [] if row.game__status == PLAYING else []
+        if (row.number in to_act) == (row.deadline_at is None):
+            return True
+    return False

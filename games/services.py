@@ -17,6 +17,7 @@ from django.conf import settings as site_settings
 from django.db import transaction
 
 from games import metrics, snapshots, store
+from games import recent as _recent
 from games.bots import find_strategy
 from games.driver import step
 from games.engine import MATCH_OVER, PLAYING, IllegalCommand, RulesVersionMismatch, State, Variant
@@ -43,7 +44,13 @@ from .errors import Conflict, Forbidden, GameNotFound, IllegalMove, InvalidGame
 from .game_settings import GameSettings
 from .models import Bot, Game, GameEvent, Seat
 from .reads import game_for
-from .seats import controller_for, effective
+from .seats import (
+    SeatRow,
+    clocks_to_change,
+    controller_for,
+    webhook_out_of_turn,
+    worker_to_act,
+)
 
 Event = dict[str, Any]
 Command = dict[str, Any]
@@ -215,6 +222,8 @@ def game_command(
         # The same command id won a race with this one: its result stands, ours was not written.
         return _repeated(game, appended, seat)
     game.status = state.status
+    # Decided from the state at expected_version, whose load kept the snapshots up to it.
+    _recent.keep(game, appended.version, variant, state, settled=expected_version)
     return CommandResult(
         game_id=game.pk,
         version=appended.version,
@@ -265,8 +274,18 @@ def load_state(game: Game, *, until: int | None = None) -> tuple[Variant, State,
     there as a new snapshot, so a load folds fewer than EVERY events more than the ones since
     the last load, however long the match.
     """
-    # Snapshots sit at multiples of EVERY: a shorter log has none to look up.
     bound = game.version if until is None else until
+    recent = _recent.get(game, bound)
+    if recent is not None and snapshots.due(recent.settled, bound) is None:
+        # This process's own newest state of the game, and no snapshot to keep since it.
+        if recent.version == bound:
+            return recent.variant, recent.state, bound
+        events = store.load(game.pk, after=recent.version, until=until)
+        state = recent.variant.replay(events, recent.state)
+        version = recent.version + len(events)
+        _recent.keep(game, version, recent.variant, state, settled=bound)
+        return recent.variant, state, version
+    # Snapshots sit at multiples of EVERY: a shorter log has none to look up.
     found = snapshots.newest(game.pk, until=until) if bound >= snapshots.EVERY else None
     if found is None:
         events = store.load(game.pk, until=until)
@@ -284,6 +303,7 @@ def load_state(game: Game, *, until: int | None = None) -> tuple[Variant, State,
         events, state = events[mark - base :], kept
     if state is None or events:
         state = variant.replay(events, state)
+    _recent.keep(game, version, variant, state, settled=version)
     return variant, state, version
 
 
@@ -367,20 +387,34 @@ def append_decided(
 
 
 def asks_no_worker(game: Game, state: State) -> bool:
-    """Whether an append leaving `game` in `state` gives the workers nothing to do, decided from
-    the seats the request read (their bots joined): the match goes on and every seat is one a
-    pull bot moves itself (games/seats.py `effective`), so there is no turn clock (people's),
-    no bot a worker moves (a suspended pull bot's seat is the default bot's), no webhook window
-    and no match-over work. The dispatcher would find nothing (dispatch.dispatch_game); its task
-    is not sent. Anything else, and any doubt, is dispatched as before."""
+    """Whether an append leaving `game` in `state` gives the workers nothing to do: the
+    dispatcher's own questions (dispatch.dispatch_game) asked of the seats the request read
+    (their bots joined) with the state it appends. The match goes on, no seat a worker moves
+    is to act, no webhook bot is out of turn (a window), and no person's turn clock starts or
+    stops (a pull bot's own seats; a person who drew and still decides, or whose skip came back
+    to them, with the clock already running). Then the dispatcher would find nothing and its
+    task is not sent. Anything else, and any doubt, is dispatched as before; a turn clock the
+    request saw stale is still caught by the beat sweep (deadlines.start_missed_turns)."""
     if state.status != PLAYING:
         return False
+    to_act = list(state.to_act)
+    rows = []
     for seat in game.seats.all():
-        # Only when read with the seat (game_for joins it): never a query per seat here.
-        bot = seat.registered_bot if Seat.registered_bot.is_cached(seat) else None
-        if bot is None or effective(seat.controller, bot.status) != Seat.Controller.PULL:
-            return False
-    return True
+        if seat.registered_bot_id is not None and not Seat.registered_bot.is_cached(seat):
+            return False  # not read with the seat (game_for joins it): never a query here
+        bot = seat.registered_bot
+        rows.append(
+            SeatRow(
+                seat.number,
+                seat.controller,
+                seat.deadline_at,
+                None if bot is None else bot.status,
+                state.status,
+                to_act,
+                game.context,
+            )
+        )
+    return not (clocks_to_change(rows) or worker_to_act(rows) or webhook_out_of_turn(rows))
 
 
 # Event types every family shows whole to everyone, whatever they hold: games/engine/view.py's

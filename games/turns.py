@@ -25,13 +25,12 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
-from typing import Any, NamedTuple
+from datetime import timedelta
 
 from django.conf import settings
 from django.utils import timezone
 
-from games import reads, services
+from games import reads, recent, services
 from games.bots import Strategy, find_strategy
 from games.driver import BotFailed, play
 from games.engine import MATCH_OVER, PLAYING, State
@@ -40,11 +39,16 @@ from games.engine.commands import CLOSE_WINDOW
 from .actors import SYSTEM, actor_label
 from .errors import Conflict, IllegalMove
 from .fallback import fallback_strategy
-from .game_settings import GameSettings
 from .models import Bot, Game, Seat
 from .remote import windows
 from .remote.webhook_turns import webhook_turn
-from .seats import WORKER_SEATS, Controller, effective, worker_moves
+from .seats import (
+    WORKER_SEATS,
+    Controller,
+    SeatRow,
+    effective,
+    worker_to_act,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +126,8 @@ def advance_game(
         )
     except Conflict as conflict:
         return Advance(game_id, 0, conflict.current_version, conflict=True)
+    if not appended.repeated:
+        recent.keep(game, appended.version, variant, run.state, settled=version)
     return Advance(game_id, 0 if appended.repeated else run.commands, appended.version)
 
 
@@ -192,19 +198,6 @@ def remote_to_act(state: State, remote: Mapping[int, Bot]) -> int | None:
     return next((seat for seat in waiting if seat in remote), None)
 
 
-class SeatRow(NamedTuple):
-    """A seat with what the dispatch decides on (seat_rows)."""
-
-    number: int
-    controller: str
-    deadline_at: datetime | None
-    registered_bot__status: str | None
-    game__status: str
-    game__to_act: list[int] | None
-    game__context: dict[str, Any]
-
-
-SEAT_ROW = SeatRow._fields
 
 
 def seat_rows(game_id: int) -> list[SeatRow]:
@@ -222,31 +215,6 @@ def seat_rows(game_id: int) -> list[SeatRow]:
         )
         for seat in reads.seats_of(game_id)
     ]
-
-
-def worker_to_act(rows: Iterable[Any]) -> bool:
-    """Whether the game waits for a seat a worker moves. Validation games played in-process
-    (`inline`) are driven by bot_validate itself."""
-    return any(
-        row.game__status == PLAYING
-        and row.number in (row.game__to_act or [])
-        and not GameSettings.of(row.game__context).inline
-        and worker_moves(row.controller, row.registered_bot__status)
-        for row in rows
-    )
-
-
-def webhook_out_of_turn(rows: Iterable[Any]) -> bool:
-    """Whether a webhook bot's seat is out of turn in a playing game (SEAT_ROW rows): the append
-    may have opened a window for it, which only a worker can offer. Validation games played
-    in-process are left to bot_validate."""
-    return any(
-        row.game__status == PLAYING
-        and row.number not in (row.game__to_act or [])
-        and not GameSettings.of(row.game__context).inline
-        and effective(row.controller, row.registered_bot__status) == Controller.WEBHOOK
-        for row in rows
-    )
 
 
 def bot_to_act(game_id: int) -> bool:

@@ -8,6 +8,7 @@ its own, two queries fewer)."""
 
 from __future__ import annotations
 
+import random
 import uuid
 from typing import Any
 
@@ -86,6 +87,43 @@ def test_a_persons_command_reads_once_and_leaves_the_dispatch_to_a_worker(
     tasks.dispatch_append(game.pk)  # what the worker runs
     clocked = Seat.objects.filter(game=game, deadline_at__isnull=False)
     assert [seat.number for seat in clocked] == to_act
+
+
+def test_a_persons_command_sends_a_task_unless_the_worker_would_find_nothing(
+    dispatched, django_capture_on_commit_callbacks
+):
+    game, clients = people_game()
+    tasks.dispatch_append(game.pk)  # the worker starts the first turn's clock
+    rng = random.Random(5)
+    quiet = sent = 0
+    for _ in range(60):
+        seat = Game.objects.get(pk=game.pk).to_act[0]
+        detail = clients[seat].get(f"/api/games/{game.pk}").json()
+        if detail["status"] != "playing":
+            break
+        legal = [
+            c
+            for c in detail["legal"]
+            if c.get("seat") == seat and c["type"] not in ("catch", "call-uno")
+        ]
+        body = {"command": rng.choice(legal), "expected_version": detail["version"]}
+        dispatched.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            response = clients[seat].post(f"/api/games/{game.pk}/commands", body, format="json")
+        assert response.status_code == 200, response.json()
+        clocks = list(Seat.objects.filter(game=game).values_list("number", "deadline_at"))
+        tasks.dispatch_append(game.pk)  # what the worker would run, sent or not
+        if dispatched:
+            sent += 1
+        else:
+            # No task: the worker, had it run, would have changed no clock.
+            assert list(Seat.objects.filter(game=game).values_list("number", "deadline_at")) == (
+                clocks
+            )
+            quiet += 1
+    # Both happen: a drawer who still decides keeps their clock; a move that hands the turn
+    # over stops one clock and starts another.
+    assert quiet and sent
 
 
 def test_a_pull_bots_command_reads_the_bot_and_the_game_once(

@@ -205,9 +205,11 @@ def play(data: st.DataObject, spec: dict[str, Any], seats: int, seed: int) -> No
             assert variant.legal_commands(state, None) == []
             assert all(variant.legal_commands(state, s) == [] for s in range(seats))
             break
+        # States are values: a process hands one state to many requests (games/recent.py).
+        before = deep_copy(state)
         check_illegal(data, variant, state)
         command = draw_command(data, variant, state)
-        before = deep_copy(state)
+        assert state == before, "listing or refusing commands changed the state"
         new = variant.decide(state, command)
         assert state == before, f"decide changed its input state on {command}"
         folded = variant.replay(new, state)
@@ -218,7 +220,9 @@ def play(data: st.DataObject, spec: dict[str, Any], seats: int, seed: int) -> No
             opening = opens_hand(folded, opening)
         state = folded
         hands += sum(e["type"] == "hand-ended" for e in new)
+        shown = deep_copy(state)
         check_state(variant, spec, state, log, new, data)
+        assert state == shown, "viewing the state changed it"
     # The log is stored as JSON: it must survive the round trip and replay to the same state.
     assert variant.replay(json.loads(json.dumps(log))) == state
     note(f"hands ended: {min(hands, 3)}{'+' if hands > 3 else ''}")

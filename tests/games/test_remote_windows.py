@@ -22,6 +22,7 @@ from games.driver import play, step
 from games.engine import MATCH_OVER, Variant
 from games.models import Bot, Game, GameEvent
 from games.remote import tokens, windows
+from games.seats import webhook_out_of_turn, worker_to_act
 from games.services import SeatSpec, game_create
 from tests.games.factories import SHORT, make_user
 from tests.games.fake_bot import FakeBot
@@ -357,7 +358,7 @@ def test_the_dispatcher_sends_an_advance_for_a_webhook_seat_out_of_turn(fake):
     seats = [SeatSpec(user=user), SeatSpec(registered=bot), SeatSpec(user=make_user())]
     game = game_create(variant_spec=SHORT, seats=seats, seed=4)
     rows = turns.seat_rows(game.pk)
-    assert not turns.worker_to_act(rows) or 1 in Game.objects.get(pk=game.pk).to_act
-    assert turns.webhook_out_of_turn(rows) == (1 not in Game.objects.get(pk=game.pk).to_act)
+    assert not worker_to_act(rows) or 1 in Game.objects.get(pk=game.pk).to_act
+    assert webhook_out_of_turn(rows) == (1 not in Game.objects.get(pk=game.pk).to_act)
     builtin = game_create(variant_spec=SHORT, seats=[SeatSpec(bot="greedy")] * 3, seed=4)
-    assert not turns.webhook_out_of_turn(turns.seat_rows(builtin.pk))
+    assert not webhook_out_of_turn(turns.seat_rows(builtin.pk))

@@ -11,7 +11,7 @@ from django.db.models import Model
 
 from accounts.models import PersonalToken
 from accounts.services import token_issue, user_for_token
-from games import reads, services, turns
+from games import reads, seats, services, turns
 from games.models import Bot, Game, Seat
 from games.remote import tokens
 from games.remote.pull_turns import pull_decisions
@@ -60,6 +60,24 @@ def test_game_for_builds_the_orm_s_game_and_seats(names: bool) -> None:
         ]
 
 
+def test_a_game_s_seats_answer_without_a_query_and_a_filter_stays_in_the_game(
+    django_assert_num_queries: Any,
+) -> None:
+    game, other = mixed_game(), mixed_game()
+    read = reads.game_for(game.pk)
+
+    with django_assert_num_queries(0):
+        numbers = [seat.number for seat in read.seats.all()]
+        count, first = read.seats.count(), read.seats.all()[0]
+    assert (numbers, count, first.number) == ([0, 1, 2], 3, 0)
+    # A new query from the seats read with the game: this game's seats only, never the other's.
+    with django_assert_num_queries(1):
+        bots = list(read.seats.filter(bot="greedy"))
+    assert [(seat.game_id, seat.number) for seat in bots] == [(game.pk, 2)]
+    assert read.seats.get(number=1).game_id == game.pk != other.pk
+    assert [s.number for s in read.seats.order_by("-number")] == [2, 1, 0]
+
+
 def test_game_for_a_game_that_is_not_there() -> None:
     with pytest.raises(services.GameNotFound):
         reads.game_for(10**6)
@@ -103,5 +121,5 @@ def test_the_dispatcher_s_seat_rows_match_the_orm_s_values() -> None:
     rows = turns.seat_rows(game.pk)
 
     expected = Seat.objects.filter(game=game).order_by("number")
-    assert sorted(rows) == sorted(expected.values_list(*turns.SEAT_ROW, named=False))
+    assert sorted(rows) == sorted(expected.values_list(*seats.SEAT_ROW, named=False))
     assert [row.registered_bot__status for row in sorted(rows)] == [None, "active", None]
