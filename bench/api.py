@@ -46,6 +46,7 @@ import asyncio
 import json
 import os
 import random
+import resource
 import shutil
 import socket
 import statistics
@@ -467,6 +468,7 @@ async def _clients(config: dict[str, Any]) -> dict[str, Any]:
 
 def http_run(base: str, world: dict[str, Any], seconds: float, rate: float) -> dict[str, Any]:
     config = {"base": base, "seconds": seconds, "rate": rate, **world}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(
         [sys.executable, __file__, "--client"],
         input=json.dumps(config).encode(),
@@ -475,7 +477,10 @@ def http_run(base: str, world: dict[str, Any], seconds: float, rate: float) -> d
     )
     if done.returncode:
         raise SystemExit(f"the clients failed:\n{done.stderr.decode(errors='replace')}")
-    return dict(json.loads(done.stdout))
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # The clients' own CPU: they share the two cores with the servers they measure.
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return {**json.loads(done.stdout), "cpu": cpu}
 
 
 # --- the run -------------------------------------------------------------------------------------
@@ -516,6 +521,7 @@ def run(args: argparse.Namespace, base: str, server_cpu: Any) -> int:
             "cpu_web": 1000 * spent.get("web", 0.0) / max(len(posts), 1),
             "cpu_worker": 1000 * spent.get("worker", 0.0) / max(len(posts), 1),
             "cpu_postgres": 1000 * spent.get("postgres", 0.0) / max(len(posts), 1),
+            "cpu_clients": 1000 * measured["cpu"] / max(len(posts), 1),
             "baseline": baseline["commands"] / baseline["seconds"],
             "http": len(posts) / measured["seconds"],
             "requests": len(every) / measured["seconds"],
@@ -536,7 +542,8 @@ def run(args: argparse.Namespace, base: str, server_cpu: Any) -> int:
             f"statuses {measured['statuses']}; CPU ms per command: in-process "
             f"{row['cpu_baseline']:.1f} (with its PostgreSQL backend), HTTP: gunicorn "
             f"{row['cpu_web']:.1f}, worker {row['cpu_worker']:.1f}, PostgreSQL "
-            f"{row['cpu_postgres']:.1f}; {row['late']:.0f}% of moves late; load before {uptime}"
+            f"{row['cpu_postgres']:.1f}, the clients {row['cpu_clients']:.1f}; "
+            f"{row['late']:.0f}% of moves late; load before {uptime}"
         )
     # What the same clients reach back to back, unpaced: the capacity (Little's law: 50 clients
     # always waiting makes the latency 50 / the rate, whatever the server does).
@@ -570,7 +577,7 @@ def run(args: argparse.Namespace, base: str, server_cpu: Any) -> int:
     print(
         f"CPU ms per command: in-process {median['cpu_baseline']:.1f} (Python and PostgreSQL); "
         f"HTTP: gunicorn {median['cpu_web']:.1f}, worker {median['cpu_worker']:.1f}, "
-        f"PostgreSQL {median['cpu_postgres']:.1f}"
+        f"PostgreSQL {median['cpu_postgres']:.1f}; the clients {median['cpu_clients']:.1f}"
     )
     print(f"HTTP / in-process: {median['http'] / median['baseline']:.2f}")
     print(f"commands/s: {median['http']:.0f}")
