@@ -198,8 +198,6 @@ def remote_to_act(state: State, remote: Mapping[int, Bot]) -> int | None:
     return next((seat for seat in waiting if seat in remote), None)
 
 
-
-
 def seat_rows(game_id: int) -> list[SeatRow]:
     """The game's seats with what the dispatch decides on, in one query (named tuples of
     SEAT_ROW). The append listener reads these once for both the bots and the turn clocks."""
