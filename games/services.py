@@ -272,7 +272,8 @@ def load_state(game: Game, *, until: int | None = None) -> tuple[Variant, State,
     From the newest snapshot at or below `until` and the events after it (games/snapshots.py),
     else from the whole log. A fold that passes a multiple of `snapshots.EVERY` keeps the state
     there as a new snapshot, so a load folds fewer than EVERY events more than the ones since
-    the last load, however long the match.
+    the last load, however long the match. First of all, from this process's own newest state
+    of the game (games/recent.py), when it is at or below `until` and no snapshot is due since.
     """
     bound = game.version if until is None else until
     recent = _recent.get(game, bound)
@@ -280,11 +281,11 @@ def load_state(game: Game, *, until: int | None = None) -> tuple[Variant, State,
         # This process's own newest state of the game, and no snapshot to keep since it.
         if recent.version == bound:
             return recent.variant, recent.state, bound
-        events = store.load(game.pk, after=recent.version, until=until)
-        state = recent.variant.replay(events, recent.state)
-        version = recent.version + len(events)
-        _recent.keep(game, version, recent.variant, state, settled=bound)
-        return recent.variant, state, version
+        since = store.load(game.pk, after=recent.version, until=until)
+        folded = recent.variant.replay(since, recent.state)
+        at = recent.version + len(since)
+        _recent.keep(game, at, recent.variant, folded, settled=bound)
+        return recent.variant, folded, at
     # Snapshots sit at multiples of EVERY: a shorter log has none to look up.
     found = snapshots.newest(game.pk, until=until) if bound >= snapshots.EVERY else None
     if found is None:
