@@ -20,6 +20,8 @@ from typing import Any, cast
 from django.db import connection
 from django.db.models import Model
 
+from games import prepared
+
 Converter = Callable[[Any, Any, Any], Any]
 
 
@@ -86,9 +88,13 @@ class Select:
     def fetch(self, params: Sequence[Any]) -> list[Any]:
         """Every row's instance (the first table's model, the joined ones cached on it)."""
         sql, parts = self._build()
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            rows = cursor.fetchall()
+        if connection.vendor == "postgresql":
+            # Parsed and planned once per connection (games/prepared.py).
+            rows = prepared.fetch(connection, sql, params)
+        else:
+            with connection.cursor() as cursor:
+                cursor.execute(sql, params)
+                rows = cursor.fetchall()
         return [self._instance(row, parts) for row in rows]
 
     def first(self, params: Sequence[Any]) -> Any:

@@ -15,6 +15,7 @@ from django.db import connection
 from django.db.models import F
 from django.utils import timezone
 
+from games import prepared
 from games.bots import webhook
 from games.models import Bot, BotCall
 from games.seat_facts import FallbackReason
@@ -85,13 +86,14 @@ _OK_BOTH = f"WITH call AS ({_OK_CALL}) {_OK_COUNTERS} RETURNING (SELECT id FROM 
 def _ok(bot_id: int, latency: float, game_id: int | None) -> None:
     at = connection.ops.adapt_datetimefield_value(timezone.now())
     call = [bot_id, game_id, at, BotCall.Outcome.OK.value, latency]
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(_OK_BOTH, [*call, latency, at, bot_id])
-        else:
+    if connection.vendor == "postgresql":
+        # Prepared: it runs on every pull bot's command (games/prepared.py).
+        found = prepared.fetch(connection, _OK_BOTH, [*call, latency, at, bot_id])
+        row = found[0] if found else None
+    else:
+        with connection.cursor() as cursor:
             cursor.execute(_OK_CALL, call)
-        row = cursor.fetchone()
-        if connection.vendor != "postgresql":
+            row = cursor.fetchone()
             cursor.execute(_OK_COUNTERS, [latency, at, bot_id])
     if row is not None:  # None: the bot is gone (nothing to count)
         _prune(bot_id, row[0])
