@@ -158,6 +158,13 @@ def notify_turn(seat: Seat) -> None:
     ) or NotificationPreference.TurnEmails.EACH
     if preference == NotificationPreference.TurnEmails.NONE:
         return
+    if preference == NotificationPreference.TurnEmails.EACH and not (seat.user and seat.user.email):
+        # No address to send to: the notice is made already claimed, as send_turn_email would
+        # claim it and send nothing (a task and its queries fewer per turn).
+        TurnNotice.objects.get_or_create(
+            seat=seat, deadline_at=seat.deadline_at, defaults={"sent_at": timezone.now()}
+        )
+        return
     notice, _ = TurnNotice.objects.get_or_create(seat=seat, deadline_at=seat.deadline_at)
     if preference == NotificationPreference.TurnEmails.EACH:
         outbox.publish(outbox.TurnStarted(notice.pk))

@@ -244,6 +244,27 @@ def test_a_person_is_emailed_when_their_turn_starts(run_listeners, mailoutbox, s
     assert len(mailoutbox) == 1
 
 
+def test_a_person_with_no_address_gets_a_notice_and_no_task(
+    run_listeners, mailoutbox, monkeypatch
+):
+    sent: list[int] = []
+    monkeypatch.setattr(tasks.send_turn_email, "delay", sent.append)
+    users = [make_user(), make_user()]  # no email addresses
+    game = run_listeners(
+        services.game_create,
+        variant_spec=LONG,
+        seats=[SeatSpec(user=user) for user in users],
+        seed=3,
+        dealer=1,
+        settings=GameSettings(turn_seconds=HOUR),
+    )
+    notice = TurnNotice.objects.get(seat=seat(game, 0))
+    # The notice is kept (the person's notifications list it), already claimed: nothing to send.
+    assert notice.deadline_at == seat(game, 0).deadline_at and notice.sent_at is not None
+    assert sent == [] and mailoutbox == []
+    assert deadlines.unsent_notices(older_than=timedelta(0)) == []
+
+
 def test_a_digest_user_gets_one_daily_email(run_listeners, mailoutbox, settings):
     settings.SITE_URL = "http://127.0.0.1:8000"
     users = [make_user(), make_user()]
