@@ -8,6 +8,7 @@ import json
 import random
 import shutil
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from django.utils import timezone
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from games import services, snapshots, store
+from games import recent, services, snapshots, store
 from games.engine import MATCH_OVER, Variant
 from games.errors import Conflict
 from games.models import Game, Snapshot
@@ -26,6 +27,16 @@ from tests.games.factories import bot_move, make_game, play_turn
 
 # Matches that go on: every test here wants a long log, not a match end.
 LONG = {"rules": "official", "options": {"target": 100_000}}
+
+
+@pytest.fixture(autouse=True)
+def no_recent_states(settings: Any) -> Iterator[None]:
+    """Loads as a process that has not seen the game makes them: from the snapshots and the
+    log, not from this process's own newest state (games/recent.py, tests/games/test_recent.py)."""
+    settings.RECENT_STATES = 0
+    recent.forget()
+    yield
+    recent.forget()
 
 
 @pytest.fixture
