@@ -32,9 +32,9 @@ from django.utils import timezone
 from games.engine import PLAYING
 from games.engine.events import VACATION_TAKEN
 
-from . import outbox, seat_facts
+from . import outbox, reads, seat_facts
 from .actors import Actor, is_person
-from .errors import Forbidden, GameError
+from .errors import Forbidden, GameError, GameNotFound
 from .game_settings import GameSettings
 from .models import NotificationPreference, Seat, TurnNotice
 
@@ -50,14 +50,14 @@ def sync_deadlines(game_id: int, *, now: datetime | None = None) -> list[int]:
     returns the seats whose turn started (they are notified). Safe to run twice: a deadline is
     only ever set on a seat that has none."""
     now = now or timezone.now()
-    seats = list(
-        Seat.objects.filter(game_id=game_id, controller=Seat.Controller.PERSON).select_related(
-            "game", "user"
-        )
-    )
+    try:
+        # The game with its seats and their people in one prepared query (games/reads.py).
+        game = reads.game_for(game_id, names=True)
+    except GameNotFound:
+        return []
+    seats = [seat for seat in game.seats.all() if seat.controller == Seat.Controller.PERSON]
     if not seats:
         return []
-    game = seats[0].game
     to_act = set(game.to_act or []) if game.status == PLAYING else set()
     started = []
     for seat in seats:
