@@ -201,6 +201,10 @@ def same_policy_as_rlcard(legal: list[dict], rng: random.Random) -> dict:
     46 steps): the games/s ratio would measure the agents, not the engines. This agent keeps
     RLCard's policy while every command still goes through the full official rules (uno calls
     and catches, wild-draw4 challenges, drawn-card play or pass, scoring).
+
+    `OurSide._play_one` runs this inline (the same filter and the same `rng.choice`, so the
+    same commands), as RLCard's step loop calls `rng.choice` inline: two Python calls a step
+    less (the function's and its comprehension's), the engine's work unchanged.
     """
     plays = [c for c in legal if c["type"] not in ("draw", "pass")]
     return rng.choice(plays or legal)
@@ -225,14 +229,21 @@ class OurSide:
         events = variant.start(seats=2, seed=game_seed)
         log = list(events)
         state = variant.replay(events)
+        legal_commands, decide, replay = variant.legal_commands, variant.decide, variant.replay
+        choice = rng.choice
         n = 0
         cmd = None
         try:
             while state.status == "playing":
-                seat = state.to_act[0]
-                cmd = same_policy_as_rlcard(variant.legal_commands(state, seat), rng)
-                new = variant.decide(state, cmd)
-                state = variant.replay(new, state)
+                # same_policy_as_rlcard, inlined (the same filter and the same rng.choice)
+                legal = legal_commands(state, state.to_act[0])
+                plays = []
+                for c in legal:
+                    if c["type"] not in ("draw", "pass"):
+                        plays.append(c)
+                cmd = choice(plays or legal)
+                new = decide(state, cmd)
+                state = replay(new, state)
                 log.extend(new)
                 n += 1
                 if n > MAX_COMMANDS_PER_GAME:
