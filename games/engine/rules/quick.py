@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..cards import COLOR_OF, COLORS, PLAYABLE_ON, RANK_OF, WILD_DRAW4, Card, Color
+from ..cards import BLACK, COLOR_OF, COLORS, DECK, PLAYABLE_ON, RANK_OF, WILD_DRAW4, Card, Color
 from ..commands import ACCEPT, CALL_UNO, CATCH, CHALLENGE, DRAW, PASS, PLAY, Command
 from ..events import (
     CARD_PLAYED,
@@ -29,7 +29,7 @@ from ..events import (
     UNO_OWED,
     Event,
 )
-from ..state import PLAYING, Seat, State
+from ..state import PLAYING, Pending, Seat, State
 from .base import Ruleset
 from .official import Official
 
@@ -46,25 +46,56 @@ for (_top, _color), _cards in PLAYABLE_ON.items():
     if _top is not None:
         _PLAYABLE.setdefault(_top, {})[_color] = _cards
 _NO_CARDS: dict[Color | None, frozenset[Card]] = {}
-RED, YELLOW, GREEN, BLUE = COLORS
 _new_state = object.__new__
 
 
-def _black_plays(seat: Seat, card: Card, held: int) -> tuple[Command, ...]:
-    """A black card's listed plays (play_options): one per colour, with and without an uno
-    call where it leaves one card."""
-    if held > 2:
-        return (
-            {"type": PLAY, "seat": seat, "card": card, "color": RED, "uno": False},
-            {"type": PLAY, "seat": seat, "card": card, "color": YELLOW, "uno": False},
-            {"type": PLAY, "seat": seat, "card": card, "color": GREEN, "uno": False},
-            {"type": PLAY, "seat": seat, "card": card, "color": BLUE, "uno": False},
-        )
-    return tuple(
-        {"type": PLAY, "seat": seat, "card": card, "color": color, "uno": uno}
-        for color in COLORS
-        for uno in (False, True)
-    )
+# The dicts a quick step lists and emits, one of each per seat: a step copies one (a copy of a
+# small dict costs about half of building it from its keys) and sets what varies, so the
+# listed commands and the events are new dicts with the same keys in the same order. Every
+# seat a deal can have (a hand of one card each) has its own.
+_SEATS = range(len(DECK))
+_PLAY: list[Command] = [{"type": PLAY, "seat": seat, "card": "", "uno": False} for seat in _SEATS]
+_PLAY_UNO: list[Command] = [
+    {"type": PLAY, "seat": seat, "card": "", "uno": True} for seat in _SEATS
+]
+_DRAW: list[Command] = [{"type": DRAW, "seat": seat} for seat in _SEATS]
+_PASS: list[Command] = [{"type": PASS, "seat": seat} for seat in _SEATS]
+_PLAYED: list[Event] = [
+    {"type": CARD_PLAYED, "seat": seat, "card": "", "color": None, "source": "hand"}
+    for seat in _SEATS
+]
+_DRAWN: list[Event] = [
+    {"type": CARDS_DRAWN, "seat": seat, "cards": None, "reason": "draw"} for seat in _SEATS
+]
+_TURN: list[Pending] = [{"type": "play", "seat": seat} for seat in _SEATS]
+
+
+# A black card's listed plays (play_options): one per colour, and with and without an uno
+# call where it leaves one card; seat -> card -> (the plays when it leaves one, the others),
+# made for a seat when it first lists one.
+_BLACK: dict[Seat, dict[Card, tuple[tuple[Command, ...], tuple[Command, ...]]]] = {}
+_copy = dict.copy
+
+
+def _black_plays(seat: Seat, card: Card, held: int) -> list[Command]:
+    """A black card's listed plays, new dicts."""
+    table = _BLACK.get(seat)
+    if table is None:
+        table = _BLACK[seat] = {
+            black: (
+                tuple(
+                    {"type": PLAY, "seat": seat, "card": black, "color": color, "uno": uno}
+                    for color in COLORS
+                    for uno in (False, True)
+                ),
+                tuple(
+                    {"type": PLAY, "seat": seat, "card": black, "color": color, "uno": False}
+                    for color in COLORS
+                ),
+            )
+            for black in BLACK
+        }
+    return list(map(_copy, table[card][held > 2]))
 
 
 # Every method a quick step stands for: a family that overrides any of them goes the general
@@ -129,6 +160,8 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
         if pending is None or state.status != PLAYING or seat not in state.to_act:  # None too
             return general_legal(state, seat)
         hand = state.hands[seat]
+        if type(seat) is not int:  # True is in (1,): listed with seat True the general way
+            return general_legal(state, seat)
         held = len(hand) + len(state.lanes[seat])
         kind = pending["type"]
         if held < 2:
@@ -145,30 +178,32 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
             if len(cards) > 1 and len(set(cards)) < len(cards):
                 cards = list(dict.fromkeys(cards))  # each card once, in hand order
             options: list[Command] = []
+            plain = _PLAY[seat]
             for card in cards:
                 if COLOR_OF[card] is None:
                     options += _black_plays(seat, card, held)
-                elif held > 2:
-                    options.append({"type": PLAY, "seat": seat, "card": card, "uno": False})
-                else:
-                    options.append({"type": PLAY, "seat": seat, "card": card, "uno": False})
-                    options.append({"type": PLAY, "seat": seat, "card": card, "uno": True})
-            options.append({"type": DRAW, "seat": seat})
+                    continue
+                option = plain.copy()
+                option["card"] = card
+                options.append(option)
+                if held == 2:
+                    option = _PLAY_UNO[seat].copy()
+                    option["card"] = card
+                    options.append(option)
+            options.append(_DRAW[seat].copy())
         elif kind == "drawn":
             card = pending["card"]
             if COLOR_OF[card] is None:
-                options = [*_black_plays(seat, card, held), {"type": PASS, "seat": seat}]
-            elif held > 2:
-                options = [
-                    {"type": PLAY, "seat": seat, "card": card, "uno": False},
-                    {"type": PASS, "seat": seat},
-                ]
+                options = _black_plays(seat, card, held)
             else:
-                options = [
-                    {"type": PLAY, "seat": seat, "card": card, "uno": False},
-                    {"type": PLAY, "seat": seat, "card": card, "uno": True},
-                    {"type": PASS, "seat": seat},
-                ]
+                option = _PLAY[seat].copy()
+                option["card"] = card
+                options = [option]
+                if held == 2:
+                    option = _PLAY_UNO[seat].copy()
+                    option["card"] = card
+                    options.append(option)
+            options.append(_PASS[seat].copy())
         elif kind == "challenge":
             options = [{"type": ACCEPT, "seat": seat}, {"type": CHALLENGE, "seat": seat}]
         else:
@@ -232,9 +267,10 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
             draw = state.draw
             if (rank == "draw2" and len(draw) < 2) or (card == WILD_DRAW4 and not challenges):
                 return general(state, command)
-            events.append(
-                {"type": CARD_PLAYED, "seat": seat, "card": card, "color": color, "source": "hand"}
-            )
+            played = _PLAYED[seat].copy()
+            played["card"] = card
+            played["color"] = color
+            events.append(played)
             hands = hands[:]
             hand = hand[:]
             hand.remove(card)
@@ -315,7 +351,9 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
             playable = playable_on(discard[-1], _NO_CARDS).get(state.color)
             if playable is None:
                 return general(state, command)
-            events.append({"type": CARDS_DRAWN, "seat": seat, "cards": [card], "reason": "draw"})
+            took = _DRAWN[seat].copy()
+            took["cards"] = [card]
+            events.append(took)
             hands = state.hands[:]
             hands[seat] = [*hands[seat], card]
             called = state.called
@@ -404,7 +442,7 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
                 new.called = state.called - {drawer}
         else:
             return general(state, command)
-        turn = {"type": "play", "seat": nxt}
+        turn = _TURN[nxt].copy()
         events.append({"type": PROMPTED, "to_act": [nxt], "pending": turn})
         new.to_act = (nxt,)
         new.pending = turn
