@@ -171,15 +171,15 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
             playable = playable_on(discard[-1], _NO_CARDS).get(state.color) if discard else None
             if playable is None:
                 return general_legal(state, seat)
-            cards = []
-            for card in hand:  # a loop here costs less than a comprehension's function
-                if card in playable:
-                    cards.append(card)
-            if len(cards) > 1 and len(set(cards)) < len(cards):
-                cards = list(dict.fromkeys(cards))  # each card once, in hand order
             options: list[Command] = []
             plain = _PLAY[seat]
-            for card in cards:
+            listed: list[Card] = []
+            # Each playable card once, in hand order, in one pass over the hand (a loop costs
+            # less than a comprehension's function; a card seen before is in `listed`).
+            for card in hand:
+                if card not in playable or card in listed:
+                    continue
+                listed.append(card)
                 if COLOR_OF[card] is None:
                     options += _black_plays(seat, card, held)
                     continue
