@@ -254,7 +254,11 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
             hands = state.hands
             hand = hands[seat]
             discard = state.discard
-            if card not in hand or (color is None) is (COLOR_OF[card] is None) or not discard:
+            try:
+                at = hand.index(card)  # where it is, for the play's hand below
+            except ValueError:
+                return general(state, command)
+            if (color is None) is (COLOR_OF[card] is None) or not discard:
                 return general(state, command)
             held = len(hand) + len(state.lanes[seat])
             if uno is not False and (uno is not True or held != 2) or held < 2:
@@ -273,7 +277,7 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
             events.append(played)
             hands = hands[:]
             hand = hand[:]
-            hand.remove(card)
+            del hand[at]
             hands[seat] = hand
             # state.fork(), spelled out with the play's own values: the commonest step pays
             # for no call and no field twice (to_act, pending and uncalled are set below).
