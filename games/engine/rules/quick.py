@@ -225,8 +225,11 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
         pending = state.pending
         if type(command) is not dict or pending is None or state.status != PLAYING:
             return general(state, command)
-        seat = command.get("seat")
-        kind = command.get("type")
+        try:  # a missing field: the general way names it
+            seat = command["seat"]
+            kind = command["type"]
+        except KeyError:
+            return general(state, command)
         if type(seat) is not int or seat not in state.to_act:
             return general(state, command)
         events: list[Event]
@@ -243,9 +246,12 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
             # A play in a listed shape: type, seat, card, uno, and a colour where the card is
             # black; an uno call only on the play that leaves one card (check_play's checks).
             size = len(command)
-            color = command.get("color") if size == 5 else None
-            card = command.get("card")
-            uno = command.get("uno")
+            try:
+                card = command["card"]
+                uno = command["uno"]
+                color = command["color"] if size == 5 else None
+            except KeyError:
+                return general(state, command)
             if type(card) is not str or (size != 4 and (size != 5 or color not in COLORS)):
                 return general(state, command)
             what = pending["type"]
