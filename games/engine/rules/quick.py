@@ -40,12 +40,11 @@ Legal = Callable[[State, Seat | None], list[Command]]
 
 # PLAYABLE_ON as plain dicts, top card -> colour in force -> the cards playable on them: two
 # exact dicts' lookups cost less than hashing a tuple, and a colour no decision names is in
-# neither (None: the general way asks PLAYABLE_ON itself).
+# neither (KeyError: the general way asks PLAYABLE_ON itself).
 _PLAYABLE: dict[Card, dict[Color | None, frozenset[Card]]] = {}
 for (_top, _color), _cards in PLAYABLE_ON.items():
     if _top is not None:
         _PLAYABLE.setdefault(_top, {})[_color] = _cards
-_NO_CARDS: dict[Color | None, frozenset[Card]] = {}
 _new_state = object.__new__
 
 
@@ -151,7 +150,7 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
     challenges = cls.challenge_wild_draw4
     lists_uno = cls.uno_always_listed
     uno_window = cls.uno_window
-    playable_on = _PLAYABLE.get
+    playable_on = _PLAYABLE
 
     def legal(state: State, seat: Seat | None) -> list[Command]:
         """`Ruleset.legal_commands`, for a seat asked for a play, a drawn card's play or a
@@ -167,9 +166,9 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
         if held < 2:
             return general_legal(state, seat)
         if kind == "play":
-            discard = state.discard
-            playable = playable_on(discard[-1], _NO_CARDS).get(state.color) if discard else None
-            if playable is None:
+            try:  # no card on the pile, or a colour no decision names: the general way
+                playable = playable_on[state.discard[-1]][state.color]
+            except (IndexError, KeyError):
                 return general_legal(state, seat)
             options: list[Command] = []
             plain = _PLAY[seat]
@@ -269,8 +268,11 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
             held = len(hand) + len(state.lanes[seat])
             if uno is not False and (uno is not True or held != 2) or held < 2:
                 return general(state, command)
-            playable = playable_on(discard[-1], _NO_CARDS).get(state.color)
-            if playable is None or card not in playable:
+            try:
+                playable = playable_on[discard[-1]][state.color]
+            except KeyError:
+                return general(state, command)
+            if card not in playable:
                 return general(state, command)
             rank = RANK_OF[card]
             seats, direction = state.seats, state.direction
@@ -358,8 +360,9 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
             if pending["type"] != "play" or not draw or not discard:
                 return general(state, command)
             card = draw[-1]
-            playable = playable_on(discard[-1], _NO_CARDS).get(state.color)
-            if playable is None:
+            try:
+                playable = playable_on[discard[-1]][state.color]
+            except KeyError:
                 return general(state, command)
             took = _DRAWN[seat].copy()
             took["cards"] = [card]
