@@ -159,9 +159,11 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
         if pending is None or state.status != PLAYING or seat not in state.to_act:  # None too
             return general_legal(state, seat)
         hand = state.hands[seat]
-        if type(seat) is not int:  # True is in (1,): listed with seat True the general way
+        # True is in (1,): listed with seat True the general way. A precognitive lane (not in
+        # a plain family's game) is counted the general way.
+        if type(seat) is not int or state.lanes[seat]:
             return general_legal(state, seat)
-        held = len(hand) + len(state.lanes[seat])
+        held = len(hand)
         kind = pending["type"]
         if held < 2:
             return general_legal(state, seat)
@@ -265,8 +267,8 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
                 return general(state, command)
             if (color is None) is (COLOR_OF[card] is None) or not discard:
                 return general(state, command)
-            held = len(hand) + len(state.lanes[seat])
-            if uno is not False and (uno is not True or held != 2) or held < 2:
+            held = len(hand)  # a lane's cards count too: the general way (state.cards_held)
+            if state.lanes[seat] or uno is not False and (uno is not True or held != 2) or held < 2:
                 return general(state, command)
             try:
                 playable = playable_on[discard[-1]][state.color]
