@@ -239,7 +239,8 @@ class OurSide:
                 legal = legal_commands(state, state.to_act[0])
                 plays = []
                 for c in legal:
-                    if c["type"] not in ("draw", "pass"):
+                    kind = c["type"]
+                    if kind != "draw" and kind != "pass":  # not in ("draw", "pass")
                         plays.append(c)
                 cmd = choice(plays or legal)
                 new = decide(state, cmd)
