@@ -33,8 +33,9 @@ from ..state import PLAYING, Pending, Seat, State
 from .base import Ruleset
 from .official import Official
 
-# (the state decided on, its events, how many, the state they fold into): Variant's memo.
-Decided = tuple[State, list[Event], int, State]
+# (the state decided on (None: the start), its events, how many, the state they fold into):
+# Variant's memo.
+Decided = tuple[State | None, list[Event], int, State]
 Decide = Callable[[State, Command], list[Event]]
 Legal = Callable[[State, Seat | None], list[Command]]
 
