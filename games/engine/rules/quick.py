@@ -286,8 +286,8 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
             played["card"] = card
             played["color"] = color
             events.append(played)
-            hands = hands[:]
-            hand = hand[:]
+            hands = hands.copy()  # a method call costs less than a slice object
+            hand = hand.copy()
             del hand[at]
             hands[seat] = hand
             # state.fork(), spelled out with the play's own values: the commonest step pays
@@ -370,7 +370,7 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
             took = _DRAWN[seat].copy()
             took["cards"] = [card]
             events.append(took)
-            hands = state.hands[:]
+            hands = state.hands.copy()
             hands[seat] = [*hands[seat], card]
             called = state.called
             # state.fork() with the draw's values, as for a play.
@@ -450,7 +450,7 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
                     "reason": reason,
                 }
             )
-            hands = state.hands[:]
+            hands = state.hands.copy()
             hands[drawer] = hands[drawer] + draw[-count:][::-1]
             new.hands = hands
             new.draw = draw[:-count]
