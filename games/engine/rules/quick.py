@@ -68,6 +68,8 @@ _DRAWN: list[Event] = [
     {"type": CARDS_DRAWN, "seat": seat, "cards": None, "reason": "draw"} for seat in _SEATS
 ]
 _TURN: list[Pending] = [{"type": "play", "seat": seat} for seat in _SEATS]
+# A state's to_act for one seat: a tuple, shared as it never changes.
+_ONE: list[tuple[Seat]] = [(seat,) for seat in _SEATS]
 
 
 # A black card's listed plays (play_options): one per colour, and with and without an uno
@@ -348,7 +350,7 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
                 nxt = (seat + direction) % seats
                 then = {"type": "challenge", "seat": nxt, "offender": seat}
                 events.append({"type": PROMPTED, "to_act": [nxt], "pending": then})
-                new.to_act = (nxt,)
+                new.to_act = _ONE[nxt]
                 new.pending = then
                 new.uncalled = uncalled
                 memo[0] = (state, events, len(events), new)
@@ -399,7 +401,7 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
             if after_draw and card in playable:
                 drawn = {"type": "drawn", "seat": seat, "card": card}
                 events.append({"type": PROMPTED, "to_act": [seat], "pending": drawn})
-                new.to_act = (seat,)
+                new.to_act = _ONE[seat]
                 new.pending = drawn
                 new.uncalled = uncalled
                 memo[0] = (state, events, len(events), new)
@@ -460,7 +462,7 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
             return general(state, command)
         turn = _TURN[nxt].copy()
         events.append({"type": PROMPTED, "to_act": [nxt], "pending": turn})
-        new.to_act = (nxt,)
+        new.to_act = _ONE[nxt]
         new.pending = turn
         new.uncalled = uncalled
         memo[0] = (state, events, len(events), new)
