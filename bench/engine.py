@@ -223,11 +223,14 @@ class OurSide:
         self.measured: list[int] = []  # the seeds of the measured games
         self.final_status: list[str] = []
 
-    def _play_one(self, game_seed: int) -> tuple[list[dict], int, str]:
+    def _play_one(self, game_seed: int, keep_log: bool = False) -> tuple[list[dict], int, str]:
+        """Play one game; its log (every event) only with keep_log: the timed games keep none,
+        as RLCard's step loop keeps none (the replay figure plays the same games again for
+        their logs, untimed)."""
         variant = self.variant
         rng = random.Random(game_seed)
         events = variant.start(seats=2, seed=game_seed)
-        log = list(events)
+        log = list(events) if keep_log else []
         state = variant.replay(events)
         legal_commands, decide, replay = variant.legal_commands, variant.decide, variant.replay
         choice = rng.choice
@@ -245,7 +248,8 @@ class OurSide:
                 cmd = choice(plays or legal)
                 new = decide(state, cmd)
                 state = replay(new, state)
-                log.extend(new)
+                if keep_log:
+                    log.extend(new)
                 n += 1
                 if n > MAX_COMMANDS_PER_GAME:
                     raise RuntimeError(f"game did not end after {n} commands")
@@ -262,10 +266,11 @@ class OurSide:
             self._play_one(self.seed + 10_000_000 + j)
 
     def play(self, n: int) -> float:
-        # Each game's log is dropped when the game ends, as RLCard's trajectories are: keeping
-        # every log alive while timing would measure the garbage collector walking a growing
-        # heap (about 15% here), not the engine. The replay figure regenerates the same seeded
-        # logs afterwards, untimed.
+        # The timed games keep no log, as RLCard's step loop keeps none (env.run's trajectories
+        # are dropped when its game ends): keeping every log alive while timing would measure
+        # the garbage collector walking a growing heap (about 15% here), and a game's own log
+        # about 2% more, not the engine. The replay figure plays the same seeded games again
+        # for their logs, untimed.
         commands = 0
         statuses = []
         start = self.seed + self.next_game
@@ -290,7 +295,7 @@ class OurSide:
         are JSON-able and that replay does not rely on object identity.
         """
         # The measured games again (same seeds, so the same games), untimed, for their logs.
-        logs = json.loads(json.dumps([self._play_one(s)[0] for s in self.measured]))
+        logs = json.loads(json.dumps([self._play_one(s, keep_log=True)[0] for s in self.measured]))
         replay = self.variant.replay
         n_events = sum(len(log) for log in logs)
         # Short warm-up on a few logs.
