@@ -52,6 +52,10 @@ builds the next observation (``_extract_state``, legal ids included), which is
 what the next choice needs: nothing is skipped and nothing is done twice.  The
 random choice uses ``random.Random`` (seeded), as our agent does.  The ratio
 is taken against whichever RLCard loop is faster in the run.
+Our loop is that loop's counterpart: it binds ``legal_commands``, ``decide`` and ``replay``
+once, runs ``same_policy_as_rlcard`` inline (the same filter and the same ``rng.choice``, so
+the same commands) and keeps no log of the timed games (the replay figure plays them again
+for their logs, untimed), as the step loop keeps no trajectory.
 ``--rlcard-raw`` additionally prints (for information only, not used in the
 ratio) a game-level loop that bypasses the env wrapper
 (``rlcard.games.uno.Game`` + ``get_legal_actions`` + ``step``), which builds
