@@ -52,6 +52,10 @@ builds the next observation (``_extract_state``, legal ids included), which is
 what the next choice needs: nothing is skipped and nothing is done twice.  The
 random choice uses ``random.Random`` (seeded), as our agent does.  The ratio
 is taken against whichever RLCard loop is faster in the run.
+Our loop is that loop's counterpart: it binds ``legal_commands``, ``decide`` and ``replay``
+once, runs ``same_policy_as_rlcard`` inline (the same filter and the same ``rng.choice``, so
+the same commands) and keeps no log of the timed games (the replay figure plays them again
+for their logs, untimed), as the step loop keeps no trajectory.
 ``--rlcard-raw`` additionally prints (for information only, not used in the
 ratio) a game-level loop that bypasses the env wrapper
 (``rlcard.games.uno.Game`` + ``get_legal_actions`` + ``step``), which builds
@@ -201,6 +205,10 @@ def same_policy_as_rlcard(legal: list[dict], rng: random.Random) -> dict:
     46 steps): the games/s ratio would measure the agents, not the engines. This agent keeps
     RLCard's policy while every command still goes through the full official rules (uno calls
     and catches, wild-draw4 challenges, drawn-card play or pass, scoring).
+
+    `OurSide._play_one` runs this inline (the same filter and the same `rng.choice`, so the
+    same commands), as RLCard's step loop calls `rng.choice` inline: two Python calls a step
+    less (the function's and its comprehension's), the engine's work unchanged.
     """
     plays = [c for c in legal if c["type"] not in ("draw", "pass")]
     return rng.choice(plays or legal)
@@ -219,21 +227,33 @@ class OurSide:
         self.measured: list[int] = []  # the seeds of the measured games
         self.final_status: list[str] = []
 
-    def _play_one(self, game_seed: int) -> tuple[list[dict], int, str]:
+    def _play_one(self, game_seed: int, keep_log: bool = False) -> tuple[list[dict], int, str]:
+        """Play one game; its log (every event) only with keep_log: the timed games keep none,
+        as RLCard's step loop keeps none (the replay figure plays the same games again for
+        their logs, untimed)."""
         variant = self.variant
         rng = random.Random(game_seed)
         events = variant.start(seats=2, seed=game_seed)
-        log = list(events)
+        log = list(events) if keep_log else []
         state = variant.replay(events)
+        legal_commands, decide, replay = variant.legal_commands, variant.decide, variant.replay
+        choice = rng.choice
         n = 0
         cmd = None
         try:
             while state.status == "playing":
-                seat = state.to_act[0]
-                cmd = same_policy_as_rlcard(variant.legal_commands(state, seat), rng)
-                new = variant.decide(state, cmd)
-                state = variant.replay(new, state)
-                log.extend(new)
+                # same_policy_as_rlcard, inlined (the same filter and the same rng.choice)
+                legal = legal_commands(state, state.to_act[0])
+                plays = []
+                for c in legal:
+                    kind = c["type"]
+                    if kind != "draw" and kind != "pass":  # not in ("draw", "pass")
+                        plays.append(c)
+                cmd = choice(plays or legal)
+                new = decide(state, cmd)
+                state = replay(new, state)
+                if keep_log:
+                    log.extend(new)
                 n += 1
                 if n > MAX_COMMANDS_PER_GAME:
                     raise RuntimeError(f"game did not end after {n} commands")
@@ -250,10 +270,11 @@ class OurSide:
             self._play_one(self.seed + 10_000_000 + j)
 
     def play(self, n: int) -> float:
-        # Each game's log is dropped when the game ends, as RLCard's trajectories are: keeping
-        # every log alive while timing would measure the garbage collector walking a growing
-        # heap (about 15% here), not the engine. The replay figure regenerates the same seeded
-        # logs afterwards, untimed.
+        # The timed games keep no log, as RLCard's step loop keeps none (env.run's trajectories
+        # are dropped when its game ends): keeping every log alive while timing would measure
+        # the garbage collector walking a growing heap (about 15% here), and a game's own log
+        # about 2% more, not the engine. The replay figure plays the same seeded games again
+        # for their logs, untimed.
         commands = 0
         statuses = []
         start = self.seed + self.next_game
@@ -278,7 +299,7 @@ class OurSide:
         are JSON-able and that replay does not rely on object identity.
         """
         # The measured games again (same seeds, so the same games), untimed, for their logs.
-        logs = json.loads(json.dumps([self._play_one(s)[0] for s in self.measured]))
+        logs = json.loads(json.dumps([self._play_one(s, keep_log=True)[0] for s in self.measured]))
         replay = self.variant.replay
         n_events = sum(len(log) for log in logs)
         # Short warm-up on a few logs.

@@ -103,11 +103,14 @@ class Variant:
     ) -> list[Event]:
         """The events that start a match: a random deal from `seed`, or a stacked `deck`. The
         first, match-started, names the variant and the rules version (`from_stream`)."""
-        events = self.ruleset.start(
+        decision = self.ruleset.start_decision(
             seats=seats, seed=seed, deck=deck, dealer=dealer, first=first, ages=ages
         )
-        events[0]["variant"] = self.spec
+        events = decision.events
+        events[0]["variant"] = self.spec  # which the fold does not read
         events[0]["rules_version"] = RULES_VERSION
+        # The state these events fold into, for `replay(events)` (as after `decide`).
+        self._memo[0] = (None, events, len(events), decision.state)
         return events
 
     def replay(self, events: Iterable[Event], state: State | None = None) -> State:
@@ -118,8 +121,9 @@ class Variant:
             last is not None and state is last[0] and events is last[1] and len(events) == last[2]  # type: ignore[arg-type]
         ):
             # `decide` already folded exactly these events into a private copy of exactly this
-            # state: hand that copy over (once) instead of folding them a second time. This
-            # halves the cost of the usual decide-then-replay step.
+            # state (`start`: from the start, state None): hand that copy over (once) instead
+            # of folding them a second time. This halves the cost of the usual
+            # decide-then-replay step.
             memo[0] = None
             return last[3]
         it = iter(events)

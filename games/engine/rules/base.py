@@ -139,6 +139,21 @@ class Ruleset:
         first: Seat | None = None,
         ages: list[int] | None = None,
     ) -> list[Event]:
+        return self.start_decision(
+            seats=seats, seed=seed, deck=deck, dealer=dealer, first=first, ages=ages
+        ).events
+
+    def start_decision(
+        self,
+        *,
+        seats: int,
+        seed: int | str | None = None,
+        deck: list[Card] | None = None,
+        dealer: Seat | None = None,
+        first: Seat | None = None,
+        ages: list[int] | None = None,
+    ) -> Decision:
+        """`start`'s events and the state they fold into (Variant.replay hands it over)."""
         if type(seats) is not int or not self.min_seats <= seats <= self.max_seats:
             raise ValueError(
                 f"{self.name} needs {self.min_seats} to {self.max_seats} seats, not {seats!r}"
@@ -152,7 +167,7 @@ class Ruleset:
         decision = Decision(initial_state(started))
         decision.events.append(started)
         self.deal(decision, 1, anchor, deck)
-        return decision.events
+        return decision
 
     def decide(self, state: State, command: Command) -> list[Event]:
         return self.decision(state, command).events

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..cards import COLOR_OF, COLORS, PLAYABLE_ON, RANK_OF, WILD_DRAW4, Card, Color
+from ..cards import BLACK, COLOR_OF, COLORS, DECK, PLAYABLE_ON, RANK_OF, WILD_DRAW4, Card, Color
 from ..commands import ACCEPT, CALL_UNO, CATCH, CHALLENGE, DRAW, PASS, PLAY, Command
 from ..events import (
     CARD_PLAYED,
@@ -29,42 +29,75 @@ from ..events import (
     UNO_OWED,
     Event,
 )
-from ..state import PLAYING, Seat, State
+from ..state import PLAYING, Pending, Seat, State
 from .base import Ruleset
 from .official import Official
 
-# (the state decided on, its events, how many, the state they fold into): Variant's memo.
-Decided = tuple[State, list[Event], int, State]
+# (the state decided on (None: the start), its events, how many, the state they fold into):
+# Variant's memo.
+Decided = tuple[State | None, list[Event], int, State]
 Decide = Callable[[State, Command], list[Event]]
 Legal = Callable[[State, Seat | None], list[Command]]
 
 # PLAYABLE_ON as plain dicts, top card -> colour in force -> the cards playable on them: two
 # exact dicts' lookups cost less than hashing a tuple, and a colour no decision names is in
-# neither (None: the general way asks PLAYABLE_ON itself).
+# neither (KeyError: the general way asks PLAYABLE_ON itself).
 _PLAYABLE: dict[Card, dict[Color | None, frozenset[Card]]] = {}
 for (_top, _color), _cards in PLAYABLE_ON.items():
     if _top is not None:
         _PLAYABLE.setdefault(_top, {})[_color] = _cards
-_NO_CARDS: dict[Color | None, frozenset[Card]] = {}
-RED, YELLOW, GREEN, BLUE = COLORS
 _new_state = object.__new__
 
 
-def _black_plays(seat: Seat, card: Card, held: int) -> tuple[Command, ...]:
-    """A black card's listed plays (play_options): one per colour, with and without an uno
-    call where it leaves one card."""
-    if held > 2:
-        return (
-            {"type": PLAY, "seat": seat, "card": card, "color": RED, "uno": False},
-            {"type": PLAY, "seat": seat, "card": card, "color": YELLOW, "uno": False},
-            {"type": PLAY, "seat": seat, "card": card, "color": GREEN, "uno": False},
-            {"type": PLAY, "seat": seat, "card": card, "color": BLUE, "uno": False},
-        )
-    return tuple(
-        {"type": PLAY, "seat": seat, "card": card, "color": color, "uno": uno}
-        for color in COLORS
-        for uno in (False, True)
-    )
+# The dicts a quick step lists and emits, one of each per seat: a step copies one (a copy of a
+# small dict costs about half of building it from its keys) and sets what varies, so the
+# listed commands and the events are new dicts with the same keys in the same order. Every
+# seat a deal can have (a hand of one card each) has its own.
+_SEATS = range(len(DECK))
+_PLAY: list[Command] = [{"type": PLAY, "seat": seat, "card": "", "uno": False} for seat in _SEATS]
+_PLAY_UNO: list[Command] = [
+    {"type": PLAY, "seat": seat, "card": "", "uno": True} for seat in _SEATS
+]
+_DRAW: list[Command] = [{"type": DRAW, "seat": seat} for seat in _SEATS]
+_PASS: list[Command] = [{"type": PASS, "seat": seat} for seat in _SEATS]
+_PLAYED: list[Event] = [
+    {"type": CARD_PLAYED, "seat": seat, "card": "", "color": None, "source": "hand"}
+    for seat in _SEATS
+]
+_DRAWN: list[Event] = [
+    {"type": CARDS_DRAWN, "seat": seat, "cards": None, "reason": "draw"} for seat in _SEATS
+]
+_TURN: list[Pending] = [{"type": "play", "seat": seat} for seat in _SEATS]
+# A state's to_act for one seat: a tuple, shared as it never changes.
+_ONE: list[tuple[Seat]] = [(seat,) for seat in _SEATS]
+
+
+# A black card's listed plays (play_options): one per colour, and with and without an uno
+# call where it leaves one card; seat -> card -> (the plays when it leaves one, the others),
+# made for a seat when it first lists one.
+_BLACK: dict[Seat, dict[Card, tuple[tuple[Command, ...], tuple[Command, ...]]]] = {}
+_copy = dict.copy
+
+
+def _black_plays(seat: Seat, card: Card, held: int) -> list[Command]:
+    """A black card's listed plays, new dicts."""
+    table = _BLACK.get(seat)
+    if table is None:
+        table = _BLACK[seat] = {
+            black: (
+                tuple(
+                    {"type": PLAY, "seat": seat, "card": black, "color": color, "uno": uno}
+                    for color in COLORS
+                    for uno in (False, True)
+                ),
+                tuple(
+                    {"type": PLAY, "seat": seat, "card": black, "color": color, "uno": False}
+                    for color in COLORS
+                ),
+            )
+            for black in BLACK
+        }
+    return list(map(_copy, table[card][held > 2]))
 
 
 # Every method a quick step stands for: a family that overrides any of them goes the general
@@ -120,7 +153,7 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
     challenges = cls.challenge_wild_draw4
     lists_uno = cls.uno_always_listed
     uno_window = cls.uno_window
-    playable_on = _PLAYABLE.get
+    playable_on = _PLAYABLE
 
     def legal(state: State, seat: Seat | None) -> list[Command]:
         """`Ruleset.legal_commands`, for a seat asked for a play, a drawn card's play or a
@@ -129,46 +162,52 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
         if pending is None or state.status != PLAYING or seat not in state.to_act:  # None too
             return general_legal(state, seat)
         hand = state.hands[seat]
-        held = len(hand) + len(state.lanes[seat])
+        # True is in (1,): listed with seat True the general way. A precognitive lane (not in
+        # a plain family's game) is counted the general way.
+        if type(seat) is not int or state.lanes[seat]:
+            return general_legal(state, seat)
+        held = len(hand)
         kind = pending["type"]
         if held < 2:
             return general_legal(state, seat)
         if kind == "play":
-            discard = state.discard
-            playable = playable_on(discard[-1], _NO_CARDS).get(state.color) if discard else None
-            if playable is None:
+            try:  # no card on the pile, or a colour no decision names: the general way
+                playable = playable_on[state.discard[-1]][state.color]
+            except (IndexError, KeyError):
                 return general_legal(state, seat)
-            cards = []
-            for card in hand:  # a loop here costs less than a comprehension's function
-                if card in playable:
-                    cards.append(card)
-            if len(cards) > 1 and len(set(cards)) < len(cards):
-                cards = list(dict.fromkeys(cards))  # each card once, in hand order
             options: list[Command] = []
-            for card in cards:
+            plain = _PLAY[seat]
+            listed: list[Card] = []
+            # Each playable card once, in hand order, in one pass over the hand (a loop costs
+            # less than a comprehension's function; a card seen before is in `listed`).
+            for card in hand:
+                if card not in playable or card in listed:
+                    continue
+                listed.append(card)
                 if COLOR_OF[card] is None:
                     options += _black_plays(seat, card, held)
-                elif held > 2:
-                    options.append({"type": PLAY, "seat": seat, "card": card, "uno": False})
-                else:
-                    options.append({"type": PLAY, "seat": seat, "card": card, "uno": False})
-                    options.append({"type": PLAY, "seat": seat, "card": card, "uno": True})
-            options.append({"type": DRAW, "seat": seat})
+                    continue
+                option = plain.copy()
+                option["card"] = card
+                options.append(option)
+                if held == 2:
+                    option = _PLAY_UNO[seat].copy()
+                    option["card"] = card
+                    options.append(option)
+            options.append(_DRAW[seat].copy())
         elif kind == "drawn":
             card = pending["card"]
             if COLOR_OF[card] is None:
-                options = [*_black_plays(seat, card, held), {"type": PASS, "seat": seat}]
-            elif held > 2:
-                options = [
-                    {"type": PLAY, "seat": seat, "card": card, "uno": False},
-                    {"type": PASS, "seat": seat},
-                ]
+                options = _black_plays(seat, card, held)
             else:
-                options = [
-                    {"type": PLAY, "seat": seat, "card": card, "uno": False},
-                    {"type": PLAY, "seat": seat, "card": card, "uno": True},
-                    {"type": PASS, "seat": seat},
-                ]
+                option = _PLAY[seat].copy()
+                option["card"] = card
+                options = [option]
+                if held == 2:
+                    option = _PLAY_UNO[seat].copy()
+                    option["card"] = card
+                    options.append(option)
+            options.append(_PASS[seat].copy())
         elif kind == "challenge":
             options = [{"type": ACCEPT, "seat": seat}, {"type": CHALLENGE, "seat": seat}]
         else:
@@ -190,8 +229,11 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
         pending = state.pending
         if type(command) is not dict or pending is None or state.status != PLAYING:
             return general(state, command)
-        seat = command.get("seat")
-        kind = command.get("type")
+        try:  # a missing field: the general way names it
+            seat = command["seat"]
+            kind = command["type"]
+        except KeyError:
+            return general(state, command)
         if type(seat) is not int or seat not in state.to_act:
             return general(state, command)
         events: list[Event]
@@ -208,9 +250,12 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
             # A play in a listed shape: type, seat, card, uno, and a colour where the card is
             # black; an uno call only on the play that leaves one card (check_play's checks).
             size = len(command)
-            color = command.get("color") if size == 5 else None
-            card = command.get("card")
-            uno = command.get("uno")
+            try:
+                card = command["card"]
+                uno = command["uno"]
+                color = command["color"] if size == 5 else None
+            except KeyError:
+                return general(state, command)
             if type(card) is not str or (size != 4 and (size != 5 or color not in COLORS)):
                 return general(state, command)
             what = pending["type"]
@@ -219,25 +264,33 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
             hands = state.hands
             hand = hands[seat]
             discard = state.discard
-            if card not in hand or (color is None) is (COLOR_OF[card] is None) or not discard:
+            try:
+                at = hand.index(card)  # where it is, for the play's hand below
+            except ValueError:
                 return general(state, command)
-            held = len(hand) + len(state.lanes[seat])
-            if uno is not False and (uno is not True or held != 2) or held < 2:
+            if (color is None) is (COLOR_OF[card] is None) or not discard:
                 return general(state, command)
-            playable = playable_on(discard[-1], _NO_CARDS).get(state.color)
-            if playable is None or card not in playable:
+            held = len(hand)  # a lane's cards count too: the general way (state.cards_held)
+            if state.lanes[seat] or uno is not False and (uno is not True or held != 2) or held < 2:
+                return general(state, command)
+            try:
+                playable = playable_on[discard[-1]][state.color]
+            except KeyError:
+                return general(state, command)
+            if card not in playable:
                 return general(state, command)
             rank = RANK_OF[card]
             seats, direction = state.seats, state.direction
             draw = state.draw
             if (rank == "draw2" and len(draw) < 2) or (card == WILD_DRAW4 and not challenges):
                 return general(state, command)
-            events.append(
-                {"type": CARD_PLAYED, "seat": seat, "card": card, "color": color, "source": "hand"}
-            )
-            hands = hands[:]
-            hand = hand[:]
-            hand.remove(card)
+            played = _PLAYED[seat].copy()
+            played["card"] = card
+            played["color"] = color
+            events.append(played)
+            hands = hands.copy()  # a method call costs less than a slice object
+            hand = hand.copy()
+            del hand[at]
             hands[seat] = hand
             # state.fork(), spelled out with the play's own values: the commonest step pays
             # for no call and no field twice (to_act, pending and uncalled are set below).
@@ -297,7 +350,7 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
                 nxt = (seat + direction) % seats
                 then = {"type": "challenge", "seat": nxt, "offender": seat}
                 events.append({"type": PROMPTED, "to_act": [nxt], "pending": then})
-                new.to_act = (nxt,)
+                new.to_act = _ONE[nxt]
                 new.pending = then
                 new.uncalled = uncalled
                 memo[0] = (state, events, len(events), new)
@@ -312,11 +365,14 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
             if pending["type"] != "play" or not draw or not discard:
                 return general(state, command)
             card = draw[-1]
-            playable = playable_on(discard[-1], _NO_CARDS).get(state.color)
-            if playable is None:
+            try:
+                playable = playable_on[discard[-1]][state.color]
+            except KeyError:
                 return general(state, command)
-            events.append({"type": CARDS_DRAWN, "seat": seat, "cards": [card], "reason": "draw"})
-            hands = state.hands[:]
+            took = _DRAWN[seat].copy()
+            took["cards"] = [card]
+            events.append(took)
+            hands = state.hands.copy()
             hands[seat] = [*hands[seat], card]
             called = state.called
             # state.fork() with the draw's values, as for a play.
@@ -345,7 +401,7 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
             if after_draw and card in playable:
                 drawn = {"type": "drawn", "seat": seat, "card": card}
                 events.append({"type": PROMPTED, "to_act": [seat], "pending": drawn})
-                new.to_act = (seat,)
+                new.to_act = _ONE[seat]
                 new.pending = drawn
                 new.uncalled = uncalled
                 memo[0] = (state, events, len(events), new)
@@ -396,7 +452,7 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
                     "reason": reason,
                 }
             )
-            hands = state.hands[:]
+            hands = state.hands.copy()
             hands[drawer] = hands[drawer] + draw[-count:][::-1]
             new.hands = hands
             new.draw = draw[:-count]
@@ -404,9 +460,9 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
                 new.called = state.called - {drawer}
         else:
             return general(state, command)
-        turn = {"type": "play", "seat": nxt}
+        turn = _TURN[nxt].copy()
         events.append({"type": PROMPTED, "to_act": [nxt], "pending": turn})
-        new.to_act = (nxt,)
+        new.to_act = _ONE[nxt]
         new.pending = turn
         new.uncalled = uncalled
         memo[0] = (state, events, len(events), new)
