@@ -25,14 +25,14 @@ from typing import Any
 
 from django.conf import settings
 from django.core.mail import send_mail
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from games.engine import PLAYING
 from games.engine.events import VACATION_TAKEN
 
-from . import outbox, reads, seat_facts
+from . import outbox, prepared, reads, seat_facts
 from .actors import Actor, is_person
 from .errors import Forbidden, GameError, GameNotFound
 from .game_settings import GameSettings
@@ -64,13 +64,36 @@ def sync_deadlines(game_id: int, *, now: datetime | None = None) -> list[int]:
         if seat.number in to_act and seat.deadline_at is None:
             start = max(now, seat.vacation_until) if seat.vacation_until else now
             deadline = start + timedelta(seconds=GameSettings.of(game.context).turn_limit)
-            if Seat.objects.filter(pk=seat.pk, deadline_at=None).update(deadline_at=deadline):
+            if prepared.fetch(connection, _START_CLOCK, [_at(deadline), seat.pk]):
                 seat.deadline_at = deadline
                 started.append(seat.number)
                 notify_turn(seat)
         elif seat.number not in to_act and seat.deadline_at is not None:
-            Seat.objects.filter(pk=seat.pk, deadline_at=seat.deadline_at).update(deadline_at=None)
+            prepared.fetch(connection, _STOP_CLOCK, [seat.pk, _at(seat.deadline_at)])
     return started
+
+
+# The clock's writes and a turn's notice, on every turn that starts or ends: in SQL written once,
+# prepared on PostgreSQL (games/prepared.py), one round trip each. A deadline is only ever set
+# on a seat that has none, and cleared only if it is still the one read.
+_START_CLOCK = (
+    'UPDATE "games_seat" SET "deadline_at" = %s WHERE "id" = %s AND "deadline_at" IS NULL '
+    'RETURNING "id"'
+)
+_STOP_CLOCK = (
+    'UPDATE "games_seat" SET "deadline_at" = NULL WHERE "id" = %s AND "deadline_at" = %s '
+    'RETURNING "id"'
+)
+_PREFERENCE = 'SELECT "turn_emails" FROM "games_notificationpreference" WHERE "user_id" = %s'
+_NOTICE = (
+    'INSERT INTO "games_turnnotice" ("seat_id", "deadline_at", "created_at", "sent_at") '
+    'VALUES (%s, %s, %s, %s) ON CONFLICT ("seat_id", "deadline_at") DO NOTHING RETURNING "id"'
+)
+
+
+def _at(moment: datetime | None) -> Any:
+    """A datetime as the database's column takes it (naive UTC text on SQLite)."""
+    return connection.ops.adapt_datetimefield_value(moment)
 
 
 def start_missed_turns() -> list[int]:
@@ -151,23 +174,27 @@ def seat_vacation(*, game_id: int, actor: Actor, days: int) -> Vacation:
 
 def notify_turn(seat: Seat) -> None:
     """A turn started: record it, and email it now unless the user wants a digest or nothing."""
-    preference = (
-        NotificationPreference.objects.filter(user=seat.user)
-        .values_list("turn_emails", flat=True)
-        .first()
-    ) or NotificationPreference.TurnEmails.EACH
+    found = prepared.fetch(connection, _PREFERENCE, [seat.user_id])
+    preference = (found[0][0] if found else None) or NotificationPreference.TurnEmails.EACH
     if preference == NotificationPreference.TurnEmails.NONE:
         return
-    if preference == NotificationPreference.TurnEmails.EACH and not (seat.user and seat.user.email):
-        # No address to send to: the notice is made already claimed, as send_turn_email would
-        # claim it and send nothing (a task and its queries fewer per turn).
-        TurnNotice.objects.get_or_create(
-            seat=seat, deadline_at=seat.deadline_at, defaults={"sent_at": timezone.now()}
-        )
+    now = timezone.now()
+    each = preference == NotificationPreference.TurnEmails.EACH
+    # No address to send to: the notice is made already claimed, as send_turn_email would claim
+    # it and send nothing (a task and its queries fewer per turn).
+    claimed = each and not (seat.user and seat.user.email)
+    made = prepared.fetch(
+        connection,
+        _NOTICE,
+        [seat.pk, _at(seat.deadline_at), _at(now), _at(now) if claimed else None],
+    )
+    if not each or claimed:
         return
-    notice, _ = TurnNotice.objects.get_or_create(seat=seat, deadline_at=seat.deadline_at)
-    if preference == NotificationPreference.TurnEmails.EACH:
-        outbox.publish(outbox.TurnStarted(notice.pk))
+    if made:
+        notice_id = made[0][0]
+    else:  # made before (a repeated run): sent once, by its first task
+        notice_id = TurnNotice.objects.get(seat=seat, deadline_at=seat.deadline_at).pk
+    outbox.publish(outbox.TurnStarted(notice_id))
 
 
 def send_turn_email(notice_id: int) -> bool:

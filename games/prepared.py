@@ -48,11 +48,17 @@ _cursors = threading.local()
 def fetch(
     db: BaseDatabaseWrapper, sql: str, params: Sequence[Any] | Mapping[str, Any]
 ) -> list[tuple[Any, ...]]:
-    """Run `sql` on `db` (PostgreSQL) prepared and return its rows, as through `db.cursor()`:
+    """Run `sql` on `db` prepared (on PostgreSQL; elsewhere as any query) and return its rows,
+    as through `db.cursor()`:
     the health check, the thread check, a broken transaction refused, psycopg's errors as
     Django's. Through Django's cursor wrapper too when anyone watches the queries (execute
     wrappers, as bench/pipeline.py's profile installs); when nobody does, the wrapper's own cost
     is skipped."""
+    if db.vendor != "postgresql":
+        # SQLite (`make run`) parses on its own and has nothing to prepare here.
+        with db.cursor() as plain:
+            plain.execute(sql, params)
+            return list(plain.fetchall())
     db.close_if_health_check_failed()
     db.ensure_connection()
     db.validate_thread_sharing()

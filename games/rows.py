@@ -88,13 +88,8 @@ class Select:
     def fetch(self, params: Sequence[Any]) -> list[Any]:
         """Every row's instance (the first table's model, the joined ones cached on it)."""
         sql, parts = self._build()
-        if connection.vendor == "postgresql":
-            # Parsed and planned once per connection (games/prepared.py).
-            rows = prepared.fetch(connection, sql, params)
-        else:
-            with connection.cursor() as cursor:
-                cursor.execute(sql, params)
-                rows = cursor.fetchall()
+        # Parsed and planned once per connection on PostgreSQL (games/prepared.py).
+        rows = prepared.fetch(connection, sql, params)
         return [self._instance(row, parts) for row in rows]
 
     def first(self, params: Sequence[Any]) -> Any:
