@@ -7,7 +7,6 @@ writes the read models. Everything else reads (docs/event-store.md).
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.validators import MinValueValidator
 from django.db import models
 
 
@@ -32,15 +31,11 @@ class Game(models.Model):
         AFTER_MATCH = "after-match"
         NEVER = "never"
 
-    # Every append updates this row, and PostgreSQL 15 rebuilds a table's CHECK constraints from
-    # their text for every statement that writes it (a tenth of a single append's server work
-    # for the three of Positive*Field): so plain integer columns, the non-negative rule a
-    # validator, and `version` only ever moved up by games/store.py (migration 0012).
     variant = models.JSONField(help_text="The normalised variant spec (Variant.spec).")
-    seat_count = models.SmallIntegerField(validators=[MinValueValidator(0)])
+    seat_count = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING)
-    version = models.IntegerField(default=0, validators=[MinValueValidator(0)])
-    hand_number = models.SmallIntegerField(default=0, validators=[MinValueValidator(0)])
+    version = models.PositiveIntegerField(default=0)
+    hand_number = models.PositiveSmallIntegerField(default=0)
     to_act = models.JSONField(default=list, help_text="The seats the game waits for.")
     # What the game belongs to and the settings it was created with, e.g. {"kind": "ladder",
     # "competition": 3, "turn_seconds": 86400, "bot_timeout": 1.0, ...} (league/services.py), or
