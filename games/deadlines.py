@@ -174,6 +174,9 @@ def seat_vacation(*, game_id: int, actor: Actor, days: int) -> Vacation:
 
 def notify_turn(seat: Seat) -> None:
     """A turn started: record it, and email it now unless the user wants a digest or nothing."""
+    deadline = seat.deadline_at
+    if deadline is None:
+        return  # no turn clock runs: nothing to notify
     found = prepared.fetch(connection, _PREFERENCE, [seat.user_id])
     preference = (found[0][0] if found else None) or NotificationPreference.TurnEmails.EACH
     if preference == NotificationPreference.TurnEmails.NONE:
@@ -186,14 +189,14 @@ def notify_turn(seat: Seat) -> None:
     made = prepared.fetch(
         connection,
         _NOTICE,
-        [seat.pk, _at(seat.deadline_at), _at(now), _at(now) if claimed else None],
+        [seat.pk, _at(deadline), _at(now), _at(now) if claimed else None],
     )
     if not each or claimed:
         return
     if made:
         notice_id = made[0][0]
     else:  # made before (a repeated run): sent once, by its first task
-        notice_id = TurnNotice.objects.get(seat=seat, deadline_at=seat.deadline_at).pk
+        notice_id = TurnNotice.objects.get(seat=seat, deadline_at=deadline).pk
     outbox.publish(outbox.TurnStarted(notice_id))
 
 

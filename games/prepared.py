@@ -1,14 +1,16 @@
 """Statements PostgreSQL parses and plans once per connection: the store's append and the hot
-reads by key (games/rows.py).
+statements of every command and view (games/rows.py's reads, the turn clocks, a pull bot's
+call stats).
 
 Django sends every statement with its parameters bound on the client, as new text the server
 parses and plans each time, and turns psycopg's own preparing off. For the few statements run
 on every command and view, the planning is most of the server's work: the game read with its
 seats, people and bots (a four-table join) costs about 250 µs of the server's CPU sent as text
-and about 50 µs prepared (docs/performance.md, "API"). `fetch` runs one such statement through a
-psycopg cursor that binds on the server and prepares it: psycopg names it once per connection,
-and afterwards each call is one Bind/Execute round trip. psycopg drops a connection's prepared
-statements at any rollback, and prepares them again on next use.
+and about 50 µs prepared (docs/performance.md, "API"). `fetch` and `fetch_one` run one such
+statement through a psycopg cursor that binds on the server and prepares it: psycopg names it
+once per connection, and afterwards each call is one Bind/Execute round trip. psycopg drops a
+connection's prepared statements at any rollback, and prepares them again on next use. On
+SQLite (`make run`) the statement simply runs through Django's cursor.
 
 Behind a connection pooler in transaction mode, prepared statements need one that keeps them
 per server connection (PgBouncer 1.21 or later with `max_prepared_statements`;
@@ -24,62 +26,75 @@ from typing import Any
 import psycopg
 from django.db.backends.base.base import BaseDatabaseWrapper
 
+Params = Sequence[Any] | Mapping[str, Any]
+
 # Django turns psycopg's automatic preparing off (prepare_threshold None, its default for
 # poolers); these cursors ask for it by name, which needs a threshold: this one never prepares
 # another query by itself.
 _PREPARE_ONLY_WHEN_ASKED = 2**31
 
-
-class _PreparedCursor(psycopg.Cursor[Any]):
-    """A psycopg cursor that binds on the server and prepares what it runs."""
-
-    def execute(  # type: ignore[override]
-        self, query: Any, params: Any = None, *, prepare: bool | None = None, **kwargs: Any
-    ) -> _PreparedCursor:
-        super().execute(query, params, prepare=True, **kwargs)
-        return self
-
-
-# Each thread's _PreparedCursor, kept from call to call (a new one costs its adapters' lookups
-# again) and made anew when Django opens another connection.
+# Each thread's cursor, kept from call to call (a new one costs its adapters' lookups again)
+# and made anew when Django opens another connection.
 _cursors = threading.local()
 
 
-def fetch(
-    db: BaseDatabaseWrapper, sql: str, params: Sequence[Any] | Mapping[str, Any]
-) -> list[tuple[Any, ...]]:
-    """Run `sql` on `db` prepared (on PostgreSQL; elsewhere as any query) and return its rows,
-    as through `db.cursor()`:
-    the health check, the thread check, a broken transaction refused, psycopg's errors as
-    Django's. Through Django's cursor wrapper too when anyone watches the queries (execute
-    wrappers, as bench/pipeline.py's profile installs); when nobody does, the wrapper's own cost
-    is skipped."""
+def fetch(db: BaseDatabaseWrapper, sql: str, params: Params) -> list[tuple[Any, ...]]:
+    """Run `sql` on `db`, prepared on PostgreSQL, and return its rows."""
+    return list(_executed(db, sql, params).fetchall())
+
+
+def fetch_one(db: BaseDatabaseWrapper, sql: str, params: Params) -> Any:
+    """Run `sql` on `db`, prepared on PostgreSQL, and return its first row (or None)."""
+    return _executed(db, sql, params).fetchone()
+
+
+def _executed(db: BaseDatabaseWrapper, sql: str, params: Params) -> Any:
+    """The cursor `sql` ran on, as through `db.cursor()`: the health check, the thread check, a
+    broken transaction refused, psycopg's errors as Django's. Through Django's cursor wrapper
+    too when anyone watches the queries (execute wrappers, as bench/pipeline.py's profile
+    installs); when nobody does, the wrapper's own cost is skipped."""
     if db.vendor != "postgresql":
-        # SQLite (`make run`) parses on its own and has nothing to prepare here.
-        with db.cursor() as plain:
-            plain.execute(sql, params)
-            return list(plain.fetchall())
-    db.close_if_health_check_failed()
-    db.ensure_connection()
-    db.validate_thread_sharing()
+        # SQLite parses on its own and has nothing to prepare here.
+        plain = db.cursor()
+        plain.execute(sql, params)
+        return plain
     raw = db.connection
+    if raw is None or not getattr(db, "health_check_done", False):
+        db.close_if_health_check_failed()
+        db.ensure_connection()
+        raw = db.connection
+    db.validate_thread_sharing()
     if db.queries_logged:
         # Django's query log (DEBUG, a test counting queries) reads the text psycopg keeps only
         # of a statement it did not prepare. (django-stubs take make_*_cursor's argument for a
         # wrapper: it is the driver's cursor.)
         logged = db.make_debug_cursor(psycopg.Cursor(raw))  # type: ignore[arg-type]
         logged.execute(sql, params)
-        return list(logged.fetchall())
+        return logged
     cursor = getattr(_cursors, "cursor", None)
     if cursor is None or cursor.connection is not raw:
         if raw.prepare_threshold is None:
             raw.prepare_threshold = _PREPARE_ONLY_WHEN_ASKED
-        cursor = _cursors.cursor = _PreparedCursor(raw)
+        cursor = _cursors.cursor = psycopg.Cursor(raw)
     if db.execute_wrappers:
-        wrapped = db.make_cursor(cursor)  # type: ignore[arg-type]
+        wrapped = db.make_cursor(_Prepared(cursor))  # type: ignore[arg-type]
         wrapped.execute(sql, params)
-        return list(wrapped.fetchall())
-    db.validate_no_broken_transaction()
+        return wrapped
+    if db.needs_rollback:
+        db.validate_no_broken_transaction()
     with db.wrap_database_errors:
-        cursor.execute(sql, params)
-        return cursor.fetchall()
+        cursor.execute(sql, params, prepare=True)
+    return cursor
+
+
+class _Prepared:
+    """The cursor as Django's wrapper sees it: every execute asks psycopg to prepare."""
+
+    def __init__(self, cursor: psycopg.Cursor[Any]) -> None:
+        self.cursor = cursor
+
+    def execute(self, query: Any, params: Any = None) -> Any:
+        return self.cursor.execute(query, params, prepare=True)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.cursor, name)

@@ -20,7 +20,6 @@ The store knows nothing of the rules: it keeps facts. games/services.py decides 
 from __future__ import annotations
 
 import json
-import threading
 import uuid
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -30,13 +29,12 @@ from time import perf_counter
 from typing import Any
 
 import orjson
-import psycopg
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Max, Min, Q
 from django.utils import timezone
 
-from . import metrics
+from . import metrics, prepared
 from .errors import Conflict, GameNotFound
 from .models import Game, GameEvent, PositionCounter
 
@@ -327,65 +325,6 @@ RETURNING global_position"""
 SELECT min(global_position), max(global_position) FROM written"""
 
 
-# Django turns psycopg's automatic preparing off (prepare_threshold None, its default for
-# poolers); the append's cursor asks for it by name, which needs a threshold: this one never
-# prepares another query by itself.
-_PREPARE_ONLY_WHEN_ASKED = 2**31
-
-
-class _PreparedCursor(psycopg.Cursor[Any]):
-    """A psycopg cursor that binds on the server and prepares what it runs: psycopg keeps the
-    statement's name for the connection, so the server parses and plans it once per connection
-    (and again after a rollback, which makes psycopg drop them all)."""
-
-    def execute(  # type: ignore[override]
-        self, query: Any, params: Any = None, *, prepare: bool | None = None, **kwargs: Any
-    ) -> _PreparedCursor:
-        super().execute(query, params, prepare=True, **kwargs)
-        return self
-
-
-# Each thread's _PreparedCursor, kept from append to append (a new one costs its adapters'
-# lookups again) and made anew when Django opens another connection.
-_cursors = threading.local()
-
-
-def _fetch_prepared(db: BaseDatabaseWrapper, sql: str, params: Mapping[str, Any]) -> Any:
-    """Run `sql` on `db` with a _PreparedCursor and return its first row (or None), as through
-    `db.cursor()`: the health check, the thread check, a broken transaction refused, psycopg's
-    errors as Django's. Through Django's cursor wrapper too when anyone watches the queries
-    (execute wrappers, as bench/pipeline.py's profile installs); when nobody does, the
-    wrapper's own cost is skipped."""
-    raw = db.connection
-    if raw is None or not db.health_check_done:
-        db.close_if_health_check_failed()
-        db.ensure_connection()
-        raw = db.connection
-    db.validate_thread_sharing()
-    if db.queries_logged:
-        # Django's query log (DEBUG, a test counting queries) reads the text psycopg keeps only
-        # of a statement it did not prepare. (django-stubs take make_*_cursor's argument for a
-        # wrapper: it is the driver's cursor.)
-        logged = db.make_debug_cursor(psycopg.Cursor(raw))  # type: ignore[arg-type]
-        logged.execute(sql, params)
-        return logged.fetchone()
-    cursor = getattr(_cursors, "cursor", None)
-    if cursor is None or cursor.connection is not raw:
-        if raw.prepare_threshold is None:
-            raw.prepare_threshold = _PREPARE_ONLY_WHEN_ASKED
-        cursor = _cursors.cursor = _PreparedCursor(raw)
-    if db.execute_wrappers:
-        wrapped = db.make_cursor(cursor)  # type: ignore[arg-type]
-        wrapped.execute(sql, params)
-        return wrapped.fetchone()
-    if db.needs_rollback:
-        db.validate_no_broken_transaction()
-    with db.wrap_database_errors:
-        # psycopg's own execute, not the override's extra frame.
-        psycopg.Cursor.execute(cursor, sql, params, prepare=True)
-        return cursor.fetchone()
-
-
 def _write_postgresql(
     db: BaseDatabaseWrapper,
     game_id: int,
@@ -423,13 +362,13 @@ def _write_postgresql(
     if not db.in_atomic_block:
         # A transaction of its own (Django's autocommit).
         sql = _statement(many, given, db.autocommit)
-        row = _fetch_prepared(db, sql, params)
+        row = prepared.fetch_one(db, sql, params)
     else:
         # Inside the caller's transaction, a savepoint, so that a failed append leaves the
         # caller's transaction usable.
         sql = _statement(many, given, False)
         with transaction.atomic(using=db.alias):
-            row = _fetch_prepared(db, sql, params)
+            row = prepared.fetch_one(db, sql, params)
     if row is None or row[0] is None:
         return None
     return row[0], row[-1]
