@@ -1,9 +1,11 @@
 """Content negotiation: DRF's, with a shortcut for what API clients send.
 
-The API renders JSON only (settings.REST_FRAMEWORK). A request with no Accept header, `*/*` or
-`application/json`, and no `?format=`, gets the JSON renderer without DRF parsing the header
-and matching it against every renderer on each request; anything else goes through DRF's own
-negotiation, which answers 406 for a type the API cannot give.
+The API renders JSON (settings.REST_FRAMEWORK). A request with no Accept header, `*/*` or
+`application/json`, and no `?format=`, to a view whose first renderer is JSON gets that
+renderer, as DRF would pick it, without DRF parsing the header and matching it against every
+renderer on each request; anything else (an empty header, another type, a view such as the
+schema's whose first renderer is not JSON) goes through DRF's own negotiation, which answers
+406 for a type the view cannot give.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 
-PLAIN = frozenset({"", "*/*", "application/json"})
+# No Accept header at all (None), anything, or JSON; an empty header is DRF's to answer (406).
+PLAIN = frozenset({None, "*/*", "application/json"})
 
 
 class JSONFirstNegotiation(DefaultContentNegotiation):
@@ -24,10 +27,11 @@ class JSONFirstNegotiation(DefaultContentNegotiation):
     ) -> tuple[BaseRenderer, str]:
         if (
             format_suffix is None
-            and request.META.get("HTTP_ACCEPT", "") in PLAIN
+            and renderers
+            and renderers[0].media_type == "application/json"
+            and request.META.get("HTTP_ACCEPT") in PLAIN
             and self.settings.URL_FORMAT_OVERRIDE not in request.query_params
         ):
-            for renderer in renderers:
-                if renderer.media_type == "application/json":
-                    return renderer, renderer.media_type
+            # What DRF picks for these: the view's first renderer, here JSON.
+            return renderers[0], renderers[0].media_type
         return super().select_renderer(request, renderers, format_suffix)  # type: ignore[no-any-return]

@@ -20,7 +20,7 @@ docs/event-store.md).
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import psycopg
@@ -40,24 +40,24 @@ _cursors = threading.local()
 
 def fetch(db: BaseDatabaseWrapper, sql: str, params: Params) -> list[tuple[Any, ...]]:
     """Run `sql` on `db`, prepared on PostgreSQL, and return its rows."""
-    return list(_executed(db, sql, params).fetchall())
+    return _run(db, sql, params, lambda cursor: list(cursor.fetchall()))
 
 
 def fetch_one(db: BaseDatabaseWrapper, sql: str, params: Params) -> Any:
     """Run `sql` on `db`, prepared on PostgreSQL, and return its first row (or None)."""
-    return _executed(db, sql, params).fetchone()
+    return _run(db, sql, params, lambda cursor: cursor.fetchone())
 
 
-def _executed(db: BaseDatabaseWrapper, sql: str, params: Params) -> Any:
-    """The cursor `sql` ran on, as through `db.cursor()`: the health check, the thread check, a
-    broken transaction refused, psycopg's errors as Django's. Through Django's cursor wrapper
-    too when anyone watches the queries (execute wrappers, as bench/pipeline.py's profile
-    installs); when nobody does, the wrapper's own cost is skipped."""
+def _run(db: BaseDatabaseWrapper, sql: str, params: Params, take: Callable[[Any], Any]) -> Any:
+    """Run `sql` and `take` its rows, as through `db.cursor()`: the health check, the thread
+    check, a broken transaction refused, psycopg's errors as Django's. Through Django's cursor
+    wrapper too when anyone watches the queries (execute wrappers, as bench/pipeline.py's
+    profile installs); when nobody does, the wrapper's own cost is skipped."""
     if db.vendor != "postgresql":
         # SQLite parses on its own and has nothing to prepare here.
-        plain = db.cursor()
-        plain.execute(sql, params)
-        return plain
+        with db.cursor() as plain:
+            plain.execute(sql, params)
+            return take(plain)
     raw = db.connection
     if raw is None or not getattr(db, "health_check_done", False):
         db.close_if_health_check_failed()
@@ -68,9 +68,9 @@ def _executed(db: BaseDatabaseWrapper, sql: str, params: Params) -> Any:
         # Django's query log (DEBUG, a test counting queries) reads the text psycopg keeps only
         # of a statement it did not prepare. (django-stubs take make_*_cursor's argument for a
         # wrapper: it is the driver's cursor.)
-        logged = db.make_debug_cursor(psycopg.Cursor(raw))  # type: ignore[arg-type]
-        logged.execute(sql, params)
-        return logged
+        with db.make_debug_cursor(psycopg.Cursor(raw)) as logged:  # type: ignore[arg-type]
+            logged.execute(sql, params)
+            return take(logged)
     cursor = getattr(_cursors, "cursor", None)
     if cursor is None or cursor.connection is not raw:
         if raw.prepare_threshold is None:
@@ -79,12 +79,13 @@ def _executed(db: BaseDatabaseWrapper, sql: str, params: Params) -> Any:
     if db.execute_wrappers:
         wrapped = db.make_cursor(_Prepared(cursor))  # type: ignore[arg-type]
         wrapped.execute(sql, params)
-        return wrapped
+        with db.wrap_database_errors:
+            return take(wrapped)
     if db.needs_rollback:
         db.validate_no_broken_transaction()
     with db.wrap_database_errors:
         cursor.execute(sql, params, prepare=True)
-    return cursor
+        return take(cursor)
 
 
 class _Prepared:

@@ -75,24 +75,16 @@ def playing_games_of(bot: Bot) -> list[Game]:
     ]
 
 
-class _Seats(QuerySet[Seat]):
-    """A game's seats as read with it: `game.seats.all()`, iterating, counting and indexing
-    answer from them. Anything that makes a new query (a filter, an order) starts from the game's
-    seats query, built only then: building it for every read cost more than the read's SQL."""
-
-    _game: Game
-
-    def _chain(self) -> QuerySet[Seat]:
-        return Seat.objects.filter(game=self._game)._chain()  # type: ignore[attr-defined,no-any-return]
-
-
 def _seated(game: Game, seats: list[Seat]) -> Game:
     """The game with `seats` as what prefetch_related("seats") leaves on it, without its
     second query."""
     for seat in seats:
         seat.game = game
-    prefetched = _Seats(model=Seat)
-    prefetched._game = game
+    # The game's seats query with its filter deferred, as Django's related managers defer it:
+    # built only when something asks for the query (a filter, an update, an aggregate), never
+    # for reading the rows below (building it on every read cost more than the read's SQL).
+    prefetched: QuerySet[Seat] = QuerySet(model=Seat)
+    prefetched._deferred_filter = (False, (), {"game": game})  # type: ignore[attr-defined]
     prefetched._result_cache = seats
     prefetched._prefetch_done = True  # type: ignore[attr-defined]
     game._prefetched_objects_cache = {"seats": prefetched}  # type: ignore[attr-defined]

@@ -393,14 +393,21 @@ def asks_no_worker(game: Game, state: State) -> bool:
     (their bots joined) with the state it appends. The match goes on, no seat a worker moves
     is to act, no webhook bot is out of turn (a window), and no person's turn clock starts or
     stops (a pull bot's own seats; a person who drew and still decides, or whose skip came back
-    to them, with the clock already running). Then the dispatcher would find nothing and its
-    task is not sent. Anything else, and any doubt, is dispatched as before; a turn clock the
-    request saw stale is still caught by the beat sweep (deadlines.start_missed_turns)."""
+    to them, with the clock already running), and no person's turn starts or ends with this
+    append. Then the dispatcher would find nothing and its task is not sent. Anything else, and
+    any doubt, is dispatched as before."""
     if state.status != PLAYING:
         return False
     to_act = list(state.to_act)
+    before = set(game.to_act or [])
     rows = []
     for seat in game.seats.all():
+        if seat.controller == Seat.Controller.PERSON and (seat.number in before) != (
+            seat.number in to_act
+        ):
+            # A person's turn starts or ends: always the worker's (the clock the request read
+            # may be one an earlier append's dispatch is about to change).
+            return False
         if seat.registered_bot_id is not None and not Seat.registered_bot.is_cached(seat):
             return False  # not read with the seat (game_for joins it): never a query here
         bot = seat.registered_bot

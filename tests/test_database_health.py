@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import tempfile
 import time
+from collections.abc import Callable
 
 import psycopg
 import pytest
 from django.contrib.auth.models import User
-from django.db import close_old_connections, connection
+from django.db import close_old_connections, connection, transaction
 from django.test import Client
 
 from accounts.services import token_issue
+from config.postgresql import base as postgresql
 from tests.games.conftest import needs_postgresql
 
 pytestmark = [needs_postgresql, pytest.mark.django_db(transaction=True)]
@@ -31,26 +33,43 @@ def _outside() -> psycopg.Connection:
     return psycopg.connect(**params, autocommit=True)
 
 
-def test_a_quiet_connection_is_usable_without_a_round_trip() -> None:
+def traced(check: Callable[[], object]) -> bytes:
+    """What the client sent and received while `check` ran (libpq's own protocol trace)."""
+    with tempfile.TemporaryFile() as trace:
+        connection.connection.pgconn.trace(trace.fileno())
+        try:
+            check()
+        finally:
+            connection.connection.pgconn.untrace()
+        trace.seek(0)
+        return trace.read()
+
+
+def test_a_quiet_connection_checked_lately_is_usable_without_a_round_trip() -> None:
     _backend_pid()
     assert connection.health_check_enabled
-    with tempfile.TemporaryFile() as trace:
-        # libpq's own trace of the protocol: every message the client sends or receives.
-        connection.connection.pgconn.trace(trace.fileno())
-        try:
-            assert connection.is_usable()
-        finally:
-            connection.connection.pgconn.untrace()
-        trace.seek(0)
-        assert trace.read() == b""
-    with tempfile.TemporaryFile() as trace:
-        connection.connection.pgconn.trace(trace.fileno())
-        try:
-            _backend_pid()
-        finally:
-            connection.connection.pgconn.untrace()
-        trace.seek(0)
-        assert b"pg_backend_pid" in trace.read()  # the trace does see a statement
+    # A check of a connection not checked lately asks the server; one soon after, on a quiet
+    # socket, does not.
+    connection._checked_at = float("-inf")
+    assert b"SELECT 1" in traced(lambda: assert_usable())
+    assert traced(lambda: assert_usable()) == b""
+    assert b"pg_backend_pid" in traced(_backend_pid)  # the trace does see a statement
+
+
+def test_a_connection_left_unused_or_in_a_transaction_is_asked() -> None:
+    _backend_pid()
+    assert_usable()
+    # Unused for longer than QUIET_SECONDS: a peer that vanished says nothing on the socket.
+    connection._checked_at -= postgresql.QUIET_SECONDS
+    assert b"SELECT 1" in traced(lambda: assert_usable())
+    # Not idle outside a transaction (left in one by an error, say): asked too.
+    with transaction.atomic():
+        _backend_pid()
+        assert b"SELECT 1" in traced(lambda: assert_usable())
+
+
+def assert_usable() -> None:
+    assert connection.is_usable()
 
 
 def test_a_request_after_the_server_dropped_the_connection_gets_a_new_one() -> None:

@@ -9,6 +9,7 @@ import random
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
+from django.test import Client
 from rest_framework.test import APIClient
 
 from accounts.services import token_issue
@@ -53,6 +54,7 @@ def test_the_body_equals_the_serializers_for_a_player_a_spectator_and_a_finished
         ("application/json", "", 200),
         ("application/json; indent=2", "", 200),
         ("text/html", "", 406),
+        ("", "", 406),
         ("*/*", "?format=json", 200),
         ("*/*", "?format=xml", 404),
     ],
@@ -71,3 +73,15 @@ def test_the_api_answers_json_or_406(accept, query, status):
     if status == 200:
         assert response["Content-Type"].startswith("application/json")
         assert response.json()["game"] == game.pk
+
+
+def test_a_view_whose_first_renderer_is_not_json_keeps_drfs_choice():
+    # The schema's first renderer is YAML: no Accept header or */* still gets it, JSON on asking.
+    assert Client().get("/api/schema/")["Content-Type"].startswith("application/vnd.oai.openapi")
+    assert (
+        Client()
+        .get("/api/schema/", HTTP_ACCEPT="*/*")["Content-Type"]
+        .startswith("application/vnd.oai.openapi")
+    )
+    asked = Client().get("/api/schema/", HTTP_ACCEPT="application/json")
+    assert asked["Content-Type"].startswith("application/json")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.db.models import Model
+from django.db.models import Count, Model
 
 from accounts.models import PersonalToken
 from accounts.services import token_issue, user_for_token
@@ -76,6 +76,9 @@ def test_a_game_s_seats_answer_without_a_query_and_a_filter_stays_in_the_game(
     assert [(seat.game_id, seat.number) for seat in bots] == [(game.pk, 2)]
     assert read.seats.get(number=1).game_id == game.pk != other.pk
     assert [s.number for s in read.seats.order_by("-number")] == [2, 1, 0]
+    # What uses the query itself, not a copy of it, is held to the game too.
+    assert read.seats.aggregate(n=Count("id"))["n"] == 3
+    assert read.seats.update(deadline_at=None) == 3
 
 
 def test_game_for_a_game_that_is_not_there() -> None:
