@@ -44,7 +44,6 @@ keep-alive connections (gthread keeps them; the sync worker closes every one).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import random
@@ -61,16 +60,14 @@ from pathlib import Path
 from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+# This script's own folder is first on sys.path: its clients' half sits beside it.
+sys.path.insert(1, str(REPO_ROOT))
+from bench._api_clients import in_turn  # noqa: E402
+
 EXIT_NOT_READY = 2
 SPEC = {"rules": "official", "options": {"target": 500}}
 GUNICORN_WORKERS = int(os.environ.get("GUNICORN_WORKERS", "2"))
 GUNICORN_THREADS = int(os.environ.get("GUNICORN_THREADS", "4"))
-# Out-of-turn commands: a client sends only its turn's (a random player would catch all the time).
-OUT_OF_TURN = {"catch", "call-uno"}
-
-
-def _in_turn(command: dict[str, Any], seat: int) -> bool:
-    return command["type"] not in OUT_OF_TURN and command.get("seat") == seat
 
 
 def main() -> int:
@@ -81,10 +78,7 @@ def main() -> int:
     parser.add_argument(
         "--rate", type=float, default=300, help="commands/s the clients offer in all (0: unpaced)"
     )
-    parser.add_argument("--client", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.client:
-        return _client_process()
 
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith(("postgres://", "postgresql://")):
@@ -346,7 +340,7 @@ def in_process(world: dict[str, Any], seconds: float) -> dict[str, Any]:
                     view = services.game_view(game_id=game_id, viewer=actors[seat], seat=seat)
                 decision = {"seat": seat, "legal": view["legal"], "version": view["version"]}
             seat = decision["seat"]
-            legal = [c for c in decision["legal"] if _in_turn(c, seat)]
+            legal = [c for c in decision["legal"] if in_turn(c, seat)]
             if not legal:
                 continue
             try:
@@ -364,130 +358,11 @@ def in_process(world: dict[str, Any], seconds: float) -> dict[str, Any]:
     return {"commands": commands, "seconds": time.perf_counter() - started}
 
 
-# --- the clients (a process of their own, no Django) -------------------------------------------
-
-
-def _client_process() -> int:
-    config = json.load(sys.stdin)
-    result = asyncio.run(_clients(config))
-    json.dump(result, sys.stdout)
-    return 0
-
-
-async def _clients(config: dict[str, Any]) -> dict[str, Any]:
-    import aiohttp
-
-    base, seconds = config["base"], config["seconds"]
-    samples: dict[str, list[float]] = {"get": [], "post": []}
-    statuses: dict[str, int] = {}
-    # Paced: each client starts a move (its GET, then its POST) every `interval` seconds, at a
-    # random phase, so that the clients together offer `rate` commands/s; a client whose move
-    # ends late starts the next at once (never a burst to catch up), and counts it as late.
-    clients = len(config["people"]) + len(config["bots"])
-    interval = clients / config["rate"] if config["rate"] else 0.0
-    late = [0]
-    started: list[float] = []  # each accepted command's start, in seconds from the window's start
-    connector = aiohttp.TCPConnector(limit=0, force_close=False)
-    async with aiohttp.ClientSession(base, connector=connector) as session:
-        stop = time.perf_counter() + seconds
-
-        async def paced(next_at: list[float]) -> None:
-            if not interval:
-                return
-            now = time.perf_counter()
-            if next_at[0] > now:
-                await asyncio.sleep(next_at[0] - now)
-            elif next_at[0] < now - interval:
-                late[0] += 1
-            next_at[0] = max(next_at[0], now - interval) + interval
-
-        async def call(method: str, path: str, token: str, body: Any = None) -> Any:
-            began = time.perf_counter()
-            async with session.request(
-                method, path, json=body, headers={"Authorization": token}
-            ) as response:
-                payload = await response.json(content_type=None)
-                status = response.status
-            samples["post" if method == "POST" else "get"].append(time.perf_counter() - began)
-            if method == "POST" and status == 200:
-                started.append(began - (stop - seconds))
-            key = f"{method} {status}"
-            statuses[key] = statuses.get(key, 0) + 1
-            return status, payload
-
-        async def person(entry: dict[str, Any], rng: random.Random) -> None:
-            tokens = [f"Token {token}" for token in entry["tokens"]]
-            seat = 0
-            # What the last answer said the game waits for from its sender (`next`): then no read.
-            offered: dict[str, Any] | None = None
-            next_at = [time.perf_counter() + rng.random() * interval]
-            while time.perf_counter() < stop:
-                await paced(next_at)
-                if offered is None:
-                    status, game = await call("GET", f"/api/games/{entry['game']}", tokens[seat])
-                    if status != 200 or game["status"] != "playing":
-                        return
-                    to_act = game["view"]["to_act"]
-                    if seat not in to_act:
-                        seat = to_act[0]
-                        path = f"/api/games/{entry['game']}"
-                        status, game = await call("GET", path, tokens[seat])
-                        if status != 200 or game["status"] != "playing":
-                            return
-                    offered = {"legal": game["legal"], "version": game["version"]}
-                legal = [c for c in offered["legal"] if _in_turn(c, seat)]
-                body = {"command": rng.choice(legal), "expected_version": offered["version"]}
-                path = f"/api/games/{entry['game']}/commands"
-                status, answer = await call("POST", path, tokens[seat], body)
-                offered = answer["next"][0] if status == 200 and answer["next"] else None
-                if offered is None:
-                    seat = 1 - seat
-
-        async def bot(entry: dict[str, Any], rng: random.Random) -> None:
-            token = f"Bot {entry['token']}"
-            due: list[dict[str, Any]] = []
-            next_at = [time.perf_counter() + rng.random() * interval]
-            while time.perf_counter() < stop:
-                await paced(next_at)
-                if not due:
-                    status, decisions = await call("GET", "/api/bot/decisions", token)
-                    due = [d for d in decisions if not d["optional"]] if status == 200 else []
-                    if not due:
-                        return
-                decision = due[0]
-                legal = [c for c in decision["legal"] if _in_turn(c, decision["seat"])]
-                body = {"command": rng.choice(legal), "expected_version": decision["version"]}
-                path = f"/api/bot/games/{decision['game']}/commands"
-                status, answer = await call("POST", path, token, body)
-                # The answer's `next`: the decision the game waits for from the bot now, if any.
-                due = [d for d in answer["next"] if not d["optional"]] if status == 200 else []
-
-        began = time.perf_counter()
-        await asyncio.gather(
-            *(person(entry, random.Random(n)) for n, entry in enumerate(config["people"])),
-            *(bot(entry, random.Random(100 + n)) for n, entry in enumerate(config["bots"])),
-        )
-        elapsed = time.perf_counter() - began
-    # The rate of accepted commands (200) over the steady window: from the end of the first
-    # interval (when every client has started its first move, at its random phase) to the stop;
-    # the moves still finishing after the stop (the drain) count in the latencies, not here.
-    settled = min(interval, seconds / 2)
-    steady = [at for at in started if settled <= at < seconds]
-    rate = len(steady) / (seconds - settled)
-    return {
-        "samples": samples,
-        "statuses": statuses,
-        "seconds": elapsed,
-        "late": late[0],
-        "rate": rate,
-    }
-
-
 def http_run(base: str, world: dict[str, Any], seconds: float, rate: float) -> dict[str, Any]:
     config = {"base": base, "seconds": seconds, "rate": rate, **world}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(
-        [sys.executable, __file__, "--client"],
+        [sys.executable, str(REPO_ROOT / "bench" / "_api_clients.py")],
         input=json.dumps(config).encode(),
         capture_output=True,
         cwd=REPO_ROOT,

@@ -39,7 +39,7 @@ def on_match_over(listener: MatchOverListener) -> None:
 def after_append(result: store.AppendResult) -> None:
     """Store listener (on commit): dispatch the game here inside a worker's task, else hand it
     to a worker (in-process, without a broker, `delay` runs it at once). An append its request
-    marked quiet (services.asks_no_worker: a game of pull bots only, still playing) is not
+    marked quiet (services.asks_no_worker: the questions below would find nothing) is not
     dispatched, except in-process, where the dispatch also catches the projections up."""
     if result.quiet and not tasks.run_projections.app.conf.task_always_eager:
         return

@@ -58,11 +58,12 @@ def _key(game: Game) -> _Key:
 
 def get(game: Game, until: int) -> Recent | None:
     """The newest state kept of `game` at a version <= `until`, or None."""
+    key = _key(game)
     with _lock:
-        found = _states.get(_key(game))
+        found = _states.get(key)
         if found is None or found.version > until:
             return None
-        _states.move_to_end(_key(game))
+        _states.move_to_end(key)
         return found
 
 

@@ -38,11 +38,13 @@ def run_listeners(django_capture_on_commit_callbacks):
     return run
 
 
-def people_game(people: int = 2, bots: tuple[str, ...] = (), context=None, spec=None, **kw):
-    """A game of new people (with emails) and then the named built-in bots; `context` holds
-    GameSettings fields besides the hour-long turns."""
+def people_game(
+    people: int = 2, bots: tuple[str, ...] = (), context=None, spec=None, emails=True, **kw
+):
+    """A game of new people (with emails, unless `emails` is false) and then the named built-in
+    bots; `context` holds GameSettings fields besides the hour-long turns."""
     users = [make_user() for _ in range(people)]
-    for user in users:
+    for user in users if emails else ():
         user.email = f"{user.username}@example.com"
         user.save()
     seats = [SeatSpec(user=user) for user in users] + [SeatSpec(bot=name) for name in bots]
@@ -244,20 +246,10 @@ def test_a_person_is_emailed_when_their_turn_starts(run_listeners, mailoutbox, s
     assert len(mailoutbox) == 1
 
 
-def test_a_person_with_no_address_gets_a_notice_and_no_task(
-    run_listeners, mailoutbox, monkeypatch
-):
+def test_a_person_with_no_address_gets_a_notice_and_no_task(run_listeners, mailoutbox, monkeypatch):
     sent: list[int] = []
     monkeypatch.setattr(tasks.send_turn_email, "delay", sent.append)
-    users = [make_user(), make_user()]  # no email addresses
-    game = run_listeners(
-        services.game_create,
-        variant_spec=LONG,
-        seats=[SeatSpec(user=user) for user in users],
-        seed=3,
-        dealer=1,
-        settings=GameSettings(turn_seconds=HOUR),
-    )
+    game = run_listeners(people_game, emails=False)
     notice = TurnNotice.objects.get(seat=seat(game, 0))
     # The notice is kept (the person's notifications list it), already claimed: nothing to send.
     assert notice.deadline_at == seat(game, 0).deadline_at and notice.sent_at is not None

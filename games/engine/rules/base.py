@@ -129,20 +129,6 @@ class Ruleset:
 
     # ----------------------------------------------------------------- the public surface
 
-    def start(
-        self,
-        *,
-        seats: int,
-        seed: int | str | None = None,
-        deck: list[Card] | None = None,
-        dealer: Seat | None = None,
-        first: Seat | None = None,
-        ages: list[int] | None = None,
-    ) -> list[Event]:
-        return self.start_decision(
-            seats=seats, seed=seed, deck=deck, dealer=dealer, first=first, ages=ages
-        ).events
-
     def start_decision(
         self,
         *,
@@ -153,7 +139,8 @@ class Ruleset:
         first: Seat | None = None,
         ages: list[int] | None = None,
     ) -> Decision:
-        """`start`'s events and the state they fold into (Variant.replay hands it over)."""
+        """The events that start a match and the state they fold into (Variant.start returns the
+        events; Variant.replay hands the state over)."""
         if type(seats) is not int or not self.min_seats <= seats <= self.max_seats:
             raise ValueError(
                 f"{self.name} needs {self.min_seats} to {self.max_seats} seats, not {seats!r}"
