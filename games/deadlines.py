@@ -19,6 +19,7 @@ row: at once). A notice whose email was lost is sent again by `unsent_notices`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -45,22 +46,28 @@ class VacationExhausted(GameError):
     code = "vacation-exhausted"
 
 
-def sync_deadlines(game_id: int, *, now: datetime | None = None) -> list[int]:
+def sync_deadlines(
+    game_id: int, *, now: datetime | None = None, seats: Sequence[Seat] | None = None
+) -> list[int]:
     """Give a deadline to each person's seat whose turn started, clear it where a turn ended;
     returns the seats whose turn started (they are notified). Safe to run twice: a deadline is
-    only ever set on a seat that has none."""
+    only ever set on a seat that has none, and cleared only if it is still the one read.
+    `seats` are the game's seats as the caller read them, with their game and people
+    (reads.seats_of with names); without them the game is read here."""
     now = now or timezone.now()
-    try:
-        # The game with its seats and their people in one prepared query (games/reads.py).
-        game = reads.game_for(game_id, names=True)
-    except GameNotFound:
-        return []
-    seats = [seat for seat in game.seats.all() if seat.controller == Seat.Controller.PERSON]
+    if seats is None:
+        try:
+            # The game with its seats and their people in one prepared query (games/reads.py).
+            seats = list(reads.game_for(game_id, names=True).seats.all())
+        except GameNotFound:
+            return []
     if not seats:
         return []
+    game = seats[0].game
+    people = [seat for seat in seats if seat.controller == Seat.Controller.PERSON]
     to_act = set(game.to_act or []) if game.status == PLAYING else set()
     started = []
-    for seat in seats:
+    for seat in people:
         if seat.number in to_act and seat.deadline_at is None:
             start = max(now, seat.vacation_until) if seat.vacation_until else now
             deadline = start + timedelta(seconds=GameSettings.of(game.context).turn_limit)

@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from celery import current_task
 
-from games import deadlines, outbox, seats, store, tasks, turns
+from games import deadlines, outbox, reads, seats, store, tasks, turns
 from games.engine import MATCH_OVER
 from games.game_settings import GameSettings
 
@@ -53,11 +53,13 @@ def dispatch_game(game_id: int) -> None:
     """What the game's last append asks for, from the game as it is now (a later append's
     dispatch may find the same work: every task is safe twice). One query decides everything;
     most appends need only it."""
-    rows = turns.seat_rows(game_id)
+    # With the seats' people: the clocks below notify from the same read.
+    read = reads.seats_of(game_id, names=True)
+    rows = turns.rows_of(read)
     # Clocks first: run in-process, advance_game appends the bots' run (and dispatches it) at
     # once, and a person's turn that ended here must have stopped before the next one starts.
     if seats.clocks_to_change(rows):
-        deadlines.sync_deadlines(game_id)
+        deadlines.sync_deadlines(game_id, seats=read)
     # A webhook seat out of turn may have been given a window to call, catch or jump in: only a
     # worker offers it (games/remote/windows.py). Games without one never come here for it.
     if seats.worker_to_act(rows) or seats.webhook_out_of_turn(rows):

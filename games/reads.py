@@ -41,10 +41,10 @@ _PULL_GAMES = rows.Select(
 )
 
 
-def seats_of(game_id: int) -> list[Seat]:
-    """The game's seats in order, each with its game and its registered bot, in one query (the
-    dispatcher's seat rows, games/turns.py)."""
-    return list(_SEATS_OF.fetch([game_id]))
+def seats_of(game_id: int, *, names: bool = False) -> list[Seat]:
+    """The game's seats in order, each with its game and its registered bot (with `names`, its
+    person too), in one query (the dispatcher's seat rows, games/turns.py)."""
+    return list((_NAMED_SEATS_OF if names else _SEATS_OF).fetch([game_id]))
 
 
 def game_for(game_id: int, *, names: bool = False) -> Game:

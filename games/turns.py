@@ -23,7 +23,7 @@ without remote seats skips all of it.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -200,7 +200,12 @@ def remote_to_act(state: State, remote: Mapping[int, Bot]) -> int | None:
 
 def seat_rows(game_id: int) -> list[SeatRow]:
     """The game's seats with what the dispatch decides on, in one query (named tuples of
-    SEAT_ROW). The append listener reads these once for both the bots and the turn clocks."""
+    SEAT_ROW)."""
+    return rows_of(reads.seats_of(game_id))
+
+
+def rows_of(seats: Sequence[Seat]) -> list[SeatRow]:
+    """Seats read with their game and registered bot (reads.seats_of) as SEAT_ROW's tuples."""
     return [
         SeatRow(
             seat.number,
@@ -211,7 +216,7 @@ def seat_rows(game_id: int) -> list[SeatRow]:
             seat.game.to_act,
             seat.game.context,
         )
-        for seat in reads.seats_of(game_id)
+        for seat in seats
     ]
 
 

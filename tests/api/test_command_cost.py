@@ -89,6 +89,18 @@ def test_a_persons_command_reads_once_and_leaves_the_dispatch_to_a_worker(
     assert [seat.number for seat in clocked] == to_act
 
 
+def test_the_workers_dispatch_of_a_turn_reads_the_game_once():
+    game, _ = people_game()
+    with CaptureQueriesContext(connection) as queries:
+        tasks.dispatch_append(game.pk)  # what the worker runs: the first turn's clock starts
+
+    # One read of the seats with their game, bots and people, for the bot check and the clocks.
+    reads = [q["sql"] or "" for q in queries if 'FROM "games_seat"' in (q["sql"] or "")]
+    assert len(reads) == 1, reads
+    clocked = Seat.objects.filter(game=game, deadline_at__isnull=False)
+    assert [seat.number for seat in clocked] == Game.objects.get(pk=game.pk).to_act
+
+
 def test_a_persons_command_sends_a_task_unless_the_worker_would_find_nothing(
     dispatched, django_capture_on_commit_callbacks
 ):
