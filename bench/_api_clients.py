@@ -19,6 +19,8 @@ from typing import Any
 
 # Out-of-turn commands: a client sends only its turn's (a random player would catch all the time).
 OUT_OF_TURN = {"catch", "call-uno"}
+# Seconds before the window in which the clients join (below).
+JOIN = 1.0
 
 
 def in_turn(command: dict[str, Any], seat: int) -> bool:
@@ -32,100 +34,145 @@ def main() -> int:
     return 0
 
 
-async def clients(config: dict[str, Any]) -> dict[str, Any]:
-    import aiohttp
+class Connection:
+    """One client's keep-alive HTTP/1.1 connection to gunicorn, one request at a time, JSON in
+    and out. Not aiohttp: the clients share the two cores with the server they measure, and
+    aiohttp's per-request work cost them about 0.4 ms of CPU a command, half their share; this
+    is the least a client does (Django's answers carry a Content-Length, never chunks)."""
 
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(self, method: str, path: str, token: str, body: Any) -> tuple[int, Any]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        assert self.reader is not None
+        data = b"" if body is None else json.dumps(body).encode()
+        head = (
+            f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+            f"Authorization: {token}\r\nAccept: application/json\r\n"
+        )
+        if body is not None:
+            head += f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n"
+        self.writer.write(head.encode() + b"\r\n" + data)
+        lines = (await self.reader.readuntil(b"\r\n\r\n")).split(b"\r\n")
+        status = int(lines[0].split(b" ", 2)[1])
+        headers = dict(line.partition(b":")[::2] for line in lines[1:] if line)
+        headers = {name.strip().lower(): value.strip() for name, value in headers.items()}
+        if b"content-length" not in headers:
+            raise RuntimeError(f"{method} {path}: an answer without a Content-Length")
+        payload = await self.reader.readexactly(int(headers[b"content-length"]))
+        if headers.get(b"connection", b"").lower() == b"close":
+            self.writer.close()
+            self.writer = None
+        return status, json.loads(payload) if payload else None
+
+
+async def clients(config: dict[str, Any]) -> dict[str, Any]:
     base, seconds = config["base"], config["seconds"]
     samples: dict[str, list[float]] = {"get": [], "post": []}
     statuses: dict[str, int] = {}
-    # Paced: each client starts a move (its GET, then its POST) every `interval` seconds, at a
-    # random phase, so that the clients together offer `rate` commands/s; a client whose move
-    # ends late starts the next at once (never a burst to catch up), and counts it as late.
+    # Paced: each client sends a command (its POST) every `interval` seconds, at a random phase,
+    # so that the clients together offer `rate` commands/s; what it reads first (a GET, when the
+    # last answer did not say what the game waits for from it) comes before, in its time to
+    # think. A client whose command goes out late sends the next at once (never a burst to
+    # catch up), and counts it as late.
     clients = len(config["people"]) + len(config["bots"])
     interval = clients / config["rate"] if config["rate"] else 0.0
     late = [0]
     started: list[float] = []  # each accepted command's start, in seconds from the window's start
-    connector = aiohttp.TCPConnector(limit=0, force_close=False)
-    async with aiohttp.ClientSession(base, connector=connector) as session:
-        stop = time.perf_counter() + seconds
+    host, port = base.removeprefix("http://").split(":")
+    # Joining: before the window, each client opens its game once, at a random moment of
+    # the first JOIN seconds (its connection, then a person's read of the game or a bot's
+    # read of its decisions), as a player opening a game does; those reads are not
+    # measured. The window starts after the join: every figure is of the play.
+    window = time.perf_counter() + JOIN
+    stop = window + seconds
 
-        async def paced(next_at: list[float]) -> None:
-            if not interval:
-                return
-            now = time.perf_counter()
-            if next_at[0] > now:
-                await asyncio.sleep(next_at[0] - now)
-            elif next_at[0] < now - interval:
-                late[0] += 1
-            next_at[0] = max(next_at[0], now - interval) + interval
+    async def paced(next_at: list[float]) -> None:
+        if not interval:
+            return
+        now = time.perf_counter()
+        if next_at[0] > now:
+            await asyncio.sleep(next_at[0] - now)
+        elif next_at[0] < now - interval:
+            late[0] += 1
+        next_at[0] = max(next_at[0], now - interval) + interval
 
-        async def call(method: str, path: str, token: str, body: Any = None) -> Any:
-            began = time.perf_counter()
-            async with session.request(
-                method, path, json=body, headers={"Authorization": token}
-            ) as response:
-                payload = await response.json(content_type=None)
-                status = response.status
+    async def call(
+        connection: Connection, method: str, path: str, token: str, body: Any = None
+    ) -> Any:
+        began = time.perf_counter()
+        status, payload = await connection.request(method, path, token, body)
+        if began >= window:
             samples["post" if method == "POST" else "get"].append(time.perf_counter() - began)
             if method == "POST" and status == 200:
-                started.append(began - (stop - seconds))
+                started.append(began - window)
             key = f"{method} {status}"
             statuses[key] = statuses.get(key, 0) + 1
-            return status, payload
+        return status, payload
 
-        async def person(entry: dict[str, Any], rng: random.Random) -> None:
-            tokens = [f"Token {token}" for token in entry["tokens"]]
-            seat = 0
-            # What the last answer said the game waits for from its sender (`next`): then no read.
-            offered: dict[str, Any] | None = None
-            next_at = [time.perf_counter() + rng.random() * interval]
-            while time.perf_counter() < stop:
-                await paced(next_at)
-                if offered is None:
-                    status, game = await call("GET", f"/api/games/{entry['game']}", tokens[seat])
+    async def join(rng: random.Random) -> list[float]:
+        """Wait for this client's moment of the join; its first move's time in the window."""
+        await asyncio.sleep(rng.random() * JOIN * 0.8)
+        return [window + rng.random() * interval]
+
+    async def person(entry: dict[str, Any], rng: random.Random) -> None:
+        tokens = [f"Token {token}" for token in entry["tokens"]]
+        connection = Connection(host, int(port))
+        seat = 0
+        # What the last answer said the game waits for from its sender (`next`): then no read.
+        offered: dict[str, Any] | None = None
+        next_at = await join(rng)
+        while time.perf_counter() < stop:
+            if offered is None:
+                path = f"/api/games/{entry['game']}"
+                status, game = await call(connection, "GET", path, tokens[seat])
+                if status != 200 or game["status"] != "playing":
+                    return
+                to_act = game["view"]["to_act"]
+                if seat not in to_act:
+                    seat = to_act[0]
+                    status, game = await call(connection, "GET", path, tokens[seat])
                     if status != 200 or game["status"] != "playing":
                         return
-                    to_act = game["view"]["to_act"]
-                    if seat not in to_act:
-                        seat = to_act[0]
-                        path = f"/api/games/{entry['game']}"
-                        status, game = await call("GET", path, tokens[seat])
-                        if status != 200 or game["status"] != "playing":
-                            return
-                    offered = {"legal": game["legal"], "version": game["version"]}
-                legal = [c for c in offered["legal"] if in_turn(c, seat)]
-                body = {"command": rng.choice(legal), "expected_version": offered["version"]}
-                path = f"/api/games/{entry['game']}/commands"
-                status, answer = await call("POST", path, tokens[seat], body)
-                offered = answer["next"][0] if status == 200 and answer["next"] else None
-                if offered is None:
-                    seat = 1 - seat
+                offered = {"legal": game["legal"], "version": game["version"]}
+            await paced(next_at)
+            legal = [c for c in offered["legal"] if in_turn(c, seat)]
+            body = {"command": rng.choice(legal), "expected_version": offered["version"]}
+            path = f"/api/games/{entry['game']}/commands"
+            status, answer = await call(connection, "POST", path, tokens[seat], body)
+            offered = answer["next"][0] if status == 200 and answer["next"] else None
+            if offered is None:
+                seat = 1 - seat
 
-        async def bot(entry: dict[str, Any], rng: random.Random) -> None:
-            token = f"Bot {entry['token']}"
-            due: list[dict[str, Any]] = []
-            next_at = [time.perf_counter() + rng.random() * interval]
-            while time.perf_counter() < stop:
-                await paced(next_at)
+    async def bot(entry: dict[str, Any], rng: random.Random) -> None:
+        token = f"Bot {entry['token']}"
+        connection = Connection(host, int(port))
+        due: list[dict[str, Any]] = []
+        next_at = await join(rng)
+        while time.perf_counter() < stop:
+            if not due:
+                status, decisions = await call(connection, "GET", "/api/bot/decisions", token)
+                due = [d for d in decisions if not d["optional"]] if status == 200 else []
                 if not due:
-                    status, decisions = await call("GET", "/api/bot/decisions", token)
-                    due = [d for d in decisions if not d["optional"]] if status == 200 else []
-                    if not due:
-                        return
-                decision = due[0]
-                legal = [c for c in decision["legal"] if in_turn(c, decision["seat"])]
-                body = {"command": rng.choice(legal), "expected_version": decision["version"]}
-                path = f"/api/bot/games/{decision['game']}/commands"
-                status, answer = await call("POST", path, token, body)
-                # The answer's `next`: the decision the game waits for from the bot now, if any.
-                due = [d for d in answer["next"] if not d["optional"]] if status == 200 else []
+                    return
+            await paced(next_at)
+            decision = due[0]
+            legal = [c for c in decision["legal"] if in_turn(c, decision["seat"])]
+            body = {"command": rng.choice(legal), "expected_version": decision["version"]}
+            path = f"/api/bot/games/{decision['game']}/commands"
+            status, answer = await call(connection, "POST", path, token, body)
+            # The answer's `next`: the decision the game waits for from the bot now, if any.
+            due = [d for d in answer["next"] if not d["optional"]] if status == 200 else []
 
-        began = time.perf_counter()
-        await asyncio.gather(
-            *(person(entry, random.Random(n)) for n, entry in enumerate(config["people"])),
-            *(bot(entry, random.Random(100 + n)) for n, entry in enumerate(config["bots"])),
-        )
-        elapsed = time.perf_counter() - began
+    await asyncio.gather(
+        *(person(entry, random.Random(n)) for n, entry in enumerate(config["people"])),
+        *(bot(entry, random.Random(100 + n)) for n, entry in enumerate(config["bots"])),
+    )
+    elapsed = time.perf_counter() - window
     # The rate of accepted commands (200) over the steady window: from the end of the first
     # interval (when every client has started its first move, at its random phase) to the stop;
     # the moves still finishing after the stop (the drain) count in the latencies, not here.

@@ -10,7 +10,8 @@ Everything runs on loopback, in processes of its own: a scratch database beside 
 (`<name>_api_<pid>`, dropped at the end), a redis-server on a free port (the broker and the
 cache the throttles count in), one Celery worker (`--pool=solo`, the dispatcher's tasks), and
 gunicorn (`config.wsgi`, GUNICORN_WORKERS x GUNICORN_THREADS gthread; below). The load is one
-more process: `--clients` asyncio clients on aiohttp with keep-alive connections, half of them
+more process: `--clients` asyncio clients (bench/_api_clients.py, each with one keep-alive
+HTTP/1.1 connection, the least a client does on the shared cores), half of them
 people (personal tokens, `Authorization: Token`) each playing a 2-seat official match whose two
 seats are two people (GET /api/games/<id> as the person to act, POST /api/games/<id>/commands),
 half pull bots (`Authorization: Bot`) each playing both seats of its own match (GET
@@ -18,10 +19,13 @@ half pull bots (`Authorization: Bot`) each playing both seats of its own match (
 
 Each round first plays the same mix in this process through the services (game_view then
 game_command, the in-process baseline), on games of its own at the same length, then the
-clients for the same time, on fresh games. The clients are paced, a bounded load: together they
-offer `--rate` commands/s (300, the target), each client starting a move (its GET, then its
-POST) every clients/rate seconds at a random phase, and starting at once, without catching up,
-when a move ended late. Unpaced, 50 clients always waiting on the server would make the latency
+clients for the same time, on fresh games. The clients first join, unmeasured: within a second
+before the window each opens its connection and reads its game (a person) or its decisions (a
+bot) once, as a player opening a game. In the window they are paced, a bounded load: together
+they offer `--rate` commands/s (300, the target), each client sending a command (its POST)
+every clients/rate seconds at a random phase, after what it had to read first (a GET, when the
+last answer did not say what the game waits for from it), and at once, without catching up,
+when it is late. Unpaced, 50 clients always waiting on the server would make the latency
 50 / the rate whatever the server does (Little's law: 50 clients at 300 commands/s, two requests
 a command, is 83 ms a request), so p95 <= 50 ms can only be asked of a bounded load. After the
 rounds the same clients run once unpaced, back to back, for the capacity.
@@ -392,7 +396,7 @@ def run(args: argparse.Namespace, base: str, server_cpu: Any) -> int:
 
     rows: list[dict[str, float]] = []
     # Warm up: gunicorn's processes import lazily, the first requests pay for it.
-    http_run(base, make_world(4, "warm"), 1.0, 0)
+    http_run(base, make_world(16, "warm"), 2.0, 0)
     for round_ in range(args.rounds):
         uptime = load()
         world = make_world(args.clients, f"b{round_}")
