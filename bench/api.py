@@ -39,10 +39,11 @@ end of the first interval, when every client has started, to the stop: the drain
 in the latencies, not in the rate). Targets: X >= 300 and POST p95 <= 50 ms.
 Exit status 2 when DATABASE_URL is not PostgreSQL or redis-server is missing.
 
-gunicorn on 2 cores: 2 worker processes (one per core; more only add context switches, as the
-clients, PostgreSQL and the worker share the cores), each with 4 threads, so that one thread's
-wait on PostgreSQL or Redis lets another run Python (the GIL is released in I/O), and
-keep-alive connections (gthread keeps them; the sync worker closes every one).
+gunicorn on 2 cores: 3 worker processes of 2 threads each (gthread, GUNICORN_WORKERS x
+GUNICORN_THREADS): a thread's wait on PostgreSQL or Redis lets the other run Python (the GIL is
+released in I/O), with fewer threads waiting for one process's GIL than 2 x 4, and a third
+process to run while the others wait; keep-alive connections (gthread keeps them; the sync
+worker closes every one). docs/performance.md, "API", has the shapes measured.
 """
 
 from __future__ import annotations
@@ -70,8 +71,8 @@ from bench._api_clients import in_turn  # noqa: E402
 
 EXIT_NOT_READY = 2
 SPEC = {"rules": "official", "options": {"target": 500}}
-GUNICORN_WORKERS = int(os.environ.get("GUNICORN_WORKERS", "2"))
-GUNICORN_THREADS = int(os.environ.get("GUNICORN_THREADS", "4"))
+GUNICORN_WORKERS = int(os.environ.get("GUNICORN_WORKERS", "3"))
+GUNICORN_THREADS = int(os.environ.get("GUNICORN_THREADS", "2"))
 
 
 def main() -> int:
