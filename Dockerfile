@@ -21,4 +21,7 @@ RUN useradd --create-home --uid 10001 uno
 USER uno
 
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
+# gthread, 3 processes x 2 threads: the shape bench/api.py measured best on 2 cores, with
+# keep-alive (the sync worker opens a connection per request; docs/performance.md, "API").
+CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--threads", "2", \
+     "--worker-class", "gthread", "--access-logfile", "-"]
