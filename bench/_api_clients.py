@@ -46,6 +46,9 @@ class Connection:
         self.writer: asyncio.StreamWriter | None = None
 
     async def request(self, method: str, path: str, token: str, body: Any) -> tuple[int, Any]:
+        if self.reader is not None and self.reader.at_eof():
+            # The server closed it while it sat idle (gunicorn's keep-alive): a new one.
+            self.writer = None
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         assert self.reader is not None
@@ -92,9 +95,12 @@ async def clients(config: dict[str, Any]) -> dict[str, Any]:
     stop = window + seconds
 
     async def paced(next_at: list[float]) -> None:
-        if not interval:
-            return
         now = time.perf_counter()
+        if not interval:
+            # Unpaced: back to back, from the window's start.
+            if now < window:
+                await asyncio.sleep(window - now)
+            return
         if next_at[0] > now:
             await asyncio.sleep(next_at[0] - now)
         elif next_at[0] < now - interval:
@@ -110,8 +116,9 @@ async def clients(config: dict[str, Any]) -> dict[str, Any]:
             samples["post" if method == "POST" else "get"].append(time.perf_counter() - began)
             if method == "POST" and status == 200:
                 started.append(began - window)
-            key = f"{method} {status}"
-            statuses[key] = statuses.get(key, 0) + 1
+        # Every request's status, the join's too: a client whose join failed plays no more.
+        key = f"{method} {status}" if began >= window else f"join {method} {status}"
+        statuses[key] = statuses.get(key, 0) + 1
         return status, payload
 
     async def join(rng: random.Random) -> list[float]:
@@ -140,6 +147,8 @@ async def clients(config: dict[str, Any]) -> dict[str, Any]:
                         return
                 offered = {"legal": game["legal"], "version": game["version"]}
             await paced(next_at)
+            if time.perf_counter() >= stop:
+                break  # no new command after the stop (its read was before)
             legal = [c for c in offered["legal"] if in_turn(c, seat)]
             body = {"command": rng.choice(legal), "expected_version": offered["version"]}
             path = f"/api/games/{entry['game']}/commands"
@@ -160,6 +169,8 @@ async def clients(config: dict[str, Any]) -> dict[str, Any]:
                 if not due:
                     return
             await paced(next_at)
+            if time.perf_counter() >= stop:
+                break  # no new command after the stop (its read was before)
             decision = due[0]
             legal = [c for c in decision["legal"] if in_turn(c, decision["seat"])]
             body = {"command": rng.choice(legal), "expected_version": decision["version"]}

@@ -396,7 +396,8 @@ def run(args: argparse.Namespace, base: str, server_cpu: Any) -> int:
     from django.db import connection
 
     rows: list[dict[str, float]] = []
-    # Warm up: gunicorn's processes import lazily, the first requests pay for it.
+    # Warm up: every gunicorn thread's database connection and prepared statements, the worker's
+    # too; the first requests pay for them.
     http_run(base, make_world(16, "warm"), 2.0, 0)
     for round_ in range(args.rounds):
         uptime = load()

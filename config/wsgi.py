@@ -2,12 +2,15 @@
 
 Loading it also readies the process for Python's cyclic garbage collector. Django imports the
 URL configuration, and with it every view, only on the first request; here it is imported at
-once, and then everything loaded so far leaves the collector's generations (`gc.freeze`). A full
-collection holds the interpreter, so every request of the process waits for it. It used to walk
-the 125,000 objects of the code on every pass; now it walks only what requests made since. In
-bench/api.py's gunicorn processes, its pauses went from 107-152 ms to 18-39 ms
-(docs/performance.md, "API", "Fourth pass"). Objects freed by their reference counts are freed
-as before; only a cycle already garbage at the freeze stays.
+once, collected, and then everything loaded so far leaves the collector's generations
+(`gc.freeze`). A full collection holds the interpreter, so every request of the process waits
+for it; it used to walk the 125,000 objects of the code on every full pass, and now walks only
+what requests made since. In bench/api.py's gunicorn processes its pauses went from 107-152 ms
+to 18-39 ms (docs/performance.md, "API", "Fourth pass"). Frozen objects are never scanned again:
+a reference cycle among them that becomes garbage later (a cache of the code's cleared, say)
+stays, where one freed by its reference counts is freed as before. Only the servers import this
+module (gunicorn, and runserver through WSGI_APPLICATION); `manage.py arena` builds Django's
+handler itself, so as not to freeze its process.
 """
 
 from __future__ import annotations

@@ -43,7 +43,8 @@ _PULL_GAMES = rows.Select(
 
 def seats_of(game_id: int, *, names: bool = False) -> list[Seat]:
     """The game's seats in order, each with its game and its registered bot (with `names`, its
-    person too), in one query (the dispatcher's seat rows, games/turns.py)."""
+    person too), in one query: the dispatcher reads them with names, for its seat rows
+    (turns.rows_of) and the turn clocks (deadlines.sync_deadlines)."""
     return list((_NAMED_SEATS_OF if names else _SEATS_OF).fetch([game_id]))
 
 

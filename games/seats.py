@@ -56,7 +56,7 @@ PULL_SEATS = Q(controller=Controller.PULL) & ~Q(registered_bot__status__in=REPLA
 
 
 class SeatRow(NamedTuple):
-    """A seat with what the dispatch decides on (turns.seat_rows reads them)."""
+    """A seat with what the dispatch decides on (turns.rows_of builds them from reads.seats_of)."""
 
     number: int
     controller: str

@@ -91,12 +91,16 @@ def test_a_persons_command_reads_once_and_leaves_the_dispatch_to_a_worker(
 
 def test_the_workers_dispatch_of_a_turn_reads_the_game_once():
     game, _ = people_game()
+    assert not Seat.objects.filter(game=game, deadline_at__isnull=False).exists()
     with CaptureQueriesContext(connection) as queries:
         tasks.dispatch_append(game.pk)  # what the worker runs: the first turn's clock starts
 
-    # One read of the seats with their game, bots and people, for the bot check and the clocks.
-    reads = [q["sql"] or "" for q in queries if 'FROM "games_seat"' in (q["sql"] or "")]
+    sql = [q["sql"] or "" for q in queries]
+    # One read of the seats with their game, bots and people, for the bot check and the clocks,
+    # and the clock's own write.
+    reads = [q for q in sql if 'FROM "games_seat"' in q]
     assert len(reads) == 1, reads
+    assert any(q.startswith('UPDATE "games_seat"') for q in sql), sql
     clocked = Seat.objects.filter(game=game, deadline_at__isnull=False)
     assert [seat.number for seat in clocked] == Game.objects.get(pk=game.pk).to_act
 

@@ -123,15 +123,17 @@ def test_a_webhook_bot_that_forgot_its_uno_call_makes_it_out_of_turn(fake):
     bot = webhook_bot(fake.url)
     fake.mode = "no-uno"
     seats = [SeatSpec(registered=bot), SeatSpec(bot="greedy"), SeatSpec(bot="greedy")]
-    game = play_until(
-        lambda: game_create(variant_spec=LONG, seats=seats, seed=4),
-        window_event(bot, "uno-called"),
-        "uno call through a window",
-    )
+    played: list[Game] = []
+
+    def make() -> Game:
+        played.append(game_create(variant_spec=LONG, seats=seats, seed=4))
+        return played[-1]
+
+    game = play_until(make, window_event(bot, "uno-called"), "uno call through a window")
     called = window_event(bot, "uno-called")(game)
     assert all(event.data == {"seat": 0} for event in called)
-    # Its own debt came first: no built-in bot caught it before its window.
-    caught = GameEvent.objects.filter(game=game, type="uno-caught", data__target=0)
+    # Its own debt came first: no built-in bot caught it before its window, in any match played.
+    caught = GameEvent.objects.filter(game__in=played, type="uno-caught", data__target=0)
     assert caught.count() == 0
 
 

@@ -121,8 +121,8 @@ def test_a_bot_token_reads_the_bot_with_its_owner() -> None:
 def test_the_dispatcher_s_seat_rows_match_the_orm_s_values() -> None:
     game = mixed_game()
 
-    rows = turns.seat_rows(game.pk)
-
     expected = Seat.objects.filter(game=game).order_by("number")
-    assert sorted(rows) == sorted(expected.values_list(*seats.SEAT_ROW, named=False))
-    assert [row.registered_bot__status for row in sorted(rows)] == [None, "active", None]
+    # Both reads: the dispatcher's (with the seats' people) and the plain one.
+    for rows in (turns.rows_of(reads.seats_of(game.pk, names=True)), turns.seat_rows(game.pk)):
+        assert sorted(rows) == sorted(expected.values_list(*seats.SEAT_ROW, named=False))
+        assert [row.registered_bot__status for row in sorted(rows)] == [None, "active", None]

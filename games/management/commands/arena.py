@@ -36,11 +36,8 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.core.servers.basehttp import (
-    ThreadedWSGIServer,
-    WSGIRequestHandler,
-    get_internal_wsgi_application,
-)
+from django.core.servers.basehttp import ThreadedWSGIServer, WSGIRequestHandler
+from django.core.wsgi import get_wsgi_application
 from django.test.utils import override_settings
 from django.utils import timezone
 
@@ -137,7 +134,8 @@ class ApiServer:
 
     def __init__(self, port: int, token: str) -> None:
         self.polled = threading.Event()
-        app = get_internal_wsgi_application()
+        # Django's handler itself: config.wsgi would also freeze this process's objects.
+        app = get_wsgi_application()
         authorization = f"Bot {token}"
 
         # Requests still being answered: the counts are read once the last one has recorded its
