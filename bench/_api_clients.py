@@ -46,9 +46,9 @@ class Connection:
         self.writer: asyncio.StreamWriter | None = None
 
     async def request(self, method: str, path: str, token: str, body: Any) -> tuple[int, Any]:
-        if self.reader is not None and self.reader.at_eof():
+        if self.writer is not None and self.reader is not None and self.reader.at_eof():
             # The server closed it while it sat idle (gunicorn's keep-alive): a new one.
-            self.writer = None
+            self.close()
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         assert self.reader is not None
@@ -62,15 +62,21 @@ class Connection:
         self.writer.write(head.encode() + b"\r\n" + data)
         lines = (await self.reader.readuntil(b"\r\n\r\n")).split(b"\r\n")
         status = int(lines[0].split(b" ", 2)[1])
-        headers = dict(line.partition(b":")[::2] for line in lines[1:] if line)
-        headers = {name.strip().lower(): value.strip() for name, value in headers.items()}
+        headers = {
+            name.strip().lower(): value.strip()
+            for name, _, value in (line.partition(b":") for line in lines[1:] if line)
+        }
         if b"content-length" not in headers:
             raise RuntimeError(f"{method} {path}: an answer without a Content-Length")
         payload = await self.reader.readexactly(int(headers[b"content-length"]))
         if headers.get(b"connection", b"").lower() == b"close":
-            self.writer.close()
-            self.writer = None
+            self.close()
         return status, json.loads(payload) if payload else None
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
 
 
 async def clients(config: dict[str, Any]) -> dict[str, Any]:

@@ -62,6 +62,9 @@ def window_events(game: Game, bot: Bot) -> list[GameEvent]:
     )
 
 
+ADVANCES = 5000  # more than any match here needs
+
+
 def play_until(
     make: Callable[[], Game], done: Callable[[Game], Any], what: str, matches: int = 4
 ) -> Game:
@@ -70,18 +73,18 @@ def play_until(
     suite gave out before it; a match that ends first is followed by another."""
     for _ in range(matches):
         game = make()
-        for _ in range(5000):
+        for _ in range(ADVANCES):
             if done(game):
                 return game
             if Game.objects.get(pk=game.pk).status == MATCH_OVER:
                 break
             turns.advance_game(game_id=game.pk)
         else:
-            raise AssertionError(f"no {what} in 5,000 advances")
+            raise AssertionError(f"no {what} in {ADVANCES} advances")
     raise AssertionError(f"no {what} in {matches} matches")
 
 
-def play_out(game: Game, limit: int = 5000) -> None:
+def play_out(game: Game, limit: int = ADVANCES) -> None:
     for _ in range(limit):
         if Game.objects.get(pk=game.pk).status == MATCH_OVER:
             return
