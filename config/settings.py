@@ -262,6 +262,9 @@ SPECTACULAR_SETTINGS = {
 # a default AMQP server.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CELERY_BROKER_URL = REDIS_URL or "memory://"
+# kombu's Redis transport with one client per channel, not one per task sent (config/broker.py).
+if REDIS_URL.startswith(("redis://", "rediss://")):
+    CELERY_BROKER_TRANSPORT = "config.broker:Transport"
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 # Tasks are safe to run twice (DESIGN.md), so a task whose worker dies is redelivered rather

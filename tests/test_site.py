@@ -166,6 +166,15 @@ def test_redis_url_selects_the_redis_broker(monkeypatch):
     assert fresh.CELERY_BROKER_URL == "redis://127.0.0.1:6379/0"
 
 
+def test_redis_url_names_the_transport_that_keeps_its_client(monkeypatch):
+    fresh = fresh_settings(monkeypatch, SECRET_KEY="k", REDIS_URL="redis://127.0.0.1:6379/0")
+    assert fresh.CELERY_BROKER_TRANSPORT == "config.broker:Transport"
+    # Any other broker keeps its own transport (a Sentinel URL, say).
+    other = fresh_settings(monkeypatch, SECRET_KEY="k", REDIS_URL="sentinel://127.0.0.1:26379")
+    assert not hasattr(other, "CELERY_BROKER_TRANSPORT")
+    assert not hasattr(fresh_settings(monkeypatch, SECRET_KEY="k"), "CELERY_BROKER_TRANSPORT")
+
+
 def test_cache_url_selects_a_shared_redis_cache_and_none_keeps_memory(monkeypatch):
     fresh = fresh_settings(monkeypatch, SECRET_KEY="k", CACHE_URL="redis://127.0.0.1:6379/1")
     assert fresh.CACHES["default"] == {

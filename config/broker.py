@@ -1,0 +1,36 @@
+"""Celery's Redis transport, with one Redis client per channel instead of one per call.
+
+kombu's Redis channel builds a new `redis.Redis` for every synchronous call it makes: each task
+published (`delay`), each queue size asked. Building one fills its table of response callbacks,
+about 170 entries, and cost 130 of the 580 µs of CPU a `delay` took (docs/performance.md, "API",
+"Fifth pass"). A person's command through the API publishes one task (games/dispatch.py), and
+so do the workers' dispatches. A `redis.Redis` is safe to share: each command takes a connection
+from the channel's pool and gives it back. This transport keeps one client per channel, and
+makes it anew when the channel's pool changes (kombu drops its pools when a channel closes or
+its connection is lost).
+
+settings.py names it as CELERY_BROKER_TRANSPORT when the broker is Redis.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kombu.transport import redis as kombu_redis
+
+
+class Channel(kombu_redis.Channel):
+    _kept_client: Any = None
+
+    def _create_client(self, asynchronous: bool = False) -> Any:
+        if asynchronous:
+            return super()._create_client(asynchronous=True)
+        pool = self.pool
+        client = self._kept_client
+        if client is None or client.connection_pool is not pool:
+            client = self._kept_client = super()._create_client()
+        return client
+
+
+class Transport(kombu_redis.Transport):
+    Channel = Channel

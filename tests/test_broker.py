@@ -1,0 +1,38 @@
+"""config/broker.py: Celery's Redis transport keeps one Redis client per channel, and every task
+sent still reaches the queue (docs/performance.md, "API", "Fifth pass")."""
+
+from __future__ import annotations
+
+import uuid
+
+import redis
+
+from config.broker import Transport
+from config.celery import app
+
+
+def test_tasks_sent_share_one_client_and_all_reach_the_queue(redis_url):
+    queue = f"test-broker-{uuid.uuid4().hex[:8]}"
+    with app.connection_for_write(redis_url) as connection:
+        assert isinstance(connection.transport, Transport)
+        channel = connection.default_channel
+        clients = []
+        with connection.Producer(channel) as producer:
+            for n in range(3):
+                app.send_task(
+                    "games.tasks.dispatch_append", args=[n], queue=queue, producer=producer
+                )
+                with channel.conn_or_acquire() as client:
+                    clients.append(client)
+        assert len({id(client) for client in clients}) == 1
+        with redis.Redis.from_url(redis_url) as direct:
+            try:
+                assert direct.llen(queue) == 3
+            finally:
+                direct.delete(queue)
+        # A channel that lost its pool (closed, or its connection lost) makes a new client on it.
+        channel._disconnect_pools()
+        with channel.conn_or_acquire() as client:
+            assert client is not clients[0]
+            assert client.connection_pool is channel.pool
+            assert client.ping()
