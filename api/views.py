@@ -86,7 +86,8 @@ def check_tasks() -> Tasks:
         connect_timeout=timeout, transport_options=options
     ) as broker:
         errors = (KombuError, OSError, *broker.connection_errors, *broker.channel_errors)
-        transport = str(broker.transport_cls)
+        # The transport's kind (`redis`), whichever class of it settings name (config/broker.py).
+        transport = str(broker.transport.driver_type)
         try:
             # max_retries=0: one attempt; kombu would otherwise sleep and retry.
             broker.ensure_connection(max_retries=0, timeout=timeout)

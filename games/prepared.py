@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import psycopg
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 Params = Sequence[Any] | Mapping[str, Any]
@@ -53,6 +54,10 @@ def _run(db: BaseDatabaseWrapper, sql: str, params: Params, take: Callable[[Any]
     check, a broken transaction refused, psycopg's errors as Django's. Through Django's cursor
     wrapper too when anyone watches the queries (execute wrappers, as bench/pipeline.py's
     profile installs); when nobody does, the wrapper's own cost is skipped."""
+    if db is connection:
+        # Django's proxy looks the wrapper up again (a thread-local, asgiref's) at every
+        # attribute, a dozen times below: once is enough.
+        db = connections[DEFAULT_DB_ALIAS]
     if db.vendor != "postgresql":
         # SQLite parses on its own and has nothing to prepare here.
         with db.cursor() as plain:

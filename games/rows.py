@@ -17,7 +17,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Model
 
 from games import prepared
@@ -43,16 +44,19 @@ class Table:
         return len(self.model._meta.concrete_fields)
 
 
-# One table's part of a row: its model, its attnames, its width and the converters of the
-# columns that have any (index, converters, the column expression they are called with).
-Part = tuple[type[Model], list[str], int, list[tuple[int, list[Converter], Any]]]
+# One table's part of a row: its model, its attnames, its width, the converters of the columns
+# that have any (index, converters, the column expression they are called with), and the index
+# of its primary key.
+Part = tuple[type[Model], list[str], int, list[tuple[int, list[Converter], Any]], int]
 
 
 class Select:
     """One SELECT of one or more tables' columns (Table.columns, in the order given), whose
     rows `fetch` builds into instances of the first table's model, each later table's instance
     cached on the first under its name in `relations`, as select_related caches it (seat.game,
-    seat.user). A LEFT JOIN that found no row (its primary key NULL) is cached as None."""
+    seat.user). A LEFT JOIN that found no row (its primary key NULL) is cached as None, and a
+    joined row that several rows share is built once: the game of every seat a fetch reads is
+    one Game instance, its JSON decoded once."""
 
     def __init__(self, sql: str, tables: Sequence[Table], relations: Sequence[str] = ()) -> None:
         if len(relations) != len(tables) - 1:
@@ -64,8 +68,8 @@ class Select:
         # fields, booleans and dates on SQLite), as the ORM's compiler would find them.
         self._built: dict[str, tuple[str, list[Part]]] = {}
 
-    def _build(self) -> tuple[str, list[Part]]:
-        found = self._built.get(connection.vendor)
+    def _build(self, db: BaseDatabaseWrapper) -> tuple[str, list[Part]]:
+        found = self._built.get(db.vendor)
         if found is None:
             parts: list[Part] = []
             for table in self.tables:
@@ -74,43 +78,64 @@ class Select:
                 for index, field in enumerate(fields):
                     field = cast(Any, field)
                     col = field.get_col(table.alias)
-                    functions = connection.ops.get_db_converters(col)
-                    functions += field.get_db_converters(connection)
+                    functions = db.ops.get_db_converters(col)
+                    functions += field.get_db_converters(db)
                     if functions:
                         converted.append((index, functions, col))
                 attnames = [field.attname for field in fields]
-                parts.append((table.model, attnames, len(fields), converted))
+                pk = fields.index(table.model._meta.pk)
+                parts.append((table.model, attnames, len(fields), converted, pk))
             columns = {f"{table.alias}_columns": table.columns() for table in self.tables}
             found = (self._template.format(**columns), parts)
-            self._built[connection.vendor] = found
+            self._built[db.vendor] = found
         return found
 
     def fetch(self, params: Sequence[Any]) -> list[Any]:
         """Every row's instance (the first table's model, the joined ones cached on it)."""
-        sql, parts = self._build()
+        # The wrapper itself, not Django's proxy of it, which looks it up again at every use.
+        db = connections[DEFAULT_DB_ALIAS]
+        sql, parts = self._build(db)
         # Parsed and planned once per connection on PostgreSQL (games/prepared.py).
-        rows = prepared.fetch(connection, sql, params)
-        return [self._instance(row, parts) for row in rows]
+        rows = prepared.fetch(db, sql, params)
+        joined: dict[tuple[int, Any], Model] = {}
+        return [self._instance(row, parts, db, joined) for row in rows]
 
     def first(self, params: Sequence[Any]) -> Any:
         """The first row's instance, or None."""
         found = self.fetch(params)
         return found[0] if found else None
 
-    def _instance(self, row: Sequence[Any], parts: list[Part]) -> Any:
-        built = []
-        start = 0
-        db = connection.alias
-        for model, attnames, width, converted in parts:
-            values = list(row[start : start + width])
-            for index, functions, col in converted:
-                value = values[index]
-                for function in functions:
-                    value = function(value, col, connection)
-                values[index] = value
-            built.append(model.from_db(db, attnames, values))
-            start += width
-        first = built[0]
-        for name, related in zip(self.relations, built[1:], strict=True):
-            first._state.fields_cache[name] = None if related.pk is None else related
+    def _instance(
+        self,
+        row: Sequence[Any],
+        parts: list[Part],
+        db: BaseDatabaseWrapper,
+        joined: dict[tuple[int, Any], Model],
+    ) -> Any:
+        """The row's instance of the first table, with each joined table's cached on it: the
+        instance already built for the same joined row in this fetch (`joined`, by table and
+        primary key), or None where a LEFT JOIN found no row."""
+        first = _model(row, 0, parts[0], db)
+        start = parts[0][2]
+        for number, (name, part) in enumerate(zip(self.relations, parts[1:], strict=True), 1):
+            pk = row[start + part[4]]
+            related = None
+            if pk is not None:
+                related = joined.get((number, pk))
+                if related is None:
+                    related = joined[number, pk] = _model(row, start, part, db)
+            first._state.fields_cache[name] = related
+            start += part[2]
         return first
+
+
+def _model(row: Sequence[Any], start: int, part: Part, db: BaseDatabaseWrapper) -> Model:
+    """One table's instance from its columns of `row`, from `start` on, as the ORM builds it."""
+    model, attnames, width, converted, _ = part
+    values = list(row[start : start + width])
+    for index, functions, col in converted:
+        value = values[index]
+        for function in functions:
+            value = function(value, col, db)
+        values[index] = value
+    return model.from_db(db.alias, attnames, values)

@@ -160,12 +160,16 @@ def test_a_game_command_moves_its_outcome_by_one_and_counts_one_append(client):
             game_id=game.pk, actor=actor, command=command, expected_version=version
         )
     last = scrape(client)
-    assert value(last, "uno_commands_total", outcome="repeated") - value(
-        after, "uno_commands_total", outcome="repeated"
-    ) == 1
-    assert value(last, "uno_commands_total", outcome="conflict") - value(
-        after, "uno_commands_total", outcome="conflict"
-    ) == 1
+    assert (
+        value(last, "uno_commands_total", outcome="repeated")
+        - value(after, "uno_commands_total", outcome="repeated")
+        == 1
+    )
+    assert (
+        value(last, "uno_commands_total", outcome="conflict")
+        - value(after, "uno_commands_total", outcome="conflict")
+        == 1
+    )
     assert value(last, "uno_append_seconds_count") == value(after, "uno_append_seconds_count")
 
 
