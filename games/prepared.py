@@ -41,12 +41,20 @@ _cursors = threading.local()
 
 def fetch(db: BaseDatabaseWrapper, sql: str, params: Params) -> list[tuple[Any, ...]]:
     """Run `sql` on `db`, prepared on PostgreSQL, and return its rows."""
-    return _run(db, sql, params, lambda cursor: list(cursor.fetchall()))
+    return _run(db, sql, params, _all)
 
 
 def fetch_one(db: BaseDatabaseWrapper, sql: str, params: Params) -> Any:
     """Run `sql` on `db`, prepared on PostgreSQL, and return its first row (or None)."""
-    return _run(db, sql, params, lambda cursor: cursor.fetchone())
+    return _run(db, sql, params, _one)
+
+
+def _all(cursor: Any) -> list[tuple[Any, ...]]:
+    return list(cursor.fetchall())
+
+
+def _one(cursor: Any) -> Any:
+    return cursor.fetchone()
 
 
 def _run(db: BaseDatabaseWrapper, sql: str, params: Params, take: Callable[[Any], Any]) -> Any:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import cache, partial
 from time import perf_counter
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
@@ -59,9 +59,9 @@ UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class AppendResult:
-    """The versions and global positions one append wrote (or wrote earlier, if `repeated`)."""
+class AppendResult(NamedTuple):
+    """The versions and global positions one append wrote (or wrote earlier, if `repeated`).
+    A named tuple: every command makes one, and a tuple is the cheapest immutable record."""
 
     game_id: int
     first_version: int
@@ -207,7 +207,8 @@ def append(
         quiet=quiet,
     )
     for listener in _listeners:
-        transaction.on_commit(_notify(listener, result), robust=True)
+        # The wrapper's own on_commit (transaction.on_commit would look it up again).
+        db.on_commit(_notify(listener, result), robust=True)
     return result
 
 
@@ -284,6 +285,12 @@ _COLUMNS = (
 )
 
 
+_NONE: frozenset[str] = frozenset()
+# The default visibility as the plain string psycopg sends (not the enum member, a str subclass
+# it would look its dumper up for).
+_PRIVATE = GameEvent.Visibility.PRIVATE.value
+
+
 @cache
 def _statement(many: bool, fields: frozenset[str], alone: bool) -> str:
     """The append's statement: one event (its columns as parameters; returns its position, or
@@ -346,7 +353,9 @@ def _write_postgresql(
         "command": command,
     }
     # A field given as None keeps the game's value (as COALESCE did).
-    given = frozenset(name for name, value in fields.items() if value is not None)
+    given = _NONE
+    if fields:
+        given = frozenset(name for name, value in fields.items() if value is not None)
     for name in given:
         params[name] = fields[name] if name != "to_act" else json.dumps(fields[name])
     many = len(events) > 1
@@ -355,7 +364,7 @@ def _write_postgresql(
         kind = params["type"] = event["type"]
         params["schema"] = SCHEMA_VERSIONS.get(kind, 1)
         params["data"] = _json(_data(event))
-        params["visibility"] = visibilities[0] if visibilities else GameEvent.Visibility.PRIVATE
+        params["visibility"] = visibilities[0] if visibilities else _PRIVATE
     else:
         params["count"] = len(events)
         params["events"] = _json(_rows(events, visibilities))
