@@ -4,6 +4,7 @@ on (PostgreSQL in CI, SQLite under `make test` without DATABASE_URL)."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 import pytest
@@ -58,6 +59,22 @@ def test_game_for_builds_the_orm_s_game_and_seats(names: bool) -> None:
             "puller",
             None,
         ]
+
+
+def test_times_come_back_as_the_orm_s_to_the_microsecond_and_in_its_time_zone() -> None:
+    """On PostgreSQL the reads load timestamptz with psycopg's own C loader, not Django's
+    (games/prepared.py): the same instant, with the very tzinfo Django gives."""
+    game = mixed_game()
+    moment = datetime.datetime(2026, 3, 29, 1, 30, 0, 123456, tzinfo=datetime.UTC)
+    Game.objects.filter(pk=game.pk).update(last_activity=moment)
+
+    read, orm = reads.game_for(game.pk), Game.objects.get(pk=game.pk)
+
+    for name in ("created_at", "last_activity"):
+        ours, theirs = getattr(read, name), getattr(orm, name)
+        assert ours == theirs and ours.tzinfo is theirs.tzinfo is datetime.UTC
+        assert ours.isoformat() == theirs.isoformat()
+    assert read.last_activity.isoformat() == "2026-03-29T01:30:00.123456+00:00"
 
 
 def test_a_game_s_seats_answer_without_a_query_and_a_filter_stays_in_the_game(
