@@ -9,7 +9,8 @@ from the channel's pool and gives it back. This transport keeps one client per c
 makes it anew when the channel's pool changes (kombu drops its pools when a channel closes or
 its connection is lost).
 
-settings.py names it as CELERY_BROKER_TRANSPORT when the broker is Redis.
+settings.py names it as CELERY_BROKER_TRANSPORT for a redis:// broker (a rediss:// one keeps
+kombu's own, which turns TLS on by its name).
 """
 
 from __future__ import annotations
@@ -30,6 +31,11 @@ class Channel(kombu_redis.Channel):
         if client is None or client.connection_pool is not pool:
             client = self._kept_client = super()._create_client()
         return client
+
+    def _disconnect_pools(self) -> None:
+        # The kept client goes with the pool it holds (a channel closed, a connection lost).
+        self._kept_client = None
+        super()._disconnect_pools()
 
 
 class Transport(kombu_redis.Transport):

@@ -263,7 +263,10 @@ SPECTACULAR_SETTINGS = {
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 # kombu's Redis transport with one client per channel, not one per task sent (config/broker.py).
-if REDIS_URL.startswith(("redis://", "rediss://")):
+# Only for redis://: kombu turns TLS on by the transport's name, `rediss`, so a rediss:// broker
+# (or any other) keeps kombu's own. Named here, it is the transport of any broker URL given later
+# (`celery -b`): give that a REDIS_URL instead.
+if REDIS_URL.startswith("redis://"):
     CELERY_BROKER_TRANSPORT = "config.broker:Transport"
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True

@@ -30,8 +30,14 @@ def test_tasks_sent_share_one_client_and_all_reach_the_queue(redis_url):
                 assert direct.llen(queue) == 3
             finally:
                 direct.delete(queue)
+                # The binding kombu made for the queue, in its exchange's set.
+                for key in direct.scan_iter("_kombu.binding.*"):
+                    for member in direct.smembers(key):
+                        if queue.encode() in member:
+                            direct.srem(key, member)
         # A channel that lost its pool (closed, or its connection lost) makes a new client on it.
         channel._disconnect_pools()
+        assert channel._kept_client is None
         with channel.conn_or_acquire() as client:
             assert client is not clients[0]
             assert client.connection_pool is channel.pool

@@ -169,9 +169,11 @@ def test_redis_url_selects_the_redis_broker(monkeypatch):
 def test_redis_url_names_the_transport_that_keeps_its_client(monkeypatch):
     fresh = fresh_settings(monkeypatch, SECRET_KEY="k", REDIS_URL="redis://127.0.0.1:6379/0")
     assert fresh.CELERY_BROKER_TRANSPORT == "config.broker:Transport"
-    # Any other broker keeps its own transport (a Sentinel URL, say).
-    other = fresh_settings(monkeypatch, SECRET_KEY="k", REDIS_URL="sentinel://127.0.0.1:26379")
-    assert not hasattr(other, "CELERY_BROKER_TRANSPORT")
+    # Any other broker keeps kombu's transport: rediss:// its TLS, which kombu turns on by the
+    # transport's name, a Sentinel URL its own.
+    for url in ("rediss://127.0.0.1:6380/0", "sentinel://127.0.0.1:26379"):
+        other = fresh_settings(monkeypatch, SECRET_KEY="k", REDIS_URL=url)
+        assert not hasattr(other, "CELERY_BROKER_TRANSPORT"), url
     assert not hasattr(fresh_settings(monkeypatch, SECRET_KEY="k"), "CELERY_BROKER_TRANSPORT")
 
 

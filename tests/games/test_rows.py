@@ -8,11 +8,13 @@ import datetime
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.db.models import Count, Model
+from psycopg.pq import Format
 
 from accounts.models import PersonalToken
 from accounts.services import token_issue, user_for_token
-from games import reads, seats, services, turns
+from games import prepared, reads, seats, services, turns
 from games.models import Bot, Game, Seat
 from games.remote import tokens
 from games.remote.pull_turns import pull_decisions
@@ -69,6 +71,10 @@ def test_times_come_back_as_the_orm_s_to_the_microsecond_and_in_its_time_zone() 
     Game.objects.filter(pk=game.pk).update(last_activity=moment)
 
     read, orm = reads.game_for(game.pk), Game.objects.get(pk=game.pk)
+    if connection.vendor == "postgresql":
+        # Read through psycopg's own loader, not Django's Python one.
+        loader = prepared._cursors.cursor.adapters.get_loader(prepared._TIMESTAMPTZ, Format.TEXT)
+        assert loader is prepared._FAST_TIMESTAMPTZ
 
     for name in ("created_at", "last_activity"):
         ours, theirs = getattr(read, name), getattr(orm, name)
@@ -133,6 +139,20 @@ def test_a_bot_token_reads_the_bot_with_its_owner() -> None:
     assert [(d["game"], d["seat"]) for d in pull_decisions(found) if not d["optional"]] == (
         [(game.pk, 1)] if 1 in game.to_act else []
     )
+
+
+def test_a_fetch_builds_each_joined_row_once_and_none_for_a_missing_one() -> None:
+    game = mixed_game()
+
+    seated = reads.seats_of(game.pk, names=True)
+
+    assert len({id(seat.game) for seat in seated}) == 1 and seated[0].game.pk == game.pk
+    assert [seat.registered_bot and seat.registered_bot.name for seat in seated] == [
+        None,
+        "puller",
+        None,
+    ]
+    assert [seat.user is None for seat in seated] == [False, True, True]
 
 
 def test_the_dispatcher_s_seat_rows_match_the_orm_s_values() -> None:
