@@ -46,6 +46,10 @@ SYSTEM_ACTOR = "system"
 # event's shape means bumping its entry here and adding an upcaster from the old version.
 SCHEMA_VERSIONS: dict[str, int] = {"hand-started": 2}
 
+# An event's visibility when none is given, as the plain string psycopg sends (not the enum
+# member, a str subclass it would look its dumper up for).
+_PRIVATE = GameEvent.Visibility.PRIVATE.value
+
 
 def _hand_started_1(data: dict[str, Any]) -> dict[str, Any]:
     # Version 2 records the deal's commitment (docs/verifying-deals.md); a hand dealt before it
@@ -221,7 +225,7 @@ def _rows(
             event["type"],
             SCHEMA_VERSIONS.get(event["type"], 1),
             _data(event),
-            visibilities[i] if visibilities else GameEvent.Visibility.PRIVATE,
+            visibilities[i] if visibilities else _PRIVATE,
         )
         for i, event in enumerate(events)
     ]
@@ -283,12 +287,6 @@ _COLUMNS = (
     "global_position, version, type, schema_version, data, visibility, actor, command_id, "
     "recorded_at, game_id"
 )
-
-
-_NONE: frozenset[str] = frozenset()
-# The default visibility as the plain string psycopg sends (not the enum member, a str subclass
-# it would look its dumper up for).
-_PRIVATE = GameEvent.Visibility.PRIVATE.value
 
 
 @cache
@@ -353,9 +351,7 @@ def _write_postgresql(
         "command": command,
     }
     # A field given as None keeps the game's value (as COALESCE did).
-    given = _NONE
-    if fields:
-        given = frozenset(name for name, value in fields.items() if value is not None)
+    given = frozenset(name for name, value in fields.items() if value is not None)
     for name in given:
         params[name] = fields[name] if name != "to_act" else json.dumps(fields[name])
     many = len(events) > 1
