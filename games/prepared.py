@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import datetime
 import threading
+from _thread import get_ident
+from asyncio import _get_running_loop
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -46,6 +48,25 @@ _FAST_TIMESTAMPTZ: type[Loader] = _FOUND
 # Each thread's cursor, kept from call to call (a new one costs its adapters' lookups again)
 # and made anew when Django opens another connection.
 _cursors = threading.local()
+
+
+def default_db() -> BaseDatabaseWrapper:
+    """`connections[DEFAULT_DB_ALIAS]`, the same wrapper, in a tenth of the instructions.
+
+    Django keeps each thread's wrappers in an asgiref Local, whose every read asks asyncio for a
+    running loop and catches the RuntimeError that says there is none: about 10,000
+    instructions, paid by every append and hot read (docs/performance.md, "Event store", "Fifth
+    pass"). In a thread with no running loop the Local reads a plain `threading.local`, which
+    is read here directly; anything else (an async thread, a wrapper not made yet in this
+    thread, another asgiref) goes through `connections`. tests/games/test_prepared.py holds the
+    two the same object."""
+    if _get_running_loop() is None:
+        storage = getattr(connections._connections, "_storage", None)  # type: ignore[attr-defined]
+        if type(storage) is threading.local:
+            found = getattr(storage, DEFAULT_DB_ALIAS, None)
+            if found is not None:
+                return found  # type: ignore[no-any-return]
+    return connections[DEFAULT_DB_ALIAS]
 
 
 def fetch(db: BaseDatabaseWrapper, sql: str, params: Params) -> list[tuple[Any, ...]]:
@@ -74,7 +95,7 @@ def _run(db: BaseDatabaseWrapper, sql: str, params: Params, take: Callable[[Any]
     if db is connection:
         # Django's proxy looks the wrapper up again (a thread-local, asgiref's) at every
         # attribute, a dozen times below: once is enough.
-        db = connections[DEFAULT_DB_ALIAS]
+        db = default_db()
     if db.vendor != "postgresql":
         # SQLite parses on its own and has nothing to prepare here.
         with db.cursor() as plain:
@@ -85,7 +106,9 @@ def _run(db: BaseDatabaseWrapper, sql: str, params: Params, take: Callable[[Any]
         db.close_if_health_check_failed()
         db.ensure_connection()
         raw = db.connection
-    db.validate_thread_sharing()
+    # Django's thread check, called only when its own first test fails (3,000 instructions).
+    if db._thread_ident != get_ident():  # type: ignore[attr-defined]
+        db.validate_thread_sharing()
     if db.queries_logged:
         # Django's query log (DEBUG, a test counting queries) reads the text psycopg keeps only
         # of a statement it did not prepare. (django-stubs take make_*_cursor's argument for a

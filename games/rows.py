@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db import connection
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Model
 
@@ -93,7 +93,7 @@ class Select:
     def fetch(self, params: Sequence[Any]) -> list[Any]:
         """Every row's instance (the first table's model, the joined ones cached on it)."""
         # The wrapper itself, not Django's proxy of it, which looks it up again at every use.
-        db = connections[DEFAULT_DB_ALIAS]
+        db = prepared.default_db()
         sql, parts = self._build(db)
         # Parsed and planned once per connection on PostgreSQL (games/prepared.py).
         rows = prepared.fetch(db, sql, params)

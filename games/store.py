@@ -23,16 +23,15 @@ import json
 import uuid
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import cache, partial
 from time import perf_counter
 from typing import Any, NamedTuple
 
 import orjson
-from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Max, Min, Q
-from django.utils import timezone
 
 from . import metrics, prepared
 from .errors import Conflict, GameNotFound
@@ -157,8 +156,10 @@ def append(
         raise ValueError(f"an append cannot set {', '.join(sorted(unknown))}")
     # Every append's first event carries a command id, so the log keeps each append's bounds.
     command = command_id or f"auto:{uuid.uuid4().hex}"
-    now = timezone.now()
-    db = connections[DEFAULT_DB_ALIAS]
+    # Django's timezone.now(), as it is with USE_TZ (config/settings.py), without reading the
+    # setting through Django's lazy settings at each append.
+    now = datetime.now(UTC)
+    db = prepared.default_db()
     started = perf_counter()
     try:
         # The write only: the caller's outer transaction, if any, commits later and elsewhere.
@@ -201,14 +202,17 @@ def append(
         raise Conflict(expected_version=expected_version, current_version=current)
     count = len(events)
     metrics.EVENTS_APPENDED.inc(count)
+    # By position (a named tuple's keywords cost it twice as much): game_id, first_version,
+    # last_version, first_position, last_position, command_id, repeated, quiet.
     result = AppendResult(
-        game_id=game_id,
-        first_version=expected_version + 1,
-        last_version=expected_version + count,
-        first_position=positions[0],
-        last_position=positions[1],
-        command_id=command,
-        quiet=quiet,
+        game_id,
+        expected_version + 1,
+        expected_version + count,
+        positions[0],
+        positions[1],
+        command,
+        False,
+        quiet,
     )
     for listener in _listeners:
         # The wrapper's own on_commit (transaction.on_commit would look it up again).
