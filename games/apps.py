@@ -1,6 +1,24 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.apps import AppConfig
+from django.conf import settings
+from django.core import checks
+
+
+@checks.register
+def times_in_utc(app_configs: Any, **kwargs: Any) -> list[checks.CheckMessage]:
+    """The event store records its times as aware datetimes in UTC (games/store.py takes
+    `datetime.now(UTC)`, Django's `timezone.now()` with USE_TZ): USE_TZ must stay on."""
+    if settings.USE_TZ:
+        return []
+    return [
+        checks.Error(
+            "USE_TZ must be True: the event store records its times in UTC.",
+            id="games.E001",
+        )
+    ]
 
 
 class GamesConfig(AppConfig):

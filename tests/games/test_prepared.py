@@ -8,17 +8,28 @@ import asyncio
 import threading
 from typing import Any
 
+import pytest
 from django.db import DEFAULT_DB_ALIAS, connections
 
 from games import prepared
 
 
 def in_thread(work: Any) -> Any:
-    """`work()`'s result in a new thread (a thread that has no wrapper yet)."""
+    """`work()`'s result in a new thread (a thread that has no wrapper yet); what it raised, raised
+    again here."""
     found: list[Any] = []
-    thread = threading.Thread(target=lambda: found.append(work()))
+
+    def run() -> None:
+        try:
+            found.append(work())
+        except BaseException as error:  # handed to the test's thread
+            found.append(error)
+
+    thread = threading.Thread(target=run)
     thread.start()
     thread.join()
+    if isinstance(found[0], BaseException):
+        raise found[0]
     return found[0]
 
 
@@ -39,13 +50,31 @@ def test_another_thread_gets_its_own_wrapper_made_on_first_use() -> None:
 
 
 def test_inside_a_running_loop_it_is_the_wrapper_of_that_context() -> None:
-    # asgiref keeps a thread's async code apart from its sync code: another wrapper.
+    # asgiref keeps a thread's async code apart from its sync code: another wrapper, even when
+    # the thread's sync code has one already.
     async def both() -> tuple[Any, Any]:
         return prepared.default_db(), connections[DEFAULT_DB_ALIAS]
 
-    ours, django_s = in_thread(lambda: asyncio.run(both()))
+    def sync_then_async() -> tuple[Any, Any, Any]:
+        sync = connections[DEFAULT_DB_ALIAS]
+        return (sync, *asyncio.run(both()))
+
+    sync, ours, django_s = in_thread(sync_then_async)
 
     assert ours is django_s
+    assert ours is not sync
+
+
+def test_a_thread_s_wrapper_is_found_without_asking_django(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The point of default_db: once the thread has its wrapper, no lookup through `connections`.
+    expected = connections[DEFAULT_DB_ALIAS]
+
+    def slow_path(handler: Any, alias: str) -> Any:
+        pytest.fail("default_db went through connections[...]")
+
+    monkeypatch.setattr(type(connections), "__getitem__", slow_path)
+
+    assert prepared.default_db() is expected
 
 
 def test_the_local_it_reads_is_still_a_plain_thread_local() -> None:

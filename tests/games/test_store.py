@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import threading
+from datetime import timedelta
 
 import pytest
+from django.core import checks
 from django.db import DatabaseError, connection, connections, transaction
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from games import store
 from games.errors import Conflict, GameNotFound
@@ -40,6 +43,25 @@ def test_an_append_writes_its_events_in_order_and_moves_the_version():
     stored = GameEvent.objects.filter(game=game).order_by("version")
     assert [e.actor for e in stored] == ["user:1"] * 3
     assert [e.data for e in stored] == [{"n": 0}, {"n": 1}, {"n": 2}]
+
+
+def test_an_append_records_its_times_in_utc_and_the_site_refuses_to_run_without_use_tz(
+    settings,
+):
+    game = make_stream()
+    before = timezone.now()
+
+    store.append(game_id=game.pk, events=notes(1), expected_version=0)
+
+    game.refresh_from_db()
+    recorded = GameEvent.objects.get(game=game).recorded_at
+    assert before <= recorded <= timezone.now()
+    assert recorded == game.last_activity
+    assert recorded.utcoffset() == timedelta(0)
+    # The store takes datetime.now(UTC), which is timezone.now() only with USE_TZ.
+    assert "games.E001" not in [message.id for message in checks.run_checks()]
+    settings.USE_TZ = False
+    assert "games.E001" in [message.id for message in checks.run_checks()]
 
 
 def test_global_positions_run_on_without_gaps_across_games():
