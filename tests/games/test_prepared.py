@@ -65,21 +65,39 @@ def test_inside_a_running_loop_it_is_the_wrapper_of_that_context() -> None:
     assert ours is not sync
 
 
-def test_a_thread_s_wrapper_is_found_without_asking_django(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The point of default_db: once the thread has its wrapper, no lookup through `connections`.
-    expected = connections[DEFAULT_DB_ALIAS]
+# The two below run in a thread of their own: the suite's thread may have an event loop running
+# (Playwright's sync API keeps one there), and then both Django and default_db rightly take the
+# thread's async storage.
 
+
+def test_a_sync_thread_s_wrapper_is_found_without_asking_django(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The point of default_db: once a thread (a request's, a worker's) has its wrapper, no lookup
+    # through `connections`.
     def slow_path(handler: Any, alias: str) -> Any:
         pytest.fail("default_db went through connections[...]")
 
-    monkeypatch.setattr(type(connections), "__getitem__", slow_path)
+    def found_alone() -> tuple[Any, Any]:
+        expected = connections[DEFAULT_DB_ALIAS]
+        with monkeypatch.context() as patch:
+            patch.setattr(type(connections), "__getitem__", slow_path)
+            return prepared.default_db(), expected
 
-    assert prepared.default_db() is expected
+    ours, expected = in_thread(found_alone)
+
+    assert ours is expected
 
 
 def test_the_local_it_reads_is_still_a_plain_thread_local() -> None:
     # The shortcut reads asgiref's storage only when it is a threading.local; if an upgrade
     # changed that, every lookup would quietly take the slow path: this says so instead.
-    storage = connections._connections._storage  # type: ignore[attr-defined]
-    assert type(storage) is threading.local
-    assert getattr(storage, DEFAULT_DB_ALIAS) is prepared.default_db()
+    def read() -> tuple[Any, Any, Any, Any]:
+        wrapper = connections[DEFAULT_DB_ALIAS]
+        storage = connections._connections._storage  # type: ignore[attr-defined]
+        return type(storage), getattr(storage, DEFAULT_DB_ALIAS), wrapper, prepared.default_db()
+
+    kind, stored, wrapper, ours = in_thread(read)
+
+    assert kind is threading.local
+    assert stored is wrapper is ours
