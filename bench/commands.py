@@ -11,11 +11,12 @@ It creates a scratch database next to DATABASE_URL's (`<name>_commands_<pid>`), 
 runs, and drops it again; the tasks the commands send (turn clocks) go to a queue of their own
 on REDIS_URL, purged at the end. Each round builds, for each length and for each side, a fresh
 four-person match (target 100,000 points: it never ends) whose log is played by the greedy bot
-in-process and appended through services.append_decided in runs of about 500 events. Then a
-person loads the game (`services.game_view`, timed: the view) and sends the greedy bot's
-command for their seat (`services.game_command`, timed: the command, its on-commit listener
-included), N times in a row, after an untimed warm-up match of each side. The sides run in
-alternating order within each round:
+in-process and appended through services.append_decided in runs of about 500 events. Then, with
+a side's three matches built, a person loads a game (`services.game_view`, timed: the view) and
+sends the greedy bot's command for their seat (`services.game_command`, timed: the command, its
+on-commit listener included), N times for each match, the lengths taken in turn (100, 1,000,
+10,000, 100, ...), so that a moment of the others' load falls on every length alike; after an
+untimed warm-up match of each side. The sides run in alternating order within each round:
 
     before  the same code with snapshots switched off (every load folds the whole log);
     after   with snapshots: loads start from the newest snapshot. The match is first loaded
@@ -115,16 +116,16 @@ def run(args: argparse.Namespace) -> int:
     print(f"snapshots every {snapshots.EVERY} events; {args.samples} samples per match")
     # Untimed: the first commands of a process pay for connections, plans and caches.
     for side in SIDES:
-        measure(LENGTHS[0], side, args.samples, seed=0)
+        measure(LENGTHS[:1], side, args.samples, seed=0)
     for round_ in range(1, args.rounds + 1):
         # Both orders alternate between rounds, so that drift (others' load) hits all alike.
         sides = SIDES if round_ % 2 else SIDES[::-1]
-        for length in LENGTHS if round_ % 2 else LENGTHS[::-1]:
-            for side in sides:
-                views, commands = measure(length, side, args.samples, seed=round_)
+        for side in sides:
+            lengths = LENGTHS if round_ % 2 else LENGTHS[::-1]
+            for length, (views, commands) in measure(lengths, side, args.samples, round_).items():
                 samples["view", side, length].append(views)
                 samples["command", side, length].append(commands)
-        print(f"round {round_} done ({' then '.join(sides)} at each length); load {_load()}")
+        print(f"round {round_} done ({' then '.join(sides)}, the lengths in turn); load {_load()}")
 
     def median(kind: str, side: str, length: int) -> float:
         return statistics.median(statistics.median(r) for r in samples[kind, side, length])
@@ -161,38 +162,43 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def measure(length: int, side: str, count: int, seed: int) -> tuple[list[float], list[float]]:
-    """A fresh match `length` events long; `count` times a person's view then their command."""
+def measure(
+    lengths: tuple[int, ...], side: str, count: int, seed: int
+) -> dict[int, tuple[list[float], list[float]]]:
+    """A fresh match of each length; `count` times, for each match in turn, a person's view then
+    their command. Returns each length's view and command times."""
     from games import services
     from games.bots import find_strategy
     from games.models import Game
 
-    game, people = build(length, seed)
+    matches = {length: build(length, seed) for length in lengths}
     greedy = find_strategy("greedy")
     rng = random.Random(seed)
-    views: list[float] = []
-    commands: list[float] = []
+    times: dict[int, tuple[list[float], list[float]]] = {length: ([], []) for length in lengths}
     with snapshots_switched(on=side == "after"):
         if side == "after":
-            # Untimed: the snapshot at `length`, as the players' loads would have kept it.
-            services.load_state(game)
+            # Untimed: the snapshot at each length, as the players' loads would have kept it.
+            for game, _ in matches.values():
+                services.load_state(game)
         for _ in range(count):
-            seat = Game.objects.values_list("to_act", flat=True).get(pk=game.pk)[0]
-            person = people[seat]
-            start = time.perf_counter()
-            view = services.game_view(game_id=game.pk, viewer=person)
-            views.append((time.perf_counter() - start) * 1000)
-            command = greedy(view, view["legal"], rng)
-            start = time.perf_counter()
-            services.game_command(
-                game_id=game.pk,
-                actor=person,
-                command=command,
-                expected_version=view["version"],
-                command_id=uuid.uuid4().hex,
-            )
-            commands.append((time.perf_counter() - start) * 1000)
-    return views, commands
+            for length, (game, people) in matches.items():
+                views, commands = times[length]
+                seat = Game.objects.values_list("to_act", flat=True).get(pk=game.pk)[0]
+                person = people[seat]
+                start = time.perf_counter()
+                view = services.game_view(game_id=game.pk, viewer=person)
+                views.append((time.perf_counter() - start) * 1000)
+                command = greedy(view, view["legal"], rng)
+                start = time.perf_counter()
+                services.game_command(
+                    game_id=game.pk,
+                    actor=person,
+                    command=command,
+                    expected_version=view["version"],
+                    command_id=uuid.uuid4().hex,
+                )
+                commands.append((time.perf_counter() - start) * 1000)
+    return times
 
 
 def build(length: int, seed: int) -> tuple[Any, list[Any]]:
