@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from django.db import connection
 from django.db.backends.base.base import BaseDatabaseWrapper
@@ -44,10 +44,17 @@ class Table:
         return len(self.model._meta.concrete_fields)
 
 
-# One table's part of a row: its model, its attnames, its width, the converters of the columns
-# that have any (index, converters, the column expression they are called with), and the index
-# of its primary key.
-Part = tuple[type[Model], list[str], int, list[tuple[int, list[Converter], Any]], int]
+class Part(NamedTuple):
+    """One table's part of a row."""
+
+    model: type[Model]
+    attnames: list[str]
+    width: int
+    # The columns that have converters: (index, converters, the column expression they are
+    # called with).
+    converted: list[tuple[int, list[Converter], Any]]
+    # The index of its primary key among its columns.
+    pk: int
 
 
 class Select:
@@ -84,7 +91,7 @@ class Select:
                         converted.append((index, functions, col))
                 attnames = [field.attname for field in fields]
                 pk = fields.index(table.model._meta.pk)
-                parts.append((table.model, attnames, len(fields), converted, pk))
+                parts.append(Part(table.model, attnames, len(fields), converted, pk))
             columns = {f"{table.alias}_columns": table.columns() for table in self.tables}
             found = (self._template.format(**columns), parts)
             self._built[db.vendor] = found
@@ -116,16 +123,16 @@ class Select:
         instance already built for the same joined row in this fetch (`joined`, by table and
         primary key), or None where a LEFT JOIN found no row."""
         first = _model(row, 0, parts[0], db)
-        start = parts[0][2]
+        start = parts[0].width
         for number, (name, part) in enumerate(zip(self.relations, parts[1:], strict=True), 1):
-            pk = row[start + part[4]]
+            pk = row[start + part.pk]
             related = None
             if pk is not None:
                 related = joined.get((number, pk))
                 if related is None:
                     related = joined[number, pk] = _model(row, start, part, db)
             first._state.fields_cache[name] = related
-            start += part[2]
+            start += part.width
         return first
 
 
