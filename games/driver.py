@@ -9,7 +9,7 @@ chances in this order:
    a window is open, in a random order;
 2. an open choice (newno: a pending with several `seats`) to its seats in a random order; a
    strategy may let it pass (None), and when every eligible seat is driven and none acts, the
-   system `close-window` (the Youngest Rule, RULES.md) at once;
+   system `close-window` (the Youngest Rule, docs/rules.md) at once;
 3. the first seat of `to_act`, which must answer.
 
 Seats the driver does not move may still be owed the out-of-turn chances of (1): registered remote

@@ -1,4 +1,4 @@
-"""Card codes, the 108-card deck and card points (RULES.md "Cards").
+"""Card codes, the 108-card deck and card points (docs/rules.md "Cards").
 
 Cards are plain strings at every boundary (`red-7`, `wild-draw4`). Inside the engine they stay
 strings too: CPython compares and hashes short interned strings quickly, and the tables below turn

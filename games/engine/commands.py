@@ -1,6 +1,6 @@
 """Command types (imperative verbs) and their validation at the boundary.
 
-Commands are JSON-able dicts, the vocabulary of RULES.md "Commands". `parse` checks a command's
+Commands are JSON-able dicts, the vocabulary of docs/rules.md "Commands". `parse` checks a command's
 shape (type, fields, card codes, seat numbers) before any rule looks at it, so that every decider
 can trust its input. Anything wrong raises `IllegalCommand` with a stable `code`.
 """

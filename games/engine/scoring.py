@@ -1,4 +1,4 @@
-"""Hand scores, match end and final placement (RULES.md "Matches and scoring")."""
+"""Hand scores, match end and final placement (docs/rules.md "Scoring and placement")."""
 
 from __future__ import annotations
 

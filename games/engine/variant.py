@@ -1,4 +1,4 @@
-"""`Variant`: the engine's public surface (DESIGN.md "The rules engine: decide and evolve")."""
+"""`Variant`: the engine's public surface (docs/engine.md "Decide and evolve")."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ class Variant:
             raise ValueError(f"unknown variant field(s): {', '.join(sorted(map(str, unknown)))}")
         precognitive = spec.get("precognitive")
         modified = precognitive is not None and precognitive is not False
-        # RULES.md: the modifier is over `official` by default.
+        # docs/rules.md: the modifier is over `official` by default.
         base = find_ruleset(spec.get("rules", "official" if modified else None))
         options = spec.get("options") or {}
         if not isinstance(options, Mapping):

@@ -1,6 +1,6 @@
 """Bad input: specs, commands and starts the engine must refuse, changing nothing.
 
-RULES.md "Common terms": a command that breaks the rules is rejected with a clear reason and
+docs/rules.md "Table, turns and common rules": a command that breaks the rules is rejected with a clear reason and
 changes nothing. `Table.reject` checks the code, a message, and that neither the state, nor any
 seat's view, nor the state passed to `decide` changed.
 """

@@ -1,4 +1,4 @@
-"""`basic-plus` (RULES.md "basic-plus", seed 002): one test per rule sentence."""
+"""`basic-plus` (docs/rules.md "basic-plus"): one test per rule sentence."""
 
 from __future__ import annotations
 
@@ -355,7 +355,7 @@ def test_any_seat_may_catch_a_seat_with_one_card_that_has_not_called_and_it_draw
 
 def test_a_seat_that_has_not_called_stays_catchable_after_the_next_turn():
     """Any seat may `catch` a seat … that has not called since it went down to one."""
-    # RULES.md's basic-plus catch has no window: only a call (or more cards) ends it.
+    # docs/rules.md's basic-plus catch has no window: only a call (or more cards) ends it.
     table = down_to_one(uno=False)
     table.do("draw", 1)
     table.do("draw", 2)

@@ -1,4 +1,4 @@
-"""`censorship` (seed 001; RULES.md "censorship"): the dealer rules on every submitted card.
+"""`censorship` (docs/rules.md "censorship"): the dealer rules on every submitted card.
 
 Unless a test says otherwise: four seats, seat 0 deals (the censor), so seat 1 is dealt first and
 submits first, and the flipped card is `red-5`.

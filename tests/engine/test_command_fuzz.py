@@ -5,7 +5,7 @@ basic-plus, newno, censorship, and precognitive over official and basic-plus).
 
 Each one is either legal (decide returns events) or refused with `IllegalCommand` carrying a
 reason code and a message; never another exception. Either way the state passed in is the same
-afterwards, and so is every seat's view (decide is pure: RULES.md, a refused command changes
+afterwards, and so is every seat's view (decide is pure: docs/rules.md, a refused command changes
 nothing). The heavier run, more examples on more states, is marked slow (UNO_SLOW_TESTS=1).
 """
 

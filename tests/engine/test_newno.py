@@ -1,4 +1,4 @@
-"""RULES.md "newno" (seed 003), rule by rule, on stacked decks.
+"""docs/rules.md "newno", rule by rule, on stacked decks.
 
 Unless a test says otherwise: four seats, seat 0 deals (so seat 1 is dealt first; in newno the
 dealer only flips), seat ages are equal (so the lowest seat is the youngest). Many tests start

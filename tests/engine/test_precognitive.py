@@ -1,4 +1,4 @@
-"""The `precognitive` modifier (RULES.md "precognitive modifier", seed 000), over both bases."""
+"""The `precognitive` modifier (docs/rules.md "The precognitive modifier"), over both bases."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ an open choice; censorship: every ruling the dealer may make). After every comma
 3. no view, no viewed event and (newno, censorship) no seat's legal commands show a card the
    viewer may not see, and every view is JSON;
 4. a wrong command raises IllegalCommand with its code and changes nothing;
-5. (newno, censorship) the legal commands are exactly what RULES.md allows: the matching cards,
+5. (newno, censorship) the legal commands are exactly what docs/rules.md allows: the matching cards,
    draws only where allowed, jump-ins only with the identical card while a window is open, and
    the window closes with the next command.
 """
@@ -94,7 +94,7 @@ def deep_copy(value: Any) -> Any:
 
 
 def lane_visible(spec: dict[str, Any], owner: int, viewer: int | None) -> bool:
-    """RULES.md sight: sighted = the owner sees its lane; blind = nobody; telepathic = everyone."""
+    """docs/rules.md sight: sighted = the owner sees its lane; blind = nobody; telepathic = everyone."""
     sight = (spec.get("precognitive") or {}).get("sight", "sighted")
     return sight == "telepathic" or (sight == "sighted" and owner == viewer)
 
@@ -327,7 +327,7 @@ def check_view(
 
 def rules_on_a_hidden_hand(state: State, viewer: int) -> bool:
     """censorship: the dealer ruling on a submitted wild-draw4, whose legality depends on whether
-    the submitter holds the current colour (RULES.md "no bluffing"). The engine judges it, so the
+    the submitter holds the current colour (docs/rules.md "no bluffing"). The engine judges it, so the
     presence of `approve` tells the dealer that much about the submitter's hand."""
     submission = state.extra.get("submission")
     return submission is not None and viewer == state.dealer and submission["card"] == "wild-draw4"
@@ -480,7 +480,7 @@ def twin(card: str) -> str:
 
 
 def newno_playable(state: State, card: str) -> bool:
-    """RULES.md newno: what may be played now (a stack, the first play's leeway, a match)."""
+    """docs/rules.md newno: what may be played now (a stack, the first play's leeway, a match)."""
     pending = state.pending or {}
     if pending.get("type") == "stack":
         # +2 only on +2, +4 only on +4.
@@ -502,7 +502,7 @@ def turn_of(variant: Variant, state: State, seat: int) -> list[Command]:
 
 
 def check_newno_options(variant: Variant, state: State) -> None:
-    """Property 5 (newno): a waited-for seat's options are exactly what RULES.md allows."""
+    """Property 5 (newno): a waited-for seat's options are exactly what docs/rules.md allows."""
     pending = state.pending or {}
     kind = pending["type"]
     for seat in state.to_act:
@@ -602,14 +602,14 @@ def check_newno_step(
 
 
 def legal_for(state: State, holder: int, card: str) -> bool:
-    """RULES.md censorship: a match; a wild-draw4 only for a holder with no card of the colour."""
+    """docs/rules.md censorship: a match; a wild-draw4 only for a holder with no card of the colour."""
     if not matches(card, state.top, state.color):
         return False
     return card != "wild-draw4" or all(color_of(c) != state.color for c in state.hands[holder])
 
 
 def check_censorship_options(variant: Variant, state: State) -> None:
-    """Property 5 (censorship): a waited-for seat's options are exactly what RULES.md allows."""
+    """Property 5 (censorship): a waited-for seat's options are exactly what docs/rules.md allows."""
     pending = state.pending or {}
     kind, dealer = pending["type"], state.dealer
     for seat in state.to_act:
@@ -969,7 +969,7 @@ def submit_command(seat: int, card: str, **fields: Any) -> Command:
 
 
 def matches(card: str, top: str | None, color: str | None) -> bool:
-    """RULES.md: the current colour, the same rank as the top card, or black."""
+    """docs/rules.md: the current colour, the same rank as the top card, or black."""
     if card.startswith("wild") or top is None:
         return True
     card_color, card_rank = card.split("-", 1)

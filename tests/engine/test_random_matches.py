@@ -239,7 +239,7 @@ def seats_of(seats: int) -> range:
 def expected_places(
     scoring: str, totals: list[int], won: list[int], last: dict[str, Any]
 ) -> list[int]:
-    """RULES.md placement: by totals (or the single hand), then hands won, ties shared."""
+    """docs/rules.md placement: by totals (or the single hand), then hands won, ties shared."""
     seats = range(len(totals))
     if scoring == "winner-takes":
         keys = [(-totals[s], -won[s]) for s in seats]

@@ -70,7 +70,7 @@ def _unescape(raw: str) -> str:
 
 
 def visible_cards(game: Game, viewer: int | None) -> Counter[str]:
-    """The cards `viewer` (a seat, or None) may see, from the true state and RULES.md: its own
+    """The cards `viewer` (a seat, or None) may see, from the true state and docs/rules.md: its own
     hand, the top card, lanes as the sight rule allows, a censorship submission if it made or
     rules on it."""
     _, state, _ = services.load_state(game)

@@ -430,7 +430,7 @@ class Ruleset:
             self.end_turn(d, seat, state.next_seat(seat, 2))
         elif rank == "reverse":
             d.emit({"type": DIRECTION_CHANGED, "direction": -state.direction})
-            # RULES.md: reverse with two players acts as skip.
+            # docs/rules.md: reverse with two players acts as skip.
             two = state.seats == 2 and self.reverse_skips_with_two
             self.end_turn(d, seat, seat if two else state.next_seat(seat))
         elif rank == "draw2":
@@ -448,7 +448,7 @@ class Ruleset:
             self.end_turn(d, seat, nxt)
 
     def go_out(self, d: Decision, seat: Seat, card: Card) -> None:
-        # RULES.md: a last draw2 or wild-draw4 still makes the next seat draw, with no challenge.
+        # docs/rules.md: a last draw2 or wild-draw4 still makes the next seat draw, with no challenge.
         victim = d.state.next_seat(seat)
         if RANK_OF[card] == "draw2":
             self.draw_cards(d, victim, 2, "draw2")
@@ -467,7 +467,7 @@ class Ruleset:
         return True
 
     def closes_uno_window(self, state: State, seat: Seat | None, kind: str) -> bool:
-        """RULES.md "Catch windows": the next seat's command closes every other seat's window."""
+        """docs/rules.md "Table, turns and common rules" (the catch window): the next seat's command closes every other seat's window."""
         return self.uno_window and seat in state.to_act and kind not in (CATCH, CALL_UNO)
 
     def penalize(self, d: Decision, seat: Seat, reason: str) -> None:

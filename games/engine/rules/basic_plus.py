@@ -1,8 +1,8 @@
-"""`basic-plus` (seed 002; RULES.md "basic-plus"): no dealer, draw or discard, no challenge.
+"""`basic-plus` (docs/rules.md "basic-plus"): no dealer, draw or discard, no challenge.
 
 Decisions written down where the seed is silent:
 - There is no catch window: a seat can be caught for as long as it holds one card and has not
-  called since it went down to one (RULES.md "basic-plus" overrides the common catch window).
+  called since it went down to one (docs/rules.md "basic-plus" overrides the common catch window).
 - `catch` names another seat; a seat catching itself is rejected as malformed, like in official.
 - `legal_commands` lists `call-uno` and a `catch` of every other seat at all times, because they
   are legal (a wrong one costs the caller the penalty); play commands carry `uno: true` only

@@ -1,4 +1,4 @@
-"""`censorship` (seed 001; RULES.md "censorship"): the dealer rules on every card.
+"""`censorship` (docs/rules.md "censorship"): the dealer rules on every card.
 
 The dealer (the censor) plays its own turns; every other seat `submit`s a card face down and the
 dealer `approve`s it, `substitute`s a legal card of its own, or, when nothing is legal,

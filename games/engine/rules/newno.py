@@ -1,4 +1,4 @@
-"""`newno` (seed 003; RULES.md "newno"): open start, stacking, 7 and 0, jump-ins.
+"""`newno` (docs/rules.md "newno"): open start, stacking, 7 and 0, jump-ins.
 
 A hand opens with every seat in `to_act`; the first play and the second play (by a neighbour,
 which sets the direction) are open choices that `close-window` hands to the youngest eligible
@@ -92,7 +92,7 @@ class Newno(Official):
         self.prompt(d, {"type": "first-play", "seats": list(range(d.state.seats)), "leeway": True})
 
     def leeway(self, state: State, card: Card) -> bool:
-        """RULES.md: what the first play may be, on each flipped card."""
+        """docs/rules.md: what the first play may be, on each flipped card."""
         color = COLOR_OF[card]
         if color is None:
             return True  # Black cards are always allowed as the first play.
@@ -206,7 +206,7 @@ class Newno(Official):
     def after_command(self, d: Decision) -> None:
         pending = d.state.pending
         if pending is not None and "jump" in pending and "jump" not in d.notes:
-            # RULES.md: a jump-in is possible until the next command is recorded.
+            # docs/rules.md: a jump-in is possible until the next command is recorded.
             super().prompt(d, {k: v for k, v in pending.items() if k != "jump"})
 
     def after_play(self, d: Decision, seat: Seat, card: Card) -> None:

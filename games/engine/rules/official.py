@@ -1,4 +1,4 @@
-"""`official` (seeds 004 and 001's copy of the official sheet; RULES.md "official").
+"""`official` (docs/rules.md "official").
 
 The machinery in `base.Ruleset` already plays the official turn; this module adds the flip at
 the start of a hand and the command handlers, which the other families reuse.
@@ -134,7 +134,7 @@ class Official(Ruleset):
             }
         )
         if guilty:
-            # RULES.md: a guilty wild-draw4 stays on the pile; the challenger takes a normal turn.
+            # docs/rules.md: a guilty wild-draw4 stays on the pile; the challenger takes a normal turn.
             self.draw_cards(d, offender, 4, "challenge")
             self.begin_turn(d, seat)
         else:
