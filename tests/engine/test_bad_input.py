@@ -1,8 +1,8 @@
 """Bad input: specs, commands and starts the engine must refuse, changing nothing.
 
-docs/rules.md "Table, turns and common rules": a command that breaks the rules is rejected with a clear reason and
-changes nothing. `Table.reject` checks the code, a message, and that neither the state, nor any
-seat's view, nor the state passed to `decide` changed.
+docs/rules.md "Table, turns and common rules": a command that breaks the rules is rejected with
+a clear reason and changes nothing. `Table.reject` checks the code, a message, and that neither
+the state, nor any seat's view, nor the state passed to `decide` changed.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""docs/rules.md "Scoring and placement" for `official` (and `basic-plus` where it differs), and "Cards".
+"""docs/rules.md "Scoring and placement" for `official` (`basic-plus` where it differs), "Cards".
 
 Most hands here are one card each: seat 1 (left of dealer 0) goes out on its first play.
 """

@@ -1,4 +1,4 @@
-"""docs/rules.md "Table, turns and common rules" as they apply to `official`, and docs/rules.md "official".
+"""docs/rules.md "Table, turns and common rules" as they apply to `official`, and its "official".
 
 Unless a test says otherwise: three seats, seat 0 deals, so seat 1 is dealt first and plays first.
 """

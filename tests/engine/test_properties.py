@@ -94,7 +94,7 @@ def deep_copy(value: Any) -> Any:
 
 
 def lane_visible(spec: dict[str, Any], owner: int, viewer: int | None) -> bool:
-    """docs/rules.md sight: sighted = the owner sees its lane; blind = nobody; telepathic = everyone."""
+    """docs/rules.md sight: sighted = the owner sees its lane; blind = nobody; telepathic = all."""
     sight = (spec.get("precognitive") or {}).get("sight", "sighted")
     return sight == "telepathic" or (sight == "sighted" and owner == viewer)
 
@@ -327,8 +327,8 @@ def check_view(
 
 def rules_on_a_hidden_hand(state: State, viewer: int) -> bool:
     """censorship: the dealer ruling on a submitted wild-draw4, whose legality depends on whether
-    the submitter holds the current colour (docs/rules.md "no bluffing"). The engine judges it, so the
-    presence of `approve` tells the dealer that much about the submitter's hand."""
+    the submitter holds the current colour (docs/rules.md "censorship"). The engine judges it, so
+    the presence of `approve` tells the dealer that much about the submitter's hand."""
     submission = state.extra.get("submission")
     return submission is not None and viewer == state.dealer and submission["card"] == "wild-draw4"
 
@@ -602,14 +602,14 @@ def check_newno_step(
 
 
 def legal_for(state: State, holder: int, card: str) -> bool:
-    """docs/rules.md censorship: a match; a wild-draw4 only for a holder with no card of the colour."""
+    """docs/rules.md censorship: a match; a wild-draw4 only for a holder without the colour."""
     if not matches(card, state.top, state.color):
         return False
     return card != "wild-draw4" or all(color_of(c) != state.color for c in state.hands[holder])
 
 
 def check_censorship_options(variant: Variant, state: State) -> None:
-    """Property 5 (censorship): a waited-for seat's options are exactly what docs/rules.md allows."""
+    """Property 5 (censorship): a waited-for seat's options are exactly what the rules allow."""
     pending = state.pending or {}
     kind, dealer = pending["type"], state.dealer
     for seat in state.to_act:

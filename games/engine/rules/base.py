@@ -448,7 +448,7 @@ class Ruleset:
             self.end_turn(d, seat, nxt)
 
     def go_out(self, d: Decision, seat: Seat, card: Card) -> None:
-        # docs/rules.md: a last draw2 or wild-draw4 still makes the next seat draw, with no challenge.
+        # docs/rules.md: a last draw2 or wild-draw4 still makes the next seat draw, unchallenged.
         victim = d.state.next_seat(seat)
         if RANK_OF[card] == "draw2":
             self.draw_cards(d, victim, 2, "draw2")
@@ -467,7 +467,7 @@ class Ruleset:
         return True
 
     def closes_uno_window(self, state: State, seat: Seat | None, kind: str) -> bool:
-        """docs/rules.md "Table, turns and common rules" (the catch window): the next seat's command closes every other seat's window."""
+        """docs/rules.md, the catch window: the next seat's command closes every other window."""
         return self.uno_window and seat in state.to_act and kind not in (CATCH, CALL_UNO)
 
     def penalize(self, d: Decision, seat: Seat, reason: str) -> None:

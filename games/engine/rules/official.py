@@ -134,7 +134,7 @@ class Official(Ruleset):
             }
         )
         if guilty:
-            # docs/rules.md: a guilty wild-draw4 stays on the pile; the challenger takes a normal turn.
+            # docs/rules.md: a guilty wild-draw4 stays on the pile; the challenger then plays.
             self.draw_cards(d, offender, 4, "challenge")
             self.begin_turn(d, seat)
         else:

@@ -1,4 +1,4 @@
-"""The `precognitive` modifier (docs/rules.md "The precognitive modifier"), over any turn-based base.
+"""The `precognitive` modifier (docs/rules.md "The precognitive modifier"), over a turn-based base.
 
 `Precognitive.over(Base)` builds a ruleset class whose method resolution puts this modifier in
 front of the base, so the base's own machinery calls the modifier's hooks (`begin_turn`,
