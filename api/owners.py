@@ -16,6 +16,7 @@ from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
 from api.errors import error_responses
+from api.throttles import FailClosedThrottle
 from games import bot_registry
 from games.models import Bot
 
@@ -103,9 +104,10 @@ class TokenOutput(serializers.Serializer):
     token = serializers.CharField(help_text="The new token, shown this once; the old one is void.")
 
 
-class BotChangesThrottle(UserRateThrottle):
+class BotChangesThrottle(FailClosedThrottle, UserRateThrottle):
     """Registering a bot, changing how it plays and asking for its validation each start
-    validation matches on our workers: API_BOT_CHANGES_RATE per user (429 `throttled` past it)."""
+    validation matches on our workers: API_BOT_CHANGES_RATE per user (429 `throttled` past it;
+    503 while the cache is down, api/throttles.py)."""
 
     scope = "bot-changes"
 

@@ -10,21 +10,67 @@ every request's time and reads and writes it whole (two round trips, and up to t
 count of timestamps pickled each way).
 
 The rates are settings (README.md): API_PERSON_COMMANDS_RATE, API_BOT_COMMANDS_RATE, SIGNUP_RATE.
+
+While the cache cannot be reached (Redis restarting; docker-compose.yml puts the cache on the
+broker's Redis), a throttle cannot count. The commands' throttles then let the request through
+uncounted: a command must not fail because its brake is down (docs/reliability.md), and only
+signed-in people and bots with a token send them. Sign-ups (anonymous, where the count per
+address is the only brake) and bot changes (api/owners.py; each starts validation matches, which
+need the broker, on the same Redis, anyway) fail closed: the error goes on to
+api/unavailable.py's 503. Either way the request is counted in uno_throttle_cache_down_total
+(games/metrics.py) and logged, at most once a minute per throttle and process.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import logging
 import math
+import time
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from django.http import HttpRequest
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from rest_framework.throttling import SimpleRateThrottle
 
+from games.metrics import THROTTLE_CACHE_DOWN, THROTTLE_DECISIONS
 from games.models import Bot
+
+log = logging.getLogger(__name__)
+
+# The errors of a cache that is down (redis-py's; BusyLoadingError, a Redis still loading its
+# data after a restart, is a ConnectionError), the same as api/unavailable.py's.
+CACHE_DOWN = (RedisConnectionError, RedisTimeoutError)
+# Seconds between two log lines about one throttle's cache being down, in one process.
+LOG_EVERY = 60.0
+_logged_at: dict[str, float] = {}
+LET_THROUGH, REFUSED = THROTTLE_DECISIONS
+
+
+def cache_down(scope: str, error: Exception, decision: str) -> None:
+    """Count and log a request whose `scope` throttle found its cache down, and the `decision`
+    taken (THROTTLE_DECISIONS)."""
+    THROTTLE_CACHE_DOWN.labels(scope=scope, decision=decision).inc()
+    now = time.monotonic()
+    if now - _logged_at.get(scope, -LOG_EVERY) >= LOG_EVERY:
+        _logged_at[scope] = now
+        log.warning("rate limit %s cannot reach its cache (%r): %s", scope, error, decision)
+
+
+class FailClosedThrottle(SimpleRateThrottle):
+    """A DRF throttle that refuses while its cache is down: the cache's error goes on to
+    api/unavailable.py's 503, counted and logged here."""
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        try:
+            return super().allow_request(request, view)
+        except CACHE_DOWN as error:
+            cache_down(str(self.scope), error, REFUSED)
+            raise
 
 
 class WindowThrottle(SimpleRateThrottle):
@@ -40,14 +86,24 @@ class WindowThrottle(SimpleRateThrottle):
         self.now = self.timer()
         window, into = divmod(self.now, self.duration)
         current = f"{self.key}:{int(window)}"
-        count, previous = self._hit(current, f"{self.key}:{int(window) - 1}")
+        try:
+            count, previous = self._hit(current, f"{self.key}:{int(window) - 1}")
+        except CACHE_DOWN as error:
+            # Uncounted: a command goes on while its brake is down (the module's docstring).
+            cache_down(str(self.scope), error, LET_THROUGH)
+            return True
         # The previous window's requests, spread evenly, that are still within `duration`.
         self.previous, self.into = previous, into
         self.still = previous * (1 - into / self.duration)
         self.excess = self.still + count - self.num_requests
         if self.excess <= 0:
             return True
-        self._unhit(current)
+        try:
+            self._unhit(current)
+        except CACHE_DOWN:
+            # Down since the count: the refusal stands, counted once too many in a window the
+            # restart has most likely emptied anyway.
+            pass
         return self.throttle_failure()
 
     def wait(self) -> float | None:
@@ -138,8 +194,8 @@ def client_address(request: HttpRequest) -> str:
     return str(address)
 
 
-class SignUpThrottle(SimpleRateThrottle):
-    """Accounts made from one address: SIGNUP_RATE."""
+class SignUpThrottle(FailClosedThrottle):
+    """Accounts made from one address: SIGNUP_RATE. Refused (503) while the cache is down."""
 
     scope = "signups"
 
@@ -153,3 +209,11 @@ class SignUpThrottle(SimpleRateThrottle):
 def try_again_in(throttle: SimpleRateThrottle) -> int:
     """Whole seconds until `throttle`, which has just refused, lets a request through."""
     return max(1, math.ceil(throttle.wait() or 1))
+
+
+# Every throttle's series exists from the start at 0 (api/owners.py's BotChangesThrottle is
+# "bot-changes").
+for _scope in (PersonCommandThrottle.scope, BotCommandThrottle.scope):
+    THROTTLE_CACHE_DOWN.labels(scope=_scope, decision=LET_THROUGH)
+for _scope in (SignUpThrottle.scope, "bot-changes"):
+    THROTTLE_CACHE_DOWN.labels(scope=_scope, decision=REFUSED)

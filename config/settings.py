@@ -71,6 +71,10 @@ MIDDLEWARE = [
     # A database or broker that is down answers 503 "unavailable", not a 500 (api/unavailable.py).
     "api.unavailable.UnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # The input boundary (api/boundary.py): a NUL or a lone surrogate in the path, the query,
+    # a form, a cookie or a header is 400 `invalid-characters` before the session or a view
+    # reads it.
+    "api.boundary.InputBoundaryMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -201,10 +205,16 @@ REST_FRAMEWORK = {
 # The cache (rate limits count in it): Redis at CACHE_URL when set, so every web process shares
 # the counts; otherwise each process keeps its own, in memory. Keep it apart from the broker's
 # database (docker-compose.yml uses /1 for the cache, /0 for Celery).
+# A Redis that does not answer costs a request at most a second (redis-py waits for ever by
+# default): the command throttles then let commands through uncounted (api/throttles.py).
 CACHE_URL = os.environ.get("CACHE_URL", "")
 if CACHE_URL:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "OPTIONS": {"socket_connect_timeout": 1.0, "socket_timeout": 1.0},
+        }
     }
 
 # Bot registrations, changes and validation requests a user may make (api/owners.py): each

@@ -72,6 +72,17 @@ WEBHOOK_CALLS = Counter(
     "uno_webhook_calls", "Calls of games.bots.webhook.ask, by outcome.", ["outcome"]
 )
 
+# api/throttles.py: requests whose rate limit could not be counted because the cache (CACHE_URL)
+# was down, by the throttle's scope and what was done: commands are let through uncounted, sign-ups
+# and bot changes refused with a 503 (docs/reliability.md).
+THROTTLE_DECISIONS = ("let-through", "refused")
+THROTTLE_CACHE_DOWN = Counter(
+    "uno_throttle_cache_down",
+    "Requests whose rate limit could not be counted because its cache was down, by throttle "
+    "scope and decision (let-through or refused).",
+    ["scope", "decision"],
+)
+
 # Every outcome's series exists from the start at 0, so a rate over it is defined before the
 # first conflict or timeout.
 for _outcome in COMMAND_OUTCOMES:

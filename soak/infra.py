@@ -375,6 +375,9 @@ class Plan:
         return {
             "DATABASE_URL": self.database_url,
             "REDIS_URL": self.redis_url,
+            # The rate limits' cache on the Redis the soak restarts, as docker-compose.yml has it
+            # (another database of the same server): commands must go on while it is down.
+            "CACHE_URL": self.redis_url.removesuffix("/0") + "/1",
             "CELERY_QUEUE": self.queue,
             "SECRET_KEY": os.environ.get("SECRET_KEY") or "soak-only-not-secret",
             "ALLOWED_HOSTS": "127.0.0.1,localhost",

@@ -182,6 +182,8 @@ def test_cache_url_selects_a_shared_redis_cache_and_none_keeps_memory(monkeypatc
     assert fresh.CACHES["default"] == {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": "redis://127.0.0.1:6379/1",
+        # A Redis that does not answer holds a request a second at most (api/throttles.py).
+        "OPTIONS": {"socket_connect_timeout": 1.0, "socket_timeout": 1.0},
     }
     assert not hasattr(fresh_settings(monkeypatch, SECRET_KEY="k"), "CACHES")
 
