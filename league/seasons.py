@@ -27,7 +27,7 @@ from games.services import keyed_seed
 
 from . import scheduling, standings
 from .clubs import check_admin, is_admin, is_member
-from .errors import CompetitionError, SeasonError
+from .errors import CompetitionError, NotClubAdmin, SeasonError
 from .models import (
     Bye,
     Club,
@@ -151,12 +151,46 @@ def season_enter(
     tier: int | None = None,
 ) -> Entry:
     """Enter a member (an admin enters anyone of the club; a member enters themselves) or a
-    bot (admins) in a draft season, in division `tier` (default: the lowest). Raises
-    NotClubAdmin, SeasonError (`not-draft`, `not-a-member`, `invalid-season`), EntryRefused."""
+    bot (admins) in a draft season. An admin chooses the division, `tier` (default: the
+    lowest); a member entering themselves goes where the season's rules put them
+    (`rules_tier`), and a `tier` they send is refused (NotClubAdmin: only an admin chooses a
+    division). Raises NotClubAdmin, SeasonError (`not-draft`, `not-a-member`,
+    `invalid-season`), EntryRefused."""
     _draft(season)
-    if not (user is not None and user == actor and is_member(season.club, actor)):
-        check_admin(season.club, actor)
+    if not is_admin(season.club, actor):
+        if not (user is not None and user == actor and is_member(season.club, actor)):
+            check_admin(season.club, actor)
+        if tier is not None:
+            raise NotClubAdmin(
+                f"only an admin of {season.club.name} chooses a division; entering yourself, "
+                "you go where the season's rules put you"
+            )
+        tier = rules_tier(season, user)
     return _enter(season, user, bot, tier)
+
+
+def _moved(tier: int, zone: str) -> int:
+    """The tier a final table's line goes to next season: up one, down one, or the same."""
+    return tier + {"up": -1, "down": 1}.get(zone, 0)
+
+
+def rules_tier(season: Season, user: Any) -> int:
+    """The division the season's rules give a member: where the previous season's final table
+    sent them (promoted up a tier, relegated down one, the rest where they were), as
+    `season_next` placed them; a newcomer to the club's seasons, the lowest. Where an admin
+    had put them before they withdrew does not count: only an admin places anyone elsewhere."""
+    tiers = sorted(season.divisions.values_list("tier", flat=True))
+    previous = season.previous
+    if previous is None:
+        return tiers[-1]
+    entry = Entry.objects.filter(competition_id=previous.competition_id, user=user).first()
+    if entry is None:
+        return tiers[-1]
+    for division in previous.divisions.all():
+        for line in division.final_table or []:
+            if line["entry"] == entry.pk:
+                return min(max(_moved(division.tier, line["zone"]), tiers[0]), tiers[-1])
+    return tiers[-1]
 
 
 def _enter(season: Season, user: Any, bot: Bot | None, tier: int | None) -> Entry:
@@ -419,8 +453,7 @@ def season_next(
         following.save(update_fields=["previous"])
         for division in divisions:
             for line in division.final_table or []:
-                tier = division.tier + {"up": -1, "down": 1}.get(line["zone"], 0)
-                _carry_over(following, line, tier)
+                _carry_over(following, line, _moved(division.tier, line["zone"]))
     return following
 
 

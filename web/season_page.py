@@ -131,6 +131,10 @@ def season(request: HttpRequest, slug: str) -> HttpResponse:
         "my_entry": mine,
         "next_season": Season.objects.filter(previous=season).select_related("competition").first(),
     }
+    if context["is_member"] and not admin and mine is None and season.status == Season.Status.DRAFT:
+        # Where entering oneself puts one: only an admin chooses a division.
+        tier = seasons.rules_tier(season, user)
+        context["my_division"] = next(d.division for d in divisions if d.division.tier == tier)
     # The tables and fixtures (templates/leagues/_season_tables.html).
     context |= season_tables_context(season, user)
     if admin and season.status == Season.Status.DRAFT:

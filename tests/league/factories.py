@@ -9,7 +9,7 @@ from typing import Any
 from games.models import Bot, Seat
 from league.clubs import club_create, club_join
 from league.models import Club, Competition, Entry, Season
-from league.seasons import season_create
+from league.seasons import DivisionSpec, season_close, season_create, season_enter, season_next
 from league.services import competition_create, competition_join
 from tests.games.factories import SHORT, make_user
 
@@ -68,3 +68,27 @@ def make_season(club: Club, admin: Any, *, seats_per_game: int = 2, **fields: An
     fields.setdefault("variant", SHORT)
     fields.setdefault("start_date", datetime.date(2026, 1, 5))
     return season_create(club=club, admin=admin, seats_per_game=seats_per_game, **fields)
+
+
+def promotion_and_relegation() -> tuple[Season, Any, Any, Any]:
+    """A club's closed two-division season and its draft next season: member `up` was promoted
+    to the top division, member `down` relegated from it (nothing was played: the entry order
+    settles the shared places). Returns (next season, admin, up, down)."""
+    club, admin, (up, down) = make_club(members=2)
+    divisions = [DivisionSpec("Premier", relegate=1), DivisionSpec("First", promote=1)]
+    season = make_season(club, admin, divisions=divisions)
+    season_enter(season=season, actor=admin, bot=make_bot(), tier=1)
+    season_enter(season=season, actor=admin, user=down, tier=1)
+    season_enter(season=season, actor=admin, user=up, tier=2)
+    season_enter(season=season, actor=admin, bot=make_bot(), tier=2)
+    Season.objects.filter(pk=season.pk).update(status=Season.Status.RUNNING)
+    season_close(season=season, admin=admin)
+    number = next(_numbers)
+    following = season_next(
+        season=season,
+        admin=admin,
+        name=f"Season {number}",
+        slug=f"season-{number}",
+        start_date=datetime.date(2026, 4, 6),
+    )
+    return following, admin, up, down

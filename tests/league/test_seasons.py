@@ -16,6 +16,7 @@ from games import projections, store, turns
 from games.engine import MATCH_OVER
 from games.engine.events import FIXTURE_RETIMED, SEAT_FORFEITED
 from games.models import Game, MatchResult
+from league.clubs import club_join
 from league.errors import InvalidCompetition, NotClubAdmin, SeasonError
 from league.models import Bye, Division, Entry, Fixture, Season, Standing
 from league.seasons import (
@@ -28,10 +29,11 @@ from league.seasons import (
     season_enter,
     season_next,
     season_start,
+    season_withdraw,
 )
 from league.standings import division_table
 from tests.games.factories import make_user
-from tests.league.factories import make_bot, make_club, make_season
+from tests.league.factories import make_bot, make_club, make_season, promotion_and_relegation
 
 pytestmark = pytest.mark.django_db
 
@@ -105,6 +107,37 @@ def test_members_enter_themselves_admins_enter_anyone_of_the_club():
     assert raised.value.code == "not-a-member"
     season_enter(season=season, actor=admin, user=other)
     assert season.competition.entries.count() == 2
+
+
+def tier_of(season: Season, person) -> int | None:
+    entry = season.competition.entries.filter(user=person, active=True).first()
+    return entry.division_entry.division.tier if entry else None
+
+
+def test_a_member_entering_themselves_goes_where_the_rules_put_them_not_where_they_ask():
+    season, admin, up, down = promotion_and_relegation()
+    assert (tier_of(season, up), tier_of(season, down)) == (1, 2)
+    season_withdraw(season=season, actor=down, user=down)
+    season_withdraw(season=season, actor=up, user=up)
+
+    # The relegated member cannot undo his relegation by asking for the top division.
+    with pytest.raises(NotClubAdmin) as raised:
+        season_enter(season=season, actor=down, user=down, tier=1)
+    assert raised.value.code == "not-club-admin"
+    assert "chooses a division" in raised.value.message
+    assert tier_of(season, down) is None
+    season_enter(season=season, actor=down, user=down)
+    # The promoted member goes back up; a newcomer to the club goes to the lowest division.
+    season_enter(season=season, actor=up, user=up)
+    newcomer = make_user()
+    club_join(club=season.club, user=newcomer, code=season.club.invite_code)
+    season_enter(season=season, actor=newcomer, user=newcomer)
+    assert [tier_of(season, p) for p in (up, down, newcomer)] == [1, 2, 2]
+
+    # An admin places anyone anywhere.
+    season_withdraw(season=season, actor=admin, user=down)
+    season_enter(season=season, actor=admin, user=down, tier=1)
+    assert tier_of(season, down) == 1
 
 
 def test_starting_draws_every_division_and_opens_the_first_round_only():

@@ -16,7 +16,7 @@ from league.clubs import club_request, membership_of
 from league.models import Club, Competition, Fixture, Membership, Season
 from league.seasons import season_enter
 from tests.games.factories import make_user
-from tests.league.factories import make_bot, make_club, make_season
+from tests.league.factories import make_bot, make_club, make_season, promotion_and_relegation
 from tests.web.league_pages import autumn_season, play_season_out
 
 pytestmark = pytest.mark.django_db
@@ -458,6 +458,33 @@ def test_a_member_enters_and_withdraws_themselves():
 
     client.post(reverse("web:season-withdraw", args=[season.slug, entry.pk]))
     assert not season.competition.entries.filter(active=True).exists()
+
+
+def test_a_member_entering_themselves_cannot_choose_a_division():
+    season, _, up, down = promotion_and_relegation()
+    url = reverse("web:season-enter-member", args=[season.slug])
+    for person in (up, down):
+        entry = season.competition.entries.get(user=person)
+        signed_in(person).post(reverse("web:season-withdraw", args=[season.slug, entry.pk]))
+    client = signed_in(down)
+
+    offered = page(client.get(reverse("web:season", args=[season.slug])))
+    refused = client.post(url, {"username": down.username, "tier": "1"}, follow=True)
+    assert not season.competition.entries.filter(user=down, active=True).exists()
+    entered = client.post(url, {"username": down.username}, follow=True)
+    signed_in(up).post(url, {"username": up.username})
+
+    assert "you will play in First, where the season's rules put you" in offered
+    assert shown_messages(refused)[-1] == (
+        f"only an admin of {season.club.name} chooses a division; entering yourself, you go "
+        "where the season's rules put you."
+    )
+    assert shown_messages(entered)[-1] == "You are entered."
+    tiers = {
+        e.user: e.division_entry.division.name
+        for e in season.competition.entries.filter(active=True, user__isnull=False)
+    }
+    assert tiers == {up: "Premier", down: "First"}
 
 
 def test_a_newno_season_asks_for_birth_dates():
