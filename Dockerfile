@@ -23,5 +23,8 @@ USER uno
 EXPOSE 8000
 # gthread, 3 processes x 2 threads: the shape bench/api.py measured best on 2 cores, with
 # keep-alive (the sync worker opens a connection per request; docs/performance.md, "API").
+# The access log's logger blanks secrets in URLs, e.g. a password-reset link's token
+# (config/gunicorn_logger.py).
 CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--threads", "2", \
-     "--worker-class", "gthread", "--access-logfile", "-"]
+     "--worker-class", "gthread", "--access-logfile", "-", \
+     "--logger-class", "config.gunicorn_logger.RedactingLogger"]

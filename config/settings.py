@@ -182,7 +182,11 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    # No secret of a URL in any line: a reset token in "Not Found: <path>" (config/redact.py).
+    "filters": {"redact": {"()": "config.redact.RedactSecrets"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["redact"]}
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     # Replace Django's own handlers (console in DEBUG, runserver's) so every line goes once
     # through the root handler, in one format.

@@ -270,6 +270,7 @@ class Gunicorn(Process):
         command = [
             sys.executable, "-m", "gunicorn", "config.wsgi", "--workers", str(workers),
             "--bind", f"127.0.0.1:{self.port}", "--timeout", "60", "--graceful-timeout", "5",
+            "--logger-class", "config.gunicorn_logger.RedactingLogger",
         ]  # fmt: skip
         super().__init__("gunicorn", command, env, logs)
         self.url = f"http://127.0.0.1:{self.port}"

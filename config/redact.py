@@ -1,0 +1,56 @@
+"""Secrets in URLs never reach a log: `redact` blanks them in any text, `RedactSecrets` in every
+record Django's logging writes (config/settings.py's LOGGING: django.request's "Not Found: <path>",
+api/unavailable.py's "503 for <path>", runserver's request lines), and
+config/gunicorn_logger.py in gunicorn's access log.
+
+What is blanked, by `[redacted]`:
+- the token of a password-reset link, `/accounts/reset/<uidb64>/<token>/` (Django's
+  PasswordResetConfirmView, config/urls.py; valid for PASSWORD_RESET_TIMEOUT, 3 days). The
+  uidb64 stays, and so does `set-password`, the placeholder the view redirects to once it has
+  put the token in the session;
+- the value of any query-string parameter whose name holds token, secret, password, passwd, key,
+  signature, session or auth (the service reads no secret from a query string, but a client
+  may put one there: `?token=...`, `?api_key=...`).
+Header values (Authorization, Cookie) are not in any line the service writes; the gunicorn
+logger blanks them if an access-log format asks for them.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+REDACTED = "[redacted]"
+
+# The reset link's token (not Django's placeholder `set-password`), up to the next `/`, `?`, `#`,
+# space or quote. Case-insensitive, so `/Accounts/Reset/` (a 404, logged) is blanked as well.
+RESET_TOKEN = re.compile(
+    r"(/accounts/reset/[^/?#\s\"]+/)(?!set-password(?:[/?#\s\"]|$))[^/?#\s\"]+", re.I
+)
+# A secret-looking query parameter's value: `name=value` after `?`, `&` or `;`.
+SECRET_PARAMETER = re.compile(
+    r"((?:^|[?&;])[^=&;#\s\"]*(?:token|secret|password|passwd|key|signature|session|auth)"
+    r"[^=&;#\s\"]*=)[^&;#\s\"]*",
+    re.I,
+)
+
+
+def redact(text: str) -> str:
+    """`text` with the secrets of any URL in it blanked."""
+    if "/reset/" in text.lower():
+        text = RESET_TOKEN.sub(rf"\g<1>{REDACTED}", text)
+    if "=" in text:
+        text = SECRET_PARAMETER.sub(rf"\g<1>{REDACTED}", text)
+    return text
+
+
+class RedactSecrets(logging.Filter):
+    """A handler's filter: the record's message, its arguments filled in, with `redact` applied.
+    Lets every record through."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = redact(message)
+        if redacted != message:
+            record.msg, record.args = redacted, None
+        return True
