@@ -17,6 +17,7 @@ from rest_framework import exceptions, serializers
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from api.boundary import BadInput, printable
 from games.errors import Conflict, Forbidden, GameError, GameNotFound, IllegalMove
 
 # A GameError's status is its nearest class's here (the subclasses of these inherit their
@@ -52,6 +53,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     Anything neither DRF nor the services define returns None, so Django's usual 500 handling
     applies.
     """
+    if isinstance(exc, BadInput):
+        # Refused at the site's input boundary (api/boundary.py): a NUL or a lone surrogate in a
+        # string of the body, JSON nested too deep, a malformed number.
+        return Response({"code": exc.code, "message": exc.message}, status=400)
     if isinstance(exc, GameError):
         # No set_rollback() as DRF does for its own errors: a service may record something on
         # purpose before refusing (a pull bot's illegal answer is counted), and the per-view
@@ -76,7 +81,21 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         }
     else:
         response.data = {"code": exc.get_codes(), "message": str(exc.detail)}
+    # A message may echo the input it refuses (`"\ud800" is not a valid choice.`): a lone
+    # surrogate in it would fail the renderer's UTF-8, a 500 for a 400.
+    response.data = printable_data(response.data)
     return response
+
+
+def printable_data(data: Any) -> Any:
+    """`data` with every lone surrogate in its strings (keys too) replaced by U+FFFD."""
+    if isinstance(data, str):
+        return printable(data)
+    if isinstance(data, dict):
+        return {printable_data(key): printable_data(value) for key, value in data.items()}
+    if isinstance(data, list):
+        return [printable_data(item) for item in data]
+    return data
 
 
 class ErrorOutput(serializers.Serializer):

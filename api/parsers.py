@@ -8,16 +8,19 @@ from typing import Any
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
-# Levels of arrays and objects a body may nest. The deepest body the API takes (a bot's
-# command) has three; the limit keeps deep bodies away from the recursive code after the parser
-# (validation, the engine, repr in messages, JSON columns).
-MAX_DEPTH = 32
+# Levels of arrays and objects a body may nest (the site's one limit, shared with the JSON in
+# forms: api/boundary.py).
+from api.boundary import MAX_DEPTH, check_json, too_deep
+
+__all__ = ["MAX_DEPTH", "JSONParser", "depth"]
 
 
 class JSONParser(parsers.JSONParser):
     """DRF's JSON parser, refusing a body nested more than MAX_DEPTH levels with 400
     `parse_error`. Python's decoder raises RecursionError (a 500 before this) somewhere past
-    about a thousand levels, depending on the stack in use."""
+    about a thousand levels, depending on the stack in use. A string (key or value) holding a
+    NUL or a lone surrogate is 400 `invalid-characters` (api/boundary.py): PostgreSQL cannot
+    store the one, no encoder can write the other, not even into an error message."""
 
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
         try:
@@ -26,11 +29,8 @@ class JSONParser(parsers.JSONParser):
             raise ParseError(too_deep()) from None
         if depth(data) > MAX_DEPTH:
             raise ParseError(too_deep())
+        check_json(data)
         return data
-
-
-def too_deep() -> str:
-    return f"JSON parse error - the body nests more than {MAX_DEPTH} levels of arrays and objects"
 
 
 def depth(data: Any) -> int:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.views import defaults
 from drf_spectacular.utils import extend_schema
 from kombu.exceptions import KombuError
@@ -18,6 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.status import HTTP_503_SERVICE_UNAVAILABLE
 
+from api.boundary import BadInput, printable
 from config import celery_app
 
 log = logging.getLogger(__name__)
@@ -149,9 +151,17 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
-    """handler400 (a body past DATA_UPLOAD_MAX_MEMORY_SIZE, a bad Host...): JSON under /api/."""
+    """handler400: input refused at the boundary (api/boundary.py BadInput, with its code), a
+    body past DATA_UPLOAD_MAX_MEMORY_SIZE, a bad Host... JSON under /api/; elsewhere the 400
+    page with the code, or Django's own page for Django's own refusals."""
+    if isinstance(exception, BadInput):
+        if _is_api(request):
+            return _json_error(400, exception.code, exception.message)
+        context = {"code": exception.code, "message": exception.message}
+        return render(request, "bad_request.html", context, status=400)
     if _is_api(request):
-        return _json_error(400, "bad_request", str(exception) or "The request is not valid.")
+        message = printable(str(exception)) or "The request is not valid."
+        return _json_error(400, "bad_request", message)
     return defaults.bad_request(request, exception)
 
 

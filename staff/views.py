@@ -8,6 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
+from api import boundary
 from games.models import Game
 from league import ladder_reads
 
@@ -77,12 +78,13 @@ def game_inspector(request: HttpRequest, game_id: int) -> HttpResponse:
     """A game's whole log, its seats and settings, and the engine's state after event `?at=`
     (by default after the last event)."""
     game = get_object_or_404(Game, pk=game_id)
-    at = request.GET.get("at", "")
+    # Not a number: 400 `invalid-number` (api/boundary.py); a number past the log: 404.
+    at = boundary.integer(request.GET, "at")
     version = game.version
-    if at:
-        if not at.isdigit() or not 1 <= int(at) <= game.version:
-            raise Http404(f"game {game.pk} has events 1 to {game.version}, not {at!r}")
-        version = int(at)
+    if at is not None:
+        if not 1 <= at <= game.version:
+            raise Http404(f"game {game.pk} has events 1 to {game.version}, not {at}")
+        version = at
     context = {
         "game": game,
         "log": inspector.game_log(game),

@@ -21,6 +21,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.timesince import timesince
 from django.views.decorators.http import require_GET, require_POST
 
+from api import boundary
 from games.errors import GameError
 from games.models import Bot
 from league import ladder_reads
@@ -207,11 +208,11 @@ def _back(request: HttpRequest, ladder: Competition) -> HttpResponse:
 
 def _bot_of_form(request: HttpRequest) -> tuple[Bot | None, bool]:
     """The bot the form names (blank: the person themselves); False when it names none that
-    exists."""
-    value = request.POST.get("bot", "").strip()
-    if not value:
+    exists. A value that is no id at all is 400 `invalid-number` (api/boundary.py)."""
+    bot_id = boundary.integer(request.POST, "bot")
+    if bot_id is None:
         return None, True
-    bot = Bot.objects.filter(pk=int(value)).first() if value.isdigit() else None
+    bot = Bot.objects.filter(pk=bot_id).first()
     return bot, bot is not None
 
 

@@ -10,7 +10,6 @@ what the viewer may not see.
 from __future__ import annotations
 
 import datetime
-import json
 import secrets
 from typing import Any
 
@@ -21,6 +20,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
+from api import boundary
 from api.throttles import PersonCommandThrottle
 from games import lobby, seat_facts, services
 from games.actors import is_person, seats_held
@@ -118,7 +118,9 @@ def _run(request: HttpRequest, game_id: int) -> None:
         raise Forbidden("sign in to play", code="not-signed-in")
     form = request.POST
     try:
-        command = json.loads(form.get("command", ""))
+        # The API's limits (api/boundary.py): too deep, or a NUL or a lone surrogate in a
+        # string, is a 400; only text that is no JSON at all is the engine's malformed-command.
+        command = boundary.loads(form.get("command", ""), where="the form's command")
         expected = int(form.get("expected_version", ""))
     except ValueError:
         raise IllegalMove(
@@ -161,8 +163,9 @@ def _partial(
 
 
 def _seat_param(request: HttpRequest, data: Any = None) -> int | None:
-    value = (data if data is not None else request.GET).get("seat", "")
-    return int(value) if value.isdigit() else None
+    """`seat` of the query string (or of `data`, a form): None when absent or blank, 400
+    `invalid-number` when it is not a number (api/boundary.py)."""
+    return boundary.integer(data if data is not None else request.GET, "seat")
 
 
 @require_http_methods(["GET", "POST"])

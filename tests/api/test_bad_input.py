@@ -1,0 +1,109 @@
+"""Hostile strings in the API are refused at the site's input boundary (api/boundary.py) with
+400 and a stable code, and change nothing. Each was a 500 before (issue 28, item 7): PostgreSQL
+cannot store or compare a NUL; a lone surrogate, once echoed into an error message, failed the
+JSON renderer's UTF-8."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from rest_framework.exceptions import ValidationError
+from rest_framework.test import APIClient
+
+from api.errors import exception_handler
+from games.models import Bot, Game, GameEvent, NotificationPreference
+from tests.games.factories import make_user
+from tests.web.tables import FAMILIES, people_game
+
+pytestmark = pytest.mark.django_db
+
+
+def signed_in(user) -> APIClient:
+    client = APIClient(raise_request_exception=False)
+    client.force_login(user)
+    return client
+
+
+def assert_error(response, code: str, status: int = 400) -> dict:
+    assert response.status_code == status, (response.status_code, response.content[:300])
+    assert response["Content-Type"] == "application/json"
+    body = response.json()
+    assert body["code"] == code and body["message"]
+    return body
+
+
+def test_a_nul_in_a_players_name_is_a_400():
+    make_user("ab")
+
+    response = APIClient(raise_request_exception=False).get("/api/players/a%00b")
+
+    assert_error(response, "invalid-characters")
+
+
+@pytest.mark.parametrize("command_id", ["a\x00b", "a\ud800b"], ids=["nul", "lone-surrogate"])
+def test_a_bad_character_in_a_command_id_is_a_400_and_changes_nothing(command_id):
+    game, people = people_game(FAMILIES["official"])
+    seat = game.to_act[0]
+    events = GameEvent.objects.filter(game=game).count()
+    body = {
+        "command": {"type": "draw", "seat": seat},
+        "expected_version": game.version,
+        "command_id": command_id,
+    }
+
+    response = signed_in(people[seat]).post(
+        f"/api/games/{game.pk}/commands", json.dumps(body), content_type="application/json"
+    )
+
+    message = assert_error(response, "invalid-characters")["message"]
+    assert "command_id" in message
+    assert Game.objects.get(pk=game.pk).version == game.version
+    assert GameEvent.objects.filter(game=game).count() == events
+
+
+def test_a_lone_surrogate_in_a_bots_kind_is_a_400_and_registers_nothing():
+    owner = make_user("owner")
+    body = json.dumps({"name": "Greta", "kind": "\ud800", "strategy": "greedy"})
+
+    response = signed_in(owner).post("/api/me/bots", body, content_type="application/json")
+
+    assert_error(response, "invalid-characters")
+    assert not Bot.objects.filter(owner=owner).exists()
+
+
+def test_a_lone_surrogate_in_turn_emails_is_a_400_and_changes_nothing():
+    person = make_user("ada")
+    client = signed_in(person)
+    before = client.get("/api/me/notifications").json()
+
+    response = client.put(
+        "/api/me/notifications",
+        json.dumps({"turn_emails": "each\ud800"}),
+        content_type="application/json",
+    )
+
+    assert_error(response, "invalid-characters")
+    assert client.get("/api/me/notifications").json() == before
+    assert NotificationPreference.objects.filter(user=person).count() <= 1
+
+
+@pytest.mark.parametrize("where", ["query", "header"])
+def test_a_nul_in_a_query_string_or_a_header_is_a_400(where):
+    person = make_user("ada")
+    client = signed_in(person)
+    if where == "query":
+        response = client.get("/api/games", {"status": "play\x00ing"})
+    else:
+        response = client.get("/api/games", HTTP_USER_AGENT="curl\x00")
+
+    assert_error(response, "invalid-characters")
+
+
+def test_an_echoed_lone_surrogate_is_encodable_in_any_error():
+    """The second line of defence: a message that echoes a lone surrogate is still rendered."""
+    response = exception_handler(ValidationError({"kind": ['"\ud800" is not a valid choice.']}), {})
+
+    assert response is not None and response.status_code == 400
+    assert json.dumps(response.data, ensure_ascii=False).encode("utf-8")
+    assert response.data["errors"]["kind"] == ['"\ufffd" is not a valid choice.']
