@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import threading
+from collections import deque
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
-from celery import Celery
+from celery import Celery, Task, states
+from celery.result import EagerResult
 from celery.signals import task_postrun, task_prerun, worker_init
+from celery.utils import uuid
 from django.conf import settings
 from django.core.cache import close_caches
 from django.db import close_old_connections
@@ -15,7 +22,56 @@ from games import metrics
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-app = Celery("config")
+log = logging.getLogger(__name__)
+
+
+class _Runs(threading.local):
+    # The tasks sent in-process while one runs in this thread, waiting their turn (None: none runs).
+    queue: deque[Callable[[], Any]] | None = None
+
+
+_runs = _Runs()
+
+
+class InProcessTask(Task):  # type: ignore[misc]
+    """Every task's class. With a broker nothing changes. In-process (CELERY_TASK_ALWAYS_EAGER,
+    `make run`), where `delay` runs the task at once: a task sent while another runs in the same
+    thread is queued and run after it, and the first one drains the queue in a loop before it
+    returns. A chain of tasks (an append's dispatch sends `advance_game`, whose append dispatches
+    the next, one per webhook decision) so runs one after another as on a worker, never one inside
+    another until Python's recursion limit (docs/workers.md, "Without Redis")."""
+
+    def apply(self, args: Any = None, kwargs: Any = None, **options: Any) -> Any:
+        queue = _runs.queue
+        if queue is not None:
+            options.setdefault("task_id", uuid())
+            queue.append(partial(super().apply, args, kwargs, **options))
+            return EagerResult(options["task_id"], None, states.PENDING, name=self.name)
+        _runs.queue = queue = deque()
+        errors: list[Exception] = []
+        result = None
+        try:
+            try:
+                result = super().apply(args, kwargs, **options)
+            except Exception as error:
+                errors.append(error)
+            while queue:
+                run = queue.popleft()
+                try:
+                    run()
+                except Exception as error:
+                    # One failing task does not stop the others, as with a broker.
+                    if errors:
+                        log.exception("in-process task failed after another one had")
+                    errors.append(error)
+        finally:
+            _runs.queue = None
+        if errors:
+            raise errors[0]
+        return result
+
+
+app = Celery("config", task_cls=InProcessTask)
 app.config_from_object("django.conf:settings", namespace="CELERY")
 # Finds tasks.py in every installed app (games/tasks.py, league/tasks.py).
 app.autodiscover_tasks()

@@ -11,7 +11,8 @@ have done (docs/workers.md).
 A request does only its own work: an append made outside a worker's task (a person's or a pull
 bot's command through the API or the play page) sends the one task `dispatch_append`, and the
 worker decides and does the rest (`dispatch_game`). An append made inside a task (a bot run, a
-sweep) is dispatched there and then; so is every append when tasks run in-process (`make run`).
+sweep) is dispatched there and then; so is every append when tasks run in-process (`make run`),
+where the tasks it sends are queued and run after the running one (config/celery.py).
 """
 
 from __future__ import annotations
@@ -56,8 +57,8 @@ def dispatch_game(game_id: int) -> None:
     # With the seats' people: the clocks below notify from the same read.
     read = reads.seats_of(game_id, names=True)
     rows = turns.rows_of(read)
-    # Clocks first: run in-process, advance_game appends the bots' run (and dispatches it) at
-    # once, and a person's turn that ended here must have stopped before the next one starts.
+    # Clocks first: a person's turn that ended here must have stopped before the next one starts
+    # (in-process the tasks sent here run after this dispatch, queued: config/celery.py).
     if seats.clocks_to_change(rows):
         deadlines.sync_deadlines(game_id, seats=read)
     # A webhook seat out of turn may have been given a window to call, catch or jump in: only a

@@ -26,7 +26,8 @@ def advance_game(game_id: int, windows_over: int | None = None) -> None:
     if advance.hold:
         # The game holds for a pull bot's out-of-turn window: advance again when it closes, past
         # the windows of that version. Run in-process (no broker) the countdown is not kept and
-        # this runs at once: without a broker the game does not hold for pull bots' windows.
+        # this runs next (queued: config/celery.py): without a broker the game does not hold for
+        # pull bots' windows.
         advance_game.apply_async((game_id, advance.version), countdown=advance.hold)
 
 

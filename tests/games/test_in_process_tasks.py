@@ -1,0 +1,71 @@
+"""Tasks in-process (no broker, as under `make run`): a task sent while one runs is queued and run
+after it, in a loop, never inside it, so a long run of webhook turns (one append, one dispatch
+and one `advance_game` per decision) cannot recurse until Python gives up (config/celery.py)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator
+
+import pytest
+
+from config import celery_app
+from games.engine import MATCH_OVER
+from games.models import Bot, Game, GameEvent
+from games.services import SeatSpec, game_create
+from tests.games.factories import make_user
+from tests.games.fake_bot import FakeBot
+
+# Autocommit, as a request runs: each append's on-commit listeners run as the append commits.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_tasks")]
+
+# Two seats to 200 points: the webhook bot makes some ninety decisions, each its own append.
+LONG = {"rules": "official", "options": {"target": 200}}
+
+
+@pytest.fixture
+def fake(settings) -> Iterator[FakeBot]:
+    settings.BOTS_ALLOW_LOOPBACK_URLS = True
+    with FakeBot() as bot:
+        yield bot
+
+
+def test_a_long_run_of_webhook_turns_in_process_plays_the_match_to_its_end(fake, caplog):
+    bot = Bot.objects.create(
+        owner=make_user(), name="hooky", kind=Bot.Kind.WEBHOOK, url=fake.url, secret="s3cret",
+        status=Bot.Status.ACTIVE,
+    )  # fmt: skip
+    with caplog.at_level(logging.INFO):
+        # The game's creation commits, and its dispatch plays the whole match in this call.
+        game = game_create(
+            variant_spec=LONG, seats=[SeatSpec(registered=bot), SeatSpec(bot="greedy")], seed=4
+        )
+    problems = [record.getMessage() for record in caplog.records if record.levelno >= logging.ERROR]
+    assert problems == []
+    assert Game.objects.get(pk=game.pk).status == MATCH_OVER
+    asked = [json.loads(body) for body, _ in fake.requests]
+    decisions = [payload for payload in asked if not payload.get("optional")]
+    assert len(decisions) > 50
+    # Each decision asked once, and each answered by one append of the bot's.
+    assert len({(asked["version"], asked["seat"]) for asked in decisions}) == len(decisions)
+    moves = GameEvent.objects.filter(game=game, command_id__startswith=f"bot:#{bot.pk}/webhook:")
+    assert moves.count() == len(decisions)
+
+
+def test_a_task_sent_by_a_running_task_runs_after_it_not_inside_it():
+    order: list[str] = []
+
+    @celery_app.task(name="tests.in_process.inner")
+    def inner() -> None:
+        order.append("inner")
+
+    @celery_app.task(name="tests.in_process.outer")
+    def outer() -> None:
+        order.append("outer starts")
+        inner.delay()
+        inner.delay()
+        order.append("outer ends")
+
+    outer.delay()
+    assert order == ["outer starts", "outer ends", "inner", "inner"]
