@@ -50,7 +50,12 @@ class CreateInput(serializers.Serializer):
         "(docs/rules.md lists every family and option)."
     )
     seats = serializers.ListField(child=SeatInput(), min_length=2, max_length=10)
-    seed = serializers.IntegerField(required=False, help_text="Makes the deals reproducible.")
+    seed = serializers.IntegerField(
+        required=False,
+        help_text="Makes the deals reproducible: a practice deal, allowed only when every other "
+        "seat is a built-in bot or one of your own bots (else 400 `seed-not-allowed`). The game "
+        "then says who chose its seed and counts for no record.",
+    )
     turn_seconds = serializers.IntegerField(
         required=False, help_text="Seconds a person has for a turn (60 to 28 days)."
     )
@@ -68,6 +73,11 @@ class GameOutput(serializers.Serializer):
     status = serializers.ChoiceField(choices=Game.Status.choices)
     variant = serializers.DictField(help_text="The normalised variant spec.")
     seats = SeatOutput(many=True)
+    seed_chosen_by = serializers.CharField(
+        allow_null=True,
+        help_text="A practice deal: the username of the person who chose the seed (they can "
+        "know every hand; the game counts for no record). null when the server drew the deal.",
+    )
     my_seats = serializers.ListField(child=serializers.IntegerField())
     view = ViewShape(help_text="The game from your first seat (a spectator's view if none).")
     legal = serializers.ListField(
@@ -97,6 +107,7 @@ def game_output(detail: dict[str, Any]) -> dict[str, Any]:
             {"seat": int(seat.seat), "name": str(seat.name), "kind": seat.kind}
             for seat in detail["seats"]
         ],
+        "seed_chosen_by": detail["seed_chosen_by"],
         "my_seats": [int(seat) for seat in detail["my_seats"]],
         "view": detail["view"],
         "legal": list(detail["legal"]),

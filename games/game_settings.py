@@ -16,6 +16,9 @@ from django.conf import settings
 # What a game belongs to (`kind`): a league's or a ladder's game, a bot's validation match, or
 # nothing ("" for a game made by hand or for the demo).
 VALIDATION = "validation"
+# The context key of a practice deal (GameSettings.seed_chosen_by), for queries that leave
+# such games out (`.exclude(context__has_key=PRACTICE_KEY)`).
+PRACTICE_KEY = "seed_chosen_by"
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +47,10 @@ class GameSettings:
     # A game `make run`'s seed_demo made: its name there ("waiting-newno"), so a second run
     # finds it.
     demo: str = ""
+    # A practice deal: the id of the person who chose the game's seed (POST /api/games "seed",
+    # allowed only when every other seat is a built-in bot or one of their own bots). Every
+    # seat is told (games/lobby.py game_detail), and the game counts for no record.
+    seed_chosen_by: int | None = None
 
     @classmethod
     def of(cls, context: Mapping[str, Any] | None) -> GameSettings:

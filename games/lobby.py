@@ -54,6 +54,19 @@ def seat_listing(game: Game) -> list[SeatInfo]:
     ]
 
 
+def seed_chooser(game: Game, seats: Sequence[SeatInfo] | None = None) -> str | None:
+    """The username of the person who chose the game's seed (a practice deal, which counts for
+    no record), or None for a deal the server drew."""
+    chooser = GameSettings.of(game.context).seed_chosen_by
+    if chooser is None:
+        return None
+    for info in seats if seats is not None else seat_listing(game):
+        if info.user_id == chooser:
+            return info.name
+    # The chooser always holds a seat (game_start); a name for a row edited by hand.
+    return User.objects.filter(pk=chooser).values_list("username", flat=True).first() or "?"
+
+
 def _bot_name(seat: Seat) -> str:
     if seat.registered_bot is not None:
         return seat.registered_bot.name
@@ -71,7 +84,9 @@ def game_start(
     """Start a game for `creator`, who must hold one of its seats.
 
     Each seat is `{"user": "me" | username}`, `{"bot": strategy}` or `{"bot_id": id}` (an
-    active registered bot). InvalidGame with a code for anything wrong; nothing is written then.
+    active registered bot). A `seed` makes a practice deal: allowed only when nobody else sits
+    at the table (_check_practice); the game says so to every seat and counts for no record.
+    InvalidGame with a code for anything wrong; nothing is written then.
     """
     if turn_seconds is not None and not TURN_SECONDS[0] <= turn_seconds <= TURN_SECONDS[1]:
         raise InvalidGame(
@@ -81,15 +96,38 @@ def game_start(
     specs = [_seat_spec(number, seat, creator) for number, seat in enumerate(seats)]
     if not any(spec.user is not None and spec.user.pk == creator.pk for spec in specs):
         raise InvalidGame("you must hold a seat in a game you start", code="creator-not-seated")
+    if seed is not None:
+        _check_practice(specs, creator)
     if isinstance(variant_spec, Mapping) and variant_spec.get("rules") == "newno":
         specs = ranked_by_age(specs)
     return services.game_create(
         variant_spec=variant_spec,
         seats=specs,
         seed=seed,
-        settings=GameSettings(turn_seconds=turn_seconds),
+        settings=GameSettings(
+            turn_seconds=turn_seconds, seed_chosen_by=creator.pk if seed is not None else None
+        ),
         actor=creator,
     )
+
+
+def _check_practice(specs: Sequence[services.SeatSpec], creator: Person) -> None:
+    """A seed chosen by a person tells them every hand and the draw order (the engine is open:
+    docs/verifying-deals.md), so it is for practice alone: every other seat a built-in bot or
+    one of the creator's own bots. InvalidGame `seed-not-allowed` otherwise."""
+    for number, spec in enumerate(specs):
+        if spec.user is not None and spec.user.pk != creator.pk:
+            other = f"{spec.user.username} sits at seat {number}"
+        elif spec.registered is not None and spec.registered.owner_id != creator.pk:
+            other = f"seat {number} is bot {spec.registered.name}, which is not yours"
+        else:
+            continue
+        raise InvalidGame(
+            f"a chosen seed would show you every hand, so it is only for practice against "
+            f"built-in bots or your own bots; {other}. Leave the seed out and the server deals "
+            "at random",
+            code="seed-not-allowed",
+        )
 
 
 def _seat_spec(number: int, seat: Mapping[str, Any], creator: Person) -> services.SeatSpec:
@@ -209,12 +247,14 @@ def game_detail(*, game_id: int, viewer: Viewer, seat: int | None = None) -> dic
     view = services.game_view(game_id=game_id, viewer=viewer, seat=seat, game=game)
     legal = view.pop("legal")
     version = view.pop("version")
+    seats = seat_listing(game)
     return {
         "game": game.pk,
         "version": version,
         "status": view["status"],
         "variant": game.variant,
-        "seats": seat_listing(game),
+        "seats": seats,
+        "seed_chosen_by": seed_chooser(game, seats),
         "my_seats": seats_held(viewer, game.seats.all()) if is_person(viewer) else [],
         "view": view,
         "legal": legal,

@@ -18,6 +18,7 @@ from itertools import groupby
 from typing import Any
 
 from games.engine import MATCH_OVER
+from games.game_settings import PRACTICE_KEY
 from games.models import HandResult, MatchResult, Seat
 
 from .models import Club, Division, DivisionEntry, Entry, Meeting, Season, Standing
@@ -203,9 +204,11 @@ def player_record(user: Any) -> tuple[list[SeasonRecord], list[FamilyRecord]]:
 
 
 def family_records(seats: Iterable[Seat]) -> list[FamilyRecord]:
-    """Per family, over the finished games of these seats."""
+    """Per family, over the finished games of these seats; never a practice deal (a seed its
+    creator chose, who could know every hand: games/lobby.py)."""
     seat_rows = list(
         Seat.objects.filter(pk__in=[seat.pk for seat in seats], game__status=MATCH_OVER)
+        .exclude(game__context__has_key=PRACTICE_KEY)
         .select_related("game")
         .order_by("game_id")
     )

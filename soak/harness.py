@@ -165,8 +165,9 @@ def start_games(soak: Soak, base: str) -> None:
                 other = soak.people[(number + 1) % count]
             seats[3] = {"user": other.username}
         variant = {**spec, "options": {"target": rng.choice(TARGETS)}}
-        plans.append((family, creator, other, {"variant": variant, "seats": seats,
-                                               "seed": number}))  # fmt: skip
+        # No "seed": a chosen seed is for practice alone (nobody else seated; games/lobby.py),
+        # and every game here seats the bot-owner's bots.
+        plans.append((family, creator, other, {"variant": variant, "seats": seats}))
 
     def create(plan: tuple[str, clients.Person, clients.Person | None, dict[str, Any]]) -> None:
         family, creator, other, body = plan

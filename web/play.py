@@ -218,6 +218,8 @@ def board_context(request: HttpRequest, game_id: int, seat: int | None) -> dict[
         "story": story.tell(shown, names, viewer)[:STORY_LINES],
         "last_hand": board.hand_result(shown, names, viewer),
         "deadline": detail["deadline"],
+        # A practice deal (a seed its creator chose): every seat is told, it counts for no record.
+        "seed_chosen_by": detail["seed_chosen_by"],
         "live": view["status"] != Game.Status.MATCH_OVER,
         "command_id": secrets.token_urlsafe(12),
         "announce": "Your turn." if table.my_turn else "",

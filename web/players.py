@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from games.actors import seats_held
+from games.game_settings import PRACTICE_KEY
 from games.lobby import seat_listing
 from games.models import Bot, Game, MatchResult
 from league.models import Fixture, Season
@@ -89,6 +90,8 @@ class RecentGame:
     others: list[str]
     place: str  # "1st"; "" until the results are counted
     score: int | None
+    # A seed its creator chose (games/lobby.py): listed, but left out of the record.
+    practice: bool = False
 
     @property
     def replay_url(self) -> str:
@@ -131,6 +134,7 @@ def recent_games(person: User) -> list[RecentGame]:
                 others=[info.name for info in seat_listing(game) if info.seat not in held],
                 place=ordinal(result.places[seat]) if result and seat is not None else "",
                 score=result.scores[seat] if result and seat is not None else None,
+                practice=PRACTICE_KEY in game.context,
             )
         )
     return shown

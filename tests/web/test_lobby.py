@@ -32,7 +32,7 @@ def person(name: str) -> User:
 def start(django_capture_on_commit_callbacks):
     """game_start, with what runs on commit (the bots' turns, the clocks) run too."""
 
-    def start(creator: User, seats: list[dict], seed: int = 3, **kwargs) -> Game:
+    def start(creator: User, seats: list[dict], seed: int | None = 3, **kwargs) -> Game:
         with django_capture_on_commit_callbacks(execute=True):
             game = lobby.game_start(
                 creator=creator, variant_spec=SHORT, seats=seats, seed=seed, **kwargs
@@ -101,7 +101,7 @@ def test_a_game_waiting_for_me_says_your_turn_with_the_clock(client, ada, agains
 
 def test_a_game_waiting_for_someone_else_names_them(client, ada, start):
     bob = person("bob")
-    game = start(ada, [{"user": "me"}, {"user": "bob"}])
+    game = start(ada, [{"user": "me"}, {"user": "bob"}], seed=None)
     turn_of, other = (ada, bob) if game.to_act == [0] else (bob, ada)
 
     client.force_login(other)
@@ -149,7 +149,7 @@ def test_the_tabs_filter_playing_my_turn_and_finished(client, ada, against_bots)
 
 def test_another_persons_invitation_appears(client, ada, start):
     bob = person("bob")
-    game = start(bob, [{"user": "me"}, {"user": "ada"}, {"bot": "greedy"}])
+    game = start(bob, [{"user": "me"}, {"user": "ada"}, {"bot": "greedy"}], seed=None)
 
     (card,) = cards(client.get("/play/").content.decode())
 
