@@ -39,6 +39,11 @@ class BotOutput(serializers.ModelSerializer):
     url = serializers.CharField(
         read_only=True, help_text="Kind webhook: where moves are asked for; empty for the others."
     )
+    suspended_by_staff = serializers.BooleanField(
+        read_only=True,
+        help_text="Suspended by the staff: only the staff lift it, and `validate` is refused "
+        "(403 `suspended-by-staff`) until they do.",
+    )
 
     class Meta:
         model = Bot
@@ -50,6 +55,7 @@ class BotOutput(serializers.ModelSerializer):
             "url",
             "status",
             "status_reason",
+            "suspended_by_staff",
             "strikes",
             "stats",
             "created_at",
@@ -179,7 +185,9 @@ class MyBot(ThrottledChanges, APIView):
 @authentication_classes([SessionAuthentication])
 @throttle_classes([BotChangesThrottle])
 def validate(request: Request, bot_id: int) -> Response:
-    """Run the bot's validation matches again (after a failure or a suspension)."""
+    """Run the bot's validation matches again (after a failure or a suspension for its
+    strikes); a suspension by the staff is lifted by the staff alone (403
+    `suspended-by-staff`)."""
     bot = bot_registry.bot_revalidate(bot=_my_bot(request, bot_id), owner=request.user)
     return Response(BotOutput(bot).data, status=status.HTTP_202_ACCEPTED)
 

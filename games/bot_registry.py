@@ -2,7 +2,9 @@
 
 A new bot, or one whose URL or strategy changed, starts a validation round in the same
 transaction (games/remote/validation.py `open_round`): it is `validating` until the round is
-decided.
+decided. A bot the staff suspended (`Bot.suspended_by_staff`) is not: its owner may change it,
+but only the staff lift the suspension (staff.actions.bot_reinstate), and its owner's
+re-validation is refused (SuspendedByStaff).
 A built-in or webhook bot's round is played by the `validate_bot` task, sent when the change
 commits; a pull bot's starts at its first poll for decisions. A webhook bot gets a random secret
 when its owner gives none; a pull bot gets a token, returned once (only its SHA-256 is stored).
@@ -37,6 +39,13 @@ FIELDS: dict[str, set[str]] = {
     Bot.Kind.WEBHOOK: {"url", "secret"},
     Bot.Kind.PULL: set(),
 }
+
+
+class SuspendedByStaff(Forbidden):
+    """The staff suspended the bot: only the staff lift it (staff.actions.bot_reinstate), so its
+    owner's re-validation is refused."""
+
+    code = "suspended-by-staff"
 
 
 class InvalidBot(GameError):
@@ -133,19 +142,26 @@ def bot_update(
             setattr(locked, field, given[field])
         if changed:
             locked.save(update_fields=[*changed, "updated_at"])
-        # A new secret alone does not change how the bot plays.
-        if {"strategy", "url"} & set(changed):
+        # A new secret alone does not change how the bot plays. A bot the staff suspended stays
+        # suspended: its new URL or strategy is validated when the staff reinstate it.
+        if {"strategy", "url"} & set(changed) and not locked.suspended_by_staff:
             open_round(locked.pk)
     locked.refresh_from_db()
     return locked
 
 
 def bot_revalidate(*, bot: Bot, owner: Any) -> Bot:
-    """Start a new validation round (after a failure, a fix, a suspension). A bot already
-    validating keeps its round: asking again queues nothing more."""
+    """Start a new validation round (after a failure, a fix, a suspension for its strikes). A
+    bot already validating keeps its round: asking again queues nothing more. Raises
+    SuspendedByStaff while a suspension by the staff stands (only the staff lift it)."""
     _check_owner(bot, owner)
     with transaction.atomic():
         locked = Bot.objects.select_for_update().get(pk=bot.pk)
+        if locked.suspended_by_staff:
+            raise SuspendedByStaff(
+                f"bot {locked.name} was suspended by the staff: only the staff can lift the "
+                "suspension, so it cannot be validated again until they do"
+            )
         if locked.status != Bot.Status.VALIDATING:
             open_round(locked.pk)
     locked.refresh_from_db()

@@ -324,6 +324,9 @@ class Bot(models.Model):
     status_reason = models.TextField(
         blank=True, help_text="Why the bot has its status, for its owner."
     )
+    # Suspended by the staff (staff.actions.bot_suspend), not by its strikes: only the staff lift
+    # it (staff.actions.bot_reinstate); its owner's re-validation and changes do not.
+    suspended_by_staff = models.BooleanField(default=False)
     # Each validation is a round: its games carry {"kind": "validation", "bot": id, "round": n}.
     validation_round = models.PositiveIntegerField(default=0)
     validation_started_at = models.DateTimeField(null=True, blank=True)

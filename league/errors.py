@@ -21,7 +21,8 @@ class InvalidCompetition(CompetitionError):
 
 class EntryRefused(CompetitionError):
     """The entrant cannot join or leave: `invalid-entrant` (not exactly one of a user and a
-    bot), `bot-validating` and `bot-suspended` (a ladder takes validated, active bots only),
+    bot), `bot-validating`, `bot-suspended` and `bot-suspended-by-staff` (a ladder takes
+    validated, active bots only),
     `bot-failed`, `already-entered`, `not-entered`."""
 
     code = "entry-refused"

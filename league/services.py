@@ -96,7 +96,7 @@ def competition_join(
     the old entry back on. Raises EntryRefused."""
     _check_entrant(user, bot)
     if bot is not None:
-        status = Bot.objects.values_list("status", flat=True).get(pk=bot.pk)
+        status, by_staff = Bot.objects.values_list("status", "suspended_by_staff").get(pk=bot.pk)
         if status == Bot.Status.FAILED:
             raise EntryRefused(f"bot {bot.name} failed its validation", code="bot-failed")
         if competition.kind == Competition.Kind.LADDER and status == Bot.Status.VALIDATING:
@@ -104,6 +104,11 @@ def competition_join(
                 f"bot {bot.name} is still playing its validation games: a ladder takes "
                 "validated bots only",
                 code="bot-validating",
+            )
+        if competition.kind == Competition.Kind.LADDER and by_staff:
+            raise EntryRefused(
+                f"bot {bot.name} is suspended by the staff; only the staff can lift the suspension",
+                code="bot-suspended-by-staff",
             )
         if competition.kind == Competition.Kind.LADDER and status == Bot.Status.SUSPENDED:
             raise EntryRefused(

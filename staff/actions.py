@@ -223,7 +223,9 @@ def bot_suspend(*, bot_id: int, user: Any, reason: str) -> AuditEntry:
             )
         bot.status = Bot.Status.SUSPENDED
         bot.status_reason = f"suspended by the staff: {reason}"[:1000]
-        bot.save(update_fields=["status", "status_reason", "updated_at"])
+        # Only the staff lift it (bot_reinstate); its owner's re-validation is refused.
+        bot.suspended_by_staff = True
+        bot.save(update_fields=["status", "status_reason", "suspended_by_staff", "updated_at"])
         waiting = [
             game_id
             for game_id, number, to_act in Seat.objects.filter(

@@ -22,6 +22,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import capfirst
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -47,6 +48,7 @@ STATUS_WORDS: dict[str, str] = {
     Bot.Status.SUSPENDED: "suspended: too many strikes in a row",
     Bot.Status.FAILED: "failed its validation",
 }
+STAFF_SUSPENDED = "suspended by the staff: only the staff can lift it"
 KIND_WORDS: dict[str, str] = {
     Bot.Kind.BUILTIN: "built-in strategy",
     Bot.Kind.WEBHOOK: "webhook (we call it)",
@@ -138,9 +140,11 @@ def my_bot_or_404(request: SignedInRequest, bot_id: int) -> Bot:
 
 def bot_context(bot: Bot) -> dict[str, object]:
     """What the public page and the owner's page both show."""
+    # A staff suspension is not the strikes': its reason (status_reason) is the staff's alone.
+    words = STAFF_SUSPENDED if bot.suspended_by_staff else STATUS_WORDS.get(bot.status, bot.status)
     return {
         "bot": bot,
-        "status_words": STATUS_WORDS.get(bot.status, bot.status),
+        "status_words": words,
         "kind_words": KIND_WORDS.get(bot.kind, bot.kind),
         "panels": ladder_panels(Entry.objects.filter(bot=bot)),
         "games": [GameRow(game) for game in ladder_reads.recent_games(bot)],
@@ -245,7 +249,13 @@ def my_bot(request: SignedInRequest, bot_id: int) -> HttpResponse:
             except GameError as error:
                 refuse_on_form(form, error)
             else:
-                if changed.status == Bot.Status.VALIDATING and found.status != changed.status:
+                if changed.suspended_by_staff:
+                    messages.success(
+                        request,
+                        f"{changed.name} is changed; it stays suspended until the staff lift "
+                        "the suspension, and is validated then.",
+                    )
+                elif changed.status == Bot.Status.VALIDATING and found.status != changed.status:
                     messages.success(
                         request,
                         f"{changed.name} is changed; it plays its "
@@ -276,7 +286,7 @@ def my_bot_validate(request: SignedInRequest, bot_id: int) -> HttpResponse:
         try:
             bot_registry.bot_revalidate(bot=found, owner=request.user)
         except GameError as error:
-            messages.error(request, error.message.rstrip(".") + ".")
+            messages.error(request, capfirst(error.message.rstrip(".")) + ".")
         else:
             messages.success(
                 request,

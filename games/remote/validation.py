@@ -57,6 +57,8 @@ def open_round(bot_id: int, *, send: bool = True) -> int:
         bot.validation_round += 1
         bot.status = Bot.Status.VALIDATING
         bot.status_reason = WAITING_FOR_POLL if bot.kind == Bot.Kind.PULL else WAITING
+        # A new round lifts any suspension (a staff one: staff.actions.bot_reinstate alone).
+        bot.suspended_by_staff = False
         bot.strikes = 0
         bot.validation_started_at = timezone.now()
         bot.save(
@@ -64,6 +66,7 @@ def open_round(bot_id: int, *, send: bool = True) -> int:
                 "validation_round",
                 "status",
                 "status_reason",
+                "suspended_by_staff",
                 "strikes",
                 "validation_started_at",
                 "updated_at",

@@ -14,6 +14,7 @@ from games.remote import validation
 from games.remote.tokens import issue_token
 from games.remote.validation import WAITING
 from games.services import SeatSpec, game_create
+from staff.actions import bot_reinstate, bot_suspend
 from tests.games.factories import SHORT, make_user
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
@@ -58,6 +59,7 @@ DETAIL_KEYS = {
     "url",
     "status",
     "status_reason",
+    "suspended_by_staff",
     "strikes",
     "stats",
     "created_at",
@@ -301,6 +303,32 @@ def test_a_failed_bot_is_validated_again(api, owner, django_capture_on_commit_ca
     assert (response.json()["status"], response.json()["status_reason"]) == ("validating", WAITING)
     bot.refresh_from_db()
     assert bot.status == Bot.Status.ACTIVE, bot.status_reason
+
+
+def test_only_the_staff_lift_a_staff_suspension(api, owner, django_capture_on_commit_callbacks):
+    bot = make_bot(owner)
+    staff = make_user("operator")
+    type(staff).objects.filter(pk=staff.pk).update(is_staff=True)
+    staff.refresh_from_db()
+    bot_suspend(bot_id=bot.pk, user=staff, reason="spamming the ladder")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        refused = api.post(f"/api/me/bots/{bot.pk}/validate")
+        changed = api.patch(f"/api/me/bots/{bot.pk}", {"strategy": "random"}, format="json")
+
+    assert refused.status_code == 403
+    assert refused.json()["code"] == "suspended-by-staff"
+    assert "only the staff can lift the suspension" in refused.json()["message"]
+    assert changed.status_code == 200
+    shown = api.get(f"/api/me/bots/{bot.pk}").json()
+    assert (shown["status"], shown["suspended_by_staff"]) == ("suspended", True)
+    assert shown["status_reason"] == "suspended by the staff: spamming the ladder"
+    assert shown["strategy"] == "random"
+
+    with django_capture_on_commit_callbacks(execute=True):
+        bot_reinstate(bot_id=bot.pk, user=staff, reason="they promised")
+    bot.refresh_from_db()
+    assert (bot.status, bot.suspended_by_staff) == (Bot.Status.ACTIVE, False)
 
 
 def test_a_new_token_replaces_the_old_one(api, owner, django_capture_on_commit_callbacks):

@@ -42,6 +42,15 @@ def test_a_ladder_refuses_a_bot_that_is_not_active(status, code):
     assert not Entry.objects.exists()
 
 
+def test_a_ladder_refuses_a_bot_the_staff_suspended_and_says_so():
+    bot = make_bot(status=Bot.Status.SUSPENDED, suspended_by_staff=True)
+    with pytest.raises(EntryRefused) as refused:
+        competition_join(make_competition(), bot=bot)
+    assert refused.value.code == "bot-suspended-by-staff"
+    assert "strikes" not in refused.value.message
+    assert not Entry.objects.exists()
+
+
 def test_the_bots_status_is_read_from_the_database():
     ladder = make_competition()
     bot = make_bot()

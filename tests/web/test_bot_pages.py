@@ -18,6 +18,7 @@ from games.remote.tokens import issue_token, token_hash
 from games.services import SeatSpec, game_create
 from league.ladder_reads import head_to_head, history, leaderboard
 from league.models import Entry
+from staff.actions import bot_suspend
 from tests.games.factories import SHORT, make_user
 from tests.league.factories import make_competition
 from tests.web.ladder_pages import owned_bot, played_ladder
@@ -395,6 +396,30 @@ def test_asking_for_a_new_validation(eager_tasks):
     assert shown_messages(again) == ["Greta is playing its validation games already."]
     greta.refresh_from_db()
     assert greta.validation_round == 1
+
+
+def test_the_owner_cannot_lift_a_staff_suspension(eager_tasks):
+    ada = make_user("ada")
+    greta = owned_bot(ada, "Greta")
+    staff = make_user("operator")
+    type(staff).objects.filter(pk=staff.pk).update(is_staff=True)
+    staff.refresh_from_db()
+    bot_suspend(bot_id=greta.pk, user=staff, reason="spamming the ladder")
+    client = signed_in(ada)
+
+    words = text(client.get(reverse("web:my-bot", args=[greta.pk])).content.decode())
+    refused = client.post(reverse("web:my-bot-validate", args=[greta.pk]), follow=True)
+
+    assert "suspended by the staff: spamming the ladder" in words
+    assert "strikes in a row" not in words.replace("Strikes in a row", "")
+    assert "Validate it again" not in words
+    assert "Only the staff can lift this suspension" in words
+    assert shown_messages(refused) == [
+        "Bot Greta was suspended by the staff: only the staff can lift the suspension, so it "
+        "cannot be validated again until they do."
+    ]
+    greta.refresh_from_db()
+    assert (greta.status, greta.validation_round) == (Bot.Status.SUSPENDED, 0)
 
 
 def test_the_player_page_links_the_persons_bots():
