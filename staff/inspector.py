@@ -1,6 +1,8 @@
 """A game as staff inspect it: the stored log whole (hidden cards included: staff see what the
 store holds, not a player's view), the engine's state after any event, the seats, the settings;
-and the search that finds a game by id, player, bot or competition.
+and the search that finds a game by id, player, bot or competition. A staff member who plays in
+the game gets the log and the state as their seat sees them instead (`seat`;
+staff/inspections.py decides, and records every look at hidden cards).
 
 Reads only: nothing here appends or changes a row. The actions on a game are staff/actions.py's.
 """
@@ -70,8 +72,9 @@ class LoggedEvent:
         return "+" + duration_words(self.since_previous.total_seconds())
 
 
-def game_log(game: Game) -> list[LoggedEvent]:
-    """Every event of the game in version order, with the time since the one before."""
+def game_log(game: Game, seat: int | None = None) -> list[LoggedEvent]:
+    """Every event of the game in version order, with the time since the one before; with
+    `seat`, each event's data as that seat sees it (the engine's view_event), not as stored."""
     rows = list(
         GameEvent.objects.filter(game=game)
         .order_by("version")
@@ -90,6 +93,11 @@ def game_log(game: Game) -> list[LoggedEvent]:
     people = _usernames(
         int(match[2]) for row in rows if (match := PERSON_ACTOR.match(row[6])) is not None
     )
+    seen: list[dict[str, Any]] | None = None
+    if seat is not None:
+        events = store.load(game.pk)
+        variant = services.stream_variant(game, events)
+        seen = [variant.view_event(event, seat) for event in events]
     log = []
     previous: datetime | None = None
     for position, version, kind, schema, data, visibility, actor, command_id, at in rows:
@@ -99,7 +107,7 @@ def game_log(game: Game) -> list[LoggedEvent]:
                 version=version,
                 type=kind,
                 schema_version=schema,
-                data=data,
+                data=data if seen is None else seen[version - 1],
                 visibility=visibility,
                 actor=actor,
                 actor_name=_actor_name(actor, people),
@@ -139,15 +147,17 @@ class StateAt:
         return pretty(self.state)
 
 
-def state_at(game: Game, version: int) -> StateAt:
+def state_at(game: Game, version: int, seat: int | None = None) -> StateAt:
     """The engine's full state after the game's first `version` events: the engine's own replay
     (Variant.replay) of the stored log, under the variant the stream was recorded with, so it is
-    what the services decide against. Raises ValueError for a version the log does not hold."""
+    what the services decide against; with `seat`, that seat's view of it (Variant.view) instead.
+    Raises ValueError for a version the log does not hold."""
     if not 1 <= version <= game.version:
         raise ValueError(f"game {game.pk} has events 1 to {game.version}, not {version}")
     events = store.load(game.pk, until=version)
     variant = services.stream_variant(game, events)
-    return StateAt(version, asdict(variant.replay(events)))
+    state = variant.replay(events)
+    return StateAt(version, asdict(state) if seat is None else variant.view(state, seat))
 
 
 @dataclass(frozen=True, slots=True)

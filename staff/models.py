@@ -1,5 +1,5 @@
 """The staff console's audit trail: an AuditEntry per action a staff member took
-(staff/actions.py).
+(staff/actions.py), and per look at a game's hidden cards (staff/inspections.py).
 
 A game action is also an event in the game's stream, with the staff member as its actor; the
 entry says the same from the console's side, so one list shows every action, whatever its
@@ -24,6 +24,9 @@ class AuditEntry(models.Model):
         REBUILD_PROJECTION = "rebuild-projection"
         PAUSE_MATCHMAKING = "pause-matchmaking"
         RESUME_MATCHMAKING = "resume-matchmaking"
+        # Not a change: a staff member read a game's hidden cards in the inspector
+        # (staff/inspections.py), written as the page is read.
+        INSPECT_HIDDEN = "inspect-hidden"
 
     # PROTECT: who did what outlives the account's deletion only if the account stays
     # (deactivate a staff member instead).

@@ -12,7 +12,7 @@ from api import boundary
 from games.models import Game
 from league import ladder_reads
 
-from . import charts, figures, inspector
+from . import charts, figures, inspections, inspector
 from .access import staff_only
 
 # staff_only wraps require_GET, not the other way round: a POST from anyone else is a 404 too,
@@ -76,7 +76,9 @@ def game_search(request: HttpRequest) -> HttpResponse:
 @require_GET
 def game_inspector(request: HttpRequest, game_id: int) -> HttpResponse:
     """A game's whole log, its seats and settings, and the engine's state after event `?at=`
-    (by default after the last event)."""
+    (by default after the last event). A staff member playing in the game sees the log and the
+    state as their seat does while its cards are hidden; anyone else's look at hidden cards is
+    an audit entry (staff/inspections.py)."""
     game = get_object_or_404(Game, pk=game_id)
     # Not a number: 400 `invalid-number` (api/boundary.py); a number past the log: 404.
     at = boundary.integer(request.GET, "at")
@@ -85,11 +87,16 @@ def game_inspector(request: HttpRequest, game_id: int) -> HttpResponse:
         if not 1 <= at <= game.version:
             raise Http404(f"game {game.pk} has events 1 to {game.version}, not {at}")
         version = at
+    seat = inspections.own_seat(game, request.user)
+    if seat is None and inspections.hidden(game):
+        inspections.record(game, request.user, version)
     context = {
         "game": game,
-        "log": inspector.game_log(game),
-        "state": inspector.state_at(game, version) if version else None,
+        "own_seat": seat,
+        "log": inspector.game_log(game, seat),
+        "state": inspector.state_at(game, version, seat) if version else None,
         "seats": inspector.seat_rows(game),
         "facts": inspector.game_facts(game),
+        "audit": inspections.entries(game),
     }
     return render(request, "staff/game.html", context)

@@ -1,0 +1,122 @@
+"""The inspector and hidden cards (staff/inspections.py): a staff member who plays in a game sees
+it as their seat does while its cards are hidden, and every other look at hidden cards is an
+audit entry (`inspect-hidden`), shown on the inspector and in the admin's audit trail."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from games import services, store
+from games.models import Bot, Game
+from games.services import SeatSpec, game_create
+from staff.models import AuditEntry
+from tests.games.factories import make_user, play_to_end
+from tests.staff.test_inspector import Page
+
+pytestmark = pytest.mark.django_db
+
+SHORT = {"rules": "official", "options": {"target": 50}}
+# A seed that cannot appear on the page by chance.
+SEED = "5eedc0ffee1234ab"
+
+
+def staff(username: str = "root"):
+    return get_user_model().objects.create_user(username, is_staff=True)
+
+
+def client_of(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def full_state(game: Game, version: int | None = None):
+    events = store.load(game.pk, until=version)
+    variant = services.stream_variant(game, events)
+    return variant, variant.replay(events)
+
+
+def test_a_staff_member_seated_in_a_running_game_sees_only_their_seats_view():
+    sam = staff("sam")
+    game = game_create(
+        variant_spec=SHORT, seats=[SeatSpec(bot="greedy"), SeatSpec(user=sam)], seed=SEED
+    )
+    variant, state = full_state(game)
+    assert store.load(game.pk, until=1)[0]["seed"] == SEED
+    assert state.status == Game.Status.PLAYING and len(state.hands[0]) == 7
+
+    response = client_of(sam).get(f"/staff/games/{game.pk}/")
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    page = Page(html)
+    shown = json.loads(page.pres["state-json"])
+    # Seat 1's own view: its hand, the others' sizes; no other hand, no draw pile, no seed.
+    assert shown == json.loads(json.dumps(variant.view(state, 1)))
+    assert "hands" not in shown and shown["hand"] == list(state.hands[1])
+    assert SEED not in html and '"deck"' not in html
+    assert all('"deck"' not in data for data in page.data.values())
+    assert "You play in this game (seat 1)" in html
+    # Nothing hidden was shown: nothing to audit.
+    assert not AuditEntry.objects.exists()
+    # ?at= is the seat's view too.
+    first = Page(client_of(sam).get(f"/staff/games/{game.pk}/?at=1").content.decode())
+    assert "hands" not in json.loads(first.pres["state-json"])
+    # Another staff member sees the whole state, and that is recorded.
+    other = Page(client_of(staff("tess")).get(f"/staff/games/{game.pk}/").content.decode())
+    assert json.loads(other.pres["state-json"])["hands"][0] == list(state.hands[0])
+
+
+def test_a_staff_member_whose_bot_plays_sees_the_bots_seat_only():
+    sam = staff("sam")
+    bot = Bot.objects.create(
+        owner=sam, name="samsbot", kind=Bot.Kind.BUILTIN, strategy="greedy", status="active"
+    )
+    game = game_create(
+        variant_spec=SHORT, seats=[SeatSpec(user=make_user()), SeatSpec(registered=bot)], seed=4
+    )
+
+    html = client_of(sam).get(f"/staff/games/{game.pk}/").content.decode()
+
+    assert "hands" not in json.loads(Page(html).pres["state-json"])
+    assert "You play in this game (seat 1)" in html
+    assert not AuditEntry.objects.exists()
+
+
+def test_an_inspection_of_a_game_they_do_not_play_writes_one_audit_entry():
+    root = staff("root")
+    game = game_create(
+        variant_spec=SHORT, seats=[SeatSpec(user=make_user()), SeatSpec(bot="greedy")], seed=5
+    )
+
+    html = client_of(root).get(f"/staff/games/{game.pk}/?at=1").content.decode()
+
+    (entry,) = AuditEntry.objects.all()
+    assert (entry.actor, entry.action, entry.target) == (root, "inspect-hidden", f"game:{game.pk}")
+    assert entry.details["version"] == 1
+    # Shown on the inspector itself, and the admin's audit trail filters by it.
+    assert f'data-audit="{entry.pk}"' in html and "inspect-hidden" in html
+    root.is_superuser = True
+    root.save()
+    listed = client_of(root).get("/admin/staff/auditentry/?action=inspect-hidden").content.decode()
+    assert f"game:{game.pk}" in listed or f"/staff/games/{game.pk}/" in listed
+
+
+def test_a_game_whose_log_is_public_is_shown_whole_and_not_audited():
+    sam = staff("sam")
+    game = game_create(
+        variant_spec=SHORT, seats=[SeatSpec(bot="greedy"), SeatSpec(user=sam)], seed=6
+    )
+    play_to_end(game.pk)
+    game.refresh_from_db()
+    assert services.revealed(game)
+
+    html = client_of(sam).get(f"/staff/games/{game.pk}/").content.decode()
+
+    assert "hands" in json.loads(Page(html).pres["state-json"])
+    assert "You play in this game" not in html
+    assert not AuditEntry.objects.exists()
