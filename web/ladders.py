@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -197,12 +197,14 @@ def ladder(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _back(request: HttpRequest, ladder: Competition) -> HttpResponse:
-    """Back where the form was (the ladder, or a bot's page), never off the site."""
+    """Back where the form was (the ladder, or a bot's page), never off the site. Only a path
+    of this site is followed: redirect() would take any other text for a URL pattern's name
+    (`next=²` was a 500, NoReverseMatch)."""
     target = request.POST.get("next", "")
-    if target and url_has_allowed_host_and_scheme(
+    if target.startswith("/") and url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
-        return redirect(target)
+        return HttpResponseRedirect(target)
     return redirect("web:ladder", slug=ladder.slug)
 
 

@@ -176,3 +176,18 @@ def test_a_nul_in_the_session_cookie_is_a_400_not_a_database_error(game):
     response = client_of().get(reverse("web:play", args=[game.pk]), HTTP_COOKIE=cookie)
 
     assert_400(response, "invalid-characters")
+
+
+# Found by tests/test_input_fuzz.py
+
+
+@pytest.mark.parametrize("action", ["web:ladder-enter", "web:ladder-leave"])
+@pytest.mark.parametrize("back", ["²", "-1", "nowhere"])
+def test_a_ladder_forms_next_that_is_no_path_goes_back_to_the_ladder(action, back):
+    """redirect() took any text but a path for a URL pattern's name: NoReverseMatch, a 500."""
+    make_competition(name="Open Ladder", slug="open", variant=ONE_HAND)
+
+    response = client_of(make_user("ada")).post(reverse(action, args=["open"]), {"next": back})
+
+    assert response.status_code == 302
+    assert response["Location"] == reverse("web:ladder", args=["open"])
