@@ -216,6 +216,21 @@ class Snapshot(models.Model):
         return f"snapshot of game {self.game_id} at v{self.version}"
 
 
+class GameLease(models.Model):
+    """Which run of advance_game may ask the game's webhook bots now: at most one at a time
+    (games/remote/leases.py). A lease expires (`until`), so a killed worker's lease frees itself;
+    `again` is a note left by a run refused meanwhile, for the holder to advance once more."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="+")
+    holder = models.CharField(max_length=32, blank=True)
+    # None: nobody holds it.
+    until = models.DateTimeField(null=True, blank=True)
+    again = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return f"lease of game {self.game_id} until {self.until}"
+
+
 class ProjectionCheckpoint(models.Model):
     """The last global position a projection has applied; moved with its read models."""
 

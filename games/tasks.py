@@ -29,6 +29,10 @@ def advance_game(game_id: int, windows_over: int | None = None) -> None:
         # this runs next (queued: config/celery.py): without a broker the game does not hold for
         # pull bots' windows.
         advance_game.apply_async((game_id, advance.version), countdown=advance.hold)
+    elif advance.again:
+        # A run was refused while this one held the game's lease (games/remote/leases.py): its
+        # work is this run's to send again.
+        advance_game.delay(game_id)
 
 
 @shared_task(ignore_result=True)

@@ -14,6 +14,10 @@ act, it asks that bot (games/remote/webhook_turns.py) and appends its one decisi
 append dispatches the next advance. A pull bot's turn is left to the bot (and, past its
 deadline, to the overdue-turn sweep, games/overdue.py).
 
+A game with webhook seats is advanced by one run at a time: a run takes the game's lease
+(games/remote/leases.py) before it reads the game, and a run that finds it held stops at once,
+leaving it to the holder to advance the game again; so a bot is never asked one decision twice.
+
 Remote bots' out-of-turn chances (games/remote/windows.py): before a run, the windows the last
 append opened for webhook and pull seats are offered, and the run waits for them; a run stops
 where a remote seat gets a new chance, so that its window comes before the next command. A game
@@ -24,7 +28,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from django.conf import settings
@@ -40,7 +44,7 @@ from .actors import SYSTEM, actor_label
 from .errors import Conflict, IllegalMove
 from .fallback import fallback_strategy
 from .models import Bot, Game, Seat
-from .remote import windows
+from .remote import leases, windows
 from .remote.webhook_turns import webhook_turn
 from .seats import (
     WORKER_SEATS,
@@ -65,6 +69,11 @@ class Advance:
     # Seconds the game holds for a pull bot's out-of-turn window: advance again then, with
     # `windows_over` (games/tasks.py).
     hold: float = 0.0
+    # True when another run held the game's lease (games/remote/leases.py): nothing was done,
+    # and that run advances the game again when it is over.
+    busy: bool = False
+    # True when a run was refused while this one held the lease: advance the game again.
+    again: bool = False
 
 
 def advance_game(
@@ -76,11 +85,33 @@ def advance_game(
     version the run was decided at. At most `batch` commands (GAMES_ADVANCE_BATCH) per append;
     the append's listener dispatches the next run. First the remote bots' windows at this
     version are offered, unless `windows_over` is this version (their time is up).
+
+    A game with webhook seats is run under its lease (games/remote/leases.py), so no two runs
+    ask its bots at once: `busy` when another run holds it, `again` when a run was refused
+    while this one held it.
     """
     batch = batch or settings.GAMES_ADVANCE_BATCH
     game, seats = game_and_seats(game_id)
     if game.status == MATCH_OVER:
         return Advance(game_id, 0, game.version)
+    if not webhook_bots(seats):
+        return _advance(game, seats, batch, windows_over)
+    holder = leases.acquire(game_id, seconds=leases.run_seconds(game))
+    if holder is None:
+        return Advance(game_id, 0, game.version, busy=True)
+    try:
+        # Read again under the lease: a run that held it may have moved the game meanwhile.
+        game, seats = game_and_seats(game_id)
+        if game.status == MATCH_OVER:
+            return Advance(game_id, 0, game.version)
+        advance = _advance(game, seats, batch, windows_over)
+    finally:
+        again = leases.release(game_id, holder)
+    return replace(advance, again=True) if again else advance
+
+
+def _advance(game: Game, seats: list[Seat], batch: int, windows_over: int | None) -> Advance:
+    game_id = game.pk
     strategies = in_process(seats)
     webhooks = webhook_bots(seats)
     if not strategies and not webhooks:

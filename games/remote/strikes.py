@@ -1,9 +1,10 @@
 """A registered bot's call statistics and strikes.
 
 Every decision asked of a bot is counted with its latency. A timeout, an error or an illegal
-answer is a strike; BOTS_STRIKES_TO_SUSPEND strikes in a row suspend an active bot, whose seats
-the default bot then plays without asking it (games/seats.py `effective`). A good answer resets
-the strikes.
+answer is a strike (a webhook bot's only when the fallback played for it was appended: a
+question the game moved past costs no strike); BOTS_STRIKES_TO_SUSPEND strikes in a row suspend
+an active bot, whose seats the default bot then plays without asking it (games/seats.py
+`effective`). A good answer resets the strikes.
 """
 
 from __future__ import annotations
@@ -34,10 +35,17 @@ FALLBACK_REASON = {
 
 
 def record_call(
-    bot_id: int, *, outcome: str, latency: float, reason: str = "", game_id: int | None = None
+    bot_id: int,
+    *,
+    outcome: str,
+    latency: float,
+    reason: str = "",
+    game_id: int | None = None,
+    strike: bool = True,
 ) -> None:
-    """Count one decision asked of a bot; anything but OK is a strike, and enough strikes in a
-    row suspend an active bot (conditional updates, so concurrent workers count each once)."""
+    """Count one decision asked of a bot; anything but OK is a strike (unless `strike` is False:
+    the fallback for it was not appended, games/remote/webhook_turns.py), and enough strikes in
+    a row suspend an active bot (conditional updates, so concurrent workers count each once)."""
     if outcome == webhook.OK:
         _ok(bot_id, latency, game_id)
         return
@@ -46,10 +54,13 @@ def record_call(
         "calls": F("calls") + 1,
         "total_latency": F("total_latency") + latency,
         "updated_at": timezone.now(),
-        "strikes": F("strikes") + 1,
         _COUNTER[outcome]: F(_COUNTER[outcome]) + 1,
     }
-    Bot.objects.filter(pk=bot_id).update(**counters)
+    if not strike:
+        # Counted as a call that failed, neither adding to the strikes in a row nor ending them.
+        Bot.objects.filter(pk=bot_id).update(**counters)
+        return
+    Bot.objects.filter(pk=bot_id).update(**counters, strikes=F("strikes") + 1)
     limit = settings.BOTS_STRIKES_TO_SUSPEND
     Bot.objects.filter(pk=bot_id, status=Bot.Status.ACTIVE, strikes__gte=limit).update(
         status=Bot.Status.SUSPENDED,

@@ -20,6 +20,7 @@ down when it was sent) is found again by `stalled_rounds` and sent again.
 from __future__ import annotations
 
 import logging
+import time
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -37,6 +38,8 @@ from games.models import Bot, Game, Seat
 from games.seat_facts import HandOverReason
 
 log = logging.getLogger(__name__)
+# Seconds a validation run waits when another run holds its game's lease (games/remote/leases.py).
+BUSY_WAIT = 0.05
 
 WAITING = "waiting for its validation matches"
 WAITING_FOR_POLL = (
@@ -161,6 +164,10 @@ def _drive(game: Game) -> str:
         advance = turns.advance_game(game_id=game.pk)
         if advance.strike:
             return advance.strike
+        if advance.busy:
+            # Another run holds the game's lease (a resent task, the reconciler): wait for it.
+            time.sleep(BUSY_WAIT)
+            continue
         if not advance.commands and not advance.conflict:
             return "the match stopped: no bot could move"
     return "the match did not finish"

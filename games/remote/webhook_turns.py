@@ -4,8 +4,11 @@ One decision per call and one append per decision (games/turns.py calls this whe
 bot is to act and no built-in seat is). The call has one deadline for the whole exchange (the
 game's `bot_timeout`; games/bots/webhook.py). A timeout, an error or an answer the service
 refuses (a malformed or illegal command, a command for another seat) gets the default bot's
-move, with a `fallback-played` event saying why, and a strike. `submit_answer` appends an
-answer; windows.py appends a window's answers through it too (a refusal there is no strike).
+move, with a `fallback-played` event saying why, and a strike; the strike counts only when that
+fallback was appended at the version the bot was asked at (a game that moved on meanwhile, or a
+fallback another run made first, leaves the failed call counted but no strike). `submit_answer`
+appends an answer; windows.py appends a window's answers through it too (a refusal there is no
+strike).
 """
 
 from __future__ import annotations
@@ -70,8 +73,6 @@ def webhook_turn(
             return Turn(submitted.version, submitted.commands, conflict=submitted.conflict)
         outcome = ILLEGAL
         reason = f"illegal answer {answer.command!r} at version {version}: {submitted.refused}"
-    log.info("bot %s, game %s seat %s: strike (%s)", bot.pk, game.pk, seat, reason)
-    record_call(bot.pk, outcome=outcome, latency=answer.latency, reason=reason, game_id=game.pk)
     try:
         fallback = play_fallback(
             game_id=game.pk,
@@ -80,10 +81,33 @@ def webhook_turn(
             policy=bot_failure(FALLBACK_REASON[outcome]),
         )
     except Conflict as conflict:
-        return Turn(conflict.current_version, 0, strike=reason, conflict=True)
+        # The game moved on while the bot was asked (a seat resigned, a person caught someone):
+        # the question went stale and nobody played for the bot. The call counts, no strike.
+        _failed(bot, game, seat, outcome, answer.latency, reason, strike=False)
+        return Turn(conflict.current_version, 0, conflict=True)
+    if fallback is not None and fallback.repeated:
+        # Another run made this fallback (and counted its strike) first.
+        _failed(bot, game, seat, outcome, answer.latency, reason, strike=False)
+        return Turn(fallback.version, 0)
+    # The fallback's move was appended at the version the bot was asked at (or it had none to
+    # make, the game unmoved): the strike counts.
+    _failed(bot, game, seat, outcome, answer.latency, reason, strike=True)
     if fallback is None:
         return Turn(version, 0, strike=reason)
-    return Turn(fallback.version, 0 if fallback.repeated else fallback.commands, strike=reason)
+    return Turn(fallback.version, fallback.commands, strike=reason)
+
+
+def _failed(
+    bot: Bot, game: Game, seat: int, outcome: str, latency: float, reason: str, *, strike: bool
+) -> None:
+    if strike:
+        log.info("bot %s, game %s seat %s: strike (%s)", bot.pk, game.pk, seat, reason)
+    else:
+        reason = f"{reason} (the game moved on: no strike)"
+        log.info("bot %s, game %s seat %s: %s", bot.pk, game.pk, seat, reason)
+    record_call(
+        bot.pk, outcome=outcome, latency=latency, reason=reason, game_id=game.pk, strike=strike
+    )
 
 
 @dataclass(frozen=True, slots=True)

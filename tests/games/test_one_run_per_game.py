@@ -1,0 +1,224 @@
+"""One run per game asks a bot at a time (games/remote/leases.py), and a strike counts only when
+its fallback move was appended: two runs of advance_game for one game at once (a duplicate task,
+the reconciler, the dispatch of a seat's resignation) never ask a webhook bot the same decision
+twice nor strike it twice. Real PostgreSQL (committed data, one connection per thread)."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from games import turns
+from games.engine import MATCH_OVER
+from games.game_settings import GameSettings
+from games.models import Bot, Game, GameEvent, GameLease
+from games.remote import leases
+from games.seat_facts import game_resign
+from games.services import SeatSpec, game_create
+from tests.games.conftest import needs_postgresql
+from tests.games.factories import SHORT, make_user
+from tests.games.fake_bot import FakeBot
+
+pytestmark = [needs_postgresql, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def fake(settings) -> Iterator[FakeBot]:
+    settings.BOTS_ALLOW_LOOPBACK_URLS = True
+    with FakeBot() as bot:
+        yield bot
+
+
+def webhook_bot(url: str) -> Bot:
+    return Bot.objects.create(
+        owner=make_user(), name="hooky", kind=Bot.Kind.WEBHOOK, url=url, secret="s3cret",
+        status=Bot.Status.ACTIVE,
+    )  # fmt: skip
+
+
+class Run(threading.Thread):
+    """`call()` in a thread with a database connection of its own; `join()` returns its result."""
+
+    def __init__(self, call: Callable[[], Any]) -> None:
+        super().__init__(daemon=True)
+        self.call = call
+        self.result: Any = None
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self.result = self.call()
+        except BaseException as error:  # noqa: BLE001 (raised again in the test's thread)
+            self.error = error
+        finally:
+            connection.close()
+
+    def join(self, timeout: float | None = 30) -> Any:  # type: ignore[override]
+        super().join(timeout)
+        assert not self.is_alive(), "the run did not finish"
+        if self.error is not None:
+            raise self.error
+        return self.result
+
+
+def wait_for(check: Callable[[], bool], timeout: float = 10) -> None:
+    end = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < end, "waited in vain"
+        time.sleep(0.01)
+
+
+def in_turn(fake: FakeBot) -> list[dict[str, Any]]:
+    payloads = [json.loads(body) for body, _ in fake.requests]
+    return [payload for payload in payloads if not payload.get("optional")]
+
+
+def fallbacks(game: Game, seat: int) -> int:
+    played = GameEvent.objects.filter(game=game, type="fallback-played")
+    return sum(1 for data in played.values_list("data", flat=True) if data["seat"] == seat)
+
+
+def test_two_runs_at_once_ask_a_slow_bot_each_decision_once(fake, broker_tasks):
+    # Slow but legal: 0.3 s of the 2 s it has.
+    fake.mode, fake.delay = "slow", 0.3
+    bot = webhook_bot(fake.url)
+    game = game_create(
+        variant_spec=SHORT, seats=[SeatSpec(registered=bot), SeatSpec(bot="greedy")], seed=4,
+        dealer=1, settings=GameSettings(bot_timeout=2),
+    )  # fmt: skip
+    for _ in range(12):
+        if Game.objects.get(pk=game.pk).status == MATCH_OVER:
+            break
+        # Two workers advance the game at once (the dispatch's task and the reconciler's, say).
+        barrier = threading.Barrier(2)
+
+        def advance(barrier: threading.Barrier = barrier) -> turns.Advance:
+            barrier.wait()
+            return turns.advance_game(game_id=game.pk)
+
+        runs = [Run(advance), Run(advance)]
+        for run in runs:
+            run.start()
+        for run in runs:
+            run.join()
+    asked = in_turn(fake)
+    assert len(asked) >= 5
+    # Each decision (a version of the game) asked once, and each answer is the bot's move.
+    assert sorted({payload["version"] for payload in asked}) == [p["version"] for p in asked]
+    bot.refresh_from_db()
+    assert (bot.calls, bot.strikes, bot.timeouts) == (len(asked), 0, 0)
+    moves = GameEvent.objects.filter(game=game, command_id__startswith=f"bot:#{bot.pk}/webhook:")
+    assert moves.count() == len(asked)
+
+
+def hanging_game(fake: FakeBot) -> tuple[Game, Bot, Any]:
+    """A game whose webhook bot (seat 0, first to act) hangs past its 0.5 s; seat 1 a person."""
+    fake.mode, fake.delay = "slow", 1.0
+    bot = webhook_bot(fake.url)
+    person = make_user()
+    game = game_create(
+        variant_spec=SHORT, seats=[SeatSpec(registered=bot), SeatSpec(user=person)], seed=4,
+        dealer=1, settings=GameSettings(bot_timeout=0.5),
+    )  # fmt: skip
+    assert game.to_act == [0]
+    return game, bot, person
+
+
+def test_a_strike_whose_fallback_loses_the_version_race_is_not_counted(fake, broker_tasks):
+    game, bot, person = hanging_game(fake)
+    asking = Run(lambda: turns.advance_game(game_id=game.pk))
+    asking.start()
+    wait_for(lambda: len(fake.requests) == 1)
+    # While the bot is asked, the person resigns: the game moves on, the question is stale.
+    game_resign(game_id=game.pk, actor=person)
+    advance = asking.join()
+    assert advance.conflict
+    assert advance.strike == ""
+    bot.refresh_from_db()
+    # The call is counted (it timed out); the strike is not, as no fallback move was made.
+    assert (bot.calls, bot.timeouts, bot.strikes) == (1, 1, 0)
+    assert fallbacks(game, 0) == 0
+
+
+def test_a_run_that_finds_the_bot_asked_leaves_it_to_the_asking_run(fake, broker_tasks):
+    # The issue's case: asked at version v, a seat resigns (v + 1), and a second run (the
+    # resignation's dispatch) must not ask the same decision while the first waits.
+    game, bot, person = hanging_game(fake)
+    asking = Run(lambda: turns.advance_game(game_id=game.pk))
+    asking.start()
+    wait_for(lambda: len(fake.requests) == 1)
+    game_resign(game_id=game.pk, actor=person)
+    second = turns.advance_game(game_id=game.pk)
+    assert second.busy
+    first = asking.join()
+    assert len(fake.requests) == 1
+    # The asking run says the game must be advanced again: the second run's work is left to it.
+    assert first.again
+    third = turns.advance_game(game_id=game.pk)
+    assert third.strike.startswith("timeout")
+    asked = in_turn(fake)
+    assert [payload["version"] for payload in asked] == [game.version, game.version + 1]
+    bot.refresh_from_db()
+    assert (bot.calls, bot.timeouts, bot.strikes) == (2, 2, 1)
+    assert fallbacks(game, 0) == 1
+
+
+def test_a_lease_left_by_a_killed_worker_expires(fake, broker_tasks):
+    fake.mode = "play"
+    bot = webhook_bot(fake.url)
+    game = game_create(
+        variant_spec=SHORT, seats=[SeatSpec(registered=bot), SeatSpec(bot="greedy")], seed=4,
+        dealer=1, settings=GameSettings(bot_timeout=1),
+    )  # fmt: skip
+    # A worker took the lease and died with it.
+    held = leases.acquire(game.pk, seconds=60)
+    assert held is not None
+    assert turns.advance_game(game_id=game.pk).busy
+    assert fake.requests == []
+    GameLease.objects.filter(game=game).update(until=timezone.now() - timedelta(seconds=1))
+    advance = turns.advance_game(game_id=game.pk)
+    assert not advance.busy
+    assert advance.commands == 1
+    assert len(fake.requests) == 1
+    # The dead worker's release, if it ever came, changes nothing.
+    assert leases.release(game.pk, held) is False
+
+
+def test_in_process_the_refused_run_s_work_is_sent_again_and_the_match_ends(
+    fake, eager_tasks, settings
+):
+    # The issue's case through the tasks, in-process: with two strikes to suspend, the stale
+    # question's timeout and the next one's would have suspended the bot.
+    settings.BOTS_STRIKES_TO_SUSPEND = 2
+    fake.plan, fake.delay = {0: "slow", 1: "slow"}, 1.0
+    bot = webhook_bot(fake.url)
+    person = make_user()
+    seats = [SeatSpec(registered=bot), SeatSpec(user=person)]
+    # The game's creation dispatches its first run in the creating thread: it asks the bot.
+    limit = GameSettings(bot_timeout=0.5)
+    creating = Run(
+        lambda: game_create(variant_spec=SHORT, seats=seats, seed=4, dealer=1, settings=limit)
+    )
+    creating.start()
+    wait_for(lambda: len(fake.requests) == 1)
+    game_id = json.loads(fake.requests[0][0])["game"]
+    # The resignation's dispatch runs here, finds the lease held and leaves the game to the
+    # creating thread's run, which sends it again when it is over: the match plays to its end.
+    game_resign(game_id=game_id, actor=person)
+    assert len(fake.requests) == 1
+    creating.join(timeout=120)
+    game = Game.objects.get(pk=game_id)
+    assert game.status == MATCH_OVER
+    asked = [payload["version"] for payload in in_turn(fake)]
+    assert asked == sorted(set(asked))
+    bot.refresh_from_db()
+    assert bot.status == Bot.Status.ACTIVE
+    assert (bot.timeouts, fallbacks(game, 0)) == (2, 1)
