@@ -68,6 +68,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The Content-Security-Policy header on every response (CONTENT_SECURITY_POLICY below).
+    "csp.middleware.CSPMiddleware",
     # A database or broker that is down answers 503 "unavailable", not a 500 (api/unavailable.py).
     "api.unavailable.UnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -85,6 +87,50 @@ MIDDLEWARE = [
     # Last, as axes asks: turns a sign-in refused for a lockout into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
+
+# HTTPS (docs/operations.md, "HTTPS and the browser's protections"): all off by default, so that
+# `make run`, the tests and the soak work over plain HTTP; docker-compose.yml turns them on for a
+# site served over HTTPS by a proxy that sends X-Forwarded-Proto. `manage.py check --deploy` is
+# clean with its values (tests/test_deploy_settings.py).
+# "HTTP_X_FORWARDED_PROTO,https": a request carrying that header with that value came over
+# HTTPS. Only behind a proxy that sets (or strips) the header on every request.
+_PROXY_SSL_HEADER = env_list("SECURE_PROXY_SSL_HEADER")
+if _PROXY_SSL_HEADER:
+    if len(_PROXY_SSL_HEADER) != 2 or not _PROXY_SSL_HEADER[0].startswith("HTTP_"):
+        raise ImproperlyConfigured(
+            "SECURE_PROXY_SSL_HEADER must be a header's META name and its value, "
+            'e.g. "HTTP_X_FORWARDED_PROTO,https".'
+        )
+    SECURE_PROXY_SSL_HEADER = (_PROXY_SSL_HEADER[0], _PROXY_SSL_HEADER[1])
+# Plain-HTTP requests redirected to HTTPS, except those the operator's own network makes: the
+# container's healthcheck and Prometheus's scrape.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT")
+SECURE_REDIRECT_EXEMPT = [r"^api/health$", r"^metrics$"]
+# Strict-Transport-Security (sent on HTTPS responses only): seconds, and its two flags.
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS") or 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS")
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD")
+# The session and CSRF cookies sent over HTTPS only.
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES")
+
+# Content-Security-Policy (django-csp), always on: scripts and styles from our own static files
+# only, no inline script, style or event handler anywhere (templates/ and static/ have none; htmx
+# is told not to add its indicator style, templates/games/_head.html), no eval. data: images for
+# Swagger UI's icons at /api/docs/ (api/urls.py serves its init script as a file of its own).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 # Axes's backend first: it refuses a locked-out sign-in before the password is even checked.
 # It needs the request, so every authenticate() call must pass it (Django's login views do).

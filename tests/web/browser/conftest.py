@@ -1,8 +1,9 @@
 """Browser tests: Debian's chromium driven by Playwright against pytest-django's live server.
 
 Select them with `-m browser`. Without /usr/bin/chromium they are skipped, except under CI
-(CI=true), where a missing browser is a failure. Every page fails its test on a console error
-or an uncaught script error, and leaves a screenshot in test-artifacts/<test name>.png.
+(CI=true), where a missing browser is a failure. Every page fails its test on a console error,
+an uncaught script error or a Content-Security-Policy violation, and leaves a screenshot in
+test-artifacts/<test name>.png.
 """
 
 from __future__ import annotations
@@ -29,6 +30,12 @@ CHROMIUM_ARGS = [
 ]
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
 IN_CI = os.environ.get("CI") == "true"
+CSP_LISTENER = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || "inline"}`
+    + ` at ${event.sourceFile}:${event.lineNumber}`);
+});
+"""
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -85,6 +92,9 @@ def open_page(
             context.add_cookies(
                 [{"name": "sessionid", "value": cookie.value, "url": live_server.url}]
             )
+        # A Content-Security-Policy violation (config/settings.py) fails the test too, said
+        # plainly: chromium's own console line for it may be a warning (report-only) or missing.
+        context.add_init_script(CSP_LISTENER)
         page = context.new_page()
         page.set_default_timeout(10_000)
         page.on(

@@ -112,7 +112,7 @@ def test_newno_open_start_and_a_jump_in(open_page):
     page.keyboard.press("Enter")
     wait_for_board_after(page, old)
     # The focus stays on the board (its status line, the card being gone), not the page's top.
-    page.wait_for_function("document.activeElement.closest('#game') !== null")
+    page.wait_for_function("() => document.activeElement.closest('#game') !== null")
 
     jump = page.get_by_role("button", name="Jump in with blue 9")
     jump.wait_for()

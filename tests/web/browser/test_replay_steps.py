@@ -40,7 +40,7 @@ def test_the_replay_steps_by_buttons_keys_and_slider(open_page):
     wait_for_at(page, start + 1)
     assert f"at={start + 1}" in page.url
     # The focus comes back to the step just used, so Enter steps on.
-    page.wait_for_function("document.activeElement.dataset.step === 'next'")
+    page.wait_for_function("() => document.activeElement.dataset.step === 'next'")
     page.keyboard.press("Enter")
     wait_for_at(page, start + 2)
     page.keyboard.press("ArrowRight")

@@ -58,8 +58,11 @@ def test_the_dashboard_refreshes_in_place(open_page, monkeypatch):
     first = page.locator("#live").get_attribute("data-updated")
 
     persons_game("new-nina")
+    # A function, not an expression: Playwright evals an expression in the page, which the
+    # Content-Security-Policy refuses.
     page.wait_for_function(
-        "document.querySelector('#tile-live .big').textContent.trim() === '2'", timeout=10_000
+        "() => document.querySelector('#tile-live .big').textContent.trim() === '2'",
+        timeout=10_000,
     )
     assert page.evaluate("window.sameDocument") is True
     assert page.locator("#live").get_attribute("data-updated") != first
