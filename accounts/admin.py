@@ -1,16 +1,47 @@
 """Admin pages for accounts: a person's profile (the birth date newno's Youngest Rule reads) and
 their personal API token, of which only the prefix is shown (the SHA-256 is no one's business).
 A token is never made here (its key is shown once, to its owner); deleting it revokes it, as
-accounts.services.token_revoke does."""
+accounts.services.token_revoke does. Django's user pages, whose forms refuse a username that
+reads the same as another person's (accounts/usernames.py), as sign-up does."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
+from django.contrib.auth.models import User
 from django.http import HttpRequest
 
 from .models import PersonalToken, Profile
+from .usernames import check_username
+
+
+class NewUserForm(AdminUserCreationForm):
+    def clean_username(self) -> str:
+        username: str = super().clean_username()
+        if username:  # None: Django's check has put its error on the field
+            check_username(username)
+        return username
+
+
+class ChangeUserForm(UserChangeForm):
+    def clean_username(self) -> str:
+        username: str = self.cleaned_data["username"]
+        # A new name only: people who held look-alike names before the check keep theirs.
+        if "username" in self.changed_data:
+            check_username(username, user_id=self.instance.pk)
+        return username
+
+
+class PersonAdmin(UserAdmin):
+    add_form = NewUserForm
+    form = ChangeUserForm
+
+
+admin.site.unregister(User)
+admin.site.register(User, PersonAdmin)
 
 
 @admin.register(Profile)

@@ -36,3 +36,20 @@ class PersonalToken(models.Model):
 
     def __str__(self) -> str:
         return f"token {self.prefix}… of {self.user}"
+
+
+class UsernameSkeleton(models.Model):
+    """A person's username as its confusable skeleton (Unicode TR39; accounts/usernames.py),
+    unique: no two people's names read the same. Kept by accounts/usernames.py's receivers on
+    every save of a User that names it."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="username_skeleton",
+    )
+    skeleton = models.TextField(unique=True)
+
+    def __str__(self) -> str:
+        return f"skeleton of {self.user}"

@@ -10,6 +10,7 @@ from django.contrib.auth.forms import UserCreationForm, UsernameField
 from django.contrib.auth.models import User
 from django.utils import timezone
 
+from accounts.usernames import check_username
 from games.models import NotificationPreference
 
 # Nobody alive was born before this; a date before it is a typing slip.
@@ -63,6 +64,13 @@ class SignUpForm(PlainLabels, UserCreationForm):
         model = User
         fields = ("username", "email")
         field_classes = {"username": UsernameField}
+
+    def clean_username(self) -> str:
+        # Django's: taken, whatever the case; then a name that reads the same as a taken one.
+        username: str = super().clean_username()
+        if username:  # None: Django's check has put its error on the field
+            check_username(username)
+        return username
 
     def clean_birth_date(self) -> datetime.date:
         return check_birth_date(self.cleaned_data["birth_date"])

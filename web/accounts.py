@@ -21,6 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import services as accounts
 from accounts.models import PersonalToken
+from accounts.usernames import LookAlikeUsername
 from api.throttles import SignUpThrottle
 from games import deadlines, lobby, seat_facts
 from games.errors import GameError
@@ -58,12 +59,17 @@ def signup(request: HttpRequest) -> HttpResponse:
                 wait=datetime.timedelta(seconds=throttle.wait() or 1),
             )
         data = form.cleaned_data
-        user = accounts.sign_up(
-            username=data["username"],
-            email=data["email"],
-            password=data["password1"],
-            birth_date=data["birth_date"],
-        )
+        try:
+            user = accounts.sign_up(
+                username=data["username"],
+                email=data["email"],
+                password=data["password1"],
+                birth_date=data["birth_date"],
+            )
+        except LookAlikeUsername as error:
+            # A look-alike signed up between the form's check and this insert.
+            form.add_error("username", error)
+            return render(request, "accounts/signup.html", {"form": form})
         # Named: with axes's backend beside it, login() cannot guess which one vouched for them.
         login(request, user, backend=PASSWORD_BACKEND)
         messages.success(request, f"Welcome, {user.username}. Start a game below.")

@@ -67,6 +67,37 @@ def test_a_bad_sign_up_shows_the_error_and_creates_nobody(client, change, field,
     assert "_auth_user_id" not in client.session
 
 
+@pytest.mark.parametrize(
+    "look_alike",
+    [
+        "\u0430lice",  # Cyrillic а
+        "\u0430\u217cice",  # Cyrillic а, Roman numeral fifty
+        "a\u04c0ice",  # Cyrillic palochka for the l
+        "aIice",  # a capital I for the l
+    ],
+)
+def test_a_name_that_reads_like_a_taken_one_is_refused(client, look_alike):
+    User.objects.create_user("alice", password="wonderland-1865")
+
+    page = client.post("/accounts/signup/", {**GOOD, "username": look_alike})
+
+    assert page.status_code == 200
+    errors = " ".join(page.context["form"].errors["username"])
+    assert "looks the same as the existing username “alice”" in errors
+    assert "looks the same as the existing username" in page.content.decode()
+    assert list(User.objects.values_list("username", flat=True)) == ["alice"]
+    assert "_auth_user_id" not in client.session
+
+
+def test_names_that_only_share_letters_are_not_look_alikes(client):
+    User.objects.create_user("alice", password="wonderland-1865")
+
+    response = client.post("/accounts/signup/", {**GOOD, "username": "alicia"})
+
+    assert response.status_code == 302
+    assert User.objects.filter(username="alicia").exists()
+
+
 def test_a_signed_in_person_is_sent_to_the_lobby(client):
     client.force_login(User.objects.create_user("ada"))
 
