@@ -111,7 +111,8 @@ class ConflictOutput(ErrorOutput):
 
 
 ERROR_DESCRIPTIONS = {
-    400: "`invalid` (field errors), `parse_error` (not JSON, or nested too deeply), or a "
+    400: "`invalid` (field errors), `parse_error` (not JSON, or nested too deeply), "
+    "`invalid-characters` (a NUL or a lone surrogate anywhere in the request), or a "
     "refusal of the service (e.g. `match-over`).",
     401: "No bot token, or an unknown one.",
     403: "Not signed in, no CSRF token, a wrong or revoked personal token "
@@ -133,3 +134,20 @@ def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
         )
         for status in statuses
     }
+
+
+# Any operation can answer this, from the site's input boundary (api/boundary.py).
+BOUNDARY_400 = "`invalid-characters`: a NUL or a lone surrogate in the path, the query, a header."
+
+
+def boundary_errors(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[str, Any]:
+    """drf-spectacular's postprocessing hook (SPECTACULAR_SETTINGS): the 400 of the input
+    boundary in every operation that does not list a 400 of its own."""
+    error = {"$ref": "#/components/schemas/ErrorOutput"}
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            operation.setdefault("responses", {}).setdefault(
+                "400",
+                {"content": {"application/json": {"schema": error}}, "description": BOUNDARY_400},
+            )
+    return result

@@ -305,6 +305,11 @@ SPECTACULAR_SETTINGS = {
     # offline.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # drf-spectacular's own hook, then every operation's 400 from the input boundary.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.errors.boundary_errors",
+    ],
     # Outputs with a `status` of other values (health, bots, seasons, fixtures) get enums of their
     # own.
     "ENUM_NAME_OVERRIDES": {
