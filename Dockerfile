@@ -10,13 +10,7 @@ WORKDIR /app
 
 # Dependencies first, so a code change does not reinstall them.
 COPY requirements.txt .
-# PyICU (requirements.txt: look-alike usernames) is built against the system's ICU: its headers
-# stay (they bring the library), the compiler goes once the build is done.
-RUN apt-get update \
-    && apt-get install -y --no-install-recommends libicu-dev pkg-config g++ \
-    && pip install -r requirements.txt \
-    && apt-get purge -y --auto-remove g++ \
-    && rm -rf /var/lib/apt/lists/*
+RUN pip install -r requirements.txt
 
 COPY . .
 
