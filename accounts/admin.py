@@ -14,8 +14,8 @@ from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.contrib.auth.models import User
 from django.http import HttpRequest
 
-from .models import PersonalToken, Profile
-from .usernames import check_username
+from accounts.models import PersonalToken, Profile
+from accounts.usernames import check_username
 
 
 class NewUserForm(AdminUserCreationForm):

@@ -12,7 +12,7 @@ class AccountsConfig(AppConfig):
         from django.contrib.auth.models import User
         from django.db.models.signals import post_save, pre_save
 
-        from . import usernames
+        from accounts import usernames
 
         pre_save.connect(usernames.before_save, sender=User, dispatch_uid="username-look-alike")
         post_save.connect(usernames.after_save, sender=User, dispatch_uid="username-skeleton")

@@ -10,9 +10,8 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.models import PersonalToken, Profile
 from games import rows
-
-from .models import PersonalToken, Profile
 
 
 def key_hash(key: str) -> str:

@@ -15,7 +15,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from .models import UsernameSkeleton
+from accounts.models import UsernameSkeleton
 
 
 class LookAlikeUsername(ValidationError):

@@ -2,7 +2,7 @@
 
 Every error is mapped here, once: DRF's own exceptions, Django's Http404 and PermissionDenied,
 and the services' typed errors (games.errors.GameError and its subclasses, which include
-games/bot_registry.py's, games/deadlines.py's and league/errors.py's). Views let them propagate.
+bots/registry.py's, clocks/deadlines.py's and league/errors.py's). Views let them propagate.
 `error_responses()` documents the statuses a view can answer with in its OpenAPI schema.
 """
 

@@ -1,5 +1,5 @@
 """The bot owners' API (session auth): register bots, read their status and call stats, change
-them, run their validation again, issue pull tokens. games/bot_registry.py does the work; a bot
+them, run their validation again, issue pull tokens. bots/registry.py does the work; a bot
 that is not the signed-in user's is a 404, as if it did not exist. docs/api.md lists the errors."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from api.errors import error_responses
 from api.throttles import FailClosedThrottle
-from games import bot_registry
+from bots import registry as bot_registry
 from games.models import Bot
 
 

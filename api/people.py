@@ -1,5 +1,5 @@
 """The people's API (session or personal token): resign a game, take vacation days, choose how
-turn notices arrive, hold a personal API token. games/seat_facts.py, games/deadlines.py and
+turn notices arrive, hold a personal API token. games/seat_facts.py, clocks/deadlines.py and
 accounts/services.py do the work; docs/api.md lists the errors."""
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from accounts import services as accounts
 from accounts.models import PersonalToken
 from api.auth import PEOPLE
 from api.errors import error_responses
-from games import deadlines, seat_facts
+from clocks import deadlines
+from games import seat_facts
 from games.models import NotificationPreference
 
 

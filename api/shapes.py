@@ -1,6 +1,6 @@
 """The game's shapes in the OpenAPI schema: a command, a view, an event.
 
-The engine builds these as plain dicts (games/engine/view.py, commands.py, events.py); these
+The engine builds these as plain dicts (engine/view.py, commands.py, events.py); these
 serializers only describe them, for the schema and for clients generated from it. docs/rules.md
 says what each field means.
 """
@@ -11,9 +11,9 @@ from typing import Any
 
 from rest_framework import serializers
 
-from games.engine import COLORS
-from games.engine.commands import FIELDS
-from games.engine.events import EVOLVE
+from engine import COLORS
+from engine.commands import FIELDS
+from engine.events import EVOLVE
 
 CARD_HELP = "A card code, e.g. `red-7`, `blue-skip`, `green-draw2`, `wild`, `wild-draw4`."
 

@@ -18,13 +18,13 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 # The profile's main lines: frames of ours and the libraries' doors, by inclusive share.
 PROFILE_FRAMES = (
     "advance_game (games/tasks.py)",
-    "advance_game (games/turns.py)",
-    "play (games/driver.py)",
-    "step (games/driver.py)",
-    "_ask (games/driver.py)",
-    "Variant.view (games/engine/variant.py)",
-    "Variant.legal_commands (games/engine/variant.py)",
-    "Variant.decide (games/engine/variant.py)",
+    "advance_game (bots/turns.py)",
+    "play (bots/driver.py)",
+    "step (bots/driver.py)",
+    "_ask (bots/driver.py)",
+    "Variant.view (engine/variant.py)",
+    "Variant.legal_commands (engine/variant.py)",
+    "Variant.decide (engine/variant.py)",
     "load_state (games/services.py)",
     "append_decided (games/services.py)",
     "visibility (games/services.py)",
@@ -156,9 +156,9 @@ def explain_append(superuser: str, spec: dict[str, Any], bots: list[str]) -> lis
     import psycopg
     from django.db import connection
 
+    from bots.driver import play
+    from bots.strategies import find_strategy
     from games import services
-    from games.bots import find_strategy
-    from games.driver import play
     from games.services import SeatSpec, game_create
 
     seats = [SeatSpec(bot=name) for name in bots]

@@ -290,8 +290,8 @@ def make_world(clients: int, label: str) -> dict[str, Any]:
     from django.contrib.auth.models import User
 
     from accounts.services import token_issue
+    from bots.remote.tokens import issue_token
     from games.models import Bot
-    from games.remote.tokens import issue_token
     from games.services import SeatSpec, game_create
 
     people, bots = [], []

@@ -167,8 +167,8 @@ def measure(
 ) -> dict[int, tuple[list[float], list[float]]]:
     """A fresh match of each length; `count` times, for each match in turn, a person's view then
     their command. Returns each length's view and command times."""
+    from bots.strategies import find_strategy
     from games import services
-    from games.bots import find_strategy
     from games.models import Game
 
     matches = {length: build(length, seed) for length in lengths}
@@ -207,9 +207,9 @@ def build(length: int, seed: int) -> tuple[Any, list[Any]]:
     from django.contrib.auth import get_user_model
     from django.db import connection
 
+    from bots.driver import next_command, step
+    from bots.strategies import find_strategy
     from games import services
-    from games.bots import find_strategy
-    from games.driver import next_command, step
     from games.services import SeatSpec
 
     people = [

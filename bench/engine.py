@@ -17,7 +17,7 @@ Output: RLCard games/s through its two public loops (``env.run`` with agents, an
 target >= 300,000), and as the very last line ``ratio: X.XX`` = our games/s / the games/s of
 the FASTER of the two RLCard loops.
 
-Exit status 2 (after printing the RLCard figures) when ``games.engine`` is not
+Exit status 2 (after printing the RLCard figures) when ``engine`` is not
 importable yet, or when rlcard is not installed.
 
 What is measured on the RLCard side, and why it is fair
@@ -326,7 +326,7 @@ def import_our_engine():
         sys.path.insert(0, str(REPO_ROOT))
     sys.dont_write_bytecode = True  # leave no __pycache__ behind in games/
     try:
-        from games.engine import IllegalCommand, Variant  # noqa: F401
+        from engine import IllegalCommand, Variant  # noqa: F401
     except Exception:  # ImportError, or a SyntaxError etc. while it is being written
         return None, traceback.format_exc()
     return Variant, None
@@ -457,7 +457,7 @@ def main(argv=None) -> int:
     if ours is None:
         sys.stdout.flush()
         print(
-            "\nour engine is not importable yet (from games.engine import Variant failed); "
+            "\nour engine is not importable yet (from engine import Variant failed); "
             "only the RLCard half was run.",
             file=sys.stderr,
         )

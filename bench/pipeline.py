@@ -329,9 +329,9 @@ def play_matches(matches: int, first_seed: int, timeout: float) -> tuple[float, 
 def in_process(matches: int) -> tuple[float, float]:
     """The same kind of matches played by the driver in this process, no database or broker:
     matches/s and CPU milliseconds per match."""
-    from games.bots import find_strategy
-    from games.engine import Variant
-    from games.simulation import play_match
+    from bots.simulation import play_match
+    from bots.strategies import find_strategy
+    from engine import Variant
 
     variant = Variant.from_spec(SPEC)
     bots = [find_strategy(name) for name in BOTS]

@@ -312,10 +312,10 @@ def head_cost() -> float:
 
 def load_a_match() -> tuple[float, float]:
     """Median ms to load, and to replay, the first 2,000 events of a real simulated match."""
+    from bots.simulation import play_match
+    from bots.strategies import find_strategy
+    from engine import Variant
     from games import store
-    from games.bots import find_strategy
-    from games.engine import Variant
-    from games.simulation import play_match
 
     variant = Variant.from_spec({"rules": "official", "options": {"target": 500}})
     bots = [find_strategy("random")] * 4

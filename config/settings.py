@@ -352,7 +352,7 @@ METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 METRICS_ALLOW_PRIVATE = env_bool("METRICS_ALLOW_PRIVATE")
 METRICS_WORKER_PORT = int(os.environ.get("METRICS_WORKER_PORT") or 0)
 
-# Workers (games/turns.py, games/tasks.py; docs/workers.md).
+# Workers (bots/turns.py, games/tasks.py; docs/workers.md).
 # Bot commands per append when a worker plays a run of bot turns; the next run is dispatched
 # after each append.
 GAMES_ADVANCE_BATCH = int(os.environ.get("GAMES_ADVANCE_BATCH", "2000"))
@@ -362,21 +362,21 @@ RECENT_STATES = int(os.environ.get("RECENT_STATES", "1000"))
 GAMES_RECONCILE_IDLE = int(os.environ.get("GAMES_RECONCILE_IDLE", "30"))
 # Seconds a newno open choice waits for a person before the system closes it (Youngest Rule).
 GAMES_OPEN_CHOICE_TIMEOUT = int(os.environ.get("GAMES_OPEN_CHOICE_TIMEOUT", "30"))
-# People's turns (games/deadlines.py, games/overdue.py): seconds a person has for a turn (a
+# People's turns (clocks/deadlines.py, clocks/overdue.py): seconds a person has for a turn (a
 # game's settings may set {"turn_seconds": s}), and the timeouts after which the seat is
 # forfeited: the default bot plays it and it is placed last.
 GAMES_TURN_SECONDS = int(os.environ.get("GAMES_TURN_SECONDS", str(3 * 24 * 3600)))
 GAMES_TIMEOUTS_TO_FORFEIT = int(os.environ.get("GAMES_TIMEOUTS_TO_FORFEIT", "3"))
 # Seconds a turn email may wait unsent (its task lost) before the sweep sends it again.
 GAMES_NOTICE_RESEND = int(os.environ.get("GAMES_NOTICE_RESEND", "600"))
-# Registered bots (games/remote/, games/bots/webhook.py; docs/workers.md).
+# Registered bots (bots/remote/, bots/remote/webhook.py; docs/workers.md).
 # Seconds a webhook bot has to answer (a game's context may set {"bot_timeout": s}).
 BOTS_WEBHOOK_TIMEOUT = float(os.environ.get("BOTS_WEBHOOK_TIMEOUT", "1.0"))
 # Bytes of a webhook answer read at most.
 BOTS_WEBHOOK_MAX_ANSWER = 64 * 1024
 # Seconds a pull bot has for a decision after the game last moved ({"pull_timeout": s}).
 BOTS_PULL_TIMEOUT = float(os.environ.get("BOTS_PULL_TIMEOUT", "30"))
-# Out-of-turn windows (uno calls, catches, newno jump-ins; games/remote/windows.py): seconds a
+# Out-of-turn windows (uno calls, catches, newno jump-ins; bots/remote/windows.py): seconds a
 # webhook bot has to answer one (at most its game's webhook limit), and seconds the game holds
 # for a pull bot's, after the append that opened it.
 BOTS_WINDOW_SECONDS = float(os.environ.get("BOTS_WINDOW_SECONDS", "0.3"))
@@ -386,7 +386,8 @@ BOTS_STRIKES_TO_SUSPEND = int(os.environ.get("BOTS_STRIKES_TO_SUSPEND", "3"))
 # The built-in strategy that moves for a bot that gave no (legal) answer.
 BOTS_FALLBACK_STRATEGY = "greedy"
 # Bot URLs on loopback addresses (127.0.0.0/8, ::1): only for tests and local development. No
-# setting opens the other private, link-local, CGNAT or unique-local ranges (games/bots/webhook.py).
+# setting opens the other private, link-local, CGNAT or unique-local ranges
+# (bots/remote/webhook.py).
 # BOTS_ALLOW_PRIVATE_URLS is the deprecated name of the same switch: it opens loopback only now.
 BOTS_ALLOW_LOOPBACK_URLS = env_bool("BOTS_ALLOW_LOOPBACK_URLS") or env_bool(
     "BOTS_ALLOW_PRIVATE_URLS"

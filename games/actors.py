@@ -13,7 +13,7 @@ from typing import Final, TypeGuard
 
 from django.contrib.auth.models import AnonymousUser, User
 
-from .models import Bot, Seat
+from games.models import Bot, Seat
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ to their projections. The admin may edit a game's context and reveal setting, no
 private event's data (hidden cards) shows only once its match is over: staff who also play must
 not be able to peek.
 
-Registered bots: their owners register and change them (games/bot_registry.py, which opens the
+Registered bots: their owners register and change them (bots/registry.py, which opens the
 validation rounds), so here only the name may be edited; the secret and the token hash are never
 shown, only whether they are set. Its status changes only by the staff console's own actions
 (staff/actions.py bot_suspend, bot_reinstate: checked, audited, with the reason typed next to
@@ -29,11 +29,9 @@ from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 
-from staff.actions import REASON_LENGTH, bot_reinstate, bot_suspend
-
-from . import snapshots, store
-from .errors import GameError
-from .models import (
+from games import snapshots, store
+from games.errors import GameError
+from games.models import (
     Bot,
     BotCall,
     Game,
@@ -48,6 +46,7 @@ from .models import (
     Snapshot,
     TurnNotice,
 )
+from staff.actions import REASON_LENGTH, bot_reinstate, bot_suspend
 
 
 def inspector_url(game_id: int) -> str:

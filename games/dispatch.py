@@ -21,8 +21,10 @@ from collections.abc import Callable
 
 from celery import current_task
 
-from games import deadlines, outbox, reads, seats, store, tasks, turns
-from games.engine import MATCH_OVER
+from bots import turns
+from clocks import deadlines
+from engine import MATCH_OVER
+from games import outbox, reads, seats, store, tasks
 from games.game_settings import GameSettings
 
 # Called on commit with the id and settings of a game whose match is over: the league's
@@ -62,7 +64,7 @@ def dispatch_game(game_id: int) -> None:
     if seats.clocks_to_change(rows):
         deadlines.sync_deadlines(game_id, seats=read)
     # A webhook seat out of turn may have been given a window to call, catch or jump in: only a
-    # worker offers it (games/remote/windows.py). Games without one never come here for it.
+    # worker offers it (bots/remote/windows.py). Games without one never come here for it.
     if seats.worker_to_act(rows) or seats.webhook_out_of_turn(rows):
         tasks.advance_game.delay(game_id)
     if rows and rows[0].game__status == MATCH_OVER:

@@ -5,7 +5,7 @@ is raised.
 
 from __future__ import annotations
 
-from games.engine import IllegalCommand
+from engine import IllegalCommand
 
 
 class GameError(Exception):

@@ -18,10 +18,9 @@ from django.utils import timezone
 from accounts.models import Profile
 from games import reads, services
 from games.actors import Person, Viewer, is_person, seats_held
-
-from .errors import InvalidGame
-from .game_settings import GameSettings
-from .models import Bot, Game, Seat
+from games.errors import InvalidGame
+from games.game_settings import GameSettings
+from games.models import Bot, Game, Seat
 
 # newno's Youngest Rule compares seat ages (docs/rules.md: people from their profile, bots by
 # registration, the newest youngest).

@@ -4,7 +4,7 @@ The store, the services and the webhook client count into these; `/metrics` (api
 exposes them with the gauges computed at scrape time, and a Celery worker may expose its own on
 METRICS_WORKER_PORT (config/celery.py). docs/operations.md lists them and what to alert on.
 
-This module sits in the lowest layer (.importlinter) so that games.store and games.bots.webhook
+This module sits in the lowest layer (.importlinter) so that games.store and bots.remote.webhook
 may import it: it imports prometheus_client and nothing of Django or of the project, which also
 lets config/celery.py import it before Django is set up.
 
@@ -61,15 +61,15 @@ APPEND_SECONDS = Histogram(
     buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
 )
 EVENTS_APPENDED = Counter("uno_events_appended", "Events written by games.store.append.")
-# games.bots.webhook's outcomes (OK, TIMEOUT, ERROR there).
+# bots.remote.webhook's outcomes (OK, TIMEOUT, ERROR there).
 WEBHOOK_OUTCOMES = ("ok", "timeout", "error")
 WEBHOOK_SECONDS = Histogram(
     "uno_webhook_seconds",
-    "Seconds one call of games.bots.webhook.ask took (the retry included), whatever its outcome.",
+    "Seconds one call of bots.remote.webhook.ask took (the retry included), whatever its outcome.",
     buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
 )
 WEBHOOK_CALLS = Counter(
-    "uno_webhook_calls", "Calls of games.bots.webhook.ask, by outcome.", ["outcome"]
+    "uno_webhook_calls", "Calls of bots.remote.webhook.ask, by outcome.", ["outcome"]
 )
 
 # api/throttles.py: requests whose rate limit could not be counted because the cache (CACHE_URL)

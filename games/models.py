@@ -79,7 +79,7 @@ class Seat(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT
     )
-    # A built-in strategy name (games.bots.STRATEGIES). A registered bot of the built-in kind
+    # A built-in strategy name (bots.strategies.STRATEGIES). A registered bot of the built-in kind
     # sets it to its strategy too, so the worker plays it in-process like any built-in seat.
     bot = models.CharField(max_length=64, blank=True)
     # A registered Bot (built-in, webhook or pull): the seat's stats, strikes and validation.
@@ -89,8 +89,8 @@ class Seat(models.Model):
     controller = models.CharField(max_length=16, choices=Controller.choices)
     # newno: the ages that decide who deals first.
     age = models.PositiveSmallIntegerField(null=True, blank=True)
-    # A person's turn clock (games/deadlines.py): set when the seat's turn starts, cleared when it
-    # ends; the overdue-turn sweep (games/overdue.py) plays the default bot's move past it.
+    # A person's turn clock (clocks/deadlines.py): set when the seat's turn starts, cleared when it
+    # ends; the overdue-turn sweep (clocks/overdue.py) plays the default bot's move past it.
     deadline_at = models.DateTimeField(null=True, blank=True)
     # The end of the seat's vacation (the last vacation-taken event's `until`): a turn that
     # starts before it starts its clock then.
@@ -218,7 +218,7 @@ class Snapshot(models.Model):
 
 class GameLease(models.Model):
     """Which run of advance_game may ask the game's webhook bots now: at most one at a time
-    (games/remote/leases.py). A lease expires (`until`), so a killed worker's lease frees itself;
+    (bots/remote/leases.py). A lease expires (`until`), so a killed worker's lease frees itself;
     `again` is a note left by a run refused meanwhile, for the holder to advance once more."""
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="+")
@@ -328,7 +328,7 @@ class Bot(models.Model):
     )
     name = models.CharField(max_length=64)
     kind = models.CharField(max_length=16, choices=Kind.choices)
-    # Kind builtin: the strategy name (games.bots.STRATEGIES).
+    # Kind builtin: the strategy name (bots.strategies.STRATEGIES).
     strategy = models.CharField(max_length=64, blank=True)
     # Kind webhook: where moves are asked for, and the HMAC key their bodies are signed with.
     url = models.URLField(blank=True)
@@ -374,7 +374,7 @@ class BotCall(models.Model):
 
     Telemetry, not history: the log holds what the bot did (its commands, the fallback moves
     with their reasons); this keeps the last CALLS_KEPT calls of each bot
-    (games/remote/strikes.py)."""
+    (bots/remote/strikes.py)."""
 
     class Outcome(models.TextChoices):
         OK = "ok"
@@ -400,7 +400,7 @@ class BotCall(models.Model):
 
 
 class NotificationPreference(models.Model):
-    """How a person hears that it is their turn (games/deadlines.py); no row: one email each."""
+    """How a person hears that it is their turn (clocks/deadlines.py); no row: one email each."""
 
     class TurnEmails(models.TextChoices):
         EACH = "each", "an email when each turn starts"

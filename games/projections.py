@@ -17,9 +17,8 @@ from typing import Any, ClassVar
 
 from django.db import models, transaction
 
-from games import seat_facts, store
-from games.engine import HAND_OVER, MATCH_OVER, PLAYING
-from games.engine.events import (
+from engine import HAND_OVER, MATCH_OVER, PLAYING
+from engine.events import (
     GAME_ABORTED,
     HAND_ENDED,
     HAND_STARTED,
@@ -28,9 +27,9 @@ from games.engine.events import (
     PROMPTED,
     SEAT_FORFEITED,
 )
+from games import seat_facts, store
+from games.models import GameSummary, HandResult, MatchResult, ProjectionCheckpoint
 from games.store import Record
-
-from .models import GameSummary, HandResult, MatchResult, ProjectionCheckpoint
 
 # Global positions per transaction: large enough to amortise the round trips, small enough to
 # keep each transaction (and the checkpoint lock) short.

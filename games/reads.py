@@ -10,11 +10,10 @@ from operator import attrgetter
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
+from engine import PLAYING
 from games import rows
-from games.engine import PLAYING
-
-from .errors import GameNotFound
-from .models import Bot, Game, Seat
+from games.errors import GameNotFound
+from games.models import Bot, Game, Seat
 
 _SEATS_OF = rows.Select(
     'SELECT {s_columns}, {g_columns}, {b_columns} FROM "games_seat" s '

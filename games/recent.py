@@ -30,7 +30,7 @@ from datetime import datetime
 from django.conf import settings
 from django.db import connection
 
-from games.engine import State, Variant
+from engine import State, Variant
 from games.models import Game
 
 

@@ -1,6 +1,6 @@
 """Facts about seats, as events in the game's stream: forfeits, hand-overs, fallback moves.
 
-The rules never decide these; the service writes them (games/engine/events.py lists the types,
+The rules never decide these; the service writes them (engine/events.py lists the types,
 which the engine folds as no-ops). The log is the truth: who resigned, how many turns a seat
 timed out, how much vacation it took, which moves the default bot made for it and why are all
 read back from it with `fold`, and the projections read the same events. `Seat.controller`
@@ -17,27 +17,26 @@ from typing import Any
 
 from django.db import transaction
 
-from games import store
-from games.engine import MATCH_OVER, Variant
-from games.engine.events import (
+from engine import MATCH_OVER, Variant
+from engine.events import (
     FALLBACK_PLAYED,
     SEAT_FACTS,
     SEAT_FORFEITED,
     SEAT_HANDED_OVER,
     VACATION_TAKEN,
 )
-
-from .actors import Actor, actor_label, is_person, seats_held
-from .errors import Forbidden, GameNotFound, InvalidGame
-from .models import Game, Seat
-from .services import visibility
+from games import store
+from games.actors import Actor, actor_label, is_person, seats_held
+from games.errors import Forbidden, GameNotFound, InvalidGame
+from games.models import Game, Seat
+from games.services import visibility
 
 Event = dict[str, Any]
 
 
 class ForfeitReason(StrEnum):
     RESIGNED = "resigned"
-    # GAMES_TIMEOUTS_TO_FORFEIT turns timed out (games/overdue.py).
+    # GAMES_TIMEOUTS_TO_FORFEIT turns timed out (clocks/overdue.py).
     TIMED_OUT = "timed-out"
     # A league's ruling: a club admin or staff forfeited the seat (league.services.fixture_forfeit).
     AWARDED = "awarded"

@@ -15,10 +15,9 @@ from typing import Any, NamedTuple
 
 from django.db.models import Q
 
-from games.engine import PLAYING
-
-from .game_settings import GameSettings
-from .models import Bot, Seat
+from engine import PLAYING
+from games.game_settings import GameSettings
+from games.models import Bot, Seat
 
 Controller = Seat.Controller
 

@@ -16,13 +16,11 @@ from typing import Any
 from django.conf import settings as site_settings
 from django.db import transaction
 
-from games import metrics, snapshots, store
-from games import recent as _recent
-from games.bots import find_strategy
-from games.driver import step
-from games.engine import MATCH_OVER, PLAYING, IllegalCommand, RulesVersionMismatch, State, Variant
-from games.engine.commands import SYSTEM_COMMANDS, parse
-from games.engine.events import (
+from bots.driver import step
+from bots.strategies import find_strategy
+from engine import MATCH_OVER, PLAYING, IllegalCommand, RulesVersionMismatch, State, Variant
+from engine.commands import SYSTEM_COMMANDS, parse
+from engine.events import (
     CARD_FLIPPED,
     CARD_PLAYED,
     COLOR_CHOSEN,
@@ -38,13 +36,14 @@ from games.engine.events import (
     UNO_EXPIRED,
     UNO_OWED,
 )
-
-from .actors import SYSTEM, Actor, Viewer, actor_key, actor_label, seats_held
-from .errors import Conflict, Forbidden, GameNotFound, IllegalMove, InvalidGame
-from .game_settings import GameSettings
-from .models import Bot, Game, GameEvent, Seat
-from .reads import game_for
-from .seats import (
+from games import metrics, snapshots, store
+from games import recent as _recent
+from games.actors import SYSTEM, Actor, Viewer, actor_key, actor_label, seats_held
+from games.errors import Conflict, Forbidden, GameNotFound, IllegalMove, InvalidGame
+from games.game_settings import GameSettings
+from games.models import Bot, Game, GameEvent, Seat
+from games.reads import game_for
+from games.seats import (
     SeatRow,
     clocks_to_change,
     controller_for,
@@ -425,7 +424,7 @@ def asks_no_worker(game: Game, state: State) -> bool:
     return not (clocks_to_change(rows) or worker_to_act(rows) or webhook_out_of_turn(rows))
 
 
-# Event types every family shows whole to everyone, whatever they hold: games/engine/view.py's
+# Event types every family shows whole to everyone, whatever they hold: engine/view.py's
 # event_view returns them as they are (rare ones, a false uno call or a dealer's pass, are
 # simply checked; tests/games/test_visibility.py compares this with the
 # full check on every type of every family's seeded matches). Any other type is checked.

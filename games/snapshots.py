@@ -30,10 +30,9 @@ from typing import Any
 from django.db import DatabaseError, connection
 from django.utils import timezone
 
-from games import engine
-from games.engine import RULES_VERSION, State
-
-from .store import SCHEMA_VERSIONS, UPCASTERS
+import engine
+from engine import RULES_VERSION, State
+from games.store import SCHEMA_VERSIONS, UPCASTERS
 
 Event = dict[str, Any]
 

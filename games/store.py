@@ -33,9 +33,9 @@ from django.db import IntegrityError, connection, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Max, Min, Q
 
-from . import metrics, prepared
-from .errors import Conflict, GameNotFound
-from .models import Game, GameEvent, PositionCounter
+from games import metrics, prepared
+from games.errors import Conflict, GameNotFound
+from games.models import Game, GameEvent, PositionCounter
 
 Event = dict[str, Any]
 

@@ -13,9 +13,11 @@ from datetime import timedelta
 from celery import shared_task
 from django.conf import settings
 
-from games import deadlines, dispatch, overdue, projections, turns
+from bots import turns
+from bots.remote import validation
+from clocks import deadlines, overdue
+from games import dispatch, projections
 from games.models import Bot
-from games.remote import validation
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +32,7 @@ def advance_game(game_id: int, windows_over: int | None = None) -> None:
         # pull bots' windows.
         advance_game.apply_async((game_id, advance.version), countdown=advance.hold)
     elif advance.again:
-        # A run was refused while this one held the game's lease (games/remote/leases.py): its
+        # A run was refused while this one held the game's lease (bots/remote/leases.py): its
         # work is this run's to send again.
         advance_game.delay(game_id)
 

@@ -23,20 +23,11 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
+from engine.rules import RULESETS
 from games.admin import game_link, inspector_url
-from games.engine.rules import RULESETS
 from games.models import Game
-from web.variant_form import (
-    OPTION_NAMES,
-    VariantForm,
-    families_named,
-    families_with,
-    family_defaults,
-)
-from web.variant_text import FAMILY_NAMES
-
-from .errors import EntryRefused
-from .models import (
+from league.errors import EntryRefused
+from league.models import (
     Bye,
     Club,
     Competition,
@@ -54,7 +45,15 @@ from .models import (
     Season,
     Standing,
 )
-from .services import competition_join
+from league.services import competition_join
+from web.variant_form import (
+    OPTION_NAMES,
+    VariantForm,
+    families_named,
+    families_with,
+    family_defaults,
+)
+from web.variant_text import FAMILY_NAMES
 
 VARIANT_FIELDS = ("rules", *OPTION_NAMES, "precognitive", "lane", "sight")
 

@@ -11,9 +11,8 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
 from games.actors import is_person
-
-from .errors import ClubError, ClubNotFound, NotClubAdmin
-from .models import Club, Membership
+from league.errors import ClubError, ClubNotFound, NotClubAdmin
+from league.models import Club, Membership
 
 
 def _new_code() -> str:

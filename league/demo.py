@@ -15,12 +15,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import Bot
-
-from .clubs import club_create, club_join
-from .ladders import ladder_matchmaking
-from .models import Club, Competition
-from .seasons import DivisionSpec, season_create, season_enter, season_start
-from .services import competition_create, competition_join
+from league.clubs import club_create, club_join
+from league.ladders import ladder_matchmaking
+from league.models import Club, Competition
+from league.seasons import DivisionSpec, season_create, season_enter, season_start
+from league.services import competition_create, competition_join
 
 CLUB_SLUG = "riverside"
 

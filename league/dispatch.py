@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from games import dispatch
 from games.game_settings import GameSettings
-
-from . import tasks
+from league import tasks
 
 
 def after_match_over(game_id: int, settings: GameSettings) -> None:

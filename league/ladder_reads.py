@@ -12,15 +12,14 @@ from typing import Any
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 
-from games.engine import MATCH_OVER
-from games.engine.events import GAME_ABORTED
+from engine import MATCH_OVER
+from engine.events import GAME_ABORTED
 from games.game_settings import GameSettings
 from games.models import Bot, Game, GameEvent, MatchResult, Seat
-
-from . import ratings
-from .errors import BotNotFound, LadderNotFound
-from .models import Competition, Entry, LadderMeeting, Rating, RatingChange
-from .standings import entrant_name
+from league import ratings
+from league.errors import BotNotFound, LadderNotFound
+from league.models import Competition, Entry, LadderMeeting, Rating, RatingChange
+from league.standings import entrant_name
 
 
 def ladders() -> QuerySet[Competition]:

@@ -16,11 +16,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from games.bots import Strategy, find_strategy
-from games.engine import Variant
-from games.simulation import play_match
-
-from . import ratings
+from bots.simulation import play_match
+from bots.strategies import Strategy, find_strategy
+from engine import Variant
+from league import ratings
 
 # No time passes in a simulation: no decay.
 _NOW = datetime(2026, 1, 1, tzinfo=UTC)

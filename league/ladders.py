@@ -19,15 +19,14 @@ from django.db import transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
+from engine import PLAYING
 from games.actors import is_person
-from games.engine import PLAYING
 from games.errors import Forbidden
 from games.models import Bot, Game, Seat
-
-from . import ratings
-from .errors import CompetitionError
-from .models import Competition, Entry, LadderSet, Rating
-from .services import competition_game, competition_join, competition_leave
+from league import ratings
+from league.errors import CompetitionError
+from league.models import Competition, Entry, LadderSet, Rating
+from league.services import competition_game, competition_join, competition_leave
 
 
 def ladder_enter(competition: Competition, *, actor: Any, bot: Bot | None = None) -> Entry:

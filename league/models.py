@@ -14,10 +14,10 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
-from games.engine import Variant
+from engine import Variant
 from games.models import Bot
 
-# A webhook decision holds a worker for the whole wait (games/remote/webhook_turns.py).
+# A webhook decision holds a worker for the whole wait (bots/remote/webhook_turns.py).
 MAX_BOT_TIMEOUT = 30.0
 
 

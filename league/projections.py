@@ -12,23 +12,14 @@ the season starts). So `projections rebuild league-standings` gives the same row
 
 from __future__ import annotations
 
+from engine.events import MATCH_ENDED
 from games import store
-from games.engine.events import MATCH_ENDED
 from games.game_settings import GameSettings
 from games.models import Game
 from games.projections import Projection, match_outcome, register
 from games.store import Record
-
-from . import ratings
-from .models import (
-    Fixture,
-    LadderMeeting,
-    LadderSet,
-    Meeting,
-    Rating,
-    RatingChange,
-    Standing,
-)
+from league import ratings
+from league.models import Fixture, LadderMeeting, LadderSet, Meeting, Rating, RatingChange, Standing
 
 
 @register

@@ -17,18 +17,17 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from engine import MATCH_OVER
+from engine.events import FIXTURE_RETIMED
 from games import seat_facts, store
 from games.actors import actor_label
-from games.engine import MATCH_OVER
-from games.engine.events import FIXTURE_RETIMED
 from games.errors import InvalidGame
 from games.models import Bot, Game
 from games.services import keyed_seed
-
-from . import scheduling, standings
-from .clubs import check_admin, is_admin, is_member
-from .errors import CompetitionError, NotClubAdmin, SeasonError
-from .models import (
+from league import scheduling, standings
+from league.clubs import check_admin, is_admin, is_member
+from league.errors import CompetitionError, NotClubAdmin, SeasonError
+from league.models import (
     Bye,
     Club,
     Competition,
@@ -39,7 +38,12 @@ from .models import (
     FixtureSeat,
     Season,
 )
-from .services import competition_create, competition_game, competition_join, competition_leave
+from league.services import (
+    competition_create,
+    competition_game,
+    competition_join,
+    competition_leave,
+)
 
 # A fixture whose game has not been made or has not ended.
 UNFINISHED = ~Q(game__status=MATCH_OVER) | Q(game=None)

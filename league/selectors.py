@@ -15,10 +15,9 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from games.models import Game, MatchResult
-
-from .errors import PlayerNotFound, SeasonNotFound
-from .models import Bye, Club, Division, Entry, Fixture, FixtureSeat, Membership, Season
-from .standings import AllTimeLine, club_all_time, entrant_name
+from league.errors import PlayerNotFound, SeasonNotFound
+from league.models import Bye, Club, Division, Entry, Fixture, FixtureSeat, Membership, Season
+from league.standings import AllTimeLine, club_all_time, entrant_name
 
 
 @dataclass(frozen=True, slots=True)

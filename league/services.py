@@ -21,9 +21,8 @@ from games.game_settings import GameSettings
 from games.lobby import ranked_by_age
 from games.models import Bot, Game
 from games.services import SeatSpec, game_create
-
-from .errors import EntryRefused, InvalidCompetition
-from .models import Competition, Entry
+from league.errors import EntryRefused, InvalidCompetition
+from league.models import Competition, Entry
 
 
 def competition_create(

@@ -17,11 +17,10 @@ from dataclasses import asdict, dataclass, field
 from itertools import groupby
 from typing import Any
 
-from games.engine import MATCH_OVER
+from engine import MATCH_OVER
 from games.game_settings import PRACTICE_KEY
 from games.models import HandResult, MatchResult, Seat
-
-from .models import Club, Division, DivisionEntry, Entry, Meeting, Season, Standing
+from league.models import Club, Division, DivisionEntry, Entry, Meeting, Season, Standing
 
 
 @dataclass(slots=True)

@@ -9,8 +9,8 @@ import logging
 
 from celery import shared_task
 
-from . import ladders, seasons
-from .models import Competition
+from league import ladders, seasons
+from league.models import Competition
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,8 @@ from typing import Any
 from django.db import DatabaseError, connection, models, transaction
 
 import league.projections  # noqa: F401 (registers the league's projections)
-from games import projections, store, turns
+from bots import turns
+from games import projections, store
 from games.models import Game, Seat
 from games.seats import WORKER_SEATS
 
@@ -41,7 +42,7 @@ def run_all(game_ids: list[int], accepted: list[tuple[int, str]], unanswered: li
 
 def waiting_for_workers(idle: timedelta) -> list[int]:
     """turns.stalled_games, less the newno open choices a person (or a pull bot) is in too: a
-    bot may let such a window pass (games/driver.py), and it waits for that seat, or for beat's
+    bot may let such a window pass (bots/driver.py), and it waits for that seat, or for beat's
     close_open_choices, which is stopped while the soak settles; not for a worker."""
     stalled = turns.stalled_games(idle=idle)
     if not stalled:

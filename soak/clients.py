@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from games.bots import find_strategy
+from bots.strategies import find_strategy
 from soak.pages import Page, read_page
 
 # The share of looks at a game for which a person (or a spectator) also loads its play page.

@@ -20,9 +20,9 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.db import connections
 
 from accounts.services import profile_of, token_issue
+from bots.remote.tokens import issue_token
 from games import store
 from games.models import Bot
-from games.remote.tokens import issue_token
 from soak import checks, clients, infra, leaks
 
 FAMILIES: dict[str, tuple[dict[str, Any], str]] = {

@@ -2,7 +2,7 @@
 the full state at its version, folded again from the log.
 
 The rules checked are written here from docs/rules.md ("Hidden information" and the events
-table), not taken from games/engine/view.py: a redaction bug there must fail here. Views of a
+table), not taken from engine/view.py: a redaction bug there must fail here. Views of a
 finished match are skipped (its reveal setting may show every hand), their events are not.
 Play pages (soak/pages.py) are checked the same way: the board against the state at its version,
 each line of the story against its event as the viewer may see it.
@@ -15,10 +15,10 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine import DECK
+from engine.events import apply, initial_state
+from engine.state import State
 from games import store
-from games.engine import DECK
-from games.engine.events import apply, initial_state
-from games.engine.state import State
 from games.models import Game, GameEvent
 from soak.clients import Feed, Payload
 from soak.pages import Page, cards_in_words

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
 
-from games.engine import DECK
+from engine import DECK
 from web.cards import card_name
 
 CARDS = set(DECK)

@@ -8,7 +8,7 @@ from typing import Any
 
 from django import forms
 
-from .actions import MAX_EXTENSION_HOURS, REASON_LENGTH
+from staff.actions import MAX_EXTENSION_HOURS, REASON_LENGTH
 
 
 class ReasonForm(forms.Form):

@@ -23,16 +23,15 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from api.errors import status_for
+from engine import MATCH_OVER
 from games import projections, seat_facts
-from games.engine import MATCH_OVER
 from games.errors import GameError
 from games.models import Bot, Game, Seat
 from league.models import Competition
-
-from . import actions, rebuilds
-from .access import staff_only
-from .action_forms import ExtendForm, ReasonForm, SeatForm
-from .models import AuditEntry
+from staff import actions, rebuilds
+from staff.access import staff_only
+from staff.action_forms import ExtendForm, ReasonForm, SeatForm
+from staff.models import AuditEntry
 
 CONFIRM = "staff/confirm.html"
 # Audit entries shown with a target (a bot's, a ladder's, the rebuilds).

@@ -17,18 +17,17 @@ from typing import Any
 
 from django.db import transaction
 
+from bots.remote import validation
+from engine.events import DEADLINE_EXTENDED, GAME_ABORTED
 from games import projections, seat_facts, services, tasks
 from games.actors import StaffActor, actor_label, is_person
-from games.engine.events import DEADLINE_EXTENDED, GAME_ABORTED
 from games.errors import Forbidden, GameError, InvalidGame
 from games.game_settings import GameSettings
 from games.models import Bot, Game, Seat
-from games.remote import validation
 from league.ladders import ladder_set_close
 from league.models import Competition
-
-from . import tasks as staff_tasks
-from .models import AuditEntry
+from staff import tasks as staff_tasks
+from staff.models import AuditEntry
 
 Action = AuditEntry.Action
 # The longest a reason may be (the form's limit too); the audit row keeps it whole.
@@ -242,7 +241,7 @@ def bot_suspend(*, bot_id: int, user: Any, reason: str) -> AuditEntry:
 
 def bot_reinstate(*, bot_id: int, user: Any, reason: str) -> AuditEntry:
     """Give a suspended bot its chance back through a new validation round
-    (games.remote.validation.open_round, as its owner's re-validation does): it is validating
+    (bots.remote.validation.open_round, as its owner's re-validation does): it is validating
     until the round passes (active) or fails, so a bot that is still broken is not let loose on
     a ladder. A built-in or webhook bot's round is played by the validate_bot task sent on
     commit; a pull bot's starts at its next poll. ActionRefused `not-suspended`."""

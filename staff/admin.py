@@ -10,8 +10,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from games.admin import game_link
-
-from .models import AuditEntry
+from staff.models import AuditEntry
 
 
 @admin.register(AuditEntry)

@@ -19,12 +19,14 @@ from django.db.models.functions import TruncMinute
 from django.utils import timezone
 
 from api.views import BROKER_UNAVAILABLE, EAGER, check_tasks, database_answers
-from games import health, overdue, store, turns
-from games.engine import PLAYING
-from games.engine.events import MATCH_ENDED
+from bots import turns
+from bots.remote.pull_turns import pull_deadline
+from clocks import overdue
+from engine import PLAYING
+from engine.events import MATCH_ENDED
+from games import health, store
 from games.game_settings import VALIDATION
 from games.models import Bot, BotCall, Game, GameEvent, Seat
-from games.remote.pull_turns import pull_deadline
 from league.models import Competition
 
 log = logging.getLogger(__name__)
@@ -103,7 +105,7 @@ class OverdueTurn:
 
 
 def overdue_turns(now: datetime | None = None) -> list[OverdueTurn]:
-    """Every turn past its deadline that the sweep (games/overdue.py, every 5 s) has not played
+    """Every turn past its deadline that the sweep (clocks/overdue.py, every 5 s) has not played
     yet, the latest first. The sweep's own queries pick them, so the dashboard and the sweep
     never disagree on what is overdue; a long list here means `expire_turns` is not running."""
     now = now or timezone.now()

@@ -14,9 +14,8 @@ from typing import Any
 
 from games import services
 from games.models import Game, Seat
-
-from .actions import game_target
-from .models import AuditEntry
+from staff.actions import game_target
+from staff.models import AuditEntry
 
 # The entry's reason: nobody is asked for one to read a page.
 REASON = "inspected the game's hidden cards (the staff inspector)"

@@ -23,8 +23,7 @@ from games.game_settings import GameSettings
 from games.models import Game, GameEvent, Seat
 from games.seats import effective
 from league.models import Competition
-
-from .figures import FRIENDLY, duration_words, seat_name
+from staff.figures import FRIENDLY, duration_words, seat_name
 
 # How the log names a person: "user:12" as a player, "staff:12" ruling from the staff console
 # (games/actors.py actor_label).

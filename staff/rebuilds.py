@@ -17,8 +17,7 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from games import projections
-
-from .models import AuditEntry
+from staff.models import AuditEntry
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import rebuilds
+from staff import rebuilds
 
 
 @shared_task(ignore_result=True)

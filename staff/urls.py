@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from . import action_views, views
+from staff import action_views, views
 
 app_name = "staff"
 

@@ -11,9 +11,8 @@ from django.views.decorators.http import require_GET
 from api import boundary
 from games.models import Game
 from league import ladder_reads
-
-from . import charts, figures, inspections, inspector
-from .access import staff_only
+from staff import charts, figures, inspections, inspector
+from staff.access import staff_only
 
 # staff_only wraps require_GET, not the other way round: a POST from anyone else is a 404 too,
 # not a 405 that would tell them the address exists.

@@ -33,7 +33,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils.datastructures import MultiValueDict
 from drf_spectacular.generators import SchemaGenerator
 
-from games import turns
+from bots import turns
 from games.models import Bot
 from games.services import SeatSpec, game_create
 from tests.games.factories import SHORT, make_game, make_user, play_to_end

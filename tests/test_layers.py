@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("games", "league", "api", "web", "config")
+PACKAGES = ("engine", "bots", "clocks", "games", "league", "accounts", "api", "web", "staff", "config")
 # Django loads an app's modules after its AppConfig: ready() is where the dispatcher connects.
 ALLOWED = {("games/apps.py", "ready"), ("league/apps.py", "ready"), ("accounts/apps.py", "ready")}
 

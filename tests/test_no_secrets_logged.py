@@ -27,8 +27,8 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from rest_framework.test import APIClient
 
+from bots import turns
 from config.redact import redact
-from games import turns
 from games.models import Bot, Game
 from games.services import SeatSpec, game_create
 from tests.games.factories import SHORT, make_user

@@ -11,17 +11,17 @@ from typing import Any
 
 import pytest
 
-from games.engine import Variant
-from games.engine.cards import CARD_CODES, POINTS
-from games.engine.commands import FIELDS
-from games.engine.events import EVOLVE
-from games.engine.rules import RULESETS
-from games.engine.rules.precognitive import LANE_RULES, SIGHTS
-from games.engine.scoring import SCORINGS
+from engine import Variant
+from engine.cards import CARD_CODES, POINTS
+from engine.commands import FIELDS
+from engine.events import EVOLVE
+from engine.rules import RULESETS
+from engine.rules.precognitive import LANE_RULES, SIGHTS
+from engine.scoring import SCORINGS
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = (ROOT / "docs" / "rules.md").read_text()
-ENGINE = ROOT / "games" / "engine"
+ENGINE = ROOT / "engine"
 # Files outside the repository, which its readers cannot open: the rules are docs/rules.md.
 OUTSIDE = re.compile(r"shared/|RULES\.md|DESIGN\.md")
 

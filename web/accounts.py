@@ -23,13 +23,13 @@ from accounts import services as accounts
 from accounts.models import PersonalToken
 from accounts.usernames import LookAlikeUsername
 from api.throttles import SignUpThrottle
-from games import deadlines, lobby, seat_facts
+from clocks import deadlines
+from games import lobby, seat_facts
 from games.errors import GameError
 from games.game_settings import GameSettings
 from games.models import Game, NotificationPreference
-
-from .account_forms import SettingsForm, SignUpForm, VacationForm
-from .lockout import too_many
+from web.account_forms import SettingsForm, SignUpForm, VacationForm
+from web.lockout import too_many
 
 # The backend that checks passwords (settings.AUTHENTICATION_BACKENDS; axes's only counts).
 PASSWORD_BACKEND = "django.contrib.auth.backends.ModelBackend"

@@ -1,5 +1,5 @@
 """The owner's bot forms: registering each kind of bot, and changing one. They check the shape
-only; games.bot_registry checks the rest (a name taken, a URL the workers will not call) and its
+only; bots.registry checks the rest (a name taken, a URL the workers will not call) and its
 refusals come back on the form, by the field they are about (`REFUSAL_FIELDS`)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from typing import Any
 
 from django import forms
 
-from games.bot_registry import NAME_LENGTH, SECRET_LENGTH, URL_LENGTH
-from games.bots import STRATEGIES
+from bots.registry import NAME_LENGTH, SECRET_LENGTH, URL_LENGTH
+from bots.strategies import STRATEGIES
 from games.models import Bot
 
 # A refusal's code -> the field it is about (None: above the form).

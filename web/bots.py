@@ -3,7 +3,7 @@ rating history chart and head-to-head, its recent games), and its owner's pages 
 their bots and the registration forms; /me/bots/<id>/: changing it, a new token, a new
 validation, its stats and recent calls, its games and its ladders).
 
-Every change goes through games.bot_registry, as the owners' API does, and shares the API's
+Every change goes through bots.registry, as the owners' API does, and shares the API's
 budget of bot changes per person (api.owners.BotChangesThrottle): each starts validation games
 on our workers. A bot that is not the signed-in person's is a 404 on the owner's pages, as if it
 did not exist. A pull bot's token (and a webhook's secret we made) exists only in the response
@@ -27,19 +27,18 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from api.owners import BotChangesThrottle
-from games import bot_registry
+from bots import registry as bot_registry
 from games.errors import GameError
 from games.models import Bot
 from league import ladder_reads
 from league.errors import BotNotFound
 from league.ladder_reads import HeadToHead, LadderRecord, RecentGame
 from league.models import Entry
-
-from .accounts import SignedInRequest
-from .bot_forms import REFUSAL_FIELDS, REGISTER_FORMS, BotNameForm, change_form
-from .charts import HistoryChart, history_chart
-from .ladders import EntryOption, entrant_url, last_played_words
-from .season_tables import ordinal
+from web.accounts import SignedInRequest
+from web.bot_forms import REFUSAL_FIELDS, REGISTER_FORMS, BotNameForm, change_form
+from web.charts import HistoryChart, history_chart
+from web.ladders import EntryOption, entrant_url, last_played_words
+from web.season_tables import ordinal
 
 RECENT_CALLS = 20
 STATUS_WORDS: dict[str, str] = {

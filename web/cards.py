@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from games.engine.cards import (
+from engine.cards import (
     ACTION_RANKS,
     COLOR_OF,
     COLORS,

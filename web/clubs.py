@@ -30,10 +30,9 @@ from games.errors import GameError
 from league import clubs, seasons, standings
 from league.errors import ClubError, ClubNotFound, InvalidCompetition
 from league.models import Club, Membership, Season
-
-from .accounts import SignedInRequest
-from .league_forms import ClubForm, SeasonForm
-from .variant_text import variant_title
+from web.accounts import SignedInRequest
+from web.league_forms import ClubForm, SeasonForm
+from web.variant_text import variant_title
 
 # The order a club's seasons are listed in.
 SEASON_GROUPS = [

@@ -16,8 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import Face, card_name, sorted_faces
-from .names import Names
+from web.cards import Face, card_name, sorted_faces
+from web.names import Names
 
 Command = Mapping[str, Any]
 

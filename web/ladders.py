@@ -29,10 +29,9 @@ from league.errors import LadderNotFound
 from league.ladder_reads import BoardLine
 from league.ladders import ladder_enter, ladder_leave
 from league.models import Competition, Entry
-
-from .accounts import SignedInRequest
-from .charts import Sparkline, sparkline
-from .variant_text import variant_details, variant_title
+from web.accounts import SignedInRequest
+from web.charts import Sparkline, sparkline
+from web.variant_text import variant_details, variant_title
 
 # Each refusal of ladder_enter / ladder_leave by its code, in words: {who} is "You" or "Bot
 # <name>", {bot} the bot's name, {ladder} the ladder's.

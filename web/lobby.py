@@ -22,9 +22,8 @@ from games import services
 from games.actors import Person
 from games.lobby import GameRow, SeatInfo, games_of
 from games.models import Game, GameEvent, GameSummary, MatchResult
-
-from .accounts import SignedInRequest
-from .variant_text import time_left, variant_details, variant_title
+from web.accounts import SignedInRequest
+from web.variant_text import time_left, variant_details, variant_title
 
 TABS = {"playing": "Playing", "my-turn": "My turn", "finished": "Finished"}
 

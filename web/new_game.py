@@ -15,12 +15,11 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from bots.strategies import STRATEGIES
 from games import lobby
-from games.bots import STRATEGIES
 from games.errors import InvalidGame
-
-from .accounts import SignedInRequest
-from .variant_form import VariantForm, turn_field
+from web.accounts import SignedInRequest
+from web.variant_form import VariantForm, turn_field
 
 SEAT_ROWS = 10
 ME, PERSON, EMPTY = "me", "person", ""

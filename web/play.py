@@ -26,10 +26,9 @@ from games import lobby, seat_facts, services
 from games.actors import is_person, seats_held
 from games.errors import Conflict, Forbidden, GameError, GameNotFound, IllegalMove
 from games.models import Game
-
-from . import board, controls, story
-from .lockout import too_many
-from .names import Names, seat_names
+from web import board, controls, story
+from web.lockout import too_many
+from web.names import Names, seat_names
 
 
 class HtmxHttpRequest(HttpRequest):

@@ -21,9 +21,8 @@ from games.lobby import seat_listing
 from games.models import Bot, Game, MatchResult
 from league.models import Fixture, Season
 from league.standings import FamilyRecord, SeasonRecord, player_record
-
-from .season_tables import club_url, ordinal, season_url
-from .variant_text import family_name, variant_title
+from web.season_tables import club_url, ordinal, season_url
+from web.variant_text import family_name, variant_title
 
 RECENT_GAMES = 10
 SEASON_STATUS = {"draft": "not started", "running": "running", "closed": "final"}

@@ -17,15 +17,14 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from engine import Variant
 from games import lobby, services
 from games.actors import seats_held
-from games.engine import Variant
 from games.errors import Forbidden, GameError
 from games.models import Game
-
-from . import board, controls, story
-from .names import Names, seat_names
-from .play import refused
+from web import board, controls, story
+from web.names import Names, seat_names
+from web.play import refused
 
 ALL = "all"
 SPECTATOR = "spectator"

@@ -20,24 +20,23 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games.bot_registry import bot_register
+from bots.registry import bot_register
 from games.errors import GameError
 from games.models import Bot, Game
 from league import clubs, seasons
 from league.models import Division, Entry, Fixture, Membership, Season
 from league.standings import entrant_name
-
-from .accounts import SignedInRequest
-from .clubs import address_error, admins_only, not_admin, report, said
-from .league_forms import (
+from web.accounts import SignedInRequest
+from web.clubs import address_error, admins_only, not_admin, report, said
+from web.league_forms import (
     BotEntryForm,
     MemberEntryForm,
     NextSeasonForm,
     bot_suggestions,
     next_start,
 )
-from .season_tables import season_tables_context
-from .variant_text import duration, variant_details, variant_title
+from web.season_tables import season_tables_context
+from web.variant_text import duration, variant_details, variant_title
 
 
 def season_or_404(slug: str) -> Season:

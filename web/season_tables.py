@@ -28,8 +28,7 @@ from league.errors import NotClubAdmin, SeasonError
 from league.models import Club, Division, Fixture, Season
 from league.selectors import Entrant, FixtureRow, season_fixtures
 from league.standings import StandingLine, entrant_name, season_tables
-
-from .play import refused
+from web.play import refused
 
 NOTE_LENGTH = 200
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}

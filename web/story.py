@@ -13,11 +13,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine import events as ev
-
-from .board import rules_title
-from .cards import card_list, card_name
-from .names import Names
+from engine import events as ev
+from web.board import rules_title
+from web.cards import card_list, card_name
+from web.names import Names
 
 Event = Mapping[str, Any]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from . import (
+from web import (
     accounts,
     bots,
     clubs,

@@ -14,12 +14,11 @@ from django import forms
 from django.conf import settings
 from django.forms.boundfield import BoundWidget
 
-from games.engine.rules import RULESETS
-from games.engine.rules.precognitive import LANE_RULES, SIGHTS
-from games.engine.scoring import SCORINGS
-
-from .account_forms import PlainLabels
-from .variant_text import FAMILY_NAMES, SCORING_NAMES, duration, variant_details
+from engine.rules import RULESETS
+from engine.rules.precognitive import LANE_RULES, SIGHTS
+from engine.scoring import SCORINGS
+from web.account_forms import PlainLabels
+from web.variant_text import FAMILY_NAMES, SCORING_NAMES, duration, variant_details
 
 FAMILY_NOTES = {
     "official": "The official sheet: a dealer, wild-draw4 challenges, a catch window for uno.",

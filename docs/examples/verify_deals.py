@@ -15,7 +15,7 @@ check it came from where the log says. It prints what differs, and exits 0 when 
 this proves and what it does not.
 
 It shares no code with the service: everything it needs is written out below, from the formulas
-in docs/verifying-deals.md (the service's copy is games/engine/dealing.py). The shuffles are
+in docs/verifying-deals.md (the service's copy is engine/dealing.py). The shuffles are
 CPython's `random` (Mersenne Twister seeded from a string, `shuffle`, `randrange`, `randint`),
 the same in every Python 3 since 3.2. tests/games/test_verify_game.py runs this script on games
 played by bots and checks it answers as `manage.py verify_game` does.

@@ -1,5 +1,5 @@
 """Validation games made before rounds existed were driven in-process by their task: mark them
-`inline`, so the dispatch keeps leaving them alone (games/turns.py worker_to_act)."""
+`inline`, so the dispatch keeps leaving them alone (bots/turns.py worker_to_act)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """GameLease: at most one run of advance_game asks a game's webhook bots at a time, with a lease
-that expires (games/remote/leases.py; issue 28)."""
+that expires (bots/remote/leases.py; issue 28)."""
 
 from __future__ import annotations
 

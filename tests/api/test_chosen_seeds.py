@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
+from engine import Variant
 from games import projections
-from games.engine import Variant
 from games.models import Bot, Game
 from tests.games.factories import make_user, play_to_end
 

@@ -20,9 +20,9 @@ from rest_framework.test import APIClient
 
 from accounts.services import token_issue
 from api.throttles import PersonCommandThrottle
+from bots.remote import tokens
 from games import tasks
 from games.models import Bot, Game, Seat
-from games.remote import tokens
 from games.services import SeatSpec, game_create
 from tests.games.factories import SHORT, make_user
 
@@ -35,7 +35,7 @@ APPEND_EXTRA = 2 if SQLITE else 0
 # A person's command: the token, the game with its seats (one query), the log, the append.
 PERSON_COMMAND_QUERIES = 4 + 2 + APPEND_EXTRA
 # A pull bot's: the bot with its owner (one query), the game, the log, the append, and the
-# bot's call stats (games/remote/strikes.py: the call's row and the counters, one statement on
+# bot's call stats (bots/remote/strikes.py: the call's row and the counters, one statement on
 # PostgreSQL, two on SQLite).
 BOT_COMMAND_QUERIES = 5 + 2 + APPEND_EXTRA + (1 if SQLITE else 0)
 

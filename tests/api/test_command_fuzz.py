@@ -24,10 +24,11 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from accounts.services import token_issue
-from games import services, turns
+from bots import turns
+from bots.remote import tokens
+from games import services
 from games.actors import SYSTEM
 from games.models import Bot, Game, GameEvent
-from games.remote import tokens
 from games.services import SeatSpec, game_create
 from tests.engine.junk import CODE, bad_commands, json_values
 from tests.games.factories import make_user

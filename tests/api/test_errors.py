@@ -11,8 +11,8 @@ from rest_framework import exceptions
 
 import api
 from api.errors import exception_handler
-from games.bot_registry import InvalidBot, InvalidURL, NameTaken, UnknownStrategy
-from games.deadlines import VacationExhausted
+from bots.registry import InvalidBot, InvalidURL, NameTaken, UnknownStrategy
+from clocks.deadlines import VacationExhausted
 from games.errors import Conflict, Forbidden, GameError, GameNotFound, IllegalMove, InvalidGame
 from league.errors import CompetitionError, EntryRefused, InvalidCompetition
 

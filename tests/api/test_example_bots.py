@@ -24,10 +24,10 @@ from pathlib import Path
 
 import pytest
 
+from bots.remote import validation
+from engine.events import FALLBACK_PLAYED
 from games.actors import actor_label
-from games.engine.events import FALLBACK_PLAYED
 from games.models import Bot, GameEvent
-from games.remote import validation
 from tests.games.conftest import needs_postgresql
 from tests.games.factories import make_user
 from tests.games.workers import Worker, assert_finished_whole, sending_to, wait_for

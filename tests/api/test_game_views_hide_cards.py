@@ -10,10 +10,10 @@ import random
 import pytest
 from rest_framework.test import APIClient
 
+from bots.strategies import find_strategy
+from engine import DECK
 from games import lobby, services, store
 from games.actors import SYSTEM
-from games.bots import find_strategy
-from games.engine import DECK
 from games.models import Game
 from games.services import SeatSpec
 from tests.games.factories import make_user

@@ -13,9 +13,10 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from django.test import Client
 
-from games import projections, seat_facts, turns
+from bots import turns
+from engine import MATCH_OVER
+from games import projections, seat_facts
 from games.actors import SYSTEM
-from games.engine import MATCH_OVER
 from games.models import Bot, Game, HandResult, MatchResult
 from league import standings
 from league.clubs import club_create, club_join, club_request

@@ -16,9 +16,9 @@ import pytest
 import redis
 from prometheus_client.parser import text_string_to_metric_families
 
+from bots.remote import webhook
 from config import celery_app
 from games import metrics, projections, services
-from games.bots import webhook
 from games.errors import Conflict
 from tests.games.factories import bot_move, make_game, play_turn
 from tests.games.fake_bot import FakeBot

@@ -12,8 +12,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from accounts.services import token_issue
+from bots.remote import tokens
 from games.models import Bot
-from games.remote import tokens
 from games.services import SeatSpec, game_create
 from tests.games.factories import SHORT, make_user
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
+from bots.remote import validation
+from bots.remote.tokens import issue_token
+from bots.remote.validation import WAITING
 from games.models import Bot
-from games.remote import validation
-from games.remote.tokens import issue_token
-from games.remote.validation import WAITING
 from games.services import SeatSpec, game_create
 from staff.actions import bot_reinstate, bot_suspend
 from tests.games.factories import SHORT, make_user

@@ -11,9 +11,9 @@ from rest_framework.exceptions import ParseError
 from rest_framework.test import APIClient
 
 from api.parsers import MAX_DEPTH, JSONParser, depth
-from games import turns
+from bots import turns
+from bots.remote import tokens
 from games.models import Bot, Game
-from games.remote import tokens
 from games.services import SeatSpec, game_create
 from tests.games.factories import SHORT, make_user
 

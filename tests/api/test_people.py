@@ -8,7 +8,8 @@ from datetime import datetime, timedelta
 import pytest
 from rest_framework.test import APIClient
 
-from games import deadlines, seat_facts
+from clocks import deadlines
+from games import seat_facts
 from games.game_settings import GameSettings
 from games.models import Game, NotificationPreference, Seat
 from tests.games.factories import make_game, make_user, play_to_end

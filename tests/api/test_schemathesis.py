@@ -35,9 +35,9 @@ from schemathesis.checks import (
 )
 
 from accounts.services import token_issue
-from games import turns
+from bots import turns
+from bots.remote import tokens
 from games.models import Bot, Game
-from games.remote import tokens
 from games.services import SeatSpec, game_create
 from tests.games.factories import SHORT, make_game, make_user, play_to_end
 from tests.league.factories import make_club, make_competition, make_season

@@ -23,8 +23,8 @@ from django.test import Client
 from prometheus_client import REGISTRY
 from rest_framework.test import APIClient
 
+from bots.remote import tokens
 from games.models import Bot, Game
-from games.remote import tokens
 from games.services import SeatSpec, game_create
 from tests.games.factories import SHORT, make_user
 

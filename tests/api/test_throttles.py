@@ -10,9 +10,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 from rest_framework.test import APIClient
 
-from games import turns
+from bots import turns
+from bots.remote import tokens
 from games.models import Bot, Game, GameEvent
-from games.remote import tokens
 from games.services import SeatSpec, game_create
 from tests.games.factories import SHORT, make_user
 

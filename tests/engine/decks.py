@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from games.engine import DECK
+from engine import DECK
 
 
 def stacked(

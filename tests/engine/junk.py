@@ -11,8 +11,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from games.engine import COLORS, DECK
-from games.engine.commands import FIELDS
+from engine import COLORS, DECK
+from engine.commands import FIELDS
 
 Command = dict[str, Any]
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from games.engine import DECK, IllegalCommand, State, Variant
+from engine import DECK, IllegalCommand, State, Variant
 from tests.engine.decks import stacked
 
 Event = dict[str, Any]

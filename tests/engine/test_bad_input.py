@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import DECK, Variant
+from engine import DECK, Variant
 from tests.engine.table import Table, official
 
 # Seat 1 (left of dealer 0) is to play on red-5.

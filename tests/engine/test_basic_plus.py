@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import DECK, POINTS, Variant
+from engine import DECK, POINTS, Variant
 from tests.engine.decks import stacked
 from tests.engine.table import Table, basic_plus, of_type, types
 

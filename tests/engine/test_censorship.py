@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from games.engine import DECK, IllegalCommand, Variant
+from engine import DECK, IllegalCommand, Variant
 from tests.engine.decks import stacked
 from tests.engine.table import Table, filled, of_type, types
 

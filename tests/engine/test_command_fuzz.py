@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import event as note
 
-from games.engine import IllegalCommand, State, Variant
+from engine import IllegalCommand, State, Variant
 from tests.engine.junk import CODE, bad_commands
 
 SPECS: dict[str, dict[str, Any]] = {

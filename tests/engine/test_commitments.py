@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from games.bots import find_strategy
-from games.engine import DECK, Variant
-from games.engine.dealing import deal_commitment, seeded_deck
-from games.engine.events import CARD_REINSERTED, HAND_STARTED, MATCH_STARTED, PILE_RESHUFFLED
-from games.engine.verify import verify_log
-from games.simulation import play_match
+from bots.simulation import play_match
+from bots.strategies import find_strategy
+from engine import DECK, Variant
+from engine.dealing import deal_commitment, seeded_deck
+from engine.events import CARD_REINSERTED, HAND_STARTED, MATCH_STARTED, PILE_RESHUFFLED
+from engine.verify import verify_log
 
 Event = dict[str, Any]
 

@@ -1,4 +1,4 @@
-"""games/engine/env.py, the PettingZoo environment over the real engine (docs/training.md).
+"""engine/env.py, the PettingZoo environment over the real engine (docs/training.md).
 
 pettingzoo is an optional dependency (requirements-dev.txt): without it this file is skipped.
 Every family is played (and precognitive over official and basic-plus, in every sight), through
@@ -28,9 +28,9 @@ pytest.importorskip("pettingzoo")
 import numpy as np  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from games.engine import MATCH_OVER, State  # noqa: E402
-from games.engine import env as uno_env  # noqa: E402
-from games.engine.env import (  # noqa: E402
+from engine import MATCH_OVER, State  # noqa: E402
+from engine import env as uno_env  # noqa: E402
+from engine.env import (  # noqa: E402
     ACTIONS,
     CARD_INDEX,
     FIELD_AT,
@@ -41,7 +41,7 @@ from games.engine.env import (  # noqa: E402
     action_index,
     placement_reward,
 )
-from games.engine.rules.precognitive import PRECOMMIT_LISTING_LIMIT  # noqa: E402
+from engine.rules.precognitive import PRECOMMIT_LISTING_LIMIT  # noqa: E402
 from tests.engine.decks import stacked  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -352,7 +352,7 @@ def test_open_choices_wait_then_the_youngest_seat_must_play() -> None:
 
 
 def test_an_owed_uno_call_is_offered_first_then_catches_then_the_turn() -> None:
-    """games/driver.py's order: the owing seat, the seats not in to_act, then the turn."""
+    """bots/driver.py's order: the owing seat, the seats not in to_act, then the turn."""
     env = UnoEnv({"rules": "official", "options": {"hand_size": 2}}, 3)
     recorder = Recorder(env)
     hands = [["green-5", "green-6"], ["red-1", "red-2"], ["blue-3", "blue-4"]]
@@ -449,18 +449,18 @@ def test_the_engine_neither_imports_env_nor_needs_pettingzoo() -> None:
         "import sys\n"
         "for name in ('pettingzoo', 'gymnasium', 'numpy'):\n"
         "    sys.modules[name] = None  # an import of it now fails\n"
-        "import games.engine\n"
-        "from games.engine import Variant\n"
+        "import engine\n"
+        "from engine import Variant\n"
         "variant = Variant.from_spec({'rules': 'newno'})\n"
         "variant.view(variant.replay(variant.start(3, seed=1)), 0)\n"
-        "assert 'games.engine.env' not in sys.modules\n"
-        "assert 'games.engine.env_spaces' not in sys.modules\n"
+        "assert 'engine.env' not in sys.modules\n"
+        "assert 'engine.env_spaces' not in sys.modules\n"
     )
     run = subprocess.run(
         [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
     assert run.returncode == 0, run.stderr
-    engine = ROOT / "games" / "engine"
+    engine = ROOT / "engine"
     importers = []
     for path in engine.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):

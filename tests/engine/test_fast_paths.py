@@ -13,9 +13,9 @@ import random
 
 import pytest
 
-from games.engine.cards import CARD_CODES, COLORS, DECK, matches, playable_on
-from games.engine.commands import _OPTIONAL_FIELDS, FIELDS, IllegalCommand, _check, parse
-from games.engine.dealing import COMMITMENT_PREFIX, COMMITMENT_TAG, deal_commitment, shuffle
+from engine.cards import CARD_CODES, COLORS, DECK, matches, playable_on
+from engine.commands import _OPTIONAL_FIELDS, FIELDS, IllegalCommand, _check, parse
+from engine.dealing import COMMITMENT_PREFIX, COMMITMENT_TAG, deal_commitment, shuffle
 
 
 def plain_commitment(seed: object, hand: object, deck: object) -> str:

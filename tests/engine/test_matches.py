@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from games.engine import DECK, POINTS, Variant
+from engine import DECK, POINTS, Variant
 from tests.engine.decks import stacked
 from tests.engine.table import Table, basic_plus, of_type, official
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from games.engine import DECK, Variant
-from games.engine.cards import CARD_CODES
+from engine import DECK, Variant
+from engine.cards import CARD_CODES
 from tests.engine.decks import stacked
 from tests.engine.table import Table, of_type, types
 

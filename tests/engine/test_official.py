@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import DECK, Variant
+from engine import DECK, Variant
 from tests.engine.decks import stacked
 from tests.engine.table import Table, filled, of_type, official, types
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from games.engine import POINTS, Variant
+from engine import POINTS, Variant
 from tests.engine.decks import stacked
 from tests.engine.table import Table, basic_plus, of_type, official, types
 

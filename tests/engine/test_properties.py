@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import event as note
 from hypothesis import strategies as st
 
-from games.engine import DECK, IllegalCommand, State, Variant
+from engine import DECK, IllegalCommand, State, Variant
 
 Event = dict[str, Any]
 Command = dict[str, Any]

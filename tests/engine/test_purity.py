@@ -8,15 +8,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-import games.engine
+import engine
 
-ENGINE = Path(games.engine.__file__).resolve().parent
-ROOT = ENGINE.parent.parent
+ENGINE = Path(engine.__file__).resolve().parent
+ROOT = ENGINE.parent
 
 PROBE = """
 import json, sys
-import games.engine
-from games.engine import Variant
+import engine
+from engine import Variant
 variant = Variant.from_spec({"rules": "official", "precognitive": {"lane": 2}})
 state = variant.replay(variant.start(3, seed=1))
 variant.view(state, 0)
@@ -25,7 +25,7 @@ print(json.dumps(sorted(sys.modules)))
 
 
 def test_importing_the_engine_in_a_fresh_interpreter_loads_no_django_module():
-    """Importing (and using) games.engine in a fresh python3 loads no module named django*."""
+    """Importing (and using) engine in a fresh python3 loads no module named django*."""
     result = subprocess.run(
         [sys.executable, "-c", PROBE],
         cwd=ROOT,
@@ -37,7 +37,7 @@ def test_importing_the_engine_in_a_fresh_interpreter_loads_no_django_module():
     )
     assert result.returncode == 0, result.stderr
     modules = json.loads(result.stdout)
-    assert "games.engine" in modules
+    assert "engine" in modules
     assert [m for m in modules if m.startswith("django")] == []
 
 
@@ -64,8 +64,8 @@ def call_name(node: ast.Call) -> str:
     return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
 
 
-def test_no_file_under_games_engine_imports_django():
-    """No file under games/engine imports django (import, from-import or importlib)."""
+def test_no_file_under_engine_imports_django():
+    """No file under engine imports django (import, from-import or importlib)."""
     offenders = {}
     for path in engine_files():
         names = [name for name in imported_modules(path) if name.split(".")[0] == "django"]

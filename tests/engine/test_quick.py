@@ -1,4 +1,4 @@
-"""The quick steps (games/engine/rules/quick.py) answer exactly as the general way does.
+"""The quick steps (engine/rules/quick.py) answer exactly as the general way does.
 
 `Variant` lists and decides a plain family's usual moments through `quick_steps`; the general
 way is the ruleset's own `legal_commands` and `decision`. On every state of seeded matches of
@@ -18,9 +18,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import IllegalCommand, State, Variant
-from games.engine.cards import DECK
-from games.engine.rules.quick import quick_steps
+from engine import IllegalCommand, State, Variant
+from engine.cards import DECK
+from engine.rules.quick import quick_steps
 from tests.engine.junk import bad_commands
 
 SPECS: dict[str, tuple[dict[str, Any], int]] = {

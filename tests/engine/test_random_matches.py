@@ -8,7 +8,7 @@ plays the same matches.
 newno and censorship (`new_family_command`): the policy picks the kind of command first, then
 one of that kind (so that a censorship dealer approves as often as it substitutes); a black card
 or a 7 is sometimes played without its colour or target (named later, with `choose-color` or
-`swap`). newno, as the simulation driver does (games/simulation.py): while a jump-in window is
+`swap`). newno, as the simulation driver does (bots/simulation.py): while a jump-in window is
 open, a seat holding the identical card jumps in half of the time; an open choice goes to a seat
 that can move in it, or (always when none can, else one time in five) the system
 `close-window` hands it to the youngest seat. newno matches are played with random seat ages.
@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from games.engine import DECK, POINTS, State, Variant
+from engine import DECK, POINTS, State, Variant
 
 Spec = dict[str, Any]
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from games.engine import IllegalCommand, Variant
+from engine import IllegalCommand, Variant
 
 OUT_OF_TURN = ("catch", "call-uno")
 SPECS: dict[str, tuple[dict[str, Any], int]] = {

@@ -9,9 +9,9 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
+from bots.strategies import find_strategy
 from games import services
 from games.actors import SYSTEM, Actor, BotActor
-from games.bots import find_strategy
 from games.models import Game
 from games.services import CommandResult, SeatSpec
 

@@ -18,8 +18,8 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from games.bots import find_strategy
-from games.bots.webhook import SIGNATURE_HEADER
+from bots.remote.webhook import SIGNATURE_HEADER
+from bots.strategies import find_strategy
 
 
 class FakeBot:

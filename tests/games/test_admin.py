@@ -13,11 +13,11 @@ from django.db import connection
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
+from bots.remote import webhook
+from bots.remote.strikes import ILLEGAL, record_call
+from bots.remote.tokens import issue_token
 from games import projections, services, snapshots
-from games.bots import webhook
 from games.models import Bot, BotCall, GameEvent, NotificationPreference, Snapshot, TurnNotice
-from games.remote.strikes import ILLEGAL, record_call
-from games.remote.tokens import issue_token
 from tests.games.factories import make_game, make_user, play_to_end
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""games/bot_registry.py: registering bots, changing them, validating them again, pull tokens.
+"""bots/registry.py: registering bots, changing them, validating them again, pull tokens.
 
 Validation is sent on commit; only built-in bots' validations are run here (eagerly, in-process),
 so these tests do not depend on how webhook or pull bots are validated.
@@ -14,17 +14,17 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
-from games import tasks
-from games.bot_registry import (
+from bots.registry import (
     bot_new_token,
     bot_register,
     bot_revalidate,
     bot_update,
 )
+from bots.remote import tokens, validation
+from bots.remote.validation import WAITING
+from games import tasks
 from games.errors import Forbidden, GameError
 from games.models import Bot, Game
-from games.remote import tokens, validation
-from games.remote.validation import WAITING
 from tests.games.factories import make_user
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]

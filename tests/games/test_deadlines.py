@@ -1,5 +1,5 @@
 """People's turns: deadlines, the overdue-turn sweep and its timeout policy, resigning, vacations
-and turn notices (games/deadlines.py, games/overdue.py, games/seat_facts.py), with time-machine
+and turn notices (clocks/deadlines.py, clocks/overdue.py, games/seat_facts.py), with time-machine
 for the clock. Tasks run eagerly and the append listeners run through
 django_capture_on_commit_callbacks."""
 
@@ -11,8 +11,9 @@ import pytest
 import time_machine
 from django.db import transaction
 
-from games import deadlines, outbox, overdue, projections, seat_facts, services, tasks
-from games.engine import MATCH_OVER
+from clocks import deadlines, overdue
+from engine import MATCH_OVER
+from games import outbox, projections, seat_facts, services, tasks
 from games.errors import Forbidden, InvalidGame
 from games.game_settings import GameSettings
 from games.models import Game, GameEvent, MatchResult, NotificationPreference, Seat, TurnNotice

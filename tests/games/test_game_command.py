@@ -7,9 +7,9 @@ import threading
 
 import pytest
 
+from engine import Variant
 from games import services, store
 from games.actors import SYSTEM, BotActor
-from games.engine import Variant
 from games.errors import Conflict, Forbidden, GameNotFound, IllegalMove
 from games.models import Game, GameEvent
 from tests.games.conftest import needs_postgresql, run_in_threads

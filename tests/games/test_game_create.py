@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from engine import Variant
 from games import services, store
-from games.engine import Variant
 from games.errors import InvalidGame
 from games.game_settings import GameSettings
 from games.models import Game, GameEvent, Seat

@@ -7,8 +7,8 @@ import random
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
+from engine import Variant
 from games import services, store
-from games.engine import Variant
 from games.errors import Forbidden, GameNotFound
 from games.models import Game
 from tests.games.factories import bot_move, make_game, make_user, owner, play_to_end, play_turn

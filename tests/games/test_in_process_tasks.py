@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from config import celery_app
-from games.engine import MATCH_OVER
+from engine import MATCH_OVER
 from games.models import Bot, Game, GameEvent
 from games.services import SeatSpec, game_create
 from tests.games.factories import make_user

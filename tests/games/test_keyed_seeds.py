@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from bots.remote import validation
+from engine.events import MATCH_STARTED
 from games import services, store
-from games.engine.events import MATCH_STARTED
 from games.models import Bot
-from games.remote import validation
 from tests.games.factories import make_user
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""One run per game asks a bot at a time (games/remote/leases.py), and a strike counts only when
+"""One run per game asks a bot at a time (bots/remote/leases.py), and a strike counts only when
 its fallback move was appended: two runs of advance_game for one game at once (a duplicate task,
 the reconciler, the dispatch of a seat's resignation) never ask a webhook bot the same decision
 twice nor strike it twice. Real PostgreSQL (committed data, one connection per thread)."""
@@ -16,11 +16,11 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import turns
-from games.engine import MATCH_OVER
+from bots import turns
+from bots.remote import leases
+from engine import MATCH_OVER
 from games.game_settings import GameSettings
 from games.models import Bot, Game, GameEvent, GameLease
-from games.remote import leases
 from games.seat_facts import game_resign
 from games.services import SeatSpec, game_create
 from tests.games.conftest import needs_postgresql

@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
+from bots.simulation import play_match
+from bots.strategies import find_strategy
+from engine import Variant
 from games import projections, store
-from games.bots import find_strategy
-from games.engine import Variant
 from games.models import (
     Game,
     GameEvent,
@@ -22,7 +23,6 @@ from games.models import (
     ProjectionCheckpoint,
 )
 from games.projections import Projection, Record
-from games.simulation import play_match
 from tests.games.conftest import needs_postgresql, run_in_threads
 from tests.games.factories import make_game, play_to_end, play_turn
 

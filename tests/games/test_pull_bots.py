@@ -11,12 +11,14 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games import overdue, services, turns
-from games.bots import find_strategy
-from games.driver import step
-from games.engine import MATCH_OVER
+from bots import turns
+from bots.driver import step
+from bots.remote import tokens, validation
+from bots.strategies import find_strategy
+from clocks import overdue
+from engine import MATCH_OVER
+from games import services
 from games.models import Bot, Game
-from games.remote import tokens, validation
 from games.services import SeatSpec, game_create
 from tests.games.factories import SHORT, make_user
 

@@ -12,8 +12,8 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
+from engine import Variant
 from games import recent, services, snapshots, store
-from games.engine import Variant
 from games.models import Game, Snapshot
 from tests.games.factories import bot_move, make_game, play_turn
 

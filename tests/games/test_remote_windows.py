@@ -1,4 +1,4 @@
-"""Remote bots' out-of-turn windows (games/remote/windows.py): a webhook bot catches, calls uno
+"""Remote bots' out-of-turn windows (bots/remote/windows.py): a webhook bot catches, calls uno
 and jumps in out of turn; a pull bot finds the optional decision and its catch is applied; a
 slow, failed or absent answer to a window is no strike and the game moves on after it; a game of
 built-in bots never waits."""
@@ -15,13 +15,14 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games import tasks, turns
+from bots import turns
+from bots.driver import play, step
+from bots.remote import tokens, windows
+from bots.strategies import find_strategy
+from engine import MATCH_OVER, Variant
+from games import tasks
 from games.actors import actor_label
-from games.bots import find_strategy
-from games.driver import play, step
-from games.engine import MATCH_OVER, Variant
 from games.models import Bot, Game, GameEvent
-from games.remote import tokens, windows
 from games.seats import webhook_out_of_turn, worker_to_act
 from games.services import SeatSpec, game_create
 from tests.games.factories import SHORT, make_user

@@ -14,10 +14,11 @@ from psycopg.pq import Format
 
 from accounts.models import PersonalToken
 from accounts.services import token_issue, user_for_token
-from games import prepared, reads, seats, services, turns
+from bots import turns
+from bots.remote import tokens
+from bots.remote.pull_turns import pull_decisions
+from games import prepared, reads, seats, services
 from games.models import Bot, Game, Seat
-from games.remote import tokens
-from games.remote.pull_turns import pull_decisions
 from games.services import SeatSpec, game_create
 from tests.games.factories import SHORT, make_user
 

@@ -9,8 +9,8 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from accounts.services import profile_of
+from engine import MATCH_OVER, PLAYING
 from games import projections
-from games.engine import MATCH_OVER, PLAYING
 from games.models import Game
 from games.services import game_view
 from league import demo as league_demo

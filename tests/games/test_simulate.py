@@ -89,7 +89,7 @@ PRECOGNITIVE = [
 
 @pytest.mark.parametrize(("rules", "precognitive"), FAMILIES + PRECOGNITIVE)
 def test_it_runs_every_family_and_combination_with_every_strategy(rules, precognitive):
-    from games.bots import STRATEGIES
+    from bots.strategies import STRATEGIES
 
     args = ["--rules", rules, "--seats", str(len(STRATEGIES)), "--matches", "2"]
     args += ["--bots", ",".join(STRATEGIES), "--options", "hand_size=4,target=60"]

@@ -17,8 +17,8 @@ from django.utils import timezone
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from engine import MATCH_OVER, Variant
 from games import recent, services, snapshots, store
-from games.engine import MATCH_OVER, Variant
 from games.errors import Conflict
 from games.models import Game, Snapshot
 from tests.engine.test_properties import NEW_SEATS, SEATS, SPECS, draw_command, fits

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import projections, seat_facts, services, store, turns
-from games.engine import MATCH_OVER, RULES_VERSION, RulesVersionMismatch, Variant
+from bots import turns
+from engine import MATCH_OVER, RULES_VERSION, RulesVersionMismatch, Variant
+from games import projections, seat_facts, services, store
 from games.errors import InvalidGame
 from games.models import Game, GameEvent, MatchResult, Seat
 from tests.games.factories import make_game, make_user, play_to_end

@@ -9,8 +9,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from games import services, store, tasks, turns
-from games.engine import MATCH_OVER
+from bots import turns
+from engine import MATCH_OVER
+from games import services, store, tasks
 from games.models import Game, GameEvent, GameSummary, HandResult, MatchResult
 from tests.games.factories import bot_move, make_game
 from tests.games.workers import FAMILIES, assert_finished_whole, bot_match

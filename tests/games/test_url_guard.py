@@ -1,4 +1,4 @@
-"""The webhook URL guard (games/bots/webhook.py): only global unicast addresses, and loopback
+"""The webhook URL guard (bots/remote/webhook.py): only global unicast addresses, and loopback
 alone with BOTS_ALLOW_LOOPBACK_URLS (never 10.x, link-local, CGNAT, unique-local, multicast or an
 IPv6 form of them); the host resolved once and the call made to the address that was checked
 (DNS rebinding), Host header and TLS name still the host's; redirects refused.
@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from games.bots import webhook
+from bots.remote import webhook
 
 PAYLOAD = {"game": 1, "seat": 0, "version": 1, "view": {}, "legal": [{"type": "draw", "seat": 0}]}
 PUBLIC = "93.184.216.34"

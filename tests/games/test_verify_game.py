@@ -17,11 +17,11 @@ import pytest
 from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
+from bots.simulation import play_match
+from bots.strategies import find_strategy
+from engine import Variant
 from games import services, store
-from games.bots import find_strategy
-from games.engine import Variant
 from games.models import Game
-from games.simulation import play_match
 from tests.games.factories import make_game, play_to_end
 
 pytestmark = pytest.mark.django_db
@@ -87,7 +87,7 @@ def finished(n: int) -> Game:
 
 
 def simulated() -> Game:
-    """A long match played by bots in-process (games/simulation.py, reshuffles in every hand),
+    """A long match played by bots in-process (bots/simulation.py, reshuffles in every hand),
     stored as a finished stream: the services' one-hand matches above rarely reshuffle."""
     spec = {"rules": "official", "options": {"target": 100}, "precognitive": {"lane": 2}}
     variant = Variant.from_spec(spec)

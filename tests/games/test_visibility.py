@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
+from bots.simulation import play_match
+from bots.strategies import find_strategy
+from engine import Variant
 from games import services
-from games.bots import find_strategy
-from games.engine import Variant
 from games.models import GameEvent
-from games.simulation import play_match
 
 FAMILIES: list[tuple[dict[str, Any], list[str]]] = [
     ({"rules": "official", "options": {"target": 500}}, ["colour-control", "greedy"]),

@@ -12,12 +12,11 @@ from typing import Any
 
 import pytest
 
-from games import turns
-from games.bots import webhook
-from games.engine import MATCH_OVER
+from bots import turns
+from bots.remote import validation, webhook
+from engine import MATCH_OVER
 from games.game_settings import GameSettings
 from games.models import Bot, Game, GameEvent
-from games.remote import validation
 from games.services import SeatSpec, game_create
 from tests.games.factories import SHORT, make_user
 from tests.games.fake_bot import FakeBot

@@ -11,7 +11,8 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 
-from games import tasks, turns
+from bots import turns
+from games import tasks
 from games.models import Game
 from games.services import SeatSpec, game_create
 from tests.games.conftest import needs_postgresql

@@ -19,13 +19,13 @@ from typing import Any
 
 import pytest
 
+from bots.remote import tokens, validation, webhook
+from bots.strategies import find_strategy
+from engine import MATCH_OVER, PLAYING, State, Variant
 from games import store
 from games.actors import actor_label
-from games.bots import find_strategy, webhook
-from games.engine import MATCH_OVER, PLAYING, State, Variant
 from games.game_settings import GameSettings
 from games.models import Bot, Game, GameEvent
-from games.remote import tokens, validation
 from games.services import SeatSpec, game_create
 from tests.games.conftest import needs_postgresql
 from tests.games.factories import make_user

@@ -20,8 +20,8 @@ from django.conf import settings
 from django.db import connection
 
 from config import celery_app
+from engine import MATCH_OVER, Variant
 from games import projections, store
-from games.engine import MATCH_OVER, Variant
 from games.models import Game, GameEvent, MatchResult
 from games.services import SeatSpec, game_create
 

@@ -10,8 +10,9 @@ import pytest
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
-from games import projections, turns
-from games.engine import Variant
+from bots import turns
+from engine import Variant
+from games import projections
 from games.models import Bot, Game
 from league.models import (
     Competition,

@@ -12,12 +12,13 @@ import pytest
 import time_machine
 
 from accounts.models import Profile
-from games import deadlines, overdue, turns
-from games.deadlines import VacationExhausted
+from bots import turns
+from bots.remote import pull_turns
+from clocks import deadlines, overdue
+from clocks.deadlines import VacationExhausted
 from games.errors import InvalidGame
 from games.game_settings import GameSettings
 from games.models import Bot, Game, Seat
-from games.remote import pull_turns
 from league.errors import EntryRefused
 from league.models import Competition
 from league.services import competition_game, competition_join, competition_leave

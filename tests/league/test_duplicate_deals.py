@@ -12,13 +12,14 @@ import pytest
 from django.db import transaction
 from django.test import Client
 
-from games import services, store, turns
-from games.bots import find_strategy
-from games.engine import MATCH_OVER, Variant
-from games.engine.events import HAND_STARTED, MATCH_STARTED, PILE_RESHUFFLED
-from games.engine.rules.decision import Decision
+from bots import turns
+from bots.simulation import play_match
+from bots.strategies import find_strategy
+from engine import MATCH_OVER, Variant
+from engine.events import HAND_STARTED, MATCH_STARTED, PILE_RESHUFFLED
+from engine.rules.decision import Decision
+from games import services, store
 from games.models import Game
-from games.simulation import play_match
 from league.ladders import ladder_matchmaking
 from league.models import LadderSet
 from tests.league.factories import enter_bots, make_competition

@@ -11,8 +11,8 @@ from contextlib import suppress
 import pytest
 from django.db import transaction
 
-from games import turns
-from games.engine import MATCH_OVER
+from bots import turns
+from engine import MATCH_OVER
 from games.models import Bot, Game, MatchResult, Seat
 from league import ladders
 from league.errors import CompetitionError

@@ -11,7 +11,7 @@ from io import StringIO
 
 from django.core.management import call_command
 
-from games.engine import Variant
+from engine import Variant
 from league import ratings
 from league.ladder_simulation import simulate_ladder
 

@@ -10,9 +10,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from engine import MATCH_OVER
 from games import projections
 from games import tasks as game_tasks
-from games.engine import MATCH_OVER
 from games.models import MatchResult
 from league import tasks
 from league.models import Fixture, Season

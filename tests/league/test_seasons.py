@@ -12,9 +12,10 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from games import projections, store, turns
-from games.engine import MATCH_OVER
-from games.engine.events import FIXTURE_RETIMED, SEAT_FORFEITED
+from bots import turns
+from engine import MATCH_OVER
+from engine.events import FIXTURE_RETIMED, SEAT_FORFEITED
+from games import projections, store
 from games.models import Game, MatchResult
 from league.clubs import club_join
 from league.errors import InvalidCompetition, NotClubAdmin, SeasonError

@@ -9,9 +9,9 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 
+from engine.events import apply, initial_state
+from engine.state import State
 from games import services, store
-from games.engine.events import apply, initial_state
-from games.engine.state import State
 from soak import harness, leaks
 from soak.pages import read_page
 from web.cards import card_name

@@ -14,9 +14,11 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.test import Client
 
-from games import deadlines, projections, services, store, turns
-from games.engine import MATCH_OVER, Variant
-from games.engine.events import DEADLINE_EXTENDED, GAME_ABORTED, SEAT_FORFEITED
+from bots import turns
+from clocks import deadlines
+from engine import MATCH_OVER, Variant
+from engine.events import DEADLINE_EXTENDED, GAME_ABORTED, SEAT_FORFEITED
+from games import projections, services, store
 from games.errors import Forbidden, IllegalMove
 from games.models import Bot, Game, GameEvent, GameSummary, MatchResult, Seat
 from games.services import SeatSpec, game_create

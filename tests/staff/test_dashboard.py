@@ -13,9 +13,10 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.test import Client
 
+from bots import turns
 from config import celery_app
-from games import projections, store, turns
-from games.engine import MATCH_OVER, Variant
+from engine import MATCH_OVER, Variant
+from games import projections, store
 from games.game_settings import GameSettings
 from games.models import Bot, BotCall, Game, GameEvent, ProjectionCheckpoint, Seat
 from games.services import SeatSpec, game_create

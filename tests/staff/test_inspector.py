@@ -15,8 +15,9 @@ import time_machine
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import services, store, turns
-from games.engine.events import GAME_ABORTED
+from bots import turns
+from engine.events import GAME_ABORTED
+from games import services, store
 from games.game_settings import GameSettings
 from games.models import Bot, Game, GameEvent, Seat
 from games.services import SeatSpec, game_create

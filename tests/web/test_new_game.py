@@ -9,9 +9,9 @@ import pytest
 from django.contrib.auth.models import User
 
 from accounts.models import Profile
-from games.bots import STRATEGIES
-from games.engine import Variant
-from games.engine.rules import RULESETS
+from bots.strategies import STRATEGIES
+from engine import Variant
+from engine.rules import RULESETS
 from games.game_settings import GameSettings
 from games.models import Game
 from web.new_game import NewGameForm, seat_specs

@@ -15,8 +15,8 @@ from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 
+from engine.events import FIXTURE_RETIMED, SEAT_FORFEITED
 from games import store
-from games.engine.events import FIXTURE_RETIMED, SEAT_FORFEITED
 from games.models import Game, MatchResult
 from league.models import Bye, Fixture, Season, Standing
 from league.seasons import season_close, season_start

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import events as ev
+from engine import events as ev
 from web.story import tell
 
 NAMES = ["Ana", "Ben", "Cy"]

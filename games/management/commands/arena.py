@@ -41,17 +41,19 @@ from django.core.wsgi import get_wsgi_application
 from django.test.utils import override_settings
 from django.utils import timezone
 
-from games import overdue, services, store, turns
+from bots import turns
+from bots.remote import tokens
+from bots.remote.webhook import RefusedURL, check_url
+from bots.strategies import find_strategy
+from clocks import overdue
+from clocks.fallback import bot_failure
+from engine import MATCH_OVER, Variant
+from engine.events import FALLBACK_PLAYED
+from games import services, store
 from games.actors import actor_label
-from games.bots import find_strategy
-from games.bots.webhook import RefusedURL, check_url
-from games.engine import MATCH_OVER, Variant
-from games.engine.events import FALLBACK_PLAYED
-from games.fallback import bot_failure
 from games.game_settings import GameSettings
 from games.management.commands.simulate import add_variant_arguments, variant_spec
 from games.models import Bot, Game, GameEvent
-from games.remote import tokens
 from games.seat_facts import FallbackReason
 
 # The owner of the bots arena registers.

@@ -20,9 +20,9 @@ from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError
 
 from accounts.services import profile_of
+from bots.strategies import find_strategy
+from engine import PLAYING
 from games import lobby
-from games.bots import find_strategy
-from games.engine import PLAYING
 from games.game_settings import GameSettings
 from games.models import Game
 from games.services import SeatSpec, game_command, game_create, game_view

@@ -8,9 +8,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
-from games.bots import STRATEGIES, find_strategy
-from games.engine import Variant
-from games.simulation import MatchDidNotEnd, play_match
+from bots.simulation import MatchDidNotEnd, play_match
+from bots.strategies import STRATEGIES, find_strategy
+from engine import Variant
 
 
 def parse_pairs(text: str | None) -> dict[str, Any] | None:

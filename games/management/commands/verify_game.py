@@ -13,8 +13,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from engine.verify import verify_log
 from games import services, store
-from games.engine.verify import verify_log
 from games.models import Game
 
 

@@ -9,9 +9,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
-from games.engine import Variant
+from bots.simulation import MatchDidNotEnd
+from engine import Variant
 from games.management.commands.simulate import add_variant_arguments, variant_spec
-from games.simulation import MatchDidNotEnd
 from league.ladder_simulation import simulate_ladder
 
 # Each family's strongest heuristic (docs/bots.md), seated against greedy and random.

@@ -6,9 +6,9 @@ import random
 from collections import Counter
 from typing import Any
 
-from games.bots import Strategy, find_strategy
-from games.engine import Variant
-from games.simulation import play_match
+from bots.simulation import play_match
+from bots.strategies import Strategy, find_strategy
+from engine import Variant
 
 
 class Checked:

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from games.bots import STRATEGIES, find_strategy
-from games.bots.builtin import greedy
-from games.engine import Variant
+from bots.strategies import STRATEGIES, find_strategy
+from bots.strategies.builtin import greedy
+from engine import Variant
 from tests.engine.decks import stacked
 
 SPECS = [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import Variant
+from engine import Variant
 from tests.engine.decks import stacked
 from tests.games.bots.checks import ask, checked_matches, run, win_shares
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.bots import STRATEGIES
-from games.engine import Variant
+from bots.strategies import STRATEGIES
+from engine import Variant
 from tests.engine.decks import stacked
 from tests.games.bots.checks import ask, checked_matches, run, win_shares
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.bots import find_strategy
-from games.engine import Variant
-from games.simulation import play_match
+from bots.simulation import play_match
+from bots.strategies import find_strategy
+from engine import Variant
 from tests.engine.decks import stacked
 from tests.games.bots.checks import ask, checked_matches, run, win_shares
 

@@ -1,0 +1,131 @@
+"""A registered bot's call statistics and strikes.
+
+Every decision asked of a bot is counted with its latency. A timeout, an error or an illegal
+answer is a strike (a webhook bot's only when the fallback played for it was appended: a
+question the game moved past costs no strike); BOTS_STRIKES_TO_SUSPEND strikes in a row suspend
+an active bot, whose seats the default bot then plays without asking it (games/seats.py
+`effective`). A good answer resets the strikes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import connection
+from django.db.models import F
+from django.utils import timezone
+
+from bots.remote import webhook
+from games import prepared
+from games.models import Bot, BotCall
+from games.seat_facts import FallbackReason
+
+# The calls kept per bot for its owner's page (BotCall); older ones are pruned now and then.
+CALLS_KEPT = 100
+# Call outcomes as the stats count them (webhook.OK, TIMEOUT and ERROR, plus this one).
+ILLEGAL = "illegal"
+_COUNTER = {webhook.TIMEOUT: "timeouts", webhook.ERROR: "errors", ILLEGAL: "illegal_answers"}
+# The reason a fallback move gives for each failed outcome.
+FALLBACK_REASON = {
+    webhook.TIMEOUT: FallbackReason.BOT_TIMEOUT,
+    webhook.ERROR: FallbackReason.BOT_ERROR,
+    ILLEGAL: FallbackReason.BOT_ILLEGAL,
+}
+
+
+def record_call(
+    bot_id: int,
+    *,
+    outcome: str,
+    latency: float,
+    reason: str = "",
+    game_id: int | None = None,
+    strike: bool = True,
+) -> None:
+    """Count one decision asked of a bot; anything but OK is a strike (unless `strike` is False:
+    the fallback for it was not appended, bots/remote/webhook_turns.py), and enough strikes in
+    a row suspend an active bot (conditional updates, so concurrent workers count each once)."""
+    if outcome == webhook.OK:
+        _ok(bot_id, latency, game_id)
+        return
+    _log(bot_id, outcome, latency, reason, game_id)
+    counters: dict[str, Any] = {
+        "calls": F("calls") + 1,
+        "total_latency": F("total_latency") + latency,
+        "updated_at": timezone.now(),
+        _COUNTER[outcome]: F(_COUNTER[outcome]) + 1,
+    }
+    if not strike:
+        # Counted as a call that failed, neither adding to the strikes in a row nor ending them.
+        Bot.objects.filter(pk=bot_id).update(**counters)
+        return
+    Bot.objects.filter(pk=bot_id).update(**counters, strikes=F("strikes") + 1)
+    limit = settings.BOTS_STRIKES_TO_SUSPEND
+    Bot.objects.filter(pk=bot_id, status=Bot.Status.ACTIVE, strikes__gte=limit).update(
+        status=Bot.Status.SUSPENDED,
+        status_reason=f"suspended after {limit} strikes in a row; the last: {reason}",
+        updated_at=timezone.now(),
+    )
+
+
+def count_refused(bot_id: int, *, game_id: int | None = None) -> None:
+    """A pull bot's command the rules refused: counted, but no strike (it may try again until
+    its deadline)."""
+    _log(bot_id, BotCall.Outcome.REFUSED, 0.0, "refused by the rules", game_id)
+    Bot.objects.filter(pk=bot_id).update(
+        calls=F("calls") + 1, illegal_answers=F("illegal_answers") + 1
+    )
+
+
+# A good answer, the call of every pull bot's command: its row and the counters in SQL written
+# once (the ORM's compiling of the two was a tenth of a command's Python; issue 16).
+_OK_CALL = (
+    'INSERT INTO "games_botcall" ("bot_id", "game_id", "at", "outcome", "latency", "reason") '
+    "VALUES (%s, %s, %s, %s, %s, '') RETURNING \"id\""
+)
+_OK_COUNTERS = (
+    'UPDATE "games_bot" SET "calls" = "calls" + 1, "total_latency" = "total_latency" + %s, '
+    '"updated_at" = %s, "strikes" = 0 WHERE "id" = %s'
+)
+
+
+# On PostgreSQL both in one statement, one round trip: the counters' UPDATE returns the row's id.
+_OK_BOTH = f"WITH call AS ({_OK_CALL}) {_OK_COUNTERS} RETURNING (SELECT id FROM call)"
+
+
+def _ok(bot_id: int, latency: float, game_id: int | None) -> None:
+    at = connection.ops.adapt_datetimefield_value(timezone.now())
+    call = [bot_id, game_id, at, BotCall.Outcome.OK.value, latency]
+    if connection.vendor == "postgresql":
+        # Prepared: it runs on every pull bot's command (games/prepared.py).
+        found = prepared.fetch(connection, _OK_BOTH, [*call, latency, at, bot_id])
+        row = found[0] if found else None
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(_OK_CALL, call)
+            row = cursor.fetchone()
+            cursor.execute(_OK_COUNTERS, [latency, at, bot_id])
+    if row is not None:  # None: the bot is gone (nothing to count)
+        _prune(bot_id, row[0])
+
+
+def _log(bot_id: int, outcome: str, latency: float, reason: str, game_id: int | None) -> None:
+    call = BotCall.objects.create(
+        bot_id=bot_id,
+        game_id=game_id,
+        at=timezone.now(),
+        outcome=outcome,
+        latency=latency,
+        reason=reason[:200],
+    )
+    _prune(bot_id, call.pk)
+
+
+def _prune(bot_id: int, pk: int) -> None:
+    if pk % CALLS_KEPT == 0:
+        # Now and then, not on every call: keep the bot's last CALLS_KEPT.
+        kept = BotCall.objects.filter(bot_id=bot_id).values_list("pk", flat=True)[CALLS_KEPT:]
+        oldest_kept = next(iter(kept), None)
+        if oldest_kept is not None:
+            BotCall.objects.filter(bot_id=bot_id, pk__lte=oldest_kept).delete()

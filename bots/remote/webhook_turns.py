@@ -1,0 +1,144 @@
+"""Webhook bots' turns: ask the bot over HTTP for one decision and append it, or the fallback.
+
+One decision per call and one append per decision (bots/turns.py calls this when a webhook
+bot is to act and no built-in seat is). The call has one deadline for the whole exchange (the
+game's `bot_timeout`; bots/remote/webhook.py). A timeout, an error or an answer the service
+refuses (a malformed or illegal command, a command for another seat) gets the default bot's
+move, with a `fallback-played` event saying why, and a strike; the strike counts only when that
+fallback was appended at the version the bot was asked at (a game that moved on meanwhile, or a
+fallback another run made first, leaves the failed call counted but no strike). `submit_answer`
+appends an answer; windows.py appends a window's answers through it too (a refusal there is no
+strike).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.utils import timezone
+
+from bots.remote import webhook
+from bots.remote.strikes import FALLBACK_REASON, ILLEGAL, record_call
+from clocks.fallback import bot_failure, play_fallback
+from engine import State, Variant
+from games import services
+from games.errors import Conflict, Forbidden, IllegalMove
+from games.game_settings import GameSettings
+from games.models import Bot, Game
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """What one remote decision did: the version after it, and the strike's reason if any."""
+
+    version: int
+    commands: int
+    strike: str = ""
+    conflict: bool = False
+
+
+def webhook_turn(
+    *, game: Game, variant: Variant, state: State, version: int, seat: int, bot: Bot
+) -> Turn:
+    """Ask a webhook bot for the decision of `seat` and append it (or the fallback) alone."""
+    view = variant.view(state, seat)
+    legal = variant.legal_commands(state, seat)
+    timeout = GameSettings.of(game.context).webhook_limit
+    payload = {
+        "game": game.pk,
+        "seat": seat,
+        "version": version,
+        "view": view,
+        "legal": legal,
+        "deadline": (timezone.now() + timedelta(seconds=timeout)).isoformat(),
+    }
+    answer = webhook.ask(url=bot.url, secret=bot.secret, payload=payload, timeout=timeout)
+    outcome, reason = answer.outcome, f"{answer.outcome}: {answer.detail}"
+    if outcome == webhook.OK:
+        submitted = submit_answer(
+            game=game,
+            seat=seat,
+            bot=bot,
+            command=answer.command,
+            version=version,
+            command_id=f"webhook:{version}",
+        )
+        if submitted.refused is None:
+            record_call(bot.pk, outcome=webhook.OK, latency=answer.latency, game_id=game.pk)
+            return Turn(submitted.version, submitted.commands, conflict=submitted.conflict)
+        outcome = ILLEGAL
+        reason = f"illegal answer {answer.command!r} at version {version}: {submitted.refused}"
+    try:
+        fallback = play_fallback(
+            game_id=game.pk,
+            seat=seat,
+            version=version,
+            policy=bot_failure(FALLBACK_REASON[outcome]),
+        )
+    except Conflict as conflict:
+        # The game moved on while the bot was asked (a seat resigned, a person caught someone):
+        # the question went stale and nobody played for the bot. The call counts, no strike.
+        _failed(bot, game, seat, outcome, answer.latency, reason, strike=False)
+        return Turn(conflict.current_version, 0, conflict=True)
+    if fallback is not None and fallback.repeated:
+        # Another run made this fallback (and counted its strike) first.
+        _failed(bot, game, seat, outcome, answer.latency, reason, strike=False)
+        return Turn(fallback.version, 0)
+    # The fallback's move was appended at the version the bot was asked at (or it had none to
+    # make, the game unmoved): the strike counts.
+    _failed(bot, game, seat, outcome, answer.latency, reason, strike=True)
+    if fallback is None:
+        return Turn(version, 0, strike=reason)
+    return Turn(fallback.version, fallback.commands, strike=reason)
+
+
+def _failed(
+    bot: Bot, game: Game, seat: int, outcome: str, latency: float, reason: str, *, strike: bool
+) -> None:
+    if strike:
+        log.info("bot %s, game %s seat %s: strike (%s)", bot.pk, game.pk, seat, reason)
+    else:
+        reason = f"{reason} (the game moved on: no strike)"
+        log.info("bot %s, game %s seat %s: %s", bot.pk, game.pk, seat, reason)
+    record_call(
+        bot.pk, outcome=outcome, latency=latency, reason=reason, game_id=game.pk, strike=strike
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Submitted:
+    """What appending a webhook bot's answer did: the version after it and the commands appended
+    (0 for a repeated command id), or that another append came first (`conflict`, at the game's
+    version now), or the service's refusal (`refused`: nothing appended)."""
+
+    version: int
+    commands: int = 0
+    conflict: bool = False
+    refused: IllegalMove | Forbidden | None = None
+
+
+def submit_answer(
+    *, game: Game, seat: int, bot: Bot, command: object, version: int, command_id: str
+) -> Submitted:
+    """Append a webhook bot's answer for `seat` (in turn here, out of turn from windows.py) as
+    the bot, expecting `version`. The callers decide what a refusal costs: a strike and the
+    fallback in turn, nothing in a window."""
+    try:
+        if not isinstance(command, dict) or command.get("seat") != seat:
+            raise IllegalMove(f"the answer is no command for seat {seat}", code="wrong-seat")
+        result = services.game_command(
+            game_id=game.pk,
+            actor=bot,
+            command=command,
+            expected_version=version,
+            command_id=command_id,
+        )
+    except (IllegalMove, Forbidden) as error:
+        return Submitted(version, refused=error)
+    except Conflict as conflict:
+        return Submitted(conflict.current_version, conflict=True)
+    return Submitted(result.version, 0 if result.repeated else 1)

@@ -1,0 +1,288 @@
+"""Moving games forward without a keyboard: runs of bot turns, and the safety nets behind them.
+
+`advance_game` plays every consecutive turn of the seats a worker moves in-process (built-in
+strategies, and the default bot for forfeited, handed-over, suspended or failed seats): the
+driver (bots/driver.py) decides them against a state held in memory, and the whole run is
+appended at once, with the version it was read at as the expected version and the system's
+command id `advance:<version>`. So two workers advancing the same game write it once: the
+second gets a conflict (or the first's result) and stops. The event log is the truth; tasks
+are hints (docs/workers.md).
+
+It stops when the next decision belongs to a person or a remote bot, when the match is over, or
+after `batch` commands. When nothing is left for the in-process seats and a webhook bot is to
+act, it asks that bot (bots/remote/webhook_turns.py) and appends its one decision alone; the
+append dispatches the next advance. A pull bot's turn is left to the bot (and, past its
+deadline, to the overdue-turn sweep, clocks/overdue.py).
+
+A game with webhook seats is advanced by one run at a time: a run takes the game's lease
+(bots/remote/leases.py) before it reads the game, and a run that finds it held stops at once,
+leaving it to the holder to advance the game again; so a bot is never asked one decision twice.
+
+Remote bots' out-of-turn chances (bots/remote/windows.py): before a run, the windows the last
+append opened for webhook and pull seats are offered, and the run waits for them; a run stops
+where a remote seat gets a new chance, so that its window comes before the next command. A game
+without remote seats skips all of it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
+from bots.driver import BotFailed, play
+from bots.remote import leases, windows
+from bots.remote.webhook_turns import webhook_turn
+from bots.strategies import Strategy, find_strategy
+from clocks.fallback import fallback_strategy
+from engine import MATCH_OVER, PLAYING, State
+from engine.commands import CLOSE_WINDOW
+from games import reads, recent, services
+from games.actors import SYSTEM, actor_label
+from games.errors import Conflict, IllegalMove
+from games.models import Bot, Game, Seat
+from games.seats import WORKER_SEATS, Controller, SeatRow, effective, worker_to_act
+
+
+@dataclass(frozen=True, slots=True)
+class Advance:
+    """What one advance did: the commands it decided and the version the game is now at."""
+
+    game_id: int
+    commands: int
+    version: int
+    # True when another writer moved the game first; nothing was written by this advance.
+    conflict: bool = False
+    # Why a remote bot got a strike in this advance ("" when none did).
+    strike: str = ""
+    # Seconds the game holds for a pull bot's out-of-turn window: advance again then, with
+    # `windows_over` (games/tasks.py).
+    hold: float = 0.0
+    # True when another run held the game's lease (bots/remote/leases.py): nothing was done,
+    # and that run advances the game again when it is over.
+    busy: bool = False
+    # True when a run was refused while this one held the lease: advance the game again.
+    again: bool = False
+
+
+def advance_game(
+    *, game_id: int, batch: int | None = None, windows_over: int | None = None
+) -> Advance:
+    """Play the game's consecutive in-process bot turns and append them in one append.
+
+    Safe to run twice, and at once with anyone else writing the game: the append expects the
+    version the run was decided at. At most `batch` commands (GAMES_ADVANCE_BATCH) per append;
+    the append's listener dispatches the next run. First the remote bots' windows at this
+    version are offered, unless `windows_over` is this version (their time is up).
+
+    A game with webhook seats is run under its lease (bots/remote/leases.py), so no two runs
+    ask its bots at once: `busy` when another run holds it, `again` when a run was refused
+    while this one held it.
+    """
+    batch = batch or settings.GAMES_ADVANCE_BATCH
+    game, seats = game_and_seats(game_id)
+    if game.status == MATCH_OVER:
+        return Advance(game_id, 0, game.version)
+    if not webhook_bots(seats):
+        return _advance(game, seats, batch, windows_over)
+    holder = leases.acquire(game_id, seconds=leases.run_seconds(game))
+    if holder is None:
+        return Advance(game_id, 0, game.version, busy=True)
+    try:
+        # Read again under the lease: a run that held it may have moved the game meanwhile.
+        game, seats = game_and_seats(game_id)
+        if game.status == MATCH_OVER:
+            return Advance(game_id, 0, game.version)
+        advance = _advance(game, seats, batch, windows_over)
+    finally:
+        again = leases.release(game_id, holder)
+    return replace(advance, again=True) if again else advance
+
+
+def _advance(game: Game, seats: list[Seat], batch: int, windows_over: int | None) -> Advance:
+    game_id = game.pk
+    strategies = in_process(seats)
+    webhooks = webhook_bots(seats)
+    if not strategies and not webhooks:
+        return Advance(game_id, 0, game.version)
+    variant, state, version = services.load_state(game)
+    pulls = remote_bots(seats, Controller.PULL)
+    remote = frozenset(webhooks) | frozenset(pulls)
+    if remote and windows_over != version:
+        offered = windows.offer(
+            game=game, variant=variant, state=state, version=version, webhooks=webhooks,
+            pulls=pulls, in_turn=remote_to_act(state, webhooks),
+        )  # fmt: skip
+        if offered is not None:
+            return Advance(
+                game_id, offered.commands, offered.version, offered.conflict, offered.strike,
+                offered.hold,
+            )  # fmt: skip
+    # Seeded by the game and version, so a repeated run decides the same moves.
+    rng = random.Random(f"{game.pk}:{version}")
+    try:
+        run = play(variant, state, strategies, rng, limit=batch, remote=remote)
+    except BotFailed as error:
+        raise BotFailed(f"game {game.pk} v{version}: {error}") from error
+    if not run.events:
+        seat = remote_to_act(state, webhooks)
+        if seat is None:
+            return Advance(game_id, 0, version)
+        turn = webhook_turn(
+            game=game, variant=variant, state=state, version=version, seat=seat, bot=webhooks[seat]
+        )
+        return Advance(game_id, turn.commands, turn.version, turn.conflict, turn.strike)
+    names = {_strategy_name(seat) for seat in seats if seat.number in run.seats}
+    label = "bot:" + "+".join(sorted(names)) if names else actor_label(SYSTEM)
+    try:
+        appended = services.append_decided(
+            game,
+            variant,
+            run.state,
+            run.events,
+            version,
+            services.command_key(SYSTEM, f"advance:{version}"),
+            label,
+        )
+    except Conflict as conflict:
+        return Advance(game_id, 0, conflict.current_version, conflict=True)
+    if not appended.repeated:
+        recent.keep(game, appended.version, variant, run.state, settled=version)
+    return Advance(game_id, 0 if appended.repeated else run.commands, appended.version)
+
+
+def game_and_seats(game_id: int) -> tuple[Game, list[Seat]]:
+    """The game and its seats with their registered bots, in one query (Game.DoesNotExist if
+    there is no such game); `game.seats.all()` answers from them, as after prefetch_related."""
+    seats = list(
+        Seat.objects.select_related("game", "registered_bot")
+        .filter(game_id=game_id)
+        .order_by("number")
+    )
+    if seats:
+        game = seats[0].game
+        for seat in seats:
+            seat.game = game
+    else:
+        game = Game.objects.get(pk=game_id)  # a stream with no seats, or no game at all
+    prefetched = Seat.objects.filter(game=game)
+    prefetched._result_cache = seats
+    prefetched._prefetch_done = True  # type: ignore[attr-defined]
+    game._prefetched_objects_cache = {"seats": prefetched}  # type: ignore[attr-defined]
+    return game, seats
+
+
+def _effective(seat: Seat) -> str:
+    status = seat.registered_bot.status if seat.registered_bot is not None else None
+    return effective(seat.controller, status)
+
+
+def _strategy_name(seat: Seat) -> str:
+    return seat.bot if _effective(seat) == Controller.BUILTIN else "fallback"
+
+
+def in_process(seats: Iterable[Seat]) -> dict[int, Strategy]:
+    """The strategy a worker plays in-process for each seat, by seat number: a built-in bot's,
+    or the default bot's for a seat played by the fallback."""
+    strategies = {}
+    for seat in seats:
+        controller = _effective(seat)
+        if controller == Controller.BUILTIN:
+            strategies[seat.number] = find_strategy(seat.bot)
+        elif controller == Controller.FALLBACK:
+            strategies[seat.number] = fallback_strategy()
+    return strategies
+
+
+def webhook_bots(seats: Iterable[Seat]) -> dict[int, Bot]:
+    """The webhook bot of every seat one holds (and the worker still asks), by seat number."""
+    return remote_bots(seats, Controller.WEBHOOK)
+
+
+def remote_bots(seats: Iterable[Seat], controller: str) -> dict[int, Bot]:
+    """The registered bot of every seat it moves as `controller` (webhook or pull; not while
+    suspended or failed), by seat number."""
+    return {
+        seat.number: seat.registered_bot
+        for seat in seats
+        if seat.registered_bot is not None and _effective(seat) == controller
+    }
+
+
+def remote_to_act(state: State, remote: Mapping[int, Bot]) -> int | None:
+    """The seat of `remote` whose decision the game waits for, if any (in an open choice, the
+    first eligible one)."""
+    if state.status != PLAYING or not state.to_act:
+        return None
+    waiting = state.to_act if "seats" in (state.pending or {}) else state.to_act[:1]
+    return next((seat for seat in waiting if seat in remote), None)
+
+
+def seat_rows(game_id: int) -> list[SeatRow]:
+    """The game's seats with what the dispatch decides on, in one query (named tuples of
+    SEAT_ROW)."""
+    return rows_of(reads.seats_of(game_id))
+
+
+def rows_of(seats: Sequence[Seat]) -> list[SeatRow]:
+    """Seats read with their game and registered bot (reads.seats_of) as SEAT_ROW's tuples."""
+    return [
+        SeatRow(
+            seat.number,
+            seat.controller,
+            seat.deadline_at,
+            None if seat.registered_bot is None else seat.registered_bot.status,
+            seat.game.status,
+            seat.game.to_act,
+            seat.game.context,
+        )
+        for seat in seats
+    ]
+
+
+def bot_to_act(game_id: int) -> bool:
+    """Whether a seat a worker moves is one the game waits for (one query)."""
+    return worker_to_act(seat_rows(game_id))
+
+
+def stalled_games(*, idle: timedelta) -> list[int]:
+    """Games a worker should move that have not moved for `idle`: a lost task, a killed
+    worker. The reconciler advances them again."""
+    cutoff = timezone.now() - idle
+    candidates = (
+        Seat.objects.filter(WORKER_SEATS, game__status=PLAYING, game__last_activity__lte=cutoff)
+        .values_list("game_id", "number", "game__to_act")
+        .order_by("game_id")
+    )
+    return sorted({game_id for game_id, number, to_act in candidates if number in (to_act or [])})
+
+
+def close_open_choices(*, timeout: timedelta) -> list[int]:
+    """Send the system `close-window` to every newno open choice that has waited `timeout`
+    (RULES.md: the Youngest Rule after a timeout). Returns the games closed."""
+    cutoff = timezone.now() - timeout
+    closed = []
+    waiting = Game.objects.filter(status=PLAYING, last_activity__lte=cutoff).values_list(
+        "pk", "version", "to_act", "variant"
+    )
+    for game_id, version, to_act, variant in waiting:
+        # Only an open choice waits for several seats to act at once.
+        if variant.get("rules") != "newno" or len(to_act or []) < 2:
+            continue
+        try:
+            services.game_command(
+                game_id=game_id,
+                actor=SYSTEM,
+                command={"type": CLOSE_WINDOW},
+                expected_version=version,
+                command_id=f"close-window:{version}",
+            )
+        except (Conflict, IllegalMove):
+            # Someone acted meanwhile, or it was no open choice: nothing to close.
+            continue
+        closed.append(game_id)
+    return closed

@@ -1,0 +1,146 @@
+"""Every random choice the decider makes, as functions of the game's seed and public facts.
+
+The deciders (`rules/`) draw their randomness only from here, and `verify.py` recomputes it
+from here, so a game's log can be checked against its seed once the seed is published
+(docs/verifying-deals.md). docs/examples/verify_deals.py is an independent copy of these
+formulas with the standard library alone: change one and you change the other, and
+tests/games/test_verify_game.py sees them disagree.
+
+The choices:
+- the deck of each hand (`seeded_deck`);
+- the first hand's dealer (basic-plus: its first seat) when none was given (`drawn_anchor`);
+- the order of each reshuffle (`reshuffle_order`, through `copy_ranks`);
+- the place a flipped wild-draw4 goes back to (`choice_rng`, purpose `reinsert`).
+
+Newno's open choices are not random (the Youngest Rule hands them to the youngest seat), nor
+is anything in censorship or the precognitive modifier: lanes are what seats precommitted.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import random
+from typing import Any
+
+from engine.cards import CARD_CODES, DECK, Card
+
+# Names the format of a commitment, so that a later format is never mistaken for this one.
+COMMITMENT_TAG = "uno-deal-commitment/1"
+COMMITMENT_PREFIX = "sha256:"
+
+
+def shuffle(rng: random.Random, cards: list[Any]) -> None:
+    """`rng.shuffle(cards)`, spelled out: the same draws from `rng`, so the same order.
+
+    CPython's `Random.shuffle` calls `_randbelow` once per card; inlined, a deal costs a third
+    of that. tests/engine/test_fast_paths.py holds it to `Random.shuffle` over many seeds, so
+    a Python whose shuffle draws differently is noticed, never silently dealt from.
+    """
+    getrandbits = rng.getrandbits
+    n = len(cards)
+    # (i, the bits of a draw below i + 1) from the top down, from a table for a deck's sizes.
+    steps = _STEPS[n] if n < len(_STEPS) else _steps(n)
+    for i, k in steps:
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def _steps(n: int) -> tuple[tuple[int, int], ...]:
+    return tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
+
+
+_STEPS = [_steps(n) for n in range(2 * len(DECK) + 1)]
+
+
+def seeded_deck(seed: str, hand: int) -> list[Card]:
+    """The deck order of hand `hand` dealt from `seed` (the order hand-started records)."""
+    deck = list(DECK)
+    shuffle(random.Random(f"{seed}:deal:{hand}"), deck)
+    return deck
+
+
+def drawn_anchor(seed: str, purpose: str, seats: int) -> int:
+    """The seat the seed draws for the first hand: `dealer`, or basic-plus's `first` seat."""
+    return random.Random(f"{seed}:{purpose}").randrange(seats)
+
+
+def deal_commitment(seed: str, hand: int, deck: list[Card]) -> str:
+    """The public commitment to hand `hand`'s deck order, recorded in its hand-started.
+
+    SHA-256 over a canonical JSON array of a tag, the seed, the hand and the deck. The seed in
+    it is the salt: until the seed is published the hash says nothing of the deck (nobody can
+    try the 108! orders without it), and once it is, anyone recomputes the hash from the log.
+    It binds the seed as well, so the first hand's commitment also fixes every later deck,
+    reshuffle and reinsertion, which are drawn from the same seed.
+    """
+    if type(hand) is int and deck and _all_codes(deck):
+        # The same text json.dumps writes (card codes need no escaping), built directly.
+        cards = '","'.join(deck)
+        canonical = f'[{_TAG_JSON},{json.dumps(seed)},{hand},["{cards}"]]'
+    else:  # a log's deck, checked by verify.py, may hold anything
+        canonical = json.dumps([COMMITMENT_TAG, seed, hand, deck], separators=(",", ":"))
+    return COMMITMENT_PREFIX + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+_TAG_JSON = json.dumps(COMMITMENT_TAG)
+
+
+def _all_codes(cards: list[Any]) -> bool:
+    try:
+        return CARD_CODES.issuperset(cards)
+    except TypeError:  # an unhashable entry
+        return False
+
+
+@functools.lru_cache(maxsize=256)
+def copy_ranks(seed: str, hand: int, shuffles: int) -> dict[tuple[Card, int], int]:
+    """Each copy of each card (its code and which copy: 0, 1…) -> its place in the seeded
+    permutation that orders the `shuffles`-th reshuffle of hand `hand` (Ruleset.reshuffle)."""
+    copies: dict[Card, int] = {}
+    slots: list[tuple[Card, int]] = []
+    for card in DECK:
+        slots.append((card, copies.get(card, 0)))
+        copies[card] = copies.get(card, 0) + 1
+    shuffle(random.Random(f"{seed}:{hand}:reshuffle:{shuffles}"), slots)
+    return {slot: place for place, slot in enumerate(slots)}
+
+
+def reshuffle_order(seed: str, hand: int, shuffles: int, pile: list[Card]) -> list[Card]:
+    """The new draw pile (top first) made of `pile`, the discard pile less its top card.
+
+    Duplicate deals (docs/ladders.md): the order depends on the seed, the hand, the reshuffles
+    before it in the hand and which cards the pile holds, never on the order they were played
+    in, so two games of one seed that reshuffle the same cards draw them in the same order.
+    Each copy of a card (the first red-7 of the pile, the second) has a place in one seeded
+    permutation of the deck's 108 copies, and the pile is drawn in that order: still a
+    uniformly random order of the pile.
+    """
+    ranks = copy_ranks(seed, hand, shuffles)
+    copies: dict[Card, int] = {}
+    slots: list[tuple[int, Card]] = []
+    for card in pile:
+        copy = copies.get(card, 0)
+        copies[card] = copy + 1
+        slots.append((ranks[card, copy], card))
+    slots.sort()
+    return [card for _, card in slots]
+
+
+def choice_rng(
+    seed: str,
+    hand: int,
+    purpose: str,
+    shuffles: int,
+    draw: int,
+    discard: int,
+    emitted: int,
+) -> random.Random:
+    """A generator for one choice made inside a decision (Ruleset.rng): seeded by the seed and
+    where the decision stands (the sizes of the piles, the events the decision emitted before
+    it), so two choices made in one decision (two wild-draw4s flipped in a row) never repeat
+    each other."""
+    return random.Random(f"{seed}:{hand}:{purpose}:{shuffles}:{draw}:{discard}:{emitted}")

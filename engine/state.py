@@ -1,0 +1,135 @@
+"""The game state: the fold of a game's events.
+
+A `State` is a value. The engine never changes a state it has handed out: `Variant.replay` and
+`decide` fold new events into a `fork` of it, a new state that shares every list and dict with
+the old one. The fold (events.py) never changes a list or dict in place: it puts a changed
+copy in the state it folds into (a hand of seven cards, not the whole state), so sharing is
+safe and a step costs what it changes. Callers may keep and compare every state they saw.
+`copy` is a deep copy, for a caller that wants to change a state's lists itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.cards import Card, Color
+
+Seat = int
+Pending = dict[str, Any]
+
+PLAYING = "playing"
+HAND_OVER = "hand-over"
+MATCH_OVER = "match-over"
+
+
+@dataclass(slots=True)
+class State:
+    seats: int
+    seed: str
+    hand_number: int = 0
+    dealer: Seat = 0
+    # The seat that dealt the hand is `dealer`; `first` is basic-plus's first seat.
+    first: Seat = 0
+    hands: list[list[Card]] = field(default_factory=list)
+    # Precognitive lanes, front card first; always present, empty without the modifier.
+    lanes: list[list[Card]] = field(default_factory=list)
+    # The draw pile keeps its top card LAST so that a draw is a list.pop().
+    draw: list[Card] = field(default_factory=list)
+    # The discard pile keeps its top card last as well.
+    discard: list[Card] = field(default_factory=list)
+    color: Color | None = None
+    direction: int = 1
+    # What the game waits for; never mutated in place, replaced by a new dict.
+    pending: Pending | None = None
+    to_act: tuple[Seat, ...] = ()
+    # Seats that owe an uno call and may be caught.
+    uncalled: frozenset[Seat] = frozenset()
+    # basic-plus: seats that have called since they went down to one card.
+    called: frozenset[Seat] = frozenset()
+    # The last wild-draw4: (offender, colour before it, the offender's regular hand after it).
+    challenge: tuple[Seat, Color | None, tuple[Card, ...]] | None = None
+    scores: list[int] = field(default_factory=list)
+    hands_won: list[int] = field(default_factory=list)
+    status: str = PLAYING
+    winner: Seat | None = None
+    places: list[int] | None = None
+    # The match was ended by a game-aborted event: over (MATCH_OVER) with no winner and no places.
+    aborted: bool = False
+    # Counts shuffles inside a hand so that each draws a fresh, reproducible order.
+    shuffles: int = 0
+    # Ruleset-specific facts (newno ages, censorship rulings); values are never mutated in place.
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def fork(self) -> State:
+        """A new state sharing every list and dict with this one, for the fold to change."""
+        # Spelled out field by field: this runs once per decide and per replay.
+        new = _new_state(State)
+        new.seats = self.seats
+        new.seed = self.seed
+        new.hand_number = self.hand_number
+        new.dealer = self.dealer
+        new.first = self.first
+        new.hands = self.hands
+        new.lanes = self.lanes
+        new.draw = self.draw
+        new.discard = self.discard
+        new.color = self.color
+        new.direction = self.direction
+        new.pending = self.pending
+        new.to_act = self.to_act
+        new.uncalled = self.uncalled
+        new.called = self.called
+        new.challenge = self.challenge
+        new.scores = self.scores
+        new.hands_won = self.hands_won
+        new.status = self.status
+        new.winner = self.winner
+        new.places = self.places
+        new.aborted = self.aborted
+        new.shuffles = self.shuffles
+        new.extra = self.extra
+        return new
+
+    def copy(self) -> State:
+        """A deep copy: its lists and dicts are its own, free to change in place."""
+        new = _new_state(State)
+        new.seats = self.seats
+        new.seed = self.seed
+        new.hand_number = self.hand_number
+        new.dealer = self.dealer
+        new.first = self.first
+        new.hands = [h[:] for h in self.hands]
+        new.lanes = [lane[:] for lane in self.lanes]
+        new.draw = self.draw[:]
+        new.discard = self.discard[:]
+        new.color = self.color
+        new.direction = self.direction
+        new.pending = self.pending
+        new.to_act = self.to_act
+        new.uncalled = self.uncalled
+        new.called = self.called
+        new.challenge = self.challenge
+        new.scores = self.scores[:]
+        new.hands_won = self.hands_won[:]
+        new.status = self.status
+        new.winner = self.winner
+        new.places = self.places[:] if self.places is not None else None
+        new.aborted = self.aborted
+        new.shuffles = self.shuffles
+        new.extra = dict(self.extra)
+        return new
+
+    def cards_held(self, seat: Seat) -> int:
+        """Every card a seat holds, its precognitive lane included (what uno and winning count)."""
+        return len(self.hands[seat]) + len(self.lanes[seat])
+
+    @property
+    def top(self) -> Card | None:
+        return self.discard[-1] if self.discard else None
+
+    def next_seat(self, seat: Seat, steps: int = 1) -> Seat:
+        return (seat + self.direction * steps) % self.seats
+
+
+_new_state = object.__new__

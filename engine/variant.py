@@ -1,0 +1,157 @@
+"""`Variant`: the engine's public surface (docs/engine.md "Decide and evolve")."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from engine.cards import Card
+from engine.commands import Command
+from engine.events import MATCH_STARTED, Event, apply, initial_state
+from engine.rules import Precognitive, Ruleset, find_ruleset
+from engine.rules.quick import Decided, quick_steps
+from engine.state import Seat, State
+from engine.view import event_view, state_view
+
+SPEC_KEYS = frozenset({"rules", "options", "precognitive"})
+
+# The version of the rules this engine plays, written into every match-started event. A change
+# that would decide an old game's commands differently bumps it; a stream recorded under another
+# version is refused (`from_stream`), never silently re-read under new rules. Streams written
+# before the version was recorded carry none and are version 1.
+RULES_VERSION = 1
+
+
+class RulesVersionMismatch(ValueError):
+    """A stream recorded under rules this engine does not play."""
+
+
+class Variant:
+    """A rule family with its options: starts games, decides commands, folds and shows events."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        # [(state, events, how many, folded state)] of the last decision; see `replay`.
+        self._memo: list[Decided | None] = [None]
+        # The ruleset's own method, bound once: one call less per legal_commands. A plain family
+        # lists and decides its usual moments in one step each (rules/quick.py): its listing and
+        # decide stand for these methods, with the same answers.
+        self.legal_commands = ruleset.legal_commands  # type: ignore[method-assign]
+        quick = quick_steps(ruleset, self._memo)
+        if quick is not None:
+            self.legal_commands, self.decide = quick  # type: ignore[method-assign, assignment]
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any]) -> Variant:
+        """Build a variant from `{"rules": …, "options": {…}, "precognitive": {…}}`.
+
+        Raises ValueError with a readable message for an unknown ruleset, option or value.
+        """
+        if not isinstance(spec, Mapping):
+            raise ValueError("a variant spec is an object with a 'rules' name")
+        if unknown := spec.keys() - SPEC_KEYS:
+            raise ValueError(f"unknown variant field(s): {', '.join(sorted(map(str, unknown)))}")
+        precognitive = spec.get("precognitive")
+        modified = precognitive is not None and precognitive is not False
+        # docs/rules.md: the modifier is over `official` by default.
+        base = find_ruleset(spec.get("rules", "official" if modified else None))
+        options = spec.get("options") or {}
+        if not isinstance(options, Mapping):
+            raise ValueError("options must be an object")
+        if modified:
+            return cls(Precognitive.over(base, precognitive)(options))
+        return cls(base(options))
+
+    @classmethod
+    def from_stream(
+        cls, started: Mapping[str, Any], spec: Mapping[str, Any] | None = None
+    ) -> Variant:
+        """The variant a stream was recorded under, from its match-started event: the stream
+        describes itself, so a log exported alone replays to the same result. `spec` serves the
+        streams written before match-started carried one. Raises RulesVersionMismatch for a
+        stream of other rules, ValueError for a stream that names no variant."""
+        if started.get("type") != MATCH_STARTED:
+            raise ValueError("a stream begins with match-started")
+        version = started.get("rules_version", 1)
+        if version != RULES_VERSION:
+            raise RulesVersionMismatch(
+                f"the stream was recorded under rules version {version}; "
+                f"this engine plays version {RULES_VERSION}"
+            )
+        recorded = started.get("variant", spec)
+        if recorded is None:
+            raise ValueError("the stream names no variant")
+        return cls.from_spec(recorded)
+
+    @property
+    def spec(self) -> dict[str, Any]:
+        """The normalised spec, every option spelled out."""
+        spec: dict[str, Any] = {"rules": self.ruleset.name, "options": dict(self.ruleset.options)}
+        if isinstance(self.ruleset, Precognitive):
+            spec["precognitive"] = dict(self.ruleset.precognitive)
+        return spec
+
+    def start(
+        self,
+        seats: int,
+        *,
+        seed: int | str | None = None,
+        deck: list[Card] | None = None,
+        dealer: Seat | None = None,
+        first: Seat | None = None,
+        ages: list[int] | None = None,
+    ) -> list[Event]:
+        """The events that start a match: a random deal from `seed`, or a stacked `deck`. The
+        first, match-started, names the variant and the rules version (`from_stream`)."""
+        decision = self.ruleset.start_decision(
+            seats=seats, seed=seed, deck=deck, dealer=dealer, first=first, ages=ages
+        )
+        events = decision.events
+        events[0]["variant"] = self.spec  # which the fold does not read
+        events[0]["rules_version"] = RULES_VERSION
+        # The state these events fold into, for `replay(events)` (as after `decide`).
+        self._memo[0] = (None, events, len(events), decision.state)
+        return events
+
+    def replay(self, events: Iterable[Event], state: State | None = None) -> State:
+        """Fold `events` onto `state` (or from the start); `state` itself is not changed."""
+        memo = self._memo
+        last = memo[0]
+        if (
+            last is not None and state is last[0] and events is last[1] and len(events) == last[2]  # type: ignore[arg-type]
+        ):
+            # `decide` already folded exactly these events into a private copy of exactly this
+            # state (`start`: from the start, state None): hand that copy over (once) instead
+            # of folding them a second time. This halves the cost of the usual
+            # decide-then-replay step.
+            memo[0] = None
+            return last[3]
+        it = iter(events)
+        if state is None:
+            try:
+                state = initial_state(next(it))
+            except StopIteration:
+                raise ValueError("replay needs the match-started event to begin") from None
+        else:
+            state = state.fork()
+        for event in it:
+            apply(state, event)
+        return state
+
+    def decide(self, state: State, command: Command) -> list[Event]:
+        """The events `command` produces; raises IllegalCommand and changes nothing if illegal."""
+        decision = self.ruleset.decision(state, command)
+        self._memo[0] = (state, decision.events, len(decision.events), decision.state)
+        return decision.events
+
+    def legal_commands(self, state: State, seat: Seat | None) -> list[Command]:
+        """Every command `seat` may send now (seat=None: the system commands)."""
+        return self.ruleset.legal_commands(state, seat)
+
+    def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
+        """What `seat` may see (seat=None: a spectator); JSON-able."""
+        return state_view(self.ruleset, state, seat)
+
+    def view_event(self, event: Event, seat: Seat | None) -> Event:
+        """An event as `seat` may see it."""
+        return event_view(self.ruleset, event, seat)

@@ -1,0 +1,127 @@
+"""What one seat (or a spectator, `viewer=None`) may see of a state or of an event.
+
+Every path that shows a game to a person or a bot goes through here. The state and the log
+hold the whole truth (deck orders, every hand); these functions keep only what the viewer may
+know, and put `None` where a card exists that the viewer may not see.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.events import (
+    CARD_REINSERTED,
+    CARD_RETURNED,
+    CARD_SUBMITTED,
+    CARDS_DRAWN,
+    CHALLENGE_RESOLVED,
+    DEADLINE_EXTENDED,
+    FALLBACK_PLAYED,
+    HAND_STARTED,
+    LANE_FILLED,
+    LANE_FLUSHED,
+    MATCH_STARTED,
+    PILE_RESHUFFLED,
+    PROMPTED,
+    SUBMISSION_KEPT,
+    VACATION_TAKEN,
+    Event,
+)
+from engine.rules.base import Ruleset
+from engine.state import Pending, Seat, State
+
+
+def _pending(pending: Pending | None, viewer: Seat | None) -> Pending | None:
+    if pending is None:
+        return None
+    if pending["type"] in ("drawn", "resubmit") and pending["seat"] != viewer:
+        # Only the seat that drew knows which card it may now play (or submit again).
+        return {**pending, "card": None}
+    return dict(pending)
+
+
+def state_view(ruleset: Ruleset, state: State, viewer: Seat | None) -> dict[str, Any]:
+    seats = range(state.seats)
+    view: dict[str, Any] = {
+        "rules": ruleset.name,
+        "seat": viewer,
+        "seats": state.seats,
+        "hand_sizes": [state.cards_held(s) for s in seats],
+        "lane": [
+            [card if ruleset.lane_visible(s, viewer) else None for card in state.lanes[s]]
+            for s in seats
+        ],
+        "top": state.top,
+        "color": state.color,
+        "direction": "clockwise" if state.direction == 1 else "counter-clockwise",
+        "to_act": list(state.to_act),
+        "pending": _pending(state.pending, viewer),
+        "uncalled": sorted(state.uncalled),
+        "draw_pile": len(state.draw),
+        "discard_pile": len(state.discard),
+        "hand_number": state.hand_number,
+        "dealer": state.dealer,
+        "scores": list(state.scores),
+        "hands_won": list(state.hands_won),
+        "last_hand": state.extra.get("last_hand"),
+        "status": state.status,
+        "winner": state.winner,
+        "places": state.places,
+    }
+    view.update(ruleset.extra_view(state, viewer))
+    if viewer is not None:
+        view["hand"] = list(state.hands[viewer])
+    return view
+
+
+def _hidden(cards: list[Any]) -> list[None]:
+    return [None] * len(cards)
+
+
+def event_view(ruleset: Ruleset, event: Event, viewer: Seat | None) -> Event:
+    """The event as `viewer` may see it (a copy; the stored event is never changed)."""
+    kind = event["type"]
+    if kind == MATCH_STARTED:
+        return {k: v for k, v in event.items() if k != "seed"}
+    if kind == HAND_STARTED:
+        seen = {k: v for k, v in event.items() if k != "deck"}
+        if viewer is not None:
+            n, seats, deck = event["hand_size"], event["seats"], event["deck"]
+            # Dealt one at a time, clockwise from `first`: the viewer's cards are every seats-th.
+            start = (viewer - event["first"]) % seats
+            seen["cards"] = deck[start : n * seats : seats]
+        return seen
+    if kind == CARDS_DRAWN and event["seat"] != viewer:
+        return {**event, "cards": _hidden(event["cards"])}
+    if kind == CARD_REINSERTED:
+        return {k: v for k, v in event.items() if k != "position"}
+    if kind == PILE_RESHUFFLED:
+        return {**event, "order": _hidden(event["order"])}
+    if kind == PROMPTED:
+        return {**event, "pending": _pending(event["pending"], viewer)}
+    if kind == CHALLENGE_RESOLVED and viewer not in (event["seat"], event["target"]):
+        return {**event, "hand": _hidden(event["hand"])}
+    if kind in (CARD_SUBMITTED, SUBMISSION_KEPT, CARD_RETURNED) and viewer not in (
+        event["seat"],
+        event["dealer"],
+    ):
+        # Submitted and returned cards are seen by the submitter and the dealer alone.
+        return {**event, **{k: None for k in ("card", "color", "submitted") if k in event}}
+    if kind == LANE_FILLED and not ruleset.lane_visible(event["seat"], viewer):
+        return {**event, "cards": _hidden(event["cards"])}
+    if (
+        kind == LANE_FLUSHED
+        and viewer != event["seat"]
+        and not ruleset.lane_visible(event["seat"], viewer)
+    ):
+        return {**event, "cards": _hidden(event["cards"])}
+    # Why the default bot moved for a seat (a person's timeout, a bot's failed call) and how
+    # long a person is away are theirs: the others see only that it happened.
+    if kind == FALLBACK_PLAYED and viewer != event["seat"]:
+        return {**event, "reason": None}
+    if kind == VACATION_TAKEN and viewer != event["seat"]:
+        return {**event, "days": None, "until": None}
+    # The staff's reason for more time (an illness, a move) is the seat's too.
+    if kind == DEADLINE_EXTENDED and viewer != event["seat"]:
+        return {**event, "note": None}
+    return event
