@@ -37,7 +37,7 @@ lint: .venv
 # django-stubs. DEBUG=1: the django-stubs plugin imports the settings, which need it (or a
 # SECRET_KEY) to load.
 typecheck: .venv
-	DEBUG=1 $(BIN)/mypy engine bots clocks games league accounts api web config staff
+	DEBUG=1 $(BIN)/mypy engine bots clocks frontdoor games league accounts api web config staff
 
 $(VENV)/bench.stamp: requirements-bench.txt $(STAMP)
 	$(BIN)/pip install --quiet -r requirements-bench.txt

@@ -19,8 +19,8 @@ from rest_framework.response import Response
 
 from api.errors import error_responses
 from api.shapes import CommandShape
-from api.throttles import BotCommandThrottle
 from bots.remote import pull_turns, tokens
+from frontdoor.throttles import BotCommandThrottle
 from games.models import Bot
 
 KEYWORD = "Bot"

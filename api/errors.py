@@ -17,26 +17,9 @@ from rest_framework import exceptions, serializers
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from api.boundary import BadInput, printable
-from games.errors import Conflict, Forbidden, GameError, GameNotFound, IllegalMove
-
-# A GameError's status is its nearest class's here (the subclasses of these inherit their
-# status); any other GameError is 400. docs/api.md has the table.
-STATUS: dict[type[GameError], int] = {
-    GameNotFound: 404,
-    Forbidden: 403,
-    Conflict: 409,
-    IllegalMove: 422,
-}
-DEFAULT_STATUS = 400
-
-
-def status_for(error: GameError) -> int:
-    """The HTTP status of a service error: its nearest class's in STATUS, else 400."""
-    for kind in type(error).__mro__:
-        if kind in STATUS:
-            return STATUS[kind]
-    return DEFAULT_STATUS
+from frontdoor.boundary import BadInput, printable
+from frontdoor.errors import status_for
+from games.errors import Conflict, GameError
 
 
 def game_error_response(error: GameError) -> Response:
@@ -54,8 +37,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     applies.
     """
     if isinstance(exc, BadInput):
-        # Refused at the site's input boundary (api/boundary.py): a NUL or a lone surrogate in a
-        # string of the body, JSON nested too deep, a malformed number.
+        # Refused at the site's input boundary (frontdoor/boundary.py): a NUL or a lone surrogate
+        # in a string of the body, JSON nested too deep, a malformed number.
         return Response({"code": exc.code, "message": exc.message}, status=400)
     if isinstance(exc, GameError):
         # No set_rollback() as DRF does for its own errors: a service may record something on
@@ -136,7 +119,7 @@ def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
     }
 
 
-# Any operation can answer this, from the site's input boundary (api/boundary.py).
+# Any operation can answer this, from the site's input boundary (frontdoor/boundary.py).
 BOUNDARY_400 = "`invalid-characters`: a NUL or a lone surrogate in the path, the query, a header."
 
 

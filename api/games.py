@@ -26,7 +26,7 @@ from api.auth import PEOPLE
 from api.bots import CommandInput, CommandOutput, GameCommandInput, command_input
 from api.errors import error_responses
 from api.shapes import CommandShape, VersionedEvent, ViewShape
-from api.throttles import PersonCommandThrottle
+from frontdoor.throttles import PersonCommandThrottle
 from games import lobby, services
 from games.models import Game
 

@@ -4,7 +4,6 @@ that is not the signed-in user's is a 404, as if it did not exist. docs/api.md l
 
 from __future__ import annotations
 
-from django.conf import settings
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
@@ -12,12 +11,11 @@ from rest_framework.decorators import api_view, authentication_classes, throttle
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
 from api.errors import error_responses
-from api.throttles import FailClosedThrottle
 from bots import registry as bot_registry
+from frontdoor.throttles import BotChangesThrottle
 from games.models import Bot
 
 
@@ -108,17 +106,6 @@ class UpdateInput(serializers.Serializer):
 
 class TokenOutput(serializers.Serializer):
     token = serializers.CharField(help_text="The new token, shown this once; the old one is void.")
-
-
-class BotChangesThrottle(FailClosedThrottle, UserRateThrottle):
-    """Registering a bot, changing how it plays and asking for its validation each start
-    validation matches on our workers: API_BOT_CHANGES_RATE per user (429 `throttled` past it;
-    503 while the cache is down, api/throttles.py)."""
-
-    scope = "bot-changes"
-
-    def get_rate(self) -> str:
-        return settings.API_BOT_CHANGES_RATE
 
 
 class ThrottledChanges:

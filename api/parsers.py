@@ -9,8 +9,8 @@ from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
 # Levels of arrays and objects a body may nest (the site's one limit, shared with the JSON in
-# forms: api/boundary.py).
-from api.boundary import MAX_DEPTH, check_json, too_deep
+# forms: frontdoor/boundary.py).
+from frontdoor.boundary import MAX_DEPTH, check_json, too_deep
 
 __all__ = ["MAX_DEPTH", "JSONParser", "depth"]
 
@@ -19,7 +19,7 @@ class JSONParser(parsers.JSONParser):
     """DRF's JSON parser, refusing a body nested more than MAX_DEPTH levels with 400
     `parse_error`. Python's decoder raises RecursionError (a 500 before this) somewhere past
     about a thousand levels, depending on the stack in use. A string (key or value) holding a
-    NUL or a lone surrogate is 400 `invalid-characters` (api/boundary.py): PostgreSQL cannot
+    NUL or a lone surrogate is 400 `invalid-characters` (frontdoor/boundary.py): PostgreSQL cannot
     store the one, no encoder can write the other, not even into an error message."""
 
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:

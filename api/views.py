@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
 
-from django.conf import settings
-from django.db import DatabaseError, connection
+from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views import defaults
 from drf_spectacular.utils import extend_schema
-from kombu.exceptions import KombuError
 from rest_framework import serializers
 from rest_framework.decorators import api_view, authentication_classes, permission_classes
 from rest_framework.permissions import AllowAny
@@ -19,15 +16,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.status import HTTP_503_SERVICE_UNAVAILABLE
 
-from api.boundary import BadInput, printable
-from config import celery_app
+from frontdoor.boundary import BadInput, printable
+from games.health import (
+    BROKER_UNAVAILABLE,
+    DATABASE_UNAVAILABLE,
+    MESSAGES,
+    NO_WORKERS,
+    check_tasks,
+    database_answers,
+)
 
 log = logging.getLogger(__name__)
-
-EAGER = "eager"
-DATABASE_UNAVAILABLE = "database-unavailable"
-BROKER_UNAVAILABLE = "broker-unavailable"
-NO_WORKERS = "no-workers"
 
 
 class HealthOutput(serializers.Serializer):
@@ -48,69 +47,6 @@ class HealthOutput(serializers.Serializer):
         help_text="Celery workers that answered a ping within HEALTH_TIMEOUT; null when tasks "
         "run eagerly or the broker does not answer.",
     )
-
-
-@dataclass
-class Tasks:
-    """What the health check found of the task queue."""
-
-    broker: str
-    workers: int | None = None
-    problem: str | None = None
-    # The workers that answered the ping, by name (Celery's hostnames, "celery@host").
-    names: list[str] = field(default_factory=list)
-
-
-def database_answers() -> bool:
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-    except DatabaseError:
-        return False
-    return True
-
-
-def check_tasks() -> Tasks:
-    """Connect to Celery's broker and ping the workers, each bounded by HEALTH_TIMEOUT (the
-    staff dashboard asks the same: staff/figures.py).
-
-    Reads the Celery app's configuration as it is now (tests and tools change it at run time),
-    and uses a connection of its own rather than the app's pool.
-    """
-    conf = celery_app.conf
-    if conf.task_always_eager:
-        return Tasks(broker=EAGER)
-    timeout = settings.HEALTH_TIMEOUT
-    # socket_*: redis-py's, so that a broker that accepts connections but never answers cannot
-    # hold the request (kombu's connect_timeout covers AMQP).
-    options = {"socket_connect_timeout": timeout, "socket_timeout": timeout}
-    with celery_app.connection_for_write(
-        connect_timeout=timeout, transport_options=options
-    ) as broker:
-        errors = (KombuError, OSError, *broker.connection_errors, *broker.channel_errors)
-        # The transport's kind (`redis`), whichever class of it settings name (config/broker.py).
-        transport = str(broker.transport.driver_type)
-        try:
-            # max_retries=0: one attempt; kombu would otherwise sleep and retry.
-            broker.ensure_connection(max_retries=0, timeout=timeout)
-            replies = celery_app.control.ping(timeout=timeout, connection=broker)
-        except errors as error:
-            log.warning("the broker (%s) failed the workers' ping: %s", transport, error)
-            return Tasks(broker=transport, problem=BROKER_UNAVAILABLE)
-    names = sorted(name for reply in replies for name in reply)
-    return Tasks(
-        broker=transport,
-        workers=len(names),
-        problem=None if names else NO_WORKERS,
-        names=names,
-    )
-
-
-MESSAGES = {
-    DATABASE_UNAVAILABLE: "The database does not answer.",
-    BROKER_UNAVAILABLE: "The task broker does not answer.",
-    NO_WORKERS: "No task worker answered a ping.",
-}
 
 
 @extend_schema(responses={200: HealthOutput, 503: HealthOutput})
@@ -151,7 +87,7 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
-    """handler400: input refused at the boundary (api/boundary.py BadInput, with its code), a
+    """handler400: input refused at the boundary (frontdoor/boundary.py BadInput, with its code), a
     body past DATA_UPLOAD_MAX_MEMORY_SIZE, a bad Host... JSON under /api/; elsewhere the 400
     page with the code, or Django's own page for Django's own refusals."""
     if isinstance(exception, BadInput):

@@ -72,6 +72,9 @@ class InProcessTask(Task):  # type: ignore[misc]
 
 
 app = Celery("config", task_cls=InProcessTask)
+# The app of every thread: code below config (games/health.py, run_periodic) reads it as
+# celery.current_app, which would otherwise be a blank app in a thread other than this one.
+app.set_default()
 app.config_from_object("django.conf:settings", namespace="CELERY")
 # Finds tasks.py in every installed app (games/tasks.py, league/tasks.py).
 app.autodiscover_tasks()

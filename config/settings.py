@@ -73,10 +73,10 @@ MIDDLEWARE = [
     # A database or broker that is down answers 503 "unavailable", not a 500 (api/unavailable.py).
     "api.unavailable.UnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # The input boundary (api/boundary.py): a NUL or a lone surrogate in the path, the query,
+    # The input boundary (frontdoor/boundary.py): a NUL or a lone surrogate in the path, the query,
     # a form, a cookie or a header is 400 `invalid-characters` before the session or a view
     # reads it.
-    "api.boundary.InputBoundaryMiddleware",
+    "frontdoor.boundary.InputBoundaryMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -256,7 +256,7 @@ REST_FRAMEWORK = {
 # the counts; otherwise each process keeps its own, in memory. Keep it apart from the broker's
 # database (docker-compose.yml uses /1 for the cache, /0 for Celery).
 # A Redis that does not answer costs a request at most a second (redis-py waits for ever by
-# default): the command throttles then let commands through uncounted (api/throttles.py).
+# default): the command throttles then let commands through uncounted (frontdoor/throttles.py).
 CACHE_URL = os.environ.get("CACHE_URL", "")
 if CACHE_URL:
     CACHES = {
@@ -270,7 +270,7 @@ if CACHE_URL:
 # Bot registrations, changes and validation requests a user may make (api/owners.py): each
 # starts validation matches on the workers. DRF's rate syntax: "30/hour", "5/min".
 API_BOT_CHANGES_RATE = os.environ.get("API_BOT_CHANGES_RATE", "30/hour")
-# Game commands (api/throttles.py): a person's (API and play page together) and a pull bot's,
+# Game commands (frontdoor/throttles.py): a person's (API and play page together) and a pull bot's,
 # over all their games. Above what a script playing flat out manages (each command waits for the
 # bots' replies in its request: tests/api/test_play_script.py plays a newno match past 120 a
 # minute), low enough that a runaway loop cannot flood the event log.

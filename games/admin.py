@@ -6,33 +6,26 @@ to their projections. The admin may edit a game's context and reveal setting, no
 private event's data (hidden cards) shows only once its match is over: staff who also play must
 not be able to peek.
 
-Registered bots: their owners register and change them (bots/registry.py, which opens the
-validation rounds), so here only the name may be edited; the secret and the token hash are never
-shown, only whether they are set. Its status changes only by the staff console's own actions
-(staff/actions.py bot_suspend, bot_reinstate: checked, audited, with the reason typed next to
-the action), never by editing it.
+Registered bots' page is the staff console's (staff/admin.py), with its actions: their owners
+register and change them (bots/registry.py, which opens the validation rounds), so there only
+the name may be edited; the secret and the token hash are never shown, only whether they are
+set. Their calls are listed here.
 
 Rows that concern a game link to the staff console's game inspector (`inspector_url`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from django import forms
-from django.contrib import admin, messages
-from django.contrib.admin.helpers import ActionForm
+from django.contrib import admin
 from django.db import connection
-from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 
 from games import snapshots, store
-from games.errors import GameError
 from games.models import (
-    Bot,
     BotCall,
     Game,
     GameEvent,
@@ -46,7 +39,6 @@ from games.models import (
     Snapshot,
     TurnNotice,
 )
-from staff.actions import REASON_LENGTH, bot_reinstate, bot_suspend
 
 
 def inspector_url(game_id: int) -> str:
@@ -251,123 +243,6 @@ class SnapshotAdmin(ReadOnlyAdmin):
 
 
 # ----------------------------------------------------------------------------- registered bots
-
-
-class BotCallInline(admin.TabularInline):
-    model = BotCall
-    fields = ("at", "outcome", "latency", "reason", "game")
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-    verbose_name_plural = "recent calls (the last 100 are kept)"
-
-    @admin.display(description="game")
-    def game(self, call: BotCall) -> str:
-        return game_link(call.game_id)
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
-class BotActionForm(ActionForm):
-    # The staff actions keep a reason with every change (staff/models.py AuditEntry).
-    reason = forms.CharField(required=False, max_length=REASON_LENGTH, label="Reason")
-
-
-def _each_bot(
-    modeladmin: admin.ModelAdmin,
-    request: HttpRequest,
-    queryset: QuerySet[Bot],
-    action: Callable[..., Any],
-    done: str,
-) -> None:
-    """Run a staff action on each selected bot; its refusals are reported, bot by bot."""
-    count = 0
-    for bot in queryset:
-        try:
-            action(bot_id=bot.pk, user=request.user, reason=request.POST.get("reason", ""))
-        except GameError as error:
-            modeladmin.message_user(request, f"{bot.name}: {error}", messages.ERROR)
-        else:
-            count += 1
-    if count:
-        modeladmin.message_user(request, f"{count} bot(s) {done}.", messages.SUCCESS)
-
-
-@admin.action(description="Suspend the selected active bots (the default bot plays their seats)")
-def suspend(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Bot]) -> None:
-    _each_bot(modeladmin, request, queryset, bot_suspend, "suspended")
-
-
-@admin.action(description="Reinstate the selected suspended bots (through a new validation)")
-def reinstate(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Bot]) -> None:
-    _each_bot(modeladmin, request, queryset, bot_reinstate, "sent to a new validation round")
-
-
-@admin.register(Bot)
-class BotAdmin(NoAddOrDeleteAdmin):
-    # No adding: a bot is registered by its owner (bot_register), who alone is shown its token;
-    # no deleting: its seats and entries hang from it (and the log names it): suspend it.
-    list_display = (
-        "name",
-        "owner",
-        "kind",
-        "status",
-        "strikes",
-        "calls",
-        "latency",
-        "timeouts",
-        "errors",
-        "illegal_answers",
-        "updated_at",
-    )
-    list_filter = ("status", "kind")
-    list_select_related = ("owner",)
-    search_fields = ("name", "owner__username", "=id")
-    actions = [suspend, reinstate]
-    action_form = BotActionForm
-    inlines = [BotCallInline]
-    # `secret` and `token_hash` are in neither list: no form field, no page shows them.
-    fields = (
-        "name",
-        "owner",
-        "kind",
-        "strategy",
-        "url",
-        "secret_set",
-        "token_set",
-        "status",
-        "status_reason",
-        "validation_round",
-        "validation_started_at",
-        "strikes",
-        "calls",
-        "latency",
-        "timeouts",
-        "errors",
-        "illegal_answers",
-        "created_at",
-        "updated_at",
-    )
-    # Everything but the name: a new URL or strategy must open a validation round
-    # (bot_registry.bot_update, the owner's), and the status moves by the staff actions.
-    readonly_fields = tuple(field for field in fields if field != "name")
-
-    @admin.display(description="mean latency (s)")
-    def latency(self, bot: Bot) -> str:
-        mean = bot.mean_latency
-        return "-" if mean is None else f"{mean:.3f}"
-
-    @admin.display(description="secret", boolean=True)
-    def secret_set(self, bot: Bot) -> bool:
-        return bool(bot.secret)
-
-    @admin.display(description="token", boolean=True)
-    def token_set(self, bot: Bot) -> bool:
-        return bool(bot.token_hash)
 
 
 @admin.register(BotCall)

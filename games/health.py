@@ -1,20 +1,95 @@
-"""The service's health figures read as they are asked for: each projection's lag, and the
-depth of Celery's queue in Redis. GET /metrics (api/metrics.py) and the staff dashboard
-(staff/figures.py) both read them here, so the two never disagree.
+"""The service's health figures read as they are asked for: whether the database answers, the
+broker and its workers (GET /api/health, api/views.py), each projection's lag, and the depth of
+Celery's queue in Redis. GET /api/health, GET /metrics (api/metrics.py) and the staff dashboard
+(staff/figures.py) all read them here, so they never disagree.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import logging
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import cast
 
 import redis
+from celery import current_app as celery_app
 from django.conf import settings
+from django.db import DatabaseError, connection
 from django.utils import timezone
+from kombu.exceptions import KombuError
 
 from games import projections
 from games.models import GameEvent, ProjectionCheckpoint
+
+log = logging.getLogger(__name__)
+
+EAGER = "eager"
+DATABASE_UNAVAILABLE = "database-unavailable"
+BROKER_UNAVAILABLE = "broker-unavailable"
+NO_WORKERS = "no-workers"
+
+MESSAGES = {
+    DATABASE_UNAVAILABLE: "The database does not answer.",
+    BROKER_UNAVAILABLE: "The task broker does not answer.",
+    NO_WORKERS: "No task worker answered a ping.",
+}
+
+
+@dataclass
+class Tasks:
+    """What the health check found of the task queue."""
+
+    broker: str
+    workers: int | None = None
+    problem: str | None = None
+    # The workers that answered the ping, by name (Celery's hostnames, "celery@host").
+    names: list[str] = field(default_factory=list)
+
+
+def database_answers() -> bool:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except DatabaseError:
+        return False
+    return True
+
+
+def check_tasks() -> Tasks:
+    """Connect to Celery's broker and ping the workers, each bounded by HEALTH_TIMEOUT (the
+    staff dashboard asks the same: staff/figures.py).
+
+    Reads the Celery app's configuration as it is now (tests and tools change it at run time),
+    and uses a connection of its own rather than the app's pool.
+    """
+    conf = celery_app.conf
+    if conf.task_always_eager:
+        return Tasks(broker=EAGER)
+    timeout = settings.HEALTH_TIMEOUT
+    # socket_*: redis-py's, so that a broker that accepts connections but never answers cannot
+    # hold the request (kombu's connect_timeout covers AMQP).
+    options = {"socket_connect_timeout": timeout, "socket_timeout": timeout}
+    with celery_app.connection_for_write(
+        connect_timeout=timeout, transport_options=options
+    ) as broker:
+        errors = (KombuError, OSError, *broker.connection_errors, *broker.channel_errors)
+        # The transport's kind (`redis`), whichever class of it settings name (config/broker.py).
+        transport = str(broker.transport.driver_type)
+        try:
+            # max_retries=0: one attempt; kombu would otherwise sleep and retry.
+            broker.ensure_connection(max_retries=0, timeout=timeout)
+            replies = celery_app.control.ping(timeout=timeout, connection=broker)
+        except errors as error:
+            log.warning("the broker (%s) failed the workers' ping: %s", transport, error)
+            return Tasks(broker=transport, problem=BROKER_UNAVAILABLE)
+    names = sorted(name for reply in replies for name in reply)
+    return Tasks(
+        broker=transport,
+        workers=len(names),
+        problem=None if names else NO_WORKERS,
+        names=names,
+    )
+
 
 # What a Redis that does not answer raises: redis-py's errors, and the socket's own.
 BROKER_ERRORS = (redis.RedisError, OSError)

@@ -72,9 +72,9 @@ WEBHOOK_CALLS = Counter(
     "uno_webhook_calls", "Calls of bots.remote.webhook.ask, by outcome.", ["outcome"]
 )
 
-# api/throttles.py: requests whose rate limit could not be counted because the cache (CACHE_URL)
-# was down, by the throttle's scope and what was done: commands are let through uncounted, sign-ups
-# and bot changes refused with a 503 (docs/reliability.md).
+# frontdoor/throttles.py: requests whose rate limit could not be counted because the cache
+# (CACHE_URL) was down, by the throttle's scope and what was done: commands are let through
+# uncounted, sign-ups and bot changes refused with a 503 (docs/reliability.md).
 THROTTLE_DECISIONS = ("let-through", "refused")
 THROTTLE_CACHE_DOWN = Counter(
     "uno_throttle_cache_down",

@@ -2,7 +2,8 @@
 
 The event log is the truth and a task is only a hint: a lost one is made good by the periodic
 safety nets (CELERY_BEAT_SCHEDULE in config/settings.py; docs/workers.md). Tasks are sent by
-the dispatcher (games/dispatch.py) and by the sweeps below, never by the domain modules.
+the dispatcher (games/dispatch.py, which holds the one task it runs itself, `dispatch_append`)
+and by the sweeps below, never by the domain modules.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from django.conf import settings
 from bots import turns
 from bots.remote import validation
 from clocks import deadlines, overdue
-from games import dispatch, projections
+from games import projections
 from games.models import Bot
 
 log = logging.getLogger(__name__)
@@ -35,12 +36,6 @@ def advance_game(game_id: int, windows_over: int | None = None) -> None:
         # A run was refused while this one held the game's lease (bots/remote/leases.py): its
         # work is this run's to send again.
         advance_game.delay(game_id)
-
-
-@shared_task(ignore_result=True)
-def dispatch_append(game_id: int) -> None:
-    """The dispatch of an append a request made: the request only sends this (docs/workers.md)."""
-    dispatch.dispatch_game(game_id)
 
 
 @shared_task(ignore_result=True)

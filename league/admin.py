@@ -1,13 +1,13 @@
 """Admin pages for leagues.
 
-Competitions may be added and edited here: the rules are the new-game form's fields (a family, the
-engine's options checked by the engine's option_checks, precognitive; web/variant_form.py), the
-form builds the variant spec from them, and the model's clean() checks it and the table size as
-competition_create does and stores it normalised. A change never reaches a game already created
-(its settings were copied into the game's context). Entries are added only through
-league.services.competition_join (which checks bots' status; its refusals are the form's errors)
-and are otherwise looked at and withdrawn. Seasons, their tables and the ladders' sets and
-ratings are written by services and projections: read-only here.
+Competitions may be added and edited here: the rules are the new-game form's fields (a family,
+the engine's options checked by the engine's option_checks, precognitive;
+frontdoor/variant_form.py), the form builds the variant spec from them, and the model's clean()
+checks it and the table size as competition_create does and stores it normalised. A change never
+reaches a game already created (its settings were copied into the game's context). Entries are
+added only through league.services.competition_join (which checks bots' status; its refusals
+are the form's errors) and are otherwise looked at and withdrawn. Seasons, their tables and the
+ladders' sets and ratings are written by services and projections: read-only here.
 """
 
 from __future__ import annotations
@@ -24,6 +24,14 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
 from engine.rules import RULESETS
+from frontdoor.variant_form import (
+    OPTION_NAMES,
+    VariantForm,
+    families_named,
+    families_with,
+    family_defaults,
+)
+from frontdoor.variant_text import FAMILY_NAMES
 from games.admin import game_link, inspector_url
 from games.models import Game
 from league.errors import EntryRefused
@@ -46,14 +54,6 @@ from league.models import (
     Standing,
 )
 from league.services import competition_join
-from web.variant_form import (
-    OPTION_NAMES,
-    VariantForm,
-    families_named,
-    families_with,
-    family_defaults,
-)
-from web.variant_text import FAMILY_NAMES
 
 VARIANT_FIELDS = ("rules", *OPTION_NAMES, "precognitive", "lane", "sight")
 

@@ -4,7 +4,7 @@ the action, staff/actions.py). Staff only, anyone else gets a 404 (staff_only); 
 form of the site. A done action redirects to where its result shows (the game's inspector, the
 bot's or ladder's page again, the rebuild's progress) with a message; a refused one renders the
 page again with the error's message and code, at the status the API would answer
-(api.errors.status_for), and changes nothing.
+(frontdoor/errors.py status_for), and changes nothing.
 
 Each action is a Spec below (its words, its form, its service, its message), done to a Target (a
 game, a bot, a ladder, a projection: how the address finds it and what the page says of it);
@@ -22,8 +22,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
-from api.errors import status_for
 from engine import MATCH_OVER
+from frontdoor.errors import status_for
 from games import projections, seat_facts
 from games.errors import GameError
 from games.models import Bot, Game, Seat

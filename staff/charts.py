@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
+from frontdoor.charts import Tick, nice_step
 from staff.figures import Activity
-from web.charts import Tick, nice_step
 
 
 @dataclass(frozen=True, slots=True)

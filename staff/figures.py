@@ -18,7 +18,6 @@ from django.db.models import Count, Q
 from django.db.models.functions import TruncMinute
 from django.utils import timezone
 
-from api.views import BROKER_UNAVAILABLE, EAGER, check_tasks, database_answers
 from bots import turns
 from bots.remote.pull_turns import pull_deadline
 from clocks import overdue
@@ -26,6 +25,7 @@ from engine import PLAYING
 from engine.events import MATCH_ENDED
 from games import health, store
 from games.game_settings import VALIDATION
+from games.health import BROKER_UNAVAILABLE, EAGER, check_tasks, database_answers
 from games.models import Bot, BotCall, Game, GameEvent, Seat
 from league.models import Competition
 
@@ -436,7 +436,7 @@ class Workers:
 
 def workers() -> Workers:
     """The workers that answer Celery's inspect ping within HEALTH_TIMEOUT, by name: the check
-    of GET /api/health (api/views.py check_tasks), so a broker that does not answer costs the
+    of GET /api/health (games/health.py check_tasks), so a broker that does not answer costs the
     page one timeout, not kombu's retries."""
     tasks = check_tasks()
     return Workers(broker=tasks.broker, names=tasks.names, problem=tasks.problem or "")

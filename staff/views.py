@@ -8,7 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from api import boundary
+from frontdoor import boundary
 from games.models import Game
 from league import ladder_reads
 from staff import charts, figures, inspections, inspector
@@ -79,7 +79,7 @@ def game_inspector(request: HttpRequest, game_id: int) -> HttpResponse:
     state as their seat does while its cards are hidden; anyone else's look at hidden cards is
     an audit entry (staff/inspections.py)."""
     game = get_object_or_404(Game, pk=game_id)
-    # Not a number: 400 `invalid-number` (api/boundary.py); a number past the log: 404.
+    # Not a number: 400 `invalid-number` (frontdoor/boundary.py); a number past the log: 404.
     at = boundary.integer(request.GET, "at")
     version = game.version
     if at is not None:

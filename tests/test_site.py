@@ -55,7 +55,7 @@ def test_health_reports_unavailable_when_the_database_is_down(client, monkeypatc
         def cursor(self):
             raise OperationalError("could not connect to server")
 
-    monkeypatch.setattr("api.views.connection", DownDatabase())
+    monkeypatch.setattr("games.health.connection", DownDatabase())
 
     response = client.get("/api/health")
 
@@ -182,7 +182,7 @@ def test_cache_url_selects_a_shared_redis_cache_and_none_keeps_memory(monkeypatc
     assert fresh.CACHES["default"] == {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": "redis://127.0.0.1:6379/1",
-        # A Redis that does not answer holds a request a second at most (api/throttles.py).
+        # A Redis that does not answer holds a request a second at most (frontdoor/throttles.py).
         "OPTIONS": {"socket_connect_timeout": 1.0, "socket_timeout": 1.0},
     }
     assert not hasattr(fresh_settings(monkeypatch, SECRET_KEY="k"), "CACHES")

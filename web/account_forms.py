@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-from typing import Any
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm, UsernameField
@@ -11,6 +10,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from accounts.usernames import check_username
+from frontdoor.forms import PlainLabels
 from games.models import NotificationPreference
 
 # Nobody alive was born before this; a date before it is a typing slip.
@@ -41,14 +41,6 @@ def check_birth_date(born: datetime.date) -> datetime.date:
     if born < EARLIEST_BIRTH:
         raise forms.ValidationError(f"A birth date cannot be before {EARLIEST_BIRTH:%Y}.")
     return born
-
-
-class PlainLabels:
-    """Labels without Django's trailing colon: they sit above their fields."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("label_suffix", "")
-        super().__init__(*args, **kwargs)
 
 
 class SignUpForm(PlainLabels, UserCreationForm):

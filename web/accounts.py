@@ -22,8 +22,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts import services as accounts
 from accounts.models import PersonalToken
 from accounts.usernames import LookAlikeUsername
-from api.throttles import SignUpThrottle
 from clocks import deadlines
+from frontdoor.throttles import SignUpThrottle
 from games import lobby, seat_facts
 from games.errors import GameError
 from games.game_settings import GameSettings

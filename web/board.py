@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from frontdoor.variant_text import FAMILY_NAMES
 from web.cards import Face, card_name, face, sorted_faces
 from web.names import Names
-from web.variant_text import FAMILY_NAMES
 
 View = Mapping[str, Any]
 Event = Mapping[str, Any]

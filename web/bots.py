@@ -4,10 +4,10 @@ their bots and the registration forms; /me/bots/<id>/: changing it, a new token,
 validation, its stats and recent calls, its games and its ladders).
 
 Every change goes through bots.registry, as the owners' API does, and shares the API's
-budget of bot changes per person (api.owners.BotChangesThrottle): each starts validation games
-on our workers. A bot that is not the signed-in person's is a 404 on the owner's pages, as if it
-did not exist. A pull bot's token (and a webhook's secret we made) exists only in the response
-that makes it, sent `Cache-Control: no-store`. docs/web.md, "Ladders and bots".
+budget of bot changes per person (frontdoor.throttles.BotChangesThrottle): each starts
+validation games on our workers. A bot that is not the signed-in person's is a 404 on the owner's
+pages, as if it did not exist. A pull bot's token (and a webhook's secret we made) exists only in
+the response that makes it, sent `Cache-Control: no-store`. docs/web.md, "Ladders and bots".
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from django.utils.text import capfirst
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from api.owners import BotChangesThrottle
 from bots import registry as bot_registry
+from frontdoor.throttles import BotChangesThrottle
 from games.errors import GameError
 from games.models import Bot
 from league import ladder_reads

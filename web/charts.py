@@ -9,6 +9,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from frontdoor.charts import Tick, nice_step
 from league.models import RatingChange
 from league.ratings import Skill
 
@@ -55,12 +56,6 @@ def sparkline(values: Sequence[float], *, width: int = 96, height: int = 24) -> 
 
 
 @dataclass(frozen=True, slots=True)
-class Tick:
-    at: float  # the pixel position along its axis
-    label: str
-
-
-@dataclass(frozen=True, slots=True)
 class HistoryChart:
     width: int
     height: int
@@ -77,13 +72,6 @@ class HistoryChart:
     events: int
     first: float
     last: float
-
-
-def nice_step(span: float, count: int = 5) -> float:
-    """A round tick step (1, 2 or 5 times a power of ten) giving about `count` ticks."""
-    raw = max(span, 1e-9) / count
-    power = 10 ** math.floor(math.log10(raw))
-    return next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
 
 
 def history_chart(

@@ -26,13 +26,13 @@ from django.urls import reverse
 from django.utils.text import capfirst
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from frontdoor.variant_text import variant_title
 from games.errors import GameError
 from league import clubs, seasons, standings
 from league.errors import ClubError, ClubNotFound, InvalidCompetition
 from league.models import Club, Membership, Season
 from web.accounts import SignedInRequest
 from web.league_forms import ClubForm, SeasonForm
-from web.variant_text import variant_title
 
 # The order a club's seasons are listed in.
 SEASON_GROUPS = [

@@ -21,7 +21,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.timesince import timesince
 from django.views.decorators.http import require_GET, require_POST
 
-from api import boundary
+from frontdoor import boundary
+from frontdoor.variant_text import variant_details, variant_title
 from games.errors import GameError
 from games.models import Bot
 from league import ladder_reads
@@ -31,7 +32,6 @@ from league.ladders import ladder_enter, ladder_leave
 from league.models import Competition, Entry
 from web.accounts import SignedInRequest
 from web.charts import Sparkline, sparkline
-from web.variant_text import variant_details, variant_title
 
 # Each refusal of ladder_enter / ladder_leave by its code, in words: {who} is "You" or "Bot
 # <name>", {bot} the bot's name, {ladder} the ladder's.
@@ -209,7 +209,7 @@ def _back(request: HttpRequest, ladder: Competition) -> HttpResponse:
 
 def _bot_of_form(request: HttpRequest) -> tuple[Bot | None, bool]:
     """The bot the form names (blank: the person themselves); False when it names none that
-    exists. A value that is no id at all is 400 `invalid-number` (api/boundary.py)."""
+    exists. A value that is no id at all is 400 `invalid-number` (frontdoor/boundary.py)."""
     bot_id = boundary.integer(request.POST, "bot")
     if bot_id is None:
         return None, True

@@ -18,12 +18,12 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from frontdoor.variant_text import time_left, variant_details, variant_title
 from games import services
 from games.actors import Person
 from games.lobby import GameRow, SeatInfo, games_of
 from games.models import Game, GameEvent, GameSummary, MatchResult
 from web.accounts import SignedInRequest
-from web.variant_text import time_left, variant_details, variant_title
 
 TABS = {"playing": "Playing", "my-turn": "My turn", "finished": "Finished"}
 

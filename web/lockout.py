@@ -1,5 +1,5 @@
 """What a person sees when too many attempts are refused: a sign-in locked out by django-axes
-(AXES_LOCKOUT_CALLABLE), or a sign-up or command past its rate (api/throttles.py). A page with
+(AXES_LOCKOUT_CALLABLE), or a sign-up or command past its rate (frontdoor/throttles.py). A page with
 429 and Retry-After that says when to try again; JSON in the API's error shape for a caller that
 asks for JSON.
 """

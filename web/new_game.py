@@ -1,5 +1,5 @@
 """The new-game form (/play/new/): a rule family, its options and the precognitive modifier
-(web/variant_form.py, shared with the season form), the turn length and up to ten seats,
+(frontdoor/variant_form.py, shared with the season form), the turn length and up to ten seats,
 started through games.lobby.game_start like the API's games. Nothing here needs JavaScript.
 """
 
@@ -16,10 +16,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from bots.strategies import STRATEGIES
+from frontdoor.variant_form import VariantForm, turn_field
 from games import lobby
 from games.errors import InvalidGame
 from web.accounts import SignedInRequest
-from web.variant_form import VariantForm, turn_field
 
 SEAT_ROWS = 10
 ME, PERSON, EMPTY = "me", "person", ""

@@ -20,8 +20,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from api import boundary
-from api.throttles import PersonCommandThrottle
+from frontdoor import boundary
+from frontdoor.throttles import PersonCommandThrottle
 from games import lobby, seat_facts, services
 from games.actors import is_person, seats_held
 from games.errors import Conflict, Forbidden, GameError, GameNotFound, IllegalMove
@@ -85,7 +85,7 @@ def command(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     then show the board: the page again (a redirect) or, for htmx, the board partial. A refused
     command is shown with its reason's code and changes nothing."""
     seat = _seat_param(request, request.POST)
-    # The same count as the API's commands (api/throttles.py), checked before anything runs.
+    # The same count as the API's commands (frontdoor/throttles.py), checked before anything runs.
     throttle = PersonCommandThrottle()
     if is_person(request.user) and not throttle.allow_request(request, None):
         return too_many(
@@ -117,7 +117,7 @@ def _run(request: HttpRequest, game_id: int) -> None:
         raise Forbidden("sign in to play", code="not-signed-in")
     form = request.POST
     try:
-        # The API's limits (api/boundary.py): too deep, or a NUL or a lone surrogate in a
+        # The API's limits (frontdoor/boundary.py): too deep, or a NUL or a lone surrogate in a
         # string, is a 400; only text that is no JSON at all is the engine's malformed-command.
         command = boundary.loads(form.get("command", ""), where="the form's command")
         expected = int(form.get("expected_version", ""))
@@ -163,7 +163,7 @@ def _partial(
 
 def _seat_param(request: HttpRequest, data: Any = None) -> int | None:
     """`seat` of the query string (or of `data`, a form): None when absent or blank, 400
-    `invalid-number` when it is not a number (api/boundary.py)."""
+    `invalid-number` when it is not a number (frontdoor/boundary.py)."""
     return boundary.integer(data if data is not None else request.GET, "seat")
 
 

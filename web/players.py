@@ -15,6 +15,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from frontdoor.variant_text import family_name, variant_title
 from games.actors import seats_held
 from games.game_settings import PRACTICE_KEY
 from games.lobby import seat_listing
@@ -22,7 +23,6 @@ from games.models import Bot, Game, MatchResult
 from league.models import Fixture, Season
 from league.standings import FamilyRecord, SeasonRecord, player_record
 from web.season_tables import club_url, ordinal, season_url
-from web.variant_text import family_name, variant_title
 
 RECENT_GAMES = 10
 SEASON_STATUS = {"draft": "not started", "running": "running", "closed": "final"}

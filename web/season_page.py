@@ -21,6 +21,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bots.registry import bot_register
+from frontdoor.variant_text import duration, variant_details, variant_title
 from games.errors import GameError
 from games.models import Bot, Game
 from league import clubs, seasons
@@ -36,7 +37,6 @@ from web.league_forms import (
     next_start,
 )
 from web.season_tables import season_tables_context
-from web.variant_text import duration, variant_details, variant_title
 
 
 def season_or_404(slug: str) -> Season:

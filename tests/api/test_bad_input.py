@@ -1,4 +1,4 @@
-"""Hostile strings in the API are refused at the site's input boundary (api/boundary.py) with
+"""Hostile strings in the API are refused at the site's input boundary (frontdoor/boundary.py) with
 400 and a stable code, and change nothing. Each was a 500 before (issue 28, item 7): PostgreSQL
 cannot store or compare a NUL; a lone surrogate, once echoed into an error message, failed the
 JSON renderer's UTF-8."""

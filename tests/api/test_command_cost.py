@@ -19,9 +19,9 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from accounts.services import token_issue
-from api.throttles import PersonCommandThrottle
 from bots.remote import tokens
-from games import tasks
+from frontdoor.throttles import PersonCommandThrottle
+from games import dispatch
 from games.models import Bot, Game, Seat
 from games.services import SeatSpec, game_create
 from tests.games.factories import SHORT, make_user
@@ -44,7 +44,7 @@ BOT_COMMAND_QUERIES = 5 + 2 + APPEND_EXTRA + (1 if SQLITE else 0)
 def dispatched(monkeypatch: pytest.MonkeyPatch, broker_tasks: None) -> list[int]:
     """The games whose dispatch the requests sent to a worker (the broker's only task)."""
     sent: list[int] = []
-    monkeypatch.setattr(tasks.dispatch_append, "delay", sent.append)
+    monkeypatch.setattr(dispatch.dispatch_append, "delay", sent.append)
     return sent
 
 
@@ -84,7 +84,7 @@ def test_a_persons_command_reads_once_and_leaves_the_dispatch_to_a_worker(
     assert dispatched == [game.pk]
     assert not Seat.objects.filter(game=game, deadline_at__isnull=False).exists()
     to_act = Game.objects.get(pk=game.pk).to_act
-    tasks.dispatch_append(game.pk)  # what the worker runs
+    dispatch.dispatch_append(game.pk)  # what the worker runs
     clocked = Seat.objects.filter(game=game, deadline_at__isnull=False)
     assert [seat.number for seat in clocked] == to_act
 
@@ -93,7 +93,7 @@ def test_the_workers_dispatch_of_a_turn_reads_the_game_once():
     game, _ = people_game()
     assert not Seat.objects.filter(game=game, deadline_at__isnull=False).exists()
     with CaptureQueriesContext(connection) as queries:
-        tasks.dispatch_append(game.pk)  # what the worker runs: the first turn's clock starts
+        dispatch.dispatch_append(game.pk)  # what the worker runs: the first turn's clock starts
 
     sql = [q["sql"] or "" for q in queries]
     # One read of the seats with their game, bots and people, for the bot check and the clocks,
@@ -109,7 +109,7 @@ def test_a_persons_command_sends_a_task_unless_the_worker_would_find_nothing(
     dispatched, django_capture_on_commit_callbacks
 ):
     game, clients = people_game()
-    tasks.dispatch_append(game.pk)  # the worker starts the first turn's clock
+    dispatch.dispatch_append(game.pk)  # the worker starts the first turn's clock
     rng = random.Random(5)
     quiet = sent = 0
     for _ in range(60):
@@ -128,7 +128,7 @@ def test_a_persons_command_sends_a_task_unless_the_worker_would_find_nothing(
             response = clients[seat].post(f"/api/games/{game.pk}/commands", body, format="json")
         assert response.status_code == 200, response.json()
         clocks = list(Seat.objects.filter(game=game).values_list("number", "deadline_at"))
-        tasks.dispatch_append(game.pk)  # what the worker would run, sent or not
+        dispatch.dispatch_append(game.pk)  # what the worker would run, sent or not
         if dispatched:
             sent += 1
         else:

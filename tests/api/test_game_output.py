@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 from accounts.services import token_issue
 from api.games import GameOutput, game_output
-from games import lobby, tasks
+from games import dispatch, lobby
 from tests.games.factories import make_game, play_to_end, play_turn
 
 pytestmark = pytest.mark.django_db
@@ -31,12 +31,12 @@ def test_the_body_equals_the_serializers_for_a_player_a_spectator_and_a_finished
     people = [seat.user for seat in game.seats.order_by("number") if seat.user]
     for viewer in (*people, AnonymousUser()):
         same(lobby.game_detail(game_id=game.pk, viewer=viewer))
-    tasks.dispatch_append(game.pk)  # a person's clock runs: the body has a deadline
+    dispatch.dispatch_append(game.pk)  # a person's clock runs: the body has a deadline
     game = make_game(players=2, seed=2)
     people = [seat.user for seat in game.seats.order_by("number")]
-    tasks.dispatch_append(game.pk)
+    dispatch.dispatch_append(game.pk)
     play_turn(game.pk, random.Random(3))
-    tasks.dispatch_append(game.pk)
+    dispatch.dispatch_append(game.pk)
     details = [lobby.game_detail(game_id=game.pk, viewer=person) for person in people]
     assert any(detail["deadline"] is not None for detail in details)
     for detail in details:

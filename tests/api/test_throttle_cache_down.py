@@ -1,6 +1,6 @@
-"""Rate limits while their cache is down (api/throttles.py; docs/reliability.md): with CACHE_URL
-on a Redis that does not answer, people's and pull bots' commands go through uncounted, sign-ups
-and bot changes are refused with a 503 and change nothing; every such request is counted in
+"""Rate limits while their cache is down (frontdoor/throttles.py; docs/reliability.md): with
+CACHE_URL on a Redis that does not answer, people's and pull bots' commands go through uncounted,
+sign-ups and bot changes are refused with a 503 and change nothing; every such request is counted in
 uno_throttle_cache_down_total. A real Redis counts as before.
 
 "Down" is a CACHE_URL on a loopback port where nothing listens (connection refused, as while the

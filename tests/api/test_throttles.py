@@ -1,4 +1,4 @@
-"""Rate limits (api/throttles.py): a person's commands (API and play page counted together), a
+"""Rate limits (frontdoor/throttles.py): a person's commands (API and play page counted together), a
 pull bot's commands, sign-ups per address. Past the rate: 429, the API's error shape or a page
 that says when to try again, and nothing changes."""
 

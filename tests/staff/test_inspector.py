@@ -185,7 +185,8 @@ def test_state_at_refuses_a_version_the_log_does_not_hold(played):
     client = staff_client()
     for at in ("0", str(played.version + 1)):
         assert client.get(f"/staff/games/{played.pk}/?at={at}").status_code == 404, at
-    # No number at all is a 400 `invalid-number` (api/boundary.py; tests/web/test_bad_input.py).
+    # No number at all is a 400 `invalid-number` (frontdoor/boundary.py;
+    # tests/web/test_bad_input.py).
     for at in ("x", "-1", "²"):
         assert client.get(f"/staff/games/{played.pk}/?at={at}").status_code == 400, at
     assert client.get("/staff/games/999999/").status_code == 404

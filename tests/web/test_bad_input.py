@@ -1,6 +1,6 @@
 """Hostile input on the web pages and the staff console is refused at the site's input boundary
-(api/boundary.py) with the 400 page and a stable code, and changes nothing. Each test below was
-a 500 before (issue 28, item 7): `str.isdigit()` takes "²", which `int()` refuses; a command
+(frontdoor/boundary.py) with the 400 page and a stable code, and changes nothing. Each test below
+was a 500 before (issue 28, item 7): `str.isdigit()` takes "²", which `int()` refuses; a command
 form nested 100,000 deep overflowed Python's stack; PostgreSQL cannot store or compare a NUL.
 tests/test_input_fuzz.py throws such values at every page."""
 

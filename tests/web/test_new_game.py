@@ -12,10 +12,10 @@ from accounts.models import Profile
 from bots.strategies import STRATEGIES
 from engine import Variant
 from engine.rules import RULESETS
+from frontdoor.variant_form import OPTION_NAMES, variant_spec
 from games.game_settings import GameSettings
 from games.models import Game
 from web.new_game import NewGameForm, seat_specs
-from web.variant_form import OPTION_NAMES, variant_spec
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 

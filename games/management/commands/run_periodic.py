@@ -22,13 +22,12 @@ from datetime import datetime
 from types import FrameType
 from typing import Any
 
+from celery import current_app as celery_app
 from celery.schedules import BaseSchedule, maybe_schedule, schedule
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import close_old_connections
 from django.utils.module_loading import import_string
-
-from config import celery_app
 
 log = logging.getLogger(__name__)
 

@@ -35,7 +35,7 @@ from django.core.cache.backends.redis import RedisCache
 from django.http import HttpRequest
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
-from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.throttling import SimpleRateThrottle, UserRateThrottle
 
 from games.metrics import THROTTLE_CACHE_DOWN, THROTTLE_DECISIONS
 from games.models import Bot
@@ -211,7 +211,18 @@ def try_again_in(throttle: SimpleRateThrottle) -> int:
     return max(1, math.ceil(throttle.wait() or 1))
 
 
-# Every throttle's series exists from the start at 0 (api/owners.py's BotChangesThrottle is
+class BotChangesThrottle(FailClosedThrottle, UserRateThrottle):
+    """Registering a bot, changing how it plays and asking for its validation each start
+    validation matches on our workers: API_BOT_CHANGES_RATE per user (429 `throttled` past it;
+    503 while the cache is down, frontdoor/throttles.py)."""
+
+    scope = "bot-changes"
+
+    def get_rate(self) -> str:
+        return settings.API_BOT_CHANGES_RATE
+
+
+# Every throttle's series exists from the start at 0 (BotChangesThrottle is
 # "bot-changes").
 for _scope in (PersonCommandThrottle.scope, BotCommandThrottle.scope):
     THROTTLE_CACHE_DOWN.labels(scope=_scope, decision=LET_THROUGH)

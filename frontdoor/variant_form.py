@@ -17,8 +17,8 @@ from django.forms.boundfield import BoundWidget
 from engine.rules import RULESETS
 from engine.rules.precognitive import LANE_RULES, SIGHTS
 from engine.scoring import SCORINGS
-from web.account_forms import PlainLabels
-from web.variant_text import FAMILY_NAMES, SCORING_NAMES, duration, variant_details
+from frontdoor.forms import PlainLabels
+from frontdoor.variant_text import FAMILY_NAMES, SCORING_NAMES, duration, variant_details
 
 FAMILY_NOTES = {
     "official": "The official sheet: a dealer, wild-draw4 challenges, a catch window for uno.",
