@@ -14,7 +14,7 @@ from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.contrib.auth.models import User
 from django.http import HttpRequest
 
-from accounts.models import PersonalToken, Profile
+from accounts.models import PersonalToken, Profile, UsernameSkeleton
 from accounts.usernames import check_username
 
 
@@ -68,4 +68,24 @@ class PersonalTokenAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(UsernameSkeleton)
+class UsernameSkeletonAdmin(admin.ModelAdmin):
+    """Each person's confusable skeleton (accounts/usernames.py): kept by every save of a User,
+    never edited here; to look up which name a refused look-alike was mistaken for."""
+
+    list_display = ("user", "skeleton")
+    list_select_related = ("user",)
+    search_fields = ("user__username", "skeleton")
+    readonly_fields = ("user", "skeleton")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

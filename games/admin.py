@@ -29,6 +29,7 @@ from games.models import (
     BotCall,
     Game,
     GameEvent,
+    GameLease,
     GameSummary,
     HandResult,
     MatchResult,
@@ -217,6 +218,20 @@ class PositionCounterAdmin(ReadOnlyAdmin):
                 f"unused on PostgreSQL (the sequence games_gameevent_position); head {store.head()}"
             )
         return "the last global position given out"
+
+
+@admin.register(GameLease)
+class GameLeaseAdmin(ReadOnlyAdmin):
+    """Which run may ask a game's webhook bots now (bots/remote/leases.py): to see a game held by
+    a lease that a killed worker left, until it expires."""
+
+    list_display = ("game_link", "holder", "until", "again")
+    list_filter = ("again",)
+    search_fields = ("=game__id", "holder")
+
+    @admin.display(description="game", ordering="game_id")
+    def game_link(self, lease: GameLease) -> str:
+        return game_link(lease.game_id)
 
 
 @admin.register(Snapshot)

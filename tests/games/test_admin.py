@@ -13,7 +13,7 @@ from django.db import connection
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
-from bots.remote import webhook
+from bots.remote import leases, webhook
 from bots.remote.strikes import ILLEGAL, record_call
 from bots.remote.tokens import issue_token
 from games import projections, services, snapshots
@@ -87,6 +87,7 @@ def games_rows():
     seat = game.seats.first()
     TurnNotice.objects.create(seat=seat, deadline_at=timezone.now() + datetime.timedelta(days=1))
     NotificationPreference.objects.create(user=seat.user, turn_emails="digest")
+    leases.release(game.pk, leases.acquire(game.pk, seconds=30))  # a lease row, let go
     return game
 
 
