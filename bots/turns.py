@@ -263,7 +263,7 @@ def stalled_games(*, idle: timedelta) -> list[int]:
 
 def close_open_choices(*, timeout: timedelta) -> list[int]:
     """Send the system `close-window` to every newno open choice that has waited `timeout`
-    (RULES.md: the Youngest Rule after a timeout). Returns the games closed."""
+    (docs/rules.md "newno": the Youngest Rule after a timeout). Returns the games closed."""
     cutoff = timezone.now() - timeout
     closed = []
     waiting = Game.objects.filter(status=PLAYING, last_activity__lte=cutoff).values_list(

@@ -41,7 +41,8 @@ class Policy:
 
 def person_timeout() -> Policy:
     """A person's turn past its deadline: the default bot plays the whole turn; at
-    GAMES_TIMEOUTS_TO_FORFEIT such turns the seat is forfeited (RULES.md's timeout policy)."""
+    GAMES_TIMEOUTS_TO_FORFEIT such turns the seat is forfeited (docs/rules.md, "What the service
+    adds": the turn clock)."""
     return Policy(FallbackReason.TURN_TIMEOUT, MAX_TURN_MOVES, settings.GAMES_TIMEOUTS_TO_FORFEIT)
 
 

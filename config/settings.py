@@ -335,7 +335,7 @@ if REDIS_URL.startswith("redis://"):
     CELERY_BROKER_TRANSPORT = "config.broker:Transport"
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
-# Tasks are safe to run twice (DESIGN.md), so a task whose worker dies is redelivered rather
+# Tasks are safe to run twice (docs/workers.md), so a task whose worker dies is redelivered rather
 # than lost.
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

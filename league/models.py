@@ -1,7 +1,8 @@
-"""League models: Competition (a league or a ladder, with the settings its games get) and Entry.
-
-Seasons, fixtures, standings and ratings come later (DESIGN.md "Layout"); they hang from
-Competition and Entry. league/services.py creates and changes these rows; docs/league.md.
+"""League models: Competition (a league or a ladder, with the settings its games get) and Entry;
+clubs and their members; seasons, divisions, fixtures, byes, standings and meetings; the
+ladders' sets, ratings and their changes. Everything else hangs from Competition and Entry.
+league/services.py, clubs.py, seasons.py and ladders.py write these rows, the projections the
+read models (docs/league.md, docs/leagues.md, docs/ladders.md).
 """
 
 from __future__ import annotations
