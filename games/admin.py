@@ -24,7 +24,7 @@ from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 
-from games import snapshots, store
+from games import services, snapshots, store
 from games.models import (
     BotCall,
     Game,
@@ -157,11 +157,13 @@ class GameEventAdmin(ReadOnlyAdmin):
 
     @admin.display(description="data")
     def shown_data(self, event: GameEvent) -> Any:
-        if event.visibility == GameEvent.Visibility.PUBLIC:
+        # Hidden cards show here only once the whole log is public (services.revealed: the match
+        # over, a reveal-after-match game, and for a ladder rotation its whole set over, since the
+        # rotations share one seed). Before that, the staff console's inspector shows them, to
+        # staff who do not play in the game, and records every look (staff/inspections.py).
+        if event.visibility == GameEvent.Visibility.PUBLIC or services.revealed(event.game):
             return event.data
-        if event.game.status == Game.Status.MATCH_OVER:
-            return event.data
-        return "(hidden until the match is over)"
+        return "(hidden until the game's log is public: the staff inspector shows it, audited)"
 
 
 @admin.register(GameSummary)

@@ -32,6 +32,7 @@ from frontdoor.variant_form import (
     family_defaults,
 )
 from frontdoor.variant_text import FAMILY_NAMES
+from games import services
 from games.admin import game_link, inspector_url
 from games.models import Game
 from league.errors import EntryRefused
@@ -435,8 +436,16 @@ class LadderSetAdmin(ReadOnlyAdmin):
     list_display = ("pk", "competition", "entries", "size", "made", "created_at")
     list_filter = ("competition",)
     list_select_related = ("competition",)
-    fields = ("competition", "entries", "seed", "size", "made", "games", "created_at")
+    fields = ("competition", "entries", "shown_seed", "size", "made", "games", "created_at")
     readonly_fields = fields
+
+    @admin.display(description="seed")
+    def shown_seed(self, ladder_set: LadderSet) -> str:
+        # Every rotation of the set is dealt from this seed: shown before the set is over, it
+        # would give the cards of the rotations still to play (docs/ladders.md).
+        if services.set_over(ladder_set.pk, ladder_set.size):
+            return ladder_set.seed
+        return "(hidden until every game of the set is over)"
 
     @admin.display(description="games")
     def games(self, ladder_set: LadderSet) -> str:

@@ -123,7 +123,7 @@ def test_a_private_event_hides_its_data_until_the_match_is_over(staff):
     play_to_end(game.pk, seed=8)
     after = staff.get(url).content.decode()
 
-    assert "hidden until the match is over" in before
+    assert "hidden until the game&#x27;s log is public" in before
     assert deck_start not in before
     assert deck_start in after
 
