@@ -208,18 +208,25 @@ def _locked_bot(bot_id: int) -> Bot:
 
 
 def bot_suspend(*, bot_id: int, user: Any, reason: str) -> AuditEntry:
-    """Suspend an active bot, as its strikes would: the default bot plays its seats from now on
-    (games.seats.effective) and matchmaking seats it no more. The games where it is to act are
-    advanced at once, not when the reconciler finds them. ActionRefused `bot-<status>` for a bot
-    that is not active (a validating bot's round decides it)."""
+    """Suspend a bot, whatever its status, as its strikes would: the default bot plays its seats
+    from now on (games.seats.effective) and matchmaking seats it no more; only the staff lift it
+    (bot_reinstate), its owner's re-validation is refused. A bot already suspended by its strikes
+    or failed is put under the staff's suspension too, so its owner cannot validate it back onto
+    the ladders; a validating bot's round is void (its games are finished by the fallback and its
+    result never settles, bots.remote.validation). The games where it is to act are advanced at
+    once, not when the reconciler finds them. ActionRefused `bot-suspended-by-staff` for a bot
+    the staff have already suspended."""
     staff_actor(user)
     reason = clean_reason(reason)
     with transaction.atomic():
         bot = _locked_bot(bot_id)
-        if bot.status != Bot.Status.ACTIVE:
+        if bot.suspended_by_staff:
             raise ActionRefused(
-                f"bot {bot.name} is {bot.status}, not active", code=f"bot-{bot.status}"
+                f"bot {bot.name} is already suspended by the staff", code="bot-suspended-by-staff"
             )
+        status_before = bot.status
+        if status_before == Bot.Status.VALIDATING:
+            validation.void_round(bot)
         bot.status = Bot.Status.SUSPENDED
         bot.status_reason = f"suspended by the staff: {reason}"[:1000]
         # Only the staff lift it (bot_reinstate); its owner's re-validation is refused.
@@ -235,7 +242,7 @@ def bot_suspend(*, bot_id: int, user: Any, reason: str) -> AuditEntry:
         for game_id in sorted(set(waiting)):
             transaction.on_commit(partial(tasks.advance_game.delay, game_id))
         return _audit(
-            user, Action.SUSPEND_BOT, f"bot:{bot.pk}", reason, status_before=Bot.Status.ACTIVE
+            user, Action.SUSPEND_BOT, f"bot:{bot.pk}", reason, status_before=status_before
         )
 
 

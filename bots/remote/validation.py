@@ -49,6 +49,15 @@ WAITING_FOR_POLL = (
 INTERNAL_ERROR = "validation stopped by an error on our side ({}); the staff have the details"
 
 
+def void_round(bot: Bot) -> None:
+    """The bot's open round counts for nothing (the staff suspended it mid-round): its games
+    still playing are finished by the fallback (RoundClosed, on commit), and its result never
+    settles, since settling wants the bot validating in that round. `bot` is locked by the
+    caller, inside its transaction, which changes the bot's status."""
+    if validation_games(bot.pk, bot.validation_round).filter(status=PLAYING).exists():
+        outbox.publish(outbox.RoundClosed(bot.pk, bot.validation_round))
+
+
 def open_round(bot_id: int, *, send: bool = True) -> int:
     """Start the bot's next validation round: it is validating from now on, and the unfinished
     games of the round before (a bot changed mid-round) are finished by the fallback. Built-in

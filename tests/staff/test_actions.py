@@ -14,7 +14,8 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.test import Client
 
-from bots import turns
+from bots import registry, turns
+from bots.remote import validation
 from clocks import deadlines
 from engine import MATCH_OVER, Variant
 from engine.events import DEADLINE_EXTENDED, GAME_ABORTED, SEAT_FORFEITED
@@ -503,6 +504,29 @@ def test_a_seat_without_a_running_clock_is_refused_and_nothing_changes(staff):
 # Bots ------------------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("status", [Bot.Status.SUSPENDED, Bot.Status.FAILED, Bot.Status.VALIDATING])
+def test_the_staff_suspend_a_bot_whatever_its_status_and_its_owner_cannot_lift_it(
+    staff, staff_user, status
+):
+    # Issue 28's review: a bot suspended by its strikes (or failed, or validating) could not be
+    # given the staff's suspension, so its owner validated a hostile bot back onto the ladders.
+    bot = make_bot(status=status, validation_round=1 if status == Bot.Status.VALIDATING else 0)
+
+    response = staff.post(f"/staff/bots/{bot.pk}/suspend/", {"reason": REASON})
+
+    assert response.status_code == 302
+    bot.refresh_from_db()
+    assert (bot.status, bot.suspended_by_staff) == (Bot.Status.SUSPENDED, True)
+    assert AuditEntry.objects.get().details == {"status_before": status}
+    with pytest.raises(Forbidden) as refused:
+        registry.bot_revalidate(bot=bot, owner=bot.owner)
+    assert refused.value.code == "suspended-by-staff"
+    bot.refresh_from_db()
+    assert bot.status == Bot.Status.SUSPENDED
+    # The round it was validating in settles to nothing now.
+    assert validation.settle_validation(bot.pk, 1) == Bot.Status.SUSPENDED
+
+
 def test_suspending_and_reinstating_a_bot(
     staff, staff_user, eager_tasks, django_capture_on_commit_callbacks
 ):
@@ -520,11 +544,12 @@ def test_suspending_and_reinstating_a_bot(
         REASON,
     )
     page = staff.get(response["Location"]).content.decode()
-    assert "only an active bot is suspended" in page and f"/staff/bots/{bot.pk}/reinstate/" in page
+    assert "The staff have already suspended this bot." in page
+    assert f"/staff/bots/{bot.pk}/reinstate/" in page
 
     before = snapshot()
     again = staff.post(f"/staff/bots/{bot.pk}/suspend/", {"reason": REASON})
-    assert again.status_code == 400 and b"bot-suspended" in again.content
+    assert again.status_code == 400 and b"bot-suspended-by-staff" in again.content
     assert snapshot() == before
 
     # Reinstated through a new validation round, which the workers play at once (eager).
