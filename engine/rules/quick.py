@@ -21,8 +21,10 @@ from engine.cards import (
     COLOR_OF,
     COLORS,
     DECK,
+    NUMBER_RANKS,
     PLAYABLE_ON,
     RANK_OF,
+    WILD,
     WILD_DRAW4,
     Card,
     Color,
@@ -33,6 +35,7 @@ from engine.events import (
     CARDS_DRAWN,
     CHALLENGE_RESOLVED,
     DIRECTION_CHANGED,
+    EVOLVE,
     PROMPTED,
     UNO_CALLED,
     UNO_EXPIRED,
@@ -56,7 +59,6 @@ _PLAYABLE: dict[Card, dict[Color | None, frozenset[Card]]] = {}
 for (_top, _color), _cards in PLAYABLE_ON.items():
     if _top is not None:
         _PLAYABLE.setdefault(_top, {})[_color] = _cards
-_new_state = object.__new__
 
 
 # The dicts a quick step lists and emits, one of each per seat: a step copies one (a copy of a
@@ -78,6 +80,8 @@ _DRAWN: list[Event] = [
     {"type": CARDS_DRAWN, "seat": seat, "cards": None, "reason": "draw"} for seat in _SEATS
 ]
 _TURN: list[Pending] = [{"type": "play", "seat": seat} for seat in _SEATS]
+# The ranks whose play moves the turn on with nothing else (skip: two seats on).
+_PLAIN_RANKS = frozenset(NUMBER_RANKS) | {"skip"}
 # A state's to_act for one seat: a tuple, shared as it never changes.
 _ONE: list[tuple[Seat]] = [(seat,) for seat in _SEATS]
 
@@ -164,6 +168,8 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
     lists_uno = cls.uno_always_listed
     uno_window = cls.uno_window
     playable_on = _PLAYABLE
+    fork = State.fork
+    evolve = EVOLVE
 
     def legal(state: State, seat: Seat | None) -> list[Command]:
         """`Ruleset.legal_commands`, for a seat asked for a play, a drawn card's play or a
@@ -274,9 +280,7 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
             hands = state.hands
             hand = hands[seat]
             discard = state.discard
-            try:
-                at = hand.index(card)  # where it is, for the play's hand below
-            except ValueError:
+            if card not in hand:
                 return general(state, command)
             if (color is None) is (COLOR_OF[card] is None) or not discard:
                 return general(state, command)
@@ -298,46 +302,26 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
             played["card"] = card
             played["color"] = color
             events.append(played)
-            hands = hands.copy()  # a method call costs less than a slice object
-            hand = hand.copy()
-            del hand[at]
-            hands[seat] = hand
-            # state.fork(), spelled out with the play's own values: the commonest step pays
-            # for no call and no field twice (to_act, pending and uncalled are set below).
-            new = _new_state(State)
-            new.seats = seats
-            new.seed = state.seed
-            new.hand_number = state.hand_number
-            new.dealer = state.dealer
-            new.first = state.first
-            new.hands = hands
-            new.lanes = state.lanes
-            new.draw = draw
-            new.discard = [*discard, card]
-            new.color = color or COLOR_OF[card]
-            new.direction = direction
-            new.called = state.called
-            new.challenge = state.challenge
-            new.scores = state.scores
-            new.hands_won = state.hands_won
-            new.status = state.status
-            new.winner = state.winner
-            new.places = state.places
-            new.aborted = state.aborted
-            new.shuffles = state.shuffles
-            new.extra = state.extra
+            if held > 2 and (rank in _PLAIN_RANKS or card == WILD):
+                # The commonest step of all (a card that changes no direction and makes
+                # nobody draw, more than one card left): its fold (card-played, prompted) in
+                # place, into a fork with what changed.
+                nxt = (seat + (2 * direction if rank == "skip" else direction)) % seats
+                hands = hands.copy()  # a method call costs less than a slice object
+                hand = hand.copy()
+                hand.remove(card)
+                hands[seat] = hand
+                new = fork(state)
+                new.hands = hands
+                new.discard = [*discard, card]
+                new.color = color or COLOR_OF[card]
+                return next_turn(state, events, new, nxt, uncalled)
             if held == 2:  # resolve_play: one card left, an uno call made or owed
-                if uno:
-                    events.append({"type": UNO_CALLED, "seat": seat})
-                    new.called = state.called | {seat}
-                else:
-                    events.append({"type": UNO_OWED, "seat": seat})
-                    uncalled = uncalled | {seat}
-                    new.called = state.called - {seat}
+                events.append({"type": UNO_CALLED if uno else UNO_OWED, "seat": seat})
             if rank == "skip":
                 nxt = (seat + 2 * direction) % seats
             elif rank == "reverse":
-                new.direction = direction = -direction
+                direction = -direction
                 events.append({"type": DIRECTION_CHANGED, "direction": direction})
                 nxt = seat if seats == 2 and two_skip else (seat + direction) % seats
             elif rank == "draw2":
@@ -350,21 +334,12 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
                         "reason": "draw2",
                     }
                 )
-                hands[victim] = hands[victim] + draw[-2:][::-1]
-                new.draw = draw[:-2]
-                if victim in new.called:
-                    new.called = new.called - {victim}
                 nxt = (seat + 2 * direction) % seats
             elif card == WILD_DRAW4:
-                new.challenge = (seat, state.color, tuple(hand))
                 nxt = (seat + direction) % seats
                 then = {"type": "challenge", "seat": nxt, "offender": seat}
                 events.append({"type": PROMPTED, "to_act": [nxt], "pending": then})
-                new.to_act = _ONE[nxt]
-                new.pending = then
-                new.uncalled = uncalled
-                memo[0] = (state, events, len(events), new)
-                return events
+                return fold(state, events)
             else:
                 nxt = (seat + direction) % seats
         elif len(command) != 2:
@@ -382,45 +357,23 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
             took = _DRAWN[seat].copy()
             took["cards"] = [card]
             events.append(took)
-            hands = state.hands.copy()
-            hands[seat] = [*hands[seat], card]
-            called = state.called
-            # state.fork() with the draw's values, as for a play.
-            new = _new_state(State)
-            new.seats = state.seats
-            new.seed = state.seed
-            new.hand_number = state.hand_number
-            new.dealer = state.dealer
-            new.first = state.first
-            new.hands = hands
-            new.lanes = state.lanes
-            new.draw = draw[:-1]
-            new.discard = discard
-            new.color = state.color
-            new.direction = state.direction
-            new.called = called - {seat} if seat in called else called
-            new.challenge = state.challenge
-            new.scores = state.scores
-            new.hands_won = state.hands_won
-            new.status = state.status
-            new.winner = state.winner
-            new.places = state.places
-            new.aborted = state.aborted
-            new.shuffles = state.shuffles
-            new.extra = state.extra
             if after_draw and card in playable:
                 drawn = {"type": "drawn", "seat": seat, "card": card}
                 events.append({"type": PROMPTED, "to_act": [seat], "pending": drawn})
-                new.to_act = _ONE[seat]
-                new.pending = drawn
-                new.uncalled = uncalled
-                memo[0] = (state, events, len(events), new)
-                return events
-            nxt = (seat + state.direction) % state.seats
+                return fold(state, events)
+            # The draw's fold (cards-drawn) in place, as for the commonest play.
+            hands = state.hands.copy()
+            hands[seat] = [*hands[seat], card]
+            new = fork(state)
+            new.hands = hands
+            new.draw = draw[:-1]
+            called = state.called
+            if seat in called:
+                new.called = called - {seat}
+            return next_turn(state, events, new, (seat + state.direction) % state.seats, uncalled)
         elif kind == PASS:
             if pending["type"] != "drawn":
                 return general(state, command)
-            new = state.fork()
             nxt = (seat + state.direction) % state.seats
         elif kind == ACCEPT or kind == CHALLENGE:
             # on_accept, on_challenge: the draw from the pile as it is.
@@ -442,9 +395,7 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
             draw = state.draw
             if len(draw) < count:
                 return general(state, command)
-            new = state.fork()
             if kind == CHALLENGE:
-                new.challenge = None
                 events.append(
                     {
                         "type": CHALLENGE_RESOLVED,
@@ -462,19 +413,30 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
                     "reason": reason,
                 }
             )
-            hands = state.hands.copy()
-            hands[drawer] = hands[drawer] + draw[-count:][::-1]
-            new.hands = hands
-            new.draw = draw[:-count]
-            if drawer in state.called:
-                new.called = state.called - {drawer}
         else:
             return general(state, command)
         turn = _TURN[nxt].copy()
         events.append({"type": PROMPTED, "to_act": [nxt], "pending": turn})
+        return fold(state, events)
+
+    def next_turn(
+        state: State, events: list[Event], new: State, nxt: Seat, uncalled: frozenset[Seat]
+    ) -> list[Event]:
+        """The next seat's turn (prompted, folded in place into `new`), left in memo."""
+        pending = _TURN[nxt].copy()
+        events.append({"type": PROMPTED, "to_act": [nxt], "pending": pending})
         new.to_act = _ONE[nxt]
-        new.pending = turn
+        new.pending = pending
         new.uncalled = uncalled
+        memo[0] = (state, events, len(events), new)
+        return events
+
+    def fold(state: State, events: list[Event]) -> list[Event]:
+        """The decided events folded into a fork of `state` by the fold itself (events.py), as
+        the general way's `Decision.emit` and `Variant.replay` fold them, left in memo."""
+        new = fork(state)
+        for event in events:
+            evolve[event["type"]](new, event)
         memo[0] = (state, events, len(events), new)
         return events
 
