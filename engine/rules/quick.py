@@ -21,10 +21,8 @@ from engine.cards import (
     COLOR_OF,
     COLORS,
     DECK,
-    NUMBER_RANKS,
     PLAYABLE_ON,
     RANK_OF,
-    WILD,
     WILD_DRAW4,
     Card,
     Color,
@@ -35,7 +33,6 @@ from engine.events import (
     CARDS_DRAWN,
     CHALLENGE_RESOLVED,
     DIRECTION_CHANGED,
-    EVOLVE,
     PROMPTED,
     UNO_CALLED,
     UNO_EXPIRED,
@@ -80,8 +77,6 @@ _DRAWN: list[Event] = [
     {"type": CARDS_DRAWN, "seat": seat, "cards": None, "reason": "draw"} for seat in _SEATS
 ]
 _TURN: list[Pending] = [{"type": "play", "seat": seat} for seat in _SEATS]
-# The ranks whose play moves the turn on with nothing else (skip: two seats on).
-_PLAIN_RANKS = frozenset(NUMBER_RANKS) | {"skip"}
 # A state's to_act for one seat: a tuple, shared as it never changes.
 _ONE: list[tuple[Seat]] = [(seat,) for seat in _SEATS]
 
@@ -140,6 +135,12 @@ _STOOD_FOR = (
     "closes_uno_window",
     "owes_uno",
 )
+# The options a quick step knows: none of them changes a usual moment (the deal's size, the
+# scoring and the uno penalty, which a catch pays the general way). A family with any other
+# option goes the general way for every command until its option is taught here (and to
+# tests/engine/test_quick.py), so a new option can slow a game but never make the two ways
+# disagree.
+KNOWN_OPTIONS = frozenset({"hand_size", "scoring", "target", "uno_penalty"})
 _HANDLED = {
     PLAY: Official.on_play,
     DRAW: Official.on_draw,
@@ -155,8 +156,10 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
     ruleset's own `legal_commands` and `decision`, bound here. Decide leaves what it decided in
     `memo[0]`, which `Variant.replay` hands over."""
     cls = type(ruleset)
-    if any(getattr(cls, name) is not getattr(Official, name) for name in _STOOD_FOR) or any(
-        cls.handlers.get(kind) is not handler for kind, handler in _HANDLED.items()
+    if (
+        any(getattr(cls, name) is not getattr(Official, name) for name in _STOOD_FOR)
+        or any(cls.handlers.get(kind) is not handler for kind, handler in _HANDLED.items())
+        or not ruleset.options.keys() <= KNOWN_OPTIONS
     ):
         return None
     general_legal = ruleset.legal_commands
@@ -169,7 +172,6 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
     uno_window = cls.uno_window
     playable_on = _PLAYABLE
     fork = State.fork
-    evolve = EVOLVE
 
     def legal(state: State, seat: Seat | None) -> list[Command]:
         """`Ruleset.legal_commands`, for a seat asked for a play, a drawn card's play or a
@@ -280,7 +282,9 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
             hands = state.hands
             hand = hands[seat]
             discard = state.discard
-            if card not in hand:
+            try:
+                at = hand.index(card)  # where it is, for the play's hand below
+            except ValueError:
                 return general(state, command)
             if (color is None) is (COLOR_OF[card] is None) or not discard:
                 return general(state, command)
@@ -302,26 +306,26 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
             played["card"] = card
             played["color"] = color
             events.append(played)
-            if held > 2 and (rank in _PLAIN_RANKS or card == WILD):
-                # The commonest step of all (a card that changes no direction and makes
-                # nobody draw, more than one card left): its fold (card-played, prompted) in
-                # place, into a fork with what changed.
-                nxt = (seat + (2 * direction if rank == "skip" else direction)) % seats
-                hands = hands.copy()  # a method call costs less than a slice object
-                hand = hand.copy()
-                hand.remove(card)
-                hands[seat] = hand
-                new = fork(state)
-                new.hands = hands
-                new.discard = [*discard, card]
-                new.color = color or COLOR_OF[card]
-                return next_turn(state, events, new, nxt, uncalled)
+            hands = hands.copy()  # a method call costs less than a slice object
+            hand = hand.copy()
+            del hand[at]
+            hands[seat] = hand
+            new = fork(state)
+            new.hands = hands
+            new.discard = [*discard, card]
+            new.color = color or COLOR_OF[card]
             if held == 2:  # resolve_play: one card left, an uno call made or owed
-                events.append({"type": UNO_CALLED if uno else UNO_OWED, "seat": seat})
+                if uno:
+                    events.append({"type": UNO_CALLED, "seat": seat})
+                    new.called = state.called | {seat}
+                else:
+                    events.append({"type": UNO_OWED, "seat": seat})
+                    uncalled = uncalled | {seat}
+                    new.called = state.called - {seat}
             if rank == "skip":
                 nxt = (seat + 2 * direction) % seats
             elif rank == "reverse":
-                direction = -direction
+                new.direction = direction = -direction
                 events.append({"type": DIRECTION_CHANGED, "direction": direction})
                 nxt = seat if seats == 2 and two_skip else (seat + direction) % seats
             elif rank == "draw2":
@@ -334,12 +338,21 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
                         "reason": "draw2",
                     }
                 )
+                hands[victim] = hands[victim] + draw[-2:][::-1]
+                new.draw = draw[:-2]
+                if victim in new.called:
+                    new.called = new.called - {victim}
                 nxt = (seat + 2 * direction) % seats
             elif card == WILD_DRAW4:
+                new.challenge = (seat, state.color, tuple(hand))
                 nxt = (seat + direction) % seats
                 then = {"type": "challenge", "seat": nxt, "offender": seat}
                 events.append({"type": PROMPTED, "to_act": [nxt], "pending": then})
-                return fold(state, events)
+                new.to_act = _ONE[nxt]
+                new.pending = then
+                new.uncalled = uncalled
+                memo[0] = (state, events, len(events), new)
+                return events
             else:
                 nxt = (seat + direction) % seats
         elif len(command) != 2:
@@ -357,23 +370,27 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
             took = _DRAWN[seat].copy()
             took["cards"] = [card]
             events.append(took)
-            if after_draw and card in playable:
-                drawn = {"type": "drawn", "seat": seat, "card": card}
-                events.append({"type": PROMPTED, "to_act": [seat], "pending": drawn})
-                return fold(state, events)
-            # The draw's fold (cards-drawn) in place, as for the commonest play.
             hands = state.hands.copy()
             hands[seat] = [*hands[seat], card]
+            called = state.called
             new = fork(state)
             new.hands = hands
             new.draw = draw[:-1]
-            called = state.called
             if seat in called:
                 new.called = called - {seat}
-            return next_turn(state, events, new, (seat + state.direction) % state.seats, uncalled)
+            if after_draw and card in playable:
+                drawn = {"type": "drawn", "seat": seat, "card": card}
+                events.append({"type": PROMPTED, "to_act": [seat], "pending": drawn})
+                new.to_act = _ONE[seat]
+                new.pending = drawn
+                new.uncalled = uncalled
+                memo[0] = (state, events, len(events), new)
+                return events
+            nxt = (seat + state.direction) % state.seats
         elif kind == PASS:
             if pending["type"] != "drawn":
                 return general(state, command)
+            new = fork(state)
             nxt = (seat + state.direction) % state.seats
         elif kind == ACCEPT or kind == CHALLENGE:
             # on_accept, on_challenge: the draw from the pile as it is.
@@ -395,7 +412,9 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
             draw = state.draw
             if len(draw) < count:
                 return general(state, command)
+            new = fork(state)
             if kind == CHALLENGE:
+                new.challenge = None
                 events.append(
                     {
                         "type": CHALLENGE_RESOLVED,
@@ -413,30 +432,19 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
                     "reason": reason,
                 }
             )
+            hands = state.hands.copy()
+            hands[drawer] = hands[drawer] + draw[-count:][::-1]
+            new.hands = hands
+            new.draw = draw[:-count]
+            if drawer in state.called:
+                new.called = state.called - {drawer}
         else:
             return general(state, command)
         turn = _TURN[nxt].copy()
         events.append({"type": PROMPTED, "to_act": [nxt], "pending": turn})
-        return fold(state, events)
-
-    def next_turn(
-        state: State, events: list[Event], new: State, nxt: Seat, uncalled: frozenset[Seat]
-    ) -> list[Event]:
-        """The next seat's turn (prompted, folded in place into `new`), left in memo."""
-        pending = _TURN[nxt].copy()
-        events.append({"type": PROMPTED, "to_act": [nxt], "pending": pending})
         new.to_act = _ONE[nxt]
-        new.pending = pending
+        new.pending = turn
         new.uncalled = uncalled
-        memo[0] = (state, events, len(events), new)
-        return events
-
-    def fold(state: State, events: list[Event]) -> list[Event]:
-        """The decided events folded into a fork of `state` by the fold itself (events.py), as
-        the general way's `Decision.emit` and `Variant.replay` fold them, left in memo."""
-        new = fork(state)
-        for event in events:
-            evolve[event["type"]](new, event)
         memo[0] = (state, events, len(events), new)
         return events
 
