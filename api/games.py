@@ -26,6 +26,7 @@ from api.auth import PEOPLE
 from api.bots import CommandInput, CommandOutput, GameCommandInput, command_input
 from api.errors import error_responses
 from api.shapes import CommandShape, VersionedEvent, ViewShape
+from clocks import presence
 from frontdoor.throttles import PersonCommandThrottle
 from games import lobby, services
 from games.models import Game
@@ -244,6 +245,12 @@ def command(request: Request, game_id: int) -> Response:
         raise serializers.ValidationError(
             {IDEMPOTENCY_HEADER: [f"At most {COMMAND_ID_LENGTH} characters."]}
         )
+    # The person is at the game: no turn email while they play (clocks/presence.py).
+    presence.seen_now_and_then(
+        f"user:{request.user.pk}",
+        game_id,
+        lambda: request.user.pk if request.user.is_authenticated else None,
+    )
     result = services.game_command(
         game_id=game_id,
         actor=request.user,

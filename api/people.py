@@ -16,9 +16,9 @@ from accounts import services as accounts
 from accounts.models import PersonalToken
 from api.auth import PEOPLE
 from api.errors import error_responses
-from clocks import deadlines
+from clocks import deadlines, presence
 from games import seat_facts
-from games.models import NotificationPreference
+from games.models import NotificationPreference, Seat
 
 
 class ResignOutput(serializers.Serializer):
@@ -78,7 +78,9 @@ class Notifications(APIView):
 
     @extend_schema(responses={200: NotificationSettings, **error_responses(403)})
     def get(self, request: Request) -> Response:
-        """How you hear that it is your turn (each: an email per turn, the default)."""
+        """How you hear that it is your turn. each (the default): an email when a turn starts
+        while you are away from that game, one per game until you are back at it, the other
+        waiting turns in the daily digest; digest: the daily digest only; none: no email."""
         preference = NotificationPreference.objects.filter(user=request.user).first()
         return Response(NotificationSettings(preference or NotificationPreference()).data)
 
@@ -87,13 +89,44 @@ class Notifications(APIView):
         responses={200: NotificationSettings, **error_responses(400, 403)},
     )
     def put(self, request: Request) -> Response:
-        """Choose an email per turn (each), one daily digest (digest), or none."""
+        """Choose each (an email per game per absence, then the digest), digest, or none."""
         data = NotificationSettings(data=request.data)
         data.is_valid(raise_exception=True)
         preference, _ = NotificationPreference.objects.update_or_create(
             user=request.user, defaults=data.validated_data
         )
         return Response(NotificationSettings(preference).data)
+
+
+class GameEmails(serializers.Serializer):
+    game = serializers.IntegerField(read_only=True)
+    muted = serializers.BooleanField(
+        help_text="True: no turn email and no digest line for this game, whatever turn_emails says."
+    )
+
+
+class GameNotifications(APIView):
+    authentication_classes = PEOPLE
+
+    @extend_schema(responses={200: GameEmails, **error_responses(403, 404)})
+    def get(self, request: Request, game_id: int) -> Response:
+        """Whether you muted the turn emails of one of your games."""
+        if not Seat.objects.filter(game_id=game_id, user_id=request.user.pk).exists():
+            raise NotFound(f"you hold no seat in game {game_id}")
+        muted = presence.is_muted(request.user.pk, game_id)
+        return Response(GameEmails({"game": game_id, "muted": muted}).data)
+
+    @extend_schema(
+        request=GameEmails, responses={200: GameEmails, **error_responses(400, 403, 404)}
+    )
+    def put(self, request: Request, game_id: int) -> Response:
+        """Mute (or unmute) the turn emails of one of your games."""
+        data = GameEmails(data=request.data)
+        data.is_valid(raise_exception=True)
+        muted = data.validated_data["muted"]
+        if not presence.mute(request.user.pk, game_id, muted):
+            raise NotFound(f"you hold no seat in game {game_id}")
+        return Response(GameEmails({"game": game_id, "muted": muted}).data)
 
 
 class PersonalTokenOutput(serializers.ModelSerializer):

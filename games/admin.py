@@ -35,6 +35,7 @@ from games.models import (
     MatchResult,
     NotificationPreference,
     PositionCounter,
+    Presence,
     ProjectionCheckpoint,
     Seat,
     Snapshot,
@@ -290,10 +291,25 @@ class NotificationPreferenceAdmin(admin.ModelAdmin):
 
 @admin.register(TurnNotice)
 class TurnNoticeAdmin(ReadOnlyAdmin):
-    list_display = ("seat", "game", "deadline_at", "created_at", "sent_at")
+    list_display = ("seat", "game", "deadline_at", "created_at", "sent_at", "held")
     list_select_related = ("seat",)
     search_fields = ("=seat__game__id", "seat__user__username")
 
     @admin.display(description="game")
     def game(self, notice: TurnNotice) -> str:
         return game_link(notice.seat.game_id)
+
+
+@admin.register(Presence)
+class PresenceAdmin(ReadOnlyAdmin):
+    """When each person was last at each of their games, the one email of their absence, and
+    whether they muted the game (clocks/presence.py): written by their visits, read-only here."""
+
+    list_display = ("user", "game_page", "seen_at", "emailed_at", "muted")
+    list_filter = ("muted",)
+    list_select_related = ("user",)
+    search_fields = ("=game__id", "user__username")
+
+    @admin.display(description="game", ordering="game_id")
+    def game_page(self, row: Presence) -> str:
+        return game_link(row.game_id)

@@ -13,9 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import Profile
+from clocks import presence
 from games import reads, services
 from games.actors import Person, Viewer, is_person, seats_held
 from games.errors import InvalidGame
@@ -99,15 +101,20 @@ def game_start(
         _check_practice(specs, creator)
     if isinstance(variant_spec, Mapping) and variant_spec.get("rules") == "newno":
         specs = ranked_by_age(specs)
-    return services.game_create(
-        variant_spec=variant_spec,
-        seats=specs,
-        seed=seed,
-        settings=GameSettings(
-            turn_seconds=turn_seconds, seed_chosen_by=creator.pk if seed is not None else None
-        ),
-        actor=creator,
-    )
+    with transaction.atomic():
+        game = services.game_create(
+            variant_spec=variant_spec,
+            seats=specs,
+            seed=seed,
+            settings=GameSettings(
+                turn_seconds=turn_seconds, seed_chosen_by=creator.pk if seed is not None else None
+            ),
+            actor=creator,
+        )
+        # The creator is at the game they just started (clocks/presence.py): its first turn,
+        # which starts when this commits, is no email.
+        presence.seen(creator.pk, game.pk)
+    return game
 
 
 def _check_practice(specs: Sequence[services.SeatSpec], creator: Person) -> None:

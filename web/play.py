@@ -20,13 +20,14 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
+from clocks.presence import is_muted
 from frontdoor import boundary
 from frontdoor.throttles import PersonCommandThrottle
 from games import lobby, seat_facts, services
 from games.actors import is_person, seats_held
 from games.errors import Conflict, Forbidden, GameError, GameNotFound, IllegalMove
 from games.models import Game
-from web import board, controls, story
+from web import board, controls, notices, story
 from web.lockout import too_many
 from web.names import Names, seat_names
 
@@ -54,12 +55,14 @@ def refused(
 @require_GET
 def play(request: HttpRequest, game_id: int) -> HttpResponse:
     """The game from `?seat=N` (a seat the person holds), their first seat, or as a spectator."""
+    notices.seen(request, game_id)
     try:
         context = board_context(request, game_id, _seat_param(request))
     except GameNotFound as error:
         raise Http404(error.message) from error
     except Forbidden as error:
         return refused(request, error, 403, game_id)
+    context["emails_muted"] = is_person(request.user) and is_muted(request.user.pk, game_id)
     return render(request, "games/play.html", context)
 
 
@@ -70,6 +73,7 @@ def live_board(request: HttpRequest, game_id: int) -> HttpResponse:
     current = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
     if current is None:
         raise Http404(f"there is no game {game_id}")
+    notices.seen(request, game_id)
     if request.GET.get("version") == str(current):
         return HttpResponse(status=204)
     try:
@@ -95,6 +99,7 @@ def command(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             message="Your account sent more moves in a short time than a game needs.",
             wait=datetime.timedelta(seconds=throttle.wait() or 1),
         )
+    notices.seen(request, game_id)
     try:
         _run(request, game_id)
     except GameNotFound as error:

@@ -1,9 +1,9 @@
 """The pages people use, under the `web` namespace (included at / by config/urls.py): sign-up
 and profile (under /accounts/, beside Django's own sign-in and password views), the lobby and
-the new-game form (/play/), a game's play page (with its live board, commands and resigning)
-and its replay, the clubs (/clubs/), a season's page with its organiser's panel and fixture
-rulings (/seasons/), the player page, the ladders (/ladders/) and the bot pages (/bots/<id>/,
-and the owner's /me/bots/)."""
+the new-game form (/play/), a game's play page (with its live board, commands, resigning and
+muting its emails) and its replay, the unsubscribe link of turn emails, the clubs (/clubs/), a
+season's page with its organiser's panel and fixture rulings (/seasons/), the player page, the
+ladders (/ladders/) and the bot pages (/bots/<id>/, and the owner's /me/bots/)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from web import (
     ladders,
     lobby,
     new_game,
+    notices,
     play,
     players,
     replay,
@@ -38,6 +39,8 @@ urlpatterns = [
     path("games/<int:game_id>/command", play.command, name="command"),
     path("games/<int:game_id>/replay/", replay.replay, name="replay"),
     path("games/<int:game_id>/resign", play.resign, name="resign"),
+    path("games/<int:game_id>/emails", notices.mute, name="mute"),
+    path("notifications/unsubscribe/<str:token>/", notices.unsubscribe, name="unsubscribe"),
     path("clubs/", clubs.club_list, name="clubs"),
     path("clubs/new/", clubs.club_new, name="club-new"),
     path("clubs/<slug:slug>/", clubs.club, name="club"),

@@ -17,7 +17,15 @@ from bots.remote import leases, webhook
 from bots.remote.strikes import ILLEGAL, record_call
 from bots.remote.tokens import issue_token
 from games import projections, services, snapshots
-from games.models import Bot, BotCall, GameEvent, NotificationPreference, Snapshot, TurnNotice
+from games.models import (
+    Bot,
+    BotCall,
+    GameEvent,
+    NotificationPreference,
+    Presence,
+    Snapshot,
+    TurnNotice,
+)
 from tests.games.factories import make_game, make_user, play_to_end
 
 pytestmark = pytest.mark.django_db
@@ -87,6 +95,7 @@ def games_rows():
     seat = game.seats.first()
     TurnNotice.objects.create(seat=seat, deadline_at=timezone.now() + datetime.timedelta(days=1))
     NotificationPreference.objects.create(user=seat.user, turn_emails="digest")
+    Presence.objects.create(user=seat.user, game=game, seen_at=timezone.now(), muted=True)
     leases.release(game.pk, leases.acquire(game.pk, seconds=30))  # a lease row, let go
     return game
 
