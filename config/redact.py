@@ -12,6 +12,7 @@ What is blanked, by `[redacted]`:
   it joins the club without its admins), raw or percent-encoded (a signed-out visitor is sent to
   `/accounts/login/?next=%2Fclubs%2F...%2Fjoin%2F<code>%2F`); the reset token is blanked in both
   forms too;
+- the token of a turn email's unsubscribe link, `/notifications/unsubscribe/<token>/`;
 - the value of any query-string parameter whose name holds token, secret, password, passwd, key,
   signature, session or auth (the service reads no secret from a query string, but a client
   may put one there: `?token=...`, `?api_key=...`).
@@ -33,6 +34,9 @@ RESET_TOKEN = re.compile(
 )
 # A club invitation's code, up to the next `/`, `?`, `#`, space or quote.
 JOIN_CODE = re.compile(r"(/clubs/[^/?#\s\"]+/join/)[^/?#\s\"]+", re.I)
+# A turn email's one-click unsubscribe link, `/notifications/unsubscribe/<token>/` (signed: whoever
+# holds it turns a person's turn emails off).
+UNSUBSCRIBE_TOKEN = re.compile(r"(/notifications/unsubscribe/)[^/?#\s\"]+", re.I)
 # The same two in a percent-encoded URL (a `next=` parameter): `/` is `%2F`, and the secret runs
 # to the next `%`, `&`, `;`, `#`, space or quote.
 ENCODED_RESET_TOKEN = re.compile(
@@ -55,6 +59,8 @@ def redact(text: str) -> str:
         text = RESET_TOKEN.sub(rf"\g<1>{REDACTED}", text)
     if "/join/" in lowered:
         text = JOIN_CODE.sub(rf"\g<1>{REDACTED}", text)
+    if "/unsubscribe/" in lowered:
+        text = UNSUBSCRIBE_TOKEN.sub(rf"\g<1>{REDACTED}", text)
     if "%2f" in lowered:
         text = ENCODED_RESET_TOKEN.sub(rf"\g<1>{REDACTED}", text)
         text = ENCODED_JOIN_CODE.sub(rf"\g<1>{REDACTED}", text)

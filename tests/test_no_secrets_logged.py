@@ -252,6 +252,10 @@ def test_gunicorn_and_django_log_no_reset_token_or_secret_in_a_query(tmp_path):
             "GET /x/?next=%2Faccounts%2Freset%2FMQ%2F[redacted]%2F HTTP/1.1",
         ),
         ("GET /clubs/chess/ HTTP/1.1", "GET /clubs/chess/ HTTP/1.1"),
+        (
+            "POST /notifications/unsubscribe/MTI:1tA:x9/ HTTP/1.1",
+            "POST /notifications/unsubscribe/[redacted]/ HTTP/1.1",
+        ),
     ],
 )
 def test_redact_blanks_reset_tokens_invitation_codes_and_secret_parameters_only(line, logged):
