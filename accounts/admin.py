@@ -16,6 +16,7 @@ from django.http import HttpRequest
 
 from accounts.models import PersonalToken, Profile, UsernameSkeleton
 from accounts.usernames import check_username
+from games.admin import ReadOnlyAdmin
 
 
 class NewUserForm(AdminUserCreationForm):
@@ -72,20 +73,10 @@ class PersonalTokenAdmin(admin.ModelAdmin):
 
 
 @admin.register(UsernameSkeleton)
-class UsernameSkeletonAdmin(admin.ModelAdmin):
-    """Each person's confusable skeleton (accounts/usernames.py): kept by every save of a User,
+class UsernameSkeletonAdmin(ReadOnlyAdmin):
+    """Each person's confusable skeletons (accounts/usernames.py): kept by every save of a User,
     never edited here; to look up which name a refused look-alike was mistaken for."""
 
-    list_display = ("user", "skeleton")
+    list_display = ("user", "skeleton", "folded")
     list_select_related = ("user",)
-    search_fields = ("user__username", "skeleton")
-    readonly_fields = ("user", "skeleton")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+    search_fields = ("user__username", "skeleton", "folded")
