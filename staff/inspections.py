@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from games import services
-from games.models import Game, Seat
-from staff.actions import game_target
+from games.models import Game
+from staff.actions import game_target, held_seats
 from staff.models import AuditEntry
 
 # The entry's reason: nobody is asked for one to read a page.
@@ -25,14 +25,7 @@ def own_seat(game: Game, user: Any) -> int | None:
     """The seat whose view `user` gets in the inspector, when they play in the game and its
     cards are hidden: their first person's seat, else the first seat of a bot they own. None
     when they may see the log whole."""
-    seats = list(Seat.objects.filter(game=game).select_related("registered_bot").order_by("number"))
-    mine = [seat.number for seat in seats if seat.user_id == user.pk]
-    bots = [
-        seat.number
-        for seat in seats
-        if seat.registered_bot is not None and seat.registered_bot.owner_id == user.pk
-    ]
-    held = mine or bots
+    held = held_seats(game.pk, user)
     if not held or services.revealed(game):
         return None
     return held[0]

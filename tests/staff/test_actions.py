@@ -501,6 +501,37 @@ def test_a_seat_without_a_running_clock_is_refused_and_nothing_changes(staff):
     assert snapshot() == before
 
 
+def test_a_staff_member_who_plays_in_a_game_does_not_rule_on_it(staff, staff_user):
+    # A conflict of interest (issue 28's review of item 6): a staff member seated in a game
+    # could forfeit their opponent, abort a losing game or give themselves more time.
+    game = services.game_create(
+        variant_spec={"rules": "official", "options": {"target": 100}},
+        seats=[SeatSpec(user=staff_user), SeatSpec(user=get_user_model().objects.create_user("b"))],
+        seed=1,
+    )
+    deadlines.sync_deadlines(game.pk)
+    waiting = Game.objects.get(pk=game.pk).to_act[0]
+    before = snapshot()
+
+    for path, data in (
+        (f"/staff/games/{game.pk}/abort/", {"reason": REASON}),
+        (f"/staff/games/{game.pk}/forfeit/", {"reason": REASON, "seat": 1}),
+        (
+            f"/staff/games/{game.pk}/extend-deadline/",
+            {"reason": REASON, "seat": waiting, "hours": 3},
+        ),
+    ):
+        response = staff.post(path, data)
+        assert response.status_code == 400, path
+        assert b"plays-in-game" in response.content, path
+        assert "another member of the staff must act on it" in response.content.decode(), path
+    assert snapshot() == before
+
+    other = get_user_model().objects.create_user("colleague", is_staff=True)
+    entry = actions.game_forfeit(game_id=game.pk, seat=1, user=other, reason=REASON)
+    assert entry.actor == other
+
+
 # Bots ------------------------------------------------------------------------------------------
 
 
