@@ -79,6 +79,11 @@ class WindowThrottle(SimpleRateThrottle):
     (the estimate Cloudflare's and nginx's limiters use). Refused requests are not counted, as
     DRF's throttles do not count them."""
 
+    # Set by SimpleRateThrottle.__init__ from the rate (parse_rate), which every subclass here
+    # gives; djangorestframework-stubs do not declare them.
+    num_requests: int
+    duration: int
+
     def allow_request(self, request: Any, view: Any) -> bool:
         self.key = self.get_cache_key(request, view)
         if self.key is None:

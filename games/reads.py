@@ -15,7 +15,7 @@ from games import rows
 from games.errors import GameNotFound
 from games.models import Bot, Game, Seat
 
-_SEATS_OF = rows.Select(
+_SEATS_OF: rows.Select[Seat] = rows.Select(
     'SELECT {s_columns}, {g_columns}, {b_columns} FROM "games_seat" s '
     'JOIN "games_game" g ON g.id = s.game_id '
     'LEFT JOIN "games_bot" b ON b.id = s.registered_bot_id WHERE s.game_id = %s ORDER BY s.number',
@@ -24,14 +24,14 @@ _SEATS_OF = rows.Select(
 )
 
 
-_NAMED_SEATS_OF = rows.Select(
+_NAMED_SEATS_OF: rows.Select[Seat] = rows.Select(
     'SELECT {s_columns}, {g_columns}, {u_columns}, {b_columns} FROM "games_seat" s '
     'JOIN "games_game" g ON g.id = s.game_id LEFT JOIN "auth_user" u ON u.id = s.user_id '
     'LEFT JOIN "games_bot" b ON b.id = s.registered_bot_id WHERE s.game_id = %s ORDER BY s.number',
     [rows.Table(Seat, "s"), rows.Table(Game, "g"), rows.Table(User, "u"), rows.Table(Bot, "b")],
     ["game", "user", "registered_bot"],
 )
-_PULL_GAMES = rows.Select(
+_PULL_GAMES: rows.Select[Seat] = rows.Select(
     'SELECT {s_columns}, {g_columns} FROM "games_seat" s JOIN "games_game" g ON g.id = s.game_id '
     'WHERE g.status = %s AND s.game_id IN (SELECT p.game_id FROM "games_seat" p '
     "WHERE p.registered_bot_id = %s AND p.controller = %s) ORDER BY s.game_id, s.number",
