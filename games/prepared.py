@@ -107,7 +107,10 @@ def _run(db: BaseDatabaseWrapper, sql: str, params: Params, take: Callable[[Any]
         db.close_if_health_check_failed()
         db.ensure_connection()
         raw = db.connection
-    # Django's thread check, called only when its own first test fails (about 3,900 instructions).
+    # Django's thread check, called only when its own first test fails: 3,900 instructions of an
+    # append's 155,000 (docs/performance.md, "Event store", "Fifth pass"). _thread_ident is
+    # Django's private attribute; tests/games/test_prepared.py pins that it is the thread that
+    # made the wrapper, and that another thread is refused as Django refuses it.
     if db._thread_ident != get_ident():  # type: ignore[attr-defined]
         db.validate_thread_sharing()
     if db.queries_logged:
