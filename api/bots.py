@@ -72,7 +72,7 @@ def bot_of(request: Request) -> Bot:
     return bot
 
 
-class DecisionOutput(serializers.Serializer[Any]):
+class DecisionOutput(serializers.Serializer[dict[str, Any]]):
     game = serializers.IntegerField()
     seat = serializers.IntegerField()
     version = serializers.IntegerField()
@@ -91,7 +91,7 @@ class DecisionOutput(serializers.Serializer[Any]):
 COMMAND_ID_LENGTH = 100
 
 
-class CommandInput(serializers.Serializer[Any]):
+class CommandInput(serializers.Serializer[dict[str, Any]]):
     command = serializers.DictField()
     expected_version = serializers.IntegerField(min_value=0)
     command_id = serializers.CharField(
@@ -131,7 +131,7 @@ class GameCommandInput(CommandInput):
     command = CommandShape()  # type: ignore[assignment]
 
 
-class CommandOutput(serializers.Serializer[Any]):
+class CommandOutput(serializers.Serializer[dict[str, Any]]):
     game = serializers.IntegerField()
     version = serializers.IntegerField()
     events = serializers.ListField(child=serializers.DictField())

@@ -81,7 +81,7 @@ def printable_data(data: Any) -> Any:
     return data
 
 
-class ErrorOutput(serializers.Serializer[Any]):
+class ErrorOutput(serializers.Serializer[dict[str, Any]]):
     code = serializers.CharField(help_text="Stable, for programs (docs/api.md lists them).")
     message = serializers.CharField(help_text="For people; may change.")
     # A declared field: DRF's serializer metaclass moves it out of the class into

@@ -35,7 +35,7 @@ EVENTS_PAGE = 500
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 
 
-class SeatInput(serializers.Serializer[Any]):
+class SeatInput(serializers.Serializer[dict[str, Any]]):
     """One of `user` (a username, or "me"), `bot` (a built-in strategy) or `bot_id`."""
 
     user = serializers.CharField(required=False)
@@ -43,7 +43,7 @@ class SeatInput(serializers.Serializer[Any]):
     bot_id = serializers.IntegerField(required=False)
 
 
-class CreateInput(serializers.Serializer[Any]):
+class CreateInput(serializers.Serializer[dict[str, Any]]):
     variant = serializers.DictField(
         help_text='The variant spec, e.g. `{"rules": "official", "options": {"target": 500}}` '
         "(docs/rules.md lists every family and option)."
@@ -125,16 +125,16 @@ class GameRowOutput(serializers.Serializer[Any]):
     seats = SeatOutput(many=True)
 
 
-class ListQuery(serializers.Serializer[Any]):
+class ListQuery(serializers.Serializer[dict[str, Any]]):
     status = serializers.ChoiceField(choices=["playing", "finished"], required=False)
     my_turn = serializers.BooleanField(required=False, default=False)
 
 
-class EventsQuery(serializers.Serializer[Any]):
+class EventsQuery(serializers.Serializer[dict[str, Any]]):
     after = serializers.IntegerField(min_value=0, required=False, default=0)
 
 
-class EventsOutput(serializers.Serializer[Any]):
+class EventsOutput(serializers.Serializer[dict[str, Any]]):
     version = serializers.IntegerField(
         help_text="The version of the last event in this page (`after` if none): ask for the "
         "next page with after=version."
@@ -143,7 +143,7 @@ class EventsOutput(serializers.Serializer[Any]):
     more = serializers.BooleanField(help_text="Whether events follow this page.")
 
 
-class ReplayOutput(serializers.Serializer[Any]):
+class ReplayOutput(serializers.Serializer[dict[str, Any]]):
     game = serializers.IntegerField()
     variant = serializers.DictField()
     seats = SeatOutput(many=True)

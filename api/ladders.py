@@ -119,7 +119,7 @@ class RecentGameOutput(serializers.Serializer[Any]):
     seats = serializers.IntegerField()
 
 
-class BotPublicOutput(serializers.Serializer[Any]):
+class BotPublicOutput(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField(source="bot.pk")
     name = serializers.CharField(source="bot.name")
     owner = serializers.CharField(source="bot.owner.username")
@@ -129,13 +129,13 @@ class BotPublicOutput(serializers.Serializer[Any]):
     recent_games = RecentGameOutput(many=True, help_text="Newest first.")
 
 
-class EntryInput(serializers.Serializer[Any]):
+class EntryInput(serializers.Serializer[dict[str, Any]]):
     bot = serializers.IntegerField(
         required=False, help_text="One of your bots; leave out to enter (or leave) yourself."
     )
 
 
-class LadderEntryOutput(serializers.Serializer[Any]):
+class LadderEntryOutput(serializers.Serializer[Entry]):
     entry = serializers.IntegerField(source="pk")
     ladder = serializers.SlugField(source="competition.slug")
     kind = serializers.SerializerMethodField()

@@ -84,7 +84,7 @@ class AllTimeOutput(serializers.Serializer[Any]):
     titles = serializers.IntegerField(help_text="First in the top division of a closed season.")
 
 
-class ClubOutput(serializers.Serializer[Any]):
+class ClubOutput(serializers.Serializer[selectors.ClubPage]):
     slug = serializers.SlugField(source="club.slug")
     name = serializers.CharField(source="club.name")
     description = serializers.CharField(source="club.description")
@@ -107,7 +107,7 @@ class DivisionOutput(serializers.Serializer[Any]):
     entrants = EntryOutput(many=True, help_text="In entry order.")
 
 
-class SeasonOutput(serializers.Serializer[Any]):
+class SeasonOutput(serializers.Serializer[selectors.SeasonPage]):
     slug = serializers.SlugField(source="season.slug")
     name = serializers.CharField(source="season.name")
     club = ClubBrief(source="season.club")
@@ -156,7 +156,7 @@ class StandingLineOutput(serializers.Serializer[Any]):
     zone = serializers.CharField(help_text=ZONE_HELP)
 
 
-class DivisionTableOutput(serializers.Serializer[Any]):
+class DivisionTableOutput(serializers.Serializer[dict[str, Any]]):
     tier = serializers.IntegerField()
     name = serializers.CharField()
     promote = serializers.IntegerField()
@@ -164,7 +164,7 @@ class DivisionTableOutput(serializers.Serializer[Any]):
     lines = StandingLineOutput(many=True)
 
 
-class StandingsOutput(serializers.Serializer[Any]):
+class StandingsOutput(serializers.Serializer[dict[str, Any]]):
     season = serializers.SlugField()
     final = serializers.BooleanField(help_text="The season has closed: the archived tables.")
     divisions = DivisionTableOutput(many=True)
@@ -183,7 +183,7 @@ class ResultOutput(serializers.Serializer[Any]):
     hands = serializers.IntegerField()
 
 
-class LinksOutput(serializers.Serializer[Any]):
+class LinksOutput(serializers.Serializer[dict[str, Any]]):
     game = serializers.CharField(help_text="The game's page.")
     replay = serializers.CharField(
         allow_null=True, help_text="The replay's page, once the match is over."
@@ -220,18 +220,18 @@ class ByeOutput(serializers.Serializer[Any]):
     entrant = EntryOutput()
 
 
-class RoundOutput(serializers.Serializer[Any]):
+class RoundOutput(serializers.Serializer[dict[str, Any]]):
     round = serializers.IntegerField()
     fixtures = FixtureOutput(many=True)
     byes = ByeOutput(many=True, help_text="Entrants sitting the round out.")
 
 
-class FixturesQuery(serializers.Serializer[Any]):
+class FixturesQuery(serializers.Serializer[dict[str, Any]]):
     round = serializers.IntegerField(min_value=1, required=False)
     division = serializers.IntegerField(min_value=1, required=False, help_text="A tier.")
 
 
-class FixturesOutput(serializers.Serializer[Any]):
+class FixturesOutput(serializers.Serializer[dict[str, Any]]):
     season = serializers.SlugField()
     rounds = RoundOutput(many=True)
 
@@ -257,7 +257,7 @@ class FamilyRecordOutput(serializers.Serializer[Any]):
     mean_points_per_hand = serializers.FloatField()
 
 
-class PlayerOutput(serializers.Serializer[Any]):
+class PlayerOutput(serializers.Serializer[dict[str, Any]]):
     username = serializers.CharField()
     seasons = SeasonRecordOutput(many=True, help_text="Newest first.")
     families = FamilyRecordOutput(many=True)

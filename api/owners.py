@@ -85,7 +85,7 @@ class RegisteredOutput(BotOutput):
         return bot.secret if bot.kind == Bot.Kind.WEBHOOK else None
 
 
-class RegisterInput(serializers.Serializer[Any]):
+class RegisterInput(serializers.Serializer[dict[str, Any]]):
     name = serializers.CharField()
     kind = serializers.ChoiceField(choices=Bot.Kind.choices)
     strategy = serializers.CharField(
@@ -102,13 +102,13 @@ class RegisterInput(serializers.Serializer[Any]):
     )
 
 
-class UpdateInput(serializers.Serializer[Any]):
+class UpdateInput(serializers.Serializer[dict[str, Any]]):
     strategy = serializers.CharField(required=False, allow_blank=True)
     url = serializers.CharField(required=False, allow_blank=True)
     secret = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
 
 
-class TokenOutput(serializers.Serializer[Any]):
+class TokenOutput(serializers.Serializer[dict[str, Any]]):
     token = serializers.CharField(help_text="The new token, shown this once; the old one is void.")
 
 

@@ -23,7 +23,7 @@ from games import seat_facts
 from games.models import NotificationPreference
 
 
-class ResignOutput(serializers.Serializer[Any]):
+class ResignOutput(serializers.Serializer[dict[str, Any]]):
     game = serializers.IntegerField()
     seats = serializers.ListField(
         child=serializers.IntegerField(),
@@ -31,11 +31,11 @@ class ResignOutput(serializers.Serializer[Any]):
     )
 
 
-class VacationInput(serializers.Serializer[Any]):
+class VacationInput(serializers.Serializer[dict[str, Any]]):
     days = serializers.IntegerField(help_text="Whole days, at least 1, within the game's budget.")
 
 
-class VacationOutput(serializers.Serializer[Any]):
+class VacationOutput(serializers.Serializer[deadlines.Vacation]):
     game = serializers.IntegerField(source="game_id")
     seat = serializers.IntegerField()
     deadline_at = serializers.DateTimeField(allow_null=True)

@@ -30,7 +30,7 @@ from games.health import (
 log = logging.getLogger(__name__)
 
 
-class HealthOutput(serializers.Serializer[Any]):
+class HealthOutput(serializers.Serializer[dict[str, Any]]):
     status = serializers.ChoiceField(choices=["ok", "unavailable"])
     code = serializers.CharField(
         required=False,
