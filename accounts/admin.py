@@ -27,7 +27,7 @@ class NewUserForm(AdminUserCreationForm):
         return username
 
 
-class ChangeUserForm(UserChangeForm):
+class ChangeUserForm(UserChangeForm[User]):
     def clean_username(self) -> str:
         username: str = self.cleaned_data["username"]
         # A new name only: people who held look-alike names before the check keep theirs.
@@ -36,7 +36,7 @@ class ChangeUserForm(UserChangeForm):
         return username
 
 
-class PersonAdmin(UserAdmin):
+class PersonAdmin(UserAdmin[User]):
     add_form = NewUserForm
     form = ChangeUserForm
 
@@ -46,7 +46,7 @@ admin.site.register(User, PersonAdmin)
 
 
 @admin.register(Profile)
-class ProfileAdmin(admin.ModelAdmin):
+class ProfileAdmin(admin.ModelAdmin[Profile]):
     list_display = ("user", "birth_date")
     list_select_related = ("user",)
     search_fields = ("user__username", "user__email")
@@ -57,7 +57,7 @@ class ProfileAdmin(admin.ModelAdmin):
 
 
 @admin.register(PersonalToken)
-class PersonalTokenAdmin(admin.ModelAdmin):
+class PersonalTokenAdmin(admin.ModelAdmin[PersonalToken]):
     list_display = ("user", "prefix", "created_at", "last_used_at")
     list_select_related = ("user",)
     search_fields = ("user__username",)
@@ -73,7 +73,7 @@ class PersonalTokenAdmin(admin.ModelAdmin):
 
 
 @admin.register(UsernameSkeleton)
-class UsernameSkeletonAdmin(ReadOnlyAdmin):
+class UsernameSkeletonAdmin(ReadOnlyAdmin[UsernameSkeleton]):
     """Each person's confusable skeletons (accounts/usernames.py): kept by every save of a User,
     never edited here; to look up which name a refused look-alike was mistaken for."""
 

@@ -165,15 +165,9 @@ def game_and_seats(game_id: int) -> tuple[Game, list[Seat]]:
     )
     if seats:
         game = seats[0].game
-        for seat in seats:
-            seat.game = game
     else:
         game = Game.objects.get(pk=game_id)  # a stream with no seats, or no game at all
-    prefetched = Seat.objects.filter(game=game)
-    prefetched._result_cache = seats
-    prefetched._prefetch_done = True  # type: ignore[attr-defined]
-    game._prefetched_objects_cache = {"seats": prefetched}  # type: ignore[attr-defined]
-    return game, seats
+    return reads.seated(game, seats), seats
 
 
 def _effective(seat: Seat) -> str:

@@ -33,7 +33,7 @@ class _Runs(threading.local):
 _runs = _Runs()
 
 
-class InProcessTask(Task):  # type: ignore[misc]
+class InProcessTask(Task[Any, Any]):
     """Every task's class. With a broker nothing changes. In-process (CELERY_TASK_ALWAYS_EAGER,
     `make run`), where `delay` runs the task at once: a task sent while another runs in the same
     thread is queued and run after it, and the first one drains the queue in a loop before it
@@ -41,7 +41,14 @@ class InProcessTask(Task):  # type: ignore[misc]
     the next, one per webhook decision) so runs one after another as on a worker, never one inside
     another until Python's recursion limit (docs/workers.md, "Without Redis")."""
 
-    def apply(self, args: Any = None, kwargs: Any = None, **options: Any) -> Any:
+    # Every option goes on to Task.apply by keyword, as delay and apply_async pass them; the
+    # stubs' apply names each option, positionally too.
+    def apply(  # type: ignore[override]
+        self,
+        args: tuple[Any, ...] | None = None,
+        kwargs: dict[str, Any] | None = None,
+        **options: Any,
+    ) -> EagerResult[Any]:
         queue = _runs.queue
         if queue is not None:
             options.setdefault("task_id", uuid())
@@ -68,6 +75,7 @@ class InProcessTask(Task):  # type: ignore[misc]
             _runs.queue = None
         if errors:
             raise errors[0]
+        assert result is not None  # super().apply returned, or it raised and errors holds it
         return result
 
 

@@ -16,10 +16,11 @@ Rows that concern a game link to the staff console's game inspector (`inspector_
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib import admin
 from django.db import connection
+from django.db.models import Model
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
@@ -58,7 +59,10 @@ def game_link(game_id: int | None) -> str:
     return format_html('<a href="{}">game {}</a>', inspector_url(game_id), game_id)
 
 
-class NoAddOrDeleteAdmin(admin.ModelAdmin):
+_M = TypeVar("_M", bound=Model)
+
+
+class NoAddOrDeleteAdmin(admin.ModelAdmin[_M]):
     """Rows that only the services make (a game, a registered bot) and that the log names:
     editable at most, never added or deleted here."""
 
@@ -69,12 +73,12 @@ class NoAddOrDeleteAdmin(admin.ModelAdmin):
         return False
 
 
-class ReadOnlyAdmin(NoAddOrDeleteAdmin):
+class ReadOnlyAdmin(NoAddOrDeleteAdmin[_M]):
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(admin.TabularInline[Seat, Game]):
     model = Seat
     fields = ("number", "user", "bot", "registered_bot", "age", "controller", "deadline_at")
     readonly_fields = fields
@@ -86,7 +90,7 @@ class SeatInline(admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(NoAddOrDeleteAdmin):
+class GameAdmin(NoAddOrDeleteAdmin[Game]):
     list_display = (
         "id",
         "rules",
@@ -122,7 +126,7 @@ class GameAdmin(NoAddOrDeleteAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(ReadOnlyAdmin):
+class SeatAdmin(ReadOnlyAdmin[Seat]):
     list_display = ("game_link", "number", "user", "bot", "registered_bot", "controller")
     list_filter = ("controller",)
     list_select_related = ("user", "registered_bot")
@@ -134,7 +138,7 @@ class SeatAdmin(ReadOnlyAdmin):
 
 
 @admin.register(GameEvent)
-class GameEventAdmin(ReadOnlyAdmin):
+class GameEventAdmin(ReadOnlyAdmin[GameEvent]):
     list_display = ("global_position", "game_link", "version", "type", "visibility", "actor")
     list_filter = ("type", "visibility")
     search_fields = ("=game__id", "=command_id")
@@ -168,7 +172,7 @@ class GameEventAdmin(ReadOnlyAdmin):
 
 
 @admin.register(GameSummary)
-class GameSummaryAdmin(ReadOnlyAdmin):
+class GameSummaryAdmin(ReadOnlyAdmin[GameSummary]):
     list_display = (
         "game_link",
         "status",
@@ -186,7 +190,7 @@ class GameSummaryAdmin(ReadOnlyAdmin):
 
 
 @admin.register(HandResult)
-class HandResultAdmin(ReadOnlyAdmin):
+class HandResultAdmin(ReadOnlyAdmin[HandResult]):
     list_display = ("game_link", "hand_number", "winner", "gained", "scores")
 
     @admin.display(description="game", ordering="game")
@@ -195,7 +199,7 @@ class HandResultAdmin(ReadOnlyAdmin):
 
 
 @admin.register(MatchResult)
-class MatchResultAdmin(ReadOnlyAdmin):
+class MatchResultAdmin(ReadOnlyAdmin[MatchResult]):
     list_display = ("game_link", "winner", "places", "forfeited", "scores", "hands_won", "hands")
 
     @admin.display(description="game", ordering="game")
@@ -204,12 +208,12 @@ class MatchResultAdmin(ReadOnlyAdmin):
 
 
 @admin.register(ProjectionCheckpoint)
-class ProjectionCheckpointAdmin(ReadOnlyAdmin):
+class ProjectionCheckpointAdmin(ReadOnlyAdmin[ProjectionCheckpoint]):
     list_display = ("name", "position", "updated_at")
 
 
 @admin.register(PositionCounter)
-class PositionCounterAdmin(ReadOnlyAdmin):
+class PositionCounterAdmin(ReadOnlyAdmin[PositionCounter]):
     list_display = ("id", "value", "meaning")
 
     @admin.display(description="meaning")
@@ -224,7 +228,7 @@ class PositionCounterAdmin(ReadOnlyAdmin):
 
 
 @admin.register(GameLease)
-class GameLeaseAdmin(ReadOnlyAdmin):
+class GameLeaseAdmin(ReadOnlyAdmin[GameLease]):
     """Which run may ask a game's webhook bots now (bots/remote/leases.py): to see a game held by
     a lease that a killed worker left, until it expires."""
 
@@ -238,7 +242,7 @@ class GameLeaseAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Snapshot)
-class SnapshotAdmin(ReadOnlyAdmin):
+class SnapshotAdmin(ReadOnlyAdmin[Snapshot]):
     """A cache of replayed states (games/snapshots.py): which games have one at which version,
     never the state itself (it holds every hidden card). Deleting one is always safe: the next
     load folds the log instead."""
@@ -264,7 +268,7 @@ class SnapshotAdmin(ReadOnlyAdmin):
 
 
 @admin.register(BotCall)
-class BotCallAdmin(ReadOnlyAdmin):
+class BotCallAdmin(ReadOnlyAdmin[BotCall]):
     list_display = ("at", "bot", "outcome", "latency", "reason", "game")
     list_filter = ("outcome", "bot__kind")
     list_select_related = ("bot",)
@@ -279,7 +283,7 @@ class BotCallAdmin(ReadOnlyAdmin):
 
 
 @admin.register(NotificationPreference)
-class NotificationPreferenceAdmin(admin.ModelAdmin):
+class NotificationPreferenceAdmin(admin.ModelAdmin[NotificationPreference]):
     list_display = ("user", "turn_emails")
     list_filter = ("turn_emails",)
     list_select_related = ("user",)
@@ -290,7 +294,7 @@ class NotificationPreferenceAdmin(admin.ModelAdmin):
 
 
 @admin.register(TurnNotice)
-class TurnNoticeAdmin(ReadOnlyAdmin):
+class TurnNoticeAdmin(ReadOnlyAdmin[TurnNotice]):
     list_display = ("seat", "game", "deadline_at", "created_at", "sent_at", "held")
     list_select_related = ("seat",)
     search_fields = ("=seat__game__id", "seat__user__username")
@@ -301,7 +305,7 @@ class TurnNoticeAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Presence)
-class PresenceAdmin(ReadOnlyAdmin):
+class PresenceAdmin(ReadOnlyAdmin[Presence]):
     """When each person was last at each of their games, the one email of their absence, and
     whether they muted the game (clocks/presence.py): written by their visits, read-only here."""
 

@@ -69,7 +69,8 @@ def dispatch_game(game_id: int) -> None:
         tasks.advance_game.delay(game_id)
     if rows and rows[0].game__status == MATCH_OVER:
         found = GameSettings.of(rows[0].game__context)
-        if found.is_validation and not found.inline:
+        # A validation game always names its bot (bots/remote/validation.py makes it so).
+        if found.is_validation and not found.inline and found.bot is not None:
             tasks.settle_validation.delay(found.bot, found.round)
         for listener in _match_over:
             listener(game_id, found)

@@ -162,7 +162,7 @@ def changes_allowed(request: HttpRequest) -> bool:
     """Within the person's budget of bot changes (the API's), else a message says when."""
     throttle = BotChangesThrottle()
     # A DRF throttle reads only the request's user and address, which Django's request has.
-    if throttle.allow_request(request, None):  # type: ignore[arg-type]
+    if throttle.allow_request(request, None):
         return True
     wait = throttle.wait() or 60
     messages.error(

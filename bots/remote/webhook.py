@@ -278,7 +278,7 @@ class _Connection(http.client.HTTPConnection):
                 error = failed
                 continue
             self.raw = sock
-            self.sock = _TimedSocket(sock, self.deadline)  # type: ignore[assignment]
+            self.sock = _TimedSocket(sock, self.deadline)
             return
         raise error
 
