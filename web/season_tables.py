@@ -165,6 +165,7 @@ class RoundView:
     deadline: datetime.datetime  # as drawn; a ruling may move one fixture's
     fixtures: list[FixtureView]
     byes: list[str]
+    opened: bool  # its day has come: "opened Sat 5 Dec", not "opens", while it is played
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +191,7 @@ def division_rounds(
                 for row in rows.fixtures
             ],
             byes=sorted(bye.entrant.name for bye in rows.byes),
+            opened=rows.fixtures[0].fixture.opens_at <= now,
         )
         for rows in season_fixtures(division.season, tier=division.tier)
         if rows.fixtures
