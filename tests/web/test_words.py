@@ -15,7 +15,6 @@ from django.urls import reverse
 from games import services
 from games.models import Bot
 from tests.games.factories import make_user
-from tests.web.league_pages import text
 from tests.web.tables import FAMILIES, advance, people_game
 
 pytestmark = pytest.mark.django_db
