@@ -295,7 +295,7 @@ def season_tables_context(season: Season, user: Any) -> dict[str, Any]:
 
 
 class ForfeitForm(forms.Form):
-    seat = forms.IntegerField(min_value=0)
+    seat = forms.IntegerField(min_value=0, error_messages={"required": "choose the seat"})
     note = forms.CharField(max_length=NOTE_LENGTH, required=False)
     confirm = forms.BooleanField(error_messages={"required": "tick the box to confirm the forfeit"})
 

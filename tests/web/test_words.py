@@ -120,3 +120,115 @@ def test_a_lane_naming_a_card_twice_says_which_and_keeps_the_choices(htmx):
     if not htmx:
         again = client.get(reverse("web:play", args=[game.pk])).content.decode()
         assert " selected>" not in again.split('class="precommit"')[1].split("</form>")[0]
+
+
+# The home page
+
+
+def test_the_home_page_says_which_families_precognitive_goes_over():
+    """The engine's own answer (supports_precognitive): official and basic-plus."""
+    from engine.rules import RULESETS
+
+    bases = [name for name, rules in RULESETS.items() if rules.supports_precognitive]
+    assert bases == ["official", "basic-plus"]
+    shown = words(Client().get("/").content.decode())
+    assert "the precognitive modifier goes over Official and Basic-plus" in shown
+    assert "over any of them" not in shown
+
+
+# A season's organiser
+
+
+@pytest.fixture
+def running(eager_tasks):
+    from league.seasons import season_start
+    from tests.web.league_pages import autumn_season, project
+
+    season, ada, ben = autumn_season()
+    season = season_start(season=season, admin=ada)
+    project()
+    return season, ada, ben
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_forfeit_form_chooses_no_seat_for_the_organiser(running):
+    from league.models import Fixture
+    from tests.web.league_pages import open_fixture_of
+
+    season, ada, _ = running
+    fixture = open_fixture_of(season, ada)
+    client = signed_in(ada)
+    html = client.get(reverse("web:season", args=[season.slug])).content.decode()
+    select = html.split(f'id="forfeit-seat-{fixture.pk}"')[1].split("</select>")[0]
+    options = re.findall(r"<option([^>]*)>([^<]*)</option>", select)
+    assert options[0] == (' value="" selected', "Choose the seat")
+    assert all("selected" not in attrs for attrs, _ in options[1:])
+    assert "ada (person, seat " in select
+    # Sent without a seat, nothing is ruled and the page says why.
+    url = reverse("web:fixture-forfeit", args=[season.slug, fixture.pk])
+    response = client.post(url, {"seat": "", "confirm": "1"}, follow=True)
+    assert "Nothing was ruled: seat: choose the seat." in words(response.content.decode())
+    assert Fixture.objects.get(pk=fixture.pk).game.status == "playing"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_closing_a_season_asks_first_without_javascript(running):
+    from league.models import Season
+    from tests.web.league_pages import play_season_out
+
+    season, ada, _ = running
+    client = signed_in(ada)
+    page = client.get(reverse("web:season", args=[season.slug])).content.decode()
+    close = reverse("web:season-close", args=[season.slug])
+    # The season's page links to the question; no button there closes it.
+    assert f'<a class="button danger" href="{close}">Close the season…</a>' in page
+    assert f'action="{close}"' not in page
+    asked = words(client.get(close).content.decode())
+    assert "Close Autumn League?" in asked and "can close only when every fixture has" in asked
+    # A POST without the confirmation asks again and closes nothing.
+    response = client.post(close, follow=True)
+    assert "Close Autumn League?" in words(response.content.decode())
+    play_season_out(season, ada)
+    asked = words(client.get(close).content.decode())
+    assert "This cannot be undone." in asked
+    assert Season.objects.get(pk=season.pk).status == Season.Status.RUNNING
+    closed = client.post(close, {"confirm": "1"}, follow=True)
+    assert "Autumn League is closed; its final tables are kept." in words(closed.content.decode())
+    assert Season.objects.get(pk=season.pk).status == Season.Status.CLOSED
+
+
+# The lobby
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_lobby_marks_a_league_fixture(running):
+    from tests.web.league_pages import open_fixture_of
+
+    season, ada, _ = running
+    fixture = open_fixture_of(season, ada)
+    html = signed_in(ada).get("/play/").content.decode()
+    card = html.split(f'href="/games/{fixture.game_id}/"')[1]
+    shown = words(card)
+    assert (
+        f"League fixture Autumn League · Premier · round {fixture.round}, table {fixture.table}"
+        in shown
+    )
+    anchor = f"/seasons/{season.slug}/#division-1-round-{fixture.round}"
+    assert f'href="{anchor}"' in card
+
+
+def test_the_lobby_shows_an_aborted_game_as_aborted_without_a_winner(eager_tasks):
+    from staff.actions import game_abort
+
+    game, people = people_game(FAMILIES["official"], seats=2)
+    game = advance(game, 6)
+    staff = make_user("root")
+    staff.is_staff = True
+    staff.save()
+    game_abort(game_id=game.pk, user=staff, reason="a test")
+    html = signed_in(people[0]).get("/play/?show=finished").content.decode()
+    card = words(html.split('<ul class="games">')[1].split("</ul>\n")[0])
+    assert f"Game {game.pk}" in card
+    assert "Aborted by the staff: no winner, no result" in card
+    assert "Finished" not in card
+    assert '<span class="badge">winner</span>' not in html
