@@ -134,6 +134,9 @@ def test_the_home_page_says_which_families_precognitive_goes_over():
     shown = words(Client().get("/").content.decode())
     assert "the precognitive modifier goes over Official and Basic-plus" in shown
     assert "over any of them" not in shown
+    # A season sets its own target, and its tables move when a match ends, not a hand.
+    assert "played to 500 points" not in shown and "update as hands end" not in shown
+    assert "tables that update as each match ends" in shown
 
 
 # A season's organiser
