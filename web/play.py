@@ -10,6 +10,7 @@ what the viewer may not see.
 from __future__ import annotations
 
 import datetime
+import re
 import secrets
 from typing import Any
 
@@ -28,6 +29,7 @@ from games.actors import is_person, seats_held
 from games.errors import Conflict, Forbidden, GameError, GameNotFound, IllegalMove
 from games.models import Game
 from web import board, controls, notices, story
+from web.cards import card_name
 from web.lockout import too_many
 from web.names import Names, seat_names
 
@@ -63,6 +65,7 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
     except Forbidden as error:
         return refused(request, error, 403, game_id)
     context["emails_muted"] = is_person(request.user) and is_muted(request.user.pk, game_id)
+    _keep_lane(context, request.session.pop(_KEPT_LANE.format(game_id), None))
     return render(request, "games/play.html", context)
 
 
@@ -111,6 +114,9 @@ def command(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         if isinstance(error, Forbidden):
             return refused(request, error, 403, game_id)
         messages.error(request, _refusal(error), extra_tags=error.code)
+        if "card" in request.POST:
+            # A refused lane: the page shows the person's choices again, to correct one.
+            request.session[_KEPT_LANE.format(game_id)] = request.POST.getlist("card")
     if request.htmx:
         return _partial(request, game_id, seat, None)
     url = reverse("web:play", args=[game_id])
@@ -145,12 +151,21 @@ def _run(request: HttpRequest, game_id: int) -> None:
     )
 
 
+_CARD_CODE = re.compile(
+    r"\b(?:red|yellow|green|blue)-(?:[0-9]|skip|reverse|draw2)\b|\bwild(?:-draw4)?\b"
+)
+
+
 def _refusal(error: GameError) -> str:
     if isinstance(error, Conflict):
         return "The game moved on before your move arrived: here is the board as it is now."
     if isinstance(error, Forbidden):
         return f"You cannot do that: {error.message}"
-    return f"That move was refused: {error.message}"
+    message = error.message
+    if error.code == "card-not-in-hand":
+        # The cards in the words the page uses for them: "red 7", not "red-7".
+        message = _CARD_CODE.sub(lambda code: card_name(code[0]), message)
+    return f"That move was refused: {message.rstrip('.')}."
 
 
 def _partial(
@@ -163,7 +178,20 @@ def _partial(
         context = board_context(request, game_id, None)
     if error is not None:
         context["error"] = {"code": error.code, "message": _refusal(error)}
+        if "card" in request.POST:
+            _keep_lane(context, request.POST.getlist("card"))
     return render(request, "games/_game.html", context)
+
+
+# The session key of a refused lane's cards, kept for the page the refusal redirects to.
+_KEPT_LANE = "kept-lane-{}"
+
+
+def _keep_lane(context: dict[str, Any], cards: Any) -> None:
+    """Show a refused lane's cards in its slots again (a card the hand no longer offers is not)."""
+    lane = context["controls"].precommit
+    if lane is not None and isinstance(cards, list):
+        lane.chosen = [str(card) for card in cards]
 
 
 def _seat_param(request: HttpRequest, data: Any = None) -> int | None:

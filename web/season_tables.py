@@ -165,6 +165,7 @@ class RoundView:
     deadline: datetime.datetime  # as drawn; a ruling may move one fixture's
     fixtures: list[FixtureView]
     byes: list[str]
+    opened: bool  # its day has come: "opened Sat 5 Dec", not "opens", while it is played
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +191,7 @@ def division_rounds(
                 for row in rows.fixtures
             ],
             byes=sorted(bye.entrant.name for bye in rows.byes),
+            opened=rows.fixtures[0].fixture.opens_at <= now,
         )
         for rows in season_fixtures(division.season, tier=division.tier)
         if rows.fixtures
@@ -293,7 +295,7 @@ def season_tables_context(season: Season, user: Any) -> dict[str, Any]:
 
 
 class ForfeitForm(forms.Form):
-    seat = forms.IntegerField(min_value=0)
+    seat = forms.IntegerField(min_value=0, error_messages={"required": "choose the seat"})
     note = forms.CharField(max_length=NOTE_LENGTH, required=False)
     confirm = forms.BooleanField(error_messages={"required": "tick the box to confirm the forfeit"})
 

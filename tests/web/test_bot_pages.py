@@ -113,7 +113,7 @@ def test_the_public_page_keeps_the_owners_reasons_to_the_owner():
 
     html = Client().get(reverse("web:bot", args=[greta.pk])).content.decode()
 
-    assert "failed its validation" in html
+    assert "failed (did not pass its validation)" in text(html)
     assert "illegal command" not in html
     assert Client().get(reverse("web:bot", args=[999999])).status_code == 404
 

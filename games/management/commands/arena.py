@@ -387,7 +387,9 @@ class Command(BaseCommand):
         )
         self.stdout.write(f"fallback moves for your bot: {fallbacks or 'none'}")
         self.stdout.write(f"status: {bot.status} {bot.status_reason}".rstrip())
-        self.stdout.write(f"games: {' '.join(map(str, results.games))} (replays at /games/<id>/)")
+        self.stdout.write(
+            f"games: {' '.join(map(str, results.games))} (replays at /games/<id>/replay/)"
+        )
 
 
 def _owner() -> Any:
