@@ -264,6 +264,7 @@ def test_the_staff_actions_suspend_and_reinstate_bots_with_a_reason(staff):
     active = make_bot(kind=Bot.Kind.BUILTIN)
     validating = make_bot(kind=Bot.Kind.BUILTIN, status=Bot.Status.VALIDATING)
     suspended = make_bot(kind=Bot.Kind.BUILTIN, status=Bot.Status.SUSPENDED)
+    by_staff = make_bot(kind=Bot.Kind.BUILTIN, status=Bot.Status.SUSPENDED, suspended_by_staff=True)
     listing = reverse("admin:games_bot_changelist")
 
     unexplained = staff.post(listing, {"action": "suspend", "_selected_action": [active.pk]})
@@ -273,7 +274,7 @@ def test_the_staff_actions_suspend_and_reinstate_bots_with_a_reason(staff):
         listing,
         {
             "action": "suspend",
-            "_selected_action": [active.pk, validating.pk],
+            "_selected_action": [active.pk, validating.pk, by_staff.pk],
             "reason": "answers with garbage",
         },
         follow=True,
@@ -293,9 +294,10 @@ def test_the_staff_actions_suspend_and_reinstate_bots_with_a_reason(staff):
     assert unexplained.status_code == 302
     assert active.status == Bot.Status.SUSPENDED
     assert "answers with garbage" in active.status_reason
-    # A validating bot's round decides its status: the action refuses it, by name.
-    assert validating.status == Bot.Status.VALIDATING
-    assert any(m.startswith(f"{validating.name}: bot-validating") for m in refused), refused
+    # A validating bot is suspended too (its round is void); one the staff suspended already is
+    # refused, by name.
+    assert (validating.status, validating.suspended_by_staff) == (Bot.Status.SUSPENDED, True)
+    assert any(m.startswith(f"{by_staff.name}: bot-suspended-by-staff") for m in refused), refused
     assert (suspended.status, suspended.validation_round) == (Bot.Status.VALIDATING, 1)
     # Each change is in the console's audit trail, which the admin lists and never changes.
     audit = staff.get(reverse("admin:staff_auditentry_changelist")).content.decode()
