@@ -1,10 +1,10 @@
 """Admin pages for games: look, don't touch.
 
-Games are created and moved only by games/services.py (an admin-made game would have no events),
-events are append-only (read-only here for everyone, superusers included), and read models belong
-to their projections. The admin may edit a game's context and reveal setting, nothing else. A
-private event's data (hidden cards) shows only once its match is over: staff who also play must
-not be able to peek.
+Games are created and moved only by games/creation.py and games/commands.py (an admin-made game
+would have no events), events are append-only (read-only here for everyone, superusers
+included), and read models belong to their projections. The admin may edit a game's context
+and reveal setting, nothing else. A private event's data (hidden cards) shows only once its
+match is over: staff who also play must not be able to peek.
 
 Registered bots' page is the staff console's (staff/admin.py), with its actions: their owners
 register and change them (bots/registry.py, which opens the validation rounds), so there only

@@ -16,11 +16,11 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from accounts.models import Profile
+from games.creation import SeatSpec, game_create
 from games.errors import InvalidGame
 from games.game_settings import GameSettings
 from games.lobby import ranked_by_age
 from games.models import Bot, Game
-from games.services import SeatSpec, game_create
 from league.errors import EntryRefused, InvalidCompetition
 from league.models import Competition, Entry
 
