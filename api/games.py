@@ -1,6 +1,7 @@
 """The people's game API: start a game, list mine, read one, follow its events, send commands,
-read the whole log once it is over. Session or personal token (api/auth.py); games/lobby.py and
-games/services.py do the work, and every view of a game is redacted for its viewer there.
+read the whole log once it is over. Session or personal token (api/auth.py); games/lobby.py,
+games/commands.py and games/visibility.py do the work, and every view of a game is redacted for
+its viewer there.
 Spectators (anyone, signed in or not, holding no seat) may read a game: its view hides every
 hand. docs/api.md describes the protocol.
 """
@@ -28,8 +29,10 @@ from api.errors import error_responses
 from api.shapes import CommandShape, VersionedEvent, ViewShape
 from clocks import presence
 from frontdoor.throttles import PersonCommandThrottle
-from games import lobby, services
+from games import lobby
+from games.commands import game_command
 from games.models import Game
+from games.visibility import game_events, game_replay
 
 # Events per page of GET /api/games/{id}/events.
 EVENTS_PAGE = 500
@@ -208,9 +211,7 @@ def events(request: Request, game_id: int) -> Response:
     query.is_valid(raise_exception=True)
     after = query.validated_data["after"]
     # One more than a page, to tell whether another page follows.
-    found = services.game_events(
-        game_id=game_id, viewer=request.user, after=after, limit=EVENTS_PAGE + 1
-    )
+    found = game_events(game_id=game_id, viewer=request.user, after=after, limit=EVENTS_PAGE + 1)
     page = found[:EVENTS_PAGE]
     body: dict[str, Any] = {
         "version": page[-1]["version"] if page else after,
@@ -250,7 +251,7 @@ def command(request: Request, game_id: int) -> Response:
         game_id,
         lambda: request.user.pk if request.user.is_authenticated else None,
     )
-    result = services.game_command(
+    result = game_command(
         game_id=game_id,
         actor=person(request),
         command=data["command"],
@@ -275,7 +276,7 @@ def command(request: Request, game_id: int) -> Response:
 def replay(request: Request, game_id: int) -> Response:
     """The whole log, every card, once the match is over and the game's reveal setting allows;
     403 `not-revealed` before."""
-    log = services.game_replay(game_id=game_id)
+    log = game_replay(game_id=game_id)
     game = Game.objects.prefetch_related("seats__user", "seats__registered_bot").get(pk=game_id)
     body = {"game": game.pk, "variant": game.variant, "seats": lobby.seat_listing(game)}
     return Response(ReplayOutput({**body, "events": log}).data)

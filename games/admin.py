@@ -1,10 +1,10 @@
 """Admin pages for games: look, don't touch.
 
-Games are created and moved only by games/services.py (an admin-made game would have no events),
-events are append-only (read-only here for everyone, superusers included), and read models belong
-to their projections. The admin may edit a game's context and reveal setting, nothing else. A
-private event's data (hidden cards) shows only once its match is over: staff who also play must
-not be able to peek.
+Games are created and moved only by games/creation.py and games/commands.py (an admin-made game
+would have no events), events are append-only (read-only here for everyone, superusers
+included), and read models belong to their projections. The admin may edit a game's context
+and reveal setting, nothing else. A private event's data (hidden cards) shows only once its
+match is over: staff who also play must not be able to peek.
 
 Registered bots' page is the staff console's (staff/admin.py), with its actions: their owners
 register and change them (bots/registry.py, which opens the validation rounds), so there only
@@ -25,7 +25,7 @@ from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 
-from games import services, snapshots, store
+from games import snapshots, store
 from games.models import (
     BotCall,
     Game,
@@ -42,6 +42,7 @@ from games.models import (
     Snapshot,
     TurnNotice,
 )
+from games.reveal import revealed
 
 
 def inspector_url(game_id: int) -> str:
@@ -162,11 +163,12 @@ class GameEventAdmin(ReadOnlyAdmin[GameEvent]):
 
     @admin.display(description="data")
     def shown_data(self, event: GameEvent) -> Any:
-        # Hidden cards show here only once the whole log is public (services.revealed: the match
-        # over, a reveal-after-match game, and for a ladder rotation its whole set over, since the
-        # rotations share one seed). Before that, the staff console's inspector shows them, to
-        # staff who do not play in the game, and records every look (staff/inspections.py).
-        if event.visibility == GameEvent.Visibility.PUBLIC or services.revealed(event.game):
+        # Hidden cards show here only once the whole log is public (games/reveal.py `revealed`:
+        # the match over, a reveal-after-match game, and for a ladder rotation its whole set over,
+        # since the rotations share one seed). Before that, the staff console's inspector shows
+        # them, to staff who do not play in the game, and records every look
+        # (staff/inspections.py).
+        if event.visibility == GameEvent.Visibility.PUBLIC or revealed(event.game):
             return event.data
         return "(hidden until the game's log is public: the staff inspector shows it, audited)"
 

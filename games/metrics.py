@@ -42,7 +42,7 @@ if MULTIPROCESS_DIR:
 # mode has none: both modes expose the same series.
 disable_created_metrics()  # type: ignore[no-untyped-call]  # unannotated in prometheus_client
 
-# uno_commands_total's outcomes: games.services.game_command's result or refusal.
+# uno_commands_total's outcomes: games.commands.game_command's result or refusal.
 APPLIED = "applied"
 REPEATED = "repeated"
 COMMAND_OUTCOMES = (
@@ -51,7 +51,7 @@ COMMAND_OUTCOMES = (
 
 COMMANDS = Counter(
     "uno_commands",
-    "Commands run by games.services.game_command (people, pull and webhook bots, the system), "
+    "Commands run by games.commands.game_command (people, pull and webhook bots, the system), "
     "by outcome.",
     ["outcome"],
 )

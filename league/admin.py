@@ -33,9 +33,9 @@ from frontdoor.variant_form import (
     family_defaults,
 )
 from frontdoor.variant_text import FAMILY_NAMES
-from games import services
 from games.admin import game_link, inspector_url
 from games.models import Game
+from games.reveal import set_over
 from league.errors import EntryRefused
 from league.models import (
     Bye,
@@ -455,7 +455,7 @@ class LadderSetAdmin(ReadOnlyAdmin[LadderSet]):
     def shown_seed(self, ladder_set: LadderSet) -> str:
         # Every rotation of the set is dealt from this seed: shown before the set is over, it
         # would give the cards of the rotations still to play (docs/ladders.md).
-        if services.set_over(ladder_set.pk, ladder_set.size):
+        if set_over(ladder_set.pk, ladder_set.size):
             return ladder_set.seed
         return "(hidden until every game of the set is over)"
 

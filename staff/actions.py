@@ -19,11 +19,13 @@ from django.db import transaction
 
 from bots.remote import validation
 from engine.events import DEADLINE_EXTENDED, GAME_ABORTED
-from games import projections, seat_facts, services, tasks
+from games import projections, seat_facts, tasks
 from games.actors import StaffActor, actor_label, is_person
+from games.commands import append_decided
 from games.errors import Forbidden, GameError, InvalidGame
 from games.game_settings import GameSettings
 from games.models import Bot, Game, Seat
+from games.repository import repository
 from league.ladders import ladder_set_close
 from league.models import Competition
 from staff import tasks as staff_tasks
@@ -133,12 +135,10 @@ def game_abort(*, game_id: int, user: Any, reason: str) -> AuditEntry:
     _not_a_player(game_id, user)
     with transaction.atomic():
         game = seat_facts.locked_game(game_id)
-        variant, state, version = services.load_state(game)
+        variant, state, version = repository.state(game)
         event = {"type": GAME_ABORTED, "reason": reason}
         after = variant.replay([event], state)
-        appended = services.append_decided(
-            game, variant, after, [event], version, None, actor_label(actor)
-        )
+        appended = append_decided(game, variant, after, [event], version, None, actor_label(actor))
         # The clocks stop with the event (the dispatcher would stop them after the commit;
         # the caches are written with the event that changes them).
         Seat.objects.filter(game=game).exclude(deadline_at=None).update(deadline_at=None)

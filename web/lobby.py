@@ -2,7 +2,7 @@
 
 Scores come from the read models when they are up to date with the game (GameSummary while it
 is played, MatchResult once it is over; games/projections.py folds them every few seconds), else
-from services.game_view, which replays the log as the person may see it.
+from game_view, which replays the log as the person may see it.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from django.views.decorators.http import require_GET
 
 from engine.events import GAME_ABORTED
 from frontdoor.variant_text import time_left, variant_details, variant_title
-from games import services
 from games.actors import Person
 from games.lobby import GameRow, SeatInfo, games_of
 from games.models import Game, GameEvent, GameSummary, MatchResult
+from games.visibility import game_view
 from league.models import Fixture
 from web.accounts import SignedInRequest
 
@@ -98,7 +98,7 @@ def standings(rows: Sequence[GameRow], person: Person) -> dict[int, Standing]:
         elif game.status != Game.Status.MATCH_OVER and summary and summary.version == game.version:
             found[game.pk] = Standing(list(summary.scores), None)
         else:
-            view = services.game_view(game_id=game.pk, viewer=person)
+            view = game_view(game_id=game.pk, viewer=person)
             found[game.pk] = Standing(list(view.get("scores") or []), view.get("winner"))
     return found
 

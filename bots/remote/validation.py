@@ -32,11 +32,13 @@ from django.utils import timezone
 from bots import turns
 from engine import MATCH_OVER, PLAYING
 from engine.events import FALLBACK_PLAYED
-from games import outbox, seat_facts, services, store
+from games import outbox, seat_facts, store
 from games.actors import SYSTEM
+from games.creation import SeatSpec, game_create
 from games.game_settings import VALIDATION, GameSettings
 from games.models import Bot, Game, Seat
 from games.seat_facts import HandOverReason
+from games.seeds import keyed_seed
 
 log = logging.getLogger(__name__)
 # Seconds a validation run waits when another run holds its game's lease (bots/remote/leases.py).
@@ -144,14 +146,14 @@ def round_games(bot_id: int, round_: int) -> list[Game]:
 
 def _validation_game(bot: Bot, round_: int, match: int) -> Game:
     opponents = list(settings.BOTS_VALIDATION_OPPONENTS)
-    seats = [services.SeatSpec(bot=name) for name in opponents]
+    seats = [SeatSpec(bot=name) for name in opponents]
     # The bot sits in a different place each match.
-    seats.insert(match % (len(opponents) + 1), services.SeatSpec(registered=bot))
-    return services.game_create(
+    seats.insert(match % (len(opponents) + 1), SeatSpec(registered=bot))
+    return game_create(
         variant_spec=settings.BOTS_VALIDATION_SPEC,
         seats=seats,
         # Keyed: the bot's owner knows the label, and must not know the cards.
-        seed=services.keyed_seed(f"validation:{bot.pk}:{round_}:{match}"),
+        seed=keyed_seed(f"validation:{bot.pk}:{round_}:{match}"),
         settings=GameSettings(
             kind=VALIDATION,
             bot=bot.pk,

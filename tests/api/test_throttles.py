@@ -16,8 +16,8 @@ from rest_framework.test import APIClient
 from bots import turns
 from bots.remote import tokens
 from frontdoor import throttles
+from games.creation import SeatSpec, game_create
 from games.models import Bot, Game, GameEvent
-from games.services import SeatSpec, game_create
 from tests.games.factories import SHORT, make_user
 
 pytestmark = pytest.mark.django_db

@@ -16,7 +16,7 @@ from django.utils import timezone
 from bots.remote import leases, webhook
 from bots.remote.strikes import ILLEGAL, record_call
 from bots.remote.tokens import issue_token
-from games import projections, services, snapshots
+from games import projections, snapshots
 from games.models import (
     Bot,
     BotCall,
@@ -26,6 +26,7 @@ from games.models import (
     Snapshot,
     TurnNotice,
 )
+from games.repository import repository
 from tests.games.factories import make_game, make_user, play_to_end
 
 pytestmark = pytest.mark.django_db
@@ -79,7 +80,7 @@ def games_rows():
     game = make_game(seed=8)
     play_to_end(game.pk, seed=8)
     # Kept by loads outside a transaction only: this test runs inside one.
-    _, state, version = services.load_state(game)
+    _, state, version = repository.state(game)
     Snapshot.objects.create(
         game=game,
         fingerprint=snapshots.FINGERPRINT,
@@ -322,7 +323,7 @@ def test_a_bots_recent_calls_are_shown_read_only_with_their_game(staff, games_ro
 
 def test_a_snapshots_page_shows_no_card_and_it_may_be_deleted(staff):
     game = make_game(seed=8)
-    _, state, version = services.load_state(game)
+    _, state, version = repository.state(game)
     snapshot = Snapshot.objects.create(
         game=game,
         fingerprint=snapshots.FINGERPRINT,

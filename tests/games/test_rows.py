@@ -18,9 +18,10 @@ from accounts.services import token_issue, user_for_token
 from bots import turns
 from bots.remote import tokens
 from bots.remote.pull_turns import pull_decisions
-from games import prepared, reads, seats, services
+from games import prepared, reads, seats
+from games.creation import SeatSpec, game_create
+from games.errors import GameNotFound
 from games.models import Bot, Game, Seat
-from games.services import SeatSpec, game_create
 from tests.games.factories import SHORT, make_user
 
 pytestmark = pytest.mark.django_db
@@ -115,9 +116,9 @@ def test_a_game_s_seats_answer_without_a_query_and_a_filter_stays_in_the_game(
 
 
 def test_game_for_a_game_that_is_not_there() -> None:
-    with pytest.raises(services.GameNotFound):
+    with pytest.raises(GameNotFound):
         reads.game_for(10**6)
-    with pytest.raises(services.GameNotFound):
+    with pytest.raises(GameNotFound):
         reads.game_for("twelve")  # type: ignore[arg-type]
 
 

@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from bots.remote.tokens import issue_token, token_hash
+from games.creation import SeatSpec, game_create
 from games.models import Bot, BotCall, Game
-from games.services import SeatSpec, game_create
 from league.ladder_reads import head_to_head, history, leaderboard
 from league.models import Entry
 from staff.actions import bot_suspend

@@ -13,6 +13,7 @@ import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
 
+from games.creation import SeatSpec, game_create
 from web.guides import GUIDES
 
 pytestmark = pytest.mark.django_db
@@ -177,11 +178,10 @@ def test_the_pages_that_need_the_guides_link_to_them(client):
     ],
 )
 def test_the_play_page_links_to_its_familys_rules(client, spec, anchor, words):
-    from games import services
 
     ada, bob = User.objects.create_user("ada"), User.objects.create_user("bob")
-    seats = [services.SeatSpec(user=ada), services.SeatSpec(user=bob)]
-    game = services.game_create(variant_spec=spec, seats=seats, seed=1, actor=ada)
+    seats = [SeatSpec(user=ada), SeatSpec(user=bob)]
+    game = game_create(variant_spec=spec, seats=seats, seed=1, actor=ada)
     client.force_login(ada)
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert f'<a href="/guides/rules/#{anchor}" hx-boost="false">{words}</a>' in page

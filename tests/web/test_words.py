@@ -12,8 +12,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.models import Bot
+from games.visibility import game_view
 from tests.games.factories import make_user
 from tests.web.tables import FAMILIES, advance, people_game
 
@@ -77,7 +77,7 @@ def lane_to_fill():
     for _ in range(8):
         seat = game.to_act[0] if game.to_act else None
         if seat is not None:
-            view = services.game_view(game_id=game.pk, viewer=people[seat])
+            view = game_view(game_id=game.pk, viewer=people[seat])
             if view["pending"]["type"] == "precommit" and view["pending"]["count"] == 2:
                 once = [card for card, n in Counter(view["hand"]).items() if n == 1]
                 if once:
@@ -115,7 +115,7 @@ def test_a_lane_naming_a_card_twice_says_which_and_keeps_the_choices(htmx):
     form = html.split('class="precommit"')[1].split("</form>")[0]
     assert form.count(f'value="{card}" selected') == 2
     game.refresh_from_db()
-    assert services.game_view(game_id=game.pk, viewer=person)["pending"]["type"] == "precommit"
+    assert game_view(game_id=game.pk, viewer=person)["pending"]["type"] == "precommit"
     # Shown once: the page after is the plain lane form again.
     if not htmx:
         again = client.get(reverse("web:play", args=[game.pk])).content.decode()
