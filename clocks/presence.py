@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core import signing
+from django.db import connection
 from django.utils import timezone
 
 from games.models import NotificationPreference, Presence, Seat
@@ -35,18 +36,26 @@ _WRITTEN_MAX = 50_000
 _UNSUBSCRIBE_SALT = "clocks.presence.unsubscribe"
 
 
+# One statement, on PostgreSQL and SQLite alike: the row made or its moment moved, only for a
+# person who holds a seat in the game (the seat's check is part of the statement).
+_SEEN = (
+    f"INSERT INTO {Presence._meta.db_table} (user_id, game_id, seen_at, emailed_at, muted) "
+    f"SELECT %s, %s, %s, NULL, %s WHERE EXISTS (SELECT 1 FROM {Seat._meta.db_table} "
+    "WHERE game_id = %s AND user_id = %s) "
+    "ON CONFLICT (user_id, game_id) DO UPDATE SET seen_at = excluded.seen_at"
+)
+
+
 def seen(user_id: int | None, game_id: int, *, now: datetime | None = None) -> bool:
     """The person was at the game now: record it if they hold a seat there (a spectator leaves
-    no row). Returns whether it was recorded."""
+    no row), in one statement. Returns whether it was recorded."""
     now = now or timezone.now()
     if user_id is None:
         return False
-    if Presence.objects.filter(user_id=user_id, game_id=game_id).update(seen_at=now):
-        return True
-    if not Seat.objects.filter(game_id=game_id, user_id=user_id).exists():
-        return False
-    Presence.objects.update_or_create(user_id=user_id, game_id=game_id, defaults={"seen_at": now})
-    return True
+    at = connection.ops.adapt_datetimefield_value(now)
+    with connection.cursor() as cursor:
+        cursor.execute(_SEEN, [user_id, game_id, at, False, game_id, user_id])
+        return bool(cursor.rowcount)
 
 
 def seen_now_and_then(key: str, game_id: int, user_id: Callable[[], int | None]) -> None:

@@ -32,8 +32,10 @@ pytestmark = pytest.mark.django_db
 # position counter's, the game's and the events' (games/store.py).
 SQLITE = connection.vendor == "sqlite"
 APPEND_EXTRA = 2 if SQLITE else 0
-# A person's command: the token, the game with its seats (one query), the log, the append.
-PERSON_COMMAND_QUERIES = 4 + 2 + APPEND_EXTRA
+# A person's command: the token, the game with its seats (one query), the log, the append, and
+# the person's presence at the game (clocks/presence.py: one statement, at most every
+# GAMES_PRESENCE_WRITE_SECONDS per person and game in a process; here the first).
+PERSON_COMMAND_QUERIES = 4 + 2 + 1 + APPEND_EXTRA
 # A pull bot's: the bot with its owner (one query), the game, the log, the append, and the
 # bot's call stats (bots/remote/strikes.py: the call's row and the counters, one statement on
 # PostgreSQL, two on SQLite).

@@ -35,9 +35,13 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 # On SQLite (`make test` without DATABASE_URL) the append is three statements, not one
 # (games/store.py).
 APPEND_EXTRA = 2 if connection.vendor == "sqlite" else 0
-HTMX_POST = 10 + APPEND_EXTRA
-PLAIN_POST = 9 + APPEND_EXTRA
-PAGE = 6
+# The person's presence at the game (clocks/presence.py): one statement, at most every
+# GAMES_PRESENCE_WRITE_SECONDS per person and game in a process: each person's first request here.
+PRESENCE = 1
+HTMX_POST = 10 + PRESENCE + APPEND_EXTRA
+PLAIN_POST = 9 + PRESENCE + APPEND_EXTRA
+# The page also reads whether the person muted the game's emails (its mute form).
+PAGE = 6 + 1
 LIVE_BOARD = 7
 
 
