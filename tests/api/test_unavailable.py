@@ -10,6 +10,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from rest_framework.test import APIClient
 
 from games import lobby
+from web import play
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +53,8 @@ def test_a_page_while_the_database_is_down_is_a_503_page(client, monkeypatch, se
     def down(*args, **kwargs):
         raise OperationalError("the database system is shutting down")
 
-    monkeypatch.setattr(lobby, "game_detail", down)
+    # The play page reads the game through web/play.py's board_context.
+    monkeypatch.setattr(play, "board_context", down)
     answer = client.get("/games/1/")
     assert answer.status_code == 503
     assert answer["Content-Type"].startswith("text/plain")
