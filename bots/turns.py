@@ -22,14 +22,23 @@ Remote bots' out-of-turn chances (bots/remote/windows.py): before a run, the win
 append opened for webhook and pull seats are offered, and the run waits for them; a run stops
 where a remote seat gets a new chance, so that its window comes before the next command. A game
 without remote seats skips all of it.
+
+People's out-of-turn chances get a grace: while a person is at the table (clocks/presence.py
+`at_table`: the play page open in front), the run stops where that person gets a new chance (a
+jump-in on a card they hold, an uno call they owe or a catch, an open choice they may answer:
+the newno open start), and the next advance holds the game for the game's grace
+(GameSettings.grace, GAMES_GRACE_SECONDS) from the append that opened it, recorded in
+`Game.grace_until` for the page's countdown; then the bots move as before. A person away holds
+nobody up. The grace ends by the advance's countdown (games/tasks.py), the page's poll
+(web/play.py) or the end_graces sweep, whichever comes first; each clears it once.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.utils import timezone
@@ -38,12 +47,14 @@ from bots.driver import BotFailed, play
 from bots.remote import leases, windows
 from bots.remote.webhook_turns import webhook_turn
 from bots.strategies import Strategy, find_strategy
+from clocks import presence
 from clocks.fallback import fallback_strategy
-from engine import MATCH_OVER, PLAYING, State
+from engine import MATCH_OVER, PLAYING, State, Variant
 from engine.commands import CLOSE_WINDOW
 from games import reads, recent, services
 from games.actors import SYSTEM, actor_label
 from games.errors import Conflict, IllegalMove
+from games.game_settings import GameSettings
 from games.models import Bot, Game, Seat
 from games.seats import WORKER_SEATS, Controller, SeatRow, effective, worker_to_act
 
@@ -112,20 +123,30 @@ def _advance(game: Game, seats: list[Seat], batch: int, windows_over: int | None
     variant, state, version = services.load_state(game)
     pulls = remote_bots(seats, Controller.PULL)
     remote = frozenset(webhooks) | frozenset(pulls)
+    people = people_at_table(game, seats) if strategies else frozenset()
+    hold = 0.0
     if remote and windows_over != version:
         offered = windows.offer(
             game=game, variant=variant, state=state, version=version, webhooks=webhooks,
             pulls=pulls, in_turn=remote_to_act(state, webhooks),
         )  # fmt: skip
-        if offered is not None:
+        if offered is not None and (offered.commands or offered.conflict or not offered.hold):
             return Advance(
                 game_id, offered.commands, offered.version, offered.conflict, offered.strike,
                 offered.hold,
             )  # fmt: skip
+        hold = offered.hold if offered is not None else 0.0
+    if people and windows_over != version:
+        hold = max(hold, grace_left(game, variant, state, people))
+    if hold > 0:
+        start_grace(game_id, version, hold)
+        return Advance(game_id, 0, version, hold=hold)
+    if windows_over == version and game.grace_until is not None:
+        end_grace(game_id, version)
     # Seeded by the game and version, so a repeated run decides the same moves.
     rng = random.Random(f"{game.pk}:{version}")
     try:
-        run = play(variant, state, strategies, rng, limit=batch, remote=remote)
+        run = play(variant, state, strategies, rng, limit=batch, remote=remote, people=people)
     except BotFailed as error:
         raise BotFailed(f"game {game.pk} v{version}: {error}") from error
     if not run.events:
@@ -153,6 +174,74 @@ def _advance(game: Game, seats: list[Seat], batch: int, windows_over: int | None
     if not appended.repeated:
         recent.keep(game, appended.version, variant, run.state, settled=version)
     return Advance(game_id, 0 if appended.repeated else run.commands, appended.version)
+
+
+def people_at_table(game: Game, seats: Sequence[Seat]) -> frozenset[int]:
+    """The seats of the people at the table now (clocks/presence.py `at_table`) who still move
+    their own seat (one query, none when no person moves a seat)."""
+    users = {seat.user_id: seat.number for seat in seats if _effective(seat) == Controller.PERSON}
+    if not users:
+        return frozenset()
+    return frozenset(users[user] for user in presence.at_table(game.pk) if user in users)
+
+
+def grace_left(game: Game, variant: Variant, state: State, people: Collection[int]) -> float:
+    """Seconds the bots still wait for `people` at this version: the game's grace from the
+    append that opened a chance for one of them (a new uno debt to call or catch, a jump-in
+    on a card they hold, an open choice they may answer); 0 when none has one or it is over."""
+    choice = "seats" in (state.pending or {}) and any(seat in people for seat in state.to_act)
+    if not choice and not windows.new_chances(game, variant, state, people):
+        return 0.0
+    opened = game.last_activity or game.created_at
+    end = opened + timedelta(seconds=GameSettings.of(game.context).grace)
+    return max((end - timezone.now()).total_seconds(), 0.0)
+
+
+def start_grace(game_id: int, version: int, seconds: float) -> None:
+    """Record that the game waits `seconds` at `version` (the play page's countdown; ended by
+    the advance's countdown, the page's poll or the end_graces sweep)."""
+    Game.objects.filter(pk=game_id, version=version).update(
+        grace_until=timezone.now() + timedelta(seconds=seconds), grace_version=version
+    )
+
+
+def end_grace(game_id: int, version: int) -> bool:
+    """Clear the game's grace at `version` if it is over; True for the one caller that cleared
+    it (who then advances the game past the windows of that version)."""
+    return bool(
+        Game.objects.filter(
+            pk=game_id, grace_version=version, grace_until__lte=timezone.now()
+        ).update(grace_until=None)
+    )
+
+
+def ended_graces() -> list[tuple[int, int]]:
+    """The games whose grace is over, each cleared here, with the version to advance past (a
+    stale grace, whose game moved on meanwhile, is cleared and left)."""
+    ended = []
+    over = Game.objects.filter(grace_until__lte=timezone.now()).values_list(
+        "pk", "grace_version", "version"
+    )
+    for game_id, grace_version, version in over:
+        if grace_version is None:
+            continue
+        if end_grace(game_id, grace_version) and grace_version == version:
+            ended.append((game_id, version))
+    return ended
+
+
+def waiting_for(game: Game, seat: int | None) -> datetime | None:
+    """When the grace the game holds for `seat` (a person at the table with an out-of-turn
+    chance now) ends, or None: for the play page's countdown."""
+    if seat is None or game.grace_until is None or game.grace_version != game.version:
+        return None
+    if game.grace_until <= timezone.now() or game.status != PLAYING:
+        return None
+    variant, state, _version = services.load_state(game)
+    choice = "seats" in (state.pending or {}) and seat in state.to_act
+    if choice or windows.new_chances(game, variant, state, {seat}):
+        return game.grace_until
+    return None
 
 
 def game_and_seats(game_id: int) -> tuple[Game, list[Seat]]:

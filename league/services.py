@@ -221,5 +221,6 @@ def competition_game(
             bot_timeout=competition.bot_timeout,
             pull_timeout=competition.pull_timeout,
             vacation_days=competition.vacation_days,
+            grace_seconds=competition.grace_seconds,
         ),
     )

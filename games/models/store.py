@@ -47,8 +47,24 @@ class Game(models.Model):
     # Every change to a game after its creation is an append, so this is also its updated time.
     last_activity = models.DateTimeField(null=True, blank=True)
 
+    # A grace for people's out-of-turn chances (bots/turns.py): the bots wait until
+    # `grace_until` at `grace_version` while a person at the table has a chance. Written by the
+    # advance that starts the grace, cleared by whoever ends it; stale once the version moved.
+    grace_until = models.DateTimeField(null=True, blank=True)
+    grace_version = models.PositiveIntegerField(null=True, blank=True)
+
     # No index on the columns every append sets (status, to_act, last_activity): updates that
     # touch no indexed column stay HOT, which keeps the append's row update cheap.
+
+    class Meta:
+        indexes = [
+            # The graces to end (games/tasks.py end_graces): a handful of rows at any time.
+            models.Index(
+                fields=["grace_until"],
+                condition=models.Q(grace_until__isnull=False),
+                name="game_grace_until",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"game {self.pk} ({self.variant.get('rules')}, {self.status}, v{self.version})"
