@@ -223,7 +223,7 @@ def board_context(request: HttpRequest, game_id: int, seat: int | None) -> dict[
     my_seats = detail["my_seats"]
     grace = _grace(game_id, viewer)
     if grace["grace_until"] is not None and not table.my_turn:
-        grace["announce"] = "You have a chance out of turn: the bots wait for you."
+        grace["announce"] = "You may move out of turn: the bots wait for you."
     return {
         "game": game_id,
         "version": detail["version"],
