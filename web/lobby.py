@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from frontdoor.variant_text import time_left, variant_details, variant_title
-from games import services
+from games import rematch, services
 from games.actors import Person
 from games.lobby import GameRow, SeatInfo, games_of
 from games.models import Game, GameEvent, GameSummary, MatchResult
@@ -165,5 +165,7 @@ def lobby(request: SignedInRequest) -> HttpResponse:
         "tabs": TABS,
         "waiting": waiting,
         "games": lobby_games(rows, person),
+        # Rematches others offered that wait for the person's answer (games/rematch.py).
+        "rematch_offers": rematch.open_offers_for(person),
     }
     return render(request, "play/lobby.html", context)

@@ -29,7 +29,7 @@ from games import lobby, seat_facts, services, tasks
 from games.actors import is_person, seats_held
 from games.errors import Conflict, Forbidden, GameError, GameNotFound, IllegalMove
 from games.models import Game
-from web import board, controls, notices, story
+from web import board, controls, notices, rematch, story
 from web.lockout import too_many
 from web.names import Names, seat_names
 
@@ -221,9 +221,12 @@ def board_context(request: HttpRequest, game_id: int, seat: int | None) -> dict[
     for panel in table.seats:
         panel.catch = ctrl.catches.get(panel.number)
     my_seats = detail["my_seats"]
-    grace = _grace(game_id, viewer)
-    if grace["grace_until"] is not None and not table.my_turn:
-        grace["announce"] = "You may move out of turn: the bots wait for you."
+    extra = _grace(game_id, viewer)
+    if extra["grace_until"] is not None and not table.my_turn:
+        extra["announce"] = "You may move out of turn: the bots wait for you."
+    if view["status"] == Game.Status.MATCH_OVER:
+        # Under the final board: offer the same table again (web/rematch.py).
+        extra.update(rematch.panel_context(request, game_id))
     return {
         "game": game_id,
         "version": detail["version"],
@@ -242,7 +245,7 @@ def board_context(request: HttpRequest, game_id: int, seat: int | None) -> dict[
         "live": view["status"] != Game.Status.MATCH_OVER,
         "command_id": secrets.token_urlsafe(12),
         "announce": "Your turn." if table.my_turn else "",
-        **grace,
+        **extra,
     }
 
 
@@ -253,7 +256,8 @@ def _grace(game_id: int, viewer: int | None) -> dict[str, Any]:
     if game is None or game.grace_until is None or game.grace_version != game.version:
         return {"graced": False, "grace_until": None}
     until = turns.waiting_for(game, viewer)
-    if until is not None and until.microsecond:
-        # Whole seconds (a <time datetime> takes no six-digit fraction), rounded up.
-        until = until.replace(microsecond=0) + datetime.timedelta(seconds=1)
+    if until is not None:
+        # Whole seconds (a <time datetime> takes no six-digit fraction), rounded down: the page
+        # never promises a moment the bots do not wait.
+        until = until.replace(microsecond=0)
     return {"graced": True, "grace_until": until}
