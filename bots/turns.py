@@ -16,7 +16,8 @@ deadline, to the overdue-turn sweep, clocks/overdue.py).
 
 A game with webhook seats is advanced by one run at a time: a run takes the game's lease
 (bots/remote/leases.py) before it reads the game, and a run that finds it held stops at once,
-leaving it to the holder to advance the game again; so a bot is never asked one decision twice.
+leaving it to the holder to advance the game again; the holder renews it just before each
+request to a bot and asks nothing once it is gone; so a bot is never asked one decision twice.
 
 Remote bots' out-of-turn chances (bots/remote/windows.py): before a run, the windows the last
 append opened for webhook and pull seats are offered, and the run waits for them; a run stops
@@ -27,7 +28,7 @@ without remote seats skips all of it.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
 
@@ -89,21 +90,37 @@ def advance_game(
         return Advance(game_id, 0, game.version)
     if not webhook_bots(seats):
         return _advance(game, seats, batch, windows_over)
-    holder = leases.acquire(game_id, seconds=leases.run_seconds(game))
-    if holder is None:
+    lease = leases.acquire(game_id, seconds=leases.run_seconds(game))
+    if lease is None:
         return Advance(game_id, 0, game.version, busy=True)
     try:
         # Read again under the lease: a run that held it may have moved the game meanwhile.
         game, seats = game_and_seats(game_id)
         if game.status == MATCH_OVER:
-            return Advance(game_id, 0, game.version)
-        advance = _advance(game, seats, batch, windows_over)
-    finally:
-        again = leases.release(game_id, holder)
+            advance = Advance(game_id, 0, game.version)
+        else:
+            advance = _advance(game, seats, batch, windows_over, lease)
+    except leases.LeaseLost:
+        # The lease ran out before a bot was asked (it may be another run's now): nothing asked,
+        # a note left; when no run holds the lease, this run's task sends the game again.
+        leases.release(lease, failed=True)
+        held = leases.note(game_id)
+        return Advance(game_id, 0, game.version, busy=True, again=not held)
+    except BaseException:
+        # The note of a run refused meanwhile stays on the lease, for the reconciler.
+        leases.release(lease, failed=True)
+        raise
+    again = leases.release(lease)
     return replace(advance, again=True) if again else advance
 
 
-def _advance(game: Game, seats: list[Seat], batch: int, windows_over: int | None) -> Advance:
+def _advance(
+    game: Game,
+    seats: list[Seat],
+    batch: int,
+    windows_over: int | None,
+    lease: leases.Lease | None = None,
+) -> Advance:
     game_id = game.pk
     strategies = in_process(seats)
     webhooks = webhook_bots(seats)
@@ -112,10 +129,12 @@ def _advance(game: Game, seats: list[Seat], batch: int, windows_over: int | None
     variant, state, version = services.load_state(game)
     pulls = remote_bots(seats, Controller.PULL)
     remote = frozenset(webhooks) | frozenset(pulls)
+    # Seats struck at this version with no move appended: not asked again here.
+    struck = lease.struck_seats(version) if lease is not None else frozenset()
     if remote and windows_over != version:
         offered = windows.offer(
             game=game, variant=variant, state=state, version=version, webhooks=webhooks,
-            pulls=pulls, in_turn=remote_to_act(state, webhooks),
+            pulls=pulls, in_turn=remote_to_act(state, webhooks, struck), lease=lease,
         )  # fmt: skip
         if offered is not None:
             return Advance(
@@ -129,12 +148,13 @@ def _advance(game: Game, seats: list[Seat], batch: int, windows_over: int | None
     except BotFailed as error:
         raise BotFailed(f"game {game.pk} v{version}: {error}") from error
     if not run.events:
-        seat = remote_to_act(state, webhooks)
+        seat = remote_to_act(state, webhooks, struck)
         if seat is None:
             return Advance(game_id, 0, version)
         turn = webhook_turn(
-            game=game, variant=variant, state=state, version=version, seat=seat, bot=webhooks[seat]
-        )
+            game=game, variant=variant, state=state, version=version, seat=seat,
+            bot=webhooks[seat], lease=lease,
+        )  # fmt: skip
         return Advance(game_id, turn.commands, turn.version, turn.conflict, turn.strike)
     names = {_strategy_name(seat) for seat in seats if seat.number in run.seats}
     label = "bot:" + "+".join(sorted(names)) if names else actor_label(SYSTEM)
@@ -213,13 +233,15 @@ def remote_bots(seats: Iterable[Seat], controller: str) -> dict[int, Bot]:
     }
 
 
-def remote_to_act(state: State, remote: Mapping[int, Bot]) -> int | None:
+def remote_to_act(
+    state: State, remote: Mapping[int, Bot], struck: Collection[int] = ()
+) -> int | None:
     """The seat of `remote` whose decision the game waits for, if any (in an open choice, the
-    first eligible one)."""
+    first eligible one), leaving out the seats `struck` at this version (leases.Lease)."""
     if state.status != PLAYING or not state.to_act:
         return None
     waiting = state.to_act if "seats" in (state.pending or {}) else state.to_act[:1]
-    return next((seat for seat in waiting if seat in remote), None)
+    return next((seat for seat in waiting if seat in remote and seat not in struck), None)
 
 
 def seat_rows(game_id: int) -> list[SeatRow]:

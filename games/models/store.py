@@ -219,13 +219,15 @@ class Snapshot(models.Model):
 class GameLease(models.Model):
     """Which run of advance_game may ask the game's webhook bots now: at most one at a time
     (bots/remote/leases.py). A lease expires (`until`), so a killed worker's lease frees itself;
-    `again` is a note left by a run refused meanwhile, for the holder to advance once more."""
+    `again` is a note left by a run refused meanwhile, for the holder to advance once more;
+    `struck` the seats struck at a version with no move appended (`{"version", "seats"}`)."""
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="+")
     holder = models.CharField(max_length=32, blank=True)
-    # None: nobody holds it.
+    # None: nobody holds it. Set from the database's clock (bots/remote/leases.py).
     until = models.DateTimeField(null=True, blank=True)
     again = models.BooleanField(default=False)
+    struck = models.JSONField(default=dict, blank=True)
 
     def __str__(self) -> str:
         return f"lease of game {self.game_id} until {self.until}"
