@@ -336,3 +336,41 @@ def test_a_strike_whose_fallback_passes_counts_once_for_its_version(fake, broker
     assert len(in_turn(fake)) == 1
     bot.refresh_from_db()
     assert (bot.calls, bot.errors, bot.strikes) == (1, 1, 1)
+
+
+def test_waiting_on_a_held_lease_uses_up_no_advances_of_a_validation(
+    fake, broker_tasks, settings, monkeypatch
+):
+    from bots.remote import validation
+
+    fake.mode = "play"
+    bot = webhook_bot(fake.url)
+
+    def match() -> Game:
+        return game_create(
+            variant_spec=SHORT, seats=[SeatSpec(registered=bot), SeatSpec(bot="greedy")], seed=4,
+            dealer=1, settings=GameSettings(bot_timeout=1),
+        )  # fmt: skip
+
+    # How many advances the match takes when nobody is in the way.
+    counted: list[int] = []
+    real = turns.advance_game
+
+    def counting(**kwargs: Any) -> turns.Advance:
+        counted.append(1)
+        return real(**kwargs)
+
+    monkeypatch.setattr(turns, "advance_game", counting)
+    assert validation._drive(match()) == ""
+    settings.BOTS_VALIDATION_MAX_ADVANCES = len(counted) + 1
+    # The same match again, its lease held by another run for its first 0.5 s (ten waits).
+    game = match()
+    held = leases.acquire(game.pk, seconds=60)
+    assert held is not None
+    timer = threading.Timer(0.5, lambda: (leases.release(held), connection.close()))
+    timer.start()
+    try:
+        assert validation._drive(game) == ""
+    finally:
+        timer.join()
+    assert Game.objects.get(pk=game.pk).status == MATCH_OVER
