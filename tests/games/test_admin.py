@@ -87,7 +87,9 @@ def games_rows():
     seat = game.seats.first()
     TurnNotice.objects.create(seat=seat, deadline_at=timezone.now() + datetime.timedelta(days=1))
     NotificationPreference.objects.create(user=seat.user, turn_emails="digest")
-    leases.release(game.pk, leases.acquire(game.pk, seconds=30))  # a lease row, let go
+    lease = leases.acquire(game.pk, seconds=30)
+    assert lease is not None
+    leases.release(lease)  # a lease row, let go
     return game
 
 

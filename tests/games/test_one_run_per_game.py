@@ -189,7 +189,7 @@ def test_a_lease_left_by_a_killed_worker_expires(fake, broker_tasks):
     assert advance.commands == 1
     assert len(fake.requests) == 1
     # The dead worker's release, if it ever came, changes nothing.
-    assert leases.release(game.pk, held) is False
+    assert leases.release(held) is False
 
 
 def test_in_process_the_refused_run_s_work_is_sent_again_and_the_match_ends(
