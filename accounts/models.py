@@ -50,6 +50,10 @@ class UsernameSkeleton(models.Model):
         related_name="username_skeleton",
     )
     skeleton = models.TextField(unique=True)
+    # The skeleton of the name case-folded (NFKC, then casefold): "АLICE" (a Cyrillic А) reads as
+    # "alice" to a reader who ignores case, as the site's unique names do. Null for a name whose
+    # folded skeleton an older person's already held when it was first kept (nobody is renamed).
+    folded = models.TextField(unique=True, null=True)  # noqa: DJ001 (NULLs never collide: unique)
 
     def __str__(self) -> str:
         return f"skeleton of {self.user}"

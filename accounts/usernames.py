@@ -8,12 +8,14 @@ the receivers): sign-up, the admin, createsuperuser, a shell. docs/operations.md
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 import icu
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 
 from accounts.models import UsernameSkeleton
 
@@ -38,9 +40,22 @@ def username_skeleton(name: str) -> str:
     return str(icu.SpoofChecker().getSkeleton(0, name))
 
 
+def folded_skeleton(name: str) -> str:
+    """The skeleton of the name case-folded (NFKC, casefold, NFKC again): equal for names that
+    look alike once case is ignored ("АLICE", its first letter Cyrillic, and "alice"), as names
+    are unique whatever their case. TR39 section 4 recommends folding first for identifiers
+    compared without case; the plain skeleton is kept too, since folding first loses some
+    confusions ("I" folds to "i", which no longer reads as "l")."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return username_skeleton(folded)
+
+
 def look_alike(name: str, *, user_id: int | None = None) -> str | None:
-    """The existing username (not user `user_id`'s own) that `name` would be mistaken for."""
-    rows = UsernameSkeleton.objects.filter(skeleton=username_skeleton(name))
+    """The existing username (not user `user_id`'s own) that `name` would be mistaken for, with
+    case or without."""
+    rows = UsernameSkeleton.objects.filter(
+        Q(skeleton=username_skeleton(name)) | Q(folded=folded_skeleton(name))
+    )
     if user_id is not None:
         rows = rows.exclude(user_id=user_id)
     row = rows.select_related("user").first()
@@ -80,13 +95,15 @@ def after_save(sender: Any, instance: User, **kwargs: Any) -> None:
         return
     setattr(instance, _NEW_NAME, False)
     skeleton = username_skeleton(instance.username)
+    folded = folded_skeleton(instance.username)
     try:
         with transaction.atomic():
             UsernameSkeleton.objects.update_or_create(
-                user=instance, defaults={"skeleton": skeleton}
+                user=instance, defaults={"skeleton": skeleton, "folded": folded}
             )
     except IntegrityError:
-        other = UsernameSkeleton.objects.filter(skeleton=skeleton).select_related("user").first()
+        others = UsernameSkeleton.objects.filter(Q(skeleton=skeleton) | Q(folded=folded))
+        other = others.exclude(user=instance).select_related("user").first()
         if other is None:
             raise
         raise LookAlikeUsername(instance.username, other.user.username) from None

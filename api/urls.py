@@ -21,6 +21,11 @@ urlpatterns = [
     path("games/<int:game_id>/resign", people.resign, name="game-resign"),
     path("games/<int:game_id>/vacation", people.vacation, name="game-vacation"),
     path("me/notifications", people.Notifications.as_view(), name="my-notifications"),
+    path(
+        "me/notifications/games/<int:game_id>",
+        people.GameNotifications.as_view(),
+        name="my-game-notifications",
+    ),
     path("me/token", people.Token.as_view(), name="my-token"),
     path("me/bots", owners.MyBots.as_view(), name="my-bots"),
     path("me/bots/<int:bot_id>", owners.MyBot.as_view(), name="my-bot"),

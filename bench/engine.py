@@ -322,8 +322,12 @@ class OurSide:
 
 def import_our_engine():
     """Return (Variant, None) or (None, error text)."""
-    if str(REPO_ROOT) not in sys.path:
-        sys.path.insert(0, str(REPO_ROOT))
+    # The script's own directory comes first on sys.path, and this file is bench/engine.py:
+    # without the repository root ahead of it, `import engine` would find this script.
+    here = str(Path(__file__).resolve().parent)
+    sys.path[:] = [str(REPO_ROOT)] + [
+        p for p in sys.path if p != str(REPO_ROOT) and str(Path(p or ".").resolve()) != here
+    ]
     sys.dont_write_bytecode = True  # leave no __pycache__ behind in games/
     try:
         from engine import IllegalCommand, Variant  # noqa: F401

@@ -28,7 +28,7 @@ without remote seats skips all of it.
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import timedelta
 
@@ -42,11 +42,12 @@ from bots.strategies import Strategy, find_strategy
 from clocks.fallback import fallback_strategy
 from engine import MATCH_OVER, PLAYING, State
 from engine.commands import CLOSE_WINDOW
-from games import reads, recent, services
+from games import commands, reads
 from games.actors import SYSTEM, actor_label
 from games.errors import Conflict, IllegalMove
 from games.models import Bot, Game, Seat
-from games.seats import WORKER_SEATS, Controller, SeatRow, effective, worker_to_act
+from games.repository import repository
+from games.seats import WORKER_SEATS, Controller, SeatRow, effective, rows_of, worker_to_act
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +127,8 @@ def _advance(
     webhooks = webhook_bots(seats)
     if not strategies and not webhooks:
         return Advance(game_id, 0, game.version)
-    variant, state, version = services.load_state(game)
+    loaded = repository.get(game_id, game=game)
+    variant, state, version = loaded.variant, loaded.state, loaded.version
     pulls = remote_bots(seats, Controller.PULL)
     remote = frozenset(webhooks) | frozenset(pulls)
     # Seats struck at this version with no move appended: not asked again here.
@@ -159,41 +161,27 @@ def _advance(
     names = {_strategy_name(seat) for seat in seats if seat.number in run.seats}
     label = "bot:" + "+".join(sorted(names)) if names else actor_label(SYSTEM)
     try:
-        appended = services.append_decided(
+        appended = commands.append_decided(
             game,
             variant,
             run.state,
             run.events,
             version,
-            services.command_key(SYSTEM, f"advance:{version}"),
+            commands.command_key(SYSTEM, f"advance:{version}"),
             label,
         )
     except Conflict as conflict:
         return Advance(game_id, 0, conflict.current_version, conflict=True)
     if not appended.repeated:
-        recent.keep(game, appended.version, variant, run.state, settled=version)
+        repository.saved(game, appended.version, variant, run.state, settled=version)
     return Advance(game_id, 0 if appended.repeated else run.commands, appended.version)
 
 
 def game_and_seats(game_id: int) -> tuple[Game, list[Seat]]:
-    """The game and its seats with their registered bots, in one query (Game.DoesNotExist if
-    there is no such game); `game.seats.all()` answers from them, as after prefetch_related."""
-    seats = list(
-        Seat.objects.select_related("game", "registered_bot")
-        .filter(game_id=game_id)
-        .order_by("number")
-    )
-    if seats:
-        game = seats[0].game
-        for seat in seats:
-            seat.game = game
-    else:
-        game = Game.objects.get(pk=game_id)  # a stream with no seats, or no game at all
-    prefetched = Seat.objects.filter(game=game)
-    prefetched._result_cache = seats
-    prefetched._prefetch_done = True  # type: ignore[attr-defined]
-    game._prefetched_objects_cache = {"seats": prefetched}  # type: ignore[attr-defined]
-    return game, seats
+    """The game and its seats with their registered bots, in one query, as the repository reads
+    every game (GameNotFound if there is none)."""
+    game = repository.game(game_id)
+    return game, list(game.seats.all())
 
 
 def _effective(seat: Seat) -> str:
@@ -250,22 +238,6 @@ def seat_rows(game_id: int) -> list[SeatRow]:
     return rows_of(reads.seats_of(game_id))
 
 
-def rows_of(seats: Sequence[Seat]) -> list[SeatRow]:
-    """Seats read with their game and registered bot (reads.seats_of) as SEAT_ROW's tuples."""
-    return [
-        SeatRow(
-            seat.number,
-            seat.controller,
-            seat.deadline_at,
-            None if seat.registered_bot is None else seat.registered_bot.status,
-            seat.game.status,
-            seat.game.to_act,
-            seat.game.context,
-        )
-        for seat in seats
-    ]
-
-
 def bot_to_act(game_id: int) -> bool:
     """Whether a seat a worker moves is one the game waits for (one query)."""
     return worker_to_act(seat_rows(game_id))
@@ -296,7 +268,7 @@ def close_open_choices(*, timeout: timedelta) -> list[int]:
         if variant.get("rules") != "newno" or len(to_act or []) < 2:
             continue
         try:
-            services.game_command(
+            commands.game_command(
                 game_id=game_id,
                 actor=SYSTEM,
                 command={"type": CLOSE_WINDOW},

@@ -12,9 +12,13 @@ A vacation is a `vacation-taken` event in the game's stream: the days it takes c
 game's `vacation_days` budget per seat, read back from the log. `Seat.deadline_at` and
 `Seat.vacation_until` are the clock, a cache of the log and of the time turns started.
 
-When a turn starts a TurnNotice is made; the dispatcher emails it at once (TurnStarted), or it
-is kept for the daily digest (`send_turn_digests`), as the user's NotificationPreference says (no
-row: at once). A notice whose email was lost is sent again by `unsent_notices`.
+When a turn starts a TurnNotice is made, unless the person wants no email or muted the game.
+A person who wants `each` (the default) is emailed at once (the dispatcher's TurnStarted) only
+when they are away from the game and were not emailed about it since they were last there
+(clocks/presence.py): one email per game per absence. Every other notice is `held` for the daily
+digest (`send_turn_digests`), which lists the turns still waiting. A `digest` person's notices
+are all held. A notice whose email was lost is sent again by `unsent_notices`. Every email has
+a signed one-click unsubscribe link and the List-Unsubscribe headers (RFC 8058).
 """
 
 from __future__ import annotations
@@ -25,18 +29,19 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.core.mail import send_mail
+from django.core.mail import EmailMessage
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
+from clocks import presence
 from engine import PLAYING
 from engine.events import VACATION_TAKEN
 from games import outbox, prepared, reads, seat_facts
 from games.actors import Actor, is_person
 from games.errors import Forbidden, GameError, GameNotFound
 from games.game_settings import GameSettings
-from games.models import NotificationPreference, Seat, TurnNotice
+from games.models import NotificationPreference, Presence, Seat, TurnNotice
 
 
 class VacationExhausted(GameError):
@@ -90,10 +95,26 @@ _STOP_CLOCK = (
     'UPDATE "games_seat" SET "deadline_at" = NULL WHERE "id" = %s AND "deadline_at" = %s '
     'RETURNING "id"'
 )
-_PREFERENCE = 'SELECT "turn_emails" FROM "games_notificationpreference" WHERE "user_id" = %s'
+# The person's preference, whether they were seen at the game since a moment (present), and
+# whether they muted it: one row, whatever rows exist.
+_PREFERENCE = (
+    'SELECT (SELECT "turn_emails" FROM "games_notificationpreference" WHERE "user_id" = %s), '
+    'CASE WHEN "p"."seen_at" >= %s THEN 1 ELSE 0 END, COALESCE("p"."muted", FALSE) '
+    'FROM (SELECT 1) AS "one" LEFT JOIN "games_presence" AS "p" '
+    'ON "p"."user_id" = %s AND "p"."game_id" = %s'
+)
+# The one email of an absence, claimed: only if none went out since the person was last seen.
+_CLAIM_ABSENCE = (
+    'INSERT INTO "games_presence" ("user_id", "game_id", "seen_at", "emailed_at", "muted") '
+    'VALUES (%s, %s, NULL, %s, FALSE) ON CONFLICT ("user_id", "game_id") DO UPDATE '
+    'SET "emailed_at" = "excluded"."emailed_at" WHERE "games_presence"."emailed_at" IS NULL '
+    'OR ("games_presence"."seen_at" IS NOT NULL '
+    'AND "games_presence"."emailed_at" < "games_presence"."seen_at") RETURNING "id"'
+)
 _NOTICE = (
-    'INSERT INTO "games_turnnotice" ("seat_id", "deadline_at", "created_at", "sent_at") '
-    'VALUES (%s, %s, %s, %s) ON CONFLICT ("seat_id", "deadline_at") DO NOTHING RETURNING "id"'
+    'INSERT INTO "games_turnnotice" ("seat_id", "deadline_at", "created_at", "sent_at", "held") '
+    'VALUES (%s, %s, %s, %s, %s) ON CONFLICT ("seat_id", "deadline_at") DO NOTHING '
+    'RETURNING "id"'
 )
 
 
@@ -179,31 +200,70 @@ def seat_vacation(*, game_id: int, actor: Actor, days: int) -> Vacation:
 
 
 def notify_turn(seat: Seat) -> None:
-    """A turn started: record it, and email it now unless the user wants a digest or nothing."""
+    """A turn started: record it unless the person wants no email or muted the game; email it
+    now if they want `each` and are away from the game for the first time since they were last
+    there (clocks/presence.py), else hold it for the digest."""
     deadline = seat.deadline_at
-    if deadline is None:
+    if deadline is None or seat.user_id is None:
         return  # no turn clock runs: nothing to notify
-    found = prepared.fetch(connection, _PREFERENCE, [seat.user_id])
-    preference = (found[0][0] if found else None) or NotificationPreference.TurnEmails.EACH
-    if preference == NotificationPreference.TurnEmails.NONE:
-        return
     now = timezone.now()
+    since = _at(now - presence.window())
+    found = prepared.fetch(
+        connection, _PREFERENCE, [seat.user_id, since, seat.user_id, seat.game_id]
+    )
+    choice, present, muted = found[0]
+    preference = choice or NotificationPreference.TurnEmails.EACH
+    if preference == NotificationPreference.TurnEmails.NONE or muted:
+        return
     each = preference == NotificationPreference.TurnEmails.EACH
     # No address to send to: the notice is made already claimed, as send_turn_email would claim
     # it and send nothing (a task and its queries fewer per turn).
     claimed = each and not (seat.user and seat.user.email)
+    held = not each or (
+        not claimed
+        and (
+            bool(present)
+            or not prepared.fetch(
+                connection, _CLAIM_ABSENCE, [seat.user_id, seat.game_id, _at(now)]
+            )
+        )
+    )
     made = prepared.fetch(
         connection,
         _NOTICE,
-        [seat.pk, _at(deadline), _at(now), _at(now) if claimed else None],
+        [seat.pk, _at(deadline), _at(now), _at(now) if claimed else None, held],
     )
-    if not each or claimed:
-        return
     if made:
         notice_id = made[0][0]
-    else:  # made before (a repeated run): sent once, by its first task
-        notice_id = TurnNotice.objects.get(seat=seat, deadline_at=deadline).pk
+    else:  # made before (a repeated run): sent once, by its first task, if it was to be sent
+        notice_id, held = (
+            TurnNotice.objects.filter(seat=seat, deadline_at=deadline)
+            .values_list("pk", "held")
+            .get()
+        )
+    if held or claimed:
+        return
     outbox.publish(outbox.TurnStarted(notice_id))
+
+
+def _email(user: Any, subject: str, body: str) -> None:
+    """One turn email or digest, with the unsubscribe link and its one-click headers."""
+    unsubscribe = presence.unsubscribe_url(user.pk)
+    footer = (
+        "\n--\nYou get this because your turn emails are on (your profile page chooses each, "
+        f"digest or none):\n{settings.SITE_URL.rstrip('/')}/accounts/profile/\n"
+        f"Stop every turn email with one click:\n{unsubscribe}\n"
+    )
+    EmailMessage(
+        subject,
+        body + footer,
+        None,
+        [user.email],
+        headers={
+            "List-Unsubscribe": f"<{unsubscribe}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+    ).send()
 
 
 def send_turn_email(notice_id: int) -> bool:
@@ -215,13 +275,15 @@ def send_turn_email(notice_id: int) -> bool:
     user = notice.seat.user
     if user is None or not user.email:
         return False
-    send_mail(
-        f"Your turn in game {notice.seat.game_id}",
-        f"It is your turn in game {notice.seat.game_id} (seat {notice.seat.number}).\n"
+    game_id = notice.seat.game_id
+    _email(
+        user,
+        f"Your turn in game {game_id}",
+        f"It is your turn in game {game_id} (seat {notice.seat.number}).\n"
         f"Play before {notice.deadline_at:%Y-%m-%d %H:%M %Z}, or the default bot plays for you:\n"
-        f"{play_url(notice.seat.game_id)}\n",
-        None,
-        [user.email],
+        f"{play_url(game_id)}\n\n"
+        "This is the one email about this game until you are back at it; other turns that wait "
+        "for you come in the daily digest. The game's page can mute its emails.\n",
     )
     return True
 
@@ -233,20 +295,27 @@ def play_url(game_id: int) -> str:
 
 
 def send_turn_digests() -> int:
-    """One email per digest user with every turn still waiting for them; every unsent notice of
-    theirs is marked sent. Returns the emails sent."""
+    """One email per person with held notices (a digest person's, or an `each` person's that
+    were not emailed) listing every turn still waiting for them, muted games left out; every
+    such notice is marked sent. Returns the emails sent."""
     now = timezone.now()
+    digest = NotificationPreference.TurnEmails.DIGEST
     notices = (
         TurnNotice.objects.filter(
+            Q(held=True) | Q(seat__user__notification_preference__turn_emails=digest),
             sent_at=None,
-            seat__user__notification_preference__turn_emails=NotificationPreference.TurnEmails.DIGEST,
+        )
+        .exclude(
+            seat__user__notification_preference__turn_emails=NotificationPreference.TurnEmails.NONE
         )
         .select_related("seat__user")
         .order_by("seat__user_id", "deadline_at")
     )
+    muted = set(Presence.objects.filter(muted=True).values_list("user_id", "game_id"))
     by_user: dict[Any, list[TurnNotice]] = {}
     for notice in notices:
-        by_user.setdefault(notice.seat.user, []).append(notice)
+        if (notice.seat.user_id, notice.seat.game_id) not in muted:
+            by_user.setdefault(notice.seat.user, []).append(notice)
     sent = 0
     for user, theirs in by_user.items():
         claimed = TurnNotice.objects.filter(pk__in=[n.pk for n in theirs], sent_at=None).update(
@@ -261,11 +330,10 @@ def send_turn_digests() -> int:
             f"{n.deadline_at:%Y-%m-%d %H:%M %Z} at {play_url(n.seat.game_id)}"
             for n in waiting
         ]
-        send_mail(
+        _email(
+            user,
             f"Your turn in {len(waiting)} game(s)",
             "It is your turn in:\n" + "\n".join(lines) + "\n",
-            None,
-            [user.email],
         )
         sent += 1
     return sent
@@ -278,7 +346,10 @@ def unsent_notices(*, older_than: timedelta) -> list[int]:
     `older_than`."""
     now = timezone.now()
     notices = TurnNotice.objects.filter(
-        sent_at=None, created_at__lte=now - older_than, seat__deadline_at=F("deadline_at")
+        sent_at=None,
+        held=False,
+        created_at__lte=now - older_than,
+        seat__deadline_at=F("deadline_at"),
     ).exclude(
         seat__user__notification_preference__turn_emails__in=[
             NotificationPreference.TurnEmails.DIGEST,

@@ -42,7 +42,7 @@ class _Runs(threading.local):
 _runs = _Runs()
 
 
-class InProcessTask(Task):  # type: ignore[misc]
+class InProcessTask(Task[Any, Any]):
     """Every task's class. With a broker nothing changes. In-process (CELERY_TASK_ALWAYS_EAGER,
     `make run`), where `delay` runs the task at once: a task sent while another runs in the same
     thread is queued and run after it, and the first one drains the queue in a loop before it
@@ -56,7 +56,14 @@ class InProcessTask(Task):  # type: ignore[misc]
     what is left stays queued in order for the thread's next drain (`drain`). A BaseException
     (KeyboardInterrupt, SystemExit) stops the drain and leaves the rest queued, said in the log."""
 
-    def apply(self, args: Any = None, kwargs: Any = None, **options: Any) -> Any:
+    # Every option goes on to Task.apply by keyword, as delay and apply_async pass them; the
+    # stubs' apply names each option, positionally too.
+    def apply(  # type: ignore[override]
+        self,
+        args: tuple[Any, ...] | None = None,
+        kwargs: dict[str, Any] | None = None,
+        **options: Any,
+    ) -> EagerResult[Any]:
         if _runs.running:
             options.setdefault("task_id", uuid())
             _runs.queue.append((self.name, partial(super().apply, args, kwargs, **options)))

@@ -8,6 +8,11 @@ What is blanked, by `[redacted]`:
   PasswordResetConfirmView, config/urls.py; valid for PASSWORD_RESET_TIMEOUT, 3 days). The
   uidb64 stays, and so does `set-password`, the placeholder the view redirects to once it has
   put the token in the session;
+- the code of a club's invitation link, `/clubs/<slug>/join/<code>/` (web/urls.py: whoever holds
+  it joins the club without its admins), raw or percent-encoded (a signed-out visitor is sent to
+  `/accounts/login/?next=%2Fclubs%2F...%2Fjoin%2F<code>%2F`); the reset token is blanked in both
+  forms too;
+- the token of a turn email's unsubscribe link, `/notifications/unsubscribe/<token>/`;
 - the value of any query-string parameter whose name holds token, secret, password, passwd, key,
   signature, session or auth (the service reads no secret from a query string, but a client
   may put one there: `?token=...`, `?api_key=...`).
@@ -27,6 +32,18 @@ REDACTED = "[redacted]"
 RESET_TOKEN = re.compile(
     r"(/accounts/reset/[^/?#\s\"]+/)(?!set-password(?:[/?#\s\"]|$))[^/?#\s\"]+", re.I
 )
+# A club invitation's code, up to the next `/`, `?`, `#`, space or quote.
+JOIN_CODE = re.compile(r"(/clubs/[^/?#\s\"]+/join/)[^/?#\s\"]+", re.I)
+# A turn email's one-click unsubscribe link, `/notifications/unsubscribe/<token>/` (signed: whoever
+# holds it turns a person's turn emails off).
+UNSUBSCRIBE_TOKEN = re.compile(r"(/notifications/unsubscribe/)[^/?#\s\"]+", re.I)
+# The same two in a percent-encoded URL (a `next=` parameter): `/` is `%2F`, and the secret runs
+# to the next `%`, `&`, `;`, `#`, space or quote.
+ENCODED_RESET_TOKEN = re.compile(
+    r"(%2Faccounts%2Freset%2F[^%&;#\s\"]+%2F)(?!set-password(?:%2F|[&;#\s\"]|$))[^%&;#\s\"]+",
+    re.I,
+)
+ENCODED_JOIN_CODE = re.compile(r"(%2Fclubs%2F[^%&;#\s\"]+%2Fjoin%2F)[^%&;#\s\"]+", re.I)
 # A secret-looking query parameter's value: `name=value` after `?`, `&` or `;`.
 SECRET_PARAMETER = re.compile(
     r"((?:^|[?&;])[^=&;#\s\"]*(?:token|secret|password|passwd|key|signature|session|auth)"
@@ -37,8 +54,16 @@ SECRET_PARAMETER = re.compile(
 
 def redact(text: str) -> str:
     """`text` with the secrets of any URL in it blanked."""
-    if "/reset/" in text.lower():
+    lowered = text.lower()
+    if "/reset/" in lowered:
         text = RESET_TOKEN.sub(rf"\g<1>{REDACTED}", text)
+    if "/join/" in lowered:
+        text = JOIN_CODE.sub(rf"\g<1>{REDACTED}", text)
+    if "/unsubscribe/" in lowered:
+        text = UNSUBSCRIBE_TOKEN.sub(rf"\g<1>{REDACTED}", text)
+    if "%2f" in lowered:
+        text = ENCODED_RESET_TOKEN.sub(rf"\g<1>{REDACTED}", text)
+        text = ENCODED_JOIN_CODE.sub(rf"\g<1>{REDACTED}", text)
     if "=" in text:
         text = SECRET_PARAMETER.sub(rf"\g<1>{REDACTED}", text)
     return text

@@ -11,8 +11,13 @@ import os
 from pathlib import Path
 
 import dj_database_url
+import django_stubs_ext
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
+
+# Lets the classes django-stubs types as generic be subscripted at run time as well, as in
+# `class GameAdmin(admin.ModelAdmin[Game])` (Django's own classes have no __class_getitem__).
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -369,6 +374,11 @@ GAMES_TURN_SECONDS = int(os.environ.get("GAMES_TURN_SECONDS", str(3 * 24 * 3600)
 GAMES_TIMEOUTS_TO_FORFEIT = int(os.environ.get("GAMES_TIMEOUTS_TO_FORFEIT", "3"))
 # Seconds a turn email may wait unsent (its task lost) before the sweep sends it again.
 GAMES_NOTICE_RESEND = int(os.environ.get("GAMES_NOTICE_RESEND", "600"))
+# Presence (clocks/presence.py): seconds after a person was last seen at a game (its page, its
+# poll, a command) during which they count as there, and no turn email of that game is sent;
+# and seconds between two writes of that moment per person, game and web process.
+GAMES_PRESENCE_SECONDS = int(os.environ.get("GAMES_PRESENCE_SECONDS", "300"))
+GAMES_PRESENCE_WRITE_SECONDS = int(os.environ.get("GAMES_PRESENCE_WRITE_SECONDS", "15"))
 # Registered bots (bots/remote/, bots/remote/webhook.py; docs/workers.md).
 # Seconds a webhook bot has to answer (a game's context may set {"bot_timeout": s}).
 BOTS_WEBHOOK_TIMEOUT = float(os.environ.get("BOTS_WEBHOOK_TIMEOUT", "1.0"))

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.cards import COLOR_OF, WILD_DRAW4
+from engine.cards import COLOR_OF, DECK, WILD_DRAW4
 from engine.state import HAND_OVER, MATCH_OVER, PLAYING, State
 
 Event = dict[str, Any]
@@ -66,6 +66,10 @@ SERVICE_FACTS = SEAT_FACTS | {FIXTURE_RETIMED, DEADLINE_EXTENDED}
 # no match-ended, so no result, standing or rating counts the game. Not a service fact: it
 # changes the state (the match is over), so a command decided before it is refused.
 GAME_ABORTED = "game-aborted"  # reason: why the staff ended it
+
+
+# A to_act of one seat, shared (a tuple never changes); every seat a deal can have.
+_ONE: list[tuple[int]] = [(seat,) for seat in range(len(DECK))]
 
 
 def initial_state(event: Event) -> State:
@@ -140,7 +144,7 @@ def _cards_drawn(state: State, event: Event) -> None:
     seat, n = event["seat"], len(event["cards"])
     if n:
         draw = state.draw
-        hands = state.hands[:]
+        hands = state.hands.copy()
         hands[seat] = hands[seat] + draw[-n:][::-1]
         state.hands = hands
         state.draw = draw[:-n]
@@ -163,8 +167,8 @@ def _card_played(state: State, event: Event) -> None:
     elif source == "submission":
         state.extra = _without(state.extra, "submission")
     else:
-        hands = state.hands[:]
-        hand = hands[seat][:]
+        hands = state.hands.copy()  # a method call costs less than a slice object
+        hand = hands[seat].copy()
         hand.remove(card)
         hands[seat] = hand
         state.hands = hands
@@ -183,7 +187,9 @@ def _direction_changed(state: State, event: Event) -> None:
 
 
 def _prompted(state: State, event: Event) -> None:
-    state.to_act = tuple(event["to_act"])
+    to_act = event["to_act"]
+    # One seat (nearly every prompt): a shared tuple, not a new one.
+    state.to_act = _ONE[to_act[0]] if len(to_act) == 1 else tuple(to_act)
     state.pending = event["pending"]
 
 

@@ -10,7 +10,7 @@ safe and a step costs what it changes. Callers may keep and compare every state 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from engine.cards import Card, Color
@@ -61,64 +61,15 @@ class State:
     # Ruleset-specific facts (newno ages, censorship rulings); values are never mutated in place.
     extra: dict[str, Any] = field(default_factory=dict)
 
+    # fork and copy are generated from the fields below (`_copier`), one statement per field,
+    # so that a new field is copied by both without being named twice.
     def fork(self) -> State:
         """A new state sharing every list and dict with this one, for the fold to change."""
-        # Spelled out field by field: this runs once per decide and per replay.
-        new = _new_state(State)
-        new.seats = self.seats
-        new.seed = self.seed
-        new.hand_number = self.hand_number
-        new.dealer = self.dealer
-        new.first = self.first
-        new.hands = self.hands
-        new.lanes = self.lanes
-        new.draw = self.draw
-        new.discard = self.discard
-        new.color = self.color
-        new.direction = self.direction
-        new.pending = self.pending
-        new.to_act = self.to_act
-        new.uncalled = self.uncalled
-        new.called = self.called
-        new.challenge = self.challenge
-        new.scores = self.scores
-        new.hands_won = self.hands_won
-        new.status = self.status
-        new.winner = self.winner
-        new.places = self.places
-        new.aborted = self.aborted
-        new.shuffles = self.shuffles
-        new.extra = self.extra
-        return new
+        raise NotImplementedError  # replaced below by the generated copy
 
     def copy(self) -> State:
         """A deep copy: its lists and dicts are its own, free to change in place."""
-        new = _new_state(State)
-        new.seats = self.seats
-        new.seed = self.seed
-        new.hand_number = self.hand_number
-        new.dealer = self.dealer
-        new.first = self.first
-        new.hands = [h[:] for h in self.hands]
-        new.lanes = [lane[:] for lane in self.lanes]
-        new.draw = self.draw[:]
-        new.discard = self.discard[:]
-        new.color = self.color
-        new.direction = self.direction
-        new.pending = self.pending
-        new.to_act = self.to_act
-        new.uncalled = self.uncalled
-        new.called = self.called
-        new.challenge = self.challenge
-        new.scores = self.scores[:]
-        new.hands_won = self.hands_won[:]
-        new.status = self.status
-        new.winner = self.winner
-        new.places = self.places[:] if self.places is not None else None
-        new.aborted = self.aborted
-        new.shuffles = self.shuffles
-        new.extra = dict(self.extra)
-        return new
+        raise NotImplementedError  # replaced below by the generated copy
 
     def cards_held(self, seat: Seat) -> int:
         """Every card a seat holds, its precognitive lane included (what uno and winning count)."""
@@ -132,4 +83,33 @@ class State:
         return (seat + self.direction * steps) % self.seats
 
 
-_new_state = object.__new__
+def _copier(name: str, deep: bool) -> Any:
+    """A function copying a State field by field, generated from its dataclass fields (as
+    dataclasses generates `__init__`): every field's assignment spelled out, which costs less
+    than a loop over names or `dataclasses.replace` (this runs once per decide and per replay).
+    `deep`: each list and dict field gets a copy of its own (a list of lists, lists of its own),
+    from the field's annotation."""
+    lines = [f"def {name}(self):", "    new = _new(State)"]
+    for f in fields(State):
+        value = f"self.{f.name}"
+        kind = str(f.type)
+        if deep and kind.startswith("list[list["):
+            value = f"[item[:] for item in {value}]"
+        elif deep and kind.startswith("list[") and kind.endswith("| None"):
+            value = f"None if {value} is None else {value}[:]"
+        elif deep and kind.startswith("list["):
+            value = f"{value}[:]"
+        elif deep and kind.startswith("dict["):
+            value = f"dict({value})"
+        lines.append(f"    new.{f.name} = {value}")
+    lines.append("    return new")
+    namespace: dict[str, Any] = {"_new": object.__new__, "State": State}
+    exec("\n".join(lines), namespace)
+    function = namespace[name]
+    function.__qualname__ = f"State.{name}"
+    function.__doc__ = getattr(State, name).__doc__
+    return function
+
+
+State.fork = _copier("fork", deep=False)  # type: ignore[method-assign]
+State.copy = _copier("copy", deep=True)  # type: ignore[method-assign]

@@ -104,11 +104,16 @@ def check_json(data: Any, *, where: str = "the body") -> None:
             pending.append((child, level + 1, f"{path}.{label}" if path else label))
 
 
+def _not_json(constant: str) -> Any:
+    raise ValueError(f"{constant} is not JSON")
+
+
 def loads(text: str | bytes, *, where: str = "the body") -> Any:
-    """JSON as the API's parser takes it. Raises ValueError when `text` is not JSON at all, and
-    BadInput when it is too deep or holds a NUL or a lone surrogate."""
+    """JSON as the API's parser takes it (strict, as DRF's STRICT_JSON: NaN, Infinity and
+    -Infinity are not JSON). Raises ValueError when `text` is not JSON at all, and BadInput when
+    it is too deep or holds a NUL or a lone surrogate."""
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_not_json)
     except RecursionError:
         raise BadInput(too_deep(), code=PARSE_ERROR) from None
     check_json(data, where=where)

@@ -263,12 +263,13 @@ def _bot_page(bot: Bot) -> dict[str, Any]:
     }
 
 
-def _bot_not_active(bot: Bot) -> Refusal | None:
-    if bot.status == Bot.Status.ACTIVE:
+def _bot_not_staff_suspended(bot: Bot) -> Refusal | None:
+    # Any other bot may be suspended: one suspended by its strikes, failed or validating too, so
+    # that its owner cannot validate it back (staff/actions.py bot_suspend).
+    if not bot.suspended_by_staff:
         return None
-    suspended = bot.status == Bot.Status.SUSPENDED
-    other = ("Reinstate it", reverse("staff:bot-reinstate", args=[bot.pk])) if suspended else None
-    return (f"The bot is {bot.status}: only an active bot is suspended.", other)
+    other = ("Reinstate it", reverse("staff:bot-reinstate", args=[bot.pk]))
+    return ("The staff have already suspended this bot.", other)
 
 
 def _bot_not_suspended(bot: Bot) -> Refusal | None:
@@ -294,7 +295,7 @@ SUSPEND = Spec(
         "Its owner sees your reason as the status's reason.",
     ),
     service=actions.bot_suspend, done="Bot {t.name} is suspended.",
-    refusal=_bot_not_active, danger=True,
+    refusal=_bot_not_staff_suspended, danger=True,
 )  # fmt: skip
 REINSTATE = Spec(
     action="reinstate-bot", target=BOT, title="Reinstate bot {t.name}?",

@@ -29,8 +29,8 @@ from rest_framework.test import APIClient
 
 from bots import turns
 from config.redact import redact
+from games.creation import SeatSpec, game_create
 from games.models import Bot, Game
-from games.services import SeatSpec, game_create
 from tests.games.factories import SHORT, make_user
 from tests.games.fake_bot import FakeBot
 
@@ -234,7 +234,29 @@ def test_gunicorn_and_django_log_no_reset_token_or_secret_in_a_query(tmp_path):
         ),
         ("password=p&next=/", "password=[redacted]&next=/"),
         ("GET /api/games?my_turn=1 HTTP/1.1", "GET /api/games?my_turn=1 HTTP/1.1"),
+        # A club's invitation link lets its holder join: its code is a secret (issue 28's review).
+        (
+            "GET /clubs/chess/join/Zx81kQ2pL0aB/ HTTP/1.1",
+            "GET /clubs/chess/join/[redacted]/ HTTP/1.1",
+        ),
+        (
+            "GET /accounts/login/?next=/clubs/chess/join/Zx81kQ2pL0aB/ HTTP/1.1",
+            "GET /accounts/login/?next=/clubs/chess/join/[redacted]/ HTTP/1.1",
+        ),
+        (
+            "GET /accounts/login/?next=%2Fclubs%2Fchess%2Fjoin%2FZx81kQ2pL0aB%2F HTTP/1.1",
+            "GET /accounts/login/?next=%2Fclubs%2Fchess%2Fjoin%2F[redacted]%2F HTTP/1.1",
+        ),
+        (
+            "GET /x/?next=%2Faccounts%2Freset%2FMQ%2Fc1-ab12%2F HTTP/1.1",
+            "GET /x/?next=%2Faccounts%2Freset%2FMQ%2F[redacted]%2F HTTP/1.1",
+        ),
+        ("GET /clubs/chess/ HTTP/1.1", "GET /clubs/chess/ HTTP/1.1"),
+        (
+            "POST /notifications/unsubscribe/MTI:1tA:x9/ HTTP/1.1",
+            "POST /notifications/unsubscribe/[redacted]/ HTTP/1.1",
+        ),
     ],
 )
-def test_redact_blanks_reset_tokens_and_secret_parameters_only(line, logged):
+def test_redact_blanks_reset_tokens_invitation_codes_and_secret_parameters_only(line, logged):
     assert redact(line) == logged

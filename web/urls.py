@@ -1,9 +1,10 @@
 """The pages people use, under the `web` namespace (included at / by config/urls.py): sign-up
 and profile (under /accounts/, beside Django's own sign-in and password views), the lobby and
-the new-game form (/play/), a game's play page (with its live board, commands and resigning)
-and its replay, the clubs (/clubs/), a season's page with its organiser's panel and fixture
-rulings (/seasons/), the player page, the ladders (/ladders/) and the bot pages (/bots/<id>/,
-and the owner's /me/bots/)."""
+the new-game form (/play/), a game's play page (with its live board, commands, resigning and
+muting its emails) and its replay, the unsubscribe link of turn emails, the clubs (/clubs/), a
+season's page with its organiser's panel and fixture rulings (/seasons/), the player page, the
+ladders (/ladders/), the bot pages (/bots/<id>/, and the owner's /me/bots/) and the guides
+rendered from docs/ (/guides/)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,11 @@ from web import (
     accounts,
     bots,
     clubs,
+    guides,
     ladders,
     lobby,
     new_game,
+    notices,
     play,
     players,
     replay,
@@ -38,6 +41,8 @@ urlpatterns = [
     path("games/<int:game_id>/command", play.command, name="command"),
     path("games/<int:game_id>/replay/", replay.replay, name="replay"),
     path("games/<int:game_id>/resign", play.resign, name="resign"),
+    path("games/<int:game_id>/emails", notices.mute, name="mute"),
+    path("notifications/unsubscribe/<str:token>/", notices.unsubscribe, name="unsubscribe"),
     path("clubs/", clubs.club_list, name="clubs"),
     path("clubs/new/", clubs.club_new, name="club-new"),
     path("clubs/<slug:slug>/", clubs.club, name="club"),
@@ -80,6 +85,9 @@ urlpatterns = [
     path("ladders/<slug:slug>/", ladders.ladder, name="ladder"),
     path("ladders/<slug:slug>/enter", ladders.enter, name="ladder-enter"),
     path("ladders/<slug:slug>/leave", ladders.leave, name="ladder-leave"),
+    path("guides/", guides.guides, name="guides"),
+    path("guides/<slug:slug>/", guides.guide, name="guide"),
+    path("docs/<slug:slug>.md", guides.doc_redirect, name="guide-doc"),
     path("bots/<int:bot_id>/", bots.bot, name="bot"),
     path("me/bots/", bots.my_bots, name="my-bots"),
     path("me/bots/<int:bot_id>/", bots.my_bot, name="my-bot"),

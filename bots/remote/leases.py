@@ -36,6 +36,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import DateTimeField, ExpressionWrapper, Q
+from django.db.models.expressions import CombinedExpression
 from django.db.models.functions import Now
 
 from games.game_settings import GameSettings
@@ -55,7 +56,7 @@ def run_seconds(game: Game) -> float:
     return GameSettings.of(game.context).webhook_limit + settings.BOTS_WINDOW_SECONDS + LEASE_SLACK
 
 
-def _until(seconds: float) -> ExpressionWrapper:
+def _until(seconds: float) -> ExpressionWrapper[CombinedExpression]:
     # The database's now, not this worker's.
     return ExpressionWrapper(Now() + timedelta(seconds=seconds), output_field=DateTimeField())
 

@@ -33,11 +33,13 @@ from bots import turns
 from bots.remote import leases
 from engine import MATCH_OVER, PLAYING
 from engine.events import FALLBACK_PLAYED
-from games import outbox, seat_facts, services, store
+from games import outbox, seat_facts, store
 from games.actors import SYSTEM
+from games.creation import SeatSpec, game_create
 from games.game_settings import VALIDATION, GameSettings
 from games.models import Bot, Game, Seat
 from games.seat_facts import HandOverReason
+from games.seeds import keyed_seed
 
 log = logging.getLogger(__name__)
 # Seconds a validation run waits when another run holds its game's lease (bots/remote/leases.py).
@@ -48,6 +50,15 @@ WAITING_FOR_POLL = (
     "waiting for the bot's first GET /api/bot/decisions: its validation matches start then"
 )
 INTERNAL_ERROR = "validation stopped by an error on our side ({}); the staff have the details"
+
+
+def void_round(bot: Bot) -> None:
+    """The bot's open round counts for nothing (the staff suspended it mid-round): its games
+    still playing are finished by the fallback (RoundClosed, on commit), and its result never
+    settles, since settling wants the bot validating in that round. `bot` is locked by the
+    caller, inside its transaction, which changes the bot's status."""
+    if validation_games(bot.pk, bot.validation_round).filter(status=PLAYING).exists():
+        outbox.publish(outbox.RoundClosed(bot.pk, bot.validation_round))
 
 
 def open_round(bot_id: int, *, send: bool = True) -> int:
@@ -136,14 +147,14 @@ def round_games(bot_id: int, round_: int) -> list[Game]:
 
 def _validation_game(bot: Bot, round_: int, match: int) -> Game:
     opponents = list(settings.BOTS_VALIDATION_OPPONENTS)
-    seats = [services.SeatSpec(bot=name) for name in opponents]
+    seats = [SeatSpec(bot=name) for name in opponents]
     # The bot sits in a different place each match.
-    seats.insert(match % (len(opponents) + 1), services.SeatSpec(registered=bot))
-    return services.game_create(
+    seats.insert(match % (len(opponents) + 1), SeatSpec(registered=bot))
+    return game_create(
         variant_spec=settings.BOTS_VALIDATION_SPEC,
         seats=seats,
         # Keyed: the bot's owner knows the label, and must not know the cards.
-        seed=services.keyed_seed(f"validation:{bot.pk}:{round_}:{match}"),
+        seed=keyed_seed(f"validation:{bot.pk}:{round_}:{match}"),
         settings=GameSettings(
             kind=VALIDATION,
             bot=bot.pk,

@@ -315,7 +315,7 @@ class _Connection(http.client.HTTPConnection):
                 error = failed
                 continue
             self.raw = sock
-            self.sock = _TimedSocket(sock, self.deadline)  # type: ignore[assignment]
+            self.sock = _TimedSocket(sock, self.deadline)
             return
         raise error
 

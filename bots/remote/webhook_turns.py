@@ -29,7 +29,7 @@ from bots.remote.leases import Lease
 from bots.remote.strikes import FALLBACK_REASON, ILLEGAL, record_call
 from clocks.fallback import bot_failure, play_fallback
 from engine import State, Variant
-from games import services
+from games.commands import game_command
 from games.errors import Conflict, Forbidden, IllegalMove
 from games.game_settings import GameSettings
 from games.models import Bot, Game
@@ -151,7 +151,7 @@ def submit_answer(
     try:
         if not isinstance(command, dict) or command.get("seat") != seat:
             raise IllegalMove(f"the answer is no command for seat {seat}", code="wrong-seat")
-        result = services.game_command(
+        result = game_command(
             game_id=game.pk,
             actor=bot,
             command=command,

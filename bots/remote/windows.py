@@ -38,9 +38,10 @@ from bots.remote.leases import Lease
 from bots.remote.webhook_turns import submit_answer, webhook_turn
 from engine import State, Variant
 from engine.events import CARD_PLAYED, UNO_OWED
-from games import services, store
+from games import store
 from games.game_settings import GameSettings
 from games.models import Bot, Game, GameEvent
+from games.repository import repository
 
 log = logging.getLogger(__name__)
 
@@ -201,12 +202,12 @@ def _declined(game: Game, seat: int, bot: Bot, why: str) -> None:
 
 def optional_decision(game: Game, seat: int) -> dict[str, Any] | None:
     """A pull bot's open window in `game` for `seat` (out of turn), as GET /api/bot/decisions
-    lists it, or None. The view is the one services.game_view gives the seat."""
+    lists it, or None. The view is the one game_view gives the seat."""
     end = pull_window_end(game)
     if end <= timezone.now():
         return None
     events = store.load(game.pk)
-    variant = services.stream_variant(game, events)
+    variant = repository.variant(game, events)
     state = variant.replay(events)
     if seat in state.to_act or seat not in new_chances(game, variant, state, {seat}):
         return None

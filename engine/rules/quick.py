@@ -56,7 +56,6 @@ _PLAYABLE: dict[Card, dict[Color | None, frozenset[Card]]] = {}
 for (_top, _color), _cards in PLAYABLE_ON.items():
     if _top is not None:
         _PLAYABLE.setdefault(_top, {})[_color] = _cards
-_new_state = object.__new__
 
 
 # The dicts a quick step lists and emits, one of each per seat: a step copies one (a copy of a
@@ -136,6 +135,12 @@ _STOOD_FOR = (
     "closes_uno_window",
     "owes_uno",
 )
+# The options a quick step knows: none of them changes a usual moment (the deal's size, the
+# scoring and the uno penalty, which a catch pays the general way). A family with any other
+# option goes the general way for every command until its option is taught here (and to
+# tests/engine/test_quick.py), so a new option can slow a game but never make the two ways
+# disagree.
+KNOWN_OPTIONS = frozenset({"hand_size", "scoring", "target", "uno_penalty"})
 _HANDLED = {
     PLAY: Official.on_play,
     DRAW: Official.on_draw,
@@ -151,8 +156,10 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
     ruleset's own `legal_commands` and `decision`, bound here. Decide leaves what it decided in
     `memo[0]`, which `Variant.replay` hands over."""
     cls = type(ruleset)
-    if any(getattr(cls, name) is not getattr(Official, name) for name in _STOOD_FOR) or any(
-        cls.handlers.get(kind) is not handler for kind, handler in _HANDLED.items()
+    if (
+        any(getattr(cls, name) is not getattr(Official, name) for name in _STOOD_FOR)
+        or any(cls.handlers.get(kind) is not handler for kind, handler in _HANDLED.items())
+        or not ruleset.options.keys() <= KNOWN_OPTIONS
     ):
         return None
     general_legal = ruleset.legal_commands
@@ -164,6 +171,7 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
     lists_uno = cls.uno_always_listed
     uno_window = cls.uno_window
     playable_on = _PLAYABLE
+    fork = State.fork
 
     def legal(state: State, seat: Seat | None) -> list[Command]:
         """`Ruleset.legal_commands`, for a seat asked for a play, a drawn card's play or a
@@ -302,30 +310,10 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
             hand = hand.copy()
             del hand[at]
             hands[seat] = hand
-            # state.fork(), spelled out with the play's own values: the commonest step pays
-            # for no call and no field twice (to_act, pending and uncalled are set below).
-            new = _new_state(State)
-            new.seats = seats
-            new.seed = state.seed
-            new.hand_number = state.hand_number
-            new.dealer = state.dealer
-            new.first = state.first
+            new = fork(state)
             new.hands = hands
-            new.lanes = state.lanes
-            new.draw = draw
             new.discard = [*discard, card]
             new.color = color or COLOR_OF[card]
-            new.direction = direction
-            new.called = state.called
-            new.challenge = state.challenge
-            new.scores = state.scores
-            new.hands_won = state.hands_won
-            new.status = state.status
-            new.winner = state.winner
-            new.places = state.places
-            new.aborted = state.aborted
-            new.shuffles = state.shuffles
-            new.extra = state.extra
             if held == 2:  # resolve_play: one card left, an uno call made or owed
                 if uno:
                     events.append({"type": UNO_CALLED, "seat": seat})
@@ -385,29 +373,11 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
             hands = state.hands.copy()
             hands[seat] = [*hands[seat], card]
             called = state.called
-            # state.fork() with the draw's values, as for a play.
-            new = _new_state(State)
-            new.seats = state.seats
-            new.seed = state.seed
-            new.hand_number = state.hand_number
-            new.dealer = state.dealer
-            new.first = state.first
+            new = fork(state)
             new.hands = hands
-            new.lanes = state.lanes
             new.draw = draw[:-1]
-            new.discard = discard
-            new.color = state.color
-            new.direction = state.direction
-            new.called = called - {seat} if seat in called else called
-            new.challenge = state.challenge
-            new.scores = state.scores
-            new.hands_won = state.hands_won
-            new.status = state.status
-            new.winner = state.winner
-            new.places = state.places
-            new.aborted = state.aborted
-            new.shuffles = state.shuffles
-            new.extra = state.extra
+            if seat in called:
+                new.called = called - {seat}
             if after_draw and card in playable:
                 drawn = {"type": "drawn", "seat": seat, "card": card}
                 events.append({"type": PROMPTED, "to_act": [seat], "pending": drawn})
@@ -420,7 +390,7 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
         elif kind == PASS:
             if pending["type"] != "drawn":
                 return general(state, command)
-            new = state.fork()
+            new = fork(state)
             nxt = (seat + state.direction) % state.seats
         elif kind == ACCEPT or kind == CHALLENGE:
             # on_accept, on_challenge: the draw from the pile as it is.
@@ -442,7 +412,7 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
             draw = state.draw
             if len(draw) < count:
                 return general(state, command)
-            new = state.fork()
+            new = fork(state)
             if kind == CHALLENGE:
                 new.challenge = None
                 events.append(

@@ -1,11 +1,11 @@
 """The games app's tables, a module a kind: the event store's (models/store.py), the read
-models (models/reads.py), registered bots (models/bots.py) and turn notices
+models (models/reads.py), registered bots (models/bots.py), turn notices and presence
 (models/notices.py). Django finds them all here, and `from games.models import X` reads any."""
 
 from __future__ import annotations
 
 from games.models.bots import Bot, BotCall
-from games.models.notices import NotificationPreference, TurnNotice
+from games.models.notices import NotificationPreference, Presence, TurnNotice
 from games.models.reads import GameSummary, HandResult, MatchResult
 from games.models.store import (
     Game,
@@ -32,4 +32,5 @@ __all__ = [
     "BotCall",
     "NotificationPreference",
     "TurnNotice",
+    "Presence",
 ]

@@ -155,7 +155,7 @@ class GameEvent(models.Model):
     actor = models.CharField(max_length=100)
     # NULL, not "", on the events after an append's first: UNIQUE(game, command_id) ignores NULLs.
     # Each actor has its own namespace ("user:12/<client id>", "system/advance:7"): a client's
-    # id can never take the one the system will use (games/services.py `command_key`).
+    # id can never take the one the system will use (games/commands.py `command_key`).
     command_id = models.CharField(max_length=150, null=True, blank=True)  # noqa: DJ001
     recorded_at = models.DateTimeField()
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 
 from accounts import services
 from accounts.models import UsernameSkeleton
-from accounts.usernames import LookAlikeUsername, username_skeleton
+from accounts.usernames import LookAlikeUsername, folded_skeleton, username_skeleton
 
 pytestmark = pytest.mark.django_db
 
@@ -98,3 +98,18 @@ def test_the_admin_refuses_a_look_alike_new_name_or_rename(admin_client):
         assert "looks the same as the existing username “alice”" in page.content.decode()
     assert set(User.objects.values_list("username", flat=True)) == {"alice", "bob", "root"}
     assert UsernameSkeleton.objects.get(user=alice).skeleton == "alice"
+
+
+def test_a_look_alike_once_case_is_ignored_is_refused_by_the_check_and_by_the_index():
+    # Names are unique whatever their case ("ALICE" is refused beside "alice"), so a look-alike of
+    # another case is one too (issue 28's review: "АLICE", a Cyrillic А, was accepted).
+    User.objects.create_user("alice")
+    with pytest.raises(LookAlikeUsername):
+        User.objects.create_user("\u0410LICE")
+    assert folded_skeleton("\u0410LICE") == folded_skeleton("alice")
+    bob = User.objects.create_user("bob")
+    row = UsernameSkeleton.objects.get(user=bob)
+    row.folded = folded_skeleton("ALICE")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        row.save()
+    assert list(User.objects.order_by("pk").values_list("username", flat=True)) == ["alice", "bob"]

@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 from clocks import deadlines
 from games import seat_facts
 from games.game_settings import GameSettings
-from games.models import Game, NotificationPreference, Seat
+from games.models import Game, NotificationPreference, Presence, Seat
 from tests.games.factories import make_game, make_user, play_to_end
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
@@ -301,3 +301,29 @@ def test_the_schema_documents_these_endpoints(client):
         "/api/games/{game_id}/vacation",
     ):
         assert set(paths[path]) == {"post"}
+
+
+def test_a_person_mutes_one_games_emails_and_reads_it_back():
+    game = make_game()
+    user = Seat.objects.get(game=game, number=0).user
+    client = signed_in(user)
+    url = f"/api/me/notifications/games/{game.pk}"
+
+    assert client.get(url).json() == {"game": game.pk, "muted": False}
+    assert client.put(url, {"muted": True}, format="json").json() == {
+        "game": game.pk,
+        "muted": True,
+    }
+    assert client.get(url).json() == {"game": game.pk, "muted": True}
+    assert Presence.objects.get(user=user, game=game).muted is True
+    assert client.put(url, {"muted": "loud"}, format="json").status_code == 400
+    assert client.put(url, {"muted": False}, format="json").json()["muted"] is False
+
+
+def test_muting_a_game_without_a_seat_is_404_and_writes_nothing():
+    game = make_game()
+    client = signed_in(make_user())
+    url = f"/api/me/notifications/games/{game.pk}"
+    assert client.get(url).status_code == 404
+    assert client.put(url, {"muted": True}, format="json").status_code == 404
+    assert not Presence.objects.exists()

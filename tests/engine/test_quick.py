@@ -196,3 +196,16 @@ def test_quick_decide_never_accepts_what_the_general_way_refuses(data: st.DataOb
     state = data.draw(st.sampled_from(some_states(name, data.draw(st.integers(0, 2)))))
     legal = [c for s in range(seats) for c in variant.legal_commands(state, s)]
     check_command(variant, state, data.draw(bad_commands(legal, json_only=False)))
+
+
+def test_an_option_the_quick_steps_do_not_know_sends_every_command_the_general_way() -> None:
+    from engine.rules.official import Official
+    from engine.rules.options import choice_option
+    from engine.rules.quick import KNOWN_OPTIONS
+
+    class WithANewOption(Official):
+        option_checks = {**Official.option_checks, "house_rule": choice_option("off", "on")}
+
+    assert set(Official.option_checks) <= KNOWN_OPTIONS
+    assert quick_steps(Official({}), [None]) is not None
+    assert quick_steps(WithANewOption({"house_rule": "on"}), [None]) is None

@@ -12,8 +12,8 @@ import pytest
 
 from config import celery_app
 from engine import MATCH_OVER
+from games.creation import SeatSpec, game_create
 from games.models import Bot, Game, GameEvent
-from games.services import SeatSpec, game_create
 from tests.games.factories import make_user
 from tests.games.fake_bot import FakeBot
 

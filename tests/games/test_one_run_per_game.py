@@ -19,10 +19,10 @@ from django.utils import timezone
 from bots import turns
 from bots.remote import leases, webhook
 from engine import MATCH_OVER
+from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
 from games.models import Bot, Game, GameEvent, GameLease
 from games.seat_facts import game_resign
-from games.services import SeatSpec, game_create
 from tests.games.conftest import needs_postgresql
 from tests.games.factories import SHORT, make_user
 from tests.games.fake_bot import FakeBot

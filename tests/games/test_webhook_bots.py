@@ -15,9 +15,9 @@ import pytest
 from bots import turns
 from bots.remote import validation, webhook
 from engine import MATCH_OVER
+from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
 from games.models import Bot, Game, GameEvent
-from games.services import SeatSpec, game_create
 from tests.games.factories import SHORT, make_user
 from tests.games.fake_bot import FakeBot
 

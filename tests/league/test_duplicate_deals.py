@@ -18,8 +18,9 @@ from bots.strategies import find_strategy
 from engine import MATCH_OVER, Variant
 from engine.events import HAND_STARTED, MATCH_STARTED, PILE_RESHUFFLED
 from engine.rules.decision import Decision
-from games import services, store
-from games.models import Game
+from games import store
+from games.models import Game, GameEvent
+from games.reveal import revealed
 from league.ladders import ladder_matchmaking
 from league.models import LadderSet
 from tests.league.factories import enter_bots, make_competition
@@ -132,16 +133,16 @@ def test_a_rotations_cards_stay_hidden_until_its_whole_set_is_over(broker_tasks)
     [first] = ladder_matchmaking(ladder, rng=random.Random(1))
     play_to_the_end(first)
     first.refresh_from_db()
-    assert first.status == MATCH_OVER and not services.revealed(first)
+    assert first.status == MATCH_OVER and not revealed(first)
     replay = Client().get(f"/api/games/{first.pk}/replay").json()
     assert "seed" not in json.dumps(replay) and "deck" not in json.dumps(replay)
 
     [second] = ladder_matchmaking(ladder, rng=random.Random(2))
-    assert not services.revealed(first)
+    assert not revealed(first)
     play_to_the_end(second)
     first.refresh_from_db()
     second.refresh_from_db()
-    assert services.revealed(first) and services.revealed(second)
+    assert revealed(first) and revealed(second)
     replay = Client().get(f"/api/games/{first.pk}/replay").json()
     assert first.context["ladder_set"] and '"seed"' in json.dumps(replay)
 
@@ -152,3 +153,35 @@ def play_to_the_end(game):
             return
         turns.advance_game(game_id=game.pk)
     raise AssertionError("the match did not end")
+
+
+@pytest.mark.django_db
+def test_the_admin_shows_a_rotations_cards_and_the_sets_seed_only_once_the_set_is_over(
+    broker_tasks, django_user_model
+):
+    # Issue 28, item 6 (the admin's path): a finished rotation's events and its set's seed gave
+    # every hand of the rotation still being played, to any superuser, unaudited.
+    admin_user = django_user_model.objects.create_superuser("root", password="pw")
+    client = Client()
+    client.force_login(admin_user)
+    ladder = make_competition(seats_per_game=2, matchmaking=True)
+    enter_bots(ladder, 2)
+    [first] = ladder_matchmaking(ladder, rng=random.Random(1))
+    play_to_the_end(first)
+    dealt = GameEvent.objects.filter(game=first, type=HAND_STARTED).order_by("version").first()
+    seed = LadderSet.objects.get(pk=first.context["ladder_set"]).seed
+    deck = ", ".join(f"&#x27;{card}&#x27;" for card in dealt.data["deck"][:3])
+    event_page = f"/admin/games/gameevent/{dealt.pk}/change/"
+    set_page = f"/admin/league/ladderset/{first.context['ladder_set']}/change/"
+
+    before = client.get(event_page).content.decode()
+    seed_before = client.get(set_page).content.decode()
+    [second] = ladder_matchmaking(ladder, rng=random.Random(2))
+    play_to_the_end(second)
+    after = client.get(event_page).content.decode()
+    seed_after = client.get(set_page).content.decode()
+
+    assert deck not in before and "hidden until the game&#x27;s log is public" in before
+    assert seed not in seed_before and "hidden until every game of the set is over" in seed_before
+    assert deck in after
+    assert seed in seed_after

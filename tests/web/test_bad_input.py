@@ -134,6 +134,23 @@ def test_the_command_forms_json_has_the_apis_limits(command):
     assert Game.objects.get(pk=game.pk).version == game.version
 
 
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_the_command_forms_json_is_strict_json_as_the_apis(constant):
+    # Python's decoder takes NaN and Infinity, which are not JSON and which the API's parser
+    # (DRF, strict) refuses: the form says the command is malformed, as for any text not JSON.
+    game, people = people_game(FAMILIES["official"])
+    seat = game.to_act[0]
+    command = '{"type": "play", "seat": 0, "card": "red-1", "x": ' + constant + "}"
+    data = {"command": command, "expected_version": game.version, "command_id": "c1"}
+
+    response = client_of(people[seat]).post(
+        reverse("web:command", args=[game.pk]), data, follow=True
+    )
+
+    assert "the form&#x27;s command is not JSON" in response.content.decode()
+    assert Game.objects.get(pk=game.pk).version == game.version
+
+
 # NUL: PostgreSQL refuses it in a query
 
 

@@ -74,6 +74,8 @@ def test_a_bad_sign_up_shows_the_error_and_creates_nobody(client, change, field,
         "\u0430\u217cice",  # Cyrillic а, Roman numeral fifty
         "a\u04c0ice",  # Cyrillic palochka for the l
         "aIice",  # a capital I for the l
+        "\u0410LICE",  # Cyrillic А, the rest in capitals: "ALICE" is taken whatever its case
+        "\u0430LICE",  # Cyrillic а
     ],
 )
 def test_a_name_that_reads_like_a_taken_one_is_refused(client, look_alike):

@@ -96,7 +96,9 @@ class PeriodicRunner:
                 Entry(
                     name=name,
                     task=spec["task"],
-                    schedule=maybe_schedule(spec["schedule"], app=celery_app),
+                    # maybe_schedule turns seconds or a timedelta into a schedule; celery-types
+                    # says it may return them unchanged.
+                    schedule=maybe_schedule(spec["schedule"], app=celery_app),  # type: ignore[arg-type]
                     args=tuple(spec.get("args", ())),
                     kwargs=dict(spec.get("kwargs", {})),
                 )

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-    dependencies = [("games", "0013_game_leases")]
+    dependencies = [("games", "0014_presence_and_held_notices")]
 
     operations = [
         migrations.AddField(

@@ -1,0 +1,125 @@
+"""Presence: whether a person is at one of their games, so that no turn email reaches someone
+playing on the page (clocks/deadlines.py asks), and the signed links that stop turn emails.
+
+A person is seen at a game when they open its play page, when its live board polls (once a
+second while the page is open, even in a background tab, where browsers slow the poll to about
+once a minute), and when they send a command from the page or the API. They count as present
+for GAMES_PRESENCE_SECONDS after that. The moment is one column of a row per person and game
+(games.models.Presence), in the database, so every web process and worker reads the same one,
+under `make run` (SQLite) as in production. Writing it once a second per open page would double
+the poll's cost: the front door (web/presence.py) writes it at most every
+GAMES_PRESENCE_WRITE_SECONDS per person, game and process, which the presence window absorbs.
+
+The same row keeps the one email of an absence (`emailed_at`: a turn email goes out only if
+none did since the person was last seen) and the per-game mute.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.core import signing
+from django.utils import timezone
+
+from games.models import NotificationPreference, Presence, Seat
+
+# When this process last wrote each (requester, game)'s presence: a poll comes once a second, the
+# write at most every GAMES_PRESENCE_WRITE_SECONDS (seconds of a monotonic clock).
+_written: dict[tuple[str, int], float] = {}
+_WRITTEN_MAX = 50_000
+
+# What an unsubscribe link signs (a user id), kept apart from every other signed value.
+_UNSUBSCRIBE_SALT = "clocks.presence.unsubscribe"
+
+
+def seen(user_id: int | None, game_id: int, *, now: datetime | None = None) -> bool:
+    """The person was at the game now: record it if they hold a seat there (a spectator leaves
+    no row). Returns whether it was recorded."""
+    now = now or timezone.now()
+    if user_id is None:
+        return False
+    if Presence.objects.filter(user_id=user_id, game_id=game_id).update(seen_at=now):
+        return True
+    if not Seat.objects.filter(game_id=game_id, user_id=user_id).exists():
+        return False
+    Presence.objects.update_or_create(user_id=user_id, game_id=game_id, defaults={"seen_at": now})
+    return True
+
+
+def seen_now_and_then(key: str, game_id: int, user_id: Callable[[], int | None]) -> None:
+    """`seen`, at most every GAMES_PRESENCE_WRITE_SECONDS per `key` (a session, a token's
+    user) and game in this process: a poll that finds nothing new costs no query here, and
+    `user_id` (which may load the session) is only called when a write is due."""
+    now = time.monotonic()
+    last = _written.get((key, game_id))
+    if last is not None and now - last < settings.GAMES_PRESENCE_WRITE_SECONDS:
+        return
+    found = user_id()
+    if found is None:
+        return
+    if len(_written) >= _WRITTEN_MAX:
+        _written.clear()
+    _written[(key, game_id)] = now
+    seen(found, game_id)
+
+
+def forget_writes() -> None:
+    """Write the next `seen_now_and_then` of every key (tests that move time)."""
+    _written.clear()
+
+
+def window() -> timedelta:
+    """How long after being seen a person still counts as at the game."""
+    return timedelta(seconds=settings.GAMES_PRESENCE_SECONDS)
+
+
+def is_muted(user_id: int, game_id: int) -> bool:
+    return Presence.objects.filter(user_id=user_id, game_id=game_id, muted=True).exists()
+
+
+def mute(user_id: int, game_id: int, muted: bool) -> bool:
+    """Stop (or start again) the turn emails of one game for a person who holds a seat in it;
+    returns False when they hold none."""
+    if not Seat.objects.filter(game_id=game_id, user_id=user_id).exists():
+        return False
+    Presence.objects.update_or_create(user_id=user_id, game_id=game_id, defaults={"muted": muted})
+    return True
+
+
+def muted_games(user_id: int) -> list[int]:
+    return sorted(
+        Presence.objects.filter(user_id=user_id, muted=True).values_list("game_id", flat=True)
+    )
+
+
+# Unsubscribing: a link in every turn email and digest, signed, that works signed out.
+
+
+def unsubscribe_token(user_id: int) -> str:
+    return signing.dumps(user_id, salt=_UNSUBSCRIBE_SALT, compress=True)
+
+
+def unsubscribe_url(user_id: int) -> str:
+    """The absolute address of the one-click unsubscribe page (web/notices.py), for emails."""
+    return (
+        f"{settings.SITE_URL.rstrip('/')}/notifications/unsubscribe/{unsubscribe_token(user_id)}/"
+    )
+
+
+def user_of(token: str) -> int | None:
+    """The user an unsubscribe token names, or None when it is damaged or forged."""
+    try:
+        value = signing.loads(token, salt=_UNSUBSCRIBE_SALT)
+    except signing.BadSignature:
+        return None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def unsubscribe(user_id: int) -> None:
+    """No turn email and no digest any more (the profile page turns them on again)."""
+    NotificationPreference.objects.update_or_create(
+        user_id=user_id, defaults={"turn_emails": NotificationPreference.TurnEmails.NONE}
+    )

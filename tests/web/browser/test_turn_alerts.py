@@ -1,0 +1,149 @@
+"""Told when it matters (static/notify.js): when another seat's move makes it your turn, the tab's
+title says "Your turn" and the icon gets its dot; opted in, a hidden tab shows a notification
+and plays the sound. Headless chromium shows no notification: an init script records each
+`new Notification` and each sound played, and says whether the tab is hidden."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.urls import reverse
+
+from games.commands import game_command
+from games.creation import SeatSpec, game_create
+from games.models import Game
+from tests.games.factories import bot_move, make_user
+from tests.web.browser.conftest import ARTIFACTS
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+HOOKS = """
+window.__notes = [];
+window.__sounds = 0;
+window.__hidden = false;
+Object.defineProperty(Document.prototype, "hidden", {
+  configurable: true, get() { return window.__hidden; } });
+Object.defineProperty(Document.prototype, "visibilityState", {
+  configurable: true, get() { return window.__hidden ? "hidden" : "visible"; } });
+const RealNotification = window.Notification;
+function Recorded(title, options) {
+  window.__notes.push({ title: title, body: options && options.body });
+  return new RealNotification(title, options);
+}
+Object.defineProperty(Recorded, "permission", { get: () => RealNotification.permission });
+Recorded.requestPermission = (...args) => RealNotification.requestPermission(...args);
+window.Notification = Recorded;
+HTMLMediaElement.prototype.play = function () { window.__sounds += 1; return Promise.resolve(); };
+"""
+
+
+def hooked(open_page, live_server, person, path, **size):
+    """The page with the hooks and the notifications permission, loaded again with both."""
+    page = open_page(person, path, **size)
+    page.context.grant_permissions(["notifications"], origin=live_server.url)
+    page.context.add_init_script(HOOKS)
+    page.reload()
+    return page
+
+
+def two_people():
+    ana, ben = make_user("ana"), make_user("ben")
+    game = game_create(
+        variant_spec={"rules": "official"},
+        seats=[SeatSpec(user=ana), SeatSpec(user=ben)],
+        seed=2,
+        dealer=1,
+    )
+    game.refresh_from_db()
+    mover, waiting = (ana, ben) if game.to_act == [0] else (ben, ana)
+    return game, mover, waiting
+
+
+def move(game: Game) -> None:
+    """The other seat's moves until the game waits for the person (a skip gives it another)."""
+    rng = random.Random(1)
+    mover = game.to_act[0]
+    while True:
+        game.refresh_from_db()
+        if game.to_act != [mover]:
+            return
+        actor, command, version = bot_move(game.pk, rng)
+        game_command(game_id=game.pk, actor=actor, command=command, expected_version=version)
+
+
+def icon(page) -> str:
+    return page.locator('link[rel="icon"]').get_attribute("href")
+
+
+@pytest.mark.parametrize("size", [(360, 740), (1200, 900)], ids=["phone", "desktop"])
+def test_the_title_icon_notification_and_sound_when_it_becomes_your_turn(
+    open_page, live_server, size
+):
+    game, mover, waiting = two_people()
+    url = reverse("web:play", args=[game.pk])
+    page = hooked(open_page, live_server, waiting, url, width=size[0], height=size[1])
+    assert page.title() == f"Game {game.pk} · UNO League"
+    assert icon(page).endswith("/favicon.svg")
+
+    # Both off at first, and said so; turned on, each button says it is on.
+    notify = page.locator('[data-alert-toggle="notify"]')
+    sound = page.locator('[data-alert-toggle="sound"]')
+    assert notify.inner_text() == "Notifications: off" and sound.inner_text() == "Sound: off"
+    notify.click()
+    page.wait_for_function(
+        "() => document.querySelector('[data-alert-toggle=notify]').textContent"
+        " === 'Notifications: on'"
+    )
+    sound.click()
+    assert sound.inner_text() == "Sound: on" and sound.get_attribute("aria-pressed") == "true"
+    assert "in the background" in page.locator("[data-alerts-state]").inner_text()
+    assert page.evaluate("localStorage.getItem('uno.notify')") == "on"
+    sounds_before = page.evaluate("window.__sounds")  # the button plays it once, to be heard
+
+    page.evaluate("window.__hidden = true")
+    move(game)
+    page.wait_for_function("() => document.title.startsWith('Your turn')", timeout=5_000)
+    assert page.title() == f"Your turn · Game {game.pk} · UNO League"
+    assert icon(page).endswith("/favicon-turn.svg")
+    assert page.evaluate("window.__notes") == [
+        {"title": "Your turn · UNO League", "body": f"Game {game.pk} waits for you"}
+    ]
+    assert page.evaluate("window.__sounds") == sounds_before + 1
+    page.screenshot(path=str(ARTIFACTS / f"turn-alerts-play-{size[0]}.png"))
+
+    # Remembered: a new page of the site starts with them on.
+    page.reload()
+    assert notify.inner_text() == "Notifications: on" and sound.inner_text() == "Sound: on"
+    # Loaded on your turn, the title and icon say so from the start; no notification for that.
+    assert page.title().startswith("Your turn") and icon(page).endswith("/favicon-turn.svg")
+    assert page.evaluate("window.__notes") == []
+
+
+def test_a_visible_tab_or_someone_who_did_not_opt_in_gets_no_notification(open_page, live_server):
+    game, mover, waiting = two_people()
+    page = hooked(open_page, live_server, waiting, reverse("web:play", args=[game.pk]))
+    page.evaluate("window.__hidden = true")  # hidden, but never opted in
+    move(game)
+    page.wait_for_function("() => document.title.startsWith('Your turn')", timeout=5_000)
+    assert page.evaluate("window.__notes") == [] and page.evaluate("window.__sounds") == 0
+
+
+def test_the_lobby_says_a_game_waits_and_notifies(open_page, live_server):
+    game, mover, waiting = two_people()
+    page = hooked(open_page, live_server, waiting, reverse("web:lobby"))
+    assert page.title() == "Play · UNO League"
+    page.locator('[data-alert-toggle="notify"]').click()
+    page.wait_for_function("() => localStorage.getItem('uno.notify') === 'on'")
+    page.evaluate("window.__hidden = true")
+    move(game)
+    # The lobby fetches itself every 20 s; the test asks for that fetch now.
+    page.evaluate("window.unoNotify.refreshLobby()")
+    page.wait_for_function("() => document.title.startsWith('Your turn')", timeout=5_000)
+    assert page.title() == "Your turn (1) · Play · UNO League"
+    assert icon(page).endswith("/favicon-turn.svg")
+    assert page.evaluate("window.__notes") == [
+        {"title": "Your turn · UNO League", "body": "A game waits for you"}
+    ]
+    assert page.locator(".game.my-turn").count() == 1
+    page.screenshot(path=str(ARTIFACTS / "turn-alerts-lobby.png"), full_page=True)

@@ -1,0 +1,226 @@
+"""Turn emails that respect presence (clocks/presence.py, clocks/deadlines.py, web/notices.py):
+a whole match played on the page sends none; a person away gets one per game per absence, then
+the digest; a muted game sends none; every email carries a signed one-click unsubscribe link
+that works signed out, and the List-Unsubscribe headers. Two seats, a person against a built-in
+bot, a short target; the dispatcher and the bots run on commit, in-process (eager tasks)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import time_machine
+from django.core import mail, signing
+from django.test import Client
+
+from clocks import deadlines, overdue, presence
+from games import lobby
+from games.models import Game, NotificationPreference, Presence, TurnNotice
+from tests.games.factories import bot_move, make_user
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
+
+START = datetime(2025, 5, 1, 12, 0, tzinfo=UTC)
+SHORT = {"rules": "official", "options": {"target": 1}}
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def on_commit(django_capture_on_commit_callbacks, settings):
+    """Run work with the append listeners (the dispatcher, the bots, the notices) on commit."""
+    settings.SITE_URL = "https://uno.example.org"
+    # An absent person's turns are played by the default bot at each deadline: never forfeited.
+    settings.GAMES_TIMEOUTS_TO_FORFEIT = 10_000
+    presence.forget_writes()
+
+    def run(work, *args, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            return work(*args, **kwargs)
+
+    return run
+
+
+def table(on_commit, *, seed: int = 5):
+    """A person (with an address) against the greedy bot, one-minute turns; the person and their
+    signed-in browser."""
+    person = make_user()
+    person.email = f"{person.username}@example.com"
+    person.save()
+    # Started as the new-game form starts it: its creator is at the table.
+    game = on_commit(
+        lobby.game_start,
+        creator=person,
+        variant_spec=SHORT,
+        seats=[{"user": "me"}, {"bot": "greedy"}],
+        seed=seed,
+        turn_seconds=60,
+    )
+    browser = Client()
+    browser.force_login(person)
+    return game, person, browser
+
+
+def over(game: Game) -> bool:
+    game.refresh_from_db()
+    return game.status == Game.Status.MATCH_OVER
+
+
+def play_on_the_page(on_commit, game: Game, browser: Client, rng: random.Random) -> None:
+    """The person's move as the play page makes it: the board's poll, then the form's POST."""
+    game.refresh_from_db()
+    assert (
+        browser.get(f"/games/{game.pk}/board?version={game.version - 1}", **HTMX).status_code == 200
+    )
+    _, command, version = bot_move(game.pk, rng)
+    data = {"command": json.dumps(command), "expected_version": version, "command_id": ""}
+    answer = on_commit(browser.post, f"/games/{game.pk}/command", data, **HTMX)
+    assert answer.status_code == 200
+
+
+def away_turns(on_commit, game: Game, moment: datetime, turns: int) -> datetime:
+    """`turns` of the person's turns pass with nobody at the page: each deadline goes by and the
+    default bot plays for them (clocks/overdue.py); returns the clock after them."""
+    for _ in range(turns):
+        if over(game):
+            break
+        moment += timedelta(minutes=2)
+        with time_machine.travel(moment, tick=False):
+            assert on_commit(overdue.expire) == [game.pk]
+    return moment
+
+
+def turn_emails() -> list[mail.EmailMessage]:
+    return [m for m in mail.outbox if m.subject.startswith("Your turn")]
+
+
+def test_a_whole_match_played_on_the_page_sends_no_email(on_commit):
+    game, person, browser = table(on_commit)
+    assert browser.get(f"/games/{game.pk}/").status_code == 200
+    rng = random.Random(1)
+    moves = 0
+    while not over(game):
+        play_on_the_page(on_commit, game, browser, rng)
+        moves += 1
+    # A real run of turns, each started for the person (a draw and a play are one turn).
+    assert moves >= TurnNotice.objects.filter(seat__user=person).count() >= 10
+    assert turn_emails() == []
+    # Nothing waits for them any more: the digest has nothing to say either.
+    assert deadlines.send_turn_digests() == 0 and turn_emails() == []
+
+
+def test_away_one_email_per_absence_then_the_digest(on_commit):
+    with time_machine.travel(START, tick=False):
+        game, person, browser = table(on_commit)
+        # They start the game, then leave it: the first turn started while they were there.
+    assert turn_emails() == []
+
+    moment = away_turns(on_commit, game, START + timedelta(minutes=10), 6)
+    assert len(turn_emails()) == 1
+    email = turn_emails()[0]
+    assert email.to == [person.email] and f"game {game.pk}" in email.subject
+    assert f"https://uno.example.org/games/{game.pk}/\n" in email.body
+
+    # The daily digest lists the turn that waits now (held: not emailed).
+    assert deadlines.send_turn_digests() == 1
+    digest = mail.outbox[-1]
+    assert digest.subject == "Your turn in 1 game(s)" and f"game {game.pk} " in digest.body
+    assert len(turn_emails()) == 2
+
+    # They come back (the page), then are away again: the next absence has its one email.
+    with time_machine.travel(moment, tick=False):
+        presence.forget_writes()
+        assert browser.get(f"/games/{game.pk}/").status_code == 200
+    moment = away_turns(on_commit, game, moment + timedelta(minutes=10), 30)
+    assert len(turn_emails()) == 3
+    assert TurnNotice.objects.filter(seat__user=person).count() > 6
+
+
+def test_a_muted_game_sends_nothing_and_the_page_says_so(on_commit):
+    with time_machine.travel(START, tick=False):
+        game, person, browser = table(on_commit)
+        page = browser.get(f"/games/{game.pk}/").content.decode()
+        assert "Mute this game&#x27;s emails" in page or "Mute this game's emails" in page
+        answer = browser.post(f"/games/{game.pk}/emails", {"muted": "1"}, follow=True)
+        assert "This game&#x27;s turn emails are muted" in answer.content.decode()
+        assert "Email me again" in answer.content.decode()
+    moment = away_turns(on_commit, game, START + timedelta(minutes=10), 6)
+    assert turn_emails() == []
+    assert deadlines.send_turn_digests() == 0
+    # Unmuted (from the page: they are back), then away again: the next turn is emailed.
+    with time_machine.travel(moment, tick=False):
+        browser.post(f"/games/{game.pk}/emails", {"muted": "0"})
+    assert Presence.objects.get(user=person, game=game).muted is False
+    away_turns(on_commit, game, moment + timedelta(minutes=10), 3)
+    assert len(turn_emails()) == 1
+
+
+def test_the_mute_form_needs_a_seat(on_commit):
+    game, _, _ = table(on_commit)
+    stranger = Client()
+    stranger.force_login(make_user())
+    answer = stranger.post(f"/games/{game.pk}/emails", {"muted": "1"}, follow=True)
+    assert "You hold no seat in this game" in answer.content.decode()
+    assert not Presence.objects.filter(muted=True).exists()
+
+
+def unsubscribe_link(email: mail.EmailMessage) -> str:
+    found = re.search(r"https://uno\.example\.org(/notifications/unsubscribe/[^/\s]+/)", email.body)
+    assert found, email.body
+    return found.group(1)
+
+
+def test_every_turn_email_has_a_one_click_unsubscribe_that_works_signed_out(on_commit):
+    with time_machine.travel(START, tick=False):
+        game, person, _ = table(on_commit)
+    away_turns(on_commit, game, START + timedelta(minutes=10), 2)
+    email = turn_emails()[0]
+    link = unsubscribe_link(email)
+    assert email.extra_headers["List-Unsubscribe"] == f"<https://uno.example.org{link}>"
+    assert email.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    message = email.message()
+    assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+
+    signed_out = Client(enforce_csrf_checks=True)
+    page = signed_out.get(link)
+    assert page.status_code == 200 and "Stop turn emails?" in page.content.decode()
+    assert not NotificationPreference.objects.filter(user=person).exists()  # a GET changes nothing
+    # RFC 8058: the mail provider POSTs the same address, with no cookie and no CSRF token.
+    done = signed_out.post(link, "List-Unsubscribe=One-Click", "application/x-www-form-urlencoded")
+    assert done.status_code == 200 and "Turn emails stopped" in done.content.decode()
+    assert NotificationPreference.objects.get(user=person).turn_emails == "none"
+    sent = len(mail.outbox)
+    away_turns(on_commit, game, START + timedelta(hours=1), 3)
+    assert len(mail.outbox) == sent and deadlines.send_turn_digests() == 0
+
+
+def test_the_digest_has_the_unsubscribe_headers_too(on_commit):
+    with time_machine.travel(START, tick=False):
+        game, person, _ = table(on_commit)
+    NotificationPreference.objects.create(user=person, turn_emails="digest")
+    away_turns(on_commit, game, START + timedelta(minutes=10), 2)
+    assert turn_emails() == []
+    assert deadlines.send_turn_digests() == 1
+    digest = mail.outbox[-1]
+    assert digest.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert Client().get(unsubscribe_link(digest)).status_code == 200
+
+
+@pytest.mark.parametrize("change", ["tamper", "other-salt", "cut"])
+def test_a_damaged_unsubscribe_link_is_refused_with_a_page_and_changes_nothing(change, client):
+    person = make_user()
+    token = presence.unsubscribe_token(person.pk)
+    bad = {
+        "tamper": token[:-2] + ("AA" if not token.endswith("AA") else "BB"),
+        "other-salt": signing.dumps(person.pk),
+        "cut": token[: len(token) // 2],
+    }[change]
+    for answer in (
+        client.get(f"/notifications/unsubscribe/{bad}/"),
+        client.post(f"/notifications/unsubscribe/{bad}/"),
+    ):
+        assert answer.status_code == 400
+        assert "This unsubscribe link is not valid" in answer.content.decode()
+    assert not NotificationPreference.objects.filter(user=person).exists()
