@@ -33,11 +33,12 @@ lint: .venv
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 
-# The rules engine strictly (pyproject.toml's override), the rest at mypy's default level with
-# django-stubs. DEBUG=1: the django-stubs plugin imports the settings, which need it (or a
-# SECRET_KEY) to load.
+# mypy --strict (pyproject.toml) on every package and the soak, with django-stubs,
+# djangorestframework-stubs and celery-types; not migrations, tests or bench/ (scripts run by
+# path). DEBUG=1: the django-stubs plugin imports the settings, which need it (or a SECRET_KEY)
+# to load.
 typecheck: .venv
-	DEBUG=1 $(BIN)/mypy engine bots clocks frontdoor games league accounts api web config staff
+	DEBUG=1 $(BIN)/mypy engine bots clocks frontdoor games league accounts api web config staff soak
 
 $(VENV)/bench.stamp: requirements-bench.txt $(STAMP)
 	$(BIN)/pip install --quiet -r requirements-bench.txt

@@ -16,6 +16,7 @@ from django.http import HttpRequest
 
 from accounts.models import PersonalToken, Profile, UsernameSkeleton
 from accounts.usernames import check_username
+from games.admin import ReadOnlyAdmin
 
 
 class NewUserForm(AdminUserCreationForm):
@@ -26,7 +27,7 @@ class NewUserForm(AdminUserCreationForm):
         return username
 
 
-class ChangeUserForm(UserChangeForm):
+class ChangeUserForm(UserChangeForm[User]):
     def clean_username(self) -> str:
         username: str = self.cleaned_data["username"]
         # A new name only: people who held look-alike names before the check keep theirs.
@@ -35,7 +36,7 @@ class ChangeUserForm(UserChangeForm):
         return username
 
 
-class PersonAdmin(UserAdmin):
+class PersonAdmin(UserAdmin[User]):
     add_form = NewUserForm
     form = ChangeUserForm
 
@@ -45,7 +46,7 @@ admin.site.register(User, PersonAdmin)
 
 
 @admin.register(Profile)
-class ProfileAdmin(admin.ModelAdmin):
+class ProfileAdmin(admin.ModelAdmin[Profile]):
     list_display = ("user", "birth_date")
     list_select_related = ("user",)
     search_fields = ("user__username", "user__email")
@@ -56,7 +57,7 @@ class ProfileAdmin(admin.ModelAdmin):
 
 
 @admin.register(PersonalToken)
-class PersonalTokenAdmin(admin.ModelAdmin):
+class PersonalTokenAdmin(admin.ModelAdmin[PersonalToken]):
     list_display = ("user", "prefix", "created_at", "last_used_at")
     list_select_related = ("user",)
     search_fields = ("user__username",)
@@ -72,20 +73,10 @@ class PersonalTokenAdmin(admin.ModelAdmin):
 
 
 @admin.register(UsernameSkeleton)
-class UsernameSkeletonAdmin(admin.ModelAdmin):
-    """Each person's confusable skeleton (accounts/usernames.py): kept by every save of a User,
+class UsernameSkeletonAdmin(ReadOnlyAdmin[UsernameSkeleton]):
+    """Each person's confusable skeletons (accounts/usernames.py): kept by every save of a User,
     never edited here; to look up which name a refused look-alike was mistaken for."""
 
-    list_display = ("user", "skeleton")
+    list_display = ("user", "skeleton", "folded")
     list_select_related = ("user",)
-    search_fields = ("user__username", "skeleton")
-    readonly_fields = ("user", "skeleton")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+    search_fields = ("user__username", "skeleton", "folded")

@@ -34,7 +34,7 @@ def token_revoke(*, user: User) -> bool:
 
 
 # Every request with a token reads it (games/rows.py: the SQL written once, not compiled each time).
-_TOKEN_OF = rows.Select(
+_TOKEN_OF: rows.Select[PersonalToken] = rows.Select(
     'SELECT {t_columns}, {u_columns} FROM "accounts_personaltoken" t '
     'JOIN "auth_user" u ON u.id = t.user_id WHERE t.key_hash = %s AND u.is_active',
     [rows.Table(PersonalToken, "t"), rows.Table(User, "u")],

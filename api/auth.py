@@ -36,7 +36,8 @@ class PersonalTokenAuthentication(authentication.BaseAuthentication):
         return KEYWORD
 
 
-class PersonalTokenScheme(OpenApiAuthenticationExtension):
+# drf_spectacular's __init_subclass__ (the extension's registration) is unannotated.
+class PersonalTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]
     """PersonalTokenAuthentication in the OpenAPI schema."""
 
     target_class = PersonalTokenAuthentication
@@ -53,3 +54,12 @@ class PersonalTokenScheme(OpenApiAuthenticationExtension):
 
 # The people's endpoints: a signed-in browser, or a script with a personal token.
 PEOPLE = [authentication.SessionAuthentication, PersonalTokenAuthentication]
+
+
+def person(request: Request) -> User:
+    """The signed-in person of a request that IsAuthenticated (the API's default permission)
+    has let through: request.user, which the types allow to be AnonymousUser."""
+    user = request.user
+    if not isinstance(user, User):
+        raise exceptions.NotAuthenticated()
+    return user

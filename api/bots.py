@@ -43,7 +43,8 @@ class BotTokenAuthentication(authentication.BaseAuthentication):
         return KEYWORD
 
 
-class BotTokenScheme(OpenApiAuthenticationExtension):
+# drf_spectacular's __init_subclass__ (the extension's registration) is unannotated.
+class BotTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]
     """BotTokenAuthentication in the OpenAPI schema."""
 
     target_class = BotTokenAuthentication
@@ -63,7 +64,15 @@ class IsBot(permissions.BasePermission):
         return isinstance(request.auth, Bot)
 
 
-class DecisionOutput(serializers.Serializer):
+def bot_of(request: Request) -> Bot:
+    """The bot of a request that IsBot has let through: request.auth."""
+    bot = request.auth
+    if not isinstance(bot, Bot):
+        raise exceptions.NotAuthenticated()
+    return bot
+
+
+class DecisionOutput(serializers.Serializer[dict[str, Any]]):
     game = serializers.IntegerField()
     seat = serializers.IntegerField()
     version = serializers.IntegerField()
@@ -82,7 +91,7 @@ class DecisionOutput(serializers.Serializer):
 COMMAND_ID_LENGTH = 100
 
 
-class CommandInput(serializers.Serializer):
+class CommandInput(serializers.Serializer[dict[str, Any]]):
     command = serializers.DictField()
     expected_version = serializers.IntegerField(min_value=0)
     command_id = serializers.CharField(
@@ -122,7 +131,7 @@ class GameCommandInput(CommandInput):
     command = CommandShape()  # type: ignore[assignment]
 
 
-class CommandOutput(serializers.Serializer):
+class CommandOutput(serializers.Serializer[dict[str, Any]]):
     game = serializers.IntegerField()
     version = serializers.IntegerField()
     events = serializers.ListField(child=serializers.DictField())
@@ -144,7 +153,7 @@ class CommandOutput(serializers.Serializer):
 def decisions(request: Request) -> Response:
     """The decisions the games wait for from this bot's seats, and its open out-of-turn windows
     (`optional`)."""
-    return Response(pull_turns.pull_decisions(request.auth))
+    return Response(pull_turns.pull_decisions(bot_of(request)))
 
 
 @extend_schema(
@@ -160,7 +169,7 @@ def command(request: Request, game_id: int) -> Response:
     (api/errors.py) and changes nothing in the game."""
     data = command_input(request.data)
     result = pull_turns.pull_command(
-        bot=request.auth,
+        bot=bot_of(request),
         game_id=game_id,
         command=data["command"],
         expected_version=data["expected_version"],

@@ -81,10 +81,12 @@ def printable_data(data: Any) -> Any:
     return data
 
 
-class ErrorOutput(serializers.Serializer):
+class ErrorOutput(serializers.Serializer[dict[str, Any]]):
     code = serializers.CharField(help_text="Stable, for programs (docs/api.md lists them).")
     message = serializers.CharField(help_text="For people; may change.")
-    errors = serializers.DictField(
+    # A declared field: DRF's serializer metaclass moves it out of the class into
+    # _declared_fields, so Serializer.errors, which the stubs see it override, stays.
+    errors = serializers.DictField(  # type: ignore[assignment]
         required=False, help_text="400 `invalid` only: the field errors, by field."
     )
 

@@ -1,6 +1,7 @@
 """The people's game API: start a game, list mine, read one, follow its events, send commands,
-read the whole log once it is over. Session or personal token (api/auth.py); games/lobby.py and
-games/services.py do the work, and every view of a game is redacted for its viewer there.
+read the whole log once it is over. Session or personal token (api/auth.py); games/lobby.py,
+games/commands.py and games/visibility.py do the work, and every view of a game is redacted for
+its viewer there.
 Spectators (anyone, signed in or not, holding no seat) may read a game: its view hides every
 hand. docs/api.md describes the protocol.
 """
@@ -22,22 +23,23 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.auth import PEOPLE
-from api.bots import CommandInput, CommandOutput, GameCommandInput, command_input
+from api.auth import PEOPLE, person
+from api.bots import COMMAND_ID_LENGTH, CommandOutput, GameCommandInput, command_input
 from api.errors import error_responses
 from api.shapes import CommandShape, VersionedEvent, ViewShape
 from clocks import presence
 from frontdoor.throttles import PersonCommandThrottle
-from games import lobby, services
+from games import lobby
+from games.commands import game_command
 from games.models import Game
+from games.visibility import game_events, game_replay
 
 # Events per page of GET /api/games/{id}/events.
 EVENTS_PAGE = 500
 IDEMPOTENCY_HEADER = "Idempotency-Key"
-COMMAND_ID_LENGTH = CommandInput().fields["command_id"].max_length
 
 
-class SeatInput(serializers.Serializer):
+class SeatInput(serializers.Serializer[dict[str, Any]]):
     """One of `user` (a username, or "me"), `bot` (a built-in strategy) or `bot_id`."""
 
     user = serializers.CharField(required=False)
@@ -45,7 +47,7 @@ class SeatInput(serializers.Serializer):
     bot_id = serializers.IntegerField(required=False)
 
 
-class CreateInput(serializers.Serializer):
+class CreateInput(serializers.Serializer[dict[str, Any]]):
     variant = serializers.DictField(
         help_text='The variant spec, e.g. `{"rules": "official", "options": {"target": 500}}` '
         "(docs/rules.md lists every family and option)."
@@ -62,13 +64,13 @@ class CreateInput(serializers.Serializer):
     )
 
 
-class SeatOutput(serializers.Serializer):
+class SeatOutput(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
     name = serializers.CharField()
     kind = serializers.ChoiceField(choices=["person", "bot"])
 
 
-class GameOutput(serializers.Serializer):
+class GameOutput(serializers.Serializer[Any]):
     game = serializers.IntegerField()
     version = serializers.IntegerField(help_text="Send it as the next command's expected_version.")
     status = serializers.ChoiceField(choices=Game.Status.choices)
@@ -116,7 +118,7 @@ def game_output(detail: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-class GameRowOutput(serializers.Serializer):
+class GameRowOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="game.pk")
     variant = serializers.DictField(source="game.variant")
     status = serializers.ChoiceField(source="game.status", choices=Game.Status.choices)
@@ -127,16 +129,16 @@ class GameRowOutput(serializers.Serializer):
     seats = SeatOutput(many=True)
 
 
-class ListQuery(serializers.Serializer):
+class ListQuery(serializers.Serializer[dict[str, Any]]):
     status = serializers.ChoiceField(choices=["playing", "finished"], required=False)
     my_turn = serializers.BooleanField(required=False, default=False)
 
 
-class EventsQuery(serializers.Serializer):
+class EventsQuery(serializers.Serializer[dict[str, Any]]):
     after = serializers.IntegerField(min_value=0, required=False, default=0)
 
 
-class EventsOutput(serializers.Serializer):
+class EventsOutput(serializers.Serializer[dict[str, Any]]):
     version = serializers.IntegerField(
         help_text="The version of the last event in this page (`after` if none): ask for the "
         "next page with after=version."
@@ -145,7 +147,7 @@ class EventsOutput(serializers.Serializer):
     more = serializers.BooleanField(help_text="Whether events follow this page.")
 
 
-class ReplayOutput(serializers.Serializer):
+class ReplayOutput(serializers.Serializer[dict[str, Any]]):
     game = serializers.IntegerField()
     variant = serializers.DictField()
     seats = SeatOutput(many=True)
@@ -164,7 +166,7 @@ class Games(APIView):
         query = ListQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         rows = lobby.games_of(
-            person=request.user,
+            person=person(request),
             status=query.validated_data.get("status"),
             my_turn=query.validated_data["my_turn"],
         )
@@ -178,7 +180,7 @@ class Games(APIView):
         data = CreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         game = lobby.game_start(
-            creator=request.user,
+            creator=person(request),
             variant_spec=data.validated_data["variant"],
             seats=data.validated_data["seats"],
             seed=data.validated_data.get("seed"),
@@ -209,9 +211,7 @@ def events(request: Request, game_id: int) -> Response:
     query.is_valid(raise_exception=True)
     after = query.validated_data["after"]
     # One more than a page, to tell whether another page follows.
-    found = services.game_events(
-        game_id=game_id, viewer=request.user, after=after, limit=EVENTS_PAGE + 1
-    )
+    found = game_events(game_id=game_id, viewer=request.user, after=after, limit=EVENTS_PAGE + 1)
     page = found[:EVENTS_PAGE]
     body: dict[str, Any] = {
         "version": page[-1]["version"] if page else after,
@@ -251,9 +251,9 @@ def command(request: Request, game_id: int) -> Response:
         game_id,
         lambda: request.user.pk if request.user.is_authenticated else None,
     )
-    result = services.game_command(
+    result = game_command(
         game_id=game_id,
-        actor=request.user,
+        actor=person(request),
         command=data["command"],
         expected_version=data["expected_version"],
         command_id=command_id,
@@ -276,7 +276,7 @@ def command(request: Request, game_id: int) -> Response:
 def replay(request: Request, game_id: int) -> Response:
     """The whole log, every card, once the match is over and the game's reveal setting allows;
     403 `not-revealed` before."""
-    log = services.game_replay(game_id=game_id)
+    log = game_replay(game_id=game_id)
     game = Game.objects.prefetch_related("seats__user", "seats__registered_bot").get(pk=game_id)
     body = {"game": game.pk, "variant": game.variant, "seats": lobby.seat_listing(game)}
     return Response(ReplayOutput({**body, "events": log}).data)

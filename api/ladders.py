@@ -6,6 +6,7 @@ and league/ladders.py the entering. docs/api.md, "Ladders"; docs/ladders.md, the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from drf_spectacular.utils import extend_schema, extend_schema_field
@@ -14,7 +15,7 @@ from rest_framework.decorators import api_view, authentication_classes
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from api.auth import PEOPLE
+from api.auth import PEOPLE, person
 from api.errors import error_responses
 from api.leagues import FAMILY_HELP, KIND, FamilyField, public
 from games.errors import Forbidden
@@ -25,7 +26,7 @@ from league.models import Competition, Entry
 RATING_HELP = "openskill Plackett-Luce; sigma decayed for the time away as of now."
 
 
-class LadderEntrantOutput(serializers.Serializer):
+class LadderEntrantOutput(serializers.Serializer[Any]):
     entry = serializers.IntegerField(source="entry.pk")
     name = serializers.CharField(help_text="The bot's name or the person's username.")
     kind = serializers.ChoiceField(choices=KIND)
@@ -51,7 +52,7 @@ class LineOutput(LadderEntrantOutput):
     )
 
 
-class LadderBrief(serializers.Serializer):
+class LadderBrief(serializers.Serializer[Any]):
     slug = serializers.SlugField()
     name = serializers.CharField()
     family = FamilyField(source="variant", help_text=FAMILY_HELP)
@@ -80,7 +81,7 @@ class LadderOutput(LadderBrief):
     unranked = LineOutput(many=True, help_text="Entered, but never rated or away too long.")
 
 
-class HistoryOutput(serializers.Serializer):
+class HistoryOutput(serializers.Serializer[Any]):
     at = serializers.DateTimeField(source="recorded_at")
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
@@ -93,7 +94,7 @@ class HistoryOutput(serializers.Serializer):
         return float(change.mu - 3 * change.sigma)
 
 
-class HeadToHeadOutput(serializers.Serializer):
+class HeadToHeadOutput(serializers.Serializer[Any]):
     name = serializers.CharField()
     kind = serializers.ChoiceField(choices=KIND)
     bot_id = serializers.IntegerField(allow_null=True)
@@ -102,14 +103,14 @@ class HeadToHeadOutput(serializers.Serializer):
     behind = serializers.IntegerField()
 
 
-class RecordOutput(serializers.Serializer):
+class RecordOutput(serializers.Serializer[Any]):
     ladder = LadderBrief()
     line = LineOutput()
     history = HistoryOutput(many=True, help_text="The last 200 rating events, oldest first.")
     head_to_head = HeadToHeadOutput(many=True, help_text="Most met first.")
 
 
-class RecentGameOutput(serializers.Serializer):
+class RecentGameOutput(serializers.Serializer[Any]):
     game = serializers.IntegerField(source="game.pk")
     seat = serializers.IntegerField()
     what = serializers.CharField(help_text="The ladder, the validation round, or 'game'.")
@@ -118,7 +119,7 @@ class RecentGameOutput(serializers.Serializer):
     seats = serializers.IntegerField()
 
 
-class BotPublicOutput(serializers.Serializer):
+class BotPublicOutput(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField(source="bot.pk")
     name = serializers.CharField(source="bot.name")
     owner = serializers.CharField(source="bot.owner.username")
@@ -128,13 +129,13 @@ class BotPublicOutput(serializers.Serializer):
     recent_games = RecentGameOutput(many=True, help_text="Newest first.")
 
 
-class EntryInput(serializers.Serializer):
+class EntryInput(serializers.Serializer[dict[str, Any]]):
     bot = serializers.IntegerField(
         required=False, help_text="One of your bots; leave out to enter (or leave) yourself."
     )
 
 
-class LadderEntryOutput(serializers.Serializer):
+class LadderEntryOutput(serializers.Serializer[Entry]):
     entry = serializers.IntegerField(source="pk")
     ladder = serializers.SlugField(source="competition.slug")
     kind = serializers.SerializerMethodField()
@@ -183,17 +184,17 @@ def bot(request: Request, bot_id: int) -> Response:
 def _bot(request: Request, data: dict[str, Any]) -> Bot | None:
     if data.get("bot") is None:
         return None
-    found = Bot.objects.filter(pk=data["bot"], owner=request.user).first()
+    found = Bot.objects.filter(pk=data["bot"], owner=person(request)).first()
     if found is None:
         raise Forbidden(f"you have no bot {data['bot']}", code="not-owner")
     return found
 
 
-def _entry(request: Request, slug: str, action: Any) -> Entry:
+def _entry(request: Request, slug: str, action: Callable[..., Entry]) -> Entry:
     data = EntryInput(data=request.data)
     data.is_valid(raise_exception=True)
     found = ladder_reads.ladder_of(slug)
-    return action(found, actor=request.user, bot=_bot(request, data.validated_data))
+    return action(found, actor=person(request), bot=_bot(request, data.validated_data))
 
 
 @extend_schema(

@@ -29,7 +29,7 @@ ZONE_HELP = '"up" (promoted), "down" (relegated) or "" (stays).'
 FAMILY_HELP = "The rules family: official, basic-plus, newno, censorship or precognitive."
 
 
-class EntrantOutput(serializers.Serializer):
+class EntrantOutput(serializers.Serializer[Any]):
     name = serializers.CharField(help_text="The person's username or the bot's name.")
     kind = serializers.ChoiceField(choices=KIND)
     user_id = serializers.IntegerField(allow_null=True, help_text="A person's; null for a bot.")
@@ -43,7 +43,7 @@ class EntryOutput(EntrantOutput):
     entry = serializers.IntegerField(help_text="The entry's id: the same in every table of it.")
 
 
-class ClubBrief(serializers.Serializer):
+class ClubBrief(serializers.Serializer[Any]):
     slug = serializers.SlugField()
     name = serializers.CharField()
 
@@ -62,7 +62,7 @@ class FamilyField(serializers.ReadOnlyField):
         return standings.family_of(value)
 
 
-class SeasonBrief(serializers.Serializer):
+class SeasonBrief(serializers.Serializer[Any]):
     slug = serializers.SlugField()
     name = serializers.CharField()
     family = FamilyField(source="competition.variant", help_text=FAMILY_HELP)
@@ -70,12 +70,12 @@ class SeasonBrief(serializers.Serializer):
     start_date = serializers.DateField()
 
 
-class MemberOutput(serializers.Serializer):
+class MemberOutput(serializers.Serializer[Any]):
     username = serializers.CharField(source="user.username")
     role = serializers.ChoiceField(choices=Membership.Role.choices)
 
 
-class AllTimeOutput(serializers.Serializer):
+class AllTimeOutput(serializers.Serializer[Any]):
     entrant = EntrantOutput(source="*")
     seasons = serializers.IntegerField(help_text="Seasons entered.")
     played = serializers.IntegerField()
@@ -84,7 +84,7 @@ class AllTimeOutput(serializers.Serializer):
     titles = serializers.IntegerField(help_text="First in the top division of a closed season.")
 
 
-class ClubOutput(serializers.Serializer):
+class ClubOutput(serializers.Serializer[selectors.ClubPage]):
     slug = serializers.SlugField(source="club.slug")
     name = serializers.CharField(source="club.name")
     description = serializers.CharField(source="club.description")
@@ -95,7 +95,7 @@ class ClubOutput(serializers.Serializer):
     )
 
 
-class DivisionOutput(serializers.Serializer):
+class DivisionOutput(serializers.Serializer[Any]):
     tier = serializers.IntegerField(source="division.tier", help_text="1 is the top.")
     name = serializers.CharField(source="division.name")
     promote = serializers.IntegerField(
@@ -107,7 +107,7 @@ class DivisionOutput(serializers.Serializer):
     entrants = EntryOutput(many=True, help_text="In entry order.")
 
 
-class SeasonOutput(serializers.Serializer):
+class SeasonOutput(serializers.Serializer[selectors.SeasonPage]):
     slug = serializers.SlugField(source="season.slug")
     name = serializers.CharField(source="season.name")
     club = ClubBrief(source="season.club")
@@ -137,7 +137,7 @@ class SeasonOutput(serializers.Serializer):
     divisions = DivisionOutput(many=True, help_text="Tier 1 (the top) first.")
 
 
-class StandingLineOutput(serializers.Serializer):
+class StandingLineOutput(serializers.Serializer[Any]):
     rank = serializers.IntegerField()
     shared = serializers.BooleanField(help_text="Whether another entrant shares the rank.")
     entrant = EntryOutput(source="*")
@@ -156,7 +156,7 @@ class StandingLineOutput(serializers.Serializer):
     zone = serializers.CharField(help_text=ZONE_HELP)
 
 
-class DivisionTableOutput(serializers.Serializer):
+class DivisionTableOutput(serializers.Serializer[dict[str, Any]]):
     tier = serializers.IntegerField()
     name = serializers.CharField()
     promote = serializers.IntegerField()
@@ -164,13 +164,13 @@ class DivisionTableOutput(serializers.Serializer):
     lines = StandingLineOutput(many=True)
 
 
-class StandingsOutput(serializers.Serializer):
+class StandingsOutput(serializers.Serializer[dict[str, Any]]):
     season = serializers.SlugField()
     final = serializers.BooleanField(help_text="The season has closed: the archived tables.")
     divisions = DivisionTableOutput(many=True)
 
 
-class ResultOutput(serializers.Serializer):
+class ResultOutput(serializers.Serializer[Any]):
     winner = serializers.IntegerField(
         allow_null=True, help_text="The winning seat; null when first place is shared."
     )
@@ -183,14 +183,14 @@ class ResultOutput(serializers.Serializer):
     hands = serializers.IntegerField()
 
 
-class LinksOutput(serializers.Serializer):
+class LinksOutput(serializers.Serializer[dict[str, Any]]):
     game = serializers.CharField(help_text="The game's page.")
     replay = serializers.CharField(
         allow_null=True, help_text="The replay's page, once the match is over."
     )
 
 
-class FixtureOutput(serializers.Serializer):
+class FixtureOutput(serializers.Serializer[Any]):
     division = serializers.IntegerField(source="tier", help_text="The division's tier.")
     round = serializers.IntegerField(source="fixture.round")
     table = serializers.IntegerField(source="fixture.table")
@@ -215,40 +215,40 @@ class FixtureOutput(serializers.Serializer):
         return {"game": reverse("web:play", args=[game]), "replay": replay}
 
 
-class ByeOutput(serializers.Serializer):
+class ByeOutput(serializers.Serializer[Any]):
     division = serializers.IntegerField(source="tier", help_text="The division's tier.")
     entrant = EntryOutput()
 
 
-class RoundOutput(serializers.Serializer):
+class RoundOutput(serializers.Serializer[dict[str, Any]]):
     round = serializers.IntegerField()
     fixtures = FixtureOutput(many=True)
     byes = ByeOutput(many=True, help_text="Entrants sitting the round out.")
 
 
-class FixturesQuery(serializers.Serializer):
+class FixturesQuery(serializers.Serializer[dict[str, Any]]):
     round = serializers.IntegerField(min_value=1, required=False)
     division = serializers.IntegerField(min_value=1, required=False, help_text="A tier.")
 
 
-class FixturesOutput(serializers.Serializer):
+class FixturesOutput(serializers.Serializer[dict[str, Any]]):
     season = serializers.SlugField()
     rounds = RoundOutput(many=True)
 
 
-class DivisionBrief(serializers.Serializer):
+class DivisionBrief(serializers.Serializer[Any]):
     tier = serializers.IntegerField()
     name = serializers.CharField()
 
 
-class SeasonRecordOutput(serializers.Serializer):
+class SeasonRecordOutput(serializers.Serializer[Any]):
     club = ClubBrief(source="season.club")
     season = SeasonBrief()
     division = DivisionBrief()
     line = StandingLineOutput(allow_null=True, help_text="Their line of the division's table.")
 
 
-class FamilyRecordOutput(serializers.Serializer):
+class FamilyRecordOutput(serializers.Serializer[Any]):
     family = serializers.CharField()
     matches = serializers.IntegerField(help_text="Finished matches of any kind.")
     wins = serializers.IntegerField()
@@ -257,7 +257,7 @@ class FamilyRecordOutput(serializers.Serializer):
     mean_points_per_hand = serializers.FloatField()
 
 
-class PlayerOutput(serializers.Serializer):
+class PlayerOutput(serializers.Serializer[dict[str, Any]]):
     username = serializers.CharField()
     seasons = SeasonRecordOutput(many=True, help_text="Newest first.")
     families = FamilyRecordOutput(many=True)

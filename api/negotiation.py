@@ -22,7 +22,8 @@ PLAIN = frozenset({None, "*/*", "application/json"})
 
 
 class JSONFirstNegotiation(DefaultContentNegotiation):
-    def select_renderer(
+    # DRF passes the view's list of renderers; the stubs say any iterable.
+    def select_renderer(  # type: ignore[override]
         self, request: Request, renderers: Sequence[BaseRenderer], format_suffix: Any = None
     ) -> tuple[BaseRenderer, str]:
         if (

@@ -4,6 +4,8 @@ that is not the signed-in user's is a 404, as if it did not exist. docs/api.md l
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
@@ -11,15 +13,17 @@ from rest_framework.decorators import api_view, authentication_classes, throttle
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
+from api.auth import person
 from api.errors import error_responses
 from bots import registry as bot_registry
 from frontdoor.throttles import BotChangesThrottle
 from games.models import Bot
 
 
-class BotStatsOutput(serializers.ModelSerializer):
+class BotStatsOutput(serializers.ModelSerializer[Bot]):
     mean_latency = serializers.FloatField(
         allow_null=True, read_only=True, help_text="Seconds per call; null before the first call."
     )
@@ -30,7 +34,7 @@ class BotStatsOutput(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class BotOutput(serializers.ModelSerializer):
+class BotOutput(serializers.ModelSerializer[Bot]):
     stats = BotStatsOutput(source="*", read_only=True)
     # Not the model's URLField (`format: uri` in the schema): only a webhook bot has a URL, and
     # the other kinds' is the empty string, which is no URI.
@@ -81,7 +85,7 @@ class RegisteredOutput(BotOutput):
         return bot.secret if bot.kind == Bot.Kind.WEBHOOK else None
 
 
-class RegisterInput(serializers.Serializer):
+class RegisterInput(serializers.Serializer[dict[str, Any]]):
     name = serializers.CharField()
     kind = serializers.ChoiceField(choices=Bot.Kind.choices)
     strategy = serializers.CharField(
@@ -98,39 +102,37 @@ class RegisterInput(serializers.Serializer):
     )
 
 
-class UpdateInput(serializers.Serializer):
+class UpdateInput(serializers.Serializer[dict[str, Any]]):
     strategy = serializers.CharField(required=False, allow_blank=True)
     url = serializers.CharField(required=False, allow_blank=True)
     secret = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
 
 
-class TokenOutput(serializers.Serializer):
+class TokenOutput(serializers.Serializer[dict[str, Any]]):
     token = serializers.CharField(help_text="The new token, shown this once; the old one is void.")
 
 
-class ThrottledChanges:
+class ThrottledChanges(APIView):
     """Class views: reading is free, changing is throttled."""
 
-    request: Request
-
-    def get_throttles(self) -> list[BotChangesThrottle]:
+    def get_throttles(self) -> list[BaseThrottle]:
         return [] if self.request.method == "GET" else [BotChangesThrottle()]
 
 
 def _my_bot(request: Request, bot_id: int) -> Bot:
-    bot = Bot.objects.filter(pk=bot_id, owner=request.user).first()
+    bot = Bot.objects.filter(pk=bot_id, owner=person(request)).first()
     if bot is None:
         raise NotFound(f"you have no bot {bot_id}")
     return bot
 
 
-class MyBots(ThrottledChanges, APIView):
+class MyBots(ThrottledChanges):
     authentication_classes = [SessionAuthentication]
 
     @extend_schema(responses={200: BotOutput(many=True), **error_responses(403)})
     def get(self, request: Request) -> Response:
         """The signed-in user's bots, oldest first."""
-        bots = Bot.objects.filter(owner=request.user).order_by("created_at", "pk")
+        bots = Bot.objects.filter(owner=person(request)).order_by("created_at", "pk")
         return Response(BotOutput(bots, many=True).data)
 
     @extend_schema(
@@ -141,12 +143,12 @@ class MyBots(ThrottledChanges, APIView):
         """Register a bot; it is validating until its validation matches have been played."""
         data = RegisterInput(data=request.data)
         data.is_valid(raise_exception=True)
-        bot, token = bot_registry.bot_register(owner=request.user, **data.validated_data)
+        bot, token = bot_registry.bot_register(owner=person(request), **data.validated_data)
         output = RegisteredOutput(bot, context={"token": token})
         return Response(output.data, status=status.HTTP_201_CREATED)
 
 
-class MyBot(ThrottledChanges, APIView):
+class MyBot(ThrottledChanges):
     authentication_classes = [SessionAuthentication]
 
     @extend_schema(responses={200: BotOutput, **error_responses(403, 404)})
@@ -163,7 +165,7 @@ class MyBot(ThrottledChanges, APIView):
         bot = _my_bot(request, bot_id)
         data = UpdateInput(data=request.data)
         data.is_valid(raise_exception=True)
-        bot = bot_registry.bot_update(bot=bot, owner=request.user, **data.validated_data)
+        bot = bot_registry.bot_update(bot=bot, owner=person(request), **data.validated_data)
         return Response(BotOutput(bot).data)
 
 
@@ -175,7 +177,7 @@ def validate(request: Request, bot_id: int) -> Response:
     """Run the bot's validation matches again (after a failure or a suspension for its
     strikes); a suspension by the staff is lifted by the staff alone (403
     `suspended-by-staff`)."""
-    bot = bot_registry.bot_revalidate(bot=_my_bot(request, bot_id), owner=request.user)
+    bot = bot_registry.bot_revalidate(bot=_my_bot(request, bot_id), owner=person(request))
     return Response(BotOutput(bot).data, status=status.HTTP_202_ACCEPTED)
 
 
@@ -184,5 +186,5 @@ def validate(request: Request, bot_id: int) -> Response:
 @authentication_classes([SessionAuthentication])
 def token(request: Request, bot_id: int) -> Response:
     """Issue a pull bot a new API token; the old one stops working."""
-    new = bot_registry.bot_new_token(bot=_my_bot(request, bot_id), owner=request.user)
+    new = bot_registry.bot_new_token(bot=_my_bot(request, bot_id), owner=person(request))
     return Response({"token": new})

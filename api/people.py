@@ -4,6 +4,8 @@ accounts/services.py do the work; docs/api.md lists the errors."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.decorators import api_view, authentication_classes
@@ -14,14 +16,14 @@ from rest_framework.views import APIView
 
 from accounts import services as accounts
 from accounts.models import PersonalToken
-from api.auth import PEOPLE
+from api.auth import PEOPLE, person
 from api.errors import error_responses
 from clocks import deadlines, presence
 from games import seat_facts
 from games.models import NotificationPreference, Seat
 
 
-class ResignOutput(serializers.Serializer):
+class ResignOutput(serializers.Serializer[dict[str, Any]]):
     game = serializers.IntegerField()
     seats = serializers.ListField(
         child=serializers.IntegerField(),
@@ -29,11 +31,11 @@ class ResignOutput(serializers.Serializer):
     )
 
 
-class VacationInput(serializers.Serializer):
+class VacationInput(serializers.Serializer[dict[str, Any]]):
     days = serializers.IntegerField(help_text="Whole days, at least 1, within the game's budget.")
 
 
-class VacationOutput(serializers.Serializer):
+class VacationOutput(serializers.Serializer[deadlines.Vacation]):
     game = serializers.IntegerField(source="game_id")
     seat = serializers.IntegerField()
     deadline_at = serializers.DateTimeField(allow_null=True)
@@ -42,7 +44,7 @@ class VacationOutput(serializers.Serializer):
     days_left = serializers.IntegerField(help_text="Of the game's vacation_days budget.")
 
 
-class NotificationSettings(serializers.ModelSerializer):
+class NotificationSettings(serializers.ModelSerializer[NotificationPreference]):
     class Meta:
         model = NotificationPreference
         fields = ["turn_emails"]
@@ -54,7 +56,7 @@ class NotificationSettings(serializers.ModelSerializer):
 @authentication_classes(PEOPLE)
 def resign(request: Request, game_id: int) -> Response:
     """Resign every seat you hold in a playing game."""
-    seats = seat_facts.game_resign(game_id=game_id, actor=request.user)
+    seats = seat_facts.game_resign(game_id=game_id, actor=person(request))
     return Response({"game": game_id, "seats": seats})
 
 
@@ -68,7 +70,7 @@ def vacation(request: Request, game_id: int) -> Response:
     data = VacationInput(data=request.data)
     data.is_valid(raise_exception=True)
     vacation = deadlines.seat_vacation(
-        game_id=game_id, actor=request.user, days=data.validated_data["days"]
+        game_id=game_id, actor=person(request), days=data.validated_data["days"]
     )
     return Response(VacationOutput(vacation).data)
 
@@ -81,7 +83,7 @@ class Notifications(APIView):
         """How you hear that it is your turn. each (the default): an email when a turn starts
         while you are away from that game, one per game until you are back at it, the other
         waiting turns in the daily digest; digest: the daily digest only; none: no email."""
-        preference = NotificationPreference.objects.filter(user=request.user).first()
+        preference = NotificationPreference.objects.filter(user=person(request)).first()
         return Response(NotificationSettings(preference or NotificationPreference()).data)
 
     @extend_schema(
@@ -93,12 +95,12 @@ class Notifications(APIView):
         data = NotificationSettings(data=request.data)
         data.is_valid(raise_exception=True)
         preference, _ = NotificationPreference.objects.update_or_create(
-            user=request.user, defaults=data.validated_data
+            user=person(request), defaults=data.validated_data
         )
         return Response(NotificationSettings(preference).data)
 
 
-class GameEmails(serializers.Serializer):
+class GameEmails(serializers.Serializer[dict[str, Any]]):
     game = serializers.IntegerField(read_only=True)
     muted = serializers.BooleanField(
         help_text="True: no turn email and no digest line for this game, whatever turn_emails says."
@@ -111,9 +113,10 @@ class GameNotifications(APIView):
     @extend_schema(responses={200: GameEmails, **error_responses(403, 404)})
     def get(self, request: Request, game_id: int) -> Response:
         """Whether you muted the turn emails of one of your games."""
-        if not Seat.objects.filter(game_id=game_id, user_id=request.user.pk).exists():
+        user = person(request)
+        if not Seat.objects.filter(game_id=game_id, user_id=user.pk).exists():
             raise NotFound(f"you hold no seat in game {game_id}")
-        muted = presence.is_muted(request.user.pk, game_id)
+        muted = presence.is_muted(user.pk, game_id)
         return Response(GameEmails({"game": game_id, "muted": muted}).data)
 
     @extend_schema(
@@ -124,12 +127,12 @@ class GameNotifications(APIView):
         data = GameEmails(data=request.data)
         data.is_valid(raise_exception=True)
         muted = data.validated_data["muted"]
-        if not presence.mute(request.user.pk, game_id, muted):
+        if not presence.mute(person(request).pk, game_id, muted):
             raise NotFound(f"you hold no seat in game {game_id}")
         return Response(GameEmails({"game": game_id, "muted": muted}).data)
 
 
-class PersonalTokenOutput(serializers.ModelSerializer):
+class PersonalTokenOutput(serializers.ModelSerializer[PersonalToken]):
     class Meta:
         model = PersonalToken
         fields = ["prefix", "created_at", "last_used_at"]
@@ -155,7 +158,7 @@ class Token(APIView):
     @extend_schema(responses={200: PersonalTokenOutput, **error_responses(403, 404)})
     def get(self, request: Request) -> Response:
         """Your personal API token's prefix and dates (never the key): 404 when you have none."""
-        token = PersonalToken.objects.filter(user=request.user).first()
+        token = PersonalToken.objects.filter(user=person(request)).first()
         if token is None:
             raise NotFound("you have no personal API token")
         return Response(PersonalTokenOutput(token).data)
@@ -163,13 +166,13 @@ class Token(APIView):
     @extend_schema(request=None, responses={201: NewPersonalTokenOutput, **error_responses(403)})
     def post(self, request: Request) -> Response:
         """Make a new personal API token, shown once; the old one stops working at once."""
-        key = accounts.token_issue(user=request.user)
-        token = PersonalToken.objects.get(user=request.user)
+        key = accounts.token_issue(user=person(request))
+        token = PersonalToken.objects.get(user=person(request))
         return Response(NewPersonalTokenOutput(token, context={"key": key}).data, status=201)
 
     @extend_schema(request=None, responses={204: None, **error_responses(403, 404)})
     def delete(self, request: Request) -> Response:
         """Revoke your personal API token: requests with it are refused from now on."""
-        if not accounts.token_revoke(user=request.user):
+        if not accounts.token_revoke(user=person(request)):
             raise NotFound("you have no personal API token")
         return Response(status=204)

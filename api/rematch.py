@@ -3,18 +3,20 @@ table again or answers an open offer (games/rematch.py does the work; docs/api.m
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.auth import PEOPLE
+from api.auth import PEOPLE, person
 from api.errors import error_responses
 from games import rematch
 
 
-class RematchInput(serializers.Serializer):
+class RematchInput(serializers.Serializer[dict[str, Any]]):
     answer = serializers.ChoiceField(
         choices=["accept", "decline"],
         required=False,
@@ -22,7 +24,7 @@ class RematchInput(serializers.Serializer):
     )
 
 
-class RematchOutput(serializers.Serializer):
+class RematchOutput(serializers.Serializer[dict[str, Any]]):
     game = serializers.IntegerField(help_text="The finished game.")
     status = serializers.ChoiceField(
         choices=["none", "open", "started", "declined"],
@@ -61,7 +63,9 @@ class Rematch(APIView):
         data.is_valid(raise_exception=True)
         answer = data.validated_data.get("answer")
         if answer is None:
-            offer = rematch.offer(game_id=game_id, person=request.user)
+            offer = rematch.offer(game_id=game_id, person=person(request))
         else:
-            offer = rematch.answer(game_id=game_id, person=request.user, accept=answer == "accept")
+            offer = rematch.answer(
+                game_id=game_id, person=person(request), accept=answer == "accept"
+            )
         return Response(offer.as_json())

@@ -18,7 +18,7 @@ from engine.events import EVOLVE
 CARD_HELP = "A card code, e.g. `red-7`, `blue-skip`, `green-draw2`, `wild`, `wild-draw4`."
 
 
-class Shape(serializers.Serializer):
+class Shape(serializers.Serializer[dict[str, Any]]):
     """Describes an engine dict in the schema and hands it out unchanged: the engine decides
     every field (a family's extra ones included), and redaction happened before."""
 

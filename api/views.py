@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -29,7 +30,7 @@ from games.health import (
 log = logging.getLogger(__name__)
 
 
-class HealthOutput(serializers.Serializer):
+class HealthOutput(serializers.Serializer[dict[str, Any]]):
     status = serializers.ChoiceField(choices=["ok", "unavailable"])
     code = serializers.CharField(
         required=False,

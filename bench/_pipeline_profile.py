@@ -25,9 +25,9 @@ PROFILE_FRAMES = (
     "Variant.view (engine/variant.py)",
     "Variant.legal_commands (engine/variant.py)",
     "Variant.decide (engine/variant.py)",
-    "load_state (games/services.py)",
-    "append_decided (games/services.py)",
-    "visibility (games/services.py)",
+    "state (games/repository.py)",
+    "append_decided (games/commands.py)",
+    "visibility (games/visibility.py)",
     "append (games/store.py)",
     "_write_postgresql (games/store.py)",
     "dumps (json/__init__.py)",
@@ -158,12 +158,13 @@ def explain_append(superuser: str, spec: dict[str, Any], bots: list[str]) -> lis
 
     from bots.driver import play
     from bots.strategies import find_strategy
-    from games import services
-    from games.services import SeatSpec, game_create
+    from games.commands import append_decided
+    from games.creation import SeatSpec, game_create
+    from games.repository import repository
 
     seats = [SeatSpec(bot=name) for name in bots]
     game = game_create(variant_spec=spec, seats=seats, seed=-1)
-    variant, state, version = services.load_state(game)
+    variant, state, version = repository.state(game)
     strategies = {n: find_strategy(name) for n, name in enumerate(bots)}
     decided = play(variant, state, strategies, random.Random(0), limit=100_000)
     taken: list[tuple[str, Any]] = []
@@ -176,9 +177,7 @@ def explain_append(superuser: str, spec: dict[str, Any], bots: list[str]) -> lis
 
     try:
         with connection.execute_wrapper(take):
-            services.append_decided(
-                game, variant, decided.state, decided.events, version, None, "bench"
-            )
+            append_decided(game, variant, decided.state, decided.events, version, None, "bench")
     except _Taken:
         pass
     if not taken:

@@ -291,8 +291,8 @@ def make_world(clients: int, label: str) -> dict[str, Any]:
 
     from accounts.services import token_issue
     from bots.remote.tokens import issue_token
+    from games.creation import SeatSpec, game_create
     from games.models import Bot
-    from games.services import SeatSpec, game_create
 
     people, bots = [], []
     for n in range(clients // 2):
@@ -317,9 +317,10 @@ def in_process(world: dict[str, Any], seconds: float) -> dict[str, Any]:
     `next` gave it), then its command, for each game in turn; returns commands/s."""
     from django.contrib.auth.models import User
 
-    from games import services
+    from games.commands import game_command
     from games.errors import GameError
     from games.models import Bot
+    from games.visibility import game_view
 
     players: list[tuple[int, list[Any]]] = []
     for person in world["people"]:
@@ -337,19 +338,19 @@ def in_process(world: dict[str, Any], seconds: float) -> dict[str, Any]:
         for game_id, actors in players:
             decision = offered.pop(game_id, None)
             if decision is None:
-                view = services.game_view(game_id=game_id, viewer=actors[0], seat=0)
+                view = game_view(game_id=game_id, viewer=actors[0], seat=0)
                 if view["status"] != "playing":
                     continue
                 seat = view["to_act"][0]
                 if seat != 0:
-                    view = services.game_view(game_id=game_id, viewer=actors[seat], seat=seat)
+                    view = game_view(game_id=game_id, viewer=actors[seat], seat=seat)
                 decision = {"seat": seat, "legal": view["legal"], "version": view["version"]}
             seat = decision["seat"]
             legal = [c for c in decision["legal"] if in_turn(c, seat)]
             if not legal:
                 continue
             try:
-                result = services.game_command(
+                result = game_command(
                     game_id=game_id,
                     actor=actors[seat],
                     command=rng.choice(legal),

@@ -11,9 +11,9 @@ It creates a scratch database next to DATABASE_URL's (`<name>_commands_<pid>`), 
 runs, and drops it again; the tasks the commands send (turn clocks) go to a queue of their own
 on REDIS_URL, purged at the end. Each round builds, for each length and for each side, a fresh
 four-person match (target 100,000 points: it never ends) whose log is played by the greedy bot
-in-process and appended through services.append_decided in runs of about 500 events. Then, with
-a side's three matches built, a person loads a game (`services.game_view`, timed: the view) and
-sends the greedy bot's command for their seat (`services.game_command`, timed: the command, its
+in-process and appended through append_decided in runs of about 500 events. Then, with
+a side's three matches built, a person loads a game (`game_view`, timed: the view) and
+sends the greedy bot's command for their seat (`game_command`, timed: the command, its
 on-commit listener included), N times for each match, the lengths taken in turn (100, 1,000,
 10,000, 100, ...), so that a moment of the others' load falls on every length alike; after an
 untimed warm-up match of each side. The sides run in alternating order within each round:
@@ -168,8 +168,10 @@ def measure(
     """A fresh match of each length; `count` times, for each match in turn, a person's view then
     their command. Returns each length's view and command times."""
     from bots.strategies import find_strategy
-    from games import services
+    from games.commands import game_command
     from games.models import Game
+    from games.repository import repository
+    from games.visibility import game_view
 
     matches = {length: build(length, seed) for length in lengths}
     greedy = find_strategy("greedy")
@@ -179,18 +181,18 @@ def measure(
         if side == "after":
             # Untimed: the snapshot at each length, as the players' loads would have kept it.
             for game, _ in matches.values():
-                services.load_state(game)
+                repository.state(game)
         for _ in range(count):
             for length, (game, people) in matches.items():
                 views, commands = times[length]
                 seat = Game.objects.values_list("to_act", flat=True).get(pk=game.pk)[0]
                 person = people[seat]
                 start = time.perf_counter()
-                view = services.game_view(game_id=game.pk, viewer=person)
+                view = game_view(game_id=game.pk, viewer=person)
                 views.append((time.perf_counter() - start) * 1000)
                 command = greedy(view, view["legal"], rng)
                 start = time.perf_counter()
-                services.game_command(
+                game_command(
                     game_id=game.pk,
                     actor=person,
                     command=command,
@@ -209,17 +211,18 @@ def build(length: int, seed: int) -> tuple[Any, list[Any]]:
 
     from bots.driver import next_command, step
     from bots.strategies import find_strategy
-    from games import services
-    from games.services import SeatSpec
+    from games.commands import append_decided
+    from games.creation import SeatSpec, game_create
+    from games.repository import repository
 
     people = [
         get_user_model().objects.create_user(username=f"p{uuid.uuid4().hex[:12]}")
         for _ in range(SEATS)
     ]
-    game = services.game_create(
+    game = game_create(
         variant_spec=SPEC, seats=[SeatSpec(user=person) for person in people], seed=seed
     )
-    variant, state, version = services.load_state(game)
+    variant, state, version = repository.state(game)
     strategies = dict.fromkeys(range(SEATS), find_strategy("greedy"))
     rng = random.Random(seed)
     run: list[dict[str, Any]] = []
@@ -229,7 +232,7 @@ def build(length: int, seed: int) -> tuple[Any, list[Any]]:
         events, state = step(variant, state, command)
         run += events
         if len(run) >= CHUNK or version + len(run) >= length:
-            services.append_decided(game, variant, state, run, version, None, "system")
+            append_decided(game, variant, state, run, version, None, "system")
             version += len(run)
             run = []
     game.refresh_from_db()

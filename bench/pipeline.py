@@ -301,8 +301,8 @@ def play_matches(matches: int, first_seed: int, timeout: float) -> tuple[float, 
     30 ms each, which would share the 2 cores with the workers)."""
     from django.db import transaction
 
+    from games.creation import SeatSpec, game_create
     from games.models import Game
-    from games.services import SeatSpec, game_create
 
     seats = [SeatSpec(bot=name) for name in BOTS]
     committed: list[float] = []

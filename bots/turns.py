@@ -16,7 +16,8 @@ deadline, to the overdue-turn sweep, clocks/overdue.py).
 
 A game with webhook seats is advanced by one run at a time: a run takes the game's lease
 (bots/remote/leases.py) before it reads the game, and a run that finds it held stops at once,
-leaving it to the holder to advance the game again; so a bot is never asked one decision twice.
+leaving it to the holder to advance the game again; the holder renews it just before each
+request to a bot and asks nothing once it is gone; so a bot is never asked one decision twice.
 
 Remote bots' out-of-turn chances (bots/remote/windows.py): before a run, the windows the last
 append opened for webhook and pull seats are offered, and the run waits for them; a run stops
@@ -51,12 +52,13 @@ from clocks import presence
 from clocks.fallback import fallback_strategy
 from engine import MATCH_OVER, PLAYING, State, Variant
 from engine.commands import CLOSE_WINDOW
-from games import reads, recent, services
+from games import commands, reads
 from games.actors import SYSTEM, actor_label
 from games.errors import Conflict, IllegalMove
 from games.game_settings import GameSettings
 from games.models import Bot, Game, Seat
-from games.seats import WORKER_SEATS, Controller, SeatRow, effective, worker_to_act
+from games.repository import repository
+from games.seats import WORKER_SEATS, Controller, SeatRow, effective, rows_of, worker_to_act
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,35 +102,54 @@ def advance_game(
         return Advance(game_id, 0, game.version)
     if not webhook_bots(seats):
         return _advance(game, seats, batch, windows_over)
-    holder = leases.acquire(game_id, seconds=leases.run_seconds(game))
-    if holder is None:
+    lease = leases.acquire(game_id, seconds=leases.run_seconds(game))
+    if lease is None:
         return Advance(game_id, 0, game.version, busy=True)
     try:
         # Read again under the lease: a run that held it may have moved the game meanwhile.
         game, seats = game_and_seats(game_id)
         if game.status == MATCH_OVER:
-            return Advance(game_id, 0, game.version)
-        advance = _advance(game, seats, batch, windows_over)
-    finally:
-        again = leases.release(game_id, holder)
+            advance = Advance(game_id, 0, game.version)
+        else:
+            advance = _advance(game, seats, batch, windows_over, lease)
+    except leases.LeaseLost:
+        # The lease ran out before a bot was asked (it may be another run's now): nothing asked,
+        # a note left; when no run holds the lease, this run's task sends the game again.
+        leases.release(lease, failed=True)
+        held = leases.note(game_id)
+        return Advance(game_id, 0, game.version, busy=True, again=not held)
+    except BaseException:
+        # The note of a run refused meanwhile stays on the lease, for the reconciler.
+        leases.release(lease, failed=True)
+        raise
+    again = leases.release(lease)
     return replace(advance, again=True) if again else advance
 
 
-def _advance(game: Game, seats: list[Seat], batch: int, windows_over: int | None) -> Advance:
+def _advance(
+    game: Game,
+    seats: list[Seat],
+    batch: int,
+    windows_over: int | None,
+    lease: leases.Lease | None = None,
+) -> Advance:
     game_id = game.pk
     strategies = in_process(seats)
     webhooks = webhook_bots(seats)
     if not strategies and not webhooks:
         return Advance(game_id, 0, game.version)
-    variant, state, version = services.load_state(game)
+    loaded = repository.get(game_id, game=game)
+    variant, state, version = loaded.variant, loaded.state, loaded.version
     pulls = remote_bots(seats, Controller.PULL)
     remote = frozenset(webhooks) | frozenset(pulls)
     people = people_at_table(game, seats) if strategies else frozenset()
     hold = 0.0
+    # Seats struck at this version with no move appended: not asked again here.
+    struck = lease.struck_seats(version) if lease is not None else frozenset()
     if remote and windows_over != version:
         offered = windows.offer(
             game=game, variant=variant, state=state, version=version, webhooks=webhooks,
-            pulls=pulls, in_turn=remote_to_act(state, webhooks),
+            pulls=pulls, in_turn=remote_to_act(state, webhooks, struck), lease=lease,
         )  # fmt: skip
         if offered is not None and (offered.commands or offered.conflict or not offered.hold):
             return Advance(
@@ -150,29 +171,30 @@ def _advance(game: Game, seats: list[Seat], batch: int, windows_over: int | None
     except BotFailed as error:
         raise BotFailed(f"game {game.pk} v{version}: {error}") from error
     if not run.events:
-        seat = remote_to_act(state, webhooks)
+        seat = remote_to_act(state, webhooks, struck)
         if seat is None:
             return Advance(game_id, 0, version)
         turn = webhook_turn(
-            game=game, variant=variant, state=state, version=version, seat=seat, bot=webhooks[seat]
-        )
+            game=game, variant=variant, state=state, version=version, seat=seat,
+            bot=webhooks[seat], lease=lease,
+        )  # fmt: skip
         return Advance(game_id, turn.commands, turn.version, turn.conflict, turn.strike)
     names = {_strategy_name(seat) for seat in seats if seat.number in run.seats}
     label = "bot:" + "+".join(sorted(names)) if names else actor_label(SYSTEM)
     try:
-        appended = services.append_decided(
+        appended = commands.append_decided(
             game,
             variant,
             run.state,
             run.events,
             version,
-            services.command_key(SYSTEM, f"advance:{version}"),
+            commands.command_key(SYSTEM, f"advance:{version}"),
             label,
         )
     except Conflict as conflict:
         return Advance(game_id, 0, conflict.current_version, conflict=True)
     if not appended.repeated:
-        recent.keep(game, appended.version, variant, run.state, settled=version)
+        repository.saved(game, appended.version, variant, run.state, settled=version)
     return Advance(game_id, 0 if appended.repeated else run.commands, appended.version)
 
 
@@ -237,7 +259,8 @@ def waiting_for(game: Game, seat: int | None) -> datetime | None:
         return None
     if game.grace_until <= timezone.now() or game.status != PLAYING:
         return None
-    variant, state, _version = services.load_state(game)
+    loaded = repository.get(game.pk, game=game)
+    variant, state = loaded.variant, loaded.state
     choice = "seats" in (state.pending or {}) and seat in state.to_act
     if choice or windows.new_chances(game, variant, state, {seat}):
         return game.grace_until
@@ -245,24 +268,10 @@ def waiting_for(game: Game, seat: int | None) -> datetime | None:
 
 
 def game_and_seats(game_id: int) -> tuple[Game, list[Seat]]:
-    """The game and its seats with their registered bots, in one query (Game.DoesNotExist if
-    there is no such game); `game.seats.all()` answers from them, as after prefetch_related."""
-    seats = list(
-        Seat.objects.select_related("game", "registered_bot")
-        .filter(game_id=game_id)
-        .order_by("number")
-    )
-    if seats:
-        game = seats[0].game
-        for seat in seats:
-            seat.game = game
-    else:
-        game = Game.objects.get(pk=game_id)  # a stream with no seats, or no game at all
-    prefetched = Seat.objects.filter(game=game)
-    prefetched._result_cache = seats
-    prefetched._prefetch_done = True  # type: ignore[attr-defined]
-    game._prefetched_objects_cache = {"seats": prefetched}  # type: ignore[attr-defined]
-    return game, seats
+    """The game and its seats with their registered bots, in one query, as the repository reads
+    every game (GameNotFound if there is none)."""
+    game = repository.game(game_id)
+    return game, list(game.seats.all())
 
 
 def _effective(seat: Seat) -> str:
@@ -302,35 +311,21 @@ def remote_bots(seats: Iterable[Seat], controller: str) -> dict[int, Bot]:
     }
 
 
-def remote_to_act(state: State, remote: Mapping[int, Bot]) -> int | None:
+def remote_to_act(
+    state: State, remote: Mapping[int, Bot], struck: Collection[int] = ()
+) -> int | None:
     """The seat of `remote` whose decision the game waits for, if any (in an open choice, the
-    first eligible one)."""
+    first eligible one), leaving out the seats `struck` at this version (leases.Lease)."""
     if state.status != PLAYING or not state.to_act:
         return None
     waiting = state.to_act if "seats" in (state.pending or {}) else state.to_act[:1]
-    return next((seat for seat in waiting if seat in remote), None)
+    return next((seat for seat in waiting if seat in remote and seat not in struck), None)
 
 
 def seat_rows(game_id: int) -> list[SeatRow]:
     """The game's seats with what the dispatch decides on, in one query (named tuples of
     SEAT_ROW)."""
     return rows_of(reads.seats_of(game_id))
-
-
-def rows_of(seats: Sequence[Seat]) -> list[SeatRow]:
-    """Seats read with their game and registered bot (reads.seats_of) as SEAT_ROW's tuples."""
-    return [
-        SeatRow(
-            seat.number,
-            seat.controller,
-            seat.deadline_at,
-            None if seat.registered_bot is None else seat.registered_bot.status,
-            seat.game.status,
-            seat.game.to_act,
-            seat.game.context,
-        )
-        for seat in seats
-    ]
 
 
 def bot_to_act(game_id: int) -> bool:
@@ -363,7 +358,7 @@ def close_open_choices(*, timeout: timedelta) -> list[int]:
         if variant.get("rules") != "newno" or len(to_act or []) < 2:
             continue
         try:
-            services.game_command(
+            commands.game_command(
                 game_id=game_id,
                 actor=SYSTEM,
                 command={"type": CLOSE_WINDOW},

@@ -20,10 +20,12 @@ from django.db import transaction
 from bots.driver import play
 from bots.strategies import Strategy, find_strategy
 from engine import PLAYING
-from games import seat_facts, services
+from games import seat_facts
 from games.actors import SYSTEM, actor_label
+from games.commands import append_decided, command_key
 from games.errors import Conflict
 from games.models import Game
+from games.repository import repository
 from games.seat_facts import FallbackReason, ForfeitReason
 
 # Moves the default bot makes for one timed-out turn at most (a draw, then a play or a pass).
@@ -73,7 +75,7 @@ def play_fallback(*, game_id: int, seat: int, version: int, policy: Policy) -> F
     game = Game.objects.get(pk=game_id)
     if game.version != version:
         raise Conflict(expected_version=version, current_version=game.version)
-    variant, state, _ = services.load_state(game, until=version)
+    variant, state, _ = repository.state(game, until=version)
     if state.status != PLAYING:
         return None
     rng = random.Random(f"{game_id}:{version}")
@@ -88,13 +90,13 @@ def play_fallback(*, game_id: int, seat: int, version: int, policy: Policy) -> F
         if forfeits:
             decided.append(seat_facts.forfeited(seat, ForfeitReason.TIMED_OUT))
     with transaction.atomic():
-        appended = services.append_decided(
+        appended = append_decided(
             game,
             variant,
             run.state,
             decided,
             version,
-            services.command_key(SYSTEM, f"fallback:{seat}:{version}"),
+            command_key(SYSTEM, f"fallback:{seat}:{version}"),
             actor_label(SYSTEM),
         )
         if forfeits and not appended.repeated:

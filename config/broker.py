@@ -23,19 +23,21 @@ from kombu.transport import redis as kombu_redis
 class Channel(kombu_redis.Channel):
     _kept_client: Any = None
 
+    # _create_client and _disconnect_pools are kombu's Redis channel's own (private) hooks, which
+    # kombu-stubs (celery-types) do not declare; tests/test_broker.py pins what they do.
     def _create_client(self, asynchronous: bool = False) -> Any:
         if asynchronous:
-            return super()._create_client(asynchronous=True)
+            return super()._create_client(asynchronous=True)  # type: ignore[misc]
         pool = self.pool
         client = self._kept_client
         if client is None or client.connection_pool is not pool:
-            client = self._kept_client = super()._create_client()
+            client = self._kept_client = super()._create_client()  # type: ignore[misc]
         return client
 
     def _disconnect_pools(self) -> None:
         # The kept client goes with the pool it holds (a channel closed, a connection lost).
         self._kept_client = None
-        super()._disconnect_pools()
+        super()._disconnect_pools()  # type: ignore[misc]
 
 
 class Transport(kombu_redis.Transport):

@@ -27,7 +27,7 @@ SECRET_ATOMS = (
 )
 
 
-class RedactingLogger(Logger):
+class RedactingLogger(Logger):  # type: ignore[misc]  # gunicorn ships no types: Logger is Any
     """gunicorn's Logger, its access-log atoms redacted."""
 
     def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:

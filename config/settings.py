@@ -11,8 +11,13 @@ import os
 from pathlib import Path
 
 import dj_database_url
+import django_stubs_ext
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
+
+# Lets the classes django-stubs types as generic be subscripted at run time as well, as in
+# `class GameAdmin(admin.ModelAdmin[Game])` (Django's own classes have no __class_getitem__).
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 

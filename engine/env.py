@@ -36,7 +36,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
-from pettingzoo.utils import OrderEnforcingWrapper
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from engine.cards import Card
 from engine.commands import CLOSE_WINDOW, NEXT_HAND, PRECOMMIT, Command

@@ -16,5 +16,6 @@ class Tick:
 def nice_step(span: float, count: int = 5) -> float:
     """A round tick step (1, 2 or 5 times a power of ten) giving about `count` ticks."""
     raw = max(span, 1e-9) / count
-    power = 10 ** math.floor(math.log10(raw))
+    # An int for a step of 1 or more, a float below (int ** a negative int).
+    power: float = 10 ** math.floor(math.log10(raw))
     return next(m * power for m in (1, 2, 5, 10) if m * power >= raw)

@@ -1,10 +1,10 @@
 """Admin pages for games: look, don't touch.
 
-Games are created and moved only by games/services.py (an admin-made game would have no events),
-events are append-only (read-only here for everyone, superusers included), and read models belong
-to their projections. The admin may edit a game's context and reveal setting, nothing else. A
-private event's data (hidden cards) shows only once its match is over: staff who also play must
-not be able to peek.
+Games are created and moved only by games/creation.py and games/commands.py (an admin-made game
+would have no events), events are append-only (read-only here for everyone, superusers
+included), and read models belong to their projections. The admin may edit a game's context
+and reveal setting, nothing else. A private event's data (hidden cards) shows only once its
+match is over: staff who also play must not be able to peek.
 
 Registered bots' page is the staff console's (staff/admin.py), with its actions: their owners
 register and change them (bots/registry.py, which opens the validation rounds), so there only
@@ -16,15 +16,16 @@ Rows that concern a game link to the staff console's game inspector (`inspector_
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib import admin
 from django.db import connection
+from django.db.models import Model
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 
-from games import services, snapshots, store
+from games import snapshots, store
 from games.models import (
     BotCall,
     Game,
@@ -41,6 +42,7 @@ from games.models import (
     Snapshot,
     TurnNotice,
 )
+from games.reveal import revealed
 
 
 def inspector_url(game_id: int) -> str:
@@ -58,7 +60,10 @@ def game_link(game_id: int | None) -> str:
     return format_html('<a href="{}">game {}</a>', inspector_url(game_id), game_id)
 
 
-class NoAddOrDeleteAdmin(admin.ModelAdmin):
+_M = TypeVar("_M", bound=Model)
+
+
+class NoAddOrDeleteAdmin(admin.ModelAdmin[_M]):
     """Rows that only the services make (a game, a registered bot) and that the log names:
     editable at most, never added or deleted here."""
 
@@ -69,12 +74,12 @@ class NoAddOrDeleteAdmin(admin.ModelAdmin):
         return False
 
 
-class ReadOnlyAdmin(NoAddOrDeleteAdmin):
+class ReadOnlyAdmin(NoAddOrDeleteAdmin[_M]):
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(admin.TabularInline[Seat, Game]):
     model = Seat
     fields = ("number", "user", "bot", "registered_bot", "age", "controller", "deadline_at")
     readonly_fields = fields
@@ -86,7 +91,7 @@ class SeatInline(admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(NoAddOrDeleteAdmin):
+class GameAdmin(NoAddOrDeleteAdmin[Game]):
     list_display = (
         "id",
         "rules",
@@ -122,7 +127,7 @@ class GameAdmin(NoAddOrDeleteAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(ReadOnlyAdmin):
+class SeatAdmin(ReadOnlyAdmin[Seat]):
     list_display = ("game_link", "number", "user", "bot", "registered_bot", "controller")
     list_filter = ("controller",)
     list_select_related = ("user", "registered_bot")
@@ -134,7 +139,7 @@ class SeatAdmin(ReadOnlyAdmin):
 
 
 @admin.register(GameEvent)
-class GameEventAdmin(ReadOnlyAdmin):
+class GameEventAdmin(ReadOnlyAdmin[GameEvent]):
     list_display = ("global_position", "game_link", "version", "type", "visibility", "actor")
     list_filter = ("type", "visibility")
     search_fields = ("=game__id", "=command_id")
@@ -158,17 +163,18 @@ class GameEventAdmin(ReadOnlyAdmin):
 
     @admin.display(description="data")
     def shown_data(self, event: GameEvent) -> Any:
-        # Hidden cards show here only once the whole log is public (services.revealed: the match
-        # over, a reveal-after-match game, and for a ladder rotation its whole set over, since the
-        # rotations share one seed). Before that, the staff console's inspector shows them, to
-        # staff who do not play in the game, and records every look (staff/inspections.py).
-        if event.visibility == GameEvent.Visibility.PUBLIC or services.revealed(event.game):
+        # Hidden cards show here only once the whole log is public (games/reveal.py `revealed`:
+        # the match over, a reveal-after-match game, and for a ladder rotation its whole set over,
+        # since the rotations share one seed). Before that, the staff console's inspector shows
+        # them, to staff who do not play in the game, and records every look
+        # (staff/inspections.py).
+        if event.visibility == GameEvent.Visibility.PUBLIC or revealed(event.game):
             return event.data
         return "(hidden until the game's log is public: the staff inspector shows it, audited)"
 
 
 @admin.register(GameSummary)
-class GameSummaryAdmin(ReadOnlyAdmin):
+class GameSummaryAdmin(ReadOnlyAdmin[GameSummary]):
     list_display = (
         "game_link",
         "status",
@@ -186,7 +192,7 @@ class GameSummaryAdmin(ReadOnlyAdmin):
 
 
 @admin.register(HandResult)
-class HandResultAdmin(ReadOnlyAdmin):
+class HandResultAdmin(ReadOnlyAdmin[HandResult]):
     list_display = ("game_link", "hand_number", "winner", "gained", "scores")
 
     @admin.display(description="game", ordering="game")
@@ -195,7 +201,7 @@ class HandResultAdmin(ReadOnlyAdmin):
 
 
 @admin.register(MatchResult)
-class MatchResultAdmin(ReadOnlyAdmin):
+class MatchResultAdmin(ReadOnlyAdmin[MatchResult]):
     list_display = ("game_link", "winner", "places", "forfeited", "scores", "hands_won", "hands")
 
     @admin.display(description="game", ordering="game")
@@ -204,12 +210,12 @@ class MatchResultAdmin(ReadOnlyAdmin):
 
 
 @admin.register(ProjectionCheckpoint)
-class ProjectionCheckpointAdmin(ReadOnlyAdmin):
+class ProjectionCheckpointAdmin(ReadOnlyAdmin[ProjectionCheckpoint]):
     list_display = ("name", "position", "updated_at")
 
 
 @admin.register(PositionCounter)
-class PositionCounterAdmin(ReadOnlyAdmin):
+class PositionCounterAdmin(ReadOnlyAdmin[PositionCounter]):
     list_display = ("id", "value", "meaning")
 
     @admin.display(description="meaning")
@@ -224,11 +230,11 @@ class PositionCounterAdmin(ReadOnlyAdmin):
 
 
 @admin.register(GameLease)
-class GameLeaseAdmin(ReadOnlyAdmin):
+class GameLeaseAdmin(ReadOnlyAdmin[GameLease]):
     """Which run may ask a game's webhook bots now (bots/remote/leases.py): to see a game held by
     a lease that a killed worker left, until it expires."""
 
-    list_display = ("game_link", "holder", "until", "again")
+    list_display = ("game_link", "holder", "until", "again", "struck")
     list_filter = ("again",)
     search_fields = ("=game__id", "holder")
 
@@ -238,7 +244,7 @@ class GameLeaseAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Snapshot)
-class SnapshotAdmin(ReadOnlyAdmin):
+class SnapshotAdmin(ReadOnlyAdmin[Snapshot]):
     """A cache of replayed states (games/snapshots.py): which games have one at which version,
     never the state itself (it holds every hidden card). Deleting one is always safe: the next
     load folds the log instead."""
@@ -264,7 +270,7 @@ class SnapshotAdmin(ReadOnlyAdmin):
 
 
 @admin.register(BotCall)
-class BotCallAdmin(ReadOnlyAdmin):
+class BotCallAdmin(ReadOnlyAdmin[BotCall]):
     list_display = ("at", "bot", "outcome", "latency", "reason", "game")
     list_filter = ("outcome", "bot__kind")
     list_select_related = ("bot",)
@@ -279,7 +285,7 @@ class BotCallAdmin(ReadOnlyAdmin):
 
 
 @admin.register(NotificationPreference)
-class NotificationPreferenceAdmin(admin.ModelAdmin):
+class NotificationPreferenceAdmin(admin.ModelAdmin[NotificationPreference]):
     list_display = ("user", "turn_emails")
     list_filter = ("turn_emails",)
     list_select_related = ("user",)
@@ -290,7 +296,7 @@ class NotificationPreferenceAdmin(admin.ModelAdmin):
 
 
 @admin.register(TurnNotice)
-class TurnNoticeAdmin(ReadOnlyAdmin):
+class TurnNoticeAdmin(ReadOnlyAdmin[TurnNotice]):
     list_display = ("seat", "game", "deadline_at", "created_at", "sent_at", "held")
     list_select_related = ("seat",)
     search_fields = ("=seat__game__id", "seat__user__username")
@@ -301,7 +307,7 @@ class TurnNoticeAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Presence)
-class PresenceAdmin(ReadOnlyAdmin):
+class PresenceAdmin(ReadOnlyAdmin[Presence]):
     """When each person was last at each of their games, the one email of their absence, and
     whether they muted the game (clocks/presence.py): written by their visits, read-only here."""
 

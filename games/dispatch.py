@@ -21,9 +21,7 @@ from collections.abc import Callable
 
 from celery import current_task, shared_task
 
-from bots import turns
 from clocks import deadlines
-from engine import MATCH_OVER
 from games import outbox, reads, seats, store, tasks
 from games.game_settings import GameSettings
 
@@ -42,7 +40,7 @@ def on_match_over(listener: MatchOverListener) -> None:
 def after_append(result: store.AppendResult) -> None:
     """Store listener (on commit): dispatch the game here inside a worker's task, else hand it
     to a worker (in-process, without a broker, `delay` runs it at once). An append its request
-    marked quiet (services.asks_no_worker: the questions below would find nothing) is not
+    marked quiet (seats.asks_no_worker: seats.work_for would find nothing) is not
     dispatched, except in-process, where the dispatch also catches the projections up."""
     if result.quiet and not tasks.run_projections.app.conf.task_always_eager:
         return
@@ -54,22 +52,25 @@ def after_append(result: store.AppendResult) -> None:
 
 def dispatch_game(game_id: int) -> None:
     """What the game's last append asks for, from the game as it is now (a later append's
-    dispatch may find the same work: every task is safe twice). One query decides everything;
-    most appends need only it."""
+    dispatch may find the same work: every task is safe twice). One query, and one decision
+    (seats.work_for, which a request asks before it sends this: seats.asks_no_worker), decide
+    everything; most appends need only it."""
     # With the seats' people: the clocks below notify from the same read.
     read = reads.seats_of(game_id, names=True)
-    rows = turns.rows_of(read)
+    rows = seats.rows_of(read)
+    work = seats.work_for(rows)
     # Clocks first: a person's turn that ended here must have stopped before the next one starts
     # (in-process the tasks sent here run after this dispatch, queued: config/celery.py).
-    if seats.clocks_to_change(rows):
+    if work.clocks:
         deadlines.sync_deadlines(game_id, seats=read)
     # A webhook seat out of turn may have been given a window to call, catch or jump in: only a
     # worker offers it (bots/remote/windows.py). Games without one never come here for it.
-    if seats.worker_to_act(rows) or seats.webhook_out_of_turn(rows):
+    if work.advance:
         tasks.advance_game.delay(game_id)
-    if rows and rows[0].game__status == MATCH_OVER:
+    if work.match_over:
         found = GameSettings.of(rows[0].game__context)
-        if found.is_validation and not found.inline:
+        # A validation game always names its bot (bots/remote/validation.py makes it so).
+        if found.is_validation and not found.inline and found.bot is not None:
             tasks.settle_validation.delay(found.bot, found.round)
         for listener in _match_over:
             listener(game_id, found)

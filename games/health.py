@@ -72,17 +72,21 @@ def check_tasks() -> Tasks:
     with celery_app.connection_for_write(
         connect_timeout=timeout, transport_options=options
     ) as broker:
-        errors = (KombuError, OSError, *broker.connection_errors, *broker.channel_errors)
+        errors: tuple[type[BaseException], ...] = (
+            KombuError, OSError, *broker.connection_errors, *broker.channel_errors,
+        )  # fmt: skip
         # The transport's kind (`redis`), whichever class of it settings name (config/broker.py).
         transport = str(broker.transport.driver_type)
         try:
             # max_retries=0: one attempt; kombu would otherwise sleep and retry.
-            broker.ensure_connection(max_retries=0, timeout=timeout)
+            # kombu takes seconds as a float; kombu-stubs say int.
+            broker.ensure_connection(max_retries=0, timeout=timeout)  # type: ignore[arg-type]
             replies = celery_app.control.ping(timeout=timeout, connection=broker)
         except errors as error:
             log.warning("the broker (%s) failed the workers' ping: %s", transport, error)
             return Tasks(broker=transport, problem=BROKER_UNAVAILABLE)
-    names = sorted(name for reply in replies for name in reply)
+    # A list (None only when no reply is asked for).
+    names = sorted(name for reply in replies or () for name in reply)
     return Tasks(
         broker=transport,
         workers=len(names),

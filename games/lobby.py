@@ -2,7 +2,7 @@
 
 The people's API (api/games.py) and the web pages (web/) both go through here, so a game made
 in the browser and one made by a script are the same game. Views of a game come from
-services.game_view, which hides what the viewer may not see.
+games/visibility.py, which hides what the viewer may not see.
 """
 
 from __future__ import annotations
@@ -18,11 +18,13 @@ from django.utils import timezone
 
 from accounts.models import Profile
 from clocks import presence
-from games import reads, services
 from games.actors import Person, Viewer, is_person, seats_held
+from games.creation import SeatSpec, game_create
 from games.errors import InvalidGame
 from games.game_settings import GameSettings
 from games.models import Bot, Game, Seat
+from games.repository import Loaded, repository
+from games.visibility import view_of, viewing_seat
 
 # newno's Youngest Rule compares seat ages (docs/rules.md: people from their profile, bots by
 # registration, the newest youngest).
@@ -102,7 +104,7 @@ def game_start(
     if isinstance(variant_spec, Mapping) and variant_spec.get("rules") == "newno":
         specs = ranked_by_age(specs)
     with transaction.atomic():
-        game = services.game_create(
+        game = game_create(
             variant_spec=variant_spec,
             seats=specs,
             seed=seed,
@@ -117,7 +119,7 @@ def game_start(
     return game
 
 
-def _check_practice(specs: Sequence[services.SeatSpec], creator: Person) -> None:
+def _check_practice(specs: Sequence[SeatSpec], creator: Person) -> None:
     """A seed chosen by a person tells them every hand and the draw order (the engine is open:
     docs/verifying-deals.md), so it is for practice alone: every other seat a built-in bot or
     one of the creator's own bots. InvalidGame `seed-not-allowed` otherwise."""
@@ -136,7 +138,7 @@ def _check_practice(specs: Sequence[services.SeatSpec], creator: Person) -> None
         )
 
 
-def _seat_spec(number: int, seat: Mapping[str, Any], creator: Person) -> services.SeatSpec:
+def _seat_spec(number: int, seat: Mapping[str, Any], creator: Person) -> SeatSpec:
     if not isinstance(seat, Mapping) or len(seat) != 1:
         raise InvalidGame(
             f"seat {number} must be one of {{'user': ...}}, {{'bot': ...}}, {{'bot_id': ...}}",
@@ -145,13 +147,13 @@ def _seat_spec(number: int, seat: Mapping[str, Any], creator: Person) -> service
     ((key, value),) = seat.items()
     if key == "user" and isinstance(value, str):
         if value == ME:
-            return services.SeatSpec(user=creator)
+            return SeatSpec(user=creator)
         user = User.objects.filter(username=value, is_active=True).first()
         if user is None:
             raise InvalidGame(f"seat {number}: nobody is called {value!r}", code="unknown-user")
-        return services.SeatSpec(user=user)
+        return SeatSpec(user=user)
     if key == "bot" and isinstance(value, str):
-        return services.SeatSpec(bot=value)
+        return SeatSpec(bot=value)
     if key == "bot_id" and type(value) is int:
         bot = Bot.objects.filter(pk=value).first()
         if bot is None:
@@ -161,25 +163,25 @@ def _seat_spec(number: int, seat: Mapping[str, Any], creator: Person) -> service
                 f"seat {number}: bot {bot.name} is {bot.status}, not active",
                 code="bot-not-active",
             )
-        return services.SeatSpec(registered=bot)
+        return SeatSpec(registered=bot)
     raise InvalidGame(
         f"seat {number} must be one of {{'user': name}}, {{'bot': strategy}}, {{'bot_id': id}}",
         code="invalid-seat",
     )
 
 
-def ranked_by_age(specs: list[services.SeatSpec]) -> list[services.SeatSpec]:
+def ranked_by_age(specs: list[SeatSpec]) -> list[SeatSpec]:
     """The seats with their ages as ranks (0 the youngest, equal ages equal ranks): the Youngest
     Rule needs only the order, and the log, which every seat reads, keeps no birth date."""
     days = [_age_in_days(number, spec) for number, spec in enumerate(specs)]
     rank = {age: place for place, age in enumerate(sorted(set(days)))}
     return [
-        services.SeatSpec(user=s.user, bot=s.bot, registered=s.registered, age=rank[age])
+        SeatSpec(user=s.user, bot=s.bot, registered=s.registered, age=rank[age])
         for s, age in zip(specs, days, strict=True)
     ]
 
 
-def _age_in_days(number: int, spec: services.SeatSpec) -> int:
+def _age_in_days(number: int, spec: SeatSpec) -> int:
     if spec.user is not None:
         born = Profile.objects.filter(user=spec.user).values_list("birth_date", flat=True).first()
         if born is None:
@@ -246,11 +248,26 @@ def turn_deadline(game: Game) -> datetime.datetime | None:
     return min(deadlines, default=None)
 
 
-def game_detail(*, game_id: int, viewer: Viewer, seat: int | None = None) -> dict[str, Any]:
-    """A game as `viewer` may see it: GET /api/games/{id}'s body and the play page's data."""
-    # Read once, with its seats' people and bots, for the view and the listing.
-    game = reads.game_for(game_id, names=True)
-    view = services.game_view(game_id=game_id, viewer=viewer, seat=seat, game=game)
+def game_detail(
+    *,
+    game_id: int,
+    viewer: Viewer,
+    seat: int | None = None,
+    loaded: Loaded | None = None,
+    decided: Sequence[Mapping[str, Any]] = (),
+) -> dict[str, Any]:
+    """A game as `viewer` may see it: GET /api/games/{id}'s body and the play page's data.
+    `loaded`: the game as a command just left it (commands.CommandResult.loaded), read with
+    its seats' people, and `decided` that command's `next`, when the page is drawn right after
+    it: then nothing is read or folded again."""
+    if loaded is None or loaded.game.pk != game_id:
+        # Read once, with its seats' people and bots, for the view and the listing.
+        loaded = repository.get(game_id, names=True)
+    game = loaded.game
+    seat = viewing_seat(game, viewer, seat)
+    # The command built this seat's view already when the game waits for it again.
+    made = next((item["view"] for item in decided if item["seat"] == seat), None)
+    view = dict(made) if made is not None else view_of(loaded, seat)
     legal = view.pop("legal")
     version = view.pop("version")
     seats = seat_listing(game)

@@ -40,9 +40,9 @@ if MULTIPROCESS_DIR:
 
 # The *_created series (a counter's creation time) mean nothing to our alerts, and multiprocess
 # mode has none: both modes expose the same series.
-disable_created_metrics()
+disable_created_metrics()  # type: ignore[no-untyped-call]  # unannotated in prometheus_client
 
-# uno_commands_total's outcomes: games.services.game_command's result or refusal.
+# uno_commands_total's outcomes: games.commands.game_command's result or refusal.
 APPLIED = "applied"
 REPEATED = "repeated"
 COMMAND_OUTCOMES = (
@@ -51,7 +51,7 @@ COMMAND_OUTCOMES = (
 
 COMMANDS = Counter(
     "uno_commands",
-    "Commands run by games.services.game_command (people, pull and webhook bots, the system), "
+    "Commands run by games.commands.game_command (people, pull and webhook bots, the system), "
     "by outcome.",
     ["outcome"],
 )
@@ -132,7 +132,8 @@ def _multiprocess() -> CollectorRegistry:
     # Made once: MultiProcessCollector reads the files afresh at every collect.
     if not _registries:
         registry = CollectorRegistry()
-        MultiProcessCollector(registry, path=MULTIPROCESS_DIR)
+        # Unannotated in prometheus_client, which is otherwise typed.
+        MultiProcessCollector(registry, path=MULTIPROCESS_DIR)  # type: ignore[no-untyped-call]
         # The answering process's own CPU, memory and file descriptors (the files hold none).
         ProcessCollector(registry=registry)
         _registries.append(registry)

@@ -24,7 +24,7 @@ import threading
 from _thread import get_ident
 from asyncio import _get_running_loop
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import psycopg
 from django.db import DEFAULT_DB_ALIAS, connection, connections
@@ -32,6 +32,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from psycopg.abc import Loader
 
 Params = Sequence[Any] | Mapping[str, Any]
+_T = TypeVar("_T")
 
 # Django turns psycopg's automatic preparing off (prepare_threshold None, its default for
 # poolers); these cursors ask for it by name, which needs a threshold: this one never prepares
@@ -87,7 +88,7 @@ def _one(cursor: Any) -> Any:
     return cursor.fetchone()
 
 
-def _run(db: BaseDatabaseWrapper, sql: str, params: Params, take: Callable[[Any], Any]) -> Any:
+def _run(db: BaseDatabaseWrapper, sql: str, params: Params, take: Callable[[Any], _T]) -> _T:
     """Run `sql` and `take` its rows, as through `db.cursor()`: the health check, the thread
     check, a broken transaction refused, psycopg's errors as Django's. Through Django's cursor
     wrapper too when anyone watches the queries (execute wrappers, as bench/pipeline.py's
@@ -106,7 +107,10 @@ def _run(db: BaseDatabaseWrapper, sql: str, params: Params, take: Callable[[Any]
         db.close_if_health_check_failed()
         db.ensure_connection()
         raw = db.connection
-    # Django's thread check, called only when its own first test fails (about 3,900 instructions).
+    # Django's thread check, called only when its own first test fails: 3,900 instructions of an
+    # append's 155,000 (docs/performance.md, "Event store", "Fifth pass"). _thread_ident is
+    # Django's private attribute; tests/games/test_prepared.py pins that it is the thread that
+    # made the wrapper, and that another thread is refused as Django refuses it.
     if db._thread_ident != get_ident():  # type: ignore[attr-defined]
         db.validate_thread_sharing()
     if db.queries_logged:

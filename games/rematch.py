@@ -21,8 +21,9 @@ from django.db import transaction
 
 from clocks import presence
 from engine import MATCH_OVER
-from games import lobby, services
+from games import lobby
 from games.actors import Person
+from games.creation import SeatSpec, game_create
 from games.errors import Forbidden, GameNotFound, RematchRefused
 from games.game_settings import GameSettings
 from games.models import Game, Rematch, RematchAnswer, Seat
@@ -152,14 +153,14 @@ def _start_if_all_accepted(game: Game, rematch: Rematch, person: Person) -> None
     if not set(_people(game)) <= accepted:
         return
     seats = [
-        services.SeatSpec(user=seat.user, bot=seat.bot if seat.registered_bot is None else "",
+        SeatSpec(user=seat.user, bot=seat.bot if seat.registered_bot is None else "",
                           registered=seat.registered_bot)
         for seat in sorted(game.seats.all(), key=lambda seat: seat.number)
     ]  # fmt: skip
     if game.variant.get("rules") == "newno":
         seats = lobby.ranked_by_age(seats)
     old = GameSettings.of(game.context)
-    new = services.game_create(
+    new = game_create(
         variant_spec=game.variant,
         seats=seats,
         settings=GameSettings(turn_seconds=old.turn_seconds, grace_seconds=old.grace_seconds),

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, cast
+from typing import Any, Generic, NamedTuple, TypeVar, cast
 
 from django.db import connection
 from django.db.backends.base.base import BaseDatabaseWrapper
@@ -24,6 +24,7 @@ from django.db.models import Model
 from games import prepared
 
 Converter = Callable[[Any, Any, Any], Any]
+_M = TypeVar("_M", bound=Model)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,13 +58,14 @@ class Part(NamedTuple):
     pk: int
 
 
-class Select:
+class Select(Generic[_M]):
     """One SELECT of one or more tables' columns (Table.columns, in the order given), whose
     rows `fetch` builds into instances of the first table's model, each later table's instance
     cached on the first under its name in `relations`, as select_related caches it (seat.game,
     seat.user). A LEFT JOIN that found no row (its primary key NULL) is cached as None, and a
     joined row that several rows share is built once: the game of every seat a fetch reads is
-    one Game instance, its JSON decoded once."""
+    one Game instance, its JSON decoded once. `_M` is the first table's model (declared where
+    a Select is made: `_SEATS_OF: rows.Select[Seat] = rows.Select(...)`)."""
 
     def __init__(self, sql: str, tables: Sequence[Table], relations: Sequence[str] = ()) -> None:
         if len(relations) != len(tables) - 1:
@@ -97,7 +99,7 @@ class Select:
             self._built[db.vendor] = found
         return found
 
-    def fetch(self, params: Sequence[Any]) -> list[Any]:
+    def fetch(self, params: Sequence[Any]) -> list[_M]:
         """Every row's instance (the first table's model, the joined ones cached on it)."""
         # The wrapper itself, not Django's proxy of it, which looks it up again at every use.
         db = prepared.default_db()
@@ -107,7 +109,7 @@ class Select:
         joined: dict[tuple[int, Any], Model] = {}
         return [self._instance(row, parts, db, joined) for row in rows]
 
-    def first(self, params: Sequence[Any]) -> Any:
+    def first(self, params: Sequence[Any]) -> _M | None:
         """The first row's instance, or None."""
         found = self.fetch(params)
         return found[0] if found else None
@@ -118,11 +120,11 @@ class Select:
         parts: list[Part],
         db: BaseDatabaseWrapper,
         joined: dict[tuple[int, Any], Model],
-    ) -> Any:
+    ) -> _M:
         """The row's instance of the first table, with each joined table's cached on it: the
         instance already built for the same joined row in this fetch (`joined`, by table and
         primary key), or None where a LEFT JOIN found no row."""
-        first = _model(row, 0, parts[0], db)
+        first = cast(_M, _model(row, 0, parts[0], db))
         start = parts[0].width
         for number, (name, part) in enumerate(zip(self.relations, parts[1:], strict=True), 1):
             pk = row[start + part.pk]
@@ -131,6 +133,11 @@ class Select:
                 related = joined.get((number, pk))
                 if related is None:
                     related = joined[number, pk] = _model(row, start, part, db)
+            # Where select_related leaves a joined row (Django's private _state.fields_cache,
+            # where `seat.game` looks first). The public `setattr(first, name, related)` goes
+            # through the descriptor's checks: 1.13 µs a relation against 0.05 µs, six a game
+            # read (docs/performance.md, "Django's private attributes"). tests/games/test_rows.py
+            # pins that the joined rows answer from here, without a query.
             first._state.fields_cache[name] = related
             start += part.width
         return first

@@ -29,7 +29,7 @@ from games import store
 from games.actors import Actor, actor_label, is_person, seats_held
 from games.errors import Forbidden, GameNotFound, InvalidGame
 from games.models import Game, Seat
-from games.services import visibility
+from games.visibility import visibility
 
 Event = dict[str, Any]
 

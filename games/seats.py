@@ -9,15 +9,17 @@ more: the default bot plays its seats, whatever their controller says (`effectiv
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import operator
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
+from functools import reduce
 from typing import Any, NamedTuple
 
 from django.db.models import Q
 
-from engine import PLAYING
+from engine import MATCH_OVER, PLAYING, State
 from games.game_settings import GameSettings
-from games.models import Bot, Seat
+from games.models import Bot, Game, Seat
 
 Controller = Seat.Controller
 
@@ -28,12 +30,16 @@ REPLACED = frozenset({Bot.Status.SUSPENDED, Bot.Status.FAILED})
 WORKER_CONTROLLERS = frozenset({Controller.BUILTIN, Controller.WEBHOOK, Controller.FALLBACK})
 
 
-def controller_for(*, user: Any, bot: str, registered: Bot | None) -> str:
-    """The controller of a new seat (services.game_create)."""
+def seat_plays(*, bot: str, registered: Bot | None) -> tuple[str, str]:
+    """The controller of a new seat and the strategy a worker plays for it in-process ("" for
+    none), from who sits there: a person (neither), a built-in bot (`bot`, a strategy's name)
+    or a registered bot. The one place that says a registered built-in bot plays its strategy
+    in-process, like a plain built-in seat (creation.game_create stores both, and checks the
+    strategy is one there is)."""
     if registered is not None:
-        # A registered built-in bot plays its strategy in-process, like a plain built-in seat.
-        return str(registered.kind)
-    return Controller.BUILTIN if bot else Controller.PERSON
+        strategy = registered.strategy if registered.kind == Bot.Kind.BUILTIN else ""
+        return str(registered.kind), strategy
+    return (Controller.BUILTIN if bot else Controller.PERSON), bot
 
 
 def effective(controller: str, bot_status: str | None) -> str:
@@ -48,14 +54,43 @@ def worker_moves(controller: str, bot_status: str | None) -> bool:
     return effective(controller, bot_status) in WORKER_CONTROLLERS
 
 
-# worker_moves as a filter on Seat, for the sweeps that look across games.
-WORKER_SEATS = Q(controller__in=WORKER_CONTROLLERS) | Q(registered_bot__status__in=REPLACED)
-# The seats a pull bot moves itself (effective controller `pull`).
-PULL_SEATS = Q(controller=Controller.PULL) & ~Q(registered_bot__status__in=REPLACED)
+def _where(moves: Callable[[str, str | None], bool]) -> Q:
+    """`moves(controller, bot_status)` as a filter on Seat, for the sweeps that look across
+    games: derived from the function itself over every controller and bot status (None: no
+    registered bot), so the SQL cannot say other than the Python."""
+    statuses: list[str | None] = [None, *Bot.Status.values]
+    # The controllers grouped by the statuses at which `moves` says yes.
+    groups: dict[tuple[str | None, ...], list[str]] = {}
+    for controller in Controller.values:
+        yes = tuple(status for status in statuses if moves(controller, status))
+        if yes:
+            groups.setdefault(yes, []).append(controller)
+    parts = []
+    for yes, controllers in groups.items():
+        if len(yes) == len(statuses):
+            parts.append(Q(controller__in=controllers))
+            continue
+        named = [status for status in yes if status is not None]
+        by_status = [Q(registered_bot__status__in=named)] if named else []
+        if None in yes:
+            by_status.append(Q(registered_bot__isnull=True))
+        parts.append(Q(controller__in=controllers) & reduce(operator.or_, by_status))
+    return reduce(operator.or_, parts) if parts else Q(pk__in=[])
+
+
+def pulls_itself(controller: str, bot_status: str | None) -> bool:
+    """Whether the seat's pull bot moves it itself (effective controller `pull`)."""
+    return effective(controller, bot_status) == Controller.PULL
+
+
+# worker_moves and pulls_itself as filters on Seat.
+WORKER_SEATS = _where(worker_moves)
+PULL_SEATS = _where(pulls_itself)
 
 
 class SeatRow(NamedTuple):
-    """A seat with what the dispatch decides on (turns.rows_of builds them from reads.seats_of)."""
+    """A seat with what the dispatch decides on (`rows_of` builds them from seats read with
+    their game and registered bot)."""
 
     number: int
     controller: str
@@ -67,6 +102,26 @@ class SeatRow(NamedTuple):
 
 
 SEAT_ROW = SeatRow._fields
+
+
+def rows_of(
+    seats: Iterable[Seat], *, status: str | None = None, to_act: list[int] | None = None
+) -> list[SeatRow]:
+    """Seats read with their game and registered bot (reads.seats_of, reads.game_for) as
+    SEAT_ROW's tuples; with `status` and `to_act` instead of the game's (an append's, about to
+    be written)."""
+    return [
+        SeatRow(
+            seat.number,
+            seat.controller,
+            seat.deadline_at,
+            None if seat.registered_bot is None else seat.registered_bot.status,
+            seat.game.status if status is None else status,
+            seat.game.to_act if to_act is None else to_act,
+            seat.game.context,
+        )
+        for seat in seats
+    ]
 
 
 def worker_to_act(rows: Iterable[SeatRow]) -> bool:
@@ -104,3 +159,55 @@ def clocks_to_change(rows: Iterable[SeatRow]) -> bool:
         if (row.number in to_act) == (row.deadline_at is None):
             return True
     return False
+
+
+class Work(NamedTuple):
+    """What the workers have to do after an append, from the game's seats as it left them
+    (SEAT_ROW rows): the one decision the dispatcher acts on (dispatch.dispatch_game) and a
+    request asks before it sends the dispatcher anything (`asks_no_worker`)."""
+
+    # Start or stop people's turn clocks (deadlines.sync_deadlines).
+    clocks: bool
+    # Advance the game (tasks.advance_game): a seat a worker moves is to act, or a webhook
+    # bot is out of turn, with a window only a worker can offer (bots/remote/windows.py).
+    advance: bool
+    # The match is over: a validation round to settle, the league's listeners.
+    match_over: bool
+
+    def __bool__(self) -> bool:
+        return self.clocks or self.advance or self.match_over
+
+
+def work_for(rows: Sequence[SeatRow]) -> Work:
+    """What the workers have to do for a game whose seats are `rows` (Work)."""
+    return Work(
+        clocks=clocks_to_change(rows),
+        advance=worker_to_act(rows) or webhook_out_of_turn(rows),
+        match_over=bool(rows) and rows[0].game__status == MATCH_OVER,
+    )
+
+
+def asks_no_worker(game: Game, state: State) -> bool:
+    """Whether an append leaving `game` in `state` gives the workers nothing to do: `work_for`,
+    the dispatcher's own decision, asked of the seats the request read (their bots joined)
+    with the state it appends. The match goes on, no seat a worker moves is to act, no webhook
+    bot is out of turn (a window), and no person's turn clock starts or stops (a pull bot's own
+    seats; a person who drew and still decides, or whose skip came back to them, with the clock
+    already running), and no person's turn starts or ends with this append. Then the
+    dispatcher would find nothing and its task is not sent. Anything else, and any doubt, is
+    dispatched as before."""
+    if state.status != PLAYING:
+        return False
+    to_act = list(state.to_act)
+    before = set(game.to_act or [])
+    seats = game.seats.all()
+    for seat in seats:
+        if seat.controller == Seat.Controller.PERSON and (seat.number in before) != (
+            seat.number in to_act
+        ):
+            # A person's turn starts or ends: always the worker's (the clock the request read
+            # may be one an earlier append's dispatch is about to change).
+            return False
+        if seat.registered_bot_id is not None and not Seat.registered_bot.is_cached(seat):
+            return False  # not read with the seat (game_for joins it): never a query here
+    return not work_for(rows_of(seats, status=state.status, to_act=to_act))

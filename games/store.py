@@ -14,7 +14,7 @@ parsed and planned once per connection.
 So appends of different games commit side by side, and a projection reading up to `head()`
 never skips an event that commits late ("Global positions" in docs/event-store.md).
 
-The store knows nothing of the rules: it keeps facts. games/services.py decides them.
+The store knows nothing of the rules: it keeps facts. games/commands.py decides them.
 """
 
 from __future__ import annotations
@@ -484,6 +484,32 @@ def load(
         cursor.execute(sql + " ORDER BY version", params)
         rows = cursor.fetchall()
     return [_event(kind, schema, json.loads(data)) for kind, schema, data in rows]
+
+
+def tail(
+    game_id: int, *, after: int, until: int | None = None, marks: Collection[str] = ()
+) -> list[tuple[int, Event]]:
+    """The game's events in (after, until] and, before them, the newest earlier one of each
+    type in `marks`, as (version, event) in version order: the end of a log and its landmarks
+    (the last hand's result) in one query, however long the match. Each landmark is found by
+    walking the game's versions down from `after`: the rows of one hand at most."""
+    bound = until if until is not None else _NO_END
+    columns = "SELECT version, type, schema_version, data FROM games_gameevent"
+    parts = [f"{columns} WHERE game_id = %s AND version > %s AND version <= %s"]
+    params: list[Any] = [game_id, after, bound]
+    for kind in sorted(marks) if after > 0 else ():
+        parts.append(
+            # A subquery each: SQLite takes no ORDER BY or LIMIT in a UNION's arm.
+            f"SELECT * FROM ({columns} WHERE game_id = %s AND version <= %s AND type = %s "
+            f"ORDER BY version DESC LIMIT 1) AS mark_{len(parts)}"
+        )
+        params += [game_id, min(after, bound), kind]
+    with connection.cursor() as cursor:
+        cursor.execute(" UNION ALL ".join(parts) + " ORDER BY version", params)
+        rows = cursor.fetchall()
+    return [
+        (version, _event(kind, schema, json.loads(data))) for version, kind, schema, data in rows
+    ]
 
 
 def head() -> int:

@@ -15,7 +15,7 @@ from celery import shared_task
 from django.conf import settings
 
 from bots import turns
-from bots.remote import validation
+from bots.remote import leases, validation
 from clocks import deadlines, overdue
 from games import projections
 from games.models import Bot
@@ -42,9 +42,11 @@ def advance_game(game_id: int, windows_over: int | None = None) -> None:
 
 @shared_task(ignore_result=True)
 def reconcile_games() -> None:
-    """Re-drive every game a worker should move that has not moved for a while."""
+    """Re-drive every game a worker should move that has not moved for a while, and at once every
+    game whose lease is free with a note on it (bots/remote/leases.py: a run was refused and the
+    holder failed before it sent the game again)."""
     idle = timedelta(seconds=settings.GAMES_RECONCILE_IDLE)
-    for game_id in turns.stalled_games(idle=idle):
+    for game_id in sorted({*turns.stalled_games(idle=idle), *leases.take_notes()}):
         advance_game.delay(game_id)
 
 

@@ -13,15 +13,16 @@ ladders' sets and ratings are written by services and projections: read-only her
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypedDict, TypeVar
 
 from django import forms
 from django.contrib import admin
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Model, Q, QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
+from django_stubs_ext import WithAnnotations
 
 from engine.rules import RULESETS
 from frontdoor.variant_form import (
@@ -32,9 +33,9 @@ from frontdoor.variant_form import (
     family_defaults,
 )
 from frontdoor.variant_text import FAMILY_NAMES
-from games import services
 from games.admin import game_link, inspector_url
 from games.models import Game
+from games.reveal import set_over
 from league.errors import EntryRefused
 from league.models import (
     Bye,
@@ -92,7 +93,7 @@ def variant_initial(spec: dict[str, Any]) -> dict[str, Any]:
     return initial
 
 
-class CompetitionForm(VariantForm, forms.ModelForm):
+class CompetitionForm(VariantForm, forms.ModelForm[Competition]):
     """The competition's fields with the rules as VariantForm asks for them (its checks run
     first, each on its field); the spec it builds is the instance's variant, which the model's
     clean() then checks with the engine and normalises."""
@@ -148,8 +149,14 @@ class CompetitionForm(VariantForm, forms.ModelForm):
         super()._update_errors(errors)  # type: ignore[misc]  # ModelForm's, not in the stubs
 
 
+class ActiveEntries(TypedDict):
+    """What CompetitionAdmin.get_queryset annotates each competition with."""
+
+    active_entries: int
+
+
 @admin.register(Competition)
-class CompetitionAdmin(admin.ModelAdmin):
+class CompetitionAdmin(admin.ModelAdmin[Competition]):
     form = CompetitionForm
     list_display = (
         "name",
@@ -207,8 +214,8 @@ class CompetitionAdmin(admin.ModelAdmin):
         return json.dumps(competition.variant, sort_keys=True) if competition.variant else "-"
 
     @admin.display(description="active entries", ordering="active_entries")
-    def active_entries(self, competition: Competition) -> int:
-        return competition.active_entries  # type: ignore[attr-defined]
+    def active_entries(self, competition: WithAnnotations[Competition, ActiveEntries]) -> int:
+        return competition.active_entries
 
     def save_model(self, request: HttpRequest, obj: Competition, form: Any, change: bool) -> None:
         if not change:
@@ -226,7 +233,7 @@ REFUSAL_FIELDS = {
 }
 
 
-class EntryAddForm(forms.ModelForm):
+class EntryAddForm(forms.ModelForm[Entry]):
     """A competition and a person or a bot, entered by competition_join when the form is
     checked (the only place its refusals can still be the form's errors); the admin then saves
     nothing more."""
@@ -262,12 +269,14 @@ class EntryAddForm(forms.ModelForm):
 
 
 @admin.action(description="Withdraw the selected entries (their running games play on)")
-def withdraw(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
+def withdraw(
+    modeladmin: admin.ModelAdmin[Entry], request: HttpRequest, queryset: QuerySet[Entry]
+) -> None:
     queryset.update(active=False)
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin):
+class EntryAdmin(admin.ModelAdmin[Entry]):
     list_display = ("competition", "user", "bot", "bot_status", "active", "joined_at")
     list_filter = ("active", "competition__kind", "competition")
     list_select_related = ("competition", "user", "bot")
@@ -307,7 +316,7 @@ class EntryAdmin(admin.ModelAdmin):
 
 # Clubs and seasons are run from the site's pages (league/clubs.py, league/seasons.py check
 # who may do what); here staff look at them and fix a club's name or description.
-class MembershipInline(admin.TabularInline):
+class MembershipInline(admin.TabularInline[Membership, Club]):
     model = Membership
     extra = 0
     fields = ("user", "role", "status", "joined_at")
@@ -315,7 +324,7 @@ class MembershipInline(admin.TabularInline):
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(admin.ModelAdmin[Club]):
     list_display = ("name", "slug", "created_at")
     search_fields = ("name", "slug")
     readonly_fields = ("slug", "invite_code", "created_at")
@@ -325,7 +334,10 @@ class ClubAdmin(admin.ModelAdmin):
         return False
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+_M = TypeVar("_M", bound=Model)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin[_M]):
     """Rows a service or a projection writes: shown, never added, changed or deleted here."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -339,7 +351,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 
 @admin.register(Membership)
-class MembershipAdmin(ReadOnlyAdmin):
+class MembershipAdmin(ReadOnlyAdmin[Membership]):
     list_display = ("club", "user", "role", "status", "joined_at")
     list_filter = ("role", "status", "club")
     list_select_related = ("club", "user")
@@ -347,7 +359,7 @@ class MembershipAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Season)
-class SeasonAdmin(ReadOnlyAdmin):
+class SeasonAdmin(ReadOnlyAdmin[Season]):
     list_display = ("competition", "club", "status", "start_date", "rounds", "round_days")
     list_filter = ("status", "club")
     list_select_related = ("competition", "club")
@@ -355,20 +367,20 @@ class SeasonAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Division)
-class DivisionAdmin(ReadOnlyAdmin):
+class DivisionAdmin(ReadOnlyAdmin[Division]):
     list_display = ("name", "season", "tier", "promote", "relegate")
     list_filter = ("season",)
     list_select_related = ("season__competition", "season__club")
 
 
 @admin.register(DivisionEntry)
-class DivisionEntryAdmin(ReadOnlyAdmin):
+class DivisionEntryAdmin(ReadOnlyAdmin[DivisionEntry]):
     list_display = ("entry", "division")
     list_filter = ("division__season",)
     list_select_related = ("division__season__competition", "entry__user", "entry__bot")
 
 
-class FixtureSeatInline(admin.TabularInline):
+class FixtureSeatInline(admin.TabularInline[FixtureSeat, Fixture]):
     model = FixtureSeat
     fields = ("number", "entry")
     readonly_fields = fields
@@ -383,7 +395,7 @@ class FixtureSeatInline(admin.TabularInline):
 
 
 @admin.register(Fixture)
-class FixtureAdmin(ReadOnlyAdmin):
+class FixtureAdmin(ReadOnlyAdmin[Fixture]):
     list_display = ("division", "round", "table", "opens_at", "deadline", "game_link")
     list_filter = ("division__season",)
     list_select_related = ("division__season__competition",)
@@ -395,28 +407,28 @@ class FixtureAdmin(ReadOnlyAdmin):
 
 
 @admin.register(FixtureSeat)
-class FixtureSeatAdmin(ReadOnlyAdmin):
+class FixtureSeatAdmin(ReadOnlyAdmin[FixtureSeat]):
     list_display = ("fixture", "number", "entry")
     list_filter = ("fixture__division__season",)
     list_select_related = ("fixture__division__season__competition", "entry__user", "entry__bot")
 
 
 @admin.register(Bye)
-class ByeAdmin(ReadOnlyAdmin):
+class ByeAdmin(ReadOnlyAdmin[Bye]):
     list_display = ("entry", "division", "round")
     list_filter = ("division__season",)
     list_select_related = ("division__season__competition", "entry__user", "entry__bot")
 
 
 @admin.register(Standing)
-class StandingAdmin(ReadOnlyAdmin):
+class StandingAdmin(ReadOnlyAdmin[Standing]):
     list_display = ("division", "entry", "played", "wins", "league_points", "forfeits")
     list_filter = ("division__season",)
     list_select_related = ("division__season__competition", "entry__user", "entry__bot")
 
 
 @admin.register(Meeting)
-class MeetingAdmin(ReadOnlyAdmin):
+class MeetingAdmin(ReadOnlyAdmin[Meeting]):
     list_display = ("division", "entry", "other", "ahead")
     list_filter = ("division__season",)
     list_select_related = (
@@ -441,7 +453,7 @@ def game_links(game_ids: list[int]) -> str:
 
 
 @admin.register(LadderSet)
-class LadderSetAdmin(ReadOnlyAdmin):
+class LadderSetAdmin(ReadOnlyAdmin[LadderSet]):
     list_display = ("pk", "competition", "entries", "size", "made", "created_at")
     list_filter = ("competition",)
     list_select_related = ("competition",)
@@ -452,7 +464,7 @@ class LadderSetAdmin(ReadOnlyAdmin):
     def shown_seed(self, ladder_set: LadderSet) -> str:
         # Every rotation of the set is dealt from this seed: shown before the set is over, it
         # would give the cards of the rotations still to play (docs/ladders.md).
-        if services.set_over(ladder_set.pk, ladder_set.size):
+        if set_over(ladder_set.pk, ladder_set.size):
             return ladder_set.seed
         return "(hidden until every game of the set is over)"
 
@@ -463,7 +475,7 @@ class LadderSetAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Rating)
-class RatingAdmin(ReadOnlyAdmin):
+class RatingAdmin(ReadOnlyAdmin[Rating]):
     list_display = ("entry", "competition", "mu", "sigma", "events", "games", "wins", "rated_at")
     list_filter = ("competition",)
     list_select_related = ("competition", "entry__user", "entry__bot")
@@ -471,7 +483,7 @@ class RatingAdmin(ReadOnlyAdmin):
 
 
 @admin.register(RatingChange)
-class RatingChangeAdmin(ReadOnlyAdmin):
+class RatingChangeAdmin(ReadOnlyAdmin[RatingChange]):
     list_display = ("entry", "competition", "set_link", "place", "mu_before", "mu", "game_list")
     list_filter = ("competition",)
     list_select_related = ("competition", "entry__user", "entry__bot")
@@ -488,7 +500,7 @@ class RatingChangeAdmin(ReadOnlyAdmin):
 
 
 @admin.register(LadderMeeting)
-class LadderMeetingAdmin(ReadOnlyAdmin):
+class LadderMeetingAdmin(ReadOnlyAdmin[LadderMeeting]):
     list_display = ("competition", "entry", "other", "games", "ahead")
     list_filter = ("competition",)
     list_select_related = (

@@ -467,7 +467,8 @@ class LadderSet(models.Model):
         return f"set {self.pk} of {self.competition}"
 
     def seat_of(self, entry: int, rotation: int) -> int:
-        return (self.entries.index(entry) + rotation) % len(self.entries)
+        entries: list[int] = self.entries
+        return (entries.index(entry) + rotation) % len(entries)
 
     def entry_at(self, seat: int, rotation: int) -> int:
         return int(self.entries[(seat - rotation) % len(self.entries)])

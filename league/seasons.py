@@ -23,7 +23,7 @@ from games import seat_facts, store
 from games.actors import actor_label
 from games.errors import InvalidGame
 from games.models import Bot, Game
-from games.services import keyed_seed
+from games.seeds import keyed_seed
 from league import scheduling, standings
 from league.clubs import check_admin, is_admin, is_member
 from league.errors import CompetitionError, NotClubAdmin, SeasonError

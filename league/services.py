@@ -16,11 +16,11 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from accounts.models import Profile
+from games.creation import SeatSpec, game_create
 from games.errors import InvalidGame
 from games.game_settings import GameSettings
 from games.lobby import ranked_by_age
 from games.models import Bot, Game
-from games.services import SeatSpec, game_create
 from league.errors import EntryRefused, InvalidCompetition
 from league.models import Competition, Entry
 
@@ -150,7 +150,7 @@ def competition_leave(
     competition: Competition, *, user: Any = None, bot: Bot | None = None
 ) -> Entry:
     """Withdraw an entrant: matchmaking seats it no more. Its running games play on (it is
-    still seated in them; resigning is games.services.game_resign). Raises EntryRefused
+    still seated in them; resigning is games.seat_facts.game_resign). Raises EntryRefused
     (`not-entered`)."""
     _check_entrant(user, bot)
     entries = Entry.objects.filter(competition=competition, user=user, bot=bot)

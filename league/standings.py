@@ -12,7 +12,7 @@ decides a promotion or relegation line that falls inside a shared place.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from itertools import groupby
 from typing import Any
@@ -53,6 +53,45 @@ def entrant_name(entry: Entry) -> str:
     return entry.user.get_username()
 
 
+@dataclass(frozen=True, slots=True)
+class Tiebreak:
+    """One tiebreak of the standings: what it compares, in words (the season page's legend),
+    and the sort key it gives a line (lower ranks first); `low_points_win`: under
+    `running-total` scoring, where points are penalties."""
+
+    words: str
+    key: Callable[[StandingLine, bool], int]
+    # Its words when fewer is better (None: the same).
+    low_words: str | None = None
+
+
+# The tiebreaks before head-to-head, in order: `rank` sorts by them, the season page's legend
+# (web/season_tables.py) reads them; the one place either learns a new one.
+TIEBREAKS = (
+    Tiebreak("league points", lambda line, low: -line.league_points),
+    Tiebreak("match wins", lambda line, low: -line.wins),
+    Tiebreak(
+        "points scored",
+        lambda line, low: line.points_scored if low else -line.points_scored,
+        "points scored (fewer is better: they are penalty points)",
+    ),
+)
+# What the legend says after them.
+HEAD_TO_HEAD = (
+    "head-to-head (H2H) among the entrants still tied: how often each finished ahead of "
+    "the others at a shared table, less how often behind"
+)
+SHARED = "otherwise the place is shared, shown as “2=”"
+
+
+def tiebreak_words(*, low_points_win: bool) -> list[str]:
+    """The order of the tiebreaks in words (docs/leagues.md, "Standings")."""
+    words = [
+        (tiebreak.low_words if low_points_win else None) or tiebreak.words for tiebreak in TIEBREAKS
+    ]
+    return [*words, HEAD_TO_HEAD, SHARED]
+
+
 def rank(
     lines: list[StandingLine],
     ahead: Mapping[tuple[int, int], int],
@@ -61,10 +100,9 @@ def rank(
 ) -> list[StandingLine]:
     """Order and rank the lines by the tiebreaks (the module's docstring); `ahead[(a, b)]` is how
     often entry a finished ahead of entry b. Sets `rank`, `shared` and `head_to_head`."""
-    sign = 1 if low_points_win else -1
 
-    def key(line: StandingLine) -> tuple[int, int, int]:
-        return (-line.league_points, -line.wins, sign * line.points_scored)
+    def key(line: StandingLine) -> tuple[int, ...]:
+        return tuple(tiebreak.key(line, low_points_win) for tiebreak in TIEBREAKS)
 
     ordered: list[StandingLine] = []
     for _, group_lines in groupby(sorted(lines, key=lambda ln: (key(ln), ln.entry)), key=key):

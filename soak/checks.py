@@ -29,7 +29,9 @@ class Checks:
         self.failures.append(what)
 
 
-def run_all(game_ids: list[int], accepted: list[tuple[int, str]], unanswered: list) -> Checks:
+def run_all(
+    game_ids: list[int], accepted: list[tuple[int, str]], unanswered: list[tuple[int, str]]
+) -> Checks:
     checks = Checks()
     games_settled(checks, game_ids)
     versions_contiguous(checks)

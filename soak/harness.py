@@ -114,7 +114,7 @@ def set_up(soak: Soak, base: str) -> None:
             )
         )
     owner = users.objects.create(username="bot-owner")
-    registered = []
+    registered: list[Bot] = []
     for name, kind, fault in BOTS:
         bot = Bot.objects.create(owner=owner, name=name, kind=kind, status=Bot.Status.ACTIVE)
         if kind == "webhook":

@@ -76,7 +76,8 @@ def check_all(
 ) -> Leaks:
     leaks = Leaks()
     by_game: dict[int, list[Item]] = defaultdict(list)
-    for item in [*payloads, *feeds, *pages]:
+    every: list[Item] = [*payloads, *feeds, *pages]
+    for item in every:
         by_game[item.game].append(item)
     for game_id, items in sorted(by_game.items()):
         check_game(leaks, game_id, items)
@@ -173,7 +174,7 @@ def check_view(leaks: Leaks, where: str, item: Payload, state: State, sight: str
     if view.get("draw_pile") != len(state.draw):
         leaks.fail(where, f"draw_pile is {view.get('draw_pile')!r}, not its size")
     for owner, lane in enumerate(view.get("lane", [])):
-        real = list(state.lanes[owner])
+        real: list[str | None] = list(state.lanes[owner])
         allowed = real if lane_visible(sight, owner, seat) else [None] * len(real)
         if lane != allowed:
             leaks.fail(where, f"lane {owner} shown as {lane!r}")

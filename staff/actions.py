@@ -19,11 +19,13 @@ from django.db import transaction
 
 from bots.remote import validation
 from engine.events import DEADLINE_EXTENDED, GAME_ABORTED
-from games import projections, seat_facts, services, tasks
+from games import projections, seat_facts, tasks
 from games.actors import StaffActor, actor_label, is_person
+from games.commands import append_decided
 from games.errors import Forbidden, GameError, InvalidGame
 from games.game_settings import GameSettings
 from games.models import Bot, Game, Seat
+from games.repository import repository
 from league.ladders import ladder_set_close
 from league.models import Competition
 from staff import tasks as staff_tasks
@@ -85,6 +87,29 @@ def game_target(game_id: int) -> str:
 # Games.
 
 
+def held_seats(game_id: int, user: Any) -> list[int]:
+    """The seats of the game that `user` plays: their person's seats first, then the seats of
+    the bots they own (staff/inspections.py shows such a staff member their seat's view)."""
+    seats = Seat.objects.filter(game_id=game_id).select_related("registered_bot").order_by("number")
+    mine, bots = [], []
+    for seat in seats:
+        if seat.user_id == user.pk:
+            mine.append(seat.number)
+        elif seat.registered_bot is not None and seat.registered_bot.owner_id == user.pk:
+            bots.append(seat.number)
+    return mine + bots
+
+
+def _not_a_player(game_id: int, user: Any) -> None:
+    """A staff member who plays in a game does not rule on it: another member of the staff
+    aborts it, forfeits a seat or extends a clock (ActionRefused `plays-in-game`)."""
+    if held_seats(game_id, user):
+        raise ActionRefused(
+            f"you play in game {game_id}: another member of the staff must act on it",
+            code="plays-in-game",
+        )
+
+
 def game_redrive(*, game_id: int, user: Any, reason: str) -> AuditEntry:
     """Ask the workers to move a game now (advance_game, as the reconciler would): for a game
     whose task was lost or whose bot run stopped. The game decides what, if anything, is due;
@@ -103,17 +128,17 @@ def game_abort(*, game_id: int, user: Any, reason: str) -> AuditEntry:
     as actor), which the engine folds as over with no winner and no places. Nobody moves it
     again (its status is match-over), and as it has no match-ended no result, standing or
     rating counts it. A ladder game's set is closed (ladders.ladder_set_close): a set with an
-    aborted game is never rated, so its other rotations are not played."""
+    aborted game is never rated, so its other rotations are not played. ActionRefused
+    `plays-in-game` for a staff member who plays in it."""
     actor = staff_actor(user)
     reason = clean_reason(reason)
+    _not_a_player(game_id, user)
     with transaction.atomic():
         game = seat_facts.locked_game(game_id)
-        variant, state, version = services.load_state(game)
+        variant, state, version = repository.state(game)
         event = {"type": GAME_ABORTED, "reason": reason}
         after = variant.replay([event], state)
-        appended = services.append_decided(
-            game, variant, after, [event], version, None, actor_label(actor)
-        )
+        appended = append_decided(game, variant, after, [event], version, None, actor_label(actor))
         # The clocks stop with the event (the dispatcher would stop them after the commit;
         # the caches are written with the event that changes them).
         Seat.objects.filter(game=game).exclude(deadline_at=None).update(deadline_at=None)
@@ -134,9 +159,10 @@ def game_forfeit(*, game_id: int, seat: int, user: Any, reason: str) -> AuditEnt
     """Forfeit one seat of a playing game: the seat-forfeited event a resignation writes
     (reason `awarded`, the staff's reason as its note, the staff member as actor); the default
     bot plays the seat out and the match result places it last. ActionRefused
-    `already-forfeited`; InvalidGame `invalid-seat`, `match-over`."""
+    `already-forfeited`, `plays-in-game`; InvalidGame `invalid-seat`, `match-over`."""
     actor = staff_actor(user)
     reason = clean_reason(reason)
+    _not_a_player(game_id, user)
     with transaction.atomic():
         if not seat_facts.seat_forfeit(game_id=game_id, seat=seat, actor=actor, note=reason):
             raise ActionRefused(
@@ -154,7 +180,7 @@ def game_extend_deadline(
     """Give a person's running turn `hours` more: a `deadline-extended` event (the seat, the new
     deadline, the reason as its note, shown to that seat alone) and the seat's clock moved with
     it. ActionRefused `no-deadline` when the seat's turn has no running clock (not a person's,
-    not their turn); GameError `invalid-hours` outside 1..MAX_EXTENSION_HOURS."""
+    not their turn), `plays-in-game`; GameError `invalid-hours` outside 1..MAX_EXTENSION_HOURS."""
     actor = staff_actor(user)
     reason = clean_reason(reason)
     if (
@@ -165,6 +191,7 @@ def game_extend_deadline(
         raise GameError(
             f"hours must be a whole number from 1 to {MAX_EXTENSION_HOURS}", code="invalid-hours"
         )
+    _not_a_player(game_id, user)
     with transaction.atomic():
         game = seat_facts.locked_game(game_id)
         row = Seat.objects.select_for_update().filter(game=game, number=seat).first()

@@ -23,7 +23,7 @@ from staff.models import AuditEntry
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(admin.ModelAdmin[AuditEntry]):
     list_display = ("at", "actor", "action", "target_link", "reason")
     list_filter = ("action",)
     list_select_related = ("actor",)
@@ -51,7 +51,7 @@ class AuditEntryAdmin(admin.ModelAdmin):
 # ----------------------------------------------------------------------------- registered bots
 
 
-class BotCallInline(admin.TabularInline):
+class BotCallInline(admin.TabularInline[BotCall, Bot]):
     model = BotCall
     fields = ("at", "outcome", "latency", "reason", "game")
     readonly_fields = fields
@@ -76,7 +76,7 @@ class BotActionForm(ActionForm):
 
 
 def _each_bot(
-    modeladmin: admin.ModelAdmin,
+    modeladmin: admin.ModelAdmin[Bot],
     request: HttpRequest,
     queryset: QuerySet[Bot],
     action: Callable[..., Any],
@@ -96,17 +96,21 @@ def _each_bot(
 
 
 @admin.action(description="Suspend the selected active bots (the default bot plays their seats)")
-def suspend(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Bot]) -> None:
+def suspend(
+    modeladmin: admin.ModelAdmin[Bot], request: HttpRequest, queryset: QuerySet[Bot]
+) -> None:
     _each_bot(modeladmin, request, queryset, bot_suspend, "suspended")
 
 
 @admin.action(description="Reinstate the selected suspended bots (through a new validation)")
-def reinstate(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Bot]) -> None:
+def reinstate(
+    modeladmin: admin.ModelAdmin[Bot], request: HttpRequest, queryset: QuerySet[Bot]
+) -> None:
     _each_bot(modeladmin, request, queryset, bot_reinstate, "sent to a new validation round")
 
 
 @admin.register(Bot)
-class BotAdmin(NoAddOrDeleteAdmin):
+class BotAdmin(NoAddOrDeleteAdmin[Bot]):
     # No adding: a bot is registered by its owner (bot_register), who alone is shown its token;
     # no deleting: its seats and entries hang from it (and the log names it): suspend it.
     list_display = (

@@ -3,7 +3,7 @@
 A staff member who plays in a game (a person's seat, or a seat of a bot they own) sees it in the
 inspector as that seat does, while its cards are hidden from the players: during the match, and
 after it for a game that never reveals its log or a ladder rotation whose set is still being
-played (games/services.py `revealed`). Every other staff member sees the stored log whole, and
+played (games/reveal.py `revealed`). Every other staff member sees the stored log whole, and
 each such page is an AuditEntry (`inspect-hidden`), shown with the game's other staff actions.
 Once a game's log is public there is nothing hidden to record.
 """
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import services
-from games.models import Game, Seat
-from staff.actions import game_target
+from games.models import Game
+from games.reveal import revealed
+from staff.actions import game_target, held_seats
 from staff.models import AuditEntry
 
 # The entry's reason: nobody is asked for one to read a page.
@@ -25,22 +25,15 @@ def own_seat(game: Game, user: Any) -> int | None:
     """The seat whose view `user` gets in the inspector, when they play in the game and its
     cards are hidden: their first person's seat, else the first seat of a bot they own. None
     when they may see the log whole."""
-    seats = list(Seat.objects.filter(game=game).select_related("registered_bot").order_by("number"))
-    mine = [seat.number for seat in seats if seat.user_id == user.pk]
-    bots = [
-        seat.number
-        for seat in seats
-        if seat.registered_bot is not None and seat.registered_bot.owner_id == user.pk
-    ]
-    held = mine or bots
-    if not held or services.revealed(game):
+    held = held_seats(game.pk, user)
+    if not held or revealed(game):
         return None
     return held[0]
 
 
 def hidden(game: Game) -> bool:
     """Whether the game's log holds cards the players may not see now."""
-    return game.version > 0 and not services.revealed(game)
+    return game.version > 0 and not revealed(game)
 
 
 def record(game: Game, user: Any, version: int) -> AuditEntry:

@@ -18,9 +18,10 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, Q
 
-from games import services, store
+from games import store
 from games.game_settings import GameSettings
 from games.models import Game, GameEvent, Seat
+from games.repository import repository
 from games.seats import effective
 from league.models import Competition
 from staff.figures import FRIENDLY, duration_words, seat_name
@@ -95,7 +96,7 @@ def game_log(game: Game, seat: int | None = None) -> list[LoggedEvent]:
     seen: list[dict[str, Any]] | None = None
     if seat is not None:
         events = store.load(game.pk)
-        variant = services.stream_variant(game, events)
+        variant = repository.variant(game, events)
         seen = [variant.view_event(event, seat) for event in events]
     log = []
     previous: datetime | None = None
@@ -154,7 +155,7 @@ def state_at(game: Game, version: int, seat: int | None = None) -> StateAt:
     if not 1 <= version <= game.version:
         raise ValueError(f"game {game.pk} has events 1 to {game.version}, not {version}")
     events = store.load(game.pk, until=version)
-    variant = services.stream_variant(game, events)
+    variant = repository.variant(game, events)
     state = variant.replay(events)
     return StateAt(version, asdict(state) if seat is None else variant.view(state, seat))
 

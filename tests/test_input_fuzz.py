@@ -34,8 +34,8 @@ from django.utils.datastructures import MultiValueDict
 from drf_spectacular.generators import SchemaGenerator
 
 from bots import turns
+from games.creation import SeatSpec, game_create
 from games.models import Bot
-from games.services import SeatSpec, game_create
 from tests.games.factories import SHORT, make_game, make_user, play_to_end
 from tests.league.factories import make_club, make_competition, make_season
 

@@ -29,8 +29,8 @@ from rest_framework.test import APIClient
 
 from bots import turns
 from config.redact import redact
+from games.creation import SeatSpec, game_create
 from games.models import Bot, Game
-from games.services import SeatSpec, game_create
 from tests.games.factories import SHORT, make_user
 from tests.games.fake_bot import FakeBot
 

@@ -112,8 +112,8 @@ def test_every_field_of_every_view_is_a_row():
         variant = Variant.from_spec(spec)
         state = variant.replay(variant.start(4, seed=1))
         keys |= variant.view(state, 0).keys() | variant.view(state, None).keys()
-    # What games/services.py game_view adds to the engine's view (version, legal, hands, ...).
-    added = source_matches(r'view\["(\w+)"\] =', [ROOT / "games" / "services.py"])
+    # What games/visibility.py view_of adds to the engine's view (version, legal, hands, ...).
+    added = source_matches(r'view\["(\w+)"\] =', [ROOT / "games" / "visibility.py"])
     assert {"version", "legal"} <= added
     missing = (keys | added) - rows(section("View fields")).keys()
     assert not missing, f"view fields missing from docs/rules.md: {sorted(missing)}"

@@ -43,7 +43,7 @@ def check_birth_date(born: datetime.date) -> datetime.date:
     return born
 
 
-class SignUpForm(PlainLabels, UserCreationForm):
+class SignUpForm(PlainLabels, UserCreationForm[User]):
     """Username, email, password twice (the site's password validators) and a birth date.
 
     Only checks: accounts.services.sign_up creates the person, so the form is never saved.

@@ -61,6 +61,7 @@ class HandResult:
 @dataclass
 class Table:
     rules: str
+    rules_section: str  # the id of the family's section in the rules guide (/guides/rules/)
     hand_number: int
     top: Face | None
     color: str | None
@@ -96,6 +97,7 @@ def table(
     over = view["status"] == "match-over"
     return Table(
         rules=rules_title(spec),
+        rules_section=rules_section(spec),
         hand_number=view["hand_number"],
         top=face(view["top"]) if view.get("top") else None,
         color=view.get("color"),
@@ -123,6 +125,14 @@ def rules_title(spec: Mapping[str, Any]) -> str:
         return title
     lane, sight = precognitive.get("lane"), precognitive.get("sight")
     return f"Precognitive (lane {lane}, {sight}) over {title.lower()}"
+
+
+def rules_section(spec: Mapping[str, Any]) -> str:
+    """The heading id of the variant's section in docs/rules.md: its family's, or the
+    precognitive modifier's (which links to its base family's)."""
+    if spec.get("precognitive"):
+        return "the-precognitive-modifier"
+    return str(spec.get("rules", ""))
 
 
 def _seat_order(view: View) -> list[int]:

@@ -42,12 +42,13 @@ from web.season_tables import ordinal
 
 RECENT_CALLS = 20
 STATUS_WORDS: dict[str, str] = {
+    # Each follows the status itself ("active"), so none repeats it.
     Bot.Status.VALIDATING: "playing its validation games",
-    Bot.Status.ACTIVE: "active: validated, may enter ladders",
-    Bot.Status.SUSPENDED: "suspended: too many strikes in a row",
-    Bot.Status.FAILED: "failed its validation",
+    Bot.Status.ACTIVE: "validated, may enter ladders",
+    Bot.Status.SUSPENDED: "too many strikes in a row",
+    Bot.Status.FAILED: "did not pass its validation",
 }
-STAFF_SUSPENDED = "suspended by the staff: only the staff can lift it"
+STAFF_SUSPENDED = "by the staff: only the staff can lift it"
 KIND_WORDS: dict[str, str] = {
     Bot.Kind.BUILTIN: "built-in strategy",
     Bot.Kind.WEBHOOK: "webhook (we call it)",
@@ -162,7 +163,7 @@ def changes_allowed(request: HttpRequest) -> bool:
     """Within the person's budget of bot changes (the API's), else a message says when."""
     throttle = BotChangesThrottle()
     # A DRF throttle reads only the request's user and address, which Django's request has.
-    if throttle.allow_request(request, None):  # type: ignore[arg-type]
+    if throttle.allow_request(request, None):
         return True
     wait = throttle.wait() or 60
     messages.error(
@@ -208,6 +209,8 @@ def my_bots(request: SignedInRequest) -> HttpResponse:
                 refuse_on_form(posted, error)
             else:
                 secret_made = made.kind == Bot.Kind.WEBHOOK and not posted.cleaned_data["secret"]
+                # Its validation may have run already (in-process without Redis): say how it is.
+                made.refresh_from_db(fields=["status", "status_reason"])
                 shown = {"bot": made, "token": token, "secret": made.secret if secret_made else ""}
                 return render(request, "bots/registered.html", shown)
     bots = Bot.objects.filter(owner=request.user).order_by("created_at", "pk")

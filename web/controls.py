@@ -49,10 +49,16 @@ class Precommit:
     count: int
     choices: list[Face]
     uno: bool
+    # The cards a refused lane named, slot by slot: the form shows them again to be corrected.
+    chosen: list[str] = field(default_factory=list)
 
     @property
-    def slots(self) -> range:
-        return range(1, self.count + 1)
+    def slots(self) -> list[tuple[int, str]]:
+        """Each slot's number and the card chosen in it ("" for none)."""
+        codes = {face.code for face in self.choices}
+        kept = [code if code in codes else "" for code in self.chosen[: self.count]]
+        kept += [""] * (self.count - len(kept))
+        return list(enumerate(kept, start=1))
 
 
 @dataclass

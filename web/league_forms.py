@@ -18,11 +18,12 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from bots.strategies import STRATEGIES
+from frontdoor.forms import PlainLabels
 from frontdoor.variant_form import VariantForm, turn_field
 from games.models import Bot
 from league.models import Season
 from league.seasons import DivisionSpec, default_points
-from web.account_forms import DatePicker, PlainLabels
+from web.account_forms import DatePicker
 
 DIVISION_ROWS = 4
 SEASON_ADDRESS = "the season's page is at /seasons/…/ with it"

@@ -2,7 +2,7 @@
 
 Scores come from the read models when they are up to date with the game (GameSummary while it
 is played, MatchResult once it is over; games/projections.py folds them every few seconds), else
-from services.game_view, which replays the log as the person may see it.
+from game_view, which replays the log as the person may see it.
 """
 
 from __future__ import annotations
@@ -15,14 +15,18 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from engine.events import GAME_ABORTED
 from frontdoor.variant_text import time_left, variant_details, variant_title
-from games import rematch, services
+from games import rematch
 from games.actors import Person
 from games.lobby import GameRow, SeatInfo, games_of
 from games.models import Game, GameEvent, GameSummary, MatchResult
+from games.visibility import game_view
+from league.models import Fixture
 from web.accounts import SignedInRequest
 
 TABS = {"playing": "Playing", "my-turn": "My turn", "finished": "Finished"}
@@ -35,6 +39,17 @@ class SeatLine:
     mine: bool
     to_act: bool
     winner: bool
+
+
+@dataclass(frozen=True, slots=True)
+class FixtureMark:
+    """The league fixture a game was made for: "Autumn League · Premier · round 2, table 1"."""
+
+    season: str
+    division: str
+    round: int
+    table: int
+    url: str  # the round on the season's page
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +66,9 @@ class LobbyGame:
     time_left: str
     seats: list[SeatLine]
     invited_by: str | None
+    fixture: FixtureMark | None = None
+    # Ended by the staff (a game-aborted event): over, with no winner and no result.
+    aborted: bool = False
 
     @property
     def url(self) -> str:
@@ -81,7 +99,7 @@ def standings(rows: Sequence[GameRow], person: Person) -> dict[int, Standing]:
         elif game.status != Game.Status.MATCH_OVER and summary and summary.version == game.version:
             found[game.pk] = Standing(list(summary.scores), None)
         else:
-            view = services.game_view(game_id=game.pk, viewer=person)
+            view = game_view(game_id=game.pk, viewer=person)
             found[game.pk] = Standing(list(view.get("scores") or []), view.get("winner"))
     return found
 
@@ -105,10 +123,44 @@ def inviters(rows: Sequence[GameRow], person: Person) -> dict[int, str]:
     }
 
 
+def fixtures_of(rows: Sequence[GameRow]) -> dict[int, FixtureMark]:
+    """The league fixture each game was made for, if any."""
+    found = Fixture.objects.filter(game_id__in=[row.game.pk for row in rows]).select_related(
+        "division__season__competition"
+    )
+    marks: dict[int, FixtureMark] = {}
+    for fixture in found:
+        if fixture.game_id is None:
+            continue
+        competition = fixture.division.season.competition
+        url = reverse("web:season", args=[competition.slug])
+        anchor = f"#division-{fixture.division.tier}-round-{fixture.round}"
+        marks[fixture.game_id] = FixtureMark(
+            season=competition.name,
+            division=fixture.division.name,
+            round=fixture.round,
+            table=fixture.table,
+            url=url + anchor,
+        )
+    return marks
+
+
+def aborted_of(rows: Sequence[GameRow]) -> set[int]:
+    """The games the staff aborted."""
+    ids = [row.game.pk for row in rows if row.game.status == Game.Status.MATCH_OVER]
+    return set(
+        GameEvent.objects.filter(game_id__in=ids, type=GAME_ABORTED).values_list(
+            "game_id", flat=True
+        )
+    )
+
+
 def lobby_games(rows: Sequence[GameRow], person: Person) -> list[LobbyGame]:
     now = timezone.now()
     scores = standings(rows, person)
     invited = inviters(rows, person)
+    fixtures = fixtures_of(rows)
+    aborted = aborted_of(rows)
     shown = []
     for row in rows:
         game = row.game
@@ -121,7 +173,7 @@ def lobby_games(rows: Sequence[GameRow], person: Person) -> list[LobbyGame]:
                 score=standing.scores[info.seat] if info.seat < len(standing.scores) else None,
                 mine=info.seat in row.my_seats,
                 to_act=info.seat in to_act,
-                winner=standing.winner == info.seat,
+                winner=standing.winner == info.seat and game.pk not in aborted,
             )
             for info in row.seats
         ]
@@ -137,6 +189,8 @@ def lobby_games(rows: Sequence[GameRow], person: Person) -> list[LobbyGame]:
                 time_left=time_left(row.deadline, now) if row.deadline else "",
                 seats=seats,
                 invited_by=invited.get(game.pk),
+                fixture=fixtures.get(game.pk),
+                aborted=game.pk in aborted,
             )
         )
     return shown

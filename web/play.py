@@ -3,13 +3,16 @@ the story so far, and the board's live refresh.
 
 Plain forms post a command and come back to the page (post/redirect/get), so the page works
 without JavaScript; with htmx the same forms and a one-second poll swap the board in place.
-Every view of the game comes from games.lobby.game_detail and services.game_events, which hide
-what the viewer may not see.
+Every view of the game comes from games.lobby.game_detail and games/visibility.py, which hide
+what the viewer may not see. After a command the board is drawn from what the command built
+(the game as it left it, the acting seat's view and events): the request reads the game and
+its seats once. The story reads only the tail of the log it tells (`STORY_LINES`).
 """
 
 from __future__ import annotations
 
 import datetime
+import re
 import secrets
 from typing import Any
 
@@ -23,13 +26,18 @@ from django_htmx.middleware import HtmxDetails
 
 from bots import turns
 from clocks.presence import is_muted
+from engine.events import HAND_ENDED
 from frontdoor import boundary
 from frontdoor.throttles import PersonCommandThrottle
-from games import lobby, seat_facts, services, tasks
+from games import lobby, seat_facts, tasks
 from games.actors import is_person, seats_held
+from games.commands import CommandResult, game_command
 from games.errors import Conflict, Forbidden, GameError, GameNotFound, IllegalMove
 from games.models import Game
+from games.repository import Loaded, repository
+from games.visibility import events_since
 from web import board, controls, notices, rematch, story
+from web.cards import card_name
 from web.lockout import too_many
 from web.names import Names, seat_names
 
@@ -40,8 +48,10 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-# The story on the play page: the newest lines (the replay tells the whole match).
+# The story on the play page: the newest lines (the replay tells the whole match), told from
+# the newest STORY_EVENTS events of the log (more when those tell fewer lines).
 STORY_LINES = 40
+STORY_EVENTS = 160
 # A command id is the client's own, namespaced per person by the service (command_key).
 COMMAND_ID_LENGTH = 64
 
@@ -65,6 +75,7 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
     except Forbidden as error:
         return refused(request, error, 403, game_id)
     context["emails_muted"] = is_person(request.user) and is_muted(request.user.pk, game_id)
+    _keep_lane(context, request.session.pop(_KEPT_LANE.format(game_id), None))
     return render(request, "games/play.html", context)
 
 
@@ -112,8 +123,9 @@ def command(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             wait=datetime.timedelta(seconds=throttle.wait() or 1),
         )
     notices.seen(request, game_id)
+    result = None
     try:
-        _run(request, game_id)
+        result = _run(request, game_id)
     except GameNotFound as error:
         raise Http404(error.message) from error
     except (Forbidden, IllegalMove, Conflict) as error:
@@ -123,13 +135,16 @@ def command(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         if isinstance(error, Forbidden):
             return refused(request, error, 403, game_id)
         messages.error(request, _refusal(error), extra_tags=error.code)
+        if "card" in request.POST:
+            # A refused lane: the page shows the person's choices again, to correct one.
+            request.session[_KEPT_LANE.format(game_id)] = request.POST.getlist("card")
     if request.htmx:
-        return _partial(request, game_id, seat, None)
+        return _partial(request, game_id, seat, None, result)
     url = reverse("web:play", args=[game_id])
     return HttpResponseRedirect(f"{url}?seat={seat}" if seat is not None else url)
 
 
-def _run(request: HttpRequest, game_id: int) -> None:
+def _run(request: HttpRequest, game_id: int) -> CommandResult:
     if not is_person(request.user):
         raise Forbidden("sign in to play", code="not-signed-in")
     form = request.POST
@@ -148,13 +163,20 @@ def _run(request: HttpRequest, game_id: int) -> None:
         command["cards"] = [card for card in form.getlist("card") if card]
         command["uno"] = form.get("uno") == "1"
     command_id = form.get("command_id", "")[:COMMAND_ID_LENGTH] or None
-    services.game_command(
+    return game_command(
         game_id=game_id,
         actor=request.user,
         command=command,
         expected_version=expected,
         command_id=command_id,
+        # With the seats' people: the board after the command names them from the same read.
+        game=repository.game(game_id, names=True),
     )
+
+
+_CARD_CODE = re.compile(
+    r"\b(?:red|yellow|green|blue)-(?:[0-9]|skip|reverse|draw2)\b|\bwild(?:-draw4)?\b"
+)
 
 
 def _refusal(error: GameError) -> str:
@@ -162,20 +184,41 @@ def _refusal(error: GameError) -> str:
         return "The game moved on before your move arrived: here is the board as it is now."
     if isinstance(error, Forbidden):
         return f"You cannot do that: {error.message}"
-    return f"That move was refused: {error.message}"
+    message = error.message
+    if error.code == "card-not-in-hand":
+        # The cards in the words the page uses for them: "red 7", not "red-7".
+        message = _CARD_CODE.sub(lambda code: card_name(code[0]), message)
+    return f"That move was refused: {message.rstrip('.')}."
 
 
 def _partial(
-    request: HttpRequest, game_id: int, seat: int | None, error: GameError | None
+    request: HttpRequest,
+    game_id: int,
+    seat: int | None,
+    error: GameError | None,
+    result: CommandResult | None = None,
 ) -> HttpResponse:
     try:
-        context = board_context(request, game_id, seat)
+        context = board_context(request, game_id, seat, result)
     except Forbidden:
         # A form naming a seat the person does not hold: show their own board instead.
         context = board_context(request, game_id, None)
     if error is not None:
         context["error"] = {"code": error.code, "message": _refusal(error)}
+        if "card" in request.POST:
+            _keep_lane(context, request.POST.getlist("card"))
     return render(request, "games/_game.html", context)
+
+
+# The session key of a refused lane's cards, kept for the page the refusal redirects to.
+_KEPT_LANE = "kept-lane-{}"
+
+
+def _keep_lane(context: dict[str, Any], cards: Any) -> None:
+    """Show a refused lane's cards in its slots again (a card the hand no longer offers is not)."""
+    lane = context["controls"].precommit
+    if lane is not None and isinstance(cards, list):
+        lane.chosen = [str(card) for card in cards]
 
 
 def _seat_param(request: HttpRequest, data: Any = None) -> int | None:
@@ -208,14 +251,25 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
     return HttpResponseRedirect(play_page)
 
 
-def board_context(request: HttpRequest, game_id: int, seat: int | None) -> dict[str, Any]:
-    """Everything the board partial shows to this viewer, from `seat`'s view."""
-    detail = lobby.game_detail(game_id=game_id, viewer=request.user, seat=seat)
+def board_context(
+    request: HttpRequest, game_id: int, seat: int | None, result: CommandResult | None = None
+) -> dict[str, Any]:
+    """Everything the board partial shows to this viewer, from `seat`'s view; right after the
+    viewer's command `result`, from the game as it left it (nothing is loaded again)."""
+    loaded = result.loaded if result is not None else None
+    if loaded is None or loaded.game.pk != game_id:
+        loaded = repository.get(game_id, names=True)
+    decided = result.next if result is not None else ()
+    detail = lobby.game_detail(
+        game_id=game_id, viewer=request.user, seat=seat, loaded=loaded, decided=decided
+    )
     view = detail["view"]
     viewer = view["seat"]
     names = seat_names(detail["seats"])
     kinds = [seat_info.kind for seat_info in detail["seats"]]
-    shown = services.game_events(game_id=game_id, viewer=request.user, seat=viewer)
+    # The command's own events, as this seat sees them, are the story's newest.
+    newest = result.events if result is not None and result.seat == viewer else []
+    lines, shown = _story(loaded, viewer, names, newest)
     table = board.table(view, names, kinds, you=viewer, spec=detail["variant"])
     ctrl = controls.controls(detail["legal"], view, Names(names, viewer))
     for panel in table.seats:
@@ -237,7 +291,7 @@ def board_context(request: HttpRequest, game_id: int, seat: int | None) -> dict[
         "my_seats": my_seats,
         # The seat to name in links and forms: only needed when the person holds several.
         "seat_param": viewer if len(my_seats) > 1 else None,
-        "story": story.tell(shown, names, viewer)[:STORY_LINES],
+        "story": lines,
         "last_hand": board.hand_result(shown, names, viewer),
         "deadline": detail["deadline"],
         # A practice deal (a seed its creator chose): every seat is told, it counts for no record.
@@ -261,3 +315,23 @@ def _grace(game_id: int, viewer: int | None) -> dict[str, Any]:
         # never promises a moment the bots do not wait.
         until = until.replace(microsecond=0)
     return {"graced": True, "grace_until": until}
+
+
+def _story(
+    loaded: Loaded, seat: int | None, names: list[str], newest: list[dict[str, Any]]
+) -> tuple[list[story.Line], list[dict[str, Any]]]:
+    """The story's newest STORY_LINES lines, told from the tail of the log as `seat` sees it
+    (one query; another, four times as long, when it tells too few), and the events read, the
+    last hand's result among them (the board's score panel)."""
+    until = newest[0]["version"] - 1 if newest else loaded.version
+    window = STORY_EVENTS
+    while True:
+        after = max(0, until - window)
+        shown = events_since(
+            loaded.game, loaded.variant, seat, after=after, until=until, marks={HAND_ENDED}
+        )
+        shown += newest
+        lines = story.tail(shown, names, seat, start=after + 1, count=STORY_LINES)
+        if lines is not None:
+            return lines, shown
+        window *= 4

@@ -5,7 +5,7 @@ Only a finished match is replayed. Once it is over and its game reveals the log 
 match (`reveal == "after-match"`), the whole log is public: any seat's view and `all` may be
 chosen. A game that never reveals its log is replayed from the viewer's own seats (or as a
 spectator, for people who held none). The state after event N is the engine's replay of the
-log up to N (services.load_state), shown through the engine's view for the chosen seat.
+log up to N (repository.state), shown through the engine's view for the chosen seat.
 """
 
 from __future__ import annotations
@@ -18,10 +18,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from engine import Variant
-from games import lobby, services
+from games import lobby, reveal
 from games.actors import seats_held
 from games.errors import Forbidden, GameError
 from games.models import Game
+from games.repository import repository
+from games.visibility import game_events
 from web import board, controls, story
 from web.names import Names, seat_names
 from web.play import refused
@@ -51,8 +53,8 @@ def _replay_context(request: HttpRequest, game: Game) -> dict[str, Any]:
             "the replay opens when the match is over; until then, watch the game itself",
             code="match-not-over",
         )
-    # A ladder rotation's cards stay hidden until its whole set is over (services.revealed).
-    revealed = services.revealed(game)
+    # A ladder rotation's cards stay hidden until its whole set is over (revealed).
+    revealed = reveal.revealed(game)
     held = seats_held(request.user, game.seats.all())
     choices = _perspectives(game.seat_count, held, revealed)
     chosen = request.GET.get("as") or (str(held[0]) if held else SPECTATOR)
@@ -71,7 +73,7 @@ def _replay_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     events = _events(request, game, seat, revealed)
     last = len(events)
     at = _clamp(request.GET.get("at"), last, default=_first_turn(events))
-    variant, state, _ = services.load_state(game, until=at)
+    variant, state, _ = repository.state(game, until=at)
     view = variant.view(state, seat)
     if chosen == ALL:
         view["hands"] = [list(hand) for hand in state.hands]
@@ -123,9 +125,7 @@ def _events(
 ) -> list[dict[str, Any]]:
     """The whole log as the service shows it to this viewer: public once revealed, else
     redacted for the viewer's own seat (or as a spectator)."""
-    return services.game_events(
-        game_id=game.pk, viewer=request.user, seat=None if revealed else seat
-    )
+    return game_events(game_id=game.pk, viewer=request.user, seat=None if revealed else seat)
 
 
 def _as_seen(

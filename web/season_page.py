@@ -261,10 +261,18 @@ def start(request: SignedInRequest, season: Season) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 @season_admins
 def close(request: SignedInRequest, season: Season) -> HttpResponse:
-    """Close a season whose fixtures have all finished: the final tables are archived."""
+    """Ask first (a page, so it works without JavaScript), then close a season whose fixtures
+    have all finished: the final tables are archived. A POST without the confirmation's
+    `confirm` comes back to the question and changes nothing."""
+    if request.method == "GET" or request.POST.get("confirm") != "1":
+        if request.method == "POST":
+            return redirect("web:season-close", slug=season.slug)
+        done = progress(season)
+        context = {"season": season, "progress": done, "left": done.fixtures - done.finished}
+        return render(request, "leagues/season_close.html", context)
     report(
         request,
         lambda: seasons.season_close(season=season, admin=request.user),

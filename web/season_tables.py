@@ -27,7 +27,7 @@ from league import seasons
 from league.errors import NotClubAdmin, SeasonError
 from league.models import Club, Division, Fixture, Season
 from league.selectors import Entrant, FixtureRow, season_fixtures
-from league.standings import StandingLine, entrant_name, season_tables
+from league.standings import StandingLine, entrant_name, season_tables, tiebreak_words
 from web.play import refused
 
 NOTE_LENGTH = 200
@@ -88,17 +88,10 @@ def table_rows(lines: list[StandingLine]) -> list[TableRow]:
 
 
 def tiebreaks(season: Season) -> list[str]:
-    """The order of the tiebreaks in words (docs/leagues.md, "Standings")."""
+    """The order of the tiebreaks in words (docs/leagues.md, "Standings"), as
+    league/standings.py ranks by them."""
     options = season.competition.variant.get("options") or {}
-    low_wins = options.get("scoring") == "running-total"
-    return [
-        "league points",
-        "match wins",
-        "points scored (fewer is better: they are penalty points)" if low_wins else "points scored",
-        "head-to-head (H2H) among the entrants still tied: how often each finished ahead of "
-        "the others at a shared table, less how often behind",
-        "otherwise the place is shared, shown as “2=”",
-    ]
+    return tiebreak_words(low_points_win=options.get("scoring") == "running-total")
 
 
 # --------------------------------------------------------------------------- the fixtures
@@ -165,6 +158,7 @@ class RoundView:
     deadline: datetime.datetime  # as drawn; a ruling may move one fixture's
     fixtures: list[FixtureView]
     byes: list[str]
+    opened: bool  # its day has come: "opened Sat 5 Dec", not "opens", while it is played
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +184,7 @@ def division_rounds(
                 for row in rows.fixtures
             ],
             byes=sorted(bye.entrant.name for bye in rows.byes),
+            opened=rows.fixtures[0].fixture.opens_at <= now,
         )
         for rows in season_fixtures(division.season, tier=division.tier)
         if rows.fixtures
@@ -293,7 +288,7 @@ def season_tables_context(season: Season, user: Any) -> dict[str, Any]:
 
 
 class ForfeitForm(forms.Form):
-    seat = forms.IntegerField(min_value=0)
+    seat = forms.IntegerField(min_value=0, error_messages={"required": "choose the seat"})
     note = forms.CharField(max_length=NOTE_LENGTH, required=False)
     confirm = forms.BooleanField(error_messages={"required": "tick the box to confirm the forfeit"})
 

@@ -1,6 +1,6 @@
 """The story of a game in words, newest first, as one viewer may read it.
 
-`tell` is a pure function of events the viewer may already see (services.game_events redacts
+`tell` is a pure function of events the viewer may already see (games/visibility.py redacts
 them), the seats' names and the viewer's seat: it never learns a hidden card, so it cannot tell
 one. A hidden card is `None` in the event, and the story says "a card" or "2 cards" for it.
 The viewer is "You"; a play and what it did at once (a swap, a turn of direction, a named
@@ -317,6 +317,38 @@ def tell(
             continue
         lines.append(Line(item["version"], sentence(teller, event), _KINDS.get(kind, "note")))
     return [Line(line.version, f"{line.text}.", line.kind) for line in reversed(lines)]
+
+
+def tail(
+    events: Sequence[Mapping[str, Any]],
+    names: Sequence[str],
+    viewer: int | None,
+    *,
+    start: int,
+    count: int,
+) -> list[Line] | None:
+    """The newest `count` lines of the whole log's story (`tell`), from the log's events since
+    version `start` (`events`: oldest first; earlier ones among them are ignored), or None when
+    those tell fewer: read more of the log then.
+
+    A window that does not start at the log's beginning may open on what a play before it did
+    (a reverse's new direction, a swap), which the whole story tells as a clause of that play's
+    line: those events, and the prompts among them, are left out, and from the next event on
+    every line is the one the whole story tells."""
+    window = [item for item in events if item["version"] >= start]
+    if start > 1:
+        skip = 0
+        while skip < len(window) and window[skip]["event"]["type"] in _OPENING:
+            skip += 1
+        window = window[skip:]
+    lines = tell(window, names, viewer)
+    if start > 1 and len(lines) < count:
+        return None
+    return lines[:count]
+
+
+# What a window of the log may open on that belongs to a play before it.
+_OPENING = _CONSEQUENCES | {ev.PROMPTED}
 
 
 def _by_player(event: Event, played: Event) -> bool:

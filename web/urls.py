@@ -3,7 +3,8 @@ and profile (under /accounts/, beside Django's own sign-in and password views), 
 the new-game form (/play/), a game's play page (with its live board, commands, resigning and
 muting its emails) and its replay, the unsubscribe link of turn emails, the clubs (/clubs/), a
 season's page with its organiser's panel and fixture rulings (/seasons/), the player page, the
-ladders (/ladders/) and the bot pages (/bots/<id>/, and the owner's /me/bots/)."""
+ladders (/ladders/), the bot pages (/bots/<id>/, and the owner's /me/bots/) and the guides
+rendered from docs/ (/guides/)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from web import (
     accounts,
     bots,
     clubs,
+    guides,
     ladders,
     lobby,
     new_game,
@@ -86,6 +88,9 @@ urlpatterns = [
     path("ladders/<slug:slug>/", ladders.ladder, name="ladder"),
     path("ladders/<slug:slug>/enter", ladders.enter, name="ladder-enter"),
     path("ladders/<slug:slug>/leave", ladders.leave, name="ladder-leave"),
+    path("guides/", guides.guides, name="guides"),
+    path("guides/<slug:slug>/", guides.guide, name="guide"),
+    path("docs/<slug:slug>.md", guides.doc_redirect, name="guide-doc"),
     path("bots/<int:bot_id>/", bots.bot, name="bot"),
     path("me/bots/", bots.my_bots, name="my-bots"),
     path("me/bots/<int:bot_id>/", bots.my_bot, name="my-bot"),

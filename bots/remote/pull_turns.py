@@ -25,11 +25,13 @@ from bots.remote import webhook
 from bots.remote.strikes import count_refused, record_call
 from bots.remote.validation import round_games, validation_problem
 from bots.remote.windows import optional_decision
-from games import reads, services
+from games import reads
+from games.commands import CommandResult, game_command
 from games.errors import Forbidden, GameNotFound, IllegalMove
 from games.game_settings import GameSettings
 from games.models import Bot, Game, Seat
 from games.seats import REPLACED
+from games.visibility import game_view
 
 
 def pull_deadline(game: Game) -> datetime:
@@ -65,9 +67,7 @@ def pull_decisions(bot: Bot) -> list[dict[str, Any]]:
                 if window is not None:
                     decisions.append(window)
             continue
-        view = services.game_view(
-            game_id=seat.game_id, viewer=bot, seat=seat.number, game=seat.game
-        )
+        view = game_view(game_id=seat.game_id, viewer=bot, seat=seat.number, game=seat.game)
         decisions.append(
             {
                 "game": seat.game_id,
@@ -84,13 +84,13 @@ def pull_decisions(bot: Bot) -> list[dict[str, Any]]:
 
 def pull_command(
     *, bot: Bot, game_id: int, command: Any, expected_version: int, command_id: str | None
-) -> services.CommandResult:
+) -> CommandResult:
     """Run a pull bot's command; errors as game_command's (a refused one is counted, but the bot
     may try again until the deadline)."""
     if bot.status in REPLACED:
         raise Forbidden(f"the bot is {bot.status}: {bot.status_reason}", code=f"bot-{bot.status}")
     try:
-        # Read once, here, for the command too (services.game_command's `game`).
+        # Read once, here, for the command too (game_command's `game`).
         game: Game | None = reads.game_for(game_id)
     except GameNotFound:
         game = None  # game_command says so, and counts it
@@ -99,7 +99,7 @@ def pull_command(
     # out-of-turn window: nothing was asked, so it is no call, and a refusal is no fault either.
     out_of_turn = isinstance(seat, int) and game is not None and seat not in (game.to_act or [])
     try:
-        result = services.game_command(
+        result = game_command(
             game_id=game_id,
             actor=bot,
             command=command,

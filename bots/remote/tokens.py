@@ -24,7 +24,7 @@ def issue_token(bot: Bot) -> str:
 
 
 # Every pull bot's request reads it (games/rows.py: the SQL written once, not compiled each time).
-_BOT_OF = rows.Select(
+_BOT_OF: rows.Select[Bot] = rows.Select(
     'SELECT {b_columns}, {u_columns} FROM "games_bot" b JOIN "auth_user" u ON u.id = b.owner_id '
     "WHERE b.kind = %s AND b.token_hash = %s",
     [rows.Table(Bot, "b"), rows.Table(User, "u")],

@@ -30,13 +30,16 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from bots import turns
+from bots.remote import leases
 from engine import MATCH_OVER, PLAYING
 from engine.events import FALLBACK_PLAYED
-from games import outbox, seat_facts, services, store
+from games import outbox, seat_facts, store
 from games.actors import SYSTEM
+from games.creation import SeatSpec, game_create
 from games.game_settings import VALIDATION, GameSettings
 from games.models import Bot, Game, Seat
 from games.seat_facts import HandOverReason
+from games.seeds import keyed_seed
 
 log = logging.getLogger(__name__)
 # Seconds a validation run waits when another run holds its game's lease (bots/remote/leases.py).
@@ -144,14 +147,14 @@ def round_games(bot_id: int, round_: int) -> list[Game]:
 
 def _validation_game(bot: Bot, round_: int, match: int) -> Game:
     opponents = list(settings.BOTS_VALIDATION_OPPONENTS)
-    seats = [services.SeatSpec(bot=name) for name in opponents]
+    seats = [SeatSpec(bot=name) for name in opponents]
     # The bot sits in a different place each match.
-    seats.insert(match % (len(opponents) + 1), services.SeatSpec(registered=bot))
-    return services.game_create(
+    seats.insert(match % (len(opponents) + 1), SeatSpec(registered=bot))
+    return game_create(
         variant_spec=settings.BOTS_VALIDATION_SPEC,
         seats=seats,
         # Keyed: the bot's owner knows the label, and must not know the cards.
-        seed=services.keyed_seed(f"validation:{bot.pk}:{round_}:{match}"),
+        seed=keyed_seed(f"validation:{bot.pk}:{round_}:{match}"),
         settings=GameSettings(
             kind=VALIDATION,
             bot=bot.pk,
@@ -167,8 +170,13 @@ def validation_games(bot_id: int, round_: Any) -> QuerySet[Game]:
 
 
 def _drive(game: Game) -> str:
-    """Advance a validation game to its end in-process; the first strike's reason, or ""."""
-    for _ in range(settings.BOTS_VALIDATION_MAX_ADVANCES):
+    """Advance a validation game to its end in-process; the first strike's reason, or "".
+
+    BOTS_VALIDATION_MAX_ADVANCES counts the advances that ran; waits on a lease another run holds
+    count none (they are bounded by time: the lease's length twice over, leases.run_seconds)."""
+    advances = 0
+    busy_since: float | None = None
+    while advances < settings.BOTS_VALIDATION_MAX_ADVANCES:
         if Game.objects.filter(pk=game.pk, status=MATCH_OVER).exists():
             return ""
         advance = turns.advance_game(game_id=game.pk)
@@ -176,8 +184,14 @@ def _drive(game: Game) -> str:
             return advance.strike
         if advance.busy:
             # Another run holds the game's lease (a resent task, the reconciler): wait for it.
+            now = time.monotonic()
+            busy_since = now if busy_since is None else busy_since
+            if now - busy_since > 2 * leases.run_seconds(game):
+                return "the match stopped: another run held its game too long"
             time.sleep(BUSY_WAIT)
             continue
+        busy_since = None
+        advances += 1
         if not advance.commands and not advance.conflict:
             return "the match stopped: no bot could move"
     return "the match did not finish"

@@ -54,7 +54,8 @@ def legal_for(card: str, hand: list[str], top: str | None, color: str | None) ->
 
 def dealer_has_legal(view: View) -> float:
     """The chance that the dealer holds a legal card, from the number of cards it holds."""
-    return 1 - (1 - MATCH_CHANCE) ** view["hand_sizes"][view["dealer"]]
+    held: int = view["hand_sizes"][view["dealer"]]
+    return 1 - (1 - MATCH_CHANCE) ** held
 
 
 # ------------------------------------------------------------------------------- submitter

@@ -148,14 +148,17 @@ def first(legal: list[Command], kind: str) -> Command | None:
 
 def next_seat(view: View, seat: int, steps: int = 1) -> int:
     step = 1 if view["direction"] == "clockwise" else -1
-    return (seat + step * steps) % view["seats"]
+    seats: int = view["seats"]
+    return (seat + step * steps) % seats
 
 
 def regular_size(view: View, seat: int) -> int:
     """Cards in a seat's regular hand (precognitive: `hand_sizes` count the lane too)."""
-    return view["hand_sizes"][seat] - len(view["lane"][seat])
+    sizes: list[int] = view["hand_sizes"]
+    return sizes[seat] - len(view["lane"][seat])
 
 
 def fewest_others(view: View) -> int:
     me = view["seat"]
-    return min(n for s, n in enumerate(view["hand_sizes"]) if s != me)
+    sizes: list[int] = view["hand_sizes"]
+    return min(n for s, n in enumerate(sizes) if s != me)

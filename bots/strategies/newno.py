@@ -39,7 +39,8 @@ CARD_WEIGHT = 1.5
 
 def receives_from(view: View) -> int:
     """The seat whose hand this seat receives when it plays a 0 now."""
-    me, n = view["seat"], view["seats"]
+    me: int = view["seat"]
+    n: int = view["seats"]
     pending = view["pending"] or {}
     if pending.get("type") == "first-play":
         step = 1  # Before the direction is set hands pass clockwise.
@@ -52,7 +53,9 @@ def receives_from(view: View) -> int:
 
 
 def newno_score(view: View, command: Command) -> float:
-    card, hand, sizes = command["card"], view["hand"], view["hand_sizes"]
+    card: str = command["card"]
+    hand: list[str] = view["hand"]
+    sizes: list[int] = view["hand_sizes"]
     rest = len(hand) - 1
     rank = RANK_OF[card]
     if rest > 0 and rank == "7" and command.get("target") is not None:

@@ -143,7 +143,7 @@ def plan_lane(view: View, count: int) -> list[str]:
         counts = color_counts(hand)
 
         def value(
-            card: str, odds: Odds = odds, prev: str | None = prev, counts: Counter = counts
+            card: str, odds: Odds = odds, prev: str | None = prev, counts: Counter[str] = counts
         ) -> tuple[float, int, int]:
             if COLOR_OF[card] is None:
                 p = 1.0 - black_cost
@@ -152,7 +152,8 @@ def plan_lane(view: View, count: int) -> list[str]:
                 p = chance(after_card(view, prev, card), card)
             else:
                 p = chance(odds, card)
-            return (round(p, 6), counts[COLOR_OF[card]] if COLOR_OF[card] else 0, POINTS[card])
+            color = COLOR_OF[card]
+            return (round(p, 6), counts[color] if color else 0, POINTS[card])
 
         card = max(hand, key=value)
         chosen.append(card)

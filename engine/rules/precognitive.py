@@ -16,6 +16,7 @@ Decisions written down where the texts are silent:
 from __future__ import annotations
 
 import math
+from collections import Counter
 from itertools import permutations
 from typing import Any, ClassVar
 
@@ -133,7 +134,7 @@ class Precognitive(Ruleset):
                 "bad-precommit", f"precommit exactly {pending['count']} card(s) to fill the lane"
             )
         if not multiset_contains(state.hands[seat], cards):
-            raise IllegalCommand("card-not-in-hand", "precommit cards from your regular hand")
+            raise IllegalCommand("card-not-in-hand", _missing_from_hand(state.hands[seat], cards))
         if command.get("uno") and not self.false_uno_penalized and seat not in state.uncalled:
             raise IllegalCommand("uno-not-owed", f"seat {seat} owes no uno call")
         d.emit({"type": LANE_FILLED, "seat": seat, "cards": list(cards)})
@@ -163,3 +164,16 @@ class Precognitive(Ruleset):
             for choice in choices
             for uno in unos
         ]
+
+
+def _missing_from_hand(hand: list[Card], cards: list[Card]) -> str:
+    """Which card of a precommit the regular hand lacks, said plainly: "red-7 is not in your
+    regular hand", "the lane names red-7 twice, but your regular hand holds only 1"."""
+    for card, named in Counter(cards).items():
+        held = hand.count(card)
+        if held < named:
+            if held == 0:
+                return f"{card} is not in your regular hand"
+            times = "twice" if named == 2 else f"{named} times"
+            return f"the lane names {card} {times}, but your regular hand holds only {held}"
+    return "precommit cards from your regular hand"

@@ -171,7 +171,7 @@ class GameEvent(models.Model):
     actor = models.CharField(max_length=100)
     # NULL, not "", on the events after an append's first: UNIQUE(game, command_id) ignores NULLs.
     # Each actor has its own namespace ("user:12/<client id>", "system/advance:7"): a client's
-    # id can never take the one the system will use (games/services.py `command_key`).
+    # id can never take the one the system will use (games/commands.py `command_key`).
     command_id = models.CharField(max_length=150, null=True, blank=True)  # noqa: DJ001
     recorded_at = models.DateTimeField()
 
@@ -235,13 +235,15 @@ class Snapshot(models.Model):
 class GameLease(models.Model):
     """Which run of advance_game may ask the game's webhook bots now: at most one at a time
     (bots/remote/leases.py). A lease expires (`until`), so a killed worker's lease frees itself;
-    `again` is a note left by a run refused meanwhile, for the holder to advance once more."""
+    `again` is a note left by a run refused meanwhile, for the holder to advance once more;
+    `struck` the seats struck at a version with no move appended (`{"version", "seats"}`)."""
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="+")
     holder = models.CharField(max_length=32, blank=True)
-    # None: nobody holds it.
+    # None: nobody holds it. Set from the database's clock (bots/remote/leases.py).
     until = models.DateTimeField(null=True, blank=True)
     again = models.BooleanField(default=False)
+    struck = models.JSONField(default=dict, blank=True)
 
     def __str__(self) -> str:
         return f"lease of game {self.game_id} until {self.until}"

@@ -22,8 +22,8 @@ from accounts.services import token_issue
 from bots.remote import tokens
 from frontdoor.throttles import PersonCommandThrottle
 from games import dispatch
+from games.creation import SeatSpec, game_create
 from games.models import Bot, Game, Seat
-from games.services import SeatSpec, game_create
 from tests.games.factories import SHORT, make_user
 
 pytestmark = pytest.mark.django_db
@@ -167,7 +167,7 @@ def test_a_pull_bots_command_reads_the_bot_and_the_game_once(
     assert sum('FROM "games_game"' in q or 'FROM "games_seat"' in q for q in sql) == 1
     # The owner (request.user) comes with the bot.
     assert not any('FROM "auth_user"' in q for q in sql)
-    # A game of pull bots only asks nothing of the workers: no task (services.asks_no_worker).
+    # A game of pull bots only asks nothing of the workers: no task (asks_no_worker).
     assert dispatched == []
     bot.refresh_from_db()
     assert bot.calls == 1

@@ -26,10 +26,11 @@ from rest_framework.test import APIClient
 from accounts.services import token_issue
 from bots import turns
 from bots.remote import tokens
-from games import services
 from games.actors import SYSTEM
+from games.creation import SeatSpec, game_create
 from games.models import Bot, Game, GameEvent
-from games.services import SeatSpec, game_create
+from games.repository import repository
+from games.visibility import game_view
 from tests.engine.junk import CODE, bad_commands, json_values
 from tests.games.factories import make_user
 
@@ -54,7 +55,7 @@ class Seated:
 def record(game: Game) -> tuple[int, int, bytes]:
     """The game's version, its event count and its folded state."""
     fresh = Game.objects.get(pk=game.pk)
-    _, state, _ = services.load_state(fresh)
+    _, state, _ = repository.state(fresh)
     return fresh.version, GameEvent.objects.filter(game=fresh).count(), pickle.dumps(state)
 
 
@@ -111,7 +112,7 @@ def fuzz(seated: Seated, examples: int) -> None:
     game = Game.objects.get(pk=seated.game.pk)
     # The acting seat's legal commands, for the near misses.
     seat = game.to_act[0] if game.to_act else None
-    legal = services.game_view(game_id=game.pk, viewer=SYSTEM, seat=seat)["legal"]
+    legal = game_view(game_id=game.pk, viewer=SYSTEM, seat=seat)["legal"]
     before = record(game)
 
     @settings(

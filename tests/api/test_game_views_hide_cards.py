@@ -12,10 +12,13 @@ from rest_framework.test import APIClient
 
 from bots.strategies import find_strategy
 from engine import DECK
-from games import lobby, services, store
+from games import lobby, store
 from games.actors import SYSTEM
+from games.commands import game_command
+from games.creation import SeatSpec, game_create
 from games.models import Game
-from games.services import SeatSpec
+from games.repository import repository
+from games.visibility import game_view
 from tests.games.factories import make_user
 
 pytestmark = pytest.mark.django_db
@@ -49,7 +52,7 @@ STEPS = 60
 def people_game(spec: dict) -> tuple[Game, list]:
     people = [make_user() for _ in range(4)]
     ages = [30 + n for n in range(4)] if spec["rules"] == "newno" else [None] * 4
-    game = services.game_create(
+    game = game_create(
         variant_spec=spec,
         seats=[SeatSpec(user=user, age=age) for user, age in zip(people, ages, strict=True)],
         seed=21,
@@ -99,7 +102,7 @@ def test_no_api_view_shows_a_card_its_viewer_may_not_see(family):
     strategy = find_strategy("greedy")
     seen = set()
     for _ in range(STEPS):
-        variant, state, version = services.load_state(game)
+        variant, state, version = repository.state(game)
         if state.status != "playing":
             break
         seen.add((state.pending or {}).get("type"))
@@ -107,14 +110,14 @@ def test_no_api_view_shows_a_card_its_viewer_may_not_see(family):
             viewer = people[seat] if seat is not None else None
             check_view(lobby.game_detail(game_id=game.pk, viewer=viewer), state, variant, seat)
         actor_seat = state.to_act[0]
-        view = services.game_view(game_id=game.pk, viewer=SYSTEM, seat=actor_seat)
+        view = game_view(game_id=game.pk, viewer=SYSTEM, seat=actor_seat)
         command = strategy(view, view["legal"], rng)
-        services.game_command(
+        game_command(
             game_id=game.pk, actor=people[actor_seat], command=command, expected_version=version
         )
     # The secrets of the family were on the table at some step.
     assert EXPECTED_PENDING.get(family, "play") in seen
-    variant, _, _ = services.load_state(game)
+    variant, _, _ = repository.state(game)
     raw = [variant.view_event(event, 0) for event in store.load(game.pk)]
     # The feed as the API serves it to seat 0 is the engine's redaction for seat 0.
     client = APIClient()

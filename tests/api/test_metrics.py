@@ -18,7 +18,8 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bots.remote import webhook
 from config import celery_app
-from games import metrics, projections, services
+from games import metrics, projections
+from games.commands import game_command
 from games.errors import Conflict
 from tests.games.factories import bot_move, make_game, play_turn
 from tests.games.fake_bot import FakeBot
@@ -137,7 +138,7 @@ def test_a_game_command_moves_its_outcome_by_one_and_counts_one_append(client):
     actor, command, version = bot_move(game.pk, random.Random(1))
     before = scrape(client)
 
-    services.game_command(
+    game_command(
         game_id=game.pk, actor=actor, command=command, expected_version=version, command_id="c1"
     )
     after = scrape(client)
@@ -152,13 +153,11 @@ def test_a_game_command_moves_its_outcome_by_one_and_counts_one_append(client):
     assert value(after, "uno_events_appended_total") > value(before, "uno_events_appended_total")
 
     # The same command id again: repeated, and no append. A stale version: a conflict.
-    services.game_command(
+    game_command(
         game_id=game.pk, actor=actor, command=command, expected_version=version, command_id="c1"
     )
     with pytest.raises(Conflict):
-        services.game_command(
-            game_id=game.pk, actor=actor, command=command, expected_version=version
-        )
+        game_command(game_id=game.pk, actor=actor, command=command, expected_version=version)
     last = scrape(client)
     assert (
         value(last, "uno_commands_total", outcome="repeated")

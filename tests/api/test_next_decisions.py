@@ -13,8 +13,8 @@ from rest_framework.test import APIClient
 
 from accounts.services import token_issue
 from bots.remote import tokens
+from games.creation import SeatSpec, game_create
 from games.models import Bot
-from games.services import SeatSpec, game_create
 from tests.games.factories import SHORT, make_user
 
 pytestmark = pytest.mark.django_db

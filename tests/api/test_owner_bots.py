@@ -12,8 +12,8 @@ from rest_framework.test import APIClient
 from bots.remote import validation
 from bots.remote.tokens import issue_token
 from bots.remote.validation import WAITING
+from games.creation import SeatSpec, game_create
 from games.models import Bot
-from games.services import SeatSpec, game_create
 from staff.actions import bot_reinstate, bot_suspend
 from tests.games.factories import SHORT, make_user
 

@@ -13,8 +13,8 @@ from rest_framework.test import APIClient
 from api.parsers import MAX_DEPTH, JSONParser, depth
 from bots import turns
 from bots.remote import tokens
+from games.creation import SeatSpec, game_create
 from games.models import Bot, Game
-from games.services import SeatSpec, game_create
 from tests.games.factories import SHORT, make_user
 
 DEEP = 100_000

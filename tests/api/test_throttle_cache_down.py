@@ -24,8 +24,8 @@ from prometheus_client import REGISTRY
 from rest_framework.test import APIClient
 
 from bots.remote import tokens
+from games.creation import SeatSpec, game_create
 from games.models import Bot, Game
-from games.services import SeatSpec, game_create
 from tests.games.factories import SHORT, make_user
 
 pytestmark = pytest.mark.django_db

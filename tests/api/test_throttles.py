@@ -4,16 +4,20 @@ that says when to try again, and nothing changes."""
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 from django.conf import settings as configured
 from django.contrib.auth.models import User
+from django.core.cache import caches
 from django.test import Client
 from rest_framework.test import APIClient
 
 from bots import turns
 from bots.remote import tokens
+from frontdoor import throttles
+from games.creation import SeatSpec, game_create
 from games.models import Bot, Game, GameEvent
-from games.services import SeatSpec, game_create
 from tests.games.factories import SHORT, make_user
 
 pytestmark = pytest.mark.django_db
@@ -184,3 +188,29 @@ def test_the_default_rates_leave_room_for_real_play():
     assert configured.API_PERSON_COMMANDS_RATE == "1200/min"
     assert configured.API_BOT_COMMANDS_RATE == "3000/min"
     assert configured.SIGNUP_RATE == "10/hour"
+
+
+def test_counts_go_through_django_s_own_redis_client_kept_once(redis_url, settings):
+    # frontdoor/throttles.py counts in one round trip through Django's own Redis client
+    # (RedisCache._cache, private: the cache's API has no pipeline), and keeps the client, which
+    # Django builds anew at every call. Pinned: Django still builds a new one each time (else
+    # keeping it would be pointless), the kept one is one object, and a count made through it is
+    # the cache's own key and value, read back through the cache's API.
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": redis_url,
+        }
+    }
+    cache = caches["default"]
+    inner = cache._cache
+    assert inner.get_client(write=True) is not inner.get_client(write=True)
+    assert throttles._client(cache) is throttles._client(cache)
+    key = f"pin-{uuid.uuid4().hex}"
+    throttle = throttles.PersonCommandThrottle()
+    assert throttle._hit(f"{key}:1", f"{key}:0") == (1, 0)
+    cache.set(f"{key}:0", 5)
+    assert throttle._hit(f"{key}:1", f"{key}:0") == (2, 5)
+    assert cache.get(f"{key}:1") == 2
+    ttl = throttles._client(cache).ttl(cache.make_and_validate_key(f"{key}:1"))
+    assert 0 < ttl <= 2 * throttle.duration

@@ -10,10 +10,11 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from bots.strategies import find_strategy
-from games import services
 from games.actors import SYSTEM, Actor, BotActor
+from games.commands import CommandResult, game_command
+from games.creation import SeatSpec, game_create
 from games.models import Game
-from games.services import CommandResult, SeatSpec
+from games.visibility import game_view
 
 # Short matches: two or three hands to 50 points.
 SHORT = {"rules": "official", "options": {"target": 50}}
@@ -36,7 +37,7 @@ def make_game(
     """A game with `players` new users in the first seats and then the named built-in bots."""
     seats = [SeatSpec(user=make_user()) for _ in range(players)]
     seats += [SeatSpec(bot=name) for name in bots]
-    return services.game_create(variant_spec=spec or SHORT, seats=seats, seed=seed, **kwargs)
+    return game_create(variant_spec=spec or SHORT, seats=seats, seed=seed, **kwargs)
 
 
 def make_stream() -> Game:
@@ -60,14 +61,14 @@ def bot_move(game_id: int, rng: random.Random, strategy: str = "greedy") -> tupl
     (the seat's owner, the command, the version it was chosen at)."""
     game = Game.objects.get(pk=game_id)
     seat = game.to_act[0]
-    view = services.game_view(game_id=game_id, viewer=SYSTEM, seat=seat)
+    view = game_view(game_id=game_id, viewer=SYSTEM, seat=seat)
     command = find_strategy(strategy)(view, view["legal"], rng)
     return owner(game, seat), command, view["version"]
 
 
 def play_turn(game_id: int, rng: random.Random, **kwargs: Any) -> CommandResult:
     actor, command, version = bot_move(game_id, rng)
-    return services.game_command(
+    return game_command(
         game_id=game_id, actor=actor, command=command, expected_version=version, **kwargs
     )
 

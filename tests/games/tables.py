@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import services
+from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
 from games.models import Game
-from games.services import SeatSpec
 from tests.engine.decks import stacked
 
 HANDS = [
@@ -22,7 +21,7 @@ HANDS = [
 def jump_in_table(person: Any, *, grace: float | None = None) -> Game:
     """The game, dealt with seat 1 dealt first (the dealer is seat 0); bots play greedy."""
     deck = stacked(HANDS, "red-5", first=1)
-    return services.game_create(
+    return game_create(
         variant_spec={"rules": "newno", "options": {"hand_size": 4, "target": 50}},
         seats=[SeatSpec(user=person), SeatSpec(bot="greedy"), SeatSpec(bot="greedy")],
         deck=deck,

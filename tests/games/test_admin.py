@@ -16,7 +16,7 @@ from django.utils import timezone
 from bots.remote import leases, webhook
 from bots.remote.strikes import ILLEGAL, record_call
 from bots.remote.tokens import issue_token
-from games import projections, services, snapshots
+from games import projections, snapshots
 from games.models import (
     Bot,
     BotCall,
@@ -26,6 +26,7 @@ from games.models import (
     Snapshot,
     TurnNotice,
 )
+from games.repository import repository
 from tests.games.factories import make_game, make_user, play_to_end
 
 pytestmark = pytest.mark.django_db
@@ -79,7 +80,7 @@ def games_rows():
     game = make_game(seed=8)
     play_to_end(game.pk, seed=8)
     # Kept by loads outside a transaction only: this test runs inside one.
-    _, state, version = services.load_state(game)
+    _, state, version = repository.state(game)
     Snapshot.objects.create(
         game=game,
         fingerprint=snapshots.FINGERPRINT,
@@ -96,7 +97,9 @@ def games_rows():
     TurnNotice.objects.create(seat=seat, deadline_at=timezone.now() + datetime.timedelta(days=1))
     NotificationPreference.objects.create(user=seat.user, turn_emails="digest")
     Presence.objects.create(user=seat.user, game=game, seen_at=timezone.now(), muted=True)
-    leases.release(game.pk, leases.acquire(game.pk, seconds=30))  # a lease row, let go
+    lease = leases.acquire(game.pk, seconds=30)
+    assert lease is not None
+    leases.release(lease)  # a lease row, let go
     return game
 
 
@@ -264,6 +267,7 @@ def test_the_staff_actions_suspend_and_reinstate_bots_with_a_reason(staff):
     active = make_bot(kind=Bot.Kind.BUILTIN)
     validating = make_bot(kind=Bot.Kind.BUILTIN, status=Bot.Status.VALIDATING)
     suspended = make_bot(kind=Bot.Kind.BUILTIN, status=Bot.Status.SUSPENDED)
+    by_staff = make_bot(kind=Bot.Kind.BUILTIN, status=Bot.Status.SUSPENDED, suspended_by_staff=True)
     listing = reverse("admin:games_bot_changelist")
 
     unexplained = staff.post(listing, {"action": "suspend", "_selected_action": [active.pk]})
@@ -273,7 +277,7 @@ def test_the_staff_actions_suspend_and_reinstate_bots_with_a_reason(staff):
         listing,
         {
             "action": "suspend",
-            "_selected_action": [active.pk, validating.pk],
+            "_selected_action": [active.pk, validating.pk, by_staff.pk],
             "reason": "answers with garbage",
         },
         follow=True,
@@ -293,9 +297,10 @@ def test_the_staff_actions_suspend_and_reinstate_bots_with_a_reason(staff):
     assert unexplained.status_code == 302
     assert active.status == Bot.Status.SUSPENDED
     assert "answers with garbage" in active.status_reason
-    # A validating bot's round decides its status: the action refuses it, by name.
-    assert validating.status == Bot.Status.VALIDATING
-    assert any(m.startswith(f"{validating.name}: bot-validating") for m in refused), refused
+    # A validating bot is suspended too (its round is void); one the staff suspended already is
+    # refused, by name.
+    assert (validating.status, validating.suspended_by_staff) == (Bot.Status.SUSPENDED, True)
+    assert any(m.startswith(f"{by_staff.name}: bot-suspended-by-staff") for m in refused), refused
     assert (suspended.status, suspended.validation_round) == (Bot.Status.VALIDATING, 1)
     # Each change is in the console's audit trail, which the admin lists and never changes.
     audit = staff.get(reverse("admin:staff_auditentry_changelist")).content.decode()
@@ -320,7 +325,7 @@ def test_a_bots_recent_calls_are_shown_read_only_with_their_game(staff, games_ro
 
 def test_a_snapshots_page_shows_no_card_and_it_may_be_deleted(staff):
     game = make_game(seed=8)
-    _, state, version = services.load_state(game)
+    _, state, version = repository.state(game)
     snapshot = Snapshot.objects.create(
         game=game,
         fingerprint=snapshots.FINGERPRINT,

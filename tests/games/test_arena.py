@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
+from django.urls import reverse
 
 from games.actors import actor_label
 from games.models import Bot, Game, GameEvent
@@ -111,6 +112,10 @@ def test_arena_plays_the_example_webhook_bot(webhook_bot):
     assert "your bot            2" in printed
     assert f"{bot.calls} calls, 0 timeouts, 0 errors, 0 illegal answers" in printed
     assert "fallback moves for your bot: none" in printed
+    # The replays are where it says they are (the play page is /games/<id>/).
+    assert "(replays at /games/<id>/replay/)" in printed
+    first = printed.split("games: ", 1)[1].split()[0]
+    assert reverse("web:replay", args=[int(first)]) == f"/games/{first}/replay/"
 
 
 @pytest.mark.django_db(transaction=True)

@@ -13,7 +13,8 @@ from django.core.management import call_command
 from django.db import connection
 from psycopg import errors, sql
 
-from games import roles, services
+from games import roles
+from games.commands import game_command
 from games.models import GameEvent
 from tests.games.conftest import needs_postgresql
 from tests.games.factories import bot_move, make_game
@@ -88,7 +89,7 @@ def test_the_app_role_plays_a_game_through_the_services(app_role):
     rng = random.Random(3)
     for _ in range(5):
         actor, command, version = bot_move(game.pk, rng)
-        result = services.game_command(
+        result = game_command(
             game_id=game.pk, actor=actor, command=command, expected_version=version
         )
         assert result.version > version

@@ -13,12 +13,15 @@ from django.db import transaction
 
 from clocks import deadlines, overdue
 from engine import MATCH_OVER
-from games import outbox, projections, seat_facts, services, tasks
+from games import outbox, projections, seat_facts, tasks
+from games.actors import SYSTEM
+from games.commands import game_command
+from games.creation import SeatSpec, game_create
 from games.errors import Forbidden, InvalidGame
 from games.game_settings import GameSettings
 from games.models import Game, GameEvent, MatchResult, NotificationPreference, Seat, TurnNotice
 from games.projections import places_with_forfeits
-from games.services import SeatSpec
+from games.visibility import game_events, game_view
 from tests.games.factories import make_user
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
@@ -49,7 +52,7 @@ def people_game(
         user.email = f"{user.username}@example.com"
         user.save()
     seats = [SeatSpec(user=user) for user in users] + [SeatSpec(bot=name) for name in bots]
-    return services.game_create(
+    return game_create(
         variant_spec=spec or LONG,
         seats=seats,
         seed=kw.get("seed", 3),
@@ -69,11 +72,11 @@ def test_a_persons_turn_gets_a_deadline_when_it_starts_and_loses_it_when_it_ends
         assert seat(game, 0).deadline_at == START + timedelta(seconds=HOUR)
         assert seat(game, 1).deadline_at is None
     with time_machine.travel(START + timedelta(minutes=5), tick=False):
-        view = services.game_view(game_id=game.pk, viewer=SYSTEM_VIEW, seat=0)
+        view = game_view(game_id=game.pk, viewer=SYSTEM_VIEW, seat=0)
         user = seat(game, 0).user
         command = next(c for c in view["legal"] if c["type"] in ("play", "draw"))
         run_listeners(
-            services.game_command,
+            game_command,
             game_id=game.pk,
             actor=user,
             command=command,
@@ -95,9 +98,9 @@ def test_in_process_a_persons_next_turn_after_the_bots_gets_a_new_deadline(mailo
     with time_machine.travel(START, tick=False):
         game = people_game(people=1, bots=("greedy",))
     with time_machine.travel(START + timedelta(minutes=5), tick=False):
-        view = services.game_view(game_id=game.pk, viewer=SYSTEM_VIEW, seat=0)
+        view = game_view(game_id=game.pk, viewer=SYSTEM_VIEW, seat=0)
         command = next(c for c in view["legal"] if c["type"] == "play")
-        services.game_command(
+        game_command(
             game_id=game.pk,
             actor=seat(game, 0).user,
             command=command,
@@ -116,7 +119,7 @@ def test_the_game_default_turn_length_is_the_setting(settings, run_listeners):
     with time_machine.travel(START, tick=False):
         users = [make_user(), make_user()]
         game = run_listeners(
-            services.game_create,
+            game_create,
             variant_spec=LONG,
             seats=[SeatSpec(user=u) for u in users],
             seed=1,
@@ -214,10 +217,10 @@ def test_vacation_pauses_the_clock_within_the_budget(run_listeners):
     with time_machine.travel(START + timedelta(seconds=HOUR + 1), tick=False):
         assert run_listeners(overdue.expire) == []
         # Seat 0 plays (draws) during seat 1's pause: seat 1's clock starts when it ends.
-        view = services.game_view(game_id=game.pk, viewer=first.user)
+        view = game_view(game_id=game.pk, viewer=first.user)
         draw = next(c for c in view["legal"] if c["type"] == "draw")
         run_listeners(
-            services.game_command,
+            game_command,
             game_id=game.pk,
             actor=first.user,
             command=draw,
@@ -272,7 +275,7 @@ def test_a_digest_user_gets_one_daily_email(run_listeners, mailoutbox, settings)
         )
     games = [
         run_listeners(
-            services.game_create,
+            game_create,
             variant_spec=LONG,
             seats=[SeatSpec(user=users[0]), SeatSpec(user=users[1])],
             seed=seed,
@@ -292,23 +295,23 @@ def test_a_digest_user_gets_one_daily_email(run_listeners, mailoutbox, settings)
     assert deadlines.send_turn_digests() == 0
 
 
-SYSTEM_VIEW = services.SYSTEM
+SYSTEM_VIEW = SYSTEM
 
 
 def test_a_vacation_neither_conflicts_with_a_move_nor_shows_its_dates_to_others():
     game = people_game(context={"vacation_days": 3})
     first, second = seat(game, 0).user, seat(game, 1).user
-    view = services.game_view(game_id=game.pk, viewer=first)
+    view = game_view(game_id=game.pk, viewer=first)
     deadlines.seat_vacation(game_id=game.pk, actor=second, days=1)
     # Seat 0 decided before the vacation was appended: a seat fact moves no card.
     command = next(c for c in view["legal"] if c["type"] in ("play", "draw"))
-    result = services.game_command(
+    result = game_command(
         game_id=game.pk, actor=first, command=command, expected_version=view["version"]
     )
     assert result.version > view["version"] + 1
-    seen = services.game_events(game_id=game.pk, viewer=first, after=view["version"])[0]
+    seen = game_events(game_id=game.pk, viewer=first, after=view["version"])[0]
     assert seen["event"] == {"type": "vacation-taken", "seat": 1, "days": None, "until": None}
-    own = services.game_events(game_id=game.pk, viewer=second, after=view["version"])[0]
+    own = game_events(game_id=game.pk, viewer=second, after=view["version"])[0]
     assert own["event"]["days"] == 1 and own["event"]["until"]
 
 
@@ -316,15 +319,15 @@ def test_a_command_sent_again_after_its_seat_was_handed_over_keeps_its_first_res
     game = people_game()
     acting = game.to_act[0]
     user = seat(game, acting).user
-    view = services.game_view(game_id=game.pk, viewer=user)
+    view = game_view(game_id=game.pk, viewer=user)
     command = next(c for c in view["legal"] if c["type"] in ("play", "draw"))
-    first = services.game_command(
+    first = game_command(
         game_id=game.pk, actor=user, command=command, expected_version=view["version"],
         command_id="c-1",
     )  # fmt: skip
     seat_facts.game_resign(game_id=game.pk, actor=user)
 
-    again = services.game_command(
+    again = game_command(
         game_id=game.pk, actor=user, command=command, expected_version=view["version"],
         command_id="c-1",
     )  # fmt: skip
@@ -332,7 +335,7 @@ def test_a_command_sent_again_after_its_seat_was_handed_over_keeps_its_first_res
     assert again.repeated
     assert (again.version, again.events) == (first.version, first.events)
     with pytest.raises(Forbidden) as refused:
-        services.game_command(
+        game_command(
             game_id=game.pk, actor=user, command=command, expected_version=first.version,
             command_id="c-2",
         )  # fmt: skip
@@ -343,10 +346,10 @@ def test_a_resigned_person_no_longer_moves_their_seat():
     game = people_game()
     user = seat(game, 0).user
     seat_facts.game_resign(game_id=game.pk, actor=user)
-    view = services.game_view(game_id=game.pk, viewer=SYSTEM_VIEW, seat=0)
+    view = game_view(game_id=game.pk, viewer=SYSTEM_VIEW, seat=0)
     assert view["legal"]
     with pytest.raises(Forbidden) as refused:
-        services.game_command(
+        game_command(
             game_id=game.pk, actor=user, command=view["legal"][0], expected_version=view["version"]
         )
     assert refused.value.code == "seat-handed-over"

@@ -1,4 +1,4 @@
-"""games.services.game_command: who may act, conflicts, illegal moves, repeats, the next hand."""
+"""games.commands.game_command: who may act, conflicts, illegal moves, repeats, the next hand."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import threading
 import pytest
 
 from engine import Variant
-from games import services, store
+from games import store
 from games.actors import SYSTEM, BotActor
+from games.commands import game_command
 from games.errors import Conflict, Forbidden, GameNotFound, IllegalMove
 from games.models import Game, GameEvent
 from tests.games.conftest import needs_postgresql, run_in_threads
@@ -30,9 +31,7 @@ def test_a_legal_move_appends_its_events_and_moves_the_version():
     game = make_game()
     actor, command, version = bot_move(game.pk, random.Random(1))
 
-    result = services.game_command(
-        game_id=game.pk, actor=actor, command=command, expected_version=version
-    )
+    result = game_command(game_id=game.pk, actor=actor, command=command, expected_version=version)
 
     game.refresh_from_db()
     assert result.version == game.version == event_count(game)
@@ -62,7 +61,7 @@ def test_the_game_row_follows_the_replayed_state():
 
 def test_a_command_for_a_missing_game_is_not_found():
     with pytest.raises(GameNotFound) as raised:
-        services.game_command(
+        game_command(
             game_id=123_456,
             actor=make_user(),
             command={"type": "draw", "seat": 0},
@@ -79,9 +78,7 @@ def test_a_user_without_a_seat_is_forbidden_and_nothing_is_written():
     _, command, version = bot_move(game.pk, random.Random(1))
 
     with pytest.raises(Forbidden) as raised:
-        services.game_command(
-            game_id=game.pk, actor=make_user(), command=command, expected_version=version
-        )
+        game_command(game_id=game.pk, actor=make_user(), command=command, expected_version=version)
 
     assert raised.value.code == "not-seated"
     assert event_count(game) == before
@@ -94,9 +91,7 @@ def test_a_user_cannot_act_for_a_seat_someone_else_holds():
     intruder = owner(game, other_seat(game))
 
     with pytest.raises(Forbidden) as raised:
-        services.game_command(
-            game_id=game.pk, actor=intruder, command=command, expected_version=version
-        )
+        game_command(game_id=game.pk, actor=intruder, command=command, expected_version=version)
 
     assert raised.value.code == "not-your-seat"
     assert event_count(game) == before
@@ -107,7 +102,7 @@ def test_only_the_system_may_send_a_system_command():
     player = owner(game, 0)
 
     with pytest.raises(Forbidden) as raised:
-        services.game_command(
+        game_command(
             game_id=game.pk,
             actor=player,
             command={"type": "next-hand"},
@@ -126,9 +121,7 @@ def test_a_stale_version_is_a_conflict_that_names_the_current_version():
     before = event_count(game)
 
     with pytest.raises(Conflict) as raised:
-        services.game_command(
-            game_id=game.pk, actor=actor, command=command, expected_version=version
-        )
+        game_command(game_id=game.pk, actor=actor, command=command, expected_version=version)
 
     assert raised.value.code == "version-conflict"
     assert raised.value.current_version == game.version
@@ -141,7 +134,7 @@ def test_an_illegal_move_carries_the_engine_reason_and_writes_nothing():
     before = event_count(game)
 
     with pytest.raises(IllegalMove) as raised:
-        services.game_command(
+        game_command(
             game_id=game.pk,
             actor=owner(game, waiting),
             command={"type": "draw", "seat": waiting},
@@ -159,7 +152,7 @@ def test_a_malformed_command_is_an_illegal_move():
     game = make_game()
 
     with pytest.raises(IllegalMove) as raised:
-        services.game_command(
+        game_command(
             game_id=game.pk,
             actor=owner(game, 0),
             command={"type": "draw"},
@@ -173,13 +166,13 @@ def test_a_repeated_command_id_returns_the_original_result_and_writes_nothing():
     game = make_game()
     rng = random.Random(4)
     actor, command, version = bot_move(game.pk, rng)
-    first = services.game_command(
+    first = game_command(
         game_id=game.pk, actor=actor, command=command, expected_version=version, command_id="c-1"
     )
     play_turn(game.pk, rng)
     before = event_count(game)
 
-    again = services.game_command(
+    again = game_command(
         game_id=game.pk, actor=actor, command=command, expected_version=version, command_id="c-1"
     )
 
@@ -194,13 +187,13 @@ def test_a_bot_acts_for_the_seats_it_holds():
     _, command, version = bot_move(game.pk, random.Random(5))
 
     with pytest.raises(Forbidden):
-        services.game_command(
+        game_command(
             game_id=game.pk,
             actor=BotActor("random" if seat == 0 else "greedy"),
             command=command,
             expected_version=version,
         )
-    result = services.game_command(
+    result = game_command(
         game_id=game.pk, actor=owner(game, seat), command=command, expected_version=version
     )
 
@@ -211,9 +204,7 @@ def test_the_system_may_act_for_any_seat():
     game = make_game()
     _, command, version = bot_move(game.pk, random.Random(6))
 
-    result = services.game_command(
-        game_id=game.pk, actor=SYSTEM, command=command, expected_version=version
-    )
+    result = game_command(game_id=game.pk, actor=SYSTEM, command=command, expected_version=version)
 
     assert GameEvent.objects.get(game=game, version=result.version).actor == "system"
 
@@ -252,7 +243,7 @@ def test_a_match_played_through_the_service_ends_with_places_and_stops_taking_mo
     assert game.to_act == []
     assert sorted(state.places) in ([1, 2], [1, 1])
     with pytest.raises(IllegalMove) as raised:
-        services.game_command(
+        game_command(
             game_id=game.pk,
             actor=owner(game, 0),
             command={"type": "draw", "seat": 0},
@@ -275,7 +266,7 @@ def test_eight_writers_racing_on_one_game_get_one_move_per_version_and_conflicts
             actor, command, version = bot_move(game.pk, rng)
             barrier.wait(timeout=30)
             try:
-                result = services.game_command(
+                result = game_command(
                     game_id=game.pk,
                     actor=actor,
                     command=command,

@@ -1,15 +1,15 @@
-"""games.services.game_create: a new game, its seats, and its first hand dealt."""
+"""games.creation.game_create: a new game, its seats, and its first hand dealt."""
 
 from __future__ import annotations
 
 import pytest
 
 from engine import Variant
-from games import services, store
+from games import store
+from games.creation import SeatSpec, game_create
 from games.errors import InvalidGame
 from games.game_settings import GameSettings
 from games.models import Game, GameEvent, Seat
-from games.services import SeatSpec
 from tests.games.factories import SHORT, make_game, make_user
 
 pytestmark = pytest.mark.django_db
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 def test_it_stores_the_game_its_seats_and_the_events_of_the_deal():
     alice, bob = make_user(), make_user()
 
-    game = services.game_create(
+    game = game_create(
         variant_spec=SHORT,
         seats=[SeatSpec(user=alice), SeatSpec(user=bob), SeatSpec(bot="greedy")],
         seed=7,
@@ -77,7 +77,7 @@ def test_it_records_who_created_the_game_as_the_actor():
 )
 def test_a_bad_variant_is_refused_and_nothing_is_written(spec, code):
     with pytest.raises(InvalidGame) as raised:
-        services.game_create(variant_spec=spec, seats=[SeatSpec(bot="greedy")] * 2)
+        game_create(variant_spec=spec, seats=[SeatSpec(bot="greedy")] * 2)
 
     assert raised.value.code == code
     assert not Game.objects.exists()
@@ -94,7 +94,7 @@ def test_a_bad_variant_is_refused_and_nothing_is_written(spec, code):
 )
 def test_bad_seats_are_refused_and_nothing_is_written(seats, code):
     with pytest.raises(InvalidGame) as raised:
-        services.game_create(variant_spec=SHORT, seats=seats)
+        game_create(variant_spec=SHORT, seats=seats)
 
     assert raised.value.code == code
     assert not Game.objects.exists()
@@ -103,9 +103,7 @@ def test_bad_seats_are_refused_and_nothing_is_written(seats, code):
 
 def test_a_seat_cannot_hold_both_a_user_and_a_bot():
     with pytest.raises(InvalidGame, match="one of them") as raised:
-        services.game_create(
-            variant_spec=SHORT, seats=[SeatSpec(user=make_user(), bot="greedy")] * 2
-        )
+        game_create(variant_spec=SHORT, seats=[SeatSpec(user=make_user(), bot="greedy")] * 2)
 
     assert raised.value.code == "invalid-seat"
 
@@ -118,7 +116,7 @@ def test_an_unknown_reveal_setting_is_refused():
 
 
 def test_newno_seat_ages_go_into_the_deal():
-    game = services.game_create(
+    game = game_create(
         variant_spec={"rules": "newno"},
         seats=[SeatSpec(bot="greedy", age=30), SeatSpec(bot="random", age=9)],
         seed=2,
@@ -139,7 +137,7 @@ def test_ages_are_for_every_seat_and_only_where_the_rules_have_them(spec, ages, 
     seats = [SeatSpec(bot="greedy", age=age) for age in ages]
 
     with pytest.raises(InvalidGame) as raised:
-        services.game_create(variant_spec=spec, seats=seats)
+        game_create(variant_spec=spec, seats=seats)
 
     assert raised.value.code == code
     assert not Game.objects.exists()

@@ -1,4 +1,4 @@
-"""games.services.game_view and game_events: each viewer sees only what the rules let it see."""
+"""games.visibility.game_view and game_events: each viewer sees only what the rules let it see."""
 
 from __future__ import annotations
 
@@ -8,9 +8,11 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 
 from engine import Variant
-from games import services, store
+from games import store
+from games.commands import game_command
 from games.errors import Forbidden, GameNotFound
 from games.models import Game
+from games.visibility import game_events, game_view
 from tests.games.factories import bot_move, make_game, make_user, owner, play_to_end, play_turn
 
 pytestmark = pytest.mark.django_db
@@ -50,7 +52,7 @@ def test_a_seat_sees_its_own_hand_and_only_the_size_of_the_others():
     game = played()
     state = replayed(game)
 
-    view = services.game_view(game_id=game.pk, viewer=owner(game, 0))
+    view = game_view(game_id=game.pk, viewer=owner(game, 0))
 
     assert view["seat"] == 0
     assert view["hand"] == state.hands[0]
@@ -64,8 +66,8 @@ def test_the_seat_to_act_is_shown_what_it_may_do():
     seat = game.to_act[0]
     waiting = 1 - seat
 
-    acting = services.game_view(game_id=game.pk, viewer=owner(game, seat))
-    idle = services.game_view(game_id=game.pk, viewer=owner(game, waiting))
+    acting = game_view(game_id=game.pk, viewer=owner(game, seat))
+    idle = game_view(game_id=game.pk, viewer=owner(game, waiting))
 
     assert acting["legal"]
     assert {command["seat"] for command in acting["legal"]} == {seat}
@@ -78,7 +80,7 @@ def test_a_spectator_sees_no_hand_at_all(spectator):
     if spectator == "a stranger":
         spectator = make_user()
 
-    view = services.game_view(game_id=game.pk, viewer=spectator)
+    view = game_view(game_id=game.pk, viewer=spectator)
 
     assert view["seat"] is None
     assert "hand" not in view
@@ -90,18 +92,18 @@ def test_a_user_may_not_look_from_a_seat_they_do_not_hold():
     game = played(turns=0)
 
     with pytest.raises(Forbidden) as raised:
-        services.game_view(game_id=game.pk, viewer=owner(game, 0), seat=1)
+        game_view(game_id=game.pk, viewer=owner(game, 0), seat=1)
     with pytest.raises(Forbidden):
-        services.game_events(game_id=game.pk, viewer=make_user(), seat=0)
+        game_events(game_id=game.pk, viewer=make_user(), seat=0)
 
     assert raised.value.code == "not-your-seat"
 
 
 def test_a_missing_game_is_not_found():
     with pytest.raises(GameNotFound):
-        services.game_view(game_id=404_404, viewer=None)
+        game_view(game_id=404_404, viewer=None)
     with pytest.raises(GameNotFound):
-        services.game_events(game_id=404_404, viewer=None)
+        game_events(game_id=404_404, viewer=None)
 
 
 @pytest.mark.parametrize("seat", [0, 1, None])
@@ -111,7 +113,7 @@ def test_the_events_hide_the_deck_the_seed_and_the_other_seats_cards(seat):
     viewer = owner(game, seat) if seat is not None else None
     variant = Variant.from_spec(game.variant)
 
-    shown = services.game_events(game_id=game.pk, viewer=viewer)
+    shown = game_events(game_id=game.pk, viewer=viewer)
 
     assert_redacted_for(shown, seat, raw)
     assert [e["event"] for e in shown] == [variant.view_event(e, seat) for e in raw]
@@ -124,7 +126,7 @@ def test_a_seat_is_dealt_its_own_cards_and_no_others():
     game = played(turns=0)
     state = replayed(game)
 
-    shown = services.game_events(game_id=game.pk, viewer=owner(game, 1))
+    shown = game_events(game_id=game.pk, viewer=owner(game, 1))
 
     dealt = next(e["event"] for e in shown if e["event"]["type"] == "hand-started")
     assert sorted(dealt["cards"]) == sorted(state.hands[1])
@@ -133,7 +135,7 @@ def test_a_seat_is_dealt_its_own_cards_and_no_others():
 def test_the_events_after_a_version_start_there():
     game = played(turns=5)
 
-    shown = services.game_events(game_id=game.pk, viewer=None, after=4)
+    shown = game_events(game_id=game.pk, viewer=None, after=4)
 
     assert shown[0]["version"] == 5
     assert shown[-1]["version"] == game.version
@@ -143,9 +145,7 @@ def test_a_command_result_shows_the_actor_its_own_view():
     game = played(turns=3)
     actor, command, version = bot_move(game.pk, random.Random(3))
 
-    result = services.game_command(
-        game_id=game.pk, actor=actor, command=command, expected_version=version
-    )
+    result = game_command(game_id=game.pk, actor=actor, command=command, expected_version=version)
 
     variant = Variant.from_spec(game.variant)
     raw = store.load(game.pk, after=version)
@@ -161,9 +161,9 @@ def test_the_whole_log_becomes_public_when_the_match_is_over():
     state = replayed(game)
 
     for viewer in (None, owner(game, 0), make_user()):
-        shown = services.game_events(game_id=game.pk, viewer=viewer)
+        shown = game_events(game_id=game.pk, viewer=viewer)
         assert [e["event"] for e in shown] == raw
-    view = services.game_view(game_id=game.pk, viewer=None)
+    view = game_view(game_id=game.pk, viewer=None)
     assert view["hands"] == state.hands
     assert view["status"] == "match-over"
 
@@ -175,7 +175,7 @@ def test_a_game_that_never_reveals_stays_redacted_after_the_match():
 
     for seat in (0, None):
         viewer = owner(game, seat) if seat is not None else None
-        shown = services.game_events(game_id=game.pk, viewer=viewer)
+        shown = game_events(game_id=game.pk, viewer=viewer)
         assert_redacted_for(shown, seat, raw)
         assert [e["event"] for e in shown] != raw
-    assert "hands" not in services.game_view(game_id=game.pk, viewer=None)
+    assert "hands" not in game_view(game_id=game.pk, viewer=None)

@@ -11,7 +11,8 @@ from django.utils import timezone
 
 from bots import turns
 from clocks import presence
-from games import services, tasks
+from games import tasks
+from games.commands import game_command
 from games.models import Game, GameEvent
 from tests.games.factories import make_user
 from tests.games.tables import jump_in_table
@@ -85,7 +86,7 @@ def test_bots_stop_before_a_jump_in_the_person_could_make_and_wait_the_grace():
     ana = make_user("ana")
     game = jump_in_table(ana)
     presence.seen(ana.pk, game.pk)
-    services.game_command(
+    game_command(
         game_id=game.pk,
         actor=ana,
         command={"type": "play", "seat": 0, "card": "red-6"},
@@ -101,7 +102,7 @@ def test_bots_stop_before_a_jump_in_the_person_could_make_and_wait_the_grace():
     game.refresh_from_db()
     assert turns.waiting_for(game, 0) == game.grace_until
     assert turns.waiting_for(game, 1) is None
-    result = services.game_command(
+    result = game_command(
         game_id=game.pk,
         actor=ana,
         command={"type": "play", "seat": 0, "card": "red-8"},
@@ -114,7 +115,7 @@ def test_bots_stop_before_a_jump_in_the_person_could_make_and_wait_the_grace():
 def test_without_the_person_the_jump_in_chance_passes_at_once():
     ana = make_user("ana")
     game = jump_in_table(ana)
-    services.game_command(
+    game_command(
         game_id=game.pk,
         actor=ana,
         command={"type": "play", "seat": 0, "card": "red-6"},

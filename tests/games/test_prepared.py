@@ -9,7 +9,7 @@ import threading
 from typing import Any
 
 import pytest
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 
 from games import prepared
 
@@ -101,3 +101,18 @@ def test_the_local_it_reads_is_still_a_plain_thread_local() -> None:
 
     assert kind is threading.local
     assert stored is wrapper is ours
+
+
+@pytest.mark.django_db
+def test_the_thread_check_it_inlines_is_django_s() -> None:
+    # prepared._run calls Django's validate_thread_sharing() only when the wrapper's
+    # _thread_ident (private) is not this thread's: the check's own first test, inlined. Pinned:
+    # the ident is the thread that made the wrapper, and another thread is refused as Django
+    # refuses it.
+    db = connections[DEFAULT_DB_ALIAS]
+    assert prepared.fetch(db, "SELECT 1", []) == [(1,)]
+    assert db._thread_ident == threading.get_ident()  # type: ignore[attr-defined]
+    with pytest.raises(DatabaseError, match="same thread"):
+        in_thread(db.validate_thread_sharing)
+    with pytest.raises(DatabaseError, match="same thread"):
+        in_thread(lambda: prepared.fetch(db, "SELECT 1", []))

@@ -17,9 +17,9 @@ from bots.remote import tokens, validation
 from bots.strategies import find_strategy
 from clocks import overdue
 from engine import MATCH_OVER
-from games import services
+from games.creation import SeatSpec, game_create
 from games.models import Bot, Game
-from games.services import SeatSpec, game_create
+from games.repository import repository
 from tests.games.factories import SHORT, make_user
 
 pytestmark = pytest.mark.django_db
@@ -259,7 +259,7 @@ def test_a_bot_cannot_take_the_command_ids_the_system_will_use(pull_bot):
 
     def system_ids(decision: dict[str, Any], command: dict[str, Any], n: int) -> str:
         # The version the game reaches with this command: where the system appends next.
-        variant, state, _ = services.load_state(Game.objects.get(pk=game.pk))
+        variant, state, _ = repository.state(Game.objects.get(pk=game.pk))
         after = decision["version"] + len(step(variant, state, command)[0])
         return [f"advance:{after}", f"system/advance:{after}", f"fallback:1:{after}"][n % 3]
 

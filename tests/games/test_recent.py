@@ -1,4 +1,4 @@
-"""games/recent.py and services.load_state: a process's own newest state of a game spares a load
+"""games/recent.py and repository.state: a process's own newest state of a game spares a load
 the log, and is never another state than the log's: not after a write it did not see, not after
 a rollback, not for another game under a reused id; snapshots are still kept for the others."""
 
@@ -13,8 +13,11 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from engine import Variant
-from games import recent, services, snapshots, store
+from games import recent, snapshots, store
+from games.commands import game_command
 from games.models import Game, Snapshot
+from games.repository import repository
+from games.visibility import game_view
 from tests.games.factories import bot_move, make_game, play_turn
 
 LONG = {"rules": "official", "options": {"target": 100_000}}
@@ -45,8 +48,8 @@ def test_a_load_after_this_processs_command_reads_no_event() -> None:
     game = Game.objects.get(pk=game.pk)
 
     with CaptureQueriesContext(connection) as queries:
-        _, state, version = services.load_state(game)
-        view = services.game_view(game_id=game.pk, viewer=game.seats.get(number=0).user, game=game)
+        _, state, version = repository.state(game)
+        view = game_view(game_id=game.pk, viewer=game.seats.get(number=0).user, game=game)
 
     assert event_reads(queries) == []
     assert (state, version) == log_state(game)
@@ -67,7 +70,7 @@ def test_events_another_process_wrote_are_read_and_folded(settings) -> None:
     assert recent.get(game, game.version).version == kept_at < game.version
 
     with CaptureQueriesContext(connection) as queries:
-        _, state, version = services.load_state(game)
+        _, state, version = repository.state(game)
 
     assert (state, version) == log_state(game)
     assert len(event_reads(queries)) == 1  # only the events after the state kept
@@ -89,7 +92,7 @@ def test_a_command_rolled_back_is_not_kept() -> None:
     # Another command takes the version the rolled-back one had: the load sees the log's.
     play_turn(game.pk, random.Random(99))
     game = Game.objects.get(pk=game.pk)
-    _, state, version = services.load_state(game)
+    _, state, version = repository.state(game)
     assert (state, version) == log_state(game)
 
 
@@ -101,7 +104,7 @@ def test_an_older_version_is_never_answered_from_a_newer_state() -> None:
     game = Game.objects.get(pk=game.pk)
     at = game.version - 2
     assert recent.get(game, at) is None
-    _, state, version = services.load_state(game, until=at)
+    _, state, version = repository.state(game, until=at)
     assert (state, version) == log_state(game, until=at)
 
 
@@ -119,12 +122,12 @@ def test_each_process_keeps_at_most_its_setting(settings) -> None:
     settings.RECENT_STATES = 2
     games = [make_game(spec=LONG, seed=n) for n in range(3)]
     for game in games:
-        services.load_state(Game.objects.get(pk=game.pk))
+        repository.state(Game.objects.get(pk=game.pk))
     kept = [recent.get(Game.objects.get(pk=game.pk), 10**9) for game in games]
     assert [found is not None for found in kept] == [False, True, True]
     settings.RECENT_STATES = 0
     recent.forget()
-    services.load_state(Game.objects.get(pk=games[0].pk))
+    repository.state(Game.objects.get(pk=games[0].pk))
     assert recent.get(Game.objects.get(pk=games[0].pk), 10**9) is None
 
 
@@ -134,11 +137,9 @@ def test_snapshots_are_still_kept_for_the_other_processes(monkeypatch) -> None:
     rng = random.Random(6)
     for _ in range(30):
         actor, command, version = bot_move(game.pk, rng)
-        services.game_command(
-            game_id=game.pk, actor=actor, command=command, expected_version=version
-        )
+        game_command(game_id=game.pk, actor=actor, command=command, expected_version=version)
     game = Game.objects.get(pk=game.pk)
-    services.load_state(game)
+    repository.state(game)
 
     kept = sorted(Snapshot.objects.filter(game=game).values_list("version", flat=True))
     # Every multiple of EVERY the game passed has its snapshot, as without the states kept here.

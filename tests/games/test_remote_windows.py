@@ -22,9 +22,9 @@ from bots.strategies import find_strategy
 from engine import MATCH_OVER, Variant
 from games import tasks
 from games.actors import actor_label
+from games.creation import SeatSpec, game_create
 from games.models import Bot, Game, GameEvent
 from games.seats import webhook_out_of_turn, worker_to_act
-from games.services import SeatSpec, game_create
 from tests.games.factories import SHORT, make_user
 from tests.games.fake_bot import FakeBot
 

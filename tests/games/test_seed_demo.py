@@ -12,7 +12,7 @@ from accounts.services import profile_of
 from engine import MATCH_OVER, PLAYING
 from games import projections
 from games.models import Game
-from games.services import game_view
+from games.visibility import game_view
 from league import demo as league_demo
 from league.ladder_reads import leaderboard
 from league.models import Club, Competition, Fixture, Season

@@ -1,4 +1,4 @@
-"""games/snapshots.py and services.load_state: a snapshot and the events after it give exactly
+"""games/snapshots.py and repository.state: a snapshot and the events after it give exactly
 the state the whole log replays to; a snapshot of another engine, one that does not decode and
 one a rolled-back transaction made are never used; racing commands leave only true snapshots."""
 
@@ -18,9 +18,12 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from engine import MATCH_OVER, Variant
-from games import recent, services, snapshots, store
+from games import recent, snapshots, store
+from games.commands import game_command
 from games.errors import Conflict
 from games.models import Game, Snapshot
+from games.repository import repository
+from games.visibility import game_view
 from tests.engine.test_properties import NEW_SEATS, SEATS, SPECS, draw_command, fits
 from tests.games.conftest import needs_postgresql, run_in_threads
 from tests.games.factories import bot_move, make_game, play_turn
@@ -155,10 +158,10 @@ def test_a_long_game_loads_the_same_state_at_every_version(every):
     assert kept == list(range(every, kept[-1] + 1, every))
     assert kept[-1] > game.version - 2 * every
     for at in range(1, game.version + 1):
-        _, state, version = services.load_state(game, until=at)
+        _, state, version = repository.state(game, until=at)
         assert version == at
         assert state == variant.replay(events[:at]), at
-    _, state, version = services.load_state(game)
+    _, state, version = repository.state(game)
     assert (state, version) == (variant.replay(events), game.version)
     kept = sorted(Snapshot.objects.filter(game=game).values_list("version", flat=True))
     assert kept == list(range(every, game.version + 1, every))
@@ -178,13 +181,13 @@ def test_a_load_folds_only_the_events_after_the_newest_snapshot(every):
     marked.scores = [4242] * len(marked.scores)
     put(game, at, snapshots.encode(events[0], marked))
 
-    _, state, version = services.load_state(game)
+    _, state, version = repository.state(game)
 
     assert version == game.version
     assert state.scores == [4242] * len(state.scores)
     assert state.hands == variant.replay(events).hands
     # Below the snapshot's version it is not used.
-    assert services.load_state(game, until=at - 1)[1] == variant.replay(events[: at - 1])
+    assert repository.state(game, until=at - 1)[1] == variant.replay(events[: at - 1])
 
 
 @pytest.mark.django_db(transaction=True)
@@ -198,7 +201,7 @@ def test_a_snapshot_of_another_engine_is_ignored_and_dropped(every):
     wrong.scores = [4242] * len(wrong.scores)
     put(game, game.version, snapshots.encode(events[0], wrong), fingerprint="0" * 64)
 
-    _, state, _ = services.load_state(game)
+    _, state, _ = repository.state(game)
 
     assert state == variant.replay(events)
     # That load folded the whole log, past multiples of EVERY: it kept its own snapshot at the
@@ -226,7 +229,7 @@ def test_a_snapshot_that_does_not_decode_falls_back_to_the_log(every, text, capl
     put(game, game.version, text)
     variant, events = whole_log(game)
 
-    _, state, version = services.load_state(game)
+    _, state, version = repository.state(game)
 
     assert (state, version) == (variant.replay(events), game.version)
     assert "ignored" in caplog.text
@@ -241,13 +244,13 @@ def test_a_load_inside_a_transaction_keeps_no_snapshot(every):
 
     # Its events could still roll back (here they are all committed; the rule does not ask).
     with pytest.raises(RuntimeError), transaction.atomic():
-        services.load_state(game)
+        repository.state(game)
         raise RuntimeError("rolled back")
     with transaction.atomic():
-        services.load_state(game)
+        repository.state(game)
     assert not Snapshot.objects.filter(game=game).exists()
 
-    services.load_state(game)
+    repository.state(game)
     mark = game.version - game.version % every
     assert list(Snapshot.objects.filter(game=game).values_list("version", flat=True)) == [mark]
 
@@ -260,8 +263,8 @@ def test_snapshots_may_be_deleted_at_any_time(every):
     play(game, 3, seed=1)
     game.refresh_from_db()
     variant, events = whole_log(game)
-    assert services.load_state(game)[1] == variant.replay(events)
-    assert services.game_view(game_id=game.pk, viewer=None)["version"] == game.version
+    assert repository.state(game)[1] == variant.replay(events)
+    assert game_view(game_id=game.pk, viewer=None)["version"] == game.version
 
 
 @needs_postgresql
@@ -278,7 +281,7 @@ def test_two_commands_racing_one_conflicts_and_every_snapshot_is_true(every):
             actor, command, version = bot_move(game.pk, rng)
             barrier.wait(timeout=30)
             try:
-                services.game_command(
+                game_command(
                     game_id=game.pk,
                     actor=actor,
                     command=command,
@@ -298,6 +301,6 @@ def test_two_commands_racing_one_conflicts_and_every_snapshot_is_true(every):
     game.refresh_from_db()
     variant, events = whole_log(game)
     assert len(events) == game.version
-    assert services.load_state(game)[1] == variant.replay(events)
+    assert repository.state(game)[1] == variant.replay(events)
     assert Snapshot.objects.filter(game=game).count() >= 2
     check_every_snapshot(game)

@@ -8,9 +8,10 @@ import pytest
 
 from bots import turns
 from engine import MATCH_OVER, RULES_VERSION, RulesVersionMismatch, Variant
-from games import projections, seat_facts, services, store
+from games import projections, seat_facts, store
 from games.errors import InvalidGame
 from games.models import Game, GameEvent, MatchResult, Seat
+from games.visibility import game_events, game_view
 from tests.games.factories import make_game, make_user, play_to_end
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +26,7 @@ def test_a_log_exported_alone_replays_to_the_same_result():
     assert started["variant"] == Game.objects.get(pk=game.pk).variant
     assert started["rules_version"] == RULES_VERSION
     state = Variant.from_stream(started).replay(exported)
-    view = services.game_view(game_id=game.pk, viewer=None)
+    view = game_view(game_id=game.pk, viewer=None)
     assert (state.status, state.places, state.scores) == (
         view["status"],
         view["places"],
@@ -51,10 +52,10 @@ def test_a_game_recorded_under_other_rules_is_not_shown_or_played():
     )
     store.append(game_id=stream.pk, events=other, expected_version=0)
     with pytest.raises(InvalidGame) as refused:
-        services.game_view(game_id=stream.pk, viewer=None)
+        game_view(game_id=stream.pk, viewer=None)
     assert refused.value.code == "rules-version"
     with pytest.raises(InvalidGame) as refused:
-        services.game_events(game_id=stream.pk, viewer=None)
+        game_events(game_id=stream.pk, viewer=None)
     assert refused.value.code == "rules-version"
 
 

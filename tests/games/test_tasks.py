@@ -11,7 +11,8 @@ import pytest
 
 from bots import turns
 from engine import MATCH_OVER
-from games import services, store, tasks
+from games import store, tasks
+from games.commands import game_command
 from games.models import Game, GameEvent, GameSummary, HandResult, MatchResult
 from tests.games.factories import bot_move, make_game
 from tests.games.workers import FAMILIES, assert_finished_whole, bot_match
@@ -94,9 +95,7 @@ def test_in_process_every_commit_brings_the_projections_up_to_date(
 
     actor, command, version = bot_move(game.pk, random.Random(1))
     with django_capture_on_commit_callbacks(execute=True):
-        services.game_command(
-            game_id=game.pk, actor=actor, command=command, expected_version=version
-        )
+        game_command(game_id=game.pk, actor=actor, command=command, expected_version=version)
     game.refresh_from_db()
     summary.refresh_from_db()
     # The person's move and the bots' run it set off, both projected without a runner's help.
@@ -143,7 +142,7 @@ def test_the_reconciler_ignores_a_game_waiting_for_a_person():
 
 
 def newno_for_people() -> Game:
-    from games.services import SeatSpec, game_create
+    from games.creation import SeatSpec, game_create
     from tests.games.factories import make_user
 
     seats = [SeatSpec(user=make_user(), age=age) for age in (30, 20, 40, 10)]

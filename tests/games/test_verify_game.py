@@ -20,8 +20,10 @@ from rest_framework.test import APIClient
 from bots.simulation import play_match
 from bots.strategies import find_strategy
 from engine import Variant
-from games import services, store
+from games import store
 from games.models import Game
+from games.repository import repository
+from games.visibility import game_events, game_view
 from tests.games.factories import make_game, play_to_end
 
 pytestmark = pytest.mark.django_db
@@ -176,8 +178,8 @@ def test_an_old_stream_without_commitments_replays_and_verifies_as_uncommitted(
     loaded = store.load(stream.pk)
     deals = [e for e in loaded if e["type"] == "hand-started"]
     assert deals and all(e["commitment"] is None for e in deals)  # upcast on read
-    _, state, _ = services.load_state(stream)
-    _, original, _ = services.load_state(game)
+    _, state, _ = repository.state(stream)
+    _, original, _ = repository.state(game)
     assert (state.scores, state.places) == (original.scores, original.places)
     result, failed = command(stream.pk)
     assert result["ok"] and not failed
@@ -191,8 +193,8 @@ def test_before_the_reveal_views_show_the_commitment_and_never_the_seed_or_a_dec
     seats = [None, 0, 1]
     for seat in seats:
         viewer = game.seats.get(number=seat).user if seat is not None else None
-        listed = services.game_events(game_id=game.pk, viewer=viewer)
-        text = json.dumps(listed) + json.dumps(services.game_view(game_id=game.pk, viewer=viewer))
+        listed = game_events(game_id=game.pk, viewer=viewer)
+        text = json.dumps(listed) + json.dumps(game_view(game_id=game.pk, viewer=viewer))
         assert "hidden-seed-8" not in text and '"deck"' not in text
         (dealt,) = [e["event"] for e in listed if e["event"]["type"] == "hand-started"]
         assert dealt["commitment"].startswith("sha256:")
@@ -203,7 +205,7 @@ def test_before_the_reveal_views_show_the_commitment_and_never_the_seed_or_a_dec
 def test_a_game_that_never_reveals_keeps_its_seed_after_the_match():
     game = finished(1)
     Game.objects.filter(pk=game.pk).update(reveal=Game.Reveal.NEVER)
-    listed = services.game_events(game_id=game.pk, viewer=None)
+    listed = game_events(game_id=game.pk, viewer=None)
     assert "seed" not in listed[0]["event"]
     assert APIClient().get(f"/api/games/{game.pk}/replay").status_code == 403
 

@@ -1,4 +1,4 @@
-"""services.visibility against the full check it shortcuts, on every family's seeded matches.
+"""visibility against the full check it shortcuts, on every family's seeded matches.
 
 The log files an event public when a spectator sees it whole (`view_event(event, None) ==
 event`). `ALWAYS_PUBLIC` skips that check for the types event_view never changes: every such
@@ -15,8 +15,8 @@ import pytest
 from bots.simulation import play_match
 from bots.strategies import find_strategy
 from engine import Variant
-from games import services
 from games.models import GameEvent
+from games.visibility import ALWAYS_PUBLIC, visibility
 
 FAMILIES: list[tuple[dict[str, Any], list[str]]] = [
     ({"rules": "official", "options": {"target": 500}}, ["colour-control", "greedy"]),
@@ -46,8 +46,8 @@ def test_visibility_is_the_full_check(spec: dict[str, Any], names: list[str]) ->
         events = variant.start(4, seed=seed) + play_match(variant, bots, seed=seed).events
         for event in events:
             seen.add(event["type"])
-            assert services.visibility(variant, event) == full_check(variant, event), event
-            if event["type"] in services.ALWAYS_PUBLIC:
+            assert visibility(variant, event) == full_check(variant, event), event
+            if event["type"] in ALWAYS_PUBLIC:
                 for viewer in (None, 0, 1, 2, 3):
                     assert variant.view_event(event, viewer) == event, (viewer, event)
     # Private types are met too, so the full check is exercised on both answers.
@@ -62,4 +62,4 @@ def test_every_always_public_type_is_met() -> None:
         bots = [find_strategy(names[s % len(names)]) for s in range(4)]
         for seed in range(3):
             met.update(e["type"] for e in play_match(variant, bots, seed=seed).events)
-    assert services.ALWAYS_PUBLIC <= met, services.ALWAYS_PUBLIC - met
+    assert ALWAYS_PUBLIC <= met, ALWAYS_PUBLIC - met

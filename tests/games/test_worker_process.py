@@ -13,8 +13,8 @@ from django.db import connection
 
 from bots import turns
 from games import tasks
+from games.creation import SeatSpec, game_create
 from games.models import Game
-from games.services import SeatSpec, game_create
 from tests.games.conftest import needs_postgresql
 from tests.games.workers import (
     FAMILIES,

@@ -24,9 +24,9 @@ from bots.strategies import find_strategy
 from engine import MATCH_OVER, PLAYING, State, Variant
 from games import store
 from games.actors import actor_label
+from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
 from games.models import Bot, Game, GameEvent
-from games.services import SeatSpec, game_create
 from tests.games.conftest import needs_postgresql
 from tests.games.factories import make_user
 from tests.games.fake_bot import FakeBot

@@ -22,8 +22,8 @@ from django.db import connection
 from config import celery_app
 from engine import MATCH_OVER, Variant
 from games import projections, store
+from games.creation import SeatSpec, game_create
 from games.models import Game, GameEvent, MatchResult
-from games.services import SeatSpec, game_create
 
 ROOT = Path(__file__).resolve().parents[2]
 

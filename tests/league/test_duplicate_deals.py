@@ -18,8 +18,9 @@ from bots.strategies import find_strategy
 from engine import MATCH_OVER, Variant
 from engine.events import HAND_STARTED, MATCH_STARTED, PILE_RESHUFFLED
 from engine.rules.decision import Decision
-from games import services, store
+from games import store
 from games.models import Game, GameEvent
+from games.reveal import revealed
 from league.ladders import ladder_matchmaking
 from league.models import LadderSet
 from tests.league.factories import enter_bots, make_competition
@@ -132,16 +133,16 @@ def test_a_rotations_cards_stay_hidden_until_its_whole_set_is_over(broker_tasks)
     [first] = ladder_matchmaking(ladder, rng=random.Random(1))
     play_to_the_end(first)
     first.refresh_from_db()
-    assert first.status == MATCH_OVER and not services.revealed(first)
+    assert first.status == MATCH_OVER and not revealed(first)
     replay = Client().get(f"/api/games/{first.pk}/replay").json()
     assert "seed" not in json.dumps(replay) and "deck" not in json.dumps(replay)
 
     [second] = ladder_matchmaking(ladder, rng=random.Random(2))
-    assert not services.revealed(first)
+    assert not revealed(first)
     play_to_the_end(second)
     first.refresh_from_db()
     second.refresh_from_db()
-    assert services.revealed(first) and services.revealed(second)
+    assert revealed(first) and revealed(second)
     replay = Client().get(f"/api/games/{first.pk}/replay").json()
     assert first.context["ladder_set"] and '"seed"' in json.dumps(replay)
 

@@ -11,7 +11,8 @@ from django.contrib.auth import get_user_model
 
 from engine.events import apply, initial_state
 from engine.state import State
-from games import services, store
+from games import store
+from games.creation import SeatSpec, game_create
 from soak import harness, leaks
 from soak.pages import read_page
 from web.cards import card_name
@@ -23,12 +24,12 @@ def a_game(spec: dict) -> tuple[int, object]:
     person = get_user_model().objects.create(username="ann", email="ann@example.invalid")
     # newno deals by age; the other families take none.
     ages = [30, 40, 50] if spec["rules"] == "newno" else [None] * 3
-    game = services.game_create(
+    game = game_create(
         variant_spec={**spec, "options": {"target": 100}},
         seats=[
-            services.SeatSpec(user=person, age=ages[0]),
-            services.SeatSpec(bot="greedy", age=ages[1]),
-            services.SeatSpec(bot="greedy", age=ages[2]),
+            SeatSpec(user=person, age=ages[0]),
+            SeatSpec(bot="greedy", age=ages[1]),
+            SeatSpec(bot="greedy", age=ages[2]),
         ],
         seed=7,
     )

@@ -19,10 +19,12 @@ from bots.remote import validation
 from clocks import deadlines
 from engine import MATCH_OVER, Variant
 from engine.events import DEADLINE_EXTENDED, GAME_ABORTED, SEAT_FORFEITED
-from games import projections, services, store
+from games import projections, store
+from games.commands import game_command
+from games.creation import SeatSpec, game_create
 from games.errors import Forbidden, IllegalMove
 from games.models import Bot, Game, GameEvent, GameSummary, MatchResult, Seat
-from games.services import SeatSpec, game_create
+from games.visibility import game_events, game_view
 from league import tasks as league_tasks
 from league.ladders import ladder_continue, ladder_matchmaking
 from league.models import Fixture, LadderSet, Rating, RatingChange, Standing
@@ -271,9 +273,9 @@ def test_an_abort_is_an_event_and_the_game_ends_without_a_result(staff, staff_us
         None,
         None,
     )
-    assert services.game_view(game_id=game.pk, viewer=seat.user)["legal"] == []
+    assert game_view(game_id=game.pk, viewer=seat.user)["legal"] == []
     with pytest.raises(IllegalMove) as refused:
-        services.game_command(
+        game_command(
             game_id=game.pk, actor=seat.user, command={"type": "draw", "seat": seat.number},
             expected_version=game.version,
         )  # fmt: skip
@@ -467,13 +469,13 @@ def test_extending_a_deadline_is_an_event_and_moves_the_clock(staff, staff_user)
         seat.number,
     )
     # The reason is the seat's own; the others see that it happened.
-    shown = services.game_events(game_id=game.pk, viewer=other.user, after=version)
+    shown = game_events(game_id=game.pk, viewer=other.user, after=version)
     assert shown[-1]["event"]["note"] is None
-    shown = services.game_events(game_id=game.pk, viewer=seat.user, after=version)
+    shown = game_events(game_id=game.pk, viewer=seat.user, after=version)
     assert shown[-1]["event"]["note"] == REASON
     # It moves no card: a move decided before it is still taken.
-    view = services.game_view(game_id=game.pk, viewer=seat.user)
-    services.game_command(
+    view = game_view(game_id=game.pk, viewer=seat.user)
+    game_command(
         game_id=game.pk, actor=seat.user, command=view["legal"][0], expected_version=version
     )
     # The turn ended: the clock stops as usual.
@@ -499,6 +501,37 @@ def test_a_seat_without_a_running_clock_is_refused_and_nothing_changes(staff):
         )  # fmt: skip
     assert refused.value.code == "no-deadline"
     assert snapshot() == before
+
+
+def test_a_staff_member_who_plays_in_a_game_does_not_rule_on_it(staff, staff_user):
+    # A conflict of interest (issue 28's review of item 6): a staff member seated in a game
+    # could forfeit their opponent, abort a losing game or give themselves more time.
+    game = game_create(
+        variant_spec={"rules": "official", "options": {"target": 100}},
+        seats=[SeatSpec(user=staff_user), SeatSpec(user=get_user_model().objects.create_user("b"))],
+        seed=1,
+    )
+    deadlines.sync_deadlines(game.pk)
+    waiting = Game.objects.get(pk=game.pk).to_act[0]
+    before = snapshot()
+
+    for path, data in (
+        (f"/staff/games/{game.pk}/abort/", {"reason": REASON}),
+        (f"/staff/games/{game.pk}/forfeit/", {"reason": REASON, "seat": 1}),
+        (
+            f"/staff/games/{game.pk}/extend-deadline/",
+            {"reason": REASON, "seat": waiting, "hours": 3},
+        ),
+    ):
+        response = staff.post(path, data)
+        assert response.status_code == 400, path
+        assert b"plays-in-game" in response.content, path
+        assert "another member of the staff must act on it" in response.content.decode(), path
+    assert snapshot() == before
+
+    other = get_user_model().objects.create_user("colleague", is_staff=True)
+    entry = actions.game_forfeit(game_id=game.pk, seat=1, user=other, reason=REASON)
+    assert entry.actor == other
 
 
 # Bots ------------------------------------------------------------------------------------------

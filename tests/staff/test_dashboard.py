@@ -17,9 +17,9 @@ from bots import turns
 from config import celery_app
 from engine import MATCH_OVER, Variant
 from games import projections, store
+from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
 from games.models import Bot, BotCall, Game, GameEvent, ProjectionCheckpoint, Seat
-from games.services import SeatSpec, game_create
 from league.models import Competition
 from staff import charts, figures, views
 from tests.games.factories import make_user, notes

@@ -10,9 +10,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import services, store
+from games import store
+from games.creation import SeatSpec, game_create
 from games.models import Bot, Game
-from games.services import SeatSpec, game_create
+from games.repository import repository
+from games.reveal import revealed
 from staff.models import AuditEntry
 from tests.games.factories import make_user, play_to_end
 from tests.staff.test_inspector import Page
@@ -36,7 +38,7 @@ def client_of(user) -> Client:
 
 def full_state(game: Game, version: int | None = None):
     events = store.load(game.pk, until=version)
-    variant = services.stream_variant(game, events)
+    variant = repository.variant(game, events)
     return variant, variant.replay(events)
 
 
@@ -113,7 +115,7 @@ def test_a_game_whose_log_is_public_is_shown_whole_and_not_audited():
     )
     play_to_end(game.pk)
     game.refresh_from_db()
-    assert services.revealed(game)
+    assert revealed(game)
 
     html = client_of(sam).get(f"/staff/games/{game.pk}/").content.decode()
 

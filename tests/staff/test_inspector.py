@@ -17,10 +17,11 @@ from django.test import Client
 
 from bots import turns
 from engine.events import GAME_ABORTED
-from games import services, store
+from games import store
+from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
 from games.models import Bot, Game, GameEvent, Seat
-from games.services import SeatSpec, game_create
+from games.repository import repository
 from league.models import Competition
 from staff import actions, inspector
 from tests.games.factories import make_user, play_turn
@@ -165,7 +166,7 @@ def test_the_state_after_any_event_is_the_engines_replay(played):
     events = store.load(played.pk)
     for at in (1, 2, played.version // 2, played.version):
         page = Page(client.get(f"/staff/games/{played.pk}/?at={at}").content.decode())
-        variant = services.stream_variant(played, events)
+        variant = repository.variant(played, events)
         expected = asdict(variant.replay(events[:at]))
         shown = json.loads(page.pres["state-json"])
         assert shown == json.loads(inspector.pretty(expected))
@@ -173,7 +174,7 @@ def test_the_state_after_any_event_is_the_engines_replay(played):
         assert shown["draw"] == list(expected["draw"])
     # Without ?at, the state after the last event.
     page = Page(client.get(f"/staff/games/{played.pk}/").content.decode())
-    final = services.load_state(played)[1]
+    final = repository.state(played)[1]
     assert json.loads(page.pres["state-json"]) == json.loads(inspector.pretty(asdict(final)))
 
 

@@ -9,9 +9,10 @@ import re
 from collections import Counter
 from typing import Any
 
-from games import services
+from games.creation import SeatSpec, game_create
 from games.models import Game
-from games.services import SeatSpec
+from games.repository import repository
+from games.visibility import game_events
 from tests.games.factories import make_user, play_turn
 
 # One spec per family the play page must show (precognitive over official, blind and sighted).
@@ -34,7 +35,7 @@ def people_game(
     """A game where every seat is a new person (newno gets ages): the game and its people."""
     people = [make_user() for _ in range(seats)]
     ages = spec.get("rules") == "newno"
-    game = services.game_create(
+    game = game_create(
         variant_spec=spec,
         seats=[SeatSpec(user=p, age=20 + i if ages else None) for i, p in enumerate(people)],
         seed=seed,
@@ -73,7 +74,7 @@ def visible_cards(game: Game, viewer: int | None) -> Counter[str]:
     """The cards `viewer` (a seat, or None) may see, from the true state and docs/rules.md: its own
     hand, the top card, lanes as the sight rule allows, a censorship submission if it made or
     rules on it."""
-    _, state, _ = services.load_state(game)
+    _, state, _ = repository.state(game)
     seen: Counter[str] = Counter()
     if state.discard:
         seen[state.discard[-1]] += 1
@@ -91,6 +92,6 @@ def visible_cards(game: Game, viewer: int | None) -> Counter[str]:
 
 def last_hand_cards(game: Game) -> Counter[str]:
     """The cards the last hand-ended event shows (public: every hand is shown at its end)."""
-    events = services.game_events(game_id=game.pk, viewer=None)
+    events = game_events(game_id=game.pk, viewer=None)
     ended = [e["event"] for e in events if e["event"]["type"] == "hand-ended"]
     return Counter(card for hand in (ended[-1]["cards_left"] if ended else []) for card in hand)

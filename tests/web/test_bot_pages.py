@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from bots.remote.tokens import issue_token, token_hash
+from games.creation import SeatSpec, game_create
 from games.models import Bot, BotCall, Game
-from games.services import SeatSpec, game_create
 from league.ladder_reads import head_to_head, history, leaderboard
 from league.models import Entry
 from staff.actions import bot_suspend
@@ -113,7 +113,7 @@ def test_the_public_page_keeps_the_owners_reasons_to_the_owner():
 
     html = Client().get(reverse("web:bot", args=[greta.pk])).content.decode()
 
-    assert "failed its validation" in html
+    assert "failed (did not pass its validation)" in text(html)
     assert "illegal command" not in html
     assert Client().get(reverse("web:bot", args=[999999])).status_code == 404
 

@@ -543,7 +543,9 @@ def test_a_running_season_closes_only_when_its_fixtures_are_done():
     client = signed_in(admin)
     client.post(reverse("web:season-start", args=[season.slug]))
 
-    response = client.post(reverse("web:season-close", args=[season.slug]), follow=True)
+    response = client.post(
+        reverse("web:season-close", args=[season.slug]), {"confirm": "1"}, follow=True
+    )
 
     assert "fixtures have not finished" in shown_messages(response)[-1]
     assert Season.objects.get().status == Season.Status.RUNNING
@@ -556,7 +558,9 @@ def test_an_admin_closes_a_finished_season_and_sets_up_the_next(eager_tasks):
     client.post(reverse("web:season-start", args=[season.slug]))
     play_season_out(season, ada)
 
-    closed = client.post(reverse("web:season-close", args=[season.slug]), follow=True)
+    closed = client.post(
+        reverse("web:season-close", args=[season.slug]), {"confirm": "1"}, follow=True
+    )
 
     assert shown_messages(closed)[-1] == "Autumn League is closed; its final tables are kept."
     assert reverse("web:season-next", args=[season.slug]) in page(closed)

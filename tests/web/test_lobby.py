@@ -10,8 +10,10 @@ import time_machine
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from games import lobby, projections, services
+from games import lobby, projections
+from games.creation import SeatSpec, game_create
 from games.models import Game, GameSummary, MatchResult, Seat
+from games.visibility import game_view
 from tests.games.factories import SHORT, play_to_end
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
@@ -45,8 +47,8 @@ def start(django_capture_on_commit_callbacks):
 
 def bobs_turn(ada: User, bob: User) -> Game:
     """A game of bob and ada that ada started, waiting for bob (a fixed deal)."""
-    seats = [services.SeatSpec(user=bob), services.SeatSpec(user=ada)]
-    game = services.game_create(variant_spec=SHORT, seats=seats, seed=1, dealer=1, actor=ada)
+    seats = [SeatSpec(user=bob), SeatSpec(user=ada)]
+    game = game_create(variant_spec=SHORT, seats=seats, seed=1, dealer=1, actor=ada)
     assert game.to_act == [0]
     return game
 
@@ -188,4 +190,4 @@ def test_a_stale_summary_gives_way_to_the_game_itself(client, ada, against_bots)
 
     (card,) = cards(client.get("/play/").content.decode())
 
-    assert scores_in(card) == services.game_view(game_id=game.pk, viewer=ada)["scores"]
+    assert scores_in(card) == game_view(game_id=game.pk, viewer=ada)["scores"]

@@ -8,8 +8,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.models import Game
+from games.visibility import game_events, game_view
 from tests.web.tables import FAMILIES, advance, page_commands, people_game
 
 pytestmark = pytest.mark.django_db
@@ -60,14 +60,14 @@ def test_the_form_on_the_page_is_the_command_that_runs():
 
     post(client, game, command)
 
-    last = services.game_events(game_id=game.pk, viewer=person, after=game.version)
+    last = game_events(game_id=game.pk, viewer=person, after=game.version)
     assert any(e["event"]["type"] == "cards-drawn" for e in last)
 
 
 def test_an_illegal_command_shows_the_engines_reason_and_changes_nothing():
     game, people = people_game(FAMILIES["official"])
     seat, person = to_act(game, people)
-    hand = services.game_view(game_id=game.pk, viewer=person)["hand"]
+    hand = game_view(game_id=game.pk, viewer=person)["hand"]
     missing = next(c for c in ("red-1", "blue-2", "green-3", "yellow-4") if c not in hand)
     client = signed_in(person)
 
@@ -187,15 +187,13 @@ def test_the_lane_form_sends_its_slots_in_order():
     for _ in range(8):
         if (
             game.to_act
-            and services.game_view(game_id=game.pk, viewer=people[game.to_act[0]])["pending"][
-                "type"
-            ]
+            and game_view(game_id=game.pk, viewer=people[game.to_act[0]])["pending"]["type"]
             == "precommit"
         ):
             break
         game = advance(game, 1)
     seat, person = to_act(game, people)
-    view = services.game_view(game_id=game.pk, viewer=person)
+    view = game_view(game_id=game.pk, viewer=person)
     assert view["pending"]["type"] == "precommit"
     cards = view["hand"][: view["pending"]["count"]]
 
@@ -206,7 +204,7 @@ def test_the_lane_form_sends_its_slots_in_order():
         data={"card": cards},
     )
 
-    lane = services.game_view(game_id=game.pk, viewer=person)["lane"][seat]
+    lane = game_view(game_id=game.pk, viewer=person)["lane"][seat]
     assert lane[-len(cards) :] == cards
 
 

@@ -9,7 +9,9 @@ from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games.commands import game_command
+from games.repository import repository
+from games.visibility import game_events, game_view
 from tests.engine.decks import stacked
 from tests.web.tables import (
     FAMILIES,
@@ -49,7 +51,7 @@ SITUATIONS = {
 
 
 def situations(game) -> set[str]:
-    _, state, _ = services.load_state(game)
+    _, state, _ = repository.state(game)
     found = {"hidden hands"} if all(state.hands) else set()
     if state.extra.get("submission"):
         found.add("submission")
@@ -89,7 +91,7 @@ def test_every_seat_gets_each_legal_command_as_a_control_and_nothing_else(family
             client = Client()
             client.force_login(person)
             controls = page_commands(page(client, game.pk))
-            legal = services.game_view(game_id=game.pk, viewer=person, seat=seat)["legal"]
+            legal = game_view(game_id=game.pk, viewer=person, seat=seat)["legal"]
             lane = [c for c in legal if c["type"] == "precommit" and len(c["cards"]) > 1]
             if lane:
                 # The lane form carries the command's skeleton; its slots carry the cards.
@@ -107,7 +109,7 @@ def test_a_drawn_card_that_may_be_played_is_shown_to_the_drawer_only():
         deck=stacked(hands, "red-5", ["red-9"], first=0),
         dealer=2,
     )
-    services.game_command(
+    game_command(
         game_id=game.pk,
         actor=people[0],
         command={"type": "draw", "seat": 0},
@@ -187,7 +189,7 @@ def test_cards_name_themselves_in_words_and_letters():
     client = Client()
     client.force_login(people[0])
     html = page(client, game.pk)
-    hand = services.game_view(game_id=game.pk, viewer=people[0])["hand"]
+    hand = game_view(game_id=game.pk, viewer=people[0])["hand"]
 
     for card in hand:
         words = (
@@ -207,7 +209,7 @@ def test_the_story_tells_the_viewer_as_you_and_hides_others_draws():
 
     assert "Hand 1 was dealt, 7 cards each" in html
     assert "your cards:" in html
-    events = services.game_events(game_id=game.pk, viewer=AnonymousUser())
+    events = game_events(game_id=game.pk, viewer=AnonymousUser())
     drawers = {e["event"]["seat"] for e in events if e["event"]["type"] == "cards-drawn"}
     if drawers - {0}:
         assert " drew a card" in html or " drew 2 cards" in html or " cards (" in html

@@ -7,9 +7,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games.creation import SeatSpec, game_create
 from games.models import Game, HandResult, MatchResult, Seat
-from games.services import SeatSpec
 from league.seasons import season_close, season_enter, season_start
 from league.standings import division_table
 from tests.games.factories import make_user, play_to_end
@@ -49,7 +48,7 @@ def played(eager_tasks):
         other, owner, name="Spring Cup", slug="spring-cup", start_date=days_later(60).date()
     )
     season_enter(season=spring, actor=ada, user=ada)
-    friendly = services.game_create(
+    friendly = game_create(
         variant_spec={"rules": "basic-plus", "options": {"scoring": "single-hand"}},
         seats=[SeatSpec(user=ada), SeatSpec(user=make_user("cy"))],
         seed=2,

@@ -8,8 +8,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.models import Game
+from games.repository import repository
+from games.visibility import game_events
 from tests.web.tables import advance, page_cards, people_game
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +36,7 @@ def replay(client: Client, game: Game, **query):
 
 
 def state_at(game: Game, at: int):
-    return services.load_state(game, until=at)[1]
+    return repository.state(game, until=at)[1]
 
 
 def test_a_match_in_progress_has_no_replay_yet():
@@ -62,7 +63,7 @@ def test_each_step_shows_the_board_after_that_event_as_the_seat_saw_it():
             # The end: the last hand's result lists every seat's cards (a public event).
             ended = [
                 e
-                for e in services.game_events(game_id=game.pk, viewer=None)
+                for e in game_events(game_id=game.pk, viewer=None)
                 if e["event"]["type"] == "hand-ended"
             ][-1]["event"]
             expected += Counter(c for hand in ended["cards_left"] for c in hand)
@@ -99,7 +100,7 @@ def test_the_replay_starts_where_the_first_hand_waits_for_its_first_move():
 
     first = next(
         e["version"]
-        for e in services.game_events(game_id=game.pk, viewer=None)
+        for e in game_events(game_id=game.pk, viewer=None)
         if e["event"]["type"] == "prompted"
     )
     assert f"Event <strong>{first}</strong>" in html

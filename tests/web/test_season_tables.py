@@ -124,7 +124,11 @@ def test_fixtures_are_listed_by_round_with_results_links_and_byes(started):
     (bye,) = Bye.objects.filter(division=challenger, round=1).select_related("entry__bot")
     round_one = lower[lower.index("Round 1") : lower.index("Round 2")]
     assert f"Sitting out: {bye.entry.bot.name}" in round_one
-    assert "opens <time" in round_one and "deadline <time" in round_one
+    # Round 1 is being played: it opened (never "opens" a day that has come); round 2 opens.
+    assert "opened <time" in round_one and "deadline <time" in round_one
+    assert "opens <time" not in round_one
+    round_two = lower[lower.index("Round 2") : lower.index("Round 3")]
+    assert "opens <time" in round_two
 
     later = Fixture.objects.get(division=challenger, round=2)
     assert "Scheduled" in fixture_html(lower, later)

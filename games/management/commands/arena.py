@@ -49,8 +49,9 @@ from clocks import overdue
 from clocks.fallback import bot_failure
 from engine import MATCH_OVER, Variant
 from engine.events import FALLBACK_PLAYED
-from games import services, store
+from games import store
 from games.actors import actor_label
+from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
 from games.management.commands.simulate import add_variant_arguments, variant_spec
 from games.models import Bot, Game, GameEvent
@@ -257,12 +258,10 @@ class Command(BaseCommand):
                     names = [opponents[i % len(opponents)] for i in range(seats - 1)]
                     names.insert(match % seats, YOUR_BOT)
                     specs = [
-                        services.SeatSpec(registered=bot)
-                        if name == YOUR_BOT
-                        else services.SeatSpec(bot=name)
+                        SeatSpec(registered=bot) if name == YOUR_BOT else SeatSpec(bot=name)
                         for name in names
                     ]
-                    game = services.game_create(
+                    game = game_create(
                         variant_spec=variant.spec,
                         seats=specs,
                         seed=f"arena:{opts['seed']}:{match}",
@@ -350,6 +349,11 @@ class Command(BaseCommand):
             advance = turns.advance_game(game_id=game.pk)
             if advance.commands or advance.conflict:
                 continue
+            if advance.busy:
+                # Another run holds the game's lease (the reconciler, a resent task): it moves
+                # the game, or its lease runs out; wait and try again.
+                time.sleep(POLL)
+                continue
             if bot.kind != Bot.Kind.PULL:
                 raise CommandError(f"game {game.pk} stopped: no bot could move")
             for late in overdue.overdue_pull_bots(timezone.now()):
@@ -387,7 +391,9 @@ class Command(BaseCommand):
         )
         self.stdout.write(f"fallback moves for your bot: {fallbacks or 'none'}")
         self.stdout.write(f"status: {bot.status} {bot.status_reason}".rstrip())
-        self.stdout.write(f"games: {' '.join(map(str, results.games))} (replays at /games/<id>/)")
+        self.stdout.write(
+            f"games: {' '.join(map(str, results.games))} (replays at /games/<id>/replay/)"
+        )
 
 
 def _owner() -> Any:

@@ -14,7 +14,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from engine.verify import verify_log
-from games import services, store
+from games import reveal, store
 from games.models import Game
 
 
@@ -39,7 +39,7 @@ class Command(BaseCommand):
         if opts["json"]:
             self.stdout.write(json.dumps({"game": game.pk, **result.as_dict()}, indent=2))
         else:
-            revealed = services.revealed(game)
+            revealed = reveal.revealed(game)
             self.stdout.write(f"game {game.pk} ({game.variant.get('rules')}, {game.status})")
             if not revealed:
                 # The seed and the decks are still hidden from the players.

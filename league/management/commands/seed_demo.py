@@ -23,9 +23,11 @@ from accounts.services import profile_of
 from bots.strategies import find_strategy
 from engine import PLAYING
 from games import lobby
+from games.commands import game_command
+from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
 from games.models import Game
-from games.services import SeatSpec, game_command, game_create, game_view
+from games.visibility import game_view
 from league import demo
 
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import services
-from games.services import SeatSpec
+from games.creation import SeatSpec, game_create
 from tests.engine.decks import stacked
 from tests.games.factories import make_user
 from tests.web.browser.clicks import my_turn, play_a_turn, version, wait_for_board_after
@@ -17,7 +16,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def test_a_precognitive_seat_fills_its_lane_by_picking_cards_in_order(open_page):
     ana = make_user("ana")
-    game = services.game_create(
+    game = game_create(
         variant_spec={"precognitive": {"lane": 2, "sight": "sighted"}},
         seats=[SeatSpec(user=ana), SeatSpec(bot="lane-planner"), SeatSpec(bot="greedy")],
         seed=5,
@@ -51,7 +50,7 @@ def test_a_precognitive_seat_fills_its_lane_by_picking_cards_in_order(open_page)
 
 def test_the_censor_rules_on_a_bots_submission(open_page):
     ana = make_user("ana")
-    game = services.game_create(
+    game = game_create(
         variant_spec={"rules": "censorship"},
         seats=[SeatSpec(user=ana), SeatSpec(bot="greedy"), SeatSpec(bot="random")],
         seed=8,
@@ -92,7 +91,7 @@ NEWNO_HANDS = [
 
 def test_newno_open_start_and_a_jump_in(open_page):
     ana, ben = make_user("ana"), make_user("ben")
-    game = services.game_create(
+    game = game_create(
         variant_spec={"rules": "newno"},
         seats=[
             SeatSpec(user=ana, age=30),

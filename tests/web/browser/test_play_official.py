@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import services
-from games.services import SeatSpec
+from games.creation import SeatSpec, game_create
+from games.visibility import game_view
 from tests.games.factories import make_user
 from tests.web.browser.clicks import hand_number, my_turn, play_a_turn, scrolls_sideways
 
@@ -15,7 +15,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def test_a_person_plays_a_whole_hand_by_clicking(open_page):
     ana = make_user("ana")
-    game = services.game_create(
+    game = game_create(
         variant_spec={"rules": "official", "options": {"hand_size": 5}},
         seats=[
             SeatSpec(user=ana),
@@ -29,7 +29,7 @@ def test_a_person_plays_a_whole_hand_by_clicking(open_page):
     # A phone's width: the board wraps, and never scrolls sideways.
     page = open_page(ana, reverse("web:play", args=[game.pk]), width=360, height=760)
 
-    held = services.game_view(game_id=game.pk, viewer=ana)["hand"]
+    held = game_view(game_id=game.pk, viewer=ana)["hand"]
     assert page.locator(".hand .card").count() == len(held) >= 5
     turns = 0
     while hand_number(page) == 1 and page.locator("#game").get_attribute("data-status") != (

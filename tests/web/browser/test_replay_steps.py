@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import services
+from games.creation import SeatSpec, game_create
 from games.models import Game
-from games.services import SeatSpec
 from tests.games.factories import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -25,7 +24,7 @@ def wait_for_at(page, n: int) -> None:
 
 def test_the_replay_steps_by_buttons_keys_and_slider(open_page):
     # Bots only: with tasks in-process the match is played out when it is created.
-    game = services.game_create(
+    game = game_create(
         variant_spec={"rules": "official", "options": {"scoring": "single-hand"}},
         seats=[SeatSpec(bot="greedy"), SeatSpec(bot="random"), SeatSpec(bot="colour-control")],
         seed=4,

@@ -9,8 +9,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from games.creation import SeatSpec, game_create
 from games.models import Game, Seat
-from games.services import SeatSpec, game_create
 from staff import views
 from tests.games.factories import make_user
 from tests.staff.test_dashboard import SHORT, first_to_act_seed

@@ -10,9 +10,9 @@ import random
 import pytest
 from django.urls import reverse
 
-from games import services
+from games.commands import game_command
+from games.creation import SeatSpec, game_create
 from games.models import Game
-from games.services import SeatSpec
 from tests.games.factories import bot_move, make_user
 from tests.web.browser.conftest import ARTIFACTS
 
@@ -49,7 +49,7 @@ def hooked(open_page, live_server, person, path, **size):
 
 def two_people():
     ana, ben = make_user("ana"), make_user("ben")
-    game = services.game_create(
+    game = game_create(
         variant_spec={"rules": "official"},
         seats=[SeatSpec(user=ana), SeatSpec(user=ben)],
         seed=2,
@@ -69,9 +69,7 @@ def move(game: Game) -> None:
         if game.to_act != [mover]:
             return
         actor, command, version = bot_move(game.pk, rng)
-        services.game_command(
-            game_id=game.pk, actor=actor, command=command, expected_version=version
-        )
+        game_command(game_id=game.pk, actor=actor, command=command, expected_version=version)
 
 
 def icon(page) -> str:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import services
-from games.services import SeatSpec
+from games.creation import SeatSpec, game_create
 from tests.games.factories import make_user
 from tests.web.browser.clicks import play_a_turn, version
 
@@ -15,7 +14,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def test_a_move_shows_up_on_the_other_persons_board_without_a_reload(open_page):
     ana, ben = make_user("ana"), make_user("ben")
-    game = services.game_create(
+    game = game_create(
         variant_spec={"rules": "official"},
         seats=[SeatSpec(user=ana), SeatSpec(user=ben)],
         seed=2,

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import services
-from games.services import SeatSpec
+from games.creation import SeatSpec, game_create
 from tests.games.factories import make_user
 from tests.web.browser.clicks import click_a_move, version
 
@@ -15,7 +14,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def test_a_move_without_javascript_posts_and_comes_back(open_page):
     ana = make_user("ana")
-    game = services.game_create(
+    game = game_create(
         variant_spec={"rules": "official"},
         seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
         seed=6,

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0014_presence_and_held_notices'),
+        ('games', '0015_game_lease_struck'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

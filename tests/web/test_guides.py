@@ -1,0 +1,188 @@
+"""The guides on the site (/guides/, web/guides.py): the rules, the bot author's guide, the API
+guide and the training guide, rendered from docs/ with their headings' ids, their links
+pointing at pages that answer, and the pages that need them linking to them."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urldefrag, urlsplit
+
+import pytest
+from django.conf import settings
+from django.contrib.auth.models import User
+
+from games.creation import SeatSpec, game_create
+from web.guides import GUIDES
+
+pytestmark = pytest.mark.django_db
+
+DOCS = Path(settings.BASE_DIR) / "docs"
+
+
+class Page(HTMLParser):
+    """The ids, hrefs and headings of a page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: set[str] = set()
+        self.hrefs: list[str] = []
+        self.headings: list[tuple[str, str]] = []  # (tag, id)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if found.get("id"):
+            self.ids.add(str(found["id"]))
+        if tag == "a" and found.get("href"):
+            self.hrefs.append(str(found["href"]))
+        if re.fullmatch(r"h[1-6]", tag):
+            self.headings.append((tag, str(found.get("id") or "")))
+
+
+def parsed(html: str) -> Page:
+    page = Page()
+    page.feed(html)
+    return page
+
+
+def doc_headings(slug: str) -> list[str]:
+    """The words of the doc's ## headings, outside code blocks."""
+    out, fenced = [], False
+    for line in (DOCS / f"{slug}.md").read_text().splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        elif not fenced and line.startswith("## ") and line[3:].strip() != "Contents":
+            out.append(line[3:].strip())
+    return out
+
+
+@pytest.mark.parametrize("slug", [g.slug for g in GUIDES])
+def test_each_guide_renders_with_its_headings_and_contents(client, slug):
+    response = client.get(f"/guides/{slug}/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    page = parsed(html)
+    h2_ids = [anchor for tag, anchor in page.headings if tag == "h2" and anchor]
+    # Every ## heading of the doc is on the page with an id, and listed in the contents.
+    words = re.sub(r"<[^>]+>", "", html)
+    for heading in doc_headings(slug):
+        assert heading.replace("`", "") in words
+    article = html.split('<article class="guide">')[1]
+    assert len([t for t, _ in parsed(article).headings if t == "h2"]) == len(doc_headings(slug))
+    contents = html.split('aria-label="Contents"')[1].split("</nav>")[0]
+    for anchor in h2_ids:
+        if anchor in parsed(article).ids:
+            assert f'href="#{anchor}"' in contents
+    # No inline style or script reaches the page (the Content-Security-Policy).
+    assert "<script" not in article and "style=" not in article
+    assert f"docs/{slug}.md" in html  # the page says where it comes from
+
+
+def test_anchors_are_githubs():
+    """Links written for GitHub (docs/rules.md#the-precognitive-modifier) land on the section."""
+    from web.guides import render_guide
+
+    rules = parsed(render_guide("rules").html).ids
+    for anchor in (
+        "the-precognitive-modifier",
+        "official",
+        "basic-plus",
+        "newno",
+        "censorship",
+        "refused-commands-reason-codes",
+        "what-a-seat-sees-the-view",
+    ):
+        assert anchor in rules
+    bots = parsed(render_guide("bots-api").html).ids
+    assert "rehearsing-at-home-managepy-arena" in bots and "out-of-turn-windows" in bots
+
+
+def test_every_link_on_the_guides_answers(client):
+    """Every href on a guide page that points at the site returns 200; a #fragment names an id
+    on the page it points at; links to docs that are not pages are plain text."""
+    User.objects.create_user("ada")
+    pages: dict[str, Page] = {}
+
+    def fetch(path: str) -> Page:
+        if path not in pages:
+            response = client.get(path, follow=True)
+            assert response.status_code == 200, path
+            pages[path] = parsed(response.content.decode())
+        return pages[path]
+
+    checked = 0
+    for guide in GUIDES:
+        page_path = f"/guides/{guide.slug}/"
+        for href in fetch(page_path).hrefs:
+            target = urlsplit(href)
+            if target.scheme or target.netloc:
+                continue  # another site (PettingZoo's)
+            path, fragment = urldefrag(href)
+            path = path or page_path
+            assert not path.endswith(".md"), href
+            target_page = fetch(path)
+            if fragment and path.startswith("/guides/"):
+                assert fragment in target_page.ids, href
+            checked += 1
+    assert checked > 100
+    rules = client.get("/guides/rules/").content.decode()
+    assert "<code>docs/workers.md</code>" in rules  # not a guide: its path, unlinked
+    assert 'href="/guides/api/"' in rules
+    api = client.get("/guides/api/").content.decode()
+    assert 'href="/api/docs/"' in api  # Swagger stays the reference
+
+
+def test_the_guides_index_and_the_docs_address(client):
+    page = client.get("/guides/").content.decode()
+    for guide in GUIDES:
+        assert f'href="/guides/{guide.slug}/"' in page
+    # docs/rules.md, as the docs and old pages name it, is the guide's page.
+    response = client.get("/docs/bots-api.md")
+    assert response.status_code == 301 and response["Location"] == "/guides/bots-api/"
+    assert client.get("/docs/workers.md").status_code == 404
+    assert client.get("/guides/workers/").status_code == 404
+
+
+def test_the_pages_that_need_the_guides_link_to_them(client):
+    ada = User.objects.create_user("ada")
+    client.force_login(ada)
+    home = client.get("/").content.decode()
+    assert 'href="/guides/rules/"' in home and 'href="/guides/bots-api/"' in home
+    assert 'href="/guides/"' in home  # the site's navigation
+    bots = client.get("/me/bots/").content.decode()
+    assert 'href="/guides/bots-api/"' in bots
+    assert "The guide for bot authors is docs/bots-api.md" not in bots
+    new_game = client.get("/play/new/").content.decode()
+    for anchor in ("official", "basic-plus", "newno", "censorship", "the-precognitive-modifier"):
+        assert f'href="/guides/rules/#{anchor}"' in new_game
+    profile = client.get("/accounts/profile/").content.decode()
+    token_section = profile.split('id="token-title"')[1].split("</section>")[0]
+    assert 'href="/guides/api/#sessions-personal-tokens-and-csrf"' in token_section
+    assert 'href="/api/docs/"' in token_section
+    for path in ("/", "/me/bots/", "/play/new/", "/accounts/profile/"):
+        for href in parsed(client.get(path).content.decode()).hrefs:
+            if href.startswith("/guides/"):
+                assert client.get(urldefrag(href)[0]).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("spec", "anchor", "words"),
+    [
+        ({"rules": "official", "options": {"target": 50}}, "official", "Official: the rules"),
+        (
+            {"rules": "basic-plus", "precognitive": {"lane": 2, "sight": "blind"}},
+            "the-precognitive-modifier",
+            "Precognitive (lane 2, blind) over basic-plus: the rules",
+        ),
+    ],
+)
+def test_the_play_page_links_to_its_familys_rules(client, spec, anchor, words):
+
+    ada, bob = User.objects.create_user("ada"), User.objects.create_user("bob")
+    seats = [SeatSpec(user=ada), SeatSpec(user=bob)]
+    game = game_create(variant_spec=spec, seats=seats, seed=1, actor=ada)
+    client.force_login(ada)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert f'<a href="/guides/rules/#{anchor}" hx-boost="false">{words}</a>' in page
+    assert anchor in parsed(client.get("/guides/rules/").content.decode()).ids
