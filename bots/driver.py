@@ -68,6 +68,11 @@ class Windows:
     seats: frozenset[int]
     owed: frozenset[int] = frozenset()
     jump: bool = False
+    # People at the table (a subset of `seats`): bots wait for them (a grace, bots/turns.py) at
+    # a new out-of-turn chance of theirs before any bot acts on it, and at a new open choice
+    # they are eligible for (`choice`).
+    people: frozenset[int] = frozenset()
+    choice: bool = False
 
 
 class WindowDue:
@@ -112,6 +117,8 @@ def next_command(
         return command
     if "seats" in (state.pending or {}):
         eligible = list(state.to_act)
+        if windows is not None and windows.choice and windows.people.intersection(eligible):
+            return WINDOW_DUE
         for seat in rng.sample(eligible, len(eligible)):
             if seat in strategies and (command := _ask(variant, state, seat, strategies, rng)):
                 return command
@@ -137,9 +144,18 @@ def _out_of_turn(
     remote = windows.seats if windows is not None else frozenset()
     if state.uncalled:
         # A seat that owes the call has the first chance to make it (it may be in `to_act`, as
-        # after an automatic precognitive lane play); then the others may catch it.
-        for seat in _uno_order(state, state.uncalled):
+        # after an automatic precognitive lane play); then the others may catch it, a person at
+        # the table with a new chance before any bot.
+        order = _uno_order(state, state.uncalled)
+        person_first = windows is not None and any(
+            seat in windows.people and _new_uno_chance(variant, state, seat, windows)
+            for seat in order
+            if seat not in state.uncalled
+        )
+        for seat in order:
             if seat in strategies:
+                if person_first and seat not in state.uncalled:
+                    return WINDOW_DUE
                 if command := _ask(variant, state, seat, strategies, rng):
                     return command
             elif seat in remote and _new_uno_chance(variant, state, seat, windows):
@@ -147,6 +163,10 @@ def _out_of_turn(
     if (state.pending or {}).get("jump") is not None:
         # Remote holders draw their place in the same random order as the driver's own seats.
         holders = [s for s in _jump_holders(state) if s in strategies or s in remote]
+        if windows is not None and windows.jump:
+            # A person at the table who may jump in gets the grace before any bot does.
+            if any(s in windows.people and variant.legal_commands(state, s) for s in holders):
+                return WINDOW_DUE
         for seat in rng.sample(holders, len(holders)):
             if seat not in strategies:
                 if windows is not None and windows.jump and variant.legal_commands(state, seat):
@@ -218,14 +238,18 @@ def play(
     keep_events: bool = True,
     on_events: Any = None,
     remote: frozenset[int] = frozenset(),
+    people: frozenset[int] = frozenset(),
 ) -> Run:
     """Step the seats of `strategies` until the next decision is another seat's, the match is
     over, or `limit` commands; with `remote` seats, also when one of them has a new out-of-turn
     chance (`Run.window`; the state's own chances count as old: the caller offered them).
-    `on_events(events)` sees each step's events. Raises BotFailed when a strategy gives an
-    illegal command."""
+    `on_events(events)` sees each step's events. `people` (seats of people at the table) are
+    treated as `remote`, and the run also stops before bots act on a new chance of theirs, or
+    on a new open choice they may answer. Raises BotFailed when a strategy gives an illegal
+    command."""
     run = Run(state)
-    windows = Windows(remote) if remote else None
+    remote = remote | people
+    windows = Windows(remote, people=people) if remote else None
     while run.commands < limit and run.state.status != MATCH_OVER:
         command = next_command(variant, run.state, strategies, rng, windows)
         if command is WINDOW_DUE:
@@ -233,6 +257,7 @@ def play(
             break
         if command is None or isinstance(command, WindowDue):
             break
+        before = run.state
         try:
             events, run.state = step(variant, run.state, command)
         except IllegalCommand as error:
@@ -245,12 +270,22 @@ def play(
         if "seat" in command:
             run.seats.add(command["seat"])
         if windows is not None:
-            windows = new_chances(remote, events, run.state)
+            windows = new_chances(remote, events, run.state, people, before)
     return run
 
 
-def new_chances(remote: frozenset[int], events: list[Event], state: State) -> Windows:
+def new_chances(
+    remote: frozenset[int],
+    events: list[Event],
+    state: State,
+    people: frozenset[int] = frozenset(),
+    before: State | None = None,
+) -> Windows:
     """The chances `events` opened: uno debts they record, and the jump-in window (one never
-    outlives the command after the play that opened it, so an open one is always new)."""
+    outlives the command after the play that opened it, so an open one is always new); and
+    whether they opened an open choice (one that `before`, the state they were decided in,
+    did not have)."""
     owed = frozenset(e["seat"] for e in events if e["type"] == UNO_OWED)
-    return Windows(remote, owed, "jump" in (state.pending or {}))
+    pending = state.pending or {}
+    choice = "seats" in pending and (before is None or before.pending != pending)
+    return Windows(remote, owed, "jump" in pending, people, choice)

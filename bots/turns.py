@@ -16,20 +16,30 @@ deadline, to the overdue-turn sweep, clocks/overdue.py).
 
 A game with webhook seats is advanced by one run at a time: a run takes the game's lease
 (bots/remote/leases.py) before it reads the game, and a run that finds it held stops at once,
-leaving it to the holder to advance the game again; so a bot is never asked one decision twice.
+leaving it to the holder to advance the game again; the holder renews it just before each
+request to a bot and asks nothing once it is gone; so a bot is never asked one decision twice.
 
 Remote bots' out-of-turn chances (bots/remote/windows.py): before a run, the windows the last
 append opened for webhook and pull seats are offered, and the run waits for them; a run stops
 where a remote seat gets a new chance, so that its window comes before the next command. A game
 without remote seats skips all of it.
+
+People's out-of-turn chances get a grace: while a person is at the table (clocks/presence.py
+`at_table`: the play page open in front), the run stops where that person gets a new chance (a
+jump-in on a card they hold, an uno call they owe or a catch, an open choice they may answer:
+the newno open start), and the next advance holds the game for the game's grace
+(GameSettings.grace, GAMES_GRACE_SECONDS) from the append that opened it, recorded in
+`Game.grace_until` for the page's countdown; then the bots move as before. A person away holds
+nobody up. The grace ends by the advance's countdown (games/tasks.py), the page's poll
+(web/play.py) or the end_graces sweep, whichever comes first; each clears it once.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.utils import timezone
@@ -38,12 +48,14 @@ from bots.driver import BotFailed, play
 from bots.remote import leases, windows
 from bots.remote.webhook_turns import webhook_turn
 from bots.strategies import Strategy, find_strategy
+from clocks import presence
 from clocks.fallback import fallback_strategy
-from engine import MATCH_OVER, PLAYING, State
+from engine import MATCH_OVER, PLAYING, State, Variant
 from engine.commands import CLOSE_WINDOW
 from games import commands, reads
 from games.actors import SYSTEM, actor_label
 from games.errors import Conflict, IllegalMove
+from games.game_settings import GameSettings
 from games.models import Bot, Game, Seat
 from games.repository import repository
 from games.seats import WORKER_SEATS, Controller, SeatRow, effective, rows_of, worker_to_act
@@ -90,21 +102,37 @@ def advance_game(
         return Advance(game_id, 0, game.version)
     if not webhook_bots(seats):
         return _advance(game, seats, batch, windows_over)
-    holder = leases.acquire(game_id, seconds=leases.run_seconds(game))
-    if holder is None:
+    lease = leases.acquire(game_id, seconds=leases.run_seconds(game))
+    if lease is None:
         return Advance(game_id, 0, game.version, busy=True)
     try:
         # Read again under the lease: a run that held it may have moved the game meanwhile.
         game, seats = game_and_seats(game_id)
         if game.status == MATCH_OVER:
-            return Advance(game_id, 0, game.version)
-        advance = _advance(game, seats, batch, windows_over)
-    finally:
-        again = leases.release(game_id, holder)
+            advance = Advance(game_id, 0, game.version)
+        else:
+            advance = _advance(game, seats, batch, windows_over, lease)
+    except leases.LeaseLost:
+        # The lease ran out before a bot was asked (it may be another run's now): nothing asked,
+        # a note left; when no run holds the lease, this run's task sends the game again.
+        leases.release(lease, failed=True)
+        held = leases.note(game_id)
+        return Advance(game_id, 0, game.version, busy=True, again=not held)
+    except BaseException:
+        # The note of a run refused meanwhile stays on the lease, for the reconciler.
+        leases.release(lease, failed=True)
+        raise
+    again = leases.release(lease)
     return replace(advance, again=True) if again else advance
 
 
-def _advance(game: Game, seats: list[Seat], batch: int, windows_over: int | None) -> Advance:
+def _advance(
+    game: Game,
+    seats: list[Seat],
+    batch: int,
+    windows_over: int | None,
+    lease: leases.Lease | None = None,
+) -> Advance:
     game_id = game.pk
     strategies = in_process(seats)
     webhooks = webhook_bots(seats)
@@ -114,29 +142,42 @@ def _advance(game: Game, seats: list[Seat], batch: int, windows_over: int | None
     variant, state, version = loaded.variant, loaded.state, loaded.version
     pulls = remote_bots(seats, Controller.PULL)
     remote = frozenset(webhooks) | frozenset(pulls)
+    people = people_at_table(game, seats) if strategies else frozenset()
+    hold = 0.0
+    # Seats struck at this version with no move appended: not asked again here.
+    struck = lease.struck_seats(version) if lease is not None else frozenset()
     if remote and windows_over != version:
         offered = windows.offer(
             game=game, variant=variant, state=state, version=version, webhooks=webhooks,
-            pulls=pulls, in_turn=remote_to_act(state, webhooks),
+            pulls=pulls, in_turn=remote_to_act(state, webhooks, struck), lease=lease,
         )  # fmt: skip
-        if offered is not None:
+        if offered is not None and (offered.commands or offered.conflict or not offered.hold):
             return Advance(
                 game_id, offered.commands, offered.version, offered.conflict, offered.strike,
                 offered.hold,
             )  # fmt: skip
+        hold = offered.hold if offered is not None else 0.0
+    if people and windows_over != version:
+        hold = max(hold, grace_left(game, variant, state, people))
+    if hold > 0:
+        start_grace(game_id, version, hold)
+        return Advance(game_id, 0, version, hold=hold)
+    if windows_over == version and game.grace_until is not None:
+        end_grace(game_id, version)
     # Seeded by the game and version, so a repeated run decides the same moves.
     rng = random.Random(f"{game.pk}:{version}")
     try:
-        run = play(variant, state, strategies, rng, limit=batch, remote=remote)
+        run = play(variant, state, strategies, rng, limit=batch, remote=remote, people=people)
     except BotFailed as error:
         raise BotFailed(f"game {game.pk} v{version}: {error}") from error
     if not run.events:
-        seat = remote_to_act(state, webhooks)
+        seat = remote_to_act(state, webhooks, struck)
         if seat is None:
             return Advance(game_id, 0, version)
         turn = webhook_turn(
-            game=game, variant=variant, state=state, version=version, seat=seat, bot=webhooks[seat]
-        )
+            game=game, variant=variant, state=state, version=version, seat=seat,
+            bot=webhooks[seat], lease=lease,
+        )  # fmt: skip
         return Advance(game_id, turn.commands, turn.version, turn.conflict, turn.strike)
     names = {_strategy_name(seat) for seat in seats if seat.number in run.seats}
     label = "bot:" + "+".join(sorted(names)) if names else actor_label(SYSTEM)
@@ -155,6 +196,75 @@ def _advance(game: Game, seats: list[Seat], batch: int, windows_over: int | None
     if not appended.repeated:
         repository.saved(game, appended.version, variant, run.state, settled=version)
     return Advance(game_id, 0 if appended.repeated else run.commands, appended.version)
+
+
+def people_at_table(game: Game, seats: Sequence[Seat]) -> frozenset[int]:
+    """The seats of the people at the table now (clocks/presence.py `at_table`) who still move
+    their own seat (one query, none when no person moves a seat)."""
+    users = {seat.user_id: seat.number for seat in seats if _effective(seat) == Controller.PERSON}
+    if not users:
+        return frozenset()
+    return frozenset(users[user] for user in presence.at_table(game.pk) if user in users)
+
+
+def grace_left(game: Game, variant: Variant, state: State, people: Collection[int]) -> float:
+    """Seconds the bots still wait for `people` at this version: the game's grace from the
+    append that opened a chance for one of them (a new uno debt to call or catch, a jump-in
+    on a card they hold, an open choice they may answer); 0 when none has one or it is over."""
+    choice = "seats" in (state.pending or {}) and any(seat in people for seat in state.to_act)
+    if not choice and not windows.new_chances(game, variant, state, people):
+        return 0.0
+    opened = game.last_activity or game.created_at
+    end = opened + timedelta(seconds=GameSettings.of(game.context).grace)
+    return max((end - timezone.now()).total_seconds(), 0.0)
+
+
+def start_grace(game_id: int, version: int, seconds: float) -> None:
+    """Record that the game waits `seconds` at `version` (the play page's countdown; ended by
+    the advance's countdown, the page's poll or the end_graces sweep)."""
+    Game.objects.filter(pk=game_id, version=version).update(
+        grace_until=timezone.now() + timedelta(seconds=seconds), grace_version=version
+    )
+
+
+def end_grace(game_id: int, version: int) -> bool:
+    """Clear the game's grace at `version` if it is over; True for the one caller that cleared
+    it (who then advances the game past the windows of that version)."""
+    return bool(
+        Game.objects.filter(
+            pk=game_id, grace_version=version, grace_until__lte=timezone.now()
+        ).update(grace_until=None)
+    )
+
+
+def ended_graces() -> list[tuple[int, int]]:
+    """The games whose grace is over, each cleared here, with the version to advance past (a
+    stale grace, whose game moved on meanwhile, is cleared and left)."""
+    ended = []
+    over = Game.objects.filter(grace_until__lte=timezone.now()).values_list(
+        "pk", "grace_version", "version"
+    )
+    for game_id, grace_version, version in over:
+        if grace_version is None:
+            continue
+        if end_grace(game_id, grace_version) and grace_version == version:
+            ended.append((game_id, version))
+    return ended
+
+
+def waiting_for(game: Game, seat: int | None) -> datetime | None:
+    """When the grace the game holds for `seat` (a person at the table with an out-of-turn
+    chance now) ends, or None: for the play page's countdown."""
+    if seat is None or game.grace_until is None or game.grace_version != game.version:
+        return None
+    if game.grace_until <= timezone.now() or game.status != PLAYING:
+        return None
+    loaded = repository.get(game.pk, game=game)
+    variant, state = loaded.variant, loaded.state
+    choice = "seats" in (state.pending or {}) and seat in state.to_act
+    if choice or windows.new_chances(game, variant, state, {seat}):
+        return game.grace_until
+    return None
 
 
 def game_and_seats(game_id: int) -> tuple[Game, list[Seat]]:
@@ -201,13 +311,15 @@ def remote_bots(seats: Iterable[Seat], controller: str) -> dict[int, Bot]:
     }
 
 
-def remote_to_act(state: State, remote: Mapping[int, Bot]) -> int | None:
+def remote_to_act(
+    state: State, remote: Mapping[int, Bot], struck: Collection[int] = ()
+) -> int | None:
     """The seat of `remote` whose decision the game waits for, if any (in an open choice, the
-    first eligible one)."""
+    first eligible one), leaving out the seats `struck` at this version (leases.Lease)."""
     if state.status != PLAYING or not state.to_act:
         return None
     waiting = state.to_act if "seats" in (state.pending or {}) else state.to_act[:1]
-    return next((seat for seat in waiting if seat in remote), None)
+    return next((seat for seat in waiting if seat in remote and seat not in struck), None)
 
 
 def seat_rows(game_id: int) -> list[SeatRow]:

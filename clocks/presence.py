@@ -132,3 +132,14 @@ def unsubscribe(user_id: int) -> None:
     NotificationPreference.objects.update_or_create(
         user_id=user_id, defaults={"turn_emails": NotificationPreference.TurnEmails.NONE}
     )
+
+
+def at_table(game_id: int, *, now: datetime | None = None) -> set[int]:
+    """The people seen at the game within GAMES_AT_TABLE_SECONDS: its page open and polling in
+    a tab in front (a background tab polls about once a minute, and counts as away)."""
+    since = (now or timezone.now()) - timedelta(seconds=settings.GAMES_AT_TABLE_SECONDS)
+    return set(
+        Presence.objects.filter(game_id=game_id, seen_at__gte=since).values_list(
+            "user_id", flat=True
+        )
+    )

@@ -5,8 +5,10 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import partial
 from typing import Any
 
@@ -26,8 +28,15 @@ log = logging.getLogger(__name__)
 
 
 class _Runs(threading.local):
-    # The tasks sent in-process while one runs in this thread, waiting their turn (None: none runs).
-    queue: deque[Callable[[], Any]] | None = None
+    # The tasks sent in-process in this thread and not yet run, by name, in the order sent.
+    queue: deque[tuple[str, Callable[[], Any]]]
+    # Whether a task runs in this thread now (a task sent then is queued).
+    running: bool = False
+    # What the drains in this thread may still run (None: all): [tasks, the monotonic end].
+    limit: list[float] | None = None
+
+    def __init__(self) -> None:
+        self.queue = deque()
 
 
 _runs = _Runs()
@@ -39,7 +48,13 @@ class InProcessTask(Task[Any, Any]):
     thread is queued and run after it, and the first one drains the queue in a loop before it
     returns. A chain of tasks (an append's dispatch sends `advance_game`, whose append dispatches
     the next, one per webhook decision) so runs one after another as on a worker, never one inside
-    another until Python's recursion limit (docs/workers.md, "Without Redis")."""
+    another until Python's recursion limit (docs/workers.md, "Without Redis").
+
+    A queued task that fails is logged under its own name as it fails, and the others still run;
+    only the caller's own task's error is raised to the caller. A thread may limit each drain
+    (`drain_limit`: run_periodic does, so that one tick's chain does not hold up the schedule);
+    what is left stays queued in order for the thread's next drain (`drain`). A BaseException
+    (KeyboardInterrupt, SystemExit) stops the drain and leaves the rest queued, said in the log."""
 
     # Every option goes on to Task.apply by keyword, as delay and apply_async pass them; the
     # stubs' apply names each option, positionally too.
@@ -49,34 +64,75 @@ class InProcessTask(Task[Any, Any]):
         kwargs: dict[str, Any] | None = None,
         **options: Any,
     ) -> EagerResult[Any]:
-        queue = _runs.queue
-        if queue is not None:
+        if _runs.running:
             options.setdefault("task_id", uuid())
-            queue.append(partial(super().apply, args, kwargs, **options))
+            _runs.queue.append((self.name, partial(super().apply, args, kwargs, **options)))
             return EagerResult(options["task_id"], None, states.PENDING, name=self.name)
-        _runs.queue = queue = deque()
-        errors: list[Exception] = []
-        result = None
+        _runs.running = True
         try:
             try:
                 result = super().apply(args, kwargs, **options)
-            except Exception as error:
-                errors.append(error)
-            while queue:
-                run = queue.popleft()
-                try:
-                    run()
-                except Exception as error:
-                    # One failing task does not stop the others, as with a broker.
-                    if errors:
-                        log.exception("in-process task failed after another one had")
-                    errors.append(error)
+            except Exception:
+                _drain()
+                raise
+            _drain()
+            return result
         finally:
-            _runs.queue = None
-        if errors:
-            raise errors[0]
-        assert result is not None  # super().apply returned, or it raised and errors holds it
-        return result
+            _runs.running = False
+
+    @staticmethod
+    def drain() -> int:
+        """Run this thread's queued tasks (within its limit); the number left queued."""
+        if _runs.running:
+            return len(_runs.queue)
+        _runs.running = True
+        try:
+            _drain()
+        finally:
+            _runs.running = False
+        return len(_runs.queue)
+
+    @staticmethod
+    def queued() -> list[str]:
+        """The names of this thread's queued tasks, in order."""
+        return [name for name, _ in _runs.queue]
+
+    @staticmethod
+    @contextmanager
+    def drain_limit(tasks: int, seconds: float) -> Iterator[None]:
+        """Within the block, the drains in this thread run at most `tasks` queued tasks in all,
+        and start none after `seconds`; the rest stay queued for a later drain."""
+        previous, _runs.limit = _runs.limit, [tasks, time.monotonic() + seconds]
+        try:
+            yield
+        finally:
+            _runs.limit = previous
+
+
+def _drain() -> None:
+    queue, limit = _runs.queue, _runs.limit
+    try:
+        while queue:
+            if limit is not None:
+                if limit[0] < 1 or time.monotonic() >= limit[1]:
+                    return  # left queued, in order, for the thread's next drain
+                limit[0] -= 1
+            name, run = queue.popleft()
+            try:
+                run()
+            except Exception:
+                # One failing task does not stop the others, as with a broker.
+                log.exception("in-process task %s failed", name)
+    except BaseException:
+        if queue:
+            names = ", ".join(name for name, _ in queue)
+            log.warning(
+                "stopped with %d in-process tasks queued (%s): kept for this thread's next "
+                "drain; the reconciler finds their games again if none comes",
+                len(queue),
+                names,
+            )
+        raise
 
 
 app = Celery("config", task_cls=InProcessTask)

@@ -379,6 +379,14 @@ GAMES_NOTICE_RESEND = int(os.environ.get("GAMES_NOTICE_RESEND", "600"))
 # and seconds between two writes of that moment per person, game and web process.
 GAMES_PRESENCE_SECONDS = int(os.environ.get("GAMES_PRESENCE_SECONDS", "300"))
 GAMES_PRESENCE_WRITE_SECONDS = int(os.environ.get("GAMES_PRESENCE_WRITE_SECONDS", "15"))
+# Out-of-turn grace for people (bots/turns.py, docs/rules.md "What the service adds"): seconds
+# bots wait before they move while a person at the table has an out-of-turn chance (a jump-in,
+# the newno open start, a catch, an uno call; a game's settings, from its competition, may set
+# {"grace_seconds": s}); and seconds after a person was last seen at the game (its page or its
+# poll) during which they count as at the table. The presence write comes at most every
+# GAMES_PRESENCE_WRITE_SECONDS, so this is longer than that.
+GAMES_GRACE_SECONDS = float(os.environ.get("GAMES_GRACE_SECONDS", "4"))
+GAMES_AT_TABLE_SECONDS = int(os.environ.get("GAMES_AT_TABLE_SECONDS", "20"))
 # Registered bots (bots/remote/, bots/remote/webhook.py; docs/workers.md).
 # Seconds a webhook bot has to answer (a game's context may set {"bot_timeout": s}).
 BOTS_WEBHOOK_TIMEOUT = float(os.environ.get("BOTS_WEBHOOK_TIMEOUT", "1.0"))
@@ -423,6 +431,9 @@ LEAGUE_ROUNDS_SECONDS = int(os.environ.get("LEAGUE_ROUNDS_SECONDS", "30"))
 CELERY_BEAT_SCHEDULE = {
     "reconcile-games": {"task": "games.tasks.reconcile_games", "schedule": 15.0},
     "close-open-choices": {"task": "games.tasks.close_open_choices", "schedule": 5.0},
+    # Games whose grace for a person's out-of-turn chance is over (with a broker the advance's
+    # countdown comes first; without one, under make run, this is what ends a grace).
+    "end-graces": {"task": "games.tasks.end_graces", "schedule": 5.0},
     "run-projections": {"task": "games.tasks.run_projections", "schedule": 10.0},
     "settle-validations": {"task": "games.tasks.settle_validations", "schedule": 60.0},
     # People's deadlines and pull bots' (5 s: a pull bot's limit is seconds).

@@ -3,7 +3,14 @@ console's action pages (staff/action_views.py)."""
 
 from __future__ import annotations
 
-from games.errors import Conflict, Forbidden, GameError, GameNotFound, IllegalMove
+from games.errors import (
+    Conflict,
+    Forbidden,
+    GameError,
+    GameNotFound,
+    IllegalMove,
+    RematchRefused,
+)
 
 # A GameError's status is its nearest class's here (the subclasses of these inherit their
 # status); any other GameError is 400. docs/api.md has the table.
@@ -11,6 +18,7 @@ STATUS: dict[type[GameError], int] = {
     GameNotFound: 404,
     Forbidden: 403,
     Conflict: 409,
+    RematchRefused: 409,
     IllegalMove: 422,
 }
 DEFAULT_STATUS = 400

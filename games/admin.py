@@ -234,7 +234,7 @@ class GameLeaseAdmin(ReadOnlyAdmin[GameLease]):
     """Which run may ask a game's webhook bots now (bots/remote/leases.py): to see a game held by
     a lease that a killed worker left, until it expires."""
 
-    list_display = ("game_link", "holder", "until", "again")
+    list_display = ("game_link", "holder", "until", "again", "struck")
     list_filter = ("again",)
     search_fields = ("=game__id", "holder")
 

@@ -62,3 +62,10 @@ class InvalidGame(GameError):
     """A game that cannot be created as asked (unknown rules or option, wrong seats)."""
 
     code = "invalid-game"
+
+
+class RematchRefused(GameError):
+    """A rematch that cannot be offered or answered now (games/rematch.py): `not-over`,
+    `not-rematchable`, `already-offered`, `no-offer`, `already-answered`, `offer-closed`."""
+
+    code = "rematch-refused"

@@ -2,7 +2,8 @@
 
 Stored as `Game.context` (JSON), written once when the game is created and never changed, so a
 running game keeps its settings whatever happens to its competition later. A limit left unset
-falls back to the site's setting of the day it is read (GAMES_TURN_SECONDS, BOTS_*_TIMEOUT).
+falls back to the site's setting of the day it is read (GAMES_TURN_SECONDS, GAMES_GRACE_SECONDS,
+BOTS_*_TIMEOUT).
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ class GameSettings:
     bot_timeout: float | None = None
     pull_timeout: float | None = None
     vacation_days: int | None = None
+    # Seconds bots wait while a person at the table has an out-of-turn chance (bots/turns.py).
+    grace_seconds: float | None = None
     # A ladder's game: its league.LadderSet and which seat rotation of the set it plays.
     ladder_set: int | None = None
     rotation: int | None = None
@@ -77,6 +80,13 @@ class GameSettings:
     def pull_limit(self) -> float:
         """Seconds a pull bot has for a decision after the game last moved."""
         return float(self.pull_timeout or settings.BOTS_PULL_TIMEOUT)
+
+    @property
+    def grace(self) -> float:
+        """Seconds bots wait while a person at the table has an out-of-turn chance."""
+        return float(
+            settings.GAMES_GRACE_SECONDS if self.grace_seconds is None else self.grace_seconds
+        )
 
     @property
     def vacation_budget(self) -> int:

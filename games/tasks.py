@@ -15,7 +15,7 @@ from celery import shared_task
 from django.conf import settings
 
 from bots import turns
-from bots.remote import validation
+from bots.remote import leases, validation
 from clocks import deadlines, overdue
 from games import projections
 from games.models import Bot
@@ -27,11 +27,13 @@ log = logging.getLogger(__name__)
 def advance_game(game_id: int, windows_over: int | None = None) -> None:
     advance = turns.advance_game(game_id=game_id, windows_over=windows_over)
     if advance.hold:
-        # The game holds for a pull bot's out-of-turn window: advance again when it closes, past
-        # the windows of that version. Run in-process (no broker) the countdown is not kept and
-        # this runs next (queued: config/celery.py): without a broker the game does not hold for
-        # pull bots' windows.
-        advance_game.apply_async((game_id, advance.version), countdown=advance.hold)
+        # The game holds for an out-of-turn window (a pull bot's, or a person's grace,
+        # Game.grace_until): advance again when it closes, past the windows of that version.
+        # In-process (no broker) a countdown is not kept (the task would run next, queued:
+        # config/celery.py), so nothing is sent: the play page's poll or the end_graces sweep
+        # (run_periodic) ends the grace.
+        if not advance_game.app.conf.task_always_eager:
+            advance_game.apply_async((game_id, advance.version), countdown=advance.hold)
     elif advance.again:
         # A run was refused while this one held the game's lease (bots/remote/leases.py): its
         # work is this run's to send again.
@@ -40,10 +42,27 @@ def advance_game(game_id: int, windows_over: int | None = None) -> None:
 
 @shared_task(ignore_result=True)
 def reconcile_games() -> None:
-    """Re-drive every game a worker should move that has not moved for a while."""
+    """Re-drive every game a worker should move that has not moved for a while, and at once every
+    game whose lease is free with a note on it (bots/remote/leases.py: a run was refused and the
+    holder failed before it sent the game again)."""
     idle = timedelta(seconds=settings.GAMES_RECONCILE_IDLE)
-    for game_id in turns.stalled_games(idle=idle):
+    for game_id in sorted({*turns.stalled_games(idle=idle), *leases.take_notes()}):
         advance_game.delay(game_id)
+
+
+@shared_task(ignore_result=True)
+def end_graces() -> None:
+    """Advance every game whose grace for a person's out-of-turn chance is over (a lost
+    countdown; without a broker, the way a grace ends when no page polls)."""
+    for game_id, version in turns.ended_graces():
+        advance_game.delay(game_id, version)
+
+
+def end_grace(game_id: int, version: int) -> None:
+    """The play page's poll found the game's grace over: advance it once (turns.end_grace
+    lets one caller through)."""
+    if turns.end_grace(game_id, version):
+        advance_game.delay(game_id, version)
 
 
 @shared_task(ignore_result=True)

@@ -109,6 +109,7 @@ class CompetitionForm(VariantForm, forms.ModelForm[Competition]):
             "turn_seconds",
             "bot_timeout",
             "pull_timeout",
+            "grace_seconds",
             "vacation_days",
             "matchmaking",
             "duplicate",
@@ -183,7 +184,15 @@ class CompetitionAdmin(admin.ModelAdmin[Competition]):
         ),
         (
             "What its games get",
-            {"fields": ("turn_seconds", "bot_timeout", "pull_timeout", "vacation_days")},
+            {
+                "fields": (
+                    "turn_seconds",
+                    "bot_timeout",
+                    "pull_timeout",
+                    "vacation_days",
+                    "grace_seconds",
+                )
+            },
         ),
         ("Ladders", {"fields": ("matchmaking", "duplicate")}),
         ("Made", {"fields": ("created_by", "created_at")}),

@@ -20,6 +20,8 @@ from games.models import Bot
 
 # A webhook decision holds a worker for the whole wait (bots/remote/webhook_turns.py).
 MAX_BOT_TIMEOUT = 30.0
+# A grace for people's out-of-turn chances holds the whole table (bots/turns.py).
+MAX_GRACE_SECONDS = 30.0
 
 
 # Defaults read when a competition is made (callables, so migrations do not freeze them): a
@@ -34,6 +36,10 @@ def default_bot_timeout() -> float:
 
 def default_pull_timeout() -> float:
     return settings.BOTS_PULL_TIMEOUT
+
+
+def default_grace_seconds() -> float:
+    return settings.GAMES_GRACE_SECONDS
 
 
 def validate_seconds(value: float) -> None:
@@ -78,6 +84,12 @@ class Competition(models.Model):
     )
     vacation_days = models.PositiveSmallIntegerField(
         default=0, help_text="Vacation days each seat may take in each game."
+    )
+    grace_seconds = models.FloatField(
+        default=default_grace_seconds,
+        validators=[MinValueValidator(0), MaxValueValidator(MAX_GRACE_SECONDS)],
+        help_text="Seconds bots wait while a person at the table has an out-of-turn chance "
+        "(a jump-in, the newno open start, a catch, an uno call); 0: no wait.",
     )
     matchmaking = models.BooleanField(
         default=False, help_text="Ladders only: the beat task seats idle entrants in new games."

@@ -35,19 +35,21 @@ def competition_create(
     turn_seconds: int | None = None,
     bot_timeout: float | None = None,
     pull_timeout: float | None = None,
+    grace_seconds: float | None = None,
     vacation_days: int = 0,
     matchmaking: bool | None = None,
     duplicate: bool = True,
     created_by: Any = None,
 ) -> Competition:
     """Create a league or a ladder. A time limit left out is the site's setting of today
-    (GAMES_TURN_SECONDS, BOTS_WEBHOOK_TIMEOUT, BOTS_PULL_TIMEOUT); `matchmaking` defaults to on
-    for a ladder. Raises InvalidCompetition (`invalid-variant`, `invalid-setting`,
-    `slug-taken`) and creates nothing then."""
+    (GAMES_TURN_SECONDS, BOTS_WEBHOOK_TIMEOUT, BOTS_PULL_TIMEOUT, GAMES_GRACE_SECONDS);
+    `matchmaking` defaults to on for a ladder. Raises InvalidCompetition (`invalid-variant`,
+    `invalid-setting`, `slug-taken`) and creates nothing then."""
     limits = {
         "turn_seconds": turn_seconds,
         "bot_timeout": bot_timeout,
         "pull_timeout": pull_timeout,
+        "grace_seconds": grace_seconds,
     }
     competition = Competition(
         name=name,
@@ -221,5 +223,6 @@ def competition_game(
             bot_timeout=competition.bot_timeout,
             pull_timeout=competition.pull_timeout,
             vacation_days=competition.vacation_days,
+            grace_seconds=competition.grace_seconds,
         ),
     )

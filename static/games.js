@@ -1,6 +1,6 @@
-// The play page and the replay, enhanced: a turn clock that counts down, and keys that step
-// through a replay. Both pages work without it (the clock shows the absolute time; the replay's
-// steps are links). Listeners sit on the document, so boards that htmx swaps in need nothing.
+// The play page and the replay, enhanced: a turn clock and the bots' grace for an out-of-turn
+// chance that count down, and keys that step through a replay. Both pages work without it (the
+// clocks show the absolute time; the replay's steps are links). Listeners sit on the document, so boards that htmx swaps in need nothing.
 (function () {
   "use strict";
 
@@ -13,7 +13,18 @@
     return m + ":" + String(sec).padStart(2, "0") + " left";
   }
 
+  // A grace for an out-of-turn chance lasts seconds: count them.
+  function graceLeft(ms) {
+    var s = Math.ceil(ms / 1000);
+    return s > 1 ? s + " more seconds" : s === 1 ? "1 more second" : "no longer";
+  }
+
   function tick() {
+    document.querySelectorAll("time[data-grace]").forEach(function (el) {
+      if (!el.dataset.absolute) el.dataset.absolute = el.textContent;
+      el.textContent = graceLeft(Date.parse(el.getAttribute("datetime")) - Date.now());
+      el.title = el.dataset.absolute;
+    });
     document.querySelectorAll("time[data-deadline]").forEach(function (el) {
       if (!el.dataset.absolute) el.dataset.absolute = el.textContent;
       var left = Date.parse(el.getAttribute("datetime")) - Date.now();

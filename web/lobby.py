@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET
 
 from engine.events import GAME_ABORTED
 from frontdoor.variant_text import time_left, variant_details, variant_title
+from games import rematch
 from games.actors import Person
 from games.lobby import GameRow, SeatInfo, games_of
 from games.models import Game, GameEvent, GameSummary, MatchResult
@@ -218,5 +219,7 @@ def lobby(request: SignedInRequest) -> HttpResponse:
         "tabs": TABS,
         "waiting": waiting,
         "games": lobby_games(rows, person),
+        # Rematches others offered that wait for the person's answer (games/rematch.py).
+        "rematch_offers": rematch.open_offers_for(person),
     }
     return render(request, "play/lobby.html", context)

@@ -20,21 +20,23 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
+from bots import turns
 from clocks.presence import is_muted
 from engine.events import HAND_ENDED
 from frontdoor import boundary
 from frontdoor.throttles import PersonCommandThrottle
-from games import lobby, seat_facts
+from games import lobby, seat_facts, tasks
 from games.actors import is_person, seats_held
 from games.commands import CommandResult, game_command
 from games.errors import Conflict, Forbidden, GameError, GameNotFound, IllegalMove
 from games.models import Game
 from games.repository import Loaded, repository
 from games.visibility import events_since
-from web import board, controls, notices, story
+from web import board, controls, notices, rematch, story
 from web.cards import card_name
 from web.lockout import too_many
 from web.names import Names, seat_names
@@ -81,11 +83,21 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
 def live_board(request: HttpRequest, game_id: int) -> HttpResponse:
     """The board partial for htmx's poll: 204 while the game is at `?version=`, which costs
     one read of Game.version; the fresh board once it has moved."""
-    current = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
-    if current is None:
+    row = Game.objects.filter(pk=game_id).values_list("version", "grace_until", "grace_version")
+    if not row:
         raise Http404(f"there is no game {game_id}")
+    current, grace_until, grace_version = row[0]
     notices.seen(request, game_id)
-    if request.GET.get("version") == str(current):
+    graced = grace_until is not None and grace_version == current
+    if grace_until is not None and graced and grace_until <= timezone.now():
+        # A grace for someone's out-of-turn chance is over: the bots move now (without a
+        # broker, here: bots/turns.py).
+        tasks.end_grace(game_id, current)
+        current = Game.objects.values_list("version", flat=True).get(pk=game_id)
+        graced = False
+    if request.GET.get("version") == str(current) and request.GET.get("grace", "0") == str(
+        int(graced)
+    ):
         return HttpResponse(status=204)
     try:
         context = board_context(request, game_id, _seat_param(request))
@@ -263,6 +275,12 @@ def board_context(
     for panel in table.seats:
         panel.catch = ctrl.catches.get(panel.number)
     my_seats = detail["my_seats"]
+    extra = _grace(game_id, viewer)
+    if extra["grace_until"] is not None and not table.my_turn:
+        extra["announce"] = "You may move out of turn: the bots wait for you."
+    if view["status"] == Game.Status.MATCH_OVER:
+        # Under the final board: offer the same table again (web/rematch.py).
+        extra.update(rematch.panel_context(request, game_id))
     return {
         "game": game_id,
         "version": detail["version"],
@@ -281,7 +299,22 @@ def board_context(
         "live": view["status"] != Game.Status.MATCH_OVER,
         "command_id": secrets.token_urlsafe(12),
         "announce": "Your turn." if table.my_turn else "",
+        **extra,
     }
+
+
+def _grace(game_id: int, viewer: int | None) -> dict[str, Any]:
+    """Whether the game holds a grace for an out-of-turn chance (the poll asks again when that
+    changes), and its end if the chance is the viewer's (the countdown)."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.grace_until is None or game.grace_version != game.version:
+        return {"graced": False, "grace_until": None}
+    until = turns.waiting_for(game, viewer)
+    if until is not None:
+        # Whole seconds (a <time datetime> takes no six-digit fraction), rounded down: the page
+        # never promises a moment the bots do not wait.
+        until = until.replace(microsecond=0)
+    return {"graced": True, "grace_until": until}
 
 
 def _story(

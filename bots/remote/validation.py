@@ -30,6 +30,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from bots import turns
+from bots.remote import leases
 from engine import MATCH_OVER, PLAYING
 from engine.events import FALLBACK_PLAYED
 from games import outbox, seat_facts, store
@@ -169,8 +170,13 @@ def validation_games(bot_id: int, round_: Any) -> QuerySet[Game]:
 
 
 def _drive(game: Game) -> str:
-    """Advance a validation game to its end in-process; the first strike's reason, or ""."""
-    for _ in range(settings.BOTS_VALIDATION_MAX_ADVANCES):
+    """Advance a validation game to its end in-process; the first strike's reason, or "".
+
+    BOTS_VALIDATION_MAX_ADVANCES counts the advances that ran; waits on a lease another run holds
+    count none (they are bounded by time: the lease's length twice over, leases.run_seconds)."""
+    advances = 0
+    busy_since: float | None = None
+    while advances < settings.BOTS_VALIDATION_MAX_ADVANCES:
         if Game.objects.filter(pk=game.pk, status=MATCH_OVER).exists():
             return ""
         advance = turns.advance_game(game_id=game.pk)
@@ -178,8 +184,14 @@ def _drive(game: Game) -> str:
             return advance.strike
         if advance.busy:
             # Another run holds the game's lease (a resent task, the reconciler): wait for it.
+            now = time.monotonic()
+            busy_since = now if busy_since is None else busy_since
+            if now - busy_since > 2 * leases.run_seconds(game):
+                return "the match stopped: another run held its game too long"
             time.sleep(BUSY_WAIT)
             continue
+        busy_since = None
+        advances += 1
         if not advance.commands and not advance.conflict:
             return "the match stopped: no bot could move"
     return "the match did not finish"

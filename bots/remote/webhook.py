@@ -18,8 +18,15 @@ the status line, headers and body, the retry included), not a timeout for each s
 operation: a bot that trickles its answer a byte at a time would otherwise hold a worker for as
 long as it likes. So the exchange runs on http.client with sockets we connect ourselves, each
 operation given only the time left, and the body is read in bounded pieces up to
-BOTS_WEBHOOK_MAX_ANSWER + 1 bytes. Resolving the host name (check_url, once a call) is the one
-step the deadline does not bound: the standard library's getaddrinfo takes no timeout.
+BOTS_WEBHOOK_MAX_ANSWER + 1 bytes. Resolving the host name (check_url, once a call) is bounded
+by the deadline too: the standard library's getaddrinfo takes no timeout, so it runs in a thread
+of its own and the call stops waiting for it when the time is up (a timeout; the thread ends
+when the resolver gives up). The addresses it finds are checked as any others.
+
+A call is two steps, `begin` (resolve and check the host, the deadline started) and `send` (the
+POST), so that the caller can do something just before the request goes out: `ask(...,
+before_send=...)` runs it between them, and an exception it raises stops the call with nothing
+sent (bots/remote/webhook_turns.py renews the game's lease there).
 """
 
 from __future__ import annotations
@@ -33,7 +40,9 @@ import ipaddress
 import json
 import socket
 import ssl
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -123,10 +132,36 @@ def address_refusal(address: str, *, allow_loopback: bool) -> str | None:
     return None
 
 
-def check_url(url: str) -> list[Address]:
+def _resolve_within(host: str, port: int, timeout: float | None) -> list[Address]:
+    """`resolve`, given at most `timeout` seconds (None: as long as the resolver takes);
+    TimeoutError when it has not answered by then. getaddrinfo takes no timeout, so the lookup
+    runs in a daemon thread, which is left to finish on its own when time is up."""
+    if timeout is None:
+        return resolve(host, port)
+    found: list[list[Address]] = []
+    failed: list[BaseException] = []
+
+    def lookup() -> None:
+        try:
+            found.append(resolve(host, port))
+        except BaseException as error:  # noqa: BLE001 (raised again in the caller's thread)
+            failed.append(error)
+
+    thread = threading.Thread(target=lookup, name="webhook-resolve", daemon=True)
+    thread.start()
+    thread.join(max(timeout, 0.0))
+    if thread.is_alive():
+        raise TimeoutError(f"{host!r} did not resolve in time")
+    if failed:
+        raise failed[0]
+    return found[0]
+
+
+def check_url(url: str, *, timeout: float | None = None) -> list[Address]:
     """Resolve `url`'s host once and return its addresses, or raise RefusedURL unless the server
     may call every one of them. The caller connects to these addresses and no others: resolving
-    again could answer differently (DNS rebinding)."""
+    again could answer differently (DNS rebinding). With `timeout`, TimeoutError when the host
+    has not resolved within that many seconds."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise RefusedURL(f"{url!r} is not an http(s) URL with a host")
@@ -135,7 +170,9 @@ def check_url(url: str) -> list[Address]:
     except ValueError as error:
         raise RefusedURL(f"{url!r} has no valid port: {error}") from None
     try:
-        addresses = resolve(parts.hostname, port)
+        addresses = _resolve_within(parts.hostname, port, timeout)
+    except TimeoutError:
+        raise
     except (OSError, UnicodeError) as error:
         raise RefusedURL(f"cannot resolve {parts.hostname!r}: {error}") from None
     if not addresses:
@@ -329,17 +366,68 @@ def _exchange(
         connection.end()
 
 
-def ask(*, url: str, secret: str, payload: dict[str, Any], timeout: float) -> Answer:
-    """POST `payload` to `url` and return the bot's answer, within `timeout` seconds in all."""
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A call begun (`begin`): the host resolved and checked, its deadline running; `answer` is
+    set when it ended there (a refused URL, no address in time) and `send` sends nothing."""
+
+    url: str
+    timeout: float
+    started: float
+    deadline: _Deadline
+    addresses: list[Address]
+    answer: Answer | None = None
+
+
+def begin(url: str, *, timeout: float) -> Call:
+    """Start a call of `url` with `timeout` seconds in all: resolve and check its host within
+    them. Sends nothing; `send` does."""
     started = time.monotonic()
-    answer = _ask(url=url, secret=secret, payload=payload, timeout=timeout)
+    deadline = _Deadline(started + timeout)
+    try:
+        # Resolved once: the retry in `send` goes to the same checked addresses.
+        addresses = check_url(url, timeout=timeout)
+    except RefusedURL as error:
+        return Call(url, timeout, started, deadline, [], Answer(ERROR, detail=str(error)))
+    except TimeoutError as error:
+        latency = time.monotonic() - started
+        return Call(
+            url, timeout, started, deadline, [], Answer(TIMEOUT, latency=latency, detail=str(error))
+        )
+    return Call(url, timeout, started, deadline, addresses)
+
+
+def send(call: Call, *, secret: str, payload: dict[str, Any]) -> Answer:
+    """POST `payload` for the call `begin` started and return the bot's answer, by its
+    deadline."""
+    answer = call.answer or _send(call, secret, payload)
     # Timed here, not from answer.latency: a refused URL's answer carries no latency.
-    metrics.WEBHOOK_SECONDS.observe(time.monotonic() - started)
+    metrics.WEBHOOK_SECONDS.observe(time.monotonic() - call.started)
     metrics.WEBHOOK_CALLS.labels(outcome=answer.outcome).inc()
     return answer
 
 
-def _ask(*, url: str, secret: str, payload: dict[str, Any], timeout: float) -> Answer:
+def ask(
+    *,
+    url: str,
+    secret: str,
+    payload: dict[str, Any],
+    timeout: float,
+    before_send: Callable[[], object] | None = None,
+) -> Answer:
+    """POST `payload` to `url` and return the bot's answer, within `timeout` seconds in all.
+    `before_send` runs once the host is resolved, just before the request goes out; an
+    exception it raises ends the call with nothing sent (and is raised to the caller)."""
+    call = begin(url, timeout=timeout)
+    if call.answer is None and before_send is not None:
+        before_send()
+    return send(call, secret=secret, payload=payload)
+
+
+def _send(call: Call, secret: str, payload: dict[str, Any]) -> Answer:
+    url, timeout, started, deadline, addresses = (
+        call.url, call.timeout, call.started, call.deadline, call.addresses,
+    )  # fmt: skip
     body = json.dumps(payload, separators=(",", ":")).encode()
     headers = {
         "Content-Type": "application/json",
@@ -348,13 +436,6 @@ def _ask(*, url: str, secret: str, payload: dict[str, Any], timeout: float) -> A
         # One exchange a connection: an answer without a length ends when the bot closes.
         "Connection": "close",
     }
-    started = time.monotonic()
-    deadline = _Deadline(started + timeout)
-    try:
-        # Resolved once: the retry below goes to the same checked addresses.
-        addresses = check_url(url)
-    except RefusedURL as error:
-        return Answer(ERROR, detail=str(error))
     for attempt in (1, 2):
         if deadline.at <= time.monotonic():
             return Answer(TIMEOUT, latency=time.monotonic() - started, detail="no time left")

@@ -6,9 +6,14 @@ game's `bot_timeout`; bots/remote/webhook.py). A timeout, an error or an answer 
 refuses (a malformed or illegal command, a command for another seat) gets the default bot's
 move, with a `fallback-played` event saying why, and a strike; the strike counts only when that
 fallback was appended at the version the bot was asked at (a game that moved on meanwhile, or a
-fallback another run made first, leaves the failed call counted but no strike). `submit_answer`
-appends an answer; windows.py appends a window's answers through it too (a refusal there is no
-strike).
+fallback another run made first, leaves the failed call counted but no strike). When the
+fallback has no move to make (a pass in a newno open choice) nothing is appended and the game
+stays at that version: the strike then counts only if the run, still holding the game's lease,
+is the first to record the seat struck at that version on the lease (leases.Lease.mark_struck),
+and later runs at that version do not ask the seat again (bots/turns.py); so a bot is struck at
+most once for one decision. The run renews the game's lease just before the request goes out
+and asks nothing if it is gone (leases.LeaseLost). `submit_answer` appends an answer; windows.py
+appends a window's answers through it too (a refusal there is no strike).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from bots.remote import webhook
+from bots.remote.leases import Lease
 from bots.remote.strikes import FALLBACK_REASON, ILLEGAL, record_call
 from clocks.fallback import bot_failure, play_fallback
 from engine import State, Variant
@@ -42,9 +48,18 @@ class Turn:
 
 
 def webhook_turn(
-    *, game: Game, variant: Variant, state: State, version: int, seat: int, bot: Bot
+    *,
+    game: Game,
+    variant: Variant,
+    state: State,
+    version: int,
+    seat: int,
+    bot: Bot,
+    lease: Lease | None = None,
 ) -> Turn:
-    """Ask a webhook bot for the decision of `seat` and append it (or the fallback) alone."""
+    """Ask a webhook bot for the decision of `seat` and append it (or the fallback) alone. Under
+    `lease` (every run of a game with webhook seats has one), renewed just before the request:
+    leases.LeaseLost, with nothing asked, when it is gone."""
     view = variant.view(state, seat)
     legal = variant.legal_commands(state, seat)
     timeout = GameSettings.of(game.context).webhook_limit
@@ -56,7 +71,10 @@ def webhook_turn(
         "legal": legal,
         "deadline": (timezone.now() + timedelta(seconds=timeout)).isoformat(),
     }
-    answer = webhook.ask(url=bot.url, secret=bot.secret, payload=payload, timeout=timeout)
+    renew = lease.renew if lease is not None else None
+    answer = webhook.ask(
+        url=bot.url, secret=bot.secret, payload=payload, timeout=timeout, before_send=renew
+    )
     outcome, reason = answer.outcome, f"{answer.outcome}: {answer.detail}"
     if outcome == webhook.OK:
         submitted = submit_answer(
@@ -88,11 +106,14 @@ def webhook_turn(
         # Another run made this fallback (and counted its strike) first.
         _failed(bot, game, seat, outcome, answer.latency, reason, strike=False)
         return Turn(fallback.version, 0)
-    # The fallback's move was appended at the version the bot was asked at (or it had none to
-    # make, the game unmoved): the strike counts.
-    _failed(bot, game, seat, outcome, answer.latency, reason, strike=True)
     if fallback is None:
-        return Turn(version, 0, strike=reason)
+        # No move to make (a pass in an open choice): nothing appended, the game still at this
+        # version. The strike counts once: for the run that first records the seat struck here.
+        counted = lease.mark_struck(version, seat) if lease is not None else True
+        _failed(bot, game, seat, outcome, answer.latency, reason, strike=counted)
+        return Turn(version, 0, strike=reason if counted else "")
+    # The fallback's move was appended at the version the bot was asked at: the strike counts.
+    _failed(bot, game, seat, outcome, answer.latency, reason, strike=True)
     return Turn(fallback.version, fallback.commands, strike=reason)
 
 

@@ -34,6 +34,7 @@ from django.utils import timezone
 
 from bots.driver import chances
 from bots.remote import webhook
+from bots.remote.leases import Lease
 from bots.remote.webhook_turns import submit_answer, webhook_turn
 from engine import State, Variant
 from engine.events import CARD_PLAYED, UNO_OWED
@@ -98,6 +99,7 @@ def offer(
     webhooks: Mapping[int, Bot],
     pulls: Mapping[int, Bot],
     in_turn: int | None,
+    lease: Lease | None = None,
 ) -> Offer | None:
     """Offer the windows the game's last append opened for remote seats; None when the game need
     not wait for any (none, or all declined or over): the worker's run goes on."""
@@ -109,13 +111,13 @@ def offer(
         # anyone who would catch it (the driver's order), and it may call there.
         turn = webhook_turn(
             game=game, variant=variant, state=state, version=version, seat=in_turn,
-            bot=webhooks[in_turn],
+            bot=webhooks[in_turn], lease=lease,
         )  # fmt: skip
         return Offer(turn.version, turn.commands, conflict=turn.conflict, strike=turn.strike)
     optional = {seat: webhooks[seat] for seat in seats if seat in webhooks}
     optional = {seat: bot for seat, bot in optional.items() if seat not in state.to_act}
     if optional:
-        answered = _ask_webhooks(game, variant, state, version, optional)
+        answered = _ask_webhooks(game, variant, state, version, optional, lease)
         if answered is not None:
             return answered
     if any(seat in pulls for seat in seats):
@@ -126,10 +128,17 @@ def offer(
 
 
 def _ask_webhooks(
-    game: Game, variant: Variant, state: State, version: int, bots: Mapping[int, Bot]
+    game: Game,
+    variant: Variant,
+    state: State,
+    version: int,
+    bots: Mapping[int, Bot],
+    lease: Lease | None,
 ) -> Offer | None:
     """POST the optional window to every seat of `bots` at once; append the first answer (in
-    the driver's order) the rules accept. None when none does."""
+    the driver's order) the rules accept. None when none does. The hosts are resolved first,
+    then the game's `lease` is renewed (leases.LeaseLost, nothing sent, when it is gone), then
+    the requests go out."""
     timeout = min(settings.BOTS_WINDOW_SECONDS, GameSettings.of(game.context).webhook_limit)
     deadline = (timezone.now() + timedelta(seconds=timeout)).isoformat()
     payloads = {
@@ -145,17 +154,25 @@ def _ask_webhooks(
         for seat in bots
     }
 
-    def ask(seat: int) -> webhook.Answer:
-        # HTTP only, no database: safe in a thread of its own.
-        bot = bots[seat]
-        return webhook.ask(url=bot.url, secret=bot.secret, payload=payloads[seat], timeout=timeout)
+    # HTTP only, no database: safe in threads of their own.
+    def begin(seat: int) -> webhook.Call:
+        return webhook.begin(bots[seat].url, timeout=timeout)
+
+    def send(seat: int) -> webhook.Answer:
+        return webhook.send(calls[seat], secret=bots[seat].secret, payload=payloads[seat])
 
     if len(bots) == 1:
-        answers = {seat: ask(seat) for seat in bots}
+        calls = {seat: begin(seat) for seat in bots}
+        if lease is not None:
+            lease.renew()
+        answers = {seat: send(seat) for seat in bots}
     else:
         # One window for all: asked one after another, a slow bot would eat the next one's.
         with ThreadPoolExecutor(max_workers=len(bots)) as pool:
-            answers = dict(zip(bots, pool.map(ask, bots), strict=True))
+            calls = dict(zip(bots, pool.map(begin, bots), strict=True))
+            if lease is not None:
+                lease.renew()
+            answers = dict(zip(bots, pool.map(send, bots), strict=True))
     for seat, bot in bots.items():
         answer = answers[seat]
         command = answer.command

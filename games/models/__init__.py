@@ -1,12 +1,14 @@
 """The games app's tables, a module a kind: the event store's (models/store.py), the read
 models (models/reads.py), registered bots (models/bots.py), turn notices and presence
-(models/notices.py). Django finds them all here, and `from games.models import X` reads any."""
+(models/notices.py), rematch offers (models/rematch.py). Django finds them all here, and
+`from games.models import X` reads any."""
 
 from __future__ import annotations
 
 from games.models.bots import Bot, BotCall
 from games.models.notices import NotificationPreference, Presence, TurnNotice
 from games.models.reads import GameSummary, HandResult, MatchResult
+from games.models.rematch import Rematch, RematchAnswer
 from games.models.store import (
     Game,
     GameEvent,
@@ -33,4 +35,6 @@ __all__ = [
     "NotificationPreference",
     "TurnNotice",
     "Presence",
+    "Rematch",
+    "RematchAnswer",
 ]

@@ -47,8 +47,24 @@ class Game(models.Model):
     # Every change to a game after its creation is an append, so this is also its updated time.
     last_activity = models.DateTimeField(null=True, blank=True)
 
+    # A grace for people's out-of-turn chances (bots/turns.py): the bots wait until
+    # `grace_until` at `grace_version` while a person at the table has a chance. Written by the
+    # advance that starts the grace, cleared by whoever ends it; stale once the version moved.
+    grace_until = models.DateTimeField(null=True, blank=True)
+    grace_version = models.PositiveIntegerField(null=True, blank=True)
+
     # No index on the columns every append sets (status, to_act, last_activity): updates that
     # touch no indexed column stay HOT, which keeps the append's row update cheap.
+
+    class Meta:
+        indexes = [
+            # The graces to end (games/tasks.py end_graces): a handful of rows at any time.
+            models.Index(
+                fields=["grace_until"],
+                condition=models.Q(grace_until__isnull=False),
+                name="game_grace_until",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"game {self.pk} ({self.variant.get('rules')}, {self.status}, v{self.version})"
@@ -219,13 +235,15 @@ class Snapshot(models.Model):
 class GameLease(models.Model):
     """Which run of advance_game may ask the game's webhook bots now: at most one at a time
     (bots/remote/leases.py). A lease expires (`until`), so a killed worker's lease frees itself;
-    `again` is a note left by a run refused meanwhile, for the holder to advance once more."""
+    `again` is a note left by a run refused meanwhile, for the holder to advance once more;
+    `struck` the seats struck at a version with no move appended (`{"version", "seats"}`)."""
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="+")
     holder = models.CharField(max_length=32, blank=True)
-    # None: nobody holds it.
+    # None: nobody holds it. Set from the database's clock (bots/remote/leases.py).
     until = models.DateTimeField(null=True, blank=True)
     again = models.BooleanField(default=False)
+    struck = models.JSONField(default=dict, blank=True)
 
     def __str__(self) -> str:
         return f"lease of game {self.game_id} until {self.until}"

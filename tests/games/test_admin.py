@@ -97,7 +97,9 @@ def games_rows():
     TurnNotice.objects.create(seat=seat, deadline_at=timezone.now() + datetime.timedelta(days=1))
     NotificationPreference.objects.create(user=seat.user, turn_emails="digest")
     Presence.objects.create(user=seat.user, game=game, seen_at=timezone.now(), muted=True)
-    leases.release(game.pk, leases.acquire(game.pk, seconds=30))  # a lease row, let go
+    lease = leases.acquire(game.pk, seconds=30)
+    assert lease is not None
+    leases.release(lease)  # a lease row, let go
     return game
 
 

@@ -69,3 +69,78 @@ def test_a_task_sent_by_a_running_task_runs_after_it_not_inside_it():
 
     outer.delay()
     assert order == ["outer starts", "outer ends", "inner", "inner"]
+
+
+def test_a_queued_task_s_failure_is_logged_under_its_name_and_not_raised_to_the_sender(caplog):
+    order: list[str] = []
+
+    @celery_app.task(name="tests.in_process.broken")
+    def broken() -> None:
+        order.append("broken")
+        raise RuntimeError("broken inside")
+
+    @celery_app.task(name="tests.in_process.fine")
+    def fine() -> None:
+        order.append("fine")
+
+    @celery_app.task(name="tests.in_process.sender")
+    def sender() -> None:
+        broken.delay()
+        fine.delay()
+
+    with caplog.at_level(logging.ERROR):
+        sender.delay()  # the sender's own task went well: nothing raised to it
+    assert order == ["broken", "fine"]
+    failed = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert failed == ["in-process task tests.in_process.broken failed"]
+
+
+def test_a_limited_drain_leaves_the_rest_queued_in_order():
+    order: list[int] = []
+
+    @celery_app.task(name="tests.in_process.link")
+    def link(number: int) -> None:
+        order.append(number)
+
+    @celery_app.task(name="tests.in_process.chain")
+    def chain() -> None:
+        for number in range(5):
+            link.delay(number)
+
+    task_class = celery_app.Task
+    with task_class.drain_limit(2, 60.0):
+        chain.delay()
+        assert order == [0, 1]
+        assert task_class.queued() == ["tests.in_process.link"] * 3
+        # The limit holds for every drain in the block.
+        assert task_class.drain() == 3
+    with task_class.drain_limit(2, 60.0):
+        assert task_class.drain() == 1
+    assert order == [0, 1, 2, 3]
+    assert task_class.drain() == 0
+    assert order == [0, 1, 2, 3, 4]
+
+
+def test_an_interrupt_keeps_the_tasks_still_queued(caplog):
+    order: list[str] = []
+
+    @celery_app.task(name="tests.in_process.interrupted")
+    def interrupted() -> None:
+        order.append("interrupted")
+        raise KeyboardInterrupt
+
+    @celery_app.task(name="tests.in_process.after")
+    def after() -> None:
+        order.append("after")
+
+    @celery_app.task(name="tests.in_process.first")
+    def first() -> None:
+        interrupted.delay()
+        after.delay()
+
+    with caplog.at_level(logging.WARNING), pytest.raises(KeyboardInterrupt):
+        first.delay()
+    assert celery_app.Task.queued() == ["tests.in_process.after"]
+    assert any("tests.in_process.after" in r.getMessage() for r in caplog.records)
+    assert celery_app.Task.drain() == 0
+    assert order == ["interrupted", "after"]

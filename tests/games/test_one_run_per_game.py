@@ -17,7 +17,7 @@ from django.db import connection
 from django.utils import timezone
 
 from bots import turns
-from bots.remote import leases
+from bots.remote import leases, webhook
 from engine import MATCH_OVER
 from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
@@ -189,7 +189,7 @@ def test_a_lease_left_by_a_killed_worker_expires(fake, broker_tasks):
     assert advance.commands == 1
     assert len(fake.requests) == 1
     # The dead worker's release, if it ever came, changes nothing.
-    assert leases.release(game.pk, held) is False
+    assert leases.release(held) is False
 
 
 def test_in_process_the_refused_run_s_work_is_sent_again_and_the_match_ends(
@@ -222,3 +222,155 @@ def test_in_process_the_refused_run_s_work_is_sent_again_and_the_match_ends(
     bot.refresh_from_db()
     assert bot.status == Bot.Status.ACTIVE
     assert (bot.timeouts, fallbacks(game, 0)) == (2, 1)
+
+
+def test_a_run_whose_lease_ran_out_before_the_request_asks_nothing(fake, broker_tasks, monkeypatch):
+    # The bot host's name lookup outlasts the lease (a stalled worker), and another run takes
+    # the lease meanwhile: the first run must not ask the bot too.
+    fake.mode = "play"
+    bot = webhook_bot(fake.url)
+    game = game_create(
+        variant_spec=SHORT, seats=[SeatSpec(registered=bot), SeatSpec(bot="greedy")], seed=4,
+        dealer=1, settings=GameSettings(bot_timeout=1),
+    )  # fmt: skip
+    other: list[leases.Lease | None] = []
+    real = webhook.resolve
+
+    def slow_lookup(host: str, port: int) -> list[webhook.Address]:
+        GameLease.objects.filter(game=game).update(until=timezone.now() - timedelta(seconds=1))
+        other.append(leases.acquire(game.pk, seconds=60))
+        return real(host, port)
+
+    monkeypatch.setattr(webhook, "resolve", slow_lookup)
+    advance = turns.advance_game(game_id=game.pk)
+    assert other and other[0] is not None
+    assert fake.requests == []
+    assert advance.busy and advance.commands == 0
+    # The note is on the other run's lease: it advances the game again when it lets go.
+    assert not advance.again
+    assert leases.release(other[0]) is True
+
+
+def test_a_lease_that_ran_out_with_nobody_else_sends_the_game_again(
+    fake, broker_tasks, monkeypatch
+):
+    fake.mode = "play"
+    bot = webhook_bot(fake.url)
+    game = game_create(
+        variant_spec=SHORT, seats=[SeatSpec(registered=bot), SeatSpec(bot="greedy")], seed=4,
+        dealer=1, settings=GameSettings(bot_timeout=1),
+    )  # fmt: skip
+    real = webhook.resolve
+
+    def slow_lookup(host: str, port: int) -> list[webhook.Address]:
+        GameLease.objects.filter(game=game).update(until=timezone.now() - timedelta(seconds=1))
+        return real(host, port)
+
+    monkeypatch.setattr(webhook, "resolve", slow_lookup)
+    advance = turns.advance_game(game_id=game.pk)
+    assert fake.requests == []
+    # Nobody holds the lease: the run's task sends the game again.
+    assert advance.busy and advance.again
+
+
+def test_lease_times_are_the_database_s_not_a_skewed_worker_s(fake, monkeypatch):
+    game = game_create(variant_spec=SHORT, seats=[SeatSpec(bot="greedy"), SeatSpec(bot="greedy")])
+    real_now = timezone.now
+    # A worker whose clock is an hour slow takes the lease for a minute...
+    monkeypatch.setattr(timezone, "now", lambda: real_now() - timedelta(hours=1))
+    slow = leases.acquire(game.pk, seconds=60)
+    assert slow is not None
+    # ...and one whose clock is an hour fast still sees it held, and leaves a note.
+    monkeypatch.setattr(timezone, "now", lambda: real_now() + timedelta(hours=1))
+    assert leases.acquire(game.pk, seconds=60) is None
+    monkeypatch.setattr(timezone, "now", real_now)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT until - now() FROM games_gamelease WHERE game_id = %s", [game.pk])
+        (left,) = cursor.fetchone()
+    assert timedelta(seconds=50) < left <= timedelta(seconds=60)
+    assert leases.release(slow) is True
+
+
+def test_a_note_outlives_a_holder_that_failed(fake, broker_tasks, monkeypatch):
+    fake.mode = "play"
+    bot = webhook_bot(fake.url)
+    game = game_create(
+        variant_spec=SHORT, seats=[SeatSpec(registered=bot), SeatSpec(bot="greedy")], seed=4,
+        dealer=1, settings=GameSettings(bot_timeout=1),
+    )  # fmt: skip
+
+    def failing(*args: Any, **kwargs: Any) -> turns.Advance:
+        # A run is refused while this one holds the lease, and then this one fails.
+        assert leases.acquire(game.pk, seconds=60) is None
+        raise RuntimeError("the holder failed")
+
+    monkeypatch.setattr(turns, "_advance", failing)
+    with pytest.raises(RuntimeError):
+        turns.advance_game(game_id=game.pk)
+    monkeypatch.undo()
+    # The refused run's note is still there, on a free lease: the reconciler sends the game.
+    assert GameLease.objects.get(game=game).again
+    assert leases.take_notes() == [game.pk]
+    assert leases.take_notes() == []
+    assert turns.advance_game(game_id=game.pk).commands == 1
+
+
+def test_a_strike_whose_fallback_passes_counts_once_for_its_version(fake, broker_tasks):
+    # A newno hand opens with every seat to act (an open choice): a failing bot's fallback waits
+    # there, so nothing is appended and the game stays at the version the bot was asked at.
+    fake.mode = "error"
+    bot = webhook_bot(fake.url)
+    seats = [SeatSpec(registered=bot), SeatSpec(user=make_user())]
+    game = game_create(
+        variant_spec={"rules": "newno"}, seats=seats,
+        seed=21, dealer=1, settings=GameSettings(bot_timeout=1),
+    )  # fmt: skip
+    assert sorted(game.to_act) == [0, 1]
+    first = turns.advance_game(game_id=game.pk)
+    assert first.strike.startswith("error")
+    assert first.version == game.version
+    # The reconciler's re-drive at the same version: neither asked nor struck again.
+    second = turns.advance_game(game_id=game.pk)
+    assert second.strike == ""
+    assert second.version == game.version
+    assert len(in_turn(fake)) == 1
+    bot.refresh_from_db()
+    assert (bot.calls, bot.errors, bot.strikes) == (1, 1, 1)
+
+
+def test_waiting_on_a_held_lease_uses_up_no_advances_of_a_validation(
+    fake, broker_tasks, settings, monkeypatch
+):
+    from bots.remote import validation
+
+    fake.mode = "play"
+    bot = webhook_bot(fake.url)
+
+    def match() -> Game:
+        return game_create(
+            variant_spec=SHORT, seats=[SeatSpec(registered=bot), SeatSpec(bot="greedy")], seed=4,
+            dealer=1, settings=GameSettings(bot_timeout=1),
+        )  # fmt: skip
+
+    # How many advances the match takes when nobody is in the way.
+    counted: list[int] = []
+    real = turns.advance_game
+
+    def counting(**kwargs: Any) -> turns.Advance:
+        counted.append(1)
+        return real(**kwargs)
+
+    monkeypatch.setattr(turns, "advance_game", counting)
+    assert validation._drive(match()) == ""
+    settings.BOTS_VALIDATION_MAX_ADVANCES = len(counted) + 1
+    # The same match again, its lease held by another run for its first 0.5 s (ten waits).
+    game = match()
+    held = leases.acquire(game.pk, seconds=60)
+    assert held is not None
+    timer = threading.Timer(0.5, lambda: (leases.release(held), connection.close()))
+    timer.start()
+    try:
+        assert validation._drive(game) == ""
+    finally:
+        timer.join()
+    assert Game.objects.get(pk=game.pk).status == MATCH_OVER

@@ -135,3 +135,39 @@ def test_with_stop_with_parent_it_stops_when_its_parent_is_gone(settings, monkey
 def test_it_refuses_to_run_next_to_a_broker(broker_tasks):
     with pytest.raises(CommandError, match="celery -A config beat"):
         call_command("run_periodic")
+
+
+def test_a_long_chain_of_tasks_does_not_hold_up_the_schedule(eager_tasks):
+    from config import celery_app
+    from games.management.commands import run_periodic
+
+    order: list[str] = []
+
+    @celery_app.task(name="tests.periodic.link")
+    def link(number: int) -> None:
+        order.append(f"link {number}")
+
+    @celery_app.task(name="tests.periodic.chain")
+    def chain() -> None:
+        for number in range(run_periodic.DRAIN_TASKS * 2 + 1):
+            link.delay(number)
+
+    @celery_app.task(name="tests.periodic.tick")
+    def tick() -> None:
+        order.append("tick")
+
+    schedule = {
+        "chain": {"task": "tests.periodic.chain", "schedule": 3600.0},
+        "tick": {"task": "tests.periodic.tick", "schedule": 0.001},
+    }
+    runner = PeriodicRunner(schedule, run_level=logging.INFO)
+    assert runner.run_due() == 0.0  # tasks left queued: the next tick comes at once
+    assert order.count("tick") == 1
+    assert len(order) == 1 + run_periodic.DRAIN_TASKS
+    while runner.run_due() == 0.0:
+        pass
+    links = [name for name in order if name != "tick"]
+    # Nothing lost, in the order sent, and the due entry ran between the chain's pieces.
+    assert links == [f"link {n}" for n in range(run_periodic.DRAIN_TASKS * 2 + 1)]
+    assert order.count("tick") >= 2
+    assert order.index("tick", 1) < order.index(links[-1])

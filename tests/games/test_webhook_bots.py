@@ -192,6 +192,34 @@ def test_a_connection_error_twice_is_an_error(fake):
     assert answer.outcome == webhook.ERROR and len(fake.requests) == 2
 
 
+def test_the_host_name_lookup_is_bounded_by_the_call_s_deadline(fake, monkeypatch):
+    # A resolver that hangs (getaddrinfo takes no timeout): the call still ends by its deadline.
+    real = webhook.resolve
+
+    def hanging(host: str, port: int) -> list[webhook.Address]:
+        time.sleep(2.0)
+        return real(host, port)
+
+    monkeypatch.setattr(webhook, "resolve", hanging)
+    started = time.monotonic()
+    answer = webhook.ask(url=fake.url, secret="s", payload=_payload(), timeout=0.3)
+    assert time.monotonic() - started < 1.0
+    assert answer.outcome == webhook.TIMEOUT
+    assert fake.requests == []
+
+
+def test_an_address_resolved_under_the_deadline_is_still_checked(fake, monkeypatch):
+    port = int(fake.url.rsplit(":", 1)[1].split("/")[0])
+    monkeypatch.setattr(
+        webhook,
+        "resolve",
+        lambda host, _: [(2, ("10.0.0.1", port))],  # socket.AF_INET
+    )
+    answer = webhook.ask(url=fake.url, secret="s", payload=_payload(), timeout=1.0)
+    assert answer.outcome == webhook.ERROR and "private" in answer.detail
+    assert fake.requests == []
+
+
 def test_a_timeout_is_not_retried(fake, monkeypatch):
     fake.mode, fake.delay = "slow", 0.5
     answer = webhook.ask(url=fake.url, secret="s", payload=_payload(), timeout=0.2)

@@ -59,6 +59,7 @@ def add_form(**fields):
         "turn_seconds": "3600",
         "bot_timeout": "1.0",
         "pull_timeout": "30",
+        "grace_seconds": "4",
         "vacation_days": "3",
         **fields,
     }

@@ -29,7 +29,13 @@ from tests.league.factories import make_bot, make_competition
 pytestmark = pytest.mark.django_db
 
 START = datetime(2025, 5, 1, 12, 0, tzinfo=UTC)
-SETTINGS = {"turn_seconds": 600, "bot_timeout": 0.25, "pull_timeout": 7.0, "vacation_days": 2}
+SETTINGS = {
+    "turn_seconds": 600,
+    "bot_timeout": 0.25,
+    "pull_timeout": 7.0,
+    "vacation_days": 2,
+    "grace_seconds": 2.5,
+}
 
 
 def league(**fields) -> Competition:

@@ -349,6 +349,11 @@ class Command(BaseCommand):
             advance = turns.advance_game(game_id=game.pk)
             if advance.commands or advance.conflict:
                 continue
+            if advance.busy:
+                # Another run holds the game's lease (the reconciler, a resent task): it moves
+                # the game, or its lease runs out; wait and try again.
+                time.sleep(POLL)
+                continue
             if bot.kind != Bot.Kind.PULL:
                 raise CommandError(f"game {game.pk} stopped: no bot could move")
             for late in overdue.overdue_pull_bots(timezone.now()):

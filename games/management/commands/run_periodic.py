@@ -4,8 +4,12 @@ Without REDIS_URL tasks run eagerly in the process that sends them, so no worker
 beat` exist, and nothing would run CELERY_BEAT_SCHEDULE: people's deadlines, the newno
 open-choice timeout, the resends, the digests. This command runs each of its tasks in-process
 when it is due, reading the schedule as beat does (an interval or a crontab). A task that fails
-is logged and the loop goes on; SIGINT or SIGTERM stops it once the running task is done (a
-second signal at once). With a broker it refuses: `celery -A config beat` schedules the tasks
+is logged and the loop goes on. The tasks a task sends are queued (config/celery.py) and a tick
+runs at most DRAIN_TASKS of them or DRAIN_SECONDS' worth, in the order sent; the rest wait for
+the next tick, so a long chain (a webhook bot's match) never holds up the schedule. SIGINT or
+SIGTERM stops it once the running task is done (a second signal at once); tasks still queued
+then are named in the log and their games found again by the reconciler. With a broker it
+refuses: `celery -A config beat` schedules the tasks
 there, and two schedulers would run everything twice (docs/workers.md).
 """
 
@@ -33,6 +37,11 @@ log = logging.getLogger(__name__)
 
 # Seconds the loop sleeps at most, so a parent that went away is noticed within one.
 LONGEST_WAIT = 1.0
+# What one tick runs at most of the tasks its tasks sent (config/celery.py queues them): a
+# webhook bot's match is a chain of hundreds, minutes long; the rest waits, in order, for the
+# next tick, so that the due entries run between its pieces.
+DRAIN_TASKS = 20
+DRAIN_SECONDS = 2.0
 
 
 @dataclass
@@ -69,6 +78,12 @@ def check_task(entry: str, task: str) -> None:
         raise CommandError(f"periodic task {entry!r}: no task named {task!r}")
 
 
+def _task_class() -> Any:
+    """The app's task class (config/celery.py's InProcessTask), whose queue of tasks sent
+    in-process this runner drains a piece a tick."""
+    return celery_app.Task
+
+
 class PeriodicRunner:
     """The entries of a beat schedule, each run in this process when due."""
 
@@ -90,15 +105,23 @@ class PeriodicRunner:
             )
 
     def run_due(self) -> float:
-        """Run every entry that is due; return the seconds until one may be due again."""
+        """Run every entry that is due, then some of the tasks they sent (DRAIN_TASKS, or
+        DRAIN_SECONDS); return the seconds until one may be due again (0 while tasks are left
+        queued)."""
         wait = LONGEST_WAIT
-        for entry in self.entries:
-            is_due, next_check = entry.due()
-            if is_due:
-                entry.last_run_at = entry.schedule.now()
-                self.run(entry)
-            wait = min(wait, next_check)
-        return max(wait, 0.0)
+        with _task_class().drain_limit(DRAIN_TASKS, DRAIN_SECONDS):
+            for entry in self.entries:
+                is_due, next_check = entry.due()
+                if is_due:
+                    entry.last_run_at = entry.schedule.now()
+                    self.run(entry)
+                wait = min(wait, next_check)
+            close_old_connections()
+            try:
+                left = _task_class().drain()
+            finally:
+                close_old_connections()
+        return 0.0 if left else max(wait, 0.0)
 
     def run(self, entry: Entry) -> None:
         """Run one task here and now; a failure is logged, never raised."""
@@ -168,4 +191,12 @@ class Command(BaseCommand):
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
+            left = _task_class().queued()
+            if left:
+                log.warning(
+                    "stopped with %d in-process tasks queued (%s): the reconciler finds their "
+                    "games again at the next start",
+                    len(left),
+                    ", ".join(left),
+                )
         log.info("periodic tasks stopped")

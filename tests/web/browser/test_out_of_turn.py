@@ -1,0 +1,97 @@
+"""Out-of-turn chances reach a person playing against bots (bots/turns.py, the grace): the newno
+open start and a jump-in, each with the bots' countdown on the page; a person away holds
+nobody up. The table: tests/games/tables.py (the person may open with red-6; bot 1 answers
+red-8; the person holds the twin red-8)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.db import transaction
+from django.urls import reverse
+
+from clocks import presence
+from games.models import Game, GameEvent
+from tests.games.factories import make_user
+from tests.games.tables import jump_in_table
+from tests.web.browser.clicks import version, wait_for_board_after
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
+
+
+def seated_and_present(person, grace: float) -> Game:
+    """The game, its creator recorded at the table before its first append commits (as the
+    new-game page does: games/lobby.py), so the open start waits for them."""
+    with transaction.atomic():
+        game = jump_in_table(person, grace=grace)
+        presence.seen(person.pk, game.pk)
+    return game
+
+
+def plays(game: Game) -> list[tuple[int, str]]:
+    return [
+        (event.data["seat"], event.data["card"])
+        for event in GameEvent.objects.filter(game=game, type="card-played").order_by("version")
+    ]
+
+
+def card(page, name: str):
+    return page.locator(f".hand__card--live form:has(input[name=command][value*='\"{name}\"'])")
+
+
+def test_a_person_opens_and_then_jumps_in_within_the_bots_grace(open_page):
+    ana = make_user("ana")
+    game = seated_and_present(ana, grace=20)
+    page = open_page(ana, reverse("web:play", args=[game.pk]), width=360, height=740)
+    grace = page.locator(".status__grace")
+    assert "Anyone may move first: the bots wait for you" in grace.inner_text()
+    page.wait_for_function(
+        "() => /more seconds/.test(document.querySelector('[data-grace]').textContent)"
+    )
+    assert plays(game) == []
+
+    old = version(page)
+    card(page, "red-6").locator("button").click()
+    wait_for_board_after(page, old)
+    # Bot 1 answered with red-8, and the bots stopped there: ana holds the other red-8.
+    assert plays(game) == [(0, "red-6"), (1, "red-8")]
+    grace = page.locator(".status__grace")
+    assert "You may move out of turn: the bots wait for you" in grace.inner_text()
+    page.wait_for_function(
+        "() => /more seconds/.test(document.querySelector('[data-grace]').textContent)"
+    )
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "jump-in-countdown.png"), full_page=True)
+
+    old = version(page)
+    card(page, "red-8").locator("button").click()
+    wait_for_board_after(page, old)
+    assert plays(game)[:3] == [(0, "red-6"), (1, "red-8"), (0, "red-8")]
+    jumped = GameEvent.objects.get(game=game, type="card-played", version__gt=0, data__seat=0,
+                                   data__card="red-8")  # fmt: skip
+    assert jumped.data.get("jump") is True
+
+
+def test_the_open_start_waits_the_grace_then_the_page_lets_the_bots_move(open_page):
+    ana = make_user("ana")
+    game = seated_and_present(ana, grace=3)
+    page = open_page(ana, reverse("web:play", args=[game.pk]))
+    assert page.locator(".status__grace").count() == 1
+    start = version(page)
+    page.wait_for_timeout(1_500)
+    assert plays(game) == [] and version(page) == start
+    # No broker and no sweep here: the page's poll ends the grace, and the bots open.
+    wait_for_board_after(page, start, timeout=8_000)
+    assert plays(game)[0] == (1, "red-8")
+
+
+def test_a_person_away_holds_nobody_up(open_page):
+    ana = make_user("ana")
+    # Created without ana at the table (never seen): the bots take the open start at once.
+    game = jump_in_table(ana, grace=20)
+    assert plays(game)[0] == (1, "red-8")
+    page = open_page(ana, reverse("web:play", args=[game.pk]))
+    assert page.locator(".status__grace").count() == 0
