@@ -61,8 +61,11 @@
   });
 
   // A swapped board replaces the element that had the focus: give it back to the same control
-  // (by its name) when the new board has one, else to the board's status line, never to the
-  // page's top, so a keyboard user keeps their place.
+  // (by its name) when the new board has one, else to the hand (its first card that can be
+  // used, or its first move), else to the board's status line. The focus never scrolls the
+  // page (preventScroll): a move leaves the page where it was, and on a phone the hand is
+  // pinned in view anyway. What happened is read out by the #announce region (the server
+  // fills it with the story's new lines), not by moving the focus to the top.
   var refocus = null;
 
   function nameOf(el) {
@@ -82,7 +85,12 @@
     refocus = null;
     var controls = board.querySelectorAll("button, summary, a[href], select");
     var same = Array.prototype.find.call(controls, function (el) { return nameOf(el) === name; });
-    (same || board.querySelector(".status")).focus();
+    var next = same ||
+      board.querySelector(".hand__card--live :is(.card-button, summary)") ||
+      board.querySelector(".dock :is(button, summary, select)") ||
+      board.querySelector(".hand") ||
+      board.querySelector(".status");
+    next.focus({ preventScroll: true });
   });
 
   tick();

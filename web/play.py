@@ -80,6 +80,7 @@ def live_board(request: HttpRequest, game_id: int) -> HttpResponse:
         context = board_context(request, game_id, _seat_param(request))
     except Forbidden as error:
         return refused(request, error, 403)
+    _announce(context, request.GET.get("version"))
     return render(request, "games/_game.html", context)
 
 
@@ -163,7 +164,13 @@ def _partial(
         context = board_context(request, game_id, None)
     if error is not None:
         context["error"] = {"code": error.code, "message": _refusal(error)}
+    _announce(context, request.POST.get("expected_version"))
     return render(request, "games/_game.html", context)
+
+
+def _announce(context: dict[str, Any], since: str | None) -> None:
+    """The live region's words for a board that replaces the one at version `since`."""
+    context["announce"] = board.announcement(context["story"], since, context["table"].my_turn)
 
 
 def _seat_param(request: HttpRequest, data: Any = None) -> int | None:
