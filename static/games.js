@@ -51,6 +51,20 @@
     });
   }, true);
 
+  // An opened question (a catch or a call that will cost cards) shows whole: on a phone the
+  // pinned hand would cover its lower part, so the page scrolls just enough to clear it.
+  document.addEventListener("toggle", function (event) {
+    var opened = event.target;
+    if (!opened.matches || !opened.matches("details.confirm") || !opened.open) return;
+    var body = opened.querySelector(".confirm__body");
+    var dock = document.querySelector(".dock");
+    if (!body || opened.closest(".dock")) return;
+    var bottom = dock && getComputedStyle(dock).position === "sticky"
+      ? dock.getBoundingClientRect().top : window.innerHeight;
+    var overlap = body.getBoundingClientRect().bottom + 8 - bottom;
+    if (overlap > 0) window.scrollBy(0, overlap);
+  }, true);
+
   document.addEventListener("keydown", function (event) {
     if (event.key !== "Escape") return;
     var open = event.target.closest && event.target.closest("details.card-choice[open]");

@@ -212,7 +212,8 @@ def board_context(request: HttpRequest, game_id: int, seat: int | None) -> dict[
     kinds = [seat_info.kind for seat_info in detail["seats"]]
     shown = services.game_events(game_id=game_id, viewer=request.user, seat=viewer)
     table = board.table(view, names, kinds, you=viewer, spec=detail["variant"])
-    ctrl = controls.controls(detail["legal"], view, Names(names, viewer))
+    penalty = int((detail["variant"].get("options") or {}).get("uno_penalty", 0))
+    ctrl = controls.controls(detail["legal"], view, Names(names, viewer), uno_penalty=penalty)
     for panel in table.seats:
         panel.catch = ctrl.catches.get(panel.number)
     my_seats = detail["my_seats"]
