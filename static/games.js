@@ -62,6 +62,20 @@
     });
   }, true);
 
+  // An opened question (a catch or a call that will cost cards) shows whole: on a phone the
+  // pinned hand would cover its lower part, so the page scrolls just enough to clear it.
+  document.addEventListener("toggle", function (event) {
+    var opened = event.target;
+    if (!opened.matches || !opened.matches("details.confirm") || !opened.open) return;
+    var body = opened.querySelector(".confirm__body");
+    var dock = document.querySelector(".dock");
+    if (!body || opened.closest(".dock")) return;
+    var bottom = dock && getComputedStyle(dock).position === "sticky"
+      ? dock.getBoundingClientRect().top : window.innerHeight;
+    var overlap = body.getBoundingClientRect().bottom + 8 - bottom;
+    if (overlap > 0) window.scrollBy(0, overlap);
+  }, true);
+
   document.addEventListener("keydown", function (event) {
     if (event.key !== "Escape") return;
     var open = event.target.closest && event.target.closest("details.card-choice[open]");
@@ -72,8 +86,11 @@
   });
 
   // A swapped board replaces the element that had the focus: give it back to the same control
-  // (by its name) when the new board has one, else to the board's status line, never to the
-  // page's top, so a keyboard user keeps their place.
+  // (by its name) when the new board has one, else to the hand (its first card that can be
+  // used, or its first move), else to the board's status line. The focus never scrolls the
+  // page (preventScroll): a move leaves the page where it was, and on a phone the hand is
+  // pinned in view anyway. What happened is read out by the #announce region (the server
+  // fills it with the story's new lines), not by moving the focus to the top.
   var refocus = null;
 
   function nameOf(el) {
@@ -93,7 +110,12 @@
     refocus = null;
     var controls = board.querySelectorAll("button, summary, a[href], select");
     var same = Array.prototype.find.call(controls, function (el) { return nameOf(el) === name; });
-    (same || board.querySelector(".status")).focus();
+    var next = same ||
+      board.querySelector(".hand__card--live :is(.card-button, summary)") ||
+      board.querySelector(".dock :is(button, summary, select)") ||
+      board.querySelector(".hand") ||
+      board.querySelector(".status");
+    next.focus({ preventScroll: true });
   });
 
   tick();

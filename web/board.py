@@ -9,16 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from frontdoor.variant_text import FAMILY_NAMES
 from web.cards import Face, card_name, face, sorted_faces
 from web.names import Names
 
+if TYPE_CHECKING:  # web.story draws on this module
+    from web.story import Line
+
 View = Mapping[str, Any]
 Event = Mapping[str, Any]
 
 _STACK_KINDS = {"draw2": "draw two", "wild-draw4": "wild draw four"}
+# What the live region reads after a move: the newest lines of the story, at most these.
+ANNOUNCED_LINES = 8
 
 
 @dataclass
@@ -277,3 +282,22 @@ def hand_result(events: Sequence[Event], names: Sequence[str], viewer: int | Non
         for seat, cards in enumerate(ended["cards_left"])
     ]
     return HandResult(hand=ended["hand"], winner=who.who(ended["winner"]), rows=rows)
+
+
+def announcement(story: Sequence[Line], since: str | None, my_turn: bool) -> str:
+    """What a screen reader hears when the board changes: the story's lines (newest first, as
+    story.tell gives them) newer than version `since`, the board the page showed, told oldest
+    first, then "Your turn." when it is."""
+    try:
+        shown = int(since or "")
+    except ValueError:
+        shown = None
+    news = [] if shown is None else [line.text for line in story if line.version > shown]
+    # The oldest first: the viewer's own move, then what the others did after it.
+    sentences = [text if text.endswith(".") else f"{text}." for text in reversed(news)]
+    if len(sentences) > ANNOUNCED_LINES:
+        more = len(sentences) - ANNOUNCED_LINES
+        sentences = sentences[:ANNOUNCED_LINES] + [f"And {more} more (the story tells all)."]
+    if my_turn:
+        sentences.append("Your turn.")
+    return " ".join(sentences)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import keyword
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from web.cards import Face, card_name, sorted_faces
@@ -28,11 +28,15 @@ _CARD_COMMANDS = frozenset({"play", "submit", "substitute", "return"})
 @dataclass(frozen=True, slots=True)
 class Option:
     """One legal command: `label` says what it does, `command` is its JSON, `color` a colour
-    it names (for a swatch)."""
+    it names (for a swatch). `confirm` is set for a command the public state already shows
+    will cost its sender cards (a wrong catch, a false UNO call): why, and what it costs; the
+    page then asks first, with `confirm_button` as the button that sends it anyway."""
 
     label: str
     command: str
     color: str = ""
+    confirm: str = ""
+    confirm_button: str = ""
 
 
 @dataclass
@@ -86,15 +90,20 @@ class Controls:
         return "Cards you can use now are outlined: pick one." if kinds else ""
 
 
-def controls(legal: Sequence[Command], view: Mapping[str, Any], who: Names) -> Controls:
-    """Group `legal` (the viewer's legal commands) for the page; `view` is the viewer's view."""
+def controls(
+    legal: Sequence[Command], view: Mapping[str, Any], who: Names, *, uno_penalty: int = 0
+) -> Controls:
+    """Group `legal` (the viewer's legal commands) for the page; `view` is the viewer's view,
+    `uno_penalty` the cards a caught seat (or a wrong catcher, a false caller) draws."""
     hand = [HandCard(card) for card in sorted_faces(view.get("hand") or [])]
     by_code: dict[str, list[Option]] = {}
     result = Controls(hand=hand)
-    label = _Labels(view, who)
+    label = _Labels(view, who, uno_penalty)
     for command in legal:
         kind = command["type"]
         option = Option(label(command), _json(command), command.get("color") or "")
+        if kind in ("catch", "call-uno"):
+            option = label.uno_option(command, option)
         card = _card_of(command)
         if card is not None and any(c.face.code == card for c in hand):
             by_code.setdefault(card, []).append(option)
@@ -145,10 +154,12 @@ def _json(command: Command) -> str:
 class _Labels:
     """Labels for commands in one view: "Play red 7 and call UNO", "Catch Ben"."""
 
-    def __init__(self, view: Mapping[str, Any], who: Names) -> None:
+    def __init__(self, view: Mapping[str, Any], who: Names, uno_penalty: int = 0) -> None:
         self.view = view
         self.who = who
         self.pending = view.get("pending") or {}
+        self.penalty = uno_penalty
+        self.uncalled = set(view.get("uncalled") or [])
 
     def __call__(self, command: Command) -> str:
         kind = command["type"]
@@ -209,11 +220,65 @@ class _Labels:
     def choose_color(self, command: Command) -> str:
         return str(command["color"]).capitalize()
 
+    # Calling and catching (docs/rules.md "Uno"): a catch succeeds exactly when its target is
+    # in the view's public `uncalled`; the engine lists any other catch (basic-plus, newno) or a
+    # call from a seat not holding one card (basic-plus) only where the sender pays for it.
+
     def call_uno(self, command: Command) -> str:
-        return "Call UNO"
+        seat = command["seat"]
+        held = self._held(seat)
+        if held != 1:
+            return f"Call UNO ({_cards(held)}): you would draw {_cards(self.penalty)}"
+        if seat in self.uncalled:
+            return (
+                f"Call UNO: your last card (anyone who catches you first makes you draw "
+                f"{_cards(self.penalty)})"
+            )
+        return "Call UNO again (you already did: nothing changes)"
 
     def catch(self, command: Command) -> str:
-        return f"Catch {self.who.who(command['target'], start=False)}"
+        target = command["target"]
+        name = self.who.who(target, start=False)
+        held = self._held(target)
+        if target in self.uncalled:
+            return f"Catch {name}: 1 card and no UNO called — {name} draws {_cards(self.penalty)}"
+        why = f"{_cards(held)}" if held != 1 else "1 card, UNO called"
+        return f"Catch {name} ({why}): you would draw {_cards(self.penalty)}"
+
+    def uno_option(self, command: Command, option: Option) -> Option:
+        """A catch or call that the public state shows will fail asks first, saying why."""
+        seat, cost = command["seat"], _cards(self.penalty)
+        if command["type"] == "catch":
+            target = command["target"]
+            if target in self.uncalled or not self.penalty:
+                return option
+            name = self.who.who(target)
+            held = self._held(target)
+            why = (
+                f"{name} holds {_cards(held)}, so there is no UNO to catch"
+                if held != 1
+                else f"{name} has called UNO, so there is nothing to catch"
+            )
+            return replace(
+                option,
+                confirm=f"{why}: the catch fails and you draw {cost} as the penalty.",
+                confirm_button=f"Catch {self.who.who(target, start=False)} anyway: draw {cost}",
+            )
+        held = self._held(seat)
+        if held == 1 or not self.penalty:
+            return option
+        return replace(
+            option,
+            confirm=(
+                f"You hold {_cards(held)}: UNO is called with one card left, so this call is "
+                f"false and you draw {cost} as the penalty."
+            ),
+            confirm_button=f"Call UNO anyway: draw {cost}",
+        )
+
+    def _held(self, seat: int) -> int:
+        sizes = self.view.get("hand_sizes") or []
+        return int(sizes[seat]) if 0 <= seat < len(sizes) else 0
 
     def swap(self, command: Command) -> str:
         target = self.who.who(command["target"], start=False)
@@ -221,3 +286,7 @@ class _Labels:
             other = self.who.who(command["other"], start=False)
             return f"Swap {target}'s and {other}'s hands"
         return f"Swap hands with {target}"
+
+
+def _cards(count: int) -> str:
+    return "1 card" if count == 1 else f"{count} cards"

@@ -103,6 +103,7 @@ def live_board(request: HttpRequest, game_id: int) -> HttpResponse:
         context = board_context(request, game_id, _seat_param(request))
     except Forbidden as error:
         return refused(request, error, 403)
+    _announce(context, request.GET.get("version"))
     return render(request, "games/_game.html", context)
 
 
@@ -207,7 +208,13 @@ def _partial(
         context["error"] = {"code": error.code, "message": _refusal(error)}
         if "card" in request.POST:
             _keep_lane(context, request.POST.getlist("card"))
+    _announce(context, request.POST.get("expected_version"))
     return render(request, "games/_game.html", context)
+
+
+def _announce(context: dict[str, Any], since: str | None) -> None:
+    """The live region's words for a board that replaces the one at version `since`."""
+    context["announce"] = board.announcement(context["story"], since, context["table"].my_turn)
 
 
 # The session key of a refused lane's cards, kept for the page the refusal redirects to.
@@ -271,7 +278,8 @@ def board_context(
     newest = result.events if result is not None and result.seat == viewer else []
     lines, shown = _story(loaded, viewer, names, newest)
     table = board.table(view, names, kinds, you=viewer, spec=detail["variant"])
-    ctrl = controls.controls(detail["legal"], view, Names(names, viewer))
+    penalty = int((detail["variant"].get("options") or {}).get("uno_penalty", 0))
+    ctrl = controls.controls(detail["legal"], view, Names(names, viewer), uno_penalty=penalty)
     for panel in table.seats:
         panel.catch = ctrl.catches.get(panel.number)
     my_seats = detail["my_seats"]

@@ -1,0 +1,59 @@
+"""A wrong catch asks first (issue 30): a person clicks "Catch …", reads what it will cost,
+and only the second button sends it; the cost is then what the page said."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games.creation import SeatSpec, game_create
+from games.visibility import game_view
+from tests.games.factories import make_user
+from tests.web.browser.clicks import version, wait_for_board_after
+from tests.web.browser.conftest import ARTIFACTS
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_wrong_catch_is_confirmed_then_costs_what_it_said(open_page):
+    ana = make_user("ana")
+    game = game_create(
+        variant_spec={"rules": "basic-plus"},
+        seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
+        seed=4,
+        first=1,
+    )
+    page = open_page(ana, reverse("web:play", args=[game.pk]), width=360, height=740)
+    page.wait_for_selector(".status--mine")
+    held = game_view(game_id=game.pk, viewer=ana)["hand_sizes"]
+    greedy = held[1]
+    assert greedy > 1
+
+    seat = page.locator('.seat[data-seat="1"]')
+    ask = seat.locator("details.confirm > summary")
+    assert ask.inner_text() == f"Catch greedy ({greedy} cards): you would draw 3 cards"
+    why = seat.locator(".confirm__why")
+    assert not why.is_visible()
+    ask.click()
+    # The question: why it fails and what it costs; nothing is sent yet.
+    assert why.is_visible()
+    assert why.inner_text() == (
+        f"greedy holds {greedy} cards, so there is no UNO to catch: the catch fails and you "
+        "draw 3 cards as the penalty."
+    )
+    assert game_view(game_id=game.pk, viewer=ana)["hand_sizes"] == held
+    # The page scrolled just enough that the pinned hand does not cover the question.
+    dock_top = page.locator(".dock").bounding_box()["y"]
+    button = seat.get_by_role("button", name="Catch greedy anyway: draw 3 cards")
+    box = button.bounding_box()
+    assert box["y"] + box["height"] <= dock_top
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "catch-confirmation-360x740.png"))
+
+    old = version(page)
+    button.click()
+    wait_for_board_after(page, old)
+
+    after = game_view(game_id=game.pk, viewer=ana)["hand_sizes"]
+    assert after[0] == held[0] + 3
+    assert page.locator(".hand .card").count() == after[0]

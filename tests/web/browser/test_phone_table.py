@@ -1,0 +1,174 @@
+"""The play page on a phone: the top card, the hand and the moves on screen without scrolling,
+the hand pinned to the bottom, and a move that never moves the page. And the desktop's two
+columns, unchanged. Positions are measured (bounding boxes against the viewport), not guessed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from games.creation import SeatSpec, game_create
+from tests.games.factories import make_user
+from tests.web.browser.clicks import play_a_turn, scrolls_sideways, version, wait_for_board_after
+from tests.web.browser.conftest import ARTIFACTS
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# 44 CSS px: the smallest target a thumb hits reliably (WCAG 2.5.5, Apple's and Google's guides).
+THUMB = 44
+
+
+def tap(page: Any, control: Any) -> None:
+    """A thumb's tap: swipe the hand's strip until the card shows (as a person would), then
+    press at the control's centre. (Playwright's own click scrolls the page to the element
+    first, which a tap never does.)"""
+    control.evaluate(
+        """el => { const strip = el.closest('.hand'); if (!strip) return;
+          const r = el.getBoundingClientRect(), s = strip.getBoundingClientRect();
+          if (r.right > s.right) strip.scrollLeft += r.right - s.right + 8;
+          if (r.left < s.left) strip.scrollLeft -= s.left - r.left + 8; }"""
+    )
+    box = control.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def tap_a_move(page: Any) -> None:
+    """A turn by tapping: a card that plays (a card with choices: its first choice, calling
+    UNO when offered), else the first other move; then wait for the board it brings."""
+    old = version(page)
+    card = page.locator(".hand__card--live .card-button")
+    choice = page.locator(".hand__card--live details.card-choice > summary")
+    if card.count():
+        tap(page, card.first)
+    elif choice.count():
+        tap(page, choice.first)
+        options = page.locator("details.card-choice[open] .card-choice__options button")
+        calling = options.filter(has_text="call UNO")
+        tap(page, (calling if calling.count() else options).first)
+    else:
+        tap(page, page.locator(".actions button.action").first)
+    wait_for_board_after(page, old)
+
+
+def a_game_against_bots(person: Any) -> int:
+    game = game_create(
+        variant_spec={"rules": "official"},
+        seats=[
+            SeatSpec(user=person),
+            SeatSpec(bot="greedy"),
+            SeatSpec(bot="colour-control"),
+            SeatSpec(bot="random"),
+        ],
+        seed=11,
+        dealer=3,
+    )
+    return game.pk
+
+
+def boxes(page: Any) -> dict[str, Any]:
+    """The viewport, the scroll offset and the boxes that must be on screen."""
+    return page.evaluate(
+        """() => {
+          const box = el => { const r = el.getBoundingClientRect();
+            return {top: r.top, bottom: r.bottom, left: r.left, right: r.right,
+                    width: r.width, height: r.height}; };
+          const strip = document.querySelector('.hand');
+          return {
+            width: window.innerWidth, height: window.innerHeight, scrollY: window.scrollY,
+            top: box(document.querySelector('.pile .card')),
+            strip: box(strip), stripScrolls: strip.scrollWidth > strip.clientWidth,
+            cards: [...document.querySelectorAll('.hand .card')].map(box),
+            targets: [...document.querySelectorAll(
+              '.hand__card--live :is(.card-button, summary), .actions button')].map(box),
+          };
+        }"""
+    )
+
+
+def inside(box: dict[str, float], width: int, height: int) -> bool:
+    return (
+        box["top"] >= 0 and box["left"] >= 0 and box["bottom"] <= height and (box["right"] <= width)
+    )
+
+
+def assert_on_screen(page: Any, *, top_card: bool = True) -> dict[str, Any]:
+    seen = boxes(page)
+    width, height = seen["width"], seen["height"]
+    if top_card:
+        assert inside(seen["top"], width, height), seen["top"]
+    assert inside(seen["strip"], width, height), seen["strip"]
+    assert seen["cards"], "no cards in hand"
+    for card in seen["cards"]:
+        # Every card is within the screen's height; a long hand scrolls sideways in its strip.
+        assert card["top"] >= 0 and card["bottom"] <= height, card
+        if not seen["stripScrolls"]:
+            assert inside(card, width, height), card
+    for target in seen["targets"]:
+        if target["right"] <= seen["strip"]["right"] and target["left"] >= 0:
+            assert target["top"] >= 0 and target["bottom"] <= height, target
+        assert target["width"] >= THUMB and target["height"] >= THUMB, target
+    assert not scrolls_sideways(page)
+    return seen
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 740), (390, 844)])
+def test_the_phone_table_keeps_cards_and_moves_on_screen(open_page, width, height):
+    ana = make_user("ana")
+    game = a_game_against_bots(ana)
+    page = open_page(ana, reverse("web:play", args=[game]), width=width, height=height)
+    page.wait_for_selector(".status--mine")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"phone-table-{width}x{height}-before.png"))
+
+    before = assert_on_screen(page)
+    assert before["scrollY"] == 0
+    for _ in range(3):
+        tap_a_move(page)
+        page.wait_for_selector(".status--mine")
+        after = assert_on_screen(page)
+        assert after["scrollY"] == 0, "a move moved the page"
+    page.screenshot(path=str(ARTIFACTS / f"phone-table-{width}x{height}-after.png"))
+
+    # Scrolled down to the seats, the hand stays pinned and a move keeps the page where it is.
+    # (Not to the very end: a board a line shorter would then pull the page up by that line.)
+    page.evaluate(
+        "window.scrollTo(0, Math.min(300, document.documentElement.scrollHeight"
+        " - window.innerHeight - 120))"
+    )
+    scrolled = page.evaluate("window.scrollY")
+    assert scrolled > 0
+    for _ in range(3):
+        tap_a_move(page)
+        page.wait_for_selector(".status--mine")
+        after = assert_on_screen(page, top_card=False)
+        assert after["scrollY"] == scrolled, "a move moved the page"
+    # The focus stays at the table (a card or a move of the hand's bar), never the page's top.
+    focused = page.evaluate("document.activeElement.closest('.dock') !== null")
+    assert focused
+    page.screenshot(path=str(ARTIFACTS / f"phone-table-{width}x{height}-scrolled.png"))
+    # The region a screen reader hears says what the move did.
+    announced = page.locator("#announce").inner_text()
+    assert announced.startswith("You "), announced
+
+
+def test_the_desktop_keeps_its_two_columns(open_page):
+    ana = make_user("ana")
+    game = a_game_against_bots(ana)
+    page = open_page(ana, reverse("web:play", args=[game]), width=1280, height=800)
+    page.wait_for_selector(".status--mine")
+    seen = boxes(page)
+    assert inside(seen["top"], 1280, 800)
+    side = page.locator(".game__side").bounding_box()
+    board = page.locator(".pile").bounding_box()
+    # The scores and the story stand to the right of the table, beside it.
+    assert side["x"] >= board["x"] + board["width"]
+    assert side["y"] < board["y"] + board["height"]
+    # The hand is not pinned on a desktop: it wraps in the page's flow.
+    assert page.locator(".dock").evaluate("el => getComputedStyle(el).position") == "static"
+    assert not seen["stripScrolls"]
+    play_a_turn(page)
+    page.wait_for_selector(".status--mine")
+    assert page.evaluate("window.scrollY") == 0
+    page.screenshot(path=str(ARTIFACTS / "desktop-table-1280x800.png"))
