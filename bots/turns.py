@@ -57,7 +57,7 @@ from games.actors import SYSTEM, actor_label
 from games.errors import Conflict, IllegalMove
 from games.game_settings import GameSettings
 from games.models import Bot, Game, Seat
-from games.repository import repository
+from games.repository import Loaded, repository
 from games.seats import WORKER_SEATS, Controller, SeatRow, effective, rows_of, worker_to_act
 
 
@@ -252,14 +252,16 @@ def ended_graces() -> list[tuple[int, int]]:
     return ended
 
 
-def waiting_for(game: Game, seat: int | None) -> datetime | None:
+def waiting_for(game: Game, seat: int | None, *, loaded: Loaded | None = None) -> datetime | None:
     """When the grace the game holds for `seat` (a person at the table with an out-of-turn
-    chance now) ends, or None: for the play page's countdown."""
+    chance now) ends, or None: for the play page's countdown (which passes the game as it
+    `loaded` it)."""
     if seat is None or game.grace_until is None or game.grace_version != game.version:
         return None
     if game.grace_until <= timezone.now() or game.status != PLAYING:
         return None
-    loaded = repository.get(game.pk, game=game)
+    if loaded is None or loaded.version != game.version:
+        loaded = repository.get(game.pk, game=game)
     variant, state = loaded.variant, loaded.state
     choice = "seats" in (state.pending or {}) and seat in state.to_act
     if choice or windows.new_chances(game, variant, state, {seat}):

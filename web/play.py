@@ -283,7 +283,7 @@ def board_context(
     for panel in table.seats:
         panel.catch = ctrl.catches.get(panel.number)
     my_seats = detail["my_seats"]
-    extra = _grace(game_id, viewer)
+    extra = _grace(loaded, viewer)
     if extra["grace_until"] is not None and not table.my_turn:
         extra["announce"] = "You may move out of turn: the bots wait for you."
     if view["status"] == Game.Status.MATCH_OVER:
@@ -311,13 +311,14 @@ def board_context(
     }
 
 
-def _grace(game_id: int, viewer: int | None) -> dict[str, Any]:
+def _grace(loaded: Loaded, viewer: int | None) -> dict[str, Any]:
     """Whether the game holds a grace for an out-of-turn chance (the poll asks again when that
-    changes), and its end if the chance is the viewer's (the countdown)."""
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None or game.grace_until is None or game.grace_version != game.version:
+    changes), and its end if the chance is the viewer's (the countdown): from the game as the
+    board read it."""
+    game = loaded.game
+    if game.grace_until is None or game.grace_version != game.version:
         return {"graced": False, "grace_until": None}
-    until = turns.waiting_for(game, viewer)
+    until = turns.waiting_for(game, viewer, loaded=loaded)
     if until is not None:
         # Whole seconds (a <time datetime> takes no six-digit fraction), rounded down: the page
         # never promises a moment the bots do not wait.
