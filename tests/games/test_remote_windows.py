@@ -31,9 +31,8 @@ from tests.games.fake_bot import FakeBot
 
 pytestmark = pytest.mark.django_db
 
-# Whole matches, long enough for seats to reach one card often.
+# A whole match, long enough for seats to reach one card often (the driver's own test).
 LONG = {"rules": "official", "options": {"target": 500}}
-NEWNO = {"rules": "newno", "options": {"target": 200}}
 
 
 @pytest.fixture
@@ -63,8 +62,6 @@ def window_events(game: Game, bot: Bot) -> list[GameEvent]:
         ).order_by("version")
     )
 
-
-ADVANCES = 5000  # more than any match here needs
 
 # Hands of two cards from a stacked deck (tests/engine/decks.py): a seat's first play leaves it
 # one card, so every window below opens within the first commands, whatever the game's id (the
@@ -98,33 +95,6 @@ def play_without_uno(game: Game, user: Any, seat: int, card: str) -> None:
         command={"type": "play", "seat": seat, "card": card, "uno": False},
         expected_version=Game.objects.get(pk=game.pk).version,
     )
-
-
-def play_until(
-    make: Callable[[], Game], done: Callable[[Game], Any], what: str, matches: int = 4
-) -> Game:
-    """Play matches made by `make` until `done(game)` holds in one, and return that game. The
-    built-in bots are seeded by game id, so whether one match gets there depends on the ids the
-    suite gave out before it; a match that ends first is followed by another."""
-    for _ in range(matches):
-        game = make()
-        for _ in range(ADVANCES):
-            if done(game):
-                return game
-            if Game.objects.get(pk=game.pk).status == MATCH_OVER:
-                break
-            turns.advance_game(game_id=game.pk)
-        else:
-            raise AssertionError(f"no {what} in {ADVANCES} advances")
-    raise AssertionError(f"no {what} in {matches} matches")
-
-
-def play_out(game: Game, limit: int = ADVANCES) -> None:
-    for _ in range(limit):
-        if Game.objects.get(pk=game.pk).status == MATCH_OVER:
-            return
-        turns.advance_game(game_id=game.pk)
-    raise AssertionError("the match did not end")
 
 
 def window_event(bot: Bot, kind: str) -> Callable[[Game], list[GameEvent]]:
@@ -189,11 +159,14 @@ def test_a_webhook_bot_jumps_in_out_of_turn_in_newno(fake):
         played = window_event(bot, "card-played")(game)
         return [event for event in played if event.data.get("jump")]
 
-    game = play_until(
-        lambda: game_create(variant_spec=NEWNO, seats=seats, seed=2),
-        jumps,
-        "jump-in through a window",
-    )
+    # Only seat 3 (the youngest) can make the first play, only the bot the second (red-2), and
+    # seat 1 must then play the blue-2 the bot holds the twin of.
+    hands = [["red-2", "blue-2"], ["blue-2", "green-8"], ["green-3", "blue-4"]]
+    hands.append(["red-1", "green-9"])
+    deck = stacked(hands, "yellow-1", first=1)
+    spec = {"rules": "newno", "options": {"target": 200, "hand_size": 2}}
+    game = game_create(variant_spec=spec, seats=seats, deck=deck, dealer=0)
+    advance_until(game, jumps, "jump-in through a window")
     assert all(event.data["seat"] == 0 for event in jumps(game))
     bot.refresh_from_db()
     assert bot.strikes == 0
