@@ -45,6 +45,17 @@ def plain_static_storage() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True, scope="session")
+def fast_password_hashing() -> Iterator[None]:
+    """Hash test passwords with one round of MD5, as Django's testing docs advise: each of
+    PBKDF2's million rounds is spent again on every password set or checked (a lockout test
+    alone checks 25), and no test is about the hash's strength. Production keeps Django's
+    default hashers (config/settings.py sets none)."""
+    fast = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    with override_settings(PASSWORD_HASHERS=fast):
+        yield
+
+
 @pytest.fixture(scope="session")
 def redis_url() -> str:
     """The REDIS_URL of a Redis that answers: required under CI, a skip elsewhere."""
