@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import pytest
 import redis
@@ -41,6 +42,17 @@ def plain_static_storage() -> Iterator[None]:
     """
     storage = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
     with override_settings(STORAGES={**settings.STORAGES, "staticfiles": storage}):
+        yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def fast_password_hashing() -> Iterator[None]:
+    """Hash test passwords with one round of MD5, as Django's testing docs advise: each of
+    PBKDF2's million rounds is spent again on every password set or checked (a lockout test
+    alone checks 25), and no test is about the hash's strength. Production keeps Django's
+    default hashers (config/settings.py sets none)."""
+    fast = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    with override_settings(PASSWORD_HASHERS=fast):
         yield
 
 
@@ -81,12 +93,33 @@ def eager_tasks() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(scope="class")
+def class_eager_tasks() -> Iterator[None]:
+    """eager_tasks for a class-scoped fixture's set-up (and the class's tests)."""
+    with _tasks_eager(True):
+        yield
+
+
 @pytest.fixture
 def broker_tasks() -> Iterator[None]:
     """Tasks sent to the broker, as in production, even without REDIS_URL (then to the memory
     broker, where nothing consumes them)."""
     with _tasks_eager(False):
         yield
+
+
+@pytest.fixture(scope="class")
+def class_transaction(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """A transaction for rows that a class's tests read, made once by its class-scoped
+    fixtures (which ask for this one first), rolled back after the class's last test.
+
+    Each test runs in a savepoint of it (pytest-django's own atomic block nests), so what a test
+    changes is undone after it, and the rows are gone before any test outside the class runs.
+    Only for tests that are not transactional.
+    """
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield
+        transaction.set_rollback(True)
 
 
 @pytest.fixture(autouse=True)

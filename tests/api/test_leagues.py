@@ -121,8 +121,8 @@ def run_projections() -> None:
     projections.run("league-standings")
 
 
-@pytest.fixture
-def league() -> League:
+@pytest.fixture(scope="class")
+def league(class_transaction) -> League:
     """Riverside: ana (admin) and bea members, zed only asked to join. Spring 2026, official to
     50 at tables of two: Premier (ana, bea, bot Alder; the last goes down) and Championship
     (bots Birch and Cedar; the first goes up). Round 1 is over (Birch's seat ruled forfeited),
@@ -196,142 +196,6 @@ def expected_lines(league: League, division: Division) -> dict[str, dict]:
 COLUMNS = ["played", "wins", "placements", "league_points", "hands_won", "points_scored"]
 
 
-def test_the_standings_rank_every_entrant_with_every_column(league):
-    body = get("/api/seasons/spring-2026/standings")
-
-    assert body["season"] == "spring-2026"
-    assert body["final"] is False
-    assert [(d["tier"], d["name"], d["promote"], d["relegate"]) for d in body["divisions"]] == [
-        (1, "Premier", 0, 1),
-        (2, "Championship", 1, 0),
-    ]
-    for division, table in zip(
-        (league.premier, league.championship), body["divisions"], strict=True
-    ):
-        expected = expected_lines(league, division)
-        lines = table["lines"]
-        assert {
-            line["entrant"]["name"]: {k: line[k] for k in [*COLUMNS, "forfeits"]} for line in lines
-        } == expected
-        keys = [(-line["league_points"], -line["wins"], -line["points_scored"]) for line in lines]
-        assert keys == sorted(keys)
-        assert all(line["rank"] == i + 1 or line["shared"] for i, line in enumerate(lines))
-        assert {"head_to_head", "shared", "zone"} <= set(lines[0])
-    premier, championship = (d["lines"] for d in body["divisions"])
-    assert [line["zone"] for line in premier] == ["", "", "down"]
-    assert [line["zone"] for line in championship] == ["up", ""]
-    # Birch's seat was ruled forfeited: last, no league points, counted as a forfeit.
-    birch = next(line for line in championship if line["entrant"]["name"] == "Birch")
-    assert (birch["rank"], birch["forfeits"], birch["league_points"]) == (2, 1, 0)
-    ana = next(line for line in premier if line["entrant"]["name"] == "ana")
-    user = league.entries["ana"].user
-    assert ana["entrant"] == {
-        "entry": league.entries["ana"].pk,
-        "name": "ana",
-        "kind": "person",
-        "user_id": user.pk,
-        "username": "ana",
-    }
-    assert birch["entrant"]["kind"] == "bot"
-    assert (birch["entrant"]["user_id"], birch["entrant"]["username"]) == (None, None)
-
-
-def test_the_fixtures_show_each_rounds_tables_byes_results_and_links(league):
-    body = get("/api/seasons/spring-2026/fixtures")
-
-    assert [r["round"] for r in body["rounds"]] == [1, 2, 3]
-    first = body["rounds"][0]
-    assert [(f["division"], f["table"]) for f in first["fixtures"]] == [(1, 1), (2, 1)]
-    assert [(b["division"], b["entrant"]["name"]) for b in first["byes"]] == [(1, "Alder")]
-    forfeited = first["fixtures"][1]
-    game = league.fixtures[(2, 1)].game_id
-    result = MatchResult.objects.get(game_id=game)
-    assert forfeited["status"] == "finished"
-    assert forfeited["game"] == game
-    assert [seat["name"] for seat in forfeited["seats"]] == ["Birch", "Cedar"]
-    assert forfeited["result"] == {
-        "winner": 1,
-        "places": [2, 1],
-        "forfeited": [0],
-        "scores": result.scores,
-        "hands_won": result.hands_won,
-        "hands": result.hands,
-    }
-    assert forfeited["links"] == {"game": f"/games/{game}/", "replay": f"/games/{game}/replay/"}
-    assert forfeited["opens_at"] == "2026-03-02T00:00:00Z"
-    assert forfeited["deadline"] == "2026-03-09T00:00:00Z"
-
-    second, third = body["rounds"][1:]
-    playing = second["fixtures"][1]
-    game = league.fixtures[(2, 2)].game_id
-    assert (playing["status"], playing["game"], playing["result"]) == ("playing", game, None)
-    assert playing["links"] == {"game": f"/games/{game}/", "replay": None}
-    assert [f["status"] for f in third["fixtures"]] == ["scheduled", "scheduled"]
-    assert [(f["game"], f["links"], f["result"]) for f in third["fixtures"]] == [
-        (None, None, None)
-    ] * 2
-    assert [b["entrant"]["name"] for b in third["byes"]] == ["bea"]
-
-
-def test_the_fixtures_are_filtered_by_round_and_division(league):
-    body = get("/api/seasons/spring-2026/fixtures?round=2&division=1")
-
-    assert [r["round"] for r in body["rounds"]] == [2]
-    (fixture_,) = body["rounds"][0]["fixtures"]
-    assert [seat["name"] for seat in fixture_["seats"]] == ["bea", "Alder"]
-    assert fixture_["status"] == "finished"
-    assert [b["entrant"]["name"] for b in body["rounds"][0]["byes"]] == ["ana"]
-    assert get("/api/seasons/spring-2026/fixtures?round=9") == {
-        "season": "spring-2026",
-        "rounds": [],
-    }
-    response = Client().get("/api/seasons/spring-2026/fixtures?round=first")
-    assert response.status_code == 400
-    assert response.json()["code"] == "invalid"
-    assert "round" in response.json()["errors"]
-
-
-def test_a_season_shows_its_settings_neighbours_and_divisions(league):
-    body = get("/api/seasons/spring-2026")
-
-    assert body == {
-        "slug": "spring-2026",
-        "name": "Spring 2026",
-        "club": {"slug": "riverside", "name": "Riverside"},
-        "variant": league.season.competition.variant,
-        "family": "official",
-        "seats_per_game": 2,
-        "placement_points": [3, 1],
-        "round_days": 7,
-        "rounds": 3,
-        "rounds_drawn": 3,
-        "start_date": "2026-03-02",
-        "status": "running",
-        "previous": None,
-        "next": None,
-        "divisions": [
-            {
-                "tier": 1,
-                "name": "Premier",
-                "promote": 0,
-                "relegate": 1,
-                "entrants": [
-                    entrant(league, "ana"),
-                    entrant(league, "bea"),
-                    entrant(league, "Alder"),
-                ],
-            },
-            {
-                "tier": 2,
-                "name": "Championship",
-                "promote": 1,
-                "relegate": 0,
-                "entrants": [entrant(league, "Birch"), entrant(league, "Cedar")],
-            },
-        ],
-    }
-
-
 def entrant(league: League, name: str) -> dict:
     entry = league.entries[name]
     person = entry.user_id is not None
@@ -344,116 +208,269 @@ def entrant(league: League, name: str) -> dict:
     }
 
 
-def test_a_club_shows_active_members_seasons_and_the_all_time_table(league):
-    clubs = Client().get("/api/clubs")
-    club = Client().get("/api/clubs/riverside")
+class TestSpring2026:
+    """The reads of the `league` fixture's season, made once for the class."""
 
-    assert clubs.json() == [
-        {
-            "slug": "riverside",
-            "name": "Riverside",
-            "description": "Thursday nights.",
-            "members": 2,
-            "seasons": 1,
+    def test_the_standings_rank_every_entrant_with_every_column(self, league):
+        body = get("/api/seasons/spring-2026/standings")
+
+        assert body["season"] == "spring-2026"
+        assert body["final"] is False
+        assert [(d["tier"], d["name"], d["promote"], d["relegate"]) for d in body["divisions"]] == [
+            (1, "Premier", 0, 1),
+            (2, "Championship", 1, 0),
+        ]
+        for division, table in zip(
+            (league.premier, league.championship), body["divisions"], strict=True
+        ):
+            expected = expected_lines(league, division)
+            lines = table["lines"]
+            assert {
+                line["entrant"]["name"]: {k: line[k] for k in [*COLUMNS, "forfeits"]}
+                for line in lines
+            } == expected
+            keys = [
+                (-line["league_points"], -line["wins"], -line["points_scored"]) for line in lines
+            ]
+            assert keys == sorted(keys)
+            assert all(line["rank"] == i + 1 or line["shared"] for i, line in enumerate(lines))
+            assert {"head_to_head", "shared", "zone"} <= set(lines[0])
+        premier, championship = (d["lines"] for d in body["divisions"])
+        assert [line["zone"] for line in premier] == ["", "", "down"]
+        assert [line["zone"] for line in championship] == ["up", ""]
+        # Birch's seat was ruled forfeited: last, no league points, counted as a forfeit.
+        birch = next(line for line in championship if line["entrant"]["name"] == "Birch")
+        assert (birch["rank"], birch["forfeits"], birch["league_points"]) == (2, 1, 0)
+        ana = next(line for line in premier if line["entrant"]["name"] == "ana")
+        user = league.entries["ana"].user
+        assert ana["entrant"] == {
+            "entry": league.entries["ana"].pk,
+            "name": "ana",
+            "kind": "person",
+            "user_id": user.pk,
+            "username": "ana",
         }
-    ]
-    body = club.json()
-    assert body["members"] == [
-        {"username": "ana", "role": "admin"},
-        {"username": "bea", "role": "member"},
-    ]
-    assert body["seasons"] == [
-        {
+        assert birch["entrant"]["kind"] == "bot"
+        assert (birch["entrant"]["user_id"], birch["entrant"]["username"]) == (None, None)
+
+    def test_the_fixtures_show_each_rounds_tables_byes_results_and_links(self, league):
+        body = get("/api/seasons/spring-2026/fixtures")
+
+        assert [r["round"] for r in body["rounds"]] == [1, 2, 3]
+        first = body["rounds"][0]
+        assert [(f["division"], f["table"]) for f in first["fixtures"]] == [(1, 1), (2, 1)]
+        assert [(b["division"], b["entrant"]["name"]) for b in first["byes"]] == [(1, "Alder")]
+        forfeited = first["fixtures"][1]
+        game = league.fixtures[(2, 1)].game_id
+        result = MatchResult.objects.get(game_id=game)
+        assert forfeited["status"] == "finished"
+        assert forfeited["game"] == game
+        assert [seat["name"] for seat in forfeited["seats"]] == ["Birch", "Cedar"]
+        assert forfeited["result"] == {
+            "winner": 1,
+            "places": [2, 1],
+            "forfeited": [0],
+            "scores": result.scores,
+            "hands_won": result.hands_won,
+            "hands": result.hands,
+        }
+        assert forfeited["links"] == {"game": f"/games/{game}/", "replay": f"/games/{game}/replay/"}
+        assert forfeited["opens_at"] == "2026-03-02T00:00:00Z"
+        assert forfeited["deadline"] == "2026-03-09T00:00:00Z"
+
+        second, third = body["rounds"][1:]
+        playing = second["fixtures"][1]
+        game = league.fixtures[(2, 2)].game_id
+        assert (playing["status"], playing["game"], playing["result"]) == ("playing", game, None)
+        assert playing["links"] == {"game": f"/games/{game}/", "replay": None}
+        assert [f["status"] for f in third["fixtures"]] == ["scheduled", "scheduled"]
+        assert [(f["game"], f["links"], f["result"]) for f in third["fixtures"]] == [
+            (None, None, None)
+        ] * 2
+        assert [b["entrant"]["name"] for b in third["byes"]] == ["bea"]
+
+    def test_the_fixtures_are_filtered_by_round_and_division(self, league):
+        body = get("/api/seasons/spring-2026/fixtures?round=2&division=1")
+
+        assert [r["round"] for r in body["rounds"]] == [2]
+        (fixture_,) = body["rounds"][0]["fixtures"]
+        assert [seat["name"] for seat in fixture_["seats"]] == ["bea", "Alder"]
+        assert fixture_["status"] == "finished"
+        assert [b["entrant"]["name"] for b in body["rounds"][0]["byes"]] == ["ana"]
+        assert get("/api/seasons/spring-2026/fixtures?round=9") == {
+            "season": "spring-2026",
+            "rounds": [],
+        }
+        response = Client().get("/api/seasons/spring-2026/fixtures?round=first")
+        assert response.status_code == 400
+        assert response.json()["code"] == "invalid"
+        assert "round" in response.json()["errors"]
+
+    def test_a_season_shows_its_settings_neighbours_and_divisions(self, league):
+        body = get("/api/seasons/spring-2026")
+
+        assert body == {
             "slug": "spring-2026",
             "name": "Spring 2026",
-            "family": "official",
-            "status": "running",
-            "start_date": "2026-03-02",
-        }
-    ]
-    table = body["all_time"]
-    assert [line["entrant"]["name"] for line in table] == [
-        line.name for line in standings.club_all_time(league.club)
-    ]
-    assert len(table) == 5
-    lines = {line["entrant"]["name"]: line for line in table}
-    for name, expected in {
-        **expected_lines(league, league.premier),
-        **expected_lines(league, league.championship),
-    }.items():
-        line = lines[name]
-        assert (line["seasons"], line["played"], line["wins"], line["league_points"]) == (
-            1,
-            expected["played"],
-            expected["wins"],
-            expected["league_points"],
-        )
-        assert line["titles"] == 0
-    # Nobody who only asked to join, and never the invitation code.
-    for response in (clubs, club):
-        assert response.status_code == 200
-        assert "zed" not in response.content.decode()
-        assert league.club.invite_code not in response.content.decode()
-        assert "invite" not in response.content.decode()
-
-
-def test_a_players_record_has_their_seasons_and_each_familys_numbers(league):
-    body = get("/api/players/ana")
-
-    standing = next(
-        line
-        for line in get("/api/seasons/spring-2026/standings")["divisions"][0]["lines"]
-        if line["entrant"]["name"] == "ana"
-    )
-    assert body["username"] == "ana"
-    assert body["seasons"] == [
-        {
             "club": {"slug": "riverside", "name": "Riverside"},
-            "season": {
+            "variant": league.season.competition.variant,
+            "family": "official",
+            "seats_per_game": 2,
+            "placement_points": [3, 1],
+            "round_days": 7,
+            "rounds": 3,
+            "rounds_drawn": 3,
+            "start_date": "2026-03-02",
+            "status": "running",
+            "previous": None,
+            "next": None,
+            "divisions": [
+                {
+                    "tier": 1,
+                    "name": "Premier",
+                    "promote": 0,
+                    "relegate": 1,
+                    "entrants": [
+                        entrant(league, "ana"),
+                        entrant(league, "bea"),
+                        entrant(league, "Alder"),
+                    ],
+                },
+                {
+                    "tier": 2,
+                    "name": "Championship",
+                    "promote": 1,
+                    "relegate": 0,
+                    "entrants": [entrant(league, "Birch"), entrant(league, "Cedar")],
+                },
+            ],
+        }
+
+    def test_a_club_shows_active_members_seasons_and_the_all_time_table(self, league):
+        clubs = Client().get("/api/clubs")
+        club = Client().get("/api/clubs/riverside")
+
+        assert clubs.json() == [
+            {
+                "slug": "riverside",
+                "name": "Riverside",
+                "description": "Thursday nights.",
+                "members": 2,
+                "seasons": 1,
+            }
+        ]
+        body = club.json()
+        assert body["members"] == [
+            {"username": "ana", "role": "admin"},
+            {"username": "bea", "role": "member"},
+        ]
+        assert body["seasons"] == [
+            {
                 "slug": "spring-2026",
                 "name": "Spring 2026",
                 "family": "official",
                 "status": "running",
                 "start_date": "2026-03-02",
-            },
-            "division": {"tier": 1, "name": "Premier"},
-            "line": standing,
-        }
-    ]
-    # One finished match: round 1 against bea (round 3 has not opened).
-    game = league.fixtures[(1, 1)].game
-    seat = game.seats.get(user__username="ana").number
-    result = MatchResult.objects.get(game=game)
-    gained = [hand.gained[seat] for hand in HandResult.objects.filter(game=game)]
-    assert body["families"] == [
-        {
-            "family": "official",
-            "matches": 1,
-            "wins": int(result.places[seat] == 1),
-            "win_rate": float(result.places[seat] == 1),
-            "hands": result.hands,
-            "mean_points_per_hand": round(sum(gained) / len(gained), 2),
-        }
-    ]
-    assert get("/api/players/zed") == {"username": "zed", "seasons": [], "families": []}
+            }
+        ]
+        table = body["all_time"]
+        assert [line["entrant"]["name"] for line in table] == [
+            line.name for line in standings.club_all_time(league.club)
+        ]
+        assert len(table) == 5
+        lines = {line["entrant"]["name"]: line for line in table}
+        for name, expected in {
+            **expected_lines(league, league.premier),
+            **expected_lines(league, league.championship),
+        }.items():
+            line = lines[name]
+            assert (line["seasons"], line["played"], line["wins"], line["league_points"]) == (
+                1,
+                expected["played"],
+                expected["wins"],
+                expected["league_points"],
+            )
+            assert line["titles"] == 0
+        # Nobody who only asked to join, and never the invitation code.
+        for response in (clubs, club):
+            assert response.status_code == 200
+            assert "zed" not in response.content.decode()
+            assert league.club.invite_code not in response.content.decode()
+            assert "invite" not in response.content.decode()
 
+    def test_a_players_record_has_their_seasons_and_each_familys_numbers(self, league):
+        body = get("/api/players/ana")
 
-@pytest.mark.parametrize(
-    "path",
-    [
-        "/api/clubs/nowhere",
-        "/api/seasons/nowhere",
-        "/api/seasons/nowhere/standings",
-        "/api/seasons/nowhere/fixtures",
-        "/api/players/nobody",
-    ],
-)
-def test_an_unknown_club_season_or_player_is_a_404(league, path):
-    response = Client().get(path)
+        standing = next(
+            line
+            for line in get("/api/seasons/spring-2026/standings")["divisions"][0]["lines"]
+            if line["entrant"]["name"] == "ana"
+        )
+        assert body["username"] == "ana"
+        assert body["seasons"] == [
+            {
+                "club": {"slug": "riverside", "name": "Riverside"},
+                "season": {
+                    "slug": "spring-2026",
+                    "name": "Spring 2026",
+                    "family": "official",
+                    "status": "running",
+                    "start_date": "2026-03-02",
+                },
+                "division": {"tier": 1, "name": "Premier"},
+                "line": standing,
+            }
+        ]
+        # One finished match: round 1 against bea (round 3 has not opened).
+        game = league.fixtures[(1, 1)].game
+        seat = game.seats.get(user__username="ana").number
+        result = MatchResult.objects.get(game=game)
+        gained = [hand.gained[seat] for hand in HandResult.objects.filter(game=game)]
+        assert body["families"] == [
+            {
+                "family": "official",
+                "matches": 1,
+                "wins": int(result.places[seat] == 1),
+                "win_rate": float(result.places[seat] == 1),
+                "hands": result.hands,
+                "mean_points_per_hand": round(sum(gained) / len(gained), 2),
+            }
+        ]
+        assert get("/api/players/zed") == {"username": "zed", "seasons": [], "families": []}
 
-    assert response.status_code == 404
-    assert response.json()["code"] == "not-found"
-    assert response.json()["message"].startswith("there is no ")
+    @pytest.mark.parametrize(
+        "path",
+        [
+            "/api/clubs/nowhere",
+            "/api/seasons/nowhere",
+            "/api/seasons/nowhere/standings",
+            "/api/seasons/nowhere/fixtures",
+            "/api/players/nobody",
+        ],
+    )
+    def test_an_unknown_club_season_or_player_is_a_404(self, league, path):
+        response = Client().get(path)
+
+        assert response.status_code == 404
+        assert response.json()["code"] == "not-found"
+        assert response.json()["message"].startswith("there is no ")
+
+    def test_the_answers_are_byte_identical_after_the_projections_are_rebuilt(self, league):
+        paths = [
+            "/api/clubs",
+            "/api/clubs/riverside",
+            "/api/seasons/spring-2026",
+            "/api/seasons/spring-2026/standings",
+            "/api/seasons/spring-2026/fixtures",
+            "/api/players/ana",
+            "/api/players/bea",
+        ]
+        before = [Client().get(path).content for path in paths]
+
+        projections.rebuild("league-standings")
+        projections.rebuild("game-results")
+
+        assert [Client().get(path).content for path in paths] == before
 
 
 def test_a_season_run_by_the_services_reads_the_same_from_draft_to_its_next():
@@ -536,21 +553,3 @@ def test_a_season_run_by_the_services_reads_the_same_from_draft_to_its_next():
         "spring-2027",
         "winter-2026",
     ]
-
-
-def test_the_answers_are_byte_identical_after_the_projections_are_rebuilt(league):
-    paths = [
-        "/api/clubs",
-        "/api/clubs/riverside",
-        "/api/seasons/spring-2026",
-        "/api/seasons/spring-2026/standings",
-        "/api/seasons/spring-2026/fixtures",
-        "/api/players/ana",
-        "/api/players/bea",
-    ]
-    before = [Client().get(path).content for path in paths]
-
-    projections.rebuild("league-standings")
-    projections.rebuild("game-results")
-
-    assert [Client().get(path).content for path in paths] == before

@@ -73,10 +73,10 @@ def make_bot(kind=Bot.Kind.WEBHOOK, status=Bot.Status.ACTIVE, **fields):
     return Bot.objects.create(owner=make_user(), name=name, kind=kind, status=status, **fields)
 
 
-@pytest.fixture
-def games_rows():
+@pytest.fixture(scope="class")
+def games_rows(class_transaction):
     """A finished game with its read models and a snapshot, a bot with calls, a turn notice, a
-    preference."""
+    preference: made once for TestTheRowsOfAFinishedGame."""
     game = make_game(seed=8)
     play_to_end(game.pk, seed=8)
     # Kept by loads outside a transaction only: this test runs inside one.
@@ -103,17 +103,53 @@ def games_rows():
     return game
 
 
-@pytest.mark.parametrize(
-    "model",
-    [model._meta.model_name for model in apps.get_app_config("games").get_models()],
-)
-def test_every_games_page_lists_its_rows(staff, games_rows, model):
-    response = staff.get(reverse(f"admin:games_{model}_changelist"))
+class TestTheRowsOfAFinishedGame:
+    """Pages that list or show the rows of games_rows: one finished game for the class."""
 
-    assert response.status_code == 200
-    # On PostgreSQL positions come from a sequence (migration 0010): the counter has no row.
-    unused = model == "positioncounter" and connection.vendor == "postgresql"
-    assert response.context["cl"].result_count >= (0 if unused else 1)
+    @pytest.mark.parametrize(
+        "model",
+        [model._meta.model_name for model in apps.get_app_config("games").get_models()],
+    )
+    def test_every_games_page_lists_its_rows(self, staff, games_rows, model):
+        response = staff.get(reverse(f"admin:games_{model}_changelist"))
+
+        assert response.status_code == 200
+        # On PostgreSQL positions come from a sequence (migration 0010): the counter has no row.
+        unused = model == "positioncounter" and connection.vendor == "postgresql"
+        assert response.context["cl"].result_count >= (0 if unused else 1)
+
+    @pytest.mark.parametrize(
+        ("model", "key"),
+        [
+            ("game", lambda game: game.pk),
+            ("gameevent", lambda game: GameEvent.objects.filter(game=game).first().pk),
+            ("seat", lambda game: game.seats.first().pk),
+            ("matchresult", lambda game: game.pk),
+        ],
+    )
+    def test_rows_of_a_game_link_to_its_inspector(self, staff, games_rows, model, key):
+        listing = staff.get(reverse(f"admin:games_{model}_changelist"))
+        page = staff.get(reverse(f"admin:games_{model}_change", args=[key(games_rows)]))
+
+        link = f'href="{inspector(games_rows.pk)}"'
+        assert link in listing.content.decode()
+        if model in ("game", "gameevent"):
+            assert link in page.content.decode()
+
+    def test_a_bots_recent_calls_are_shown_read_only_with_their_game(self, staff, games_rows):
+        bot = Bot.objects.get()
+
+        page = staff.get(reverse("admin:games_bot_change", args=[bot.pk])).content.decode()
+        call = BotCall.objects.filter(bot=bot, outcome="timeout").get()
+        calls = staff.get(reverse("admin:games_botcall_change", args=[call.pk]))
+
+        assert "no answer" in page
+        assert f'href="{inspector(games_rows.pk)}"' in page
+        assert staff.get(reverse("admin:games_botcall_add")).status_code == 403
+        assert (
+            staff.post(reverse("admin:games_botcall_change", args=[call.pk]), {}).status_code == 403
+        )
+        assert calls.status_code == 200
 
 
 def test_games_and_events_cannot_be_added_or_deleted_from_the_admin(staff):
@@ -169,25 +205,6 @@ def test_events_refuse_add_change_and_delete_even_for_a_superuser(staff):
     assert not admin_of_events.has_add_permission(request)
     assert not admin_of_events.has_change_permission(request, event)
     assert not admin_of_events.has_delete_permission(request, event)
-
-
-@pytest.mark.parametrize(
-    ("model", "key"),
-    [
-        ("game", lambda game: game.pk),
-        ("gameevent", lambda game: GameEvent.objects.filter(game=game).first().pk),
-        ("seat", lambda game: game.seats.first().pk),
-        ("matchresult", lambda game: game.pk),
-    ],
-)
-def test_rows_of_a_game_link_to_its_inspector(staff, games_rows, model, key):
-    listing = staff.get(reverse(f"admin:games_{model}_changelist"))
-    page = staff.get(reverse(f"admin:games_{model}_change", args=[key(games_rows)]))
-
-    link = f'href="{inspector(games_rows.pk)}"'
-    assert link in listing.content.decode()
-    if model in ("game", "gameevent"):
-        assert link in page.content.decode()
 
 
 def test_bots_are_listed_with_their_stats_and_filtered_by_status(staff):
@@ -307,20 +324,6 @@ def test_the_staff_actions_suspend_and_reinstate_bots_with_a_reason(staff):
     assert "answers with garbage" in audit
     assert "fixed, says the owner" in audit
     assert staff.get(reverse("admin:staff_auditentry_add")).status_code == 403
-
-
-def test_a_bots_recent_calls_are_shown_read_only_with_their_game(staff, games_rows):
-    bot = Bot.objects.get()
-
-    page = staff.get(reverse("admin:games_bot_change", args=[bot.pk])).content.decode()
-    call = BotCall.objects.filter(bot=bot, outcome="timeout").get()
-    calls = staff.get(reverse("admin:games_botcall_change", args=[call.pk]))
-
-    assert "no answer" in page
-    assert f'href="{inspector(games_rows.pk)}"' in page
-    assert staff.get(reverse("admin:games_botcall_add")).status_code == 403
-    assert staff.post(reverse("admin:games_botcall_change", args=[call.pk]), {}).status_code == 403
-    assert calls.status_code == 200
 
 
 def test_a_snapshots_page_shows_no_card_and_it_may_be_deleted(staff):

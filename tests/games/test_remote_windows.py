@@ -22,17 +22,18 @@ from bots.strategies import find_strategy
 from engine import MATCH_OVER, Variant
 from games import tasks
 from games.actors import actor_label
+from games.commands import game_command
 from games.creation import SeatSpec, game_create
 from games.models import Bot, Game, GameEvent
 from games.seats import webhook_out_of_turn, worker_to_act
+from tests.engine.decks import stacked
 from tests.games.factories import SHORT, make_user
 from tests.games.fake_bot import FakeBot
 
 pytestmark = pytest.mark.django_db
 
-# Whole matches, long enough for seats to reach one card often.
+# A whole match, long enough for seats to reach one card often (the driver's own test).
 LONG = {"rules": "official", "options": {"target": 500}}
-NEWNO = {"rules": "newno", "options": {"target": 200}}
 
 
 @pytest.fixture
@@ -63,34 +64,38 @@ def window_events(game: Game, bot: Bot) -> list[GameEvent]:
     )
 
 
-ADVANCES = 5000  # more than any match here needs
+# Hands of two cards from a stacked deck (tests/engine/decks.py): a seat's first play leaves it
+# one card, so every window below opens within the first commands, whatever the game's id (the
+# built-in bots' moves are seeded by it, bots/turns.py).
+TWO = {"rules": "official", "options": {"target": 500, "hand_size": 2}}
 
 
-def play_until(
-    make: Callable[[], Game], done: Callable[[Game], Any], what: str, matches: int = 4
+def stacked_game(
+    seats: list[SeatSpec], hands: list[list[str]], first: int, flip: str = "red-5"
 ) -> Game:
-    """Play matches made by `make` until `done(game)` holds in one, and return that game. The
-    built-in bots are seeded by game id, so whether one match gets there depends on the ids the
-    suite gave out before it; a match that ends first is followed by another."""
-    for _ in range(matches):
-        game = make()
-        for _ in range(ADVANCES):
-            if done(game):
-                return game
-            if Game.objects.get(pk=game.pk).status == MATCH_OVER:
-                break
-            turns.advance_game(game_id=game.pk)
-        else:
-            raise AssertionError(f"no {what} in {ADVANCES} advances")
-    raise AssertionError(f"no {what} in {matches} matches")
+    """An official match of two-card hands dealt as `hands`, `first` to act on `flip`."""
+    dealer = (first - 1) % len(seats)
+    deck = stacked(hands, flip, first=first)
+    return game_create(variant_spec=TWO, seats=seats, deck=deck, dealer=dealer)
 
 
-def play_out(game: Game, limit: int = ADVANCES) -> None:
+def advance_until(game: Game, done: Callable[[Game], Any], what: str, limit: int = 10) -> None:
+    """Advance the game until `done(game)` holds, in at most `limit` advances."""
     for _ in range(limit):
-        if Game.objects.get(pk=game.pk).status == MATCH_OVER:
+        if done(game):
             return
         turns.advance_game(game_id=game.pk)
-    raise AssertionError("the match did not end")
+    assert done(game), f"no {what} in {limit} advances"
+
+
+def play_without_uno(game: Game, user: Any, seat: int, card: str) -> None:
+    """A person plays down to one card and does not call uno: their seat owes the call."""
+    game_command(
+        game_id=game.pk,
+        actor=user,
+        command={"type": "play", "seat": seat, "card": card, "uno": False},
+        expected_version=Game.objects.get(pk=game.pk).version,
+    )
 
 
 def window_event(bot: Bot, kind: str) -> Callable[[Game], list[GameEvent]]:
@@ -99,14 +104,19 @@ def window_event(bot: Bot, kind: str) -> Callable[[Game], list[GameEvent]]:
 
 def test_a_webhook_bot_catches_an_uncalled_seat_out_of_turn(fake):
     bot = webhook_bot(fake.url)
-    # Random in turn (so hands last), greedy in its windows: it catches whenever it can. The
-    # random bots forget their uno calls half the time.
+    # Random in turn, greedy in its windows: it catches whenever it can. A person plays down to
+    # one card without calling uno.
     fake.mode, fake.optional_mode = "random", "play"
-    seats = [SeatSpec(registered=bot), SeatSpec(bot="random"), SeatSpec(bot="random")]
-    game = play_until(
-        lambda: game_create(variant_spec=LONG, seats=seats, seed=4),
-        window_event(bot, "uno-caught"),
-        "catch through a window",
+    person = make_user()
+    seats = [SeatSpec(registered=bot), SeatSpec(user=person), SeatSpec(bot="greedy")]
+    hands = [["blue-1", "blue-2"], ["red-1", "red-2"], ["red-3", "green-4"]]
+    game = stacked_game(seats, hands, first=1)
+    play_without_uno(game, person, 1, "red-1")
+    # The window first; then the greedy seat plays and the bot is asked in turn.
+    advance_until(
+        game,
+        lambda game: len(fake.requests) > len(optional_requests(fake)) > 0,
+        "catch through a window, then a turn",
     )
     optional = optional_requests(fake)
     for payload in optional:
@@ -119,7 +129,7 @@ def test_a_webhook_bot_catches_an_uncalled_seat_out_of_turn(fake):
         assert event.command_id == f"bot:#{bot.pk}/window:{event.version - 1}:0"
     bot.refresh_from_db()
     # Windows are not calls asked of the bot: the stats count its in-turn decisions only.
-    assert bot.calls == len(fake.requests) - len(optional)
+    assert bot.calls == len(fake.requests) - len(optional) > 0
     assert (bot.strikes, bot.timeouts, bot.errors, bot.illegal_answers) == (0, 0, 0, 0)
 
 
@@ -127,17 +137,13 @@ def test_a_webhook_bot_that_forgot_its_uno_call_makes_it_out_of_turn(fake):
     bot = webhook_bot(fake.url)
     fake.mode = "no-uno"
     seats = [SeatSpec(registered=bot), SeatSpec(bot="greedy"), SeatSpec(bot="greedy")]
-    played: list[Game] = []
-
-    def make() -> Game:
-        played.append(game_create(variant_spec=LONG, seats=seats, seed=4))
-        return played[-1]
-
-    game = play_until(make, window_event(bot, "uno-called"), "uno call through a window")
+    hands = [["red-1", "red-2"], ["blue-1", "blue-2"], ["green-1", "green-2"]]
+    game = stacked_game(seats, hands, first=0)
+    advance_until(game, window_event(bot, "uno-called"), "uno call through a window")
     called = window_event(bot, "uno-called")(game)
     assert all(event.data == {"seat": 0} for event in called)
-    # Its own debt came first: no built-in bot caught it before its window, in any match played.
-    caught = GameEvent.objects.filter(game__in=played, type="uno-caught", data__target=0)
+    # Its own debt came first: no built-in bot caught it before its window.
+    caught = GameEvent.objects.filter(game=game, type="uno-caught", data__target=0)
     assert caught.count() == 0
 
 
@@ -154,11 +160,14 @@ def test_a_webhook_bot_jumps_in_out_of_turn_in_newno(fake):
         played = window_event(bot, "card-played")(game)
         return [event for event in played if event.data.get("jump")]
 
-    game = play_until(
-        lambda: game_create(variant_spec=NEWNO, seats=seats, seed=2),
-        jumps,
-        "jump-in through a window",
-    )
+    # Only seat 3 (the youngest) can make the first play, only the bot the second (red-2), and
+    # seat 1 must then play the blue-2 the bot holds the twin of.
+    hands = [["red-2", "blue-2"], ["blue-2", "green-8"], ["green-3", "blue-4"]]
+    hands.append(["red-1", "green-9"])
+    deck = stacked(hands, "yellow-1", first=1)
+    spec = {"rules": "newno", "options": {"target": 200, "hand_size": 2}}
+    game = game_create(variant_spec=spec, seats=seats, deck=deck, dealer=0)
+    advance_until(game, jumps, "jump-in through a window")
     assert all(event.data["seat"] == 0 for event in jumps(game))
     bot.refresh_from_db()
     assert bot.strikes == 0
@@ -173,8 +182,9 @@ def test_a_failed_or_absent_answer_to_a_window_is_no_strike_and_the_game_moves_o
     # It forgets its uno calls in turn, and answers its window (to make the call) badly.
     fake.mode, fake.optional_mode, fake.delay = "no-uno", mode, 1.0
     seats = [SeatSpec(registered=bot), SeatSpec(bot="greedy"), SeatSpec(bot="greedy")]
-    game = game_create(variant_spec=LONG, seats=seats, seed=4)
-    for _ in range(400):
+    hands = [["red-1", "red-2"], ["blue-1", "blue-2"], ["green-1", "green-2"]]
+    game = stacked_game(seats, hands, first=0)
+    for _ in range(10):
         asked = len(optional_requests(fake))
         before = Game.objects.get(pk=game.pk).version
         started = time.monotonic()
@@ -214,47 +224,28 @@ def pull_bot() -> tuple[Bot, APIClient]:
 def a_window(
     bot: Bot, client: APIClient, forget: bool = False
 ) -> tuple[Game, dict[str, Any], turns.Advance]:
-    """until_a_window in a fresh pull_match, in up to four: the built-in bots' moves are seeded
-    by the game's id, which the suite's order decides, and now and then a whole match offers the
-    bot no window (seen once in some hundred runs)."""
-    for seed in range(9, 13):
-        game = pull_match(bot, seed)
-        found = until_a_window(game, client, forget)
-        if found is not None:
-            return game, *found
-    raise AssertionError("no window in four matches")
-
-
-def until_a_window(
-    game: Game, client: APIClient, forget: bool = False
-) -> tuple[dict[str, Any], turns.Advance] | None:
-    """Advance the game, answering the bot's in-turn decisions with the random bot's move (hands
-    last, so seats reach one card), without its uno calls if `forget`, until an optional
-    decision is listed; then that decision and the advance that held for it (None if the match
-    ends first)."""
-    rng = random.Random(1)
-    for _ in range(3000):
-        if Game.objects.get(pk=game.pk).status == MATCH_OVER:
-            return None
-        advance = turns.advance_game(game_id=game.pk)
-        for decision in client.get("/api/bot/decisions").json():
-            if decision["optional"]:
-                return decision, advance
-            command = find_strategy("random")(decision["view"], decision["legal"], rng)
-            if "uno" in command:
-                # Its own debts only when asked to: then its windows are its own calls.
-                called = {**command, "uno": not forget}
-                command = called if called in decision["legal"] else command
-            body = {"command": command, "expected_version": decision["version"]}
-            answer = client.post(f"/api/bot/games/{game.pk}/commands", body, format="json")
-            assert answer.status_code == 200, answer.json()
-    raise AssertionError("no window was offered")
-
-
-def pull_match(bot: Bot, seed: int = 9) -> Game:
-    seats = [SeatSpec(bot="random"), SeatSpec(registered=bot), SeatSpec(bot="random")]
-    seats.append(SeatSpec(bot="random"))
-    return game_create(variant_spec=LONG, seats=seats, seed=seed)
+    """A game from a stacked deck whose first play opens a window for the pull bot in seat 1,
+    out of turn, and the advance that held for it: a person in seat 2 plays down to one card
+    without calling uno (the bot may catch them), or, if `forget`, the bot itself plays down to
+    one card without its call (its window is its own call)."""
+    person = make_user()
+    seats = [SeatSpec(bot="greedy"), SeatSpec(registered=bot), SeatSpec(user=person)]
+    seats.append(SeatSpec(bot="greedy"))
+    hands = [["blue-1", "blue-2"], ["red-1", "red-2"], ["red-3", "red-4"], ["green-1", "green-2"]]
+    game = stacked_game(seats, hands, first=1 if forget else 2)
+    if forget:
+        (decision,) = client.get("/api/bot/decisions").json()
+        command = {"type": "play", "seat": 1, "card": "red-1", "uno": False}
+        assert command in decision["legal"]
+        body = {"command": command, "expected_version": decision["version"]}
+        answer = client.post(f"/api/bot/games/{game.pk}/commands", body, format="json")
+        assert answer.status_code == 200, answer.json()
+    else:
+        play_without_uno(game, person, 2, "red-3")
+    advance = turns.advance_game(game_id=game.pk)
+    (decision,) = client.get("/api/bot/decisions").json()
+    assert decision["optional"], decision
+    return game, decision, advance
 
 
 # The pull tests give windows a minute while they look for one, so that a slow machine never

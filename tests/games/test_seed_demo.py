@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
+from django.test import TestCase, override_settings
 
 from accounts.services import profile_of
 from engine import MATCH_OVER, PLAYING
@@ -62,100 +64,98 @@ def test_it_refuses_to_run_without_debug(settings):
     assert not get_user_model().objects.filter(username="demo").exists()
 
 
-@pytest.fixture
-def seeded(settings, django_capture_on_commit_callbacks, eager_tasks) -> dict[str, Game]:
-    """seed_demo run once, its commits' listeners (the bots' turns) run: the games by name."""
-    settings.DEBUG = True
-    with django_capture_on_commit_callbacks(execute=True):
-        seed_demo()
-    return {game.context["demo"]: game for game in Game.objects.all() if "demo" in game.context}
-
-
-def test_it_creates_ana_with_a_birth_date_too(seeded):
-    ana = get_user_model().objects.get(username="ana")
-    assert ana.check_password("ana")
-    assert not ana.is_staff
-    assert profile_of(ana).birth_date is not None
-    assert profile_of(get_user_model().objects.get(username="demo")).birth_date is not None
-
-
-def test_the_bots_play_one_match_of_every_family_to_the_end(seeded):
-    matches = [game for name, game in seeded.items() if name.startswith("bots-")]
-    assert sorted(family(game) for game in matches) == FAMILIES
-    assert all(game.status == MATCH_OVER for game in matches)
-
-
-@pytest.mark.parametrize("name", [f"waiting-{f}" for f in FAMILIES] + ["people-official"])
-def test_demo_has_a_decision_to_make_in_every_family_and_against_ana(seeded, name):
-    demo = get_user_model().objects.get(username="demo")
-    game = seeded[name]
-    view = game_view(game_id=game.pk, viewer=demo)
-    assert game.status == PLAYING
-    assert view["legal"]
-    if name.startswith("waiting-"):
-        assert view["seat"] in view["to_act"]
-    else:
-        assert {seat.user.username for seat in game.seats.all()} == {"demo", "ana"}
-
-
-def test_in_censorship_demo_is_the_censor_and_rules_on_a_submission(seeded):
-    demo = get_user_model().objects.get(username="demo")
-    view = game_view(game_id=seeded["waiting-censorship"].pk, viewer=demo)
-    assert view["dealer"] == view["seat"]
-    assert view["pending"]["type"] == "ruling"
-    assert view["submission"]["card"]
-
-
-def test_in_precognitive_demo_owes_the_precommit_that_fills_their_lane(seeded):
-    demo = get_user_model().objects.get(username="demo")
-    view = game_view(game_id=seeded["waiting-precognitive"].pk, viewer=demo)
-    assert view["pending"] == {**view["pending"], "type": "precommit", "seat": view["seat"]}
-    assert {command["type"] for command in view["legal"]} >= {"precommit"}
-
-
-def test_a_second_run_creates_nothing_until_a_waiting_game_is_over(seeded):
-    games = Game.objects.count()
-    assert "already exist" in seed_demo()
-    assert Game.objects.count() == games
-
-    Game.objects.filter(pk=seeded["waiting-newno"].pk).update(status=MATCH_OVER)
-    assert "Created demo games: waiting-newno." in seed_demo()
-    assert Game.objects.filter(context__demo="waiting-newno").count() == 2
-    assert Game.objects.count() == games + 1
+@pytest.fixture(scope="class")
+def seeded(class_transaction, class_eager_tasks) -> Iterator[dict[str, Game]]:
+    """seed_demo run once for the class, its commits' listeners (the bots' turns) run in-process:
+    the games by name. DEBUG stays on for the class's tests, which run seed_demo again."""
+    with override_settings(DEBUG=True):
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            seed_demo()
+        yield {game.context["demo"]: game for game in Game.objects.all() if "demo" in game.context}
 
 
 def family(game: Game) -> str:
     return "precognitive" if game.variant.get("precognitive") else game.variant["rules"]
 
 
-def test_demo_runs_a_club_with_seasons_in_progress_in_two_families(seeded):
-    demo = get_user_model().objects.get(username="demo")
-    club = Club.objects.get(slug="riverside")
-    seasons = club.seasons.select_related("competition")
-    assert {s.competition.variant["rules"] for s in seasons} == {"official", "newno"}
-    assert {s.status for s in seasons} == {Season.Status.RUNNING}
-    fixtures = Fixture.objects.filter(division__season__club=club).exclude(game=None)
-    # The bots' fixtures have been played; demo's wait for demo's decision.
-    assert fixtures.filter(game__status=MATCH_OVER).exists()
-    waiting = [f for f in fixtures.filter(game__status=PLAYING) if f.seats.filter(entry__user=demo)]
-    assert {f.division.season.competition.variant["rules"] for f in waiting} == {
-        "official",
-        "newno",
-    }
-    for fixture in waiting:
-        view = game_view(game_id=fixture.game_id, viewer=demo)
-        assert view["seat"] in view["to_act"] and view["legal"]
+class TestTheSeededDemo:
+    """One seed_demo run (about a minute of bots' play) read by every test here."""
 
+    def test_it_creates_ana_with_a_birth_date_too(self, seeded):
+        ana = get_user_model().objects.get(username="ana")
+        assert ana.check_password("ana")
+        assert not ana.is_staff
+        assert profile_of(ana).birth_date is not None
+        assert profile_of(get_user_model().objects.get(username="demo")).birth_date is not None
 
-def test_a_second_run_leaves_the_club_alone(seeded):
-    assert "The demo club already exists" in seed_demo()
-    assert Club.objects.count() == 1
+    def test_the_bots_play_one_match_of_every_family_to_the_end(self, seeded):
+        matches = [game for name, game in seeded.items() if name.startswith("bots-")]
+        assert sorted(family(game) for game in matches) == FAMILIES
+        assert all(game.status == MATCH_OVER for game in matches)
 
+    @pytest.mark.parametrize("name", [f"waiting-{f}" for f in FAMILIES] + ["people-official"])
+    def test_demo_has_a_decision_to_make_in_every_family_and_against_ana(self, seeded, name):
+        demo = get_user_model().objects.get(username="demo")
+        game = seeded[name]
+        view = game_view(game_id=game.pk, viewer=demo)
+        assert game.status == PLAYING
+        assert view["legal"]
+        if name.startswith("waiting-"):
+            assert view["seat"] in view["to_act"]
+        else:
+            assert {seat.user.username for seat in game.seats.all()} == {"demo", "ana"}
 
-def test_the_demo_ladder_exists_once(seeded):
-    assert Competition.objects.filter(slug="bot-arena", kind=Competition.Kind.LADDER).exists()
-    assert "The demo ladder already exists" in seed_demo()
-    assert Competition.objects.filter(kind=Competition.Kind.LADDER).count() == 1
+    def test_in_censorship_demo_is_the_censor_and_rules_on_a_submission(self, seeded):
+        demo = get_user_model().objects.get(username="demo")
+        view = game_view(game_id=seeded["waiting-censorship"].pk, viewer=demo)
+        assert view["dealer"] == view["seat"]
+        assert view["pending"]["type"] == "ruling"
+        assert view["submission"]["card"]
+
+    def test_in_precognitive_demo_owes_the_precommit_that_fills_their_lane(self, seeded):
+        demo = get_user_model().objects.get(username="demo")
+        view = game_view(game_id=seeded["waiting-precognitive"].pk, viewer=demo)
+        assert view["pending"] == {**view["pending"], "type": "precommit", "seat": view["seat"]}
+        assert {command["type"] for command in view["legal"]} >= {"precommit"}
+
+    def test_a_second_run_creates_nothing_until_a_waiting_game_is_over(self, seeded):
+        games = Game.objects.count()
+        assert "already exist" in seed_demo()
+        assert Game.objects.count() == games
+
+        Game.objects.filter(pk=seeded["waiting-newno"].pk).update(status=MATCH_OVER)
+        assert "Created demo games: waiting-newno." in seed_demo()
+        assert Game.objects.filter(context__demo="waiting-newno").count() == 2
+        assert Game.objects.count() == games + 1
+
+    def test_demo_runs_a_club_with_seasons_in_progress_in_two_families(self, seeded):
+        demo = get_user_model().objects.get(username="demo")
+        club = Club.objects.get(slug="riverside")
+        seasons = club.seasons.select_related("competition")
+        assert {s.competition.variant["rules"] for s in seasons} == {"official", "newno"}
+        assert {s.status for s in seasons} == {Season.Status.RUNNING}
+        fixtures = Fixture.objects.filter(division__season__club=club).exclude(game=None)
+        # The bots' fixtures have been played; demo's wait for demo's decision.
+        assert fixtures.filter(game__status=MATCH_OVER).exists()
+        waiting = [
+            f for f in fixtures.filter(game__status=PLAYING) if f.seats.filter(entry__user=demo)
+        ]
+        assert {f.division.season.competition.variant["rules"] for f in waiting} == {
+            "official",
+            "newno",
+        }
+        for fixture in waiting:
+            view = game_view(game_id=fixture.game_id, viewer=demo)
+            assert view["seat"] in view["to_act"] and view["legal"]
+
+    def test_a_second_run_leaves_the_club_alone(self, seeded):
+        assert "The demo club already exists" in seed_demo()
+        assert Club.objects.count() == 1
+
+    def test_the_demo_ladder_exists_once(self, seeded):
+        assert Competition.objects.filter(slug="bot-arena", kind=Competition.Kind.LADDER).exists()
+        assert "The demo ladder already exists" in seed_demo()
+        assert Competition.objects.filter(kind=Competition.Kind.LADDER).count() == 1
 
 
 @pytest.mark.django_db(transaction=True)

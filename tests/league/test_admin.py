@@ -257,8 +257,10 @@ def test_a_person_without_a_birth_date_cannot_enter_newno(staff, django_user_mod
     assert not Entry.objects.exists()
 
 
-@pytest.mark.parametrize("model", ["club", "season", "fixture", "standing"])
-def test_clubs_and_seasons_are_listed_and_never_added_here(staff, model):
+@pytest.fixture(scope="class")
+def played_season(class_transaction):
+    """A club's season of two bots whose one fixture has been played to the end and projected:
+    made once for TestClubsAndSeasons."""
     club, admin, _ = make_club()
     season = make_season(club, admin)
     for _ in range(2):
@@ -269,12 +271,19 @@ def test_clubs_and_seasons_are_listed_and_never_added_here(staff, model):
         turns.advance_game(game_id=fixture.game_id)
     for name in projections.PROJECTIONS:
         projections.run(name)
+    return club, season
 
-    response = staff.get(reverse(f"admin:league_{model}_changelist"))
 
-    assert response.status_code == 200
-    assert club.name.encode() in response.content or season.name.encode() in response.content
-    assert staff.get(reverse(f"admin:league_{model}_add")).status_code == 403
+class TestClubsAndSeasons:
+    @pytest.mark.parametrize("model", ["club", "season", "fixture", "standing"])
+    def test_clubs_and_seasons_are_listed_and_never_added_here(self, staff, played_season, model):
+        club, season = played_season
+
+        response = staff.get(reverse(f"admin:league_{model}_changelist"))
+
+        assert response.status_code == 200
+        assert club.name.encode() in response.content or season.name.encode() in response.content
+        assert staff.get(reverse(f"admin:league_{model}_add")).status_code == 403
 
 
 def inspector(game_id):
