@@ -91,10 +91,12 @@ def table(
     *,
     you: int | None,
     spec: Mapping[str, Any],
+    legal: Sequence[Mapping[str, Any]] | None = None,
 ) -> Table:
     """The board of `view` (an engine view, maybe with the revealed `hands`) of a game of the
     variant `spec`, seats named by `names` and `kinds` ("person" or "bot"); `you` is the seat
-    called "you" (the person's own seat, which a replay's view need not be)."""
+    called "you" (the person's own seat, which a replay's view need not be); `legal`, the
+    viewer's legal commands when the board is theirs to play (the status line says which)."""
     viewer = view["seat"]
     who = Names(names, you)
     pending = view.get("pending") or {}
@@ -111,7 +113,7 @@ def table(
         discard_pile=view["discard_pile"],
         seats=[_panel(view, seat, names, kinds, you) for seat in _seat_order(view)],
         status=view["status"],
-        waiting=waiting(view, who),
+        waiting=waiting(view, who, legal),
         jump=_jump(pending, who),
         submission=face(submission["card"]) if submission.get("card") else None,
         submission_from=who.who(submission["seat"]) if submission else "",
@@ -180,8 +182,9 @@ def _role(view: View, seat: int) -> str:
     return "censor" if view["rules"] == "censorship" else "dealer"
 
 
-def waiting(view: View, who: Names) -> str:
-    """What the game waits for, in words: "Your turn: play a card or draw"."""
+def waiting(view: View, who: Names, legal: Sequence[Mapping[str, Any]] | None = None) -> str:
+    """What the game waits for, in words: "Your turn: play a card or draw" (with the viewer's
+    `legal` commands, only what they may do: newno lets only a seat that cannot play draw)."""
     pending = view.get("pending") or {}
     kind = pending.get("type")
     if view["status"] == "match-over":
@@ -191,7 +194,14 @@ def waiting(view: View, who: Names) -> str:
     seat = pending.get("seat", -1)
     mine = seat == who.viewer
     if kind == "play":
-        return "Your turn: play a card or draw" if mine else f"{who.whose(seat)} turn"
+        if not mine:
+            return f"{who.whose(seat)} turn"
+        kinds = {c["type"] for c in legal or () if c.get("seat") == seat}
+        if legal is not None and "play" in kinds and "draw" not in kinds:
+            return "Your turn: play a card"
+        if legal is not None and "draw" in kinds and "play" not in kinds:
+            return "Your turn: no card can be played, draw one"
+        return "Your turn: play a card or draw"
     if kind == "drawn":
         if mine and pending.get("card"):
             return f"You drew {card_name(pending['card'])}: play it or keep it"

@@ -277,7 +277,9 @@ def board_context(
     # The command's own events, as this seat sees them, are the story's newest.
     newest = result.events if result is not None and result.seat == viewer else []
     lines, shown = _story(loaded, viewer, names, newest)
-    table = board.table(view, names, kinds, you=viewer, spec=detail["variant"])
+    table = board.table(
+        view, names, kinds, you=viewer, spec=detail["variant"], legal=detail["legal"]
+    )
     penalty = int((detail["variant"].get("options") or {}).get("uno_penalty", 0))
     ctrl = controls.controls(detail["legal"], view, Names(names, viewer), uno_penalty=penalty)
     for panel in table.seats:

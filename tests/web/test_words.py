@@ -235,3 +235,27 @@ def test_the_lobby_shows_an_aborted_game_as_aborted_without_a_winner(eager_tasks
     assert "Aborted by the staff: no winner, no result" in card
     assert "Finished" not in card
     assert '<span class="badge">winner</span>' not in html
+
+
+# The play page's status line
+
+
+def test_the_status_line_offers_only_what_the_seat_may_do():
+    # newno lets only a seat that cannot play draw: its status line said "play a card or draw"
+    # with no way to draw on the page (seen under make run, issue 30's review at 360x740).
+    for family, may_draw in (("newno", False), ("official", True)):
+        game, people = people_game(FAMILIES[family], seats=2)
+        for _ in range(40):
+            seat = game.to_act[0]
+            view = game_view(game_id=game.pk, viewer=people[seat])
+            kinds = {c["type"] for c in view["legal"]}
+            if view["pending"].get("type") == "play" and "play" in kinds:
+                break
+            game = advance(game, 1)
+        page = words(signed_in(people[seat]).get(f"/games/{game.pk}/").content.decode())
+        if may_draw:
+            assert "Your turn: play a card or draw" in page
+        else:
+            assert "draw" not in kinds
+            assert "Your turn: play a card." in page or "Your turn: play a card " in page
+            assert "play a card or draw" not in page
