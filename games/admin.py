@@ -38,6 +38,8 @@ from games.models import (
     PositionCounter,
     Presence,
     ProjectionCheckpoint,
+    Rematch,
+    RematchAnswer,
     Seat,
     Snapshot,
     TurnNotice,
@@ -319,3 +321,45 @@ class PresenceAdmin(ReadOnlyAdmin[Presence]):
     @admin.display(description="game", ordering="game_id")
     def game_page(self, row: Presence) -> str:
         return game_link(row.game_id)
+
+
+# ----------------------------------------------------------------------------------- rematches
+
+
+class RematchAnswerInline(admin.TabularInline[RematchAnswer, Rematch]):
+    model = RematchAnswer
+    fields = ("user", "accepted", "answered_at")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Rematch)
+class RematchAdmin(ReadOnlyAdmin[Rematch]):
+    """An offer to play a finished table again (games/rematch.py): made and answered by the
+    people at the table, read-only here."""
+
+    list_display = ("game_link", "offered_by", "status", "new_game_link", "created_at")
+    list_filter = ("status",)
+    list_select_related = ("offered_by",)
+    search_fields = ("=game__id", "offered_by__username")
+    inlines = [RematchAnswerInline]
+
+    @admin.display(description="game", ordering="game_id")
+    def game_link(self, offer: Rematch) -> str:
+        return game_link(offer.game_id)
+
+    @admin.display(description="new game")
+    def new_game_link(self, offer: Rematch) -> str:
+        return game_link(offer.new_game_id)
+
+
+@admin.register(RematchAnswer)
+class RematchAnswerAdmin(ReadOnlyAdmin[RematchAnswer]):
+    list_display = ("rematch", "user", "accepted", "answered_at")
+    list_filter = ("accepted",)
+    list_select_related = ("user",)
+    search_fields = ("=rematch__game__id", "user__username")

@@ -16,7 +16,7 @@ from django.utils import timezone
 from bots.remote import leases, webhook
 from bots.remote.strikes import ILLEGAL, record_call
 from bots.remote.tokens import issue_token
-from games import projections, snapshots
+from games import projections, rematch, snapshots
 from games.models import (
     Bot,
     BotCall,
@@ -97,6 +97,7 @@ def games_rows(class_transaction):
     TurnNotice.objects.create(seat=seat, deadline_at=timezone.now() + datetime.timedelta(days=1))
     NotificationPreference.objects.create(user=seat.user, turn_emails="digest")
     Presence.objects.create(user=seat.user, game=game, seen_at=timezone.now(), muted=True)
+    rematch.offer(game_id=game.pk, person=seat.user)  # an open offer and its offerer's answer
     lease = leases.acquire(game.pk, seconds=30)
     assert lease is not None
     leases.release(lease)  # a lease row, let go

@@ -103,9 +103,10 @@ def test_a_hand_area_with_another_card_is_a_leak(client):
     game_id, person = a_game({"rules": "official"})
     html = page_of(client, game_id, person)
     card = hidden_card(state_of(game_id))
-    planted = html.replace(
-        '<ul class="hand">', f'<ul class="hand"><li><span data-card="{card}"></span></li>'
+    planted, count = re.subn(
+        r'(<ul class="hand"[^>]*>)', rf'\1<li><span data-card="{card}"></span></li>', html, count=1
     )
+    assert count == 1
     assert any("the hand area shows" in failure for failure in failures(game_id, 0, planted))
 
 
