@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.auth import PEOPLE, person
-from api.errors import error_responses
+from api.errors import ErrorOutput, error_responses
 from games import rematch
 
 
@@ -43,6 +43,14 @@ class RematchOutput(serializers.Serializer[dict[str, Any]]):
     )
 
 
+# A rematch's refusals are 409s without a game version (not a version conflict).
+REFUSED = OpenApiResponse(
+    ErrorOutput,
+    description="`not-over`, `not-rematchable`, `already-offered`, `no-offer`, `offer-closed`, "
+    "`already-answered`.",
+)
+
+
 class Rematch(APIView):
     authentication_classes = PEOPLE
 
@@ -52,7 +60,8 @@ class Rematch(APIView):
         return Response(rematch.state(game_id).as_json())
 
     @extend_schema(
-        request=RematchInput, responses={200: RematchOutput, **error_responses(400, 403, 404, 409)}
+        request=RematchInput,
+        responses={200: RematchOutput, **error_responses(400, 403, 404), 409: REFUSED},
     )
     def post(self, request: Request, game_id: int) -> Response:
         """Offer a rematch of a finished game you played (no `answer`), or accept or decline
