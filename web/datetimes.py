@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime
 
 from django import template
-from django.utils.timezone import template_localtime
+from django.utils import timezone
 
 register = template.Library()
 
@@ -19,5 +19,7 @@ def iso(value: datetime.date | datetime.datetime | None) -> str:
     if value is None or value == "":
         return ""
     if isinstance(value, datetime.datetime):
-        return template_localtime(value).isoformat(timespec="seconds")
+        if timezone.is_aware(value):
+            value = timezone.localtime(value)
+        return value.isoformat(timespec="seconds")
     return value.isoformat()
