@@ -28,6 +28,12 @@ run: .venv
 test: .venv
 	$(BIN)/pytest $(PYTEST_ARGS)
 
+# html-validate for tests/web/test_html_valid.py (skipped without it, but under CI), exactly as
+# package-lock.json pins it, from the npm registry; needs node and npm. .ci/run makes it.
+node_modules: package.json package-lock.json
+	npm ci --no-audit --no-fund --ignore-scripts
+	touch $@
+
 # ruff, and the layers contract of .importlinter (engine <- store <- services <- workers <- web).
 lint: .venv
 	$(BIN)/ruff check .

@@ -161,6 +161,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # `|iso` for `<time datetime>`: whole seconds, as HTML allows (web/datetimes.py).
+            "builtins": ["web.datetimes"],
         },
     },
 ]

@@ -94,7 +94,7 @@ def test_a_game_waiting_for_me_says_your_turn_with_the_clock(client, ada, agains
     assert 'class="game my-turn"' in card
     assert '<strong class="your-turn">Your turn</strong>' in card
     assert "2 h 13 min left" in card
-    assert f'<time datetime="{deadline.isoformat()}">' in card
+    assert f'<time datetime="{deadline.isoformat(timespec="seconds")}">' in card
     assert f'href="/games/{game.pk}/"' in card
     assert "Official" in card and "winner takes all to 50 · 7 cards · uno penalty 2" in card
     assert "ada (you)" in card and "greedy" in card and "random" in card

@@ -87,7 +87,7 @@ def test_creating_a_token_asks_first_and_shows_the_key_once(client, ada):
     assert user_for_token(key) == ada
     used = PersonalToken.objects.get(user=ada).last_used_at
     assert (
-        f'<dt>Last used</dt><dd><time datetime="{used.isoformat()}">'
+        f'<dt>Last used</dt><dd><time datetime="{used.isoformat(timespec="seconds")}">'
         in client.get("/accounts/profile/").content.decode()
     )
 

@@ -240,7 +240,7 @@ def test_a_new_deadline_is_an_event_and_moves_the_fixtures_deadline(started):
         f"The fixture's deadline is now {new.strftime('%a %-d %b %Y, %H:%M UTC')}."
     ]
     shown = fixture_html(tables(season, ada), fixture)
-    assert f'Deadline moved to <time datetime="{new.isoformat()}">' in shown
+    assert f'Deadline moved to <time datetime="{new.isoformat(timespec="seconds")}">' in shown
 
 
 def test_a_refused_ruling_is_said_and_changes_nothing(started):

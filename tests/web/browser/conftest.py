@@ -4,10 +4,17 @@ Select them with `-m browser`. Without /usr/bin/chromium they are skipped, excep
 (CI=true), where a missing browser is a failure. Every page fails its test on a console error,
 an uncaught script error or a Content-Security-Policy violation, and leaves a screenshot in
 test-artifacts/<test name>.png.
+
+Every page with scripts on is also checked by axe-core (vendor/axe.min.js, vendor/README.md):
+after each load (every navigation, a form's answer included) and once more in its last state at
+the test's end, axe runs in the page and a serious or critical violation fails the test; on the
+site's own pages a moderate one does too. Every violation found, whatever its impact, is written to
+test-artifacts/axe/<test name>.json.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Callable, Iterator
@@ -36,6 +43,52 @@ document.addEventListener("securitypolicyviolation", (event) => {
     + ` at ${event.sourceFile}:${event.lineNumber}`);
 });
 """
+AXE_SOURCE = (Path(__file__).resolve().parent / "vendor" / "axe.min.js").read_text()
+# Runs in the top frame of every page after its load event: axe's rules (WCAG 2.0-2.2 A and AA
+# and axe's best practices), the violations handed to the test by the binding `__axeReport`.
+# `__axeCheck()` waits for a run under way, then runs again: the page's last state. No preload:
+# axe would copy the stylesheets into inline style elements (for css-orientation-lock alone),
+# which the Content-Security-Policy rightly refuses.
+AXE_RUNNER = """
+(() => {
+  if (window.top !== window) return;
+  let running = Promise.resolve();
+  const check = () => {
+    const options = { resultTypes: ["violations"], preload: false };
+    running = running.then(() => window.axe.run(document, options))
+      .then((results) => window.__axeReport(location.pathname + location.search,
+        results.violations.map((v) => ({
+          id: v.id, impact: v.impact, help: v.help,
+          nodes: v.nodes.map((n) => ({ target: n.target.join(" "), summary: n.failureSummary })),
+        }))));
+    return running;
+  };
+  window.__axeCheck = check;
+  window.addEventListener("load", () => { check(); });
+})();
+"""
+# Pages that are not the site's own templates: Django's admin and Swagger UI (drf-spectacular's
+# page, templates/api/swagger_ui.html). Their moderate findings are recorded, not failed.
+NOT_OURS = ("/admin/", "/api/docs/")
+# What cannot be fixed from outside Swagger UI, left out of the count (still written to the
+# artifact): its operation summaries are clickable regions that hold buttons of their own.
+BEYOND_REACH = {
+    ("/api/docs/", "nested-interactive"): "Swagger UI's own markup: .opblock-summary",
+}
+FAILING = {"critical", "serious"}
+FAILING_OURS = FAILING | {"moderate"}
+
+
+def axe_failures(path: str, violations: list[dict[str, Any]]) -> list[str]:
+    """The findings of one axe run that fail a test, one line each."""
+    failing = FAILING if path.startswith(NOT_OURS) else FAILING_OURS
+    return [
+        f"axe {v['impact']} {v['id']} at {path}: {v['help']} ({v['nodes'][0]['target']}"
+        + (f" and {len(v['nodes']) - 1} more" if len(v["nodes"]) > 1 else "")
+        + ")"
+        for v in violations
+        if v["impact"] in failing and (path.split("?")[0], v["id"]) not in BEYOND_REACH
+    ]
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -78,6 +131,12 @@ def open_page(
     contexts: list[Any] = []
     pages: list[Any] = []
     errors: list[str] = []
+    axe_runs: list[dict[str, Any]] = []
+    scripted: list[Any] = []  # axe is a script: pages with scripts off go unchecked
+
+    def axe_report(_source: Any, path: str, violations: list[dict[str, Any]]) -> None:
+        axe_runs.append({"path": path, "violations": violations})
+        errors.extend(axe_failures(path, violations))
 
     def open_(
         person: Any, path: str, *, width: int = 1200, height: int = 900, javascript: bool = True
@@ -95,6 +154,9 @@ def open_page(
         # A Content-Security-Policy violation (config/settings.py) fails the test too, said
         # plainly: chromium's own console line for it may be a warning (report-only) or missing.
         context.add_init_script(CSP_LISTENER)
+        context.expose_binding("__axeReport", axe_report)
+        context.add_init_script(AXE_SOURCE)
+        context.add_init_script(AXE_RUNNER)
         page = context.new_page()
         page.set_default_timeout(10_000)
         page.on(
@@ -115,11 +177,18 @@ def open_page(
         page.goto(live_server.url + path)
         contexts.append(context)
         pages.append(page)
+        if javascript:
+            scripted.append(page)
         return page
 
     yield open_
     ARTIFACTS.mkdir(exist_ok=True)
     name = re.sub(r"[^\w.-]+", "_", request.node.name)
+    for page in scripted:
+        if not page.is_closed() and page.evaluate("typeof window.__axeCheck") == "function":
+            page.evaluate("window.__axeCheck()")
+    (ARTIFACTS / "axe").mkdir(exist_ok=True)
+    (ARTIFACTS / "axe" / f"{name}.json").write_text(json.dumps(axe_runs, indent=1))
     for number, page in enumerate(pages):
         suffix = "" if number == 0 else f"-{number + 1}"
         page.screenshot(path=str(ARTIFACTS / f"{name}{suffix}.png"), full_page=True)

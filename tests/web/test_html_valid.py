@@ -1,0 +1,102 @@
+"""The pages validate as HTML: the demo site (`seed_demo`) rendered by the test client, a page of
+every kind, checked by html-validate (package.json, .htmlvalidate.json: the "standard" preset,
+conformance to the HTML standard, which lets `hx-*` attributes pass as any unknown attribute).
+
+html-validate comes from the npm registry (`make node_modules`, .ci/run); without it the test is
+skipped, except under CI (CI=true), where it fails.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import call_command
+from django.test import Client, override_settings
+
+from games.models import Bot, Game
+from league.models import Club, Season
+
+ROOT = Path(__file__).resolve().parents[2]
+VALIDATOR = ROOT / "node_modules" / ".bin" / "html-validate"
+
+# The workers play the bot matches to their end on commit.
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# HTML's date, and date-and-time strings with or without a zone (html.spec.whatwg.org, "Dates
+# and times"): seconds at most to the millisecond. html-validate does not read the values.
+TIME_VALUE = re.compile(
+    r"\d{4}-\d\d-\d\d"
+    r"([T ]\d\d:\d\d(:\d\d(\.\d{1,3})?)?(Z|[+-]\d\d:?\d\d)?)?"
+)
+
+
+def validator() -> Path:
+    if not VALIDATOR.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true but html-validate is missing: run `make node_modules`", False)
+        pytest.skip("html-validate is missing: `make node_modules` installs it (npm)")
+    return VALIDATOR
+
+
+def pages(demo: User) -> list[tuple[User | None, str]]:
+    """(who, path): a page of each kind, signed out and signed in (as demo, who is staff)."""
+    game = Game.objects.filter(seats__user=demo, status=Game.Status.PLAYING).order_by("pk").first()
+    finished = Game.objects.filter(status=Game.Status.MATCH_OVER).order_by("pk").first()
+    club = Club.objects.order_by("pk").first()
+    season = Season.objects.order_by("pk").first()
+    assert game and finished and club and season
+    bot = Bot.objects.order_by("pk").first()
+    assert bot
+    signed_out = ["/", "/accounts/login/", "/accounts/signup/", "/accounts/password_reset/",
+                  "/ladders/", "/clubs/", f"/clubs/{club.slug}/", f"/seasons/{season.slug}/",
+                  f"/bots/{bot.pk}/", "/players/ana/", f"/games/{finished.pk}/replay/",
+                  "/api/docs/"]  # fmt: skip
+    signed_in = ["/", "/play/", "/play/new/", f"/games/{game.pk}/", f"/games/{finished.pk}/",
+                 "/accounts/profile/", "/me/bots/", f"/clubs/{club.slug}/", "/clubs/new/",
+                 f"/seasons/{season.slug}/", "/staff/", f"/staff/games/{finished.pk}/",
+                 "/players/demo/"]  # fmt: skip
+    return [(None, path) for path in signed_out] + [(demo, path) for path in signed_in]
+
+
+@override_settings(DEBUG=True)  # seed_demo refuses to run without it (known passwords)
+def test_a_page_of_every_kind_validates(eager_tasks, tmp_path):
+    call_command("seed_demo", verbosity=0)
+    demo = User.objects.get(username="demo")
+    files = []
+    times = 0
+    for number, (who, path) in enumerate(pages(demo)):
+        client = Client()
+        if who is not None:
+            client.force_login(who)
+        response = client.get(path)
+        assert response.status_code == 200, (who, path, response.status_code)
+        for value in re.findall(r'<time[^>]* datetime="([^"]*)"', response.content.decode()):
+            assert TIME_VALUE.fullmatch(value), (path, value)
+            times += 1
+        file = tmp_path / f"{number:02d}.html"
+        file.write_bytes(response.content)
+        files.append((file, f"{'signed in' if who else 'signed out'} {path}"))
+
+    run = subprocess.run(
+        [str(validator()), "--config", str(ROOT / ".htmlvalidate.json"),
+         "--formatter", "json", *(str(file) for file, _ in files)],
+        capture_output=True, text=True, cwd=ROOT, check=False,
+    )  # fmt: skip
+    names = {str(file): what for file, what in files}
+    problems = [
+        f"{names[result['filePath']]}:{message['line']}:{message['column']} "
+        f"{message['ruleId']}: {message['message']}"
+        for result in json.loads(run.stdout or "[]")
+        for message in result["messages"]
+    ]
+    assert problems == [], "\n".join(problems)
+    assert run.returncode == 0, run.stderr
+    assert times > 10, (
+        "the pages show moments; a changed page should not hide that they are checked"
+    )
