@@ -29,7 +29,7 @@ from api.errors import error_responses
 from api.shapes import CommandShape, VersionedEvent, ViewShape
 from clocks import presence
 from frontdoor.throttles import PersonCommandThrottle
-from games import lobby
+from games import lobby, tasks
 from games.commands import game_command
 from games.models import Game
 from games.visibility import game_events, game_replay
@@ -196,6 +196,7 @@ class Games(APIView):
 @permission_classes([AllowAny])
 def game(request: Request, game_id: int) -> Response:
     """The game as you may see it, with your legal commands now (none for a spectator)."""
+    tasks.end_grace_if_over(game_id)
     return Response(game_output(lobby.game_detail(game_id=game_id, viewer=request.user)))
 
 

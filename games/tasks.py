@@ -13,12 +13,13 @@ from datetime import timedelta
 
 from celery import shared_task
 from django.conf import settings
+from django.utils import timezone
 
 from bots import turns
 from bots.remote import leases, validation
 from clocks import deadlines, overdue
 from games import projections
-from games.models import Bot
+from games.models import Bot, Game
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +64,18 @@ def end_grace(game_id: int, version: int) -> None:
     lets one caller through)."""
     if turns.end_grace(game_id, version):
         advance_game.delay(game_id, version)
+
+
+def end_grace_if_over(game_id: int) -> None:
+    """A reader of the game (GET /api/games/<id>, a script's poll) ends its grace once it is
+    over, as the play page's poll does, so a person playing from a script is not held up until
+    the next sweep (without a broker or beat: for ever)."""
+    row = Game.objects.filter(pk=game_id, grace_until__lte=timezone.now()).values_list(
+        "version", "grace_version"
+    )
+    for version, grace_version in row:
+        if grace_version == version:
+            end_grace(game_id, version)
 
 
 @shared_task(ignore_result=True)
