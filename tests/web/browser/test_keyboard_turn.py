@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
-from games.services import SeatSpec
 
-from games import services
+from games.creation import SeatSpec, game_create
 from tests.games.factories import make_user
 from tests.web.browser.clicks import version, wait_for_board_after
 
@@ -27,7 +26,7 @@ def focused(page, selector: str) -> bool:
 
 def test_a_person_plays_a_turn_with_tab_enter_and_space_only(open_page):
     ana = make_user("ana")
-    game = services.game_create(
+    game = game_create(
         variant_spec={"rules": "official", "options": {"hand_size": 7}},
         seats=[SeatSpec(user=ana), SeatSpec(bot="greedy"), SeatSpec(bot="random")],
         seed=11,
