@@ -28,6 +28,26 @@ def scrolls_sideways(page: Page) -> bool:
     return bool(page.evaluate("document.documentElement.scrollWidth > window.innerWidth"))
 
 
+def too_wide(page: Page) -> list[str]:
+    """The elements that stick out past the viewport's right edge (outside any strip that
+    scrolls on its own), named by tag, class and text: what a failed `scrolls_sideways` is about."""
+    return list(
+        page.evaluate(
+            """() => [...document.querySelectorAll('body *')].filter(el => {
+                 const r = el.getBoundingClientRect();
+                 if (r.right <= window.innerWidth + 0.5) return false;
+                 for (let up = el.parentElement; up; up = up.parentElement) {
+                   const o = getComputedStyle(up).overflowX;
+                   if (o === 'auto' || o === 'scroll' || o === 'hidden') return false;
+                 }
+                 return true;
+               }).map(el => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`
+                 + ` right=${Math.round(el.getBoundingClientRect().right)}`
+                 + ` "${(el.textContent || '').trim().slice(0, 60)}"`)"""
+        )
+    )
+
+
 def my_turn(page: Page) -> bool:
     return page.locator(".status--mine").count() > 0
 

@@ -11,7 +11,13 @@ from django.urls import reverse
 
 from games.creation import SeatSpec, game_create
 from tests.games.factories import make_user
-from tests.web.browser.clicks import play_a_turn, scrolls_sideways, version, wait_for_board_after
+from tests.web.browser.clicks import (
+    play_a_turn,
+    scrolls_sideways,
+    too_wide,
+    version,
+    wait_for_board_after,
+)
 from tests.web.browser.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -109,7 +115,7 @@ def assert_on_screen(page: Any, *, top_card: bool = True) -> dict[str, Any]:
         if target["right"] <= seen["strip"]["right"] and target["left"] >= 0:
             assert target["top"] >= 0 and target["bottom"] <= height, target
         assert target["width"] >= THUMB and target["height"] >= THUMB, target
-    assert not scrolls_sideways(page)
+    assert not scrolls_sideways(page), too_wide(page)
     return seen
 
 
