@@ -25,25 +25,40 @@ def wait_for_board_after(page: Page, old: int, timeout: float = 10_000) -> None:
 
 
 def scrolls_sideways(page: Page) -> bool:
-    return bool(page.evaluate("document.documentElement.scrollWidth > window.innerWidth"))
+    """The page scrolls sideways by a pixel or more. (Chromium rounds the layout's overflow to
+    whole pixels: a row that ends a fraction of a pixel past the edge, which no thumb can
+    scroll, made scrollWidth one more than the viewport now and then.)"""
+    return bool(page.evaluate("document.documentElement.scrollWidth > window.innerWidth + 1"))
 
 
 def too_wide(page: Page) -> list[str]:
-    """The elements that stick out past the viewport's right edge (outside any strip that
-    scrolls on its own), named by tag, class and text: what a failed `scrolls_sideways` is about."""
+    """What a failed `scrolls_sideways` is about: the page's widths, then the elements that
+    end past the viewport's right edge, widest first (those inside a strip that scrolls on its
+    own marked "in a scroller"), named by tag, class and text."""
     return list(
         page.evaluate(
-            """() => [...document.querySelectorAll('body *')].filter(el => {
-                 const r = el.getBoundingClientRect();
-                 if (r.right <= window.innerWidth + 0.5) return false;
-                 for (let up = el.parentElement; up; up = up.parentElement) {
-                   const o = getComputedStyle(up).overflowX;
-                   if (o === 'auto' || o === 'scroll' || o === 'hidden') return false;
-                 }
-                 return true;
-               }).map(el => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`
-                 + ` right=${Math.round(el.getBoundingClientRect().right)}`
-                 + ` "${(el.textContent || '').trim().slice(0, 60)}"`)"""
+            """() => {
+                 const root = document.documentElement;
+                 const scroller = el => {
+                   for (let up = el.parentElement; up; up = up.parentElement) {
+                     const o = getComputedStyle(up).overflowX;
+                     if (o !== 'visible' && o !== 'clip' && up !== root && up !== document.body)
+                       return true;
+                   }
+                   return false;
+                 };
+                 const wide = [...document.querySelectorAll('body *')]
+                   .map(el => [el, el.getBoundingClientRect().right])
+                   .filter(([, right]) => right > window.innerWidth)
+                   .sort((a, b) => b[1] - a[1]).slice(0, 8)
+                   .map(([el, right]) => el.tagName.toLowerCase() + '.'
+                     + [...el.classList].join('.')
+                     + ` right=${right.toFixed(2)}${scroller(el) ? ' in a scroller' : ''}`
+                     + ` "${(el.textContent || '').trim().slice(0, 50)}"`);
+                 return [`viewport ${window.innerWidth}, client ${root.clientWidth},`
+                   + ` scroll ${root.scrollWidth}, body ${document.body.scrollWidth},`
+                   + ` scrollX ${window.scrollX}`, ...wide];
+               }"""
         )
     )
 
