@@ -67,6 +67,10 @@ INSTALLED_APPS = [
     "league",
     "api",
     "staff",
+    "tables",
+    "social",
+    "chat",
+    "ratings",
     # Failed sign-ins counted and locked out (django-axes; AXES_* below).
     "axes",
 ]

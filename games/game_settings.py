@@ -54,6 +54,11 @@ class GameSettings:
     # allowed only when every other seat is a built-in bot or one of their own bots). Every
     # seat is told (games/lobby.py game_detail), and the game counts for no record.
     seed_chosen_by: int | None = None
+    # A rated game moves its people's ratings (ratings/): a rated open table's game, or a
+    # competition's game where the competition says so. Casual (False) moves nothing.
+    rated: bool = False
+    # The tables.Table the game was started from (an open table or an accepted challenge).
+    table: int | None = None
 
     @classmethod
     def of(cls, context: Mapping[str, Any] | None) -> GameSettings:

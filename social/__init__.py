@@ -1,0 +1,1 @@
+"""What connects people outside a game: the notification centre (the bell) and follows."""
