@@ -15,6 +15,7 @@ from games.tasks import run_projections
 from league import ratings
 from ratings.models import PersonRating, PersonRatingChange
 from ratings.pools import people_places, pool_name, pool_of
+from staff import actions, rebuilds
 from tests.games.factories import make_user
 from tests.ratings.games import ONE_CARD, one_card_game, run_ratings
 
@@ -164,3 +165,22 @@ def test_ratings_run_with_the_periodic_projections():
     assert "person-ratings" in projections.PROJECTIONS
     run_projections()
     assert rating(ana).games == 1
+
+
+def test_the_staff_consoles_rebuild_gives_the_same_figures(django_capture_on_commit_callbacks):
+    ana, ben, cy = make_user(), make_user(), make_user()
+    one_card_game([ana, ben, cy], winner=2)
+    one_card_game([cy, "greedy", ana], winner=1)
+    run_ratings()
+    before = figures()
+    staff = make_user("root")
+    staff.is_staff = True
+    staff.save()
+    with django_capture_on_commit_callbacks(execute=False):
+        entry = actions.projection_rebuild(
+            name="person-ratings", user=staff, reason="checking the ratings rebuild"
+        )
+    rebuilds.run(entry.pk)
+    entry.refresh_from_db()
+    assert entry.details["state"] == "done"
+    assert figures() == before
