@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Count
 from django.utils import timezone
 
 from games.lobby import SeatInfo, seat_listing
@@ -161,12 +162,13 @@ def leaderboard(pool: str, *, now: datetime.datetime | None = None) -> Board:
         BoardLine(None, row.user_id, row.user.username, _pool_rating(row, now)) for row in rows
     ]
     lines.sort(key=lambda line: (-line.rating.rating, line.username))
+    settled = [line for line in lines if not line.rating.provisional]
+    provisional = [line for line in lines if line.rating.provisional]
     ranked: list[BoardLine] = []
-    for index, line in enumerate(line for line in lines if not line.rating.provisional):
+    for index, line in enumerate(settled):
         shared = ranked and round(ranked[-1].rating.rating, 6) == round(line.rating.rating, 6)
         rank = ranked[-1].rank if shared else index + 1
         ranked.append(BoardLine(rank, line.user_id, line.username, line.rating))
-    provisional = [line for line in lines if line.rating.provisional]
     return Board(pool, pool_name(pool), ranked, provisional)
 
 
@@ -174,9 +176,10 @@ def board_counts(*, now: datetime.datetime | None = None) -> dict[str, int]:
     """Each pool's people on its board (ranked or provisional), for the pools' index."""
     now = now or timezone.now()
     cutoff = now - datetime.timedelta(days=ratings.BOARD_DAYS)
-    counts = dict.fromkeys(POOLS, 0)
-    for family in PersonRating.objects.filter(
-        rated_at__gte=cutoff, user__is_active=True
-    ).values_list("family", flat=True):
-        counts[family] = counts.get(family, 0) + 1
-    return counts
+    found = (
+        PersonRating.objects.filter(rated_at__gte=cutoff, user__is_active=True)
+        .values_list("family")
+        .annotate(people=Count("pk"))
+        .order_by()
+    )
+    return {**dict.fromkeys(POOLS, 0), **dict(found)}
