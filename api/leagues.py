@@ -23,6 +23,7 @@ from league import selectors, standings
 from league.clubs import club_get
 from league.models import Membership, Season
 from league.selectors import FixtureRow
+from ratings import reads
 
 KIND = ["person", "bot"]
 ZONE_HELP = '"up" (promoted), "down" (relegated) or "" (stays).'
@@ -257,10 +258,37 @@ class FamilyRecordOutput(serializers.Serializer[Any]):
     mean_points_per_hand = serializers.FloatField()
 
 
+PERSON_RATING_HELP = (
+    "openskill Plackett-Luce, the ladders' model (docs/ratings.md); sigma decayed for the time "
+    "away as of now."
+)
+
+
+class PersonRatingOutput(serializers.Serializer[Any]):
+    """A person's rating in one pool (ratings/reads.py PoolRating)."""
+
+    family = serializers.CharField(help_text="The pool: a family, or one under precognitive.")
+    name = serializers.CharField(help_text='The pool in words: "Basic-plus + precognitive".')
+    kind = serializers.ChoiceField(choices=KIND, help_text="Always person: no bot is rated here.")
+    mu = serializers.FloatField(help_text=PERSON_RATING_HELP)
+    sigma = serializers.FloatField(help_text=PERSON_RATING_HELP)
+    rating = serializers.FloatField(help_text="The displayed figure: mu - 3 sigma (the ordinal).")
+    games = serializers.IntegerField(help_text="Rated games played in the pool.")
+    provisional = serializers.BooleanField(
+        help_text="Fewer rated games than RATINGS_PROVISIONAL_GAMES: the figure is not settled."
+    )
+    rated_at = serializers.DateTimeField(help_text="When their last rated game in it ended.")
+
+
 class PlayerOutput(serializers.Serializer[dict[str, Any]]):
     username = serializers.CharField()
+    kind = serializers.ChoiceField(choices=KIND, help_text="Always person.")
     seasons = SeasonRecordOutput(many=True, help_text="Newest first.")
     families = FamilyRecordOutput(many=True)
+    ratings = serializers.DictField(
+        child=PersonRatingOutput(),
+        help_text="Per pool they played a rated game in: their rating (docs/ratings.md).",
+    )
 
 
 def public(view: Any) -> Any:
@@ -336,13 +364,15 @@ def season_fixtures(request: Request, slug: str) -> Response:
 @extend_schema(responses={200: PlayerOutput, **error_responses(403, 404)})
 @public
 def player(request: Request, username: str) -> Response:
-    """A person's league seasons (with their line of each table) and, per rules family, their
-    finished matches of any kind."""
+    """A person's league seasons (with their line of each table), per rules family their
+    finished matches of any kind, and their rating in each pool they played rated games in."""
     user = selectors.player_of(username)
     seasons, families = standings.player_record(user)
     body = {
         "username": user.get_username(),
+        "kind": "person",
         "seasons": seasons,
         "families": [family.as_dict() for family in families],
+        "ratings": {rating.family: rating for rating in reads.person_ratings(user)},
     }
     return Response(PlayerOutput(body).data)

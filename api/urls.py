@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from api import bots, games, ladders, leagues, owners, people, rematch, views
+from api import bots, games, ladders, leagues, owners, people, ratings, rematch, views
 
 app_name = "api"
 
@@ -43,6 +43,8 @@ urlpatterns = [
     path("ladders/<slug:slug>/enter", ladders.enter, name="ladder-enter"),
     path("ladders/<slug:slug>/leave", ladders.leave, name="ladder-leave"),
     path("bots/<int:bot_id>", ladders.bot, name="bot"),
+    path("ratings", ratings.pools, name="ratings"),
+    path("ratings/<str:family>", ratings.board, name="ratings-board"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     # Swagger UI with its init script served apart (`?script`) and no inline style, so that the
     # Content-Security-Policy needs no 'unsafe-inline' (config/settings.py).

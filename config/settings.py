@@ -433,6 +433,9 @@ CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 LEAGUE_MATCHMAKING_SECONDS = int(os.environ.get("LEAGUE_MATCHMAKING_SECONDS", "30"))
 # Seconds between two runs of the task that opens seasons' rounds (league/seasons.py).
 LEAGUE_ROUNDS_SECONDS = int(os.environ.get("LEAGUE_ROUNDS_SECONDS", "30"))
+# People's ratings (ratings/; docs/ratings.md): a person is provisional in a pool, the figure
+# marked and left off the ranked leaderboard, until this many rated games there.
+RATINGS_PROVISIONAL_GAMES = int(os.environ.get("RATINGS_PROVISIONAL_GAMES", "10"))
 # The safety nets; exactly one `celery beat` runs them (docs/workers.md).
 CELERY_BEAT_SCHEDULE = {
     "reconcile-games": {"task": "games.tasks.reconcile_games", "schedule": 15.0},

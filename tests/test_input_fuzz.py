@@ -212,6 +212,7 @@ def world(db: Any) -> dict[str, Any]:
             "username": person.username,
             "code": club.invite_code,
             "name": "games",
+            "family": "official",
             "slug": {
                 "clubs/": club.slug,
                 "api/clubs/": club.slug,

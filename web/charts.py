@@ -8,10 +8,24 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from frontdoor.charts import Tick, nice_step
-from league.models import RatingChange
 from league.ratings import Skill
+
+
+class Change(Protocol):
+    """One rating event as the chart reads it: a ladder's RatingChange (league/models.py) or a
+    person's PersonRatingChange (ratings/models.py)."""
+
+    @property
+    def mu_before(self) -> float: ...
+    @property
+    def sigma_before(self) -> float: ...
+    @property
+    def mu(self) -> float: ...
+    @property
+    def sigma(self) -> float: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +89,7 @@ class HistoryChart:
 
 
 def history_chart(
-    changes: Sequence[RatingChange], *, width: int = 640, height: int = 240
+    changes: Sequence[Change], *, width: int = 640, height: int = 240
 ) -> HistoryChart | None:
     """The entrant's ordinal over its rating events, from the rating it started with (event
     0), with the band mu ± sigma; None before the first event."""

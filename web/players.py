@@ -1,5 +1,6 @@
 """The player page (/players/<username>/): every season the person entered (club, season,
-family, division, rank and league points), their record per family over all their finished
+family, division, rank and league points), their rating in each pool with its history chart and
+the rated games behind it (web/ratings.py), their record per family over all their finished
 games (league.standings.player_record), and their latest finished games with links to the
 replays. Public, like the season tables that link to it.
 """
@@ -22,6 +23,8 @@ from games.lobby import seat_listing
 from games.models import Bot, Game, MatchResult
 from league.models import Fixture, Season
 from league.standings import FamilyRecord, SeasonRecord, player_record
+from ratings.reads import provisional_games
+from web.ratings import person_panels
 from web.season_tables import club_url, ordinal, season_url
 
 RECENT_GAMES = 10
@@ -151,6 +154,9 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "seasons": season_lines(seasons),
         "families": [FamilyLine(family_name(record.family), record) for record in families],
         "recent": recent_games(person),
+        # Their rating in each pool, its chart and its rated games (web/ratings.py).
+        "ratings": person_panels(person),
+        "provisional_games": provisional_games(),
         # Their bots' pages carry the bots' ladder ratings (web/bots.py).
         "bots": Bot.objects.filter(owner=person).order_by("name", "pk"),
         "mine": request.user.is_authenticated and request.user.pk == person.pk,

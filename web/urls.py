@@ -3,8 +3,8 @@ and profile (under /accounts/, beside Django's own sign-in and password views), 
 the new-game form (/play/), a game's play page (with its live board, commands, resigning and
 muting its emails) and its replay, the unsubscribe link of turn emails, the clubs (/clubs/), a
 season's page with its organiser's panel and fixture rulings (/seasons/), the player page, the
-ladders (/ladders/), the bot pages (/bots/<id>/, and the owner's /me/bots/) and the guides
-rendered from docs/ (/guides/)."""
+people's ratings (/ratings/), the ladders (/ladders/), the bot pages (/bots/<id>/, and the
+owner's /me/bots/) and the guides rendered from docs/ (/guides/)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from web import (
     notices,
     play,
     players,
+    ratings,
     rematch,
     replay,
     season_page,
@@ -84,6 +85,8 @@ urlpatterns = [
         name="fixture-retime",
     ),
     path("players/<str:username>/", players.player, name="player"),
+    path("ratings/", ratings.pools, name="ratings"),
+    path("ratings/<str:family>/", ratings.board, name="ratings-board"),
     path("ladders/", ladders.ladder_list, name="ladders"),
     path("ladders/<slug:slug>/", ladders.ladder, name="ladder"),
     path("ladders/<slug:slug>/enter", ladders.enter, name="ladder-enter"),

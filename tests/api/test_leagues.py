@@ -436,7 +436,13 @@ class TestSpring2026:
                 "mean_points_per_hand": round(sum(gained) / len(gained), 2),
             }
         ]
-        assert get("/api/players/zed") == {"username": "zed", "seasons": [], "families": []}
+        assert get("/api/players/zed") == {
+            "username": "zed",
+            "kind": "person",
+            "seasons": [],
+            "families": [],
+            "ratings": {},
+        }
 
     @pytest.mark.parametrize(
         "path",

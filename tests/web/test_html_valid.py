@@ -56,7 +56,7 @@ def pages(demo: User) -> list[tuple[User | None, str]]:
     signed_out = ["/", "/accounts/login/", "/accounts/signup/", "/accounts/password_reset/",
                   "/ladders/", "/clubs/", f"/clubs/{club.slug}/", f"/seasons/{season.slug}/",
                   f"/bots/{bot.pk}/", "/players/ana/", f"/games/{finished.pk}/replay/",
-                  "/api/docs/"]  # fmt: skip
+                  "/api/docs/", "/ratings/", "/ratings/official/"]  # fmt: skip
     signed_in = ["/", "/play/", "/play/new/", f"/games/{game.pk}/", f"/games/{finished.pk}/",
                  "/accounts/profile/", "/me/bots/", f"/clubs/{club.slug}/", "/clubs/new/",
                  f"/seasons/{season.slug}/", "/staff/", f"/staff/games/{finished.pk}/",

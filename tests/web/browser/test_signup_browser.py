@@ -31,8 +31,9 @@ def test_a_new_person_signs_up_starts_a_game_against_three_bots_and_plays_a_hand
     page = open_page(None, "/", **size)
     keyboard = size == PHONE
     if keyboard:
-        # The skip link, then the site's links: the brand, Clubs, Ladders, Guides, API, Sign up.
-        for _ in range(7):
+        # The skip link, then the site's links: the brand, Clubs, Ladders, Ratings, Guides, API,
+        # Sign up.
+        for _ in range(8):
             page.keyboard.press("Tab")
         assert page.evaluate("document.activeElement.textContent") == "Sign up"
         page.keyboard.press("Enter")
