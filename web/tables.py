@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from frontdoor.forms import PlainLabels
 from frontdoor.throttles import TableThrottle
 from frontdoor.variant_form import VariantForm, family_choices
 from frontdoor.variant_text import duration, family_name, variant_details, variant_title
@@ -102,7 +103,7 @@ class OpenTableForm(VariantForm):
         return data
 
 
-class TableFilter(forms.Form):
+class TableFilter(PlainLabels, forms.Form):
     """The lobby's filters of open tables (GET ?family=&turn=)."""
 
     family = forms.ChoiceField(
