@@ -26,6 +26,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Profile
+from clocks import presence
 from engine import DECK, Variant
 from games import lobby
 from games.actors import Person
@@ -350,7 +351,7 @@ def join(*, table_id: int, person: Person) -> Table:
                 _check_birth_date(person)
             TableSeat.objects.create(table=table, user=person)
             if table.is_challenge or len(seated) + 1 == table.seat_count:
-                _start(table)
+                _start(table, present=person)
     if lapsed:
         raise TableRefused("the table expired: nobody joined in time", code="table-not-open")
     return table
@@ -431,9 +432,11 @@ def _close(table: Table, status: str, *fields: str) -> None:
     table.save(update_fields=["status", "closed_at", *fields])
 
 
-def _start(table: Table) -> None:
+def _start(table: Table, *, present: Person | None = None) -> None:
     """Start the game of a locked table: its people, built-in bots in the seats left empty,
-    shuffled; every person told. Called inside the caller's transaction."""
+    shuffled; every person told. `present`, whose join started it, is at the game now
+    (clocks/presence.py: its first turn, if theirs, is no email). Called inside the caller's
+    transaction."""
     people = [
         seat.user
         for seat in TableSeat.objects.filter(table=table)
@@ -453,6 +456,8 @@ def _start(table: Table) -> None:
     )
     table.game = game
     _close(table, STARTED, "game")
+    if present is not None:
+        presence.seen(present.pk, game.pk)
     url = reverse("web:play", args=[game.pk])
     for user in people:
         notify(

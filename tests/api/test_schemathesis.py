@@ -38,8 +38,8 @@ from accounts.services import token_issue
 from bots import turns
 from bots.remote import tokens
 from games.creation import SeatSpec, game_create
-from tables import services as tables
 from games.models import Bot, Game
+from tables import services as tables
 from tests.games.factories import SHORT, make_game, make_user, play_to_end
 from tests.league.factories import make_club, make_competition, make_season
 

@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import Profile
 from games.game_settings import GameSettings
-from games.models import Game
+from games.models import Game, Presence
 from social.models import Notification
 from tables.models import Table
 from tests.games.conftest import needs_postgresql, run_in_threads
@@ -197,6 +197,9 @@ def test_the_last_seat_starts_the_game_and_everyone_seated_is_told():
         notice = Notification.objects.get(user=user, kind="table-started")
         assert notice.url == f"/games/{game.pk}/"
         assert notice.key == f"table-started:{table['id']}"
+    # cy, whose join started it, is at the game now: a first turn of theirs is no email.
+    assert Presence.objects.filter(user=cy, game=game, seen_at__isnull=False).exists()
+    assert not Presence.objects.filter(user=ana, game=game, seen_at__isnull=False).exists()
     # Anyone reads where it went.
     assert signed_in(ana).get(f"/api/tables/{table['id']}").json()["game"] == game.pk
 
