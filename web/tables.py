@@ -25,7 +25,13 @@ from django_htmx.http import HttpResponseClientRedirect
 from frontdoor.forms import PlainLabels
 from frontdoor.throttles import TableThrottle
 from frontdoor.variant_form import VariantForm, family_choices
-from frontdoor.variant_text import duration, family_name, variant_details, variant_title
+from frontdoor.variant_text import (
+    duration,
+    family_name,
+    time_left,
+    variant_details,
+    variant_title,
+)
 from games.errors import GameError
 from tables import services
 from tables.errors import NotYours, TableNotFound
@@ -128,7 +134,7 @@ class TableRow:
     turn: str
     mine: bool  # the viewer opened it
     seated: bool  # the viewer sits at it
-    time_left: str
+    time_left: str  # until it expires: "29 min left"
 
     @property
     def url(self) -> str:
@@ -150,15 +156,10 @@ def rows(tables: list[TableInfo], viewer: Any) -> list[TableRow]:
             turn=duration(table.turn_seconds),
             mine=table.opener == name,
             seated=name in table.seated,
-            time_left=_minutes_left(table.expires_at, now),
+            time_left=time_left(table.expires_at, now),
         )
         for table in tables
     ]
-
-
-def _minutes_left(until: datetime.datetime, now: datetime.datetime) -> str:
-    seconds = max(int((until - now).total_seconds()), 0)
-    return duration(max(seconds // 60, 1) * 60)
 
 
 def lobby_context(request: SignedInRequest) -> dict[str, Any]:

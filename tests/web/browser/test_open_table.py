@@ -51,3 +51,25 @@ def test_one_opens_a_table_on_a_phone_the_other_joins_from_the_lobby_both_land_i
         page.wait_for_selector("#game")
         names = page.locator(".seats, .seat").all_inner_texts()
         assert any("ana" in text for text in names) and any("ben" in text for text in names)
+
+
+def test_a_challenge_from_a_player_page_accepted_from_the_lobby(open_page):
+    ana, ben = make_user("ana"), make_user("ben")
+    phone = open_page(ana, "/players/ben/", width=360, height=740)
+    phone.get_by_role("link", name="Challenge ben").click()
+    phone.wait_for_url("**/tables/new/?challenge=ben")
+    assert phone.get_by_label("Challenge a person (username)").input_value() == "ben"
+    phone.get_by_role("button", name="Send the challenge").click()
+    phone.wait_for_url(re.compile(r"/tables/\d+/$"))
+    assert "Waiting for ben to accept." in phone.locator("#table-panel").inner_text()
+    phone.screenshot(path=str(ARTIFACTS / "challenge-sent-phone.png"), full_page=True)
+
+    desktop = open_page(ben, "/play/")
+    challenges = desktop.locator(".challenges")
+    assert "ana challenges you" in challenges.inner_text()
+    desktop.screenshot(path=str(ARTIFACTS / "challenge-lobby-desktop.png"), full_page=True)
+    challenges.get_by_role("button", name="Accept ana's challenge").click()
+    table = Table.objects.get(opener=ana)
+    desktop.wait_for_url(f"**/games/{table.game_id}/")
+    phone.wait_for_url(f"**/games/{table.game_id}/", timeout=8_000)
+    phone.wait_for_selector("#game")
