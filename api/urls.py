@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from api import bots, games, ladders, leagues, owners, people, ratings, rematch, views
+from api import bots, games, ladders, leagues, owners, people, ratings, rematch, tables, views
 
 app_name = "api"
 
@@ -21,6 +21,12 @@ urlpatterns = [
     path("games/<int:game_id>/resign", people.resign, name="game-resign"),
     path("games/<int:game_id>/rematch", rematch.Rematch.as_view(), name="game-rematch"),
     path("games/<int:game_id>/vacation", people.vacation, name="game-vacation"),
+    path("tables", tables.Tables.as_view(), name="tables"),
+    path("tables/<int:table_id>", tables.table, name="table"),
+    path("tables/<int:table_id>/join", tables.join, name="table-join"),
+    path("tables/<int:table_id>/leave", tables.leave, name="table-leave"),
+    path("tables/<int:table_id>/cancel", tables.cancel, name="table-cancel"),
+    path("tables/<int:table_id>/decline", tables.decline, name="table-decline"),
     path("me/notifications", people.Notifications.as_view(), name="my-notifications"),
     path(
         "me/notifications/games/<int:game_id>",

@@ -289,6 +289,9 @@ API_PERSON_COMMANDS_RATE = os.environ.get("API_PERSON_COMMANDS_RATE", "1200/min"
 API_BOT_COMMANDS_RATE = os.environ.get("API_BOT_COMMANDS_RATE", "3000/min")
 # Accounts made from one address (REMOTE_ADDR; an IPv6 /64) at /accounts/signup/.
 SIGNUP_RATE = os.environ.get("SIGNUP_RATE", "10/hour")
+# Opening, joining, leaving, cancelling and declining tables (frontdoor/throttles.py
+# TableThrottle), the API's and the site's together, per person.
+API_TABLES_RATE = os.environ.get("API_TABLES_RATE", "60/min")
 
 # Sign-ins (django-axes, docs/operations.md "Security"): after AXES_FAILURE_LIMIT wrong passwords
 # in a row for one username from one address, that pair is locked out for AXES_COOLOFF_MINUTES,
@@ -436,6 +439,14 @@ LEAGUE_ROUNDS_SECONDS = int(os.environ.get("LEAGUE_ROUNDS_SECONDS", "30"))
 # People's ratings (ratings/; docs/ratings.md): a person is provisional in a pool, the figure
 # marked and left off the ranked leaderboard, until this many rated games there.
 RATINGS_PROVISIONAL_GAMES = int(os.environ.get("RATINGS_PROVISIONAL_GAMES", "10"))
+# Open tables (tables/services.py; docs/web.md "Open tables"): minutes an open table waits for
+# its people before it expires, minutes a challenge waits for its answer, how many open tables
+# one person may have at once, and seconds between two runs of the sweep that fills tables with
+# bots and expires the rest.
+TABLES_OPEN_MINUTES = int(os.environ.get("TABLES_OPEN_MINUTES", "30"))
+TABLES_CHALLENGE_MINUTES = int(os.environ.get("TABLES_CHALLENGE_MINUTES", str(24 * 60)))
+TABLES_MAX_OPEN = int(os.environ.get("TABLES_MAX_OPEN", "5"))
+TABLES_SWEEP_SECONDS = int(os.environ.get("TABLES_SWEEP_SECONDS", "15"))
 # The safety nets; exactly one `celery beat` runs them (docs/workers.md).
 CELERY_BEAT_SCHEDULE = {
     "reconcile-games": {"task": "games.tasks.reconcile_games", "schedule": 15.0},
@@ -457,4 +468,6 @@ CELERY_BEAT_SCHEDULE = {
     },
     # A season's next round opens on its date, or once the round before it has finished.
     "open-rounds": {"task": "league.tasks.open_rounds", "schedule": LEAGUE_ROUNDS_SECONDS},
+    # Open tables whose bot-fill time came start with bots; the rest expire in their time.
+    "sweep-tables": {"task": "tables.tasks.sweep_tables", "schedule": TABLES_SWEEP_SECONDS},
 }

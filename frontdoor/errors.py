@@ -11,6 +11,7 @@ from games.errors import (
     IllegalMove,
     RematchRefused,
 )
+from tables.errors import TableRefused
 
 # A GameError's status is its nearest class's here (the subclasses of these inherit their
 # status); any other GameError is 400. docs/api.md has the table.
@@ -19,6 +20,7 @@ STATUS: dict[type[GameError], int] = {
     Forbidden: 403,
     Conflict: 409,
     RematchRefused: 409,
+    TableRefused: 409,
     IllegalMove: 422,
 }
 DEFAULT_STATUS = 400

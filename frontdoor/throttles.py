@@ -174,6 +174,22 @@ class PersonCommandThrottle(WindowThrottle):
         return self.cache_format % {"scope": self.scope, "ident": user.pk}
 
 
+class TableThrottle(WindowThrottle):
+    """A person's changes to tables (open, join, leave, cancel, decline), the API's and the
+    site's alike: API_TABLES_RATE."""
+
+    scope = "tables"
+
+    def get_rate(self) -> str:
+        return str(settings.API_TABLES_RATE)
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        user = request.user
+        if not user.is_authenticated:
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": user.pk}
+
+
 class BotCommandThrottle(WindowThrottle):
     """A pull bot's commands, over all its games: API_BOT_COMMANDS_RATE."""
 
@@ -235,7 +251,7 @@ class BotChangesThrottle(FailClosedThrottle, UserRateThrottle):
 
 # Every throttle's series exists from the start at 0 (BotChangesThrottle is
 # "bot-changes").
-for _scope in (PersonCommandThrottle.scope, BotCommandThrottle.scope):
+for _scope in (PersonCommandThrottle.scope, BotCommandThrottle.scope, TableThrottle.scope):
     THROTTLE_CACHE_DOWN.labels(scope=_scope, decision=LET_THROUGH)
 for _scope in (SignUpThrottle.scope, "bot-changes"):
     THROTTLE_CACHE_DOWN.labels(scope=_scope, decision=REFUSED)

@@ -1,3 +1,86 @@
-"""The tables of this app (filled in by its models)."""
+"""Open tables and challenges (tables/services.py holds their rules).
+
+A `Table` is a game waiting for its people: its rules, its seat count, the turn length and
+whether it is rated, opened by one person. Others take its seats (`TableSeat`); when the last
+seat is taken the game starts (`game`). A challenge is a table addressed to one person
+(`challenged`): private, it starts when they accept and ends when they decline."""
 
 from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "open"
+        STARTED = "started", "started"
+        CANCELLED = "cancelled", "cancelled"
+        EXPIRED = "expired", "expired"
+        DECLINED = "declined", "declined"
+
+    opener = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tables_opened"
+    )
+    # The variant spec normalised by the engine (Variant.from_spec(...).spec).
+    variant = models.JSONField()
+    seat_count = models.PositiveSmallIntegerField()
+    turn_seconds = models.PositiveIntegerField()
+    rated = models.BooleanField(default=False)
+    # Minutes after opening when the empty seats are given to built-in bots (None: never);
+    # `fills_at` is that time, for the sweep's query.
+    fill_with_bots_after = models.PositiveSmallIntegerField(null=True, blank=True)
+    fills_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
+    # The game the table started (an id of games.Game; games are never deleted).
+    game = models.ForeignKey(
+        "games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # A challenge: the one person who may take the other seat.
+    challenged = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="challenges_received",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    # When it started, was cancelled, expired or was declined.
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["status", "expires_at"], name="table_open_expiry"),
+            models.Index(fields=["status", "fills_at"], name="table_open_fill"),
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.pk} ({self.status})"
+
+    @property
+    def family(self) -> str:
+        return str(self.variant.get("rules", ""))
+
+    @property
+    def is_challenge(self) -> bool:
+        return self.challenged_id is not None
+
+
+class TableSeat(models.Model):
+    """A person sitting at an open table, in the order they sat down (the opener first)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_seats"
+    )
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user"], name="table_seat_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} at table {self.table_id}"

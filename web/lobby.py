@@ -28,6 +28,7 @@ from games.models import Game, GameEvent, GameSummary, MatchResult
 from games.visibility import game_view
 from league.models import Fixture
 from web.accounts import SignedInRequest
+from web.tables import lobby_context
 
 TABS = {"playing": "Playing", "my-turn": "My turn", "finished": "Finished"}
 
@@ -221,5 +222,7 @@ def lobby(request: SignedInRequest) -> HttpResponse:
         "games": lobby_games(rows, person),
         # Rematches others offered that wait for the person's answer (games/rematch.py).
         "rematch_offers": rematch.open_offers_for(person),
+        # Open tables to join, the person's own, challenges for them (web/tables.py).
+        **lobby_context(request),
     }
     return render(request, "play/lobby.html", context)

@@ -1,10 +1,16 @@
 """The pages people use, under the `web` namespace (included at / by config/urls.py): sign-up
 and profile (under /accounts/, beside Django's own sign-in and password views), the lobby and
-the new-game form (/play/), a game's play page (with its live board, commands, resigning and
-muting its emails) and its replay, the unsubscribe link of turn emails, the clubs (/clubs/), a
-season's page with its organiser's panel and fixture rulings (/seasons/), the player page, the
-people's ratings (/ratings/), the ladders (/ladders/), the bot pages (/bots/<id>/, and the
-owner's /me/bots/) and the guides rendered from docs/ (/guides/)."""
+the new-game form (/play/), open tables and challenges (/tables/), a game's play page (with its
+live board, commands, resigning and muting its emails) and its replay, the unsubscribe link of
+turn emails, the clubs (/clubs/), a season's page with its organiser's panel and fixture
+rulings (/seasons/), the player page, the people's ratings (/ratings/), the ladders
+(/ladders/), the bot pages (/bots/<id>/, and the owner's /me/bots/) and the guides rendered from
+docs/ (/guides/)."""
+the new-game form (/play/), open tables and challenges (/tables/), a game's play page (with its
+live board, commands, resigning and muting its emails) and its replay, the unsubscribe link of
+turn emails, the clubs (/clubs/), a season's page with its organiser's panel and fixture
+rulings (/seasons/), the player page, the ladders (/ladders/), the bot pages (/bots/<id>/, and
+the owner's /me/bots/) and the guides rendered from docs/ (/guides/)."""
 
 from __future__ import annotations
 
@@ -26,6 +32,7 @@ from web import (
     replay,
     season_page,
     season_tables,
+    tables,
 )
 
 app_name = "web"
@@ -38,6 +45,13 @@ urlpatterns = [
     path("accounts/profile/vacation/<int:game_id>/", accounts.vacation, name="vacation"),
     path("play/", lobby.lobby, name="lobby"),
     path("play/new/", new_game.new_game, name="new-game"),
+    path("tables/new/", tables.table_new, name="table-new"),
+    path("tables/<int:table_id>/", tables.table_page, name="table"),
+    path("tables/<int:table_id>/status", tables.table_status, name="table-status"),
+    path("tables/<int:table_id>/join", tables.join, name="table-join"),
+    path("tables/<int:table_id>/leave", tables.leave, name="table-leave"),
+    path("tables/<int:table_id>/cancel", tables.cancel, name="table-cancel"),
+    path("tables/<int:table_id>/decline", tables.decline, name="table-decline"),
     path("games/<int:game_id>/", play.play, name="play"),
     path("games/<int:game_id>/board", play.live_board, name="board"),
     path("games/<int:game_id>/command", play.command, name="command"),

@@ -39,6 +39,7 @@ from bots import turns
 from bots.remote import tokens
 from games.creation import SeatSpec, game_create
 from games.models import Bot, Game
+from tables import services as tables
 from tests.games.factories import SHORT, make_game, make_user, play_to_end
 from tests.league.factories import make_club, make_competition, make_season
 
@@ -95,6 +96,8 @@ class World:
     ladder: str
     club: str
     season: str
+    # An open table someone else opened (four seats: joins and leaves reach it).
+    table: int
 
     def paths(self) -> dict[str, list[Any]]:
         games = [self.my_game.pk, self.bot_game.pk, self.finished.pk]
@@ -103,6 +106,7 @@ class World:
             "bot_id": [self.pull_bot.pk],
             "slug": [self.ladder, self.club, self.season],
             "username": [self.person.username],
+            "table_id": [self.table],
         }
 
 
@@ -140,6 +144,7 @@ def world(db, settings: Any) -> World:
     club, _, _ = make_club(admin=person, members=1)
     season = make_season(club, person)
     ladder = make_competition(slug="fuzz-ladder", name="Fuzz ladder")
+    table = tables.open_table(opener=make_user("fuzz-opener"), variant_spec=SHORT, seats=4)
     return World(
         person=person,
         session=client.cookies["sessionid"].value,
@@ -154,6 +159,7 @@ def world(db, settings: Any) -> World:
         ladder=ladder.slug,
         club=club.slug,
         season=season.slug,
+        table=table.pk,
     )
 
 

@@ -21,6 +21,7 @@ from django.test import Client, override_settings
 
 from games.models import Bot, Game
 from league.models import Club, Season
+from tables import services as tables
 
 ROOT = Path(__file__).resolve().parents[2]
 VALIDATOR = ROOT / "node_modules" / ".bin" / "html-validate"
@@ -53,6 +54,10 @@ def pages(demo: User) -> list[tuple[User | None, str]]:
     assert game and finished and club and season
     bot = Bot.objects.order_by("pk").first()
     assert bot
+    # An open table ana opened and a challenge from her to demo: the lobby lists both.
+    ana = User.objects.get(username="ana")
+    table = tables.open_table(opener=ana, variant_spec={"rules": "official"}, seats=3)
+    tables.open_table(opener=ana, variant_spec={"rules": "official"}, seats=2, challenge="demo")
     signed_out = ["/", "/accounts/login/", "/accounts/signup/", "/accounts/password_reset/",
                   "/ladders/", "/clubs/", f"/clubs/{club.slug}/", f"/seasons/{season.slug}/",
                   f"/bots/{bot.pk}/", "/players/ana/", f"/games/{finished.pk}/replay/",
@@ -60,7 +65,8 @@ def pages(demo: User) -> list[tuple[User | None, str]]:
     signed_in = ["/", "/play/", "/play/new/", f"/games/{game.pk}/", f"/games/{finished.pk}/",
                  "/accounts/profile/", "/me/bots/", f"/clubs/{club.slug}/", "/clubs/new/",
                  f"/seasons/{season.slug}/", "/staff/", f"/staff/games/{finished.pk}/",
-                 "/players/demo/"]  # fmt: skip
+                 "/players/demo/", "/tables/new/", "/tables/new/?challenge=ana",
+                 f"/tables/{table.pk}/", "/play/?family=chess"]  # fmt: skip
     return [(None, path) for path in signed_out] + [(demo, path) for path in signed_in]
 
 
