@@ -6,11 +6,6 @@ turn emails, the clubs (/clubs/), a season's page with its organiser's panel and
 rulings (/seasons/), the player page, the people's ratings (/ratings/), the ladders
 (/ladders/), the bot pages (/bots/<id>/, and the owner's /me/bots/) and the guides rendered from
 docs/ (/guides/)."""
-the new-game form (/play/), open tables and challenges (/tables/), a game's play page (with its
-live board, commands, resigning and muting its emails) and its replay, the unsubscribe link of
-turn emails, the clubs (/clubs/), a season's page with its organiser's panel and fixture
-rulings (/seasons/), the player page, the ladders (/ladders/), the bot pages (/bots/<id>/, and
-the owner's /me/bots/) and the guides rendered from docs/ (/guides/)."""
 
 from __future__ import annotations
 
