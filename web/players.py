@@ -22,6 +22,7 @@ from games.lobby import seat_listing
 from games.models import Bot, Game, MatchResult
 from league.models import Fixture, Season
 from league.standings import FamilyRecord, SeasonRecord, player_record
+from web import follows
 from web.season_tables import club_url, ordinal, season_url
 
 RECENT_GAMES = 10
@@ -154,5 +155,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         # Their bots' pages carry the bots' ladder ratings (web/bots.py).
         "bots": Bot.objects.filter(owner=person).order_by("name", "pk"),
         "mine": request.user.is_authenticated and request.user.pk == person.pk,
+        # The follow button, the counts and their games still being played (web/follows.py).
+        **follows.player_context(request, person),
     }
     return render(request, "leagues/player.html", context)
