@@ -19,6 +19,8 @@ from django.test import Client
 from clocks import deadlines, overdue, presence
 from games import lobby
 from games.models import Game, NotificationPreference, Presence, TurnNotice
+from social.models import Notification
+from social.notifications import turn_key
 from tests.games.factories import bot_move, make_user
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
@@ -224,3 +226,43 @@ def test_a_damaged_unsubscribe_link_is_refused_with_a_page_and_changes_nothing(c
         assert answer.status_code == 400
         assert "This unsubscribe link is not valid" in answer.content.decode()
     assert not NotificationPreference.objects.filter(user=person).exists()
+
+
+def test_each_turn_is_one_notice_for_the_bell_the_email_and_the_digest(on_commit):
+    """The bell shows every turn (social/notifications.py), from the same turn the email and the
+    digest tell: one notice per turn, read when the person opens the game, and a turn read
+    there is not told again by the digest."""
+    with time_machine.travel(START, tick=False):
+        game, person, browser = table(on_commit)
+    moment = away_turns(on_commit, game, START + timedelta(minutes=10), 6)
+    turns = TurnNotice.objects.filter(seat__user=person).select_related("seat")
+    bell = Notification.objects.filter(user=person, kind="turn")
+    # One notice under the bell per turn, keyed as the turn notice is (seat and deadline).
+    assert sorted(bell.values_list("key", flat=True)) == sorted(
+        turn_key(n.seat.game_id, n.seat.number, n.deadline_at) for n in turns
+    )
+    assert {n.text for n in bell} == {f"Your turn in game {game.pk}"}
+    assert {n.url for n in bell} == {f"/games/{game.pk}/"}
+    assert len(turn_emails()) == 1
+    # Unread until they open the game (the page's first turn too: they left it).
+    unread = bell.filter(read_at=None).count()
+    assert unread == bell.count() >= 5
+    with time_machine.travel(moment, tick=False):
+        page = browser.get("/clubs/").content.decode()
+        assert f'aria-label="Notifications, {unread} unread"' in page
+        presence.forget_writes()
+        assert browser.get(f"/games/{game.pk}/").status_code == 200
+    assert not bell.filter(read_at=None).exists()
+    # Seen at the game: the digest says nothing about it (nothing is told twice).
+    assert deadlines.send_turn_digests() == 0
+    assert len(turn_emails()) == 1
+
+
+def test_a_turn_unread_under_the_bell_is_in_the_digest_and_muting_keeps_the_bell(on_commit):
+    with time_machine.travel(START, tick=False):
+        game, person, browser = table(on_commit)
+        browser.post(f"/games/{game.pk}/emails", {"muted": "1"})
+    away_turns(on_commit, game, START + timedelta(minutes=10), 3)
+    # Muted: no email and no digest, but the bell still says whose turn it is.
+    assert turn_emails() == [] and deadlines.send_turn_digests() == 0
+    assert Notification.objects.filter(user=person, kind="turn", read_at=None).count() >= 3
