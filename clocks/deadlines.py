@@ -20,11 +20,11 @@ digest (`send_turn_digests`), which lists the turns still waiting. A `digest` pe
 are all held. A notice whose email was lost is sent again by `unsent_notices`. Every email has
 a signed one-click unsubscribe link and the List-Unsubscribe headers (RFC 8058).
 
-Every turn that starts is also a notice under the bell (social/notifications.py, kind `turn`,
-keyed by the seat and the deadline), whatever the emails: one row per turn, made in the same
-statement that reads the person's preference. Opening the game marks it read
-(clocks/presence.py); the digest leaves out the turns whose notice was read, so a turn seen on
-the site is not told again by email.
+Every turn that starts is also the notice under the bell (social/notifications.py, kind `turn`,
+one row per seat of a game, unread again and newest at each turn that starts), whatever the
+emails, written in the same statement that reads the person's preference. Opening the game
+marks it read (clocks/presence.py); the digest leaves out a waiting turn whose notice is read,
+so a turn seen on the site is not told again by email.
 """
 
 from __future__ import annotations
@@ -111,14 +111,16 @@ _PREFERENCE = (
     'FROM (SELECT 1) AS "one" LEFT JOIN "games_presence" AS "p" '
     'ON "p"."user_id" = %s AND "p"."game_id" = %s'
 )
-# The one email of an absence, claimed: only if none went out since the person was last seen.
-# With the turn's notice under the bell added first (PostgreSQL runs a data-modifying WITH
-# whether or not the query reads it): still one round trip per turn.
+# With the turn's notice under the bell first (social/notifications.py: one row per seat of a
+# game, unread again and on top at each turn), in the same round trip: PostgreSQL runs a
+# data-modifying WITH whether or not the query reads it.
 _BELL_AND_PREFERENCE = (
     f'WITH "bell" AS (INSERT INTO "{Notification._meta.db_table}" ("user_id", "kind", "text", '
     '"url", "key", "game_id", "created_at", "read_at") VALUES (%s, %s, %s, %s, %s, %s, %s, NULL) '
-    'ON CONFLICT ("user_id", "key") DO NOTHING RETURNING 1) ' + _PREFERENCE
+    'ON CONFLICT ("user_id", "key") DO UPDATE SET "created_at" = "excluded"."created_at", '
+    '"read_at" = NULL, "text" = "excluded"."text" RETURNING 1) ' + _PREFERENCE
 )
+# The one email of an absence, claimed: only if none went out since the person was last seen.
 _CLAIM_ABSENCE = (
     'INSERT INTO "games_presence" ("user_id", "game_id", "seen_at", "emailed_at", "muted") '
     'VALUES (%s, %s, NULL, %s, FALSE) ON CONFLICT ("user_id", "game_id") DO UPDATE '
@@ -230,14 +232,14 @@ def notify_turn(seat: Seat) -> None:
         Notification.Kind.TURN.value,
         notifications.turn_text(game_id),
         notifications.game_url(game_id),
-        notifications.turn_key(game_id, seat.number, deadline),
+        notifications.turn_key(game_id, seat.number),
         game_id,
         _at(now),
     ]
     if connection.vendor == "postgresql":
         found = prepared.fetch(connection, _BELL_AND_PREFERENCE, bell + preference_of)
     else:  # SQLite (`make run`) has no INSERT inside WITH: two statements
-        notifications.notify(seat.user, bell[1], bell[2], url=bell[3], key=bell[4], game=game_id)
+        notifications.turn_started(seat.user_id, game_id, seat.number, at=now)
         found = prepared.fetch(connection, _PREFERENCE, preference_of)
     choice, present, muted = found[0]
     preference = choice or NotificationPreference.TurnEmails.EACH
@@ -347,7 +349,7 @@ def send_turn_digests() -> int:
             by_user.setdefault(notice.seat.user, []).append(notice)
             keys[notice.pk] = (
                 notice.seat.user_id,
-                notifications.turn_key(notice.seat.game_id, notice.seat.number, notice.deadline_at),
+                notifications.turn_key(notice.seat.game_id, notice.seat.number),
             )
     # The turns already seen at the game or under the bell (their notice read): not told again.
     seen = notifications.seen_turns(list(keys.values()))

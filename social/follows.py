@@ -96,6 +96,16 @@ def followed_by(user: Any) -> list[Any]:
     ]
 
 
+def follower_ids(user: Any) -> list[int]:
+    """The ids of the people who follow `user`: whom to tell, with `notify(..., kind="follow")`,
+    when they do something public (open a table)."""
+    return list(
+        Follow.objects.filter(followed_id=user.pk, follower__is_active=True)
+        .order_by("follower_id")
+        .values_list("follower_id", flat=True)
+    )
+
+
 def running_games(people: list[Any], *, limit: int = RUNNING_SHOWN) -> dict[int, list[Game]]:
     """Each person's games still being played (by user id, newest activity first, at most
     `limit` each), their seats and seated people and bots loaded: the games to watch."""

@@ -8,8 +8,9 @@ some or all read; `open_notice` marks one read and says where it links (a local 
 `game_opened` marks a game's notices read when the person opens that game (clocks/presence.py
 does it in the statement that records their presence, web/notices.py calls it for the page).
 
-A turn's notice has the key `turn_key(game, seat, deadline)`: the same turn, the same row, from
-the bell to the digest, which leaves out the turns the person has seen already."""
+A turn's notice has the key `turn_key(game, seat)`: one row per seat of a game, unread and
+newest again at each turn that starts, the row the bell shows and the digest reads (it leaves out
+a waiting turn whose notice is read: seen already)."""
 
 from __future__ import annotations
 
@@ -51,10 +52,28 @@ def unread_count(user: Any) -> int:
     return Notification.objects.filter(user_id=user.pk, read_at__isnull=True).count()
 
 
-def turn_key(game_id: int, seat: int, deadline: datetime) -> str:
-    """The key of the notice of one turn: a seat's turn is known by its deadline when it
-    started (games.models.TurnNotice is unique on the same two)."""
-    return f"turn:{game_id}:{seat}:{int(deadline.timestamp() * 1_000_000)}"
+def turn_key(game_id: int, seat: int) -> str:
+    """The key of a seat's turn notice: one row per seat of a game, made unread and newest
+    again at each turn that starts (`turn_started`), so a long game is one line in the list,
+    not one per turn. While a turn waits, the row speaks for it (a later turn replaces it)."""
+    return f"turn:{game_id}:{seat}"
+
+
+def turn_started(user_id: int, game_id: int, seat: int, *, at: datetime) -> None:
+    """A turn of the person's seat started: its notice unread and newest. clocks/deadlines.py
+    does the same in its own statement on PostgreSQL; this is the way on SQLite."""
+    Notification.objects.update_or_create(
+        user_id=user_id,
+        key=turn_key(game_id, seat),
+        defaults={"read_at": None, "created_at": at, "text": turn_text(game_id)},
+        create_defaults={
+            "kind": Notification.Kind.TURN,
+            "text": turn_text(game_id),
+            "url": game_url(game_id),
+            "game_id": game_id,
+            "created_at": at,
+        },
+    )
 
 
 def turn_text(game_id: int) -> str:
@@ -127,8 +146,9 @@ def game_opened(user_id: int, game_id: int) -> int:
 
 
 def seen_turns(keys: list[tuple[int | None, str]]) -> set[tuple[int | None, str]]:
-    """Of (user id, turn key) pairs, those whose notice the person has read (at the game or
-    under the bell): the digest says nothing more about them."""
+    """Of (user id, turn key) pairs of waiting turns, those whose notice the person has read
+    since the turn started (at the game or under the bell): the digest says nothing more about
+    them."""
     if not keys:
         return set()
     read = set(

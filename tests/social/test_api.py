@@ -8,6 +8,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from accounts.services import token_issue
+from social.follows import follower_ids
 from social.models import Follow, Notification
 from social.notifications import notify
 from tests.games.factories import make_user
@@ -90,3 +91,11 @@ def test_follow_and_unfollow_with_their_refusals():
     gone = client.delete(url)
     assert gone.status_code == 200 and gone.json()["following"] is False
     assert client.delete(url).status_code == 200 and Follow.objects.count() == 0
+
+
+def test_the_followers_of_a_person_are_whom_to_tell():
+    ana, ben, cy = make_user(), make_user(), make_user()
+    Follow.objects.create(follower=ben, followed=ana)
+    Follow.objects.create(follower=cy, followed=ana)
+    Follow.objects.create(follower=ana, followed=cy)
+    assert follower_ids(ana) == sorted([ben.pk, cy.pk]) and follower_ids(ben) == []

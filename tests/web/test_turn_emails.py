@@ -125,7 +125,8 @@ def test_away_one_email_per_absence_then_the_digest(on_commit):
     assert email.to == [person.email] and f"game {game.pk}" in email.subject
     assert f"https://uno.example.org/games/{game.pk}/\n" in email.body
 
-    # The daily digest lists the turn that waits now (held: not emailed).
+    # The daily digest lists the turn that waits now (held: not emailed; unread under the bell).
+    assert Notification.objects.get(user=person, kind="turn").read_at is None
     assert deadlines.send_turn_digests() == 1
     digest = mail.outbox[-1]
     assert digest.subject == "Your turn in 1 game(s)" and f"game {game.pk} " in digest.body
@@ -229,40 +230,46 @@ def test_a_damaged_unsubscribe_link_is_refused_with_a_page_and_changes_nothing(c
 
 
 def test_each_turn_is_one_notice_for_the_bell_the_email_and_the_digest(on_commit):
-    """The bell shows every turn (social/notifications.py), from the same turn the email and the
-    digest tell: one notice per turn, read when the person opens the game, and a turn read
-    there is not told again by the digest."""
+    """The bell tells every turn (social/notifications.py), the same turn the email and the
+    digest tell: one line per game, unread and newest again at each turn, read when the person
+    opens the game, and a turn read there is not told again by the digest."""
     with time_machine.travel(START, tick=False):
         game, person, browser = table(on_commit)
     moment = away_turns(on_commit, game, START + timedelta(minutes=10), 6)
     turns = TurnNotice.objects.filter(seat__user=person).select_related("seat")
-    bell = Notification.objects.filter(user=person, kind="turn")
-    # One notice under the bell per turn, keyed as the turn notice is (seat and deadline).
-    assert sorted(bell.values_list("key", flat=True)) == sorted(
-        turn_key(n.seat.game_id, n.seat.number, n.deadline_at) for n in turns
+    assert turns.count() >= 6 and len(turn_emails()) == 1
+    # One line for the game, however many turns: the latest turn's, unread.
+    (bell,) = Notification.objects.filter(user=person, kind="turn")
+    latest = turns.order_by("-created_at").first()
+    assert bell.key == turn_key(game.pk, latest.seat.number) and bell.read_at is None
+    assert bell.created_at == latest.created_at
+    assert (bell.text, bell.url, bell.game_id) == (
+        f"Your turn in game {game.pk}",
+        f"/games/{game.pk}/",
+        game.pk,
     )
-    assert {n.text for n in bell} == {f"Your turn in game {game.pk}"}
-    assert {n.url for n in bell} == {f"/games/{game.pk}/"}
-    assert len(turn_emails()) == 1
-    # Unread until they open the game (the page's first turn too: they left it).
-    unread = bell.filter(read_at=None).count()
-    assert unread == bell.count() >= 5
     with time_machine.travel(moment, tick=False):
         page = browser.get("/clubs/").content.decode()
-        assert f'aria-label="Notifications, {unread} unread"' in page
+        assert 'aria-label="Notifications, 1 unread"' in page
         presence.forget_writes()
         assert browser.get(f"/games/{game.pk}/").status_code == 200
-    assert not bell.filter(read_at=None).exists()
+    bell.refresh_from_db()
+    assert bell.read_at is not None
     # Seen at the game: the digest says nothing about it (nothing is told twice).
     assert deadlines.send_turn_digests() == 0
     assert len(turn_emails()) == 1
+    # The next turn that starts makes it unread and newest again.
+    away_turns(on_commit, game, moment + timedelta(minutes=10), 1)
+    bell.refresh_from_db()
+    assert bell.read_at is None and bell.created_at > latest.created_at
 
 
-def test_a_turn_unread_under_the_bell_is_in_the_digest_and_muting_keeps_the_bell(on_commit):
+def test_a_muted_game_still_tells_its_turns_under_the_bell(on_commit):
     with time_machine.travel(START, tick=False):
         game, person, browser = table(on_commit)
         browser.post(f"/games/{game.pk}/emails", {"muted": "1"})
     away_turns(on_commit, game, START + timedelta(minutes=10), 3)
     # Muted: no email and no digest, but the bell still says whose turn it is.
     assert turn_emails() == [] and deadlines.send_turn_digests() == 0
-    assert Notification.objects.filter(user=person, kind="turn", read_at=None).count() >= 3
+    (bell,) = Notification.objects.filter(user=person, kind="turn")
+    assert bell.read_at is None and bell.text == f"Your turn in game {game.pk}"
