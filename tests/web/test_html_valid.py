@@ -60,7 +60,7 @@ def pages(demo: User) -> list[tuple[User | None, str]]:
     signed_in = ["/", "/play/", "/play/new/", f"/games/{game.pk}/", f"/games/{finished.pk}/",
                  "/accounts/profile/", "/me/bots/", f"/clubs/{club.slug}/", "/clubs/new/",
                  f"/seasons/{season.slug}/", "/staff/", f"/staff/games/{finished.pk}/",
-                 "/players/demo/"]  # fmt: skip
+                 "/players/demo/", "/players/ana/", "/notifications/"]  # fmt: skip
     return [(None, path) for path in signed_out] + [(demo, path) for path in signed_in]
 
 
