@@ -110,14 +110,7 @@ def open_notice(request: HttpRequest, notice_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def read_all(request: HttpRequest) -> HttpResponse:
-    """Mark every notice read (or the one `id` posted)."""
-    ids = None
-    if "id" in request.POST:
-        try:
-            ids = [int(request.POST["id"])]
-        except ValueError:
-            ids = []
-    marked = notifications.mark_read(request.user, ids)
-    if ids is None:
-        messages.success(request, f"{marked} notice{'' if marked == 1 else 's'} marked read")
+    """Mark every notice read."""
+    marked = notifications.mark_read(request.user)
+    messages.success(request, f"{marked} notice{'' if marked == 1 else 's'} marked read")
     return HttpResponseRedirect(reverse("web:notifications"))
