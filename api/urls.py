@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from api import bots, games, ladders, leagues, owners, people, ratings, rematch, tables, views
+from api import bots, games, ladders, leagues, owners, people, ratings, rematch, social, tables, views
 
 app_name = "api"
 
@@ -44,6 +44,9 @@ urlpatterns = [
     path("seasons/<slug:slug>/standings", leagues.season_standings, name="season-standings"),
     path("seasons/<slug:slug>/fixtures", leagues.season_fixtures, name="season-fixtures"),
     path("players/<str:username>", leagues.player, name="player"),
+    path("players/<str:username>/follow", social.follow, name="player-follow"),
+    path("notifications", social.inbox, name="notifications"),
+    path("notifications/read", social.read, name="notifications-read"),
     path("ladders", ladders.ladder_list, name="ladders"),
     path("ladders/<slug:slug>", ladders.ladder, name="ladder"),
     path("ladders/<slug:slug>/enter", ladders.enter, name="ladder-enter"),

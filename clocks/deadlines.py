@@ -19,6 +19,12 @@ when they are away from the game and were not emailed about it since they were l
 digest (`send_turn_digests`), which lists the turns still waiting. A `digest` person's notices
 are all held. A notice whose email was lost is sent again by `unsent_notices`. Every email has
 a signed one-click unsubscribe link and the List-Unsubscribe headers (RFC 8058).
+
+Every turn that starts is also the notice under the bell (social/notifications.py, kind `turn`,
+one row per seat of a game, unread again and newest at each turn that starts), whatever the
+emails, written in the same statement that reads the person's preference. Opening the game
+marks it read (clocks/presence.py); the digest leaves out a waiting turn whose notice is read,
+so a turn seen on the site is not told again by email.
 """
 
 from __future__ import annotations
@@ -42,6 +48,8 @@ from games.actors import Actor, is_person
 from games.errors import Forbidden, GameError, GameNotFound
 from games.game_settings import GameSettings
 from games.models import NotificationPreference, Presence, Seat, TurnNotice
+from social import notifications
+from social.models import Notification
 
 
 class VacationExhausted(GameError):
@@ -102,6 +110,15 @@ _PREFERENCE = (
     'CASE WHEN "p"."seen_at" >= %s THEN 1 ELSE 0 END, COALESCE("p"."muted", FALSE) '
     'FROM (SELECT 1) AS "one" LEFT JOIN "games_presence" AS "p" '
     'ON "p"."user_id" = %s AND "p"."game_id" = %s'
+)
+# With the turn's notice under the bell first (social/notifications.py: one row per seat of a
+# game, unread again and on top at each turn), in the same round trip: PostgreSQL runs a
+# data-modifying WITH whether or not the query reads it.
+_BELL_AND_PREFERENCE = (
+    f'WITH "bell" AS (INSERT INTO "{Notification._meta.db_table}" ("user_id", "kind", "text", '
+    '"url", "key", "game_id", "created_at", "read_at") VALUES (%s, %s, %s, %s, %s, %s, %s, NULL) '
+    'ON CONFLICT ("user_id", "key") DO UPDATE SET "created_at" = "excluded"."created_at", '
+    '"read_at" = NULL, "text" = "excluded"."text" RETURNING 1) ' + _PREFERENCE
 )
 # The one email of an absence, claimed: only if none went out since the person was last seen.
 _CLAIM_ABSENCE = (
@@ -208,9 +225,22 @@ def notify_turn(seat: Seat) -> None:
         return  # no turn clock runs: nothing to notify
     now = timezone.now()
     since = _at(now - presence.window())
-    found = prepared.fetch(
-        connection, _PREFERENCE, [seat.user_id, since, seat.user_id, seat.game_id]
-    )
+    preference_of = [seat.user_id, since, seat.user_id, seat.game_id]
+    game_id = seat.game_id
+    bell = [
+        seat.user_id,
+        Notification.Kind.TURN.value,
+        notifications.turn_text(game_id),
+        notifications.game_url(game_id),
+        notifications.turn_key(game_id, seat.number),
+        game_id,
+        _at(now),
+    ]
+    if connection.vendor == "postgresql":
+        found = prepared.fetch(connection, _BELL_AND_PREFERENCE, bell + preference_of)
+    else:  # SQLite (`make run`) has no INSERT inside WITH: two statements
+        notifications.turn_started(seat.user_id, game_id, seat.number, at=now)
+        found = prepared.fetch(connection, _PREFERENCE, preference_of)
     choice, present, muted = found[0]
     preference = choice or NotificationPreference.TurnEmails.EACH
     if preference == NotificationPreference.TurnEmails.NONE or muted:
@@ -313,16 +343,26 @@ def send_turn_digests() -> int:
     )
     muted = set(Presence.objects.filter(muted=True).values_list("user_id", "game_id"))
     by_user: dict[Any, list[TurnNotice]] = {}
+    keys: dict[int, tuple[int | None, str]] = {}
     for notice in notices:
         if (notice.seat.user_id, notice.seat.game_id) not in muted:
             by_user.setdefault(notice.seat.user, []).append(notice)
+            keys[notice.pk] = (
+                notice.seat.user_id,
+                notifications.turn_key(notice.seat.game_id, notice.seat.number),
+            )
+    # The turns already seen at the game or under the bell (their notice read): not told again.
+    seen = notifications.seen_turns(list(keys.values()))
     sent = 0
     for user, theirs in by_user.items():
         claimed = TurnNotice.objects.filter(pk__in=[n.pk for n in theirs], sent_at=None).update(
             sent_at=now
         )
-        # Only turns still waiting: the seat's deadline is still the one the notice was made for.
-        waiting = [n for n in theirs if n.seat.deadline_at == n.deadline_at]
+        # Only turns still waiting: the seat's deadline is still the one the notice was made for,
+        # and not seen since.
+        waiting = [
+            n for n in theirs if n.seat.deadline_at == n.deadline_at and keys[n.pk] not in seen
+        ]
         if not claimed or not waiting or not user.email:
             continue
         lines = [

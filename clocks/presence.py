@@ -10,6 +10,9 @@ under `make run` (SQLite) as in production. Writing it once a second per open pa
 the poll's cost: the front door (web/presence.py) writes it at most every
 GAMES_PRESENCE_WRITE_SECONDS per person, game and process, which the presence window absorbs.
 
+Being seen at a game also marks that game's notices under the bell read (its turns, a rematch
+offered, a fixture opened: social/notifications.py), in the same statement on PostgreSQL.
+
 The same row keeps the one email of an absence (`emailed_at`: a turn email goes out only if
 none did since the person was last seen) and the per-game mute.
 """
@@ -26,6 +29,8 @@ from django.db import connection
 from django.utils import timezone
 
 from games.models import NotificationPreference, Presence, Seat
+from social import notifications
+from social.models import Notification
 
 # When this process last wrote each (requester, game)'s presence: a poll comes once a second, the
 # write at most every GAMES_PRESENCE_WRITE_SECONDS (seconds of a monotonic clock).
@@ -45,16 +50,29 @@ _SEEN = (
     "ON CONFLICT (user_id, game_id) DO UPDATE SET seen_at = excluded.seen_at"
 )
 
+# On PostgreSQL the game's unread notices of the person are marked read in the same statement
+# (a data-modifying WITH runs whether or not the query reads it).
+_READ_GAME = (
+    f'WITH "read" AS (UPDATE "{Notification._meta.db_table}" SET "read_at" = %s '
+    'WHERE "user_id" = %s AND "game_id" = %s AND "read_at" IS NULL RETURNING 1) '
+)
+
 
 def seen(user_id: int | None, game_id: int, *, now: datetime | None = None) -> bool:
     """The person was at the game now: record it if they hold a seat there (a spectator leaves
-    no row), in one statement. Returns whether it was recorded."""
+    no row), and mark the game's notices under the bell read, in one statement. Returns
+    whether it was recorded."""
     now = now or timezone.now()
     if user_id is None:
         return False
     at = connection.ops.adapt_datetimefield_value(now)
+    params = [user_id, game_id, at, False, game_id, user_id]
     with connection.cursor() as cursor:
-        cursor.execute(_SEEN, [user_id, game_id, at, False, game_id, user_id])
+        if connection.vendor == "postgresql":
+            cursor.execute(_READ_GAME + _SEEN, [at, user_id, game_id, *params])
+        else:  # SQLite (`make run`): no UPDATE inside WITH, two statements
+            notifications.game_opened(user_id, game_id)
+            cursor.execute(_SEEN, params)
         return bool(cursor.rowcount)
 
 

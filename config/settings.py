@@ -164,6 +164,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # The bell's unread count, counted only on pages that show it (web/bell.py).
+                "web.bell.bell",
             ],
             # `|iso` for `<time datetime>`: whole seconds, as HTML allows (web/datetimes.py).
             "builtins": ["web.datetimes"],

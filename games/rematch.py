@@ -27,6 +27,8 @@ from games.creation import SeatSpec, game_create
 from games.errors import Forbidden, GameNotFound, RematchRefused
 from games.game_settings import GameSettings
 from games.models import Game, Rematch, RematchAnswer, Seat
+from social.models import Notification
+from social.notifications import game_url, notify
 
 OPEN = Rematch.Status.OPEN
 STARTED = Rematch.Status.STARTED
@@ -108,6 +110,18 @@ def offer(*, game_id: int, person: Person) -> Offer:
         rematch = Rematch.objects.create(game=game, offered_by=person)
         RematchAnswer.objects.create(rematch=rematch, user=person, accepted=True)
         _start_if_all_accepted(game, rematch, person)
+        if rematch.status == OPEN:
+            # Under the bell of every other person of the table (social/notifications.py).
+            for user_id in _people(game):
+                if user_id != person.pk:
+                    notify(
+                        user_id,
+                        Notification.Kind.REMATCH,
+                        f"{person.username} offers a rematch of game {game.pk}",
+                        url=game_url(game.pk),
+                        key=f"rematch:{game.pk}",
+                        game=game.pk,
+                    )
     return state(game_id)
 
 
@@ -172,6 +186,16 @@ def _start_if_all_accepted(game: Game, rematch: Rematch, person: Person) -> None
     rematch.status = STARTED
     rematch.new_game = new
     rematch.save(update_fields=["status", "new_game"])
+    for user_id in _people(game):
+        if user_id != person.pk:
+            notify(
+                user_id,
+                Notification.Kind.REMATCH,
+                f"The rematch of game {game.pk} started: game {new.pk}",
+                url=game_url(new.pk),
+                key=f"rematch-started:{new.pk}",
+                game=new.pk,
+            )
 
 
 def _game(game_id: int, *, lock: bool = False) -> Game:

@@ -44,6 +44,8 @@ from league.services import (
     competition_join,
     competition_leave,
 )
+from social.models import Notification
+from social.notifications import game_url, notify
 
 # A fixture whose game has not been made or has not ended.
 UNFINISHED = ~Q(game__status=MATCH_OVER) | Q(game=None)
@@ -265,8 +267,27 @@ def season_start(*, season: Season, admin: Any, now: datetime.datetime | None = 
         season.status = Season.Status.RUNNING
         season.started_at = now
         season.save(update_fields=["status", "started_at"])
+        _tell_started(season)
     open_due_rounds(season=season, now=now)
     return season
+
+
+def _tell_started(season: Season) -> None:
+    """Every person entered in the season hears it started, under the bell
+    (social/notifications.py); their fixtures follow as their rounds open (`_open`)."""
+    people = (
+        Entry.objects.filter(competition=season.competition, active=True, user__isnull=False)
+        .values_list("user_id", flat=True)
+        .distinct()
+    )
+    for user_id in people:
+        notify(
+            user_id,
+            Notification.Kind.SEASON,
+            f"{season.name} of {season.club.name} started",
+            url=f"/seasons/{season.slug}/",
+            key=f"season-started:{season.pk}",
+        )
 
 
 def _create_fixtures(
@@ -333,6 +354,17 @@ def _open(season: Season, fixture: Fixture) -> None:
         fixture=fixture.pk,
     )
     fixture.save(update_fields=["game"])
+    for entry in entries:
+        if entry.user_id is not None:
+            notify(
+                entry.user_id,
+                Notification.Kind.SEASON,
+                f"Your fixture is open: {season.name}, {fixture.division.name}, round "
+                f"{fixture.round} (game {fixture.game.pk})",
+                url=game_url(fixture.game.pk),
+                key=f"fixture:{fixture.pk}",
+                game=fixture.game.pk,
+            )
 
 
 def _running(season: Season) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 
 
 class Notification(models.Model):
@@ -29,14 +30,52 @@ class Notification(models.Model):
     text = models.CharField(max_length=300)
     url = models.CharField(max_length=300, blank=True)
     key = models.CharField(max_length=120)
+    # The game the notice is about, if any (a turn, a rematch, a fixture): opening that game
+    # marks its turn notices read (clocks/presence.py). A plain integer: games keep no link here.
+    game_id = models.BigIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     read_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "key"], name="notification_once")]
         indexes = [
-            models.Index(fields=["user", "read_at", "-created_at"], name="notification_inbox")
+            models.Index(fields=["user", "read_at", "-created_at"], name="notification_inbox"),
+            # The bell's figure: a person's unread notices, counted from this index alone.
+            models.Index(
+                fields=["user"], condition=Q(read_at__isnull=True), name="notification_unread"
+            ),
+            # A game's unread notices of a person, marked read when they open the game.
+            models.Index(
+                fields=["user", "game_id"],
+                condition=Q(read_at__isnull=True, game_id__isnull=False),
+                name="notification_unread_game",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.kind}: {self.text}"
+
+
+class Follow(models.Model):
+    """`follower` follows `followed`: their running and finished games are a click away (the
+    player page, the notification centre's Following list). Once per pair; never oneself."""
+
+    follower = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="follows"
+    )
+    followed = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="followers"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["follower", "followed"], name="follow_once"),
+            models.CheckConstraint(
+                condition=~Q(follower=models.F("followed")), name="follow_not_self"
+            ),
+        ]
+        indexes = [models.Index(fields=["followed"], name="follow_followed")]
+
+    def __str__(self) -> str:
+        return f"{self.follower_id} follows {self.followed_id}"

@@ -1,25 +1,161 @@
-"""The notification centre's one way in: `notify` adds a notice for a person (once per key), and
-`unread_count` is the figure on the bell."""
+"""The notification centre: what happened for a person while they were away, one row per event
+(social.models.Notification), read by the bell on every page, the /notifications/ list, the
+API, and for turns by the turn emails and the daily digest too (clocks/deadlines.py).
+
+`notify` adds a notice (once per key); `unread_count` is the figure on the bell (one query on
+an index of the unread rows); `inbox` is a page of the list, newest first; `mark_read` marks
+some or all read; `open_notice` marks one read and says where it links (a local path only);
+`game_opened` marks a game's notices read when the person opens that game (clocks/presence.py
+does it in the statement that records their presence, web/notices.py calls it for the page).
+
+A turn's notice has the key `turn_key(game, seat)`: one row per seat of a game, unread and
+newest again at each turn that starts, the row the bell shows and the digest reads (it leaves out
+a waiting turn whose notice is read: seen already)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
+
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 
 from social.models import Notification
 
+PAGE_SIZE = 30
+PAGE_SIZE_MAX = 100
 
-def notify(user: Any, kind: str, text: str, *, url: str = "", key: str) -> bool:
-    """Add a notice for `user` unless one with the same `key` is there already; True if added.
-    `text` is one line a person reads ("ana opened a table you follow"), `url` where it links."""
-    if user is None or not getattr(user, "pk", None):
+
+def notify(
+    user: Any, kind: str, text: str, *, url: str = "", key: str, game: int | None = None
+) -> bool:
+    """Add a notice for `user` (a user, or a user id) unless one with the same `key` is there
+    already; True if added. `text` is one line a person reads ("ana opened a table you
+    follow"), `url` where it links (a local path, "/games/12/"), `game` the game it is about
+    (opening it marks it read)."""
+    user_id = user if isinstance(user, int) else getattr(user, "pk", None)
+    if not user_id:
         return False
     _, created = Notification.objects.get_or_create(
-        user=user, key=key[:120], defaults={"kind": kind, "text": text[:300], "url": url[:300]}
+        user_id=user_id,
+        key=key[:120],
+        defaults={"kind": kind, "text": text[:300], "url": url[:300], "game_id": game},
     )
     return created
 
 
 def unread_count(user: Any) -> int:
+    """The figure on the bell: one count on the index of unread rows."""
     if not getattr(user, "is_authenticated", False):
         return 0
-    return Notification.objects.filter(user=user, read_at__isnull=True).count()
+    return Notification.objects.filter(user_id=user.pk, read_at__isnull=True).count()
+
+
+def turn_key(game_id: int, seat: int) -> str:
+    """The key of a seat's turn notice: one row per seat of a game, made unread and newest
+    again at each turn that starts (`turn_started`), so a long game is one line in the list,
+    not one per turn. While a turn waits, the row speaks for it (a later turn replaces it)."""
+    return f"turn:{game_id}:{seat}"
+
+
+def turn_started(user_id: int, game_id: int, seat: int, *, at: datetime) -> None:
+    """A turn of the person's seat started: its notice unread and newest. clocks/deadlines.py
+    does the same in its own statement on PostgreSQL; this is the way on SQLite."""
+    Notification.objects.update_or_create(
+        user_id=user_id,
+        key=turn_key(game_id, seat),
+        defaults={"read_at": None, "created_at": at, "text": turn_text(game_id)},
+        create_defaults={
+            "kind": Notification.Kind.TURN,
+            "text": turn_text(game_id),
+            "url": game_url(game_id),
+            "game_id": game_id,
+            "created_at": at,
+        },
+    )
+
+
+def turn_text(game_id: int) -> str:
+    return f"Your turn in game {game_id}"
+
+
+def game_url(game_id: int) -> str:
+    """The play page of a game (web/urls.py `web:play`), as a notice links to it."""
+    return f"/games/{game_id}/"
+
+
+@dataclass(frozen=True, slots=True)
+class Inbox:
+    notices: list[Notification]
+    unread: int
+    total: int
+    page: int
+    pages: int
+
+
+def inbox(user: Any, *, page: int = 1, size: int = PAGE_SIZE) -> Inbox:
+    """One page of the person's notices, newest first (unread and read alike)."""
+    size = max(1, min(size, PAGE_SIZE_MAX))
+    mine = Notification.objects.filter(user_id=user.pk)
+    total = mine.count()
+    pages = max(1, -(-total // size))
+    page = max(1, min(page, pages))
+    notices = list(mine.order_by("-created_at", "-pk")[(page - 1) * size : page * size])
+    return Inbox(notices, unread_count(user), total, page, pages)
+
+
+def mark_read(user: Any, ids: list[int] | None = None) -> int:
+    """Mark the person's notices `ids` read (only theirs; ids of others are left alone), or all
+    of them with None; returns how many were unread."""
+    unread = Notification.objects.filter(user_id=user.pk, read_at__isnull=True)
+    if ids is not None:
+        unread = unread.filter(pk__in=ids)
+    return unread.update(read_at=timezone.now())
+
+
+def is_local(url: str) -> bool:
+    """A path on this site ("/games/12/"), never another site ("//evil", "https://...",
+    "/\\evil"): where a notice may send a person."""
+    return (
+        url.startswith("/")
+        and not url.startswith(("//", "/\\"))
+        and url_has_allowed_host_and_scheme(url, allowed_hosts=set(), require_https=False)
+    )
+
+
+def open_notice(user: Any, notice_id: int) -> str | None:
+    """Mark one of the person's notices read; returns the local path it links to ("" when it
+    links nowhere or elsewhere), None when the person has no such notice."""
+    notice = Notification.objects.filter(user_id=user.pk, pk=notice_id).first()
+    if notice is None:
+        return None
+    if notice.read_at is None:
+        Notification.objects.filter(pk=notice.pk, read_at__isnull=True).update(
+            read_at=timezone.now()
+        )
+    return notice.url if is_local(notice.url) else ""
+
+
+def game_opened(user_id: int, game_id: int) -> int:
+    """The person opened the game: its notices (their turns there, a rematch, a fixture) are
+    read. One indexed update; returns how many were unread."""
+    return Notification.objects.filter(
+        user_id=user_id, game_id=game_id, read_at__isnull=True
+    ).update(read_at=timezone.now())
+
+
+def seen_turns(keys: list[tuple[int | None, str]]) -> set[tuple[int | None, str]]:
+    """Of (user id, turn key) pairs of waiting turns, those whose notice the person has read
+    since the turn started (at the game or under the bell): the digest says nothing more about
+    them."""
+    if not keys:
+        return set()
+    read = set(
+        Notification.objects.filter(
+            user_id__in={user_id for user_id, _ in keys},
+            key__in={key for _, key in keys},
+            read_at__isnull=False,
+        ).values_list("user_id", "key")
+    )
+    return {pair for pair in keys if pair in read}

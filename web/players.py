@@ -25,6 +25,7 @@ from league.models import Fixture, Season
 from league.standings import FamilyRecord, SeasonRecord, player_record
 from ratings.reads import provisional_games
 from web.ratings import person_panels
+from web import follows
 from web.season_tables import club_url, ordinal, season_url
 
 RECENT_GAMES = 10
@@ -160,5 +161,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         # Their bots' pages carry the bots' ladder ratings (web/bots.py).
         "bots": Bot.objects.filter(owner=person).order_by("name", "pk"),
         "mine": request.user.is_authenticated and request.user.pk == person.pk,
+        # The follow button, the counts and their games still being played (web/follows.py).
+        **follows.player_context(request, person),
     }
     return render(request, "leagues/player.html", context)

@@ -2,8 +2,9 @@
 and profile (under /accounts/, beside Django's own sign-in and password views), the lobby and
 the new-game form (/play/), open tables and challenges (/tables/), a game's play page (with its
 live board, commands, resigning and muting its emails) and its replay, the unsubscribe link of
-turn emails, the clubs (/clubs/), a season's page with its organiser's panel and fixture
-rulings (/seasons/), the player page, the people's ratings (/ratings/), the ladders
+turn emails, the notification centre (/notifications/), the clubs (/clubs/), a season's page
+with its organiser's panel and fixture rulings (/seasons/), the player page (with its follow
+button), the people's ratings (/ratings/), the ladders
 (/ladders/), the bot pages (/bots/<id>/, and the owner's /me/bots/) and the guides rendered from
 docs/ (/guides/)."""
 
@@ -13,8 +14,10 @@ from django.urls import path
 
 from web import (
     accounts,
+    bell,
     bots,
     clubs,
+    follows,
     guides,
     ladders,
     lobby,
@@ -56,6 +59,9 @@ urlpatterns = [
     path("games/<int:game_id>/rematch/panel", rematch.panel, name="rematch-panel"),
     path("games/<int:game_id>/emails", notices.mute, name="mute"),
     path("notifications/unsubscribe/<str:token>/", notices.unsubscribe, name="unsubscribe"),
+    path("notifications/", bell.inbox, name="notifications"),
+    path("notifications/read", bell.read_all, name="notifications-read"),
+    path("notifications/<int:notice_id>/open", bell.open_notice, name="notification-open"),
     path("clubs/", clubs.club_list, name="clubs"),
     path("clubs/new/", clubs.club_new, name="club-new"),
     path("clubs/<slug:slug>/", clubs.club, name="club"),
@@ -96,6 +102,7 @@ urlpatterns = [
     path("players/<str:username>/", players.player, name="player"),
     path("ratings/", ratings.pools, name="ratings"),
     path("ratings/<str:family>/", ratings.board, name="ratings-board"),
+    path("players/<str:username>/follow", follows.follow, name="player-follow"),
     path("ladders/", ladders.ladder_list, name="ladders"),
     path("ladders/<slug:slug>/", ladders.ladder, name="ladder"),
     path("ladders/<slug:slug>/enter", ladders.enter, name="ladder-enter"),

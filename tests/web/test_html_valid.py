@@ -65,7 +65,8 @@ def pages(demo: User) -> list[tuple[User | None, str]]:
     signed_in = ["/", "/play/", "/play/new/", f"/games/{game.pk}/", f"/games/{finished.pk}/",
                  "/accounts/profile/", "/me/bots/", f"/clubs/{club.slug}/", "/clubs/new/",
                  f"/seasons/{season.slug}/", "/staff/", f"/staff/games/{finished.pk}/",
-                 "/players/demo/", "/tables/new/", "/tables/new/?challenge=ana",
+                 "/players/demo/", "/players/ana/", "/notifications/", "/tables/new/",
+                 "/tables/new/?challenge=ana",
                  f"/tables/{table.pk}/", "/play/?family=chess"]  # fmt: skip
     return [(None, path) for path in signed_out] + [(demo, path) for path in signed_in]
 

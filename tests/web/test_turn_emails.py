@@ -19,6 +19,8 @@ from django.test import Client
 from clocks import deadlines, overdue, presence
 from games import lobby
 from games.models import Game, NotificationPreference, Presence, TurnNotice
+from social.models import Notification
+from social.notifications import turn_key
 from tests.games.factories import bot_move, make_user
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
@@ -123,7 +125,8 @@ def test_away_one_email_per_absence_then_the_digest(on_commit):
     assert email.to == [person.email] and f"game {game.pk}" in email.subject
     assert f"https://uno.example.org/games/{game.pk}/\n" in email.body
 
-    # The daily digest lists the turn that waits now (held: not emailed).
+    # The daily digest lists the turn that waits now (held: not emailed; unread under the bell).
+    assert Notification.objects.get(user=person, kind="turn").read_at is None
     assert deadlines.send_turn_digests() == 1
     digest = mail.outbox[-1]
     assert digest.subject == "Your turn in 1 game(s)" and f"game {game.pk} " in digest.body
@@ -224,3 +227,49 @@ def test_a_damaged_unsubscribe_link_is_refused_with_a_page_and_changes_nothing(c
         assert answer.status_code == 400
         assert "This unsubscribe link is not valid" in answer.content.decode()
     assert not NotificationPreference.objects.filter(user=person).exists()
+
+
+def test_each_turn_is_one_notice_for_the_bell_the_email_and_the_digest(on_commit):
+    """The bell tells every turn (social/notifications.py), the same turn the email and the
+    digest tell: one line per game, unread and newest again at each turn, read when the person
+    opens the game, and a turn read there is not told again by the digest."""
+    with time_machine.travel(START, tick=False):
+        game, person, browser = table(on_commit)
+    moment = away_turns(on_commit, game, START + timedelta(minutes=10), 6)
+    turns = TurnNotice.objects.filter(seat__user=person).select_related("seat")
+    assert turns.count() >= 6 and len(turn_emails()) == 1
+    # One line for the game, however many turns: the latest turn's, unread.
+    (bell,) = Notification.objects.filter(user=person, kind="turn")
+    latest = turns.order_by("-created_at").first()
+    assert bell.key == turn_key(game.pk, latest.seat.number) and bell.read_at is None
+    assert bell.created_at == latest.created_at
+    assert (bell.text, bell.url, bell.game_id) == (
+        f"Your turn in game {game.pk}",
+        f"/games/{game.pk}/",
+        game.pk,
+    )
+    with time_machine.travel(moment, tick=False):
+        page = browser.get("/clubs/").content.decode()
+        assert 'aria-label="Notifications, 1 unread"' in page
+        presence.forget_writes()
+        assert browser.get(f"/games/{game.pk}/").status_code == 200
+    bell.refresh_from_db()
+    assert bell.read_at is not None
+    # Seen at the game: the digest says nothing about it (nothing is told twice).
+    assert deadlines.send_turn_digests() == 0
+    assert len(turn_emails()) == 1
+    # The next turn that starts makes it unread and newest again.
+    away_turns(on_commit, game, moment + timedelta(minutes=10), 1)
+    bell.refresh_from_db()
+    assert bell.read_at is None and bell.created_at > latest.created_at
+
+
+def test_a_muted_game_still_tells_its_turns_under_the_bell(on_commit):
+    with time_machine.travel(START, tick=False):
+        game, person, browser = table(on_commit)
+        browser.post(f"/games/{game.pk}/emails", {"muted": "1"})
+    away_turns(on_commit, game, START + timedelta(minutes=10), 3)
+    # Muted: no email and no digest, but the bell still says whose turn it is.
+    assert turn_emails() == [] and deadlines.send_turn_digests() == 0
+    (bell,) = Notification.objects.filter(user=person, kind="turn")
+    assert bell.read_at is None and bell.text == f"Your turn in game {game.pk}"

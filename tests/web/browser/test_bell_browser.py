@@ -1,0 +1,77 @@
+"""The bell and the notification centre in the browser, on a phone (360x740) and a desktop: the
+bell in the header says how many notices are unread, fits the header without a sideways scroll,
+opens the list; a notice opened goes to its place and is read after; "Mark all read"."""
+
+from __future__ import annotations
+
+import pytest
+
+from social.models import Follow
+from social.notifications import notify
+from tests.games.factories import make_game, make_user
+from tests.web.browser.clicks import scrolls_sideways
+from tests.web.browser.conftest import ARTIFACTS
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1200, "height": 900}
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_bell_counts_opens_the_list_and_a_notice_goes_to_its_place(open_page, size):
+    ana = make_user("ana")
+    game = make_game(players=2, bots=["greedy"])
+    ben = game.seats.get(number=0).user
+    Follow.objects.create(follower=ana, followed=ben)
+    notify(ana, "season", "Autumn League of Riverside started", url="/clubs/", key="season")
+    notify(ana, "rematch", f"{ben.username} offers a rematch of game {game.pk}",
+           url=f"/games/{game.pk}/", key="rematch", game=game.pk)  # fmt: skip
+
+    page = open_page(ana, "/play/", **size)
+    bell = page.get_by_role("link", name="Notifications, 2 unread")
+    assert bell.is_visible() and bell.inner_text().strip() == "2"
+    box = bell.bounding_box()
+    assert box["width"] >= 24 and box["height"] >= 24  # WCAG 2.5.8's smallest target
+    assert box["y"] + box["height"] < 200, "the bell sits in the header"
+    assert not scrolls_sideways(page)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"bell-header-{size['width']}.png"))
+
+    bell.click()
+    page.wait_for_url("**/notifications/")
+    assert page.get_by_role("heading", name="2 unread").is_visible()
+    assert not scrolls_sideways(page)
+    items = page.locator(".notice")
+    assert items.count() == 2 and "offers a rematch" in items.first.inner_text()
+    assert page.locator(".notice--unread").count() == 2
+    following = page.get_by_role("region", name="Following")
+    assert following.get_by_role("link", name=f"Watch game {game.pk}").is_visible()
+    page.screenshot(path=str(ARTIFACTS / f"bell-list-{size['width']}.png"), full_page=True)
+
+    page.get_by_role("link", name="Autumn League of Riverside started").click()
+    page.wait_for_url("**/clubs/")
+    assert page.get_by_role("link", name="Notifications, 1 unread").is_visible()
+    page.get_by_role("link", name="Notifications, 1 unread").click()
+    page.wait_for_url("**/notifications/")
+    assert page.locator(".notice--unread").count() == 1
+
+    page.get_by_role("button", name="Mark all read").click()
+    page.wait_for_url("**/notifications/")
+    assert page.get_by_text("1 notice marked read").is_visible()
+    assert page.get_by_role("heading", name="Nothing new").is_visible()
+    assert page.get_by_role("link", name="Notifications", exact=True).is_visible()
+    assert page.locator(".notice--unread").count() == 0
+    assert not scrolls_sideways(page)
+
+
+def test_the_follow_button_on_a_phone(open_page):
+    ana, ben = make_user("ana"), make_user("ben")
+    make_game(players=1, bots=["greedy"]).seats.filter(number=0).update(user=ben)
+    page = open_page(ana, f"/players/{ben.username}/", **PHONE)
+    page.get_by_role("button", name="Follow ben").click()
+    page.wait_for_url("**/players/ben/")
+    assert page.get_by_text("You follow ben").is_visible()
+    assert page.get_by_role("button", name="Unfollow ben").is_visible()
+    assert page.get_by_role("heading", name="Games being played").is_visible()
+    assert not scrolls_sideways(page)
