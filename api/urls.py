@@ -5,7 +5,19 @@ from __future__ import annotations
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from api import bots, games, ladders, leagues, owners, people, ratings, rematch, social, tables, views
+from api import (
+    bots,
+    games,
+    ladders,
+    leagues,
+    owners,
+    people,
+    ratings,
+    rematch,
+    social,
+    tables,
+    views,
+)
 
 app_name = "api"
 

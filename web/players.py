@@ -24,8 +24,8 @@ from games.models import Bot, Game, MatchResult
 from league.models import Fixture, Season
 from league.standings import FamilyRecord, SeasonRecord, player_record
 from ratings.reads import provisional_games
-from web.ratings import person_panels
 from web import follows
+from web.ratings import person_panels
 from web.season_tables import club_url, ordinal, season_url
 
 RECENT_GAMES = 10
