@@ -32,6 +32,7 @@ from games import lobby
 from games.actors import Person
 from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
+from social.follows import follower_ids
 from social.notifications import notify
 from tables.errors import InvalidTable, NotYours, TableNotFound, TableRefused
 from tables.models import Table, TableSeat
@@ -268,6 +269,16 @@ def open_table(
                 url=reverse("web:table", args=[table.pk]),
                 key=f"challenge:{table.pk}",
             )
+        else:
+            # A public table tells the opener's followers (one notice each, once per table).
+            for follower in follower_ids(opener):
+                notify(
+                    follower,
+                    "follow",
+                    f"{opener.username}, whom you follow, opened {_described(table)}",
+                    url=reverse("web:table", args=[table.pk]),
+                    key=f"followed-table:{table.pk}",
+                )
     return table
 
 

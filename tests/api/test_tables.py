@@ -335,3 +335,17 @@ def test_table_changes_are_rate_limited(settings):
     refused(client.post(f"/api/tables/{table['id']}/leave"), 429, "throttled")
     # Nothing changed: ben still sits there. Reading is free.
     assert client.get(f"/api/tables/{table['id']}").json()["seated"] == ["ana", "ben"]
+
+
+def test_a_public_table_tells_the_openers_followers_once_and_a_challenge_tells_nobody_else():
+    ana, bo, cy = make_user("ana"), make_user("bo"), make_user("cy")
+    assert signed_in(bo).post("/api/players/ana/follow").status_code == 201
+    table = open_table(ana)
+    notices = Notification.objects.filter(user=bo, kind="follow")
+    assert [notice.text for notice in notices] == [
+        "ana, whom you follow, opened a casual table of official for 2"
+    ]
+    assert notices.get().url == f"/tables/{table['id']}/"
+    assert not Notification.objects.filter(user=cy).exists()
+    open_table(ana, challenge="cy")
+    assert notices.count() == 1
