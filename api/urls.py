@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from api import bots, games, ladders, leagues, owners, people, rematch, views
+from api import bots, chat, games, ladders, leagues, owners, people, rematch, views
 
 app_name = "api"
 
@@ -20,6 +20,9 @@ urlpatterns = [
     path("games/<int:game_id>/replay", games.replay, name="game-replay"),
     path("games/<int:game_id>/resign", people.resign, name="game-resign"),
     path("games/<int:game_id>/rematch", rematch.Rematch.as_view(), name="game-rematch"),
+    path("games/<int:game_id>/chat", chat.GameChat.as_view(), name="game-chat"),
+    path("chat/<int:message_id>/report", chat.ReportMessage.as_view(), name="chat-report"),
+    path("people/<str:username>/mute", chat.MutePerson.as_view(), name="person-mute"),
     path("games/<int:game_id>/vacation", people.vacation, name="game-vacation"),
     path("me/notifications", people.Notifications.as_view(), name="my-notifications"),
     path(

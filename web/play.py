@@ -36,7 +36,7 @@ from games.errors import Conflict, Forbidden, GameError, GameNotFound, IllegalMo
 from games.models import Game
 from games.repository import Loaded, repository
 from games.visibility import events_since
-from web import board, controls, notices, rematch, story
+from web import board, chat, controls, notices, rematch, story
 from web.cards import card_name
 from web.lockout import too_many
 from web.names import Names, seat_names
@@ -75,6 +75,7 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
     except Forbidden as error:
         return refused(request, error, 403, game_id)
     context["emails_muted"] = is_person(request.user) and is_muted(request.user.pk, game_id)
+    context.update(chat.chat_context(request, game_id))
     _keep_lane(context, request.session.pop(_KEPT_LANE.format(game_id), None))
     return render(request, "games/play.html", context)
 
