@@ -222,14 +222,12 @@ def unmute(*, muter: Any, username: str) -> User:
     return muted
 
 
-def muted_names(user: Any) -> list[str]:
+def muted_people(user: Any) -> dict[int, str]:
+    """The people `user` mutes: id to username, by username."""
     if not is_person(user):
-        return []
-    return list(
-        Mute.objects.filter(muter=user)
-        .order_by("muted__username")
-        .values_list("muted__username", flat=True)
-    )
+        return {}
+    rows = Mute.objects.filter(muter=user).order_by("muted__username")
+    return dict(rows.values_list("muted_id", "muted__username"))
 
 
 def is_club_admin(club: Any, user: Any) -> bool:

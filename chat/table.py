@@ -40,7 +40,7 @@ PAGE = 200
 class Place:
     """Where a viewer stands in a game's chat."""
 
-    game: Game
+    game_id: int
     seated: bool
     over: bool
 
@@ -63,7 +63,7 @@ def place(game_id: int, viewer: Any) -> Place:
     if game is None:
         raise GameNotFound(game_id)
     seated = is_person(viewer) and game.seats.filter(user_id=viewer.pk).exists()
-    return Place(game, seated, game.status == Game.Status.MATCH_OVER)
+    return Place(game.pk, seated, game.status == Game.Status.MATCH_OVER)
 
 
 def post(*, game_id: int, author: Any, text: Any, channel: str | None = None) -> Message:
@@ -86,21 +86,21 @@ def post(*, game_id: int, author: Any, text: Any, channel: str | None = None) ->
             code="seated",
         )
     text = rules.clean_text(text)
-    message = _append(where.game, author, channel, text)
+    message = _append(where.game_id, author, channel, text)
     if channel == SEATS:
         transaction.on_commit(lambda: _ring(message))
     return message
 
 
-def _append(game: Game, author: Any, channel: str, text: str) -> Message:
+def _append(game_id: int, author: Any, channel: str, text: str) -> Message:
     """The message with the game's next sequence number (a race for one retries)."""
     for _ in range(5):
-        version = Game.objects.values_list("version", flat=True).get(pk=game.pk)
-        last = Message.objects.filter(game_id=game.pk).aggregate(last=Max("seq"))["last"] or 0
+        version = Game.objects.values_list("version", flat=True).get(pk=game_id)
+        last = Message.objects.filter(game_id=game_id).aggregate(last=Max("seq"))["last"] or 0
         try:
             with transaction.atomic():
                 return Message.objects.create(
-                    game_id=game.pk,
+                    game_id=game_id,
                     seq=last + 1,
                     channel=channel,
                     author=author,
@@ -155,12 +155,23 @@ def read(*, game_id: int, viewer: Any, after: int = 0) -> tuple[Place, list[dict
     return where, [as_json(row, viewer) for row in rows]
 
 
-def latest(*, game_id: int, viewer: Any, count: int = 50) -> tuple[Place, list[dict[str, Any]]]:
-    """The newest `count` messages the viewer may read, oldest first (the play page's panel)."""
-    where = place(game_id, viewer)
+def latest(
+    *,
+    game_id: int,
+    viewer: Any,
+    count: int = 50,
+    where: Place | None = None,
+    muted: set[int] | None = None,
+) -> tuple[Place, list[dict[str, Any]]]:
+    """The newest `count` messages the viewer may read, oldest first (the play page's panel).
+    `where` and `muted` (the ids the viewer mutes), when the caller knows them already."""
+    if where is None:
+        where = place(game_id, viewer)
+    if muted is None:
+        muted = rules.muted_by(viewer)
     rows = (
         Message.objects.filter(game_id=game_id, channel__in=where.channels)
-        .exclude(author_id__in=rules.muted_by(viewer))
+        .exclude(author_id__in=muted)
         .select_related("author")
         .order_by("-seq")[:count]
     )

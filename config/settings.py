@@ -330,6 +330,7 @@ SPECTACULAR_SETTINGS = {
         "SeatKindEnum": ["person", "bot"],
         "SeasonStatusEnum": "league.models.Season.Status",
         "FixtureStatusEnum": ["scheduled", "playing", "finished"],
+        "ChatChannelEnum": "chat.models.Message.Channel",
     },
 }
 

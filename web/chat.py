@@ -38,12 +38,18 @@ def said(error: GameError) -> str:
     return error.message[:1].upper() + error.message[1:].rstrip(".") + "."
 
 
-def chat_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
+def chat_context(
+    request: HttpRequest, game_id: int, where: table.Place | None = None
+) -> dict[str, Any]:
     """What the chat panel shows this viewer: the newest messages of the channels they read,
-    the channel they write to, whom they mute."""
-    where, found = table.latest(game_id=game_id, viewer=request.user, count=PANEL_MESSAGES)
+    the channel they write to, whom they mute. `where`: the viewer's place, when the caller
+    knows it (the play page, from the board it drew)."""
+    mutes = moderation.muted_people(request.user)
+    where, found = table.latest(
+        game_id=game_id, viewer=request.user, count=PANEL_MESSAGES, where=where, muted=set(mutes)
+    )
     signed_in = is_person(request.user)
-    until = rules.restricted_until(request.user) if signed_in else None
+    until = rules.restricted_until(request.user) if signed_in and where.writes else None
     return {
         "game": game_id,
         "chat_messages": found,
@@ -52,7 +58,7 @@ def chat_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
         "chat_seated": where.seated,
         "chat_over": where.over,
         "chat_every": CHAT_EVERY,
-        "chat_muted": set(moderation.muted_names(request.user)),
+        "chat_muted": sorted(mutes.values()),
         "chat_restricted": until,
         "chat_length": rules.MESSAGE_LENGTH,
         "chat_open": request.GET.get("chat") == "1",
@@ -197,7 +203,7 @@ def board_context(request: HttpRequest, club: Club) -> dict[str, Any]:
     return {
         "board": board.read(club, request.user),
         "board_moderator": moderation.is_club_admin(club, request.user),
-        "board_muted": set(moderation.muted_names(request.user)),
+        "board_muted": sorted(moderation.muted_people(request.user).values()),
         "board_length": rules.MESSAGE_LENGTH,
     }
 

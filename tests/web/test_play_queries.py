@@ -40,8 +40,9 @@ APPEND_EXTRA = 2 if connection.vendor == "sqlite" else 0
 PRESENCE = 1
 HTMX_POST = 10 + PRESENCE + APPEND_EXTRA
 PLAIN_POST = 9 + PRESENCE + APPEND_EXTRA
-# The page also reads whether the person muted the game's emails (its mute form).
-PAGE = 6 + 1
+# The page also reads whether the person muted the game's emails (its mute form), and its chat
+# panel whom the person mutes, the newest messages and whether the person may chat (web/chat.py).
+PAGE = 6 + 1 + 3
 LIVE_BOARD = 7
 
 
