@@ -62,6 +62,10 @@ def chat_context(
         "chat_restricted": until,
         "chat_length": rules.MESSAGE_LENGTH,
         "chat_open": request.GET.get("chat") == "1",
+        # The list polls once the chat is open (the play page's closed one waits to be opened).
+        "chat_poll": request.GET.get("chat") == "1"
+        or request.method == "POST"
+        or bool(request.headers.get("HX-Request")),
         "chat_seen": _seen(found),
     }
 

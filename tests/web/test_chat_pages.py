@@ -41,7 +41,7 @@ def test_the_play_page_has_a_chat_panel_and_its_form_posts(seated):
     game, ana, ben = seated
     html = page(signed_in(ana).get(f"/games/{game.pk}/"))
     assert '<details id="chat" class="chat">' in html
-    assert "Say something to the table" in html
+    assert "Message the table" in html
     answer = signed_in(ana).post(f"/games/{game.pk}/chat/say", {"text": "gl hf"})
     assert answer.status_code == 302
     assert answer["Location"] == f"/games/{game.pk}/?chat=1#chat"
