@@ -5,6 +5,7 @@ the work; docs/api.md, "Chat"."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -102,13 +103,9 @@ AFTER = OpenApiParameter(
 
 def _after(request: Request) -> int:
     raw = request.query_params.get("after", "0")
-    try:
-        after = int(raw)
-    except ValueError:
-        raise ChatInvalid("after is a message number, 0 or more", code="bad-after") from None
-    if after < 0:
+    if not re.fullmatch(r"[0-9]{1,18}", raw):
         raise ChatInvalid("after is a message number, 0 or more", code="bad-after")
-    return after
+    return int(raw)
 
 
 class GameChat(APIView):

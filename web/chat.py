@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from chat import board, moderation, rules, table
 from chat.errors import ChatRateLimited, ChatRestricted
+from frontdoor import boundary
 from games.actors import is_person
 from games.errors import GameError, GameNotFound
 from league import clubs
@@ -219,14 +220,15 @@ def board_post(request: HttpRequest, slug: str) -> HttpResponse:
     back = reverse("web:club", args=[club.slug]) + "#board"
     if not is_person(request.user):
         return HttpResponseRedirect(f"{reverse('login')}?next={back}")
-    reply_to = request.POST.get("reply_to", "")
+    # Not a number: the 400 page `invalid-number` (frontdoor/boundary.py).
+    reply_to = boundary.integer(request.POST, "reply_to")
     try:
         board.post(
             club=club,
             author=request.user,
             text=request.POST.get("text", ""),
             announcement=request.POST.get("announcement") == "1",
-            reply_to=int(reply_to) if reply_to.isdigit() else None,
+            reply_to=reply_to,
         )
     except GameError as error:
         messages.error(request, said(error), extra_tags=error.code)
