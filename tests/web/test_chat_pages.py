@@ -5,15 +5,19 @@ from admins first, replies, an admin hides a post with its reason)."""
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 from django.test import Client
+from django.utils import timezone
 
-from chat import board, table
+from chat import board, moderation, table
 from chat.models import ClubPost, Message, Mute, Report
 from games.models import Game
 from tests.games.factories import make_game, make_user
 from tests.league.factories import make_club
 from tests.web.tables import advance, people_game
+from tests.web.test_html_valid import ROOT, validator
 
 pytestmark = pytest.mark.django_db
 
@@ -30,15 +34,14 @@ def page(response) -> str:
     return response.content.decode()
 
 
-@pytest.fixture
 def seated():
     game = make_game(players=2, bots=["greedy"])
     ana, ben = [seat.user for seat in game.seats.order_by("number") if seat.user is not None]
     return game, ana, ben
 
 
-def test_the_play_page_has_a_chat_panel_and_its_form_posts(seated):
-    game, ana, ben = seated
+def test_the_play_page_has_a_chat_panel_and_its_form_posts():
+    game, ana, ben = seated()
     html = page(signed_in(ana).get(f"/games/{game.pk}/"))
     assert '<details id="chat" class="chat">' in html
     assert "Message the table" in html
@@ -50,8 +53,8 @@ def test_the_play_page_has_a_chat_panel_and_its_form_posts(seated):
     assert "gl hf" in html
 
 
-def test_a_refused_message_comes_back_in_the_panel_with_its_code(seated):
-    game, ana, ben = seated
+def test_a_refused_message_comes_back_in_the_panel_with_its_code():
+    game, ana, ben = seated()
     answer = signed_in(ana).post(
         f"/games/{game.pk}/chat/say", {"text": "x" * 501}, HTTP_HX_REQUEST="true"
     )
@@ -60,8 +63,8 @@ def test_a_refused_message_comes_back_in_the_panel_with_its_code(seated):
     assert not Message.objects.exists()
 
 
-def test_the_list_answers_204_until_something_changes(seated):
-    game, ana, ben = seated
+def test_the_list_answers_204_until_something_changes():
+    game, ana, ben = seated()
     client = signed_in(ben)
     first = client.get(f"/games/{game.pk}/chat")
     assert first.status_code == 200
@@ -72,8 +75,8 @@ def test_the_list_answers_204_until_something_changes(seated):
     assert fresh.status_code == 200 and "your move" in page(fresh)
 
 
-def test_a_spectator_writes_to_the_spectators_whom_the_seats_do_not_read(seated):
-    game, ana, ben = seated
+def test_a_spectator_writes_to_the_spectators_whom_the_seats_do_not_read():
+    game, ana, ben = seated()
     cy = make_user()
     signed_in(cy).post(f"/games/{game.pk}/chat/say", {"text": "ben has two wilds"})
     assert Message.objects.get().channel == "spectators"
@@ -82,8 +85,8 @@ def test_a_spectator_writes_to_the_spectators_whom_the_seats_do_not_read(seated)
     assert "ben has two wilds" not in page(signed_in(ana).get(f"/games/{game.pk}/chat"))
 
 
-def test_report_and_mute_from_the_panel(seated):
-    game, ana, ben = seated
+def test_report_and_mute_from_the_panel():
+    game, ana, ben = seated()
     message = table.post(game_id=game.pk, author=ana, text="rude words")
     client = signed_in(ben)
     form = client.get(f"/chat/message/{message.pk}/report")
@@ -201,3 +204,58 @@ def test_a_board_post_can_be_reported_by_a_member():
     assert Report.objects.get().post == post
     assert signed_in(make_user()).get(f"/chat/post/{post.pk}/report").status_code == 404
     assert signed_in(member).get("/chat/other/1/report").status_code == 404
+
+
+def test_the_chat_pages_validate_as_html(tmp_path):
+    game, ana, ben = seated()
+    cy = make_user()
+    first = table.post(game_id=game.pk, author=ana, text="hello <b>there</b> & all")
+    table.post(game_id=game.pk, author=cy, text="watching")
+    Message.objects.filter(pk=first.pk).update(hidden_at=timezone.now(), hidden_reason="x")
+    table.post(game_id=game.pk, author=ben, text="hi")
+    Mute.objects.create(muter=ben, muted=cy)
+    moderation.report(reporter=ben, message_id=table.post(game_id=game.pk, author=ana, text="r").pk)
+    club, admin, (member,) = make_club(members=1)
+    announcement = board.post(club=club, author=admin, text="news", announcement=True)
+    board.post(club=club, author=member, text="reply", reply_to=announcement.pk)
+    board.post(club=club, author=member, text="a post\nover two lines")
+    staff = make_user()
+    staff.is_staff = True
+    staff.save()
+    pages = [
+        (ben, f"/games/{game.pk}/?chat=1"),
+        (cy, f"/games/{game.pk}/?chat=1"),
+        (None, f"/games/{game.pk}/"),
+        (ben, f"/games/{game.pk}/chat"),
+        (ben, f"/chat/message/{first.pk + 3}/report"),
+        (admin, f"/clubs/{club.slug}/"),
+        (member, f"/clubs/{club.slug}/"),
+        (staff, "/staff/reports/"),
+    ]
+    files = []
+    for number, (who, path) in enumerate(pages):
+        client = signed_in(who) if who is not None else Client()
+        response = client.get(path)
+        assert response.status_code == 200, path
+        body = response.content.decode()
+        if path.endswith("/chat"):
+            head = "<!doctype html><html lang=en><head><title>t</title></head><body>"
+            body = f"{head}{body}</body></html>"
+        file = tmp_path / f"{number:02d}.html"
+        file.write_text(body)
+        files.append(str(file))
+    run = subprocess.run(
+        [
+            str(validator()),
+            "--config",
+            str(ROOT / ".htmlvalidate.json"),
+            "--formatter",
+            "text",
+            *files,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
