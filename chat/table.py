@@ -9,8 +9,8 @@ carries a seat's hidden cards but what that seat's person typed. A reader never 
 they mute; a hidden message reads "hidden by moderators" for everyone but staff.
 
 A seat's message rings the bell (social.notifications) of the other seated people who are not
-at the table now (clocks/presence.py), once per absence: the key names the game and the moment
-the person was last seen there.
+at the table now (clocks/presence.py) and do not mute its author, once per absence: the key names
+the game and the moment the person was last seen there.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from django.db.models import Max, Q
 
 from chat import rules
 from chat.errors import ChatForbidden, ChatInvalid
-from chat.models import Message
+from chat.models import Message, Mute
 from clocks import presence
 from games.actors import is_person
 from games.errors import GameNotFound
@@ -126,8 +126,12 @@ def _ring(message: Message) -> None:
         .select_related("user")
     )
     author = message.author.get_username()
+    # Whoever mutes the author hears nothing of them, not even the bell.
+    muting = set(Mute.objects.filter(muted_id=message.author_id).values_list("muter_id", flat=True))
     for seat in seated:
-        if seat.user_id is None or seat.user_id in present or seat.user is None:
+        if seat.user_id is None or seat.user is None:
+            continue
+        if seat.user_id in present or seat.user_id in muting:
             continue
         last = seen.get(seat.user_id)
         absence = int(last.timestamp()) if last is not None else 0

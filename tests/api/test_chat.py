@@ -11,7 +11,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from chat import rules
-from chat.models import ChatRestriction, Message, Report
+from chat.models import ChatRestriction, Message, Mute, Report
 from clocks import presence
 from games.models import Game
 from social.models import Notification
@@ -234,6 +234,11 @@ def test_a_seat_message_rings_the_bell_of_the_others_away_once_per_absence(table
     # Spectators' words ring nobody.
     with_callbacks(lambda: say(cy, three, "watching"))
     assert Notification.objects.filter(kind="chat").count() == 1
+    # Nor does someone b mutes, however long b is away.
+    Mute.objects.create(muter=b, muted=c)
+    Notification.objects.all().delete()
+    with_callbacks(lambda: say(c, three, "b?"))
+    assert not Notification.objects.filter(user=b).exists()
 
 
 def with_callbacks(action):

@@ -11,11 +11,12 @@ from django.contrib.auth import get_user_model
 from django.test import Client, TestCase
 from django.utils import timezone
 
-from chat import moderation, table
+from chat import board, moderation, table
 from chat.models import ChatRestriction, Message, Report
 from social.models import Notification
 from staff.models import AuditEntry
 from tests.games.factories import make_game, make_user
+from tests.league.factories import make_club
 
 pytestmark = pytest.mark.django_db
 
@@ -161,3 +162,18 @@ def test_a_staff_member_who_plays_does_not_read_or_answer_the_spectators(staff_u
     assert refused.status_code == 400
     assert "plays-in-game" in refused.content.decode()
     assert Message.objects.get().hidden_at is None
+
+
+def test_staff_hide_a_reported_board_post_from_the_queue(staff, staff_user):
+    club, admin, (member, other) = make_club(members=2)
+    post = board.post(club=club, author=other, text="spam spam spam")
+    report = moderation.report(reporter=member, post_id=post.pk, reason="spam")
+    page = staff.get(QUEUE).content.decode()
+    assert "spam spam spam" in page and f"/clubs/{club.slug}/" in page
+    assert answer(staff, report, "hide", reason="advertising").status_code == 302
+    post.refresh_from_db()
+    assert (post.hidden_by, post.hidden_reason) == (staff_user, "advertising")
+    entry = AuditEntry.objects.get()
+    assert (entry.target, entry.details["club"]) == (f"club-post:{post.pk}", club.slug)
+    notice = Notification.objects.get(user=member, kind="report")
+    assert notice.url == f"/clubs/{club.slug}/"
