@@ -17,17 +17,25 @@ from rest_framework import exceptions, serializers
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from chat.errors import ChatRateLimited, ChatRestricted
 from frontdoor.boundary import BadInput, printable
 from frontdoor.errors import status_for
 from games.errors import Conflict, GameError
 
 
 def game_error_response(error: GameError) -> Response:
-    """{"code", "message"}, plus "current_version" for a version conflict."""
+    """{"code", "message"}, plus "current_version" for a version conflict, "until" for a chat
+    restriction and "wait" (seconds, also the Retry-After header) for chat's rate limit."""
     body: dict[str, Any] = {"code": error.code, "message": error.message}
+    headers = None
     if isinstance(error, Conflict):
         body["current_version"] = error.current_version
-    return Response(body, status=status_for(error))
+    elif isinstance(error, ChatRestricted):
+        body["until"] = error.until.isoformat()
+    elif isinstance(error, ChatRateLimited):
+        body["wait"] = error.wait
+        headers = {"Retry-After": str(error.wait)}
+    return Response(body, status=status_for(error), headers=headers)
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

@@ -7,6 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from api import (
     bots,
+    chat,
     games,
     ladders,
     leagues,
@@ -32,6 +33,9 @@ urlpatterns = [
     path("games/<int:game_id>/replay", games.replay, name="game-replay"),
     path("games/<int:game_id>/resign", people.resign, name="game-resign"),
     path("games/<int:game_id>/rematch", rematch.Rematch.as_view(), name="game-rematch"),
+    path("games/<int:game_id>/chat", chat.GameChat.as_view(), name="game-chat"),
+    path("chat/<int:message_id>/report", chat.ReportMessage.as_view(), name="chat-report"),
+    path("people/<str:username>/mute", chat.MutePerson.as_view(), name="person-mute"),
     path("games/<int:game_id>/vacation", people.vacation, name="game-vacation"),
     path("tables", tables.Tables.as_view(), name="tables"),
     path("tables/<int:table_id>", tables.table, name="table"),

@@ -335,6 +335,7 @@ SPECTACULAR_SETTINGS = {
         "SeatKindEnum": ["person", "bot"],
         "SeasonStatusEnum": "league.models.Season.Status",
         "FixtureStatusEnum": ["scheduled", "playing", "finished"],
+        "ChatChannelEnum": "chat.models.Message.Channel",
     },
 }
 

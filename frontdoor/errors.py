@@ -3,6 +3,7 @@ console's action pages (staff/action_views.py)."""
 
 from __future__ import annotations
 
+from chat.errors import ChatConflict, ChatRateLimited
 from games.errors import (
     Conflict,
     Forbidden,
@@ -22,6 +23,8 @@ STATUS: dict[type[GameError], int] = {
     RematchRefused: 409,
     TableRefused: 409,
     IllegalMove: 422,
+    ChatConflict: 409,
+    ChatRateLimited: 429,
 }
 DEFAULT_STATUS = 400
 

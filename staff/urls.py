@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from staff import action_views, views
+from staff import action_views, report_views, views
 
 app_name = "staff"
 
@@ -32,4 +32,11 @@ urlpatterns = [
         name="projection-rebuild",
     ),
     path("projections/rebuilds/<int:entry_id>/", action_views.rebuild_progress, name="rebuild"),
+    # Chat reports (staff/report_views.py): the queue and its answers.
+    path("reports/", report_views.queue, name="reports"),
+    path(
+        "reports/<int:report_id>/<str:action>",
+        report_views.answer,
+        name="report-answer",
+    ),
 ]

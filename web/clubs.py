@@ -31,6 +31,7 @@ from games.errors import GameError
 from league import clubs, seasons, standings
 from league.errors import ClubError, ClubNotFound, InvalidCompetition
 from league.models import Club, Membership, Season
+from web import chat
 from web.accounts import SignedInRequest
 from web.league_forms import ClubForm, SeasonForm
 
@@ -221,6 +222,8 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
             if member
             else ""
         ),
+        # The club's board, for its members (web/chat.py).
+        **chat.board_context(request, club),
     }
     return render(request, "leagues/club.html", context)
 

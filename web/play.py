@@ -25,6 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.middleware import HtmxDetails
 
 from bots import turns
+from chat import table as chat_table
 from clocks.presence import is_muted
 from engine.events import HAND_ENDED
 from frontdoor import boundary
@@ -36,7 +37,7 @@ from games.errors import Conflict, Forbidden, GameError, GameNotFound, IllegalMo
 from games.models import Game
 from games.repository import Loaded, repository
 from games.visibility import events_since
-from web import board, controls, notices, rematch, story
+from web import board, chat, controls, notices, rematch, story
 from web.cards import card_name
 from web.lockout import too_many
 from web.names import Names, seat_names
@@ -75,6 +76,9 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
     except Forbidden as error:
         return refused(request, error, 403, game_id)
     context["emails_muted"] = is_person(request.user) and is_muted(request.user.pk, game_id)
+    # The chat panel under the board: the viewer's place in it from the board just drawn.
+    where = chat_table.Place(game_id, bool(context["my_seats"]), not context["live"])
+    context.update(chat.chat_context(request, game_id, where))
     _keep_lane(context, request.session.pop(_KEPT_LANE.format(game_id), None))
     return render(request, "games/play.html", context)
 

@@ -17,6 +17,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from chat import table as chat_table
 from engine import Variant
 from games import lobby, reveal
 from games.actors import seats_held
@@ -98,6 +99,8 @@ def _replay_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "hand_owner": Names(names, you).whose(seat) if seat is not None else "",
         "story": lines[:STORY_LINES],
         "last_hand": board.hand_result(shown, names, you),
+        # What was said at the table up to this event (both channels: the match is over).
+        "said": chat_table.said_until(game_id=game.pk, viewer=request.user, version=at),
     }
 
 

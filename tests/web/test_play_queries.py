@@ -40,10 +40,13 @@ APPEND_EXTRA = 2 if connection.vendor == "sqlite" else 0
 PRESENCE = 1
 HTMX_POST = 10 + PRESENCE + APPEND_EXTRA
 PLAIN_POST = 9 + PRESENCE + APPEND_EXTRA
-# The page also reads whether the person muted the game's emails (its mute form), and counts
-# their unread notices for the bell in its header (web/bell.py: one count on an index).
+# The page also reads whether the person muted the game's emails (its mute form), counts their
+# unread notices for the bell in its header (web/bell.py: one count on an index), and its chat
+# panel reads whom the person mutes, the newest messages and whether the person may chat
+# (web/chat.py).
 BELL = 1
-PAGE = 6 + 1 + BELL
+CHAT = 3
+PAGE = 6 + 1 + BELL + CHAT
 LIVE_BOARD = 7
 
 

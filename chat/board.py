@@ -1,0 +1,114 @@
+"""A club's board: its members read it and post to it (a post, or a reply to one), its admins
+post announcements, shown first and marked, and hide posts (chat/moderation.py `hide`, with a
+reason). Members only: a club's words are its own (anyone else reads nothing, not even how
+many posts there are). A reader never sees the people they mute; a hidden post reads "hidden
+by moderators" for everyone but staff and the club's admins."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from chat import moderation, rules
+from chat.errors import ChatForbidden, ChatNotFound
+from chat.models import ClubPost
+from games.actors import is_person
+from league import clubs
+from league.models import Club
+
+# Posts per board page: the newest threads.
+THREADS = 50
+
+
+@dataclass(slots=True)
+class Shown:
+    """A post as a reader sees it, with its replies."""
+
+    post: ClubPost
+    author: str
+    text: str | None
+    mine: bool
+    replies: list[Shown] = field(default_factory=list)
+
+    @property
+    def hidden(self) -> bool:
+        return self.post.hidden
+
+
+def _member(club: Club, user: Any) -> None:
+    if not is_person(user):
+        raise ChatForbidden("sign in to read the club's board", code="not-signed-in")
+    if not moderation.may_read_board(club, user):
+        raise ChatForbidden(f"the board of {club.name} is for its members", code="not-a-member")
+
+
+def read(club: Club, viewer: Any) -> list[Shown]:
+    """The newest THREADS threads (announcements first), each with its replies oldest first.
+    ChatForbidden `not-signed-in`, `not-a-member`."""
+    _member(club, viewer)
+    muted = rules.muted_by(viewer)
+    moderator = moderation.is_club_admin(club, viewer)
+    posts = (
+        ClubPost.objects.filter(club=club, reply_to__isnull=True)
+        .exclude(author_id__in=muted)
+        .select_related("author")
+        .order_by("-is_announcement", "-created_at", "-pk")[:THREADS]
+    )
+    threads = {post.pk: _shown(post, viewer, moderator) for post in posts}
+    replies = (
+        ClubPost.objects.filter(reply_to_id__in=list(threads))
+        .exclude(author_id__in=muted)
+        .select_related("author")
+        .order_by("created_at", "pk")
+    )
+    for reply in replies:
+        assert reply.reply_to_id is not None
+        threads[reply.reply_to_id].replies.append(_shown(reply, viewer, moderator))
+    return list(threads.values())
+
+
+def _shown(post: ClubPost, viewer: Any, moderator: bool) -> Shown:
+    text = post.text if moderator else rules.shown_text(post, viewer)
+    mine = is_person(viewer) and post.author_id == viewer.pk
+    return Shown(post, post.author.get_username(), text, mine)
+
+
+def post(
+    *,
+    club: Club,
+    author: Any,
+    text: Any,
+    announcement: bool = False,
+    reply_to: int | None = None,
+) -> ClubPost:
+    """A member's post or reply; an announcement only from an admin (never a reply).
+    ChatForbidden `not-signed-in`, `not-a-member`, `not-club-admin`; ChatNotFound for a reply
+    to no post of this club; ChatInvalid, ChatRestricted, ChatRateLimited (chat/rules.py)."""
+    rules.check_speaker(author)
+    _member(club, author)
+    if announcement and not clubs.is_admin(club, author):
+        raise ChatForbidden(
+            f"only an admin of {club.name} posts announcements", code="not-club-admin"
+        )
+    parent = None
+    if reply_to is not None:
+        parent = ClubPost.objects.filter(pk=reply_to, club=club).first()
+        if parent is None:
+            raise ChatNotFound(f"there is no post {reply_to} on this board")
+        # One level of replies: a reply to a reply joins its thread.
+        parent = parent.reply_to or parent
+        announcement = False
+    text = rules.clean_text(text)
+    return ClubPost.objects.create(
+        club=club, author=author, text=text, is_announcement=announcement, reply_to=parent
+    )
+
+
+def hide(*, club: Club, by: Any, post_id: int, reason: Any) -> ClubPost:
+    """An admin of the club (or staff) hides a post of its board, with a reason."""
+    found = ClubPost.objects.select_related("club").filter(pk=post_id, club=club).first()
+    if found is None:
+        raise ChatNotFound(f"there is no post {post_id} on this board")
+    hidden = moderation.hide(found, by=by, reason=reason)
+    assert isinstance(hidden, ClubPost)
+    return hidden
