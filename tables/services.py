@@ -477,6 +477,7 @@ def _start(table: Table, *, present: Person | None = None) -> None:
             f"Your table started: {_described(table)} (game {game.pk})",
             url=url,
             key=f"table-started:{table.pk}",
+            game=game.pk,
         )
 
 
