@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -25,23 +25,9 @@ from games.models import Bot, Game, GameEvent, GameLease
 from games.seat_facts import game_resign
 from tests.games.conftest import needs_postgresql
 from tests.games.factories import SHORT, make_user
-from tests.games.fake_bot import FakeBot
+from tests.games.fake_bot import FakeBot, webhook_bot
 
 pytestmark = [needs_postgresql, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def fake(settings) -> Iterator[FakeBot]:
-    settings.BOTS_ALLOW_LOOPBACK_URLS = True
-    with FakeBot() as bot:
-        yield bot
-
-
-def webhook_bot(url: str) -> Bot:
-    return Bot.objects.create(
-        owner=make_user(), name="hooky", kind=Bot.Kind.WEBHOOK, url=url, secret="s3cret",
-        status=Bot.Status.ACTIVE,
-    )  # fmt: skip
 
 
 class Run(threading.Thread):
