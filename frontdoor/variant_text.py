@@ -67,7 +67,8 @@ def duration(seconds: int) -> str:
 def time_left(deadline: datetime.datetime, now: datetime.datetime) -> str:
     """How long until `deadline`, coarse enough to read at a glance: "2 h 13 min left".
 
-    The lobby's script ticks the same words (templates/play/lobby.html): change both together.
+    The only place these words are made: the lobby's script (static/notify.js) counts no time
+    itself, it takes the countdowns from the lobby it fetches again every 20 s.
     """
     seconds = int((deadline - now).total_seconds())
     if seconds <= 0:

@@ -3,7 +3,7 @@
 // this browser), a notification and a sound when a game starts waiting for you while this tab is
 // in the background. The play page learns it from its board, which htmx's poll swaps in
 // (templates/games/_game.html: data-my-turn, data-turn-title); the lobby fetches itself again
-// every 20 s (templates/play/lobby.html: data-waiting). A file of its own: the CSP forbids
+// every 20 s (templates/play/lobby.html: data-waiting), which also brings its countdowns. A file of its own: the CSP forbids
 // inline script (config/settings.py).
 (function () {
   "use strict";
@@ -159,7 +159,9 @@
     if (played && played.catch) played.catch(function () { /* not allowed */ });
   }
 
-  // The lobby: fetch the same page again and swap its list when the count of waiting games moves.
+  // The lobby: fetch the same page again and swap its list when the count of waiting games moves;
+  // otherwise take the fresh page's countdowns, so that the time left is only ever the server's
+  // words (frontdoor/variant_text.time_left), never counted here.
   function refreshLobby() {
     var lobby = document.querySelector("[data-lobby]");
     if (!lobby || !window.fetch || !window.DOMParser) return;
@@ -168,10 +170,16 @@
       .then(function (html) {
         if (!html) return;
         var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("[data-lobby]");
-        if (fresh && fresh.dataset.waiting !== lobby.dataset.waiting) {
+        if (!fresh) return;
+        if (fresh.dataset.waiting !== lobby.dataset.waiting) {
           lobby.replaceWith(document.importNode(fresh, true));
           update();
+          return;
         }
+        fresh.querySelectorAll("[data-countdown]").forEach(function (told) {
+          var shown = lobby.querySelector('[data-countdown="' + told.dataset.countdown + '"]');
+          if (shown) shown.textContent = told.textContent;
+        });
       })
       .catch(function () { /* offline: try again next time */ });
   }

@@ -17,6 +17,7 @@ from django.db import connection, connections, transaction
 from django.test import override_settings
 
 from config import celery_app
+from tests.games.fake_bot import FakeBot
 
 # CI sets CI=true (.ci/run does too); there a missing service is a failure, never a skip.
 IN_CI = os.environ.get("CI") == "true"
@@ -54,6 +55,15 @@ def fast_password_hashing() -> Iterator[None]:
     fast = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     with override_settings(PASSWORD_HASHERS=fast):
         yield
+
+
+@pytest.fixture
+def fake(settings: Any) -> Iterator[FakeBot]:
+    """A webhook bot served on loopback for the test (tests/games/fake_bot.py), with the setting
+    that lets bots call loopback URLs."""
+    settings.BOTS_ALLOW_LOOPBACK_URLS = True
+    with FakeBot() as bot:
+        yield bot
 
 
 @pytest.fixture(scope="session")

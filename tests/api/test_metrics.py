@@ -22,7 +22,6 @@ from games import metrics, projections
 from games.commands import game_command
 from games.errors import Conflict
 from tests.games.factories import bot_move, make_game, play_turn
-from tests.games.fake_bot import FakeBot
 
 pytestmark = pytest.mark.django_db
 
@@ -235,13 +234,6 @@ def test_without_redis_there_is_no_queue_gauge(client, settings):
 
     assert not any(name == "uno_queue_depth" for name, _ in samples)
     assert ("uno_metrics_source_up", frozenset({("source", "broker")})) not in samples
-
-
-@pytest.fixture
-def fake(settings) -> Iterator[FakeBot]:
-    settings.BOTS_ALLOW_LOOPBACK_URLS = True
-    with FakeBot() as bot:
-        yield bot
 
 
 def _payload() -> dict:

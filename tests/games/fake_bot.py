@@ -5,6 +5,9 @@ every request, once, for given requests by number, or for optional window reques
 connection, to trickle its answer a byte at a time, to decline (null), to forget its uno calls
 ("no-uno") or to play the random bot's move ("random"); and keeps every request it got (body and
 signature header) for the tests to look at.
+
+The `fake` fixture (tests/conftest.py) serves one for a test; `webhook_bot` registers the webhook
+bot that calls it.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ from typing import Any
 
 from bots.remote.webhook import SIGNATURE_HEADER
 from bots.strategies import find_strategy
+from games.models import Bot
+from tests.games.factories import make_user
 
 
 class FakeBot:
@@ -138,3 +143,11 @@ class FakeBot:
         self.over.set()
         self.server.shutdown()
         self.server.server_close()
+
+
+def webhook_bot(url: str, status: str = Bot.Status.ACTIVE) -> Bot:
+    """A webhook bot "hooky" (secret "s3cret") of a new owner that calls `url`."""
+    return Bot.objects.create(
+        owner=make_user(), name="hooky", kind=Bot.Kind.WEBHOOK, url=url, secret="s3cret",
+        status=status,
+    )  # fmt: skip

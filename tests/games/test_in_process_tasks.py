@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterator
 
 import pytest
 
 from config import celery_app
 from engine import MATCH_OVER
 from games.creation import SeatSpec, game_create
-from games.models import Bot, Game, GameEvent
-from tests.games.factories import make_user
-from tests.games.fake_bot import FakeBot
+from games.models import Game, GameEvent
+from tests.games.fake_bot import webhook_bot
 
 # Autocommit, as a request runs: each append's on-commit listeners run as the append commits.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_tasks")]
@@ -24,18 +22,8 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 LONG = {"rules": "official", "options": {"target": 200}}
 
 
-@pytest.fixture
-def fake(settings) -> Iterator[FakeBot]:
-    settings.BOTS_ALLOW_LOOPBACK_URLS = True
-    with FakeBot() as bot:
-        yield bot
-
-
 def test_a_long_run_of_webhook_turns_in_process_plays_the_match_to_its_end(fake, caplog):
-    bot = Bot.objects.create(
-        owner=make_user(), name="hooky", kind=Bot.Kind.WEBHOOK, url=fake.url, secret="s3cret",
-        status=Bot.Status.ACTIVE,
-    )  # fmt: skip
+    bot = webhook_bot(fake.url)
     with caplog.at_level(logging.INFO):
         # The game's creation commits, and its dispatch plays the whole match in this call.
         game = game_create(

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -25,23 +25,9 @@ from games.models import Bot, Game, GameEvent, GameLease
 from games.seat_facts import game_resign
 from tests.games.conftest import needs_postgresql
 from tests.games.factories import SHORT, make_user
-from tests.games.fake_bot import FakeBot
+from tests.games.fake_bot import FakeBot, webhook_bot
 
 pytestmark = [needs_postgresql, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def fake(settings) -> Iterator[FakeBot]:
-    settings.BOTS_ALLOW_LOOPBACK_URLS = True
-    with FakeBot() as bot:
-        yield bot
-
-
-def webhook_bot(url: str) -> Bot:
-    return Bot.objects.create(
-        owner=make_user(), name="hooky", kind=Bot.Kind.WEBHOOK, url=url, secret="s3cret",
-        status=Bot.Status.ACTIVE,
-    )  # fmt: skip
 
 
 class Run(threading.Thread):
@@ -76,6 +62,14 @@ def wait_for(check: Callable[[], bool], timeout: float = 10) -> None:
         time.sleep(0.01)
 
 
+def bot_game(bot: Bot, other: SeatSpec | None = None, timeout: float = 1) -> Game:
+    """The game most tests here set up: SHORT, seed 4, dealer 1, the webhook `bot` on seat 0 and
+    first to act, with `timeout` seconds to answer; seat 1 `other` (the greedy bot unless given)."""
+    seats = [SeatSpec(registered=bot), other or SeatSpec(bot="greedy")]
+    limit = GameSettings(bot_timeout=timeout)
+    return game_create(variant_spec=SHORT, seats=seats, seed=4, dealer=1, settings=limit)
+
+
 def in_turn(fake: FakeBot) -> list[dict[str, Any]]:
     payloads = [json.loads(body) for body, _ in fake.requests]
     return [payload for payload in payloads if not payload.get("optional")]
@@ -90,10 +84,7 @@ def test_two_runs_at_once_ask_a_slow_bot_each_decision_once(fake, broker_tasks):
     # Slow but legal: 0.3 s of the 2 s it has.
     fake.mode, fake.delay = "slow", 0.3
     bot = webhook_bot(fake.url)
-    game = game_create(
-        variant_spec=SHORT, seats=[SeatSpec(registered=bot), SeatSpec(bot="greedy")], seed=4,
-        dealer=1, settings=GameSettings(bot_timeout=2),
-    )  # fmt: skip
+    game = bot_game(bot, timeout=2)
     for _ in range(12):
         if Game.objects.get(pk=game.pk).status == MATCH_OVER:
             break
@@ -124,10 +115,7 @@ def hanging_game(fake: FakeBot) -> tuple[Game, Bot, Any]:
     fake.mode, fake.delay = "slow", 1.0
     bot = webhook_bot(fake.url)
     person = make_user()
-    game = game_create(
-        variant_spec=SHORT, seats=[SeatSpec(registered=bot), SeatSpec(user=person)], seed=4,
-        dealer=1, settings=GameSettings(bot_timeout=0.5),
-    )  # fmt: skip
+    game = bot_game(bot, SeatSpec(user=person), timeout=0.5)
     assert game.to_act == [0]
     return game, bot, person
 
@@ -174,10 +162,7 @@ def test_a_run_that_finds_the_bot_asked_leaves_it_to_the_asking_run(fake, broker
 def test_a_lease_left_by_a_killed_worker_expires(fake, broker_tasks):
     fake.mode = "play"
     bot = webhook_bot(fake.url)
-    game = game_create(
-        variant_spec=SHORT, seats=[SeatSpec(registered=bot), SeatSpec(bot="greedy")], seed=4,
-        dealer=1, settings=GameSettings(bot_timeout=1),
-    )  # fmt: skip
+    game = bot_game(bot)
     # A worker took the lease and died with it.
     held = leases.acquire(game.pk, seconds=60)
     assert held is not None
@@ -229,10 +214,7 @@ def test_a_run_whose_lease_ran_out_before_the_request_asks_nothing(fake, broker_
     # the lease meanwhile: the first run must not ask the bot too.
     fake.mode = "play"
     bot = webhook_bot(fake.url)
-    game = game_create(
-        variant_spec=SHORT, seats=[SeatSpec(registered=bot), SeatSpec(bot="greedy")], seed=4,
-        dealer=1, settings=GameSettings(bot_timeout=1),
-    )  # fmt: skip
+    game = bot_game(bot)
     other: list[leases.Lease | None] = []
     real = webhook.resolve
 
@@ -256,10 +238,7 @@ def test_a_lease_that_ran_out_with_nobody_else_sends_the_game_again(
 ):
     fake.mode = "play"
     bot = webhook_bot(fake.url)
-    game = game_create(
-        variant_spec=SHORT, seats=[SeatSpec(registered=bot), SeatSpec(bot="greedy")], seed=4,
-        dealer=1, settings=GameSettings(bot_timeout=1),
-    )  # fmt: skip
+    game = bot_game(bot)
     real = webhook.resolve
 
     def slow_lookup(host: str, port: int) -> list[webhook.Address]:
@@ -294,10 +273,7 @@ def test_lease_times_are_the_database_s_not_a_skewed_worker_s(fake, monkeypatch)
 def test_a_note_outlives_a_holder_that_failed(fake, broker_tasks, monkeypatch):
     fake.mode = "play"
     bot = webhook_bot(fake.url)
-    game = game_create(
-        variant_spec=SHORT, seats=[SeatSpec(registered=bot), SeatSpec(bot="greedy")], seed=4,
-        dealer=1, settings=GameSettings(bot_timeout=1),
-    )  # fmt: skip
+    game = bot_game(bot)
 
     def failing(*args: Any, **kwargs: Any) -> turns.Advance:
         # A run is refused while this one holds the lease, and then this one fails.
@@ -347,10 +323,7 @@ def test_waiting_on_a_held_lease_uses_up_no_advances_of_a_validation(
     bot = webhook_bot(fake.url)
 
     def match() -> Game:
-        return game_create(
-            variant_spec=SHORT, seats=[SeatSpec(registered=bot), SeatSpec(bot="greedy")], seed=4,
-            dealer=1, settings=GameSettings(bot_timeout=1),
-        )  # fmt: skip
+        return bot_game(bot)
 
     # How many advances the match takes when nobody is in the way.
     counted: list[int] = []

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -28,26 +28,12 @@ from games.models import Bot, Game, GameEvent
 from games.seats import webhook_out_of_turn, worker_to_act
 from tests.engine.decks import stacked
 from tests.games.factories import SHORT, make_user
-from tests.games.fake_bot import FakeBot
+from tests.games.fake_bot import FakeBot, webhook_bot
 
 pytestmark = pytest.mark.django_db
 
 # A whole match, long enough for seats to reach one card often (the driver's own test).
 LONG = {"rules": "official", "options": {"target": 500}}
-
-
-@pytest.fixture
-def fake(settings) -> Iterator[FakeBot]:
-    settings.BOTS_ALLOW_LOOPBACK_URLS = True
-    with FakeBot() as bot:
-        yield bot
-
-
-def webhook_bot(url: str) -> Bot:
-    return Bot.objects.create(
-        owner=make_user(), name="hooky", kind=Bot.Kind.WEBHOOK, url=url, secret="s3cret",
-        status=Bot.Status.ACTIVE,
-    )  # fmt: skip
 
 
 def optional_requests(fake: FakeBot) -> list[dict[str, Any]]:

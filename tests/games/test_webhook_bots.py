@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,24 +17,10 @@ from engine import MATCH_OVER
 from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
 from games.models import Bot, Game, GameEvent
-from tests.games.factories import SHORT, make_user
-from tests.games.fake_bot import FakeBot
+from tests.games.factories import SHORT
+from tests.games.fake_bot import FakeBot, webhook_bot
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def fake(settings) -> Iterator[FakeBot]:
-    settings.BOTS_ALLOW_LOOPBACK_URLS = True
-    with FakeBot() as bot:
-        yield bot
-
-
-def webhook_bot(url: str, status: str = Bot.Status.ACTIVE) -> Bot:
-    return Bot.objects.create(
-        owner=make_user(), name="hooky", kind=Bot.Kind.WEBHOOK, url=url, secret="s3cret",
-        status=status,
-    )  # fmt: skip
 
 
 def match_with(bot: Bot, **settings: Any) -> Game:

@@ -5,7 +5,6 @@ changes."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -23,7 +22,6 @@ from league.errors import EntryRefused
 from league.models import Competition
 from league.services import competition_game, competition_join, competition_leave
 from tests.games.factories import make_user
-from tests.games.fake_bot import FakeBot
 from tests.league.factories import make_bot, make_competition
 
 pytestmark = pytest.mark.django_db
@@ -44,13 +42,6 @@ def league(**fields) -> Competition:
 
 def people(competition: Competition, count: int = 2):
     return [competition_join(competition, user=make_user()) for _ in range(count)]
-
-
-@pytest.fixture
-def fake(settings) -> Iterator[FakeBot]:
-    settings.BOTS_ALLOW_LOOPBACK_URLS = True
-    with FakeBot() as bot:
-        yield bot
 
 
 def test_the_competitions_settings_land_in_the_games_context():

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import datetime
 import re
+from collections.abc import Callable
 from html.parser import HTMLParser
 from typing import Any
 
+from django.test import TestCase
 from django.utils import timezone
 
 from games import projections
@@ -73,16 +75,31 @@ def open_fixture_of(season: Season, user: Any) -> Fixture:
     raise AssertionError(f"{user} has no open fixture")
 
 
+def run(call: Callable[[], Any]) -> Any:
+    return call()
+
+
+def with_on_commit(call: Callable[[], Any]) -> Any:
+    """`call()`, then the on-commit callbacks it left (and theirs), as a commit would run them:
+    for set-up made once inside a class's transaction (tests/conftest.py, class_transaction)."""
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        return call()
+
+
 def project() -> None:
     projections.run("game-results")
     projections.run("league-standings")
 
 
-def play_season_out(season: Season, admin: Any) -> None:
+def play_season_out(
+    season: Season, admin: Any, committed: Callable[[Callable[[], Any]], Any] = run
+) -> None:
     """Every round, in turn: the bots play on commit; a person's seat is ruled forfeit (the
-    default bot then plays it out). Stops when every fixture has finished."""
+    default bot then plays it out). Stops when every fixture has finished. `committed` runs
+    each step (inside a test's transaction: with its on-commit callbacks run, see
+    `with_on_commit`)."""
     for _ in range(20):
-        open_due_rounds(season=season)
+        committed(lambda: open_due_rounds(season=season))
         waiting = Fixture.objects.filter(division__season=season).exclude(
             game__status=Game.Status.MATCH_OVER
         )
@@ -91,7 +108,11 @@ def play_season_out(season: Season, admin: Any) -> None:
             return
         for fixture in waiting.exclude(game=None):
             for seat in fixture.seats.filter(entry__user__isnull=False):
-                fixture_forfeit(fixture=fixture, actor=admin, seat=seat.number, note="no show")
+                committed(
+                    lambda fixture=fixture, seat=seat: fixture_forfeit(
+                        fixture=fixture, actor=admin, seat=seat.number, note="no show"
+                    )
+                )
     raise AssertionError("the season did not finish")
 
 

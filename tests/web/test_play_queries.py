@@ -112,7 +112,9 @@ def test_the_board_after_a_command_is_the_board_a_refresh_shows(broker_tasks):
     assert lines(after_command.content) == lines(refreshed.content)
 
 
-@pytest.mark.parametrize("moves", [40, 150, 400, 700])
+# 40 and 150 moves: a log within STORY_EVENTS (web/play.py); 400: past it, the tail alone is read.
+# 700 (more hands past it) only in the slow run.
+@pytest.mark.parametrize("moves", [40, 150, 400, pytest.param(700, marks=pytest.mark.slow)])
 def test_the_storys_tail_is_the_whole_storys_newest_lines(moves, broker_tasks):
     game, people = people_game(FAMILIES["official"])
     game = advance(game, moves)

@@ -1,7 +1,8 @@
 """In a real browser, under the Content-Security-Policy (config/settings.py): the pages that are
 not the site's own templates, Swagger UI at /api/docs/ and Django's admin, work with no CSP
 violation (tests/web/browser/conftest.py fails a test on any), and so does the lobby, whose
-countdown script is a static file now."""
+script (static/notify.js: the turn alerts, the lobby's refresh and its countdowns) is a static
+file."""
 
 from __future__ import annotations
 
@@ -34,9 +35,9 @@ def test_the_admin_lists_and_edits_under_the_csp(open_page):
     page.get_by_text("gus").first.wait_for()
 
 
-def test_the_lobby_loads_its_countdown_script_under_the_csp(open_page, live_server):
+def test_the_lobby_loads_its_script_under_the_csp(open_page, live_server):
     person = User.objects.create_user("ana", password="not-used-pass-72")
     page = open_page(person, "/play/")
     scripts = page.evaluate("[...document.scripts].map((s) => s.src)")
-    assert any(src.endswith(".js") and "lobby" in src for src in scripts), scripts
+    assert any(src.endswith(".js") and "notify" in src for src in scripts), scripts
     assert page.evaluate("[...document.scripts].every((s) => s.src)"), "an inline script"

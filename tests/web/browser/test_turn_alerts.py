@@ -1,15 +1,18 @@
 """Told when it matters (static/notify.js): when another seat's move makes it your turn, the tab's
 title says "Your turn" and the icon gets its dot; opted in, a hidden tab shows a notification
-and plays the sound. Headless chromium shows no notification: an init script records each
-`new Notification` and each sound played, and says whether the tab is hidden."""
+and plays the sound; the lobby's countdowns are the server's words, which its refresh brings.
+Headless chromium shows no notification: an init script records each `new Notification` and
+each sound played, and says whether the tab is hidden."""
 
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from django.urls import reverse
 
+from games import lobby
 from games.commands import game_command
 from games.creation import SeatSpec, game_create
 from games.models import Game
@@ -147,3 +150,26 @@ def test_the_lobby_says_a_game_waits_and_notifies(open_page, live_server):
     ]
     assert page.locator(".game.my-turn").count() == 1
     page.screenshot(path=str(ARTIFACTS / "turn-alerts-lobby.png"), full_page=True)
+
+
+def test_the_lobby_s_countdown_is_the_server_s_time_left_brought_by_its_refresh(
+    open_page, live_server
+):
+    ana, ben = make_user("ana"), make_user("ben")
+    game = lobby.game_start(
+        creator=ana,
+        variant_spec={"rules": "official"},
+        seats=[{"user": "me"}, {"user": "ben"}],
+        turn_seconds=3 * 3600,
+    )
+    page = open_page(ben, reverse("web:lobby"))
+    countdown = page.locator(f'[data-countdown="{game.pk}"]')
+    # Rendered by the server (frontdoor/variant_text.time_left): three hours, a moment ago.
+    assert re.fullmatch(r"2 h 5\d min left", countdown.inner_text())
+    # The page counts nothing itself: the refresh (every 20 s; asked for now) brings the words.
+    countdown.evaluate("(element) => { element.textContent = 'stale'; }")
+    page.evaluate("window.unoNotify.refreshLobby()")
+    page.wait_for_function(
+        f"() => document.querySelector('[data-countdown=\"{game.pk}\"]').textContent !== 'stale'"
+    )
+    assert re.fullmatch(r"2 h 5\d min left", countdown.inner_text())
