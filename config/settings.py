@@ -402,7 +402,8 @@ GAMES_AT_TABLE_SECONDS = int(os.environ.get("GAMES_AT_TABLE_SECONDS", "20"))
 # Registered bots (bots/remote/, bots/remote/webhook.py; docs/workers.md).
 # Seconds a webhook bot has to answer (a game's context may set {"bot_timeout": s}).
 BOTS_WEBHOOK_TIMEOUT = float(os.environ.get("BOTS_WEBHOOK_TIMEOUT", "1.0"))
-# Bytes of a webhook answer read at most.
+# Bytes of a webhook answer read at most (fixed: bots/remote/wire.py MAX_ANSWER, which the
+# standalone runner shares).
 BOTS_WEBHOOK_MAX_ANSWER = 64 * 1024
 # Seconds a pull bot has for a decision after the game last moved ({"pull_timeout": s}).
 BOTS_PULL_TIMEOUT = float(os.environ.get("BOTS_PULL_TIMEOUT", "30"))

@@ -17,7 +17,7 @@ from django.db import connection
 from django.utils import timezone
 
 from bots import turns
-from bots.remote import leases, webhook
+from bots.remote import leases, webhook, wire
 from engine import MATCH_OVER
 from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
@@ -216,14 +216,14 @@ def test_a_run_whose_lease_ran_out_before_the_request_asks_nothing(fake, broker_
     bot = webhook_bot(fake.url)
     game = bot_game(bot)
     other: list[leases.Lease | None] = []
-    real = webhook.resolve
+    real = wire.resolve
 
     def slow_lookup(host: str, port: int) -> list[webhook.Address]:
         GameLease.objects.filter(game=game).update(until=timezone.now() - timedelta(seconds=1))
         other.append(leases.acquire(game.pk, seconds=60))
         return real(host, port)
 
-    monkeypatch.setattr(webhook, "resolve", slow_lookup)
+    monkeypatch.setattr(wire, "resolve", slow_lookup)
     advance = turns.advance_game(game_id=game.pk)
     assert other and other[0] is not None
     assert fake.requests == []
@@ -239,13 +239,13 @@ def test_a_lease_that_ran_out_with_nobody_else_sends_the_game_again(
     fake.mode = "play"
     bot = webhook_bot(fake.url)
     game = bot_game(bot)
-    real = webhook.resolve
+    real = wire.resolve
 
     def slow_lookup(host: str, port: int) -> list[webhook.Address]:
         GameLease.objects.filter(game=game).update(until=timezone.now() - timedelta(seconds=1))
         return real(host, port)
 
-    monkeypatch.setattr(webhook, "resolve", slow_lookup)
+    monkeypatch.setattr(wire, "resolve", slow_lookup)
     advance = turns.advance_game(game_id=game.pk)
     assert fake.requests == []
     # Nobody holds the lease: the run's task sends the game again.

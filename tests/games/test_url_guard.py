@@ -4,8 +4,8 @@ IPv6 form of them); the host resolved once and the call made to the address that
 (DNS rebinding), Host header and TLS name still the host's; redirects refused.
 
 Nothing here leaves loopback: a name's answers come from a stand-in for the resolver
-(webhook.resolve), and a connection to any other address is refused by a stand-in for the dialer
-(webhook.open_socket) that records where it was sent.
+(wire.resolve), and a connection to any other address is refused by a stand-in for the dialer
+(wire.open_socket) that records where it was sent.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from bots.remote import webhook
+from bots.remote import webhook, wire
 
 PAYLOAD = {"game": 1, "seat": 0, "version": 1, "view": {}, "legal": [{"type": "draw", "seat": 0}]}
 PUBLIC = "93.184.216.34"
@@ -85,7 +85,7 @@ def test_non_global_addresses_are_refused_even_with_loopback_allowed(
 def test_a_name_resolving_to_them_is_refused_too(address, settings, monkeypatch):
     settings.BOTS_ALLOW_LOOPBACK_URLS = True
     # One bad answer among good ones is enough: the connection may fall back to any of them.
-    monkeypatch.setattr(webhook, "resolve", lambda host, port: answers(PUBLIC, address))
+    monkeypatch.setattr(wire, "resolve", lambda host, port: answers(PUBLIC, address))
     with pytest.raises(webhook.RefusedURL, match="'bot.example'"):
         webhook.check_url("https://bot.example/move")
 
@@ -169,7 +169,7 @@ class Recorder:
 def dialled(monkeypatch) -> Iterator[list[str]]:
     """Every address the client connects to; anything but loopback is refused here, never
     dialled for real."""
-    real = webhook.open_socket
+    real = wire.open_socket
     seen: list[str] = []
 
     def open_socket(family: int, address: tuple[Any, ...], timeout: float) -> socket.socket:
@@ -178,7 +178,7 @@ def dialled(monkeypatch) -> Iterator[list[str]]:
             raise ConnectionRefusedError(f"the test has no route to {address[0]}")
         return real(family, address, timeout)
 
-    monkeypatch.setattr(webhook, "open_socket", open_socket)
+    monkeypatch.setattr(wire, "open_socket", open_socket)
     yield seen
 
 
@@ -200,7 +200,7 @@ def test_a_name_rebound_to_loopback_after_the_check_is_never_called_there(
     settings.BOTS_ALLOW_LOOPBACK_URLS = False
     with Recorder() as bot:
         resolver = Rebinding(PUBLIC, "127.0.0.1")
-        monkeypatch.setattr(webhook, "resolve", resolver)
+        monkeypatch.setattr(wire, "resolve", resolver)
 
         answer = webhook.ask(
             url=f"http://rebind.example:{bot.port}/move", secret="s", payload=PAYLOAD, timeout=1.0
@@ -220,7 +220,7 @@ def test_a_name_rebound_to_a_private_address_still_reaches_the_checked_one(
     settings.BOTS_ALLOW_LOOPBACK_URLS = True
     with Recorder() as bot:
         resolver = Rebinding("127.0.0.1", "10.0.0.1")
-        monkeypatch.setattr(webhook, "resolve", resolver)
+        monkeypatch.setattr(wire, "resolve", resolver)
 
         answer = webhook.ask(
             url=f"http://rebind.example:{bot.port}/move", secret="s", payload=PAYLOAD, timeout=1.0
@@ -253,7 +253,7 @@ def test_ipv6_loopback_is_dialled_at_the_checked_address(settings, monkeypatch, 
         thread.start()
         try:
             port = server.server_address[1]
-            monkeypatch.setattr(webhook, "resolve", Rebinding("::1", "fd00::1"))
+            monkeypatch.setattr(wire, "resolve", Rebinding("::1", "fd00::1"))
             answer = webhook.ask(
                 url=f"http://six.example:{port}/", secret="s", payload=PAYLOAD, timeout=1.0
             )
@@ -306,10 +306,10 @@ def test_https_dials_the_checked_address_and_checks_the_certificate_for_the_name
 ):
     settings.BOTS_ALLOW_LOOPBACK_URLS = True
     server_tls, client_tls = tls_pair(certificate)
-    monkeypatch.setattr(webhook, "_tls", lambda: client_tls)
+    monkeypatch.setattr(wire, "_tls", lambda: client_tls)
     with Recorder(tls=server_tls) as bot:
         resolver = Rebinding("127.0.0.1", "10.0.0.1")
-        monkeypatch.setattr(webhook, "resolve", resolver)
+        monkeypatch.setattr(wire, "resolve", resolver)
         answer = webhook.ask(
             url=f"https://{name}:{bot.port}/move", secret="s", payload=PAYLOAD, timeout=2.0
         )

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bots import turns
-from bots.remote import validation, webhook
+from bots.remote import validation, webhook, wire
 from engine import MATCH_OVER
 from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
@@ -179,13 +179,13 @@ def test_a_connection_error_twice_is_an_error(fake):
 
 def test_the_host_name_lookup_is_bounded_by_the_call_s_deadline(fake, monkeypatch):
     # A resolver that hangs (getaddrinfo takes no timeout): the call still ends by its deadline.
-    real = webhook.resolve
+    real = wire.resolve
 
     def hanging(host: str, port: int) -> list[webhook.Address]:
         time.sleep(2.0)
         return real(host, port)
 
-    monkeypatch.setattr(webhook, "resolve", hanging)
+    monkeypatch.setattr(wire, "resolve", hanging)
     started = time.monotonic()
     answer = webhook.ask(url=fake.url, secret="s", payload=_payload(), timeout=0.3)
     assert time.monotonic() - started < 1.0
@@ -196,7 +196,7 @@ def test_the_host_name_lookup_is_bounded_by_the_call_s_deadline(fake, monkeypatc
 def test_an_address_resolved_under_the_deadline_is_still_checked(fake, monkeypatch):
     port = int(fake.url.rsplit(":", 1)[1].split("/")[0])
     monkeypatch.setattr(
-        webhook,
+        wire,
         "resolve",
         lambda host, _: [(2, ("10.0.0.1", port))],  # socket.AF_INET
     )
