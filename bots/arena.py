@@ -60,6 +60,8 @@ TIMEOUT = 1.0
 WINDOW = 0.3
 FALLBACK = "greedy"
 STRIKES_TO_SUSPEND = 3
+# Commands of the built-in seats in one append at most (GAMES_ADVANCE_BATCH).
+BATCH = 2000
 # Commands before a match is given up as one that does not end (bots/simulation.py's cap).
 COMMAND_CAP = 200_000
 YOUR_BOT = "your bot"
@@ -238,9 +240,9 @@ class _Match:
         self.strategies: dict[int, Strategy] = {
             s: find_strategy(name) for s, name in enumerate(names) if s != seat
         }
-        self.rng = random.Random(seed)
         self.state: State = variant.replay(variant.start(len(names), seed=seed))
-        # The server's version: the deal is the first append, and every command one more.
+        # The server's version: the deal is the first append; then each run of built-in moves,
+        # each answer of the bot and each fallback is one more.
         self.version = 1
         self.commands = 0
         # The version at which the bot was struck and the fallback had no move (a newno open
@@ -253,7 +255,7 @@ class _Match:
             if self.commands > COMMAND_CAP:
                 raise RuntimeError(f"game {self.number} passed {COMMAND_CAP} commands")
             strategies = dict(self.strategies)
-            limit = COMMAND_CAP
+            limit = BATCH
             if self.passed_at == self.version:
                 # Struck here with no fallback move: the open choice goes on without the bot,
                 # for one command (the others' answer, or the close-window at once).
@@ -263,13 +265,15 @@ class _Match:
                 self.variant,
                 self.state,
                 strategies,
-                self.rng,
+                # Seeded by the game and version, as the workers seed a run (bots/turns.py).
+                random.Random(f"{self.number}:{self.version}"),
                 limit=limit,
                 keep_events=False,
                 remote=remote if self.seat not in strategies else frozenset(),
             )
             self.state = run.state
-            self.version += run.commands
+            # A run of the built-in seats' commands is one append, as on the server.
+            self.version += 1 if run.commands else 0
             self.commands += run.commands
             if self.state.status == MATCH_OVER:
                 break
