@@ -245,3 +245,30 @@ def test_a_private_url_is_refused_as_the_server_refuses_it():
     done = run_module("--url", "http://10.0.0.1/move")
     assert done.returncode == 2
     assert "refused" in done.stderr and "private" in done.stderr
+
+
+def test_the_example_webhook_bot_plays_unstruck_and_a_wrong_secret_is_struck():
+    process = subprocess.Popen(
+        [sys.executable, str(ROOT / "docs" / "examples" / "webhook_bot.py"), "0"],
+        env={"BOT_SECRET": "the webhook secret", "PATH": ""},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        url = process.stdout.readline().strip()
+        code, output = run_in_process(
+            "--url", url, "--secret", "the webhook secret", "--rules", NEWNO, "--games", "2"
+        )
+        assert code == 0, output
+        assert "strikes: 0" in output
+        assert re.search(r"^your bot: \d+ decisions asked, \d+ answered legally", output, re.M)
+
+        code, output = run_in_process("--url", url, "--secret", "another", "--rules", OFFICIAL)
+        assert code == 1
+        assert re.search(
+            r"^strike: game 1 version \d+ seat 0 bot-error: error: HTTP 40\d$", output, re.M
+        )
+    finally:
+        process.terminate()
+        process.wait(timeout=5)
