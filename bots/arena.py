@@ -365,7 +365,7 @@ class _Match:
             return
         if self._refusal(answer.command) is None:
             self.report.windows_answered += 1
-            self._apply(answer.command)
+            self._after(self._apply(answer.command))
 
     def _strike(self, code: str, reason: str) -> None:
         self.report.strikes.append(Strike(self.number, self.version, self.seat, code, reason))
