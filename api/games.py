@@ -24,14 +24,20 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.auth import PEOPLE, person
-from api.bots import COMMAND_ID_LENGTH, CommandOutput, GameCommandInput, command_input
+from api.bots import (
+    COMMAND_ID_LENGTH,
+    BotTokenAuthentication,
+    CommandOutput,
+    GameCommandInput,
+    command_input,
+)
 from api.errors import error_responses
 from api.shapes import CommandShape, VersionedEvent, ViewShape
 from clocks import presence
 from frontdoor.throttles import PersonCommandThrottle
 from games import lobby, tasks
 from games.commands import game_command
-from games.models import Game
+from games.models import Bot, Game
 from games.visibility import game_events, game_replay
 
 # Events per page of GET /api/games/{id}/events.
@@ -204,15 +210,18 @@ def game(request: Request, game_id: int) -> Response:
     parameters=[EventsQuery], responses={200: EventsOutput, **error_responses(400, 403, 404)}
 )
 @api_view(["GET"])
-@authentication_classes(PEOPLE)
+@authentication_classes([*PEOPLE, BotTokenAuthentication])
 @permission_classes([AllowAny])
 def events(request: Request, game_id: int) -> Response:
-    """The events after version `after` as you may see them, at most 500 a page."""
+    """The events after version `after` as you may see them, at most 500 a page: a pull bot
+    (`Authorization: Bot <token>`) sees them from its seat, its own `fallback-played` reasons
+    included."""
     query = EventsQuery(data=request.query_params)
     query.is_valid(raise_exception=True)
     after = query.validated_data["after"]
+    viewer = request.auth if isinstance(request.auth, Bot) else request.user
     # One more than a page, to tell whether another page follows.
-    found = game_events(game_id=game_id, viewer=request.user, after=after, limit=EVENTS_PAGE + 1)
+    found = game_events(game_id=game_id, viewer=viewer, after=after, limit=EVENTS_PAGE + 1)
     page = found[:EVENTS_PAGE]
     body: dict[str, Any] = {
         "version": page[-1]["version"] if page else after,

@@ -18,6 +18,8 @@ from rest_framework.views import APIView
 
 from api.auth import person
 from api.errors import error_responses
+from botcalls import reads as call_reads
+from botcalls.reasons import REASONS
 from bots import registry as bot_registry
 from frontdoor.throttles import BotChangesThrottle
 from games.models import Bot
@@ -188,3 +190,60 @@ def token(request: Request, bot_id: int) -> Response:
     """Issue a pull bot a new API token; the old one stops working."""
     new = bot_registry.bot_new_token(bot=_my_bot(request, bot_id), owner=person(request))
     return Response({"token": new})
+
+
+# Calls per page of GET /api/me/bots/<id>/calls.
+CALLS_PAGE = 50
+
+
+class CallsQuery(serializers.Serializer[dict[str, Any]]):
+    before = serializers.IntegerField(
+        required=False, min_value=1, help_text="Only calls older than this call id (paging)."
+    )
+
+
+class DecisionRef(serializers.Serializer[dict[str, Any]]):
+    game = serializers.IntegerField(allow_null=True)
+    seat = serializers.IntegerField(allow_null=True)
+    version = serializers.IntegerField(allow_null=True)
+
+
+class CallOutput(serializers.Serializer[dict[str, Any]]):
+    id = serializers.IntegerField()
+    at = serializers.DateTimeField()
+    decision = DecisionRef(help_text="The decision asked: seat and version null where not kept.")
+    answer = serializers.JSONField(
+        allow_null=True, help_text="What the bot answered, as it sent it; null for none."
+    )
+    outcome = serializers.ChoiceField(choices=["ok", "timeout", "error", "illegal", "refused"])
+    strike = serializers.BooleanField()
+    code = serializers.ChoiceField(choices=sorted(REASONS), help_text="docs/bots-api.md")
+    refusal = serializers.CharField(
+        allow_null=True, help_text="The rules' code of a refused answer (`card-not-in-hand`)."
+    )
+    message = serializers.CharField()
+    latency = serializers.FloatField(help_text="Seconds.")
+
+
+class CallsOutput(serializers.Serializer[dict[str, Any]]):
+    calls = CallOutput(many=True)
+    more = serializers.BooleanField(help_text="Older calls follow: ask with `before`.")
+
+
+@extend_schema(
+    parameters=[CallsQuery],
+    responses={200: CallsOutput, **error_responses(400, 403, 404)},
+)
+@api_view(["GET"])
+@authentication_classes([SessionAuthentication])
+def calls(request: Request, bot_id: int) -> Response:
+    """The bot's kept calls (its last 100), newest first, 50 a page: each with its decision,
+    the bot's answer, the verdict and a reason code (docs/bots-api.md, "Reason codes")."""
+    bot = _my_bot(request, bot_id)
+    query = CallsQuery(data=request.query_params)
+    query.is_valid(raise_exception=True)
+    found = call_reads.calls_of(
+        bot.pk, before=query.validated_data.get("before"), limit=CALLS_PAGE + 1
+    )
+    page = found[:CALLS_PAGE]
+    return Response(CallsOutput({"calls": page, "more": len(found) > CALLS_PAGE}).data)

@@ -54,6 +54,7 @@ urlpatterns = [
     path("me/bots/<int:bot_id>", owners.MyBot.as_view(), name="my-bot"),
     path("me/bots/<int:bot_id>/validate", owners.validate, name="my-bot-validate"),
     path("me/bots/<int:bot_id>/token", owners.token, name="my-bot-token"),
+    path("me/bots/<int:bot_id>/calls", owners.calls, name="my-bot-calls"),
     path("clubs", leagues.clubs, name="clubs"),
     path("clubs/<slug:slug>", leagues.club, name="club"),
     path("seasons/<slug:slug>", leagues.season, name="season"),

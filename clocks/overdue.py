@@ -16,9 +16,10 @@ from datetime import datetime
 
 from django.utils import timezone
 
+from botcalls import reasons
 from bots.remote import webhook
 from bots.remote.pull_turns import pull_deadline
-from bots.remote.strikes import record_call
+from bots.remote.strikes import Detail, record_call
 from bots.remote.validation import validation_problem
 from clocks.fallback import Fallback, Policy, bot_failure, person_timeout, play_fallback
 from engine import PLAYING
@@ -114,5 +115,6 @@ def time_out(overdue: Overdue, policy: Policy) -> Fallback | None:
             latency=limit,
             reason=reason,
             game_id=game.pk,
+            detail=Detail(reasons.TIMEOUT, overdue.seat, game.version),
         )
     return fallback

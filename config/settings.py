@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "social",
     "chat",
     "ratings",
+    "botcalls",
     # Failed sign-ins counted and locked out (django-axes; AXES_* below).
     "axes",
 ]

@@ -20,6 +20,7 @@ PACKAGES = (
     "social",
     "chat",
     "ratings",
+    "botcalls",
     "api",
     "web",
     "staff",

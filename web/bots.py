@@ -26,6 +26,7 @@ from django.utils.text import capfirst
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from botcalls import reads as call_reads
 from bots import registry as bot_registry
 from frontdoor.throttles import BotChangesThrottle
 from games.errors import GameError
@@ -269,7 +270,7 @@ def my_bot(request: SignedInRequest, bot_id: int) -> HttpResponse:
     context = {
         **bot_context(found),
         "form": form,
-        "calls": list(found.recent_calls.all()[:RECENT_CALLS]),
+        "calls": call_reads.calls_of(found.pk, limit=RECENT_CALLS),
         "ladders": ladder_options(found),
         "here": request.path,
     }

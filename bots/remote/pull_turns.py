@@ -22,16 +22,45 @@ from django.conf import settings
 from django.utils import timezone
 
 from bots.remote import webhook
-from bots.remote.strikes import count_refused, record_call
+from bots.remote.strikes import as_json, count_refused, record_call
 from bots.remote.validation import round_games, validation_problem
 from bots.remote.windows import optional_decision
-from games import reads
+from engine.events import FALLBACK_PLAYED
+from games import reads, store
 from games.commands import CommandResult, game_command
-from games.errors import Forbidden, GameNotFound, IllegalMove
+from games.errors import Conflict, Forbidden, GameNotFound, IllegalMove
 from games.game_settings import GameSettings
 from games.models import Bot, Game, Seat
+from games.seat_facts import FallbackReason
 from games.seats import REPLACED
 from games.visibility import game_view
+
+
+class TooLate(Conflict):
+    """A pull bot's command for a decision whose deadline passed: the default bot played for
+    the seat instead (a strike, `fallback-played` with reason `bot-timeout`). A 409 like every
+    version conflict, with `current_version`, under its own code."""
+
+    code = "too-late"
+
+    def __init__(self, *, expected_version: int, current_version: int, message: str) -> None:
+        super().__init__(expected_version=expected_version, current_version=current_version)
+        self.message = message
+        self.args = (message,)
+
+
+def timed_out_at(game_id: int, seat: int, after: int) -> int | None:
+    """The version of the `fallback-played` (reason `bot-timeout`) for `seat` after version
+    `after`, if the default bot played for the seat since: its deadline passed."""
+    events = store.load(game_id, after=after)
+    for version, event in enumerate(events, start=after + 1):
+        if (
+            event["type"] == FALLBACK_PLAYED
+            and event.get("seat") == seat
+            and event.get("reason") == FallbackReason.BOT_TIMEOUT
+        ):
+            return version
+    return None
 
 
 def pull_deadline(game: Game) -> datetime:
@@ -75,7 +104,7 @@ def pull_decisions(bot: Bot) -> list[dict[str, Any]]:
                 "version": view["version"],
                 "view": view,
                 "legal": view["legal"],
-                "deadline": pull_deadline(seat.game).isoformat(),
+                "deadline": pull_deadline(seat.game).isoformat(timespec="microseconds"),
                 "optional": False,
             }
         )
@@ -109,10 +138,34 @@ def pull_command(
         )
     except IllegalMove as error:
         if not out_of_turn:
-            count_refused(bot.pk, game_id=game_id)
+            count_refused(
+                bot.pk,
+                game_id=game_id,
+                seat=seat if isinstance(seat, int) else None,
+                version=expected_version,
+                answer=command,
+                refusal=error.code,
+                message=str(error),
+            )
             if game is not None:
-                validation_problem(game, bot.pk, f"illegal command {command!r}: {error}")
+                validation_problem(game, bot.pk, f"illegal command {as_json(command)}: {error}")
         raise
+    except Conflict as conflict:
+        late = (
+            timed_out_at(game_id, seat, conflict.expected_version)
+            if isinstance(seat, int) and conflict.expected_version < conflict.current_version
+            else None
+        )
+        if late is None:
+            raise
+        raise TooLate(
+            expected_version=conflict.expected_version,
+            current_version=conflict.current_version,
+            message=f"too late: seat {seat}'s deadline for version {conflict.expected_version} "
+            f"passed, and the default bot played for it (version {late}, a strike: "
+            "fallback-played, reason bot-timeout); the game is at version "
+            f"{conflict.current_version}: read GET /api/bot/decisions again",
+        ) from conflict
     if not result.repeated and not out_of_turn:
         asked_at = game.last_activity if game is not None else None
         latency = (timezone.now() - asked_at).total_seconds() if asked_at else 0.0
@@ -121,7 +174,7 @@ def pull_command(
         # As GET /api/bot/decisions lists them: the game moved just now, so the deadline runs
         # from now (the append's own time, a few milliseconds earlier, is the one it keeps).
         game.last_activity = timezone.now()
-        deadline = pull_deadline(game).isoformat()
+        deadline = pull_deadline(game).isoformat(timespec="microseconds")
         next_ = tuple({**entry, "deadline": deadline, "optional": False} for entry in result.next)
         result = dataclasses.replace(result, next=next_)
     return result

@@ -9,6 +9,8 @@ an active bot, whose seats the default bot then plays without asking it (games/s
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -16,6 +18,8 @@ from django.db import connection
 from django.db.models import F
 from django.utils import timezone
 
+from botcalls import reasons
+from botcalls.models import CallDetail
 from bots.remote import webhook
 from games import prepared
 from games.models import Bot, BotCall
@@ -34,6 +38,27 @@ FALLBACK_REASON = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class Detail:
+    """A failed call's particulars (botcalls.models.CallDetail): its reason code
+    (botcalls/reasons.py), the decision (seat, version), the bot's answer as it sent it (None
+    when it sent nothing readable) and the rules' code when they refused it."""
+
+    code: str
+    seat: int | None = None
+    version: int | None = None
+    answer: object = None
+    refusal: str = ""
+
+
+def as_json(answer: object) -> str:
+    """A bot's answer as JSON text for a human message (never a Python repr)."""
+    try:
+        return json.dumps(answer, separators=(", ", ": "), default=str)
+    except ValueError:
+        return json.dumps(str(answer))
+
+
 def record_call(
     bot_id: int,
     *,
@@ -42,14 +67,16 @@ def record_call(
     reason: str = "",
     game_id: int | None = None,
     strike: bool = True,
+    detail: Detail | None = None,
 ) -> None:
     """Count one decision asked of a bot; anything but OK is a strike (unless `strike` is False:
     the fallback for it was not appended, bots/remote/webhook_turns.py), and enough strikes in
-    a row suspend an active bot (conditional updates, so concurrent workers count each once)."""
+    a row suspend an active bot (conditional updates, so concurrent workers count each once).
+    A failed call keeps `detail` (the decision, the answer, its reason code) for its owner."""
     if outcome == webhook.OK:
         _ok(bot_id, latency, game_id)
         return
-    _log(bot_id, outcome, latency, reason, game_id)
+    _log(bot_id, outcome, latency, reason, game_id, detail, strike=strike)
     counters: dict[str, Any] = {
         "calls": F("calls") + 1,
         "total_latency": F("total_latency") + latency,
@@ -69,10 +96,21 @@ def record_call(
     )
 
 
-def count_refused(bot_id: int, *, game_id: int | None = None) -> None:
+def count_refused(
+    bot_id: int,
+    *,
+    game_id: int | None = None,
+    seat: int | None = None,
+    version: int | None = None,
+    answer: object = None,
+    refusal: str = "",
+    message: str = "",
+) -> None:
     """A pull bot's command the rules refused: counted, but no strike (it may try again until
     its deadline)."""
-    _log(bot_id, BotCall.Outcome.REFUSED, 0.0, "refused by the rules", game_id)
+    detail = Detail(reasons.REFUSED, seat, version, answer, refusal)
+    reason = f"refused {as_json(answer)}: {message}" if message else "refused by the rules"
+    _log(bot_id, BotCall.Outcome.REFUSED, 0.0, reason, game_id, detail, strike=False)
     Bot.objects.filter(pk=bot_id).update(
         calls=F("calls") + 1, illegal_answers=F("illegal_answers") + 1
     )
@@ -110,7 +148,16 @@ def _ok(bot_id: int, latency: float, game_id: int | None) -> None:
         _prune(bot_id, row[0])
 
 
-def _log(bot_id: int, outcome: str, latency: float, reason: str, game_id: int | None) -> None:
+def _log(
+    bot_id: int,
+    outcome: str,
+    latency: float,
+    reason: str,
+    game_id: int | None,
+    detail: Detail | None,
+    *,
+    strike: bool,
+) -> None:
     call = BotCall.objects.create(
         bot_id=bot_id,
         game_id=game_id,
@@ -119,6 +166,16 @@ def _log(bot_id: int, outcome: str, latency: float, reason: str, game_id: int | 
         latency=latency,
         reason=reason[:200],
     )
+    if detail is not None:
+        CallDetail.objects.create(
+            call=call,
+            code=detail.code,
+            seat=detail.seat,
+            version=detail.version,
+            answer=detail.answer,
+            refusal=detail.refusal[:64],
+            strike=strike,
+        )
     _prune(bot_id, call.pk)
 
 

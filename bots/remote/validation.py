@@ -49,6 +49,8 @@ WAITING = "waiting for its validation matches"
 WAITING_FOR_POLL = (
     "waiting for the bot's first GET /api/bot/decisions: its validation matches start then"
 )
+# A pull bot's, from its first poll on (its round's games exist and it plays them).
+PLAYING_ROUND = "playing its validation matches (started at its first GET /api/bot/decisions)"
 INTERNAL_ERROR = "validation stopped by an error on our side ({}); the staff have the details"
 
 
@@ -138,7 +140,12 @@ def round_games(bot_id: int, round_: int) -> list[Game]:
         if not existing:
             # The round's clock starts with its games (a pull bot's, at its first poll).
             bot.validation_started_at = timezone.now()
-            bot.save(update_fields=["validation_started_at", "updated_at"])
+            fields = ["validation_started_at", "updated_at"]
+            if bot.status_reason == WAITING_FOR_POLL:
+                # Its first poll: the reason said the round waited for it; now it is played.
+                bot.status_reason = PLAYING_ROUND
+                fields.append("status_reason")
+            bot.save(update_fields=fields)
         return [
             existing.get(match) or _validation_game(bot, round_, match)
             for match in range(settings.BOTS_VALIDATION_MATCHES)

@@ -24,9 +24,10 @@ from datetime import timedelta
 
 from django.utils import timezone
 
+from botcalls import reasons
 from bots.remote import webhook
 from bots.remote.leases import Lease
-from bots.remote.strikes import FALLBACK_REASON, ILLEGAL, record_call
+from bots.remote.strikes import FALLBACK_REASON, ILLEGAL, Detail, as_json, record_call
 from clocks.fallback import bot_failure, play_fallback
 from engine import State, Variant
 from games.commands import game_command
@@ -69,13 +70,16 @@ def webhook_turn(
         "version": version,
         "view": view,
         "legal": legal,
-        "deadline": (timezone.now() + timedelta(seconds=timeout)).isoformat(),
+        "deadline": (timezone.now() + timedelta(seconds=timeout)).isoformat(
+            timespec="microseconds"
+        ),
     }
     renew = lease.renew if lease is not None else None
     answer = webhook.ask(
         url=bot.url, secret=bot.secret, payload=payload, timeout=timeout, before_send=renew
     )
     outcome, reason = answer.outcome, f"{answer.outcome}: {answer.detail}"
+    detail = Detail(reasons.TIMEOUT if outcome == webhook.TIMEOUT else reasons.ERROR, seat, version)
     if outcome == webhook.OK:
         submitted = submit_answer(
             game=game,
@@ -89,7 +93,12 @@ def webhook_turn(
             record_call(bot.pk, outcome=webhook.OK, latency=answer.latency, game_id=game.pk)
             return Turn(submitted.version, submitted.commands, conflict=submitted.conflict)
         outcome = ILLEGAL
-        reason = f"illegal answer {answer.command!r} at version {version}: {submitted.refused}"
+        refusal = submitted.refused.code
+        code = reasons.WRONG_SEAT if refusal == reasons.WRONG_SEAT else reasons.ILLEGAL_ANSWER
+        detail = Detail(code, seat, version, answer.command, refusal)
+        reason = (
+            f"illegal answer {as_json(answer.command)} at version {version}: {submitted.refused}"
+        )
     try:
         fallback = play_fallback(
             game_id=game.pk,
@@ -100,25 +109,33 @@ def webhook_turn(
     except Conflict as conflict:
         # The game moved on while the bot was asked (a seat resigned, a person caught someone):
         # the question went stale and nobody played for the bot. The call counts, no strike.
-        _failed(bot, game, seat, outcome, answer.latency, reason, strike=False)
+        _failed(bot, game, seat, outcome, answer.latency, reason, detail, strike=False)
         return Turn(conflict.current_version, 0, conflict=True)
     if fallback is not None and fallback.repeated:
         # Another run made this fallback (and counted its strike) first.
-        _failed(bot, game, seat, outcome, answer.latency, reason, strike=False)
+        _failed(bot, game, seat, outcome, answer.latency, reason, detail, strike=False)
         return Turn(fallback.version, 0)
     if fallback is None:
         # No move to make (a pass in an open choice): nothing appended, the game still at this
         # version. The strike counts once: for the run that first records the seat struck here.
         counted = lease.mark_struck(version, seat) if lease is not None else True
-        _failed(bot, game, seat, outcome, answer.latency, reason, strike=counted)
+        _failed(bot, game, seat, outcome, answer.latency, reason, detail, strike=counted)
         return Turn(version, 0, strike=reason if counted else "")
     # The fallback's move was appended at the version the bot was asked at: the strike counts.
-    _failed(bot, game, seat, outcome, answer.latency, reason, strike=True)
+    _failed(bot, game, seat, outcome, answer.latency, reason, detail, strike=True)
     return Turn(fallback.version, fallback.commands, strike=reason)
 
 
 def _failed(
-    bot: Bot, game: Game, seat: int, outcome: str, latency: float, reason: str, *, strike: bool
+    bot: Bot,
+    game: Game,
+    seat: int,
+    outcome: str,
+    latency: float,
+    reason: str,
+    detail: Detail,
+    *,
+    strike: bool,
 ) -> None:
     if strike:
         log.info("bot %s, game %s seat %s: strike (%s)", bot.pk, game.pk, seat, reason)
@@ -126,7 +143,13 @@ def _failed(
         reason = f"{reason} (the game moved on: no strike)"
         log.info("bot %s, game %s seat %s: %s", bot.pk, game.pk, seat, reason)
     record_call(
-        bot.pk, outcome=outcome, latency=latency, reason=reason, game_id=game.pk, strike=strike
+        bot.pk,
+        outcome=outcome,
+        latency=latency,
+        reason=reason,
+        game_id=game.pk,
+        strike=strike,
+        detail=detail,
     )
 
 

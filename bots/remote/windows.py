@@ -140,7 +140,7 @@ def _ask_webhooks(
     then the game's `lease` is renewed (leases.LeaseLost, nothing sent, when it is gone), then
     the requests go out."""
     timeout = min(settings.BOTS_WINDOW_SECONDS, GameSettings.of(game.context).webhook_limit)
-    deadline = (timezone.now() + timedelta(seconds=timeout)).isoformat()
+    deadline = (timezone.now() + timedelta(seconds=timeout)).isoformat(timespec="microseconds")
     payloads = {
         seat: {
             "game": game.pk,
@@ -220,6 +220,6 @@ def optional_decision(game: Game, seat: int) -> dict[str, Any] | None:
         "version": view["version"],
         "view": view,
         "legal": view["legal"],
-        "deadline": end.isoformat(),
+        "deadline": end.isoformat(timespec="microseconds"),
         "optional": True,
     }

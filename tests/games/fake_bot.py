@@ -115,6 +115,9 @@ class FakeBot:
         if mode == "misshapen":
             # A list where the command's type belongs.
             return 200, {"type": ["play"], "seat": payload["seat"], "card": {"red": 7}}
+        if mode == "wrong-seat":
+            # A command for the next seat, not the decision's.
+            return 200, {"type": "draw", "seat": payload["seat"] + 1}
         if mode == "slow":
             time.sleep(self.delay)
         if mode == "decline":
