@@ -32,6 +32,7 @@ from games import lobby
 from games.actors import Person
 from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
+from ratings.pools import pool_name, pool_of
 from social.follows import follower_ids
 from social.notifications import notify
 from tables.errors import InvalidTable, NotYours, TableNotFound, TableRefused
@@ -318,11 +319,9 @@ def _check_birth_date(person: Person) -> None:
 
 
 def _described(table: Table) -> str:
+    """The table in a notice's words: "a rated Official table for 2"."""
     kind = "a rated" if table.rated else "a casual"
-    rules = table.variant.get("rules", "")
-    if "precognitive" in table.variant:
-        rules = f"precognitive {rules}"
-    return f"{kind} table of {rules} for {table.seat_count}"
+    return f"{kind} {pool_name(pool_of(table.variant))} table for {table.seat_count}"
 
 
 # Joining, leaving, cancelling, declining ---------------------------------------------------
