@@ -129,6 +129,25 @@ def test_your_own_open_table_is_listed_with_cancel():
     assert Table.objects.get(pk=table.pk).status == "cancelled"
     page = cancelled.content.decode()
     assert "ana cancelled this table." in page and "You cancelled the table." in page
+    assert FOLLOWS not in page
+
+
+FOLLOWS = "This page follows the table: you go to the game when it starts."
+
+
+def test_only_a_seated_person_is_told_the_page_follows_the_table_and_only_while_it_is_open():
+    ana, ben = make_user("ana"), make_user("ben")
+    table = opened(ana)
+    assert FOLLOWS in client_of(ana).get(f"/tables/{table.pk}/").content.decode()
+    # Its poll says it too, and stops saying it once the table is closed.
+    assert FOLLOWS in client_of(ana).get(f"/tables/{table.pk}/status").content.decode()
+    # Someone who only looks at the table goes nowhere when it starts.
+    assert FOLLOWS not in client_of(ben).get(f"/tables/{table.pk}/").content.decode()
+    Table.objects.filter(pk=table.pk).update(status="expired")
+    for path in (f"/tables/{table.pk}/", f"/tables/{table.pk}/status"):
+        page = client_of(ana).get(path).content.decode()
+        assert FOLLOWS not in page
+    assert "Nobody joined in time: the table expired." in page
 
 
 def test_a_refusal_is_said_on_the_table_page():
