@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from social.models import Notification
 from tables import services
 from tables.models import Table
 from tests.games.factories import make_user
@@ -186,10 +187,22 @@ def test_challenge_from_the_player_page_then_accept_from_the_lobby():
 def test_decline_a_challenge_from_the_lobby():
     ana, ben = make_user("ana"), make_user("ben")
     challenge = opened(ana, challenge="ben")
+    assert 'aria-label="Notifications, 1 unread"' in client_of(ben).get("/play/").content.decode()
     declined = client_of(ben).post(f"/tables/{challenge.pk}/decline", follow=True)
     assert "You declined the challenge." in declined.content.decode()
     assert "ben declined the challenge." in declined.content.decode()
-    assert "Challenges for you" not in client_of(ben).get("/play/").content.decode()
+    lobby = client_of(ben).get("/play/").content.decode()
+    assert "Challenges for you" not in lobby
+    # Answered: the challenge's notice is no longer counted under the bell.
+    assert 'aria-label="Notifications"' in lobby
+
+
+def test_an_accepted_challenge_is_read_under_the_bell():
+    ana, ben = make_user("ana"), make_user("ben")
+    challenge = opened(ana, challenge="ben")
+    client_of(ben).post(f"/tables/{challenge.pk}/join")
+    notice = Notification.objects.get(user=ben, kind="challenge")
+    assert notice.read_at is not None
 
 
 def test_the_table_pages_need_a_signed_in_person():
