@@ -87,10 +87,22 @@ def seen_now_and_then(key: str, game_id: int, user_id: Callable[[], int | None])
     found = user_id()
     if found is None:
         return
+    _stamp(key, game_id, now)
+    seen(found, game_id)
+
+
+def seen_at_once(key: str, game_id: int, user_id: int) -> None:
+    """`seen` now, whenever it was last written (a move: the turn it plays is read under the
+    bell at once), and kept as `seen_now_and_then` keeps it, so the poll and the page that
+    follow within GAMES_PRESENCE_WRITE_SECONDS write nothing more."""
+    _stamp(key, game_id, time.monotonic())
+    seen(user_id, game_id)
+
+
+def _stamp(key: str, game_id: int, now: float) -> None:
     if len(_written) >= _WRITTEN_MAX:
         _written.clear()
     _written[(key, game_id)] = now
-    seen(found, game_id)
 
 
 def forget_writes() -> None:

@@ -32,7 +32,9 @@ from games import lobby
 from games.actors import Person
 from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
+from ratings.pools import pool_name, pool_of
 from social.follows import follower_ids
+from social.models import Notification
 from social.notifications import notify
 from tables.errors import InvalidTable, NotYours, TableNotFound, TableRefused
 from tables.models import Table, TableSeat
@@ -318,11 +320,9 @@ def _check_birth_date(person: Person) -> None:
 
 
 def _described(table: Table) -> str:
+    """The table in a notice's words: "a rated Official table for 2"."""
     kind = "a rated" if table.rated else "a casual"
-    rules = table.variant.get("rules", "")
-    if "precognitive" in table.variant:
-        rules = f"precognitive {rules}"
-    return f"{kind} table of {rules} for {table.seat_count}"
+    return f"{kind} {pool_name(pool_of(table.variant))} table for {table.seat_count}"
 
 
 # Joining, leaving, cancelling, declining ---------------------------------------------------
@@ -361,6 +361,8 @@ def join(*, table_id: int, person: Person) -> Table:
             if table.variant.get("rules") == "newno":
                 _check_birth_date(person)
             TableSeat.objects.create(table=table, user=person)
+            if table.challenged_id == person.pk:
+                _answered(table, person)
             if table.is_challenge or len(seated) + 1 == table.seat_count:
                 _start(table, present=person)
     if lapsed:
@@ -407,6 +409,7 @@ def decline(*, table_id: int, person: Person) -> Table:
         if table.status != OPEN:
             raise TableRefused(f"the challenge was {table.status} already", code="table-not-open")
         _close(table, DECLINED)
+        _answered(table, person)
         notify(
             table.opener,
             "challenge",
@@ -415,6 +418,14 @@ def decline(*, table_id: int, person: Person) -> Table:
             key=f"challenge-declined:{table.pk}",
         )
     return table
+
+
+def _answered(table: Table, person: Person) -> None:
+    """The challenged person accepted or declined: the challenge's notice under their bell is
+    read (it asked for an answer, which they gave)."""
+    Notification.objects.filter(
+        user_id=person.pk, key=f"challenge:{table.pk}", read_at__isnull=True
+    ).update(read_at=timezone.now())
 
 
 def _locked(table_id: int) -> Table:

@@ -28,6 +28,16 @@ def seen(request: HttpRequest, game_id: int) -> None:
         )
 
 
+def moved(request: HttpRequest, game_id: int) -> None:
+    """The requester sends a move from the game's page: recorded now, not at most every
+    GAMES_PRESENCE_WRITE_SECONDS as `seen` does, for the turn it plays must not go on showing
+    unread under the bell (a short game's last turns come within one such window, and its end
+    stops the poll's writes)."""
+    session = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+    if session and is_person(request.user):
+        presence.seen_at_once(f"session:{session}", game_id, request.user.pk)
+
+
 @require_POST
 def mute(request: HttpRequest, game_id: int) -> HttpResponse:
     """Mute (muted=1) or unmute (muted=0) the turn emails of one game, from its play page."""

@@ -127,7 +127,7 @@ def command(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             message="Your account sent more moves in a short time than a game needs.",
             wait=datetime.timedelta(seconds=throttle.wait() or 1),
         )
-    notices.seen(request, game_id)
+    notices.moved(request, game_id)
     result = None
     try:
         result = _run(request, game_id)

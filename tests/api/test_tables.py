@@ -343,9 +343,15 @@ def test_a_public_table_tells_the_openers_followers_once_and_a_challenge_tells_n
     table = open_table(ana)
     notices = Notification.objects.filter(user=bo, kind="follow")
     assert [notice.text for notice in notices] == [
-        "ana, whom you follow, opened a casual table of official for 2"
+        "ana, whom you follow, opened a casual Official table for 2"
     ]
     assert notices.get().url == f"/tables/{table['id']}/"
     assert not Notification.objects.filter(user=cy).exists()
     open_table(ana, challenge="cy")
     assert notices.count() == 1
+    # The family in its own words, the modifier too.
+    precognitive = {"rules": "basic-plus", "precognitive": {"lane": 1}}
+    open_table(ana, variant=precognitive, rated=True)
+    assert notices.order_by("-pk").first().text == (
+        "ana, whom you follow, opened a rated Basic-plus + precognitive table for 2"
+    )

@@ -85,6 +85,19 @@ def test_a_spectator_writes_to_the_spectators_whom_the_seats_do_not_read():
     assert "ben has two wilds" not in page(signed_in(ana).get(f"/games/{game.pk}/chat"))
 
 
+def test_after_the_match_a_spectator_is_not_told_they_write_to_the_spectators_only():
+    """Once the match is over both channels are open to everyone (chat/table.py)."""
+    game, people = people_game(ONE_HAND, seats=2)
+    watcher = signed_in(make_user())
+    live = page(watcher.get(f"/games/{game.pk}/"))
+    assert "with the other spectators" in live and 'placeholder="Message spectators"' in live
+    game = advance(game, 500)
+    assert game.status == Game.Status.MATCH_OVER
+    over = page(watcher.get(f"/games/{game.pk}/"))
+    assert "with the other spectators" not in over and "Message spectators" not in over
+    assert 'placeholder="Message the table"' in over
+
+
 def test_report_and_mute_from_the_panel():
     game, ana, ben = seated()
     message = table.post(game_id=game.pk, author=ana, text="rude words")

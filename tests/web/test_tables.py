@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from social.models import Notification
 from tables import services
 from tables.models import Table
 from tests.games.factories import make_user
@@ -129,6 +130,25 @@ def test_your_own_open_table_is_listed_with_cancel():
     assert Table.objects.get(pk=table.pk).status == "cancelled"
     page = cancelled.content.decode()
     assert "ana cancelled this table." in page and "You cancelled the table." in page
+    assert FOLLOWS not in page
+
+
+FOLLOWS = "This page follows the table: you go to the game when it starts."
+
+
+def test_only_a_seated_person_is_told_the_page_follows_the_table_and_only_while_it_is_open():
+    ana, ben = make_user("ana"), make_user("ben")
+    table = opened(ana)
+    assert FOLLOWS in client_of(ana).get(f"/tables/{table.pk}/").content.decode()
+    # Its poll says it too, and stops saying it once the table is closed.
+    assert FOLLOWS in client_of(ana).get(f"/tables/{table.pk}/status").content.decode()
+    # Someone who only looks at the table goes nowhere when it starts.
+    assert FOLLOWS not in client_of(ben).get(f"/tables/{table.pk}/").content.decode()
+    Table.objects.filter(pk=table.pk).update(status="expired")
+    for path in (f"/tables/{table.pk}/", f"/tables/{table.pk}/status"):
+        page = client_of(ana).get(path).content.decode()
+        assert FOLLOWS not in page
+    assert "Nobody joined in time: the table expired." in page
 
 
 def test_a_refusal_is_said_on_the_table_page():
@@ -167,10 +187,22 @@ def test_challenge_from_the_player_page_then_accept_from_the_lobby():
 def test_decline_a_challenge_from_the_lobby():
     ana, ben = make_user("ana"), make_user("ben")
     challenge = opened(ana, challenge="ben")
+    assert 'aria-label="Notifications, 1 unread"' in client_of(ben).get("/play/").content.decode()
     declined = client_of(ben).post(f"/tables/{challenge.pk}/decline", follow=True)
     assert "You declined the challenge." in declined.content.decode()
     assert "ben declined the challenge." in declined.content.decode()
-    assert "Challenges for you" not in client_of(ben).get("/play/").content.decode()
+    lobby = client_of(ben).get("/play/").content.decode()
+    assert "Challenges for you" not in lobby
+    # Answered: the challenge's notice is no longer counted under the bell.
+    assert 'aria-label="Notifications"' in lobby
+
+
+def test_an_accepted_challenge_is_read_under_the_bell():
+    ana, ben = make_user("ana"), make_user("ben")
+    challenge = opened(ana, challenge="ben")
+    client_of(ben).post(f"/tables/{challenge.pk}/join")
+    notice = Notification.objects.get(user=ben, kind="challenge")
+    assert notice.read_at is not None
 
 
 def test_the_table_pages_need_a_signed_in_person():

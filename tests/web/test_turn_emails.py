@@ -229,6 +229,21 @@ def test_a_damaged_unsubscribe_link_is_refused_with_a_page_and_changes_nothing(c
     assert not NotificationPreference.objects.filter(user=person).exists()
 
 
+def test_a_match_played_on_the_page_leaves_no_turn_unread_under_the_bell(on_commit):
+    """Every turn the person played from the page is read, though the moves come faster than
+    the presence writes (GAMES_PRESENCE_WRITE_SECONDS): once the match is over, the bell shows
+    no turn of it."""
+    game, person, browser = table(on_commit)
+    assert browser.get(f"/games/{game.pk}/").status_code == 200
+    rng = random.Random(1)
+    while not over(game):
+        play_on_the_page(on_commit, game, browser, rng)
+    assert Notification.objects.filter(user=person, kind="turn").exists()
+    assert not Notification.objects.filter(user=person, read_at__isnull=True).exists()
+    page = browser.get("/play/").content.decode()
+    assert "unread" not in re.search(r'aria-label="(Notifications[^"]*)"', page).group(1)
+
+
 def test_each_turn_is_one_notice_for_the_bell_the_email_and_the_digest(on_commit):
     """The bell tells every turn (social/notifications.py), the same turn the email and the
     digest tell: one line per game, unread and newest again at each turn, read when the person

@@ -111,7 +111,7 @@ def test_two_strangers_meet_play_a_rated_game_talk_and_a_report_is_hidden(open_p
         page.get_by_role("link", name=re.compile(r"^Notifications")).click()
         page.wait_for_url("**/notifications/")
         notice = page.locator(".notice", has_text=f"(game {game.pk})")
-        assert "Your table started: a rated table of official for 2" in notice.inner_text()
+        assert "Your table started: a rated Official table for 2" in notice.inner_text()
         notice.get_by_role("link").click()
         page.wait_for_url(f"**{url}")
     bens.screenshot(path=str(ARTIFACTS / "strangers-back-at-the-game.png"), full_page=True)
