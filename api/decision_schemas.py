@@ -271,13 +271,25 @@ def definitions() -> dict[str, Schema]:
     defs["webhook-request"] = {
         "type": "object",
         "description": "What the server POSTs to a webhook bot's URL, signed in X-Uno-Signature.",
-        "properties": decision_fields,
+        "properties": {
+            **decision_fields,
+            "optional": {
+                "const": True,
+                "description": "Present on an out-of-turn window only: the bot may let it go "
+                "(answer null).",
+            },
+        },
         "required": list(decision_fields),
         "additionalProperties": False,
     }
     defs["webhook-answer"] = {
-        "description": "A webhook bot's 200 answer: one command, for the seat it was asked for.",
-        "$ref": "#/$defs/command",
+        "description": "A webhook bot's 200 answer: one command, for the seat it was asked for; "
+        "on an optional window also `null` (or `{}`), letting it go.",
+        "anyOf": [
+            {"$ref": "#/$defs/command"},
+            {"type": "null"},
+            {"type": "object", "maxProperties": 0},
+        ],
     }
     return defs
 

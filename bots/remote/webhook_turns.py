@@ -56,10 +56,11 @@ def request_body(
     view: dict[str, Any],
     legal: list[dict[str, Any]],
     deadline: datetime,
+    optional: bool = False,
 ) -> dict[str, Any]:
     """The JSON a webhook bot is POSTed for one decision (its schema: api/decision_schemas.py,
-    `webhook-request`)."""
-    return {
+    `webhook-request`); an out-of-turn window's (bots/remote/windows.py) says `"optional": true`."""
+    body = {
         "game": game_id,
         "seat": seat,
         "version": version,
@@ -67,6 +68,9 @@ def request_body(
         "legal": legal,
         "deadline": deadline.isoformat(),
     }
+    if optional:
+        body["optional"] = True
+    return body
 
 
 def webhook_turn(

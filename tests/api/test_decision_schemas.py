@@ -92,6 +92,7 @@ def play_and_validate(spec: dict[str, Any], strategy: str, seed: int, seen: dict
                     view=webhook_view,
                     legal=legal,
                     deadline=deadline,
+                    optional=seat not in state.to_act,
                 ),
             )
             for command in legal:
@@ -155,6 +156,10 @@ def test_the_schemas_refuse_what_the_engine_refuses():
     assert invalid("command", {"type": "draw", "seat": 0, "card": "red-1"})
     assert invalid("command-body", {"command": {"type": "draw", "seat": 0}})
     assert not invalid("command", {"type": "play", "seat": 0, "card": "wild", "color": "red"})
+    # A webhook bot lets a window go with null (or {}); nothing else but a command.
+    assert not invalid("webhook-answer", None)
+    assert not invalid("webhook-answer", {})
+    assert invalid("webhook-answer", {"seat": 0})
 
 
 @pytest.mark.django_db
@@ -189,7 +194,8 @@ def test_the_schemas_are_served_and_in_the_openapi_document() -> None:
         assert answer.status_code == 200
         assert answer.json() == decision_schemas.document(name)
         Draft202012Validator.check_schema(answer.json())
-    assert client.get("/api/schemas/nothing.json").status_code == 404
+    missing = client.get("/api/schemas/nothing.json")
+    assert (missing.status_code, missing.json()["code"]) == (404, "not_found")
 
     document = schema()
     assert document["openapi"].startswith("3.1")
