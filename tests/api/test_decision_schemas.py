@@ -5,6 +5,7 @@ webhook as an OpenAPI 3.1 `webhooks` entry."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections import defaultdict
 from datetime import UTC, datetime
@@ -26,7 +27,10 @@ from engine.rules.precognitive import SIGHTS
 from games.creation import SeatSpec, game_create
 from games.models import Bot
 from tests.api.test_schema import schema
+from tests.engine.decks import stacked
 from tests.games.factories import make_user
+from tests.games.fake_bot import webhook_bot
+from tests.games.test_remote_windows import advance_until
 
 VALIDATORS = {
     name: Draft202012Validator(decision_schemas.document(name), format_checker=FormatChecker())
@@ -51,7 +55,10 @@ SPECS: list[tuple[dict[str, Any], str]] = [
     ({"rules": "newno", "options": {"target": 100}}, "stacker"),
     ({"rules": "censorship", "options": {"target": 100}}, "censor"),
     *(
-        ({"rules": family, "options": {"target": 100}, "precognitive": {"sight": sight}}, "random")
+        (
+            {"rules": family, "options": {"target": 50}, "precognitive": {"sight": sight}},
+            "lane-planner",
+        )
         for family in ("official", "basic-plus")
         for sight in SIGHTS
     ),
@@ -184,6 +191,30 @@ def test_the_pull_api_s_decisions_and_commands_validate() -> None:
         assert answer.status_code == 200, answer.json()
         for offered in answer.json()["next"]:
             valid("decision", offered)
+
+
+@pytest.mark.django_db
+def test_the_webhook_requests_a_bot_receives_validate(fake) -> None:
+    """The requests a webhook bot really receives, in turn and in a newno jump-in window."""
+    bot = webhook_bot(fake.url)
+    seats = [
+        SeatSpec(registered=bot, age=30),
+        SeatSpec(bot="stacker", age=20),
+        SeatSpec(bot="stacker", age=40),
+        SeatSpec(bot="greedy", age=10),
+    ]
+    hands = [["red-2", "blue-2"], ["blue-2", "green-8"], ["green-3", "blue-4"]]
+    hands.append(["red-1", "green-9"])
+    deck = stacked(hands, "yellow-1", first=1)
+    spec = {"rules": "newno", "options": {"target": 200, "hand_size": 2}}
+    game = game_create(variant_spec=spec, seats=seats, deck=deck, dealer=0)
+    advance_until(
+        game,
+        lambda game: len({json.loads(b).get("optional") for b, _ in fake.requests}) == 2,
+        "a request in turn and one for a window",
+    )
+    for body, _ in fake.requests:
+        valid("webhook-request", json.loads(body))
 
 
 @pytest.mark.django_db
