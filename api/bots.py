@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import authentication, exceptions, permissions, serializers
 from rest_framework.decorators import (
     api_view,
@@ -17,6 +17,7 @@ from rest_framework.decorators import (
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from api import decision_schemas
 from api.errors import error_responses
 from api.shapes import CommandShape
 from bots.remote import pull_turns, tokens
@@ -72,12 +73,24 @@ def bot_of(request: Request) -> Bot:
     return bot
 
 
+@extend_schema_field(decision_schemas.ref("view"))
+class ViewField(serializers.DictField):
+    """A view, typed in the schema by api/decision_schemas.py (`BotView`)."""
+
+
+@extend_schema_field({"type": "array", "items": decision_schemas.ref("command")})
+class LegalField(serializers.ListField):
+    """The legal commands, typed in the schema by api/decision_schemas.py (`BotCommand`)."""
+
+
 class DecisionOutput(serializers.Serializer[dict[str, Any]]):
+    """One decision; also at /api/schemas/decision.json (api/decision_schemas.py)."""
+
     game = serializers.IntegerField()
     seat = serializers.IntegerField()
     version = serializers.IntegerField()
-    view = serializers.DictField()
-    legal = serializers.ListField(child=serializers.DictField())
+    view = ViewField()
+    legal = LegalField(child=serializers.DictField())
     deadline = serializers.DateTimeField(
         help_text="In turn: when the fallback moves for the seat. Optional: when the window "
         "closes and the game moves on without the bot."

@@ -13,6 +13,7 @@ from api import (
     leagues,
     owners,
     people,
+    published_schemas,
     ratings,
     rematch,
     social,
@@ -71,6 +72,7 @@ urlpatterns = [
     path("bots/<int:bot_id>", ladders.bot, name="bot"),
     path("ratings", ratings.pools, name="ratings"),
     path("ratings/<str:family>", ratings.board, name="ratings-board"),
+    path("schemas/<slug:name>.json", published_schemas.schema_document, name="bot-schema"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     # Swagger UI with its init script served apart (`?script`) and no inline style, so that the
     # Content-Security-Policy needs no 'unsafe-inline' (config/settings.py).

@@ -294,7 +294,9 @@ class _Match:
             "version": self.version,
             "view": self.variant.view(self.state, self.seat),
             "legal": self.variant.legal_commands(self.state, self.seat),
-            "deadline": (datetime.now(UTC) + timedelta(seconds=timeout)).isoformat(),
+            "deadline": (datetime.now(UTC) + timedelta(seconds=timeout)).isoformat(
+                timespec="microseconds"
+            ),
         }
         if optional:
             payload["optional"] = True

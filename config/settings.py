@@ -317,6 +317,9 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "UNO League API",
     "DESCRIPTION": "UNO leagues, asynchronous play and bot ladders.",
     "VERSION": "0.1.0",
+    # 3.1: its schemas are JSON Schema 2020-12 (the bot schemas, api/decision_schemas.py), and
+    # it has `webhooks`.
+    "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # Swagger UI's scripts from the drf-spectacular-sidecar package, not a CDN: /api/docs/ works
     # offline.
@@ -326,7 +329,10 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api.errors.boundary_errors",
+        "api.published_schemas.postprocess",
     ],
+    # What the server POSTs to a webhook bot (OpenAPI 3.1 webhooks).
+    "WEBHOOKS": ["api.published_schemas.WEBHOOK"],
     # Outputs with a `status` of other values (health, bots, seasons, fixtures) get enums of their
     # own.
     "ENUM_NAME_OVERRIDES": {

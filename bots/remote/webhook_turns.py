@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.utils import timezone
 
@@ -48,6 +49,31 @@ class Turn:
     conflict: bool = False
 
 
+def request_body(
+    *,
+    game_id: int,
+    seat: int,
+    version: int,
+    view: dict[str, Any],
+    legal: list[dict[str, Any]],
+    deadline: datetime,
+    optional: bool = False,
+) -> dict[str, Any]:
+    """The JSON a webhook bot is POSTed for one decision (its schema: api/decision_schemas.py,
+    `webhook-request`); an out-of-turn window's (bots/remote/windows.py) says `"optional": true`."""
+    body = {
+        "game": game_id,
+        "seat": seat,
+        "version": version,
+        "view": view,
+        "legal": legal,
+        "deadline": deadline.isoformat(timespec="microseconds"),
+    }
+    if optional:
+        body["optional"] = True
+    return body
+
+
 def webhook_turn(
     *,
     game: Game,
@@ -64,16 +90,10 @@ def webhook_turn(
     view = variant.view(state, seat)
     legal = variant.legal_commands(state, seat)
     timeout = GameSettings.of(game.context).webhook_limit
-    payload = {
-        "game": game.pk,
-        "seat": seat,
-        "version": version,
-        "view": view,
-        "legal": legal,
-        "deadline": (timezone.now() + timedelta(seconds=timeout)).isoformat(
-            timespec="microseconds"
-        ),
-    }
+    deadline = timezone.now() + timedelta(seconds=timeout)
+    payload = request_body(
+        game_id=game.pk, seat=seat, version=version, view=view, legal=legal, deadline=deadline
+    )
     renew = lease.renew if lease is not None else None
     answer = webhook.ask(
         url=bot.url, secret=bot.secret, payload=payload, timeout=timeout, before_send=renew

@@ -35,7 +35,7 @@ from django.utils import timezone
 from bots.driver import chances
 from bots.remote import webhook
 from bots.remote.leases import Lease
-from bots.remote.webhook_turns import submit_answer, webhook_turn
+from bots.remote.webhook_turns import request_body, submit_answer, webhook_turn
 from engine import State, Variant
 from engine.events import CARD_PLAYED, UNO_OWED
 from games import store
@@ -140,17 +140,17 @@ def _ask_webhooks(
     then the game's `lease` is renewed (leases.LeaseLost, nothing sent, when it is gone), then
     the requests go out."""
     timeout = min(settings.BOTS_WINDOW_SECONDS, GameSettings.of(game.context).webhook_limit)
-    deadline = (timezone.now() + timedelta(seconds=timeout)).isoformat(timespec="microseconds")
+    deadline = timezone.now() + timedelta(seconds=timeout)
     payloads = {
-        seat: {
-            "game": game.pk,
-            "seat": seat,
-            "version": version,
-            "view": variant.view(state, seat),
-            "legal": variant.legal_commands(state, seat),
-            "deadline": deadline,
-            "optional": True,
-        }
+        seat: request_body(
+            game_id=game.pk,
+            seat=seat,
+            version=version,
+            view=variant.view(state, seat),
+            legal=variant.legal_commands(state, seat),
+            deadline=deadline,
+            optional=True,
+        )
         for seat in bots
     }
 
