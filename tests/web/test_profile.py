@@ -25,6 +25,9 @@ def ada(client):
     return user
 
 
+ALL_SCOPES = {"scopes": ["bots", "play"]}
+
+
 def messages_of(response) -> list[str]:
     return [str(m) for m in response.context["messages"]]
 
@@ -70,7 +73,7 @@ def test_creating_a_token_asks_first_and_shows_the_key_once(client, ada):
     assert "Create an API token?" in confirm.content.decode()
     assert not PersonalToken.objects.exists()
 
-    created = client.post("/accounts/profile/token/")
+    created = client.post("/accounts/profile/token/", ALL_SCOPES)
 
     key = created.context["key"]
     assert key in created.content.decode()
@@ -93,12 +96,12 @@ def test_creating_a_token_asks_first_and_shows_the_key_once(client, ada):
 
 
 def test_rotating_replaces_the_token(client, ada):
-    old_key = client.post("/accounts/profile/token/").context["key"]
+    old_key = client.post("/accounts/profile/token/", ALL_SCOPES).context["key"]
     old_hash = PersonalToken.objects.get(user=ada).key_hash
 
     confirm = client.get("/accounts/profile/token/")
     assert "Rotate your API token?" in confirm.content.decode()
-    rotated = client.post("/accounts/profile/token/")
+    rotated = client.post("/accounts/profile/token/", ALL_SCOPES)
 
     new_key = rotated.context["key"]
     assert new_key != old_key
@@ -108,7 +111,7 @@ def test_rotating_replaces_the_token(client, ada):
 
 
 def test_revoking_asks_first_and_deletes_the_token(client, ada):
-    key = client.post("/accounts/profile/token/").context["key"]
+    key = client.post("/accounts/profile/token/", ALL_SCOPES).context["key"]
 
     confirm = client.get("/accounts/profile/token/revoke/")
     assert "Revoke your API token?" in confirm.content.decode()
