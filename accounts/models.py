@@ -19,10 +19,16 @@ class Profile(models.Model):
         return f"profile of {self.user}"
 
 
+# What a personal token may do (docs/api.md, "Personal tokens"): `bots`, the owners' API (register,
+# change, validate, enter and leave ladders with a bot, read calls and strikes); `play`, a person's
+# own moves (commands, resigning, vacation, entering a ladder in person). Reads need no scope.
+SCOPES = ("bots", "play")
+
+
 class PersonalToken(models.Model):
     """A person's API token (`Authorization: Token <key>`): shown once, stored as its SHA-256.
 
-    One per person: rotating replaces it, revoking deletes it.
+    One per person: rotating replaces it, revoking deletes it (its key is then refused).
     """
 
     user = models.OneToOneField(
@@ -33,9 +39,16 @@ class PersonalToken(models.Model):
     prefix = models.CharField(max_length=8)
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
+    # The scopes chosen when it was made (SCOPES), space-separated in their order there. Tokens
+    # made before scopes existed hold them all, so nothing they did stops working.
+    scopes = models.CharField(max_length=64, default=" ".join(SCOPES))
 
     def __str__(self) -> str:
         return f"token {self.prefix}… of {self.user}"
+
+    @property
+    def scope_list(self) -> list[str]:
+        return self.scopes.split()
 
 
 class UsernameSkeleton(models.Model):

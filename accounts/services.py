@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.models import PersonalToken, Profile
+from accounts.models import SCOPES, PersonalToken, Profile
 from games import rows
 
 
@@ -18,12 +18,22 @@ def key_hash(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
-def token_issue(*, user: User) -> str:
-    """Give `user` a new personal API token (any old one stops working) and return it, once."""
+def scopes_text(scopes: list[str] | tuple[str, ...]) -> str:
+    """`scopes` as stored: known ones only, in SCOPES's order, space-separated."""
+    unknown = set(scopes) - set(SCOPES)
+    if unknown or not scopes:
+        raise ValueError(f"scopes must be some of {', '.join(SCOPES)}, not {sorted(unknown)}")
+    return " ".join(scope for scope in SCOPES if scope in scopes)
+
+
+def token_issue(*, user: User, scopes: list[str] | tuple[str, ...] = SCOPES) -> str:
+    """Give `user` a new personal API token with `scopes` (any old one stops working) and
+    return it, once."""
     key = secrets.token_urlsafe(32)
+    text = scopes_text(scopes)
     with transaction.atomic():
         PersonalToken.objects.filter(user=user).delete()
-        PersonalToken.objects.create(user=user, key_hash=key_hash(key), prefix=key[:6])
+        PersonalToken.objects.create(user=user, key_hash=key_hash(key), prefix=key[:6], scopes=text)
     return key
 
 
@@ -42,8 +52,9 @@ _TOKEN_OF: rows.Select[PersonalToken] = rows.Select(
 )
 
 
-def user_for_token(key: str) -> User | None:
-    """The active person whose token `key` is, or None; notes when it was last used."""
+def token_for_key(key: str) -> PersonalToken | None:
+    """The token `key` is, of an active person (token.user), or None; notes when it was last
+    used."""
     if not key:
         return None
     token = _TOKEN_OF.first([key_hash(key)])
@@ -53,7 +64,13 @@ def user_for_token(key: str) -> User | None:
     # At most one write a minute per token: a script polling every second costs no writes.
     if token.last_used_at is None or now - token.last_used_at > datetime.timedelta(minutes=1):
         PersonalToken.objects.filter(pk=token.pk).update(last_used_at=now)
-    return token.user
+    return token
+
+
+def user_for_token(key: str) -> User | None:
+    """The active person whose token `key` is, or None; notes when it was last used."""
+    token = token_for_key(key)
+    return None if token is None else token.user
 
 
 def profile_of(user: User) -> Profile:

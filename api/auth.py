@@ -2,7 +2,9 @@
 
 `Authorization: Token <key>` (the key from POST /api/me/token, shown once; accounts/services.py
 stores only its SHA-256). A token request needs no CSRF token: no browser sends the header by
-itself.
+itself. A key never issued, replaced or revoked is 401 `token-invalid`. A token carries scopes
+(accounts.models.SCOPES): the owners' endpoints need `bots`, a person's moves `play`; without
+it, 403 `token-scope`. The session has every scope.
 """
 
 from __future__ import annotations
@@ -11,26 +13,40 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from rest_framework import authentication, exceptions
+from rest_framework import authentication, exceptions, permissions
 from rest_framework.request import Request
+from rest_framework.views import APIView
 
 from accounts import services as accounts
+from accounts.models import PersonalToken
 
 KEYWORD = "Token"
 
 
-class PersonalTokenAuthentication(authentication.BaseAuthentication):
-    """`Authorization: Token <key>`: request.user is the token's person."""
+class TokenInvalid(exceptions.APIException):
+    """A personal token never issued, replaced or revoked: 401 whatever the view's other
+    authentications (DRF turns its own AuthenticationFailed into a 403 behind a session)."""
 
-    def authenticate(self, request: Request) -> tuple[User, None] | None:
+    status_code = 401
+    default_code = "token-invalid"
+    default_detail = "unknown, replaced or revoked personal token"
+    # DRF's exception handler sends it as WWW-Authenticate.
+    auth_header = KEYWORD
+
+
+class PersonalTokenAuthentication(authentication.BaseAuthentication):
+    """`Authorization: Token <key>`: request.user is the token's person, request.auth the
+    token (its scopes)."""
+
+    def authenticate(self, request: Request) -> tuple[User, PersonalToken] | None:
         header = authentication.get_authorization_header(request).decode(errors="replace")
         keyword, _, key = header.partition(" ")
         if keyword != KEYWORD:
             return None
-        user = accounts.user_for_token(key.strip())
-        if user is None:
-            raise exceptions.AuthenticationFailed("unknown or revoked personal token")
-        return user, None
+        token = accounts.token_for_key(key.strip())
+        if token is None:
+            raise TokenInvalid()
+        return token.user, token
 
     def authenticate_header(self, request: Request) -> str:
         return KEYWORD
@@ -54,6 +70,38 @@ class PersonalTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-un
 
 # The people's endpoints: a signed-in browser, or a script with a personal token.
 PEOPLE = [authentication.SessionAuthentication, PersonalTokenAuthentication]
+
+
+def require_scope(request: Request, scope: str) -> None:
+    """Refuse (403 `token-scope`) a request made with a personal token that lacks `scope`; a
+    session has every scope."""
+    token = request.auth
+    if isinstance(token, PersonalToken) and scope not in token.scope_list:
+        raise exceptions.PermissionDenied(
+            f"this personal token's scopes ({token.scopes}) do not include `{scope}`: "
+            f"make a token with `{scope}`",
+            code="token-scope",
+        )
+
+
+class BotsScope(permissions.BasePermission):
+    """The owners' endpoints: a signed-in person, whose token (if any) has scope `bots`."""
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        if not request.user or not request.user.is_authenticated:
+            return False
+        require_scope(request, "bots")
+        return True
+
+
+class PlayScope(permissions.BasePermission):
+    """A person's moves: a signed-in person, whose token (if any) has scope `play`."""
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        if not request.user or not request.user.is_authenticated:
+            return False
+        require_scope(request, "play")
+        return True
 
 
 def person(request: Request) -> User:

@@ -108,9 +108,8 @@ ERROR_DESCRIPTIONS = {
     "`invalid-characters` (a NUL or a lone surrogate anywhere in the request), or a "
     "refusal of the service (e.g. `match-over`).",
     401: "No bot token, or an unknown one.",
-    403: "Not signed in, no CSRF token, a wrong or revoked personal token "
-    "(`authentication_failed`, on the public reads too), or the service refuses this caller "
-    "(e.g. `not-seated`).",
+    403: "Not signed in, no CSRF token, a personal token without the scope "
+    "(`token-scope`), or the service refuses this caller (e.g. `not-seated`).",
     404: "No such game or bot (or not yours), club, season or player.",
     409: "`version-conflict`: the game moved on; reload and decide again.",
     422: "The rules refuse the command; `code` is the engine's reason.",
@@ -131,16 +130,26 @@ def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
 
 # Any operation can answer this, from the site's input boundary (frontdoor/boundary.py).
 BOUNDARY_400 = "`invalid-characters`: a NUL or a lone surrogate in the path, the query, a header."
+# Any operation that reads a personal token answers this (api/auth.py), the public reads too.
+TOKEN_401 = "`token-invalid`: a personal token never issued, replaced or revoked."
 
 
 def boundary_errors(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[str, Any]:
     """drf-spectacular's postprocessing hook (SPECTACULAR_SETTINGS): the 400 of the input
-    boundary in every operation that does not list a 400 of its own."""
+    boundary in every operation that does not list a 400 of its own, and the 401 of a wrong
+    personal token in every operation that reads one."""
     error = {"$ref": "#/components/schemas/ErrorOutput"}
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
-            operation.setdefault("responses", {}).setdefault(
+            responses = operation.setdefault("responses", {})
+            responses.setdefault(
                 "400",
                 {"content": {"application/json": {"schema": error}}, "description": BOUNDARY_400},
             )
+            schemes = {name for item in operation.get("security", []) for name in item}
+            if "personalToken" in schemes:
+                responses.setdefault(
+                    "401",
+                    {"content": {"application/json": {"schema": error}}, "description": TOKEN_401},
+                )
     return result

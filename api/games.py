@@ -23,7 +23,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.auth import PEOPLE, person
+from api.auth import PEOPLE, person, require_scope
 from api.bots import (
     COMMAND_ID_LENGTH,
     BotTokenAuthentication,
@@ -183,6 +183,7 @@ class Games(APIView):
         """Start a game with people and bots; you must hold a seat. Each seat is
         `{"user": "me"}`, `{"user": "<username>"}`, `{"bot": "<strategy>"}` or
         `{"bot_id": N}` (an active registered bot)."""
+        require_scope(request, "play")
         data = CreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         game = lobby.game_start(
@@ -249,6 +250,7 @@ def events(request: Request, game_id: int) -> Response:
 def command(request: Request, game_id: int) -> Response:
     """Send one command for one of your seats at the version you decided on; a refused one is a
     typed error and changes nothing. The same body and answer as the pull bots' endpoint."""
+    require_scope(request, "play")
     data = command_input(request.data)
     command_id = data.get("command_id") or request.headers.get(IDEMPOTENCY_HEADER)
     if command_id is not None and len(command_id) > COMMAND_ID_LENGTH:

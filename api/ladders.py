@@ -15,10 +15,10 @@ from rest_framework.decorators import api_view, authentication_classes
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from api.auth import PEOPLE, person
+from api.auth import PEOPLE, person, require_scope
 from api.errors import error_responses
 from api.leagues import FAMILY_HELP, KIND, FamilyField, public
-from games.errors import Forbidden
+from games.errors import Forbidden, GameError
 from games.models import Bot
 from league import ladder_reads, ladders
 from league.models import Competition, Entry
@@ -130,8 +130,16 @@ class BotPublicOutput(serializers.Serializer[dict[str, Any]]):
 
 
 class EntryInput(serializers.Serializer[dict[str, Any]]):
+    """Exactly one entrant, named: never guessed (400 `entrant-missing` without one,
+    `entrant-ambiguous` with both)."""
+
     bot = serializers.IntegerField(
-        required=False, help_text="One of your bots; leave out to enter (or leave) yourself."
+        required=False, help_text="One of your bots (a token needs scope `bots`)."
+    )
+    person = serializers.BooleanField(
+        required=False,
+        help_text="true: yourself, in person (a token needs scope `play`); a ladder for bots "
+        "refuses it (403 `ladder-for-bots`).",
     )
 
 
@@ -182,7 +190,17 @@ def bot(request: Request, bot_id: int) -> Response:
 
 
 def _bot(request: Request, data: dict[str, Any]) -> Bot | None:
-    if data.get("bot") is None:
+    """The bot the body names, or None for the person: exactly one of them, named."""
+    named_bot, in_person = data.get("bot") is not None, bool(data.get("person"))
+    if named_bot and in_person:
+        raise GameError("name one entrant: `bot` or `person`, not both", code="entrant-ambiguous")
+    if not named_bot and not in_person:
+        raise GameError(
+            'name the entrant: {"bot": <id>} for one of your bots, {"person": true} for yourself',
+            code="entrant-missing",
+        )
+    require_scope(request, "bots" if named_bot else "play")
+    if not named_bot:
         return None
     found = Bot.objects.filter(pk=data["bot"], owner=person(request)).first()
     if found is None:
@@ -203,9 +221,10 @@ def _entry(request: Request, slug: str, action: Callable[..., Entry]) -> Entry:
 @api_view(["POST"])
 @authentication_classes(PEOPLE)
 def enter(request: Request, slug: str) -> Response:
-    """Enter one of your validated bots (or yourself, without `bot`). Refusals:
-    `bot-validating`, `bot-suspended`, `bot-failed`, `already-entered`, `birth-date-missing`
-    (newno), `not-owner`, `not-a-ladder`."""
+    """Enter one of your validated bots (`{"bot": <id>}`) or yourself (`{"person": true}`).
+    Refusals: `entrant-missing`, `entrant-ambiguous`, `bot-validating`, `bot-suspended`,
+    `bot-failed`, `already-entered`, `birth-date-missing` (newno), `ladder-for-bots` (a
+    person in a ladder for bots), `not-owner`, `not-a-ladder`, `token-scope`."""
     entry = _entry(request, slug, ladders.ladder_enter)
     return Response(LadderEntryOutput(entry).data, status=status.HTTP_201_CREATED)
 
@@ -216,6 +235,7 @@ def enter(request: Request, slug: str) -> Response:
 @api_view(["POST"])
 @authentication_classes(PEOPLE)
 def leave(request: Request, slug: str) -> Response:
-    """Take your bot (or yourself) out of the ladder: matchmaking seats it no more; a set it
-    is playing plays to its end. Refusals: `not-entered`, `not-owner`."""
+    """Take your bot (`{"bot": <id>}`) or yourself (`{"person": true}`) out of the ladder:
+    matchmaking seats it no more; a set it is playing plays to its end. Refusals:
+    `entrant-missing`, `entrant-ambiguous`, `not-entered`, `not-owner`, `token-scope`."""
     return Response(LadderEntryOutput(_entry(request, slug, ladders.ladder_leave)).data)

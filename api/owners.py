@@ -1,6 +1,7 @@
-"""The bot owners' API (session auth): register bots, read their status and call stats, change
-them, run their validation again, issue pull tokens. bots/registry.py does the work; a bot
-that is not the signed-in user's is a 404, as if it did not exist. docs/api.md lists the errors."""
+"""The bot owners' API (the session, or a personal token with scope `bots`): register bots,
+read their status and call stats, change them, run their validation again, issue pull tokens.
+bots/registry.py does the work; a bot that is not the signed-in user's is a 404, as if it did
+not exist. docs/api.md lists the errors."""
 
 from __future__ import annotations
 
@@ -8,15 +9,19 @@ from typing import Any
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.authentication import SessionAuthentication
-from rest_framework.decorators import api_view, authentication_classes, throttle_classes
+from rest_framework.decorators import (
+    api_view,
+    authentication_classes,
+    permission_classes,
+    throttle_classes,
+)
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
-from api.auth import person
+from api.auth import PEOPLE, BotsScope, person
 from api.errors import error_responses
 from botcalls import reads as call_reads
 from botcalls.reasons import REASONS
@@ -129,7 +134,8 @@ def _my_bot(request: Request, bot_id: int) -> Bot:
 
 
 class MyBots(ThrottledChanges):
-    authentication_classes = [SessionAuthentication]
+    authentication_classes = PEOPLE
+    permission_classes = [BotsScope]
 
     @extend_schema(responses={200: BotOutput(many=True), **error_responses(403)})
     def get(self, request: Request) -> Response:
@@ -151,7 +157,8 @@ class MyBots(ThrottledChanges):
 
 
 class MyBot(ThrottledChanges):
-    authentication_classes = [SessionAuthentication]
+    authentication_classes = PEOPLE
+    permission_classes = [BotsScope]
 
     @extend_schema(responses={200: BotOutput, **error_responses(403, 404)})
     def get(self, request: Request, bot_id: int) -> Response:
@@ -173,7 +180,8 @@ class MyBot(ThrottledChanges):
 
 @extend_schema(request=None, responses={202: BotOutput, **error_responses(403, 404, 429)})
 @api_view(["POST"])
-@authentication_classes([SessionAuthentication])
+@authentication_classes(PEOPLE)
+@permission_classes([BotsScope])
 @throttle_classes([BotChangesThrottle])
 def validate(request: Request, bot_id: int) -> Response:
     """Run the bot's validation matches again (after a failure or a suspension for its
@@ -185,7 +193,8 @@ def validate(request: Request, bot_id: int) -> Response:
 
 @extend_schema(request=None, responses={200: TokenOutput, **error_responses(400, 403, 404)})
 @api_view(["POST"])
-@authentication_classes([SessionAuthentication])
+@authentication_classes(PEOPLE)
+@permission_classes([BotsScope])
 def token(request: Request, bot_id: int) -> Response:
     """Issue a pull bot a new API token; the old one stops working."""
     new = bot_registry.bot_new_token(bot=_my_bot(request, bot_id), owner=person(request))

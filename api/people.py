@@ -15,8 +15,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import services as accounts
-from accounts.models import PersonalToken
-from api.auth import PEOPLE, person
+from accounts.models import SCOPES, PersonalToken
+from api.auth import PEOPLE, person, require_scope
 from api.errors import error_responses
 from clocks import deadlines, presence
 from games import seat_facts
@@ -56,6 +56,7 @@ class NotificationSettings(serializers.ModelSerializer[NotificationPreference]):
 @authentication_classes(PEOPLE)
 def resign(request: Request, game_id: int) -> Response:
     """Resign every seat you hold in a playing game."""
+    require_scope(request, "play")
     seats = seat_facts.game_resign(game_id=game_id, actor=person(request))
     return Response({"game": game_id, "seats": seats})
 
@@ -67,6 +68,7 @@ def resign(request: Request, game_id: int) -> Response:
 @authentication_classes(PEOPLE)
 def vacation(request: Request, game_id: int) -> Response:
     """Pause your clock in a game for some days: a running deadline moves that much later."""
+    require_scope(request, "play")
     data = VacationInput(data=request.data)
     data.is_valid(raise_exception=True)
     vacation = deadlines.seat_vacation(
@@ -133,10 +135,25 @@ class GameNotifications(APIView):
 
 
 class PersonalTokenOutput(serializers.ModelSerializer[PersonalToken]):
+    scopes = serializers.ListField(
+        source="scope_list",
+        child=serializers.ChoiceField(choices=SCOPES),
+        help_text="`bots`: the owners' API; `play`: your moves. Reads need none.",
+    )
+
     class Meta:
         model = PersonalToken
-        fields = ["prefix", "created_at", "last_used_at"]
+        fields = ["prefix", "scopes", "created_at", "last_used_at"]
         read_only_fields = fields
+
+
+class NewTokenInput(serializers.Serializer[dict[str, Any]]):
+    scopes = serializers.MultipleChoiceField(
+        choices=SCOPES,
+        required=False,
+        allow_empty=False,
+        help_text="What the token may do; left out: every scope (with a token: its own).",
+    )
 
 
 class NewPersonalTokenOutput(PersonalTokenOutput):
@@ -163,10 +180,22 @@ class Token(APIView):
             raise NotFound("you have no personal API token")
         return Response(PersonalTokenOutput(token).data)
 
-    @extend_schema(request=None, responses={201: NewPersonalTokenOutput, **error_responses(403)})
+    @extend_schema(
+        request=NewTokenInput, responses={201: NewPersonalTokenOutput, **error_responses(400, 403)}
+    )
     def post(self, request: Request) -> Response:
-        """Make a new personal API token, shown once; the old one stops working at once."""
-        key = accounts.token_issue(user=person(request))
+        """Make a new personal API token with the scopes asked for, shown once; the old one
+        stops working at once. Made with a token, it gets no scope that token lacks (403
+        `token-scope`)."""
+        data = NewTokenInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        caller = request.auth if isinstance(request.auth, PersonalToken) else None
+        scopes = data.validated_data.get("scopes") or (
+            caller.scope_list if caller is not None else SCOPES
+        )
+        for scope in scopes:
+            require_scope(request, scope)
+        key = accounts.token_issue(user=person(request), scopes=sorted(scopes))
         token = PersonalToken.objects.get(user=person(request))
         return Response(NewPersonalTokenOutput(token, context={"key": key}).data, status=201)
 

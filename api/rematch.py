@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.auth import PEOPLE, person
+from api.auth import PEOPLE, person, require_scope
 from api.errors import ErrorOutput, error_responses
 from games import rematch
 
@@ -68,6 +68,7 @@ class Rematch(APIView):
         the open offer. Refusals are 409 with a code: `not-over`, `not-rematchable`,
         `already-offered`, `no-offer`, `offer-closed`, `already-answered`; 403 `not-a-player`
         when you hold no seat in it."""
+        require_scope(request, "play")
         data = RematchInput(data=request.data)
         data.is_valid(raise_exception=True)
         answer = data.validated_data.get("answer")

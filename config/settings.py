@@ -445,6 +445,9 @@ BOTS_VALIDATION_RESEND = int(os.environ.get("BOTS_VALIDATION_RESEND", "120"))
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 # Leagues (league/services.py; docs/league.md): seconds between two ladder matchmaking runs.
 LEAGUE_MATCHMAKING_SECONDS = int(os.environ.get("LEAGUE_MATCHMAKING_SECONDS", "30"))
+# Ladders for bots only (league/ladders.py, ladder_enter): their slugs. A person's own entry is
+# refused there (403 `ladder-for-bots`); every other ladder mixes people and bots.
+LEAGUE_BOT_LADDERS = env_list("LEAGUE_BOT_LADDERS") or ["bot-arena"]
 # Seconds between two runs of the task that opens seasons' rounds (league/seasons.py).
 LEAGUE_ROUNDS_SECONDS = int(os.environ.get("LEAGUE_ROUNDS_SECONDS", "30"))
 # People's ratings (ratings/; docs/ratings.md): a person is provisional in a pool, the figure

@@ -15,6 +15,7 @@ import random
 import secrets
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
@@ -33,9 +34,15 @@ def ladder_enter(competition: Competition, *, actor: Any, bot: Bot | None = None
     """Enter `actor`'s `bot` (or `actor` in person, without one) in a ladder. Raises
     Forbidden (`not-owner`, `not-a-person`), CompetitionError (`not-a-ladder`) and
     EntryRefused (`bot-validating`, `bot-suspended`, `bot-failed`, `already-entered`,
-    `birth-date-missing`)."""
+    `birth-date-missing`), and Forbidden (`ladder-for-bots`) for a person in a ladder for
+    bots only."""
     _check(competition, actor, bot)
     if bot is None:
+        if is_for_bots(competition):
+            raise Forbidden(
+                f"{competition.name} is a ladder for bots: enter one of your bots, not yourself",
+                code="ladder-for-bots",
+            )
         return competition_join(competition, user=actor)
     return competition_join(competition, bot=bot)
 
@@ -48,6 +55,12 @@ def ladder_leave(competition: Competition, *, actor: Any, bot: Bot | None = None
     if bot is None:
         return competition_leave(competition, user=actor)
     return competition_leave(competition, bot=bot)
+
+
+def is_for_bots(competition: Competition) -> bool:
+    """Whether a ladder seats bots only (settings.LEAGUE_BOT_LADDERS names it): a person may
+    not enter it in person. Every other ladder mixes people and bots."""
+    return competition.slug in settings.LEAGUE_BOT_LADDERS
 
 
 def _check(competition: Competition, actor: Any, bot: Bot | None) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import login
@@ -20,7 +21,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import services as accounts
-from accounts.models import PersonalToken
+from accounts.models import SCOPES, PersonalToken
 from accounts.usernames import LookAlikeUsername
 from clocks import deadlines
 from frontdoor.throttles import SignUpThrottle
@@ -143,14 +144,26 @@ def profile(request: SignedInRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def token_issue(request: SignedInRequest) -> HttpResponse:
-    """Ask, then make the person a new API token (replacing any) and show it this once."""
+    """Ask, with the scopes to choose (every one ticked at first, or the old token's), then
+    make the person a new API token (replacing any) and show it this once."""
     user = request.user
     token = PersonalToken.objects.filter(user=user).first()
+    context: dict[str, Any] = {
+        "token": token,
+        "revoke": False,
+        "chosen": token.scope_list if token else SCOPES,
+    }
     if request.method == "GET":
-        return render(request, "accounts/token_confirm.html", {"token": token, "revoke": False})
+        return render(request, "accounts/token_confirm.html", context)
+    scopes = [scope for scope in SCOPES if scope in request.POST.getlist("scopes")]
+    if not scopes:
+        context |= {"chosen": [], "error": "Choose at least one scope."}
+        return render(request, "accounts/token_confirm.html", context, status=400)
     # The key exists only in this response: the database keeps its hash and its prefix.
-    key = accounts.token_issue(user=user)
-    return render(request, "accounts/token_new.html", {"key": key, "replaced": token})
+    key = accounts.token_issue(user=user, scopes=scopes)
+    return render(
+        request, "accounts/token_new.html", {"key": key, "replaced": token, "scopes": scopes}
+    )
 
 
 @login_required

@@ -28,7 +28,7 @@ from games.models import Bot
 from league import ladder_reads
 from league.errors import LadderNotFound
 from league.ladder_reads import BoardLine
-from league.ladders import ladder_enter, ladder_leave
+from league.ladders import is_for_bots, ladder_enter, ladder_leave
 from league.models import Competition, Entry
 from web.accounts import SignedInRequest
 from web.charts import Sparkline, sparkline
@@ -53,6 +53,7 @@ REFUSALS = {
     ),
     "already-entered": "{who} already entered in {ladder}.",
     "not-entered": "{who} not entered in {ladder}, so there was nothing to leave.",
+    "ladder-for-bots": "{ladder} is a ladder for bots: enter one of your bots, not yourself.",
     "birth-date-missing": (
         "{ladder} plays NEWNO, whose Youngest Rule needs your birth date: add it on your "
         "profile, then enter."
@@ -142,11 +143,14 @@ class EntryOption:
 
 
 def entry_options(ladder: Competition, person: User) -> list[EntryOption]:
-    """The person themselves, then their bots by name, each marked entered or not."""
+    """The person themselves (not in a ladder for bots, unless entered: then to leave), then
+    their bots by name, each marked entered or not."""
     active = Entry.objects.filter(competition=ladder, active=True)
     me_in = active.filter(user=person).exists()
     bots_in = set(active.filter(bot__owner=person).values_list("bot_id", flat=True))
-    options = [EntryOption("You, in person", None, me_in)]
+    options = []
+    if me_in or not is_for_bots(ladder):
+        options.append(EntryOption("You, in person", None, me_in))
     for bot in Bot.objects.filter(owner=person).order_by("name", "pk"):
         options.append(EntryOption(f"Bot {bot.name}", bot, bot.pk in bots_in))
     return options

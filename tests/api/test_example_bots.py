@@ -1,7 +1,8 @@
 """The bot author's kit (docs/bots-api.md): its example bots, unmodified, pass validation on a
 live server.
 
-docs/examples/register_bot.py signs in over HTTP and registers each bot with the owners' API;
+docs/examples/register_bot.py registers each bot with the owners' API over HTTP, with a personal
+token only (no cookie, no CSRF token);
 docs/examples/webhook_bot.py and pull_bot.py run as their own processes on loopback. A real
 `celery worker` (PostgreSQL, Redis) plays the validation rounds: the webhook bot's in the
 `validate_bot` task, the pull bot's games moved by `advance_game` while the bot polls
@@ -24,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from accounts.services import token_issue
 from bots.remote import validation
 from engine.events import FALLBACK_PLAYED
 from games.actors import actor_label
@@ -94,14 +96,12 @@ def stop(process: subprocess.Popen[str]) -> str:
 
 
 def owner(username: str = "author") -> str:
-    user = make_user(username)
-    user.set_password("a long enough password")
-    user.save()
-    return username
+    """A person's personal token with scope `bots` (what register_bot.py takes)."""
+    return token_issue(user=make_user(username), scopes=["bots"])
 
 
-def register(live_server, username: str, **bot: str) -> dict:
-    return register_bot.register(live_server.url, username, "a long enough password", bot)
+def register(live_server, key: str, **bot: str) -> dict:
+    return register_bot.register(live_server.url, key, bot)
 
 
 def wait_for_validation(bot_id: int, worker: Worker, process: subprocess.Popen[str]) -> Bot:
@@ -137,14 +137,14 @@ def assert_played_its_round(bot: Bot) -> None:
 def test_the_example_webhook_bot_passes_validation(worker, live_server, settings):
     # The owners' API checks the URL as the worker will: loopback only with this on.
     settings.BOTS_ALLOW_LOOPBACK_URLS = True
-    username = owner()
+    key = owner()
     process = start("webhook_bot.py", "0", BOT_SECRET="the webhook secret")
     try:
         assert process.stdout is not None
         url = process.stdout.readline().strip()
         assert url.startswith("http://127.0.0.1:"), url
         answer = register(
-            live_server, username, name="Hooky", kind="webhook", url=url,
+            live_server, key, name="Hooky", kind="webhook", url=url,
             secret="the webhook secret",
         )  # fmt: skip
         assert answer["status"] == "validating" and answer["secret"] == "the webhook secret"
@@ -158,8 +158,8 @@ def test_the_example_webhook_bot_passes_validation(worker, live_server, settings
 @needs_postgresql
 @pytest.mark.django_db(transaction=True)
 def test_the_example_pull_bot_passes_validation(worker, live_server):
-    username = owner()
-    answer = register(live_server, username, name="Poller", kind="pull")
+    key = owner()
+    answer = register(live_server, key, name="Poller", kind="pull")
     assert answer["status"] == "validating" and answer["token"]
     # Polls every 0.05 s when idle, so the test takes seconds, not minutes.
     process = start("pull_bot.py", live_server.url, "0.05", BOT_TOKEN=answer["token"])
@@ -173,10 +173,12 @@ def test_the_example_pull_bot_passes_validation(worker, live_server):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_wrong_password_is_refused_by_the_registration_script(live_server):
-    owner("nobody")
-    with pytest.raises(SystemExit, match="could not sign in"):
-        register_bot.register(live_server.url, "nobody", "wrong", {"name": "x", "kind": "pull"})
+def test_a_wrong_or_unscoped_token_is_refused_by_the_registration_script(live_server):
+    with pytest.raises(SystemExit, match="refused: 401 .*token-invalid"):
+        register_bot.register(live_server.url, "not-a-key", {"name": "x", "kind": "pull"})
+    player = token_issue(user=make_user("player"), scopes=["play"])
+    with pytest.raises(SystemExit, match="refused: 403 .*token-scope"):
+        register_bot.register(live_server.url, player, {"name": "x", "kind": "pull"})
     assert not Bot.objects.exists()
 
 

@@ -431,11 +431,12 @@ def test_a_personal_token_is_shown_once_rotated_and_revoked():
     rotated = session.post("/api/me/token").json()["token"]
     assert rotated != key
     refused = script.get("/api/games")
-    assert (refused.status_code, refused.json()["code"]) == (403, "authentication_failed")
+    assert (refused.status_code, refused.json()["code"]) == (401, "token-invalid")
+    assert refused["WWW-Authenticate"] == "Token"
 
     script.credentials(HTTP_AUTHORIZATION=f"Token {rotated}")
     assert script.delete("/api/me/token").status_code == 204
-    assert script.get("/api/games").status_code == 403
+    assert script.get("/api/games").status_code == 401
     assert session.delete("/api/me/token").status_code == 404
 
 

@@ -117,7 +117,7 @@ def test_a_person_enters_in_person_with_a_token():
     key = token_issue(user=person)
     response = Client().post(
         "/api/ladders/people/enter",
-        {},
+        {"person": True},
         content_type="application/json",
         HTTP_AUTHORIZATION=f"Token {key}",
     )
@@ -152,7 +152,7 @@ def test_refusals_change_nothing():
     assert (again.status_code, again.json()["code"]) == (400, "already-entered")
     stranger = post(signed_in(make_user()), "/api/ladders/busy/leave", {"bot": bot.pk})
     assert (stranger.status_code, stranger.json()["code"]) == (403, "not-owner")
-    absent = post(signed_in(make_user()), "/api/ladders/busy/leave")
+    absent = post(signed_in(make_user()), "/api/ladders/busy/leave", {"person": True})
     assert (absent.status_code, absent.json()["code"]) == (400, "not-entered")
     anonymous = post(Client(), "/api/ladders/busy/enter")
     assert anonymous.status_code in (401, 403)

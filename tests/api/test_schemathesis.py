@@ -65,7 +65,7 @@ HEALTH_CHECKS = [check for check in CHECKS if check is not not_a_server_error]
 
 # What the fuzzer must not do with the credential it is sending: rotating or revoking the
 # personal token it authenticates with would turn every later example of the operation into
-# a 403 `authentication_failed`. These run with the session only (rotating the token leaves
+# a 401 `token-invalid`. These run with the session only (rotating the token leaves
 # the session open); tests/api/test_people.py covers them with the token.
 SESSION_ONLY = {("POST", "/api/me/token"), ("DELETE", "/api/me/token")}
 
@@ -228,11 +228,11 @@ def test_the_served_schema_is_the_one_fuzzed(client):
     "path", ["/api/games/{game}", "/api/games/{game}/events", "/api/clubs", "/api/players/{user}"]
 )
 def test_a_wrong_personal_token_is_refused_on_the_public_reads_too(db, client, path):
-    """As the schema now lists (403): a key never issued is refused, not read as anonymous."""
+    """As the schema now lists (401): a key never issued is refused, not read as anonymous."""
     person = make_user()
     game = make_game(players=1, bots=["greedy"])
     url = path.format(game=game.pk, user=person.username)
     assert client.get(url).status_code == 200
     response = client.get(url, HTTP_AUTHORIZATION="Token not-a-key")
-    assert response.status_code == 403
-    assert response.json()["code"] == "authentication_failed"
+    assert response.status_code == 401
+    assert response.json()["code"] == "token-invalid"

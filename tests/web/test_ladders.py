@@ -298,6 +298,7 @@ def test_the_codes_the_forms_cannot_reach_have_words_too():
         "not-a-person",
         "not-a-ladder",
         "birth-date-missing",
+        "ladder-for-bots",
     }
 
 
@@ -337,4 +338,22 @@ def test_a_post_without_its_csrf_token_is_refused():
     response = client.post(reverse("web:ladder-enter", args=["open"]), {"bot": ""})
 
     assert response.status_code == 403
+    assert active_entries(ladder) == set()
+
+
+def test_a_ladder_for_bots_offers_no_entry_in_person_and_refuses_one(settings):
+    settings.LEAGUE_BOT_LADDERS = ["arena"]
+    ladder = make_competition(name="Arena", slug="arena", variant=ONE_HAND)
+    ada = make_user("ada")
+    owned_bot(ada, "Greta")
+    client = signed_in(ada)
+
+    page = client.get(reverse("web:ladder", args=["arena"])).content.decode()
+    assert "Enter Greta</button>" in page
+    assert "Enter yourself</button>" not in page
+
+    response = client.post(reverse("web:ladder-enter", args=["arena"]), {"bot": ""}, follow=True)
+    assert shown_messages(response) == [
+        "Arena is a ladder for bots: enter one of your bots, not yourself."
+    ]
     assert active_entries(ladder) == set()

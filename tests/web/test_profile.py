@@ -6,13 +6,15 @@ import datetime
 
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 
 from accounts.models import PersonalToken, Profile
 from accounts.services import key_hash, user_for_token
 from games import seat_facts
+from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
 from games.models import NotificationPreference, Seat
-from tests.games.factories import make_game
+from tests.games.factories import SHORT, make_game
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
@@ -23,6 +25,9 @@ def ada(client):
     Profile.objects.create(user=user, birth_date=datetime.date(1815, 12, 10))
     client.force_login(user)
     return user
+
+
+ALL_SCOPES = {"scopes": ["bots", "play"]}
 
 
 def messages_of(response) -> list[str]:
@@ -70,7 +75,7 @@ def test_creating_a_token_asks_first_and_shows_the_key_once(client, ada):
     assert "Create an API token?" in confirm.content.decode()
     assert not PersonalToken.objects.exists()
 
-    created = client.post("/accounts/profile/token/")
+    created = client.post("/accounts/profile/token/", ALL_SCOPES)
 
     key = created.context["key"]
     assert key in created.content.decode()
@@ -93,12 +98,12 @@ def test_creating_a_token_asks_first_and_shows_the_key_once(client, ada):
 
 
 def test_rotating_replaces_the_token(client, ada):
-    old_key = client.post("/accounts/profile/token/").context["key"]
+    old_key = client.post("/accounts/profile/token/", ALL_SCOPES).context["key"]
     old_hash = PersonalToken.objects.get(user=ada).key_hash
 
     confirm = client.get("/accounts/profile/token/")
     assert "Rotate your API token?" in confirm.content.decode()
-    rotated = client.post("/accounts/profile/token/")
+    rotated = client.post("/accounts/profile/token/", ALL_SCOPES)
 
     new_key = rotated.context["key"]
     assert new_key != old_key
@@ -108,7 +113,7 @@ def test_rotating_replaces_the_token(client, ada):
 
 
 def test_revoking_asks_first_and_deletes_the_token(client, ada):
-    key = client.post("/accounts/profile/token/").context["key"]
+    key = client.post("/accounts/profile/token/", ALL_SCOPES).context["key"]
 
     confirm = client.get("/accounts/profile/token/revoke/")
     assert "Revoke your API token?" in confirm.content.decode()
@@ -119,6 +124,52 @@ def test_revoking_asks_first_and_deletes_the_token(client, ada):
     assert not PersonalToken.objects.exists()
     assert user_for_token(key) is None
     assert "You have no API token." in revoked.content.decode()
+
+
+def test_a_token_is_made_with_the_scopes_ticked_and_shows_them(client, ada):
+    confirm = client.get("/accounts/profile/token/").content.decode()
+    # Both ticked at first: a token made without looking can do what tokens always did.
+    assert '<input type="checkbox" name="scopes" value="bots" checked>' in confirm
+    assert '<input type="checkbox" name="scopes" value="play" checked>' in confirm
+
+    created = client.post("/accounts/profile/token/", {"scopes": ["bots"]})
+
+    assert "Its scopes: bots." in created.content.decode()
+    assert PersonalToken.objects.get(user=ada).scope_list == ["bots"]
+    profile = client.get("/accounts/profile/").content.decode()
+    assert "<dt>Scopes</dt><dd>bots</dd>" in profile
+    # Rotating offers the old token's scopes.
+    rotate = client.get("/accounts/profile/token/").content.decode()
+    assert '<input type="checkbox" name="scopes" value="bots" checked>' in rotate
+    assert '<input type="checkbox" name="scopes" value="play">' in rotate
+    # The key opens the owners' API, not the moves.
+    key = created.context["key"]
+    api = Client(HTTP_AUTHORIZATION=f"Token {key}")
+    assert api.get("/api/me/bots").status_code == 200
+    game = game_create(
+        variant_spec=SHORT, seats=[SeatSpec(user=ada), SeatSpec(bot="greedy")], seed=3
+    )
+    refused = api.post(f"/api/games/{game.pk}/resign")
+    assert (refused.status_code, refused.json()["code"]) == (403, "token-scope")
+
+
+def test_a_token_needs_a_scope(client, ada):
+    refused = client.post("/accounts/profile/token/", {})
+
+    assert refused.status_code == 400
+    assert "Choose at least one scope." in refused.content.decode()
+    assert not PersonalToken.objects.exists()
+
+
+def test_the_revoke_button_ends_the_tokens_api_access(client, ada):
+    key = client.post("/accounts/profile/token/", ALL_SCOPES).context["key"]
+    profile = client.get("/accounts/profile/").content.decode()
+    assert 'href="/accounts/profile/token/revoke/">Revoke token…</a>' in profile
+
+    client.post("/accounts/profile/token/revoke/")
+
+    response = Client(HTTP_AUTHORIZATION=f"Token {key}").get("/api/me/bots")
+    assert (response.status_code, response.json()["code"]) == (401, "token-invalid")
 
 
 def test_revoking_without_a_token_says_so(client, ada):

@@ -1,0 +1,220 @@
+"""A bot owner with only a personal token (api/auth.py): every owners' endpoint works with
+`Authorization: Token <key>` and no cookie or CSRF token; a token's scopes (`bots`, `play`)
+bound what it may do (403 `token-scope`); a revoked or replaced key is 401 `token-invalid`;
+entering a ladder names its entrant, and a ladder for bots refuses a person."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from accounts.models import PersonalToken
+from accounts.services import token_issue
+from games.creation import SeatSpec, game_create
+from games.models import Bot, Game
+from league.models import Entry
+from tests.games.factories import SHORT, make_user
+from tests.league.factories import make_competition
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
+
+
+@pytest.fixture(autouse=True)
+def quick_validation(settings):
+    settings.BOTS_VALIDATION_MATCHES = 1
+
+
+def script(key: str) -> APIClient:
+    """A script: the token only, and CSRF checks on, as a browser's would be."""
+    client = APIClient(enforce_csrf_checks=True)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    return client
+
+
+def test_an_owner_does_everything_with_a_bots_token(django_capture_on_commit_callbacks):
+    owner = make_user("owner")
+    ladder = make_competition(slug="arena-test")
+    api = script(token_issue(user=owner, scopes=["bots"]))
+
+    with django_capture_on_commit_callbacks(execute=True):
+        registered = api.post(
+            "/api/me/bots", {"name": "Gus", "kind": "builtin", "strategy": "greedy"}, format="json"
+        )
+    assert registered.status_code == 201, registered.json()
+    bot_id = registered.json()["id"]
+    assert Bot.objects.get(pk=bot_id).owner == owner
+
+    listed = api.get("/api/me/bots")
+    assert [row["name"] for row in listed.json()] == ["Gus"]
+    detail = api.get(f"/api/me/bots/{bot_id}").json()
+    assert detail["status"] == "active"
+    assert detail["stats"]["calls"] == 0 and detail["strikes"] == 0
+
+    with django_capture_on_commit_callbacks(execute=True):
+        changed = api.patch(f"/api/me/bots/{bot_id}", {"strategy": "random"}, format="json")
+    assert (changed.status_code, changed.json()["strategy"]) == (200, "random")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        validated = api.post(f"/api/me/bots/{bot_id}/validate")
+    assert validated.status_code == 202
+    assert Bot.objects.get(pk=bot_id).status == Bot.Status.ACTIVE
+
+    entered = api.post("/api/ladders/arena-test/enter", {"bot": bot_id}, format="json")
+    assert entered.status_code == 201, entered.json()
+    assert (entered.json()["kind"], entered.json()["name"]) == ("bot", "Gus")
+    left = api.post("/api/ladders/arena-test/leave", {"bot": bot_id}, format="json")
+    assert (left.status_code, left.json()["active"]) == (200, False)
+    assert list(Entry.objects.filter(competition=ladder).values_list("bot", "active")) == [
+        (bot_id, False)
+    ]
+
+
+def test_a_pull_bots_token_is_issued_with_a_personal_token():
+    owner = make_user("owner")
+    bot = Bot.objects.create(owner=owner, name="poller", kind="pull", status="active")
+    response = script(token_issue(user=owner)).post(f"/api/me/bots/{bot.pk}/token")
+    assert response.status_code == 200 and response.json()["token"]
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("get", "/api/me/bots"),
+        ("post", "/api/me/bots"),
+        ("get", "/api/me/bots/{id}"),
+        ("patch", "/api/me/bots/{id}"),
+        ("post", "/api/me/bots/{id}/validate"),
+        ("post", "/api/me/bots/{id}/token"),
+        ("post", "/api/ladders/open/enter"),
+        ("post", "/api/ladders/open/leave"),
+    ],
+)
+def test_a_token_without_bots_is_refused_on_the_owners_endpoints(method, path):
+    owner = make_user("owner")
+    make_competition(slug="open")
+    bot = Bot.objects.create(owner=owner, name="b", kind="builtin", strategy="greedy")
+    before = Bot.objects.filter(pk=bot.pk).values().get()
+    api = script(token_issue(user=owner, scopes=["play"]))
+
+    body = {"bot": bot.pk, "name": "new", "kind": "builtin", "strategy": "random"}
+    response = getattr(api, method)(path.format(id=bot.pk), body, format="json")
+
+    assert (response.status_code, response.json()["code"]) == (403, "token-scope")
+    assert "`bots`" in response.json()["message"]
+    assert Bot.objects.filter(pk=bot.pk).values().get() == before
+    assert not Entry.objects.exists()
+
+
+def test_a_token_without_play_makes_no_move_and_starts_no_game():
+    ana = make_user("ana")
+    game = game_create(
+        variant_spec=SHORT, seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")], seed=3
+    )
+    api = script(token_issue(user=ana, scopes=["bots"]))
+    version = game.version
+
+    # Reading needs no scope.
+    assert api.get(f"/api/games/{game.pk}").status_code == 200
+    moves = [
+        api.post(f"/api/games/{game.pk}/commands", {"command": {"type": "draw"}}, format="json"),
+        api.post(f"/api/games/{game.pk}/resign"),
+        api.post(f"/api/games/{game.pk}/vacation", {"days": 1}, format="json"),
+        api.post(
+            "/api/games",
+            {"variant": SHORT, "seats": [{"user": "me"}, {"bot": "greedy"}]},
+            format="json",
+        ),
+    ]
+
+    for response in moves:
+        assert (response.status_code, response.json()["code"]) == (403, "token-scope")
+    assert Game.objects.count() == 1
+    assert Game.objects.get(pk=game.pk).version == version
+
+
+def test_a_play_token_plays():
+    ana = make_user("ana")
+    game = game_create(
+        variant_spec=SHORT, seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")], seed=3
+    )
+    api = script(token_issue(user=ana, scopes=["play"]))
+    assert api.post(f"/api/games/{game.pk}/resign").status_code == 200
+
+
+def test_a_revoked_or_replaced_token_is_401_token_invalid():
+    ana = make_user("ana")
+    old = token_issue(user=ana)
+    new = token_issue(user=ana)
+    refused = script(old).get("/api/me/bots")
+    assert (refused.status_code, refused.json()["code"]) == (401, "token-invalid")
+    assert refused["WWW-Authenticate"] == "Token"
+
+    assert script(new).delete("/api/me/token").status_code == 204
+    for path in ("/api/me/bots", "/api/games", "/api/ladders"):
+        response = script(new).get(path)
+        assert (response.status_code, response.json()["code"]) == (401, "token-invalid"), path
+
+
+def test_a_token_is_made_with_scopes_and_never_widens_itself():
+    ana = make_user("ana")
+    session = APIClient()
+    session.force_login(ana)
+
+    made = session.post("/api/me/token", {"scopes": ["bots"]}, format="json")
+    assert (made.status_code, made.json()["scopes"]) == (201, ["bots"])
+    assert session.get("/api/me/token").json()["scopes"] == ["bots"]
+    narrow = script(made.json()["token"])
+
+    wider = narrow.post("/api/me/token", {"scopes": ["bots", "play"]}, format="json")
+    assert (wider.status_code, wider.json()["code"]) == (403, "token-scope")
+    assert PersonalToken.objects.get(user=ana).scopes == "bots"
+    same = narrow.post("/api/me/token")
+    assert (same.status_code, same.json()["scopes"]) == (201, ["bots"])
+
+    bad = session.post("/api/me/token", {"scopes": ["admin"]}, format="json")
+    assert (bad.status_code, bad.json()["code"]) == (400, "invalid")
+    everything = session.post("/api/me/token")
+    assert everything.json()["scopes"] == ["bots", "play"]
+
+
+def test_a_token_made_before_scopes_has_them_all():
+    """The migration's default: an existing token keeps working everywhere."""
+    field = PersonalToken._meta.get_field("scopes")
+    assert field.get_default() == "bots play"
+
+
+# The footgun: entering a ladder names the entrant, and a ladder for bots refuses a person.
+
+
+def test_an_entry_without_an_entrant_is_refused_not_guessed():
+    ana = make_user("ana")
+    make_competition(slug="open")
+    bot = Bot.objects.create(owner=ana, name="b", kind="builtin", strategy="greedy")
+    api = script(token_issue(user=ana))
+
+    missing = api.post("/api/ladders/open/enter", {}, format="json")
+    both = api.post("/api/ladders/open/enter", {"bot": bot.pk, "person": True}, format="json")
+
+    assert (missing.status_code, missing.json()["code"]) == (400, "entrant-missing")
+    assert (both.status_code, both.json()["code"]) == (400, "entrant-ambiguous")
+    assert not Entry.objects.exists()
+    person = api.post("/api/ladders/open/enter", {"person": True}, format="json")
+    assert (person.status_code, person.json()["kind"]) == (201, "person")
+
+
+def test_a_ladder_for_bots_refuses_a_person(settings):
+    settings.LEAGUE_BOT_LADDERS = ["bot-arena"]
+    ada = make_user("ada")
+    make_competition(slug="bot-arena", name="Bot Arena")
+    bot = Bot.objects.create(
+        owner=ada, name="b", kind="builtin", strategy="greedy", status="active"
+    )
+    api = script(token_issue(user=ada))
+
+    refused = api.post("/api/ladders/bot-arena/enter", {"person": True}, format="json")
+
+    assert (refused.status_code, refused.json()["code"]) == (403, "ladder-for-bots")
+    assert not Entry.objects.exists()
+    entered = api.post("/api/ladders/bot-arena/enter", {"bot": bot.pk}, format="json")
+    assert entered.status_code == 201
+    assert list(Entry.objects.values_list("user", "bot")) == [(None, bot.pk)]
