@@ -244,7 +244,8 @@ class CallsOutput(serializers.Serializer[dict[str, Any]]):
     responses={200: CallsOutput, **error_responses(400, 403, 404)},
 )
 @api_view(["GET"])
-@authentication_classes([SessionAuthentication])
+@authentication_classes(PEOPLE)
+@permission_classes([BotsScope])
 def calls(request: Request, bot_id: int) -> Response:
     """The bot's kept calls (its last 100), newest first, 50 a page: each with its decision,
     the bot's answer, the verdict and a reason code (docs/bots-api.md, "Reason codes")."""

@@ -15,6 +15,7 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from accounts.services import token_issue
 from botcalls.reasons import REASONS
 from bots import turns
 from bots.remote import tokens, validation
@@ -115,6 +116,20 @@ def test_calls_are_paged_newest_first_and_only_for_their_owner():
     stranger.force_login(make_user())
     assert stranger.get(f"/api/me/bots/{bot.pk}/calls").status_code == 404
     assert APIClient().get(f"/api/me/bots/{bot.pk}/calls").status_code == 403
+
+
+def test_an_owner_reads_the_calls_with_a_personal_token_of_the_bots_scope():
+    owner = make_user()
+    bot = Bot.objects.create(owner=owner, name="p", kind=Bot.Kind.PULL)
+    BotCall.objects.create(bot=bot, game_id=1, at=timezone.now(), outcome="timeout", latency=1)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_issue(user=owner, scopes=['bots'])}")
+    answer = client.get(f"/api/me/bots/{bot.pk}/calls")
+    assert answer.status_code == 200, answer.content
+    assert [call["code"] for call in answer.json()["calls"]] == ["timeout"]
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_issue(user=owner, scopes=['play'])}")
+    answer = client.get(f"/api/me/bots/{bot.pk}/calls")
+    assert answer.status_code == 403 and answer.json()["code"] == "token-scope"
 
 
 def documented_reason_codes() -> set[str]:
