@@ -83,6 +83,13 @@ class Table:
     over: bool
     result: str
 
+    @property
+    def owed_catches(self) -> list[SeatPanel]:
+        """The seats the viewer may catch for a missed UNO (the catch succeeds): their Catch
+        buttons stand among the moves, by the hand (on a phone the seats sit under the pinned
+        dock, where a chance that lasts a moment would pass unseen)."""
+        return [seat for seat in self.seats if seat.catch is not None and seat.uno == "owes"]
+
 
 def table(
     view: View,

@@ -3,6 +3,8 @@ and only the second button sends it; the cost is then what the page said."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -11,6 +13,7 @@ from games.visibility import game_view
 from tests.games.factories import make_user
 from tests.web.browser.clicks import version, wait_for_board_after
 from tests.web.browser.conftest import ARTIFACTS
+from tests.web.test_uno_buttons import basic_plus_down_to_one
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -57,3 +60,26 @@ def test_a_wrong_catch_is_confirmed_then_costs_what_it_said(open_page):
     after = game_view(game_id=game.pk, viewer=ana)["hand_sizes"]
     assert after[0] == held[0] + 3
     assert page.locator(".hand .card").count() == after[0]
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 740), (1280, 800)])
+def test_a_missed_uno_is_caught_with_a_button_in_view(open_page, width, height):
+    """The catch of a missed UNO stands among the moves, by the hand: in the pinned dock on a
+    phone (the seats sit under it), on screen without scrolling on a desktop too."""
+    game, (ana, ben) = basic_plus_down_to_one()
+    page = open_page(ben, reverse("web:play", args=[game.pk]), width=width, height=height)
+    catch = page.get_by_role(
+        "button", name="Catch ana: 1 card and no UNO called — ana draws 3 cards"
+    )
+    assert catch.count() == 1
+    box = catch.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height
+    in_dock = page.locator(".dock").get_by_role("button", name=re.compile("^Catch ana"))
+    assert in_dock.count() == 1
+    # The seat still says why.
+    assert "owes UNO: can be caught" in page.locator('.seat[data-seat="0"]').inner_text()
+    page.screenshot(path=str(ARTIFACTS / f"catch-in-view-{width}x{height}.png"))
+    old = version(page)
+    catch.click()
+    wait_for_board_after(page, old)
+    assert game_view(game_id=game.pk, viewer=ben)["hand_sizes"][0] == 1 + 3
