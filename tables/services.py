@@ -26,6 +26,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Profile
+from chat.models import Mute
 from clocks import presence
 from engine import DECK, Variant
 from games import lobby
@@ -218,6 +219,8 @@ def open_table(
             raise InvalidTable(f"nobody is called {challenge!r}", code="unknown-user")
         if challenged.pk == opener.pk:
             raise InvalidTable("you cannot challenge yourself", code="challenge-self")
+        if Mute.objects.filter(muter=challenged, muted=opener).exists():
+            raise NotYours(f"{challenged.username} does not take your challenges", code="blocked")
         if fill_with_bots_after is not None:
             raise InvalidTable(
                 "a challenge starts when it is accepted: its other seats go to bots then, "
@@ -331,7 +334,7 @@ def _described(table: Table) -> str:
 def join(*, table_id: int, person: Person) -> Table:
     """Take a seat (accept, for a challenge); the last seat starts the game. Refusals:
     `own-table`, `already-seated`, `table-full` (it filled and started), `table-not-open`,
-    `not-challenged`, `birth-date-missing`."""
+    `not-challenged`, `blocked` (someone seated muted the person), `birth-date-missing`."""
     lapsed = False
     with transaction.atomic():
         table = _locked(table_id)
@@ -356,6 +359,11 @@ def join(*, table_id: int, person: Person) -> Table:
             seated = list(table.seats.values_list("user_id", flat=True))
             if person.pk in seated:
                 raise TableRefused("you sit at this table already", code="already-seated")
+            if Mute.objects.filter(muter_id__in=seated, muted_id=person.pk).exists():
+                # A person who muted (blocked) another never finds them at their table.
+                raise NotYours(
+                    "someone at this table has blocked you: choose another table", code="blocked"
+                )
             if len(seated) >= table.seat_count:
                 raise TableRefused("every seat of the table is taken", code="table-full")
             if table.variant.get("rules") == "newno":

@@ -355,3 +355,19 @@ def test_a_public_table_tells_the_openers_followers_once_and_a_challenge_tells_n
     assert notices.order_by("-pk").first().text == (
         "ana, whom you follow, opened a rated Basic-plus + precognitive table for 2"
     )
+
+
+def test_a_person_blocked_by_someone_seated_cannot_join_or_challenge_them():
+    ana, ben, cy = make_user("ana"), make_user("ben"), make_user("cy")
+    assert signed_in(ana).post("/api/people/ben/mute").status_code in (200, 201)
+    table = open_table(ana, seats=3)
+    refused(join(ben, table["id"]), 403, "blocked")
+    assert Table.objects.get(pk=table["id"]).seats.count() == 1
+    assert join(cy, table["id"]).status_code == 200
+    answer = signed_in(ben).post(
+        "/api/tables", {"variant": OFFICIAL, "seats": 2, "challenge": "ana"}, format="json"
+    )
+    refused(answer, 403, "blocked")
+    assert not Table.objects.filter(opener=ben).exists()
+    # ana may still challenge ben: the block is hers to keep.
+    assert open_table(ana, challenge="ben")["challenged"] == "ben"
