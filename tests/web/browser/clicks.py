@@ -33,8 +33,8 @@ def scrolls_sideways(page: Page) -> bool:
 
 def too_wide(page: Page) -> list[str]:
     """What a failed `scrolls_sideways` is about: the page's widths, then the elements that
-    end past the viewport's right edge, widest first (those inside a strip that scrolls on its
-    own marked "in a scroller"), named by tag, class and text."""
+    end past the viewport's right edge, those outside any strip that scrolls on its own first
+    (the others marked "in a scroller"), widest first, named by tag, class and text."""
     return list(
         page.evaluate(
             """() => {
@@ -50,7 +50,7 @@ def too_wide(page: Page) -> list[str]:
                  const wide = [...document.querySelectorAll('body *')]
                    .map(el => [el, el.getBoundingClientRect().right])
                    .filter(([, right]) => right > window.innerWidth)
-                   .sort((a, b) => b[1] - a[1]).slice(0, 8)
+                   .sort((a, b) => (scroller(a[0]) - scroller(b[0])) || (b[1] - a[1])).slice(0, 8)
                    .map(([el, right]) => el.tagName.toLowerCase() + '.'
                      + [...el.classList].join('.')
                      + ` right=${right.toFixed(2)}${scroller(el) ? ' in a scroller' : ''}`

@@ -11,7 +11,7 @@ from django.urls import reverse
 from games.creation import SeatSpec, game_create
 from games.visibility import game_view
 from tests.games.factories import make_user
-from tests.web.browser.clicks import version, wait_for_board_after
+from tests.web.browser.clicks import scrolls_sideways, too_wide, version, wait_for_board_after
 from tests.web.browser.conftest import ARTIFACTS
 from tests.web.test_uno_buttons import basic_plus_down_to_one
 
@@ -78,6 +78,7 @@ def test_a_missed_uno_is_caught_with_a_button_in_view(open_page, width, height):
     assert in_dock.count() == 1
     # The seat still says why.
     assert "owes UNO: can be caught" in page.locator('.seat[data-seat="0"]').inner_text()
+    assert not scrolls_sideways(page), too_wide(page)
     page.screenshot(path=str(ARTIFACTS / f"catch-in-view-{width}x{height}.png"))
     old = version(page)
     catch.click()
