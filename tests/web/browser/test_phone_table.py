@@ -179,3 +179,25 @@ def test_the_desktop_keeps_its_two_columns(open_page):
     page.wait_for_selector(".status--mine")
     assert page.evaluate("window.scrollY") == 0
     page.screenshot(path=str(ARTIFACTS / "desktop-table-1280x800.png"))
+
+
+def test_a_playable_card_scrolled_out_of_the_strip_does_not_widen_the_page(open_page):
+    """A long hand on a phone: a playable card past the strip's right edge. Its button's
+    screen-reader label must be clipped by the strip like the card (it once took the pinned dock
+    as its containing block, and the whole page scrolled sideways)."""
+    ana = make_user("ana")
+    game = game_create(
+        variant_spec={"rules": "official", "options": {"hand_size": 14}},
+        seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
+        seed=1,
+        dealer=1,
+    )
+    page = open_page(ana, reverse("web:play", args=[game.pk]), width=360, height=740)
+    page.wait_for_selector(".status--mine")
+    labels = page.evaluate(
+        "[...document.querySelectorAll('.hand__card--live .sr-only')]"
+        ".map(label => label.getBoundingClientRect().right)"
+    )
+    assert max(labels) > 360, labels  # a playable card lies beyond the screen, in the strip
+    assert not scrolls_sideways(page), too_wide(page)
+    assert page.evaluate("document.documentElement.scrollWidth") == 360
