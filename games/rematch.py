@@ -111,17 +111,13 @@ def offer(*, game_id: int, person: Person) -> Offer:
         RematchAnswer.objects.create(rematch=rematch, user=person, accepted=True)
         _start_if_all_accepted(game, rematch, person)
         if rematch.status == OPEN:
-            # Under the bell of every other person of the table (social/notifications.py).
-            for user_id in _people(game):
-                if user_id != person.pk:
-                    notify(
-                        user_id,
-                        Notification.Kind.REMATCH,
-                        f"{person.username} offers a rematch of game {game.pk}",
-                        url=game_url(game.pk),
-                        key=f"rematch:{game.pk}",
-                        game=game.pk,
-                    )
+            _tell_the_others(
+                game,
+                person,
+                f"{person.username} offers a rematch of game {game.pk}",
+                about=game.pk,
+                key=f"rematch:{game.pk}",
+            )
     return state(game_id)
 
 
@@ -186,16 +182,13 @@ def _start_if_all_accepted(game: Game, rematch: Rematch, person: Person) -> None
     rematch.status = STARTED
     rematch.new_game = new
     rematch.save(update_fields=["status", "new_game"])
-    for user_id in _people(game):
-        if user_id != person.pk:
-            notify(
-                user_id,
-                Notification.Kind.REMATCH,
-                f"The rematch of game {game.pk} started: game {new.pk}",
-                url=game_url(new.pk),
-                key=f"rematch-started:{new.pk}",
-                game=new.pk,
-            )
+    _tell_the_others(
+        game,
+        person,
+        f"The rematch of game {game.pk} started: game {new.pk}",
+        about=new.pk,
+        key=f"rematch-started:{new.pk}",
+    )
 
 
 def _game(game_id: int, *, lock: bool = False) -> Game:
@@ -218,3 +211,18 @@ def _people(game: Game) -> dict[int, str]:
 def _check_seated(game: Game, person: Person) -> None:
     if not Seat.objects.filter(game=game, user=person).exists():
         raise Forbidden("you hold no seat in this game", code="not-a-player")
+
+
+def _tell_the_others(game: Game, person: Person, text: str, *, about: int, key: str) -> None:
+    """A rematch notice under the bell of every other person of the table
+    (social/notifications.py), linking to game `about`."""
+    for user_id in _people(game):
+        if user_id != person.pk:
+            notify(
+                user_id,
+                Notification.Kind.REMATCH,
+                text,
+                url=game_url(about),
+                key=key,
+                game=about,
+            )

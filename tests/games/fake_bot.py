@@ -21,6 +21,9 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from rest_framework.test import APIClient
+
+from bots.remote import tokens
 from bots.remote.webhook import SIGNATURE_HEADER
 from bots.strategies import find_strategy
 from games.models import Bot
@@ -154,3 +157,18 @@ def webhook_bot(url: str, status: str = Bot.Status.ACTIVE) -> Bot:
         owner=make_user(), name="hooky", kind=Bot.Kind.WEBHOOK, url=url, secret="s3cret",
         status=status,
     )  # fmt: skip
+
+
+def active_pull_bot() -> tuple[Bot, str]:
+    """An active pull bot of a new owner, and its bot token."""
+    bot = Bot.objects.create(
+        owner=make_user(), name="poller", kind=Bot.Kind.PULL, status=Bot.Status.ACTIVE
+    )
+    return bot, tokens.issue_token(bot)
+
+
+def bot_client(token: str) -> APIClient:
+    """An API client that speaks as the bot of `token`."""
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bot {token}")
+    return client

@@ -23,7 +23,7 @@ from clocks import overdue
 from games.creation import SeatSpec, game_create
 from games.models import Bot, BotCall, Game
 from tests.games.factories import SHORT, make_user
-from tests.games.fake_bot import FakeBot, webhook_bot
+from tests.games.fake_bot import FakeBot, active_pull_bot, bot_client, webhook_bot
 
 pytestmark = pytest.mark.django_db
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -148,16 +148,7 @@ def test_the_docs_table_of_reason_codes_is_the_codes_set():
 
 @pytest.fixture
 def pull_bot() -> tuple[Bot, str]:
-    bot = Bot.objects.create(
-        owner=make_user(), name="poller", kind=Bot.Kind.PULL, status=Bot.Status.ACTIVE
-    )
-    return bot, tokens.issue_token(bot)
-
-
-def bot_client(token: str) -> APIClient:
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bot {token}")
-    return client
+    return active_pull_bot()
 
 
 def pull_game(bot: Bot) -> Game:

@@ -13,30 +13,22 @@ from rest_framework.test import APIClient
 
 from bots import turns
 from bots.driver import step
-from bots.remote import tokens, validation
+from bots.remote import validation
 from bots.strategies import find_strategy
 from clocks import overdue
 from engine import MATCH_OVER
 from games.creation import SeatSpec, game_create
 from games.models import Bot, Game
 from games.repository import repository
-from tests.games.factories import SHORT, make_user
+from tests.games.factories import SHORT
+from tests.games.fake_bot import active_pull_bot, bot_client
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def pull_bot() -> tuple[Bot, str]:
-    bot = Bot.objects.create(
-        owner=make_user(), name="poller", kind=Bot.Kind.PULL, status=Bot.Status.ACTIVE
-    )
-    return bot, tokens.issue_token(bot)
-
-
-def client_for(token: str) -> APIClient:
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bot {token}")
-    return client
+    return active_pull_bot()
 
 
 def match_with(bot: Bot) -> Game:
@@ -77,7 +69,7 @@ def test_a_pull_bot_plays_a_whole_match_against_builtin_bots(pull_bot):
     bot, token = pull_bot
     game = match_with(bot)
     posted = play_against_builtins(
-        client_for(token), game, lambda decision, command, n: f"pull-{decision['version']}"
+        bot_client(token), game, lambda decision, command, n: f"pull-{decision['version']}"
     )
     bot.refresh_from_db()
     assert posted > 0 and bot.calls == posted and bot.strikes == 0
@@ -112,7 +104,7 @@ def test_past_the_deadline_the_fallback_moves_with_a_strike(pull_bot):
 
 def test_errors_are_typed_json(pull_bot):
     bot, token = pull_bot
-    client = client_for(token)
+    client = bot_client(token)
     game = match_with(bot)
     turns.advance_game(game_id=game.pk)
     decision = client.get("/api/bot/decisions").json()[0]
@@ -129,7 +121,7 @@ def test_errors_are_typed_json(pull_bot):
     assert illegal.status_code == 422 and "message" in illegal.json()
     missing = post(decision["legal"][0], path="/api/bot/games/999999/commands")
     assert missing.status_code == 404 and missing.json()["code"] == "game-not-found"
-    assert client_for("wrong").get("/api/bot/decisions").status_code in (401, 403)
+    assert bot_client("wrong").get("/api/bot/decisions").status_code in (401, 403)
     assert APIClient().get("/api/bot/decisions").status_code in (401, 403)
 
 
@@ -175,14 +167,14 @@ def test_a_pull_bot_passes_validation_by_playing_its_matches_through_the_api(val
     bot.refresh_from_db()
     assert bot.status == Bot.Status.VALIDATING  # an unstarted round does not time out
 
-    first_poll = client_for(token).get("/api/bot/decisions")
+    first_poll = bot_client(token).get("/api/bot/decisions")
     assert first_poll.status_code == 200
     games = round_games(bot)
     assert len(games) == 3 and all(game.status == Game.Status.PLAYING for game in games)
     # The bot sits in a different place each match.
     assert len({game.seats.get(registered_bot=bot).number for game in games}) == 3
 
-    posted = play_decisions(client_for(token), random.Random(3))
+    posted = play_decisions(bot_client(token), random.Random(3))
 
     bot.refresh_from_db()
     assert bot.status == Bot.Status.ACTIVE, bot.status_reason
@@ -194,7 +186,7 @@ def test_a_pull_bot_passes_validation_by_playing_its_matches_through_the_api(val
 @pytest.mark.django_db(transaction=True)
 def test_an_illegal_command_fails_a_pull_bots_validation_and_its_games_still_end(validating):
     bot, token = validating
-    client = client_for(token)
+    client = bot_client(token)
     decision = client.get("/api/bot/decisions").json()[0]
     body = {
         "command": {"type": "play", "seat": decision["seat"], "card": "purple-11", "uno": False},
@@ -215,7 +207,7 @@ def test_an_illegal_command_fails_a_pull_bots_validation_and_its_games_still_end
 @pytest.mark.django_db(transaction=True)
 def test_a_timeout_fails_a_pull_bots_validation(validating):
     bot, token = validating
-    assert client_for(token).get("/api/bot/decisions").json()  # the round starts
+    assert bot_client(token).get("/api/bot/decisions").json()  # the round starts
     later = timezone.now() + timedelta(seconds=31)
     overdue.expire(now=later)
     bot.refresh_from_db()
@@ -227,7 +219,7 @@ def test_a_timeout_fails_a_pull_bots_validation(validating):
 @pytest.mark.django_db(transaction=True)
 def test_a_round_not_over_in_time_fails_and_a_new_round_starts_clean(validating, settings):
     bot, token = validating
-    client_for(token).get("/api/bot/decisions")  # the round starts
+    bot_client(token).get("/api/bot/decisions")  # the round starts
     first = round_games(bot)
     validation.settle_validations()
     bot.refresh_from_db()
@@ -242,10 +234,10 @@ def test_a_round_not_over_in_time_fails_and_a_new_round_starts_clean(validating,
     # The owner asks again: a new round, and only its games wait on the bot.
     bot = validation.bot_validate(bot)
     assert bot.status == Bot.Status.VALIDATING and bot.validation_round == 2
-    pending = {d["game"] for d in client_for(token).get("/api/bot/decisions").json()}
+    pending = {d["game"] for d in bot_client(token).get("/api/bot/decisions").json()}
     assert pending and pending.isdisjoint(game.pk for game in first)
     assert all(Game.objects.get(pk=game.pk).status == MATCH_OVER for game in first)
-    play_decisions(client_for(token), random.Random(4))
+    play_decisions(bot_client(token), random.Random(4))
     bot.refresh_from_db()
     assert bot.status == Bot.Status.ACTIVE, bot.status_reason
 
@@ -263,4 +255,4 @@ def test_a_bot_cannot_take_the_command_ids_the_system_will_use(pull_bot):
         after = decision["version"] + len(step(variant, state, command)[0])
         return [f"advance:{after}", f"system/advance:{after}", f"fallback:1:{after}"][n % 3]
 
-    assert play_against_builtins(client_for(token), game, system_ids) > 3
+    assert play_against_builtins(bot_client(token), game, system_ids) > 3
