@@ -42,13 +42,13 @@ def test_a_seated_person_sends_a_message_and_the_other_sees_it(open_page):
     # A spectator says something the seats must not read while the match plays.
     cys.locator("#chat summary").click()
     cys.fill("#chat-text", "ben holds two wilds")
-    cys.locator("#chat-body button[type=submit]").click()
+    cys.locator("#chat-body").get_by_role("button", name="Send", exact=True).click()
     cys.wait_for_selector("#chat-messages >> text=ben holds two wilds")
 
     anas.evaluate("window.stillTheSamePage = true")
     anas.locator("#chat summary").click()
     anas.fill("#chat-text", "good luck, have fun! " + "averyveryverylongwordwithoutanyspace" * 3)
-    anas.locator("#chat-body button[type=submit]").click()
+    anas.locator("#chat-body").get_by_role("button", name="Send", exact=True).click()
     anas.wait_for_selector("#chat-messages >> text=good luck, have fun!")
     assert anas.evaluate("window.stillTheSamePage") is True
     # The form is empty again, ready for the next line.

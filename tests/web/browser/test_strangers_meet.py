@@ -32,7 +32,7 @@ def say(page, text: str) -> None:
     if not page.locator("#chat[open]").count():
         page.locator("#chat summary").click()
     page.fill("#chat-text", text)
-    page.locator("#chat-body button[type=submit]").click()
+    page.locator("#chat-body").get_by_role("button", name="Send", exact=True).click()
     page.wait_for_selector(f"#chat-messages >> text={text}")
 
 
@@ -99,7 +99,7 @@ def test_two_strangers_meet_play_a_rated_game_talk_and_a_report_is_hidden(open_p
     for person, page in (("ana", anas), ("ben", bens)):
         page.goto(page.url.split("/games/")[0] + f"/players/{person}/")
         official = page.locator('article.rating-panel[data-family="official"]')
-        assert "1" in official.locator("dt:has-text('Rated games') + dd").inner_text()
+        assert official.locator("dt:has-text('Rated games') + dd").inner_text().strip() == "1"
         assert official.locator(".badge--provisional").inner_text() == "provisional"
         assert official.locator("ul.rated-games li").count() == 1
         assert official.locator(f'ul.rated-games a[href*="/games/{game.pk}/"]').count() >= 1
