@@ -19,6 +19,9 @@ $(STAMP): requirements.txt requirements-dev.txt
 # The shell execs runserver, which so becomes run_periodic's parent: however runserver ends
 # (Ctrl-C, a kill, a crash), run_periodic sees its parent gone and stops within a second.
 run: export DEBUG := 1
+# The demo's ladder plays while someone visits the site and rests 10 minutes after the last
+# visit (league/rest.py), so an idle `make run` stops growing.
+run: export LEAGUE_LADDER_REST_SECONDS ?= 600
 run: .venv
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py seed_demo

@@ -94,6 +94,9 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Where ladders rest while nobody visits (`make run`), the note that someone does
+    # (frontdoor/visits.py); nothing otherwise.
+    "frontdoor.visits.VisitMiddleware",
     # Last, as axes asks: turns a sign-in refused for a lockout into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -445,6 +448,13 @@ BOTS_VALIDATION_RESEND = int(os.environ.get("BOTS_VALIDATION_RESEND", "120"))
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 # Leagues (league/services.py; docs/league.md): seconds between two ladder matchmaking runs.
 LEAGUE_MATCHMAKING_SECONDS = int(os.environ.get("LEAGUE_MATCHMAKING_SECONDS", "30"))
+# The ladders' brakes (league/rest.py; docs/ladders.md, "Budget and rest"): sets (tables) an
+# entrant may start in a ladder in any 24 hours (0: no budget); seconds without a visit to the
+# site after which beat's matchmaking seats no new table (0: never rests; `make run` sets 600),
+# and how often a process records a visit while it serves requests.
+LEAGUE_LADDER_SETS_PER_DAY = int(os.environ.get("LEAGUE_LADDER_SETS_PER_DAY", "100"))
+LEAGUE_LADDER_REST_SECONDS = int(os.environ.get("LEAGUE_LADDER_REST_SECONDS", "0"))
+LEAGUE_VISIT_WRITE_SECONDS = int(os.environ.get("LEAGUE_VISIT_WRITE_SECONDS", "30"))
 # Ladders for bots only (league/ladders.py, ladder_enter): their slugs. A person's own entry is
 # refused there (403 `ladder-for-bots`); every other ladder mixes people and bots.
 LEAGUE_BOT_LADDERS = env_list("LEAGUE_BOT_LADDERS") or ["bot-arena"]

@@ -24,7 +24,7 @@ from engine import PLAYING
 from games.actors import is_person
 from games.errors import Forbidden
 from games.models import Bot, Game, Seat
-from league import ratings
+from league import ratings, rest
 from league.errors import CompetitionError
 from league.models import Competition, Entry, LadderSet, Rating
 from league.services import competition_game, competition_join, competition_leave
@@ -79,8 +79,8 @@ def open_sets(competition: Competition) -> QuerySet[LadderSet]:
 
 def idle_entries(competition: Competition) -> QuerySet[Entry]:
     """The entries matchmaking may seat: active, a person or an active bot (a suspended,
-    failed or validating bot waits), not seated in a playing game of the ladder and not in a
-    set with rotations still to play."""
+    failed or validating bot waits), not seated in a playing game of the ladder, not in a
+    set with rotations still to play and within the day's budget of sets (league/rest.py)."""
     playing = Seat.objects.filter(game__status=PLAYING, game__context__competition=competition.pk)
     in_sets = {int(entry) for entries in open_sets(competition).values_list("entries", flat=True)
                for entry in entries}  # fmt: skip
@@ -90,7 +90,7 @@ def idle_entries(competition: Competition) -> QuerySet[Entry]:
         # NOT IN over a list holding NULL is never true: keep the NULLs out of the subqueries.
         .exclude(user__in=playing.filter(user__isnull=False).values("user"))
         .exclude(bot__in=playing.filter(registered_bot__isnull=False).values("registered_bot"))
-        .exclude(pk__in=in_sets)
+        .exclude(pk__in=in_sets | rest.over_budget(competition))
         .select_related("user", "bot")
         .order_by("pk")
     )

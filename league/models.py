@@ -461,7 +461,11 @@ class LadderSet(models.Model):
 
     class Meta:
         ordering = ["competition", "pk"]
-        indexes = [models.Index(fields=["competition", "made", "size"])]
+        indexes = [
+            models.Index(fields=["competition", "made", "size"]),
+            # The matchmaking budget counts each entrant's sets of the last day (league/rest.py).
+            models.Index(fields=["competition", "created_at"]),
+        ]
 
     def __str__(self) -> str:
         return f"set {self.pk} of {self.competition}"
@@ -558,3 +562,15 @@ class LadderMeeting(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry} ahead of {self.other} in {self.ahead} of {self.games} games"
+
+
+class SiteVisit(models.Model):
+    """When a request last reached the site: one row, written only where ladders rest while
+    nobody visits (LEAGUE_LADDER_REST_SECONDS, which `make run` sets), by the front door
+    (frontdoor/visits.py) at most every LEAGUE_VISIT_WRITE_SECONDS per process. Beat's
+    matchmaking reads it (league/rest.py)."""
+
+    seen_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"site last visited {self.seen_at:%Y-%m-%d %H:%M:%S}"

@@ -9,7 +9,7 @@ import logging
 
 from celery import shared_task
 
-from league import ladders, seasons
+from league import ladders, rest, seasons
 from league.models import Competition
 
 log = logging.getLogger(__name__)
@@ -17,7 +17,10 @@ log = logging.getLogger(__name__)
 
 @shared_task(ignore_result=True)
 def ladder_matchmaking() -> None:
-    """Seat the idle entrants of every ladder with matchmaking on in new games."""
+    """Seat the idle entrants of every ladder with matchmaking on in new games, unless the
+    ladders rest because nobody visits the site (league/rest.py)."""
+    if rest.resting():
+        return
     running = Competition.objects.filter(kind=Competition.Kind.LADDER, matchmaking=True)
     for competition in running.order_by("pk"):
         try:
