@@ -138,6 +138,19 @@ class GameRowOutput(serializers.Serializer[Any]):
 class ListQuery(serializers.Serializer[dict[str, Any]]):
     status = serializers.ChoiceField(choices=["playing", "finished"], required=False)
     my_turn = serializers.BooleanField(required=False, default=False)
+    before = serializers.IntegerField(
+        min_value=1,
+        required=False,
+        help_text="With status=finished: the page after this game (the `before` of the "
+        '`Link: <...>; rel="next"` header of the page before).',
+    )
+    limit = serializers.IntegerField(
+        min_value=1,
+        max_value=lobby.FINISHED_PAGE,
+        required=False,
+        default=lobby.FINISHED_PAGE,
+        help_text="With status=finished: games in a page.",
+    )
 
 
 class EventsQuery(serializers.Serializer[dict[str, Any]]):
@@ -168,15 +181,28 @@ class Games(APIView):
         responses={200: GameRowOutput(many=True), **error_responses(400, 403)},
     )
     def get(self, request: Request) -> Response:
-        """My games, newest activity first: `?status=playing|finished`, `?my_turn=1`."""
+        """My games, newest activity first: `?status=playing|finished`, `?my_turn=1`. Finished
+        games come a page at a time (`limit`, at most 50): when more follow, the `Link`
+        header's `rel="next"` is the next page's URL (`before=<the last game's id>`)."""
         query = ListQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
-        rows = lobby.games_of(
-            person=person(request),
-            status=query.validated_data.get("status"),
-            my_turn=query.validated_data["my_turn"],
+        found = query.validated_data
+        if found.get("status") != "finished":
+            rows = lobby.games_of(
+                person=person(request), status=found.get("status"), my_turn=found["my_turn"]
+            )
+            return Response(GameRowOutput(rows, many=True).data)
+        page = lobby.finished_page(
+            person=person(request), before=found.get("before"), limit=found["limit"]
         )
-        return Response(GameRowOutput(rows, many=True).data)
+        rows = [row for row in page.rows if row.my_turn] if found["my_turn"] else page.rows
+        response = Response(GameRowOutput(rows, many=True).data)
+        if page.before is not None:
+            following = request.query_params.copy()
+            following["before"] = str(page.before)
+            url = request.build_absolute_uri(f"{request.path}?{following.urlencode()}")
+            response["Link"] = f'<{url}>; rel="next"'
+        return response
 
     @extend_schema(request=CreateInput, responses={201: GameOutput, **error_responses(400, 403)})
     def post(self, request: Request) -> Response:

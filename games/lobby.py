@@ -14,13 +14,14 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import Profile
 from clocks import presence
 from games.actors import Person, Viewer, is_person, seats_held
 from games.creation import SeatSpec, game_create
-from games.errors import InvalidGame
+from games.errors import GameNotFound, InvalidGame
 from games.game_settings import GameSettings
 from games.models import Bot, Game, Seat
 from games.repository import Loaded, repository
@@ -212,19 +213,54 @@ def games_of(*, person: Person, status: str | None = None, my_turn: bool = False
     """The games where `person` holds a seat, newest activity first.
 
     `status` "playing" (every game not over) or "finished"; `my_turn`: only games waiting for
-    one of the person's seats.
+    one of the person's seats. A person's finished games only grow: list them a page at a
+    time (finished_page).
     """
-    games = (
-        Game.objects.filter(seats__user=person)
-        .distinct()
-        .prefetch_related("seats__user", "seats__registered_bot")
-    )
+    games = _games_of(person)
     if status == "playing":
         games = games.exclude(status=Game.Status.MATCH_OVER)
     elif status == "finished":
         games = games.filter(status=Game.Status.MATCH_OVER)
     rows = [_row(game, person) for game in games.order_by("-last_activity", "-pk")]
     return [row for row in rows if row.my_turn] if my_turn else rows
+
+
+# A page of finished games: what the lobby's tab and GET /api/games?status=finished show at once.
+FINISHED_PAGE = 50
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedPage:
+    rows: list[GameRow]
+    # The id of the last game shown, for the next page (`before`); None on the last page.
+    before: int | None
+
+
+def finished_page(
+    *, person: Person, before: int | None = None, limit: int | None = None
+) -> FinishedPage:
+    """The person's finished games, newest activity first, `limit` at a time: those after game
+    `before` in that order (a keyset, never an offset, so a page costs the same however many
+    games come before it, and a game finished meanwhile shifts nothing). Raises GameNotFound
+    when there is no game `before`. `limit`: FINISHED_PAGE when not given."""
+    limit = limit or FINISHED_PAGE
+    games = _games_of(person).filter(status=Game.Status.MATCH_OVER)
+    if before is not None:
+        mark = Game.objects.filter(pk=before).values_list("last_activity", flat=True).first()
+        if mark is None:
+            raise GameNotFound(before)
+        games = games.filter(Q(last_activity__lt=mark) | Q(last_activity=mark, pk__lt=before))
+    found = list(games.order_by("-last_activity", "-pk")[: limit + 1])
+    rows = [_row(game, person) for game in found[:limit]]
+    return FinishedPage(rows, rows[-1].game.pk if len(found) > limit else None)
+
+
+def _games_of(person: Person) -> QuerySet[Game]:
+    return (
+        Game.objects.filter(seats__user=person)
+        .distinct()
+        .prefetch_related("seats__user", "seats__registered_bot")
+    )
 
 
 def _row(game: Game, person: Person) -> GameRow:

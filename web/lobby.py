@@ -13,17 +13,19 @@ from dataclasses import dataclass
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from engine.events import GAME_ABORTED
+from frontdoor import boundary
 from frontdoor.variant_text import time_left, variant_details, variant_title
 from games import rematch
 from games.actors import Person
-from games.lobby import GameRow, SeatInfo, games_of
+from games.errors import GameNotFound
+from games.lobby import GameRow, SeatInfo, finished_page, games_of
 from games.models import Game, GameEvent, GameSummary, MatchResult
 from games.visibility import game_view
 from league.models import Fixture
@@ -205,8 +207,14 @@ def lobby(request: SignedInRequest) -> HttpResponse:
     tab = request.GET.get("show", "playing")
     if tab not in TABS:
         tab = "playing"
+    older = None
     if tab == "finished":
-        rows = games_of(person=person, status="finished")
+        # A page at a time, the next after the last game shown (`before`, games/lobby.py).
+        try:
+            page = finished_page(person=person, before=boundary.integer(request.GET, "before"))
+        except GameNotFound as error:
+            raise Http404(error.message) from error
+        rows, older = page.rows, page.before
         waiting = sum(row.my_turn for row in games_of(person=person, status="playing"))
     else:
         playing = games_of(person=person, status="playing")
@@ -220,6 +228,8 @@ def lobby(request: SignedInRequest) -> HttpResponse:
         "tabs": TABS,
         "waiting": waiting,
         "games": lobby_games(rows, person),
+        # The finished tab's next page: the id of its last game, or None on the last page.
+        "older": older,
         # Rematches others offered that wait for the person's answer (games/rematch.py).
         "rematch_offers": rematch.open_offers_for(person),
         # Open tables to join, the person's own, challenges for them (web/tables.py).
