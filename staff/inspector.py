@@ -72,11 +72,57 @@ class LoggedEvent:
         return "+" + duration_words(self.since_previous.total_seconds())
 
 
-def game_log(game: Game, seat: int | None = None) -> list[LoggedEvent]:
-    """Every event of the game in version order, with the time since the one before; with
-    `seat`, each event's data as that seat sees it (the engine's view_event), not as stored."""
+# Events the inspector shows at once: a 10,000-event match is a window at a time, not 8 MB.
+LOG_WINDOW = 200
+
+
+@dataclass(frozen=True, slots=True)
+class LogWindow:
+    """Events `first` to `last` of the game's log, and where the windows beside it start."""
+
+    first: int
+    last: int
+    events: list[LoggedEvent]
+    # The first version of the window before and after this one (None: none there).
+    earlier: int | None
+    later: int | None
+    # The first version of the log's last window.
+    final: int
+
+
+def window_around(game: Game, version: int, size: int | None = None) -> int:
+    """The first version of the window that shows event `version` in its middle."""
+    size = size or LOG_WINDOW
+    return max(1, min(version - size // 2, game.version - size + 1))
+
+
+def log_window(
+    game: Game, first: int, seat: int | None = None, size: int | None = None
+) -> LogWindow:
+    """`size` (LOG_WINDOW) events of the log from version `first` (game_log's rows), and the
+    windows beside."""
+    size = size or LOG_WINDOW
+    last = min(game.version, first + size - 1)
+    return LogWindow(
+        first=first,
+        last=last,
+        events=game_log(game, seat, first=first, last=last),
+        earlier=max(1, first - size) if first > 1 else None,
+        later=last + 1 if last < game.version else None,
+        final=max(1, game.version - size + 1),
+    )
+
+
+def game_log(
+    game: Game, seat: int | None = None, *, first: int = 1, last: int | None = None
+) -> list[LoggedEvent]:
+    """The game's events `first` to `last` (by default all) in version order, with the time
+    since the one before; with `seat`, each event's data as that seat sees it (the engine's
+    view_event), not as stored."""
+    # The event before the first too, for the first's time since it.
     rows = list(
-        GameEvent.objects.filter(game=game)
+        GameEvent.objects.filter(game=game, version__gte=max(1, first - 1))
+        .filter(**({} if last is None else {"version__lte": last}))
         .order_by("version")
         .values_list(
             "global_position",
@@ -93,21 +139,24 @@ def game_log(game: Game, seat: int | None = None) -> list[LoggedEvent]:
     people = _usernames(
         int(match[2]) for row in rows if (match := PERSON_ACTOR.match(row[6])) is not None
     )
-    seen: list[dict[str, Any]] | None = None
+    seen: dict[int, dict[str, Any]] | None = None
     if seat is not None:
-        events = store.load(game.pk)
-        variant = repository.variant(game, events)
-        seen = [variant.view_event(event, seat) for event in events]
+        variant = repository.variant(game)
+        events = store.load(game.pk, after=first - 1, until=last)
+        seen = {first + n: variant.view_event(event, seat) for n, event in enumerate(events)}
     log = []
     previous: datetime | None = None
     for position, version, kind, schema, data, visibility, actor, command_id, at in rows:
+        if version < first:
+            previous = at
+            continue
         log.append(
             LoggedEvent(
                 global_position=position,
                 version=version,
                 type=kind,
                 schema_version=schema,
-                data=data if seen is None else seen[version - 1],
+                data=data if seen is None else seen[version],
                 visibility=visibility,
                 actor=actor,
                 actor_name=_actor_name(actor, people),
@@ -154,9 +203,8 @@ def state_at(game: Game, version: int, seat: int | None = None) -> StateAt:
     Raises ValueError for a version the log does not hold."""
     if not 1 <= version <= game.version:
         raise ValueError(f"game {game.pk} has events 1 to {game.version}, not {version}")
-    events = store.load(game.pk, until=version)
-    variant = repository.variant(game, events)
-    state = variant.replay(events)
+    # From the newest snapshot below it (games/repository.py): the same fold, bounded work.
+    variant, state, _ = repository.state(game, until=version)
     return StateAt(version, asdict(state) if seat is None else variant.view(state, seat))
 
 

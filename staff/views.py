@@ -74,28 +74,38 @@ def game_search(request: HttpRequest) -> HttpResponse:
 @staff_only
 @require_GET
 def game_inspector(request: HttpRequest, game_id: int) -> HttpResponse:
-    """A game's whole log, its seats and settings, and the engine's state after event `?at=`
-    (by default after the last event). A staff member playing in the game sees the log and the
-    state as their seat does while its cards are hidden; anyone else's look at hidden cards is
-    an audit entry (staff/inspections.py)."""
+    """A game's log, a window of it at a time, its seats and settings, and the engine's state
+    after event `?at=` (by default after the last event). The log shows LOG_WINDOW events from
+    `?log=` (by default the window around the state's event). A staff member playing in the
+    game sees the log and the state as their seat does while its cards are hidden; anyone
+    else's look at hidden cards is an audit entry (staff/inspections.py)."""
     game = get_object_or_404(Game, pk=game_id)
     # Not a number: 400 `invalid-number` (frontdoor/boundary.py); a number past the log: 404.
-    at = boundary.integer(request.GET, "at")
-    version = game.version
-    if at is not None:
-        if not 1 <= at <= game.version:
-            raise Http404(f"game {game.pk} has events 1 to {game.version}, not {at}")
-        version = at
+    version = _event_number(request, game, "at", default=game.version)
+    first = _event_number(request, game, "log", default=None)
     seat = inspections.own_seat(game, request.user)
     if seat is None and inspections.hidden(game):
         inspections.record(game, request.user, version)
     context = {
         "game": game,
         "own_seat": seat,
-        "log": inspector.game_log(game, seat),
+        "log": inspector.log_window(game, first or inspector.window_around(game, version), seat)
+        if game.version
+        else None,
         "state": inspector.state_at(game, version, seat) if version else None,
         "seats": inspector.seat_rows(game),
         "facts": inspector.game_facts(game),
         "audit": inspections.entries(game),
     }
     return render(request, "staff/game.html", context)
+
+
+def _event_number(request: HttpRequest, game: Game, name: str, default: int | None) -> int | None:
+    """The event number `?<name>=`: 400 `invalid-number` if it is not a number, 404 past the
+    log."""
+    number = boundary.integer(request.GET, name)
+    if number is None:
+        return default
+    if not 1 <= number <= game.version:
+        raise Http404(f"game {game.pk} has events 1 to {game.version}, not {number}")
+    return number

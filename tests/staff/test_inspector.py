@@ -280,3 +280,36 @@ def test_the_search_page_links_each_game_to_its_inspector(games):
     by_id = client.get("/staff/games/", {"q": str(games["bot"].pk)}).content.decode()
     assert f'<a href="/staff/games/{games["bot"].pk}/">' in by_id
     assert "Hooky (bot #" in by_id
+
+
+def test_the_log_is_shown_a_window_at_a_time(played, monkeypatch):
+    monkeypatch.setattr(inspector, "LOG_WINDOW", 2)
+    client = staff_client()
+    last = played.version
+    assert last >= 5
+
+    # By default the window around the state's event, the last: the log's last two events.
+    page = client.get(f"/staff/games/{played.pk}/").content.decode()
+    assert sorted(Page(page).rows) == [last - 1, last]
+    assert f"events {last - 1} to {last} of {last}" in page
+    assert f'href="?at={last}&amp;log={last - 3}#log">‹ earlier events</a>' in page
+    assert "later events › · last »</span>" in page  # no later window: not a link
+
+    # ?log= moves the window and keeps the state's event; every event is reachable.
+    seen: list[int] = []
+    first: int | None = 1
+    while first is not None:
+        shown = Page(client.get(f"/staff/games/{played.pk}/?at=2&log={first}").content.decode())
+        assert json.loads(shown.pres["state-json"]) == json.loads(
+            inspector.state_at(played, 2).state_json
+        )
+        seen += sorted(shown.rows)
+        first = inspector.log_window(played, first).later
+    assert seen == list(range(1, last + 1))
+    # Each event's time since the one before, across the window's edge too.
+    whole = {entry.version: entry.since_words for entry in inspector.game_log(played)}
+    windowed = inspector.log_window(played, 3).events[0]
+    assert windowed.since_words == whole[3] != ""
+
+    for bad, status in (("0", 404), (str(last + 1), 404), ("x", 400)):
+        assert client.get(f"/staff/games/{played.pk}/?log={bad}").status_code == status, bad
