@@ -81,8 +81,9 @@ def game_inspector(request: HttpRequest, game_id: int) -> HttpResponse:
     else's look at hidden cards is an audit entry (staff/inspections.py)."""
     game = get_object_or_404(Game, pk=game_id)
     # Not a number: 400 `invalid-number` (frontdoor/boundary.py); a number past the log: 404.
-    version = _event_number(request, game, "at", default=game.version)
-    first = _event_number(request, game, "log", default=None)
+    at = _event_number(request, game, "at")
+    version = game.version if at is None else at
+    first = _event_number(request, game, "log")
     seat = inspections.own_seat(game, request.user)
     if seat is None and inspections.hidden(game):
         inspections.record(game, request.user, version)
@@ -100,12 +101,12 @@ def game_inspector(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "staff/game.html", context)
 
 
-def _event_number(request: HttpRequest, game: Game, name: str, default: int | None) -> int | None:
-    """The event number `?<name>=`: 400 `invalid-number` if it is not a number, 404 past the
-    log."""
+def _event_number(request: HttpRequest, game: Game, name: str) -> int | None:
+    """The event number `?<name>=` (None without one): 400 `invalid-number` if it is not a
+    number, 404 past the log."""
     number = boundary.integer(request.GET, name)
     if number is None:
-        return default
+        return None
     if not 1 <= number <= game.version:
         raise Http404(f"game {game.pk} has events 1 to {game.version}, not {number}")
     return number
