@@ -13,9 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from datetime import UTC
 from typing import Any, ClassVar
 
 from django.db import models, transaction
+from django.db.models import Count, Q, QuerySet
+from django.db.models.functions import TruncMinute
 
 from engine import HAND_OVER, MATCH_OVER, PLAYING
 from engine.events import (
@@ -28,7 +31,14 @@ from engine.events import (
     SEAT_FORFEITED,
 )
 from games import seat_facts, store
-from games.models import GameSummary, HandResult, MatchResult, ProjectionCheckpoint
+from games.models import (
+    ActivityMinute,
+    GameEvent,
+    GameSummary,
+    HandResult,
+    MatchResult,
+    ProjectionCheckpoint,
+)
 from games.store import Record
 
 # Global positions per transaction: large enough to amortise the round trips, small enough to
@@ -48,6 +58,10 @@ class Projection:
     handlers: ClassVar[Mapping[str, Callable[[Any, Record], None]]]
     # Read every event, not only the handled types (begin/finish look at them all).
     every_event: ClassVar[bool] = False
+    # The batch's global positions, (after, upto]: set before `begin`, for a projection that
+    # reads the log's rows itself (an aggregate) rather than the records handed to it.
+    after: int = 0
+    upto: int = 0
 
     def begin(self, records: list[Record]) -> None:
         pass
@@ -124,6 +138,7 @@ def _advance(
     types = None if projection.every_event else projection.handlers.keys()
     records = store.read_all(after=start, upto=upto, types=types)
     fold = projection()
+    fold.after, fold.upto = start, upto
     fold.begin(records)
     for record in records:
         handler = projection.handlers.get(record.type)
@@ -231,6 +246,47 @@ class GameSummaries(Projection):
             [row for game_id, row in self.rows.items() if game_id not in created],
             ["status", "to_act", "scores", "hand_number", "version", "last_activity"],
         )
+
+
+def minutes(after: int, upto: int | None = None, *, since: Any = None) -> QuerySet[Any]:
+    """Events and match-ended events per UTC minute among the log's global positions (after,
+    upto] (and recorded at `since` or later): an aggregate over a range of the primary key."""
+    rows = GameEvent.objects.filter(global_position__gt=after)
+    if upto is not None:
+        rows = rows.filter(global_position__lte=upto)
+    if since is not None:
+        rows = rows.filter(recorded_at__gte=since)
+    return (
+        rows.annotate(bucket=TruncMinute("recorded_at", tzinfo=UTC))
+        .values("bucket")
+        .annotate(events=Count("pk"), matches=Count("pk", filter=Q(type=MATCH_ENDED)))
+        .order_by()
+    )
+
+
+@register
+class Activity(Projection):
+    """ActivityMinute: events and finished matches per minute, counted in the database over
+    each batch's positions (no event is read into Python)."""
+
+    name = "activity"
+    tables = (ActivityMinute,)
+    # No records are read for it: its count is an aggregate over the batch's positions.
+    handlers: ClassVar[Mapping[str, Callable[[Any, Record], None]]] = {}
+
+    def begin(self, records: list[Record]) -> None:
+        counted = {row["bucket"]: row for row in minutes(self.after, self.upto)}
+        stored = ActivityMinute.objects.in_bulk(list(counted))
+        new = []
+        for bucket, row in counted.items():
+            minute = stored.get(bucket)
+            if minute is None:
+                new.append(ActivityMinute(bucket, row["events"], row["matches"]))
+            else:
+                minute.events += row["events"]
+                minute.matches += row["matches"]
+        ActivityMinute.objects.bulk_create(new)
+        ActivityMinute.objects.bulk_update(list(stored.values()), ["events", "matches"])
 
 
 @register

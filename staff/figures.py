@@ -15,18 +15,16 @@ from datetime import UTC, datetime, timedelta
 from django.conf import settings
 from django.db import connection
 from django.db.models import Count, Q
-from django.db.models.functions import TruncMinute
 from django.utils import timezone
 
 from bots import turns
 from bots.remote.pull_turns import pull_deadline
 from clocks import overdue
 from engine import PLAYING
-from engine.events import MATCH_ENDED
-from games import health, store
+from games import health, projections, store
 from games.game_settings import VALIDATION
 from games.health import BROKER_UNAVAILABLE, EAGER, check_tasks, database_answers
-from games.models import Bot, BotCall, Game, GameEvent, Seat
+from games.models import ActivityMinute, Bot, BotCall, Game, GameEvent, ProjectionCheckpoint, Seat
 from league.models import Competition
 
 log = logging.getLogger(__name__)
@@ -201,7 +199,9 @@ class Activity:
 
 def activity(*, now: datetime | None = None, hours: int = 24) -> Activity:
     """Events per minute and finished matches (match-ended events) per hour over the last
-    `hours`, from the log itself, so neither lags behind a projection. Buckets are whole UTC
+    `hours`: the "activity" projection's minutes up to its checkpoint, and the log's own
+    events past it, so the figures never lag and a refresh reads a day's minutes and the
+    seconds since the projection last ran, not a day of the log. Buckets are whole UTC
     minutes and hours: the last one is the current, unfinished one."""
     now = (now or timezone.now()).astimezone(UTC)
     end = now.replace(second=0, microsecond=0) + timedelta(minutes=1)
@@ -212,22 +212,24 @@ def activity(*, now: datetime | None = None, hours: int = 24) -> Activity:
     minutes = hours * 60
     per_minute = [0] * minutes
     per_hour = [0] * hours
-    rows = (
-        GameEvent.objects.filter(
-            global_position__gte=first_position_since(start), recorded_at__gte=start
-        )
-        .annotate(minute=TruncMinute("recorded_at", tzinfo=UTC))
-        .values("minute")
-        .annotate(events=Count("pk"), matches=Count("pk", filter=Q(type=MATCH_ENDED)))
-        .order_by()
+    checkpoint = (
+        ProjectionCheckpoint.objects.filter(name=projections.Activity.name)
+        .values_list("position", flat=True)
+        .first()
     )
-    for row in rows:
-        index = int((row["minute"] - start).total_seconds() // 60)
+    # Without the projection (never run), the log since the window's start, as it stood.
+    after = checkpoint if checkpoint else first_position_since(start) - 1
+    rolled = ActivityMinute.objects.filter(minute__gte=start).values_list(
+        "minute", "events", "matches"
+    )
+    tail = projections.minutes(after, since=start).values_list("bucket", "events", "matches")
+    for minute, events, matches in [*(rolled if checkpoint else []), *tail]:
+        index = int((minute - start).total_seconds() // 60)
         if 0 <= index < minutes:
-            per_minute[index] += row["events"]
-        hour = int((row["minute"] - hour_zero).total_seconds() // 3600)
-        if row["matches"] and 0 <= hour < hours:
-            per_hour[hour] += row["matches"]
+            per_minute[index] += events
+        hour = int((minute - hour_zero).total_seconds() // 3600)
+        if matches and 0 <= hour < hours:
+            per_hour[hour] += matches
     return Activity(
         start=start, hour_zero=hour_zero, per_minute=per_minute, matches_per_hour=per_hour
     )

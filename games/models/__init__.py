@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from games.models.bots import Bot, BotCall
 from games.models.notices import NotificationPreference, Presence, TurnNotice
-from games.models.reads import GameSummary, HandResult, MatchResult
+from games.models.reads import ActivityMinute, GameSummary, HandResult, MatchResult
 from games.models.rematch import Rematch, RematchAnswer
 from games.models.store import (
     Game,
@@ -30,6 +30,7 @@ __all__ = [
     "GameSummary",
     "HandResult",
     "MatchResult",
+    "ActivityMinute",
     "Bot",
     "BotCall",
     "NotificationPreference",

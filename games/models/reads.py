@@ -66,3 +66,19 @@ class MatchResult(models.Model):
 
     def __str__(self) -> str:
         return f"result of game {self.game_id}"
+
+
+class ActivityMinute(models.Model):
+    """Events appended and matches ended (match-ended events) in one UTC minute (projection
+    "activity"): the staff dashboard's chart reads these, and the log only past the
+    projection's checkpoint, instead of a day of the log."""
+
+    minute = models.DateTimeField(primary_key=True)
+    events = models.PositiveIntegerField(default=0)
+    matches = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["minute"]
+
+    def __str__(self) -> str:
+        return f"{self.minute:%Y-%m-%d %H:%M}: {self.events} events, {self.matches} matches"

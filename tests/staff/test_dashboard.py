@@ -3,6 +3,7 @@ for a hand-made set of games, bots and projections, against real PostgreSQL and 
 
 from __future__ import annotations
 
+import random
 import uuid
 from datetime import UTC, datetime, timedelta
 
@@ -19,10 +20,18 @@ from engine import MATCH_OVER, Variant
 from games import projections, store
 from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
-from games.models import Bot, BotCall, Game, GameEvent, ProjectionCheckpoint, Seat
+from games.models import (
+    ActivityMinute,
+    Bot,
+    BotCall,
+    Game,
+    GameEvent,
+    ProjectionCheckpoint,
+    Seat,
+)
 from league.models import Competition
 from staff import charts, figures, views
-from tests.games.factories import make_user, notes
+from tests.games.factories import make_user, notes, play_turn
 from tests.games.workers import Worker, sending_to, wait_for
 from tests.league.factories import make_competition
 
@@ -193,6 +202,32 @@ def test_events_per_minute_and_matches_per_hour(world):
     assert activity.matches == 1
     # A day later it has all left the window.
     assert figures.activity(now=T + timedelta(days=1)).events == 0
+
+
+def test_the_activity_rollup_and_the_logs_tail_give_the_same_figures(world):
+    """The "activity" projection's minutes up to its checkpoint plus the log past it: the same
+    figures as the log alone, before the projection ran, after it ran in small batches (a
+    minute split across batches), after a rebuild, and with events appended since."""
+    alone = figures.activity(now=T)
+    assert alone.events == GameEvent.objects.count() > 0
+
+    projections.run("activity", batch_size=7)
+    assert ProjectionCheckpoint.objects.get(name="activity").position == store.head()
+    # Two minutes: the finished match's, three hours ago, and T's.
+    assert ActivityMinute.objects.count() == 2
+    assert sum(ActivityMinute.objects.values_list("events", flat=True)) == alone.events
+    assert sum(ActivityMinute.objects.values_list("matches", flat=True)) == 1
+    assert figures.activity(now=T) == alone
+    projections.rebuild("activity")
+    assert figures.activity(now=T) == alone
+
+    # Events appended after the projection's run come from the log itself.
+    play_turn(world["stuck"].pk, random.Random(0))
+    appended = GameEvent.objects.count() - alone.events
+    assert appended > 0
+    later = figures.activity(now=T)
+    assert later.events == alone.events + appended
+    assert later.per_minute[-1] == alone.per_minute[-1] + appended
 
 
 def test_the_activity_chart_geometry(world):
