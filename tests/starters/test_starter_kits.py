@@ -6,7 +6,7 @@ The site is pytest-django's live server on loopback, on PostgreSQL; a real `cele
 (Redis) plays the bots' turns, as in production. `register new` registers the bot over HTTP,
 waits while it passes its validation round (3 matches to 50 points), and enters a ladder; the
 ladder's matchmaking (run here as beat would) seats it against a built-in bot, and a whole set
-(two rotations of one deal, single-hand games) is played and rated. Then `register calls`
+(two rotations of one deal, games of one hand of three cards) is played and rated. Then `register calls`
 reads its calls back: every one `ok`.
 """
 
@@ -35,8 +35,8 @@ from tests.starters.kits import KITS, NO_PROXY, start, stop, webhook_bot
 
 SECRET = "the starter's secret"
 # The smallest ladder that plays a real set: two seats, duplicate deals (two rotations of one
-# seed), one hand a game.
-SET = {"rules": "official", "options": {"scoring": "single-hand"}}
+# seed), one hand of three cards a game.
+SET = {"rules": "official", "options": {"scoring": "single-hand", "hand_size": 3}}
 
 
 @pytest.fixture(scope="module")
