@@ -6,8 +6,8 @@ The site is pytest-django's live server on loopback, on PostgreSQL; a real `cele
 (Redis) plays the bots' turns, as in production. `register new` registers the bot over HTTP,
 waits while it passes its validation round (3 matches to 50 points), and enters a ladder; the
 ladder's matchmaking (run here as beat would) seats it against a built-in bot, and a whole set
-(two rotations of one deal, games of one hand of three cards) is played and rated. Then `register calls`
-reads its calls back: every one `ok`.
+(two rotations of one deal, games of one hand of three cards) is played and rated. Then
+`register calls` reads its calls back: every one `ok`.
 """
 
 from __future__ import annotations
