@@ -54,9 +54,10 @@ def stop(process: subprocess.Popen[str]) -> str:
     return process.communicate(timeout=10)[1]
 
 
-def webhook_bot(kit: str, secret: str) -> tuple[subprocess.Popen[str], str]:
-    """The kit's webhook bot on a free loopback port; the process and the URL it printed."""
-    process = start(kit, "bot", "webhook", "0", BOT_SECRET=secret)
+def webhook_bot(kit: str, secret: str, port: int = 0) -> tuple[subprocess.Popen[str], str]:
+    """The kit's webhook bot on loopback (`port` 0: a free one); the process and the URL it
+    printed."""
+    process = start(kit, "bot", "webhook", str(port), BOT_SECRET=secret)
     assert process.stdout is not None
     url = process.stdout.readline().strip()
     assert url.startswith("http://127.0.0.1:"), (url, stop(process))

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 import subprocess
 from collections.abc import Iterator
+from urllib.parse import urlsplit
 
 import pytest
 from django.db import transaction
@@ -62,8 +63,8 @@ def author(live_server) -> dict[str, str]:
     return {"UNO_URL": live_server.url, "UNO_TOKEN": key, "UNO_LADDER": "starters"}
 
 
-def finish(process: subprocess.Popen[str], worker: Worker) -> str:
-    """Wait for `register` to end; what it printed. It must end well (the bot active)."""
+def finish(process: subprocess.Popen[str], worker: Worker, status: int = 0) -> str:
+    """Wait for `register` to end with `status` (0: the bot active); what it printed."""
     try:
         out, errors = process.communicate(timeout=60)
     except subprocess.TimeoutExpired:
@@ -72,7 +73,7 @@ def finish(process: subprocess.Popen[str], worker: Worker) -> str:
         raise AssertionError(
             f"register did not end: {out}{errors}\n{worker.output()[-3000:]}"
         ) from None
-    assert process.returncode == 0, f"{out}{errors}\n{worker.output()[-3000:]}"
+    assert process.returncode == status, f"{out}{errors}\n{worker.output()[-3000:]}"
     return out
 
 
@@ -162,3 +163,34 @@ def test_a_pull_starter_registers_validates_enters_and_plays_a_set(
     finally:
         errors = stop(bot_process)
     assert errors == "", errors
+
+
+@needs_postgresql
+@pytest.mark.parametrize("kit", KITS)
+@pytest.mark.django_db(transaction=True)
+def test_a_failed_starter_shows_its_strike_and_passes_once_fixed_and_validated_again(
+    kit, worker, live_server, ladder
+):
+    env = author(live_server)
+    # The bot runs with another secret than the one registered: it refuses the server's
+    # requests (401), and the first strike fails the round.
+    bot_process, url = webhook_bot(kit, "not the registered secret")
+    try:
+        name = f"{kit}-fixed"
+        register = start(kit, "register", "new", name, "webhook", url, BOT_SECRET=SECRET, **env)
+        out = finish(register, worker, status=1)
+    finally:
+        stop(bot_process)
+    bot = Bot.objects.get(name=name)
+    assert bot.status == Bot.Status.FAILED
+    assert f"bot {bot.pk} {name}: failed (validation match 1" in out, out
+    assert "calls: error 1" in out and ": error, a strike" in out, out
+    assert "HTTP 401" in out, out
+    assert "ladder starters" not in out
+    # Fixed (the right secret, the same URL) and validated again: it passes and is entered.
+    bot_process, _ = webhook_bot(kit, SECRET, port=urlsplit(url).port or 0)
+    try:
+        validate = start(kit, "register", "validate", str(bot.pk), **env)
+        assert_registered_validated_and_entered(finish(validate, worker), name)
+    finally:
+        stop(bot_process)
