@@ -37,7 +37,9 @@ async function must(method, path, body) {
 }
 
 function show(bot) {
-  const stats = Object.entries(bot.stats).map(([key, value]) => `${key} ${value}`);
+  const stats = Object.entries(bot.stats).map(
+    ([key, value]) => `${key} ${Number.isInteger(value) ? value : value?.toFixed(3) ?? null}`,
+  );
   console.log(`bot ${bot.id} ${bot.name}: ${bot.status} (${bot.status_reason})`);
   console.log(`  strikes in a row ${bot.strikes}; ${stats.join(", ")}`);
 }
@@ -48,7 +50,7 @@ async function calls(botId) {
   const codes = new Map();
   for (const call of page.calls) codes.set(call.code, (codes.get(call.code) ?? 0) + 1);
   const counts = [...codes].map(([code, count]) => `${code} ${count}`);
-  console.log("  calls:", counts.join(", ") || "none");
+  console.log(`  calls (newest ${page.calls.length}): ${counts.join(", ") || "none"}`);
   for (const call of page.calls.filter((call) => call.code !== "ok")) {
     const strike = call.strike ? "a strike" : "no strike";
     console.log(`  ${call.at} game ${call.decision.game}: ${call.code}, ${strike}`);

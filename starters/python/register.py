@@ -47,7 +47,10 @@ def must(method: str, path: str, body: Any = None) -> Any:
 
 
 def show(bot: dict[str, Any]) -> None:
-    stats = ", ".join(f"{key} {value}" for key, value in bot["stats"].items())
+    stats = ", ".join(
+        f"{key} {value:.3f}" if isinstance(value, float) else f"{key} {value}"
+        for key, value in bot["stats"].items()
+    )
     print(f"bot {bot['id']} {bot['name']}: {bot['status']} ({bot['status_reason']})")
     print(f"  strikes in a row {bot['strikes']}; {stats}", flush=True)
 
@@ -58,7 +61,8 @@ def calls(bot_id: int) -> None:
     codes: dict[str, int] = {}
     for call in page["calls"]:
         codes[call["code"]] = codes.get(call["code"], 0) + 1
-    print("  calls:", ", ".join(f"{code} {count}" for code, count in codes.items()) or "none")
+    counts = ", ".join(f"{code} {count}" for code, count in codes.items())
+    print(f"  calls (newest {len(page['calls'])}): {counts or 'none'}")
     for call in page["calls"]:
         if call["code"] != "ok":
             strike = "a strike" if call["strike"] else "no strike"

@@ -13,6 +13,7 @@ ladder's matchmaking (run here as beat would) seats it against a built-in bot, a
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 from collections.abc import Iterator
 from urllib.parse import urlsplit
@@ -113,8 +114,8 @@ def assert_calls_read_back(kit: str, env: dict[str, str], bot: Bot) -> None:
     out, errors = reader.communicate(timeout=30)
     assert reader.returncode == 0, errors
     # Every call of the round and the set was a good answer.
-    [counts] = [line for line in out.splitlines() if "calls:" in line]
-    assert counts.split("calls:")[1].split()[0] == "ok", out
+    [counts] = [line for line in out.splitlines() if line.startswith("  calls (newest")]
+    assert re.fullmatch(r"ok \d+", counts.split(": ", 1)[1]), out
     Bot.refresh_from_db(bot)
     assert (bot.timeouts, bot.errors, bot.illegal_answers, bot.strikes) == (0, 0, 0, 0)
 
@@ -184,7 +185,7 @@ def test_a_failed_starter_shows_its_strike_and_passes_once_fixed_and_validated_a
     bot = Bot.objects.get(name=name)
     assert bot.status == Bot.Status.FAILED
     assert f"bot {bot.pk} {name}: failed (validation match 1" in out, out
-    assert "calls: error 1" in out and ": error, a strike" in out, out
+    assert "calls (newest 1): error 1" in out and ": error, a strike" in out, out
     assert "HTTP 401" in out, out
     assert "ladder starters" not in out
     # Fixed (the right secret, the same URL) and validated again: it passes and is entered.
