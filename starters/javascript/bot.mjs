@@ -46,7 +46,12 @@ function webhook(port, host) {
       if (!signed(secret, body, request.headers["x-uno-signature"])) {
         return reply(response, 401, { error: "bad signature" }); // not from the server
       }
-      reply(response, 200, choose(JSON.parse(body)));
+      try {
+        reply(response, 200, choose(JSON.parse(body)));
+      } catch (error) {
+        console.error(error); // a bug in the strategy: an error, and the default bot moves
+        reply(response, 500, { error: String(error) });
+      }
     });
   });
   server.listen(port, host, () => console.log(`http://${host}:${server.address().port}/`));
@@ -64,7 +69,8 @@ async function call(method, path, body) {
       signal: AbortSignal.timeout(30_000),
     });
     const wait = Number(response.headers.get("Retry-After") ?? 0); // set on a 429
-    return [response.status, await response.json(), wait];
+    const text = await response.text(); // an error's: {"code": ..., "message": ...}
+    return [response.status, response.ok ? JSON.parse(text) : text, wait];
   } catch (error) {
     return [0, String(error), 5]; // the server is down or restarting: try again later
   }
@@ -81,7 +87,13 @@ async function pull(idle) {
     while (decisions.length) {
       // each answer's `next` is answered at once, without polling
       const decision = decisions.shift();
-      const command = choose(decision);
+      let command;
+      try {
+        command = choose(decision);
+      } catch (error) {
+        console.error(error); // a bug in the strategy: the deadline's fallback moves instead
+        continue;
+      }
       if (command === null) continue; // an optional window let go
       const body = {
         command,
@@ -95,7 +107,7 @@ async function pull(idle) {
         decisions.push(...answer.next);
       } else if (status !== 409) {
         // 409: the game moved on, the next poll has it again
-        console.error("refused:", JSON.stringify(command), status, JSON.stringify(answer));
+        console.error("refused:", JSON.stringify(command), status, answer);
       }
     }
     await sleep(1000 * Math.max(wait, sent ? 0 : idle));

@@ -19,6 +19,7 @@ import json
 import os
 import sys
 import time
+import traceback
 import urllib.error
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -72,10 +73,10 @@ def call(method: str, path: str, body: Any = None) -> tuple[int, Any, float]:
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             return response.status, json.load(response), 0.0
-    except urllib.error.HTTPError as error:  # {"code": ..., "message": ...}
+    except urllib.error.HTTPError as error:  # the body: {"code": ..., "message": ...}
         wait = float(error.headers.get("Retry-After") or 0)  # set on a 429
-        return error.code, json.loads(error.read() or b"null"), wait
-    except OSError as error:  # the server is down or restarting: try again later
+        return error.code, error.read().decode(errors="replace"), wait
+    except (OSError, ValueError) as error:  # the server is down or restarting: later
         return 0, str(error), 5.0
 
 
@@ -88,7 +89,11 @@ def pull(idle: float) -> None:
         sent = False
         while decisions:  # each answer's `next` is answered at once, without polling
             decision = decisions.pop(0)
-            command = choose(decision)
+            try:
+                command = choose(decision)
+            except Exception:  # a bug in the strategy: the deadline's fallback moves instead
+                traceback.print_exc()
+                continue
             if command is None:
                 continue  # an optional window let go
             body = {
