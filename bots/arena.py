@@ -17,8 +17,9 @@ is asked what the ladder asks it, the way the ladder asks it:
   connection, no redirects, at most 64 KiB of answer). Loopback URLs are allowed; private
   addresses are refused as the server refuses them.
 - a command bot (`--command`) is started once and speaks JSON lines: the same request as one
-  line on its stdin, its answer as one line on its stdout, within the same time limit (an
-  answer that comes after its deadline is read and thrown away; its stderr is passed through).
+  line on its stdin, its answer as one line on its stdout, within the same time limit (the
+  first answer STARTUP seconds more, for the program's start; an answer that comes after its
+  deadline is read and thrown away; its stderr is passed through).
 
 Each decision is judged as the service judges it (bots/remote/webhook_turns.py): a timeout, a
 failed call, an answer that is not JSON, a command for another seat ("wrong-seat"), a malformed
@@ -58,6 +59,8 @@ from engine.commands import SYSTEM_COMMANDS, parse
 # BOTS_FALLBACK_STRATEGY, BOTS_STRIKES_TO_SUSPEND.
 TIMEOUT = 1.0
 WINDOW = 0.3
+# Seconds a command bot (--command) may take to start, on top of its first answer's limit.
+STARTUP = 10.0
 FALLBACK = "greedy"
 STRIKES_TO_SUSPEND = 3
 # Commands of the built-in seats in one append at most (GAMES_ADVANCE_BATCH).
@@ -109,6 +112,9 @@ class CommandBot:
         self.lines: queue.Queue[object] = queue.Queue()
         # Answers still owed to questions that timed out: read and thrown away when they come.
         self.late = 0
+        # The first question also waits for the program to start (an interpreter, its
+        # imports): STARTUP seconds more, which no server-side bot needs (it is running already).
+        self.starting = True
         self.reader = threading.Thread(target=self._read, name="arena-bot-stdout", daemon=True)
         self.reader.start()
 
@@ -129,7 +135,8 @@ class CommandBot:
 
     def ask(self, payload: dict[str, Any], timeout: float) -> wire.Answer:
         started = time.monotonic()
-        deadline = started + timeout
+        deadline = started + timeout + (STARTUP if self.starting else 0.0)
+        self.starting = False
         stdin = self.process.stdin
         assert stdin is not None
         try:

@@ -160,6 +160,28 @@ def test_a_command_bot_that_answers_legally_plays_its_games_unstruck(tmp_path, r
     assert {r["seat"] for r in requests if r["game"] == 2} == {1}
 
 
+def test_a_command_bot_s_start_up_is_not_a_timeout_but_a_slow_answer_after_it_is(tmp_path):
+    """The first question waits arena.STARTUP seconds more (an interpreter starting, its
+    imports); every later one has the time limit alone."""
+    slow_start = "import time\ntime.sleep(1.0)\n" + PLAYER
+    done = run_in_process(
+        "--command", write_bot(tmp_path, slow_start), "--rules", OFFICIAL, "--timeout", "0.5"
+    )
+    assert done[0] == 0, done[1]
+    assert "strikes: 0" in done[1]
+
+    # The same bot, but slow on its second decision instead of its start.
+    slow_later = PLAYER.replace("for line in sys.stdin:", "n = 0\nfor line in sys.stdin:").replace(
+        "    legal = request",
+        "    n += 1\n    if n == 2:\n        __import__('time').sleep(1.0)\n    legal = request",
+    )
+    code, output = run_in_process(
+        "--command", write_bot(tmp_path, slow_later), "--rules", OFFICIAL, "--timeout", "0.5"
+    )
+    assert code == 1, output
+    assert re.search(r"^strike: game 1 version \d+ seat 0 bot-timeout: timeout", output, re.M)
+
+
 def test_the_runner_imports_nothing_of_django():
     found = subprocess.run(
         [
