@@ -246,21 +246,25 @@ def fill(target: int, final: int, w: World) -> None:
     first = long_match() is None
     if first:
         _timed(w, "long match", lambda: _long_match(min(LONG_MATCH, max(100, final // 20))))
+    # Each component fills up to its share of what is missing, counted from the start (so a
+    # unit that overshoots leaves less to the next); the first fill makes one unit of each, so
+    # that every page has its subject.
     goals = [
         ("people's games", PEOPLE_SHARE, lambda: _people_game(w)),
         ("club seasons", SEASON_SHARE, lambda: _season(w)),
         ("100-bot ladder", HUNDRED_SHARE, lambda: _ladder_round(w.hundred)),
+        ("busy ladder", 1.0, lambda: _ladder_round(w.busy)),
     ]
-    goals.append(("busy ladder", 1.0, lambda: _ladder_round(w.busy)))
+    goal = start
     with projections_caught_up_by_unit():
         for name, share, unit in goals:
-            goal = target if share == 1.0 else events() + int(missing * share)
+            goal = target if share == 1.0 else goal + int(missing * share)
             made = False
             while events() < goal or (first and not made):
                 _timed(w, name, unit)
                 made = True
     took = ", ".join(f"{name} {seconds:.0f} s" for name, seconds in w.fill_seconds.items())
-    print(f"fill: {start:,} -> {events():,} events so far: {took}; load {_load()}")
+    print(f"fill: {start:,} -> {events():,} events; seconds so far: {took}; load {_load()}")
 
 
 @contextmanager
@@ -489,6 +493,7 @@ def measure(args: argparse.Namespace, env: dict[str, str], logs: Path, w: World)
     clients["long"].force_login(long.seats.order_by("number").first().user)
     cookies = {who: f"sessionid={c.cookies['sessionid'].value}" for who, c in clients.items()}
     listed = pages(w)
+    began = time.perf_counter()
     port = _free_port()
     server = _start(logs, "gunicorn", _gunicorn(port), env)
     rows = []
@@ -507,7 +512,8 @@ def measure(args: argparse.Namespace, env: dict[str, str], logs: Path, w: World)
                 size, status = len(body), response.status
             conn.close()
             client = clients[page.who]
-            client.get(page.path)
+            if args.warmups:
+                client.get(page.path)
             with CaptureQueriesContext(connection) as queries:
                 client.get(page.path)
             rows.append(
@@ -520,6 +526,7 @@ def measure(args: argparse.Namespace, env: dict[str, str], logs: Path, w: World)
             server.wait(timeout=20)
         except subprocess.TimeoutExpired:
             server.kill()
+    print(f"measured {len(rows)} pages in {time.perf_counter() - began:.0f} s")
     return rows
 
 
