@@ -101,6 +101,8 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true", help="keep the database at the end")
     parser.add_argument("--reuse", metavar="NAME", help="fill on and measure this database")
     args = parser.parse_args()
+    # Each line as it is printed, also into a pipe or a file: a fill takes minutes.
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
 
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith(("postgres://", "postgresql://")):
@@ -345,8 +347,13 @@ def _season(w: World) -> None:
 
     from games import tasks
     from games.models import Bot
-    from league.seasons import open_due_rounds, season_close, season_create, season_enter
-    from league.seasons import season_start
+    from league.seasons import (
+        open_due_rounds,
+        season_close,
+        season_create,
+        season_enter,
+        season_start,
+    )
 
     w.seasons += 1
     slug = f"{CLUB}-{w.seasons}"
@@ -407,9 +414,10 @@ def pages(w: World) -> list[Page]:
     from games.models import Game
 
     long = long_match()
+    # The busy ladder's first finished match: the same one at every size.
     finished = (
         Game.objects.filter(status=Game.Status.MATCH_OVER, context__competition=w.busy.pk)
-        .order_by("-pk")
+        .order_by("pk")
         .first()
     )
     assert long is not None and finished is not None, "the fill made no long or finished match"
@@ -425,10 +433,16 @@ def pages(w: World) -> list[Page]:
         Page("staff dashboard /staff/", "/staff/", "staff"),
         Page("staff live part", "/staff/live/", "staff"),
         Page("staff activity part", "/staff/activity/", "staff"),
-        Page(f"staff inspector, long match ({long.version:,} events)", f"/staff/games/{long.pk}/",
-             "staff"),  # fmt: skip
-        Page(f"staff inspector, finished match ({finished.version:,} events)",
-             f"/staff/games/{finished.pk}/", "staff"),  # fmt: skip
+        Page(
+            f"staff inspector, long match ({long.version:,} events)",
+            f"/staff/games/{long.pk}/",
+            "staff",
+        ),
+        Page(
+            f"staff inspector, finished match ({finished.version:,} events)",
+            f"/staff/games/{finished.pk}/",
+            "staff",
+        ),
         Page("staff game search (a person)", f"/staff/games/?q={ALICE}", "staff"),
         Page("staff projections", "/staff/projections/", "staff"),
         Page("staff reports", "/staff/reports/", "staff"),
