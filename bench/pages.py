@@ -46,8 +46,8 @@ whatever it finds): X <= 100 at 5,000,000 events, Y <= 1.2.
 from what it holds (a size already reached fills nothing): a 1M-event fill takes a while on
 the shared 2-core machine, so it can be made once and measured again (docs/performance.md,
 "Pages as the data grows", has the times). The events are all recorded within the fill's
-minutes: the staff activity part (the last 24 hours) counts them all. `make bench` runs it at
-BENCH_ARGS_pages (bench/run's default: `--events 100000`). Exit status 2 when DATABASE_URL is
+minutes: the staff activity part (the last 24 hours) counts them all. `make bench` runs it with
+BENCH_ARGS_pages (bench/run's default: `--events 100000 --requests 5 --warmups 1`). Exit status 2 when DATABASE_URL is
 not PostgreSQL.
 """
 
