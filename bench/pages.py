@@ -47,8 +47,8 @@ from what it holds (a size already reached fills nothing): a 1M-event fill takes
 the shared 2-core machine, so it can be made once and measured again (docs/performance.md,
 "Pages as the data grows", has the times). The events are all recorded within the fill's
 minutes: the staff activity part (the last 24 hours) counts them all. `make bench` runs it with
-BENCH_ARGS_pages (bench/run's default: `--events 100000 --requests 5 --warmups 1`). Exit status 2 when DATABASE_URL is
-not PostgreSQL.
+BENCH_ARGS_pages (bench/run's default: `--events 100000 --requests 5 --warmups 1`). Exit status
+2 when DATABASE_URL is not PostgreSQL.
 """
 
 from __future__ import annotations
@@ -89,6 +89,8 @@ OPPONENTS = [f"{PREFIX}-{name}" for name in ("bob", "carol", "dave", "erin")]
 BUSY, HUNDRED, CLUB = f"{PREFIX}-busy", f"{PREFIX}-hundred", f"{PREFIX}-club"
 STRATEGIES = ["greedy", "colour-control", "stacker", "random"]
 LONG_MATCH = 10_000
+# Seconds a request may take, gunicorn's worker timeout and this client's.
+TIMEOUT = 300
 # Shares of each fill (the rest is the busy ladder's).
 PEOPLE_SHARE, SEASON_SHARE, HUNDRED_SHARE = 0.03, 0.05, 0.10
 
@@ -509,21 +511,31 @@ def measure(args: argparse.Namespace, env: dict[str, str], logs: Path, w: World)
     listed = pages(w)
     began = time.perf_counter()
     port = _free_port()
-    server = _start(logs, "gunicorn", _gunicorn(port), env)
+    command = _gunicorn(port)
+    # bench/api.py's gunicorn, with a worker timeout past the slowest page's seconds.
+    command[command.index("--timeout") + 1] = str(TIMEOUT)
+    server = _start(logs, "gunicorn", command, env)
     rows = []
     try:
         _wait_until(lambda: _answers(f"http://127.0.0.1:{port}"), "gunicorn to answer")
         for page in listed:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
             times, size, status = [], 0, 0
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
             for number in range(args.warmups + args.requests):
                 started = time.perf_counter()
-                conn.request("GET", page.path, headers={"Cookie": cookies[page.who]})
-                response = conn.getresponse()
-                body = response.read()
+                try:
+                    conn.request("GET", page.path, headers={"Cookie": cookies[page.who]})
+                    response = conn.getresponse()
+                    body = response.read()
+                    size, status = len(body), response.status
+                except (OSError, http.client.HTTPException):
+                    # No answer (gunicorn's worker timed out, or this client did): status 0 in
+                    # the table, and a new connection for the next request.
+                    conn.close()
+                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+                    size, status = 0, 0
                 if number >= args.warmups:
                     times.append((time.perf_counter() - started) * 1000)
-                size, status = len(body), response.status
             conn.close()
             client = clients[page.who]
             if args.warmups:
@@ -548,7 +560,7 @@ def print_table(rows: list[Row], size: int) -> None:
     print(f"\n{size:,} events (load {_load()}):")
     print(f"| page | median ms | p95 ms | queries | bytes |\n| {' | '.join(['---'] * 5)} |")
     for row in rows:
-        status = "" if row.status in (200, 204) else f" (HTTP {row.status})"
+        status = "" if row.status in (200, 204) else f" (HTTP {row.status or 'no answer'})"
         print(
             f"| {row.page.name}{status} | {row.median:.1f} | {row.p95:.1f} | {row.queries} | "
             f"{row.size:,} |"
