@@ -20,9 +20,15 @@ URL = os.environ.get("DATABASE_URL", "")
 HEADER = "| page | median ms | p95 ms | queries | bytes |"
 ROW = re.compile(r"^\| (?P<page>.+?) \| [\d.]+ \| [\d.]+ \| (?P<queries>\d+) \| [\d,]+ \|$")
 
-pytestmark = pytest.mark.skipif(
-    not URL.startswith(("postgres://", "postgresql://")), reason="needs DATABASE_URL=postgres://"
-)
+# `slow`: a fresh database migrated, filled and served costs about a minute of CPU, a sixth of
+# the whole suite's budget (docs/performance.md, "The test suite"); UNO_SLOW_TESTS=1 runs it.
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not URL.startswith(("postgres://", "postgresql://")),
+        reason="needs DATABASE_URL=postgres://",
+    ),
+]
 
 
 def test_the_pages_bench_prints_both_tables_and_its_two_last_lines():
