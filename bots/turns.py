@@ -149,7 +149,7 @@ def _advance(
     if remote and windows_over != version:
         offered = windows.offer(
             game=game, variant=variant, state=state, version=version, webhooks=webhooks,
-            pulls=pulls, in_turn=remote_to_act(state, webhooks, struck), lease=lease,
+            pulls=pulls, in_turn=remote_to_act(variant, state, webhooks, struck), lease=lease,
         )  # fmt: skip
         if offered is not None and (offered.commands or offered.conflict or not offered.hold):
             return Advance(
@@ -171,7 +171,7 @@ def _advance(
     except BotFailed as error:
         raise BotFailed(f"game {game.pk} v{version}: {error}") from error
     if not run.events:
-        seat = remote_to_act(state, webhooks, struck)
+        seat = remote_to_act(variant, state, webhooks, struck)
         if seat is None:
             return Advance(game_id, 0, version)
         turn = webhook_turn(
@@ -314,13 +314,17 @@ def remote_bots(seats: Iterable[Seat], controller: str) -> dict[int, Bot]:
 
 
 def remote_to_act(
-    state: State, remote: Mapping[int, Bot], struck: Collection[int] = ()
+    variant: Variant, state: State, remote: Mapping[int, Bot], struck: Collection[int] = ()
 ) -> int | None:
     """The seat of `remote` whose decision the game waits for, if any (in an open choice, the
-    first eligible one), leaving out the seats `struck` at this version (leases.Lease)."""
+    first eligible one with a card to play: one with only catches that cost cards is not asked),
+    leaving out the seats `struck` at this version (leases.Lease)."""
     if state.status != PLAYING or not state.to_act:
         return None
-    waiting = state.to_act if "seats" in (state.pending or {}) else state.to_act[:1]
+    if "seats" in (state.pending or {}):
+        waiting = [seat for seat in state.to_act if variant.free_commands(state, seat)]
+    else:
+        waiting = state.to_act[:1]
     return next((seat for seat in waiting if seat in remote and seat not in struck), None)
 
 
