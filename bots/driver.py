@@ -123,7 +123,9 @@ def next_command(
         for seat in rng.sample(eligible, len(eligible)):
             if seat in strategies and (command := _ask(variant, state, seat, strategies, rng)):
                 return command
-        if all(seat in strategies or _stands_aside(variant, state, seat, windows) for seat in eligible):
+        if all(
+            seat in strategies or _stands_aside(variant, state, seat, windows) for seat in eligible
+        ):
             return {"type": CLOSE_WINDOW}
         return None
     seat = state.to_act[0]

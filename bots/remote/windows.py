@@ -62,8 +62,8 @@ class Offer:
 def new_chances(game: Game, variant: Variant, state: State, seats: Collection[int]) -> list[int]:
     """The seats of `seats` with an out-of-turn chance the game's last append opened and a
     command for it that costs them nothing (a skipped newno seat holding the skip has only
-    catches that would cost it cards: it is offered no window), in the driver's order. Reads the log only when one of them has any chance,
-    so most calls cost no query."""
+    catches that would cost it cards: it is offered no window), in the driver's order. Reads the
+    log only when one of them has any chance, so most calls cost no query."""
     if not any(seat in seats for seat in chances(state)):
         return []
     first = (

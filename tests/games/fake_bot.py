@@ -4,8 +4,8 @@ It answers with the greedy built-in bot's move, unless told to be slow, illegal 
 every request, once, for given requests by number, or for optional window requests), to reset the
 connection, to trickle its answer a byte at a time, to decline (null), to forget its uno calls
 ("no-uno"), to play the random bot's move ("random") or to answer every decision asked in turn
-even where greedy would let a newno open choice pass ("answer"); and keeps every request it got (body and
-signature header) for the tests to look at.
+even where greedy would let a newno open choice pass ("answer"); and keeps every request it got
+(body and signature header) for the tests to look at.
 
 The `fake` fixture (tests/conftest.py) serves one for a test; `webhook_bot` registers the webhook
 bot that calls it.

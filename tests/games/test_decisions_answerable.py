@@ -25,7 +25,7 @@ from games import store
 from games.creation import SeatSpec, game_create
 from games.models import Bot, Game
 from tests.engine.decks import stacked
-from tests.games.fake_bot import FakeBot, active_pull_bot, bot_client, webhook_bot
+from tests.games.fake_bot import active_pull_bot, bot_client, webhook_bot
 
 pytestmark = pytest.mark.django_db
 

@@ -24,9 +24,9 @@ from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
 from games.models import Bot, Game, GameEvent, GameLease
 from games.seat_facts import game_resign
+from tests.engine.decks import stacked
 from tests.games.conftest import needs_postgresql
 from tests.games.factories import SHORT, make_user
-from tests.engine.decks import stacked
 from tests.games.fake_bot import FakeBot, webhook_bot
 
 pytestmark = [needs_postgresql, pytest.mark.django_db(transaction=True)]
