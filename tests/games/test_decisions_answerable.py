@@ -14,6 +14,7 @@ import random
 from typing import Any
 
 import pytest
+from django.test import Client
 
 from bots import turns
 from bots.driver import play
@@ -189,3 +190,20 @@ def test_a_skipped_newno_seat_holding_the_skip_is_offered_no_window():
     more = play(variant, run.state, {1: greedy, 2: greedy}, random.Random(0), limit=1,
                 remote=frozenset({0}))  # fmt: skip
     assert not more.window and more.commands == 1
+
+
+def test_every_poll_says_how_long_to_wait_before_the_next(settings):
+    # docs/bots-api.md, "Pull bots": the poll interval is the Retry-After of every 200.
+    _, token = active_pull_bot()
+    answer = bot_client(token).get("/api/bot/decisions")
+    assert answer.status_code == 200 and answer.json() == []
+    assert answer["Retry-After"] == "1" == str(settings.BOTS_POLL_SECONDS)
+    settings.BOTS_POLL_SECONDS = 3
+    assert bot_client(token).get("/api/bot/decisions")["Retry-After"] == "3"
+
+
+def test_the_openapi_document_describes_the_poll_interval():
+    schema = Client().get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    ok = schema["paths"]["/api/bot/decisions"]["get"]["responses"]["200"]
+    assert ok["headers"]["Retry-After"]["schema"]["type"] == "integer"
+    assert "BOTS_POLL_SECONDS" in ok["headers"]["Retry-After"]["description"]
