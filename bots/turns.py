@@ -321,10 +321,9 @@ def remote_to_act(
     leaving out the seats `struck` at this version (leases.Lease)."""
     if state.status != PLAYING or not state.to_act:
         return None
+    waiting: Sequence[int] = state.to_act[:1]
     if "seats" in (state.pending or {}):
         waiting = [seat for seat in state.to_act if variant.free_commands(state, seat)]
-    else:
-        waiting = state.to_act[:1]
     return next((seat for seat in waiting if seat in remote and seat not in struck), None)
 
 
