@@ -136,11 +136,13 @@ def _advance(
     game_id = game.pk
     strategies = in_process(seats)
     webhooks = webhook_bots(seats)
-    if not strategies and not webhooks:
+    pulls = remote_bots(seats, Controller.PULL)
+    # A newno open choice a pull bot is eligible for: closed at once if nobody can answer it.
+    choice = len(game.to_act or []) > 1 and any(seat in pulls for seat in game.to_act or [])
+    if not strategies and not webhooks and not choice:
         return Advance(game_id, 0, game.version)
     loaded = repository.get(game_id, game=game)
     variant, state, version = loaded.variant, loaded.state, loaded.version
-    pulls = remote_bots(seats, Controller.PULL)
     remote = frozenset(webhooks) | frozenset(pulls)
     people = people_at_table(game, seats) if strategies else frozenset()
     hold = 0.0

@@ -19,12 +19,14 @@ from django.test import Client
 from bots import turns
 from bots.driver import play
 from bots.strategies import find_strategy
+from bots.turns import seat_rows
 from engine import MATCH_OVER, Variant
 from engine.commands import free_commands
 from engine.events import PROMPTED
 from games import store
 from games.creation import SeatSpec, game_create
 from games.models import Bot, Game
+from games.seats import work_for
 from tests.engine.decks import stacked
 from tests.games.fake_bot import active_pull_bot, bot_client, webhook_bot
 
@@ -207,3 +209,19 @@ def test_the_openapi_document_describes_the_poll_interval():
     ok = schema["paths"]["/api/bot/decisions"]["get"]["responses"]["200"]
     assert ok["headers"]["Retry-After"]["schema"]["type"] == "integer"
     assert "BOTS_POLL_SECONDS" in ok["headers"]["Retry-After"]["description"]
+
+
+def test_an_open_start_only_pull_bots_with_nothing_to_play_could_answer_is_closed_at_once():
+    # Every seat a pull bot's, none with a card for the open start: a worker is sent (no seat a
+    # worker moves is to act) and closes it, rather than the 30-second sweep.
+    bots = [active_pull_bot()[0] for _ in NOTHING_TO_OPEN]
+    spec = {"rules": "newno", "options": {"hand_size": 2}}
+    deck = stacked(NOTHING_TO_OPEN, "red-5", first=1)
+    game = game_create(
+        variant_spec=spec, seats=[SeatSpec(registered=bot) for bot in bots], deck=deck, dealer=0
+    )
+    assert work_for(seat_rows(game.pk)).advance
+    version = game.version
+    turns.advance_game(game_id=game.pk)
+    closed_at_once(game, version)
+    assert not work_for(seat_rows(game.pk)).advance  # now seat 0's turn: the bot's own
