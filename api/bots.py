@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from drf_spectacular.utils import extend_schema, extend_schema_field
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import authentication, exceptions, permissions, serializers
 from rest_framework.decorators import (
     api_view,
@@ -159,14 +160,31 @@ class CommandOutput(serializers.Serializer[dict[str, Any]]):
     )
 
 
-@extend_schema(responses={200: DecisionOutput(many=True), **error_responses(401)})
+POLL_HINT = OpenApiParameter(
+    "Retry-After",
+    int,
+    OpenApiParameter.HEADER,
+    response=[200],
+    description="Whole seconds to wait before polling again after a poll that gave the bot "
+    "nothing to send (an empty list, or only windows it lets go): BOTS_POLL_SECONDS, 1 unless "
+    "the site sets another. Shorter than a pull window (BOTS_PULL_WINDOW_SECONDS, 2 s).",
+)
+
+
+@extend_schema(
+    responses={200: DecisionOutput(many=True), **error_responses(401)}, parameters=[POLL_HINT]
+)
 @api_view(["GET"])
 @authentication_classes([BotTokenAuthentication])
 @permission_classes([IsBot])
 def decisions(request: Request) -> Response:
     """The decisions the games wait for from this bot's seats, and its open out-of-turn windows
-    (`optional`)."""
-    return Response(pull_turns.pull_decisions(bot_of(request)))
+    (`optional`). `Retry-After` says how long to wait before the next poll when there is
+    nothing to send (docs/bots-api.md, "Pull bots")."""
+    return Response(
+        pull_turns.pull_decisions(bot_of(request)),
+        headers={"Retry-After": str(settings.BOTS_POLL_SECONDS)},
+    )
 
 
 @extend_schema(

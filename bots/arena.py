@@ -364,7 +364,7 @@ class _Match:
             self._offer_window()
 
     def _offer_window(self) -> None:
-        if self.state.status != PLAYING or not self.variant.legal_commands(self.state, self.seat):
+        if self.state.status != PLAYING or not self.variant.free_commands(self.state, self.seat):
             return
         limit = min(self.window, self.timeout)
         answer = self.bot.ask(self._request(limit, optional=True), limit)

@@ -9,7 +9,8 @@ chances in this order:
    a window is open, in a random order;
 2. an open choice (newno: a pending with several `seats`) to its seats in a random order; a
    strategy may let it pass (None), and when every eligible seat is driven and none acts, the
-   system `close-window` (the Youngest Rule, docs/rules.md) at once;
+   system `close-window` (the Youngest Rule, docs/rules.md) at once; a remote bot's seat with
+   nothing to play (only catches that would cost it cards) counts as one that let it pass;
 3. the first seat of `to_act`, which must answer.
 
 Seats the driver does not move may still be owed the out-of-turn chances of (1): registered remote
@@ -34,7 +35,7 @@ from typing import Any
 
 from bots.strategies import Strategy
 from engine import HAND_OVER, MATCH_OVER, PLAYING, IllegalCommand, State, Variant
-from engine.commands import CLOSE_WINDOW, NEXT_HAND
+from engine.commands import CLOSE_WINDOW, NEXT_HAND, free_commands
 from engine.events import UNO_OWED
 
 Command = dict[str, Any]
@@ -122,7 +123,9 @@ def next_command(
         for seat in rng.sample(eligible, len(eligible)):
             if seat in strategies and (command := _ask(variant, state, seat, strategies, rng)):
                 return command
-        if all(seat in strategies for seat in eligible):
+        if all(
+            seat in strategies or _stands_aside(variant, state, seat, windows) for seat in eligible
+        ):
             return {"type": CLOSE_WINDOW}
         return None
     seat = state.to_act[0]
@@ -165,15 +168,31 @@ def _out_of_turn(
         holders = [s for s in _jump_holders(state) if s in strategies or s in remote]
         if windows is not None and windows.jump:
             # A person at the table who may jump in gets the grace before any bot does.
-            if any(s in windows.people and variant.legal_commands(state, s) for s in holders):
+            if any(s in windows.people and variant.free_commands(state, s) for s in holders):
                 return WINDOW_DUE
         for seat in rng.sample(holders, len(holders)):
             if seat not in strategies:
-                if windows is not None and windows.jump and variant.legal_commands(state, seat):
+                if windows is not None and windows.jump and variant.free_commands(state, seat):
                     return WINDOW_DUE
             elif command := _ask(variant, state, seat, strategies, rng):
                 return command
     return None
+
+
+def _stands_aside(variant: Variant, state: State, seat: int, windows: Windows | None) -> bool:
+    """Whether `seat`, eligible for an open choice, is a remote bot with nothing to answer it
+    with (no card to play: its only legal commands are catches that would cost it cards). Such
+    a seat is not asked (bots/remote/pull_turns.py, bots/turns.py) and nobody waits for it."""
+    remote_bot = windows is not None and seat in windows.seats and seat not in windows.people
+    return remote_bot and not variant.free_commands(state, seat)
+
+
+def nothing_to_answer(view: Mapping[str, Any], legal: list[Command]) -> bool:
+    """Whether a bot's seat in `to_act`, shown `view` with `legal`, is asked nothing: it is
+    eligible for a newno open choice (`pending.seats`) with no card to play, its only legal
+    commands catches that would cost it cards. Nobody waits for it (`_stands_aside`)."""
+    pending = view.get("pending") or {}
+    return "seats" in pending and not free_commands(legal, view.get("uncalled") or ())
 
 
 def _uno_order(state: State, owing: frozenset[int]) -> list[int]:

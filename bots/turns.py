@@ -136,11 +136,13 @@ def _advance(
     game_id = game.pk
     strategies = in_process(seats)
     webhooks = webhook_bots(seats)
-    if not strategies and not webhooks:
+    pulls = remote_bots(seats, Controller.PULL)
+    # A newno open choice a pull bot is eligible for: closed at once if nobody can answer it.
+    choice = len(game.to_act or []) > 1 and any(seat in pulls for seat in game.to_act or [])
+    if not strategies and not webhooks and not choice:
         return Advance(game_id, 0, game.version)
     loaded = repository.get(game_id, game=game)
     variant, state, version = loaded.variant, loaded.state, loaded.version
-    pulls = remote_bots(seats, Controller.PULL)
     remote = frozenset(webhooks) | frozenset(pulls)
     people = people_at_table(game, seats) if strategies else frozenset()
     hold = 0.0
@@ -149,7 +151,7 @@ def _advance(
     if remote and windows_over != version:
         offered = windows.offer(
             game=game, variant=variant, state=state, version=version, webhooks=webhooks,
-            pulls=pulls, in_turn=remote_to_act(state, webhooks, struck), lease=lease,
+            pulls=pulls, in_turn=remote_to_act(variant, state, webhooks, struck), lease=lease,
         )  # fmt: skip
         if offered is not None and (offered.commands or offered.conflict or not offered.hold):
             return Advance(
@@ -171,7 +173,7 @@ def _advance(
     except BotFailed as error:
         raise BotFailed(f"game {game.pk} v{version}: {error}") from error
     if not run.events:
-        seat = remote_to_act(state, webhooks, struck)
+        seat = remote_to_act(variant, state, webhooks, struck)
         if seat is None:
             return Advance(game_id, 0, version)
         turn = webhook_turn(
@@ -314,13 +316,16 @@ def remote_bots(seats: Iterable[Seat], controller: str) -> dict[int, Bot]:
 
 
 def remote_to_act(
-    state: State, remote: Mapping[int, Bot], struck: Collection[int] = ()
+    variant: Variant, state: State, remote: Mapping[int, Bot], struck: Collection[int] = ()
 ) -> int | None:
     """The seat of `remote` whose decision the game waits for, if any (in an open choice, the
-    first eligible one), leaving out the seats `struck` at this version (leases.Lease)."""
+    first eligible one with a card to play: one with only catches that cost cards is not asked),
+    leaving out the seats `struck` at this version (leases.Lease)."""
     if state.status != PLAYING or not state.to_act:
         return None
-    waiting = state.to_act if "seats" in (state.pending or {}) else state.to_act[:1]
+    waiting: Sequence[int] = state.to_act[:1]
+    if "seats" in (state.pending or {}):
+        waiting = [seat for seat in state.to_act if variant.free_commands(state, seat)]
     return next((seat for seat in waiting if seat in remote and seat not in struck), None)
 
 

@@ -422,6 +422,10 @@ BOTS_PULL_TIMEOUT = float(os.environ.get("BOTS_PULL_TIMEOUT", "30"))
 # for a pull bot's, after the append that opened it.
 BOTS_WINDOW_SECONDS = float(os.environ.get("BOTS_WINDOW_SECONDS", "0.3"))
 BOTS_PULL_WINDOW_SECONDS = float(os.environ.get("BOTS_PULL_WINDOW_SECONDS", "2"))
+# Whole seconds a pull bot waits after a poll that gave it nothing to send before it polls
+# again: every 200 of GET /api/bot/decisions says so in its Retry-After header. Shorter than a
+# pull window, so that a bot polling at this pace sees every window while it is open.
+BOTS_POLL_SECONDS = int(os.environ.get("BOTS_POLL_SECONDS", "1"))
 # Strikes in a row (timeouts, errors, illegal answers) that suspend a bot.
 BOTS_STRIKES_TO_SUSPEND = int(os.environ.get("BOTS_STRIKES_TO_SUSPEND", "3"))
 # The built-in strategy that moves for a bot that gave no (legal) answer.

@@ -7,6 +7,7 @@ can trust its input. Anything wrong raises `IllegalCommand` with a stable `code`
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from engine.cards import CARD_CODES, COLORS
@@ -189,3 +190,24 @@ def _check(command: Any, seats: int) -> Command:
         if not isinstance(deck, list) or not all(_is_card(c) for c in deck):
             raise IllegalCommand("bad-deck", "deck must be a list of 108 card codes")
     return command
+
+
+def costs_nothing(command: Command, uncalled: Collection[int]) -> bool:
+    """Whether a legal `command` costs its sender nothing. Only an uno call or a catch can cost:
+    basic-plus and newno accept a `call-uno` from a seat that owes no call and a `catch` of a
+    seat that owes none, and charge the sender the family's `uno_penalty` (docs/rules.md); the
+    others refuse them, so their legal ones are all free. `uncalled`: the seats owing a call."""
+    kind = command.get("type")
+    if kind == CALL_UNO:
+        return command.get("seat") in uncalled
+    if kind == CATCH:
+        return command.get("target") in uncalled
+    return True
+
+
+def free_commands(legal: Iterable[Command], uncalled: Collection[int]) -> list[Command]:
+    """The commands of `legal` that cost their sender nothing (`costs_nothing`): what a seat can
+    do without paying for it. Empty for a seat of a newno open choice with nothing to play, and
+    for a newno jump-in chance a skipped seat may not take: such a seat is asked nothing
+    (docs/bots-api.md, "Every decision can be answered")."""
+    return [command for command in legal if costs_nothing(command, uncalled)]

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engine.cards import Card
-from engine.commands import Command
+from engine.commands import Command, free_commands
 from engine.events import MATCH_STARTED, Event, apply, initial_state
 from engine.rules import Precognitive, Ruleset, find_ruleset
 from engine.rules.quick import Decided, quick_steps
@@ -147,6 +147,11 @@ class Variant:
     def legal_commands(self, state: State, seat: Seat | None) -> list[Command]:
         """Every command `seat` may send now (seat=None: the system commands)."""
         return self.ruleset.legal_commands(state, seat)
+
+    def free_commands(self, state: State, seat: Seat) -> list[Command]:
+        """The legal commands of `seat` that cost it nothing (engine.commands.costs_nothing):
+        all of them but a basic-plus or newno `call-uno` or `catch` over a seat owing no call."""
+        return free_commands(self.legal_commands(state, seat), state.uncalled)
 
     def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
         """What `seat` may see (seat=None: a spectator); JSON-able."""

@@ -12,14 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bots.driver import step
+from bots.driver import nothing_to_answer, step
 from engine import PLAYING, IllegalCommand, State, Variant
 from engine.commands import SYSTEM_COMMANDS, parse
 from engine.events import SERVICE_FACTS
 from games import metrics, store
 from games.actors import SYSTEM, Actor, actor_key, actor_label, seats_held
 from games.errors import Conflict, Forbidden, GameNotFound, IllegalMove, InvalidGame
-from games.models import Game, Seat
+from games.models import Bot, Game, Seat
 from games.repository import Loaded, repository
 from games.seats import asks_no_worker
 from games.visibility import shown, visibility
@@ -146,6 +146,8 @@ def next_decisions(
         view = variant.view(state, seat.number)
         view["version"] = version
         view["legal"] = legal = variant.legal_commands(state, seat.number)
+        if isinstance(actor, Bot) and nothing_to_answer(view, legal):
+            continue  # a newno open choice the bot has no card for: it is not asked
         decisions.append(
             {"game": game.pk, "seat": seat.number, "version": version, "view": view, "legal": legal}
         )

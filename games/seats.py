@@ -149,6 +149,20 @@ def webhook_out_of_turn(rows: Iterable[SeatRow]) -> bool:
     )
 
 
+def pull_open_choice(rows: Iterable[SeatRow]) -> bool:
+    """Whether a pull bot's seat is eligible for a newno open choice (several seats in
+    `to_act`) in a playing game: a worker's run sends close-window at once when no eligible seat
+    has a card to answer it with (bots/driver.py), so nobody waits for a bot that cannot act."""
+    return any(
+        row.game__status == PLAYING
+        and len(row.game__to_act or []) > 1
+        and row.number in (row.game__to_act or [])
+        and not GameSettings.of(row.game__context).inline
+        and effective(row.controller, row.registered_bot__status) == Controller.PULL
+        for row in rows
+    )
+
+
 def clocks_to_change(rows: Iterable[SeatRow]) -> bool:
     """Whether deadlines.sync_deadlines has anything to do: a person's seat in `to_act` with no
     deadline, or out of it with one. Most appends change no clock."""
@@ -182,7 +196,7 @@ def work_for(rows: Sequence[SeatRow]) -> Work:
     """What the workers have to do for a game whose seats are `rows` (Work)."""
     return Work(
         clocks=clocks_to_change(rows),
-        advance=worker_to_act(rows) or webhook_out_of_turn(rows),
+        advance=worker_to_act(rows) or webhook_out_of_turn(rows) or pull_open_choice(rows),
         match_over=bool(rows) and rows[0].game__status == MATCH_OVER,
     )
 

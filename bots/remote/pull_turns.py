@@ -21,6 +21,7 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
+from bots.driver import nothing_to_answer
 from bots.remote import webhook
 from bots.remote.strikes import as_json, count_refused, record_call
 from bots.remote.validation import round_games, validation_problem
@@ -97,6 +98,8 @@ def pull_decisions(bot: Bot) -> list[dict[str, Any]]:
                     decisions.append(window)
             continue
         view = game_view(game_id=seat.game_id, viewer=bot, seat=seat.number, game=seat.game)
+        if nothing_to_answer(view, view["legal"]):
+            continue  # a newno open choice it has no card for: the game does not wait for it
         decisions.append(
             {
                 "game": seat.game_id,

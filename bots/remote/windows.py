@@ -60,9 +60,10 @@ class Offer:
 
 
 def new_chances(game: Game, variant: Variant, state: State, seats: Collection[int]) -> list[int]:
-    """The seats of `seats` with an out-of-turn chance the game's last append opened and a legal
-    command for it, in the driver's order. Reads the log only when one of them has any chance,
-    so most calls cost no query."""
+    """The seats of `seats` with an out-of-turn chance the game's last append opened and a
+    command for it that costs them nothing (a skipped newno seat holding the skip has only
+    catches that would cost it cards: it is offered no window), in the driver's order. Reads the
+    log only when one of them has any chance, so most calls cost no query."""
     if not any(seat in seats for seat in chances(state)):
         return []
     first = (
@@ -80,7 +81,7 @@ def new_chances(game: Game, variant: Variant, state: State, seats: Collection[in
     return [
         seat
         for seat in chances(state, owed=owed, jump=jump)
-        if seat in seats and variant.legal_commands(state, seat)
+        if seat in seats and variant.free_commands(state, seat)
     ]
 
 

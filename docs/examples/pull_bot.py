@@ -3,6 +3,7 @@
     BOT_TOKEN=<token> python pull_bot.py http://127.0.0.1:8000 [seconds between idle polls]
 
 Plays a random legal command, a card when it can, never an uno call or catch that costs cards.
+With nothing to send it waits the server's Retry-After (1 s), or the given seconds, to poll again.
 """
 
 from __future__ import annotations
@@ -17,20 +18,20 @@ import urllib.request
 from typing import Any
 
 BASE = sys.argv[1].rstrip("/")
-IDLE = float(sys.argv[2]) if len(sys.argv) > 2 else 0.5
+IDLE = float(sys.argv[2]) if len(sys.argv) > 2 else None  # None: the server's Retry-After
 HEADERS = {"Authorization": f"Bot {os.environ['BOT_TOKEN']}", "Content-Type": "application/json"}
 
 
-def call(method: str, path: str, body: Any = None) -> tuple[int, Any]:
+def call(method: str, path: str, body: Any = None) -> tuple[int, Any, float]:
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(BASE + path, data, HEADERS, method=method)
     try:
         with urllib.request.urlopen(request, timeout=10) as answer:
-            return answer.status, json.load(answer)
+            return answer.status, json.load(answer), float(answer.headers["Retry-After"] or 1)
     except urllib.error.HTTPError as error:  # a 4xx or 5xx: {"code": ..., "message": ...}
-        return error.code, json.load(error)
+        return error.code, json.load(error), float(error.headers["Retry-After"] or 1)
     except OSError as error:  # the server is down or restarting: try again later
-        return 0, str(error)
+        return 0, str(error), 5.0
 
 
 def choose(decision: dict[str, Any]) -> dict[str, Any] | None:
@@ -43,17 +44,16 @@ def choose(decision: dict[str, Any]) -> dict[str, Any] | None:
 
 
 while True:
-    status, decisions = call("GET", "/api/bot/decisions")
+    status, decisions, wait = call("GET", "/api/bot/decisions")
     if status != 200:
         print("decisions:", status, decisions, file=sys.stderr)
-        decisions = []
-    for decision in decisions:
-        if (command := choose(decision)) is None:
-            continue
+    # None lets a window go; a decision the game waits for always has a command to send.
+    commands = [(d, c) for d in (decisions if status == 200 else []) if (c := choose(d))]
+    for decision, command in commands:
         body = {"command": command, "expected_version": decision["version"],
                 "command_id": f"v{decision['version']}"}  # fmt: skip
-        posted, answer = call("POST", f"/api/bot/games/{decision['game']}/commands", body)
+        posted, answer, _ = call("POST", f"/api/bot/games/{decision['game']}/commands", body)
         if posted not in (200, 409):  # 409: the game moved on; the next poll has it again
             print("refused:", command, posted, answer, file=sys.stderr)
-    if not decisions:
-        time.sleep(IDLE)
+    if not commands:  # nothing to send: wait before the next poll, never spin
+        time.sleep(wait if IDLE is None else IDLE)

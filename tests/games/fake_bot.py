@@ -3,8 +3,9 @@
 It answers with the greedy built-in bot's move, unless told to be slow, illegal or broken (for
 every request, once, for given requests by number, or for optional window requests), to reset the
 connection, to trickle its answer a byte at a time, to decline (null), to forget its uno calls
-("no-uno") or to play the random bot's move ("random"); and keeps every request it got (body and
-signature header) for the tests to look at.
+("no-uno"), to play the random bot's move ("random") or to answer every decision asked in turn
+even where greedy would let a newno open choice pass ("answer"); and keeps every request it got
+(body and signature header) for the tests to look at.
 
 The `fake` fixture (tests/conftest.py) serves one for a test; `webhook_bot` registers the webhook
 bot that calls it.
@@ -26,6 +27,7 @@ from rest_framework.test import APIClient
 from bots.remote import tokens
 from bots.remote.webhook import SIGNATURE_HEADER
 from bots.strategies import find_strategy
+from engine.commands import free_commands
 from games.models import Bot
 from tests.games.factories import make_user
 
@@ -130,6 +132,9 @@ class FakeBot:
             return 200, payload["legal"][0]
         strategy = find_strategy("random" if mode == "random" else "greedy")
         command = strategy(payload["view"], payload["legal"], self.rng)
+        if mode == "answer" and command is None and not payload.get("optional"):
+            # Greedy lets a newno open choice pass; asked in turn, this one takes a free command.
+            command = free_commands(payload["legal"], payload["view"]["uncalled"])[0]
         if mode == "no-uno" and command is not None and command.get("uno"):
             # Greedy's move without its uno call: the seat owes it out of turn.
             command = {**command, "uno": False}

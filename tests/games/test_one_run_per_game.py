@@ -19,10 +19,12 @@ from django.utils import timezone
 from bots import turns
 from bots.remote import leases, webhook, wire
 from engine import MATCH_OVER
+from games.commands import game_command
 from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
 from games.models import Bot, Game, GameEvent, GameLease
 from games.seat_facts import game_resign
+from tests.engine.decks import stacked
 from tests.games.conftest import needs_postgresql
 from tests.games.factories import SHORT, make_user
 from tests.games.fake_bot import FakeBot, webhook_bot
@@ -292,16 +294,26 @@ def test_a_note_outlives_a_holder_that_failed(fake, broker_tasks, monkeypatch):
 
 
 def test_a_strike_whose_fallback_passes_counts_once_for_its_version(fake, broker_tasks):
-    # A newno hand opens with every seat to act (an open choice): a failing bot's fallback waits
-    # there, so nothing is appended and the game stays at the version the bot was asked at.
+    # A newno first play of a draw2 leaves both neighbours an open stack: a failing bot's
+    # fallback cannot stack and lets it pass, so nothing is appended and the game stays at the
+    # version the bot was asked at. (A seat with nothing to play at the open start is not asked
+    # at all: tests/games/test_decisions_answerable.py.)
     fake.mode = "error"
     bot = webhook_bot(fake.url)
-    seats = [SeatSpec(registered=bot), SeatSpec(user=make_user())]
+    opener = make_user()
+    seats = [SeatSpec(user=opener), SeatSpec(registered=bot), SeatSpec(user=make_user())]
+    hands = [["red-draw2", "red-1", "red-2"], ["blue-3", "green-4", "green-5"],
+             ["yellow-6", "yellow-7", "green-8"]]  # fmt: skip
     game = game_create(
-        variant_spec={"rules": "newno"}, seats=seats,
-        seed=21, dealer=1, settings=GameSettings(bot_timeout=1),
+        variant_spec={"rules": "newno", "options": {"hand_size": 3}}, seats=seats,
+        deck=stacked(hands, "red-5", first=1), dealer=0, settings=GameSettings(bot_timeout=1),
     )  # fmt: skip
-    assert sorted(game.to_act) == [0, 1]
+    opened = game_command(
+        game_id=game.pk, actor=opener, command={"type": "play", "seat": 0, "card": "red-draw2"},
+        expected_version=game.version,
+    )  # fmt: skip
+    game.refresh_from_db()
+    assert opened.version == game.version and sorted(game.to_act) == [1, 2]
     first = turns.advance_game(game_id=game.pk)
     assert first.strike.startswith("error")
     assert first.version == game.version
