@@ -7,9 +7,9 @@
 //
 // webhook: listens on host (127.0.0.1) and port (PORT, else 8080; 0 picks a free one), prints
 // its URL, checks every request's X-Uno-Signature and answers the command. pull: GET
-// /api/bot/decisions, POST each command, and wait UNO_POLL_SECONDS (0.5) after a round in which
-// no command was taken (a refused one is not sent again at once). stdio: one request a line on
-// stdin, one answer a line on stdout.
+// /api/bot/decisions, POST each command, and wait UNO_POLL_SECONDS (1), or the poll's
+// Retry-After if longer, after a round in which no command was taken (a refused one is not sent
+// again at once). stdio: one request a line on stdin, one answer a line on stdout.
 
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
@@ -68,7 +68,8 @@ async function call(method, path, body) {
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(30_000),
     });
-    const wait = Number(response.headers.get("Retry-After") ?? 0); // set on a 429
+    // GET /api/bot/decisions says when to ask again (the server's poll interval); a 429 too.
+    const wait = Number(response.headers.get("Retry-After") ?? 0);
     const text = await response.text(); // an error's: {"code": ..., "message": ...}
     return [response.status, response.ok ? JSON.parse(text) : text, wait];
   } catch (error) {
@@ -124,7 +125,7 @@ const [mode, ...args] = process.argv.slice(2);
 if (mode === "webhook") {
   webhook(Number(args[0] ?? process.env.PORT ?? 8080), args[1] ?? "127.0.0.1");
 } else if (mode === "pull") {
-  await pull(Number(process.env.UNO_POLL_SECONDS ?? 0.5));
+  await pull(Number(process.env.UNO_POLL_SECONDS ?? 1));
 } else if (mode === "stdio") {
   await stdio();
 } else {

@@ -6,9 +6,9 @@
 
 webhook: listens on host (127.0.0.1) and port (PORT, else 8080; 0 picks a free one), prints its
 URL, checks every request's X-Uno-Signature and answers the command. pull: GET
-/api/bot/decisions, POST each command, and wait UNO_POLL_SECONDS (0.5) after a round in which
-no command was taken (a refused one is not sent again at once). stdio: one request a line on
-stdin, one answer a line on stdout.
+/api/bot/decisions, POST each command, and wait UNO_POLL_SECONDS (1), or the poll's
+Retry-After if longer, after a round in which no command was taken (a refused one is not sent
+again at once). stdio: one request a line on stdin, one answer a line on stdout.
 """
 
 from __future__ import annotations
@@ -72,7 +72,9 @@ def call(method: str, path: str, body: Any = None) -> tuple[int, Any, float]:
     request = urllib.request.Request(url, data, headers, method=method)
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.load(response), 0.0
+            # GET /api/bot/decisions says when to ask again (the server's poll interval).
+            wait = float(response.headers.get("Retry-After") or 0)
+            return response.status, json.load(response), wait
     except urllib.error.HTTPError as error:  # the body: {"code": ..., "message": ...}
         wait = float(error.headers.get("Retry-After") or 0)  # set on a 429
         return error.code, error.read().decode(errors="replace"), wait
@@ -121,7 +123,7 @@ if __name__ == "__main__":
         port = int(args[0]) if args else int(os.environ.get("PORT", "8080"))
         webhook(port, args[1] if len(args) > 1 else "127.0.0.1")
     elif mode == "pull":
-        pull(float(os.environ.get("UNO_POLL_SECONDS", "0.5")))
+        pull(float(os.environ.get("UNO_POLL_SECONDS", "1")))
     elif mode == "stdio":
         stdio()
     else:
