@@ -1,7 +1,6 @@
 """docs/examples/play_match.py, the client written from docs/api.md alone, plays a whole match of
-every family as a person over HTTP with a personal token: official to 500 points, the other
-families to 100 (a hand or two of each family's decisions); with UNO_SLOW_TESTS=1 every family
-to 500."""
+every family as a person over HTTP with a personal token: to 100 points (a hand or two of each
+family's decisions); with UNO_SLOW_TESTS=1 every family to 500."""
 
 from __future__ import annotations
 
@@ -33,15 +32,10 @@ FAMILIES = {
 }
 
 
-# The families but official play to 100 points in the suite, and to 500 in the slow run.
+# Every family plays to 100 points in the suite, and to 500 in the slow run.
 SHORT_TARGET = 100
-CASES = [
-    pytest.param(family, 500 if family == "official" else SHORT_TARGET, id=family)
-    for family in FAMILIES
-] + [
-    pytest.param(family, 500, id=f"{family}-500", marks=pytest.mark.slow)
-    for family in FAMILIES
-    if family != "official"
+CASES = [pytest.param(family, SHORT_TARGET, id=family) for family in FAMILIES] + [
+    pytest.param(family, 500, id=f"{family}-500", marks=pytest.mark.slow) for family in FAMILIES
 ]
 
 

@@ -24,6 +24,7 @@ import pickle
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import event as note
 from hypothesis import strategies as st
@@ -40,7 +41,9 @@ OUT_OF_TURN = ("catch", "call-uno")
 NEW_FAMILIES = ("newno", "censorship")
 CLOSE_WINDOW = {"type": "close-window"}
 MAX_COMMANDS = 400
-EXAMPLES = 15
+# Games per family: a few in every run, ten times as many with UNO_SLOW_TESTS=1.
+EXAMPLES = 5
+SLOW_EXAMPLES = 50
 
 # Small hands and low targets so that a bounded game sees several hands and a match end.
 OPTIONS: list[dict[str, Any]] = [
@@ -998,10 +1001,29 @@ def check_illegal(data: st.DataObject, variant: Variant, state: State) -> None:
 
 # --------------------------------------------------------------------------------- tests
 
-SETTINGS = settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+
+def check_every_property(
+    specs: list[dict[str, Any]], seats: st.SearchStrategy[int], examples: int
+) -> None:
+    """Hypothesis draws `examples` games (a spec, a seat count, a seed) and plays each, checking
+    every property after every command."""
+
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+    @given(st.sampled_from(specs), seats, st.integers(0, 2**32), st.data())
+    def run(spec: dict[str, Any], seats: int, seed: int, data: st.DataObject) -> None:
+        assume(fits(spec, seats))
+        play(data, spec, seats, seed)
+
+    run()
+
+
+# EXAMPLES games of each family in every run; SLOW_EXAMPLES with UNO_SLOW_TESTS=1.
+BY_EXAMPLES = pytest.mark.parametrize(
+    "examples", [EXAMPLES, pytest.param(SLOW_EXAMPLES, marks=pytest.mark.slow)]
 )
 SEATS = st.integers(2, 6) | st.sampled_from([7, 10])
 
@@ -1010,36 +1032,28 @@ def fits(spec: dict[str, Any], seats: int) -> bool:
     return seats * spec["options"].get("hand_size", 7) + 1 <= len(DECK)
 
 
-@SETTINGS
-@given(st.sampled_from(SPECS["official"]), SEATS, st.integers(0, 2**32), st.data())
-def test_official_games_keep_every_property(spec, seats, seed, data):
+@BY_EXAMPLES
+def test_official_games_keep_every_property(examples):
     """Random official games conserve cards, replay exactly, leak nothing, refuse wrong moves."""
-    assume(fits(spec, seats))
-    play(data, spec, seats, seed)
+    check_every_property(SPECS["official"], SEATS, examples)
 
 
-@SETTINGS
-@given(st.sampled_from(SPECS["basic-plus"]), SEATS, st.integers(0, 2**32), st.data())
-def test_basic_plus_games_keep_every_property(spec, seats, seed, data):
+@BY_EXAMPLES
+def test_basic_plus_games_keep_every_property(examples):
     """Random basic-plus games conserve cards, replay exactly, leak nothing, refuse wrong moves."""
-    assume(fits(spec, seats))
-    play(data, spec, seats, seed)
+    check_every_property(SPECS["basic-plus"], SEATS, examples)
 
 
-@SETTINGS
-@given(st.sampled_from(SPECS["precognitive-official"]), SEATS, st.integers(0, 2**32), st.data())
-def test_precognitive_official_games_keep_every_property(spec, seats, seed, data):
+@BY_EXAMPLES
+def test_precognitive_official_games_keep_every_property(examples):
     """Random precognitive games over official, every sight and lane, keep every property."""
-    assume(fits(spec, seats))
-    play(data, spec, seats, seed)
+    check_every_property(SPECS["precognitive-official"], SEATS, examples)
 
 
-@SETTINGS
-@given(st.sampled_from(SPECS["precognitive-basic-plus"]), SEATS, st.integers(0, 2**32), st.data())
-def test_precognitive_basic_plus_games_keep_every_property(spec, seats, seed, data):
+@BY_EXAMPLES
+def test_precognitive_basic_plus_games_keep_every_property(examples):
     """Random precognitive games over basic-plus, every sight and lane, keep every property."""
-    assume(fits(spec, seats))
-    play(data, spec, seats, seed)
+    check_every_property(SPECS["precognitive-basic-plus"], SEATS, examples)
 
 
 NEW_SEATS = {
@@ -1048,19 +1062,13 @@ NEW_SEATS = {
 }
 
 
-@SETTINGS
-@given(st.sampled_from(SPECS["newno"]), NEW_SEATS["newno"], st.integers(0, 2**32), st.data())
-def test_newno_games_keep_every_property(spec, seats, seed, data):
+@BY_EXAMPLES
+def test_newno_games_keep_every_property(examples):
     """Random newno games (with ages, close-window, jump-ins and catches) keep every property."""
-    assume(fits(spec, seats))
-    play(data, spec, seats, seed)
+    check_every_property(SPECS["newno"], NEW_SEATS["newno"], examples)
 
 
-@SETTINGS
-@given(
-    st.sampled_from(SPECS["censorship"]), NEW_SEATS["censorship"], st.integers(0, 2**32), st.data()
-)
-def test_censorship_games_keep_every_property(spec, seats, seed, data):
+@BY_EXAMPLES
+def test_censorship_games_keep_every_property(examples):
     """Random censorship games (every ruling, dealer_draws either way) keep every property."""
-    assume(fits(spec, seats))
-    play(data, spec, seats, seed)
+    check_every_property(SPECS["censorship"], NEW_SEATS["censorship"], examples)
