@@ -37,11 +37,11 @@ class Variant:
         # The ruleset's own methods, bound once: one call less per legal_commands and decide.
         self.legal_commands = ruleset.legal_commands  # type: ignore[method-assign]
         self._decision: Callable[[State, Command], Decision] = ruleset.decision
-        # A plain family decides a plain play and a draw in one step (rules/quick.py), the
+        # A plain family decides its usual commands in one step each (rules/quick.py), the
         # same events and state as its `decision`.
         quick = quick_decide(ruleset, self._memo)
         if quick is not None:
-            self.decide = quick  # type: ignore[method-assign]
+            self.decide = quick  # type: ignore[method-assign, assignment]
 
     @classmethod
     def from_spec(cls, spec: Mapping[str, Any]) -> Variant:

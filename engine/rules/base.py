@@ -123,8 +123,8 @@ def uno_event(seat: Seat, uno: bool) -> Event:
 
 
 def plain_play_leaves(state: State, seat: Seat, card: Card, color: str | None, uno: bool) -> int:
-    """The cards a play decided in one step leaves in hand (`Ruleset.play_plainly`,
-    rules/quick.py), or 0 for any other play: a card in the hand that matches, its colour named
+    """The cards a play decided in one step leaves in hand (`Ruleset.play_plainly`), or 0 for
+    any other play: a card in the hand that matches, its colour named
     if and only if it is black, leaving one card with its uno called or not, or more with none
     called. check_play, play_card and resolve_play would accept it, emit the uno call or debt
     of a play that leaves one card (a family that keeps `owes_uno`) and end with after_play."""
@@ -617,7 +617,7 @@ class Ruleset:
         kind = pending["type"]
         if kind == "play":
             hand = state.hands[seat]
-            options = []
+            options: list[Command] = []
             if self.plain_listing and len(hand) + len(state.lanes[seat]) > 2:
                 # playable_cards and play_options in one pass, for a hand that no play leaves
                 # with one card (no uno to call).

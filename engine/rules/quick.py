@@ -1,63 +1,88 @@
-"""Quick steps: a plain family's two commonest commands, a plain play and a draw, decided in
-one function.
+"""Quick steps: a plain family's usual commands decided in one function.
 
-Nine commands in ten are a play that leaves a card or more in hand or a draw from a pile that
-needs no reshuffle, with nobody owing an uno call. For a family that keeps the machinery these
-stand for (`quick_decide` checks), `Variant.decide` decides them here without the parse, the
-Decision and the hooks between; anything else (every other command, a play that goes out or
-names no colour, an uno owed, a reshuffle, a command in any other shape) goes the general way
-(`Ruleset.decision`), which checks it fully. Every listing is the general way's
-(`Ruleset.legal_commands`).
+Nine commands in ten are a play of a card that leaves a card or more in hand, a draw or a pass,
+with nobody owing an uno call or with the seat to act closing the catch windows. For a family
+that keeps the base machinery these moments are decided here in one pass: the command checked,
+the events built and the state they fold into built next to them, with no parse, no Decision,
+no emit and no hook in between. Anything else (any other command or pending, a play that goes
+out, a draw that needs a reshuffle, a command in any other shape) goes the general way
+(`Ruleset.decision`), which checks it fully: a quick step only ever accepts a command the
+general way accepts, gives the same events, and folds them into an equal state.
+tests/engine/test_quick.py holds each step to the general way on every state of seeded matches,
+with listed, bent and junk commands. Every listing is the general way's
+(`Ruleset.legal_commands`, fast by its own templates).
 
-What the two ways share rather than restate: which play is plain and what it leaves
-(`base.plain_play_leaves`, which `Ruleset.play_plainly` asks too), the events
-(`base.played_event`, `uno_event`, `drawn_event`, `turn_event`) and how each folds into the
-state (the fold functions of events.py, applied to a fork, as `Decision.emit` applies them).
-What is written here a second time, in its plain case only: the card's action by rank
-(`Ruleset.after_play`) and the drawn card's offer (`Official.on_draw`). A family that overrides
-any method these stand for, or has an option outside `KNOWN_OPTIONS`, gets no quick steps: a
+These steps restate the usual moments of `Official`'s handlers and of the fold (events.py) for
+speed: bench/engine.py's target needs them (docs/performance.md, "Engine"). A family that
+overrides any method they stand for, or has an option outside `KNOWN_OPTIONS`, gets none: a
 new option or hook makes a game slower until it is taught here, never different.
-tests/engine/test_quick.py holds every quick answer to the general way's on every state of
-seeded matches, with listed, bent and junk commands.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.cards import COLOR_OF, COLORS, PLAYABLE_ON, RANK_OF, WILD_DRAW4
-from engine.commands import DRAW, PLAY, Command
+from engine.cards import (
+    COLOR_OF,
+    COLORS,
+    DECK,
+    PLAYABLE_ON,
+    RANK_OF,
+    WILD_DRAW4,
+    Card,
+    Color,
+)
+from engine.commands import ACCEPT, CALL_UNO, CATCH, CHALLENGE, DRAW, PASS, PLAY, Command
 from engine.events import (
+    CARD_PLAYED,
     CARDS_DRAWN,
+    CHALLENGE_RESOLVED,
     DIRECTION_CHANGED,
-    EVOLVE,
-    ONE_SEAT,
     PROMPTED,
     UNO_CALLED,
+    UNO_EXPIRED,
     UNO_OWED,
     Event,
 )
-from engine.rules.base import (
-    NO_ACTION,
-    Ruleset,
-    drawn_event,
-    plain_play_leaves,
-    played_event,
-    turn_event,
-    uno_event,
-)
+from engine.rules.base import Ruleset
 from engine.rules.official import Official
-from engine.state import PLAYING, State
+from engine.state import PLAYING, Pending, Seat, State
 
 # (the state decided on (None: the start), its events, how many, the state they fold into):
 # Variant's memo.
 Decided = tuple[State | None, list[Event], int, State]
 Decide = Callable[[State, Command], list[Event]]
 
-# Every method a quick step stands for: a family that overrides any of them decides every
-# command the general way.
+# PLAYABLE_ON as plain dicts, top card -> colour in force -> the cards playable on them: two
+# exact dicts' lookups cost less than hashing a tuple, and a colour no decision names is in
+# neither (KeyError: the general way asks PLAYABLE_ON itself).
+_PLAYABLE: dict[Card, dict[Color | None, frozenset[Card]]] = {}
+for (_top, _color), _cards in PLAYABLE_ON.items():
+    if _top is not None:
+        _PLAYABLE.setdefault(_top, {})[_color] = _cards
+
+
+# The events a quick step emits, one of each per seat: a step copies one and sets what varies
+# (a copy of a small dict costs about half of building it from its keys), so the events are new
+# dicts with the same keys in the same order. Every seat a deal can have has its own.
+_SEATS = range(len(DECK))
+_PLAYED: list[Event] = [
+    {"type": CARD_PLAYED, "seat": seat, "card": "", "color": None, "source": "hand"}
+    for seat in _SEATS
+]
+_DRAWN: list[Event] = [
+    {"type": CARDS_DRAWN, "seat": seat, "cards": None, "reason": "draw"} for seat in _SEATS
+]
+_TURN: list[Pending] = [{"type": "play", "seat": seat} for seat in _SEATS]
+# A state's to_act for one seat: a tuple, shared as it never changes.
+_ONE: list[tuple[Seat]] = [(seat,) for seat in _SEATS]
+
+
+# Every method a quick step stands for: a family that overrides any of them goes the general
+# way for every command.
 _STOOD_FOR = (
     "decision",
+    "expect",
     "draw_cards",
     "playable",
     "play_plainly",
@@ -66,29 +91,33 @@ _STOOD_FOR = (
     "play_card",
     "resolve_play",
     "after_play",
-    "owes_uno",
     "end_turn",
     "proceed",
     "begin_turn",
     "prompt",
     "after_command",
+    "closes_uno_window",
+    "owes_uno",
 )
-_HANDLED = {PLAY: Official.on_play, DRAW: Official.on_draw}
-# The options a quick step knows: none of them changes a plain play or a draw (the deal's size,
-# the scoring, the target, the uno penalty). A family with any other option decides every
-# command the general way until its option is taught here (and to tests/engine/test_quick.py).
+# The options a quick step knows: none of them changes a usual moment (the deal's size, the
+# scoring and the uno penalty, which a catch pays the general way). A family with any other
+# option goes the general way for every command until its option is taught here (and to
+# tests/engine/test_quick.py), so a new option can slow a game but never make the two ways
+# disagree.
 KNOWN_OPTIONS = frozenset({"hand_size", "scoring", "target", "uno_penalty"})
-
-_fold_drawn = EVOLVE[CARDS_DRAWN]
-_fold_direction = EVOLVE[DIRECTION_CHANGED]
-_fold_prompted = EVOLVE[PROMPTED]
-_fold_uno = {True: EVOLVE[UNO_CALLED], False: EVOLVE[UNO_OWED]}
+_HANDLED = {
+    PLAY: Official.on_play,
+    DRAW: Official.on_draw,
+    PASS: Official.on_pass,
+    ACCEPT: Official.on_accept,
+    CHALLENGE: Official.on_challenge,
+}
 
 
 def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
-    """`ruleset`'s decide, quick for a plain play and a draw; None for a family that changes
-    any step they stand for. It answers every call: what it does not decide goes to the
-    ruleset's own `decision`. It leaves what it decided in `memo[0]`, which `Variant.replay`
+    """`ruleset`'s decide, quick where it can be; None for a family that changes any step it
+    stands for. It answers every call: what it does not know goes to the ruleset's own
+    `decision`, bound here. It leaves what it decided in `memo[0]`, which `Variant.replay`
     hands over."""
     cls = type(ruleset)
     if (
@@ -101,6 +130,8 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
     after_draw = cls.play_after_draw
     two_skip = cls.reverse_skips_with_two
     challenges = cls.challenge_wild_draw4
+    uno_window = cls.uno_window
+    playable_on = _PLAYABLE
     fork = State.fork
 
     def general(state: State, command: Command) -> list[Event]:
@@ -111,105 +142,209 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
         return events
 
     def decide(state: State, command: Command) -> list[Event]:
-        """`Variant.decide`: a plain play or a draw in one pass, anything else the general way."""
+        """`Variant.decide`: a usual play, draw, pass, accept or challenge in one pass, and
+        anything else the general way."""
         pending = state.pending
         if type(command) is not dict or pending is None or state.status != PLAYING:
             return general(state, command)
-        seat = command.get("seat")
-        if type(seat) is not int or seat not in state.to_act or state.uncalled:
+        try:  # a missing field: the general way names it
+            seat = command["seat"]
+            kind = command["type"]
+        except KeyError:
             return general(state, command)
-        kind = command.get("type")
-        event: Event
+        if type(seat) is not int or seat not in state.to_act:
+            return general(state, command)
+        events: list[Event]
+        uncalled = state.uncalled
+        if not uncalled:
+            events = []
+        elif uno_window and seat not in uncalled and kind != CATCH and kind != CALL_UNO:
+            # Ruleset.decision: the seat to act closes every other seat's catch window.
+            events = [{"type": UNO_EXPIRED, "seats": sorted(uncalled)}]
+            uncalled = frozenset()
+        else:
+            return general(state, command)
         if kind == PLAY:
-            # The shape legal_commands lists a plain play in: type, seat, card, uno false, and
-            # a colour where the card is black; Official.on_play's pending.
-            card = command.get("card")
-            color = command.get("color")
-            uno = command.get("uno")
-            if (
-                type(uno) is not bool
-                or type(card) is not str
-                or (len(command) != 4 if color is None else len(command) != 5)
-                or (color is not None and color not in COLORS)
-            ):
+            # A play in a listed shape: type, seat, card, uno, and a colour where the card is
+            # black; an uno call only on the play that leaves one card (check_play's checks).
+            size = len(command)
+            try:
+                card = command["card"]
+                uno = command["uno"]
+                color = command["color"] if size == 5 else None
+            except KeyError:
+                return general(state, command)
+            if type(card) is not str or (size != 4 and (size != 5 or color not in COLORS)):
                 return general(state, command)
             what = pending["type"]
             if what != "play" and (what != "drawn" or card != pending["card"]):
                 return general(state, command)
-            left = plain_play_leaves(state, seat, card, color, uno)
-            if not left:
+            hands = state.hands
+            hand = hands[seat]
+            discard = state.discard
+            try:
+                at = hand.index(card)  # where it is, for the play's hand below
+            except ValueError:
                 return general(state, command)
-            new = fork(state)
-            event = played_event(seat, card, color)
-            # events._card_played, inlined for a card from the hand (two plays in three).
-            hands = state.hands.copy()
-            hand = hands[seat].copy()
-            hand.remove(card)
-            hands[seat] = hand
-            new.hands = hands
-            if card == WILD_DRAW4:
-                new.challenge = (seat, state.color, tuple(hand))
-            new.discard = [*state.discard, card]
-            new.color = color or COLOR_OF[card]
-            events = [event]
-            if left == 1:
-                event = uno_event(seat, uno)
-                _fold_uno[uno](new, event)
-                events.append(event)
-            # Ruleset.after_play, its plain case.
+            if (color is None) is (COLOR_OF[card] is None) or not discard:
+                return general(state, command)
+            held = len(hand)  # a lane's cards count too: the general way (state.cards_held)
+            if state.lanes[seat] or uno is not False and (uno is not True or held != 2) or held < 2:
+                return general(state, command)
+            try:
+                playable = playable_on[discard[-1]][state.color]
+            except KeyError:
+                return general(state, command)
+            if card not in playable:
+                return general(state, command)
+            rank = RANK_OF[card]
             seats, direction = state.seats, state.direction
-            if card in NO_ACTION:
-                nxt = (seat + direction) % seats
-            else:
-                rank = RANK_OF[card]
-                if rank == "skip":
-                    nxt = (seat + 2 * direction) % seats
-                elif rank == "reverse":
-                    direction = -direction
-                    event = {"type": DIRECTION_CHANGED, "direction": direction}
-                    _fold_direction(new, event)
-                    events.append(event)
-                    nxt = seat if seats == 2 and two_skip else (seat + direction) % seats
-                elif rank == "draw2" and len(state.draw) >= 2:
-                    victim = (seat + direction) % seats
-                    event = drawn_event(victim, state.draw[-2:][::-1], "draw2")
-                    _fold_drawn(new, event)
-                    events.append(event)
-                    nxt = (seat + 2 * direction) % seats
-                elif rank == "wild-draw4" and challenges:
-                    nxt = (seat + direction) % seats
-                    then = {"type": "challenge", "seat": nxt, "offender": seat}
-                    event = {"type": PROMPTED, "to_act": [nxt], "pending": then}
-                    _fold_prompted(new, event)
-                    events.append(event)
-                    memo[0] = (state, events, len(events), new)
-                    return events
+            draw = state.draw
+            if (rank == "draw2" and len(draw) < 2) or (card == WILD_DRAW4 and not challenges):
+                return general(state, command)
+            played = _PLAYED[seat].copy()
+            played["card"] = card
+            played["color"] = color
+            events.append(played)
+            hands = hands.copy()  # a method call costs less than a slice object
+            hand = hand.copy()
+            del hand[at]
+            hands[seat] = hand
+            new = fork(state)
+            new.hands = hands
+            new.discard = [*discard, card]
+            new.color = color or COLOR_OF[card]
+            if held == 2:  # resolve_play: one card left, an uno call made or owed
+                if uno:
+                    events.append({"type": UNO_CALLED, "seat": seat})
+                    new.called = state.called | {seat}
                 else:
-                    return general(state, command)
+                    events.append({"type": UNO_OWED, "seat": seat})
+                    uncalled = uncalled | {seat}
+                    new.called = state.called - {seat}
+            if rank == "skip":
+                nxt = (seat + 2 * direction) % seats
+            elif rank == "reverse":
+                new.direction = direction = -direction
+                events.append({"type": DIRECTION_CHANGED, "direction": direction})
+                nxt = seat if seats == 2 and two_skip else (seat + direction) % seats
+            elif rank == "draw2":
+                victim = (seat + direction) % seats
+                events.append(
+                    {
+                        "type": CARDS_DRAWN,
+                        "seat": victim,
+                        "cards": draw[-2:][::-1],
+                        "reason": "draw2",
+                    }
+                )
+                hands[victim] = hands[victim] + draw[-2:][::-1]
+                new.draw = draw[:-2]
+                if victim in new.called:
+                    new.called = new.called - {victim}
+                nxt = (seat + 2 * direction) % seats
+            elif card == WILD_DRAW4:
+                new.challenge = (seat, state.color, tuple(hand))
+                nxt = (seat + direction) % seats
+                then = {"type": "challenge", "seat": nxt, "offender": seat}
+                events.append({"type": PROMPTED, "to_act": [nxt], "pending": then})
+                new.to_act = _ONE[nxt]
+                new.pending = then
+                new.uncalled = uncalled
+                memo[0] = (state, events, len(events), new)
+                return events
+            else:
+                nxt = (seat + direction) % seats
+        elif len(command) != 2:
+            return general(state, command)
         elif kind == DRAW:
-            # Official.on_draw, from a pile that needs no reshuffle.
-            draw, discard = state.draw, state.discard
-            if len(command) != 2 or pending["type"] != "play" or not draw or not discard:
+            draw = state.draw
+            discard = state.discard
+            if pending["type"] != "play" or not draw or not discard:
                 return general(state, command)
             card = draw[-1]
+            try:
+                playable = playable_on[discard[-1]][state.color]
+            except KeyError:
+                return general(state, command)
+            took = _DRAWN[seat].copy()
+            took["cards"] = [card]
+            events.append(took)
+            hands = state.hands.copy()
+            hands[seat] = [*hands[seat], card]
+            called = state.called
             new = fork(state)
-            event = drawn_event(seat, [card], "draw")
-            _fold_drawn(new, event)
-            events = [event]
-            if after_draw and card in PLAYABLE_ON[discard[-1], state.color]:
-                offer = {"type": "drawn", "seat": seat, "card": card}
-                event = {"type": PROMPTED, "to_act": [seat], "pending": offer}
-                _fold_prompted(new, event)
-                events.append(event)
+            new.hands = hands
+            new.draw = draw[:-1]
+            if seat in called:
+                new.called = called - {seat}
+            if after_draw and card in playable:
+                drawn = {"type": "drawn", "seat": seat, "card": card}
+                events.append({"type": PROMPTED, "to_act": [seat], "pending": drawn})
+                new.to_act = _ONE[seat]
+                new.pending = drawn
+                new.uncalled = uncalled
                 memo[0] = (state, events, len(events), new)
                 return events
             nxt = (seat + state.direction) % state.seats
+        elif kind == PASS:
+            if pending["type"] != "drawn":
+                return general(state, command)
+            new = fork(state)
+            nxt = (seat + state.direction) % state.seats
+        elif kind == ACCEPT or kind == CHALLENGE:
+            # on_accept, on_challenge: the draw from the pile as it is.
+            challenge = state.challenge
+            if pending["type"] != "challenge" or challenge is None:
+                return general(state, command)
+            if kind == ACCEPT:
+                drawer, count, reason = seat, 4, "wild-draw4"
+                nxt = (seat + state.direction) % state.seats
+            else:
+                offender, before, shown = challenge
+                guilty = before is not None and any(COLOR_OF[c] == before for c in shown)
+                if guilty:  # the challenger takes a normal turn
+                    drawer, count, nxt = offender, 4, seat
+                else:
+                    drawer, count = seat, 6
+                    nxt = (seat + state.direction) % state.seats
+                reason = "challenge"
+            draw = state.draw
+            if len(draw) < count:
+                return general(state, command)
+            new = fork(state)
+            if kind == CHALLENGE:
+                new.challenge = None
+                events.append(
+                    {
+                        "type": CHALLENGE_RESOLVED,
+                        "seat": seat,
+                        "target": pending["offender"],
+                        "guilty": guilty,
+                        "hand": list(shown),
+                    }
+                )
+            events.append(
+                {
+                    "type": CARDS_DRAWN,
+                    "seat": drawer,
+                    "cards": draw[-count:][::-1],
+                    "reason": reason,
+                }
+            )
+            hands = state.hands.copy()
+            hands[drawer] = hands[drawer] + draw[-count:][::-1]
+            new.hands = hands
+            new.draw = draw[:-count]
+            if drawer in state.called:
+                new.called = state.called - {drawer}
         else:
             return general(state, command)
-        event = turn_event(nxt)
-        new.to_act = ONE_SEAT[nxt]  # events._prompted, inlined for one seat
-        new.pending = event["pending"]
-        events.append(event)
+        turn = _TURN[nxt].copy()
+        events.append({"type": PROMPTED, "to_act": [nxt], "pending": turn})
+        new.to_act = _ONE[nxt]
+        new.pending = turn
+        new.uncalled = uncalled
         memo[0] = (state, events, len(events), new)
         return events
 
