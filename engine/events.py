@@ -69,7 +69,7 @@ GAME_ABORTED = "game-aborted"  # reason: why the staff ended it
 
 
 # A to_act of one seat, shared (a tuple never changes); every seat a deal can have.
-_ONE: list[tuple[int]] = [(seat,) for seat in range(len(DECK))]
+ONE_SEAT: list[tuple[int]] = [(seat,) for seat in range(len(DECK))]
 
 
 def initial_state(event: Event) -> State:
@@ -189,7 +189,7 @@ def _direction_changed(state: State, event: Event) -> None:
 def _prompted(state: State, event: Event) -> None:
     to_act = event["to_act"]
     # One seat (nearly every prompt): a shared tuple, not a new one.
-    state.to_act = _ONE[to_act[0]] if len(to_act) == 1 else tuple(to_act)
+    state.to_act = ONE_SEAT[to_act[0]] if len(to_act) == 1 else tuple(to_act)
     state.pending = event["pending"]
 
 

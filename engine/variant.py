@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from engine.cards import Card
 from engine.commands import Command, free_commands
 from engine.events import MATCH_STARTED, Event, apply, initial_state
 from engine.rules import Precognitive, Ruleset, find_ruleset
-from engine.rules.quick import Decided, quick_steps
+from engine.rules.decision import Decision
+from engine.rules.quick import Decided, quick_decide
 from engine.state import Seat, State
 from engine.view import event_view, state_view
 
@@ -33,13 +34,14 @@ class Variant:
         self.ruleset = ruleset
         # [(state, events, how many, folded state)] of the last decision; see `replay`.
         self._memo: list[Decided | None] = [None]
-        # The ruleset's own method, bound once: one call less per legal_commands. A plain family
-        # lists and decides its usual moments in one step each (rules/quick.py): its listing and
-        # decide stand for these methods, with the same answers.
+        # The ruleset's own methods, bound once: one call less per legal_commands and decide.
         self.legal_commands = ruleset.legal_commands  # type: ignore[method-assign]
-        quick = quick_steps(ruleset, self._memo)
+        self._decision: Callable[[State, Command], Decision] = ruleset.decision
+        # A plain family decides its usual commands in one step each (rules/quick.py), the
+        # same events and state as its `decision`.
+        quick = quick_decide(ruleset, self._memo)
         if quick is not None:
-            self.legal_commands, self.decide = quick  # type: ignore[method-assign, assignment]
+            self.decide = quick  # type: ignore[method-assign, assignment]
 
     @classmethod
     def from_spec(cls, spec: Mapping[str, Any]) -> Variant:
@@ -140,9 +142,10 @@ class Variant:
 
     def decide(self, state: State, command: Command) -> list[Event]:
         """The events `command` produces; raises IllegalCommand and changes nothing if illegal."""
-        decision = self.ruleset.decision(state, command)
-        self._memo[0] = (state, decision.events, len(decision.events), decision.state)
-        return decision.events
+        decision = self._decision(state, command)
+        events = decision.events
+        self._memo[0] = (state, events, len(events), decision.state)
+        return events
 
     def legal_commands(self, state: State, seat: Seat | None) -> list[Command]:
         """Every command `seat` may send now (seat=None: the system commands)."""

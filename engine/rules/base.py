@@ -9,13 +9,15 @@ anything leaves the engine.
 
 from __future__ import annotations
 
+import functools
 import random
 import secrets
 from collections import Counter
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, Final, cast
 
 from engine.cards import (
+    ACTION_RANKS,
     COLOR_OF,
     COLORS,
     DECK,
@@ -62,6 +64,93 @@ from engine.rules.options import choice_option, int_option
 from engine.scoring import SCORINGS, hand_events
 from engine.state import HAND_OVER, MATCH_OVER, PLAYING, Pending, Seat, State
 
+# The dicts the usual moments list and emit, one per seat (every seat a deal can have): a new
+# one is made from its template as `{**template, "card": card}`, which copies a dict of the same
+# shape (about half the cost of building it from its keys): the same keys in the same order,
+# a new dict every time.
+_SEATS = range(len(DECK))
+_PLAY: Final = [{"type": PLAY, "seat": seat, "card": "", "uno": False} for seat in _SEATS]
+_PLAY_UNO: Final = [{"type": PLAY, "seat": seat, "card": "", "uno": True} for seat in _SEATS]
+_DRAW: Final = [{"type": DRAW, "seat": seat} for seat in _SEATS]
+_PASS: Final = [{"type": PASS, "seat": seat} for seat in _SEATS]
+_TURN: Final = [{"type": "play", "seat": seat} for seat in _SEATS]
+_PLAYED: Final = [
+    {"type": CARD_PLAYED, "seat": seat, "card": "", "color": None, "source": "hand"}
+    for seat in _SEATS
+]
+_DRAWN: Final = [{"type": CARDS_DRAWN, "seat": seat, "cards": [], "reason": ""} for seat in _SEATS]
+
+
+# Cards with no action of their own (numbers and the wild): after them the next seat plays.
+NO_ACTION: Final = frozenset(
+    card for card in DECK if card != WILD_DRAW4 and RANK_OF[card] not in ACTION_RANKS
+)
+# The flags and tables read on every command (Ruleset.__init__).
+_READ_OFTEN: Final = (
+    "handlers",
+    "plain_play",
+    "plain_playable",
+    "plain_turn",
+    "plain_listing",
+    "looks_after",
+    "uno_always_listed",
+    "play_after_draw",
+    "challenge_wild_draw4",
+    "false_uno_penalized",
+)
+_NO_UNO: Final = (False,)
+_BOTH: Final = (False, True)
+
+
+def turn_event(seat: Seat) -> Event:
+    """The event that gives `seat` its turn (a play or a draw)."""
+    return {"type": PROMPTED, "to_act": [seat], "pending": _TURN[seat].copy()}
+
+
+def played_event(seat: Seat, card: Card, color: str | None) -> Event:
+    """The event of `seat` playing `card` from its hand (naming `color` for a black card)."""
+    return {**_PLAYED[seat], "card": card, "color": color}
+
+
+def drawn_event(seat: Seat, cards: list[Card], reason: str) -> Event:
+    """The event of `seat` drawing `cards` (top of the pile first)."""
+    return {**_DRAWN[seat], "cards": cards, "reason": reason}
+
+
+def uno_event(seat: Seat, uno: bool) -> Event:
+    """The event of a play that leaves `seat` one card: its uno called, or owed."""
+    return {"type": UNO_CALLED if uno else UNO_OWED, "seat": seat}
+
+
+def plain_play_leaves(state: State, seat: Seat, card: Card, color: str | None, uno: bool) -> int:
+    """The cards a play decided in one step leaves in hand (`Ruleset.play_plainly`), or 0 for
+    any other play: a card in the hand that matches, its colour named
+    if and only if it is black, leaving one card with its uno called or not, or more with none
+    called. check_play, play_card and resolve_play would accept it, emit the uno call or debt
+    of a play that leaves one card (a family that keeps `owes_uno`) and end with after_play."""
+    hand = state.hands[seat]
+    discard = state.discard
+    left = len(hand) + len(state.lanes[seat]) - 1
+    if (
+        (left > 1 and not uno or left == 1)
+        and card in hand
+        and (color is None) is (COLOR_OF[card] is not None)
+        and card in PLAYABLE_ON[discard[-1] if discard else None, state.color]
+    ):
+        return left
+    return 0
+
+
+@functools.cache
+def _black_plays(seat: Seat, card: Card, unos: tuple[bool, ...]) -> tuple[Command, ...]:
+    """A black card's listed plays while it leaves cards in hand: once per colour, with each
+    uno choice (templates: copied before they are handed out)."""
+    return tuple(
+        {"type": PLAY, "seat": seat, "card": card, "color": color, "uno": uno}
+        for color in COLORS
+        for uno in unos
+    )
+
 
 class Ruleset:
     """The official rules; other families override flags and hooks."""
@@ -94,10 +183,9 @@ class Ruleset:
     handlers: ClassVar[dict[str, Handler]] = {}
     # Derived from the flags and overrides above (__init_subclass__).
     uno_always_listed: ClassVar[bool] = False  # call-uno and catches listed with nobody owing
-    plain_play_options: ClassVar[bool] = True  # play_options is Ruleset's own
     plain_playable: ClassVar[bool] = True  # playable is Ruleset's own
     plain_turn: ClassVar[bool] = True  # end_turn, proceed, begin_turn and prompt: Ruleset's
-    plain_playable_cards: ClassVar[bool] = True  # playable_cards is Ruleset's own
+    plain_listing: ClassVar[bool] = True  # playable_cards and play_options are Ruleset's own
     looks_after: ClassVar[bool] = False  # after_command is overridden
     plain_play: ClassVar[bool] = True  # a play is checked and resolved as here (play_plainly)
 
@@ -105,17 +193,26 @@ class Ruleset:
         super().__init_subclass__(**kwargs)
         # Read on every command: computed once per family, not once per call.
         cls.uno_always_listed = cls.false_uno_penalized or cls.wrong_catch_penalized
-        cls.plain_play_options = cls.play_options is Ruleset.play_options
         cls.plain_playable = cls.playable is Ruleset.playable
         cls.plain_turn = all(
             getattr(cls, name) is getattr(Ruleset, name)
             for name in ("end_turn", "proceed", "begin_turn", "prompt")
         )
-        cls.plain_playable_cards = cls.playable_cards is Ruleset.playable_cards
+        cls.plain_listing = all(
+            getattr(cls, name) is getattr(Ruleset, name)
+            for name in ("playable_cards", "play_options")
+        )
         cls.looks_after = cls.after_command is not Ruleset.after_command
         cls.plain_play = all(
             getattr(cls, name) is getattr(Ruleset, name)
-            for name in ("check_play", "playable", "check_target", "play_card", "resolve_play")
+            for name in (
+                "check_play",
+                "playable",
+                "check_target",
+                "play_card",
+                "resolve_play",
+                "owes_uno",
+            )
         )
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
@@ -129,6 +226,10 @@ class Ruleset:
         self.options: dict[str, Any] = {
             name: self.option_checks[name](name, value) for name, value in merged.items()
         }
+        # The flags read on every command, as the instance's own attributes: CPython reads an
+        # instance's attribute in one specialised step, a class attribute through the instance
+        # in a generic lookup (about twice the cost). The same values as the class's.
+        vars(self).update({name: getattr(self, name) for name in _READ_OFTEN})
 
     # ----------------------------------------------------------------- the public surface
 
@@ -166,13 +267,9 @@ class Ruleset:
         """Decide `command`: its events, and the state they fold into."""
         command = parse(command, state.seats)
         kind = command["type"]
-        if state.status == MATCH_OVER:
-            raise IllegalCommand("game-over", "the match is over")
         handler = self.handlers.get(kind)
-        if handler is None:
-            raise IllegalCommand("unknown-command", f"{self.name} has no {kind!r} command")
-        if kind not in SYSTEM_COMMANDS and state.status != PLAYING:
-            raise IllegalCommand("hand-over", "the hand is over; the next hand has not started")
+        if handler is None or state.status != PLAYING:
+            handler = self.out_of_play(state, kind, handler)
         decision = Decision(state.fork())
         if state.uncalled:
             seat = command.get("seat")
@@ -186,6 +283,17 @@ class Ruleset:
             self.after_command(decision)
         return decision
 
+    def out_of_play(self, state: State, kind: str, handler: Handler | None) -> Handler:
+        """The handler of a command decided while no hand is being played (the system's
+        next-hand), or the refusal of a command the family has no handler for."""
+        if state.status == MATCH_OVER:
+            raise IllegalCommand("game-over", "the match is over")
+        if handler is None:
+            raise IllegalCommand("unknown-command", f"{self.name} has no {kind!r} command")
+        if kind not in SYSTEM_COMMANDS and state.status != PLAYING:
+            raise IllegalCommand("hand-over", "the hand is over; the next hand has not started")
+        return handler
+
     def after_command(self, d: Decision) -> None:
         """A last look at the decision's outcome (the precognitive modifier recounts here)."""
 
@@ -194,12 +302,15 @@ class Ruleset:
             return [{"type": NEXT_HAND}] if state.status == HAND_OVER else []
         if state.status != PLAYING:
             return []
-        options: list[Command] = []
-        if seat in state.to_act and state.pending is not None:
-            options = self.turn_options(state, seat, state.pending)
+        pending = state.pending
+        if pending is not None and seat in state.to_act:
+            options = self.turn_options(state, seat, pending)
+            if state.uncalled or self.uno_always_listed:
+                options += self.uno_options(state, seat)
+            return options
         if state.uncalled or self.uno_always_listed:
-            options += self.uno_options(state, seat)
-        return options
+            return self.uno_options(state, seat)
+        return []
 
     def lane_visible(self, owner: Seat, viewer: Seat | None) -> bool:
         return owner == viewer
@@ -299,8 +410,7 @@ class Ruleset:
         if then is not None:
             self.prompt(d, then)
         elif self.plain_turn:
-            # begin_turn and prompt, inlined: every command but a few ends here.
-            d.emit({"type": PROMPTED, "to_act": [nxt], "pending": {"type": "play", "seat": nxt}})
+            d.emit(turn_event(nxt))  # begin_turn and prompt, inlined
         else:
             self.begin_turn(d, nxt)
 
@@ -322,7 +432,7 @@ class Ruleset:
         state = d.state
         if 0 < count <= len(state.draw):  # the usual draw, from the pile as it is
             cards = state.draw[-count:][::-1]
-            d.emit({"type": CARDS_DRAWN, "seat": seat, "cards": cards, "reason": reason})
+            d.emit(drawn_event(seat, cards, reason))
             return cards[:]  # the event keeps its own list
         drawn: list[Card] = []
         while len(drawn) < count:
@@ -349,10 +459,14 @@ class Ruleset:
         return card in PLAYABLE_ON[state.top, state.color]
 
     def playable_cards(self, state: State, seat: Seat) -> list[Card]:
-        """The distinct cards of `seat`'s hand that `playable` allows (a hot path: inlined)."""
+        """The distinct cards of `seat`'s hand that `playable` allows, in hand order."""
         playable = PLAYABLE_ON[state.top, state.color]
-        # filter with a set's own __contains__ runs in C, with no Python call per card.
-        return list(filter(playable.__contains__, dict.fromkeys(state.hands[seat])))
+        cards: list[Card] = []
+        # A loop costs less here than a filter over dict.fromkeys (a hand is a few cards).
+        for card in state.hands[seat]:
+            if card in playable and card not in cards:
+                cards.append(card)
+        return cards
 
     def check_play(self, state: State, seat: Seat, command: Command) -> None:
         card = command["card"]
@@ -384,26 +498,21 @@ class Ruleset:
         self.resolve_play(d, seat, card, color, bool(command.get("uno")))
 
     def play_plainly(self, d: Decision, seat: Seat, command: Command) -> bool:
-        """The usual play in one step: a card that matches, with no uno, no target, its colour
-        named if it is black, and more than one card left. check_play, play_card and
+        """The usual play in one step: a card that matches, with no target, its colour named if
+        it is black, and a card or more left (`plain_play_leaves`). check_play, play_card and
         resolve_play would do exactly this (for a family that keeps them, `plain_play`); False
         (nothing done) for any other play, which goes the long way."""
-        state = d.state
         card = command["card"]
         color = command.get("color")
-        if (
-            (color is None) is (COLOR_OF[card] is not None)
-            and not command.get("uno")
-            and command.get("target") is None
-            and card in state.hands[seat]
-            and len(state.hands[seat]) + len(state.lanes[seat]) > 2
-            and card in PLAYABLE_ON[state.discard[-1] if state.discard else None, state.color]
-        ):
-            d.emit(
-                {"type": CARD_PLAYED, "seat": seat, "card": card, "color": color, "source": "hand"}
-            )
-            self.after_play(d, seat, card)
-            return True
+        uno = bool(command.get("uno"))
+        if command.get("target") is None:
+            left = plain_play_leaves(d.state, seat, card, color, uno)
+            if left:
+                d.emit(played_event(seat, card, color))
+                if left == 1:
+                    d.emit(uno_event(seat, uno))
+                self.after_play(d, seat, card)
+                return True
         return False
 
     def resolve_play(
@@ -417,7 +526,7 @@ class Ruleset:
             return
         if left == 1:
             if self.owes_uno(state, seat):
-                d.emit({"type": UNO_CALLED if uno else UNO_OWED, "seat": seat})
+                d.emit(uno_event(seat, uno))
         elif uno:
             self.penalize(d, seat, "false-call")  # basic-plus; elsewhere check_play refused it
         if COLOR_OF[card] is None and color is None:
@@ -428,7 +537,14 @@ class Ruleset:
     def after_play(self, d: Decision, seat: Seat, card: Card) -> None:
         """The card's action, its colour settled; then the turn ends."""
         state = d.state
-        rank, nxt = RANK_OF[card], (seat + state.direction) % state.seats
+        nxt = (seat + state.direction) % state.seats
+        if card in NO_ACTION:  # a number or a wild: the next seat's turn
+            if self.plain_turn:
+                d.emit(turn_event(nxt))  # end_turn, inlined: the commonest end of a command
+            else:
+                self.end_turn(d, seat, nxt)
+            return
+        rank = RANK_OF[card]
         if rank == "skip":
             self.end_turn(d, seat, state.next_seat(seat, 2))
         elif rank == "reverse":
@@ -441,14 +557,9 @@ class Ruleset:
             self.end_turn(d, seat, state.next_seat(seat, 2))
         elif card == WILD_DRAW4 and self.challenge_wild_draw4:
             self.end_turn(d, seat, nxt, {"type": "challenge", "seat": nxt, "offender": seat})
-        elif card == WILD_DRAW4:
+        else:  # a wild-draw4, unchallenged
             self.draw_cards(d, nxt, 4, "wild-draw4")
             self.end_turn(d, seat, state.next_seat(seat, 2))
-        elif self.plain_turn:
-            # end_turn, inlined: the next seat's turn (the commonest end of a command).
-            d.emit({"type": PROMPTED, "to_act": [nxt], "pending": {"type": "play", "seat": nxt}})
-        else:
-            self.end_turn(d, seat, nxt)
 
     def go_out(self, d: Decision, seat: Seat, card: Card) -> None:
         # docs/rules.md: a last draw2 or wild-draw4 still makes the next seat draw, unchallenged.
@@ -505,32 +616,32 @@ class Ruleset:
     def turn_options(self, state: State, seat: Seat, pending: Pending) -> list[Command]:
         kind = pending["type"]
         if kind == "play":
-            if self.plain_playable_cards:  # playable_cards, inlined
+            hand = state.hands[seat]
+            options: list[Command] = []
+            if self.plain_listing and len(hand) + len(state.lanes[seat]) > 2:
+                # playable_cards and play_options in one pass, for a hand that no play leaves
+                # with one card (no uno to call).
                 discard = state.discard
                 playable = PLAYABLE_ON[discard[-1] if discard else None, state.color]
-                cards = list(filter(playable.__contains__, dict.fromkeys(state.hands[seat])))
-            else:
-                cards = self.playable_cards(state, seat)
-            held = len(state.hands[seat]) + len(state.lanes[seat])  # state.cards_held(seat)
-            if self.plain_play_options and held != 2:
-                # play_options for every card at once, while no play leaves one card (no uno).
-                options = []
-                for card in cards:
-                    if COLOR_OF[card] is None and held != 1:  # a last card names no colour
-                        options += [
-                            {"type": PLAY, "seat": seat, "card": card, "color": color, "uno": False}
-                            for color in COLORS
-                        ]
+                plain = _PLAY[seat]
+                listed: list[Card] = []
+                for card in hand:
+                    if card not in playable or card in listed:
+                        continue
+                    listed.append(card)
+                    if COLOR_OF[card] is None:
+                        options += map(dict.copy, _black_plays(seat, card, _NO_UNO))
                     else:
-                        options.append({"type": PLAY, "seat": seat, "card": card, "uno": False})
+                        options.append({**plain, "card": card})
             else:
-                options = []
-                for card in cards:
+                for card in self.playable_cards(state, seat):
                     options += self.play_options(state, seat, card)
-            options.append({"type": DRAW, "seat": seat})
+            options.append(_DRAW[seat].copy())
             return options
         if kind == "drawn":
-            return self.play_options(state, seat, pending["card"]) + [{"type": PASS, "seat": seat}]
+            options = self.play_options(state, seat, pending["card"])
+            options.append(_PASS[seat].copy())
+            return options
         if kind == "color":
             return [{"type": CHOOSE_COLOR, "seat": seat, "color": c} for c in COLORS]
         if kind == "challenge":
@@ -538,15 +649,12 @@ class Ruleset:
         return []
 
     def play_options(self, state: State, seat: Seat, card: Card) -> list[Command]:
-        left = state.cards_held(seat) - 1
-        if left != 1 and COLOR_OF[card] is not None:
-            return [{"type": PLAY, "seat": seat, "card": card, "uno": False}]  # the common case
-        unos = (False, True) if left == 1 and self.owes_uno(state, seat) else (False,)
-        play = [{"type": PLAY, "seat": seat, "card": card}]
-        # A black card that goes out names no colour.
-        return [
-            {**o, "uno": uno} for o in (with_colors(play) if left > 0 else play) for uno in unos
-        ]
+        left = len(state.hands[seat]) + len(state.lanes[seat]) - 1  # state.cards_held, inlined
+        unos = _BOTH if left == 1 and self.owes_uno(state, seat) else _NO_UNO
+        if COLOR_OF[card] is not None or left == 0:  # a black card that goes out names no colour
+            play = {**_PLAY[seat], "card": card}
+            return [play, {**_PLAY_UNO[seat], "card": card}] if unos is _BOTH else [play]
+        return list(map(dict.copy, _black_plays(seat, card, unos)))
 
 
 def with_colors(options: list[Command]) -> list[Command]:

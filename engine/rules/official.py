@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from engine.cards import COLOR_OF, RANK_OF, WILD_DRAW4, Card
+from engine.cards import COLOR_OF, PLAYABLE_ON, RANK_OF, WILD_DRAW4, Card
 from engine.commands import (
     ACCEPT,
     CALL_UNO,
@@ -29,7 +29,7 @@ from engine.events import (
     DIRECTION_CHANGED,
     UNO_CAUGHT,
 )
-from engine.rules.base import Ruleset
+from engine.rules.base import Ruleset, turn_event
 from engine.rules.decision import Decision, Handler
 from engine.state import HAND_OVER
 
@@ -88,15 +88,30 @@ class Official(Ruleset):
         if pending is None or pending["type"] != "play" or seat not in state.to_act:
             self.expect(state, seat, "play")  # raises the refusal
         drawn = self.draw_cards(d, seat, 1, "draw")
-        if drawn and self.play_after_draw and self.playable(state, seat, drawn[0]):
+        if (
+            drawn
+            and self.play_after_draw
+            and (
+                drawn[0] in PLAYABLE_ON[state.top, state.color]
+                if self.plain_playable
+                else self.playable(state, seat, drawn[0])
+            )
+        ):
             self.prompt(d, {"type": "drawn", "seat": seat, "card": drawn[0]})
+        elif self.plain_turn:
+            d.emit(turn_event((seat + state.direction) % state.seats))  # end_turn, inlined
         else:
             self.end_turn(d, seat, state.next_seat(seat))
 
     def on_pass(self, d: Decision, command: Command) -> None:
         state, seat = d.state, command["seat"]
-        self.expect(state, seat, "drawn")
-        self.end_turn(d, seat, state.next_seat(seat))
+        pending = state.pending
+        if pending is None or pending["type"] != "drawn" or seat not in state.to_act:
+            self.expect(state, seat, "drawn")  # raises the refusal
+        if self.plain_turn:
+            d.emit(turn_event((seat + state.direction) % state.seats))  # end_turn, inlined
+        else:
+            self.end_turn(d, seat, state.next_seat(seat))
 
     def on_choose_color(self, d: Decision, command: Command) -> None:
         state, seat = d.state, command["seat"]

@@ -1,15 +1,21 @@
-"""Quick steps: the commonest moments of a plain family's turn, each in one function.
+"""Quick steps: a plain family's usual commands decided in one function.
 
-Nine commands in ten are a play of a card that leaves more than two in hand, a draw or a pass,
-with nobody owing an uno call; a listing is mostly a seat's plays and its draw. For a family
-that keeps the base machinery these moments are answered here in one pass: the command checked,
+Nine commands in ten are a play of a card that leaves a card or more in hand, a draw or a pass,
+with nobody owing an uno call or with the seat to act closing the catch windows. For a family
+that keeps the base machinery these moments are decided here in one pass: the command checked,
 the events built and the state they fold into built next to them, with no parse, no Decision,
-no emit and no hook in between. Anything else (any other command or pending, an uno owed, a
-play that leaves two cards or fewer, a draw that needs a reshuffle, a command in any other
-shape) returns None here and goes the general way (`Ruleset.decision`, `legal_commands`), which
-checks it fully: a quick step only ever accepts a command the general way accepts, gives the
-same events, and folds them into an equal state. tests/engine/test_quick.py holds each step to
-the general way on every state of seeded matches, with listed, bent and junk commands.
+no emit and no hook in between. Anything else (any other command or pending, a play that goes
+out, a draw that needs a reshuffle, a command in any other shape) goes the general way
+(`Ruleset.decision`), which checks it fully: a quick step only ever accepts a command the
+general way accepts, gives the same events, and folds them into an equal state.
+tests/engine/test_quick.py holds each step to the general way on every state of seeded matches,
+with listed, bent and junk commands. Every listing is the general way's
+(`Ruleset.legal_commands`, fast by its own templates).
+
+These steps restate the usual moments of `Official`'s handlers and of the fold (events.py) for
+speed: bench/engine.py's target needs them (docs/performance.md, "Engine"). A family that
+overrides any method they stand for, or has an option outside `KNOWN_OPTIONS`, gets none: a
+new option or hook makes a game slower until it is taught here, never different.
 """
 
 from __future__ import annotations
@@ -17,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.cards import (
-    BLACK,
     COLOR_OF,
     COLORS,
     DECK,
@@ -47,7 +52,6 @@ from engine.state import PLAYING, Pending, Seat, State
 # Variant's memo.
 Decided = tuple[State | None, list[Event], int, State]
 Decide = Callable[[State, Command], list[Event]]
-Legal = Callable[[State, Seat | None], list[Command]]
 
 # PLAYABLE_ON as plain dicts, top card -> colour in force -> the cards playable on them: two
 # exact dicts' lookups cost less than hashing a tuple, and a colour no decision names is in
@@ -58,17 +62,10 @@ for (_top, _color), _cards in PLAYABLE_ON.items():
         _PLAYABLE.setdefault(_top, {})[_color] = _cards
 
 
-# The dicts a quick step lists and emits, one of each per seat: a step copies one (a copy of a
-# small dict costs about half of building it from its keys) and sets what varies, so the
-# listed commands and the events are new dicts with the same keys in the same order. Every
-# seat a deal can have (a hand of one card each) has its own.
+# The events a quick step emits, one of each per seat: a step copies one and sets what varies
+# (a copy of a small dict costs about half of building it from its keys), so the events are new
+# dicts with the same keys in the same order. Every seat a deal can have has its own.
 _SEATS = range(len(DECK))
-_PLAY: list[Command] = [{"type": PLAY, "seat": seat, "card": "", "uno": False} for seat in _SEATS]
-_PLAY_UNO: list[Command] = [
-    {"type": PLAY, "seat": seat, "card": "", "uno": True} for seat in _SEATS
-]
-_DRAW: list[Command] = [{"type": DRAW, "seat": seat} for seat in _SEATS]
-_PASS: list[Command] = [{"type": PASS, "seat": seat} for seat in _SEATS]
 _PLAYED: list[Event] = [
     {"type": CARD_PLAYED, "seat": seat, "card": "", "color": None, "source": "hand"}
     for seat in _SEATS
@@ -81,46 +78,13 @@ _TURN: list[Pending] = [{"type": "play", "seat": seat} for seat in _SEATS]
 _ONE: list[tuple[Seat]] = [(seat,) for seat in _SEATS]
 
 
-# A black card's listed plays (play_options): one per colour, and with and without an uno
-# call where it leaves one card; seat -> card -> (the plays when it leaves one, the others),
-# made for a seat when it first lists one.
-_BLACK: dict[Seat, dict[Card, tuple[tuple[Command, ...], tuple[Command, ...]]]] = {}
-_copy = dict.copy
-
-
-def _black_plays(seat: Seat, card: Card, held: int) -> list[Command]:
-    """A black card's listed plays, new dicts."""
-    table = _BLACK.get(seat)
-    if table is None:
-        table = _BLACK[seat] = {
-            black: (
-                tuple(
-                    {"type": PLAY, "seat": seat, "card": black, "color": color, "uno": uno}
-                    for color in COLORS
-                    for uno in (False, True)
-                ),
-                tuple(
-                    {"type": PLAY, "seat": seat, "card": black, "color": color, "uno": False}
-                    for color in COLORS
-                ),
-            )
-            for black in BLACK
-        }
-    return list(map(_copy, table[card][held > 2]))
-
-
 # Every method a quick step stands for: a family that overrides any of them goes the general
 # way for every command.
 _STOOD_FOR = (
     "decision",
-    "legal_commands",
-    "turn_options",
-    "play_options",
-    "uno_options",
     "expect",
     "draw_cards",
     "playable",
-    "playable_cards",
     "play_plainly",
     "check_play",
     "check_target",
@@ -150,11 +114,11 @@ _HANDLED = {
 }
 
 
-def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, Decide] | None:
-    """`ruleset`'s listing and decide, quick where they can be; None for a family that changes
-    any step they stand for. Both answer every call: what they do not know goes to the
-    ruleset's own `legal_commands` and `decision`, bound here. Decide leaves what it decided in
-    `memo[0]`, which `Variant.replay` hands over."""
+def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
+    """`ruleset`'s decide, quick where it can be; None for a family that changes any step it
+    stands for. It answers every call: what it does not know goes to the ruleset's own
+    `decision`, bound here. It leaves what it decided in `memo[0]`, which `Variant.replay`
+    hands over."""
     cls = type(ruleset)
     if (
         any(getattr(cls, name) is not getattr(Official, name) for name in _STOOD_FOR)
@@ -162,77 +126,13 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
         or not ruleset.options.keys() <= KNOWN_OPTIONS
     ):
         return None
-    general_legal = ruleset.legal_commands
     general_decision = ruleset.decision
-    uno_options = ruleset.uno_options
     after_draw = cls.play_after_draw
     two_skip = cls.reverse_skips_with_two
     challenges = cls.challenge_wild_draw4
-    lists_uno = cls.uno_always_listed
     uno_window = cls.uno_window
     playable_on = _PLAYABLE
     fork = State.fork
-
-    def legal(state: State, seat: Seat | None) -> list[Command]:
-        """`Ruleset.legal_commands`, for a seat asked for a play, a drawn card's play or a
-        challenge in one pass."""
-        pending = state.pending
-        if pending is None or state.status != PLAYING or seat not in state.to_act:  # None too
-            return general_legal(state, seat)
-        hand = state.hands[seat]
-        # True is in (1,): listed with seat True the general way. A precognitive lane (not in
-        # a plain family's game) is counted the general way.
-        if type(seat) is not int or state.lanes[seat]:
-            return general_legal(state, seat)
-        held = len(hand)
-        kind = pending["type"]
-        if held < 2:
-            return general_legal(state, seat)
-        if kind == "play":
-            try:  # no card on the pile, or a colour no decision names: the general way
-                playable = playable_on[state.discard[-1]][state.color]
-            except (IndexError, KeyError):
-                return general_legal(state, seat)
-            options: list[Command] = []
-            plain = _PLAY[seat]
-            listed: list[Card] = []
-            # Each playable card once, in hand order, in one pass over the hand (a loop costs
-            # less than a comprehension's function; a card seen before is in `listed`).
-            for card in hand:
-                if card not in playable or card in listed:
-                    continue
-                listed.append(card)
-                if COLOR_OF[card] is None:
-                    options += _black_plays(seat, card, held)
-                    continue
-                option = plain.copy()
-                option["card"] = card
-                options.append(option)
-                if held == 2:
-                    option = _PLAY_UNO[seat].copy()
-                    option["card"] = card
-                    options.append(option)
-            options.append(_DRAW[seat].copy())
-        elif kind == "drawn":
-            card = pending["card"]
-            if COLOR_OF[card] is None:
-                options = _black_plays(seat, card, held)
-            else:
-                option = _PLAY[seat].copy()
-                option["card"] = card
-                options = [option]
-                if held == 2:
-                    option = _PLAY_UNO[seat].copy()
-                    option["card"] = card
-                    options.append(option)
-            options.append(_PASS[seat].copy())
-        elif kind == "challenge":
-            options = [{"type": ACCEPT, "seat": seat}, {"type": CHALLENGE, "seat": seat}]
-        else:
-            return general_legal(state, seat)
-        if state.uncalled:
-            options += uno_options(state, seat)
-        return options
 
     def general(state: State, command: Command) -> list[Event]:
         """The general way's decision (or refusal), left in memo."""
@@ -448,5 +348,4 @@ def quick_steps(ruleset: Ruleset, memo: list[Decided | None]) -> tuple[Legal, De
         memo[0] = (state, events, len(events), new)
         return events
 
-    # A family that lists uno calls and catches at all times lists the general way.
-    return general_legal if lists_uno else legal, decide
+    return decide

@@ -1,11 +1,14 @@
-"""The quick steps (engine/rules/quick.py) answer exactly as the general way does.
+"""The quick steps (engine/rules/quick.py) and the shortcuts of the general way answer exactly
+as the long way does.
 
-`Variant` lists and decides a plain family's usual moments through `quick_steps`; the general
-way is the ruleset's own `legal_commands` and `decision`. On every state of seeded matches of
-each family, for every seat, the quick listing equals the general one, and for each listed
-command, bent ones and junk, the quick decide either declines (None: the general way decides)
+`Variant` decides a plain family's plain plays and draws through `quick_decide`; the general
+way is the ruleset's own `decision`. On every state of seeded matches of each family, for each
+listed command, bent ones and junk, the quick decide either declines (the general way decides)
 or gives the general way's events and a state equal to the one they fold into, never accepting
-what the general way refuses, and never changing the state it was given.
+what the general way refuses, and never changing the state it was given. The general way's own
+shortcuts (a plain play in one step, a hand's listing in one pass, the next turn without the
+turn hooks) are held to the long way: a family whose hooks are the same methods overridden, so
+that no shortcut applies, lists and decides the same.
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ from hypothesis import strategies as st
 
 from engine import IllegalCommand, State, Variant
 from engine.cards import DECK
-from engine.rules.quick import quick_steps
+from engine.rules.official import Official
+from engine.rules.quick import quick_decide
 from tests.engine.junk import bad_commands
 
 SPECS: dict[str, tuple[dict[str, Any], int]] = {
@@ -58,9 +62,9 @@ def quick_only(variant: Variant) -> tuple[Any, list[Any]]:
     ruleset = type(variant.ruleset)(variant.ruleset.options)
     ruleset.decision = declined  # type: ignore[method-assign]
     memo: list[Any] = [None]
-    quick = quick_steps(ruleset, memo)
+    quick = quick_decide(ruleset, memo)
     assert quick is not None
-    return quick[1], memo
+    return quick, memo
 
 
 def check_command(variant: Variant, state: State, command: Any) -> bool:
@@ -141,7 +145,7 @@ def some_states(name: str, seed: int) -> list[State]:
 
 def test_the_plain_families_have_quick_steps_and_the_others_none() -> None:
     has = {
-        name: quick_steps(Variant.from_spec(spec).ruleset, [None]) is not None
+        name: quick_decide(Variant.from_spec(spec).ruleset, [None]) is not None
         for name, (spec, _) in SPECS.items()
     }
     assert has == {
@@ -166,7 +170,6 @@ def test_quick_steps_answer_as_the_general_way(name: str) -> None:
         for state in states(spec, seats, seed):
             for seat in [None, *range(seats)]:
                 listed = variant.legal_commands(state, seat)
-                assert listed == variant.ruleset.legal_commands(state, seat)
                 for command in listed:
                     quick = check_command(variant, state, command)
                     if command["type"] in ("play", "draw", "pass"):
@@ -199,7 +202,6 @@ def test_quick_decide_never_accepts_what_the_general_way_refuses(data: st.DataOb
 
 
 def test_an_option_the_quick_steps_do_not_know_sends_every_command_the_general_way() -> None:
-    from engine.rules.official import Official
     from engine.rules.options import choice_option
     from engine.rules.quick import KNOWN_OPTIONS
 
@@ -207,5 +209,47 @@ def test_an_option_the_quick_steps_do_not_know_sends_every_command_the_general_w
         option_checks = {**Official.option_checks, "house_rule": choice_option("off", "on")}
 
     assert set(Official.option_checks) <= KNOWN_OPTIONS
-    assert quick_steps(Official({}), [None]) is not None
-    assert quick_steps(WithANewOption({"house_rule": "on"}), [None]) is None
+    assert quick_decide(Official({}), [None]) is not None
+    assert quick_decide(WithANewOption({"house_rule": "on"}), [None]) is None
+
+
+class LongWay(Official):
+    """Official with no shortcut: every method a shortcut stands for is overridden (by itself),
+    so a play is checked, played and resolved step by step, a hand is listed card by card and
+    a turn passes through end_turn, begin_turn and prompt."""
+
+    def playable(self, state: State, seat: int, card: str) -> bool:
+        return super().playable(state, seat, card)
+
+    def playable_cards(self, state: State, seat: int) -> list[str]:
+        return super().playable_cards(state, seat)
+
+    def play_options(self, state: State, seat: int, card: str) -> list[dict[str, Any]]:
+        return super().play_options(state, seat, card)
+
+    def end_turn(self, d: Any, seat: int, nxt: int, then: Any = None) -> None:
+        super().end_turn(d, seat, nxt, then)
+
+
+def test_the_long_way_has_no_shortcut() -> None:
+    for flag in ("plain_play", "plain_playable", "plain_listing", "plain_turn"):
+        assert getattr(Official, flag) and not getattr(LongWay, flag), flag
+
+
+@pytest.mark.parametrize("name", ["official-2", "official-5", "basic-plus-4"])
+def test_the_general_ways_shortcuts_answer_as_the_long_way(name: str) -> None:
+    spec, seats = SPECS[name]
+    variant = Variant.from_spec(spec)
+    long_way = type(variant.ruleset)  # basic-plus: its flags over the long way's methods
+    ruleset = type("LongWay", (LongWay, long_way), {})(variant.ruleset.options)
+    assert not ruleset.plain_play and not ruleset.plain_listing and not ruleset.plain_turn
+    for seed in range(2):
+        for state in states(spec, seats, seed, 150):
+            for seat in [None, *range(seats)]:
+                listed = variant.ruleset.legal_commands(state, seat)
+                assert listed == ruleset.legal_commands(state, seat)
+                for command in listed:
+                    fast = variant.ruleset.decision(state, command)
+                    slow = ruleset.decision(state, command)
+                    assert fast.events == slow.events
+                    assert fast.state == slow.state
