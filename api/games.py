@@ -178,7 +178,8 @@ class Games(APIView):
 
     @extend_schema(
         parameters=[ListQuery],
-        responses={200: GameRowOutput(many=True), **error_responses(400, 403)},
+        # 404 `game-not-found`: a `before` that names no game.
+        responses={200: GameRowOutput(many=True), **error_responses(400, 403, 404)},
     )
     def get(self, request: Request) -> Response:
         """My games, newest activity first: `?status=playing|finished`, `?my_turn=1`. Finished

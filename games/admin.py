@@ -27,6 +27,7 @@ from django.utils.html import format_html
 
 from games import snapshots, store
 from games.models import (
+    ActivityMinute,
     BotCall,
     Game,
     GameEvent,
@@ -209,6 +210,12 @@ class MatchResultAdmin(ReadOnlyAdmin[MatchResult]):
     @admin.display(description="game", ordering="game")
     def game_link(self, result: MatchResult) -> str:
         return game_link(result.game_id)
+
+
+@admin.register(ActivityMinute)
+class ActivityMinuteAdmin(ReadOnlyAdmin[ActivityMinute]):
+    list_display = ("minute", "events", "matches")
+    ordering = ("-minute",)
 
 
 @admin.register(ProjectionCheckpoint)

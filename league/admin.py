@@ -53,6 +53,7 @@ from league.models import (
     Rating,
     RatingChange,
     Season,
+    SiteVisit,
     Standing,
 )
 from league.services import competition_join
@@ -371,6 +372,11 @@ class DivisionAdmin(ReadOnlyAdmin[Division]):
     list_display = ("name", "season", "tier", "promote", "relegate")
     list_filter = ("season",)
     list_select_related = ("season__competition", "season__club")
+
+
+@admin.register(SiteVisit)
+class SiteVisitAdmin(ReadOnlyAdmin[SiteVisit]):
+    list_display = ("seen_at",)
 
 
 @admin.register(DivisionEntry)
