@@ -158,8 +158,8 @@ def test_a_pull_starter_registers_validates_enters_and_plays_a_set(
     assert register.stdout is not None
     first = register.stdout.readline()
     assert first.startswith("BOT_TOKEN="), first + stop(register)
-    # The author starts the bot with the token printed; its first poll starts the round. It
-    # polls every 0.05 s when idle (UNO_POLL_SECONDS), so the test takes seconds.
+    # The author starts the bot with the token printed; its first poll starts the round. Idle,
+    # it waits the poll's Retry-After (BOTS_POLL_SECONDS, 1 s), longer than UNO_POLL_SECONDS.
     token = first.strip().split("=", 1)[1]
     bot_process = start(
         kit, "bot", "pull", UNO_URL=live_server.url, BOT_TOKEN=token, UNO_POLL_SECONDS="0.05"

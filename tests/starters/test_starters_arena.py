@@ -14,21 +14,15 @@ import urllib.request
 
 import pytest
 
-from tests.starters.kits import KITS, ROOT, STARTERS, command, stop, webhook_bot
+from tests.games.bots.test_standalone_arena import run_module
+from tests.starters.kits import KITS, STARTERS, command, stop, webhook_bot
 
 NEWNO = '{"rules": "newno", "options": {"target": 100}}'
 CENSORSHIP = '{"rules": "censorship", "options": {"target": 100}}'
 
 
-def arena(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "bots.arena", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+# `python -m bots.arena` with these arguments, as tests/games/bots/test_standalone_arena.py runs it.
+arena = run_module
 
 
 def assert_no_strike(run: subprocess.CompletedProcess[str]) -> None:
