@@ -120,11 +120,11 @@ def game_log(
     since the one before; with `seat`, each event's data as that seat sees it (the engine's
     view_event), not as stored."""
     # The event before the first too, for the first's time since it.
+    stored = GameEvent.objects.filter(game=game, version__gte=max(1, first - 1))
+    if last is not None:
+        stored = stored.filter(version__lte=last)
     rows = list(
-        GameEvent.objects.filter(game=game, version__gte=max(1, first - 1))
-        .filter(**({} if last is None else {"version__lte": last}))
-        .order_by("version")
-        .values_list(
+        stored.order_by("version").values_list(
             "global_position",
             "version",
             "type",

@@ -22,15 +22,19 @@ def games_of(competition: Competition) -> int:
     return Game.objects.filter(context__competition=competition.pk).count()
 
 
-def test_an_entrant_who_started_its_budget_of_sets_today_waits_a_day(settings):
-    settings.LEAGUE_LADDER_SETS_PER_DAY = 2
-    # One game a set (no duplicate deals), so that each run below starts a set.
+def ladder_after_sets(sets: int) -> Competition:
+    """A ladder of two bots, one game a set (no duplicate deals), after `sets` sets played."""
     ladder = make_competition(seats_per_game=2, duplicate=False)
     enter_bots(ladder, 2)
-
-    for _ in range(2):
+    for _ in range(sets):
         [game] = ladder_matchmaking(ladder)
         play_out(game)
+    return ladder
+
+
+def test_an_entrant_who_started_its_budget_of_sets_today_waits_a_day(settings):
+    settings.LEAGUE_LADDER_SETS_PER_DAY = 2
+    ladder = ladder_after_sets(2)
 
     # Both are idle (their games are over) but have started two sets in the last day.
     assert ladder_matchmaking(ladder) == []
@@ -45,11 +49,7 @@ def test_an_entrant_who_started_its_budget_of_sets_today_waits_a_day(settings):
 
 def test_no_budget_when_it_is_zero(settings):
     settings.LEAGUE_LADDER_SETS_PER_DAY = 0
-    ladder = make_competition(seats_per_game=2, duplicate=False)
-    enter_bots(ladder, 2)
-    for _ in range(3):
-        [game] = ladder_matchmaking(ladder)
-        play_out(game)
+    ladder = ladder_after_sets(3)
     assert len(ladder_matchmaking(ladder)) == 1
 
 
