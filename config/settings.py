@@ -394,6 +394,9 @@ GAMES_OPEN_CHOICE_TIMEOUT = int(os.environ.get("GAMES_OPEN_CHOICE_TIMEOUT", "30"
 # forfeited: the default bot plays it and it is placed last.
 GAMES_TURN_SECONDS = int(os.environ.get("GAMES_TURN_SECONDS", str(3 * 24 * 3600)))
 GAMES_TIMEOUTS_TO_FORFEIT = int(os.environ.get("GAMES_TIMEOUTS_TO_FORFEIT", "3"))
+# Days a finished game stays still before its events are archived into one compressed row
+# (games/archive.py; docs/event-store.md, "Archived streams"); the sweep runs hourly.
+GAMES_ARCHIVE_AFTER_DAYS = float(os.environ.get("GAMES_ARCHIVE_AFTER_DAYS", "7"))
 # Seconds a turn email may wait unsent (its task lost) before the sweep sends it again.
 GAMES_NOTICE_RESEND = int(os.environ.get("GAMES_NOTICE_RESEND", "600"))
 # Presence (clocks/presence.py): seconds after a person was last seen at a game (its page, its
@@ -484,6 +487,8 @@ CELERY_BEAT_SCHEDULE = {
     "end-graces": {"task": "games.tasks.end_graces", "schedule": 5.0},
     "run-projections": {"task": "games.tasks.run_projections", "schedule": 10.0},
     "settle-validations": {"task": "games.tasks.settle_validations", "schedule": 60.0},
+    # Finished games still for GAMES_ARCHIVE_AFTER_DAYS move into the archive (games/archive.py).
+    "archive-games": {"task": "games.tasks.archive_games", "schedule": 3600.0},
     # People's deadlines and pull bots' (5 s: a pull bot's limit is seconds).
     "expire-turns": {"task": "games.tasks.expire_turns", "schedule": 5.0},
     "send-turn-digests": {

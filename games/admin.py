@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 from django.contrib import admin
 from django.db import connection
-from django.db.models import Model
+from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
@@ -28,6 +28,7 @@ from django.utils.html import format_html
 from games import snapshots, store
 from games.models import (
     ActivityMinute,
+    ArchivedStream,
     BotCall,
     Game,
     GameEvent,
@@ -174,6 +175,24 @@ class GameEventAdmin(ReadOnlyAdmin[GameEvent]):
         if event.visibility == GameEvent.Visibility.PUBLIC or revealed(event.game):
             return event.data
         return "(hidden until the game's log is public: the staff inspector shows it, audited)"
+
+
+@admin.register(ArchivedStream)
+class ArchivedStreamAdmin(ReadOnlyAdmin[ArchivedStream]):
+    """A finished game's archived events: where they sit, never their data (hidden cards; the
+    inspector and the replay read them through the store, as any game's)."""
+
+    list_display = ("game_link", "event_count", "first_position", "last_position", "archived_at")
+    search_fields = ("=game__id",)
+    fields = ("game_link", "event_count", "first_position", "last_position", "types", "archived_at")
+    readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[ArchivedStream]:
+        return super().get_queryset(request).defer("events")
+
+    @admin.display(description="game", ordering="game")
+    def game_link(self, stream: ArchivedStream) -> str:
+        return game_link(stream.game_id)
 
 
 @admin.register(GameSummary)

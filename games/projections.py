@@ -276,6 +276,13 @@ class Activity(Projection):
 
     def begin(self, records: list[Record]) -> None:
         counted = {row["bucket"]: row for row in minutes(self.after, self.upto)}
+        # Archived streams' events in the batch (a rebuild's): counted here, as the aggregate
+        # counts the live ones.
+        for record in store.read_archived(after=self.after, upto=self.upto):
+            bucket = record.recorded_at.replace(second=0, microsecond=0)
+            row = counted.setdefault(bucket, {"bucket": bucket, "events": 0, "matches": 0})
+            row["events"] += 1
+            row["matches"] += record.type == MATCH_ENDED
         stored = ActivityMinute.objects.in_bulk(list(counted))
         new = []
         for bucket, row in counted.items():

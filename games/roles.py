@@ -20,13 +20,17 @@ from psycopg import sql
 
 # Append-only: the log's rows are facts.
 EVENTS_TABLE = "games_gameevent"
+# Archived streams (migration 0018): written only by games_archive_stream, a function that runs
+# as the owner; the service reads them.
+ARCHIVE_TABLE = "games_archivedstream"
 # Only migrations write here; the service reads it at most.
 MIGRATIONS_TABLE = "django_migrations"
 
 
 def grant_app_role(role: str, *, using: str = "default") -> None:
     """Give `role` what the service needs on every table of the current schema, and no more:
-    SELECT and INSERT on the events, SELECT on the migrations record, SELECT, INSERT, UPDATE and
+    SELECT and INSERT on the events, SELECT on the migrations record and the archived streams
+    (games_archive_stream writes them, as the owner), SELECT, INSERT, UPDATE and
     DELETE on every other table, and the sequences that hand out their ids."""
     connection = connections[using]
     if connection.vendor != "postgresql":
@@ -43,6 +47,9 @@ def grant_app_role(role: str, *, using: str = "default") -> None:
         sql.SQL("REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON {} FROM {}").format(
             sql.Identifier(MIGRATIONS_TABLE), name
         ),
+        sql.SQL(
+            "REVOKE INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON {} FROM {}"
+        ).format(sql.Identifier(ARCHIVE_TABLE), name),
         sql.SQL("GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO {}").format(name),
     ]
     with connection.cursor() as cursor:

@@ -15,16 +15,31 @@ So appends of different games commit side by side, and a projection reading up t
 never skips an event that commits late ("Global positions" in docs/event-store.md).
 
 The store knows nothing of the rules: it keeps facts. games/commands.py decides them.
+
+Reading: every read here covers live and archived streams alike (a finished game's events moved
+into one compressed row, games/archive.py; docs/event-store.md, "Archived streams"), with the
+same positions, versions and data, so no caller knows which it read:
+
+- `load`, `tail`: a game's events by version (the repository, the API's pages, the replay,
+  verify_game);
+- `stream_events(game_id)`: a game's stored rows with every column (the staff inspector);
+- `read_all(after, upto)`, and `all_events(after, upto)` its batches as one iterator: every
+  game's events in global order (the projections, their rebuilds);
+- `games_with_type`, `first_actors`: the two small questions lists ask of many games.
 """
 
 from __future__ import annotations
 
+import heapq
 import json
 import uuid
-from collections.abc import Callable, Collection, Mapping, Sequence
+from bisect import bisect_right
+from collections import OrderedDict
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import cache, partial
+from itertools import accumulate
 from time import perf_counter
 from typing import Any, NamedTuple
 
@@ -35,7 +50,7 @@ from django.db.models import Max, Min, Q
 
 from games import metrics, prepared
 from games.errors import Conflict, GameNotFound
-from games.models import Game, GameEvent, PositionCounter
+from games.models import ArchivedStream, Game, GameEvent, PositionCounter
 
 Event = dict[str, Any]
 
@@ -429,7 +444,7 @@ def recorded(*, game_id: int, command_id: str) -> AppendResult | None:
         .first()
     )
     if first is None:
-        return None
+        return _recorded_archived(game_id, command_id)
     version, position = first
     # The append ends before the next event that opens an append (one query: one snapshot).
     later = GameEvent.objects.filter(game_id=game_id, version__gt=version).aggregate(
@@ -456,6 +471,28 @@ def recorded(*, game_id: int, command_id: str) -> AppendResult | None:
     )
 
 
+def _recorded_archived(game_id: int, command_id: str) -> AppendResult | None:
+    """`recorded` in an archived stream (an append after the archive stays live, and found
+    there)."""
+    if not ArchivedStream.objects.filter(pk=game_id).exists():
+        return None
+    stored = stream_events(game_id)
+    starts = [n for n, row in enumerate(stored) if row.command_id is not None]
+    for at, start in enumerate(starts):
+        if stored[start].command_id == command_id:
+            end = starts[at + 1] - 1 if at + 1 < len(starts) else len(stored) - 1
+            return AppendResult(
+                game_id=game_id,
+                first_version=stored[start].version,
+                last_version=stored[end].version,
+                first_position=stored[start].position,
+                last_position=stored[end].position,
+                command_id=command_id,
+                repeated=True,
+            )
+    return None
+
+
 def load(
     game_id: int,
     *,
@@ -470,20 +507,37 @@ def load(
     after + n.
     """
     # Plain SQL: every command and view loads a whole game, and the ORM's per-row work would
-    # be most of the cost.
+    # be most of the cost. The archived row, if the game has one, in the same statement (one
+    # snapshot: a stream archived meanwhile is read whole from one side or the other).
+    bound = until if until is not None else _NO_END
     sql = (
-        "SELECT type, schema_version, data FROM games_gameevent "
+        "SELECT version, type, schema_version, data, NULL FROM games_gameevent "
         "WHERE game_id = %s AND version > %s AND version <= %s"
     )
-    params: list[Any] = [game_id, after, until if until is not None else _NO_END]
+    params: list[Any] = [game_id, after, bound]
     if types is not None:
         kinds = sorted(types)
         sql += f" AND type IN ({', '.join(['%s'] * len(kinds))})"
         params += kinds
+    sql += (
+        " UNION ALL SELECT 0, NULL, NULL, NULL, events FROM games_archivedstream "
+        "WHERE game_id = %s AND event_count > %s"
+    )
+    params += [game_id, after]
     with connection.cursor() as cursor:
-        cursor.execute(sql + " ORDER BY version", params)
+        cursor.execute(sql + " ORDER BY 1", params)
         rows = cursor.fetchall()
-    return [_event(kind, schema, json.loads(data)) for kind, schema, data in rows]
+    if not rows or rows[0][4] is None:
+        return [_event(kind, schema, json.loads(data)) for _, kind, schema, data, _ in rows]
+    wanted = None if types is None else set(types)
+    archived = [
+        _event(row.type, row.schema_version, row.data)
+        for row in _decode_archive(game_id, rows[0][4])
+        if after < row.version <= bound and (wanted is None or row.type in wanted)
+    ]
+    return archived + [
+        _event(kind, schema, json.loads(data)) for _, kind, schema, data, _ in rows[1:]
+    ]
 
 
 def tail(
@@ -504,12 +558,38 @@ def tail(
             f"ORDER BY version DESC LIMIT 1) AS mark_{len(parts)}"
         )
         params += [game_id, min(after, bound), kind]
+    # Whether the game has an archived row, in the same statement (its events then come from
+    # stream_events: an archived game is read rarely, and whole).
+    parts.append("SELECT 0, 'archived', 0, NULL FROM games_archivedstream WHERE game_id = %s")
+    params.append(game_id)
     with connection.cursor() as cursor:
         cursor.execute(" UNION ALL ".join(parts) + " ORDER BY version", params)
         rows = cursor.fetchall()
+    if rows and rows[0][0] == 0:
+        return _tail_of(stream_events(game_id), after=after, bound=bound, marks=marks)
     return [
         (version, _event(kind, schema, json.loads(data))) for version, kind, schema, data in rows
     ]
+
+
+def _tail_of(
+    stored: Sequence[Stored], *, after: int, bound: int, marks: Collection[str]
+) -> list[tuple[int, Event]]:
+    """`tail` of a stream read whole."""
+    picked = [row for row in stored if after < row.version <= bound]
+    for kind in sorted(marks) if after > 0 else ():
+        landmark = next(
+            (
+                row
+                for row in reversed(stored)
+                if row.version <= min(after, bound) and row.type == kind
+            ),
+            None,
+        )
+        if landmark is not None and landmark not in picked:
+            picked.append(landmark)
+    picked.sort(key=lambda row: row.version)
+    return [(row.version, _event(row.type, row.schema_version, row.data)) for row in picked]
 
 
 def head() -> int:
@@ -546,7 +626,7 @@ def read_all(
         rows = rows.filter(type__in=types)
     if games is not None:
         rows = rows.filter(game_id__in=games)
-    return [
+    live = [
         Record(
             position=position,
             game_id=game_id,
@@ -560,6 +640,277 @@ def read_all(
             "global_position", "game_id", "version", "type", "schema_version", "data", "recorded_at"
         )
     ]
+    # The archived streams, asked after the live rows: a stream archived between the two reads
+    # is then read twice (once each side), never missed; the merge keeps one of each position.
+    archived = read_archived(after=after, upto=upto, types=types, games=games)
+    if not archived:
+        return live
+    merged: list[Record] = []
+    for record in heapq.merge(live, archived, key=_position_of):
+        if not merged or merged[-1].position != record.position:
+            merged.append(record)
+    return merged
+
+
+def read_archived(
+    *,
+    after: int,
+    upto: int,
+    types: Collection[str] | None = None,
+    games: Collection[int] | None = None,
+) -> list[Record]:
+    """`read_all` of the archived streams alone: their events in (after, upto], in order."""
+    streams = ArchivedStream.objects.filter(last_position__gt=after, first_position__lte=upto)
+    if games is not None:
+        streams = streams.filter(game_id__in=games)
+    keys = list(streams.values_list("game_id", "first_position", "last_position", "event_count"))
+    wanted = None if types is None else set(types)
+    return list(
+        heapq.merge(
+            *(
+                [
+                    Record(
+                        row.position,
+                        row.game_id,
+                        row.version,
+                        _event(row.type, row.schema_version, row.data),
+                        row.recorded_at,
+                    )
+                    for row in _in_range(_archived(key), after, upto)
+                    if wanted is None or row.type in wanted
+                ]
+                for key in keys
+            ),
+            key=_position_of,
+        )
+    )
+
+
+def all_events(
+    *,
+    after: int,
+    upto: int,
+    types: Collection[str] | None = None,
+    games: Collection[int] | None = None,
+    batch: int = 5000,
+) -> Iterator[Record]:
+    """`read_all` over (after, upto] in batches of `batch` positions, as one iterator: the whole
+    log in global order, archived streams included, never all of it in memory at once."""
+    start = after
+    while start < upto:
+        end = min(upto, start + batch)
+        yield from read_all(after=start, upto=end, types=types, games=games)
+        start = end
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """One stored event with every column, as the log keeps it (data before upcasting), live
+    or archived alike."""
+
+    position: int
+    game_id: int
+    version: int
+    type: str
+    schema_version: int
+    data: dict[str, Any]
+    visibility: str
+    actor: str
+    command_id: str | None
+    recorded_at: datetime
+
+
+def stream_events(game_id: int, *, after: int = 0, until: int | None = None) -> list[Stored]:
+    """A game's stored events with versions after `after` (up to `until`) in version order,
+    archived or live (one statement)."""
+    bound = until if until is not None else _NO_END
+    sql = (
+        "SELECT global_position, version, type, schema_version, data, visibility, actor, "
+        "command_id, recorded_at, NULL FROM games_gameevent "
+        "WHERE game_id = %s AND version > %s AND version <= %s "
+        "UNION ALL SELECT 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, events "
+        "FROM games_archivedstream WHERE game_id = %s AND event_count > %s ORDER BY 2"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [game_id, after, bound, game_id, after])
+        rows = cursor.fetchall()
+    stored: list[Stored] = []
+    if rows and rows[0][9] is not None:
+        stored += (
+            row for row in _decode_archive(game_id, rows[0][9]) if after < row.version <= bound
+        )
+        rows = rows[1:]
+    stored += (
+        Stored(
+            position, game_id, version, kind, schema, _loads(data), visibility, actor, command, at
+        )
+        for position, version, kind, schema, data, visibility, actor, command, at, _ in rows
+    )
+    return stored
+
+
+def games_with_type(game_ids: Collection[int], kind: str) -> set[int]:
+    """Which of the games have an event of type `kind`, live or archived."""
+    ids = list(game_ids)
+    live = GameEvent.objects.filter(game_id__in=ids, type=kind).values_list("game_id", flat=True)
+    archived = ArchivedStream.objects.filter(
+        game_id__in=ids, types__contains=f" {kind} "
+    ).values_list("game_id", flat=True)
+    return set(live) | set(archived)
+
+
+def first_actors(game_ids: Collection[int]) -> dict[int, str]:
+    """Each game's first event's actor (who created it), live or archived."""
+    ids = list(game_ids)
+    found = dict(
+        GameEvent.objects.filter(game_id__in=ids, version=1).values_list("game_id", "actor")
+    )
+    missing = [game for game in ids if game not in found]
+    if missing:
+        for game_id, events in ArchivedStream.objects.filter(game_id__in=missing).values_list(
+            "game_id", "events"
+        ):
+            found[game_id] = _loads(events)["actors"][0]
+    return found
+
+
+# Decoded archived streams, newest used last: a row never changes (triggers refuse it), so a
+# decoded copy stays true; keyed by the row's identity, so a test database flushed and filled
+# again can never serve another stream's copy. Bounded, so a rebuild never holds the archive.
+ARCHIVE_CACHE = 64
+_decoded: OrderedDict[tuple[int, int, int, int], list[Stored]] = OrderedDict()
+
+# The first microsecond of 1970 in UTC: archived times are microseconds after it.
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _archived(key: tuple[int, int, int, int]) -> list[Stored]:
+    """The archived stream with this (game, first position, last position, event count)."""
+    stored = _decoded.get(key)
+    if stored is None:
+        text = ArchivedStream.objects.values_list("events", flat=True).get(pk=key[0])
+        stored = _decode_archive(key[0], text)
+        _decoded[key] = stored
+        while len(_decoded) > ARCHIVE_CACHE:
+            _decoded.popitem(last=False)
+    else:
+        _decoded.move_to_end(key)
+    return stored
+
+
+def _in_range(stored: list[Stored], after: int, upto: int) -> list[Stored]:
+    """The stream's events with positions in (after, upto] (positions rise with versions)."""
+    positions = [row.position for row in stored]
+    return stored[bisect_right(positions, after) : bisect_right(positions, upto)]
+
+
+def _position_of(record: Record) -> int:
+    return record.position
+
+
+def _loads(text: str | bytes) -> Any:
+    """orjson, and json for what it refuses (an integer past 64 bits), as `_json` writes."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
+
+
+def _decode_archive(game_id: int, text: str) -> list[Stored]:
+    """An archived row's document (format 1, migration 0018) as its stored events."""
+    doc = _loads(text)
+    if doc.get("format") != 1:
+        raise ValueError(f"game {game_id}: archived format {doc.get('format')!r} unknown")
+    positions = accumulate(doc["positions"])
+    micros = accumulate(doc["recorded"])
+    return [
+        Stored(
+            position,
+            game_id,
+            version,
+            kind,
+            schema,
+            data,
+            visibility,
+            actor,
+            command,
+            _EPOCH + timedelta(microseconds=at),
+        )
+        for version, (position, kind, schema, data, visibility, actor, command, at) in enumerate(
+            zip(
+                positions,
+                doc["types"],
+                doc["schemas"],
+                doc["data"],
+                doc["visibility"],
+                doc["actors"],
+                doc["commands"],
+                micros,
+                strict=True,
+            ),
+            start=1,
+        )
+    ]
+
+
+def encode_archive(stored: Sequence[Stored]) -> str:
+    """A stream's events (versions 1 on, in order) as an archived row's document, format 1:
+    what games_archive_stream builds in SQL on PostgreSQL, for SQLite (and the tests)."""
+    micros = [(row.recorded_at - _EPOCH) // timedelta(microseconds=1) for row in stored]
+    positions = [row.position for row in stored]
+    return _json(
+        {
+            "format": 1,
+            "positions": [b - a for a, b in zip([0, *positions], positions, strict=False)],
+            "types": [row.type for row in stored],
+            "schemas": [row.schema_version for row in stored],
+            "visibility": [row.visibility for row in stored],
+            "actors": [row.actor for row in stored],
+            "commands": [row.command_id for row in stored],
+            "recorded": [b - a for a, b in zip([0, *micros], micros, strict=False)],
+            "data": [row.data for row in stored],
+        }
+    )
+
+
+def archive(game_id: int, *, upto: int) -> int | None:
+    """Move a finished game's whole stream into one archived row (docs/event-store.md,
+    "Archived streams"), in one transaction; returns the events archived, or None when the game
+    may not be archived: not over, already archived, not whole, or an event past `upto` (the
+    lowest projection checkpoint, games/archive.py). Every read above still finds its events.
+
+    On PostgreSQL the database does it (games_archive_stream, migration 0018), as the tables'
+    owner: the row is built from the very rows it deletes, and the service's role may not delete
+    events any other way. SQLite (no triggers, no roles) takes the same steps through the ORM.
+    """
+    if connection.vendor == "postgresql":
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SELECT games_archive_stream(%s, %s)", [game_id, upto])
+            count = cursor.fetchone()[0]
+        return None if count is None else int(count)
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if (
+            game is None
+            or game.status != Game.Status.MATCH_OVER
+            or game.version < 1
+            or ArchivedStream.objects.filter(pk=game_id).exists()
+        ):
+            return None
+        stored = stream_events(game_id)
+        if len(stored) != game.version or stored[-1].position > upto:
+            return None
+        ArchivedStream.objects.create(
+            game_id=game_id,
+            first_position=min(row.position for row in stored),
+            last_position=max(row.position for row in stored),
+            event_count=len(stored),
+            types=" " + " ".join(sorted({row.type for row in stored})) + " ",
+            events=encode_archive(stored),
+            archived_at=datetime.now(UTC),
+        )
+        GameEvent.objects.filter(game_id=game_id).delete()
+    return len(stored)
 
 
 # Above any version a game can reach (PositiveIntegerField).

@@ -18,7 +18,7 @@ from django.utils import timezone
 from bots import turns
 from bots.remote import leases, validation
 from clocks import deadlines, overdue
-from games import projections
+from games import archive, projections
 from games.models import Bot, Game
 
 log = logging.getLogger(__name__)
@@ -88,6 +88,12 @@ def run_projections() -> None:
     """Catch every projection up with the log (each runner locks its own checkpoint)."""
     for name in projections.PROJECTIONS:
         projections.run(name)
+
+
+@shared_task(ignore_result=True)
+def archive_games() -> None:
+    """Archive the finished games past GAMES_ARCHIVE_AFTER_DAYS (games/archive.py)."""
+    archive.archive_games()
 
 
 @shared_task(ignore_result=True)

@@ -14,8 +14,9 @@ from django.utils import timezone
 
 from engine import MATCH_OVER
 from engine.events import GAME_ABORTED
+from games import store
 from games.game_settings import GameSettings
-from games.models import Bot, Game, GameEvent, MatchResult, Seat
+from games.models import Bot, Game, MatchResult, Seat
 from league import ratings
 from league.errors import BotNotFound, LadderNotFound
 from league.models import Competition, Entry, LadderMeeting, Rating, RatingChange
@@ -251,11 +252,7 @@ def recent_games(bot: Bot, *, limit: int = 20) -> list[RecentGame]:
     )
     games = [seat.game_id for seat in seats]
     results = MatchResult.objects.in_bulk(games)
-    aborted = set(
-        GameEvent.objects.filter(game_id__in=games, type=GAME_ABORTED).values_list(
-            "game_id", flat=True
-        )
-    )
+    aborted = store.games_with_type(games, GAME_ABORTED)
     competitions = {GameSettings.of(seat.game.context).competition for seat in seats}
     names = dict(Competition.objects.filter(pk__in=competitions).values_list("pk", "name"))
     found = []

@@ -20,7 +20,7 @@ from django.db.models import Prefetch, Q
 
 from games import store
 from games.game_settings import GameSettings
-from games.models import Game, GameEvent, Seat
+from games.models import Game, Seat
 from games.repository import repository
 from games.seats import effective
 from league.models import Competition
@@ -120,22 +120,20 @@ def game_log(
     since the one before; with `seat`, each event's data as that seat sees it (the engine's
     view_event), not as stored."""
     # The event before the first too, for the first's time since it.
-    stored = GameEvent.objects.filter(game=game, version__gte=max(1, first - 1))
-    if last is not None:
-        stored = stored.filter(version__lte=last)
-    rows = list(
-        stored.order_by("version").values_list(
-            "global_position",
-            "version",
-            "type",
-            "schema_version",
-            "data",
-            "visibility",
-            "actor",
-            "command_id",
-            "recorded_at",
+    rows = [
+        (
+            row.position,
+            row.version,
+            row.type,
+            row.schema_version,
+            row.data,
+            row.visibility,
+            row.actor,
+            row.command_id,
+            row.recorded_at,
         )
-    )
+        for row in store.stream_events(game.pk, after=max(1, first - 1) - 1, until=last)
+    ]
     people = _usernames(
         int(match[2]) for row in rows if (match := PERSON_ACTOR.match(row[6])) is not None
     )

@@ -22,11 +22,11 @@ from django.views.decorators.http import require_GET
 from engine.events import GAME_ABORTED
 from frontdoor import boundary
 from frontdoor.variant_text import time_left, variant_details, variant_title
-from games import rematch
+from games import rematch, store
 from games.actors import Person
 from games.errors import GameNotFound
 from games.lobby import GameRow, SeatInfo, finished_page, games_of
-from games.models import Game, GameEvent, GameSummary, MatchResult
+from games.models import Game, GameSummary, MatchResult
 from games.visibility import game_view
 from league.models import Fixture
 from web.accounts import SignedInRequest
@@ -109,12 +109,11 @@ def standings(rows: Sequence[GameRow], person: Person) -> dict[int, Standing]:
 
 def inviters(rows: Sequence[GameRow], person: Person) -> dict[int, str]:
     """Who started each game someone else started: the actor of its first event."""
-    started = dict(
-        GameEvent.objects.filter(game_id__in=[row.game.pk for row in rows], version=1)
-        .exclude(actor=f"user:{person.pk}")
-        .filter(actor__startswith="user:")
-        .values_list("game_id", "actor")
-    )
+    started = {
+        game_id: actor
+        for game_id, actor in store.first_actors([row.game.pk for row in rows]).items()
+        if actor.startswith("user:") and actor != f"user:{person.pk}"
+    }
     names = dict(
         User.objects.filter(
             pk__in={int(actor.removeprefix("user:")) for actor in started.values()}
@@ -151,11 +150,7 @@ def fixtures_of(rows: Sequence[GameRow]) -> dict[int, FixtureMark]:
 def aborted_of(rows: Sequence[GameRow]) -> set[int]:
     """The games the staff aborted."""
     ids = [row.game.pk for row in rows if row.game.status == Game.Status.MATCH_OVER]
-    return set(
-        GameEvent.objects.filter(game_id__in=ids, type=GAME_ABORTED).values_list(
-            "game_id", flat=True
-        )
-    )
+    return store.games_with_type(ids, GAME_ABORTED)
 
 
 def lobby_games(rows: Sequence[GameRow], person: Person) -> list[LobbyGame]:

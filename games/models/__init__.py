@@ -10,6 +10,7 @@ from games.models.notices import NotificationPreference, Presence, TurnNotice
 from games.models.reads import ActivityMinute, GameSummary, HandResult, MatchResult
 from games.models.rematch import Rematch, RematchAnswer
 from games.models.store import (
+    ArchivedStream,
     Game,
     GameEvent,
     GameLease,
@@ -27,6 +28,7 @@ __all__ = [
     "Snapshot",
     "GameLease",
     "ProjectionCheckpoint",
+    "ArchivedStream",
     "GameSummary",
     "HandResult",
     "MatchResult",

@@ -261,3 +261,30 @@ class ProjectionCheckpoint(models.Model):
 
 
 # Read models, written only by games/projections.py and rebuilt from the log at will.
+
+
+class ArchivedStream(models.Model):
+    """A finished game's events, moved out of games_gameevent into one row (games/archive.py,
+    docs/event-store.md "Archived streams"): the same facts, read through the same store
+    functions, with the same global positions and versions.
+
+    `events` is one JSON document (format 1, games/store.py `_decode_archive`) of the stream's
+    versions 1 to `event_count`, column by column; PostgreSQL compresses it (pglz, in the
+    TOAST table). On PostgreSQL only the function games_archive_stream (migration 0018) writes
+    a row, built from the very rows it deletes in the same statement; triggers refuse UPDATE
+    and DELETE of a row, as of events.
+    """
+
+    game = models.OneToOneField(Game, on_delete=models.PROTECT, primary_key=True, related_name="+")
+    first_position = models.BigIntegerField()
+    last_position = models.BigIntegerField(db_index=True)
+    # Versions 1 to event_count; a later append (rare: a ruling after the match) stays live.
+    event_count = models.PositiveIntegerField()
+    # The stream's event types, each between spaces (" card-played match-ended "): which
+    # archived games hold a type, without reading their events.
+    types = models.TextField()
+    events = models.TextField()
+    archived_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"archived stream of game {self.game_id} ({self.event_count} events)"
