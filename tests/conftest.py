@@ -134,7 +134,7 @@ def class_transaction(django_db_setup: None, django_db_blocker: Any) -> Iterator
 
 @pytest.fixture(autouse=True)
 def _empty_event_log_after_transactional_tests(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Empty the event table after a transactional test, before pytest-django flushes it.
+    """Empty the event tables after a transactional test, before pytest-django flushes them.
 
     The flush is a TRUNCATE, which the append-only trigger refuses while events exist. Switching
     the triggers off for one statement is a test-only move (it needs the table's owner).
@@ -148,9 +148,11 @@ def _empty_event_log_after_transactional_tests(request: pytest.FixtureRequest) -
     request.getfixturevalue("_django_db_helper")
     yield
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("ALTER TABLE games_gameevent DISABLE TRIGGER USER")
-        cursor.execute("DELETE FROM games_gameevent")
-        cursor.execute("ALTER TABLE games_gameevent ENABLE TRIGGER USER")
+        # Archived streams (migration 0018) are guarded the same way.
+        for table in ("games_gameevent", "games_archivedstream"):
+            cursor.execute(f"ALTER TABLE {table} DISABLE TRIGGER USER")
+            cursor.execute(f"DELETE FROM {table}")
+            cursor.execute(f"ALTER TABLE {table} ENABLE TRIGGER USER")
 
 
 @pytest.fixture(autouse=True)
