@@ -23,7 +23,7 @@ from games import archive, projections, recent, store
 from games.models import ArchivedStream, Game, GameEvent, ProjectionCheckpoint
 from games.repository import repository
 from staff.inspector import game_log
-from tests.games.factories import SHORT, make_game
+from tests.games.factories import make_game
 
 pytestmark = pytest.mark.django_db
 
@@ -187,9 +187,7 @@ def test_an_append_after_the_archive_stays_live_and_follows_it():
 
     events = store.load(game.pk)
     assert len(events) == game.version + 1 and events[-1] == {"type": "note", "n": 1}
-    assert [row.version for row in store.stream_events(game.pk)] == list(
-        range(1, game.version + 2)
-    )
+    assert [row.version for row in store.stream_events(game.pk)] == list(range(1, game.version + 2))
     assert store.load(game.pk, after=game.version - 1) == events[-2:]
 
 

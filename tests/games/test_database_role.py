@@ -10,14 +10,14 @@ from collections.abc import Iterator
 import psycopg
 import pytest
 from django.core.management import call_command
-from django.db import connection
+from django.db import DatabaseError, connection, transaction
 from psycopg import errors, sql
 
-from games import roles
+from games import roles, store
 from games.commands import game_command
-from games.models import GameEvent
+from games.models import ArchivedStream, Game, GameEvent
 from tests.games.conftest import needs_postgresql
-from tests.games.factories import bot_move, make_game
+from tests.games.factories import bot_move, make_game, make_stream, notes
 
 pytestmark = [needs_postgresql, pytest.mark.django_db(transaction=True)]
 
@@ -149,3 +149,67 @@ def test_migrate_grants_the_role_named_by_the_setting(new_role, settings):
     call_command("migrate", verbosity=0)
 
     assert may("UPDATE")
+
+
+def finished_stream(count: int = 5) -> int:
+    """A finished game of `count` placeholder events (the store keeps facts unread)."""
+    game = make_stream()
+    store.append(game_id=game.pk, events=notes(count), expected_version=0)
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.MATCH_OVER)
+    return game.pk
+
+
+def test_the_app_role_archives_through_the_function_alone_and_the_triggers_still_hold(app_role):
+    archived, other = finished_stream(), finished_stream(3)
+    before = logged(archived)
+    with connect_as(app_role) as conn:
+        refused = []
+        for statement in (
+            f"DELETE FROM games_gameevent WHERE game_id = {archived}",
+            "INSERT INTO games_archivedstream (game_id, first_position, last_position, "
+            f"event_count, types, events, archived_at) VALUES ({other}, 1, 1, 1, '', '', now())",
+        ):
+            with pytest.raises(errors.InsufficientPrivilege):
+                conn.execute(statement)
+            refused.append(statement)
+        moved = conn.execute("SELECT games_archive_stream(%s, %s)", [archived, 10**9])
+        assert moved.fetchone() == (5,)
+        for statement in (
+            "UPDATE games_archivedstream SET types = ''",
+            "DELETE FROM games_archivedstream",
+        ):
+            with pytest.raises(errors.InsufficientPrivilege):
+                conn.execute(statement)
+    assert len(refused) == 2
+    assert logged(archived) == []
+    assert [(e["type"], e["n"]) for e in store.load(archived)] == [
+        (v, d["n"]) for _, v, d in before
+    ]
+
+    # The owner is stopped by the triggers: a DELETE outside the function, even naming the game
+    # in the function's setting, when no archived row covers the events; any UPDATE; and the
+    # archived row's UPDATE, DELETE and TRUNCATE.
+    naming = f"SET LOCAL games.archiving = '{other}'"
+    owner_refused = [
+        (naming, f"DELETE FROM games_gameevent WHERE game_id = {other}"),
+        ("", f"DELETE FROM games_gameevent WHERE game_id = {other}"),
+        (naming, "UPDATE games_gameevent SET type = type"),
+        ("", "UPDATE games_archivedstream SET types = types"),
+        ("", "DELETE FROM games_archivedstream"),
+        ("", "TRUNCATE games_archivedstream"),
+    ]  # fmt: skip
+    for setting, statement in owner_refused:
+        with pytest.raises(DatabaseError, match="append-only"):
+            with transaction.atomic(), connection.cursor() as cursor:
+                if setting:
+                    cursor.execute(setting)
+                cursor.execute(statement)
+    assert len(logged(other)) == 3
+    assert ArchivedStream.objects.filter(pk=archived).exists()
+    # A game still playing is never archived, nor one archived already.
+    with connection.cursor() as cursor:
+        Game.objects.filter(pk=other).update(status=Game.Status.PLAYING)
+        cursor.execute("SELECT games_archive_stream(%s, %s)", [other, 10**9])
+        assert cursor.fetchone() == (None,)
+        cursor.execute("SELECT games_archive_stream(%s, %s)", [archived, 10**9])
+        assert cursor.fetchone() == (None,)
