@@ -16,7 +16,7 @@ from django.utils import timezone
 from bots.remote import leases, webhook
 from bots.remote.strikes import ILLEGAL, record_call
 from bots.remote.tokens import issue_token
-from games import projections, rematch, snapshots
+from games import archive, projections, rematch, snapshots
 from games.models import (
     Bot,
     BotCall,
@@ -88,8 +88,12 @@ def games_rows(class_transaction):
         state=snapshots.encode({"type": "match-started"}, state),
         written_at=timezone.now(),
     )
+    # A second finished game, archived (games/archive.py): its row for the archive's pages.
+    archived = make_game(players=0, bots=["greedy", "greedy"], seed=9)
+    play_to_end(archived.pk, seed=9)
     for name in projections.PROJECTIONS:
         projections.run(name)
+    assert archive.archive_game(archived.pk) is not None
     bot = make_bot()
     record_call(bot.pk, outcome=webhook.OK, latency=0.25, game_id=game.pk)
     record_call(bot.pk, outcome=webhook.TIMEOUT, latency=1.0, reason="no answer", game_id=game.pk)
