@@ -16,7 +16,8 @@ prints, per match:
         index), and for information the rows' own bytes (pg_column_size);
     (b) archived: what games_archivedstream grew by, the same way, and the compressed
         document's own bytes; for information what the events would take compressed by zlib
-        (level 9) in Python, and what the events table keeps after VACUUM;
+        (level 9) in Python, and the events table's heap after VACUUM (its indexes keep their
+        pages for the appends to come);
     (c) for information: loading a match live and archived (store.load), and archiving one;
 
 and, last, `archived bytes per match: X (ratio Y of live)`. Target: X <= 35 KB (35,840 bytes).
@@ -128,7 +129,7 @@ def run(args: argparse.Namespace, raw: Any) -> int:
     ).fetchone()[0]
     archived_loads = [timed(store.load, g) for g in games]
     raw.execute("VACUUM games_gameevent")
-    kept = sizes(raw)[0]
+    kept = raw.execute("SELECT pg_relation_size('games_gameevent')").fetchone()[0]
 
     live, archived = live_total / n, archived_total / n
     print(f"{n} matches of 4 built-in bots to {TARGET}: {events / n:,.0f} events a match")
@@ -137,7 +138,7 @@ def run(args: argparse.Namespace, raw: Any) -> int:
     print(f"(b) archived, games_archivedstream grew by:      {archived:,.0f} bytes a match")
     print(f"    (the compressed document's own bytes:        {document / n:,.0f})")
     print(f"    (zlib level 9 in Python, for information:    {zlib_bytes / n:,.0f})")
-    print(f"    (games_gameevent after VACUUM, in all:       {kept:,} bytes)")
+    print(f"    (games_gameevent's heap after VACUUM:         {kept:,} bytes in all)")
     print(f"(c) store.load of a match, live:                 {median_ms(live_loads):.1f} ms")
     print(f"    store.load of a match, archived:             {median_ms(archived_loads):.1f} ms")
     print(f"    archiving, a match:                          {archive_seconds / n * 1000:.1f} ms")
