@@ -108,12 +108,11 @@ def run(args: argparse.Namespace, raw: Any) -> int:
         games.append(game.pk)
         events += Game.objects.values_list("version", flat=True).get(pk=game.pk)
     live_total = sizes(raw)[0] - empty_live
-    live_rows = raw.execute(
-        "SELECT sum(pg_column_size(e.*)) FROM games_gameevent AS e"
-    ).fetchone()[0]
+    live_rows = raw.execute("SELECT sum(pg_column_size(e.*)) FROM games_gameevent AS e").fetchone()[
+        0
+    ]
     zlib_bytes = sum(
-        len(zlib.compress(store.encode_archive(store.stream_events(g)).encode(), 9))
-        for g in games
+        len(zlib.compress(store.encode_archive(store.stream_events(g)).encode(), 9)) for g in games
     )
     live_loads = [timed(store.load, g) for g in games]
     for name in projections.PROJECTIONS:

@@ -29,9 +29,8 @@ SWEEP_LIMIT = 500
 
 
 def checkpoint_floor() -> int:
-    """The lowest checkpoint of every registered projection: 0 while one has none (it has
-    folded nothing yet, and needs every stream live... or archived, all the same to a rebuild,
-    but a catch-up run must not be raced)."""
+    """The lowest checkpoint of every registered projection; 0 while one has none yet (it has
+    folded nothing, so no game is past it)."""
     names = set(PROJECTIONS)
     positions = dict(
         ProjectionCheckpoint.objects.filter(name__in=names).values_list("name", "position")

@@ -619,7 +619,9 @@ def read_all(
 
     Once `head()` has returned `upto`, every event up to it is committed (or rolled back for
     good), so a reader never skips one that commits late; the positions of rolled-back appends
-    are gaps that simply hold no event.
+    are gaps that simply hold no event. Archived streams' events are merged in by position
+    (read_archived). The records of an archived stream share their data with the decoded copy
+    this process keeps: read them, never change them.
     """
     rows = GameEvent.objects.filter(global_position__gt=after, global_position__lte=upto)
     if types is not None:
@@ -742,11 +744,28 @@ def stream_events(game_id: int, *, after: int = 0, until: int | None = None) -> 
         rows = rows[1:]
     stored += (
         Stored(
-            position, game_id, version, kind, schema, _loads(data), visibility, actor, command, at
-        )
+            position,
+            game_id,
+            version,
+            kind,
+            schema,
+            _loads(data),
+            visibility,
+            actor,
+            command,
+            _utc(at),
+        )  # fmt: skip
         for position, version, kind, schema, data, visibility, actor, command, at, _ in rows
     )
     return stored
+
+
+def _utc(value: datetime | str) -> datetime:
+    """A recorded time as PostgreSQL's driver gives it (aware, UTC), from SQLite's too (naive
+    or text, in UTC)."""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
 def games_with_type(game_ids: Collection[int], kind: str) -> set[int]:
