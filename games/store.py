@@ -771,11 +771,12 @@ def _utc(value: datetime | str) -> datetime:
 def games_with_type(game_ids: Collection[int], kind: str) -> set[int]:
     """Which of the games have an event of type `kind`, live or archived."""
     ids = list(game_ids)
-    live = GameEvent.objects.filter(game_id__in=ids, type=kind).values_list("game_id", flat=True)
+    live = GameEvent.objects.filter(game_id__in=ids, type=kind).values_list("game_id")
     archived = ArchivedStream.objects.filter(
         game_id__in=ids, types__contains=f" {kind} "
-    ).values_list("game_id", flat=True)
-    return set(live) | set(archived)
+    ).values_list("game_id")
+    # One statement, so one snapshot: a game archived meanwhile is found on one side.
+    return {game_id for (game_id,) in live.union(archived, all=True)}
 
 
 def first_actors(game_ids: Collection[int]) -> dict[int, str]:
