@@ -438,14 +438,20 @@ def _write_portable(batch: _Batch) -> tuple[int, int] | None:
 
 def recorded(*, game_id: int, command_id: str) -> AppendResult | None:
     """The result of the append that carried `command_id` in this game, if there was one."""
-    first = (
-        GameEvent.objects.filter(game_id=game_id, command_id=command_id)
-        .values_list("version", "global_position")
-        .first()
-    )
-    if first is None:
-        return _recorded_archived(game_id, command_id)
-    version, position = first
+    # The live event that carries it, and whether the game has an archived row, in one query
+    # (the archived row sorts first, as version 0).
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT version, global_position FROM games_gameevent "
+            "WHERE game_id = %s AND command_id = %s "
+            "UNION ALL SELECT 0, 0 FROM games_archivedstream WHERE game_id = %s ORDER BY 1",
+            [game_id, command_id, game_id],
+        )
+        found = cursor.fetchall()
+    live = [row for row in found if row[0] > 0]
+    if not live:
+        return _recorded_archived(game_id, command_id) if found else None
+    version, position = live[0]
     # The append ends before the next event that opens an append (one query: one snapshot).
     later = GameEvent.objects.filter(game_id=game_id, version__gt=version).aggregate(
         next_append=Min("version", filter=Q(command_id__isnull=False)), end=Max("version")
@@ -474,8 +480,6 @@ def recorded(*, game_id: int, command_id: str) -> AppendResult | None:
 def _recorded_archived(game_id: int, command_id: str) -> AppendResult | None:
     """`recorded` in an archived stream (an append after the archive stays live, and found
     there)."""
-    if not ArchivedStream.objects.filter(pk=game_id).exists():
-        return None
     stored = stream_events(game_id)
     starts = [n for n, row in enumerate(stored) if row.command_id is not None]
     for at, start in enumerate(starts):
@@ -511,7 +515,7 @@ def load(
     # snapshot: a stream archived meanwhile is read whole from one side or the other).
     bound = until if until is not None else _NO_END
     sql = (
-        "SELECT version, type, schema_version, data, NULL FROM games_gameevent "
+        "SELECT type, schema_version, data, version, NULL FROM games_gameevent "
         "WHERE game_id = %s AND version > %s AND version <= %s"
     )
     params: list[Any] = [game_id, after, bound]
@@ -520,15 +524,15 @@ def load(
         sql += f" AND type IN ({', '.join(['%s'] * len(kinds))})"
         params += kinds
     sql += (
-        " UNION ALL SELECT 0, NULL, NULL, NULL, events FROM games_archivedstream "
+        " UNION ALL SELECT NULL, NULL, NULL, 0, events FROM games_archivedstream "
         "WHERE game_id = %s AND event_count > %s"
     )
     params += [game_id, after]
     with connection.cursor() as cursor:
-        cursor.execute(sql + " ORDER BY 1", params)
+        cursor.execute(sql + " ORDER BY version", params)
         rows = cursor.fetchall()
     if not rows or rows[0][4] is None:
-        return [_event(kind, schema, json.loads(data)) for _, kind, schema, data, _ in rows]
+        return [_event(kind, schema, json.loads(data)) for kind, schema, data, _, _ in rows]
     wanted = None if types is None else set(types)
     archived = [
         _event(row.type, row.schema_version, row.data)
@@ -536,7 +540,7 @@ def load(
         if after < row.version <= bound and (wanted is None or row.type in wanted)
     ]
     return archived + [
-        _event(kind, schema, json.loads(data)) for _, kind, schema, data, _ in rows[1:]
+        _event(kind, schema, json.loads(data)) for kind, schema, data, _, _ in rows[1:]
     ]
 
 
