@@ -23,6 +23,8 @@ EVENTS_TABLE = "games_gameevent"
 # Archived streams (migration 0018): written only by games_archive_stream, a function that runs
 # as the owner; the service reads them.
 ARCHIVE_TABLE = "games_archivedstream"
+# The one way the service archives a finished game's events (it runs as the owner).
+ARCHIVE_FUNCTION = "games_archive_stream(bigint, bigint)"
 # Only migrations write here; the service reads it at most.
 MIGRATIONS_TABLE = "django_migrations"
 
@@ -30,8 +32,8 @@ MIGRATIONS_TABLE = "django_migrations"
 def grant_app_role(role: str, *, using: str = "default") -> None:
     """Give `role` what the service needs on every table of the current schema, and no more:
     SELECT and INSERT on the events, SELECT on the migrations record and the archived streams
-    (games_archive_stream writes them, as the owner), SELECT, INSERT, UPDATE and
-    DELETE on every other table, and the sequences that hand out their ids."""
+    (games_archive_stream writes them, as the owner: EXECUTE on it), SELECT, INSERT, UPDATE
+    and DELETE on every other table, and the sequences that hand out their ids."""
     connection = connections[using]
     if connection.vendor != "postgresql":
         return
@@ -52,6 +54,14 @@ def grant_app_role(role: str, *, using: str = "default") -> None:
         ).format(sql.Identifier(ARCHIVE_TABLE), name),
         sql.SQL("GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO {}").format(name),
     ]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT to_regprocedure(%s) IS NOT NULL", [ARCHIVE_FUNCTION])
+        if cursor.fetchone()[0]:
+            statements.append(
+                sql.SQL("GRANT EXECUTE ON FUNCTION {} TO {}").format(
+                    sql.SQL(ARCHIVE_FUNCTION), name
+                )
+            )
     with connection.cursor() as cursor:
         for statement in statements:
             cursor.execute(statement.as_string(cursor.connection))

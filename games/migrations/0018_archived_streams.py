@@ -124,6 +124,8 @@ BEGIN
     RETURN archived;
 END
 $$;
+-- Only the roles granted it (games/roles.py grants the service's role) may call it.
+REVOKE EXECUTE ON FUNCTION games_archive_stream(bigint, bigint) FROM PUBLIC;
 """
 
 UNINSTALL = """

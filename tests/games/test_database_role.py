@@ -206,8 +206,14 @@ def test_the_app_role_archives_through_the_function_alone_and_the_triggers_still
                 cursor.execute(statement)
     assert len(logged(other)) == 3
     assert ArchivedStream.objects.filter(pk=archived).exists()
-    # A game still playing is never archived, nor one archived already.
+    # A game still playing is never archived, nor one archived already; and only the roles
+    # granted it may call the function (PUBLIC may not).
     with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_proc, aclexplode(proacl) AS acl "
+            "WHERE proname = 'games_archive_stream' AND acl.grantee = 0"
+        )
+        assert cursor.fetchone() == (0,)
         Game.objects.filter(pk=other).update(status=Game.Status.PLAYING)
         cursor.execute("SELECT games_archive_stream(%s, %s)", [other, 10**9])
         assert cursor.fetchone() == (None,)
