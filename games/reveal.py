@@ -7,7 +7,7 @@ from __future__ import annotations
 from engine import MATCH_OVER, PLAYING
 from engine.events import GAME_ABORTED
 from games.game_settings import GameSettings
-from games.models import Game, GameEvent
+from games.models import ArchivedStream, Game, GameEvent
 
 
 def revealed(game: Game, status: str | None = None) -> bool:
@@ -32,5 +32,12 @@ def set_over(ladder_set: int, size: int) -> bool:
     if games.filter(status=PLAYING).exists():
         return False
     ended = games.count()
-    aborted = GameEvent.objects.filter(game__in=games, type=GAME_ABORTED).exists()
+    # Live rows first, then archived streams' types (docs/event-store.md, "Archived streams"):
+    # a game archived between the two queries is seen on one side at least.
+    aborted = (
+        GameEvent.objects.filter(game__in=games, type=GAME_ABORTED).exists()
+        or ArchivedStream.objects.filter(
+            game__in=games, types__contains=f" {GAME_ABORTED} "
+        ).exists()
+    )
     return ended >= size or aborted

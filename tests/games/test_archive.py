@@ -19,11 +19,13 @@ from django.forms.models import model_to_dict
 from rest_framework.test import APIClient
 
 from bots.turns import advance_game
+from engine.events import GAME_ABORTED
 from games import archive, projections, recent, store
 from games.models import ArchivedStream, Game, GameEvent, ProjectionCheckpoint
 from games.repository import repository
+from games.reveal import set_over
 from staff.inspector import game_log
-from tests.games.factories import make_game
+from tests.games.factories import SHORT, make_game
 
 pytestmark = pytest.mark.django_db
 
@@ -210,3 +212,21 @@ def test_the_archived_row_is_built_by_the_database_from_the_rows_it_deletes():
     # The same document the store writes for SQLite, to the byte once parsed.
     assert json.loads(archived.events) == json.loads(store.encode_archive(rows))
     assert archived.types.startswith(" ") and " match-ended " in archived.types
+
+
+def test_an_aborted_ladder_set_is_still_over_once_its_game_is_archived():
+    games = [
+        Game.objects.create(variant=SHORT, seat_count=2, context={"ladder_set": 99})
+        for _ in range(2)
+    ]
+    store.append(
+        game_id=games[0].pk, events=[{"type": "note"}, {"type": GAME_ABORTED}], expected_version=0
+    )
+    Game.objects.filter(pk__in=[g.pk for g in games]).update(status=Game.Status.MATCH_OVER)
+    assert set_over(99, 3)
+
+    assert archive.archive_game(games[0].pk, upto=store.head()) == 2
+
+    assert set_over(99, 3)
+    assert store.games_with_type([g.pk for g in games], GAME_ABORTED) == {games[0].pk}
+    assert store.first_actors([g.pk for g in games]) == {games[0].pk: "system"}
