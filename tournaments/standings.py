@@ -1,0 +1,136 @@
+"""A tournament's standings: every entry's points from the results of its finished tables and
+its byes, ranked by tournaments/scheduling.py `swiss_tiebreaks`.
+
+`standings` reads the `tournament-results` read model (the pages and the API); `live_standings`
+reads the same results straight from the games' logs (the services, when a round ends). Both
+fold the same lines (tournaments/results.py), so they agree once the projection has caught up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from games.models import Game
+from tournaments import results, scheduling
+from tournaments.models import Entry, Result, Round, Tournament, TournamentGame
+
+
+@dataclass(slots=True)
+class StandingLine:
+    rank: int
+    entry: int
+    name: str
+    is_bot: bool
+    withdrawn: bool
+    points: float
+    played: int = 0
+    wins: int = 0
+    byes: int = 0
+    forfeits: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """One finished table: its entries in seat order and their lines."""
+
+    entries: tuple[int, ...]
+    lines: tuple[results.Line, ...]
+
+
+def standings(tournament: Tournament) -> list[StandingLine]:
+    """From the read model (the `tournament-results` projection)."""
+    rows = Result.objects.filter(tournament=tournament).order_by("game_id", "pk")
+    tables: dict[int, list[results.Line]] = {}
+    for row in rows:
+        tables.setdefault(row.game_id, []).append(
+            results.Line(row.entry_id, row.place, row.points, row.score, row.forfeited)
+        )
+    seats = dict(
+        TournamentGame.objects.filter(round__tournament=tournament).values_list(
+            "game_id", "entries"
+        )
+    )
+    played = [
+        Played(
+            tuple(seats[game]), tuple(sorted(lines, key=lambda line: seats[game].index(line.entry)))
+        )
+        for game, lines in tables.items()
+        if game in seats
+    ]
+    return _rank(tournament, played)
+
+
+def live_standings(tournament: Tournament) -> list[StandingLine]:
+    """From the games' logs: every finished table's match-ended, read now."""
+    return _rank(tournament, played_tables(tournament))
+
+
+def played_tables(tournament: Tournament) -> list[Played]:
+    tables = TournamentGame.objects.filter(
+        round__tournament=tournament, game__status=Game.Status.MATCH_OVER
+    ).order_by("round__number", "table")
+    played = []
+    for table in tables:
+        record = results.match_ended(table.game_id)
+        if record is not None:
+            lines = results.table_lines(record, table.entries, tournament.table_size)
+            played.append(Played(tuple(table.entries), tuple(lines)))
+    return played
+
+
+def _rank(tournament: Tournament, played: Sequence[Played]) -> list[StandingLine]:
+    entries = list(
+        Entry.objects.filter(tournament=tournament).select_related("user", "bot").order_by("pk")
+    )
+    lines = {
+        entry.pk: StandingLine(
+            rank=0,
+            entry=entry.pk,
+            name=entry.name,
+            is_bot=entry.is_bot,
+            withdrawn=entry.withdrawn,
+            points=0.0,
+        )
+        for entry in entries
+    }
+    for table in played:
+        for line in table.lines:
+            standing = lines[line.entry]
+            standing.played += 1
+            standing.points += line.points
+            standing.wins += line.place == 1 and not line.forfeited
+            standing.forfeits += line.forfeited
+    bye = results.bye_points(tournament.table_size)
+    for byes in Round.objects.filter(tournament=tournament).values_list("byes", flat=True):
+        for entry in byes:
+            lines[entry].byes += 1
+            lines[entry].points += bye
+    order = scheduling.swiss_tiebreaks(
+        [as_scheduling(line) for line in lines.values()], history(played)
+    )
+    ranked = [lines[entry] for entry in order]
+    for number, line in enumerate(ranked, start=1):
+        line.rank = number
+    return ranked
+
+
+def as_scheduling(line: StandingLine) -> scheduling.Standing:
+    return scheduling.Standing(entrant=line.entry, points=line.points, byes=line.byes)
+
+
+def history(
+    played: Iterable[Played],
+) -> list[tuple[scheduling.Table, Sequence[scheduling.EntrantId]]]:
+    """Each finished table with its entries best place first (the tiebreaks' history)."""
+    return [
+        (
+            scheduling.Table(seats=table.entries),
+            [line.entry for line in sorted(table.lines, key=lambda line: (line.place, line.entry))],
+        )
+        for table in played
+    ]
