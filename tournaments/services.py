@@ -471,3 +471,12 @@ def listing(status: str | None = None, club: Club | None = None) -> list[Tournam
     if club is not None:
         found = found.filter(club=club)
     return list(found)
+
+
+def upcoming(club: Club | None = None, limit: int = 10) -> list[Tournament]:
+    """Tournaments taking entries or running, the soonest to close entry first (the lobby's
+    list, a club's)."""
+    found = Tournament.objects.filter(status__in=["open", "running"]).select_related("club")
+    if club is not None:
+        found = found.filter(club=club)
+    return list(found.order_by("status", "entry_closes", "pk")[:limit])

@@ -114,8 +114,8 @@ def _rank(tournament: Tournament, played: Sequence[Played]) -> list[StandingLine
         [as_scheduling(line) for line in lines.values()], history(played)
     )
     ranked = [lines[entry] for entry in order]
-    for number, line in enumerate(ranked, start=1):
-        line.rank = number
+    for number, ranked_line in enumerate(ranked, start=1):
+        ranked_line.rank = number
     return ranked
 
 
