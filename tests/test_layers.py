@@ -25,6 +25,7 @@ PACKAGES = (
     "web",
     "staff",
     "config",
+    "tournaments",
 )
 # Django loads an app's modules after its AppConfig: ready() is where the dispatcher connects.
 ALLOWED = {
