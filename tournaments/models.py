@@ -42,7 +42,7 @@ class Tournament(models.Model):
         "the target score among them."
     )
     table_size = models.PositiveSmallIntegerField(
-        default=4, validators=[MinValueValidator(2), MaxValueValidator(10)]
+        default=4, validators=[MinValueValidator(2), MaxValueValidator(6)]
     )
     turn_seconds = models.PositiveIntegerField(
         validators=[MinValueValidator(1)], help_text="Seconds a person has for a turn."
@@ -82,7 +82,7 @@ class Tournament(models.Model):
         ordering = ["entry_closes", "pk"]
         constraints = [
             models.CheckConstraint(
-                condition=models.Q(table_size__gte=2, table_size__lte=10),
+                condition=models.Q(table_size__gte=2, table_size__lte=6),
                 name="tournament_table_size_range",
             ),
             models.CheckConstraint(

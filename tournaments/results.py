@@ -1,6 +1,6 @@
 """A finished table's result, read from its game's own log: each entry's place (the seats that
 forfeited last, games.projections.match_outcome), its tournament points
-(tournaments/scheduling.py `placement_points`, a tie sharing the places' points) and score.
+(tournaments/scoring.py `placement_points`, a tie sharing the places' points) and score.
 
 The `tournament-results` projection stores these lines; the services read them straight from
 the log when a round ends, so the next round never waits for the projection. Both read the same
@@ -16,7 +16,7 @@ from engine.events import MATCH_ENDED
 from games.models import GameEvent
 from games.projections import match_outcome
 from games.store import Record
-from tournaments import scheduling
+from tournaments import scoring
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +46,7 @@ def table_lines(record: Record, entries: Sequence[int], table_size: int) -> list
     """The lines of a table whose seats `entries` sat (in seat order), from its match-ended."""
     outcome = match_outcome(record)
     order = sorted(range(len(entries)), key=lambda seat: (outcome.places[seat], seat))
-    points = scheduling.placement_points([entries[seat] for seat in order], table_size)
+    points = scoring.placement_points([entries[seat] for seat in order], table_size)
     shared: dict[int, list[float]] = {}
     for seat in order:
         shared.setdefault(outcome.places[seat], []).append(points[entries[seat]])
@@ -64,6 +64,5 @@ def table_lines(record: Record, entries: Sequence[int], table_size: int) -> list
 
 
 def bye_points(table_size: int) -> float:
-    """A bye is worth the mean of a table's points: neither a win nor a loss."""
-    points = scheduling.placement_points(list(range(table_size)), table_size)
-    return sum(points.values()) / table_size
+    """A bye is worth the mean of a table's points (tournaments/scoring.py `bye_points`)."""
+    return scoring.bye_points(table_size)

@@ -111,8 +111,10 @@ def tournament_create(
     now = timezone.now()
     opens = entry_opens or now
     problems = []
-    if not isinstance(table_size, int) or not 2 <= table_size <= 10:
-        problems.append("a table seats 2 to 10")
+    if not isinstance(table_size, int) or not (
+        scheduling.MIN_TABLE_SIZE <= table_size <= scheduling.MAX_TABLE_SIZE
+    ):
+        problems.append(f"a table seats {scheduling.MIN_TABLE_SIZE} to {scheduling.MAX_TABLE_SIZE}")
     else:
         try:
             parsed.start(table_size, seed=0)
@@ -305,12 +307,15 @@ def _open_round(tournament: Tournament, number: int, now: datetime.datetime) -> 
             "entries", flat=True
         )
     ]
-    drawn = scheduling.swiss_round(
-        [standings.as_scheduling(line) for line in lines],
-        history,
-        tournament.table_size,
-        seed=tournament.seed + number,
-    )
+    try:
+        drawn = scheduling.swiss_round(
+            [standings.as_scheduling(line) for line in lines],
+            history,
+            tournament.table_size,
+            seed=tournament.seed + number,
+        )
+    except scheduling.TournamentError as error:
+        raise TournamentError(error.message, code=error.code) from error
     round_ = Round.objects.create(
         tournament=tournament,
         number=number,

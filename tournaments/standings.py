@@ -1,5 +1,6 @@
 """A tournament's standings: every entry's points from the results of its finished tables and
-its byes, ranked by tournaments/scheduling.py `swiss_tiebreaks`.
+its byes, ranked by tournaments/scoring.py `swiss_table` (its published tiebreaks; a rank may
+be shared).
 
 `standings` reads the `tournament-results` read model (the pages and the API); `live_standings`
 reads the same results straight from the games' logs (the services, when a round ends). Both
@@ -13,7 +14,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from games.models import Game
-from tournaments import results, scheduling
+from tournaments import results, scheduling, scoring
 from tournaments.models import Entry, Result, Round, Tournament, TournamentGame
 
 
@@ -29,6 +30,9 @@ class StandingLine:
     wins: int = 0
     byes: int = 0
     forfeits: int = 0
+    # The tiebreaks (tournaments/scoring.py SWISS_TIEBREAKS): opponents' scores, card points.
+    opponents: float = 0.0
+    scored: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -105,22 +109,26 @@ def _rank(tournament: Tournament, played: Sequence[Played]) -> list[StandingLine
             standing.points += line.points
             standing.wins += line.place == 1 and not line.forfeited
             standing.forfeits += line.forfeited
+            standing.scored += line.score
     bye = results.bye_points(tournament.table_size)
     for byes in Round.objects.filter(tournament=tournament).values_list("byes", flat=True):
         for entry in byes:
             lines[entry].byes += 1
             lines[entry].points += bye
-    order = scheduling.swiss_tiebreaks(
-        [as_scheduling(line) for line in lines.values()], history(played)
-    )
-    ranked = [lines[entry] for entry in order]
-    for number, ranked_line in enumerate(ranked, start=1):
-        ranked_line.rank = number
+    table = scoring.swiss_table([as_scheduling(line) for line in lines.values()], history(played))
+    ranked = []
+    for swiss in table:
+        line = lines[swiss.entrant]
+        line.rank = swiss.rank
+        line.opponents = round(swiss.opponents, 6)
+        ranked.append(line)
     return ranked
 
 
 def as_scheduling(line: StandingLine) -> scheduling.Standing:
-    return scheduling.Standing(entrant=line.entry, points=line.points, byes=line.byes)
+    return scheduling.Standing(
+        entrant=line.entry, points=line.points, byes=line.byes, scored=float(line.scored)
+    )
 
 
 def history(

@@ -28,10 +28,11 @@ from league.models import Club
 from tournaments import services
 from tournaments.errors import TournamentNotFound
 from tournaments.models import Entry, Result, Round, Tournament, TournamentGame
+from tournaments.scheduling import MAX_TABLE_SIZE, MIN_TABLE_SIZE
 from tournaments.standings import StandingLine, standings
 from web.accounts import SignedInRequest
 from web.clubs import said
-from web.league_forms import TABLE_SIZES, address_field, slug_for
+from web.league_forms import address_field, slug_for
 
 # /tournaments/new/ is the form, so no tournament may be called that.
 RESERVED_SLUGS = {"new"}
@@ -235,7 +236,7 @@ class TournamentForm(VariantForm):
         label="Format",
     )
     table_size = forms.TypedChoiceField(
-        choices=[(n, str(n)) for n in TABLE_SIZES],
+        choices=[(n, str(n)) for n in range(MIN_TABLE_SIZE, MAX_TABLE_SIZE + 1)],
         coerce=int,
         initial=4,
         label="Players at a table",
