@@ -347,6 +347,8 @@ SPECTACULAR_SETTINGS = {
         "SeasonStatusEnum": "league.models.Season.Status",
         "FixtureStatusEnum": ["scheduled", "playing", "finished"],
         "ChatChannelEnum": "chat.models.Message.Channel",
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "TournamentFormatEnum": "tournaments.models.Tournament.Format",
     },
 }
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from games.errors import Forbidden, GameError, GameNotFound
 
 
-class TournamentError(GameError):
+class TournamentRefused(GameError):
     """The tournament cannot do this: `invalid-tournament` (settings the rules or the table
     refuse), `invalid-variant`, `slug-taken`, `format-unavailable` (a format not run yet),
     `not-open` (it has started), `not-running`, `too-few-entrants`."""
@@ -15,7 +15,7 @@ class TournamentError(GameError):
     code = "tournament-error"
 
 
-class EntryRefused(TournamentError):
+class TournamentEntryRefused(TournamentRefused):
     """The entrant cannot enter or withdraw: `tournament-closed` (outside the entry window, or
     started), `tournament-full`, `bots-not-allowed` (people only), `already-entered`,
     `not-entered`, `tournament-finished`, `invalid-entrant` (not exactly one of a person and a

@@ -36,7 +36,12 @@ from league.models import Club
 from social.models import Notification
 from social.notifications import game_url, notify
 from tournaments import scheduling, standings
-from tournaments.errors import EntryRefused, NotOrganiser, TournamentError, TournamentNotFound
+from tournaments.errors import (
+    NotOrganiser,
+    TournamentEntryRefused,
+    TournamentNotFound,
+    TournamentRefused,
+)
 from tournaments.models import Entry, Round, Tournament, TournamentGame
 
 # The formats the services run so far; the others are refused (`format-unavailable`).
@@ -83,7 +88,7 @@ def tournament_create(
 ) -> Tournament:
     """Create a tournament taking entries from `entry_opens` (default now) to `entry_closes`,
     when it starts. Raises NotOrganiser (`not-club-admin`, `not-staff`, `not-organiser`),
-    TournamentError (`invalid-tournament`, `invalid-variant`, `format-unavailable`,
+    TournamentRefused (`invalid-tournament`, `invalid-variant`, `format-unavailable`,
     `slug-taken`)."""
     if not is_person(organiser):
         raise NotOrganiser("sign in to run a tournament")
@@ -94,20 +99,20 @@ def tournament_create(
     if site_wide and not organiser.is_staff:
         raise NotOrganiser("only staff run a site-wide tournament", code="not-staff")
     if club is not None and site_wide:
-        raise TournamentError("a club's tournament is not site-wide", code="invalid-tournament")
+        raise TournamentRefused("a club's tournament is not site-wide", code="invalid-tournament")
     if format not in Tournament.Format.values:
-        raise TournamentError(
+        raise TournamentRefused(
             f"format is one of {', '.join(Tournament.Format.values)}", code="invalid-tournament"
         )
     if format not in RUNNING_FORMATS:
-        raise TournamentError(f"{format} tournaments do not run yet", code="format-unavailable")
+        raise TournamentRefused(f"{format} tournaments do not run yet", code="format-unavailable")
     spec = dict(variant)
     if target is not None:
         spec["options"] = {**(spec.get("options") or {}), "target": target}
     try:
         parsed = Variant.from_spec(spec)
     except ValueError as error:
-        raise TournamentError(str(error), code="invalid-variant") from error
+        raise TournamentRefused(str(error), code="invalid-variant") from error
     now = timezone.now()
     opens = entry_opens or now
     problems = []
@@ -133,7 +138,7 @@ def tournament_create(
     if not name.strip() or len(name) > 100 or not slug or len(slug) > 64:
         problems.append("a name of 1 to 100 characters and an address of 1 to 64")
     if problems:
-        raise TournamentError("; ".join(problems), code="invalid-tournament")
+        raise TournamentRefused("; ".join(problems), code="invalid-tournament")
     try:
         with transaction.atomic():
             return Tournament.objects.create(
@@ -156,7 +161,7 @@ def tournament_create(
                 seed=random.randrange(2**31) if seed is None else seed,
             )
     except IntegrityError as error:
-        raise TournamentError(f"the address {slug!r} is taken", code="slug-taken") from error
+        raise TournamentRefused(f"the address {slug!r} is taken", code="slug-taken") from error
 
 
 def _entrant_name(user: Any, bot: Bot | None) -> str:
@@ -172,10 +177,12 @@ def tournament_enter(
     now: datetime.datetime | None = None,
 ) -> Entry:
     """Enter a person (themselves) or a bot (its owner, or the organiser) while entry is open.
-    Raises EntryRefused, NotOrganiser (`not-your-bot`)."""
+    Raises TournamentEntryRefused, NotOrganiser (`not-your-bot`)."""
     now = now or timezone.now()
     if (user is None) == (bot is None):
-        raise EntryRefused("an entrant is a person or a bot (one of them)", code="invalid-entrant")
+        raise TournamentEntryRefused(
+            "an entrant is a person or a bot (one of them)", code="invalid-entrant"
+        )
     if user is not None and (not is_person(actor) or actor.pk != user.pk):
         raise NotOrganiser("a person enters themselves", code="not-organiser")
     if bot is not None and not (
@@ -183,30 +190,34 @@ def tournament_enter(
     ):
         raise NotOrganiser(f"bot {bot.name} is entered by its owner", code="not-your-bot")
     if tournament.status == Tournament.Status.FINISHED:
-        raise EntryRefused(f"{tournament.name} has finished", code="tournament-finished")
+        raise TournamentEntryRefused(f"{tournament.name} has finished", code="tournament-finished")
     if tournament.status != Tournament.Status.OPEN or not (
         tournament.entry_opens <= now <= tournament.entry_closes
     ):
-        raise EntryRefused(f"entry to {tournament.name} is closed", code="tournament-closed")
+        raise TournamentEntryRefused(
+            f"entry to {tournament.name} is closed", code="tournament-closed"
+        )
     if bot is not None:
         if not tournament.bots_allowed:
-            raise EntryRefused(f"{tournament.name} is for people only", code="bots-not-allowed")
+            raise TournamentEntryRefused(
+                f"{tournament.name} is for people only", code="bots-not-allowed"
+            )
         if bot.status == Bot.Status.FAILED:
-            raise EntryRefused(f"bot {bot.name} failed its validation", code="bot-failed")
+            raise TournamentEntryRefused(f"bot {bot.name} failed its validation", code="bot-failed")
     else:
         if tournament.club is not None and not is_member(tournament.club, user):
-            raise EntryRefused(
+            raise TournamentEntryRefused(
                 f"{tournament.name} is for members of {tournament.club.name}", code="not-a-member"
             )
         if (
             tournament.variant.get("rules") == "newno"
             and not Profile.objects.filter(user=user, birth_date__isnull=False).exists()
         ):
-            raise EntryRefused(
+            raise TournamentEntryRefused(
                 "newno's Youngest Rule needs your birth date (profile page)",
                 code="birth-date-missing",
             )
-    already = EntryRefused(
+    already = TournamentEntryRefused(
         f"{_entrant_name(user, bot)} is already entered in {tournament.name}",
         code="already-entered",
     )
@@ -216,7 +227,7 @@ def tournament_enter(
         if entry is not None and not entry.withdrawn:
             raise already
         if Entry.objects.filter(tournament=locked, withdrawn=False).count() >= locked.max_entrants:
-            raise EntryRefused(f"{tournament.name} is full", code="tournament-full")
+            raise TournamentEntryRefused(f"{tournament.name} is full", code="tournament-full")
         if entry is not None:
             entry.withdrawn = False
             entry.withdrawn_at = None
@@ -230,15 +241,17 @@ def tournament_withdraw(
 ) -> Entry:
     """Withdraw an entrant (a person themselves, a bot's owner, or the organiser). Once the
     tournament runs, the entrant's seats in its unfinished games are forfeited (the default bot
-    plays them out, placed last) and it is drawn no more. Raises EntryRefused (`not-entered`,
-    `tournament-finished`), NotOrganiser."""
+    plays them out, placed last) and it is drawn no more. Raises TournamentEntryRefused
+    (`not-entered`, `tournament-finished`), NotOrganiser."""
     if (user is None) == (bot is None):
-        raise EntryRefused("an entrant is a person or a bot (one of them)", code="invalid-entrant")
+        raise TournamentEntryRefused(
+            "an entrant is a person or a bot (one of them)", code="invalid-entrant"
+        )
     owner = user.pk if user is not None else bot.owner_id  # type: ignore[union-attr]
     if not (is_person(actor) and (actor.pk == owner or can_run(tournament, actor))):
         raise NotOrganiser("an entrant withdraws themselves (or the organiser does)")
     if tournament.status == Tournament.Status.FINISHED:
-        raise EntryRefused(f"{tournament.name} has finished", code="tournament-finished")
+        raise TournamentEntryRefused(f"{tournament.name} has finished", code="tournament-finished")
     with transaction.atomic():
         entry = (
             Entry.objects.select_for_update()
@@ -246,7 +259,7 @@ def tournament_withdraw(
             .first()
         )
         if entry is None:
-            raise EntryRefused(
+            raise TournamentEntryRefused(
                 f"{_entrant_name(user, bot)} is not entered in {tournament.name}",
                 code="not-entered",
             )
@@ -270,7 +283,7 @@ def tournament_start(
     tournament: Tournament, *, actor: Any = SYSTEM, now: datetime.datetime | None = None
 ) -> Tournament:
     """Close entry and open the first round (the organiser may start early; the beat task
-    starts it when entry closes). Raises NotOrganiser, TournamentError (`not-open`,
+    starts it when entry closes). Raises NotOrganiser, TournamentRefused (`not-open`,
     `too-few-entrants`)."""
     if actor is not SYSTEM and not can_run(tournament, actor):
         raise NotOrganiser(f"only the organiser of {tournament.name} starts it")
@@ -278,10 +291,10 @@ def tournament_start(
     with transaction.atomic():
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
         if locked.status != Tournament.Status.OPEN:
-            raise TournamentError(f"{locked.name} has started", code="not-open")
+            raise TournamentRefused(f"{locked.name} has started", code="not-open")
         active = Entry.objects.filter(tournament=locked, withdrawn=False).count()
         if active < 2:
-            raise TournamentError(
+            raise TournamentRefused(
                 f"{locked.name} has {active} entrants; it needs 2", code="too-few-entrants"
             )
         locked.status = Tournament.Status.RUNNING
@@ -315,7 +328,7 @@ def _open_round(tournament: Tournament, number: int, now: datetime.datetime) -> 
             seed=tournament.seed + number,
         )
     except scheduling.TournamentError as error:
-        raise TournamentError(error.message, code=error.code) from error
+        raise TournamentRefused(error.message, code=error.code) from error
     round_ = Round.objects.create(
         tournament=tournament,
         number=number,
@@ -327,7 +340,9 @@ def _open_round(tournament: Tournament, number: int, now: datetime.datetime) -> 
         entries = [active[entrant] for entrant in table.seats]
         if tournament.people_only and any(entry.is_bot for entry in entries):
             # Entry refuses bots here; a table the draw made otherwise is a bug, not a game.
-            raise TournamentError(f"{tournament.name} is for people only", code="bots-not-allowed")
+            raise TournamentRefused(
+                f"{tournament.name} is for people only", code="bots-not-allowed"
+            )
         game = _table_game(tournament, round_, table_number, entries)
         TournamentGame.objects.create(
             round=round_, table=table_number, game=game, entries=[e.pk for e in entries]
@@ -454,7 +469,7 @@ def start_due(*, now: datetime.datetime | None = None) -> int:
         try:
             tournament_start(tournament, now=now)
             started += 1
-        except TournamentError as error:
+        except TournamentRefused as error:
             if error.code == "too-few-entrants":
                 with transaction.atomic():
                     _finish(Tournament.objects.select_for_update().get(pk=tournament.pk), now)

@@ -115,13 +115,15 @@ def _rank(tournament: Tournament, played: Sequence[Played]) -> list[StandingLine
         for entry in byes:
             lines[entry].byes += 1
             lines[entry].points += bye
-    table = scoring.swiss_table([as_scheduling(line) for line in lines.values()], history(played))
+    swiss_lines = scoring.swiss_table(
+        [as_scheduling(line) for line in lines.values()], history(played)
+    )
     ranked = []
-    for swiss in table:
-        line = lines[swiss.entrant]
-        line.rank = swiss.rank
-        line.opponents = round(swiss.opponents, 6)
-        ranked.append(line)
+    for swiss in swiss_lines:
+        standing = lines[swiss.entrant]
+        standing.rank = swiss.rank
+        standing.opponents = round(swiss.opponents, 6)
+        ranked.append(standing)
     return ranked
 
 
