@@ -165,7 +165,8 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
 def _entrant(request: SignedInRequest) -> tuple[Any, Bot | None]:
     bot_id = request.POST.get("bot", "")
     if bot_id:
-        bot = Bot.objects.filter(pk=bot_id if bot_id.isdigit() else 0, owner=request.user).first()
+        number = int(bot_id) if bot_id.isascii() and bot_id.isdigit() and len(bot_id) < 12 else 0
+        bot = Bot.objects.filter(pk=number, owner=request.user).first()
         if bot is None:
             raise Http404("no such bot of yours")
         return None, bot
