@@ -319,7 +319,10 @@ def _partitions(sizes: Sequence[int]) -> int:
 
 
 def _seat(
-    group: Sequence[EntrantId], counts: Mapping[EntrantId, Counter[int]], rng: random.Random
+    group: Sequence[EntrantId],
+    counts: Mapping[EntrantId, Counter[int]],
+    full: int,
+    rng: random.Random,
 ) -> Table:
     """The seat order in which the table's entrants have sat least at their seats before (the
     sum over them of their past times at the seat given; a dynamic programme over who is
@@ -327,6 +330,14 @@ def _seat(
     players = list(group)
     rng.shuffle(players)
     k = len(players)
+    # cost[i][s]: a seat the player has sat at d times more than at its least used seat (of
+    # the full table's seats) costs 8**d, so one player three seats over costs more than
+    # many one over.
+    cost_at = []
+    for p in players:
+        past = counts.get(p, Counter())
+        least = min(past[s] for s in range(full))
+        cost_at.append([8 ** (past[s] - least) for s in range(k)])
     # best[mask]: (cost, order) of seating the players of mask at seats 0..popcount-1.
     best: dict[int, tuple[int, tuple[int, ...]]] = {0: (0, ())}
     for mask in sorted(range(1 << k), key=lambda m: bin(m).count("1")):
@@ -336,7 +347,7 @@ def _seat(
         seat = len(order)
         for i in range(k):
             if not mask & (1 << i):
-                added = counts.get(players[i], Counter())[seat]
+                added = cost_at[i][seat]
                 key = mask | (1 << i)
                 if key not in best or cost + added < best[key][0]:
                     best[key] = (cost + added, (*order, i))
@@ -384,7 +395,7 @@ def swiss_round(
     rank = _ranks({s.entrant: (-s.points,) for s in playing})
     groups = _Grouper([s.entrant for s in playing], sizes, meetings(history), rank, rng).group()
     counts = seat_counts(history)
-    tables = [_seat(group, counts, rng) for group in groups]
+    tables = [_seat(group, counts, table_size, rng) for group in groups]
     return Round(tables=tuple(tables), byes=tuple(sorted(byes)))
 
 
@@ -537,7 +548,7 @@ def arena_tables(
         [s.entrant for s in seated], [table_size] * tables_now, meetings(history), rank, rng
     ).group()
     counts = seat_counts(history)
-    return tuple(_seat(group, counts, rng) for group in groups), rest
+    return tuple(_seat(group, counts, table_size, rng) for group in groups), rest
 
 
 def _arena_seed(entrants: Sequence[EntrantId]) -> int:
