@@ -1,6 +1,6 @@
 """Who sits at which table in a tournament's rounds: Swiss, knockout cups, arenas, duplicate
 events. docs/tournaments.md explains each format's rules and shows how close they get
-(bench/tournaments.py).
+(bench/tournament_schedules.py).
 
 Pure Python, no Django (the `engine-is-pure` contract of .importlinter), like the league's
 fixtures (league/scheduling.py): the tournament app turns a `Round` into games. Entrants are
@@ -40,8 +40,8 @@ MAX_ENTRANTS = 1000
 # A grouping with at most this many ways to split the field is searched exhaustively (the
 # best there is); a larger one by local search (`_Grouper.search`).
 EXACT_LIMIT = 4_000
-# Random kicks of the local search when repeated pairs remain.
-KICKS = 60
+# Swaps weighed by the tabu search of a round whose pairs still meet again (`_Grouper.repair`).
+REPAIR_WEIGHS = 30_000
 
 
 class TournamentError(ScheduleError):
@@ -243,7 +243,7 @@ class _Grouper:
     def search(self) -> list[list[int]]:
         """Tables cut from the players in rank order (ties in a random order), improved by
         swapping two players of different tables while that lowers the cost; while pairs meet
-        again, KICKS times: a few random swaps and improving again, keeping the best."""
+        again, a tabu search (`repair`), and improving again."""
         order = sorted(range(len(self.players)), key=lambda i: (self.rank[i], self.rng.random()))
         tables: list[list[int]] = []
         start = 0
@@ -251,29 +251,67 @@ class _Grouper:
             tables.append(order[start : start + size])
             start += size
         self.climb(tables)
-        best = [list(t) for t in tables]
-        best_cost = self.cost(best)
-        for _ in range(KICKS):
-            if best_cost[0] == 0 or len(tables) < 2:
-                break
-            tables = [list(t) for t in best]
-            # Kick the players who meet again: each swaps with someone of another table.
-            stuck = sorted(
-                {
-                    (ti, seat)
-                    for ti, table in enumerate(tables)
-                    for si, sj in combinations(range(len(table)), 2)
-                    if self.repeat[table[si]][table[sj]]
-                    for seat in (si, sj)
-                }
-            )
-            for ti, si in self.rng.sample(stuck, min(3, len(stuck))):
-                tj = self.rng.randrange(len(tables) - 1)
-                tj += tj >= ti
-                sj = self.rng.randrange(len(tables[tj]))
-                tables[ti][si], tables[tj][sj] = tables[tj][sj], tables[ti][si]
+        if self.cost(tables)[0] and len(tables) > 1:
+            tables = self.repair(tables)
             self.climb(tables)
-            cost = self.cost(tables)
+        return tables
+
+    def repair(self, tables: list[list[int]]) -> list[list[int]]:
+        """A tabu search on the players who meet again (after Dotu and Van Hentenryck's
+        social golfers, as league/scheduling.py's repair): each step takes one of them and
+        the best swap with a player of another table (by the cost: repeats, then spread),
+        even a worse one, but not one that puts a player back at a table it left within the
+        last few steps unless it beats the best so far; until the repeats are down to what
+        counting says no split avoids, or REPAIR_WEIGHS swaps have been weighed. Returns the
+        best tables seen."""
+        rng = self.rng
+        cost = self.cost(tables)
+        best, best_cost = [list(t) for t in tables], cost
+        tabu: dict[tuple[int, int], int] = {}
+        weighed = step = 0
+        # Repeats no split avoids: a player who has not met enough others to fill a table.
+        n, smallest = len(self.players), min(self.sizes)
+        forced = sum(
+            max(0, smallest - 1 - sum(1 for j in range(n) if j != i and not self.repeat[i][j]))
+            for i in range(n)
+        )
+        floor = -(-forced // 2)
+        while weighed < REPAIR_WEIGHS and best_cost[0] > floor:
+            step += 1
+            stuck = [
+                (ti, seat)
+                for ti, table in enumerate(tables)
+                for si, sj in combinations(range(len(table)), 2)
+                if self.repeat[table[si]][table[sj]]
+                for seat in (si, sj)
+            ]
+            ti, si = rng.choice(stuck)
+            a = tables[ti]
+            x = a[si]
+            moves: list[tuple[int, int]] = []
+            least = (0, 0)
+            for tj, b in enumerate(tables):
+                if tj == ti:
+                    continue
+                for sj, y in enumerate(b):
+                    change = self.change(a, x, b, y)
+                    weighed += 1
+                    after = (cost[0] + change[0], cost[1] + change[1])
+                    banned = tabu.get((x, tj), 0) > step or tabu.get((y, ti), 0) > step
+                    if banned and after >= best_cost:
+                        continue
+                    if not moves or change < least:
+                        moves, least = [(tj, sj)], change
+                    elif change == least:
+                        moves.append((tj, sj))
+            if not moves:
+                continue
+            tj, sj = rng.choice(moves)
+            b = tables[tj]
+            y = b[sj]
+            a[si], b[sj] = y, x
+            cost = (cost[0] + least[0], cost[1] + least[1])
+            tabu[x, ti] = tabu[y, tj] = step + rng.randint(3, 10)
             if cost < best_cost:
                 best, best_cost = [list(t) for t in tables], cost
         return best
@@ -526,12 +564,21 @@ def knockout_rounds(entrants: int, table_size: int, advance: int) -> int:
 
 
 def arena_tables(
-    waiting: Sequence[Standing], table_size: int, history: Sequence[Table]
+    waiting: Sequence[Standing],
+    table_size: int,
+    history: Sequence[Table],
+    *,
+    playing: int = 0,
 ) -> tuple[tuple[Table, ...], tuple[EntrantId, ...]]:
     """Tables to seat now from the entrants `waiting` (in the order they began to wait:
-    longest first), and who keeps waiting. Only full tables: the last to arrive who do not
-    make a full table keep waiting (next time they wait longest). The seated are grouped like
-    a Swiss round (those who met least, then similar points, then rating); seats rotate."""
+    longest first; a paused entrant is simply not waiting), and who keeps waiting.
+
+    Only full tables: the last to arrive who do not make a full table keep waiting (next
+    time they wait longest). The seated are grouped like a Swiss round: first whoever has
+    met least (over `history`, every table of the arena so far, in order), then similar
+    points, then similar ratings; seats rotate. While `playing` tables are still in play, a
+    table that would seat again exactly the entrants of one of its entrant's last game is not
+    seated: they wait for the next table to finish, which brings others to mix with."""
     entrants = [s.entrant for s in waiting]
     check_table_size(table_size)
     repeated = sorted(e for e, n in Counter(entrants).items() if n > 1)
@@ -541,14 +588,21 @@ def arena_tables(
     if tables_now == 0:
         return (), tuple(entrants)
     seated = list(waiting[: tables_now * table_size])
-    rest = tuple(entrants[tables_now * table_size :])
     rank = _ranks({s.entrant: (-s.points, -s.rating) for s in seated})
     rng = random.Random(_arena_seed(entrants))
     groups = _Grouper(
         [s.entrant for s in seated], [table_size] * tables_now, meetings(history), rank, rng
     ).group()
+    last: dict[EntrantId, frozenset[EntrantId]] = {}
+    for table in history:
+        for e in table.seats:
+            last[e] = frozenset(table.seats)
+    if playing > 0:
+        groups = [g for g in groups if not any(last.get(e) == frozenset(g) for e in g)]
+    sitting = {e for g in groups for e in g}
     counts = seat_counts(history)
-    return tuple(_seat(group, counts, table_size, rng) for group in groups), rest
+    tables = tuple(_seat(group, counts, table_size, rng) for group in groups)
+    return tables, tuple(e for e in entrants if e not in sitting)
 
 
 def _arena_seed(entrants: Sequence[EntrantId]) -> int:
