@@ -163,10 +163,16 @@ def _pick_byes(
 # Grouping -------------------------------------------------------------------------------
 
 
+# A step of rank distance outweighs every clash of seats a swap can change.
+RANK_WEIGHT = 64
+
+
 class _Grouper:
     """Split `players` into tables of `sizes`, minimising first the repeated meetings (a
-    pair that met c times before costs c*c) and then the spread of `rank` at each table (a
-    pair costs the difference of their ranks): the same score group together."""
+    pair that met c times before costs c*c), then the spread of `rank` at each table (a pair
+    costs the difference of their ranks: the same score group together), then clashes of
+    seats (`seats`: a pair who both have sat one seat, the same, less than any other; only
+    one of them can have it)."""
 
     def __init__(
         self,
@@ -175,6 +181,7 @@ class _Grouper:
         met: Mapping[tuple[EntrantId, EntrantId], int],
         rank: Mapping[EntrantId, int],
         rng: random.Random,
+        seats: tuple[Mapping[EntrantId, Counter[int]], int] | None = None,
     ) -> None:
         self.players = list(players)
         self.sizes = list(sizes)
@@ -183,12 +190,21 @@ class _Grouper:
         self.rank = [rank.get(p, 0) for p in players]
         self.repeat = [[0] * n for _ in range(n)]
         self.distance = [[0] * n for _ in range(n)]
+        wants: list[int | None] = [None] * n
+        if seats is not None:
+            counts, full = seats
+            for i, p in enumerate(players):
+                past = counts.get(p, Counter())
+                least = min(past[s] for s in range(full))
+                fewest = [s for s in range(full) if past[s] == least]
+                wants[i] = fewest[0] if len(fewest) == 1 else None
         for i, a in enumerate(players):
             for j, b in enumerate(players):
                 if i != j:
                     c = met.get((a, b) if a < b else (b, a), 0)
                     self.repeat[i][j] = c * c
-                    self.distance[i][j] = abs(self.rank[i] - self.rank[j])
+                    clash = wants[i] is not None and wants[i] == wants[j]
+                    self.distance[i][j] = RANK_WEIGHT * abs(self.rank[i] - self.rank[j]) + clash
 
     def cost(self, tables: Sequence[Sequence[int]]) -> tuple[int, int]:
         repeat = distance = 0
@@ -431,8 +447,15 @@ def swiss_round(
     )
     playing = [s for s in standings if s.entrant not in byes]
     rank = _ranks({s.entrant: (-s.points,) for s in playing})
-    groups = _Grouper([s.entrant for s in playing], sizes, meetings(history), rank, rng).group()
     counts = seat_counts(history)
+    groups = _Grouper(
+        [s.entrant for s in playing],
+        sizes,
+        meetings(history),
+        rank,
+        rng,
+        seats=(counts, table_size),
+    ).group()
     tables = [_seat(group, counts, table_size, rng) for group in groups]
     return Round(tables=tuple(tables), byes=tuple(sorted(byes)))
 
@@ -590,8 +613,14 @@ def arena_tables(
     seated = list(waiting[: tables_now * table_size])
     rank = _ranks({s.entrant: (-s.points, -s.rating) for s in seated})
     rng = random.Random(_arena_seed(entrants))
+    counts = seat_counts(history)
     groups = _Grouper(
-        [s.entrant for s in seated], [table_size] * tables_now, meetings(history), rank, rng
+        [s.entrant for s in seated],
+        [table_size] * tables_now,
+        meetings(history),
+        rank,
+        rng,
+        seats=(counts, table_size),
     ).group()
     last: dict[EntrantId, frozenset[EntrantId]] = {}
     for table in history:
@@ -600,7 +629,6 @@ def arena_tables(
     if playing > 0:
         groups = [g for g in groups if not any(last.get(e) == frozenset(g) for e in g)]
     sitting = {e for g in groups for e in g}
-    counts = seat_counts(history)
     tables = tuple(_seat(group, counts, table_size, rng) for group in groups)
     return tables, tuple(e for e in entrants if e not in sitting)
 
