@@ -432,8 +432,8 @@ def swiss_round(
     then the lowest points and rating. The tables seat first whoever has met least (no pair
     twice while a round without one exists; exhaustive for small fields, a local search for
     larger), then entrants of similar points (ranked by points: a pair costs the distance of
-    their ranks). Seats rotate: each table is ordered so its entrants sit where they have sat
-    least."""
+    their ranks), then few clashes of seats (two who both sat one seat least). Seats rotate:
+    each table is ordered so its entrants sit where they have sat least."""
     entrants = [s.entrant for s in standings]
     _check_field(entrants, table_size)
     rng = random.Random(seed)
