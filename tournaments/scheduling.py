@@ -535,6 +535,18 @@ def knockout_bracket(seeds: Sequence[EntrantId], table_size: int, advance: int) 
     return _knockout_round(seeds, table_size, advance)
 
 
+def knockout_seeds(
+    standings: Sequence[Standing], seed: int, *, drawn: bool = False
+) -> list[EntrantId]:
+    """The seed order of a cup (best first): by rating, highest first, equal ratings drawn;
+    or, `drawn`, a draw of the whole field (`random.Random(seed)`)."""
+    rng = random.Random(seed)
+    draw = {s.entrant: rng.random() for s in standings}
+    if drawn:
+        return sorted(draw, key=lambda e: (draw[e], e))
+    return [s.entrant for s in sorted(standings, key=lambda s: (-s.rating, draw[s.entrant]))]
+
+
 def knockout_next(
     results: Sequence[tuple[Table, Sequence[EntrantId]]],
     table_size: int,

@@ -29,6 +29,7 @@ from tournaments.scheduling import (
     knockout_bracket,
     knockout_next,
     knockout_rounds,
+    knockout_seeds,
     meetings,
     seat_counts,
     swiss_round,
@@ -276,6 +277,18 @@ def test_a_cup_of_ten_at_tables_of_four():
     first = knockout_bracket(list(range(10)), 4, 2)
     assert first == Round(tables=(Table((6, 7, 8, 9)),), byes=(0, 1, 2, 3, 4, 5))
     assert bracket_sizes(4, 2, 10) == [10, 8, 4]
+
+
+def test_a_cup_is_seeded_by_rating_or_drawn():
+    standings = [Standing(1, 0.0, rating=1400), Standing(2, 0.0, rating=1700)]
+    standings += [Standing(3, 0.0, rating=1500), Standing(4, 0.0, rating=1500)]
+    by_rating = knockout_seeds(standings, seed=0)
+    assert by_rating[0] == 2 and by_rating[-1] == 1 and set(by_rating[1:3]) == {3, 4}
+    drawn = {tuple(knockout_seeds(standings, seed=s, drawn=True)) for s in range(20)}
+    assert len(drawn) > 1 and all(sorted(d) == [1, 2, 3, 4] for d in drawn)
+    assert knockout_seeds(standings, seed=7, drawn=True) == knockout_seeds(
+        standings, seed=7, drawn=True
+    )
 
 
 def test_a_tie_at_a_knockout_table_goes_to_the_better_seed():

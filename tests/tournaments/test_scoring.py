@@ -12,6 +12,7 @@ from league.scheduling import default_points
 from tournaments.scheduling import Standing, Table, TournamentError
 from tournaments.scoring import (
     SWISS_TIEBREAKS,
+    arena_leaderboard,
     arena_points,
     bye_points,
     duplicate_scores,
@@ -54,6 +55,19 @@ def test_the_arena_doubles_a_streak_after_two_wins():
     with pytest.raises(TournamentError) as error:
         arena_points([3], table_size=2)
     assert error.value.code == "invalid-place"
+
+
+def test_the_arena_leaderboard():
+    board = arena_leaderboard({1: [1, 1, 1], 2: [1, 2, 1, 1, 2], 3: [2, 2], 4: [2, 2, 2]})
+    # 1: 1 + 1 + 2 = 4 on a streak; 2: 3 points; 3 and 4: nothing, 4 in more games.
+    assert [(line.entrant, line.points, line.rank) for line in board] == [
+        (1, 4, 1),
+        (2, 3, 2),
+        (3, 0, 3),
+        (4, 0, 4),
+    ]
+    assert board[0].on_streak and not board[1].on_streak
+    assert [line.rank for line in arena_leaderboard({5: [1], 6: [1]})] == [1, 1]
 
 
 def test_duplicate_scores_compare_with_the_same_cards():
