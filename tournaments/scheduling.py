@@ -1,6 +1,6 @@
 """Who sits at which table in a tournament's rounds: Swiss, knockout cups, arenas, duplicate
 events. docs/tournaments.md explains each format's rules and shows how close they get
-(bench/tournaments.py).
+(bench/tournament_schedules.py).
 
 Pure Python, no Django (the `engine-is-pure` contract of .importlinter), like the league's
 fixtures (league/scheduling.py): the tournament app turns a `Round` into games. Entrants are
@@ -40,8 +40,8 @@ MAX_ENTRANTS = 1000
 # A grouping with at most this many ways to split the field is searched exhaustively (the
 # best there is); a larger one by local search (`_Grouper.search`).
 EXACT_LIMIT = 4_000
-# Random kicks of the local search when repeated pairs remain.
-KICKS = 60
+# Swaps weighed by the tabu search of a round whose pairs still meet again (`_Grouper.repair`).
+REPAIR_WEIGHS = 30_000
 
 
 class TournamentError(ScheduleError):
@@ -163,10 +163,16 @@ def _pick_byes(
 # Grouping -------------------------------------------------------------------------------
 
 
+# A step of rank distance outweighs every clash of seats a swap can change.
+RANK_WEIGHT = 64
+
+
 class _Grouper:
     """Split `players` into tables of `sizes`, minimising first the repeated meetings (a
-    pair that met c times before costs c*c) and then the spread of `rank` at each table (a
-    pair costs the difference of their ranks): the same score group together."""
+    pair that met c times before costs c*c), then the spread of `rank` at each table (a pair
+    costs the difference of their ranks: the same score group together), then clashes of
+    seats (`seats`: a pair who both have sat one seat, the same, less than any other; only
+    one of them can have it)."""
 
     def __init__(
         self,
@@ -175,6 +181,7 @@ class _Grouper:
         met: Mapping[tuple[EntrantId, EntrantId], int],
         rank: Mapping[EntrantId, int],
         rng: random.Random,
+        seats: tuple[Mapping[EntrantId, Counter[int]], int] | None = None,
     ) -> None:
         self.players = list(players)
         self.sizes = list(sizes)
@@ -183,12 +190,21 @@ class _Grouper:
         self.rank = [rank.get(p, 0) for p in players]
         self.repeat = [[0] * n for _ in range(n)]
         self.distance = [[0] * n for _ in range(n)]
+        wants: list[int | None] = [None] * n
+        if seats is not None:
+            counts, full = seats
+            for i, p in enumerate(players):
+                past = counts.get(p, Counter())
+                least = min(past[s] for s in range(full))
+                fewest = [s for s in range(full) if past[s] == least]
+                wants[i] = fewest[0] if len(fewest) == 1 else None
         for i, a in enumerate(players):
             for j, b in enumerate(players):
                 if i != j:
                     c = met.get((a, b) if a < b else (b, a), 0)
                     self.repeat[i][j] = c * c
-                    self.distance[i][j] = abs(self.rank[i] - self.rank[j])
+                    clash = wants[i] is not None and wants[i] == wants[j]
+                    self.distance[i][j] = RANK_WEIGHT * abs(self.rank[i] - self.rank[j]) + clash
 
     def cost(self, tables: Sequence[Sequence[int]]) -> tuple[int, int]:
         repeat = distance = 0
@@ -243,7 +259,7 @@ class _Grouper:
     def search(self) -> list[list[int]]:
         """Tables cut from the players in rank order (ties in a random order), improved by
         swapping two players of different tables while that lowers the cost; while pairs meet
-        again, KICKS times: a few random swaps and improving again, keeping the best."""
+        again, a tabu search (`repair`), and improving again."""
         order = sorted(range(len(self.players)), key=lambda i: (self.rank[i], self.rng.random()))
         tables: list[list[int]] = []
         start = 0
@@ -251,29 +267,67 @@ class _Grouper:
             tables.append(order[start : start + size])
             start += size
         self.climb(tables)
-        best = [list(t) for t in tables]
-        best_cost = self.cost(best)
-        for _ in range(KICKS):
-            if best_cost[0] == 0 or len(tables) < 2:
-                break
-            tables = [list(t) for t in best]
-            # Kick the players who meet again: each swaps with someone of another table.
-            stuck = sorted(
-                {
-                    (ti, seat)
-                    for ti, table in enumerate(tables)
-                    for si, sj in combinations(range(len(table)), 2)
-                    if self.repeat[table[si]][table[sj]]
-                    for seat in (si, sj)
-                }
-            )
-            for ti, si in self.rng.sample(stuck, min(3, len(stuck))):
-                tj = self.rng.randrange(len(tables) - 1)
-                tj += tj >= ti
-                sj = self.rng.randrange(len(tables[tj]))
-                tables[ti][si], tables[tj][sj] = tables[tj][sj], tables[ti][si]
+        if self.cost(tables)[0] and len(tables) > 1:
+            tables = self.repair(tables)
             self.climb(tables)
-            cost = self.cost(tables)
+        return tables
+
+    def repair(self, tables: list[list[int]]) -> list[list[int]]:
+        """A tabu search on the players who meet again (after Dotu and Van Hentenryck's
+        social golfers, as league/scheduling.py's repair): each step takes one of them and
+        the best swap with a player of another table (by the cost: repeats, then spread),
+        even a worse one, but not one that puts a player back at a table it left within the
+        last few steps unless it beats the best so far; until the repeats are down to what
+        counting says no split avoids, or REPAIR_WEIGHS swaps have been weighed. Returns the
+        best tables seen."""
+        rng = self.rng
+        cost = self.cost(tables)
+        best, best_cost = [list(t) for t in tables], cost
+        tabu: dict[tuple[int, int], int] = {}
+        weighed = step = 0
+        # Repeats no split avoids: a player who has not met enough others to fill a table.
+        n, smallest = len(self.players), min(self.sizes)
+        forced = sum(
+            max(0, smallest - 1 - sum(1 for j in range(n) if j != i and not self.repeat[i][j]))
+            for i in range(n)
+        )
+        floor = -(-forced // 2)
+        while weighed < REPAIR_WEIGHS and best_cost[0] > floor:
+            step += 1
+            stuck = [
+                (ti, seat)
+                for ti, table in enumerate(tables)
+                for si, sj in combinations(range(len(table)), 2)
+                if self.repeat[table[si]][table[sj]]
+                for seat in (si, sj)
+            ]
+            ti, si = rng.choice(stuck)
+            a = tables[ti]
+            x = a[si]
+            moves: list[tuple[int, int]] = []
+            least = (0, 0)
+            for tj, b in enumerate(tables):
+                if tj == ti:
+                    continue
+                for sj, y in enumerate(b):
+                    change = self.change(a, x, b, y)
+                    weighed += 1
+                    after = (cost[0] + change[0], cost[1] + change[1])
+                    banned = tabu.get((x, tj), 0) > step or tabu.get((y, ti), 0) > step
+                    if banned and after >= best_cost:
+                        continue
+                    if not moves or change < least:
+                        moves, least = [(tj, sj)], change
+                    elif change == least:
+                        moves.append((tj, sj))
+            if not moves:
+                continue
+            tj, sj = rng.choice(moves)
+            b = tables[tj]
+            y = b[sj]
+            a[si], b[sj] = y, x
+            cost = (cost[0] + least[0], cost[1] + least[1])
+            tabu[x, ti] = tabu[y, tj] = step + rng.randint(3, 10)
             if cost < best_cost:
                 best, best_cost = [list(t) for t in tables], cost
         return best
@@ -319,7 +373,10 @@ def _partitions(sizes: Sequence[int]) -> int:
 
 
 def _seat(
-    group: Sequence[EntrantId], counts: Mapping[EntrantId, Counter[int]], rng: random.Random
+    group: Sequence[EntrantId],
+    counts: Mapping[EntrantId, Counter[int]],
+    full: int,
+    rng: random.Random,
 ) -> Table:
     """The seat order in which the table's entrants have sat least at their seats before (the
     sum over them of their past times at the seat given; a dynamic programme over who is
@@ -327,6 +384,14 @@ def _seat(
     players = list(group)
     rng.shuffle(players)
     k = len(players)
+    # cost[i][s]: a seat the player has sat at d times more than at its least used seat (of
+    # the full table's seats) costs 8**d, so one player three seats over costs more than
+    # many one over.
+    cost_at = []
+    for p in players:
+        past = counts.get(p, Counter())
+        least = min(past[s] for s in range(full))
+        cost_at.append([8 ** (past[s] - least) for s in range(k)])
     # best[mask]: (cost, order) of seating the players of mask at seats 0..popcount-1.
     best: dict[int, tuple[int, tuple[int, ...]]] = {0: (0, ())}
     for mask in sorted(range(1 << k), key=lambda m: bin(m).count("1")):
@@ -336,7 +401,7 @@ def _seat(
         seat = len(order)
         for i in range(k):
             if not mask & (1 << i):
-                added = counts.get(players[i], Counter())[seat]
+                added = cost_at[i][seat]
                 key = mask | (1 << i)
                 if key not in best or cost + added < best[key][0]:
                     best[key] = (cost + added, (*order, i))
@@ -367,8 +432,8 @@ def swiss_round(
     then the lowest points and rating. The tables seat first whoever has met least (no pair
     twice while a round without one exists; exhaustive for small fields, a local search for
     larger), then entrants of similar points (ranked by points: a pair costs the distance of
-    their ranks). Seats rotate: each table is ordered so its entrants sit where they have sat
-    least."""
+    their ranks), then few clashes of seats (two who both sat one seat least). Seats rotate:
+    each table is ordered so its entrants sit where they have sat least."""
     entrants = [s.entrant for s in standings]
     _check_field(entrants, table_size)
     rng = random.Random(seed)
@@ -382,9 +447,16 @@ def swiss_round(
     )
     playing = [s for s in standings if s.entrant not in byes]
     rank = _ranks({s.entrant: (-s.points,) for s in playing})
-    groups = _Grouper([s.entrant for s in playing], sizes, meetings(history), rank, rng).group()
     counts = seat_counts(history)
-    tables = [_seat(group, counts, rng) for group in groups]
+    groups = _Grouper(
+        [s.entrant for s in playing],
+        sizes,
+        meetings(history),
+        rank,
+        rng,
+        seats=(counts, table_size),
+    ).group()
+    tables = [_seat(group, counts, table_size, rng) for group in groups]
     return Round(tables=tuple(tables), byes=tuple(sorted(byes)))
 
 
@@ -463,6 +535,18 @@ def knockout_bracket(seeds: Sequence[EntrantId], table_size: int, advance: int) 
     return _knockout_round(seeds, table_size, advance)
 
 
+def knockout_seeds(
+    standings: Sequence[Standing], seed: int, *, drawn: bool = False
+) -> list[EntrantId]:
+    """The seed order of a cup (best first): by rating, highest first, equal ratings drawn;
+    or, `drawn`, a draw of the whole field (`random.Random(seed)`)."""
+    rng = random.Random(seed)
+    draw = {s.entrant: rng.random() for s in standings}
+    if drawn:
+        return sorted(draw, key=lambda e: (draw[e], e))
+    return [s.entrant for s in sorted(standings, key=lambda s: (-s.rating, draw[s.entrant]))]
+
+
 def knockout_next(
     results: Sequence[tuple[Table, Sequence[EntrantId]]],
     table_size: int,
@@ -515,12 +599,21 @@ def knockout_rounds(entrants: int, table_size: int, advance: int) -> int:
 
 
 def arena_tables(
-    waiting: Sequence[Standing], table_size: int, history: Sequence[Table]
+    waiting: Sequence[Standing],
+    table_size: int,
+    history: Sequence[Table],
+    *,
+    playing: int = 0,
 ) -> tuple[tuple[Table, ...], tuple[EntrantId, ...]]:
     """Tables to seat now from the entrants `waiting` (in the order they began to wait:
-    longest first), and who keeps waiting. Only full tables: the last to arrive who do not
-    make a full table keep waiting (next time they wait longest). The seated are grouped like
-    a Swiss round (those who met least, then similar points, then rating); seats rotate."""
+    longest first; a paused entrant is simply not waiting), and who keeps waiting.
+
+    Only full tables: the last to arrive who do not make a full table keep waiting (next
+    time they wait longest). The seated are grouped like a Swiss round: first whoever has
+    met least (over `history`, every table of the arena so far, in order), then similar
+    points, then similar ratings; seats rotate. While `playing` tables are still in play, a
+    table that would seat again exactly the entrants of one of its entrant's last game is not
+    seated: they wait for the next table to finish, which brings others to mix with."""
     entrants = [s.entrant for s in waiting]
     check_table_size(table_size)
     repeated = sorted(e for e, n in Counter(entrants).items() if n > 1)
@@ -530,14 +623,26 @@ def arena_tables(
     if tables_now == 0:
         return (), tuple(entrants)
     seated = list(waiting[: tables_now * table_size])
-    rest = tuple(entrants[tables_now * table_size :])
     rank = _ranks({s.entrant: (-s.points, -s.rating) for s in seated})
     rng = random.Random(_arena_seed(entrants))
-    groups = _Grouper(
-        [s.entrant for s in seated], [table_size] * tables_now, meetings(history), rank, rng
-    ).group()
     counts = seat_counts(history)
-    return tuple(_seat(group, counts, rng) for group in groups), rest
+    groups = _Grouper(
+        [s.entrant for s in seated],
+        [table_size] * tables_now,
+        meetings(history),
+        rank,
+        rng,
+        seats=(counts, table_size),
+    ).group()
+    last: dict[EntrantId, frozenset[EntrantId]] = {}
+    for table in history:
+        for e in table.seats:
+            last[e] = frozenset(table.seats)
+    if playing > 0:
+        groups = [g for g in groups if not any(last.get(e) == frozenset(g) for e in g)]
+    sitting = {e for g in groups for e in g}
+    tables = tuple(_seat(group, counts, table_size, rng) for group in groups)
+    return tables, tuple(e for e in entrants if e not in sitting)
 
 
 def _arena_seed(entrants: Sequence[EntrantId]) -> int:

@@ -91,6 +91,48 @@ def arena_points(finishes_in_order: Sequence[int], table_size: int = 2) -> int:
     return total
 
 
+@dataclass(frozen=True, slots=True)
+class ArenaLine:
+    """An entrant's line of an arena's leaderboard."""
+
+    entrant: EntrantId
+    points: int
+    wins: int
+    games: int
+    # A streak running now (the next win scores double).
+    on_streak: bool
+    rank: int
+
+
+def arena_leaderboard(
+    finishes: Mapping[EntrantId, Sequence[int]], table_size: int = 2
+) -> list[ArenaLine]:
+    """The live leaderboard of an arena from every entrant's places in the order played:
+    `arena_points`, then wins, then fewer games (the same points in fewer games), then the
+    place is shared (listed by entrant number)."""
+    lines = []
+    for entrant, places in finishes.items():
+        wins = sum(1 for p in places if p == 1)
+        tail = 0
+        for p in reversed(places):
+            if p != 1:
+                break
+            tail += 1
+        points = arena_points(places, table_size)
+        lines.append((entrant, points, wins, len(places), tail >= STREAK_WINS))
+
+    def key(line: tuple[EntrantId, int, int, int, bool]) -> tuple[int, int, int]:
+        return (-line[1], -line[2], line[3])
+
+    lines.sort(key=lambda line: (key(line), line[0]))
+    board: list[ArenaLine] = []
+    for position, line in enumerate(lines):
+        same = bool(board) and key(lines[position - 1]) == key(line)
+        rank = board[-1].rank if same else position + 1
+        board.append(ArenaLine(line[0], line[1], line[2], line[3], line[4], rank))
+    return board
+
+
 def duplicate_scores(
     results: Mapping[tuple[int, int], Mapping[EntrantId, int]],
 ) -> dict[EntrantId, float]:
