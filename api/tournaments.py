@@ -40,7 +40,8 @@ class TournamentOutput(serializers.Serializer[Any]):
         help_text="The normalised variant spec (the target among its options)."
     )
     table_size = serializers.IntegerField()
-    rounds = serializers.IntegerField()
+    rounds = serializers.IntegerField(help_text="A knockout's: what its bracket plays.")
+    advance = serializers.IntegerField(help_text="A knockout: how many of a table go through.")
     turn_seconds = serializers.IntegerField(help_text="Seconds a person has for a turn.")
     round_seconds = serializers.IntegerField(help_text="A round's deadline, from its start.")
     entry_opens = serializers.DateTimeField()
@@ -116,7 +117,14 @@ class TournamentCreateInput(serializers.Serializer[dict[str, Any]]):
         min_value=MIN_TABLE_SIZE, max_value=MAX_TABLE_SIZE, default=4
     )
     target = serializers.IntegerField(required=False, min_value=1, help_text="The target score.")
-    rounds = serializers.IntegerField(min_value=1, max_value=50, default=3)
+    rounds = serializers.IntegerField(
+        min_value=1, max_value=50, default=3, help_text="Swiss; a knockout plays its bracket."
+    )
+    advance = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        help_text="A knockout: how many of each table go through (default: half, at least 1).",
+    )
     turn_seconds = serializers.IntegerField(required=False, min_value=1)
     round_seconds = serializers.IntegerField(min_value=60, default=86400)
     entry_opens = serializers.DateTimeField(required=False)

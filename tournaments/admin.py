@@ -27,7 +27,7 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
     list_display = ["name", "slug", "format", "status", "table_size", "entry_closes", "club"]
     list_filter = ["format", "status", "bots_allowed", "rated"]
     search_fields = ["name", "slug"]
-    readonly_fields = ["status", "started_at", "finished_at", "seed", "variant"]
+    readonly_fields = ["status", "started_at", "finished_at", "seed", "variant", "seeding"]
 
 
 @admin.register(Entry)

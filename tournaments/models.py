@@ -53,7 +53,16 @@ class Tournament(models.Model):
         "forfeit (the default bot plays their seats out).",
     )
     rounds = models.PositiveSmallIntegerField(
-        default=3, validators=[MinValueValidator(1), MaxValueValidator(50)]
+        default=3,
+        validators=[MinValueValidator(1), MaxValueValidator(50)],
+        help_text="Swiss: the rounds to play; a knockout: the rounds its bracket plays (set when "
+        "it starts).",
+    )
+    advance = models.PositiveSmallIntegerField(
+        default=1, help_text="A knockout: how many of each table go through."
+    )
+    seeding = models.JSONField(
+        default=list, blank=True, help_text="A knockout: the entry ids in seed order, best first."
     )
     entry_opens = models.DateTimeField()
     entry_closes = models.DateTimeField()

@@ -35,7 +35,7 @@ from league.clubs import is_admin, is_member
 from league.models import Club
 from social.models import Notification
 from social.notifications import game_url, notify
-from tournaments import scheduling, standings
+from tournaments import results, scheduling, standings
 from tournaments.errors import (
     NotOrganiser,
     TournamentEntryRefused,
@@ -45,7 +45,7 @@ from tournaments.errors import (
 from tournaments.models import Entry, Round, Tournament, TournamentGame
 
 # The formats the services run so far; the others are refused (`format-unavailable`).
-RUNNING_FORMATS = frozenset({Tournament.Format.SWISS})
+RUNNING_FORMATS = frozenset({Tournament.Format.SWISS, Tournament.Format.KNOCKOUT})
 KIND = "tournament"
 
 
@@ -78,6 +78,7 @@ def tournament_create(
     turn_seconds: int | None = None,
     round_seconds: int = 86400,
     rounds: int = 3,
+    advance: int | None = None,
     entry_opens: datetime.datetime | None = None,
     max_entrants: int = 64,
     rated: bool = False,
@@ -125,6 +126,12 @@ def tournament_create(
             parsed.start(table_size, seed=0)
         except ValueError as error:
             problems.append(str(error))
+    if advance is None:
+        advance = default_advance(table_size)
+    if format == Tournament.Format.KNOCKOUT and (
+        not isinstance(advance, int) or not 1 <= advance < table_size
+    ):
+        problems.append(f"a knockout table of {table_size} sends 1 to {table_size - 1} through")
     if not isinstance(rounds, int) or not 1 <= rounds <= 50:
         problems.append("a tournament has 1 to 50 rounds")
     if not isinstance(round_seconds, int) or not 60 <= round_seconds <= 60 * 86400:
@@ -150,6 +157,7 @@ def tournament_create(
                 turn_seconds=turn_seconds or settings.GAMES_TURN_SECONDS,
                 round_seconds=round_seconds,
                 rounds=rounds,
+                advance=advance,
                 entry_opens=opens,
                 entry_closes=entry_closes,
                 max_entrants=max_entrants,
@@ -299,36 +307,74 @@ def tournament_start(
             )
         locked.status = Tournament.Status.RUNNING
         locked.started_at = now
-        locked.save(update_fields=["status", "started_at"])
-        _open_round(locked, 1, now)
+        drawn = None
+        if locked.format == Tournament.Format.KNOCKOUT:
+            drawn = _knockout_start(locked)
+        locked.save(update_fields=["status", "started_at", "seeding", "rounds"])
+        _open_round(locked, 1, now, drawn)
     return locked
 
 
-def _open_round(tournament: Tournament, number: int, now: datetime.datetime) -> Round:
-    """Draw round `number` (scheduling.swiss_round over the live standings and every table
-    played so far), make its games and tell the people seated or sitting out."""
-    active = {
-        entry.pk: entry
-        for entry in Entry.objects.filter(tournament=tournament, withdrawn=False).select_related(
-            "user", "bot"
-        )
-    }
-    lines = [line for line in standings.live_standings(tournament) if line.entry in active]
-    history = [
-        scheduling.Table(seats=tuple(entries))
-        for entries in TournamentGame.objects.filter(round__tournament=tournament).values_list(
-            "entries", flat=True
-        )
-    ]
+def default_advance(table_size: int) -> int:
+    """A knockout table sends its better half through (one at tables of two and three)."""
+    return max(1, table_size // 2)
+
+
+def _knockout_start(tournament: Tournament) -> scheduling.Round:
+    """Seed the cup (scheduling.knockout_seeds: everyone at the same rating, so the order is
+    the seed's draw), keep the seeding and the rounds it will play, and draw its first
+    round."""
+    entries = Entry.objects.filter(tournament=tournament, withdrawn=False).order_by("pk")
+    field = [scheduling.Standing(entrant=entry.pk, points=0.0) for entry in entries]
+    seeds = scheduling.knockout_seeds(field, tournament.seed)
+    tournament.seeding = seeds
+    tournament.rounds = scheduling.knockout_rounds(
+        len(seeds), tournament.table_size, tournament.advance
+    )
     try:
-        drawn = scheduling.swiss_round(
-            [standings.as_scheduling(line) for line in lines],
-            history,
-            tournament.table_size,
-            seed=tournament.seed + number,
+        return scheduling.knockout_bracket(seeds, tournament.table_size, tournament.advance)
+    except scheduling.TournamentError as error:
+        raise TournamentRefused(error.message, code=error.code) from error
+
+
+def _knockout_next(tournament: Tournament, current: Round) -> scheduling.Round | None:
+    """The cup's next round from the round that ended: each table's finishing order (the
+    game's places, forfeited seats last, a tie to the better seed), its byes; None after the
+    final."""
+    ordered = []
+    for table in current.tables.order_by("table"):
+        record = results.match_ended(table.game_id)
+        assert record is not None, f"game {table.game_id} is over"
+        lines = results.table_lines(record, table.entries, tournament.table_size)
+        order = scheduling.finishing_order(
+            {line.entry: line.place for line in lines}, tournament.seeding
+        )
+        ordered.append((scheduling.Table(seats=tuple(table.entries)), order))
+    try:
+        return scheduling.knockout_next(
+            ordered, tournament.table_size, tournament.advance, byes=current.byes
         )
     except scheduling.TournamentError as error:
         raise TournamentRefused(error.message, code=error.code) from error
+
+
+def _open_round(
+    tournament: Tournament,
+    number: int,
+    now: datetime.datetime,
+    drawn: scheduling.Round | None = None,
+) -> Round:
+    """Make round `number`'s games and tell the people seated or sitting out: a knockout's
+    `drawn` round, or a Swiss round drawn here (scheduling.swiss_round over the live standings
+    and every table played so far). A withdrawn entrant a knockout sends through anyway (its
+    table had too few others) forfeits its new seat at once."""
+    everyone = {
+        entry.pk: entry
+        for entry in Entry.objects.filter(tournament=tournament).select_related("user", "bot")
+    }
+    active = {pk: entry for pk, entry in everyone.items() if not entry.withdrawn}
+    if drawn is None:
+        drawn = _swiss_draw(tournament, number, active)
     round_ = Round.objects.create(
         tournament=tournament,
         number=number,
@@ -337,7 +383,7 @@ def _open_round(tournament: Tournament, number: int, now: datetime.datetime) -> 
         byes=list(drawn.byes),
     )
     for table_number, table in enumerate(drawn.tables, start=1):
-        entries = [active[entrant] for entrant in table.seats]
+        entries = [everyone[entrant] for entrant in table.seats]
         if tournament.people_only and any(entry.is_bot for entry in entries):
             # Entry refuses bots here; a table the draw made otherwise is a bug, not a game.
             raise TournamentRefused(
@@ -347,8 +393,12 @@ def _open_round(tournament: Tournament, number: int, now: datetime.datetime) -> 
         TournamentGame.objects.create(
             round=round_, table=table_number, game=game, entries=[e.pk for e in entries]
         )
-        for entry in entries:
-            if entry.user_id is not None:
+        for seat, entry in enumerate(entries):
+            if entry.withdrawn:
+                seat_facts.seat_forfeit(
+                    game_id=game.pk, seat=seat, actor=SYSTEM, note="withdrew before the round"
+                )
+            elif entry.user_id is not None:
                 notify(
                     entry.user_id,
                     Notification.Kind.TOURNAMENT,
@@ -358,15 +408,36 @@ def _open_round(tournament: Tournament, number: int, now: datetime.datetime) -> 
                     game=game.pk,
                 )
     for entrant in drawn.byes:
-        if active[entrant].user_id is not None:
+        if everyone[entrant].user_id is not None and not everyone[entrant].withdrawn:
             notify(
-                active[entrant].user_id,
+                everyone[entrant].user_id,
                 Notification.Kind.TOURNAMENT,
                 f"{tournament.name}: round {number} started; you sit this one out (a bye)",
                 url=f"/tournaments/{tournament.slug}/",
                 key=f"tournament-bye:{round_.pk}:{entrant}",
             )
     return round_
+
+
+def _swiss_draw(
+    tournament: Tournament, number: int, active: Mapping[int, Entry]
+) -> scheduling.Round:
+    lines = [line for line in standings.live_standings(tournament) if line.entry in active]
+    history = [
+        scheduling.Table(seats=tuple(entries))
+        for entries in TournamentGame.objects.filter(round__tournament=tournament).values_list(
+            "entries", flat=True
+        )
+    ]
+    try:
+        return scheduling.swiss_round(
+            [standings.as_scheduling(line) for line in lines],
+            history,
+            tournament.table_size,
+            seed=tournament.seed + number,
+        )
+    except scheduling.TournamentError as error:
+        raise TournamentRefused(error.message, code=error.code) from error
 
 
 def _table_game(tournament: Tournament, round_: Round, table: int, entries: list[Entry]) -> Game:
@@ -407,6 +478,13 @@ def tournament_advance(tournament: Tournament, *, now: datetime.datetime | None 
             return False
         current.finished_at = now
         current.save(update_fields=["finished_at"])
+        if locked.format == Tournament.Format.KNOCKOUT:
+            drawn = _knockout_next(locked, current)
+            if drawn is None:
+                _finish(locked, now)
+            else:
+                _open_round(locked, current.number + 1, now, drawn)
+            return True
         active = Entry.objects.filter(tournament=locked, withdrawn=False).count()
         if current.number >= locked.rounds or active < 2:
             _finish(locked, now)

@@ -44,6 +44,7 @@ class Played:
 
     entries: tuple[int, ...]
     lines: tuple[results.Line, ...]
+    round: int = 0
 
 
 def standings(tournament: Tournament) -> list[StandingLine]:
@@ -54,16 +55,19 @@ def standings(tournament: Tournament) -> list[StandingLine]:
         tables.setdefault(row.game_id, []).append(
             results.Line(row.entry_id, row.place, row.points, row.score, row.forfeited)
         )
-    seats = dict(
-        TournamentGame.objects.filter(round__tournament=tournament).values_list(
-            "game_id", "entries"
-        )
-    )
+    seats = {
+        game: (entries, number)
+        for game, entries, number in TournamentGame.objects.filter(
+            round__tournament=tournament
+        ).values_list("game_id", "entries", "round__number")
+    }
     played = [
         Played(
-            tuple(seats[game]), tuple(sorted(lines, key=lambda line: seats[game].index(line.entry)))
+            tuple(seats[game][0]),
+            tuple(sorted(lines, key=lambda line: seats[game][0].index(line.entry))),
+            seats[game][1],
         )
-        for game, lines in tables.items()
+        for game, lines in sorted(tables.items(), key=lambda item: item[0])
         if game in seats
     ]
     return _rank(tournament, played)
@@ -75,15 +79,19 @@ def live_standings(tournament: Tournament) -> list[StandingLine]:
 
 
 def played_tables(tournament: Tournament) -> list[Played]:
-    tables = TournamentGame.objects.filter(
-        round__tournament=tournament, game__status=Game.Status.MATCH_OVER
-    ).order_by("round__number", "table")
+    tables = (
+        TournamentGame.objects.filter(
+            round__tournament=tournament, game__status=Game.Status.MATCH_OVER
+        )
+        .select_related("round")
+        .order_by("game_id")
+    )
     played = []
     for table in tables:
         record = results.match_ended(table.game_id)
         if record is not None:
             lines = results.table_lines(record, table.entries, tournament.table_size)
-            played.append(Played(tuple(table.entries), tuple(lines)))
+            played.append(Played(tuple(table.entries), tuple(lines), table.round.number))
     return played
 
 
@@ -110,8 +118,11 @@ def _rank(tournament: Tournament, played: Sequence[Played]) -> list[StandingLine
             standing.wins += line.place == 1 and not line.forfeited
             standing.forfeits += line.forfeited
             standing.scored += line.score
+    rounds = list(Round.objects.filter(tournament=tournament).values_list("number", "byes"))
+    if tournament.format == Tournament.Format.KNOCKOUT:
+        return _knockout_rank(tournament, lines, played, rounds)
     bye = results.bye_points(tournament.table_size)
-    for byes in Round.objects.filter(tournament=tournament).values_list("byes", flat=True):
+    for _, byes in rounds:
         for entry in byes:
             lines[entry].byes += 1
             lines[entry].points += bye
@@ -144,3 +155,40 @@ def history(
         )
         for table in played
     ]
+
+
+def _knockout_rank(
+    tournament: Tournament,
+    lines: dict[int, StandingLine],
+    played: Sequence[Played],
+    rounds: Sequence[tuple[int, list[int]]],
+) -> list[StandingLine]:
+    """A cup's standings: the furthest round reached first, then the place at that round's
+    table (a bye there before the place of anyone who played), then the seeding; entrants out
+    in the same round at the same place share a rank. `points` is the placement points
+    earned on the way, for information."""
+    reached: dict[int, tuple[int, int]] = {}
+    for number, byes in rounds:
+        for entry in byes:
+            lines[entry].byes += 1
+            reached[entry] = max(reached.get(entry, (0, 0)), (number, 0))
+    for table in played:
+        for result in table.lines:
+            # (round, -place): later rounds first; within one, the better place.
+            at = (table.round, -result.place)
+            if at > reached.get(result.entry, (0, 0)):
+                reached[result.entry] = at
+    seeds = {entry: position for position, entry in enumerate(tournament.seeding)}
+
+    def went(standing: StandingLine) -> tuple[int, int]:
+        number, place = reached.get(standing.entry, (0, 0))
+        return (-number, -place if place else 0)
+
+    ordered = sorted(
+        lines.values(), key=lambda one: (went(one), seeds.get(one.entry, len(seeds)), one.entry)
+    )
+    for position, standing in enumerate(ordered):
+        before = ordered[position - 1] if position else None
+        same = before is not None and went(before) == went(standing)
+        standing.rank = before.rank if same and before is not None else position + 1
+    return ordered

@@ -232,7 +232,10 @@ class TournamentForm(VariantForm):
     name = forms.CharField(max_length=100, label="Tournament name")
     slug = address_field("the tournament's page is at /tournaments/…/ with it")
     format = forms.ChoiceField(
-        choices=[(Tournament.Format.SWISS, "Swiss rounds")],
+        choices=[
+            (Tournament.Format.SWISS, "Swiss rounds"),
+            (Tournament.Format.KNOCKOUT, "Knockout cup"),
+        ],
         initial=Tournament.Format.SWISS,
         label="Format",
     )
@@ -242,7 +245,20 @@ class TournamentForm(VariantForm):
         initial=4,
         label="Players at a table",
     )
-    rounds = forms.IntegerField(initial=3, min_value=1, max_value=50, label="Rounds")
+    rounds = forms.IntegerField(
+        initial=3,
+        min_value=1,
+        max_value=50,
+        label="Rounds",
+        help_text="Swiss; a knockout plays until its final.",
+    )
+    advance = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=5,
+        label="Through from each table",
+        help_text="Knockout; blank: the better half (at least one).",
+    )
     round_hours = forms.IntegerField(
         initial=24,
         min_value=1,
@@ -295,6 +311,7 @@ class TournamentForm(VariantForm):
             "format": data["format"],
             "table_size": data["table_size"],
             "rounds": data["rounds"],
+            "advance": data["advance"],
             "round_seconds": data["round_hours"] * 3600,
             "turn_seconds": data["turn_seconds"],
             "entry_closes": closes if timezone.is_aware(closes) else timezone.make_aware(closes),
