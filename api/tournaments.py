@@ -71,6 +71,9 @@ class TournamentSeatOutput(serializers.Serializer[Any]):
 
 class TournamentTableOutput(serializers.Serializer[Any]):
     table = serializers.IntegerField()
+    rotation = serializers.IntegerField(
+        help_text="Duplicate: the seat rotation of the table's deal (0 to k-1); else 0."
+    )
     game = serializers.IntegerField(help_text="Its game: /api/games/<id>.")
     over = serializers.BooleanField()
     seats = TournamentSeatOutput(many=True, help_text="In seat order.")
@@ -175,6 +178,7 @@ def _detail(tournament: Tournament) -> dict[str, Any]:
         tables.setdefault(table.round_id, []).append(
             {
                 "table": table.table,
+                "rotation": table.rotation,
                 "game": table.game_id,
                 "over": table.game.status == "match-over",
                 "seats": [_seat(entries[e]) for e in table.entries],
@@ -188,7 +192,7 @@ def _detail(tournament: Tournament) -> dict[str, Any]:
                 "started_at": r.started_at,
                 "deadline": r.deadline,
                 "finished_at": r.finished_at,
-                "tables": sorted(tables.get(r.pk, []), key=lambda t: t["table"]),
+                "tables": sorted(tables.get(r.pk, []), key=lambda t: (t["table"], t["rotation"])),
                 "byes": [_seat(entries[e]) for e in r.byes],
             }
             for r in Round.objects.filter(tournament=tournament).order_by("number")

@@ -184,19 +184,23 @@ class Round(models.Model):
 
 
 class TournamentGame(models.Model):
-    """A table of a round and the game it plays: the entries in seat order."""
+    """A table of a round and a game it plays: the entries in the game's seat order. A
+    duplicate table plays one game per seat rotation (`rotation` 0..k-1), all of one deal."""
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     table = models.PositiveSmallIntegerField()
+    rotation = models.PositiveSmallIntegerField(default=0)
     game = models.OneToOneField(
         "games.Game", on_delete=models.PROTECT, related_name="tournament_table"
     )
     entries = models.JSONField(help_text="Entry ids in seat order.")
 
     class Meta:
-        ordering = ["round", "table"]
+        ordering = ["round", "table", "rotation"]
         constraints = [
-            models.UniqueConstraint(fields=["round", "table"], name="tournament_table_unique")
+            models.UniqueConstraint(
+                fields=["round", "table", "rotation"], name="tournament_table_unique"
+            )
         ]
 
     def __str__(self) -> str:

@@ -45,7 +45,9 @@ from tournaments.errors import (
 from tournaments.models import Entry, Round, Tournament, TournamentGame
 
 # The formats the services run so far; the others are refused (`format-unavailable`).
-RUNNING_FORMATS = frozenset({Tournament.Format.SWISS, Tournament.Format.KNOCKOUT})
+RUNNING_FORMATS = frozenset(
+    {Tournament.Format.SWISS, Tournament.Format.KNOCKOUT, Tournament.Format.DUPLICATE}
+)
 KIND = "tournament"
 
 
@@ -373,7 +375,9 @@ def _open_round(
         for entry in Entry.objects.filter(tournament=tournament).select_related("user", "bot")
     }
     active = {pk: entry for pk, entry in everyone.items() if not entry.withdrawn}
-    if drawn is None:
+    if drawn is None and tournament.format == Tournament.Format.DUPLICATE:
+        drawn = _duplicate_draw(tournament, number, active)
+    elif drawn is None:
         drawn = _swiss_draw(tournament, number, active)
     round_ = Round.objects.create(
         tournament=tournament,
@@ -382,16 +386,26 @@ def _open_round(
         deadline=now + datetime.timedelta(seconds=tournament.round_seconds),
         byes=list(drawn.byes),
     )
-    for table_number, table in enumerate(drawn.tables, start=1):
-        entries = [everyone[entrant] for entrant in table.seats]
+    games = [
+        (position, rotation, table)
+        for position, table in enumerate(drawn.tables, start=1)
+        for rotation in range(drawn.games)
+    ]
+    for table_number, rotation, table in games:
+        seats = scheduling.duplicate_seating(table, rotation) if drawn.games > 1 else table.seats
+        entries = [everyone[entrant] for entrant in seats]
         if tournament.people_only and any(entry.is_bot for entry in entries):
             # Entry refuses bots here; a table the draw made otherwise is a bug, not a game.
             raise TournamentRefused(
                 f"{tournament.name} is for people only", code="bots-not-allowed"
             )
-        game = _table_game(tournament, round_, table_number, entries)
+        game = _table_game(tournament, round_, table_number, entries, duplicate=drawn.games > 1)
         TournamentGame.objects.create(
-            round=round_, table=table_number, game=game, entries=[e.pk for e in entries]
+            round=round_,
+            table=table_number,
+            rotation=rotation,
+            game=game,
+            entries=[e.pk for e in entries],
         )
         for seat, entry in enumerate(entries):
             if entry.withdrawn:
@@ -404,7 +418,7 @@ def _open_round(
                     Notification.Kind.TOURNAMENT,
                     f"{tournament.name}: round {number} started, your table waits (game {game.pk})",
                     url=game_url(game.pk),
-                    key=f"tournament-table:{round_.pk}:{entry.pk}",
+                    key=f"tournament-table:{round_.pk}:{game.pk}:{entry.pk}",
                     game=game.pk,
                 )
     for entrant in drawn.byes:
@@ -440,7 +454,41 @@ def _swiss_draw(
         raise TournamentRefused(error.message, code=error.code) from error
 
 
-def _table_game(tournament: Tournament, round_: Round, table: int, entries: list[Entry]) -> Game:
+def _duplicate_draw(
+    tournament: Tournament, number: int, active: Mapping[int, Entry]
+) -> scheduling.Round:
+    """A duplicate round (scheduling.duplicate_round): who met least sits together, the byes
+    to whoever has had fewest."""
+    byes: dict[int, int] = {}
+    for drawn_byes in Round.objects.filter(tournament=tournament).values_list("byes", flat=True):
+        for entry in drawn_byes:
+            byes[entry] = byes.get(entry, 0) + 1
+    history = [
+        scheduling.Table(seats=tuple(entries))
+        for entries in TournamentGame.objects.filter(
+            round__tournament=tournament, rotation=0
+        ).values_list("entries", flat=True)
+    ]
+    try:
+        return scheduling.duplicate_round(
+            sorted(active),
+            tournament.table_size,
+            seed=tournament.seed + number,
+            history=history,
+            byes_so_far=byes,
+        )
+    except scheduling.TournamentError as error:
+        raise TournamentRefused(error.message, code=error.code) from error
+
+
+def _table_game(
+    tournament: Tournament,
+    round_: Round,
+    table: int,
+    entries: list[Entry],
+    *,
+    duplicate: bool = False,
+) -> Game:
     seats = [
         SeatSpec(registered=entry.bot) if entry.bot_id else SeatSpec(user=entry.user)
         for entry in entries
@@ -450,8 +498,12 @@ def _table_game(tournament: Tournament, round_: Round, table: int, entries: list
     return game_create(
         variant_spec=tournament.variant,
         seats=seats,
-        # Keyed: the draw's seed is public, the tables' cards must not be.
-        seed=keyed_seed(f"tournament:{tournament.pk}:{tournament.seed}:{round_.number}:{table}"),
+        # Keyed: the draw's seed is public, the tables' cards must not be. A duplicate round
+        # deals every game of every table from one deal.
+        seed=keyed_seed(
+            f"tournament:{tournament.pk}:{tournament.seed}:{round_.number}"
+            + ("" if duplicate else f":{table}")
+        ),
         settings=GameSettings(
             kind=KIND,
             tournament=tournament.pk,

@@ -121,6 +121,8 @@ def _rank(tournament: Tournament, played: Sequence[Played]) -> list[StandingLine
     rounds = list(Round.objects.filter(tournament=tournament).values_list("number", "byes"))
     if tournament.format == Tournament.Format.KNOCKOUT:
         return _knockout_rank(tournament, lines, played, rounds)
+    if tournament.format == Tournament.Format.DUPLICATE:
+        return _duplicate_rank(lines, played, rounds)
     bye = results.bye_points(tournament.table_size)
     for _, byes in rounds:
         for entry in byes:
@@ -190,5 +192,31 @@ def _knockout_rank(
     for position, standing in enumerate(ordered):
         before = ordered[position - 1] if position else None
         same = before is not None and went(before) == went(standing)
+        standing.rank = before.rank if same and before is not None else position + 1
+    return ordered
+
+
+def _duplicate_rank(
+    lines: dict[int, StandingLine],
+    played: Sequence[Played],
+    rounds: Sequence[tuple[int, list[int]]],
+) -> list[StandingLine]:
+    """A duplicate event's standings (scoring.duplicate_scores): each game's placement points
+    compared with those of everyone who held the same seat of the same round's deal, summed;
+    equal totals share a rank. A bye scores nothing (0: as if level with the field)."""
+    held: dict[tuple[int, int], dict[int, int]] = {}
+    for table in played:
+        for seat, line in enumerate(table.lines):
+            held.setdefault((table.round, seat), {})[line.entry] = round(line.points)
+    totals = scoring.duplicate_scores(held)
+    for _, byes in rounds:
+        for entry in byes:
+            lines[entry].byes += 1
+    for entry, standing in lines.items():
+        standing.points = round(totals.get(entry, 0.0), 6)
+    ordered = sorted(lines.values(), key=lambda one: (-one.points, one.entry))
+    for position, standing in enumerate(ordered):
+        before = ordered[position - 1] if position else None
+        same = before is not None and before.points == standing.points
         standing.rank = before.rank if same and before is not None else position + 1
     return ordered

@@ -68,6 +68,8 @@ class Sitter:
 @dataclass(frozen=True, slots=True)
 class ShownTable:
     number: int
+    rotation: int
+    duplicate: bool
     game: int
     over: bool
     sitters: list[Sitter]
@@ -90,7 +92,7 @@ def shown_rounds(tournament: Tournament, lines: list[StandingLine]) -> list[Show
     tables = (
         TournamentGame.objects.filter(round__tournament=tournament)
         .select_related("game")
-        .order_by("round__number", "table")
+        .order_by("round__number", "table", "rotation")
     )
     by_round: dict[int, list[ShownTable]] = {}
     for table in tables:
@@ -107,7 +109,14 @@ def shown_rounds(tournament: Tournament, lines: list[StandingLine]) -> list[Show
                 )
             )
         by_round.setdefault(table.round_id, []).append(
-            ShownTable(table.table, table.game_id, over, sitters)
+            ShownTable(
+                table.table,
+                table.rotation + 1,
+                tournament.format == Tournament.Format.DUPLICATE,
+                table.game_id,
+                over,
+                sitters,
+            )
         )
     return [
         ShownRound(r, by_round.get(r.pk, []), [entries[e] for e in r.byes])
@@ -235,6 +244,7 @@ class TournamentForm(VariantForm):
         choices=[
             (Tournament.Format.SWISS, "Swiss rounds"),
             (Tournament.Format.KNOCKOUT, "Knockout cup"),
+            (Tournament.Format.DUPLICATE, "Duplicate deals"),
         ],
         initial=Tournament.Format.SWISS,
         label="Format",
