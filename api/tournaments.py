@@ -225,7 +225,7 @@ class Tournaments(APIView):
     )
     def post(self, request: Request) -> Response:
         """Run a tournament: a club's (its admins), an open one (anyone), a site-wide one
-        (staff). 400 `invalid-tournament`, `invalid-variant`, `format-unavailable`,
+        (staff). 400 `invalid-tournament`, `invalid-variant`,
         `slug-taken`; 403 `not-club-admin`, `not-staff`, `token-scope`; 404 `not-found` (no
         such club)."""
         require_scope(request, "play")

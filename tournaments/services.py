@@ -44,10 +44,6 @@ from tournaments.errors import (
 )
 from tournaments.models import Entry, Round, Tournament, TournamentGame
 
-# The formats the services run so far; the others are refused (`format-unavailable`).
-RUNNING_FORMATS = frozenset(
-    {Tournament.Format.SWISS, Tournament.Format.KNOCKOUT, Tournament.Format.DUPLICATE}
-)
 KIND = "tournament"
 
 
@@ -91,7 +87,7 @@ def tournament_create(
 ) -> Tournament:
     """Create a tournament taking entries from `entry_opens` (default now) to `entry_closes`,
     when it starts. Raises NotOrganiser (`not-club-admin`, `not-staff`, `not-organiser`),
-    TournamentRefused (`invalid-tournament`, `invalid-variant`, `format-unavailable`,
+    TournamentRefused (`invalid-tournament`, `invalid-variant`,
     `slug-taken`)."""
     if not is_person(organiser):
         raise NotOrganiser("sign in to run a tournament")
@@ -107,8 +103,6 @@ def tournament_create(
         raise TournamentRefused(
             f"format is one of {', '.join(Tournament.Format.values)}", code="invalid-tournament"
         )
-    if format not in RUNNING_FORMATS:
-        raise TournamentRefused(f"{format} tournaments do not run yet", code="format-unavailable")
     spec = dict(variant)
     if target is not None:
         spec["options"] = {**(spec.get("options") or {}), "target": target}
@@ -312,6 +306,9 @@ def tournament_start(
         drawn = None
         if locked.format == Tournament.Format.KNOCKOUT:
             drawn = _knockout_start(locked)
+        elif locked.format == Tournament.Format.ARENA:
+            # One round: the arena's whole length, its deadline when it stops seating.
+            locked.rounds = 1
         locked.save(update_fields=["status", "started_at", "seeding", "rounds"])
         _open_round(locked, 1, now, drawn)
     return locked
@@ -375,7 +372,10 @@ def _open_round(
         for entry in Entry.objects.filter(tournament=tournament).select_related("user", "bot")
     }
     active = {pk: entry for pk, entry in everyone.items() if not entry.withdrawn}
-    if drawn is None and tournament.format == Tournament.Format.DUPLICATE:
+    if drawn is None and tournament.format == Tournament.Format.ARENA:
+        # An arena seats its tables as entrants wait (`_arena_seat`), not all at once.
+        drawn = scheduling.Round(tables=(), byes=())
+    elif drawn is None and tournament.format == Tournament.Format.DUPLICATE:
         drawn = _duplicate_draw(tournament, number, active)
     elif drawn is None:
         drawn = _swiss_draw(tournament, number, active)
@@ -386,9 +386,34 @@ def _open_round(
         deadline=now + datetime.timedelta(seconds=tournament.round_seconds),
         byes=list(drawn.byes),
     )
+    _make_tables(tournament, round_, drawn, everyone)
+    for entrant in drawn.byes:
+        if everyone[entrant].user_id is not None and not everyone[entrant].withdrawn:
+            notify(
+                everyone[entrant].user_id,
+                Notification.Kind.TOURNAMENT,
+                f"{tournament.name}: round {number} started; you sit this one out (a bye)",
+                url=f"/tournaments/{tournament.slug}/",
+                key=f"tournament-bye:{round_.pk}:{entrant}",
+            )
+    if tournament.format == Tournament.Format.ARENA:
+        _arena_seat(tournament, round_, now)
+    return round_
+
+
+def _make_tables(
+    tournament: Tournament,
+    round_: Round,
+    drawn: scheduling.Round,
+    everyone: Mapping[int, Entry],
+    first: int = 1,
+) -> None:
+    """The games of the drawn tables (numbered from `first`), each person told their table
+    waits; a duplicate table's game per seat rotation."""
+    number = round_.number
     games = [
         (position, rotation, table)
-        for position, table in enumerate(drawn.tables, start=1)
+        for position, table in enumerate(drawn.tables, start=first)
         for rotation in range(drawn.games)
     ]
     for table_number, rotation, table in games:
@@ -421,16 +446,45 @@ def _open_round(
                     key=f"tournament-table:{round_.pk}:{game.pk}:{entry.pk}",
                     game=game.pk,
                 )
-    for entrant in drawn.byes:
-        if everyone[entrant].user_id is not None and not everyone[entrant].withdrawn:
-            notify(
-                everyone[entrant].user_id,
-                Notification.Kind.TOURNAMENT,
-                f"{tournament.name}: round {number} started; you sit this one out (a bye)",
-                url=f"/tournaments/{tournament.slug}/",
-                key=f"tournament-bye:{round_.pk}:{entrant}",
-            )
-    return round_
+
+
+def _arena_seat(tournament: Tournament, round_: Round, now: datetime.datetime) -> int:
+    """While the arena runs (before its round's deadline), seat the entrants waiting
+    (scheduling.arena_tables: those who have waited longest first, full tables only).
+    Returns the tables seated."""
+    if now >= round_.deadline:
+        return 0
+    everyone = {
+        entry.pk: entry
+        for entry in Entry.objects.filter(tournament=tournament).select_related("user", "bot")
+    }
+    tables = list(
+        TournamentGame.objects.filter(round=round_).select_related("game").order_by("game_id")
+    )
+    busy: set[int] = set()
+    since: dict[int, datetime.datetime] = {}
+    for table in tables:
+        if table.game.status != MATCH_OVER:
+            busy |= set(table.entries)
+            continue
+        ended = table.game.last_activity or table.game.created_at
+        for entry in table.entries:
+            since[entry] = max(since.get(entry, ended), ended)
+    points = {line.entry: line for line in standings.live_standings(tournament)}
+    waiting = sorted(
+        (pk for pk, entry in everyone.items() if not entry.withdrawn and pk not in busy),
+        key=lambda pk: (since.get(pk, round_.started_at), pk),
+    )
+    seated, _ = scheduling.arena_tables(
+        [standings.as_scheduling(points[pk]) for pk in waiting],
+        tournament.table_size,
+        [scheduling.Table(seats=tuple(table.entries)) for table in tables],
+        playing=sum(table.game.status != MATCH_OVER for table in tables),
+    )
+    if seated:
+        drawn = scheduling.Round(tables=seated, byes=())
+        _make_tables(tournament, round_, drawn, everyone, first=len(tables) + 1)
+    return len(seated)
 
 
 def _swiss_draw(
@@ -526,6 +580,8 @@ def tournament_advance(tournament: Tournament, *, now: datetime.datetime | None 
         current = Round.objects.filter(tournament=locked).order_by("-number").first()
         if current is None or current.finished_at is not None:
             return False
+        if locked.format == Tournament.Format.ARENA:
+            return _arena_advance(locked, current, now)
         if current.tables.exclude(game__status=MATCH_OVER).exists():
             return False
         current.finished_at = now
@@ -542,6 +598,19 @@ def tournament_advance(tournament: Tournament, *, now: datetime.datetime | None 
             _finish(locked, now)
         else:
             _open_round(locked, current.number + 1, now)
+    return True
+
+
+def _arena_advance(tournament: Tournament, current: Round, now: datetime.datetime) -> bool:
+    """An arena seats whoever waits until its deadline; after it, once its last game is over,
+    it finishes."""
+    if now < current.deadline:
+        return _arena_seat(tournament, current, now) > 0
+    if current.tables.exclude(game__status=MATCH_OVER).exists():
+        return False
+    current.finished_at = now
+    current.save(update_fields=["finished_at"])
+    _finish(tournament, now)
     return True
 
 
@@ -567,9 +636,14 @@ def forfeit_overdue(*, now: datetime.datetime | None = None) -> int:
     built-in bot (people, webhook and pull bots) forfeits: the default bot plays it out and it
     is placed last, so the round ends. Returns the seats forfeited."""
     now = now or timezone.now()
-    overdue = TournamentGame.objects.filter(
-        round__finished_at=None, round__deadline__lte=now, round__tournament__status="running"
-    ).exclude(game__status=MATCH_OVER)
+    # An arena's deadline ends its seating; the games it seated play on to their end.
+    overdue = (
+        TournamentGame.objects.filter(
+            round__finished_at=None, round__deadline__lte=now, round__tournament__status="running"
+        )
+        .exclude(game__status=MATCH_OVER)
+        .exclude(round__tournament__format=Tournament.Format.ARENA)
+    )
     forfeited = 0
     for table in overdue:
         seats = Seat.objects.filter(game_id=table.game_id).filter(

@@ -45,6 +45,7 @@ class Played:
     entries: tuple[int, ...]
     lines: tuple[results.Line, ...]
     round: int = 0
+    game: int = 0
 
 
 def standings(tournament: Tournament) -> list[StandingLine]:
@@ -66,6 +67,7 @@ def standings(tournament: Tournament) -> list[StandingLine]:
             tuple(seats[game][0]),
             tuple(sorted(lines, key=lambda line: seats[game][0].index(line.entry))),
             seats[game][1],
+            game,
         )
         for game, lines in sorted(tables.items(), key=lambda item: item[0])
         if game in seats
@@ -91,7 +93,9 @@ def played_tables(tournament: Tournament) -> list[Played]:
         record = results.match_ended(table.game_id)
         if record is not None:
             lines = results.table_lines(record, table.entries, tournament.table_size)
-            played.append(Played(tuple(table.entries), tuple(lines), table.round.number))
+            played.append(
+                Played(tuple(table.entries), tuple(lines), table.round.number, table.game_id)
+            )
     return played
 
 
@@ -123,6 +127,8 @@ def _rank(tournament: Tournament, played: Sequence[Played]) -> list[StandingLine
         return _knockout_rank(tournament, lines, played, rounds)
     if tournament.format == Tournament.Format.DUPLICATE:
         return _duplicate_rank(lines, played, rounds)
+    if tournament.format == Tournament.Format.ARENA:
+        return _arena_rank(tournament, lines, played)
     bye = results.bye_points(tournament.table_size)
     for _, byes in rounds:
         for entry in byes:
@@ -219,4 +225,23 @@ def _duplicate_rank(
         before = ordered[position - 1] if position else None
         same = before is not None and before.points == standing.points
         standing.rank = before.rank if same and before is not None else position + 1
+    return ordered
+
+
+def _arena_rank(
+    tournament: Tournament, lines: dict[int, StandingLine], played: Sequence[Played]
+) -> list[StandingLine]:
+    """An arena's leaderboard (scoring.arena_leaderboard): each game's place points, doubled
+    on a streak of wins, then wins, then fewer games; equal lines share a rank. The games in
+    the order played: an entrant's games follow one another, so their ids are their order."""
+    finishes: dict[int, list[int]] = {entry: [] for entry in lines}
+    for table in sorted(played, key=lambda one: one.game):
+        for line in table.lines:
+            finishes[line.entry].append(line.place)
+    ordered = []
+    for arena in scoring.arena_leaderboard(finishes, tournament.table_size):
+        standing = lines[arena.entrant]
+        standing.points = float(arena.points)
+        standing.rank = arena.rank
+        ordered.append(standing)
     return ordered

@@ -244,6 +244,7 @@ class TournamentForm(VariantForm):
         choices=[
             (Tournament.Format.SWISS, "Swiss rounds"),
             (Tournament.Format.KNOCKOUT, "Knockout cup"),
+            (Tournament.Format.ARENA, "Arena"),
             (Tournament.Format.DUPLICATE, "Duplicate deals"),
         ],
         initial=Tournament.Format.SWISS,
@@ -274,7 +275,7 @@ class TournamentForm(VariantForm):
         min_value=1,
         max_value=1440,
         label="Hours for each round",
-        help_text="The round deadline: people still playing then forfeit.",
+        help_text="The round deadline: people still playing then forfeit. An arena: its length.",
     )
     turn_seconds = turn_field("Past it, the default bot plays the turn.")
     entry_closes = forms.DateTimeField(

@@ -72,7 +72,7 @@ def test_a_person_runs_an_open_tournament_and_the_list_shows_it():
     [
         ({"table_size": 9}, 400, "invalid"),
         ({"variant": {"rules": "chess"}}, 400, "invalid-variant"),
-        ({"format": "arena"}, 400, "format-unavailable"),
+        ({"format": "round-robin"}, 400, "invalid"),
         ({"slug": "taken"}, 400, "slug-taken"),
         ({"site_wide": True}, 403, "not-staff"),
         ({"club": "their-club"}, 403, "not-club-admin"),
