@@ -167,12 +167,14 @@ class SwissLine:
 def swiss_table(
     standings: Sequence[Standing],
     history_with_results: Sequence[tuple[Table, Sequence[EntrantId]]],
+    table_size: int | None = None,
 ) -> list[SwissLine]:
     """The ranked table of a Swiss tournament by SWISS_TIEBREAKS. `history_with_results`:
     every table played with its finishing order. An opponent no longer in the standings
-    (withdrawn) counts with the placement points it earned at these tables."""
+    (withdrawn) counts with the placement points it earned at these tables (at the
+    tournament's `table_size`; None: the largest table played)."""
     points = {s.entrant: s.points for s in standings}
-    k = max((len(t.seats) for t, _ in history_with_results), default=2)
+    k = table_size or max((len(t.seats) for t, _ in history_with_results), default=2)
     earned: dict[EntrantId, float] = {}
     for table, order in history_with_results:
         if sorted(order) != sorted(table.seats):
@@ -222,6 +224,7 @@ def swiss_table(
 def swiss_tiebreaks(
     standings: Sequence[Standing],
     history_with_results: Sequence[tuple[Table, Sequence[EntrantId]]],
+    table_size: int | None = None,
 ) -> list[EntrantId]:
     """The entrants in the order of the published tiebreaks (`swiss_table`)."""
-    return [line.entrant for line in swiss_table(standings, history_with_results)]
+    return [line.entrant for line in swiss_table(standings, history_with_results, table_size)]

@@ -135,7 +135,7 @@ def _rank(tournament: Tournament, played: Sequence[Played]) -> list[StandingLine
             lines[entry].byes += 1
             lines[entry].points += bye
     swiss_lines = scoring.swiss_table(
-        [as_scheduling(line) for line in lines.values()], history(played)
+        [as_scheduling(line) for line in lines.values()], history(played), tournament.table_size
     )
     ranked = []
     for swiss in swiss_lines:

@@ -124,3 +124,6 @@ def test_a_withdrawn_opponent_counts_with_what_it_earned():
     history = [(Table((1, 9)), [1, 9]), (Table((2, 8)), [8, 2])]
     lines = {line.entrant: line for line in swiss_table(standings, history)}
     assert lines[1].opponents == 0.0 and lines[2].opponents == 1.0
+    # At a tournament of tables of four, 8 won a short table of two: 3 of the four's points.
+    lines = {line.entrant: line for line in swiss_table(standings, history, table_size=4)}
+    assert lines[2].opponents == 3.0
