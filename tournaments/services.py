@@ -441,7 +441,12 @@ def _make_tables(
                 notify(
                     entry.user_id,
                     Notification.Kind.TOURNAMENT,
-                    f"{tournament.name}: round {number} started, your table waits (game {game.pk})",
+                    (
+                        f"{tournament.name}: a table waits for you (game {game.pk})"
+                        if tournament.format == Tournament.Format.ARENA
+                        else f"{tournament.name}: round {number} started, your table waits "
+                        f"(game {game.pk})"
+                    ),
                     url=game_url(game.pk),
                     key=f"tournament-table:{round_.pk}:{game.pk}:{entry.pk}",
                     game=game.pk,

@@ -14,12 +14,14 @@ from engine import MATCH_OVER
 from engine.events import SEAT_FORFEITED
 from games import store
 from games.models import Game, Seat
+from league.clubs import club_create
+from league.models import Membership
 from social.models import Notification
 from tests.games.factories import make_user
 from tests.league.factories import make_bot
 from tests.tournaments.factories import current_round, make_tournament, play_out
-from tournaments.errors import TournamentEntryRefused
-from tournaments.models import Tournament, TournamentGame
+from tournaments.errors import NotOrganiser, TournamentEntryRefused
+from tournaments.models import Entry, Tournament, TournamentGame
 from tournaments.services import (
     forfeit_overdue,
     start_due,
@@ -102,3 +104,25 @@ def test_entry_closing_starts_it_or_finishes_one_too_few_entered():
     lonely.refresh_from_db()
     assert cup.status == Tournament.Status.RUNNING and current_round(cup).number == 1
     assert lonely.status == Tournament.Status.FINISHED and not lonely.round_set.exists()
+
+
+def test_a_clubs_tournament_is_run_by_its_admins_and_entered_by_its_members():
+    admin, member, stranger = make_user(), make_user(), make_user()
+    club = club_create(name="Riverside", creator=admin)
+    Membership.objects.create(club=club, user=member)
+    with pytest.raises(NotOrganiser) as refused:
+        make_tournament(member, club=club)
+    assert refused.value.code == "not-club-admin"
+    with pytest.raises(NotOrganiser) as refused:
+        make_tournament(member, site_wide=True)
+    assert refused.value.code == "not-staff"
+    cup = make_tournament(admin, club=club)
+    assert tournament_enter(cup, actor=member, user=member).user == member
+    with pytest.raises(TournamentEntryRefused) as refused:
+        tournament_enter(cup, actor=stranger, user=stranger)
+    assert refused.value.code == "not-a-member"
+    # Someone else's bot is entered by its owner or the organiser, nobody else.
+    with pytest.raises(NotOrganiser) as refused:
+        tournament_enter(cup, actor=member, bot=make_bot())
+    assert refused.value.code == "not-your-bot"
+    assert not Entry.objects.filter(tournament=cup, bot__isnull=False).exists()
