@@ -12,6 +12,7 @@ read model, so a round opens as soon as the last game of the one before it ends.
 from __future__ import annotations
 
 import datetime
+import logging
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -45,6 +46,7 @@ from tournaments.errors import (
 from tournaments.models import Entry, Round, Tournament, TournamentGame
 
 KIND = "tournament"
+log = logging.getLogger(__name__)
 
 
 def tournament_get(slug: str) -> Tournament:
@@ -686,11 +688,15 @@ def start_due(*, now: datetime.datetime | None = None) -> int:
 
 
 def advance_running(*, now: datetime.datetime | None = None) -> int:
-    """Advance every running tournament whose round has ended (beat's sweep)."""
-    return sum(
-        tournament_advance(tournament, now=now)
-        for tournament in Tournament.objects.filter(status="running").order_by("pk")
-    )
+    """Advance every running tournament whose round has ended (beat's sweep). One
+    tournament's trouble is logged and leaves the others alone."""
+    advanced = 0
+    for tournament in Tournament.objects.filter(status="running").order_by("pk"):
+        try:
+            advanced += tournament_advance(tournament, now=now)
+        except Exception:  # noqa: BLE001 (logged with its traceback)
+            log.exception("advancing tournament %s failed", tournament.pk)
+    return advanced
 
 
 def listing(status: str | None = None, club: Club | None = None) -> list[Tournament]:

@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
 
 from tournaments import services
 from tournaments.models import Tournament
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(ignore_result=True)
@@ -21,6 +25,10 @@ def advance(tournament_id: int) -> None:
 def sweep() -> None:
     """Start the tournaments whose entry closed, forfeit what a round deadline finds still
     playing, and advance every tournament whose round has ended."""
-    services.start_due()
-    services.forfeit_overdue()
-    services.advance_running()
+    for step in (services.start_due, services.forfeit_overdue, services.advance_running):
+        try:
+            step()
+        except Exception:  # noqa: BLE001 (logged with its traceback)
+            # One step's trouble (a lock timeout, a bug) must not stop the others; the next
+            # run tries it again.
+            log.exception("the tournaments' sweep failed at %s", step.__name__)

@@ -20,6 +20,7 @@ from social.models import Notification
 from tests.games.factories import make_user
 from tests.league.factories import make_bot
 from tests.tournaments.factories import current_round, make_tournament, play_out
+from tournaments import tasks
 from tournaments.errors import NotOrganiser, TournamentEntryRefused
 from tournaments.models import Entry, Tournament, TournamentGame
 from tournaments.services import (
@@ -126,3 +127,20 @@ def test_a_clubs_tournament_is_run_by_its_admins_and_entered_by_its_members():
         tournament_enter(cup, actor=member, bot=make_bot())
     assert refused.value.code == "not-your-bot"
     assert not Entry.objects.filter(tournament=cup, bot__isnull=False).exists()
+
+
+def test_beats_sweep_starts_a_tournament_whose_entry_closed():
+    organiser = make_user()
+    now = timezone.now()
+    cup = make_tournament(
+        organiser,
+        table_size=2,
+        entry_opens=now - datetime.timedelta(hours=2),
+        entry_closes=now - datetime.timedelta(hours=1),
+    )
+    for _ in range(2):
+        Entry.objects.create(tournament=cup, bot=make_bot())
+    tasks.sweep()
+    cup.refresh_from_db()
+    assert cup.status == Tournament.Status.RUNNING
+    assert TournamentGame.objects.filter(round__tournament=cup).count() == 1
