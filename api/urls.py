@@ -18,6 +18,7 @@ from api import (
     rematch,
     social,
     tables,
+    tournaments,
     views,
 )
 
@@ -70,6 +71,18 @@ urlpatterns = [
     path("ladders/<slug:slug>/enter", ladders.enter, name="ladder-enter"),
     path("ladders/<slug:slug>/leave", ladders.leave, name="ladder-leave"),
     path("bots/<int:bot_id>", ladders.bot, name="bot"),
+    path("tournaments", tournaments.Tournaments.as_view(), name="tournaments"),
+    path("tournaments/<slug:slug>", tournaments.tournament, name="tournament"),
+    path(
+        "tournaments/<slug:slug>/entry",
+        tournaments.TournamentEntry.as_view(),
+        name="tournament-entry",
+    ),
+    path(
+        "tournaments/<slug:slug>/standings",
+        tournaments.tournament_standings,
+        name="tournament-standings",
+    ),
     path("ratings", ratings.pools, name="ratings"),
     path("ratings/<str:family>", ratings.board, name="ratings-board"),
     path("schemas/<slug:name>.json", published_schemas.schema_document, name="bot-schema"),

@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "chat",
     "ratings",
     "botcalls",
+    "tournaments",
     # Failed sign-ins counted and locked out (django-axes; AXES_* below).
     "axes",
 ]
@@ -346,6 +347,8 @@ SPECTACULAR_SETTINGS = {
         "SeasonStatusEnum": "league.models.Season.Status",
         "FixtureStatusEnum": ["scheduled", "playing", "finished"],
         "ChatChannelEnum": "chat.models.Message.Channel",
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "TournamentFormatEnum": "tournaments.models.Tournament.Format",
     },
 }
 
@@ -503,4 +506,7 @@ CELERY_BEAT_SCHEDULE = {
     "open-rounds": {"task": "league.tasks.open_rounds", "schedule": LEAGUE_ROUNDS_SECONDS},
     # Open tables whose bot-fill time came start with bots; the rest expire in their time.
     "sweep-tables": {"task": "tables.tasks.sweep_tables", "schedule": TABLES_SWEEP_SECONDS},
+    # Tournaments start when entry closes, forfeit at a round's deadline and open the next
+    # round when one has ended (tournaments/tasks.py; the last also on a game's end).
+    "sweep-tournaments": {"task": "tournaments.tasks.sweep", "schedule": 30.0},
 }

@@ -59,6 +59,8 @@ class GameSettings:
     rated: bool = False
     # The tables.Table the game was started from (an open table or an accepted challenge).
     table: int | None = None
+    # The tournaments.Tournament whose round the game plays (an id: games knows no tournaments).
+    tournament: int | None = None
 
     @classmethod
     def of(cls, context: Mapping[str, Any] | None) -> GameSettings:

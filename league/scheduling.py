@@ -106,6 +106,13 @@ class Schedule:
         return max(firsts) - min(firsts)
 
 
+def default_points(table_size: int) -> list[int]:
+    """League points by place: halving down to 1, then 0 for last (4 seats: 4/2/1/0). A
+    season's default (league/seasons.py), a tournament's placement points
+    (tournaments/scoring.py)."""
+    return [2 ** (table_size - 2 - place) for place in range(table_size - 1)] + [0]
+
+
 def default_rounds(members: int, table_size: int) -> int:
     """The rounds a season needs for every pair to meet at least once if the tables allowed it:
     the pairs divided by the pairs seated per round, rounded up. Tables of two: n-1 rounds for

@@ -58,11 +58,6 @@ class DivisionSpec:
     relegate: int = 0
 
 
-def default_points(table_size: int) -> list[int]:
-    """League points by place: halving down to 1, then 0 for last (4 seats: 4/2/1/0)."""
-    return [2 ** (table_size - 2 - place) for place in range(table_size - 1)] + [0]
-
-
 def season_create(
     *,
     club: Club,
@@ -84,7 +79,7 @@ def season_create(
     tier 1 first). Raises NotClubAdmin, InvalidCompetition (rules, table size, time limits,
     `slug-taken`), SeasonError (`invalid-season`)."""
     check_admin(club, admin)
-    points = list(placement_points or default_points(seats_per_game))
+    points = list(placement_points or scheduling.default_points(seats_per_game))
     _check_settings(points, seats_per_game, round_days, rounds, divisions)
     with transaction.atomic():
         competition = competition_create(

@@ -18,6 +18,7 @@ class Notification(models.Model):
         CHALLENGE = "challenge", "a challenge"
         REMATCH = "rematch", "a rematch offered"
         SEASON = "season", "a season or a fixture"
+        TOURNAMENT = "tournament", "a tournament's round or table"
         CHAT = "chat", "a message at your table"
         REPORT = "report", "a report answered"
         FOLLOW = "follow", "someone you follow"

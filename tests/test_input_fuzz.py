@@ -38,6 +38,7 @@ from games.creation import SeatSpec, game_create
 from games.models import Bot
 from tests.games.factories import SHORT, make_game, make_user, play_to_end
 from tests.league.factories import make_club, make_competition, make_season
+from tests.tournaments.factories import make_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -202,6 +203,7 @@ def world(db: Any) -> dict[str, Any]:
     club, _, members = make_club(admin=person, members=1)
     season = make_season(club, person)
     ladder = make_competition(slug="fuzz-ladder", name="Fuzz ladder")
+    cup = make_tournament(slug="fuzz-cup")
     return {
         "person": person,
         "staff": staff,
@@ -221,6 +223,8 @@ def world(db: Any) -> dict[str, Any]:
                 "ladders/": ladder.slug,
                 "api/ladders/": ladder.slug,
                 "staff/ladders/": ladder.slug,
+                "tournaments/": cup.slug,
+                "api/tournaments/": cup.slug,
                 "staff/projections/": "games",
             },
         },

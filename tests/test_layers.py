@@ -21,6 +21,7 @@ PACKAGES = (
     "chat",
     "ratings",
     "botcalls",
+    "tournaments",
     "api",
     "web",
     "staff",
@@ -32,6 +33,7 @@ ALLOWED = {
     ("league/apps.py", "ready"),
     ("accounts/apps.py", "ready"),
     ("ratings/apps.py", "ready"),
+    ("tournaments/apps.py", "ready"),
 }
 
 

@@ -31,6 +31,7 @@ from games.errors import GameError
 from league import clubs, seasons, standings
 from league.errors import ClubError, ClubNotFound, InvalidCompetition
 from league.models import Club, Membership, Season
+from tournaments import services as tournament_services
 from web import chat
 from web.accounts import SignedInRequest
 from web.league_forms import ClubForm, SeasonForm
@@ -224,6 +225,8 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
         ),
         # The club's board, for its members (web/chat.py).
         **chat.board_context(request, club),
+        # The club's tournaments taking entries or running (web/tournaments.py).
+        "tournaments": tournament_services.upcoming(club=club),
     }
     return render(request, "leagues/club.html", context)
 

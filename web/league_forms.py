@@ -22,7 +22,8 @@ from frontdoor.forms import PlainLabels
 from frontdoor.variant_form import VariantForm, turn_field
 from games.models import Bot
 from league.models import Season
-from league.seasons import DivisionSpec, default_points
+from league.scheduling import default_points
+from league.seasons import DivisionSpec
 from web.account_forms import DatePicker
 
 DIVISION_ROWS = 4

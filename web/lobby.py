@@ -29,6 +29,7 @@ from games.lobby import GameRow, SeatInfo, finished_page, games_of
 from games.models import Game, GameSummary, MatchResult
 from games.visibility import game_view
 from league.models import Fixture
+from tournaments.services import upcoming
 from web.accounts import SignedInRequest
 from web.tables import lobby_context
 
@@ -229,5 +230,7 @@ def lobby(request: SignedInRequest) -> HttpResponse:
         "rematch_offers": rematch.open_offers_for(person),
         # Open tables to join, the person's own, challenges for them (web/tables.py).
         **lobby_context(request),
+        # Tournaments taking entries or running (web/tournaments.py has their pages).
+        "tournaments": upcoming(),
     }
     return render(request, "play/lobby.html", context)

@@ -5,8 +5,8 @@ live board, commands, resigning and muting its emails) and its replay, the unsub
 turn emails, the notification centre (/notifications/), the clubs (/clubs/), a season's page
 with its organiser's panel and fixture rulings (/seasons/), the player page (with its follow
 button), the people's ratings (/ratings/), the ladders
-(/ladders/), the bot pages (/bots/<id>/, and the owner's /me/bots/) and the guides rendered from
-docs/ (/guides/)."""
+(/ladders/), the tournaments (/tournaments/), the bot pages (/bots/<id>/, and the owner's
+/me/bots/) and the guides rendered from docs/ (/guides/)."""
 
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ from web import (
     season_page,
     season_tables,
     tables,
+    tournaments,
 )
 
 app_name = "web"
@@ -110,6 +111,12 @@ urlpatterns = [
     path("ratings/", ratings.pools, name="ratings"),
     path("ratings/<str:family>/", ratings.board, name="ratings-board"),
     path("players/<str:username>/follow", follows.follow, name="player-follow"),
+    path("tournaments/", tournaments.tournament_list, name="tournaments"),
+    path("tournaments/new/", tournaments.tournament_new, name="tournament-new"),
+    path("tournaments/<slug:slug>/", tournaments.tournament_page, name="tournament"),
+    path("tournaments/<slug:slug>/enter", tournaments.enter, name="tournament-enter"),
+    path("tournaments/<slug:slug>/withdraw", tournaments.withdraw, name="tournament-withdraw"),
+    path("tournaments/<slug:slug>/start", tournaments.start, name="tournament-start"),
     path("ladders/", ladders.ladder_list, name="ladders"),
     path("ladders/<slug:slug>/", ladders.ladder, name="ladder"),
     path("ladders/<slug:slug>/enter", ladders.enter, name="ladder-enter"),

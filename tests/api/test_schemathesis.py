@@ -42,6 +42,7 @@ from games.models import Bot, Game
 from tables import services as tables
 from tests.games.factories import SHORT, make_game, make_user, play_to_end
 from tests.league.factories import make_club, make_competition, make_season
+from tests.tournaments.factories import make_tournament
 
 # Examples per operation: enough to reach every documented branch of most operations within
 # CI's budget; UNO_FUZZ_EXAMPLES=500 for a longer local run (docs/api.md, "Bad input").
@@ -98,13 +99,15 @@ class World:
     season: str
     # An open table someone else opened (four seats: joins and leaves reach it).
     table: int
+    # A tournament taking entries (the person may enter and withdraw).
+    tournament: str
 
     def paths(self) -> dict[str, list[Any]]:
         games = [self.my_game.pk, self.bot_game.pk, self.finished.pk]
         return {
             "game_id": games,
             "bot_id": [self.pull_bot.pk],
-            "slug": [self.ladder, self.club, self.season],
+            "slug": [self.ladder, self.club, self.season, self.tournament],
             "username": [self.person.username],
             "table_id": [self.table],
         }
@@ -160,6 +163,7 @@ def world(db, settings: Any) -> World:
         club=club.slug,
         season=season.slug,
         table=table.pk,
+        tournament=make_tournament(slug="fuzz-cup").slug,
     )
 
 

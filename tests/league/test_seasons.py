@@ -20,9 +20,9 @@ from games.models import Game, MatchResult
 from league.clubs import club_join
 from league.errors import InvalidCompetition, NotClubAdmin, SeasonError
 from league.models import Bye, Division, Entry, Fixture, Season, Standing
+from league.scheduling import default_points
 from league.seasons import (
     DivisionSpec,
-    default_points,
     fixture_forfeit,
     fixture_retime,
     open_due_rounds,

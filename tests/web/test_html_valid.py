@@ -8,6 +8,7 @@ skipped, except under CI (CI=true), where it fails.
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
 import re
@@ -18,10 +19,12 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.test import Client, override_settings
+from django.utils import timezone
 
 from games.models import Bot, Game
 from league.models import Club, Season
 from tables import services as tables
+from tournaments import services as tournaments
 
 ROOT = Path(__file__).resolve().parents[2]
 VALIDATOR = ROOT / "node_modules" / ".bin" / "html-validate"
@@ -58,16 +61,31 @@ def pages(demo: User) -> list[tuple[User | None, str]]:
     ana = User.objects.get(username="ana")
     table = tables.open_table(opener=ana, variant_spec={"rules": "official"}, seats=3)
     tables.open_table(opener=ana, variant_spec={"rules": "official"}, seats=2, challenge="demo")
+    # A running Swiss: ana and two bots at one table, waiting for ana.
+    cup = tournaments.tournament_create(
+        organiser=ana,
+        name="Html Cup",
+        slug="html-cup",
+        variant={"rules": "official"},
+        table_size=3,
+        entry_closes=timezone.now() + datetime.timedelta(days=1),
+    )
+    tournaments.tournament_enter(cup, actor=ana, user=ana)
+    for entrant in Bot.objects.filter(kind=Bot.Kind.BUILTIN).order_by("pk")[:2]:
+        tournaments.tournament_enter(cup, actor=ana, bot=entrant)
+    tournaments.tournament_start(cup, actor=ana)
     signed_out = ["/", "/accounts/login/", "/accounts/signup/", "/accounts/password_reset/",
                   "/ladders/", "/clubs/", f"/clubs/{club.slug}/", f"/seasons/{season.slug}/",
                   f"/bots/{bot.pk}/", "/players/ana/", f"/games/{finished.pk}/replay/",
-                  "/api/docs/", "/ratings/", "/ratings/official/"]  # fmt: skip
+                  "/api/docs/", "/ratings/", "/ratings/official/", "/tournaments/",
+                  "/tournaments/html-cup/"]  # fmt: skip
     signed_in = ["/", "/play/", "/play/new/", f"/games/{game.pk}/", f"/games/{finished.pk}/",
                  "/accounts/profile/", "/me/bots/", f"/clubs/{club.slug}/", "/clubs/new/",
                  f"/seasons/{season.slug}/", "/staff/", f"/staff/games/{finished.pk}/",
                  "/players/demo/", "/players/ana/", "/notifications/", "/tables/new/",
                  "/tables/new/?challenge=ana",
-                 f"/tables/{table.pk}/", "/play/?family=chess"]  # fmt: skip
+                 f"/tables/{table.pk}/", "/play/?family=chess", "/tournaments/new/",
+                 "/tournaments/html-cup/"]  # fmt: skip
     return [(None, path) for path in signed_out] + [(demo, path) for path in signed_in]
 
 

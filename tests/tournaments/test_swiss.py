@@ -1,0 +1,90 @@
+"""A Swiss tournament of built-in bots from entry to its end: byes, a withdrawal, the rounds
+opening as the ones before end, and standings a rebuild of the log gives again
+(tournaments/services.py, tournaments/standings.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine import MATCH_OVER
+from engine.events import SEAT_FORFEITED
+from games import projections, store
+from games.models import Game
+from tests.games.factories import make_user
+from tests.league.factories import make_bot
+from tests.tournaments.factories import current_round, make_tournament, play_round
+from tournaments.models import Entry, Round, Tournament, TournamentGame
+from tournaments.services import (
+    tournament_advance,
+    tournament_enter,
+    tournament_start,
+    tournament_withdraw,
+)
+from tournaments.standings import live_standings, standings
+
+pytestmark = pytest.mark.django_db
+
+
+def project() -> None:
+    projections.run("tournament-results")
+
+
+def test_a_swiss_of_bots_runs_to_its_end_with_a_bye_and_a_withdrawal():
+    organiser = make_user()
+    cup = make_tournament(organiser, table_size=4, rounds=3)
+    bots = [make_bot(strategy=s) for s in ("greedy", "random", "greedy", "random", "greedy")]
+    entries = [tournament_enter(cup, actor=organiser, bot=bot) for bot in bots]
+    tournament_start(cup, actor=organiser)
+
+    first = current_round(cup)
+    seated = [e for t in first.tables.all() for e in t.entries]
+    # Five at tables of four: somebody sits the first round out.
+    assert first.byes and sorted(seated + first.byes) == sorted(e.pk for e in entries)
+    play_round(cup)
+    assert tournament_advance(cup)
+    second = current_round(cup)
+    assert second.number == 2
+
+    # The second round's first seat withdraws mid-round: its seat is forfeited in the log.
+    quitter = Entry.objects.get(pk=second.tables.first().entries[0])
+    table = second.tables.first()
+    tournament_withdraw(cup, actor=organiser, bot=quitter.bot)
+    forfeits = store.load(table.game_id, types={SEAT_FORFEITED})
+    assert [event["seat"] for event in forfeits] == [0]
+    play_round(cup)
+    assert tournament_advance(cup)
+
+    third = current_round(cup)
+    assert third.number == 3
+    drawn = [e for t in third.tables.all() for e in t.entries] + third.byes
+    assert quitter.pk not in drawn and len(drawn) == 4
+    play_round(cup)
+    assert tournament_advance(cup)
+    cup.refresh_from_db()
+    assert cup.status == Tournament.Status.FINISHED
+    assert not tournament_advance(cup)
+
+    games = Game.objects.filter(tournament_table__round__tournament=cup)
+    assert games.count() == TournamentGame.objects.filter(round__tournament=cup).count()
+    assert set(games.values_list("status", flat=True)) == {MATCH_OVER}
+    assert all(
+        g.context["tournament"] == cup.pk and g.context["kind"] == "tournament" for g in games
+    )
+
+    live = live_standings(cup)
+    ranks = [line.rank for line in live]
+    assert ranks[0] == 1 and ranks == sorted(ranks) and len(ranks) == 5
+    byes = sum(len(r.byes) for r in Round.objects.filter(tournament=cup))
+    assert sum(line.byes for line in live) == byes >= 1
+    assert next(line for line in live if line.entry == quitter.pk).withdrawn
+    assert next(line for line in live if line.entry == quitter.pk).forfeits == 1
+    assert all(line.is_bot for line in live)
+
+    # The read model folds the same results; a rebuild from the log gives them again.
+    project()
+    read = json.dumps([line.as_dict() for line in standings(cup)])
+    assert read == json.dumps([line.as_dict() for line in live])
+    projections.rebuild("tournament-results")
+    assert json.dumps([line.as_dict() for line in standings(cup)]) == read

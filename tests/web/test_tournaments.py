@@ -1,0 +1,126 @@
+"""The tournament pages (web/tournaments.py): the list by status, a tournament's page with its
+entry, rounds, tables linked to their games and standings marking each entrant person or bot,
+entering and withdrawing with refusals in words, the new-tournament form, and the links from
+the lobby and a club's page."""
+
+from __future__ import annotations
+
+import datetime
+from html import unescape
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from games import projections
+from league.clubs import club_create
+from tests.games.factories import make_user
+from tests.league.factories import make_bot
+from tests.tournaments.factories import make_tournament, play_round
+from tests.web.league_pages import table_rows, text
+from tournaments.models import Entry, Tournament, TournamentGame
+from tournaments.services import tournament_advance, tournament_enter, tournament_start
+
+pytestmark = pytest.mark.django_db
+
+
+def signed_in(person) -> Client:
+    client = Client()
+    client.force_login(person)
+    return client
+
+
+def test_a_person_enters_from_the_page_and_the_page_shows_the_round_and_standings():
+    ana = make_user("ana")
+    organiser = make_user("olga")
+    cup = make_tournament(organiser, name="Winter Swiss", slug="winter", table_size=3, rounds=2)
+    client = signed_in(ana)
+    page = client.get("/tournaments/winter/")
+    assert "Enter yourself" in text(page.content.decode())
+
+    entered = client.post("/tournaments/winter/enter", {"bot": ""}, follow=True)
+    assert "You are entered in Winter Swiss." in text(entered.content.decode())
+    again = client.post("/tournaments/winter/enter", {"bot": ""}, follow=True)
+    assert "ana is already entered in Winter Swiss." in text(again.content.decode())
+    for _ in range(2):
+        tournament_enter(cup, actor=organiser, bot=make_bot(strategy="greedy"))
+    tournament_start(cup, actor=organiser)
+
+    html = client.get("/tournaments/winter/").content.decode()
+    (table,) = TournamentGame.objects.filter(round__tournament=cup)
+    assert f'href="/games/{table.game_id}/"' in html
+    assert "Round 1" in text(html)
+    rows = table_rows(html, "standing")
+    kinds = sorted(cells[1].split()[-1] for _, cells in rows)
+    assert kinds == ["bot", "bot", "person"]
+
+    # Withdrawing mid-round forfeits ana's seat: the default bot plays it out.
+    left = client.post("/tournaments/winter/withdraw", {"bot": ""}, follow=True)
+    assert "You have withdrawn from Winter Swiss." in text(left.content.decode())
+    assert Entry.objects.get(user=ana).withdrawn
+    play_round(cup)
+    tournament_advance(cup)
+    projections.run("tournament-results")
+    rows = table_rows(client.get("/tournaments/winter/").content.decode(), "standing")
+    assert sum(int(cells[3]) for _, cells in rows) == 3  # three seats played one table
+    (mine,) = [cells for _, cells in rows if "ana" in cells[1]]
+    assert "withdrew" in mine[1] and mine[6] == "1"  # one forfeit
+
+
+def test_a_bot_in_a_people_only_tournament_is_refused_in_words():
+    ana = make_user()
+    make_tournament(slug="people", bots_allowed=False)
+    bot = make_bot()
+    bot.owner = ana
+    bot.save()
+    client = signed_in(ana)
+    page = client.get("/tournaments/people/").content.decode()
+    assert f"Enter {bot.name}" not in page and "people only" in text(page)
+    refused = client.post("/tournaments/people/enter", {"bot": bot.pk}, follow=True)
+    assert "is for people only" in text(refused.content.decode())
+    assert not Entry.objects.exists()
+
+
+def test_the_list_the_lobby_and_a_club_page_show_the_tournaments():
+    ana = make_user()
+    club = club_create(name="Riverside", creator=ana)
+    make_tournament(ana, name="Club Cup", slug="club-cup", club=club)
+    done = make_tournament(name="Old Cup", slug="old-cup")
+    Tournament.objects.filter(pk=done.pk).update(status="finished")
+    listing = text(Client().get("/tournaments/").content.decode())
+    assert listing.index("Taking entries") < listing.index("Club Cup")
+    assert listing.index("Finished") < listing.index("Old Cup")
+    client = signed_in(ana)
+    lobby = client.get("/play/").content.decode()
+    assert 'href="/tournaments/club-cup/"' in lobby and "Old Cup" not in lobby
+    club_page = client.get(f"/clubs/{club.slug}/").content.decode()
+    assert 'href="/tournaments/club-cup/"' in club_page
+    assert f'href="/tournaments/new/?club={club.slug}"' in club_page
+
+
+def test_the_new_tournament_form_makes_one_and_refuses_in_words():
+    ana = make_user()
+    client = signed_in(ana)
+    assert client.get("/tournaments/new/").status_code == 200
+    closes = (timezone.now() + datetime.timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
+    form = {
+        "name": "Spring Swiss",
+        "slug": "",
+        "rules": "official",
+        "format": "swiss",
+        "table_size": "4",
+        "rounds": "3",
+        "round_hours": "24",
+        "turn_seconds": "",
+        "entry_closes": closes,
+        "max_entrants": "16",
+        "bots_allowed": "on",
+        "club": "",
+    }
+    made = client.post("/tournaments/new/", form)
+    assert made.status_code == 302 and made["Location"] == "/tournaments/spring-swiss/"
+    cup = Tournament.objects.get(slug="spring-swiss")
+    assert (cup.organiser, cup.round_seconds, cup.bots_allowed) == (ana, 86400, True)
+    taken = client.post("/tournaments/new/", form)
+    assert "The address 'spring-swiss' is taken." in unescape(text(taken.content.decode()))
+    assert Tournament.objects.filter(slug="spring-swiss").count() == 1

@@ -1,0 +1,717 @@
+"""Tournament services: create one, enter and withdraw, start it, open each round's tables
+(tournaments/scheduling.py draws them; the games are made as a competition's are), forfeit
+what the round deadline finds still playing, and follow the rounds to the end. No HTTP here;
+the errors are tournaments/errors.py's. docs/tournaments.md.
+
+Who may run one: a club's admins (or staff) for the club, anyone signed in for an open one,
+staff for a site-wide one (league/clubs.py `is_admin`). The services read the results they
+decide on from the games' logs (tournaments/standings.py `live_standings`), never from the
+read model, so a round opens as soon as the last game of the one before it ends.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from accounts.models import Profile
+from engine import MATCH_OVER, Variant
+from games import seat_facts
+from games.actors import SYSTEM, is_person
+from games.creation import SeatSpec, game_create
+from games.errors import InvalidGame
+from games.game_settings import GameSettings
+from games.lobby import ranked_by_age
+from games.models import Bot, Game, Seat
+from games.seeds import keyed_seed
+from league.clubs import is_admin, is_member
+from league.models import Club
+from social.models import Notification
+from social.notifications import game_url, notify
+from tournaments import results, scheduling, standings
+from tournaments.errors import (
+    NotOrganiser,
+    TournamentEntryRefused,
+    TournamentNotFound,
+    TournamentRefused,
+)
+from tournaments.models import Entry, Round, Tournament, TournamentGame
+
+KIND = "tournament"
+log = logging.getLogger(__name__)
+
+
+def tournament_get(slug: str) -> Tournament:
+    found = Tournament.objects.select_related("club", "organiser").filter(slug=slug).first()
+    if found is None:
+        raise TournamentNotFound(slug)
+    return found
+
+
+def can_run(tournament: Tournament, user: Any) -> bool:
+    """The organiser, a club admin of a club's tournament, or staff."""
+    if not is_person(user):
+        return False
+    if user.is_staff or user.pk == tournament.organiser_id:
+        return True
+    return tournament.club is not None and is_admin(tournament.club, user)
+
+
+def tournament_create(
+    *,
+    organiser: Any,
+    name: str,
+    slug: str,
+    variant: Mapping[str, Any],
+    entry_closes: datetime.datetime,
+    format: str = Tournament.Format.SWISS,
+    table_size: int = 4,
+    target: int | None = None,
+    turn_seconds: int | None = None,
+    round_seconds: int = 86400,
+    rounds: int = 3,
+    advance: int | None = None,
+    entry_opens: datetime.datetime | None = None,
+    max_entrants: int = 64,
+    rated: bool = False,
+    bots_allowed: bool = True,
+    club: Club | None = None,
+    site_wide: bool = False,
+    seed: int | None = None,
+) -> Tournament:
+    """Create a tournament taking entries from `entry_opens` (default now) to `entry_closes`,
+    when it starts. Raises NotOrganiser (`not-club-admin`, `not-staff`, `not-organiser`),
+    TournamentRefused (`invalid-tournament`, `invalid-variant`,
+    `slug-taken`)."""
+    if not is_person(organiser):
+        raise NotOrganiser("sign in to run a tournament")
+    if club is not None and not is_admin(club, organiser):
+        raise NotOrganiser(
+            f"only an admin of {club.name} runs its tournaments", code="not-club-admin"
+        )
+    if site_wide and not organiser.is_staff:
+        raise NotOrganiser("only staff run a site-wide tournament", code="not-staff")
+    if club is not None and site_wide:
+        raise TournamentRefused("a club's tournament is not site-wide", code="invalid-tournament")
+    if format not in Tournament.Format.values:
+        raise TournamentRefused(
+            f"format is one of {', '.join(Tournament.Format.values)}", code="invalid-tournament"
+        )
+    spec = dict(variant)
+    if target is not None:
+        spec["options"] = {**(spec.get("options") or {}), "target": target}
+    try:
+        parsed = Variant.from_spec(spec)
+    except ValueError as error:
+        raise TournamentRefused(str(error), code="invalid-variant") from error
+    now = timezone.now()
+    opens = entry_opens or now
+    problems = []
+    if not isinstance(table_size, int) or not (
+        scheduling.MIN_TABLE_SIZE <= table_size <= scheduling.MAX_TABLE_SIZE
+    ):
+        problems.append(f"a table seats {scheduling.MIN_TABLE_SIZE} to {scheduling.MAX_TABLE_SIZE}")
+    else:
+        try:
+            parsed.start(table_size, seed=0)
+        except ValueError as error:
+            problems.append(str(error))
+    if advance is None:
+        advance = default_advance(table_size)
+    if format == Tournament.Format.KNOCKOUT and (
+        not isinstance(advance, int) or not 1 <= advance < table_size
+    ):
+        problems.append(f"a knockout table of {table_size} sends 1 to {table_size - 1} through")
+    if not isinstance(rounds, int) or not 1 <= rounds <= 50:
+        problems.append("a tournament has 1 to 50 rounds")
+    if not isinstance(round_seconds, int) or not 60 <= round_seconds <= 60 * 86400:
+        problems.append("a round lasts 60 seconds to 60 days")
+    if turn_seconds is not None and (not isinstance(turn_seconds, int) or turn_seconds < 1):
+        problems.append("a turn lasts at least a second")
+    if not isinstance(max_entrants, int) or not 2 <= max_entrants <= 1000:
+        problems.append("2 to 1000 entrants")
+    if entry_closes < opens:
+        problems.append("entry closes after it opens")
+    if not name.strip() or len(name) > 100 or not slug or len(slug) > 64:
+        problems.append("a name of 1 to 100 characters and an address of 1 to 64")
+    if problems:
+        raise TournamentRefused("; ".join(problems), code="invalid-tournament")
+    try:
+        with transaction.atomic():
+            return Tournament.objects.create(
+                name=name.strip(),
+                slug=slug,
+                format=format,
+                variant=parsed.spec,
+                table_size=table_size,
+                turn_seconds=turn_seconds or settings.GAMES_TURN_SECONDS,
+                round_seconds=round_seconds,
+                rounds=rounds,
+                advance=advance,
+                entry_opens=opens,
+                entry_closes=entry_closes,
+                max_entrants=max_entrants,
+                rated=rated,
+                bots_allowed=bots_allowed,
+                organiser=organiser,
+                club=club,
+                site_wide=site_wide,
+                seed=random.randrange(2**31) if seed is None else seed,
+            )
+    except IntegrityError as error:
+        raise TournamentRefused(f"the address {slug!r} is taken", code="slug-taken") from error
+
+
+def _entrant_name(user: Any, bot: Bot | None) -> str:
+    return f"bot {bot.name}" if bot is not None else str(user.get_username())
+
+
+def tournament_enter(
+    tournament: Tournament,
+    *,
+    actor: Any,
+    user: Any = None,
+    bot: Bot | None = None,
+    now: datetime.datetime | None = None,
+) -> Entry:
+    """Enter a person (themselves) or a bot (its owner, or the organiser) while entry is open.
+    Raises TournamentEntryRefused, NotOrganiser (`not-your-bot`)."""
+    now = now or timezone.now()
+    if (user is None) == (bot is None):
+        raise TournamentEntryRefused(
+            "an entrant is a person or a bot (one of them)", code="invalid-entrant"
+        )
+    if user is not None and (not is_person(actor) or actor.pk != user.pk):
+        raise NotOrganiser("a person enters themselves", code="not-organiser")
+    if bot is not None and not (
+        is_person(actor) and (actor.pk == bot.owner_id or can_run(tournament, actor))
+    ):
+        raise NotOrganiser(f"bot {bot.name} is entered by its owner", code="not-your-bot")
+    if tournament.status == Tournament.Status.FINISHED:
+        raise TournamentEntryRefused(f"{tournament.name} has finished", code="tournament-finished")
+    if tournament.status != Tournament.Status.OPEN or not (
+        tournament.entry_opens <= now <= tournament.entry_closes
+    ):
+        raise TournamentEntryRefused(
+            f"entry to {tournament.name} is closed", code="tournament-closed"
+        )
+    if bot is not None:
+        if not tournament.bots_allowed:
+            raise TournamentEntryRefused(
+                f"{tournament.name} is for people only", code="bots-not-allowed"
+            )
+        if bot.status == Bot.Status.FAILED:
+            raise TournamentEntryRefused(f"bot {bot.name} failed its validation", code="bot-failed")
+    else:
+        if tournament.club is not None and not is_member(tournament.club, user):
+            raise TournamentEntryRefused(
+                f"{tournament.name} is for members of {tournament.club.name}", code="not-a-member"
+            )
+        if (
+            tournament.variant.get("rules") == "newno"
+            and not Profile.objects.filter(user=user, birth_date__isnull=False).exists()
+        ):
+            raise TournamentEntryRefused(
+                "newno's Youngest Rule needs your birth date (profile page)",
+                code="birth-date-missing",
+            )
+    already = TournamentEntryRefused(
+        f"{_entrant_name(user, bot)} is already entered in {tournament.name}",
+        code="already-entered",
+    )
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        entry = Entry.objects.filter(tournament=locked, user=user, bot=bot).first()
+        if entry is not None and not entry.withdrawn:
+            raise already
+        if Entry.objects.filter(tournament=locked, withdrawn=False).count() >= locked.max_entrants:
+            raise TournamentEntryRefused(f"{tournament.name} is full", code="tournament-full")
+        if entry is not None:
+            entry.withdrawn = False
+            entry.withdrawn_at = None
+            entry.save(update_fields=["withdrawn", "withdrawn_at"])
+            return entry
+        return Entry.objects.create(tournament=locked, user=user, bot=bot)
+
+
+def tournament_withdraw(
+    tournament: Tournament, *, actor: Any, user: Any = None, bot: Bot | None = None
+) -> Entry:
+    """Withdraw an entrant (a person themselves, a bot's owner, or the organiser). Once the
+    tournament runs, the entrant's seats in its unfinished games are forfeited (the default bot
+    plays them out, placed last) and it is drawn no more. Raises TournamentEntryRefused
+    (`not-entered`, `tournament-finished`), NotOrganiser."""
+    if (user is None) == (bot is None):
+        raise TournamentEntryRefused(
+            "an entrant is a person or a bot (one of them)", code="invalid-entrant"
+        )
+    owner = user.pk if user is not None else bot.owner_id  # type: ignore[union-attr]
+    if not (is_person(actor) and (actor.pk == owner or can_run(tournament, actor))):
+        raise NotOrganiser("an entrant withdraws themselves (or the organiser does)")
+    if tournament.status == Tournament.Status.FINISHED:
+        raise TournamentEntryRefused(f"{tournament.name} has finished", code="tournament-finished")
+    with transaction.atomic():
+        entry = (
+            Entry.objects.select_for_update()
+            .filter(tournament=tournament, user=user, bot=bot, withdrawn=False)
+            .first()
+        )
+        if entry is None:
+            raise TournamentEntryRefused(
+                f"{_entrant_name(user, bot)} is not entered in {tournament.name}",
+                code="not-entered",
+            )
+        entry.withdrawn = True
+        entry.withdrawn_at = timezone.now()
+        entry.save(update_fields=["withdrawn", "withdrawn_at"])
+        for table in TournamentGame.objects.filter(round__tournament=tournament).exclude(
+            game__status=MATCH_OVER
+        ):
+            if entry.pk in table.entries:
+                seat_facts.seat_forfeit(
+                    game_id=table.game_id,
+                    seat=table.entries.index(entry.pk),
+                    actor=SYSTEM,
+                    note=f"withdrew from {tournament.name}",
+                )
+    return entry
+
+
+def tournament_start(
+    tournament: Tournament, *, actor: Any = SYSTEM, now: datetime.datetime | None = None
+) -> Tournament:
+    """Close entry and open the first round (the organiser may start early; the beat task
+    starts it when entry closes). Raises NotOrganiser, TournamentRefused (`not-open`,
+    `too-few-entrants`)."""
+    if actor is not SYSTEM and not can_run(tournament, actor):
+        raise NotOrganiser(f"only the organiser of {tournament.name} starts it")
+    now = now or timezone.now()
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if locked.status != Tournament.Status.OPEN:
+            raise TournamentRefused(f"{locked.name} has started", code="not-open")
+        active = Entry.objects.filter(tournament=locked, withdrawn=False).count()
+        if active < 2:
+            raise TournamentRefused(
+                f"{locked.name} has {active} entrants; it needs 2", code="too-few-entrants"
+            )
+        locked.status = Tournament.Status.RUNNING
+        locked.started_at = now
+        drawn = None
+        if locked.format == Tournament.Format.KNOCKOUT:
+            drawn = _knockout_start(locked)
+        elif locked.format == Tournament.Format.ARENA:
+            # One round: the arena's whole length, its deadline when it stops seating.
+            locked.rounds = 1
+        locked.save(update_fields=["status", "started_at", "seeding", "rounds"])
+        _open_round(locked, 1, now, drawn)
+    return locked
+
+
+def default_advance(table_size: int) -> int:
+    """A knockout table sends its better half through (one at tables of two and three)."""
+    return max(1, table_size // 2)
+
+
+def _knockout_start(tournament: Tournament) -> scheduling.Round:
+    """Seed the cup (scheduling.knockout_seeds: everyone at the same rating, so the order is
+    the seed's draw), keep the seeding and the rounds it will play, and draw its first
+    round."""
+    entries = Entry.objects.filter(tournament=tournament, withdrawn=False).order_by("pk")
+    field = [scheduling.Standing(entrant=entry.pk, points=0.0) for entry in entries]
+    seeds = scheduling.knockout_seeds(field, tournament.seed)
+    tournament.seeding = seeds
+    tournament.rounds = scheduling.knockout_rounds(
+        len(seeds), tournament.table_size, tournament.advance
+    )
+    try:
+        return scheduling.knockout_bracket(seeds, tournament.table_size, tournament.advance)
+    except scheduling.TournamentError as error:
+        raise TournamentRefused(error.message, code=error.code) from error
+
+
+def _knockout_next(tournament: Tournament, current: Round) -> scheduling.Round | None:
+    """The cup's next round from the round that ended: each table's finishing order (the
+    game's places, forfeited seats last, a tie to the better seed), its byes; None after the
+    final."""
+    ordered = []
+    for table in current.tables.order_by("table"):
+        record = results.match_ended(table.game_id)
+        assert record is not None, f"game {table.game_id} is over"
+        lines = results.table_lines(record, table.entries, tournament.table_size)
+        order = scheduling.finishing_order(
+            {line.entry: line.place for line in lines}, tournament.seeding
+        )
+        ordered.append((scheduling.Table(seats=tuple(table.entries)), order))
+    try:
+        return scheduling.knockout_next(
+            ordered, tournament.table_size, tournament.advance, byes=current.byes
+        )
+    except scheduling.TournamentError as error:
+        raise TournamentRefused(error.message, code=error.code) from error
+
+
+def _open_round(
+    tournament: Tournament,
+    number: int,
+    now: datetime.datetime,
+    drawn: scheduling.Round | None = None,
+) -> Round:
+    """Make round `number`'s games and tell the people seated or sitting out: a knockout's
+    `drawn` round, or a Swiss round drawn here (scheduling.swiss_round over the live standings
+    and every table played so far). A withdrawn entrant a knockout sends through anyway (its
+    table had too few others) forfeits its new seat at once."""
+    everyone = {
+        entry.pk: entry
+        for entry in Entry.objects.filter(tournament=tournament).select_related("user", "bot")
+    }
+    active = {pk: entry for pk, entry in everyone.items() if not entry.withdrawn}
+    if drawn is None and tournament.format == Tournament.Format.ARENA:
+        # An arena seats its tables as entrants wait (`_arena_seat`), not all at once.
+        drawn = scheduling.Round(tables=(), byes=())
+    elif drawn is None and tournament.format == Tournament.Format.DUPLICATE:
+        drawn = _duplicate_draw(tournament, number, active)
+    elif drawn is None:
+        drawn = _swiss_draw(tournament, number, active)
+    round_ = Round.objects.create(
+        tournament=tournament,
+        number=number,
+        started_at=now,
+        deadline=now + datetime.timedelta(seconds=tournament.round_seconds),
+        byes=list(drawn.byes),
+    )
+    _make_tables(tournament, round_, drawn, everyone)
+    for entrant in drawn.byes:
+        if everyone[entrant].user_id is not None and not everyone[entrant].withdrawn:
+            notify(
+                everyone[entrant].user_id,
+                Notification.Kind.TOURNAMENT,
+                f"{tournament.name}: round {number} started; you sit this one out (a bye)",
+                url=f"/tournaments/{tournament.slug}/",
+                key=f"tournament-bye:{round_.pk}:{entrant}",
+            )
+    if tournament.format == Tournament.Format.ARENA:
+        _arena_seat(tournament, round_, now)
+    return round_
+
+
+def _make_tables(
+    tournament: Tournament,
+    round_: Round,
+    drawn: scheduling.Round,
+    everyone: Mapping[int, Entry],
+    first: int = 1,
+) -> None:
+    """The games of the drawn tables (numbered from `first`), each person told their table
+    waits; a duplicate table's game per seat rotation."""
+    number = round_.number
+    games = [
+        (position, rotation, table)
+        for position, table in enumerate(drawn.tables, start=first)
+        for rotation in range(drawn.games)
+    ]
+    for table_number, rotation, table in games:
+        seats = scheduling.duplicate_seating(table, rotation) if drawn.games > 1 else table.seats
+        entries = [everyone[entrant] for entrant in seats]
+        if tournament.people_only and any(entry.is_bot for entry in entries):
+            # Entry refuses bots here; a table the draw made otherwise is a bug, not a game.
+            raise TournamentRefused(
+                f"{tournament.name} is for people only", code="bots-not-allowed"
+            )
+        game = _table_game(tournament, round_, table_number, entries, duplicate=drawn.games > 1)
+        TournamentGame.objects.create(
+            round=round_,
+            table=table_number,
+            rotation=rotation,
+            game=game,
+            entries=[e.pk for e in entries],
+        )
+        for seat, entry in enumerate(entries):
+            if entry.withdrawn:
+                seat_facts.seat_forfeit(
+                    game_id=game.pk, seat=seat, actor=SYSTEM, note="withdrew before the round"
+                )
+            elif entry.user_id is not None:
+                notify(
+                    entry.user_id,
+                    Notification.Kind.TOURNAMENT,
+                    (
+                        f"{tournament.name}: a table waits for you (game {game.pk})"
+                        if tournament.format == Tournament.Format.ARENA
+                        else f"{tournament.name}: round {number} started, your table waits "
+                        f"(game {game.pk})"
+                    ),
+                    url=game_url(game.pk),
+                    key=f"tournament-table:{round_.pk}:{game.pk}:{entry.pk}",
+                    game=game.pk,
+                )
+
+
+def _arena_seat(tournament: Tournament, round_: Round, now: datetime.datetime) -> int:
+    """While the arena runs (before its round's deadline), seat the entrants waiting
+    (scheduling.arena_tables: those who have waited longest first, full tables only).
+    Returns the tables seated."""
+    if now >= round_.deadline:
+        return 0
+    everyone = {
+        entry.pk: entry
+        for entry in Entry.objects.filter(tournament=tournament).select_related("user", "bot")
+    }
+    tables = list(
+        TournamentGame.objects.filter(round=round_).select_related("game").order_by("game_id")
+    )
+    busy: set[int] = set()
+    since: dict[int, datetime.datetime] = {}
+    for table in tables:
+        if table.game.status != MATCH_OVER:
+            busy |= set(table.entries)
+            continue
+        ended = table.game.last_activity or table.game.created_at
+        for entry in table.entries:
+            since[entry] = max(since.get(entry, ended), ended)
+    points = {line.entry: line for line in standings.live_standings(tournament)}
+    waiting = sorted(
+        (pk for pk, entry in everyone.items() if not entry.withdrawn and pk not in busy),
+        key=lambda pk: (since.get(pk, round_.started_at), pk),
+    )
+    seated, _ = scheduling.arena_tables(
+        [standings.as_scheduling(points[pk]) for pk in waiting],
+        tournament.table_size,
+        [scheduling.Table(seats=tuple(table.entries)) for table in tables],
+        playing=sum(table.game.status != MATCH_OVER for table in tables),
+    )
+    if seated:
+        drawn = scheduling.Round(tables=seated, byes=())
+        _make_tables(tournament, round_, drawn, everyone, first=len(tables) + 1)
+    return len(seated)
+
+
+def _swiss_draw(
+    tournament: Tournament, number: int, active: Mapping[int, Entry]
+) -> scheduling.Round:
+    lines = [line for line in standings.live_standings(tournament) if line.entry in active]
+    history = [
+        scheduling.Table(seats=tuple(entries))
+        for entries in TournamentGame.objects.filter(round__tournament=tournament).values_list(
+            "entries", flat=True
+        )
+    ]
+    try:
+        return scheduling.swiss_round(
+            [standings.as_scheduling(line) for line in lines],
+            history,
+            tournament.table_size,
+            seed=tournament.seed + number,
+        )
+    except scheduling.TournamentError as error:
+        raise TournamentRefused(error.message, code=error.code) from error
+
+
+def _duplicate_draw(
+    tournament: Tournament, number: int, active: Mapping[int, Entry]
+) -> scheduling.Round:
+    """A duplicate round (scheduling.duplicate_round): who met least sits together, the byes
+    to whoever has had fewest."""
+    byes: dict[int, int] = {}
+    for drawn_byes in Round.objects.filter(tournament=tournament).values_list("byes", flat=True):
+        for entry in drawn_byes:
+            byes[entry] = byes.get(entry, 0) + 1
+    history = [
+        scheduling.Table(seats=tuple(entries))
+        for entries in TournamentGame.objects.filter(
+            round__tournament=tournament, rotation=0
+        ).values_list("entries", flat=True)
+    ]
+    try:
+        return scheduling.duplicate_round(
+            sorted(active),
+            tournament.table_size,
+            seed=tournament.seed + number,
+            history=history,
+            byes_so_far=byes,
+        )
+    except scheduling.TournamentError as error:
+        raise TournamentRefused(error.message, code=error.code) from error
+
+
+def _table_game(
+    tournament: Tournament,
+    round_: Round,
+    table: int,
+    entries: list[Entry],
+    *,
+    duplicate: bool = False,
+) -> Game:
+    seats = [
+        SeatSpec(registered=entry.bot) if entry.bot_id else SeatSpec(user=entry.user)
+        for entry in entries
+    ]
+    if tournament.variant.get("rules") == "newno":
+        seats = ranked_by_age(seats)
+    return game_create(
+        variant_spec=tournament.variant,
+        seats=seats,
+        # Keyed: the draw's seed is public, the tables' cards must not be. A duplicate round
+        # deals every game of every table from one deal.
+        seed=keyed_seed(
+            f"tournament:{tournament.pk}:{tournament.seed}:{round_.number}"
+            + ("" if duplicate else f":{table}")
+        ),
+        settings=GameSettings(
+            kind=KIND,
+            tournament=tournament.pk,
+            turn_seconds=tournament.turn_seconds,
+            rated=tournament.rated,
+        ),
+    )
+
+
+def tournament_advance(tournament: Tournament, *, now: datetime.datetime | None = None) -> bool:
+    """If the running tournament's current round has ended (every table's game is over), open
+    the next one, or finish the tournament after its last round (or when fewer than two
+    entrants are left). Safe twice at once (the tournament's row is locked). Returns whether
+    anything changed."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if locked.status != Tournament.Status.RUNNING:
+            return False
+        current = Round.objects.filter(tournament=locked).order_by("-number").first()
+        if current is None or current.finished_at is not None:
+            return False
+        if locked.format == Tournament.Format.ARENA:
+            return _arena_advance(locked, current, now)
+        if current.tables.exclude(game__status=MATCH_OVER).exists():
+            return False
+        current.finished_at = now
+        current.save(update_fields=["finished_at"])
+        if locked.format == Tournament.Format.KNOCKOUT:
+            drawn = _knockout_next(locked, current)
+            if drawn is None:
+                _finish(locked, now)
+            else:
+                _open_round(locked, current.number + 1, now, drawn)
+            return True
+        active = Entry.objects.filter(tournament=locked, withdrawn=False).count()
+        if current.number >= locked.rounds or active < 2:
+            _finish(locked, now)
+        else:
+            _open_round(locked, current.number + 1, now)
+    return True
+
+
+def _arena_advance(tournament: Tournament, current: Round, now: datetime.datetime) -> bool:
+    """An arena seats whoever waits until its deadline; after it, once its last game is over,
+    it finishes."""
+    if now < current.deadline:
+        return _arena_seat(tournament, current, now) > 0
+    if current.tables.exclude(game__status=MATCH_OVER).exists():
+        return False
+    current.finished_at = now
+    current.save(update_fields=["finished_at"])
+    _finish(tournament, now)
+    return True
+
+
+def _finish(tournament: Tournament, now: datetime.datetime) -> None:
+    tournament.status = Tournament.Status.FINISHED
+    tournament.finished_at = now
+    tournament.save(update_fields=["status", "finished_at"])
+    people = Entry.objects.filter(tournament=tournament, user__isnull=False).values_list(
+        "user_id", flat=True
+    )
+    for user_id in people:
+        notify(
+            user_id,
+            Notification.Kind.TOURNAMENT,
+            f"{tournament.name} has finished: see the final standings",
+            url=f"/tournaments/{tournament.slug}/",
+            key=f"tournament-finished:{tournament.pk}",
+        )
+
+
+def forfeit_overdue(*, now: datetime.datetime | None = None) -> int:
+    """At a round's deadline, every seat still playing in its unfinished games that is not a
+    built-in bot (people, webhook and pull bots) forfeits: the default bot plays it out and it
+    is placed last, so the round ends. Returns the seats forfeited."""
+    now = now or timezone.now()
+    # An arena's deadline ends its seating; the games it seated play on to their end.
+    overdue = (
+        TournamentGame.objects.filter(
+            round__finished_at=None, round__deadline__lte=now, round__tournament__status="running"
+        )
+        .exclude(game__status=MATCH_OVER)
+        .exclude(round__tournament__format=Tournament.Format.ARENA)
+    )
+    forfeited = 0
+    for table in overdue:
+        seats = Seat.objects.filter(game_id=table.game_id).filter(
+            Q(user__isnull=False)
+            | Q(registered_bot__isnull=False, registered_bot__kind__in=["webhook", "pull"])
+        )
+        for seat in seats.order_by("number"):
+            try:
+                forfeited += seat_facts.seat_forfeit(
+                    game_id=table.game_id,
+                    seat=seat.number,
+                    actor=SYSTEM,
+                    note="the round deadline passed",
+                )
+            except InvalidGame:
+                # The game ended meanwhile.
+                break
+    return forfeited
+
+
+def start_due(*, now: datetime.datetime | None = None) -> int:
+    """Start every open tournament whose entry has closed; one with too few entrants finishes
+    without a round. Returns how many started."""
+    now = now or timezone.now()
+    started = 0
+    for tournament in Tournament.objects.filter(status="open", entry_closes__lte=now):
+        try:
+            tournament_start(tournament, now=now)
+            started += 1
+        except TournamentRefused as error:
+            if error.code == "too-few-entrants":
+                with transaction.atomic():
+                    _finish(Tournament.objects.select_for_update().get(pk=tournament.pk), now)
+    return started
+
+
+def advance_running(*, now: datetime.datetime | None = None) -> int:
+    """Advance every running tournament whose round has ended (beat's sweep). One
+    tournament's trouble is logged and leaves the others alone."""
+    advanced = 0
+    for tournament in Tournament.objects.filter(status="running").order_by("pk"):
+        try:
+            advanced += tournament_advance(tournament, now=now)
+        except Exception:  # noqa: BLE001 (logged with its traceback)
+            log.exception("advancing tournament %s failed", tournament.pk)
+    return advanced
+
+
+def listing(status: str | None = None, club: Club | None = None) -> list[Tournament]:
+    found = Tournament.objects.select_related("club", "organiser").order_by("entry_closes", "pk")
+    if status is not None:
+        found = found.filter(status=status)
+    if club is not None:
+        found = found.filter(club=club)
+    return list(found)
+
+
+def upcoming(club: Club | None = None, limit: int = 10) -> list[Tournament]:
+    """Tournaments taking entries or running, the soonest to close entry first (the lobby's
+    list, a club's)."""
+    found = Tournament.objects.filter(status__in=["open", "running"]).select_related("club")
+    if club is not None:
+        found = found.filter(club=club)
+    return list(found.order_by("status", "entry_closes", "pk")[:limit])

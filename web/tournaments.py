@@ -1,0 +1,355 @@
+"""The tournament pages: every tournament (/tournaments/: taking entries, running, finished), a
+tournament (/tournaments/<slug>/: entry, rounds, tables with their games, standings with each
+entrant's person or bot flag, results), a new one (/tournaments/new/) and the actions (enter,
+withdraw, start: POSTs through tournaments/services.py, then back to the page; a refusal comes
+back as a message with nothing changed). docs/tournaments.md, "Pages".
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from frontdoor.variant_form import VariantForm, turn_field
+from frontdoor.variant_text import duration, variant_details, variant_title
+from games.errors import GameError
+from games.models import Bot, Game
+from league import clubs
+from league.models import Club
+from tournaments import services
+from tournaments.errors import TournamentNotFound
+from tournaments.models import Entry, Result, Round, Tournament, TournamentGame
+from tournaments.scheduling import MAX_TABLE_SIZE, MIN_TABLE_SIZE
+from tournaments.standings import StandingLine, standings
+from web.accounts import SignedInRequest
+from web.clubs import said
+from web.league_forms import address_field, slug_for
+
+# /tournaments/new/ is the form, so no tournament may be called that.
+RESERVED_SLUGS = {"new"}
+GROUPS = (
+    (Tournament.Status.OPEN, "Taking entries"),
+    (Tournament.Status.RUNNING, "Running"),
+    (Tournament.Status.FINISHED, "Finished"),
+)
+
+
+def tournament_or_404(slug: str) -> Tournament:
+    try:
+        return services.tournament_get(slug)
+    except TournamentNotFound as error:
+        raise Http404(error.message) from error
+
+
+@require_GET
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    every = services.listing()
+    groups = [(label, [t for t in every if t.status == status]) for status, label in GROUPS]
+    return render(request, "tournaments/list.html", {"groups": groups, "any": bool(every)})
+
+
+@dataclass(frozen=True, slots=True)
+class Sitter:
+    name: str
+    is_bot: bool
+    place: int | None
+    points: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class ShownTable:
+    number: int
+    rotation: int
+    duplicate: bool
+    game: int
+    over: bool
+    sitters: list[Sitter]
+
+
+@dataclass(frozen=True, slots=True)
+class ShownRound:
+    round: Round
+    tables: list[ShownTable]
+    byes: list[Entry]
+
+
+def shown_rounds(tournament: Tournament, lines: list[StandingLine]) -> list[ShownRound]:
+    entries = {
+        e.pk: e for e in Entry.objects.filter(tournament=tournament).select_related("user", "bot")
+    }
+    played = {
+        (row.game_id, row.entry_id): row for row in Result.objects.filter(tournament=tournament)
+    }
+    tables = (
+        TournamentGame.objects.filter(round__tournament=tournament)
+        .select_related("game")
+        .order_by("round__number", "table", "rotation")
+    )
+    by_round: dict[int, list[ShownTable]] = {}
+    for table in tables:
+        over = table.game.status == Game.Status.MATCH_OVER
+        sitters = []
+        for entry in table.entries:
+            result = played.get((table.game_id, entry))
+            sitters.append(
+                Sitter(
+                    entries[entry].name,
+                    entries[entry].is_bot,
+                    result.place if result else None,
+                    result.points if result else None,
+                )
+            )
+        by_round.setdefault(table.round_id, []).append(
+            ShownTable(
+                table.table,
+                table.rotation + 1,
+                tournament.format == Tournament.Format.DUPLICATE,
+                table.game_id,
+                over,
+                sitters,
+            )
+        )
+    return [
+        ShownRound(r, by_round.get(r.pk, []), [entries[e] for e in r.byes])
+        for r in Round.objects.filter(tournament=tournament).order_by("-number")
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class EntryOption:
+    label: str
+    bot: Bot | None
+    entered: bool
+
+
+def entry_options(tournament: Tournament, user: Any) -> list[EntryOption]:
+    """The signed-in person and each of their bots (if bots may enter), entered or not."""
+    if not user.is_authenticated:
+        return []
+    entered: set[tuple[int | None, int | None]] = set(
+        Entry.objects.filter(tournament=tournament, withdrawn=False).values_list(
+            "user_id", "bot_id"
+        )
+    )
+    options = [EntryOption("You", None, (user.pk, None) in entered)]
+    if tournament.bots_allowed:
+        for bot in (
+            Bot.objects.filter(owner=user).exclude(status=Bot.Status.FAILED).order_by("name")
+        ):
+            options.append(EntryOption(f"Bot {bot.name}", bot, (None, bot.pk) in entered))
+    return options
+
+
+@require_GET
+def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = tournament_or_404(slug)
+    lines = standings(tournament)
+    now = timezone.now()
+    context = {
+        "tournament": tournament,
+        "rules": variant_title(tournament.variant),
+        "details": variant_details(tournament.variant),
+        "round_length": duration(tournament.round_seconds),
+        "turn_length": duration(tournament.turn_seconds),
+        "lines": lines,
+        "rounds": shown_rounds(tournament, lines),
+        "entrants": Entry.objects.filter(tournament=tournament, withdrawn=False).count(),
+        "entry_open": tournament.status == Tournament.Status.OPEN
+        and tournament.entry_opens <= now <= tournament.entry_closes,
+        "options": entry_options(tournament, request.user),
+        "can_run": services.can_run(tournament, request.user),
+    }
+    return render(request, "tournaments/page.html", context)
+
+
+def _entrant(request: SignedInRequest) -> tuple[Any, Bot | None]:
+    bot_id = request.POST.get("bot", "")
+    if bot_id:
+        number = int(bot_id) if bot_id.isascii() and bot_id.isdigit() and len(bot_id) < 12 else 0
+        bot = Bot.objects.filter(pk=number, owner=request.user).first()
+        if bot is None:
+            raise Http404("no such bot of yours")
+        return None, bot
+    return request.user, None
+
+
+@login_required
+@require_POST
+def enter(request: SignedInRequest, slug: str) -> HttpResponse:
+    tournament = tournament_or_404(slug)
+    user, bot = _entrant(request)
+    try:
+        services.tournament_enter(tournament, actor=request.user, user=user, bot=bot)
+    except GameError as error:
+        messages.error(request, said(error))
+    else:
+        who = f"Bot {bot.name} is" if bot else "You are"
+        messages.success(request, f"{who} entered in {tournament.name}.")
+    return redirect("web:tournament", slug=tournament.slug)
+
+
+@login_required
+@require_POST
+def withdraw(request: SignedInRequest, slug: str) -> HttpResponse:
+    tournament = tournament_or_404(slug)
+    user, bot = _entrant(request)
+    try:
+        services.tournament_withdraw(tournament, actor=request.user, user=user, bot=bot)
+    except GameError as error:
+        messages.error(request, said(error))
+    else:
+        who = f"Bot {bot.name} has" if bot else "You have"
+        messages.success(request, f"{who} withdrawn from {tournament.name}.")
+    return redirect("web:tournament", slug=tournament.slug)
+
+
+@login_required
+@require_POST
+def start(request: SignedInRequest, slug: str) -> HttpResponse:
+    tournament = tournament_or_404(slug)
+    try:
+        services.tournament_start(tournament, actor=request.user)
+    except GameError as error:
+        messages.error(request, said(error))
+    else:
+        messages.success(request, f"{tournament.name} has started: round 1 is drawn.")
+    return redirect("web:tournament", slug=tournament.slug)
+
+
+class DateTimePicker(forms.DateTimeInput):
+    """The browser's date-and-time picker (local time of the site, UTC)."""
+
+    input_type = "datetime-local"
+
+    def __init__(self) -> None:
+        super().__init__(format="%Y-%m-%dT%H:%M")
+
+
+class TournamentForm(VariantForm):
+    """A new tournament: its rules (VariantForm, the target score among the options) and its
+    settings."""
+
+    name = forms.CharField(max_length=100, label="Tournament name")
+    slug = address_field("the tournament's page is at /tournaments/…/ with it")
+    format = forms.ChoiceField(
+        choices=[
+            (Tournament.Format.SWISS, "Swiss rounds"),
+            (Tournament.Format.KNOCKOUT, "Knockout cup"),
+            (Tournament.Format.ARENA, "Arena"),
+            (Tournament.Format.DUPLICATE, "Duplicate deals"),
+        ],
+        initial=Tournament.Format.SWISS,
+        label="Format",
+    )
+    table_size = forms.TypedChoiceField(
+        choices=[(n, str(n)) for n in range(MIN_TABLE_SIZE, MAX_TABLE_SIZE + 1)],
+        coerce=int,
+        initial=4,
+        label="Players at a table",
+    )
+    rounds = forms.IntegerField(
+        initial=3,
+        min_value=1,
+        max_value=50,
+        label="Rounds",
+        help_text="Swiss; a knockout plays until its final.",
+    )
+    advance = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=5,
+        label="Through from each table",
+        help_text="Knockout; blank: the better half (at least one).",
+    )
+    round_hours = forms.IntegerField(
+        initial=24,
+        min_value=1,
+        max_value=1440,
+        label="Hours for each round",
+        help_text="The round deadline: people still playing then forfeit. An arena: its length.",
+    )
+    turn_seconds = turn_field("Past it, the default bot plays the turn.")
+    entry_closes = forms.DateTimeField(
+        widget=DateTimePicker(), label="Entry closes (UTC)", help_text="It starts then."
+    )
+    max_entrants = forms.IntegerField(
+        initial=64, min_value=2, max_value=1000, label="Most entrants"
+    )
+    bots_allowed = forms.BooleanField(
+        required=False, initial=True, label="Bots may enter (off: people only)"
+    )
+    rated = forms.BooleanField(required=False, label="Rated")
+    club = forms.ChoiceField(required=False, label="For the club")
+    site_wide = forms.BooleanField(required=False, label="Site-wide (staff)")
+
+    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        admin_of = [c for c in Club.objects.order_by("name") if clubs.is_admin(c, user)]
+        club_field = self.fields["club"]
+        assert isinstance(club_field, forms.ChoiceField)
+        club_field.choices = [("", "None: an open tournament")] + [
+            (c.slug, c.name) for c in admin_of
+        ]
+        self.fields["entry_closes"].initial = lambda: (
+            timezone.now() + datetime.timedelta(days=1)
+        ).replace(second=0, microsecond=0)
+        if not user.is_staff:
+            del self.fields["site_wide"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        data["slug"] = slug_for(data, self)
+        if data["slug"] in RESERVED_SLUGS:
+            self.add_error("slug", f"The address {data['slug']!r} is reserved; choose another.")
+        return data
+
+    def tournament_fields(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        closes = data["entry_closes"]
+        return {
+            "name": data["name"],
+            "slug": data["slug"],
+            "variant": self.variant_spec(),
+            "format": data["format"],
+            "table_size": data["table_size"],
+            "rounds": data["rounds"],
+            "advance": data["advance"],
+            "round_seconds": data["round_hours"] * 3600,
+            "turn_seconds": data["turn_seconds"],
+            "entry_closes": closes if timezone.is_aware(closes) else timezone.make_aware(closes),
+            "max_entrants": data["max_entrants"],
+            "bots_allowed": data["bots_allowed"],
+            "rated": data["rated"],
+            "club": Club.objects.filter(slug=data["club"]).first() if data["club"] else None,
+            "site_wide": bool(data.get("site_wide")),
+        }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_new(request: SignedInRequest) -> HttpResponse:
+    initial = {"club": request.GET.get("club", "")}
+    form = TournamentForm(request.POST or None, user=request.user, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = services.tournament_create(
+                organiser=request.user, **form.tournament_fields()
+            )
+        except GameError as error:
+            if error.code == "slug-taken":
+                form.add_error("slug", f"The address {form.cleaned_data['slug']!r} is taken.")
+            else:
+                form.add_error(None, said(error))
+        else:
+            messages.success(request, f"{tournament.name} takes entries until it starts.")
+            return redirect("web:tournament", slug=tournament.slug)
+    return render(request, "tournaments/new.html", {"form": form})
