@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from engine.events import MATCH_ENDED
 from games.models import GameEvent
 from games.projections import match_outcome
-from games.store import Record
+from games.store import Record, read_archived
 from tournaments import scoring
 
 
@@ -29,7 +29,7 @@ class Line:
 
 
 def match_ended(game_id: int) -> Record | None:
-    """The game's match-ended record, or None while it plays."""
+    """The game's match-ended record, live or archived, or None while it plays."""
     row = (
         GameEvent.objects.filter(game_id=game_id, type=MATCH_ENDED)
         .order_by("-version")
@@ -37,7 +37,9 @@ def match_ended(game_id: int) -> Record | None:
         .first()
     )
     if row is None:
-        return None
+        # An archived game (games/archive.py) keeps its match-ended in its archived row.
+        archived = read_archived(after=0, upto=2**62, types=(MATCH_ENDED,), games=(game_id,))
+        return archived[-1] if archived else None
     event = {"type": MATCH_ENDED, **row["data"]}
     return Record(row["global_position"], game_id, row["version"], event, row["recorded_at"])
 
