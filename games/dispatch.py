@@ -46,9 +46,10 @@ def on_match_over(listener: MatchOverListener) -> None:
 
 def after_append(result: store.AppendResult) -> None:
     """Store listener (on commit): dispatch the game here inside a worker's task, else hand it
-    to a worker (`hand_over`; in-process, without a broker, `dispatch_append` runs at once). An append its request
-    marked quiet (seats.asks_no_worker: seats.work_for would find nothing) is not
-    dispatched, except in-process, where the dispatch also catches the projections up."""
+    to a worker (`hand_over`; in-process, without a broker, `dispatch_append` runs at once).
+    An append its request marked quiet (seats.asks_no_worker: seats.work_for would find
+    nothing) is not dispatched, except in-process, where the dispatch also catches the
+    projections up."""
     in_process = tasks.run_projections.app.conf.task_always_eager
     if result.quiet and not in_process:
         return
