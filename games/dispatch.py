@@ -69,8 +69,9 @@ def after_append(result: store.AppendResult) -> None:
 # handed over when a drain was lost: the next hand-over sends another (and the beat sweeps find
 # a game nothing moved, docs/workers.md).
 ARMED_SECONDS = 5
-# Games a drain takes from the set at a time.
+# Games a drain takes from the set at a time, and how many times before it makes way.
 DRAIN_BATCH = 50
+DRAIN_PASSES = 4
 # (the broker's URL and the queue) -> the client and keys built for them, the latest only.
 _handoff: tuple[tuple[str, str], tuple[Any, str, str]] | None = None
 
@@ -112,14 +113,16 @@ def hand_over(game_id: int) -> None:
 
 @shared_task(ignore_result=True, name="games.dispatch.dispatch_pending")
 def dispatch_pending() -> None:
-    """Dispatch every game handed over (`hand_over`) until none is left. The mark comes off
-    before the last look at the set: a game added after that look finds no mark and sends a
-    drain of its own; one added before it is taken here."""
+    """Dispatch the games handed over (`hand_over`) until none is left, or DRAIN_PASSES
+    batches. The mark comes off before the last look at the set: a game added after that look
+    finds no mark and sends a drain of its own; one added before it is taken here. A drain that
+    still finds games after its passes sends the next one, behind the tasks queued meanwhile
+    (a bot's run), so that a steady stream of commands never holds a worker for itself."""
     broker = _broker()
     if broker is None:
         return
     client, pending, armed = broker
-    while True:
+    for _ in range(DRAIN_PASSES):
         ids = client.spop(pending, DRAIN_BATCH)
         if not ids:
             client.delete(armed)
@@ -132,6 +135,8 @@ def dispatch_pending() -> None:
             except Exception:
                 # As a failed task: logged, the others still dispatched; the sweeps find it again.
                 log.exception("the dispatch of game %s failed", game_id)
+    client.set(armed, 1, ex=ARMED_SECONDS)
+    dispatch_pending.delay()
 
 
 def dispatch_game(game_id: int) -> None:

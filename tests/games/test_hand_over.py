@@ -68,3 +68,24 @@ def test_games_handed_over_meanwhile_share_one_task_and_the_drain_dispatches_eac
     # The drain is over: the next game handed over sends a task of its own.
     dispatch.hand_over(people_game().pk)
     assert client.llen(queue) == 2
+
+
+def test_a_drain_that_still_finds_games_after_its_passes_makes_way_for_the_next(
+    broker, monkeypatch
+):
+    client, queue = broker
+    monkeypatch.setattr(dispatch, "DRAIN_BATCH", 1)
+    monkeypatch.setattr(dispatch, "DRAIN_PASSES", 2)
+    games = [people_game() for _ in range(3)]
+    for game in games:
+        dispatch.hand_over(game.pk)
+    assert client.llen(queue) == 1
+
+    dispatch.dispatch_pending()
+
+    # Two games dispatched, the third left to the next drain, sent behind what was queued.
+    assert sorted(bool(clocked(game)) for game in games) == [False, True, True]
+    assert client.scard(f"games.dispatch.pending:{queue}") == 1
+    assert client.llen(queue) == 2
+    dispatch.dispatch_pending()
+    assert all(clocked(game) for game in games)
