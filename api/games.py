@@ -38,6 +38,7 @@ from frontdoor.throttles import PersonCommandThrottle
 from games import lobby, tasks
 from games.commands import game_command
 from games.models import Bot, Game
+from games.repository import repository
 from games.visibility import game_events, game_replay
 
 # Events per page of GET /api/games/{id}/events.
@@ -230,8 +231,12 @@ class Games(APIView):
 @permission_classes([AllowAny])
 def game(request: Request, game_id: int) -> Response:
     """The game as you may see it, with your legal commands now (none for a spectator)."""
-    tasks.end_grace_if_over(game_id)
-    return Response(game_output(lobby.game_detail(game_id=game_id, viewer=request.user)))
+    # One read of the game, for its grace and its detail; read again only when a grace ended.
+    loaded = repository.get(game_id, names=True)
+    if tasks.end_grace_if_over(loaded.game):
+        loaded = repository.get(game_id, names=True)
+    detail = lobby.game_detail(game_id=game_id, viewer=request.user, loaded=loaded)
+    return Response(game_output(detail))
 
 
 @extend_schema(

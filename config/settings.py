@@ -79,8 +79,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    # The Content-Security-Policy header on every response (CONTENT_SECURITY_POLICY below).
-    "csp.middleware.CSPMiddleware",
+    # The Content-Security-Policy header on every response (CONTENT_SECURITY_POLICY below):
+    # django-csp's, the header built once (frontdoor/csp.py).
+    "frontdoor.csp.PolicyMiddleware",
     # A database or broker that is down answers 503 "unavailable", not a 500 (api/unavailable.py).
     "api.unavailable.UnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

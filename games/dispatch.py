@@ -9,21 +9,28 @@ up. Nothing else sends a task on commit; the beat sweeps find again whatever a l
 have done (docs/workers.md).
 
 A request does only its own work: an append made outside a worker's task (a person's or a pull
-bot's command through the API or the play page) sends the one task `dispatch_append`, and the
-worker decides and does the rest (`dispatch_game`). An append made inside a task (a bot run, a
+bot's command through the API or the play page) hands its game to the workers (`hand_over`: the
+game's id added to a set in the broker's Redis, and one task `dispatch_pending` sent when none
+is on its way), and a worker decides and does the rest (`dispatch_game`) for every game handed
+over. An append made inside a task (a bot run, a
 sweep) is dispatched there and then; so is every append when tasks run in-process (`make run`),
 where the tasks it sends are queued and run after the running one (config/celery.py).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
+from typing import Any
 
+import redis
 from celery import current_task, shared_task
 
 from clocks import deadlines
 from games import outbox, reads, seats, store, tasks
 from games.game_settings import GameSettings
+
+log = logging.getLogger(__name__)
 
 # Called on commit with the id and settings of a game whose match is over: the league's
 # dispatcher (league/dispatch.py) registers here, as games knows nothing of leagues.
@@ -39,15 +46,97 @@ def on_match_over(listener: MatchOverListener) -> None:
 
 def after_append(result: store.AppendResult) -> None:
     """Store listener (on commit): dispatch the game here inside a worker's task, else hand it
-    to a worker (in-process, without a broker, `delay` runs it at once). An append its request
-    marked quiet (seats.asks_no_worker: seats.work_for would find nothing) is not
-    dispatched, except in-process, where the dispatch also catches the projections up."""
-    if result.quiet and not tasks.run_projections.app.conf.task_always_eager:
+    to a worker (`hand_over`; in-process, without a broker, `dispatch_append` runs at once).
+    An append its request marked quiet (seats.asks_no_worker: seats.work_for would find
+    nothing) is not dispatched, except in-process, where the dispatch also catches the
+    projections up."""
+    in_process = tasks.run_projections.app.conf.task_always_eager
+    if result.quiet and not in_process:
         return
     if current_task:
         dispatch_game(result.game_id)
-    else:
+    elif in_process:
         dispatch_append.delay(result.game_id)
+    else:
+        hand_over(result.game_id)
+
+
+# A request hands its game to the workers through the broker's Redis: the game's id added to
+# the set PENDING, and, when no drain is on its way (ARMED, set for at most ARMED_SECONDS), one
+# `dispatch_pending` task sent. Celery's `delay` costs about ten times the pipeline's two
+# commands (docs/performance.md, "API"); under load one task carries many games, so the workers
+# receive, acknowledge and trace one task for them all. ARMED's expiry bounds the wait of games
+# handed over when a drain was lost: the next hand-over sends another (and the beat sweeps find
+# a game nothing moved, docs/workers.md).
+ARMED_SECONDS = 5
+# Games a drain takes from the set at a time, and how many times before it makes way.
+DRAIN_BATCH = 50
+DRAIN_PASSES = 4
+# (the broker's URL and the queue) -> the client and keys built for them, the latest only.
+_handoff: tuple[tuple[str, str], tuple[Any, str, str]] | None = None
+
+
+def _broker() -> tuple[Any, str, str] | None:
+    """The broker's Redis client (kept while the broker and queue stay the same) with the set's
+    and the mark's keys, named after the queue; None when the broker is not Redis (the memory
+    broker of tests)."""
+    global _handoff
+    conf = dispatch_pending.app.conf
+    named = (str(conf.broker_url or ""), str(conf.task_default_queue))
+    if _handoff is None or _handoff[0] != named:
+        url, queue = named
+        if not url.startswith(("redis://", "rediss://")):
+            return None
+        client = redis.Redis.from_url(url)
+        _handoff = (
+            named,
+            (client, f"games.dispatch.pending:{queue}", f"games.dispatch.armed:{queue}"),
+        )
+    return _handoff[1]
+
+
+def hand_over(game_id: int) -> None:
+    """Hand the dispatch of the game's append to a worker (from a request, after its commit):
+    one round trip to Redis, and a task only when no drain is on its way."""
+    broker = _broker()
+    if broker is None:
+        dispatch_append.delay(game_id)
+        return
+    client, pending, armed = broker
+    with client.pipeline(transaction=False) as pipe:
+        pipe.sadd(pending, game_id)
+        pipe.set(armed, 1, nx=True, ex=ARMED_SECONDS)
+        _, newly_armed = pipe.execute()
+    if newly_armed:
+        dispatch_pending.delay()
+
+
+@shared_task(ignore_result=True, name="games.dispatch.dispatch_pending")
+def dispatch_pending() -> None:
+    """Dispatch the games handed over (`hand_over`) until none is left, or DRAIN_PASSES
+    batches. The mark comes off before the last look at the set: a game added after that look
+    finds no mark and sends a drain of its own; one added before it is taken here. A drain that
+    still finds games after its passes sends the next one, behind the tasks queued meanwhile
+    (a bot's run), so that a steady stream of commands never holds a worker for itself."""
+    broker = _broker()
+    if broker is None:
+        return
+    client, pending, armed = broker
+    for _ in range(DRAIN_PASSES):
+        ids = client.spop(pending, DRAIN_BATCH)
+        if not ids:
+            client.delete(armed)
+            ids = client.spop(pending, DRAIN_BATCH)
+            if not ids:
+                return
+        for game_id in sorted(int(raw) for raw in ids):
+            try:
+                dispatch_game(game_id)
+            except Exception:
+                # As a failed task: logged, the others still dispatched; the sweeps find it again.
+                log.exception("the dispatch of game %s failed", game_id)
+    client.set(armed, 1, ex=ARMED_SECONDS)
+    dispatch_pending.delay()
 
 
 def dispatch_game(game_id: int) -> None:
@@ -85,7 +174,8 @@ def dispatch_game(game_id: int) -> None:
 # still finds it; defined here so that tasks.py, which the dispatcher sends, imports nothing back.
 @shared_task(ignore_result=True, name="games.tasks.dispatch_append")
 def dispatch_append(game_id: int) -> None:
-    """The dispatch of an append a request made: the request only sends this (docs/workers.md)."""
+    """The dispatch of one game's append (a request sends it when the broker is not Redis; a
+    message queued by an older process)."""
     dispatch_game(game_id)
 
 

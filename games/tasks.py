@@ -66,16 +66,17 @@ def end_grace(game_id: int, version: int) -> None:
         advance_game.delay(game_id, version)
 
 
-def end_grace_if_over(game_id: int) -> None:
+def end_grace_if_over(game: Game) -> bool:
     """A reader of the game (GET /api/games/<id>, a script's poll) ends its grace once it is
     over, as the play page's poll does, so a person playing from a script is not held up until
-    the next sweep (without a broker or beat: for ever)."""
-    row = Game.objects.filter(pk=game_id, grace_until__lte=timezone.now()).values_list(
-        "version", "grace_version"
-    )
-    for version, grace_version in row:
-        if grace_version == version:
-            end_grace(game_id, version)
+    the next sweep (without a broker or beat: for ever). `game` is the row the reader read (its
+    grace fields, no query of their own); True when a grace ended here, and so the game may have
+    moved since that read (in-process, without a broker, its advance ran already)."""
+    over = game.grace_until is not None and game.grace_until <= timezone.now()
+    if not over or game.grace_version != game.version:
+        return False
+    end_grace(game.pk, game.version)
+    return True
 
 
 @shared_task(ignore_result=True)

@@ -8,6 +8,7 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from bots import turns
 from clocks import presence
@@ -125,3 +126,26 @@ def test_without_the_person_the_jump_in_chance_passes_at_once():
     # Seat 2 took its turn on red-8 in the same run: the chance is gone.
     assert len(plays(game)) >= 3 or Game.objects.get(pk=game.pk).to_act == [0]
     assert Game.objects.get(pk=game.pk).grace_until is None
+
+
+def test_a_scripts_read_of_the_game_ends_a_grace_that_is_over_and_shows_the_bots_move(
+    eager_tasks,
+):
+    ana = make_user("ana")
+    game = jump_in_table(ana)
+    presence.seen(ana.pk, game.pk)
+    assert turns.advance_game(game_id=game.pk).hold > 0
+    client = APIClient()
+    client.force_authenticate(ana)
+    # Within the grace, the read changes nothing.
+    before = client.get(f"/api/games/{game.pk}").json()
+    assert plays(game) == [] and before["version"] == game.version
+
+    expire_grace(game)
+    after = client.get(f"/api/games/{game.pk}").json()
+
+    # The read ended the grace, the bots moved (in-process, at once), and the answer is the
+    # game after their move, not the row read before it.
+    game.refresh_from_db()
+    assert game.grace_until is None and plays(game)[0] == (1, "red-8")
+    assert after["version"] == game.version > before["version"]
