@@ -90,7 +90,9 @@ class ClubOutput(serializers.Serializer[selectors.ClubPage]):
     name = serializers.CharField(source="club.name")
     description = serializers.CharField(source="club.description")
     members = MemberOutput(many=True, help_text="Active members, oldest first.")
-    seasons = SeasonBrief(many=True, help_text="Newest first.")
+    seasons = SeasonBrief(
+        many=True, help_text="Newest first, a page of them (`limit`; `Link` for the next)."
+    )
     all_time = AllTimeOutput(
         many=True, help_text="Every season's every division, by league points, then wins."
     )
@@ -305,11 +307,49 @@ def clubs(request: Request) -> Response:
     return Response(ClubRowOutput(selectors.clubs(), many=True).data)
 
 
-@extend_schema(responses={200: ClubOutput, **error_responses(403, 404)})
+class ClubQuery(serializers.Serializer[dict[str, Any]]):
+    before = serializers.IntegerField(
+        min_value=1,
+        required=False,
+        help_text="The page of seasons after this season (the `before` of the "
+        '`Link: <...>; rel="next"` header of the page before).',
+    )
+    limit = serializers.IntegerField(
+        min_value=1,
+        max_value=selectors.SEASONS_PAGE,
+        required=False,
+        default=selectors.SEASONS_PAGE,
+        help_text="Seasons in a page.",
+    )
+
+
+def next_link(request: Request, response: Response, before: int | None) -> Response:
+    """Set the `Link: <...>; rel="next"` header to this request's URL with `before`, when a
+    next page follows (`before` not None)."""
+    if before is not None:
+        following = request.query_params.copy()
+        following["before"] = str(before)
+        url = request.build_absolute_uri(f"{request.path}?{following.urlencode()}")
+        response["Link"] = f'<{url}>; rel="next"'
+    return response
+
+
+@extend_schema(
+    parameters=[ClubQuery],
+    # 400 `invalid`: a `before` or `limit` not a whole number in range; 404 `not-found`: no
+    # such club, or a `before` that names no season of it.
+    responses={200: ClubOutput, **error_responses(400, 403, 404)},
+)
 @public
 def club(request: Request, slug: str) -> Response:
-    """A club: its active members, its seasons and its all-time table."""
-    return Response(ClubOutput(selectors.club_page(club_get(slug))).data)
+    """A club: its active members, its seasons (newest first, a page at a time: `limit`, at
+    most 20; when older ones follow, the `Link` header's `rel="next"` is the next page's URL,
+    `before=<the last season's id>`) and its all-time table."""
+    query = ClubQuery(data=request.query_params)
+    query.is_valid(raise_exception=True)
+    found = query.validated_data
+    page = selectors.club_page(club_get(slug), before=found.get("before"), limit=found["limit"])
+    return next_link(request, Response(ClubOutput(page).data), page.before)
 
 
 @extend_schema(responses={200: SeasonOutput, **error_responses(403, 404)})

@@ -4,6 +4,8 @@ after the match, and, a ladder rotation of a duplicate-deal set, the whole set i
 
 from __future__ import annotations
 
+from django.db.models import Q
+
 from engine import MATCH_OVER, PLAYING
 from engine.events import GAME_ABORTED
 from games.game_settings import GameSettings
@@ -27,10 +29,18 @@ def revealed(game: Game, status: str | None = None) -> bool:
 def set_over(ladder_set: int, size: int) -> bool:
     """Every rotation of a duplicate-deal set has ended, or staff aborted one (then no more
     are made). The rotations share one seed: a rotation's cards, shown early, would be the
-    next rotation's (docs/ladders.md)."""
-    games = Game.objects.filter(context__ladder_set=ladder_set)
-    if games.filter(status=PLAYING).exists():
+    next rotation's (docs/ladders.md). One query on the games' `ladder_set` index, and one more
+    for a set with rotations missing: whether one of its games ended by an abort, its last
+    event (an aborted game is over, and nothing is appended to a match that is over), read by
+    the game and version, never by a scan of the log's events of that type."""
+    games = list(
+        Game.objects.filter(context__ladder_set=ladder_set).values_list("pk", "status", "version")
+    )
+    if any(status == PLAYING for _, status, _ in games):
         return False
-    ended = games.count()
-    aborted = GameEvent.objects.filter(game__in=games, type=GAME_ABORTED).exists()
-    return ended >= size or aborted
+    if len(games) >= size:
+        return True
+    last_events = Q()
+    for pk, _, version in games:
+        last_events |= Q(game_id=pk, version=version)
+    return bool(games) and GameEvent.objects.filter(last_events, type=GAME_ABORTED).exists()

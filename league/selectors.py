@@ -50,14 +50,39 @@ class ClubPage:
     members: list[Membership]
     seasons: list[Season]
     all_time: list[AllTimeLine]
+    # The id of the last season listed, for the next page (`before`); None on the last page.
+    before: int | None = None
 
 
-def club_page(club: Club) -> ClubPage:
-    """The club's active members (oldest first), its seasons (newest first) and its all-time
-    table."""
+# Seasons a club's page and GET /api/clubs/<slug> list at once, newest first.
+SEASONS_PAGE = 20
+
+
+def club_seasons(
+    club: Club, *, before: int | None = None, limit: int | None = None
+) -> tuple[list[Season], int | None]:
+    """The club's seasons, newest first (start date, then id), `limit` at a time (SEASONS_PAGE
+    when not given): those after season `before` in that order, a keyset (never an offset), so
+    a page costs the same however many seasons the club has had. Returns the page and the id of
+    its last season when older ones follow (else None). Raises SeasonNotFound when `before` is
+    no season of the club."""
+    limit = limit or SEASONS_PAGE
+    seasons = club.seasons.select_related("competition")
+    if before is not None:
+        mark = club.seasons.filter(pk=before).values_list("start_date", flat=True).first()
+        if mark is None:
+            raise SeasonNotFound(f"season {before} of {club.slug!r}")
+        seasons = seasons.filter(Q(start_date__lt=mark) | Q(start_date=mark, pk__lt=before))
+    found = list(seasons.order_by("-start_date", "-pk")[: limit + 1])
+    return found[:limit], found[limit - 1].pk if len(found) > limit else None
+
+
+def club_page(club: Club, *, before: int | None = None, limit: int | None = None) -> ClubPage:
+    """The club's active members (oldest first), a page of its seasons (newest first,
+    club_seasons) and its all-time table, in a constant number of queries."""
     members = club.memberships.filter(status=Membership.Status.ACTIVE).select_related("user")
-    seasons = club.seasons.select_related("competition").order_by("-start_date", "-pk")
-    return ClubPage(club, list(members), list(seasons), club_all_time(club))
+    seasons, older = club_seasons(club, before=before, limit=limit)
+    return ClubPage(club, list(members), seasons, club_all_time(club), older)
 
 
 def season_of(slug: str) -> Season:

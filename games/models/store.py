@@ -63,7 +63,11 @@ class Game(models.Model):
                 fields=["grace_until"],
                 condition=models.Q(grace_until__isnull=False),
                 name="game_grace_until",
-            )
+            ),
+            # A ladder set's games (games/reveal.py set_over, the replay's and a board's
+            # question whether a rotation's cards may be shown): the games of one set, not a
+            # scan of every game. Written once with the game (context never changes after).
+            models.Index(models.F("context__ladder_set"), name="game_ladder_set"),
         ]
 
     def __str__(self) -> str:
