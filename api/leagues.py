@@ -19,6 +19,7 @@ from rest_framework.response import Response
 
 from api.auth import PEOPLE
 from api.errors import error_responses
+from api.pages import next_link
 from league import selectors, standings
 from league.clubs import club_get
 from league.models import Membership, Season
@@ -321,17 +322,6 @@ class ClubQuery(serializers.Serializer[dict[str, Any]]):
         default=selectors.SEASONS_PAGE,
         help_text="Seasons in a page.",
     )
-
-
-def next_link(request: Request, response: Response, before: int | None) -> Response:
-    """Set the `Link: <...>; rel="next"` header to this request's URL with `before`, when a
-    next page follows (`before` not None)."""
-    if before is not None:
-        following = request.query_params.copy()
-        following["before"] = str(before)
-        url = request.build_absolute_uri(f"{request.path}?{following.urlencode()}")
-        response["Link"] = f'<{url}>; rel="next"'
-    return response
 
 
 @extend_schema(
