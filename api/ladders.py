@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from api.auth import PEOPLE, person, require_scope
 from api.errors import error_responses
 from api.leagues import FAMILY_HELP, KIND, FamilyField, public
+from api.pages import next_link
 from games.errors import Forbidden, GameError
 from games.models import Bot
 from league import ladder_reads, ladders
@@ -126,7 +127,9 @@ class BotPublicOutput(serializers.Serializer[dict[str, Any]]):
     kind = serializers.ChoiceField(source="bot.kind", choices=Bot.Kind.choices)
     status = serializers.ChoiceField(source="bot.status", choices=Bot.Status.choices)
     ladders = RecordOutput(many=True)
-    recent_games = RecentGameOutput(many=True, help_text="Newest first.")
+    recent_games = RecentGameOutput(
+        many=True, help_text="Newest first, a page of them (`limit`; `Link` for the next)."
+    )
 
 
 class EntryInput(serializers.Serializer[dict[str, Any]]):
@@ -176,17 +179,45 @@ def ladder(request: Request, slug: str) -> Response:
     return Response(data)
 
 
-@extend_schema(responses={200: BotPublicOutput, **error_responses(403, 404)})
+class BotQuery(serializers.Serializer[dict[str, Any]]):
+    before = serializers.IntegerField(
+        min_value=1,
+        required=False,
+        help_text="The page of `recent_games` after this game (the `before` of the "
+        '`Link: <...>; rel="next"` header of the page before).',
+    )
+    limit = serializers.IntegerField(
+        min_value=1,
+        max_value=ladder_reads.RECENT_GAMES,
+        required=False,
+        default=ladder_reads.RECENT_GAMES,
+        help_text="Games in a page of `recent_games`.",
+    )
+
+
+@extend_schema(
+    parameters=[BotQuery],
+    # 400 `invalid`: a `before` or `limit` not a whole number in range; 404 `not-found`: no
+    # such bot; `game-not-found`: a `before` that is no game of the bot's.
+    responses={200: BotPublicOutput, **error_responses(400, 403, 404)},
+)
 @public
 def bot(request: Request, bot_id: int) -> Response:
-    """A bot's public record: its ladders (rating, history, head-to-head), its recent games."""
+    """A bot's public record: its ladders (rating, history, head-to-head), its games (newest
+    first, a page at a time: `limit`, at most 20; when older ones follow, the `Link` header's
+    `rel="next"` is the next page's URL, `before=<the last game's id>`)."""
+    query = BotQuery(data=request.query_params)
+    query.is_valid(raise_exception=True)
     found = ladder_reads.bot_of(bot_id)
+    games, older = ladder_reads.recent_games(
+        found, before=query.validated_data.get("before"), limit=query.validated_data["limit"]
+    )
     record = {
         "bot": found,
         "ladders": ladder_reads.records(Entry.objects.filter(bot=found)),
-        "recent_games": ladder_reads.recent_games(found),
+        "recent_games": games,
     }
-    return Response(BotPublicOutput(record).data)
+    return next_link(request, Response(BotPublicOutput(record).data), older)
 
 
 def _bot(request: Request, data: dict[str, Any]) -> Bot | None:

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from engine import MATCH_OVER
 from engine.events import GAME_ABORTED
+from games.errors import GameNotFound
 from games.game_settings import GameSettings
 from games.models import Bot, Game, GameEvent, MatchResult, Seat
 from league import ratings
@@ -241,14 +242,28 @@ class RecentGame:
     aborted: bool = False
 
 
-def recent_games(bot: Bot, *, limit: int = 20) -> list[RecentGame]:
-    """The bot's latest games, newest first: ladder games, validation games (a failed round
-    included, so its owner sees what went wrong) and any other; with its place once over."""
-    seats = list(
-        Seat.objects.filter(registered_bot=bot)
-        .select_related("game")
-        .order_by("-game__created_at", "-game_id")[:limit]
-    )
+# The games a bot's page and GET /api/bots/<id> list at once.
+RECENT_GAMES = 20
+
+
+def recent_games(
+    bot: Bot, *, before: int | None = None, limit: int | None = None
+) -> tuple[list[RecentGame], int | None]:
+    """The bot's games, newest first (by game id, the order they were made), `limit` at a time
+    (RECENT_GAMES when not given): those after game `before`, a keyset on the seats' index
+    (never an offset), so a page costs the same however many games the bot has played. Ladder
+    games, validation games (a failed round included, so its owner sees what went wrong) and
+    any other; with its place once over. Returns the page and the id of its last game when
+    older ones follow (else None). Raises GameNotFound when `before` is no game of the bot."""
+    limit = limit or RECENT_GAMES
+    mine = Seat.objects.filter(registered_bot=bot)
+    if before is not None:
+        if not mine.filter(game_id=before).exists():
+            raise GameNotFound(before)
+        mine = mine.filter(game_id__lt=before)
+    seats = list(mine.select_related("game").order_by("-game_id", "number")[: limit + 1])
+    older = seats[limit - 1].game_id if len(seats) > limit else None
+    seats = seats[:limit]
     games = [seat.game_id for seat in seats]
     results = MatchResult.objects.in_bulk(games)
     aborted = set(
@@ -279,4 +294,4 @@ def recent_games(bot: Bot, *, limit: int = 20) -> list[RecentGame]:
                 aborted=seat.game_id in aborted,
             )
         )
-    return found
+    return found, older

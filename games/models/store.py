@@ -131,6 +131,15 @@ class Seat(models.Model):
                 name="seat_is_a_person_or_a_bot",
             ),
         ]
+        indexes = [
+            # A registered bot's games, newest first, a page at a time (league/ladder_reads.py
+            # recent_games): the bot's seats read down from the last shown, never all sorted.
+            models.Index(
+                fields=["registered_bot", "-game"],
+                condition=models.Q(registered_bot__isnull=False),
+                name="seat_bot_games",
+            ),
+        ]
 
     def __str__(self) -> str:
         if self.registered_bot_id:
