@@ -286,7 +286,9 @@ class PersonRatingOutput(serializers.Serializer[Any]):
 class PlayerOutput(serializers.Serializer[dict[str, Any]]):
     username = serializers.CharField()
     kind = serializers.ChoiceField(choices=KIND, help_text="Always person.")
-    seasons = SeasonRecordOutput(many=True, help_text="Newest first.")
+    seasons = SeasonRecordOutput(
+        many=True, help_text="Newest first, a page of them (`limit`; `Link` for the next)."
+    )
     families = FamilyRecordOutput(many=True)
     ratings = serializers.DictField(
         child=PersonRatingOutput(),
@@ -391,13 +393,40 @@ def season_fixtures(request: Request, slug: str) -> Response:
     return Response(FixturesOutput({"season": found.slug, "rounds": rounds}).data)
 
 
-@extend_schema(responses={200: PlayerOutput, **error_responses(403, 404)})
+class PlayerQuery(serializers.Serializer[dict[str, Any]]):
+    before = serializers.IntegerField(
+        min_value=1,
+        required=False,
+        help_text="The page of `seasons` after this season (the `before` of the "
+        '`Link: <...>; rel="next"` header of the page before).',
+    )
+    limit = serializers.IntegerField(
+        min_value=1,
+        max_value=standings.PLAYER_SEASONS,
+        required=False,
+        default=standings.PLAYER_SEASONS,
+        help_text="Seasons in a page.",
+    )
+
+
+@extend_schema(
+    parameters=[PlayerQuery],
+    # 400 `invalid`: a `before` or `limit` not a whole number in range; 404 `not-found`: no
+    # such person, or a `before` that is no season they entered.
+    responses={200: PlayerOutput, **error_responses(400, 403, 404)},
+)
 @public
 def player(request: Request, username: str) -> Response:
-    """A person's league seasons (with their line of each table), per rules family their
-    finished matches of any kind, and their rating in each pool they played rated games in."""
+    """A person's league seasons (with their line of each table; newest first, a page at a
+    time: `limit`, at most 20; when older ones follow, the `Link` header's `rel="next"` is the
+    next page's URL, `before=<the last season's id>`), per rules family their finished matches
+    of any kind, and their rating in each pool they played rated games in."""
+    query = PlayerQuery(data=request.query_params)
+    query.is_valid(raise_exception=True)
     user = selectors.player_of(username)
-    seasons, families = standings.player_record(user)
+    seasons, families, older = selectors.player_page(
+        user, before=query.validated_data.get("before"), limit=query.validated_data["limit"]
+    )
     body = {
         "username": user.get_username(),
         "kind": "person",
@@ -405,4 +434,4 @@ def player(request: Request, username: str) -> Response:
         "families": [family.as_dict() for family in families],
         "ratings": {rating.family: rating for rating in reads.person_ratings(user)},
     }
-    return Response(PlayerOutput(body).data)
+    return next_link(request, Response(PlayerOutput(body).data), older)

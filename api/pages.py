@@ -9,12 +9,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 
-def next_link(request: Request, response: Response, before: int | None) -> Response:
-    """`response` with the `Link` header's `rel="next"`: this request's URL with `before`, when
-    a next page follows (`before` not None)."""
+def next_link(
+    request: Request, response: Response, before: int | None, *, name: str = "before"
+) -> Response:
+    """`response` with the `Link` header's `rel="next"`: this request's URL with `before` as
+    the parameter `name`, when a next page follows (`before` not None)."""
     if before is not None:
         following = request.query_params.copy()
-        following["before"] = str(before)
+        following[name] = str(before)
         url = request.build_absolute_uri(f"{request.path}?{following.urlencode()}")
         response["Link"] = f'<{url}>; rel="next"'
     return response

@@ -18,7 +18,7 @@ from games.errors import GameNotFound
 from games.game_settings import GameSettings
 from games.models import Bot, Game, GameEvent, MatchResult, Seat
 from league import ratings
-from league.errors import BotNotFound, LadderNotFound
+from league.errors import BotNotFound, LadderNotFound, LeagueNotFound
 from league.models import Competition, Entry, LadderMeeting, Rating, RatingChange
 from league.standings import entrant_name
 
@@ -153,6 +153,46 @@ def leaderboard(competition: Competition, *, now: Any = None) -> Board:
     unranked = [line for line in lines if line.entry.pk not in ranked_entries and line.active]
     unranked.sort(key=lambda line: line.name)
     return Board(ranked, unranked)
+
+
+# Lines of a leaderboard a ladder's page and GET /api/ladders/<slug> show at once.
+BOARD_PAGE = 50
+
+
+@dataclass(frozen=True, slots=True)
+class BoardPage:
+    """A page of a leaderboard: its lines in the board's order, the ranked ones first, then
+    those off the board."""
+
+    ranked: list[BoardLine]
+    unranked: list[BoardLine]
+    # Whether the page goes past the ranked lines (it shows those off the board that follow
+    # them, or none are left).
+    ranked_end: bool
+    # The entry id of the page's last line when more follow (the next page's `after`).
+    after: int | None
+
+
+def board_page(board: Board, *, after: int | None = None, limit: int | None = None) -> BoardPage:
+    """The `limit` lines (BOARD_PAGE when not given) that follow entry `after`'s line in the
+    board's order (ranked best first, then off the board by name), or its first lines. Raises
+    LeagueNotFound when `after` is no entrant on the board."""
+    limit = limit or BOARD_PAGE
+    lines = [*board.ranked, *board.unranked]
+    start = 0
+    if after is not None:
+        position = next((n for n, line in enumerate(lines) if line.entry.pk == after), None)
+        if position is None:
+            raise LeagueNotFound(f"entrant {after} on this leaderboard")
+        start = position + 1
+    end = start + limit
+    split = len(board.ranked)
+    return BoardPage(
+        ranked=lines[start : min(end, split)],
+        unranked=lines[max(start, split) : end],
+        ranked_end=end > split or end >= len(lines),
+        after=lines[end - 1].entry.pk if end < len(lines) else None,
+    )
 
 
 def _replace_rank(line: BoardLine, rank: int) -> BoardLine:

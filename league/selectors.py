@@ -17,7 +17,14 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from games.models import Game, MatchResult
 from league.errors import PlayerNotFound, SeasonNotFound
 from league.models import Bye, Club, Division, Entry, Fixture, FixtureSeat, Membership, Season
-from league.standings import AllTimeLine, club_all_time, entrant_name
+from league.standings import (
+    AllTimeLine,
+    FamilyRecord,
+    SeasonRecord,
+    club_all_time,
+    entrant_name,
+    player_record,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +90,24 @@ def club_page(club: Club, *, before: int | None = None, limit: int | None = None
     members = club.memberships.filter(status=Membership.Status.ACTIVE).select_related("user")
     seasons, older = club_seasons(club, before=before, limit=limit)
     return ClubPage(club, list(members), seasons, club_all_time(club), older)
+
+
+def player_page(
+    user: Any, *, before: int | None = None, limit: int | None = None
+) -> tuple[list[SeasonRecord], list[FamilyRecord], int | None]:
+    """standings.player_record after season `before` (one the person entered). Raises
+    SeasonNotFound when `before` is no season of theirs."""
+    after = None
+    if before is not None:
+        mark = (
+            Season.objects.filter(pk=before, divisions__members__entry__user=user)
+            .values_list("start_date", flat=True)
+            .first()
+        )
+        if mark is None:
+            raise SeasonNotFound(f"season {before} of {user.get_username()!r}")
+        after = (mark, before)
+    return player_record(user, after=after, limit=limit)
 
 
 def season_of(slug: str) -> Season:

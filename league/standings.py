@@ -11,13 +11,14 @@ decides a promotion or relegation line that falls inside a shared place.
 
 from __future__ import annotations
 
+import datetime
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from itertools import groupby
 from typing import Any
 
-from django.db.models import F
+from django.db.models import F, Q
 
 from engine import MATCH_OVER
 from games.game_settings import PRACTICE_KEY
@@ -267,23 +268,42 @@ def family_of(variant: Mapping[str, Any]) -> str:
     return str(variant.get("rules", ""))
 
 
-def player_record(user: Any) -> tuple[list[SeasonRecord], list[FamilyRecord]]:
-    """Every season the person entered (with their line of the table) and, per family, their
-    finished matches of any kind: matches, wins, win rate, mean points scored per hand."""
-    seasons = []
+# Seasons a player's page and GET /api/players/<username> list at once, newest first.
+PLAYER_SEASONS = 20
+
+
+def player_record(
+    user: Any, *, after: tuple[datetime.date, int] | None = None, limit: int | None = None
+) -> tuple[list[SeasonRecord], list[FamilyRecord], int | None]:
+    """The seasons the person entered, newest first (start date, then id), `limit` at a time
+    (PLAYER_SEASONS when not given): those after `after` (a season's start date and id) in that
+    order, a keyset, never an offset; each with their line of the table (every season's tables
+    read at once). Per family, their finished matches of any kind: matches, wins, win rate,
+    mean points scored per hand. The third item is the id of the page's last season when older
+    ones follow (else None). league/selectors.py `player_page` finds `after` from a season."""
+    limit = limit or PLAYER_SEASONS
     places = DivisionEntry.objects.filter(entry__user=user).select_related(
         "division__season__competition", "division__season__club", "entry"
     )
-    places = list(places.order_by("-division__season__start_date", "pk"))
-    # Every season's tables at once: a constant number of queries however many seasons.
+    if after is not None:
+        mark, before = after
+        places = places.filter(
+            Q(division__season__start_date__lt=mark)
+            | Q(division__season__start_date=mark, division__season__lt=before)
+        )
+    found = list(places.order_by("-division__season__start_date", "-division__season")[: limit + 1])
+    older = found[limit - 1].division.season_id if len(found) > limit else None
+    found = found[:limit]
+    # The page's seasons' tables at once: a constant number of queries however many seasons.
     tables = seasons_tables(
-        {place.division.season_id: place.division.season for place in places}.values()
+        {place.division.season_id: place.division.season for place in found}.values()
     )
-    for place in places:
+    seasons = []
+    for place in found:
         division = place.division
         lines = {line.entry: line for _, table in tables[division.season_id] for line in table}
         seasons.append(SeasonRecord(division.season, division, lines.get(place.entry_id)))
-    return seasons, family_records(Seat.objects.filter(user=user))
+    return seasons, family_records(Seat.objects.filter(user=user)), older
 
 
 def family_records(seats: Iterable[Seat]) -> list[FamilyRecord]:
