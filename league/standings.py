@@ -147,13 +147,13 @@ def division_tables(divisions: Iterable[Division]) -> dict[int, list[StandingLin
         return {}
     ids = [division.pk for division in divisions]
     members: dict[int, list[Entry]] = defaultdict(list)
-    for entry in (
+    for member in (
         Entry.objects.filter(division_entry__division__in=ids)
         .select_related("user", "bot")
         .annotate(division_id=F("division_entry__division_id"))
         .order_by("pk")
     ):
-        members[entry.division_id].append(entry)  # type: ignore[attr-defined]
+        members[member.division_id].append(member)
     rows = {
         (row.division_id, row.entry_id): row for row in Standing.objects.filter(division__in=ids)
     }
