@@ -4,6 +4,8 @@ after the match, and, a ladder rotation of a duplicate-deal set, the whole set i
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.db.models import Q
 
 from engine import MATCH_OVER, PLAYING
@@ -30,9 +32,7 @@ def set_over(ladder_set: int, size: int) -> bool:
     """Every rotation of a duplicate-deal set has ended, or staff aborted one (then no more
     are made). The rotations share one seed: a rotation's cards, shown early, would be the
     next rotation's (docs/ladders.md). One query on the games' `ladder_set` index, and one more
-    for a set with rotations missing: whether one of its games ended by an abort, its last
-    event (an aborted game is over, and nothing is appended to a match that is over), read by
-    the game and version, never by a scan of the log's events of that type."""
+    for a set with rotations missing: whether one of its games ended by an abort (aborted_of)."""
     games = list(
         Game.objects.filter(context__ladder_set=ladder_set).values_list("pk", "status", "version")
     )
@@ -40,7 +40,18 @@ def set_over(ladder_set: int, size: int) -> bool:
         return False
     if len(games) >= size:
         return True
+    return bool(aborted_of([(pk, version) for pk, _, version in games]))
+
+
+def aborted_of(games: Iterable[tuple[int, int]]) -> set[int]:
+    """The games among these (id, version) pairs that a staff abort ended: whose event at that
+    version, the last, is game-aborted (an aborted game is over, and nothing is appended to a
+    match that is over). One lookup per game by its game and version, so it costs the same
+    however long the matches and the log, never a scan of the log's events of that type."""
     last_events = Q()
-    for pk, _, version in games:
+    for pk, version in games:
         last_events |= Q(game_id=pk, version=version)
-    return bool(games) and GameEvent.objects.filter(last_events, type=GAME_ABORTED).exists()
+    if not last_events:
+        return set()
+    found = GameEvent.objects.filter(last_events, type=GAME_ABORTED)
+    return set(found.values_list("game_id", flat=True))

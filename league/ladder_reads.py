@@ -13,10 +13,10 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from engine import MATCH_OVER
-from engine.events import GAME_ABORTED
 from games.errors import GameNotFound
 from games.game_settings import GameSettings
-from games.models import Bot, Game, GameEvent, MatchResult, Seat
+from games.models import Bot, Game, MatchResult, Seat
+from games.reveal import aborted_of
 from league import ratings
 from league.errors import BotNotFound, LadderNotFound, LeagueNotFound
 from league.models import Competition, Entry, LadderMeeting, Rating, RatingChange
@@ -306,10 +306,8 @@ def recent_games(
     seats = seats[:limit]
     games = [seat.game_id for seat in seats]
     results = MatchResult.objects.in_bulk(games)
-    aborted = set(
-        GameEvent.objects.filter(game_id__in=games, type=GAME_ABORTED).values_list(
-            "game_id", flat=True
-        )
+    aborted = aborted_of(
+        (seat.game_id, seat.game.version) for seat in seats if seat.game.status == MATCH_OVER
     )
     competitions = {GameSettings.of(seat.game.context).competition for seat in seats}
     names = dict(Competition.objects.filter(pk__in=competitions).values_list("pk", "name"))

@@ -19,10 +19,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from engine.events import GAME_ABORTED
 from frontdoor import boundary
 from frontdoor.variant_text import time_left, variant_details, variant_title
-from games import rematch
+from games import rematch, reveal
 from games.actors import Person
 from games.errors import GameNotFound
 from games.lobby import GameRow, SeatInfo, finished_page, games_of
@@ -150,11 +149,8 @@ def fixtures_of(rows: Sequence[GameRow]) -> dict[int, FixtureMark]:
 
 def aborted_of(rows: Sequence[GameRow]) -> set[int]:
     """The games the staff aborted."""
-    ids = [row.game.pk for row in rows if row.game.status == Game.Status.MATCH_OVER]
-    return set(
-        GameEvent.objects.filter(game_id__in=ids, type=GAME_ABORTED).values_list(
-            "game_id", flat=True
-        )
+    return reveal.aborted_of(
+        (row.game.pk, row.game.version) for row in rows if row.game.status == Game.Status.MATCH_OVER
     )
 
 

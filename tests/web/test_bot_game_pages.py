@@ -111,3 +111,18 @@ def test_a_bots_queries_do_not_grow_with_its_games():
     games_of(greta, 25)
     assert all(now <= before for now, before in zip(counted(), few, strict=True))
     assert len(client.get(f"/api/bots/{greta.pk}").json()["recent_games"]) == 20
+
+
+def test_a_bots_aborted_game_is_marked_so():
+    from django.contrib.auth.models import User
+
+    from staff.actions import game_abort
+
+    greta = owned_bot(make_user(), "Greta")
+    aborted, playing = games_of(greta, 2)
+    game_abort(
+        game_id=aborted, user=User.objects.create_user("staffer", is_staff=True), reason="test"
+    )
+    html = Client().get(reverse("web:bot", args=[greta.pk])).content.decode()
+    assert "aborted" in html.split(f">Replay game {aborted}</a>")[1].split("</li>")[0]
+    assert "aborted" not in html.split(f">Watch game {playing}</a>")[1].split("</li>")[0]
