@@ -32,6 +32,7 @@ from api.bots import (
     command_input,
 )
 from api.errors import error_responses
+from api.pages import next_link
 from api.shapes import CommandShape, VersionedEvent, ViewShape
 from clocks import presence
 from frontdoor.throttles import PersonCommandThrottle
@@ -198,13 +199,7 @@ class Games(APIView):
             person=person(request), before=found.get("before"), limit=found["limit"]
         )
         rows = [row for row in page.rows if row.my_turn] if found["my_turn"] else page.rows
-        response = Response(GameRowOutput(rows, many=True).data)
-        if page.before is not None:
-            following = request.query_params.copy()
-            following["before"] = str(page.before)
-            url = request.build_absolute_uri(f"{request.path}?{following.urlencode()}")
-            response["Link"] = f'<{url}>; rel="next"'
-        return response
+        return next_link(request, Response(GameRowOutput(rows, many=True).data), page.before)
 
     @extend_schema(request=CreateInput, responses={201: GameOutput, **error_responses(400, 403)})
     def post(self, request: Request) -> Response:

@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from api.auth import PEOPLE, person, require_scope
 from api.errors import error_responses
 from api.leagues import FAMILY_HELP, KIND, FamilyField, public
+from api.pages import next_link
 from games.errors import Forbidden, GameError
 from games.models import Bot
 from league import ladder_reads, ladders
@@ -77,8 +78,14 @@ class LadderRowOutput(LadderBrief):
 
 
 class LadderOutput(LadderBrief):
-    ranked = LineOutput(many=True, help_text="Rated within the last days (docs/ladders.md).")
-    unranked = LineOutput(many=True, help_text="Entered, but never rated or away too long.")
+    ranked = LineOutput(
+        many=True,
+        help_text="Rated within the last days (docs/ladders.md): this page's, best first.",
+    )
+    unranked = LineOutput(
+        many=True,
+        help_text="Entered, but never rated or away too long: this page's, after the ranked.",
+    )
 
 
 class HistoryOutput(serializers.Serializer[Any]):
@@ -126,7 +133,9 @@ class BotPublicOutput(serializers.Serializer[dict[str, Any]]):
     kind = serializers.ChoiceField(source="bot.kind", choices=Bot.Kind.choices)
     status = serializers.ChoiceField(source="bot.status", choices=Bot.Status.choices)
     ladders = RecordOutput(many=True)
-    recent_games = RecentGameOutput(many=True, help_text="Newest first.")
+    recent_games = RecentGameOutput(
+        many=True, help_text="Newest first, a page of them (`limit`; `Link` for the next)."
+    )
 
 
 class EntryInput(serializers.Serializer[dict[str, Any]]):
@@ -164,29 +173,86 @@ def ladder_list(request: Request) -> Response:
     return Response(LadderRowOutput(ladder_reads.ladders(), many=True).data)
 
 
-@extend_schema(responses={200: LadderOutput, **error_responses(403, 404)})
+class BoardQuery(serializers.Serializer[dict[str, Any]]):
+    after = serializers.IntegerField(
+        min_value=1,
+        required=False,
+        help_text="The page of the leaderboard after this entry's line (the `after` of the "
+        '`Link: <...>; rel="next"` header of the page before).',
+    )
+    limit = serializers.IntegerField(
+        min_value=1,
+        max_value=ladder_reads.BOARD_PAGE,
+        required=False,
+        default=ladder_reads.BOARD_PAGE,
+        help_text="Lines in a page (ranked and off the board together).",
+    )
+
+
+@extend_schema(
+    parameters=[BoardQuery],
+    # 400 `invalid`: an `after` or `limit` not a whole number in range; 404 `not-found`: no
+    # such ladder, or an `after` that is no entrant on its board.
+    responses={200: LadderOutput, **error_responses(400, 403, 404)},
+)
 @public
 def ladder(request: Request, slug: str) -> Response:
-    """A ladder and its leaderboard."""
+    """A ladder and its leaderboard, a page of lines at a time (`limit`, at most 50; the ranked
+    ones first, then those off the board): when more follow, the `Link` header's
+    `rel="next"` is the next page's URL (`after=<the last line's entry>`)."""
+    query = BoardQuery(data=request.query_params)
+    query.is_valid(raise_exception=True)
     found = ladder_reads.ladder_of(slug)
-    board = ladder_reads.leaderboard(found)
+    page = ladder_reads.board_page(
+        ladder_reads.leaderboard(found),
+        after=query.validated_data.get("after"),
+        limit=query.validated_data["limit"],
+    )
     data = LadderBrief(found).data
-    data["ranked"] = LineOutput(board.ranked, many=True).data
-    data["unranked"] = LineOutput(board.unranked, many=True).data
-    return Response(data)
+    data["ranked"] = LineOutput(page.ranked, many=True).data
+    data["unranked"] = LineOutput(page.unranked, many=True).data
+    return next_link(request, Response(data), page.after, name="after")
 
 
-@extend_schema(responses={200: BotPublicOutput, **error_responses(403, 404)})
+class BotQuery(serializers.Serializer[dict[str, Any]]):
+    before = serializers.IntegerField(
+        min_value=1,
+        required=False,
+        help_text="The page of `recent_games` after this game (the `before` of the "
+        '`Link: <...>; rel="next"` header of the page before).',
+    )
+    limit = serializers.IntegerField(
+        min_value=1,
+        max_value=ladder_reads.RECENT_GAMES,
+        required=False,
+        default=ladder_reads.RECENT_GAMES,
+        help_text="Games in a page of `recent_games`.",
+    )
+
+
+@extend_schema(
+    parameters=[BotQuery],
+    # 400 `invalid`: a `before` or `limit` not a whole number in range; 404 `not-found`: no
+    # such bot; `game-not-found`: a `before` that is no game of the bot's.
+    responses={200: BotPublicOutput, **error_responses(400, 403, 404)},
+)
 @public
 def bot(request: Request, bot_id: int) -> Response:
-    """A bot's public record: its ladders (rating, history, head-to-head), its recent games."""
+    """A bot's public record: its ladders (rating, history, head-to-head), its games (newest
+    first, a page at a time: `limit`, at most 20; when older ones follow, the `Link` header's
+    `rel="next"` is the next page's URL, `before=<the last game's id>`)."""
+    query = BotQuery(data=request.query_params)
+    query.is_valid(raise_exception=True)
     found = ladder_reads.bot_of(bot_id)
+    games, older = ladder_reads.recent_games(
+        found, before=query.validated_data.get("before"), limit=query.validated_data["limit"]
+    )
     record = {
         "bot": found,
         "ladders": ladder_reads.records(Entry.objects.filter(bot=found)),
-        "recent_games": ladder_reads.recent_games(found),
+        "recent_games": games,
     }
-    return Response(BotPublicOutput(record).data)
+    return next_link(request, Response(BotPublicOutput(record).data), older)
 
 
 def _bot(request: Request, data: dict[str, Any]) -> Bot | None:

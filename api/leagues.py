@@ -19,6 +19,7 @@ from rest_framework.response import Response
 
 from api.auth import PEOPLE
 from api.errors import error_responses
+from api.pages import next_link
 from league import selectors, standings
 from league.clubs import club_get
 from league.models import Membership, Season
@@ -90,7 +91,9 @@ class ClubOutput(serializers.Serializer[selectors.ClubPage]):
     name = serializers.CharField(source="club.name")
     description = serializers.CharField(source="club.description")
     members = MemberOutput(many=True, help_text="Active members, oldest first.")
-    seasons = SeasonBrief(many=True, help_text="Newest first.")
+    seasons = SeasonBrief(
+        many=True, help_text="Newest first, a page of them (`limit`; `Link` for the next)."
+    )
     all_time = AllTimeOutput(
         many=True, help_text="Every season's every division, by league points, then wins."
     )
@@ -283,7 +286,9 @@ class PersonRatingOutput(serializers.Serializer[Any]):
 class PlayerOutput(serializers.Serializer[dict[str, Any]]):
     username = serializers.CharField()
     kind = serializers.ChoiceField(choices=KIND, help_text="Always person.")
-    seasons = SeasonRecordOutput(many=True, help_text="Newest first.")
+    seasons = SeasonRecordOutput(
+        many=True, help_text="Newest first, a page of them (`limit`; `Link` for the next)."
+    )
     families = FamilyRecordOutput(many=True)
     ratings = serializers.DictField(
         child=PersonRatingOutput(),
@@ -305,11 +310,38 @@ def clubs(request: Request) -> Response:
     return Response(ClubRowOutput(selectors.clubs(), many=True).data)
 
 
-@extend_schema(responses={200: ClubOutput, **error_responses(403, 404)})
+class ClubQuery(serializers.Serializer[dict[str, Any]]):
+    before = serializers.IntegerField(
+        min_value=1,
+        required=False,
+        help_text="The page of seasons after this season (the `before` of the "
+        '`Link: <...>; rel="next"` header of the page before).',
+    )
+    limit = serializers.IntegerField(
+        min_value=1,
+        max_value=selectors.SEASONS_PAGE,
+        required=False,
+        default=selectors.SEASONS_PAGE,
+        help_text="Seasons in a page.",
+    )
+
+
+@extend_schema(
+    parameters=[ClubQuery],
+    # 400 `invalid`: a `before` or `limit` not a whole number in range; 404 `not-found`: no
+    # such club, or a `before` that names no season of it.
+    responses={200: ClubOutput, **error_responses(400, 403, 404)},
+)
 @public
 def club(request: Request, slug: str) -> Response:
-    """A club: its active members, its seasons and its all-time table."""
-    return Response(ClubOutput(selectors.club_page(club_get(slug))).data)
+    """A club: its active members, its seasons (newest first, a page at a time: `limit`, at
+    most 20; when older ones follow, the `Link` header's `rel="next"` is the next page's URL,
+    `before=<the last season's id>`) and its all-time table."""
+    query = ClubQuery(data=request.query_params)
+    query.is_valid(raise_exception=True)
+    found = query.validated_data
+    page = selectors.club_page(club_get(slug), before=found.get("before"), limit=found["limit"])
+    return next_link(request, Response(ClubOutput(page).data), page.before)
 
 
 @extend_schema(responses={200: SeasonOutput, **error_responses(403, 404)})
@@ -361,13 +393,40 @@ def season_fixtures(request: Request, slug: str) -> Response:
     return Response(FixturesOutput({"season": found.slug, "rounds": rounds}).data)
 
 
-@extend_schema(responses={200: PlayerOutput, **error_responses(403, 404)})
+class PlayerQuery(serializers.Serializer[dict[str, Any]]):
+    before = serializers.IntegerField(
+        min_value=1,
+        required=False,
+        help_text="The page of `seasons` after this season (the `before` of the "
+        '`Link: <...>; rel="next"` header of the page before).',
+    )
+    limit = serializers.IntegerField(
+        min_value=1,
+        max_value=standings.PLAYER_SEASONS,
+        required=False,
+        default=standings.PLAYER_SEASONS,
+        help_text="Seasons in a page.",
+    )
+
+
+@extend_schema(
+    parameters=[PlayerQuery],
+    # 400 `invalid`: a `before` or `limit` not a whole number in range; 404 `not-found`: no
+    # such person, or a `before` that is no season they entered.
+    responses={200: PlayerOutput, **error_responses(400, 403, 404)},
+)
 @public
 def player(request: Request, username: str) -> Response:
-    """A person's league seasons (with their line of each table), per rules family their
-    finished matches of any kind, and their rating in each pool they played rated games in."""
+    """A person's league seasons (with their line of each table; newest first, a page at a
+    time: `limit`, at most 20; when older ones follow, the `Link` header's `rel="next"` is the
+    next page's URL, `before=<the last season's id>`), per rules family their finished matches
+    of any kind, and their rating in each pool they played rated games in."""
+    query = PlayerQuery(data=request.query_params)
+    query.is_valid(raise_exception=True)
     user = selectors.player_of(username)
-    seasons, families = standings.player_record(user)
+    seasons, families, older = selectors.player_page(
+        user, before=query.validated_data.get("before"), limit=query.validated_data["limit"]
+    )
     body = {
         "username": user.get_username(),
         "kind": "person",
@@ -375,4 +434,4 @@ def player(request: Request, username: str) -> Response:
         "families": [family.as_dict() for family in families],
         "ratings": {rating.family: rating for rating in reads.person_ratings(user)},
     }
-    return Response(PlayerOutput(body).data)
+    return next_link(request, Response(PlayerOutput(body).data), older)

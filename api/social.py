@@ -7,14 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import serializers
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import exceptions, serializers
 from rest_framework.decorators import api_view, authentication_classes
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.auth import PEOPLE, person
 from api.errors import ErrorOutput, error_responses
+from api.pages import next_link
 from social import follows, notifications
 from social.models import Notification
 
@@ -37,16 +38,25 @@ class NoticeOutput(serializers.ModelSerializer[Notification]):
 
 class InboxOutput(serializers.Serializer[dict[str, Any]]):
     unread = serializers.IntegerField(help_text="The figure on the bell.")
-    count = serializers.IntegerField(help_text="Every notice, read or not.")
-    page = serializers.IntegerField()
-    pages = serializers.IntegerField()
+    next = serializers.IntegerField(
+        allow_null=True,
+        help_text="The `before` of the next (older) page; null on the last page. The `Link` "
+        "header's `rel=\"next\"` is that page's URL.",
+    )
     results = NoticeOutput(many=True, help_text="This page's notices, newest first.")
 
 
 class InboxInput(serializers.Serializer[dict[str, Any]]):
-    page = serializers.IntegerField(min_value=1, default=1)
+    before = serializers.IntegerField(
+        min_value=1,
+        required=False,
+        help_text="The page after this notice (the `next` of the page before).",
+    )
     size = serializers.IntegerField(
-        min_value=1, max_value=notifications.PAGE_SIZE_MAX, default=notifications.PAGE_SIZE
+        min_value=1,
+        max_value=notifications.PAGE_SIZE_MAX,
+        default=notifications.PAGE_SIZE,
+        help_text=f"Notices in a page, 1 to {notifications.PAGE_SIZE_MAX}.",
     )
 
 
@@ -78,30 +88,30 @@ class FollowOutput(serializers.Serializer[follows.FollowState]):
 
 
 @extend_schema(
-    parameters=[
-        OpenApiParameter("page", int, description="From 1 (past the last: the last)."),
-        OpenApiParameter("size", int, description=f"1 to {notifications.PAGE_SIZE_MAX}."),
-    ],
-    responses={200: InboxOutput, **error_responses(400, 403)},
+    parameters=[InboxInput],
+    # 400 `invalid`: a `before` or `size` not a whole number in range; 404 `notice-not-found`:
+    # a `before` that is no notice of yours.
+    responses={200: InboxOutput, **error_responses(400, 403, 404)},
 )
 @api_view(["GET"])
 @authentication_classes(PEOPLE)
 def inbox(request: Request) -> Response:
-    """Your notices, newest first, and how many are unread: your turns, rematches offered,
-    seasons started and fixtures opened, and what other parts of the site tell you."""
+    """Your notices, newest first, a page at a time (`size`; the next page with `before`, the
+    `next` of this one, also the `Link` header's `rel="next"`), and how many are unread: your
+    turns, rematches offered, seasons started and fixtures opened, and what other parts of the
+    site tell you."""
     asked = InboxInput(data=request.query_params)
     asked.is_valid(raise_exception=True)
-    found = notifications.inbox(
-        person(request), page=asked.validated_data["page"], size=asked.validated_data["size"]
-    )
-    body = {
-        "unread": found.unread,
-        "count": found.total,
-        "page": found.page,
-        "pages": found.pages,
-        "results": found.notices,
-    }
-    return Response(InboxOutput(body).data)
+    try:
+        found = notifications.inbox(
+            person(request),
+            before=asked.validated_data.get("before"),
+            size=asked.validated_data["size"],
+        )
+    except notifications.NoticeNotFound as error:
+        raise exceptions.NotFound(error.message, code=error.code) from error
+    body = {"unread": found.unread, "next": found.before, "results": found.notices}
+    return next_link(request, Response(InboxOutput(body).data), found.before)
 
 
 @extend_schema(request=ReadInput, responses={200: ReadOutput, **error_responses(400, 403)})

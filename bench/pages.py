@@ -11,8 +11,11 @@ It fills a scratch database beside DATABASE_URL's (`<name>_pages_<pid>`, dropped
 unless `--keep`) with the project's own code, in-process (no broker: every task runs eagerly,
 as under `make run`), first to a tenth of `--events`, then to `--events`:
 
-- one long match: four people, played by the greedy bot and appended through append_decided
-  (bench/commands.py `build`), to min(10,000, events / 20) events, made once; it stays open;
+- matches of 100, 1,000 and 10,000 events (those up to events / 2, at least the first): four
+  people each, played by the greedy bot and appended through append_decided (bench/commands.py
+  `build`), made once, two of each length: one stays open (its play page, board and staff
+  inspector are timed), the other is ended by a staff abort (its replay, at its last event);
+  the longest open one is "the long match" (the events API's page);
 - people's games: `pages-alice` against four other people in turn, 2-seat official matches to
   200 points started by games.lobby.game_start and played to the end through game_command (the
   greedy bot choosing each person's move from their view), 3% of each fill;
@@ -33,7 +36,7 @@ After each fill it starts gunicorn (config.wsgi, bench/api.py's 3 workers x 2 th
 loopback port, with no REDIS_URL (so the staff dashboard's ping of the workers, which waits out
 HEALTH_TIMEOUT with a broker whatever the data, is not in its time) and times every page in the
 list PAGES below over one keep-alive connection, signed in by a session cookie (the staff user,
-`pages-alice`, or the long match's first person): `--warmups` requests, then `--requests` timed
+`pages-alice`, or an open match's first person): `--warmups` requests, then `--requests` timed
 ones; the median and the p95 (of 7, the slowest), and the bytes of the body. The SQL queries of
 each page are counted in this process, with Django's test Client on the same database under
 CaptureQueriesContext, after one untimed request. It prints a table per size, then both sizes
@@ -88,7 +91,8 @@ STAFF, ALICE = f"{PREFIX}-staff", f"{PREFIX}-alice"
 OPPONENTS = [f"{PREFIX}-{name}" for name in ("bob", "carol", "dave", "erin")]
 BUSY, HUNDRED, CLUB = f"{PREFIX}-busy", f"{PREFIX}-hundred", f"{PREFIX}-club"
 STRATEGIES = ["greedy", "colour-control", "stacker", "random"]
-LONG_MATCH = 10_000
+# The lengths of the matches whose pages are timed at each length (bench rows per length).
+MATCH_LENGTHS = (100, 1_000, 10_000)
 # Seconds a request may take, gunicorn's worker timeout and this client's.
 TIMEOUT = 300
 # Shares of each fill (the rest is the busy ladder's).
@@ -232,16 +236,41 @@ def world() -> World:
     )
 
 
-def long_match() -> Any:
-    """The longest game still playing: the long match (None before it is made)."""
-    from games.models import Game
+def match_lengths(final: int) -> list[int]:
+    """The lengths of the matches made for a fill to `final` events: those up to final / 2 (a
+    small fill's share), at least the shortest."""
+    return [length for length in MATCH_LENGTHS if length <= max(MATCH_LENGTHS[0], final // 2)]
 
-    return Game.objects.filter(status=Game.Status.PLAYING).order_by("-version").first()
+
+def match_owner(length: int, state: str) -> str:
+    """The username of the first person of the `state` ("open" or "over") match of `length`
+    events: how a reused database's matches are found again."""
+    return f"{PREFIX}-{state}-{length}"
+
+
+def sized_matches() -> dict[tuple[int, str], Any]:
+    """The matches of each length, by (length, "open" or "over")."""
+    from games.models import Seat
+
+    owners = {
+        match_owner(length, state): (length, state)
+        for length in MATCH_LENGTHS
+        for state in ("open", "over")
+    }
+    seats = Seat.objects.filter(user__username__in=owners).select_related("game", "user")
+    return {owners[seat.user.username]: seat.game for seat in seats}
+
+
+def long_match() -> Any:
+    """The longest match still open (None before the matches are made)."""
+    found = sized_matches()
+    opened = [length for length, state in found if state == "open"]
+    return found[max(opened), "open"] if opened else None
 
 
 def fill(target: int, final: int, w: World) -> None:
-    """Fill the log to `target` events: the long match (once), then each component's share of
-    what is missing, then the busy ladder for the rest."""
+    """Fill the log to `target` events: the matches of each length (once), then each
+    component's share of what is missing, then the busy ladder for the rest."""
     start = events()
     missing = target - start
     if missing <= 0:
@@ -249,7 +278,8 @@ def fill(target: int, final: int, w: World) -> None:
         return
     first = long_match() is None
     if first:
-        _timed(w, "long match", lambda: _long_match(min(LONG_MATCH, max(100, final // 20))))
+        for length in match_lengths(final):
+            _timed(w, f"{length:,}-event matches", lambda length=length: _matches(w, length))
     # Each component fills up to its share of what is missing, counted from the start (so a
     # unit that overshoots leaves less to the next); the first fill makes one unit of each, so
     # that every page has its subject.
@@ -298,10 +328,19 @@ def _timed(w: World, name: str, unit: Callable[[], object]) -> None:
     w.fill_seconds[name] = w.fill_seconds.get(name, 0.0) + time.perf_counter() - started
 
 
-def _long_match(length: int) -> None:
-    from bench.commands import build
+def _matches(w: World, length: int) -> None:
+    """Two matches of `length` events: one left open, one ended by a staff abort (a finished
+    match of that length for its replay), each found again by its first person's name."""
+    from django.contrib.auth.models import User
 
-    build(length, seed=33)
+    from bench.commands import build
+    from staff.actions import game_abort
+
+    for state in ("open", "over"):
+        game, people = build(length, seed=33 + length)
+        User.objects.filter(pk=people[0].pk).update(username=match_owner(length, state))
+        if state == "over":
+            game_abort(game_id=game.pk, user=w.staff, reason="bench: a finished match")
 
 
 def _people_game(w: World) -> None:
@@ -406,7 +445,7 @@ def _ladder_round(ladder: Any) -> None:
 class Page:
     name: str
     path: str
-    # Who asks: "staff", "alice" or "long" (the long match's first person).
+    # Who asks: "staff", "alice", or "open-<length>" (that open match's first person).
     who: str
 
 
@@ -416,6 +455,8 @@ def pages(w: World) -> list[Page]:
     from games.models import Game
 
     long = long_match()
+    matches = sorted(sized_matches().items(), key=lambda item: item[0])
+    longest = max(length for (length, state), _ in matches if state == "open")
     # The busy ladder's first finished match: the same one at every size.
     finished = (
         Game.objects.filter(status=Game.Status.MATCH_OVER, context__competition=w.busy.pk)
@@ -435,11 +476,15 @@ def pages(w: World) -> list[Page]:
         Page("staff dashboard /staff/", "/staff/", "staff"),
         Page("staff live part", "/staff/live/", "staff"),
         Page("staff activity part", "/staff/activity/", "staff"),
-        Page(
-            f"staff inspector, long match ({long.version:,} events)",
-            f"/staff/games/{long.pk}/",
-            "staff",
-        ),
+        *(
+            Page(
+                f"staff inspector, {game.version:,}-event match",
+                f"/staff/games/{game.pk}/",
+                "staff",
+            )
+            for (length, state), game in matches
+            if state == "open"
+        ),  # fmt: skip
         Page(
             f"staff inspector, finished match ({finished.version:,} events)",
             f"/staff/games/{finished.pk}/",
@@ -448,11 +493,36 @@ def pages(w: World) -> list[Page]:
         Page("staff game search (a person)", f"/staff/games/?q={ALICE}", "staff"),
         Page("staff projections", "/staff/projections/", "staff"),
         Page("staff reports", "/staff/reports/", "staff"),
-        Page("play page, long match", f"/games/{long.pk}/", "long"),
-        Page("board, long match", f"/games/{long.pk}/board", "long"),
+        *(
+            page
+            for (length, state), game in matches
+            if state == "open"
+            for page in (
+                Page(
+                    f"play page, {game.version:,}-event match",
+                    f"/games/{game.pk}/",
+                    f"open-{length}",
+                ),
+                Page(
+                    f"board, {game.version:,}-event match",
+                    f"/games/{game.pk}/board",
+                    f"open-{length}",
+                ),
+            )
+        ),  # fmt: skip
         Page("play page, short match", f"/games/{short.pk}/", "alice"),
         Page("board, short match", f"/games/{short.pk}/board", "alice"),
         Page("replay, finished match", f"/games/{finished.pk}/replay/", "alice"),
+        # At its last event, every card shown: the step that once read and told the whole log.
+        *(
+            Page(
+                f"replay, {game.version:,}-event match at its end",
+                f"/games/{game.pk}/replay/?at={game.version}&as=all",
+                "alice",
+            )
+            for (length, state), game in matches
+            if state == "over"
+        ),  # fmt: skip
         Page("lobby, playing tab", "/play/", "alice"),
         Page("lobby, finished tab", "/play/?show=finished", "alice"),
         Page("player page (many games)", f"/players/{ALICE}/", "alice"),
@@ -470,7 +540,7 @@ def pages(w: World) -> list[Page]:
         Page("GET /api/players/<name>", f"/api/players/{ALICE}", "alice"),
         Page("GET /api/games finished", "/api/games?status=finished", "alice"),
         Page("GET /api/games playing", "/api/games?status=playing", "alice"),
-        Page("GET /api/games/<long>/events", f"/api/games/{long.pk}/events", "long"),
+        Page("GET /api/games/<long>/events", f"/api/games/{long.pk}/events", f"open-{longest}"),
         Page("GET /api/me/notifications", "/api/me/notifications", "alice"),
         Page("GET /api/notifications", "/api/notifications", "alice"),
         Page("GET /api/tables", "/api/tables", "alice"),
@@ -502,11 +572,13 @@ def measure(args: argparse.Namespace, env: dict[str, str], logs: Path, w: World)
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    long = long_match()
-    clients = {"staff": Client(), "alice": Client(), "long": Client()}
+    clients = {"staff": Client(), "alice": Client()}
+    for (length, state), game in sized_matches().items():
+        if state == "open":
+            clients[f"open-{length}"] = Client()
+            clients[f"open-{length}"].force_login(game.seats.order_by("number").first().user)
     clients["staff"].force_login(w.staff)
     clients["alice"].force_login(w.alice)
-    clients["long"].force_login(long.seats.order_by("number").first().user)
     cookies = {who: f"sessionid={c.cookies['sessionid'].value}" for who, c in clients.items()}
     listed = pages(w)
     began = time.perf_counter()

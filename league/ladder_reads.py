@@ -13,12 +13,12 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from engine import MATCH_OVER
-from engine.events import GAME_ABORTED
-from games import store
+from games.errors import GameNotFound
 from games.game_settings import GameSettings
 from games.models import Bot, Game, MatchResult, Seat
+from games.reveal import aborted_of
 from league import ratings
-from league.errors import BotNotFound, LadderNotFound
+from league.errors import BotNotFound, LadderNotFound, LeagueNotFound
 from league.models import Competition, Entry, LadderMeeting, Rating, RatingChange
 from league.standings import entrant_name
 
@@ -155,6 +155,46 @@ def leaderboard(competition: Competition, *, now: Any = None) -> Board:
     return Board(ranked, unranked)
 
 
+# Lines of a leaderboard a ladder's page and GET /api/ladders/<slug> show at once.
+BOARD_PAGE = 50
+
+
+@dataclass(frozen=True, slots=True)
+class BoardPage:
+    """A page of a leaderboard: its lines in the board's order, the ranked ones first, then
+    those off the board."""
+
+    ranked: list[BoardLine]
+    unranked: list[BoardLine]
+    # Whether the page goes past the ranked lines (it shows those off the board that follow
+    # them, or none are left).
+    ranked_end: bool
+    # The entry id of the page's last line when more follow (the next page's `after`).
+    after: int | None
+
+
+def board_page(board: Board, *, after: int | None = None, limit: int | None = None) -> BoardPage:
+    """The `limit` lines (BOARD_PAGE when not given) that follow entry `after`'s line in the
+    board's order (ranked best first, then off the board by name), or its first lines. Raises
+    LeagueNotFound when `after` is no entrant on the board."""
+    limit = limit or BOARD_PAGE
+    lines = [*board.ranked, *board.unranked]
+    start = 0
+    if after is not None:
+        position = next((n for n, line in enumerate(lines) if line.entry.pk == after), None)
+        if position is None:
+            raise LeagueNotFound(f"entrant {after} on this leaderboard")
+        start = position + 1
+    end = start + limit
+    split = len(board.ranked)
+    return BoardPage(
+        ranked=lines[start : min(end, split)],
+        unranked=lines[max(start, split) : end],
+        ranked_end=end > split or end >= len(lines),
+        after=lines[end - 1].entry.pk if end < len(lines) else None,
+    )
+
+
 def _replace_rank(line: BoardLine, rank: int) -> BoardLine:
     fields = {name: getattr(line, name) for name in BoardLine.__slots__}
     return BoardLine(**{**fields, "rank": rank})
@@ -242,17 +282,33 @@ class RecentGame:
     aborted: bool = False
 
 
-def recent_games(bot: Bot, *, limit: int = 20) -> list[RecentGame]:
-    """The bot's latest games, newest first: ladder games, validation games (a failed round
-    included, so its owner sees what went wrong) and any other; with its place once over."""
-    seats = list(
-        Seat.objects.filter(registered_bot=bot)
-        .select_related("game")
-        .order_by("-game__created_at", "-game_id")[:limit]
-    )
+# The games a bot's page and GET /api/bots/<id> list at once.
+RECENT_GAMES = 20
+
+
+def recent_games(
+    bot: Bot, *, before: int | None = None, limit: int | None = None
+) -> tuple[list[RecentGame], int | None]:
+    """The bot's games, newest first (by game id, the order they were made), `limit` at a time
+    (RECENT_GAMES when not given): those after game `before`, a keyset on the seats' index
+    (never an offset), so a page costs the same however many games the bot has played. Ladder
+    games, validation games (a failed round included, so its owner sees what went wrong) and
+    any other; with its place once over. Returns the page and the id of its last game when
+    older ones follow (else None). Raises GameNotFound when `before` is no game of the bot."""
+    limit = limit or RECENT_GAMES
+    mine = Seat.objects.filter(registered_bot=bot)
+    if before is not None:
+        if not mine.filter(game_id=before).exists():
+            raise GameNotFound(before)
+        mine = mine.filter(game_id__lt=before)
+    seats = list(mine.select_related("game").order_by("-game_id", "number")[: limit + 1])
+    older = seats[limit - 1].game_id if len(seats) > limit else None
+    seats = seats[:limit]
     games = [seat.game_id for seat in seats]
     results = MatchResult.objects.in_bulk(games)
-    aborted = store.games_with_type(games, GAME_ABORTED)
+    aborted = aborted_of(
+        (seat.game_id, seat.game.version) for seat in seats if seat.game.status == MATCH_OVER
+    )
     competitions = {GameSettings.of(seat.game.context).competition for seat in seats}
     names = dict(Competition.objects.filter(pk__in=competitions).values_list("pk", "name"))
     found = []
@@ -276,4 +332,4 @@ def recent_games(bot: Bot, *, limit: int = 20) -> list[RecentGame]:
                 aborted=seat.game_id in aborted,
             )
         )
-    return found
+    return found, older

@@ -17,7 +17,14 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from games.models import Game, MatchResult
 from league.errors import PlayerNotFound, SeasonNotFound
 from league.models import Bye, Club, Division, Entry, Fixture, FixtureSeat, Membership, Season
-from league.standings import AllTimeLine, club_all_time, entrant_name
+from league.standings import (
+    AllTimeLine,
+    FamilyRecord,
+    SeasonRecord,
+    club_all_time,
+    entrant_name,
+    player_record,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,14 +57,57 @@ class ClubPage:
     members: list[Membership]
     seasons: list[Season]
     all_time: list[AllTimeLine]
+    # The id of the last season listed, for the next page (`before`); None on the last page.
+    before: int | None = None
 
 
-def club_page(club: Club) -> ClubPage:
-    """The club's active members (oldest first), its seasons (newest first) and its all-time
-    table."""
+# Seasons a club's page and GET /api/clubs/<slug> list at once, newest first.
+SEASONS_PAGE = 20
+
+
+def club_seasons(
+    club: Club, *, before: int | None = None, limit: int | None = None
+) -> tuple[list[Season], int | None]:
+    """The club's seasons, newest first (start date, then id), `limit` at a time (SEASONS_PAGE
+    when not given): those after season `before` in that order, a keyset (never an offset), so
+    a page costs the same however many seasons the club has had. Returns the page and the id of
+    its last season when older ones follow (else None). Raises SeasonNotFound when `before` is
+    no season of the club."""
+    limit = limit or SEASONS_PAGE
+    seasons = club.seasons.select_related("competition")
+    if before is not None:
+        mark = club.seasons.filter(pk=before).values_list("start_date", flat=True).first()
+        if mark is None:
+            raise SeasonNotFound(f"season {before} of {club.slug!r}")
+        seasons = seasons.filter(Q(start_date__lt=mark) | Q(start_date=mark, pk__lt=before))
+    found = list(seasons.order_by("-start_date", "-pk")[: limit + 1])
+    return found[:limit], found[limit - 1].pk if len(found) > limit else None
+
+
+def club_page(club: Club, *, before: int | None = None, limit: int | None = None) -> ClubPage:
+    """The club's active members (oldest first), a page of its seasons (newest first,
+    club_seasons) and its all-time table, in a constant number of queries."""
     members = club.memberships.filter(status=Membership.Status.ACTIVE).select_related("user")
-    seasons = club.seasons.select_related("competition").order_by("-start_date", "-pk")
-    return ClubPage(club, list(members), list(seasons), club_all_time(club))
+    seasons, older = club_seasons(club, before=before, limit=limit)
+    return ClubPage(club, list(members), seasons, club_all_time(club), older)
+
+
+def player_page(
+    user: Any, *, before: int | None = None, limit: int | None = None
+) -> tuple[list[SeasonRecord], list[FamilyRecord], int | None]:
+    """standings.player_record after season `before` (one the person entered). Raises
+    SeasonNotFound when `before` is no season of theirs."""
+    after = None
+    if before is not None:
+        mark = (
+            Season.objects.filter(pk=before, divisions__members__entry__user=user)
+            .values_list("start_date", flat=True)
+            .first()
+        )
+        if mark is None:
+            raise SeasonNotFound(f"season {before} of {user.get_username()!r}")
+        after = (mark, before)
+    return player_record(user, after=after, limit=limit)
 
 
 def season_of(slug: str) -> Season:

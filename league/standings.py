@@ -11,11 +11,14 @@ decides a promotion or relegation line that falls inside a shared place.
 
 from __future__ import annotations
 
+import datetime
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from itertools import groupby
 from typing import Any
+
+from django.db.models import F, Q
 
 from engine import MATCH_OVER
 from games.game_settings import PRACTICE_KEY
@@ -132,33 +135,54 @@ def rank(
 def division_table(division: Division) -> list[StandingLine]:
     """The division's table now: every entrant (none played yet: zeros), ranked, with the
     promotion and relegation zones marked."""
-    members = (
-        Entry.objects.filter(division_entry__division=division)
+    return division_tables([division])[division.pk]
+
+
+def division_tables(divisions: Iterable[Division]) -> dict[int, list[StandingLine]]:
+    """division_table of each division, by its id, in three queries whatever their number (the
+    entrants, their rows of the projection, their meetings); each division's season and
+    competition are read with it (select_related), or once each."""
+    divisions = list(divisions)
+    if not divisions:
+        return {}
+    ids = [division.pk for division in divisions]
+    members: dict[int, list[Entry]] = defaultdict(list)
+    for member in (
+        Entry.objects.filter(division_entry__division__in=ids)
         .select_related("user", "bot")
+        .annotate(division_id=F("division_entry__division_id"))
         .order_by("pk")
-    )
-    rows = {row.entry_id: row for row in Standing.objects.filter(division=division)}
-    table = division.season.competition.seats_per_game
-    lines = []
-    for entry in members:
-        line = StandingLine(
-            entry=entry.pk,
-            name=entrant_name(entry),
-            kind="bot" if entry.bot_id else "person",
-            user_id=entry.user_id,
-            placements=[0] * table,
-        )
-        row = rows.get(entry.pk)
-        if row is not None:
-            line.played, line.wins, line.placements = row.played, row.wins, list(row.placements)
-            line.league_points, line.hands_won = row.league_points, row.hands_won
-            line.points_scored, line.forfeits = row.points_scored, row.forfeits
-        lines.append(line)
-    ahead = {(m.entry_id, m.other_id): m.ahead for m in Meeting.objects.filter(division=division)}
-    scoring = division.season.competition.variant.get("options", {}).get("scoring")
-    ordered = rank(lines, ahead, low_points_win=scoring == "running-total")
-    _mark_zones(division, ordered)
-    return ordered
+    ):
+        members[member.division_id].append(member)
+    rows = {
+        (row.division_id, row.entry_id): row for row in Standing.objects.filter(division__in=ids)
+    }
+    ahead: dict[int, dict[tuple[int, int], int]] = defaultdict(dict)
+    for meeting in Meeting.objects.filter(division__in=ids):
+        ahead[meeting.division_id][(meeting.entry_id, meeting.other_id)] = meeting.ahead
+    tables = {}
+    for division in divisions:
+        competition = division.season.competition
+        lines = []
+        for entry in members[division.pk]:
+            line = StandingLine(
+                entry=entry.pk,
+                name=entrant_name(entry),
+                kind="bot" if entry.bot_id else "person",
+                user_id=entry.user_id,
+                placements=[0] * competition.seats_per_game,
+            )
+            row = rows.get((division.pk, entry.pk))
+            if row is not None:
+                line.played, line.wins, line.placements = row.played, row.wins, list(row.placements)
+                line.league_points, line.hands_won = row.league_points, row.hands_won
+                line.points_scored, line.forfeits = row.points_scored, row.forfeits
+            lines.append(line)
+        scoring = competition.variant.get("options", {}).get("scoring")
+        ordered = rank(lines, ahead[division.pk], low_points_win=scoring == "running-total")
+        _mark_zones(division, ordered)
+        tables[division.pk] = ordered
+    return tables
 
 
 def _mark_zones(division: Division, ordered: list[StandingLine]) -> None:
@@ -172,13 +196,31 @@ def _mark_zones(division: Division, ordered: list[StandingLine]) -> None:
 
 def season_tables(season: Season) -> list[tuple[Division, list[StandingLine]]]:
     """Each division with its table: the archived final table once the season has closed."""
-    result = []
-    for division in season.divisions.order_by("tier"):
-        if season.status == Season.Status.CLOSED and division.final_table is not None:
-            lines = [StandingLine(**line) for line in division.final_table]
-        else:
-            lines = division_table(division)
-        result.append((division, lines))
+    return seasons_tables([season])[season.pk]
+
+
+def seasons_tables(
+    seasons: Iterable[Season],
+) -> dict[int, list[tuple[Division, list[StandingLine]]]]:
+    """season_tables of each season, by its id, in a constant number of queries whatever their
+    number: their divisions, then (for the divisions with no archived table) division_tables."""
+    by_pk = {season.pk: season for season in seasons}
+    divisions = list(Division.objects.filter(season__in=list(by_pk)).order_by("season", "tier"))
+    live = []
+    for division in divisions:
+        # The season as the caller read it (with its competition), not read again.
+        division.season = by_pk[division.season_id]
+        if not (
+            division.season.status == Season.Status.CLOSED and division.final_table is not None
+        ):
+            live.append(division)
+    tables = division_tables(live)
+    result: dict[int, list[tuple[Division, list[StandingLine]]]] = {pk: [] for pk in by_pk}
+    for division in divisions:
+        lines = tables.get(division.pk)
+        if lines is None:
+            lines = [StandingLine(**line) for line in division.final_table or []]
+        result[division.season_id].append((division, lines))
     return result
 
 
@@ -226,18 +268,42 @@ def family_of(variant: Mapping[str, Any]) -> str:
     return str(variant.get("rules", ""))
 
 
-def player_record(user: Any) -> tuple[list[SeasonRecord], list[FamilyRecord]]:
-    """Every season the person entered (with their line of the table) and, per family, their
-    finished matches of any kind: matches, wins, win rate, mean points scored per hand."""
-    seasons = []
+# Seasons a player's page and GET /api/players/<username> list at once, newest first.
+PLAYER_SEASONS = 20
+
+
+def player_record(
+    user: Any, *, after: tuple[datetime.date, int] | None = None, limit: int | None = None
+) -> tuple[list[SeasonRecord], list[FamilyRecord], int | None]:
+    """The seasons the person entered, newest first (start date, then id), `limit` at a time
+    (PLAYER_SEASONS when not given): those after `after` (a season's start date and id) in that
+    order, a keyset, never an offset; each with their line of the table (every season's tables
+    read at once). Per family, their finished matches of any kind: matches, wins, win rate,
+    mean points scored per hand. The third item is the id of the page's last season when older
+    ones follow (else None). league/selectors.py `player_page` finds `after` from a season."""
+    limit = limit or PLAYER_SEASONS
     places = DivisionEntry.objects.filter(entry__user=user).select_related(
         "division__season__competition", "division__season__club", "entry"
     )
-    for place in places.order_by("-division__season__start_date", "pk"):
+    if after is not None:
+        mark, before = after
+        places = places.filter(
+            Q(division__season__start_date__lt=mark)
+            | Q(division__season__start_date=mark, division__season__lt=before)
+        )
+    found = list(places.order_by("-division__season__start_date", "-division__season")[: limit + 1])
+    older = found[limit - 1].division.season_id if len(found) > limit else None
+    found = found[:limit]
+    # The page's seasons' tables at once: a constant number of queries however many seasons.
+    tables = seasons_tables(
+        {place.division.season_id: place.division.season for place in found}.values()
+    )
+    seasons = []
+    for place in found:
         division = place.division
-        lines = {line.entry: line for _, table in season_tables(division.season) for line in table}
+        lines = {line.entry: line for _, table in tables[division.season_id] for line in table}
         seasons.append(SeasonRecord(division.season, division, lines.get(place.entry_id)))
-    return seasons, family_records(Seat.objects.filter(user=user))
+    return seasons, family_records(Seat.objects.filter(user=user)), older
 
 
 def family_records(seats: Iterable[Seat]) -> list[FamilyRecord]:
@@ -297,8 +363,10 @@ def club_all_time(club: Club) -> list[AllTimeLine]:
             "pk", "user_id", "bot_id"
         )
     }
-    for season in club.seasons.select_related("competition").order_by("start_date", "pk"):
-        for division, table in season_tables(season):
+    seasons = list(club.seasons.select_related("competition").order_by("start_date", "pk"))
+    tables = seasons_tables(seasons)
+    for season in seasons:
+        for division, table in tables[season.pk]:
             for line in table:
                 total = lines.setdefault(
                     entrants[line.entry],

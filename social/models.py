@@ -41,6 +41,8 @@ class Notification(models.Model):
         constraints = [models.UniqueConstraint(fields=["user", "key"], name="notification_once")]
         indexes = [
             models.Index(fields=["user", "read_at", "-created_at"], name="notification_inbox"),
+            # The list, newest first, a page at a time after a notice (notifications.inbox).
+            models.Index(fields=["user", "-created_at", "-id"], name="notification_list"),
             # The bell's figure: a person's unread notices, counted from this index alone.
             models.Index(
                 fields=["user"], condition=Q(read_at__isnull=True), name="notification_unread"

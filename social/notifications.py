@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 
@@ -89,20 +90,39 @@ def game_url(game_id: int) -> str:
 class Inbox:
     notices: list[Notification]
     unread: int
-    total: int
-    page: int
-    pages: int
+    # The id of the last notice of this page when older ones follow (the next page's
+    # `before`); None on the last page.
+    before: int | None
 
 
-def inbox(user: Any, *, page: int = 1, size: int = PAGE_SIZE) -> Inbox:
-    """One page of the person's notices, newest first (unread and read alike)."""
-    size = max(1, min(size, PAGE_SIZE_MAX))
+def inbox(user: Any, *, before: int | None = None, size: int | None = None) -> Inbox:
+    """A page of the person's notices, newest first (unread and read alike): the `size` after
+    notice `before` in that order, a keyset (never an offset, never a count of them all), so a
+    page costs the same however many notices the person has had. A turn's notice moves to the
+    top at each turn (`turn_started`): a page after it then goes on from where it stands now.
+    `size`: PAGE_SIZE when not given. Raises NoticeNotFound when `before` is no notice of the
+    person's."""
+    size = max(1, min(size or PAGE_SIZE, PAGE_SIZE_MAX))
     mine = Notification.objects.filter(user_id=user.pk)
-    total = mine.count()
-    pages = max(1, -(-total // size))
-    page = max(1, min(page, pages))
-    notices = list(mine.order_by("-created_at", "-pk")[(page - 1) * size : page * size])
-    return Inbox(notices, unread_count(user), total, page, pages)
+    if before is not None:
+        mark = mine.filter(pk=before).values_list("created_at", flat=True).first()
+        if mark is None:
+            raise NoticeNotFound(before)
+        mine = mine.filter(Q(created_at__lt=mark) | Q(created_at=mark, pk__lt=before))
+    found = list(mine.order_by("-created_at", "-pk")[: size + 1])
+    notices = found[:size]
+    return Inbox(notices, unread_count(user), notices[-1].pk if len(found) > size else None)
+
+
+class NoticeNotFound(LookupError):
+    """A page after a notice that is not the person's (or not at all): the API's 404
+    `notice-not-found`, the site's 404."""
+
+    code = "notice-not-found"
+
+    def __init__(self, notice: int) -> None:
+        self.message = f"there is no notice {notice} of yours"
+        super().__init__(self.message)
 
 
 def mark_read(user: Any, ids: list[int] | None = None) -> int:

@@ -298,12 +298,18 @@ class Found:
     matched: list[str]
 
 
-def search(query: str, *, limit: int = SEARCH_LIMIT) -> list[Found]:
+def search(
+    query: str, *, before: int | None = None, limit: int | None = None
+) -> tuple[list[Found], int | None]:
     """Games by id (`123` or `#123`), player username, bot name (a built-in strategy or a
-    registered bot), or competition slug; the newest first. Parts of names match
-    (case-insensitive), an id only whole. An empty query finds the latest games."""
+    registered bot), or competition slug; the newest first (by id), `limit` at a time
+    (SEARCH_LIMIT when not given): those older than game `before`, a keyset (never an
+    offset). Parts of names match (case-insensitive), an id only whole. An empty query finds
+    the latest games. Returns the page and the id of its last game when older ones match (the
+    next page's `before`), else None."""
     query = query.strip()
-    games = Game.objects.all()
+    limit = limit or SEARCH_LIMIT
+    games = Game.objects.all() if before is None else Game.objects.filter(pk__lt=before)
     slugs: dict[int, str] = {}
     if query:
         by_slug = Competition.objects.filter(slug__icontains=query).values_list("pk", "slug")
@@ -319,10 +325,12 @@ def search(query: str, *, limit: int = SEARCH_LIMIT) -> list[Found]:
             condition |= Q(pk=int(number[1]))
         games = games.filter(condition).distinct()
     seats = Prefetch("seats", Seat.objects.select_related("user", "registered_bot"))
-    found = list(games.prefetch_related(seats).order_by("-pk")[:limit])
+    found = list(games.prefetch_related(seats).order_by("-pk")[: limit + 1])
+    older = found[limit - 1].pk if len(found) > limit else None
+    found = found[:limit]
     competitions = {GameSettings.of(game.context).competition for game in found} - {None}
     slugs = dict(Competition.objects.filter(pk__in=competitions).values_list("pk", "slug"))
-    return [_found(game, query, slugs) for game in found]
+    return [_found(game, query, slugs) for game in found], older
 
 
 def _found(game: Game, query: str, slugs: dict[int, str]) -> Found:

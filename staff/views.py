@@ -67,7 +67,18 @@ def _activity_context() -> dict[str, object]:
 def game_search(request: HttpRequest) -> HttpResponse:
     """Games by id, player, bot or competition slug (`?q=`), each linking to its inspector."""
     query = request.GET.get("q", "").strip()
-    context = {"query": query, "results": inspector.search(query), "limit": inspector.SEARCH_LIMIT}
+    # A page at a time, the next older than the last game shown (`before`, a game id: games
+    # before it need not match, so any id is a place in the list; not a number is 400).
+    before = boundary.integer(request.GET, "before")
+    results, older = inspector.search(query, before=before)
+    context = {
+        "query": query,
+        "results": results,
+        "limit": inspector.SEARCH_LIMIT,
+        # The next page's `before` (the id of the last game shown), or None on the last page.
+        "older": older,
+        "before": before,
+    }
     return render(request, "staff/search.html", context)
 
 

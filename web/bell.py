@@ -17,6 +17,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from frontdoor import boundary
 from games.actors import is_person
 from games.lobby import seat_listing
 from games.models import Game
@@ -72,23 +73,20 @@ def following(user: Any) -> list[Watched]:
     ]
 
 
-def _page(request: HttpRequest) -> int:
-    try:
-        return int(request.GET.get("page", "1"))
-    except ValueError:
-        return 1
-
-
 @login_required
 @require_GET
 def inbox(request: HttpRequest) -> HttpResponse:
-    """The person's notices, newest first, and the people they follow."""
-    found = notifications.inbox(request.user, page=_page(request))
+    """The person's notices, newest first, a page at a time (the next after the last shown,
+    `?before=`), and the people they follow."""
+    try:
+        found = notifications.inbox(request.user, before=boundary.integer(request.GET, "before"))
+    except notifications.NoticeNotFound as error:
+        raise Http404(error.message) from error
     context = {
         "inbox": found,
         "following": following(request.user),
-        "previous": found.page - 1 if found.page > 1 else None,
-        "next": found.page + 1 if found.page < found.pages else None,
+        # The next (older) page's `before`, or None on the last page.
+        "older": found.before,
     }
     return render(request, "notices/inbox.html", context)
 

@@ -28,8 +28,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from botcalls import reads as call_reads
 from bots import registry as bot_registry
+from frontdoor import boundary
 from frontdoor.throttles import BotChangesThrottle
-from games.errors import GameError
+from games.errors import GameError, GameNotFound
 from games.models import Bot
 from league import ladder_reads
 from league.errors import BotNotFound
@@ -139,8 +140,16 @@ def my_bot_or_404(request: SignedInRequest, bot_id: int) -> Bot:
     return bot
 
 
-def bot_context(bot: Bot) -> dict[str, object]:
-    """What the public page and the owner's page both show."""
+def bot_context(bot: Bot, request: HttpRequest) -> dict[str, object]:
+    """What the public page and the owner's page both show: its ladders, and a page of its
+    games (the next after the last shown: `?before=`, a game's id; 404 for a game that is not
+    the bot's, 400 for one that is no number)."""
+    try:
+        games, older = ladder_reads.recent_games(
+            bot, before=boundary.integer(request.GET, "before")
+        )
+    except GameNotFound as error:
+        raise Http404(error.message) from error
     # A staff suspension is not the strikes': its reason (status_reason) is the staff's alone.
     words = STAFF_SUSPENDED if bot.suspended_by_staff else STATUS_WORDS.get(bot.status, bot.status)
     return {
@@ -148,7 +157,9 @@ def bot_context(bot: Bot) -> dict[str, object]:
         "status_words": words,
         "kind_words": KIND_WORDS.get(bot.kind, bot.kind),
         "panels": ladder_panels(Entry.objects.filter(bot=bot)),
-        "games": [GameRow(game) for game in ladder_reads.recent_games(bot)],
+        "games": [GameRow(game) for game in games],
+        # The id of the last game shown when older ones follow (the next page's `before`).
+        "older_games": older,
     }
 
 
@@ -156,7 +167,7 @@ def bot_context(bot: Bot) -> dict[str, object]:
 def bot(request: HttpRequest, bot_id: int) -> HttpResponse:
     """A bot's public page."""
     found = bot_or_404(bot_id)
-    context = {**bot_context(found), "mine": request.user.pk == found.owner_id}
+    context = {**bot_context(found, request), "mine": request.user.pk == found.owner_id}
     return render(request, "bots/bot.html", context)
 
 
@@ -268,7 +279,7 @@ def my_bot(request: SignedInRequest, bot_id: int) -> HttpResponse:
                     messages.success(request, f"{changed.name} is changed.")
                 return redirect("web:my-bot", bot_id=found.pk)
     context = {
-        **bot_context(found),
+        **bot_context(found, request),
         "form": form,
         "calls": call_reads.calls_of(found.pk, limit=RECENT_CALLS),
         "ladders": ladder_options(found),

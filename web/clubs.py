@@ -26,10 +26,11 @@ from django.urls import reverse
 from django.utils.text import capfirst
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from frontdoor import boundary
 from frontdoor.variant_text import variant_title
 from games.errors import GameError
-from league import clubs, seasons, standings
-from league.errors import ClubError, ClubNotFound, InvalidCompetition
+from league import clubs, seasons, selectors, standings
+from league.errors import ClubError, ClubNotFound, InvalidCompetition, SeasonNotFound
 from league.models import Club, Membership, Season
 from tournaments import services as tournament_services
 from web import chat
@@ -195,7 +196,13 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
     member = clubs.is_member(club, user)
     admin = clubs.is_admin(club, user)
     memberships = club.memberships.select_related("user")
-    club_seasons = list(club.seasons.select_related("competition"))
+    # A page of seasons, newest first; the next after the last shown (`before`).
+    try:
+        club_seasons, older = selectors.club_seasons(
+            club, before=boundary.integer(request.GET, "before")
+        )
+    except SeasonNotFound as error:
+        raise Http404(error.message) from error
     context = {
         "club": club,
         "membership": membership,
@@ -217,6 +224,8 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
             for status, label in SEASON_GROUPS
         ],
         "has_seasons": bool(club_seasons),
+        # The id of the last season listed when older ones follow (the next page's `before`).
+        "older": older,
         "all_time": standings.club_all_time(club),
         "invite_url": (
             request.build_absolute_uri(reverse("web:club-join", args=[club.slug, club.invite_code]))

@@ -26,7 +26,7 @@ from frontdoor.variant_text import variant_details, variant_title
 from games.errors import GameError
 from games.models import Bot
 from league import ladder_reads
-from league.errors import LadderNotFound
+from league.errors import LadderNotFound, LeagueNotFound
 from league.ladder_reads import BoardLine
 from league.ladders import is_for_bots, ladder_enter, ladder_leave
 from league.models import Competition, Entry
@@ -186,13 +186,22 @@ def ladder(request: HttpRequest, slug: str) -> HttpResponse:
     found = ladder_or_404(slug)
     now = timezone.now()
     board = ladder_reads.leaderboard(found, now=now)
+    # A page of the board at a time: the lines after entry `?after=` (ladder_reads.board_page).
+    try:
+        page = ladder_reads.board_page(board, after=boundary.integer(request.GET, "after"))
+    except LeagueNotFound as error:
+        raise Http404(error.message) from error
     rules, details = describe(found)
     context = {
         "ladder": found,
         "rules": rules,
         "details": details,
-        "ranked": shown(board.ranked, now),
-        "unranked": shown(board.unranked, now),
+        "ranked": shown(page.ranked, now),
+        "unranked": shown(page.unranked, now),
+        # Whether this page reaches the end of the ranked lines (the off-board ones follow).
+        "ranked_end": page.ranked_end,
+        # The next page's `after` (the entry of the last line shown), or None on the last page.
+        "more": page.after,
         "options": (entry_options(found, request.user) if isinstance(request.user, User) else []),
         "here": request.path,
     }

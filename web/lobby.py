@@ -19,10 +19,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from engine.events import GAME_ABORTED
 from frontdoor import boundary
 from frontdoor.variant_text import time_left, variant_details, variant_title
-from games import rematch, store
+from games import rematch, reveal, store
 from games.actors import Person
 from games.errors import GameNotFound
 from games.lobby import GameRow, SeatInfo, finished_page, games_of
@@ -150,8 +149,9 @@ def fixtures_of(rows: Sequence[GameRow]) -> dict[int, FixtureMark]:
 
 def aborted_of(rows: Sequence[GameRow]) -> set[int]:
     """The games the staff aborted."""
-    ids = [row.game.pk for row in rows if row.game.status == Game.Status.MATCH_OVER]
-    return store.games_with_type(ids, GAME_ABORTED)
+    return reveal.aborted_of(
+        (row.game.pk, row.game.version) for row in rows if row.game.status == Game.Status.MATCH_OVER
+    )
 
 
 def lobby_games(rows: Sequence[GameRow], person: Person) -> list[LobbyGame]:

@@ -1,8 +1,8 @@
-"""The player page (/players/<username>/): every season the person entered (club, season,
+"""The player page (/players/<username>/): the seasons the person entered (club, season,
 family, division, rank and league points), their rating in each pool with its history chart and
 the rated games behind it (web/ratings.py), their record per family over all their finished
-games (league.standings.player_record), and their latest finished games with links to the
-replays. Public, like the season tables that link to it.
+games (league.standings.player_record; the seasons a page at a time), and their latest
+finished games with links to the replays. Public, like the season tables that link to it.
 """
 
 from __future__ import annotations
@@ -16,13 +16,16 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from frontdoor import boundary
 from frontdoor.variant_text import family_name, variant_title
 from games.actors import seats_held
 from games.game_settings import PRACTICE_KEY
 from games.lobby import seat_listing
 from games.models import Bot, Game, MatchResult
+from league import selectors
+from league.errors import SeasonNotFound
 from league.models import Fixture, Season
-from league.standings import FamilyRecord, SeasonRecord, player_record
+from league.standings import FamilyRecord, SeasonRecord
 from ratings.reads import provisional_games
 from web import follows
 from web.ratings import person_panels
@@ -149,10 +152,18 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     person = User.objects.filter(username=username, is_active=True).first()
     if person is None:
         raise Http404(f"nobody is called {username!r}")
-    seasons, families = player_record(person)
+    # A page of their seasons, newest first; the next after the last shown (`?before=`).
+    try:
+        seasons, families, older = selectors.player_page(
+            person, before=boundary.integer(request.GET, "before")
+        )
+    except SeasonNotFound as error:
+        raise Http404(error.message) from error
     context = {
         "person": person,
         "seasons": season_lines(seasons),
+        # The id of the last season listed when older ones follow (the next page's `before`).
+        "older_seasons": older,
         "families": [FamilyLine(family_name(record.family), record) for record in families],
         "recent": recent_games(person),
         # Their rating in each pool, its chart and its rated games (web/ratings.py).

@@ -5,7 +5,9 @@ Only a finished match is replayed. Once it is over and its game reveals the log 
 match (`reveal == "after-match"`), the whole log is public: any seat's view and `all` may be
 chosen. A game that never reveals its log is replayed from the viewer's own seats (or as a
 spectator, for people who held none). The state after event N is the engine's replay of the
-log up to N (repository.state), shown through the engine's view for the chosen seat.
+log up to N (repository.state, from the newest snapshot), shown through the engine's view for
+the chosen seat; the story beside it reads only the events before N it tells (as the play page
+does), so a step costs the same at any length of match.
 """
 
 from __future__ import annotations
@@ -19,15 +21,16 @@ from django.views.decorators.http import require_GET
 
 from chat import table as chat_table
 from engine import Variant
+from engine.events import HAND_ENDED, PROMPTED
 from games import lobby, reveal
 from games.actors import seats_held
 from games.errors import Forbidden, GameError
-from games.models import Game
+from games.models import Game, GameEvent
 from games.repository import repository
-from games.visibility import game_events
+from games.visibility import events_since
 from web import board, controls, story
 from web.names import Names, seat_names
-from web.play import refused
+from web.play import STORY_EVENTS, refused
 
 ALL = "all"
 SPECTATOR = "spectator"
@@ -71,20 +74,20 @@ def _replay_context(request: HttpRequest, game: Game) -> dict[str, Any]:
             code="not-revealed",
         )
     seat = int(chosen) if chosen.isdigit() else None
-    events = _events(request, game, seat, revealed)
-    last = len(events)
-    at = _clamp(request.GET.get("at"), last, default=_first_turn(events))
+    # The log's length is the game's version: the events are read only around `at`, so a step
+    # costs the same at any length of match.
+    last = game.version
+    at = _clamp(request.GET.get("at"), last, default=_first_turn(game))
     variant, state, _ = repository.state(game, until=at)
     view = variant.view(state, seat)
     if chosen == ALL:
         view["hands"] = [list(hand) for hand in state.hands]
         view["lane"] = [list(lane) for lane in state.lanes]
-    shown = _as_seen(events[:at], variant, seat, chosen, revealed)
     listing = lobby.seat_listing(game)
     names = seat_names(listing)
     # "You" is the person's own seat; another seat's eyes are named by its name.
     you = seat if seat in held else None
-    lines = story.tell(shown, names, you)
+    lines, shown = _story(game, variant, at, seat, chosen, revealed, names, you)
     return {
         "game": game.pk,
         "at": at,
@@ -97,7 +100,7 @@ def _replay_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         ),
         "hand": controls.controls([], view, Names(names, you)).hand,
         "hand_owner": Names(names, you).whose(seat) if seat is not None else "",
-        "story": lines[:STORY_LINES],
+        "story": lines,
         "last_hand": board.hand_result(shown, names, you),
         # What was said at the table up to this event (both channels: the match is over).
         "said": chat_table.said_until(game_id=game.pk, viewer=request.user, version=at),
@@ -118,17 +121,44 @@ def _clamp(value: str | None, last: int, *, default: int) -> int:
     return min(max(at, 1), last)
 
 
-def _first_turn(events: list[dict[str, Any]]) -> int:
-    """The version where the first hand waits for its first move (the deal and the flip done)."""
-    return next((item["version"] for item in events if item["event"]["type"] == "prompted"), 1)
+def _first_turn(game: Game) -> int:
+    """The version where the first hand waits for its first move (the deal and the flip done):
+    the game's first prompted event, found by walking its versions up from the start."""
+    first = (
+        GameEvent.objects.filter(game=game, type=PROMPTED)
+        .order_by("version")
+        .values_list("version", flat=True)
+        .first()
+    )
+    return first or 1
 
 
-def _events(
-    request: HttpRequest, game: Game, seat: int | None, revealed: bool
-) -> list[dict[str, Any]]:
-    """The whole log as the service shows it to this viewer: public once revealed, else
+def _story(
+    game: Game,
+    variant: Variant,
+    at: int,
+    seat: int | None,
+    chosen: str,
+    revealed: bool,
+    names: list[str],
+    you: int | None,
+) -> tuple[list[story.Line], list[dict[str, Any]]]:
+    """The story's newest STORY_LINES lines up to event `at`, as the chosen eyes see them, and
+    the events read (the last hand's result among them, for the score panel): the events up to
+    `at` only, the newest STORY_EVENTS of them (four times as many when those tell too few),
+    as the play page reads its story (web/play.py). The whole log, once revealed; else
     redacted for the viewer's own seat (or as a spectator)."""
-    return game_events(game_id=game.pk, viewer=request.user, seat=None if revealed else seat)
+    window = STORY_EVENTS
+    while True:
+        after = max(0, at - window)
+        found = events_since(
+            game, variant, None if revealed else seat, after=after, until=at, marks={HAND_ENDED}
+        )
+        shown = _as_seen(found, variant, seat, chosen, revealed)
+        lines = story.tail(shown, names, you, start=after + 1, count=STORY_LINES)
+        if lines is not None:
+            return lines, shown
+        window *= 4
 
 
 def _as_seen(

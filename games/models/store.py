@@ -63,7 +63,11 @@ class Game(models.Model):
                 fields=["grace_until"],
                 condition=models.Q(grace_until__isnull=False),
                 name="game_grace_until",
-            )
+            ),
+            # A ladder set's games (games/reveal.py set_over, the replay's and a board's
+            # question whether a rotation's cards may be shown): the games of one set, not a
+            # scan of every game. Written once with the game (context never changes after).
+            models.Index(models.F("context__ladder_set"), name="game_ladder_set"),
         ]
 
     def __str__(self) -> str:
@@ -125,6 +129,15 @@ class Seat(models.Model):
                     )
                 ),
                 name="seat_is_a_person_or_a_bot",
+            ),
+        ]
+        indexes = [
+            # A registered bot's games, newest first, a page at a time (league/ladder_reads.py
+            # recent_games): the bot's seats read down from the last shown, never all sorted.
+            models.Index(
+                fields=["registered_bot", "-game"],
+                condition=models.Q(registered_bot__isnull=False),
+                name="seat_bot_games",
             ),
         ]
 

@@ -118,3 +118,19 @@ def test_the_lobby_shows_older_games_a_page_at_a_time(client, ada, monkeypatch):
 
     assert client.get("/play/?show=finished&before=999999").status_code == 404
     assert client.get("/play/?show=finished&before=x").status_code == 400
+
+
+def test_an_aborted_game_is_marked_so_and_a_finished_one_is_not(client, ada):
+    aborted, other = games_of(ada, 2)
+    finish(aborted)
+    # The other is over too, but not by an abort: its last event is no game-aborted.
+    Game.objects.filter(pk=other.pk).update(status=Game.Status.MATCH_OVER)
+
+    html = client.get("/play/?show=finished").content.decode()
+    cards = {
+        int(found[1]): card
+        for card in html.split('<li class="game')[1:]
+        if (found := re.search(r'aria-label="Open game (\d+)"', card))
+    }
+    assert "Aborted</strong> by the staff" in cards[aborted.pk]
+    assert "Aborted" not in cards[other.pk]

@@ -60,10 +60,17 @@ def test_the_pages_bench_prints_both_tables_and_its_two_last_lines():
         for page in (
             "staff dashboard /staff/", "staff activity part", "lobby, finished tab",
             "player page (many games)", "GET /api/players/<name>", "GET /api/games finished",
-            "100-bot ladder page", "play page, short match", "board, long match",
+            "100-bot ladder page", "play page, short match",
         ):  # fmt: skip
             assert page in pages, output
-        assert any(page.startswith("staff inspector, long match") for page in pages), output
+        # A row per length of match (100 and 1,000 events at this size) for each of these.
+        for kind in ("staff inspector", "play page", "board", "replay"):
+            lengths = {
+                int(found[1].replace(",", "")) // 100
+                for page in pages
+                if (found := re.match(rf"{kind}, ([\d,]+)-event match", page))
+            }
+            assert lengths == {1, 10}, (kind, output)
         # Every page answered (a failing one is named with its status).
         assert not any("(HTTP " in page for page in pages), output
         assert all(int(row["queries"]) > 0 for row in rows), output

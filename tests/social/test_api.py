@@ -4,6 +4,8 @@ refusals with stable codes."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -29,18 +31,34 @@ def test_the_list_pages_newest_first_with_the_unread_count():
     notify(make_user(), "other", "Not ana's", key="x")
     Notification.objects.filter(user=ana, key="n0").update(read_at="2026-01-01T00:00:00Z")
     client = api_of(ana)
-    body = client.get("/api/notifications", {"size": 2}).json()
-    assert (body["unread"], body["count"], body["page"], body["pages"]) == (4, 5, 1, 3)
+    answer = client.get("/api/notifications", {"size": 2})
+    body = answer.json()
+    assert body["unread"] == 4
     assert [n["text"] for n in body["results"]] == ["Notice 4", "Notice 3"]
     first = body["results"][0]
     assert set(first) == {"id", "kind", "text", "url", "game", "created_at", "read", "read_at"}
     assert first["read"] is False and first["url"] == "/play/" and first["kind"] == "other"
-    last = client.get("/api/notifications", {"size": 2, "page": 3}).json()
-    assert [(n["text"], n["read"]) for n in last["results"]] == [("Notice 0", True)]
-    # Past the last page: the last.
-    assert client.get("/api/notifications", {"size": 2, "page": 9}).json()["page"] == 3
-    refused = client.get("/api/notifications", {"size": 0})
-    assert refused.status_code == 400 and refused.json()["code"] == "invalid"
+    # The next page: after the last notice shown, in the body and the Link header.
+    assert body["next"] == body["results"][1]["id"]
+    link = re.fullmatch(r'<(?P<url>[^>]+)>; rel="next"', answer["Link"])
+    assert link and f"before={body['next']}" in link["url"] and "size=2" in link["url"]
+    second = client.get(link["url"]).json()
+    assert [n["text"] for n in second["results"]] == ["Notice 2", "Notice 1"]
+    last = client.get("/api/notifications", {"size": 2, "before": second["next"]})
+    assert [(n["text"], n["read"]) for n in last.json()["results"]] == [("Notice 0", True)]
+    assert last.json()["next"] is None and "Link" not in last
+    for query, status, code in (
+        ({"size": 0}, 400, "invalid"),
+        ({"size": 101}, 400, "invalid"),
+        ({"before": "x"}, 400, "invalid"),
+        ({"before": 0}, 400, "invalid"),
+        # Another person's notice, or none: no page after it.
+        ({"before": Notification.objects.exclude(user=ana).get().pk}, 404, "notice-not-found"),
+        ({"before": 999999}, 404, "notice-not-found"),
+    ):
+        refused = client.get("/api/notifications", query)
+        assert (refused.status_code, refused.json()["code"]) == (status, code), query
+        assert refused.json()["message"]
     assert APIClient().get("/api/notifications").status_code in (401, 403)
 
 

@@ -167,3 +167,54 @@ def test_a_season_start_and_each_fixture_reach_the_people_entered():
     # The rounds open again (the beat sweep runs it every few minutes): nothing told twice.
     open_due_rounds(season=season)
     assert Notification.objects.filter(user=ada).count() == len(notices)
+
+
+def test_the_list_shows_older_notices_a_page_at_a_time(monkeypatch):
+    from social import notifications
+
+    monkeypatch.setattr(notifications, "PAGE_SIZE", 2)
+    ana = make_user()
+    for number in range(3):
+        notify(ana, "other", f"Notice {number}", key=f"n{number}")
+    client = client_of(ana)
+
+    def shown(html: str) -> list[str]:
+        return re.findall(r"Notice \d", html)
+
+    first = client.get("/notifications/").content.decode()
+    older = re.search(r'<a href="\?before=(\d+)">Older</a>', first)
+    assert shown(first) == ["Notice 2", "Notice 1"]
+    assert older and int(older[1]) == Notification.objects.get(user=ana, key="n1").pk
+
+    second = client.get(f"/notifications/?before={older[1]}").content.decode()
+    assert shown(second) == ["Notice 0"]
+    assert ">Older</a>" not in second and ">Newest</a>" in second
+
+    assert client.get("/notifications/?before=999999").status_code == 404
+    assert client.get("/notifications/?before=x").status_code == 400
+
+
+def test_the_lists_queries_do_not_grow_with_the_notices():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    ana = make_user()
+    client = client_of(ana)
+
+    def counted() -> tuple[int, int]:
+        found = []
+        for url in ("/notifications/", "/api/notifications"):
+            with CaptureQueriesContext(connection) as queries:
+                assert client.get(url).status_code == 200
+            found.append(len(queries))
+        return found[0], found[1]
+
+    for number in range(3):
+        notify(ana, "other", f"Notice {number}", key=f"a{number}")
+    few = counted()
+    for number in range(70):
+        notify(ana, "other", f"Notice {number}", key=f"b{number}")
+    page, api = counted()
+    assert page <= few[0] and api <= few[1]
+    # And a page holds what it says, however many there are.
+    assert len(client.get("/api/notifications").json()["results"]) == 30

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
@@ -13,7 +14,9 @@ from html.parser import HTMLParser
 import pytest
 import time_machine
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from bots import turns
 from engine.events import GAME_ABORTED
@@ -247,7 +250,7 @@ def games():
 
 
 def found(query: str) -> list[int]:
-    return [result.game.pk for result in inspector.search(query)]
+    return [result.game.pk for result in inspector.search(query)[0]]
 
 
 def test_search_by_id_player_bot_and_competition(games):
@@ -264,10 +267,54 @@ def test_search_by_id_player_bot_and_competition(games):
     assert found("nobody-at-all") == []
     # An empty query lists the latest games.
     assert found("")[:3] == [cup.pk, bot.pk, people.pk]
-    why = {r.game.pk: r.matched for r in inspector.search("winter-cup")}
+    why = {r.game.pk: r.matched for r in inspector.search("winter-cup")[0]}
     assert why == {cup.pk: ["competition"]}
-    assert [r.matched for r in inspector.search(str(people.pk))] == [["id"]]
-    assert [r.matched for r in inspector.search("random")] == [["bot"], ["bot"]]
+    assert [r.matched for r in inspector.search(str(people.pk))[0]] == [["id"]]
+    assert [r.matched for r in inspector.search("random")[0]] == [["bot"], ["bot"]]
+
+
+def test_the_search_shows_older_games_a_page_at_a_time(monkeypatch):
+    monkeypatch.setattr(inspector, "SEARCH_LIMIT", 2)
+    ada = make_user("adalinde")
+    games = [
+        game_create(variant_spec=SHORT, seats=[SeatSpec(user=ada), SeatSpec(bot="greedy")], seed=n)
+        for n in range(3)
+    ]
+    game_create(variant_spec=SHORT, seats=[SeatSpec(bot="random"), SeatSpec(bot="greedy")])
+    client = staff_client()
+
+    def shown(html: str) -> list[int]:
+        return [int(pk) for pk in re.findall(r'<tr data-game="(\d+)">', html)]
+
+    first = client.get("/staff/games/", {"q": "adalinde"}).content.decode()
+    assert shown(first) == [games[2].pk, games[1].pk]
+    older = re.search(r'href="\?q=adalinde&amp;before=(\d+)">Older games</a>', first)
+    assert older and int(older[1]) == games[1].pk
+    second = client.get("/staff/games/", {"q": "adalinde", "before": older[1]}).content.decode()
+    assert shown(second) == [games[0].pk]
+    assert "Older games" not in second and "The newest" not in second
+    assert client.get("/staff/games/", {"q": "adalinde", "before": "x"}).status_code == 400
+
+
+def test_the_searchs_queries_do_not_grow_with_a_persons_games():
+    ada = make_user("adalinde")
+    client = staff_client()
+
+    def counted() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get("/staff/games/", {"q": "adalinde"}).status_code == 200
+        return len(queries)
+
+    def play(count: int) -> None:
+        for n in range(count):
+            game_create(
+                variant_spec=SHORT, seats=[SeatSpec(user=ada), SeatSpec(bot="greedy")], seed=n
+            )
+
+    play(2)
+    few = counted()
+    play(55)
+    assert counted() <= few
 
 
 def test_the_search_page_links_each_game_to_its_inspector(games):

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.models import Game
 from games.repository import repository
+from games.store import _NO_END
 from games.visibility import game_events
 from tests.web.tables import advance, page_cards, people_game
+from web import replay as web_replay
 
 pytestmark = pytest.mark.django_db
 
@@ -173,3 +178,30 @@ def test_the_story_runs_up_to_the_step():
     assert "was turned up." in html
     assert "The match is over" not in html
     assert 'story__line--current" data-version="3"' in html
+
+
+def story_of(html: str) -> list[str]:
+    return re.findall(r'data-version="(\d+)"', html)
+
+
+def test_a_step_reads_the_log_around_it_not_the_whole_match(monkeypatch):
+    game, people = finished()
+    client = signed_in(people[0])
+    at = game.version - 1
+    whole = replay(client, game, at=at).content.decode()
+    # A window of 8 events for 3 lines, as a long match's step reads STORY_EVENTS of thousands.
+    monkeypatch.setattr(web_replay, "STORY_EVENTS", 8)
+    monkeypatch.setattr(web_replay, "STORY_LINES", 3)
+    with CaptureQueriesContext(connection) as queries:
+        windowed = replay(client, game, at=at).content.decode()
+
+    # The same story (its newest lines) and board as when the window held the whole log...
+    assert story_of(windowed) == story_of(whole)[:3] and len(story_of(whole)) > 3
+    assert page_cards(windowed) == page_cards(whole)
+    # ...from the events near `at` (four times the window when it told too few), never the
+    # log from its start (the board's state folds from the newest snapshot: this short match
+    # has none, a long one one every snapshots.EVERY events), never the whole log.
+    sql = [q["sql"] for q in queries.captured_queries]
+    told = [text for text in sql if text.startswith("SELECT version, type")]
+    assert told and not any(" version > 0 AND" in text.split("UNION")[0] for text in told), told
+    assert not any(f"version <= {_NO_END}" in text for text in sql)

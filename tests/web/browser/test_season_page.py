@@ -33,7 +33,7 @@ def test_the_player_page_shows_the_season_and_opens_a_replay(open_page, finished
     page = open_page(ben, reverse("web:player", args=["ada"]))
 
     assert page.get_by_role("heading", level=1).inner_text() == "ada"
-    seasons = page.get_by_role("table", name="Every season ada entered, newest first")
+    seasons = page.get_by_role("table", name="The seasons ada entered, newest first")
     row = seasons.get_by_role("row").nth(1)
     assert row.get_by_role("link", name="Autumn League").get_attribute("href") == (
         "/seasons/autumn/"
