@@ -271,15 +271,17 @@ def long_match() -> Any:
 def fill(target: int, final: int, w: World) -> None:
     """Fill the log to `target` events: the matches of each length (once), then each
     component's share of what is missing, then the busy ladder for the rest."""
+    # The matches of each length first, also in a database filled before they were in the
+    # bench (--reuse): every page timed has its subject.
+    first = long_match() is None
+    if first:
+        for length in match_lengths(final):
+            _timed(w, f"{length:,}-event matches", lambda length=length: _matches(w, length))
     start = events()
     missing = target - start
     if missing <= 0:
         print(f"fill: {start:,} events already, none added")
         return
-    first = long_match() is None
-    if first:
-        for length in match_lengths(final):
-            _timed(w, f"{length:,}-event matches", lambda length=length: _matches(w, length))
     # Each component fills up to its share of what is missing, counted from the start (so a
     # unit that overshoots leaves less to the next); the first fill makes one unit of each, so
     # that every page has its subject.
