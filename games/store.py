@@ -562,6 +562,76 @@ def read_all(
     ]
 
 
+def stream_records(
+    *,
+    after_game: int,
+    upto_game: int,
+    upto: int,
+    types: Collection[str] | None = None,
+    newest: Collection[str] = (),
+    last: bool = False,
+) -> list[Record]:
+    """The events of the games with ids in (after_game, upto_game] at global positions up to
+    `upto`, each game's in version order (games in id order): only `types` if given, and also
+    each game's newest event of each type in `newest` and, with `last`, its newest event of any
+    type (each once). What a rebuild by stream reads (games/rebuilds.py): every event a
+    projection needs of a range of games, and no other, in one query.
+
+    A game's events up to `upto` are a prefix of its versions (positions rise with them), so
+    each game's newest is found by walking its (game, version) index down from the top.
+    """
+    columns = "global_position, game_id, version, type, schema_version, data, recorded_at"
+    parts, params = [], []
+    if types is None or types:
+        part = (
+            f"SELECT {columns} FROM games_gameevent "
+            "WHERE game_id > %s AND game_id <= %s AND global_position <= %s"
+        )
+        params += [after_game, upto_game, upto]
+        if types is not None:
+            kinds = sorted(types)
+            part += f" AND type IN ({', '.join(['%s'] * len(kinds))})"
+            params += kinds
+        parts.append(part)
+    # The newest event of each game (of one type, or of any): a scalar subquery a game walks
+    # its index down from the top, then the event by (game, version).
+    marks = [*sorted(newest), *([None] if last else [])]
+    for number, kind in enumerate(marks):
+        typed = " AND x.type = %s" if kind is not None else ""
+        parts.append(
+            f"SELECT {', '.join('e.' + c for c in columns.split(', '))} FROM games_gameevent e "
+            f"JOIN (SELECT g.id AS game, (SELECT x.version FROM games_gameevent x "
+            f"WHERE x.game_id = g.id AND x.global_position <= %s{typed} "
+            f"ORDER BY x.version DESC LIMIT 1) AS version FROM games_game g "
+            f"WHERE g.id > %s AND g.id <= %s) AS n{number} "
+            f"ON e.game_id = n{number}.game AND e.version = n{number}.version"
+        )
+        params += [upto, *([kind] if kind is not None else []), after_game, upto_game]
+    if not parts:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(" UNION ALL ".join(parts) + " ORDER BY game_id, version", params)
+        rows = cursor.fetchall()
+    records, seen = [], None
+    for position, game_id, version, kind, schema, data, recorded_at in rows:
+        if (game_id, version) == seen:
+            continue  # a newest event that is also of `types`
+        seen = (game_id, version)
+        if isinstance(data, str):
+            data = _loads(data)
+        records.append(Record(position, game_id, version, _event(kind, schema, data), recorded_at))
+    return records
+
+
+def _loads(text: str) -> Any:
+    """orjson's parse (several times json's), json's for what orjson refuses (an integer past
+    64 bits)."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
+
+
 # Above any version a game can reach (PositiveIntegerField).
 _NO_END = 2**31 - 1
 

@@ -13,13 +13,14 @@ from datetime import timedelta
 
 from celery import shared_task
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
 from bots import turns
 from bots.remote import leases, validation
 from clocks import deadlines, overdue
-from games import projections
-from games.models import Bot, Game
+from games import projections, rebuilds
+from games.models import Bot, Game, RebuildRun
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +89,37 @@ def run_projections() -> None:
     """Catch every projection up with the log (each runner locks its own checkpoint)."""
     for name in projections.PROJECTIONS:
         projections.run(name)
+
+
+@shared_task(ignore_result=True)
+def rebuild_partition(partition_id: int) -> None:
+    """Fold one partition of a rebuild run to its end (games/rebuilds.py); safe to run twice:
+    a second runner waits for the partition's lock and goes on from its checkpoint."""
+    rebuilds.fold_partition(partition_id)
+
+
+def start_rebuild(
+    names: list[str] | None = None, *, partitions: int = rebuilds.PARTITIONS
+) -> RebuildRun:
+    """Start a rebuild run of `names` (every projection by default) and send its partitions,
+    once it has committed: to the workers with a broker; without one each runs here, in turn,
+    before this returns."""
+    run = rebuilds.start(names, partitions=partitions)
+    transaction.on_commit(lambda: _send_partitions(run.pk))
+    return run
+
+
+def resume_rebuild(run_id: int | None = None) -> RebuildRun:
+    """Resume a rebuild run (the latest not done, by default): its pending partitions are sent
+    again, each from its checkpoint. rebuilds.NoRebuild if there is none."""
+    run = rebuilds.resume(run_id)
+    transaction.on_commit(lambda: _send_partitions(run.pk))
+    return run
+
+
+def _send_partitions(run_id: int) -> None:
+    for partition_id in rebuilds.pending(run_id):
+        rebuild_partition.delay(partition_id)
 
 
 @shared_task(ignore_result=True)

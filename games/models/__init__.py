@@ -15,6 +15,8 @@ from games.models.store import (
     GameLease,
     PositionCounter,
     ProjectionCheckpoint,
+    RebuildPartition,
+    RebuildRun,
     Seat,
     Snapshot,
 )
@@ -27,6 +29,8 @@ __all__ = [
     "Snapshot",
     "GameLease",
     "ProjectionCheckpoint",
+    "RebuildRun",
+    "RebuildPartition",
     "GameSummary",
     "HandResult",
     "MatchResult",
