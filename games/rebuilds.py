@@ -44,7 +44,7 @@ PARTITIONS = 4
 # Events of the log one batch of a partition covers (its games' versions, or its positions),
 # one transaction each: a stream batch reads only the few of them a projection needs.
 BATCH_EVENTS = 20_000
-LOG_BATCH = 50_000
+LOG_BATCH = 200_000
 # Games looked up at a time to cut a stream batch from.
 GAMES_AT_ONCE = 500
 

@@ -180,6 +180,27 @@ class GameEvent(models.Model):
             models.UniqueConstraint(fields=["game", "version"], name="event_version_unique"),
             models.UniqueConstraint(fields=["game", "command_id"], name="event_command_unique"),
         ]
+        indexes = [
+            # Partial indexes of the few landmark events (about 1.5% of a log; engine/events.py
+            # names them): what rebuilds read (games/rebuilds.py) and what a match's outcome
+            # reads of its stream (games.projections.match_outcome), found without reading the
+            # cards between them. Appends of other types never touch them.
+            models.Index(
+                fields=["global_position"],
+                condition=models.Q(type="match-ended"),
+                name="event_match_ended",
+            ),
+            models.Index(
+                fields=["game", "version"],
+                condition=models.Q(
+                    type__in=[
+                        "match-started", "hand-started", "hand-ended", "match-ended",
+                        "game-aborted", "seat-forfeited",
+                    ]
+                ),
+                name="event_landmarks",
+            ),  # fmt: skip
+        ]
 
     def __str__(self) -> str:
         return f"#{self.global_position} game {self.game_id} v{self.version} {self.type}"
