@@ -44,7 +44,9 @@ PARTITIONS = 4
 # Events of the log one batch of a partition covers (its games' versions, or its positions),
 # one transaction each: a stream batch reads only the few of them a projection needs.
 BATCH_EVENTS = 20_000
-LOG_BATCH = 200_000
+# A partition folded in log order covers this many times more positions a batch: it reads one
+# or two types of them (or counts them in the database).
+LOG_SPAN = 10
 # Games looked up at a time to cut a stream batch from.
 GAMES_AT_ONCE = 500
 
@@ -157,9 +159,11 @@ def resume(run_id: int | None = None) -> RebuildRun:
     return run
 
 
-def fold_partition(partition_id: int, *, max_batches: int | None = None) -> bool:
-    """Fold a partition's batches from its checkpoint to its end (or `max_batches` of them);
-    True once it is done. A failure is written on the partition and its run (FAILED, the
+def fold_partition(
+    partition_id: int, *, max_batches: int | None = None, batch_events: int = BATCH_EVENTS
+) -> bool:
+    """Fold a partition's batches from its checkpoint to its end (or `max_batches` of them, of
+    about `batch_events` events of the log each); True once it is done. A failure is written on the partition and its run (FAILED, the
     run resumes from the checkpoints) and raised."""
     batches = 0
     try:
@@ -169,7 +173,7 @@ def fold_partition(partition_id: int, *, max_batches: int | None = None) -> bool
                 found = part.select_related("run").first()
                 if found is None or found.done:
                     return True
-                if not _batch(found):
+                if not _batch(found, batch_events):
                     found.done = True
                     found.save(update_fields=["done", "updated_at"])
                     _finished(found)
@@ -181,14 +185,14 @@ def fold_partition(partition_id: int, *, max_batches: int | None = None) -> bool
     return False
 
 
-def _batch(part: RebuildPartition) -> bool:
+def _batch(part: RebuildPartition, batch_events: int) -> bool:
     """Fold the partition's next batch and move its checkpoint (the caller holds its lock);
     False when there was nothing left."""
     projection = projections.PROJECTIONS[part.projection]
     head = part.run.head
     if not part.by_stream:
         after = part.checkpoint
-        upto = min(part.high, after + LOG_BATCH)
+        upto = min(part.high, after + batch_events * LOG_SPAN)
         if upto <= after:
             return False
         types = None if projection.every_event else projection.handlers.keys()
@@ -202,7 +206,7 @@ def _batch(part: RebuildPartition) -> bool:
     taken, events = 0, 0
     for pk, version in games.values_list("pk", "version")[:GAMES_AT_ONCE]:
         taken, events = pk, events + version
-        if events >= BATCH_EVENTS:
+        if events >= batch_events:
             break
     if not taken:
         return False

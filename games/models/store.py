@@ -194,8 +194,12 @@ class GameEvent(models.Model):
                 fields=["game", "version"],
                 condition=models.Q(
                     type__in=[
-                        "match-started", "hand-started", "hand-ended", "match-ended",
-                        "game-aborted", "seat-forfeited",
+                        "match-started",
+                        "hand-started",
+                        "hand-ended",
+                        "match-ended",
+                        "game-aborted",
+                        "seat-forfeited",
                     ]
                 ),
                 name="event_landmarks",
