@@ -116,7 +116,6 @@ def main() -> int:
 
 def run(args: argparse.Namespace, env: dict[str, str], redis_url: str) -> int:
     from bench.pages import events, fill, world
-
     from games import tasks
 
     fill(args.events, args.events, world())

@@ -163,8 +163,8 @@ def fold_partition(
     partition_id: int, *, max_batches: int | None = None, batch_events: int = BATCH_EVENTS
 ) -> bool:
     """Fold a partition's batches from its checkpoint to its end (or `max_batches` of them, of
-    about `batch_events` events of the log each); True once it is done. A failure is written on the partition and its run (FAILED, the
-    run resumes from the checkpoints) and raised."""
+    about `batch_events` events of the log each); True once it is done. A failure is written
+    on the partition and its run (FAILED; a resume goes on from the checkpoints) and raised."""
     batches = 0
     try:
         while max_batches is None or batches < max_batches:

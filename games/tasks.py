@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
+from functools import partial
 
 from celery import shared_task
 from django.conf import settings
@@ -105,7 +106,7 @@ def start_rebuild(
     once it has committed: to the workers with a broker; without one each runs here, in turn,
     before this returns."""
     run = rebuilds.start(names, partitions=partitions)
-    transaction.on_commit(lambda: _send_partitions(run.pk))
+    _send_partitions_on_commit(run.pk)
     return run
 
 
@@ -113,8 +114,17 @@ def resume_rebuild(run_id: int | None = None) -> RebuildRun:
     """Resume a rebuild run (the latest not done, by default): its pending partitions are sent
     again, each from its checkpoint. rebuilds.NoRebuild if there is none."""
     run = rebuilds.resume(run_id)
-    transaction.on_commit(lambda: _send_partitions(run.pk))
+    _send_partitions_on_commit(run.pk)
     return run
+
+
+def _send_partitions_on_commit(run_id: int) -> None:
+    """To the workers once the run's rows have committed; in-process (no broker) at once, in
+    this transaction, which sees them."""
+    if rebuild_partition.app.conf.task_always_eager:
+        _send_partitions(run_id)
+    else:
+        transaction.on_commit(partial(_send_partitions, run_id))
 
 
 def _send_partitions(run_id: int) -> None:

@@ -46,16 +46,13 @@ def played(finished: int) -> Game:
     return game
 
 
-def test_a_partitioned_rebuild_in_process_gives_the_catch_ups_read_models(
-    eager_tasks, django_capture_on_commit_callbacks
-):
+def test_a_partitioned_rebuild_in_process_gives_the_catch_ups_read_models(eager_tasks):
     played(3)
     catch_up()
     caught_up = every_read_model()
     assert caught_up["game-summaries:GameSummary"] and caught_up["game-results:MatchResult"]
 
-    with django_capture_on_commit_callbacks(execute=True):
-        run = tasks.start_rebuild(partitions=3)
+    run = tasks.start_rebuild(partitions=3)
 
     assert every_read_model() == caught_up
     found = rebuilds.progress(run.pk)
@@ -79,7 +76,7 @@ def test_the_game_ranges_cover_every_game_once_with_about_as_many_events_each():
 
 
 def test_a_rebuild_resumes_a_partition_left_mid_way_and_the_catch_up_applies_the_rest(
-    eager_tasks, django_capture_on_commit_callbacks
+    eager_tasks,
 ):
     open_game = played(4)
     names = ["activity", "game-results", "game-summaries"]
@@ -103,8 +100,7 @@ def test_a_rebuild_resumes_a_partition_left_mid_way_and_the_catch_up_applies_the
     assert projections.run("game-summaries") == 0
     assert ProjectionCheckpoint.objects.get(name="game-summaries").rebuilding_id == run.pk
 
-    with django_capture_on_commit_callbacks(execute=True):
-        tasks.resume_rebuild()
+    tasks.resume_rebuild()
     run.refresh_from_db()
     assert run.state == RebuildRun.State.DONE
     assert ProjectionCheckpoint.objects.get(name="game-summaries").position == run.head
