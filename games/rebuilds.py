@@ -34,7 +34,6 @@ from django.utils import timezone
 
 from games import projections, store
 from games.models import Game, ProjectionCheckpoint, RebuildPartition, RebuildRun
-from games.projections import Projection
 
 log = logging.getLogger(__name__)
 
@@ -210,22 +209,22 @@ def _batch(part: RebuildPartition, batch_events: int) -> bool:
             break
     if not taken:
         return False
+    types = projection.stream_types
+    if types is None and not projection.every_event:
+        types = frozenset(projection.handlers)
     records = store.stream_records(
-        after_game=part.checkpoint, upto_game=taken, upto=head, **_reads(projection)
+        after_game=part.checkpoint,
+        upto_game=taken,
+        upto=head,
+        types=types,
+        newest=projection.stream_newest,
+        last=projection.stream_last,
     )
     projections.fold(projection, records, 0, head)
     part.checkpoint = taken
     part.events = min(part.total, part.events + events)
     part.save(update_fields=["checkpoint", "events", "updated_at"])
     return True
-
-
-def _reads(projection: type[Projection]) -> dict[str, object]:
-    """What a rebuild by stream reads of each game for `projection` (Projection.stream_*)."""
-    types = projection.stream_types
-    if types is None and not projection.every_event:
-        types = frozenset(projection.handlers)
-    return {"types": types, "newest": projection.stream_newest, "last": projection.stream_last}
 
 
 def _finished(part: RebuildPartition) -> None:

@@ -581,7 +581,8 @@ def stream_records(
     each game's newest is found by walking its (game, version) index down from the top.
     """
     columns = "global_position, game_id, version, type, schema_version, data, recorded_at"
-    parts, params = [], []
+    parts: list[str] = []
+    params: list[Any] = []
     if types is None or types:
         part = (
             f"SELECT {columns} FROM games_gameevent "
