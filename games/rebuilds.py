@@ -194,9 +194,9 @@ def _batch(part: RebuildPartition, batch_events: int) -> bool:
         upto = min(part.high, after + batch_events * LOG_SPAN)
         if upto <= after:
             return False
-        types = None if projection.every_event else projection.handlers.keys()
+        handled = None if projection.every_event else projection.handlers.keys()
         projections.fold(
-            projection, store.read_all(after=after, upto=upto, types=types), after, upto
+            projection, store.read_all(after=after, upto=upto, types=handled), after, upto
         )
         part.checkpoint = part.events = upto
         part.save(update_fields=["checkpoint", "events", "updated_at"])
