@@ -172,7 +172,7 @@ def timed_workers(workers: int, partitions: int, env: dict[str, str], redis_url:
                         "config",
                         "worker",
                         "--pool=solo",
-                        "--loglevel=WARNING",
+                        "--loglevel=INFO",
                         "-Q",
                         queue,
                         "--without-heartbeat",
@@ -191,11 +191,16 @@ def timed_workers(workers: int, partitions: int, env: dict[str, str], redis_url:
     saved = conf.task_always_eager, conf.broker_url, conf.task_default_queue
     conf.task_always_eager, conf.broker_url, conf.task_default_queue = False, redis_url, queue
     try:
-        # The workers are up when they answer a ping: their start is not the rebuild's time.
-        deadline = time.monotonic() + 120
-        while len(celery_app.control.ping(timeout=1, destination=None) or []) < workers:
+        # The workers are up when they say they are ready (a minute or more on a loaded
+        # machine): their start is not the rebuild's time.
+        deadline = time.monotonic() + 600
+        while not all(
+            "ready." in (logs / f"{queue}-{number}.log").read_text(errors="replace")
+            for number in range(workers)
+        ):
             if time.monotonic() > deadline:
                 raise SystemExit(f"the workers did not start; logs: {logs}/{queue}-*.log")
+            time.sleep(0.2)
         started = time.perf_counter()
         rebuild_run = tasks.start_rebuild(partitions=partitions)
         while True:

@@ -195,6 +195,8 @@ class ProjectionStatus:
     name: str
     position: int
     head: int
+    # The rebuild run folding it now (games/rebuilds.py), if any.
+    rebuilding: int | None = None
 
     @property
     def lag(self) -> int:
@@ -205,8 +207,12 @@ class ProjectionStatus:
 def status(names: Iterable[str] | None = None) -> list[ProjectionStatus]:
     names = sorted(PROJECTIONS) if names is None else [find(n).name for n in names]
     head = store.head()
-    positions = dict(ProjectionCheckpoint.objects.values_list("name", "position"))
-    return [ProjectionStatus(name, positions.get(name, 0), head) for name in names]
+    rows = ProjectionCheckpoint.objects.values_list("name", "position", "rebuilding")
+    found = {name: (position, run) for name, position, run in rows}
+    return [
+        ProjectionStatus(name, found.get(name, (0, None))[0], head, found.get(name, (0, None))[1])
+        for name in names
+    ]
 
 
 def find(name: str) -> type[Projection]:

@@ -29,7 +29,7 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games import projections, store
@@ -142,6 +142,43 @@ def pending(run_id: int) -> list[int]:
     """The partitions of a run still to fold, the largest first."""
     rows = RebuildPartition.objects.filter(run_id=run_id, done=False)
     return list(rows.order_by("-total", "pk").values_list("pk", flat=True))
+
+
+def fold_run(run_id: int) -> int:
+    """Fold the run's pending partitions one after the other, each claimed for this process
+    (on PostgreSQL a session advisory lock, let go when the partition is done or the
+    connection closes: a killed worker's claim ends with it) so that concurrent folders take
+    different partitions: any number of them share the run however the broker handed out the
+    tasks. Returns the partitions this one folded."""
+    folded = 0
+    while (partition_id := _claim(run_id)) is not None:
+        try:
+            fold_partition(partition_id)
+        finally:
+            _let_go(partition_id)
+        folded += 1
+    return folded
+
+
+# The advisory locks' first key: rebuild partitions (the second is the partition's id).
+_CLAIMS = 330_005
+
+
+def _claim(run_id: int) -> int | None:
+    for partition_id in pending(run_id):
+        if connection.vendor != "postgresql":
+            return partition_id  # one process folds at a time there (SQLite)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [_CLAIMS, partition_id])
+            if cursor.fetchone()[0]:
+                return partition_id
+    return None
+
+
+def _let_go(partition_id: int) -> None:
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [_CLAIMS, partition_id])
 
 
 def resume(run_id: int | None = None) -> RebuildRun:

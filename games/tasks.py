@@ -93,10 +93,12 @@ def run_projections() -> None:
 
 
 @shared_task(ignore_result=True)
-def rebuild_partition(partition_id: int) -> None:
-    """Fold one partition of a rebuild run to its end (games/rebuilds.py); safe to run twice:
-    a second runner waits for the partition's lock and goes on from its checkpoint."""
-    rebuilds.fold_partition(partition_id)
+def rebuild_run(run_id: int) -> None:
+    """Fold the pending partitions of a rebuild run, each claimed in turn (games/rebuilds.py
+    `fold_run`): a copy is sent per partition and each worker process takes whichever is
+    free, so no worker sits idle behind another's prefetched tasks. Safe to run twice: a
+    partition goes on from its checkpoint, and a done one is skipped."""
+    rebuilds.fold_run(run_id)
 
 
 def start_rebuild(
@@ -121,15 +123,15 @@ def resume_rebuild(run_id: int | None = None) -> RebuildRun:
 def _send_partitions_on_commit(run_id: int) -> None:
     """To the workers once the run's rows have committed; in-process (no broker) at once, in
     this transaction, which sees them."""
-    if rebuild_partition.app.conf.task_always_eager:
+    if rebuild_run.app.conf.task_always_eager:
         _send_partitions(run_id)
     else:
         transaction.on_commit(partial(_send_partitions, run_id))
 
 
 def _send_partitions(run_id: int) -> None:
-    for partition_id in rebuilds.pending(run_id):
-        rebuild_partition.delay(partition_id)
+    for _ in rebuilds.pending(run_id):
+        rebuild_run.delay(run_id)
 
 
 @shared_task(ignore_result=True)

@@ -7,7 +7,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from games import store
+from games import rebuilds, store
 from games.models import GameSummary, MatchResult, ProjectionCheckpoint
 from tests.games.factories import make_game, play_to_end
 
@@ -70,6 +70,16 @@ def test_rebuild_folds_the_whole_log_again(eager_tasks):
     assert "done, 100% " in output and "2 of 2 partitions done" in output
     assert GameSummary.objects.get(game=game).status == "match-over"
     assert ProjectionCheckpoint.objects.get(name="game-summaries").position == store.head()
+
+
+def test_status_says_which_projections_a_rebuild_holds():
+    make_game()
+    run = rebuilds.start(["game-results"])
+
+    output = projections("status")
+
+    assert " ".join(lines_by_name(output)["game-results"]).endswith(f"rebuilding (run {run.pk})")
+    assert "rebuilding" not in output.split("game-summaries")[1]
 
 
 def test_rebuild_in_one_transaction_is_the_old_way():

@@ -138,4 +138,4 @@ def test_a_rebuild_through_a_celery_worker_gives_the_catch_ups_read_models(worke
 
     assert rebuilds.progress(run.pk).state == "done"
     assert every_read_model() == caught_up
-    assert "rebuild_partition" in worker.output()
+    assert "games.tasks.rebuild_run" in worker.output()

@@ -121,6 +121,8 @@ class Command(BaseCommand):
         width = max([len("projection")] + [len(row.name) for row in rows])
         self.stdout.write(f"{'projection':<{width}}  {'position':>10}  {'head':>10}  {'lag':>8}")
         for row in rows:
+            rebuilding = f"  rebuilding (run {row.rebuilding})" if row.rebuilding else ""
             self.stdout.write(
                 f"{row.name:<{width}}  {row.position:>10}  {row.head:>10}  {row.lag:>8}"
+                + rebuilding
             )
