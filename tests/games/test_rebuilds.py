@@ -139,3 +139,44 @@ def test_a_rebuild_through_a_celery_worker_gives_the_catch_ups_read_models(worke
     assert rebuilds.progress(run.pk).state == "done"
     assert every_read_model() == caught_up
     assert "games.tasks.rebuild_run" in worker.output()
+
+
+@pytest.fixture
+def flaky():
+    """A projection folded by stream whose match-started handler fails while `failing`."""
+
+    class Flaky(projections.Projection):
+        name = "test-flaky"
+        tables = ()
+        by_stream = True
+        failing = True
+        seen: list[int] = []
+
+        def match_started(self, record: projections.Record) -> None:
+            if Flaky.failing:
+                raise RuntimeError(f"cannot fold game {record.game_id}")
+            Flaky.seen.append(record.game_id)
+
+        handlers = {"match-started": match_started}
+
+    projections.register(Flaky)
+    yield Flaky
+    del projections.PROJECTIONS[Flaky.name]
+
+
+def test_a_failed_partition_fails_the_run_with_its_error_and_a_resume_finishes_it(
+    eager_tasks, flaky
+):
+    played(1)
+
+    with pytest.raises(RuntimeError, match="cannot fold game"):
+        tasks.start_rebuild([flaky.name], partitions=2)
+
+    found = rebuilds.progress(RebuildRun.objects.get().pk)
+    assert found.state == "failed" and "cannot fold game" in found.error
+    assert any("RuntimeError: cannot fold game" in part.error for part in found.partitions)
+    assert projections.run(flaky.name) == 0  # still held by the run
+    flaky.failing = False
+    tasks.resume_rebuild()
+    assert rebuilds.progress(found.run_id).state == "done"
+    assert sorted(flaky.seen) == sorted(Game.objects.values_list("pk", flat=True))
