@@ -40,6 +40,8 @@ from games.models import (
     PositionCounter,
     Presence,
     ProjectionCheckpoint,
+    RebuildPartition,
+    RebuildRun,
     Rematch,
     RematchAnswer,
     Seat,
@@ -239,7 +241,24 @@ class ActivityMinuteAdmin(ReadOnlyAdmin[ActivityMinute]):
 
 @admin.register(ProjectionCheckpoint)
 class ProjectionCheckpointAdmin(ReadOnlyAdmin[ProjectionCheckpoint]):
-    list_display = ("name", "position", "updated_at")
+    list_display = ("name", "position", "rebuilding", "updated_at")
+
+
+@admin.register(RebuildRun)
+class RebuildRunAdmin(ReadOnlyAdmin[RebuildRun]):
+    """Rebuilds of projections (games/rebuilds.py); the staff console shows their progress."""
+
+    list_display = ("id", "names", "head", "partitions", "state", "started_at", "finished_at")
+    list_filter = ("state",)
+
+
+@admin.register(RebuildPartition)
+class RebuildPartitionAdmin(ReadOnlyAdmin[RebuildPartition]):
+    list_display = (
+        "run", "projection", "number", "by_stream", "low", "high", "checkpoint", "events",
+        "total", "done",
+    )  # fmt: skip
+    list_filter = ("done", "projection")
 
 
 @admin.register(PositionCounter)

@@ -58,6 +58,17 @@ class Projection:
     handlers: ClassVar[Mapping[str, Callable[[Any, Record], None]]]
     # Read every event, not only the handled types (begin/finish look at them all).
     every_event: ClassVar[bool] = False
+    # A rebuild (games/rebuilds.py) may fold it stream by stream, ranges of games in parallel:
+    # its read models of one game depend on that game's events only, in their order.
+    by_stream: ClassVar[bool] = False
+    # What a rebuild by stream reads of each game (up to the head it captured), when it needs
+    # less than the catch-up: `stream_types` (None: the handled types, or every type with
+    # `every_event`), the newest event of each type in `stream_newest` (a type whose earlier
+    # events are overwritten by the later one) and, with `stream_last`, the game's newest
+    # event, whatever its type (games.store.stream_records).
+    stream_types: ClassVar[frozenset[str] | None] = None
+    stream_newest: ClassVar[frozenset[str]] = frozenset()
+    stream_last: ClassVar[bool] = False
     # The batch's global positions, (after, upto]: set before `begin`, for a projection that
     # reads the log's rows itself (an aggregate) rather than the records handed to it.
     after: int = 0
@@ -80,21 +91,40 @@ def register(projection: type[Projection]) -> type[Projection]:
 
 
 class UnknownProjection(LookupError):
+    code = "unknown-projection"
+
     def __init__(self, name: str) -> None:
         super().__init__(f"no projection {name!r}; known: {', '.join(sorted(PROJECTIONS))}")
+
+
+class Rebuilding(RuntimeError):
+    """A rebuild run (games/rebuilds.py) is folding the projection's read models: nothing else
+    may write them until it ends (or is resumed to its end)."""
+
+    code = "projection-rebuilding"
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self.names = sorted(names)
+        super().__init__(
+            f"a rebuild of {', '.join(self.names)} is running; resume it "
+            "(manage.py projections rebuild --resume) or wait for it to end"
+        )
 
 
 def run(name: str, *, batch_size: int = BATCH_SIZE) -> int:
     """Apply every event committed so far that `name` has not applied; return how many positions
     the checkpoint moved. Events committed while it runs are left for the next run.
     """
-    projection = _find(name)
+    projection = find(name)
     ProjectionCheckpoint.objects.get_or_create(name=name)
     target = store.head()
     moved = 0
     while True:
         with transaction.atomic():
             checkpoint = ProjectionCheckpoint.objects.select_for_update().get(name=name)
+            if checkpoint.rebuilding_id is not None:
+                # A rebuild run owns the read models; its end sets the checkpoint.
+                return moved
             step = _advance(projection, checkpoint, target, batch_size)
         if not step:
             return moved
@@ -106,15 +136,19 @@ Progress = Callable[[int, int], None]
 
 
 def rebuild(name: str, *, batch_size: int = BATCH_SIZE, progress: Progress | None = None) -> int:
-    """Empty the projection's tables and fold the whole log again, in one transaction: readers
-    see the old read models until the new ones are complete. Returns the positions folded.
-    `progress` hears after each batch: the transaction hides the checkpoint until the end, so a
-    watcher (the staff console's rebuild page) learns how far it is only from this.
+    """Empty the projection's tables and fold the whole log again, in one transaction and one
+    process: readers see the old read models until the new ones are complete. Returns the
+    positions folded. `progress` hears after each batch: the transaction hides the checkpoint
+    until the end. (`manage.py projections rebuild --one-transaction`; the usual rebuild is
+    games/rebuilds.py's, partitioned across the workers and resumable.) Rebuilding if a
+    rebuild run holds the projection.
     """
-    projection = _find(name)
+    projection = find(name)
     ProjectionCheckpoint.objects.get_or_create(name=name)
     with transaction.atomic():
         checkpoint = ProjectionCheckpoint.objects.select_for_update().get(name=name)
+        if checkpoint.rebuilding_id is not None:
+            raise Rebuilding([name])
         for table in projection.tables:
             table._default_manager.all().delete()
         checkpoint.position = 0
@@ -136,18 +170,24 @@ def _advance(
     if upto <= start:
         return 0
     types = None if projection.every_event else projection.handlers.keys()
-    records = store.read_all(after=start, upto=upto, types=types)
-    fold = projection()
-    fold.after, fold.upto = start, upto
-    fold.begin(records)
-    for record in records:
-        handler = projection.handlers.get(record.type)
-        if handler is not None:
-            handler(fold, record)
-    fold.finish()
+    fold(projection, store.read_all(after=start, upto=upto, types=types), start, upto)
     checkpoint.position = upto
     checkpoint.save(update_fields=["position", "updated_at"])
     return upto - start
+
+
+def fold(projection: type[Projection], records: list[Record], after: int, upto: int) -> None:
+    """Fold `records` (the log's positions (after, upto], or whole streams up to `upto`) into
+    the projection's read models: a fresh instance, begin, the handlers, finish."""
+    folding = projection()
+    folding.after, folding.upto = after, upto
+    folding.begin(records)
+    handlers = projection.handlers
+    for record in records:
+        handler = handlers.get(record.type)
+        if handler is not None:
+            handler(folding, record)
+    folding.finish()
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +195,8 @@ class ProjectionStatus:
     name: str
     position: int
     head: int
+    # The rebuild run folding it now (games/rebuilds.py), if any.
+    rebuilding: int | None = None
 
     @property
     def lag(self) -> int:
@@ -163,13 +205,18 @@ class ProjectionStatus:
 
 
 def status(names: Iterable[str] | None = None) -> list[ProjectionStatus]:
-    names = sorted(PROJECTIONS) if names is None else [_find(n).name for n in names]
+    names = sorted(PROJECTIONS) if names is None else [find(n).name for n in names]
     head = store.head()
-    positions = dict(ProjectionCheckpoint.objects.values_list("name", "position"))
-    return [ProjectionStatus(name, positions.get(name, 0), head) for name in names]
+    rows = ProjectionCheckpoint.objects.values_list("name", "position", "rebuilding")
+    found = {name: (position, run) for name, position, run in rows}
+    return [
+        ProjectionStatus(name, found.get(name, (0, None))[0], head, found.get(name, (0, None))[1])
+        for name in names
+    ]
 
 
-def _find(name: str) -> type[Projection]:
+def find(name: str) -> type[Projection]:
+    """The projection named `name`; UnknownProjection if there is none."""
     try:
         return PROJECTIONS[name]
     except KeyError:
@@ -183,6 +230,13 @@ class GameSummaries(Projection):
     name = "game-summaries"
     tables = (GameSummary,)
     every_event = True
+    # A rebuild reads of each game its hands' and match's landmarks, the newest prompted (each
+    # overwrites `to_act`, and every hand's start and end clear it) and the newest event (the
+    # version and last activity): a few events a hand, not every card.
+    by_stream = True
+    stream_types = frozenset({MATCH_STARTED, HAND_STARTED, HAND_ENDED, MATCH_ENDED, GAME_ABORTED})
+    stream_newest = frozenset({PROMPTED})
+    stream_last = True
 
     def begin(self, records: list[Record]) -> None:
         # The last event of each game in the batch gives its version and last activity.
@@ -302,6 +356,7 @@ class GameResults(Projection):
 
     name = "game-results"
     tables = (HandResult, MatchResult)
+    by_stream = True
 
     def begin(self, records: list[Record]) -> None:
         self.hands: list[HandResult] = []

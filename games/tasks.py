@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
+from functools import partial
 
 from celery import shared_task
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
 from bots import turns
 from bots.remote import leases, validation
 from clocks import deadlines, overdue
-from games import archive, projections
-from games.models import Bot, Game
+from games import archive, projections, rebuilds
+from games.models import Bot, Game, RebuildRun
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +97,48 @@ def run_projections() -> None:
 def archive_games() -> None:
     """Archive the finished games past GAMES_ARCHIVE_AFTER_DAYS (games/archive.py)."""
     archive.archive_games()
+
+
+@shared_task(ignore_result=True)
+def rebuild_run(run_id: int) -> None:
+    """Fold the pending partitions of a rebuild run, each claimed in turn (games/rebuilds.py
+    `fold_run`): a copy is sent per partition and each worker process takes whichever is
+    free, so no worker sits idle behind another's prefetched tasks. Safe to run twice: a
+    partition goes on from its checkpoint, and a done one is skipped."""
+    rebuilds.fold_run(run_id)
+
+
+def start_rebuild(
+    names: list[str] | None = None, *, partitions: int = rebuilds.PARTITIONS
+) -> RebuildRun:
+    """Start a rebuild run of `names` (every projection by default) and send its partitions,
+    once it has committed: to the workers with a broker; without one each runs here, in turn,
+    before this returns."""
+    run = rebuilds.start(names, partitions=partitions)
+    _send_partitions_on_commit(run.pk)
+    return run
+
+
+def resume_rebuild(run_id: int | None = None) -> RebuildRun:
+    """Resume a rebuild run (the latest not done, by default): its pending partitions are sent
+    again, each from its checkpoint. rebuilds.NoRebuild if there is none."""
+    run = rebuilds.resume(run_id)
+    _send_partitions_on_commit(run.pk)
+    return run
+
+
+def _send_partitions_on_commit(run_id: int) -> None:
+    """To the workers once the run's rows have committed; in-process (no broker) at once, in
+    this transaction, which sees them."""
+    if rebuild_run.app.conf.task_always_eager:
+        _send_partitions(run_id)
+    else:
+        transaction.on_commit(partial(_send_partitions, run_id))
+
+
+def _send_partitions(run_id: int) -> None:
+    for _ in rebuilds.pending(run_id):
+        rebuild_run.delay(run_id)
 
 
 @shared_task(ignore_result=True)

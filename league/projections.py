@@ -16,7 +16,7 @@ from engine.events import MATCH_ENDED
 from games import store
 from games.game_settings import GameSettings
 from games.models import Game
-from games.projections import Projection, match_outcome, register
+from games.projections import MatchOutcome, Projection, match_outcome, register
 from games.store import Record
 from league import ratings
 from league.models import Fixture, LadderMeeting, LadderSet, Meeting, Rating, RatingChange, Standing
@@ -141,6 +141,14 @@ class LadderRatings(Projection):
         }
         self.changes: list[RatingChange] = []
         self.touched: set[int | tuple[int, int]] = set()
+        # The batch's match outcomes by game: a set's rating reads again those of its games.
+        self.outcomes: dict[int, MatchOutcome] = {}
+
+    def _outcome(self, record: Record) -> MatchOutcome:
+        found = self.outcomes.get(record.game_id)
+        if found is None:
+            found = self.outcomes[record.game_id] = match_outcome(record)
+        return found
 
     def match_ended(self, record: Record) -> None:
         found = self.settings.get(record.game_id)
@@ -148,7 +156,7 @@ class LadderRatings(Projection):
             return
         ladder_set = self.sets[found.ladder_set]
         rotation = found.rotation or 0
-        places = match_outcome(record).places
+        places = self._outcome(record).places
         by_entry = {ladder_set.entry_at(seat, rotation): place for seat, place in enumerate(places)}
         shares = ratings.win_shares(places)
         for seat in range(len(places)):
@@ -179,7 +187,7 @@ class LadderRatings(Projection):
         order = sorted(ends, key=lambda end: GameSettings.of(games[end.game_id]).rotation or 0)
         for end in order:
             rotation = GameSettings.of(games[end.game_id]).rotation or 0
-            for seat, place in enumerate(match_outcome(end).places):
+            for seat, place in enumerate(self._outcome(end).places):
                 game_places[ladder_set.entry_at(seat, rotation)].append(place)
         rows = [self.ratings[entry] for entry in entries]
         rated = ratings.rate_set(

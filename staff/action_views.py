@@ -408,8 +408,9 @@ PROJECTION = Target(
 REBUILD = Spec(
     action="rebuild-projection", target=PROJECTION, title="Rebuild the {t.name} projection?",
     effects=(
-        "A worker empties its tables and folds the whole log again, in one transaction: "
-        "readers see the old read model until the new one is complete.",
+        "A worker empties its tables and the workers fold the log again, game ranges in "
+        "parallel where the projection allows it: readers see the read model fill up until "
+        "the rebuild is done; the catch-up then applies what was appended meanwhile.",
         "The page it takes you to shows its progress and refreshes itself until it is done.",
     ),
     service=actions.projection_rebuild, done="The rebuild of {t.name} was sent to the workers.",

@@ -16,6 +16,8 @@ from games.models.store import (
     GameLease,
     PositionCounter,
     ProjectionCheckpoint,
+    RebuildPartition,
+    RebuildRun,
     Seat,
     Snapshot,
 )
@@ -29,6 +31,8 @@ __all__ = [
     "GameLease",
     "ProjectionCheckpoint",
     "ArchivedStream",
+    "RebuildRun",
+    "RebuildPartition",
     "GameSummary",
     "HandResult",
     "MatchResult",

@@ -193,6 +193,31 @@ class GameEvent(models.Model):
             models.UniqueConstraint(fields=["game", "version"], name="event_version_unique"),
             models.UniqueConstraint(fields=["game", "command_id"], name="event_command_unique"),
         ]
+        indexes = [
+            # Partial indexes of the few landmark events (about 1.5% of a log; engine/events.py
+            # names them): what rebuilds read (games/rebuilds.py) and what a match's outcome
+            # reads of its stream (games.projections.match_outcome), found without reading the
+            # cards between them. Appends of other types never touch them.
+            models.Index(
+                fields=["global_position"],
+                condition=models.Q(type="match-ended"),
+                name="event_match_ended",
+            ),
+            models.Index(
+                fields=["game", "version"],
+                condition=models.Q(
+                    type__in=[
+                        "match-started",
+                        "hand-started",
+                        "hand-ended",
+                        "match-ended",
+                        "game-aborted",
+                        "seat-forfeited",
+                    ]
+                ),
+                name="event_landmarks",
+            ),  # fmt: skip
+        ]
 
     def __str__(self) -> str:
         return f"#{self.global_position} game {self.game_id} v{self.version} {self.type}"
@@ -263,14 +288,73 @@ class GameLease(models.Model):
 
 
 class ProjectionCheckpoint(models.Model):
-    """The last global position a projection has applied; moved with its read models."""
+    """The last global position a projection has applied; moved with its read models. While a
+    rebuild (games/rebuilds.py) folds its read models again, `rebuilding` names that run and the
+    catch-up leaves the projection alone; the run's end sets the position to the head it
+    captured and clears it."""
 
     name = models.CharField(max_length=64, primary_key=True)
     position = models.BigIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
+    rebuilding = models.ForeignKey(
+        "RebuildRun", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     def __str__(self) -> str:
         return f"{self.name} at {self.position}"
+
+
+class RebuildRun(models.Model):
+    """One rebuild of some projections (games/rebuilds.py): the log's head when it started (it
+    folds the events up to it; the catch-up applies the later ones), its state and its
+    partitions, each with its own checkpoint, so a stopped or crashed run resumes."""
+
+    class State(models.TextChoices):
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    names = models.JSONField(default=list)
+    head = models.BigIntegerField()
+    partitions = models.PositiveSmallIntegerField()
+    state = models.CharField(max_length=8, choices=State.choices, default=State.RUNNING)
+    error = models.TextField(blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"rebuild {self.pk} of {', '.join(self.names)} ({self.state})"
+
+
+class RebuildPartition(models.Model):
+    """One task's share of a rebuild: for a projection folded by stream, the games with ids in
+    (low, high], `checkpoint` the last game whose events are folded; for the others, the whole
+    log, `checkpoint` the last global position folded. A batch moves the checkpoint in the
+    transaction that writes its read models. `events`/`total` count the log's events covered
+    (the progress the console shows)."""
+
+    run = models.ForeignKey(RebuildRun, on_delete=models.CASCADE, related_name="parts")
+    projection = models.CharField(max_length=64)
+    number = models.PositiveSmallIntegerField()
+    by_stream = models.BooleanField()
+    low = models.BigIntegerField()
+    high = models.BigIntegerField()
+    checkpoint = models.BigIntegerField()
+    events = models.BigIntegerField(default=0)
+    total = models.BigIntegerField(default=0)
+    done = models.BooleanField(default=False)
+    error = models.TextField(blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["run", "projection", "number"], name="rebuild_partition_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"rebuild {self.run_id} {self.projection} #{self.number} at {self.checkpoint}"
 
 
 # Read models, written only by games/projections.py and rebuilt from the log at will.

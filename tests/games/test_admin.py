@@ -16,7 +16,7 @@ from django.utils import timezone
 from bots.remote import leases, webhook
 from bots.remote.strikes import ILLEGAL, record_call
 from bots.remote.tokens import issue_token
-from games import archive, projections, rematch, snapshots
+from games import archive, projections, rebuilds, rematch, snapshots
 from games.models import (
     Bot,
     BotCall,
@@ -94,6 +94,10 @@ def games_rows(class_transaction):
     for name in projections.PROJECTIONS:
         projections.run(name)
     assert archive.archive_game(archived.pk) is not None
+    # A rebuild run of one projection, folded here: its run and partition rows.
+    run = rebuilds.start(["game-results"], partitions=1)
+    for partition in rebuilds.pending(run.pk):
+        rebuilds.fold_partition(partition)
     bot = make_bot()
     record_call(bot.pk, outcome=webhook.OK, latency=0.25, game_id=game.pk)
     record_call(bot.pk, outcome=webhook.TIMEOUT, latency=1.0, reason="no answer", game_id=game.pk)

@@ -7,7 +7,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from games import store
+from games import rebuilds, store
 from games.models import GameSummary, MatchResult, ProjectionCheckpoint
 from tests.games.factories import make_game, play_to_end
 
@@ -57,16 +57,44 @@ def test_status_prints_each_projection_with_its_lag():
     assert rows["game-results"] == ["0", str(head), str(head)]
 
 
-def test_rebuild_folds_the_whole_log_again():
+def test_rebuild_folds_the_whole_log_again(eager_tasks):
     game = make_game(seed=3)
     play_to_end(game.pk, seed=3)
     projections("run")
     GameSummary.objects.all().delete()
 
-    output = projections("rebuild", "game-summaries")
+    output = projections("rebuild", "game-summaries", "--partitions", "2")
 
-    assert f"game-summaries: rebuilt {store.head()} positions" in output
+    # Without a broker (the tests' tasks run in-process) the partitions ran before it printed.
+    assert f"game-summaries: rebuilt up to position {store.head()}" in output
+    assert "done, 100% " in output and "2 of 2 partitions done" in output
     assert GameSummary.objects.get(game=game).status == "match-over"
+    assert ProjectionCheckpoint.objects.get(name="game-summaries").position == store.head()
+
+
+def test_status_says_which_projections_a_rebuild_holds():
+    make_game()
+    run = rebuilds.start(["game-results"])
+
+    output = projections("status")
+
+    assert " ".join(lines_by_name(output)["game-results"]).endswith(f"rebuilding (run {run.pk})")
+    assert "rebuilding" not in output.split("game-summaries")[1]
+
+
+def test_rebuild_in_one_transaction_is_the_old_way():
+    game = make_game(seed=3)
+    play_to_end(game.pk, seed=3)
+
+    output = projections("rebuild", "game-results", "--one-transaction")
+
+    assert f"game-results: rebuilt {store.head()} positions" in output
+    assert MatchResult.objects.filter(game=game).exists()
+
+
+def test_resume_without_a_rebuild_to_resume_is_a_command_error():
+    with pytest.raises(CommandError, match="no rebuild run to resume"):
+        projections("rebuild", "--resume")
 
 
 def test_an_unknown_projection_is_a_command_error():

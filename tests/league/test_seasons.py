@@ -185,7 +185,7 @@ def test_a_round_opens_when_the_round_before_is_done_or_on_its_date():
     assert not Fixture.objects.filter(division__season=season, game=None).exists()
 
 
-def test_standings_fold_the_finished_fixtures_and_a_rebuild_gives_the_same_bytes():
+def test_standings_fold_the_finished_fixtures_and_a_rebuild_gives_the_same_bytes(eager_tasks):
     season, admin = bot_season(bots=4, seats=2)
     season_start(season=season, admin=admin, now=NOW)
     for number in (1, 2, 3):
@@ -208,7 +208,7 @@ def test_standings_fold_the_finished_fixtures_and_a_rebuild_gives_the_same_bytes
     )
     before = table_json(season)
     Standing.objects.all().delete()
-    # `manage.py projections rebuild` with no name rebuilds every projection.
+    # `manage.py projections rebuild` with no name rebuilds every projection (in-process here).
     out = StringIO()
     call_command("projections", "rebuild", stdout=out)
     assert "league-standings: rebuilt" in out.getvalue()

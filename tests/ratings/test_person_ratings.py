@@ -167,7 +167,9 @@ def test_ratings_run_with_the_periodic_projections():
     assert rating(ana).games == 1
 
 
-def test_the_staff_consoles_rebuild_gives_the_same_figures(django_capture_on_commit_callbacks):
+def test_the_staff_consoles_rebuild_gives_the_same_figures(
+    eager_tasks, django_capture_on_commit_callbacks
+):
     ana, ben, cy = make_user(), make_user(), make_user()
     one_card_game([ana, ben, cy], winner=2)
     one_card_game([cy, "greedy", ana], winner=1)

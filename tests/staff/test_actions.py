@@ -11,7 +11,6 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.test import Client
 
 from bots import registry, turns
@@ -20,10 +19,20 @@ from clocks import deadlines
 from engine import MATCH_OVER, Variant
 from engine.events import DEADLINE_EXTENDED, GAME_ABORTED, SEAT_FORFEITED
 from games import projections, store
+from games import rebuilds as rebuild_runs
 from games.commands import game_command
 from games.creation import SeatSpec, game_create
 from games.errors import Forbidden, IllegalMove
-from games.models import Bot, Game, GameEvent, GameSummary, MatchResult, Seat
+from games.models import (
+    Bot,
+    Game,
+    GameEvent,
+    GameSummary,
+    MatchResult,
+    RebuildPartition,
+    RebuildRun,
+    Seat,
+)
 from games.visibility import game_events, game_view
 from league import tasks as league_tasks
 from league.ladders import ladder_continue, ladder_matchmaking
@@ -632,8 +641,9 @@ def test_a_rebuild_runs_in_the_background_and_its_page_shows_it_done(
         staff_user,
         REASON,
     )
-    assert entry.details["state"] == "done"
-    assert entry.details["positions"] == store.head()
+    # The run folded up to the head it captured (its partitions ran in-process after the task).
+    assert entry.details["head"] == store.head()
+    assert rebuilds.progress_of(entry).state == "done"
     assert MatchResult.objects.filter(game=game).exists()
     page = staff.get(response["Location"]).content.decode()
     assert 'data-state="done"' in page and 'http-equiv="refresh"' not in page
@@ -652,19 +662,32 @@ def test_a_rebuild_through_the_broker_waits_then_shows_its_progress(
     page = staff.get(response["Location"]).content.decode()
     assert 'data-state="queued"' in page and 'http-equiv="refresh"' in page
 
-    # A worker has started it: the batches it folded so far.
-    entry.details = {**entry.details, "state": "running"}
-    entry.save()
-    cache.set(rebuilds.progress_key(entry.pk), (5, 20))
-    page = staff.get(response["Location"]).content.decode()
-    assert 'data-state="running"' in page and "5 of 20" in page and 'value="25"' in page
-
-    # The worker's run (the task's body): done, and the progress is the final count.
+    # A worker takes the staff task: it starts the run, whose partitions go to the broker,
+    # where no worker of this test folds them: the page shows them waiting.
     rebuilds.run(entry.pk)
     entry.refresh_from_db()
-    assert (entry.details["state"], entry.details["positions"]) == ("done", store.head())
-    assert cache.get(rebuilds.progress_key(entry.pk)) is None
-    assert 'data-state="done"' in staff.get(response["Location"]).content.decode()
+    run = RebuildRun.objects.get(pk=entry.details["run"])
+    parts = list(RebuildPartition.objects.filter(run=run).order_by("number"))
+    assert entry.details["state"] == "running" and len(parts) == rebuild_runs.PARTITIONS
+    page = staff.get(response["Location"]).content.decode()
+    assert 'data-state="running"' in page and 'http-equiv="refresh"' in page
+    assert f"0 of {sum(part.total for part in parts)} events" in page
+    assert page.count("folding") == len(parts)
+
+    # A worker folds the first partition (the task's body): its share shows, the rest waits.
+    rebuild_runs.fold_partition(parts[0].pk)
+    page = staff.get(response["Location"]).content.decode()
+    assert f"{parts[0].total} of {sum(part.total for part in parts)} events" in page
+    assert page.count("folding") == len(parts) - 1
+
+    # The others folded: done, and the staff task sent again does nothing more.
+    for part in parts[1:]:
+        rebuild_runs.fold_partition(part.pk)
+    rebuilds.run(entry.pk)
+    assert RebuildRun.objects.count() == 1
+    page = staff.get(response["Location"]).content.decode()
+    assert 'data-state="done"' in page and 'http-equiv="refresh"' not in page
+    assert GameSummary.objects.count() == 1
 
 
 def test_the_rebuild_reports_its_progress_batch_by_batch():
