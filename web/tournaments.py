@@ -1,8 +1,8 @@
 """The tournament pages: every tournament (/tournaments/: taking entries, running, finished), a
 tournament (/tournaments/<slug>/: entry, rounds, tables with their games, standings with each
 entrant's person or bot flag, results), a new one (/tournaments/new/) and the actions (enter,
-withdraw, start, an arena's pause and resume: POSTs through tournaments/services.py, then back to the page; a refusal comes
-back as a message with nothing changed). docs/tournaments.md, "Pages".
+withdraw, start, an arena's pause and resume: POSTs through tournaments/services.py, then back
+to the page; a refusal comes back as a message with nothing changed). docs/tournaments.md, "Pages".
 """
 
 from __future__ import annotations
