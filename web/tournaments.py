@@ -307,6 +307,16 @@ class TournamentForm(VariantForm):
         label="Through from each table",
         help_text="Knockout; blank: the better half (at least one).",
     )
+    seed_by = forms.ChoiceField(
+        choices=[
+            (Tournament.SeedBy.RATING, "By rating"),
+            (Tournament.SeedBy.DRAW, "Drawn"),
+        ],
+        initial=Tournament.SeedBy.RATING,
+        required=False,
+        label="Knockout seeding",
+        help_text="By rating: people's in the family's pool, bots' on its ladders.",
+    )
     round_hours = forms.IntegerField(
         initial=24,
         min_value=1,
@@ -360,6 +370,7 @@ class TournamentForm(VariantForm):
             "table_size": data["table_size"],
             "rounds": data["rounds"],
             "advance": data["advance"],
+            "seed_by": data["seed_by"] or Tournament.SeedBy.RATING,
             "round_seconds": data["round_hours"] * 3600,
             "turn_seconds": data["turn_seconds"],
             "entry_closes": closes if timezone.is_aware(closes) else timezone.make_aware(closes),

@@ -117,11 +117,13 @@ def test_the_new_tournament_form_makes_one_and_refuses_in_words():
         "max_entrants": "16",
         "bots_allowed": "on",
         "club": "",
+        "seed_by": "draw",
     }
     made = client.post("/tournaments/new/", form)
     assert made.status_code == 302 and made["Location"] == "/tournaments/spring-swiss/"
     cup = Tournament.objects.get(slug="spring-swiss")
     assert (cup.organiser, cup.round_seconds, cup.bots_allowed) == (ana, 86400, True)
+    assert cup.seed_by == "draw"
     taken = client.post("/tournaments/new/", form)
     assert "The address 'spring-swiss' is taken." in unescape(text(taken.content.decode()))
     assert Tournament.objects.filter(slug="spring-swiss").count() == 1
