@@ -245,7 +245,8 @@ def tournament_enter(
         if entry is not None:
             entry.withdrawn = False
             entry.withdrawn_at = None
-            entry.save(update_fields=["withdrawn", "withdrawn_at"])
+            entry.paused = False
+            entry.save(update_fields=["withdrawn", "withdrawn_at", "paused"])
             return entry
         return Entry.objects.create(tournament=locked, user=user, bot=bot)
 

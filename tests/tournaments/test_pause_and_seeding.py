@@ -22,6 +22,7 @@ from tournaments.services import (
     tournament_pause,
     tournament_resume,
     tournament_start,
+    tournament_withdraw,
 )
 
 pytestmark = pytest.mark.django_db
@@ -49,6 +50,10 @@ def test_pausing_refuses_in_codes_and_changes_nothing_when_refused():
     # Paused before the start: the arena's first tables leave ana out.
     assert tournament_pause(arena, actor=ana, user=ana).paused
     assert refused(tournament_pause, arena, actor=ana, user=ana) == "already-paused"
+    # Withdrawing and entering again starts afresh, unpaused.
+    tournament_withdraw(arena, actor=ana, user=ana)
+    assert not tournament_enter(arena, actor=ana, user=ana).paused
+    tournament_pause(arena, actor=ana, user=ana)
     for _ in range(2):
         tournament_enter(arena, actor=ana, bot=make_bot())
     tournament_start(arena, actor=ana)
