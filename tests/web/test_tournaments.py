@@ -157,7 +157,7 @@ def test_an_arena_entrant_pauses_and_resumes_from_its_page():
     assert "ana is not paused" in text(twice.content.decode())
 
 
-def test_a_tournament_games_play_page_tags_each_seat_person_or_bot():
+def test_a_tournament_games_play_page_tags_each_seat_and_links_back():
     ana = make_user("ana")
     cup = make_tournament(ana, slug="tags", table_size=3, rounds=1)
     tournament_enter(cup, actor=ana, user=ana)
@@ -171,3 +171,5 @@ def test_a_tournament_games_play_page_tags_each_seat_person_or_bot():
             re.findall(r'<span class="tag" title="a (?:bot|person)" data-kind="(\w+)"', html)
         )
         assert kinds == ["bot", "bot", "person"]
+        # The table links back to its tournament.
+        assert 'href="/tournaments/tags/"' in html and "round 1, table 1" in text(html)

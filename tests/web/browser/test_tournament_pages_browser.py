@@ -1,7 +1,7 @@
 """The tournament pages as a person sees them on a phone (360 x 740) and on a desktop: an
 arena's entrant pauses and resumes from its page, a knockout's page says how it was seeded,
 the list and the new-tournament form, and a tournament game's play page marking each seat
-person or bot; nothing scrolls sideways."""
+person or bot and linking back to its tournament; nothing scrolls sideways."""
 
 from __future__ import annotations
 
@@ -53,6 +53,8 @@ def test_an_arena_entrant_pauses_and_resumes_on_a_phone(open_page):
     kinds = game.locator(".seat [data-kind]").all_inner_texts()
     assert sorted(kinds) == ["bot", "person"]
     assert not scrolls_sideways(game), too_wide(game)
+    game.get_by_role("link", name="Phone Arena").click()
+    assert game.get_by_role("heading", name="Leaderboard").is_visible()
 
 
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
