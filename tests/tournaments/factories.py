@@ -81,6 +81,6 @@ def play_out_with_people(game_id: int, seed: int = 0) -> int:
 def play_round_with_people(tournament: Tournament) -> int:
     """Every game of the current round played by its people and bots; the people's commands."""
     return sum(
-        play_out_with_people(table.game_id, seed=table.game_id)
+        play_out_with_people(table.game_id, seed=table.table * 10 + table.rotation)
         for table in TournamentGame.objects.filter(round=current_round(tournament))
     )

@@ -141,22 +141,21 @@ def test_an_arena_with_people_seats_whoever_waits_but_not_the_paused():
 
 def test_a_duplicate_event_with_people_plays_each_deal_from_both_seats():
     organiser = make_user()
-    cup = make_tournament(organiser, format="duplicate", table_size=2, rounds=2)
+    cup = make_tournament(organiser, format="duplicate", table_size=2, rounds=1)
     field(cup, organiser, people=2, bots=1)
     tournament_start(cup, actor=organiser)
-    for number in (1, 2):
-        played = current_round(cup)
-        assert played.number == number and len(played.byes) == 1
-        games = TournamentGame.objects.filter(round=played).order_by("rotation")
-        assert [g.rotation for g in games] == [0, 1]
-        assert games[1].entries == list(reversed(games[0].entries))
-        assert play_round_with_people(cup) > 0
-        assert tournament_advance(cup)
+    played = current_round(cup)
+    assert len(played.byes) == 1
+    games = TournamentGame.objects.filter(round=played).order_by("rotation")
+    assert [g.rotation for g in games] == [0, 1]
+    assert games[1].entries == list(reversed(games[0].entries))
+    assert play_round_with_people(cup) > 0
+    assert tournament_advance(cup)
     cup.refresh_from_db()
     assert cup.status == Tournament.Status.FINISHED
 
     live = rebuilt_equals_live(cup)
     # Duplicate scores are differences from the mean of the same cards: they add up to nothing.
     assert abs(sum(line.points for line in live)) < 1e-6
-    assert sum(line.played for line in live) == 8 and sum(line.byes for line in live) == 2
+    assert sum(line.played for line in live) == 4 and sum(line.byes for line in live) == 1
     assert sorted(line.is_bot for line in live) == [False, False, True]
