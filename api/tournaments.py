@@ -1,6 +1,7 @@
 """Tournaments over the API: the list (`?status=`), creating one, a tournament with its rounds
 and tables, entering and withdrawing (a bot of one's own, or oneself), and the standings. Reads
-are public; the rest take a session or a personal token (scope `play`, `bots` for a bot).
+are public; the rest (an arena's pause and resume among them) take a session or a personal
+token (scope `play`, `bots` for a bot).
 tournaments/services.py does the work, tournaments/standings.py the standings. docs/api.md,
 "Tournaments"; docs/tournaments.md, the formats.
 """
@@ -42,6 +43,11 @@ class TournamentOutput(serializers.Serializer[Any]):
     table_size = serializers.IntegerField()
     rounds = serializers.IntegerField(help_text="A knockout's: what its bracket plays.")
     advance = serializers.IntegerField(help_text="A knockout: how many of a table go through.")
+    seed_by = serializers.ChoiceField(
+        choices=Tournament.SeedBy.choices,
+        help_text="A knockout: `rating` (each entrant's rating in the family's pool, a bot's "
+        "ladder rating; equal ratings drawn) or `draw` (the whole order drawn).",
+    )
     turn_seconds = serializers.IntegerField(help_text="Seconds a person has for a turn.")
     round_seconds = serializers.IntegerField(help_text="A round's deadline, from its start.")
     entry_opens = serializers.DateTimeField()
@@ -128,6 +134,11 @@ class TournamentCreateInput(serializers.Serializer[dict[str, Any]]):
         min_value=1,
         help_text="A knockout: how many of each table go through (default: half, at least 1).",
     )
+    seed_by = serializers.ChoiceField(
+        choices=Tournament.SeedBy.choices,
+        default="rating",
+        help_text="A knockout: seeded by `rating` or `draw`.",
+    )
     turn_seconds = serializers.IntegerField(required=False, min_value=1)
     round_seconds = serializers.IntegerField(min_value=60, default=86400)
     entry_opens = serializers.DateTimeField(required=False)
@@ -156,6 +167,7 @@ class TournamentEntryOutput(serializers.Serializer[Entry]):
     name = serializers.CharField()
     kind = serializers.SerializerMethodField()
     withdrawn = serializers.BooleanField()
+    paused = serializers.BooleanField(help_text="An arena: not seated again until it resumes.")
 
     def get_kind(self, entry: Entry) -> str:
         return "bot" if entry.bot_id else "person"
@@ -311,4 +323,37 @@ class TournamentEntry(APIView):
         found = services.tournament_get(slug)
         user, bot = self._entrant(request)
         entry = services.tournament_withdraw(found, actor=person(request), user=user, bot=bot)
+        return Response(TournamentEntryOutput(entry).data)
+
+
+class TournamentPause(TournamentEntry):
+    """An arena entrant's pause: POST pauses, DELETE resumes."""
+
+    @extend_schema(
+        request=TournamentEntryInput,
+        responses={200: TournamentEntryOutput, **error_responses(400, 403, 404)},
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        """Pause yourself or your bot in an arena (before it starts or while it runs): not
+        seated again until you resume; your points stay and a game you are in plays on. 400
+        `not-an-arena`, `already-paused`, `not-entered`, `tournament-finished`,
+        `entrant-missing`, `entrant-ambiguous`; 403 `not-owner`, `token-scope`; 404
+        `not-found`."""
+        found = services.tournament_get(slug)
+        user, bot = self._entrant(request)
+        entry = services.tournament_pause(found, actor=person(request), user=user, bot=bot)
+        return Response(TournamentEntryOutput(entry).data)
+
+    @extend_schema(
+        request=TournamentEntryInput,
+        responses={200: TournamentEntryOutput, **error_responses(400, 403, 404)},
+    )
+    def delete(self, request: Request, slug: str) -> Response:
+        """Resume: you wait again from now and, while the arena seats, sit down as soon as a
+        table fills. 400 `not-an-arena`, `not-paused`, `not-entered`, `tournament-finished`,
+        `entrant-missing`, `entrant-ambiguous`; 403 `not-owner`, `token-scope`; 404
+        `not-found`."""
+        found = services.tournament_get(slug)
+        user, bot = self._entrant(request)
+        entry = services.tournament_resume(found, actor=person(request), user=user, bot=bot)
         return Response(TournamentEntryOutput(entry).data)

@@ -79,6 +79,11 @@ urlpatterns = [
         name="tournament-entry",
     ),
     path(
+        "tournaments/<slug:slug>/pause",
+        tournaments.TournamentPause.as_view(),
+        name="tournament-pause",
+    ),
+    path(
         "tournaments/<slug:slug>/standings",
         tournaments.tournament_standings,
         name="tournament-standings",

@@ -21,6 +21,7 @@ from league import ratings
 from league.errors import BotNotFound, LadderNotFound, LeagueNotFound
 from league.models import Competition, Entry, LadderMeeting, Rating, RatingChange
 from league.standings import entrant_name
+from ratings.pools import pool_of
 
 
 def ladders() -> QuerySet[Competition]:
@@ -72,6 +73,25 @@ def owner_name(entry: Entry) -> str:
 def entrant(entry: Entry) -> Entrant:
     kind = "bot" if entry.bot_id else "person"
     return Entrant(entry, entrant_name(entry), kind, owner_name(entry), entry.bot_id)
+
+
+def bot_ordinals(bot_ids: list[int], pool: str, *, now: Any = None) -> dict[int, float]:
+    """Each of these bots' ladder rating (the ordinal, decayed as of now) on a ladder of the
+    rating pool `pool` (ratings/pools.py `pool_of` of the ladder's variant); of several, the
+    ladder it played most games on. A bot on no such ladder is not in the answer."""
+    now = now or timezone.now()
+    best: dict[int, tuple[int, float]] = {}
+    rows = Rating.objects.filter(
+        entry__bot_id__in=bot_ids, competition__kind=Competition.Kind.LADDER
+    ).select_related("entry", "competition")
+    for row in rows.order_by("pk"):
+        if pool_of(row.competition.variant) != pool:
+            continue
+        skill = ratings.decayed(ratings.Skill(row.mu, row.sigma), row.rated_at, now)
+        bot_id = int(row.entry.bot_id)  # type: ignore[arg-type]
+        if bot_id not in best or row.games > best[bot_id][0]:
+            best[bot_id] = (row.games, skill.ordinal)
+    return {bot_id: ordinal for bot_id, (_, ordinal) in best.items()}
 
 
 @dataclass(frozen=True, slots=True)

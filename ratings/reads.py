@@ -90,6 +90,16 @@ def person_ratings(user: Any, *, now: datetime.datetime | None = None) -> list[P
     return [_pool_rating(rows[pool], now) for pool in POOLS if pool in rows]
 
 
+def pool_ordinals(
+    user_ids: list[int], pool: str, *, now: datetime.datetime | None = None
+) -> dict[int, float]:
+    """The displayed rating (the ordinal, decayed as of now) of each of these people who has
+    one in the pool; the others are not in the answer (a tournament seeds them as newcomers)."""
+    now = now or timezone.now()
+    rows = PersonRating.objects.filter(user_id__in=user_ids, family=pool)
+    return {row.user_id: _pool_rating(row, now).rating for row in rows}
+
+
 def history(user: Any, pool: str, *, limit: int = HISTORY_POINTS) -> list[PersonRatingChange]:
     """The person's last `limit` rating changes in the pool, oldest first."""
     latest = PersonRatingChange.objects.filter(user=user, family=pool).order_by("-position")

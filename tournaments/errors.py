@@ -20,7 +20,8 @@ class TournamentEntryRefused(TournamentRefused):
     started), `tournament-full`, `bots-not-allowed` (people only), `already-entered`,
     `not-entered`, `tournament-finished`, `invalid-entrant` (not exactly one of a person and a
     bot), `not-a-member` (a club's tournament takes its members), `bot-failed`,
-    `birth-date-missing` (newno needs the people's ages)."""
+    `birth-date-missing` (newno needs the people's ages); pausing and resuming in an arena:
+    `not-an-arena`, `already-paused`, `not-paused`."""
 
     code = "entry-refused"
 

@@ -5,7 +5,7 @@ model of the games' results (the `tournament-results` projection, tournaments/pr
 Everything a standing says is folded from the games' logs (tournaments/standings.py):
 the rows here say only what was decided when it was decided (who entered, who withdrew, who
 sat where and who had a bye in each round), written once and never changed, except an entry's
-withdrawal and the tournament's status. docs/tournaments.md.
+withdrawal, an arena entrant's pause and the tournament's status. docs/tournaments.md.
 """
 
 from __future__ import annotations
@@ -63,6 +63,18 @@ class Tournament(models.Model):
     )
     seeding = models.JSONField(
         default=list, blank=True, help_text="A knockout: the entry ids in seed order, best first."
+    )
+
+    class SeedBy(models.TextChoices):
+        # A person's rating in the pool of the tournament's family, a bot's ladder rating there.
+        RATING = "rating"
+        DRAW = "draw"
+
+    seed_by = models.CharField(
+        max_length=8,
+        choices=SeedBy.choices,
+        default=SeedBy.RATING,
+        help_text="A knockout: seeded by rating (equal ratings drawn) or the whole order drawn.",
     )
     entry_opens = models.DateTimeField()
     entry_closes = models.DateTimeField()
@@ -136,6 +148,11 @@ class Entry(models.Model):
     entered_at = models.DateTimeField(auto_now_add=True)
     withdrawn = models.BooleanField(default=False)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
+    # An arena: a paused entrant is not seated again until it resumes; its points stay.
+    paused = models.BooleanField(default=False)
+    resumed_at = models.DateTimeField(
+        null=True, blank=True, help_text="When it last resumed: it waits from then."
+    )
 
     class Meta:
         verbose_name_plural = "entries"

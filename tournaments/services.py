@@ -32,8 +32,12 @@ from games.game_settings import GameSettings
 from games.lobby import ranked_by_age
 from games.models import Bot, Game, Seat
 from games.seeds import keyed_seed
+from league import ratings as skills
 from league.clubs import is_admin, is_member
+from league.ladder_reads import bot_ordinals
 from league.models import Club
+from ratings.pools import pool_of
+from ratings.reads import pool_ordinals
 from social.models import Notification
 from social.notifications import game_url, notify
 from tournaments import results, scheduling, standings
@@ -86,6 +90,7 @@ def tournament_create(
     club: Club | None = None,
     site_wide: bool = False,
     seed: int | None = None,
+    seed_by: str = Tournament.SeedBy.RATING,
 ) -> Tournament:
     """Create a tournament taking entries from `entry_opens` (default now) to `entry_closes`,
     when it starts. Raises NotOrganiser (`not-club-admin`, `not-staff`, `not-organiser`),
@@ -136,6 +141,8 @@ def tournament_create(
         problems.append("a round lasts 60 seconds to 60 days")
     if turn_seconds is not None and (not isinstance(turn_seconds, int) or turn_seconds < 1):
         problems.append("a turn lasts at least a second")
+    if seed_by not in Tournament.SeedBy.values:
+        problems.append(f"a knockout is seeded by {' or '.join(Tournament.SeedBy.values)}")
     if not isinstance(max_entrants, int) or not 2 <= max_entrants <= 1000:
         problems.append("2 to 1000 entrants")
     if entry_closes < opens:
@@ -165,6 +172,7 @@ def tournament_create(
                 club=club,
                 site_wide=site_wide,
                 seed=random.randrange(2**31) if seed is None else seed,
+                seed_by=seed_by,
             )
     except IntegrityError as error:
         raise TournamentRefused(f"the address {slug!r} is taken", code="slug-taken") from error
@@ -237,7 +245,8 @@ def tournament_enter(
         if entry is not None:
             entry.withdrawn = False
             entry.withdrawn_at = None
-            entry.save(update_fields=["withdrawn", "withdrawn_at"])
+            entry.paused = False
+            entry.save(update_fields=["withdrawn", "withdrawn_at", "paused"])
             return entry
         return Entry.objects.create(tournament=locked, user=user, bot=bot)
 
@@ -285,6 +294,84 @@ def tournament_withdraw(
     return entry
 
 
+def _own_entry(tournament: Tournament, actor: Any, user: Any, bot: Bot | None) -> Entry:
+    """The live entry of a person (themselves) or a bot (its owner, or the organiser), locked.
+    Raises TournamentEntryRefused (`invalid-entrant`, `not-entered`), NotOrganiser."""
+    if (user is None) == (bot is None):
+        raise TournamentEntryRefused(
+            "an entrant is a person or a bot (one of them)", code="invalid-entrant"
+        )
+    owner = user.pk if user is not None else bot.owner_id  # type: ignore[union-attr]
+    if not (is_person(actor) and (actor.pk == owner or can_run(tournament, actor))):
+        raise NotOrganiser("an entrant pauses themselves (or the organiser does)")
+    entry = (
+        Entry.objects.select_for_update()
+        .filter(tournament=tournament, user=user, bot=bot, withdrawn=False)
+        .first()
+    )
+    if entry is None:
+        raise TournamentEntryRefused(
+            f"{_entrant_name(user, bot)} is not entered in {tournament.name}", code="not-entered"
+        )
+    return entry
+
+
+def _check_pausable(tournament: Tournament) -> None:
+    if tournament.format != Tournament.Format.ARENA:
+        raise TournamentEntryRefused(
+            f"{tournament.name} is not an arena: only an arena's entrants pause",
+            code="not-an-arena",
+        )
+    if tournament.status == Tournament.Status.FINISHED:
+        raise TournamentEntryRefused(f"{tournament.name} has finished", code="tournament-finished")
+
+
+def tournament_pause(
+    tournament: Tournament,
+    *,
+    actor: Any,
+    user: Any = None,
+    bot: Bot | None = None,
+) -> Entry:
+    """Pause an arena entrant (before or while it runs): it is not seated again until it
+    resumes; its points stay, and a game it is playing now plays on to its end. Raises
+    TournamentEntryRefused (`not-an-arena`, `tournament-finished`, `not-entered`,
+    `already-paused`, `invalid-entrant`), NotOrganiser."""
+    _check_pausable(tournament)
+    with transaction.atomic():
+        entry = _own_entry(tournament, actor, user, bot)
+        if entry.paused:
+            raise TournamentEntryRefused(f"{entry.name} is paused already", code="already-paused")
+        entry.paused = True
+        entry.save(update_fields=["paused"])
+    return entry
+
+
+def tournament_resume(
+    tournament: Tournament,
+    *,
+    actor: Any,
+    user: Any = None,
+    bot: Bot | None = None,
+    now: datetime.datetime | None = None,
+) -> Entry:
+    """Resume a paused arena entrant: it waits again from now (at the end of the waiting list)
+    and, while the arena seats, is seated as soon as a table fills. Raises
+    TournamentEntryRefused (`not-an-arena`, `tournament-finished`, `not-entered`, `not-paused`,
+    `invalid-entrant`), NotOrganiser."""
+    _check_pausable(tournament)
+    now = now or timezone.now()
+    with transaction.atomic():
+        entry = _own_entry(tournament, actor, user, bot)
+        if not entry.paused:
+            raise TournamentEntryRefused(f"{entry.name} is not paused", code="not-paused")
+        entry.paused = False
+        entry.resumed_at = now
+        entry.save(update_fields=["paused", "resumed_at"])
+    tournament_advance(tournament, now=now)
+    return entry
+
+
 def tournament_start(
     tournament: Tournament, *, actor: Any = SYSTEM, now: datetime.datetime | None = None
 ) -> Tournament:
@@ -321,13 +408,38 @@ def default_advance(table_size: int) -> int:
     return max(1, table_size // 2)
 
 
+def entry_ratings(tournament: Tournament, entries: list[Entry]) -> dict[int, float]:
+    """Each entry's rating in the pool of the tournament's family (ratings/pools.py `pool_of`):
+    a person's displayed rating there (ratings/reads.py), a bot's ladder rating on a ladder of
+    that pool (league/ladder_reads.py); a newcomer's (0, the ordinal of a first rating) for
+    anyone without one. The same scale for both: the ladders' and the people's ratings are one
+    model (league/ratings.py)."""
+    pool = pool_of(tournament.variant)
+    people = pool_ordinals([e.user_id for e in entries if e.user_id is not None], pool)
+    bots = bot_ordinals([e.bot_id for e in entries if e.bot_id is not None], pool)
+    newcomer = skills.Skill().ordinal
+    return {
+        entry.pk: (
+            bots.get(entry.bot_id, newcomer)
+            if entry.bot_id is not None
+            else people.get(entry.user_id, newcomer)  # type: ignore[arg-type]
+        )
+        for entry in entries
+    }
+
+
 def _knockout_start(tournament: Tournament) -> scheduling.Round:
-    """Seed the cup (scheduling.knockout_seeds: everyone at the same rating, so the order is
-    the seed's draw), keep the seeding and the rounds it will play, and draw its first
-    round."""
-    entries = Entry.objects.filter(tournament=tournament, withdrawn=False).order_by("pk")
-    field = [scheduling.Standing(entrant=entry.pk, points=0.0) for entry in entries]
-    seeds = scheduling.knockout_seeds(field, tournament.seed)
+    """Seed the cup (scheduling.knockout_seeds: by rating, `entry_ratings`, equal ratings
+    drawn from the tournament's seed; or, `seed_by` draw, the whole order drawn), keep the
+    seeding and the rounds it will play, and draw its first round."""
+    entries = list(Entry.objects.filter(tournament=tournament, withdrawn=False).order_by("pk"))
+    drawn = tournament.seed_by == Tournament.SeedBy.DRAW
+    rated = {} if drawn else entry_ratings(tournament, entries)
+    field = [
+        scheduling.Standing(entrant=entry.pk, points=0.0, rating=rated.get(entry.pk, 0.0))
+        for entry in entries
+    ]
+    seeds = scheduling.knockout_seeds(field, tournament.seed, drawn=drawn)
     tournament.seeding = seeds
     tournament.rounds = scheduling.knockout_rounds(
         len(seeds), tournament.table_size, tournament.advance
@@ -478,8 +590,16 @@ def _arena_seat(tournament: Tournament, round_: Round, now: datetime.datetime) -
         for entry in table.entries:
             since[entry] = max(since.get(entry, ended), ended)
     points = {line.entry: line for line in standings.live_standings(tournament)}
+    for pk, entry in everyone.items():
+        if entry.resumed_at is not None:
+            since[pk] = max(since.get(pk, entry.resumed_at), entry.resumed_at)
+    # A paused entrant is not waiting; it waits again from when it resumes.
     waiting = sorted(
-        (pk for pk, entry in everyone.items() if not entry.withdrawn and pk not in busy),
+        (
+            pk
+            for pk, entry in everyone.items()
+            if not entry.withdrawn and not entry.paused and pk not in busy
+        ),
         key=lambda pk: (since.get(pk, round_.started_at), pk),
     )
     seated, _ = scheduling.arena_tables(

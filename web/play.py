@@ -37,6 +37,7 @@ from games.errors import Conflict, Forbidden, GameError, GameNotFound, IllegalMo
 from games.models import Game
 from games.repository import Loaded, repository
 from games.visibility import events_since
+from tournaments.models import TournamentGame
 from web import board, chat, controls, notices, rematch, story
 from web.cards import card_name
 from web.lockout import too_many
@@ -76,6 +77,13 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
     except Forbidden as error:
         return refused(request, error, 403, game_id)
     context["emails_muted"] = is_person(request.user) and is_muted(request.user.pk, game_id)
+    if context["tournament_game"]:
+        # A tournament's table links back to its tournament (its standings, the next table).
+        context["tournament_table"] = (
+            TournamentGame.objects.select_related("round__tournament")
+            .filter(game_id=game_id)
+            .first()
+        )
     # The chat panel under the board: the viewer's place in it from the board just drawn.
     where = chat_table.Place(game_id, bool(context["my_seats"]), not context["live"])
     context.update(chat.chat_context(request, game_id, where))
@@ -311,6 +319,7 @@ def board_context(
         # A practice deal (a seed its creator chose): every seat is told, it counts for no record.
         "seed_chosen_by": detail["seed_chosen_by"],
         "live": view["status"] != Game.Status.MATCH_OVER,
+        "tournament_game": (loaded.game.context or {}).get("kind") == "tournament",
         "command_id": secrets.token_urlsafe(12),
         "announce": "Your turn." if table.my_turn else "",
         **extra,

@@ -1,8 +1,8 @@
 """The tournament pages: every tournament (/tournaments/: taking entries, running, finished), a
 tournament (/tournaments/<slug>/: entry, rounds, tables with their games, standings with each
 entrant's person or bot flag, results), a new one (/tournaments/new/) and the actions (enter,
-withdraw, start: POSTs through tournaments/services.py, then back to the page; a refusal comes
-back as a message with nothing changed). docs/tournaments.md, "Pages".
+withdraw, start, an arena's pause and resume: POSTs through tournaments/services.py, then back
+to the page; a refusal comes back as a message with nothing changed). docs/tournaments.md, "Pages".
 """
 
 from __future__ import annotations
@@ -129,23 +129,29 @@ class EntryOption:
     label: str
     bot: Bot | None
     entered: bool
+    paused: bool = False
 
 
 def entry_options(tournament: Tournament, user: Any) -> list[EntryOption]:
     """The signed-in person and each of their bots (if bots may enter), entered or not."""
     if not user.is_authenticated:
         return []
-    entered: set[tuple[int | None, int | None]] = set(
-        Entry.objects.filter(tournament=tournament, withdrawn=False).values_list(
-            "user_id", "bot_id"
-        )
-    )
-    options = [EntryOption("You", None, (user.pk, None) in entered)]
+    entered: dict[tuple[int | None, int | None], bool] = {
+        (user_id, bot_id): paused
+        for user_id, bot_id, paused in Entry.objects.filter(
+            tournament=tournament, withdrawn=False
+        ).values_list("user_id", "bot_id", "paused")
+    }
+    me = (user.pk, None)
+    options = [EntryOption("You", None, me in entered, entered.get(me, False))]
     if tournament.bots_allowed:
         for bot in (
             Bot.objects.filter(owner=user).exclude(status=Bot.Status.FAILED).order_by("name")
         ):
-            options.append(EntryOption(f"Bot {bot.name}", bot, (None, bot.pk) in entered))
+            key = (None, bot.pk)
+            options.append(
+                EntryOption(f"Bot {bot.name}", bot, key in entered, entered.get(key, False))
+            )
     return options
 
 
@@ -167,6 +173,14 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
         and tournament.entry_opens <= now <= tournament.entry_closes,
         "options": entry_options(tournament, request.user),
         "can_run": services.can_run(tournament, request.user),
+        # An arena's entrants pause (tournaments/services.py `tournament_pause`).
+        "pausable": tournament.format == Tournament.Format.ARENA
+        and tournament.status != Tournament.Status.FINISHED,
+        "paused": set(
+            Entry.objects.filter(tournament=tournament, paused=True, withdrawn=False).values_list(
+                "pk", flat=True
+            )
+        ),
     }
     return render(request, "tournaments/page.html", context)
 
@@ -209,6 +223,29 @@ def withdraw(request: SignedInRequest, slug: str) -> HttpResponse:
     else:
         who = f"Bot {bot.name} has" if bot else "You have"
         messages.success(request, f"{who} withdrawn from {tournament.name}.")
+    return redirect("web:tournament", slug=tournament.slug)
+
+
+@login_required
+@require_POST
+def pause(request: SignedInRequest, slug: str) -> HttpResponse:
+    """An arena entrant pauses (not seated again until it resumes) or, `resume`, resumes."""
+    tournament = tournament_or_404(slug)
+    user, bot = _entrant(request)
+    resume = request.POST.get("resume") == "1"
+    act = services.tournament_resume if resume else services.tournament_pause
+    try:
+        act(tournament, actor=request.user, user=user, bot=bot)
+    except GameError as error:
+        messages.error(request, said(error))
+    else:
+        who = f"Bot {bot.name} is" if bot else "You are"
+        messages.success(
+            request,
+            f"{who} back in {tournament.name}: seated when a table fills."
+            if resume
+            else f"{who} paused in {tournament.name}: not seated again until resumed.",
+        )
     return redirect("web:tournament", slug=tournament.slug)
 
 
@@ -270,6 +307,16 @@ class TournamentForm(VariantForm):
         label="Through from each table",
         help_text="Knockout; blank: the better half (at least one).",
     )
+    seed_by = forms.ChoiceField(
+        choices=[
+            (Tournament.SeedBy.RATING, "By rating"),
+            (Tournament.SeedBy.DRAW, "Drawn"),
+        ],
+        initial=Tournament.SeedBy.RATING,
+        required=False,
+        label="Knockout seeding",
+        help_text="By rating: people's in the family's pool, bots' on its ladders.",
+    )
     round_hours = forms.IntegerField(
         initial=24,
         min_value=1,
@@ -323,6 +370,7 @@ class TournamentForm(VariantForm):
             "table_size": data["table_size"],
             "rounds": data["rounds"],
             "advance": data["advance"],
+            "seed_by": data["seed_by"] or Tournament.SeedBy.RATING,
             "round_seconds": data["round_hours"] * 3600,
             "turn_seconds": data["turn_seconds"],
             "entry_closes": closes if timezone.is_aware(closes) else timezone.make_aware(closes),

@@ -117,6 +117,7 @@ urlpatterns = [
     path("tournaments/<slug:slug>/enter", tournaments.enter, name="tournament-enter"),
     path("tournaments/<slug:slug>/withdraw", tournaments.withdraw, name="tournament-withdraw"),
     path("tournaments/<slug:slug>/start", tournaments.start, name="tournament-start"),
+    path("tournaments/<slug:slug>/pause", tournaments.pause, name="tournament-pause"),
     path("ladders/", ladders.ladder_list, name="ladders"),
     path("ladders/<slug:slug>/", ladders.ladder, name="ladder"),
     path("ladders/<slug:slug>/enter", ladders.enter, name="ladder-enter"),

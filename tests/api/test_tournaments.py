@@ -108,6 +108,7 @@ def test_entering_and_withdrawing_with_every_refusal_typed():
         "name": "ana",
         "kind": "person",
         "withdrawn": False,
+        "paused": False,
     }
     again = post(client, "/api/tournaments/cup/entry", {"person": True})
     assert (again.status_code, again.json()["code"]) == (400, "already-entered")
@@ -171,3 +172,30 @@ def test_the_standings_and_the_tables_after_a_round_of_bots():
     )
     assert {line["kind"] for line in lines} == {"bot"}
     assert Client().get("/api/tournaments/nope/standings").json()["code"] == "not-found"
+
+
+def test_an_arena_entrant_pauses_and_resumes_with_every_refusal_typed():
+    ana = make_user("ana")
+    client = signed_in(ana)
+    make_tournament(slug="swiss-cup")
+    arena = make_tournament(slug="arena-cup", format="arena", table_size=2)
+    swiss = post(client, "/api/tournaments/swiss-cup/pause", {"person": True})
+    assert (swiss.status_code, swiss.json()["code"]) == (400, "not-an-arena")
+    stranger = post(client, "/api/tournaments/arena-cup/pause", {"person": True})
+    assert (stranger.status_code, stranger.json()["code"]) == (400, "not-entered")
+    assert post(client, "/api/tournaments/arena-cup/entry", {"person": True}).status_code == 201
+
+    paused = post(client, "/api/tournaments/arena-cup/pause", {"person": True})
+    assert paused.status_code == 200 and paused.json()["paused"] is True
+    twice = post(client, "/api/tournaments/arena-cup/pause", {"person": True})
+    assert (twice.status_code, twice.json()["code"]) == (400, "already-paused")
+    assert post(client, "/api/tournaments/arena-cup/pause").json()["code"] == "entrant-missing"
+    assert post(Client(), "/api/tournaments/arena-cup/pause", {"person": True}).status_code == 403
+
+    resumed = delete(client, "/api/tournaments/arena-cup/pause", {"person": True})
+    assert resumed.status_code == 200 and resumed.json()["paused"] is False
+    again = delete(client, "/api/tournaments/arena-cup/pause", {"person": True})
+    assert (again.status_code, again.json()["code"]) == (400, "not-paused")
+    assert not Entry.objects.get(tournament=arena, user=ana).paused
+    shown = client.get("/api/tournaments/arena-cup").json()
+    assert shown["seed_by"] == "rating" and shown["format"] == "arena"

@@ -6,6 +6,7 @@ the lobby and a club's page."""
 from __future__ import annotations
 
 import datetime
+import re
 from html import unescape
 
 import pytest
@@ -116,11 +117,59 @@ def test_the_new_tournament_form_makes_one_and_refuses_in_words():
         "max_entrants": "16",
         "bots_allowed": "on",
         "club": "",
+        "seed_by": "draw",
     }
     made = client.post("/tournaments/new/", form)
     assert made.status_code == 302 and made["Location"] == "/tournaments/spring-swiss/"
     cup = Tournament.objects.get(slug="spring-swiss")
     assert (cup.organiser, cup.round_seconds, cup.bots_allowed) == (ana, 86400, True)
+    assert cup.seed_by == "draw"
     taken = client.post("/tournaments/new/", form)
     assert "The address 'spring-swiss' is taken." in unescape(text(taken.content.decode()))
     assert Tournament.objects.filter(slug="spring-swiss").count() == 1
+
+
+def test_an_arena_entrant_pauses_and_resumes_from_its_page():
+    ana = make_user("ana")
+    organiser = make_user("olga")
+    cup = make_tournament(organiser, name="Night Arena", slug="night", format="arena", table_size=2)
+    client = signed_in(ana)
+    client.post("/tournaments/night/enter", {"bot": ""})
+    for _ in range(2):
+        tournament_enter(cup, actor=organiser, bot=make_bot(strategy="greedy"))
+    tournament_start(cup, actor=organiser)
+    page = text(client.get("/tournaments/night/").content.decode())
+    assert "Pause" in page and "Withdraw yourself" in page
+
+    paused = text(
+        client.post("/tournaments/night/pause", {"bot": ""}, follow=True).content.decode()
+    )
+    assert "You are paused in Night Arena: not seated again until resumed." in paused
+    assert "Resume" in paused
+    rows = table_rows(client.get("/tournaments/night/").content.decode(), "standing")
+    (ana_row,) = [cells for _, cells in rows if cells[1].startswith("ana")]
+    assert "paused" in ana_row[1]
+
+    back = client.post("/tournaments/night/pause", {"bot": "", "resume": "1"}, follow=True)
+    assert "You are back in Night Arena: seated when a table fills." in text(back.content.decode())
+    assert not Entry.objects.get(tournament=cup, user=ana).paused
+    twice = client.post("/tournaments/night/pause", {"bot": "", "resume": "1"}, follow=True)
+    assert "ana is not paused" in text(twice.content.decode())
+
+
+def test_a_tournament_games_play_page_tags_each_seat_and_links_back():
+    ana = make_user("ana")
+    cup = make_tournament(ana, slug="tags", table_size=3, rounds=1)
+    tournament_enter(cup, actor=ana, user=ana)
+    for _ in range(2):
+        tournament_enter(cup, actor=ana, bot=make_bot(strategy="greedy"))
+    tournament_start(cup, actor=ana)
+    (table,) = TournamentGame.objects.filter(round__tournament=cup)
+    for viewer in (signed_in(ana), Client()):
+        html = viewer.get(f"/games/{table.game_id}/").content.decode()
+        kinds = sorted(
+            re.findall(r'<span class="tag" title="a (?:bot|person)" data-kind="(\w+)"', html)
+        )
+        assert kinds == ["bot", "bot", "person"]
+        # The table links back to its tournament.
+        assert 'href="/tournaments/tags/"' in html and "round 1, table 1" in text(html)

@@ -1,0 +1,80 @@
+"""The tournament pages as a person sees them on a phone (360 x 740) and on a desktop: an
+arena's entrant pauses and resumes from its page, a knockout's page says how it was seeded,
+the list and the new-tournament form, and a tournament game's play page marking each seat
+person or bot and linking back to its tournament; nothing scrolls sideways."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.games.factories import make_user
+from tests.league.factories import make_bot
+from tests.tournaments.factories import make_tournament
+from tests.web.browser.clicks import scrolls_sideways, too_wide
+from tournaments.models import Entry, TournamentGame
+from tournaments.services import tournament_enter, tournament_start
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def test_an_arena_entrant_pauses_and_resumes_on_a_phone(open_page):
+    ana = make_user("ana")
+    arena = make_tournament(
+        ana, name="Phone Arena", slug="phone-arena", format="arena", table_size=2
+    )
+    tournament_enter(arena, actor=ana, user=ana)
+    for _ in range(3):
+        tournament_enter(arena, actor=ana, bot=make_bot(strategy="greedy"))
+    tournament_start(arena, actor=ana)
+
+    page = open_page(ana, "/tournaments/phone-arena/", **PHONE)
+    assert page.get_by_role("heading", name="Leaderboard").is_visible()
+    page.get_by_role("button", name="Pause", exact=True).click()
+    assert page.get_by_text("You are paused in Phone Arena").is_visible()
+    ana_row = page.locator("tr.standing", has_text="ana")
+    assert "paused" in ana_row.inner_text()
+    assert not scrolls_sideways(page), too_wide(page)
+    assert Entry.objects.get(tournament=arena, user=ana).paused
+    page.get_by_role("button", name="Resume", exact=True).click()
+    assert page.get_by_text("You are back in Phone Arena").is_visible()
+    assert not Entry.objects.get(tournament=arena, user=ana).paused
+
+    # Ana's table: every seat says person or bot, on the phone too.
+    table = next(
+        t
+        for t in TournamentGame.objects.filter(round__tournament=arena)
+        if Entry.objects.get(tournament=arena, user=ana).pk in t.entries
+    )
+    game = open_page(ana, f"/games/{table.game_id}/", **PHONE)
+    game.wait_for_selector("#game")
+    kinds = game.locator(".seat [data-kind]").all_inner_texts()
+    assert sorted(kinds) == ["bot", "person"]
+    assert not scrolls_sideways(game), too_wide(game)
+    game.get_by_role("link", name="Phone Arena").click()
+    assert game.get_by_role("heading", name="Leaderboard").is_visible()
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_knockouts_page_the_list_and_the_form_fit(open_page, size):
+    ana = make_user("ana")
+    cup = make_tournament(
+        ana, name="Rated Knockout Cup", slug="rated-ko", format="knockout", table_size=2
+    )
+    tournament_enter(cup, actor=ana, user=ana)
+    for _ in range(4):
+        tournament_enter(cup, actor=ana, bot=make_bot(strategy="greedy"))
+    tournament_start(cup, actor=ana)
+
+    page = open_page(ana, "/tournaments/rated-ko/", **size)
+    assert "seeded by rating" in page.locator("main").inner_text()
+    assert page.get_by_role("button", name="Withdraw yourself").is_visible()
+    assert not scrolls_sideways(page), too_wide(page)
+    listing = open_page(ana, "/tournaments/", **size)
+    assert listing.get_by_role("link", name="Rated Knockout Cup").is_visible()
+    assert not scrolls_sideways(listing), too_wide(listing)
+    form = open_page(ana, "/tournaments/new/", **size)
+    assert form.get_by_label("Knockout seeding").is_visible()
+    assert not scrolls_sideways(form), too_wide(form)
