@@ -39,7 +39,7 @@ from games.models import (
     MatchResult,
     ProjectionCheckpoint,
 )
-from games.store import Record
+from games.store import Event, Record
 
 # Global positions per transaction: large enough to amortise the round trips, small enough to
 # keep each transaction (and the checkpoint lock) short.
@@ -411,11 +411,18 @@ class MatchOutcome:
     hands: int
 
 
-def match_outcome(record: Record) -> MatchOutcome:
+# The events of a match's stream its outcome is folded from (match_outcome).
+OUTCOME_TYPES = frozenset({SEAT_FORFEITED, HAND_ENDED})
+
+
+def match_outcome(record: Record, before: list[Event] | None = None) -> MatchOutcome:
     """The outcome of the match a match-ended record ends, read from its own stream only: the
-    seat-forfeited events and the last hand-ended before it (a rebuild reads the same)."""
+    seat-forfeited events and the last hand-ended before it (a rebuild reads the same). A
+    caller that read those events already (`store.load` of OUTCOME_TYPES up to the record's
+    version) passes them as `before`."""
     event = record.event
-    before = store.load(record.game_id, until=record.version, types={SEAT_FORFEITED, HAND_ENDED})
+    if before is None:
+        before = store.load(record.game_id, until=record.version, types=OUTCOME_TYPES)
     hands = [e for e in before if e["type"] == HAND_ENDED]
     if not hands:
         raise ValueError(f"game {record.game_id}: a match ended without a hand ending")

@@ -50,6 +50,7 @@ from league.models import (
     LadderSet,
     Meeting,
     Membership,
+    PlayerFamilyRecord,
     Rating,
     RatingChange,
     Season,
@@ -431,6 +432,14 @@ class StandingAdmin(ReadOnlyAdmin[Standing]):
     list_display = ("division", "entry", "played", "wins", "league_points", "forfeits")
     list_filter = ("division__season",)
     list_select_related = ("division__season__competition", "entry__user", "entry__bot")
+
+
+@admin.register(PlayerFamilyRecord)
+class PlayerFamilyRecordAdmin(ReadOnlyAdmin[PlayerFamilyRecord]):
+    list_display = ("user", "family", "matches", "wins", "hands", "points")
+    list_filter = ("family",)
+    list_select_related = ("user",)
+    search_fields = ("user__username",)
 
 
 @admin.register(Meeting)

@@ -436,6 +436,31 @@ class Meeting(models.Model):
         return f"{self.entry} ahead of {self.other} {self.ahead} times"
 
 
+class PlayerFamilyRecord(models.Model):
+    """A person's finished matches of one rule family, of any kind (league, ladder, friendly;
+    never a practice deal), folded from the log by the `player-families` projection
+    (league/projections.py): the player page's record per family reads these rows, not every
+    game of theirs."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="family_records"
+    )
+    family = models.CharField(max_length=32)
+    matches = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    hands = models.PositiveIntegerField(default=0)
+    points = models.IntegerField(default=0)
+
+    class Meta:
+        ordering = ["user", "family"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "family"], name="player_family_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in {self.family}: {self.matches} matches"
+
+
 # --------------------------------------------------------------------------------- ladders
 
 

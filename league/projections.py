@@ -1,4 +1,4 @@
-"""The league's projections: `league-standings` and `ladder-ratings` (below).
+"""The league's projections: `league-standings`, `ladder-ratings` and `player-families` (below).
 
 The `league-standings` projection: every finished fixture match, folded in global order into
 its division's Standing rows (played, wins, placements, league points, hands won, points
@@ -12,14 +12,24 @@ the season starts). So `projections rebuild league-standings` gives the same row
 
 from __future__ import annotations
 
-from engine.events import MATCH_ENDED
+from engine.events import HAND_ENDED, MATCH_ENDED
 from games import store
-from games.game_settings import GameSettings
-from games.models import Game
-from games.projections import MatchOutcome, Projection, match_outcome, register
+from games.game_settings import PRACTICE_KEY, GameSettings
+from games.models import Game, Seat
+from games.projections import OUTCOME_TYPES, MatchOutcome, Projection, match_outcome, register
 from games.store import Record
 from league import ratings
-from league.models import Fixture, LadderMeeting, LadderSet, Meeting, Rating, RatingChange, Standing
+from league.models import (
+    Fixture,
+    LadderMeeting,
+    LadderSet,
+    Meeting,
+    PlayerFamilyRecord,
+    Rating,
+    RatingChange,
+    Standing,
+)
+from league.standings import family_of
 
 
 @register
@@ -255,3 +265,68 @@ class LadderRatings(Projection):
         Rating.objects.bulk_create([row for row in ratings_rows if row.pk is None])
         LadderMeeting.objects.bulk_create([row for row in meetings if row.pk is None])
         RatingChange.objects.bulk_create(self.changes)
+
+
+@register
+class PlayerFamilies(Projection):
+    """The `player-families` projection: every finished match, in global order, into its
+    people's PlayerFamilyRecord of the game's rule family (league/standings.py `family_of`):
+    matches, wins (first place, not forfeited), hands and the points they scored in them; never
+    a practice deal (a seed its creator chose, who could know every hand: games/lobby.py).
+
+    It reads the match's own stream (match_outcome, the hand-ended events) and the game's
+    variant, context and seats' people, written once when the game was made: so `projections
+    rebuild player-families` gives the same rows.
+    """
+
+    name = "player-families"
+    tables = (PlayerFamilyRecord,)
+
+    def begin(self, records: list[Record]) -> None:
+        games = {record.game_id for record in records}
+        self.families = {
+            pk: family_of(variant)
+            for pk, variant, context in Game.objects.filter(pk__in=games).values_list(
+                "pk", "variant", "context"
+            )
+            if PRACTICE_KEY not in context
+        }
+        self.people: dict[int, list[tuple[int, int]]] = {}
+        for game, number, user in Seat.objects.filter(
+            game_id__in=list(self.families), user__isnull=False
+        ).values_list("game_id", "number", "user_id"):
+            self.people.setdefault(game, []).append((number, user))
+        users = {user for seats in self.people.values() for _, user in seats}
+        self.rows = {
+            (row.user_id, row.family): row
+            for row in PlayerFamilyRecord.objects.filter(user_id__in=users)
+        }
+        self.touched: set[tuple[int, str]] = set()
+
+    def match_ended(self, record: Record) -> None:
+        seats = self.people.get(record.game_id)
+        if not seats:
+            return
+        before = store.load(record.game_id, until=record.version, types=OUTCOME_TYPES)
+        outcome = match_outcome(record, before)
+        hands = [event["gained"] for event in before if event["type"] == HAND_ENDED]
+        family = self.families[record.game_id]
+        for number, user in seats:
+            row = self.rows.get((user, family))
+            if row is None:
+                row = PlayerFamilyRecord(user_id=user, family=family)
+                self.rows[user, family] = row
+            self.touched.add((user, family))
+            row.matches += 1
+            row.wins += outcome.places[number] == 1 and number not in outcome.forfeited
+            row.hands += len(hands)
+            row.points += sum(gained[number] for gained in hands)
+
+    handlers = {MATCH_ENDED: match_ended}
+
+    def finish(self) -> None:
+        rows = [row for key, row in self.rows.items() if key in self.touched]
+        PlayerFamilyRecord.objects.bulk_update(
+            [row for row in rows if row.pk is not None], ["matches", "wins", "hands", "points"]
+        )
+        PlayerFamilyRecord.objects.bulk_create([row for row in rows if row.pk is None])

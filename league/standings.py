@@ -1,6 +1,7 @@
 """Reading the standings: a division's table ranked by the tiebreaks, a player's record across
-seasons and families, a club's all-time table. The rows are the `league-standings` projection's
-(league/projections.py); nothing here writes. docs/leagues.md, "Standings".
+seasons and families, a club's all-time table. The rows are the `league-standings` and
+`player-families` projections' (league/projections.py); nothing here writes. docs/leagues.md,
+"Standings".
 
 Tiebreaks, in order: league points, match wins, points scored (fewer is better under
 `running-total` scoring, where points are penalties), head-to-head among the entrants still
@@ -20,10 +21,16 @@ from typing import Any
 
 from django.db.models import F, Q
 
-from engine import MATCH_OVER
-from games.game_settings import PRACTICE_KEY
-from games.models import HandResult, MatchResult, Seat
-from league.models import Club, Division, DivisionEntry, Entry, Meeting, Season, Standing
+from league.models import (
+    Club,
+    Division,
+    DivisionEntry,
+    Entry,
+    Meeting,
+    PlayerFamilyRecord,
+    Season,
+    Standing,
+)
 
 
 @dataclass(slots=True)
@@ -303,36 +310,17 @@ def player_record(
         division = place.division
         lines = {line.entry: line for _, table in tables[division.season_id] for line in table}
         seasons.append(SeasonRecord(division.season, division, lines.get(place.entry_id)))
-    return seasons, family_records(Seat.objects.filter(user=user)), older
+    return seasons, family_records(user), older
 
 
-def family_records(seats: Iterable[Seat]) -> list[FamilyRecord]:
-    """Per family, over the finished games of these seats; never a practice deal (a seed its
-    creator chose, who could know every hand: games/lobby.py)."""
-    seat_rows = list(
-        Seat.objects.filter(pk__in=[seat.pk for seat in seats], game__status=MATCH_OVER)
-        .exclude(game__context__has_key=PRACTICE_KEY)
-        .select_related("game")
-        .order_by("game_id")
-    )
-    results = {
-        r.game_id: r for r in MatchResult.objects.filter(game_id__in=[s.game_id for s in seat_rows])
-    }
-    gained: dict[int, list[list[int]]] = defaultdict(list)
-    for hand in HandResult.objects.filter(game_id__in=list(results)).order_by("hand_number"):
-        gained[hand.game_id].append(list(hand.gained))
-    records: dict[str, FamilyRecord] = {}
-    for seat in seat_rows:
-        result = results.get(seat.game_id)
-        if result is None:
-            continue
-        family = family_of(seat.game.variant)
-        record = records.setdefault(family, FamilyRecord(family))
-        record.matches += 1
-        record.wins += result.places[seat.number] == 1 and seat.number not in result.forfeited
-        record.hands += len(gained[seat.game_id])
-        record.points += sum(hand[seat.number] for hand in gained[seat.game_id])
-    return sorted(records.values(), key=lambda r: r.family)
+def family_records(user: Any) -> list[FamilyRecord]:
+    """Per family, over the person's finished games (the `player-families` projection's rows,
+    league/projections.py: one indexed read whatever their number of games); never a practice
+    deal (a seed its creator chose, who could know every hand: games/lobby.py)."""
+    return [
+        FamilyRecord(row.family, row.matches, row.wins, row.hands, row.points)
+        for row in PlayerFamilyRecord.objects.filter(user=user).order_by("family")
+    ]
 
 
 @dataclass(slots=True)

@@ -54,7 +54,10 @@ class Game(models.Model):
     grace_version = models.PositiveIntegerField(null=True, blank=True)
 
     # No index on the columns every append sets (status, to_act, last_activity): updates that
-    # touch no indexed column stay HOT, which keeps the append's row update cheap.
+    # touch no indexed column stay HOT, which keeps the append's row update cheap. The one
+    # exception, `game_playing` below, is partial on status: an append that leaves the status as
+    # it was (every append but the match's end or abort) changes no indexed value, so it stays
+    # HOT; only the update that ends the game leaves the index.
 
     class Meta:
         indexes = [
@@ -68,6 +71,14 @@ class Game(models.Model):
             # question whether a rotation's cards may be shown): the games of one set, not a
             # scan of every game. Written once with the game (context never changes after).
             models.Index(models.F("context__ladder_set"), name="game_ladder_set"),
+            # The playing games (the staff dashboard's live games, the overdue-turn sweep, the
+            # reconciler's stalled games, the newno windows to close): the few playing rows,
+            # not a scan of every game ever played. Keyed by id, which never changes.
+            models.Index(
+                fields=["id"],
+                condition=models.Q(status="playing"),
+                name="game_playing",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -92,6 +92,7 @@ def test_a_practice_deal_counts_for_no_record():
     play_to_end(practice)
     play_to_end(drawn)
     projections.run("game-results")
+    projections.run("player-families")
 
     families = APIClient().get("/api/players/ana").json()["families"]
 

@@ -119,6 +119,7 @@ def finish(game: Game) -> None:
 def run_projections() -> None:
     projections.run("game-results")
     projections.run("league-standings")
+    projections.run("player-families")
 
 
 @pytest.fixture(scope="class")
@@ -475,6 +476,7 @@ class TestSpring2026:
 
         projections.rebuild("league-standings")
         projections.rebuild("game-results")
+        projections.rebuild("player-families")
 
         assert [Client().get(path).content for path in paths] == before
 

@@ -472,3 +472,39 @@ class TestTheEventTableIsAppendOnly:
     def test_an_empty_event_table_may_be_truncated(self):
         with connection.cursor() as cursor:
             cursor.execute("TRUNCATE games_gameevent CASCADE")
+
+
+@needs_postgresql
+def test_a_playing_games_appends_stay_hot_updates_beside_the_playing_games_index():
+    """games_game's partial index `game_playing` (status = 'playing') must not cost the appends
+    their HOT row update: only the append that ends the game changes an indexed value."""
+    game = make_stream()
+
+    def updated() -> tuple[int, int]:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_stat_get_xact_tuples_updated('games_game'::regclass), "
+                "pg_stat_get_xact_tuples_hot_updated('games_game'::regclass)"
+            )
+            row = cursor.fetchone()
+        return int(row[0]), int(row[1])
+
+    before = updated()
+    for version in range(3):
+        store.append(
+            game_id=game.pk,
+            events=notes(1, version),
+            expected_version=version,
+            game_fields={"status": Game.Status.PLAYING, "to_act": [version % 2]},
+        )
+    rows, hot = updated()
+    assert (rows - before[0], hot - before[1]) == (3, 3)
+    assert Game.objects.filter(status=Game.Status.PLAYING, pk=game.pk).exists()
+
+    store.append(
+        game_id=game.pk,
+        events=notes(1, 3),
+        expected_version=3,
+        game_fields={"status": Game.Status.MATCH_OVER, "to_act": []},
+    )
+    assert updated()[1] - before[1] == 3

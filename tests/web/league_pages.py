@@ -89,6 +89,7 @@ def with_on_commit(call: Callable[[], Any]) -> Any:
 def project() -> None:
     projections.run("game-results")
     projections.run("league-standings")
+    projections.run("player-families")
 
 
 def play_season_out(
