@@ -10,7 +10,8 @@ included, in the same process and the same run:
   and builds the next observation (its 4x4x15 numpy encoding and the legal ids).
 - ours: `env(spec=…, seats=…)` as docs/training.md's random loop uses it (pettingzoo's
   order-enforcing wrapper included): `obs, … = env.last()` (the observation vector and the mask),
-  then `env.step(rng.choice(np.flatnonzero(obs["action_mask"])))`; finished agents are stepped
+  then `env.step(rng.choice(obs["action_mask"].nonzero()[0]))` (`np.flatnonzero` is the
+  same indices through two more calls); finished agents are stepped
   out with None (not counted). Official rules, single-hand scoring (RLCard's UNO is one hand).
 
 Two and four seats. RLCard's `rlcard.make("uno", config=…)` ignores `game_num_players` (its
@@ -73,17 +74,14 @@ class OurSteps:
     """Our env through its public AEC loop, random masked actions."""
 
     def __init__(self, seed: int, seats: int) -> None:
-        import numpy as np
-
         from engine.env import env as uno_env
 
         self.env = uno_env(spec=SPEC, seats=seats)
         self.rng = random.Random(seed)
-        self.flatnonzero = np.flatnonzero
         self.next_seed = seed
 
     def measure(self, steps: int) -> tuple[int, float]:
-        env, choice, flatnonzero = self.env, self.rng.choice, self.flatnonzero
+        env, choice = self.env, self.rng.choice
         last, step, agent_iter = env.last, env.step, env.agent_iter
         done = 0
         t0 = clock()
@@ -95,7 +93,7 @@ class OurSteps:
                 if terminated or truncated:
                     step(None)
                     continue
-                step(choice(flatnonzero(obs["action_mask"])))
+                step(choice(obs["action_mask"].nonzero()[0]))
                 done += 1
         return done, clock() - t0
 
