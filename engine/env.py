@@ -317,8 +317,9 @@ class UnoEnv(AECEnv[str, Observation, Action]):
 
     def _send(self, command: Command) -> None:
         """Decide `command`, then select who acts next (the system's commands included)."""
-        events = self.variant.decide(self._state, command)
-        self.state_ = self.variant.replay(events, self._state)
+        state, variant = self._state, self.variant
+        events = variant.decide(state, command)
+        self.state_ = variant.replay(events, state)
         self._log += events
         self._queue = None
         self._select()

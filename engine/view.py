@@ -42,13 +42,17 @@ def _pending(pending: Pending | None, viewer: Seat | None) -> Pending | None:
 
 def state_view(ruleset: Ruleset, state: State, viewer: Seat | None) -> dict[str, Any]:
     seats = range(state.seats)
+    hands, lanes, lane_visible = state.hands, state.lanes, ruleset.lane_visible
     view: dict[str, Any] = {
         "rules": ruleset.name,
         "seat": viewer,
         "seats": state.seats,
-        "hand_sizes": [state.cards_held(s) for s in seats],
+        "hand_sizes": [len(hands[s]) + len(lanes[s]) for s in seats],  # State.cards_held
+        # Each lane a new list: its cards where the viewer may see them, else as many None.
         "lane": [
-            [card if ruleset.lane_visible(s, viewer) else None for card in state.lanes[s]]
+            (list(lanes[s]) if lane_visible(s, viewer) else [None] * len(lanes[s]))
+            if lanes[s]
+            else []
             for s in seats
         ],
         "top": state.top,
