@@ -39,7 +39,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from engine.cards import Card
-from engine.commands import CLOSE_WINDOW, NEXT_HAND, PRECOMMIT, Command
+from engine.commands import CLOSE_WINDOW, NEXT_HAND, PLAY, PRECOMMIT, Command
 from engine.env_spaces import (
     ABOUT,
     ACTION_INDEX,
@@ -57,6 +57,7 @@ from engine.env_spaces import (
     OBSERVATION_SIZE,
     OFFSETS,
     PENDING_TYPES,
+    PLAIN_PLAY,
     WAIT,
     WAIT_ACTION,
     ActionKey,
@@ -376,11 +377,17 @@ class UnoEnv(AECEnv[str, Observation, Action]):
             self._queue.pop(0)
         chance = Chance(seat, optional, legal, {}, mask=_NO_MASK)  # _offer sets the mask
         for command in legal:
-            if command["type"] == PRECOMMIT:
+            kind = command["type"]
+            if kind == PRECOMMIT:
                 chance.lane_count = len(command["cards"])
                 chance.lane_uno = chance.lane_uno or bool(command.get("uno"))
                 continue
-            index = action_index(command, state.seats)
+            if kind == PLAY and "color" not in command and "target" not in command:
+                # The commonest listing, a play of a card alone: its two actions looked up by
+                # the card (what action_index finds through command_key).
+                index = PLAIN_PLAY[command["card"]][1 if command.get("uno") else 0]
+            else:
+                index = action_index(command, state.seats)
             if index in chance.choices:
                 raise RuntimeError(f"two legal commands share action {index}: {command!r}")
             chance.choices[index] = command

@@ -106,6 +106,14 @@ ACTIONS: list[ActionKey] = _action_table()
 ACTION_INDEX: dict[ActionKey, int] = {key: i for i, key in enumerate(ACTIONS)}
 N_ACTIONS = len(ACTIONS)
 WAIT_ACTION = ACTION_INDEX[(WAIT,)]
+# A play of a card with no colour or target named: its actions without and with the uno call.
+PLAIN_PLAY: dict[Card, tuple[int, int]] = {
+    card: (
+        ACTION_INDEX[(PLAY, card, None, None, False)],
+        ACTION_INDEX[(PLAY, card, None, None, True)],
+    )
+    for card in CARDS
+}
 assert len(ACTION_INDEX) == N_ACTIONS
 
 
