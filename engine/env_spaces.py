@@ -260,6 +260,9 @@ _LANE_CHOSEN, _LANE_TO_CHOOSE, _OPTIONAL, _PILES, _HAND_NUMBER = (
     FIELD_AT[n] for n in ("lane_chosen", "lane_to_choose", "optional", "piles", "hand_number")
 )
 _COLOR_AT = {color: i for i, color in enumerate(COLORS)}
+# From this many cards on, a hand is counted by numpy rather than card by card (the two cost
+# the same at about 16 cards).
+_LONG_HAND = 16
 _PENDING_AT = {kind: i for i, kind in enumerate(PENDING_TYPES)}
 _PENDING_OTHER = len(PENDING_TYPES)
 
@@ -293,8 +296,14 @@ def encode_into(
     m = cast("memoryview[float]", out.data)
     ci = CARD_INDEX
     me, seats = view["seat"], view["seats"]
-    for code in view["hand"]:
-        m[_HAND + ci[code]] += 1.0
+    hand = view["hand"]
+    if len(hand) > _LONG_HAND:
+        # Counted in C: half the time of the loop below for a hand of 40.
+        at = np.fromiter(map(ci.__getitem__, hand), np.intp, len(hand))
+        out[_HAND : _HAND + 54] = np.bincount(at, minlength=54)
+    else:
+        for code in hand:
+            m[_HAND + ci[code]] += 1.0
     top = view["top"]
     if top is not None:
         m[_TOP + ci[top]] = 1.0

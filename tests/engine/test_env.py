@@ -311,6 +311,8 @@ def test_each_seat_is_shown_every_event_once_as_it_may_see_it() -> None:
 # exactly the old observations, the selected agent's and the others'.
 PINNED_OBSERVATIONS = [
     ({"rules": "official", "options": {"scoring": "single-hand"}}, 2, 11, "9d2675845d20f386"),
+    # hands of up to 22 cards: past 16 the encoding counts a hand with numpy
+    ({"rules": "official", "options": {"scoring": "single-hand"}}, 2, 23, "6595f03772ab44c8"),
     ({"rules": "newno", "options": {"target": 150, "hand_size": 5}}, 4, 3, "8d272a2e9e493746"),
     ({"rules": "censorship", "options": {"target": 150}}, 4, 3, "08796ad71d8e3e7e"),
     (
