@@ -39,7 +39,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from engine.cards import Card
-from engine.commands import CLOSE_WINDOW, NEXT_HAND, PRECOMMIT, Command
+from engine.commands import CLOSE_WINDOW, NEXT_HAND, PLAY, PRECOMMIT, Command
 from engine.env_spaces import (
     ABOUT,
     ACTION_INDEX,
@@ -57,6 +57,7 @@ from engine.env_spaces import (
     OBSERVATION_SIZE,
     OFFSETS,
     PENDING_TYPES,
+    PLAIN_PLAY,
     WAIT,
     WAIT_ACTION,
     ActionKey,
@@ -65,6 +66,7 @@ from engine.env_spaces import (
     action_index,
     command_key,
     encode,
+    encode_into,
 )
 from engine.state import HAND_OVER, MATCH_OVER, State
 from engine.variant import Variant
@@ -102,6 +104,7 @@ __all__ = [
     "action_index",
     "command_key",
     "encode",
+    "encode_into",
     "env",
     "placement_reward",
     "raw_env",
@@ -130,6 +133,10 @@ class Chance:
     lane_uno: bool = False  # the precommit may carry the uno call (on its last slot)
     chosen: list[Card] = field(default_factory=list)
     mask: MaskArray = field(default_factory=lambda: np.zeros(N_ACTIONS, np.int8))
+
+
+# A placeholder for a Chance's mask until _offer makes it (never offered, never changed).
+_NO_MASK: MaskArray = np.zeros(N_ACTIONS, np.int8)
 
 
 def placement_reward(place: int, seats: int) -> float:
@@ -186,6 +193,10 @@ class UnoEnv(AECEnv[str, Observation, Action]):
         self.action_spaces = {agent: spaces.Discrete(N_ACTIONS) for agent in self.possible_agents}
         self.state_: State | None = None
         self.chance: Chance
+        # The selected agent's observation vector, encoded in place when it is asked, and the
+        # state it was encoded from (observe encodes anew for any other state: a test's).
+        self._vector: FloatArray = np.zeros(OBSERVATION_SIZE, np.float32)
+        self._encoded: State | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -254,6 +265,11 @@ class UnoEnv(AECEnv[str, Observation, Action]):
             self.render()
 
     def observe(self, agent: str) -> Observation:
+        """The agent's observation: new arrays, the caller's to keep or change. The selected
+        agent's vector was encoded once, when it was asked (`_offer`), into a buffer of this env;
+        each call returns a copy of it."""
+        if agent == self.agent_selection and self.state_ is self._encoded and self._live(agent):
+            return {"observation": self._vector.copy(), "action_mask": self.chance.mask.copy()}
         seat = self.possible_agents.index(agent)
         view = self.variant.view(self._state, seat)
         chance = self.chance if agent == self.agent_selection and self._live(agent) else None
@@ -302,8 +318,9 @@ class UnoEnv(AECEnv[str, Observation, Action]):
 
     def _send(self, command: Command) -> None:
         """Decide `command`, then select who acts next (the system's commands included)."""
-        events = self.variant.decide(self._state, command)
-        self.state_ = self.variant.replay(events, self._state)
+        state, variant = self._state, self.variant
+        events = variant.decide(state, command)
+        self.state_ = variant.replay(events, state)
         self._log += events
         self._queue = None
         self._select()
@@ -358,13 +375,19 @@ class UnoEnv(AECEnv[str, Observation, Action]):
             if not optional:
                 raise RuntimeError(f"seat {seat} must act but has no legal command")
             self._queue.pop(0)
-        chance = Chance(seat, optional, legal, {})
+        chance = Chance(seat, optional, legal, {}, mask=_NO_MASK)  # _offer sets the mask
         for command in legal:
-            if command["type"] == PRECOMMIT:
+            kind = command["type"]
+            if kind == PRECOMMIT:
                 chance.lane_count = len(command["cards"])
                 chance.lane_uno = chance.lane_uno or bool(command.get("uno"))
                 continue
-            index = action_index(command, state.seats)
+            if kind == PLAY and "color" not in command and "target" not in command:
+                # The commonest listing, a play of a card alone: its two actions looked up by
+                # the card (what action_index finds through command_key).
+                index = PLAIN_PLAY[command["card"]][1 if command.get("uno") else 0]
+            else:
+                index = action_index(command, state.seats)
             if index in chance.choices:
                 raise RuntimeError(f"two legal commands share action {index}: {command!r}")
             chance.choices[index] = command
@@ -374,14 +397,18 @@ class UnoEnv(AECEnv[str, Observation, Action]):
     def _offer(self, chance: Chance) -> None:
         """Ask the chance's seat: its mask and info."""
         mask = np.zeros(N_ACTIONS, np.int8)
+        waits = False
         if chance.chosen:
             mask[self._lane_mask(chance)] = 1
         else:
-            mask[list(chance.choices)] = 1
+            allowed = mask.data
+            for index in chance.choices:
+                allowed[index] = 1
             if chance.lane_count:
                 mask[self._lane_mask(chance)] = 1
             if chance.optional:
-                mask[WAIT_ACTION] = 1
+                allowed[WAIT_ACTION] = 1
+                waits = True
         chance.mask = mask
         agent = self.possible_agents[chance.seat]
         self.agent_selection = agent
@@ -394,10 +421,17 @@ class UnoEnv(AECEnv[str, Observation, Action]):
             # Every seat has seen these: drop them, so long episodes keep little memory.
             del self._log[: oldest - self._logged]
             self._logged = oldest
+        state = self._state
+        view = self.variant.view(state, chance.seat)
+        # The observation, encoded now from the view the info holds (before anyone may change
+        # that dict): observe copies it out.
+        to_choose = chance.lane_count - len(chance.chosen)
+        encode_into(self._vector, view, chance.chosen, to_choose, waits)
+        self._encoded = state
         self.infos = {a: {} for a in self.agents}
         self.infos[agent] = {
             "action_mask": mask.copy(),  # a copy: changing it changes nothing here
-            "view": self.variant.view(self._state, chance.seat),
+            "view": view,
             "legal": chance.legal,
             "optional": chance.optional,
             "lane_chosen": list(chance.chosen),
@@ -446,10 +480,61 @@ class UnoEnv(AECEnv[str, Observation, Action]):
         return "\n".join(lines)
 
 
+class _OrderEnforcing(OrderEnforcingWrapper[str, Observation, Action]):
+    """pettingzoo's OrderEnforcingWrapper, the same checks, with the attributes an AEC loop
+    reads every step (`agent_selection`, `agents`, the reward and status dicts, `last()`) passed
+    through directly: the base class forwards each through two `__getattr__` calls, which cost
+    a training loop about a tenth of its time (docs/performance.md, "Training environment")."""
+
+    env: UnoEnv
+
+    def _reset_first(self, name: str) -> None:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+
+    @property
+    def agent_selection(self) -> str:  # type: ignore[override]
+        self._reset_first("agent_selection")
+        return self.env.agent_selection
+
+    @property
+    def agents(self) -> list[str]:  # type: ignore[override]
+        self._reset_first("agents")
+        return self.env.agents
+
+    @property
+    def terminations(self) -> dict[str, bool]:  # type: ignore[override]
+        self._reset_first("terminations")
+        return self.env.terminations
+
+    @property
+    def truncations(self) -> dict[str, bool]:  # type: ignore[override]
+        self._reset_first("truncations")
+        return self.env.truncations
+
+    @property
+    def rewards(self) -> dict[str, float]:  # type: ignore[override]
+        self._reset_first("rewards")
+        return self.env.rewards
+
+    @property
+    def infos(self) -> dict[str, dict[str, Any]]:  # type: ignore[override]
+        self._reset_first("infos")
+        return self.env.infos
+
+    @property
+    def _cumulative_rewards(self) -> dict[str, float]:  # type: ignore[override]
+        return self.env._cumulative_rewards
+
+    def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, Any]:
+        self._reset_first("agent_selection")  # as AECEnv.last reads it first
+        return self.env.last(observe)
+
+
 def env(**kwargs: Any) -> OrderEnforcingWrapper[str, Observation, Action]:
     """The environment as pettingzoo's classic games ship it: wrapped so that calls out of
     order (step before reset, …) fail clearly. `env(spec=…, seats=…, reward=…, max_steps=…)`."""
-    return OrderEnforcingWrapper(UnoEnv(**kwargs))
+    return _OrderEnforcing(UnoEnv(**kwargs))
 
 
 raw_env = UnoEnv

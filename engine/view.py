@@ -42,13 +42,17 @@ def _pending(pending: Pending | None, viewer: Seat | None) -> Pending | None:
 
 def state_view(ruleset: Ruleset, state: State, viewer: Seat | None) -> dict[str, Any]:
     seats = range(state.seats)
+    hands, lanes, lane_visible = state.hands, state.lanes, ruleset.lane_visible
     view: dict[str, Any] = {
         "rules": ruleset.name,
         "seat": viewer,
         "seats": state.seats,
-        "hand_sizes": [state.cards_held(s) for s in seats],
+        "hand_sizes": [len(hands[s]) + len(lanes[s]) for s in seats],  # State.cards_held
+        # Each lane a new list: its cards where the viewer may see them, else as many None.
         "lane": [
-            [card if ruleset.lane_visible(s, viewer) else None for card in state.lanes[s]]
+            (list(lanes[s]) if lane_visible(s, viewer) else [None] * len(lanes[s]))
+            if lanes[s]
+            else []
             for s in seats
         ],
         "top": state.top,
@@ -78,9 +82,37 @@ def _hidden(cards: list[Any]) -> list[None]:
     return [None] * len(cards)
 
 
+# Every kind of event that event_view below may show otherwise than it is; the others (most of
+# a log: card-played, uno-called, turn changes …) are shown as they are, found in one lookup.
+_SEEN_OTHERWISE = frozenset(
+    {
+        MATCH_STARTED,
+        HAND_STARTED,
+        CARDS_DRAWN,
+        CARD_REINSERTED,
+        PILE_RESHUFFLED,
+        PROMPTED,
+        CHALLENGE_RESOLVED,
+        CARD_SUBMITTED,
+        SUBMISSION_KEPT,
+        CARD_RETURNED,
+        LANE_FILLED,
+        LANE_FLUSHED,
+        FALLBACK_PLAYED,
+        VACATION_TAKEN,
+        DEADLINE_EXTENDED,
+    }
+)
+
+
 def event_view(ruleset: Ruleset, event: Event, viewer: Seat | None) -> Event:
     """The event as `viewer` may see it (a copy; the stored event is never changed)."""
     kind = event["type"]
+    try:
+        if kind not in _SEEN_OTHERWISE:
+            return event
+    except TypeError:  # unhashable: equal to no kind below, so shown as it is
+        return event
     if kind == MATCH_STARTED:
         return {k: v for k, v in event.items() if k != "seed"}
     if kind == HAND_STARTED:

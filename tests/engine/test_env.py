@@ -11,6 +11,7 @@ seat may not see is shuffled around (so it holds none of them).
 from __future__ import annotations
 
 import ast
+import hashlib
 import math
 import random
 import subprocess
@@ -299,6 +300,61 @@ def test_each_seat_is_shown_every_event_once_as_it_may_see_it() -> None:
     for seat, events in shown.items():
         assert events == [env.variant.view_event(e, seat) for e in log[: len(events)]]
         assert len(events) > len(log) - 100
+
+
+# ----------------------------------------------------------------- observations, pinned
+
+# Seeded games whose observations are pinned: (spec, seats, seed, the sha256 of every agent's
+# observation and mask at each of the first 250 steps, its first 16 hex digits). The digests
+# were recorded with the encoding before it was written in place (engine/env_spaces.py at
+# 76d100e: a new array, built through FIELD_AT, then clipped), so the faster encoding gives
+# exactly the old observations, the selected agent's and the others'.
+PINNED_OBSERVATIONS = [
+    ({"rules": "official", "options": {"scoring": "single-hand"}}, 2, 11, "9d2675845d20f386"),
+    # hands of up to 22 cards: past 16 the encoding counts a hand with numpy
+    ({"rules": "official", "options": {"scoring": "single-hand"}}, 2, 23, "6595f03772ab44c8"),
+    ({"rules": "newno", "options": {"target": 150, "hand_size": 5}}, 4, 3, "8d272a2e9e493746"),
+    ({"rules": "censorship", "options": {"target": 150}}, 4, 3, "08796ad71d8e3e7e"),
+    (
+        {"precognitive": {"lane": 2, "sight": "blind"}, "options": {"hand_size": 4}},
+        3,
+        2,
+        "d15e8544c0dcdfdc",
+    ),
+]
+
+
+@pytest.mark.parametrize(("spec", "seats", "seed", "digest"), PINNED_OBSERVATIONS)
+def test_observations_are_the_pinned_ones(spec: Spec, seats: int, seed: int, digest: str) -> None:
+    env = UnoEnv(spec, seats)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    hashed = hashlib.sha256()
+    for _ in range(250):
+        if any(env.terminations.values()):
+            break
+        for agent in env.possible_agents:
+            obs = env.observe(agent)
+            hashed.update(agent.encode())
+            hashed.update(obs["observation"].tobytes())
+            hashed.update(obs["action_mask"].tobytes())
+        env.step(random_action(env.observe(env.agent_selection), rng))
+    assert hashed.hexdigest()[:16] == digest
+
+
+def test_each_observation_is_the_callers_own() -> None:
+    """observe returns new arrays: changing one changes neither the env nor the next one."""
+    env = UnoEnv({"rules": "official"}, 3)
+    env.reset(seed=4)
+    first, *_ = env.last()
+    again = env.observe(env.agent_selection)
+    assert first["observation"] is not again["observation"]
+    first["observation"][:] = 7
+    first["action_mask"][:] = 1
+    obs, *_ = env.last()
+    assert np.array_equal(obs["observation"], again["observation"])
+    assert np.array_equal(obs["action_mask"], again["action_mask"])
+    assert np.array_equal(obs["action_mask"], env.infos[env.agent_selection]["action_mask"])
 
 
 # ---------------------------------------------------------------------- actions, one by one

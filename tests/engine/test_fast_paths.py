@@ -7,15 +7,20 @@ depends on which path produced it.
 
 from __future__ import annotations
 
+import ast
 import hashlib
+import inspect
 import json
 import random
 
 import pytest
 
+import engine.events as event_kinds
+import engine.view as views
 from engine.cards import CARD_CODES, COLORS, DECK, matches, playable_on
 from engine.commands import _OPTIONAL_FIELDS, FIELDS, IllegalCommand, _check, parse
 from engine.dealing import COMMITMENT_PREFIX, COMMITMENT_TAG, deal_commitment, shuffle
+from engine.rules import Official
 
 
 def plain_commitment(seed: object, hand: object, deck: object) -> str:
@@ -100,3 +105,23 @@ def test_parse_accepts_and_refuses_as_the_step_by_step_check() -> None:
     assert accepted > 5_000  # the fast path was taken, not only refusals
     for command in (None, [], "play", 3, {"type": []}):
         assert outcome(parse, command, 3) == outcome(_check, command, 3)
+
+
+def test_event_views_first_lookup_names_every_kind_the_view_may_change() -> None:
+    """event_view shows any kind outside _SEEN_OTHERWISE as it is, before its branches: every
+    kind a branch of it tests must be in the set, or that branch would never run."""
+    source = inspect.getsource(views.event_view)
+    tested = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare) and getattr(node.left, "id", None) == "kind":
+            for right in node.comparators:
+                names = right.elts if isinstance(right, ast.Tuple) else [right]
+                tested |= {
+                    getattr(event_kinds, n.id)
+                    for n in names
+                    if isinstance(n, ast.Name) and n.id != "_SEEN_OTHERWISE"
+                }
+    assert len(tested) == 15
+    assert tested == views._SEEN_OTHERWISE
+    played = {"type": "card-played", "seat": 0, "card": "red-5"}
+    assert views.event_view(Official({}), played, 1) is played
