@@ -18,7 +18,7 @@ from django.utils import timezone
 from bots import turns
 from bots.remote import leases, validation
 from clocks import deadlines, overdue
-from games import archive, projections
+from games import archive, export, projections
 from games.models import Bot, Game
 
 log = logging.getLogger(__name__)
@@ -95,6 +95,12 @@ def run_projections() -> None:
 def archive_games() -> None:
     """Archive the finished games past GAMES_ARCHIVE_AFTER_DAYS (games/archive.py)."""
     archive.archive_games()
+
+
+@shared_task(ignore_result=True)
+def export_games() -> None:
+    """The open database: write last month's files under EXPORTS_DIR (games/export.py)."""
+    export.export_month(export.previous_month(timezone.now().date()))
 
 
 @shared_task(ignore_result=True)
