@@ -78,3 +78,21 @@ def test_the_monthly_task_writes_last_months_manifest(tmp_path):
     today = timezone.now().date()
     last = f"{today.year - 1}-12" if today.month == 1 else f"{today.year}-{today.month - 1:02d}"
     assert (tmp_path / last / "manifest.json").is_file()
+
+
+def test_the_api_lists_the_months_with_their_download_addresses(client, exported):
+    data = (exported / "official.jsonl.zst").read_bytes()
+
+    months = client.get("/api/data").json()
+
+    assert [m["month"] for m in months] == [exported.name]
+    assert months[0]["files"] == [
+        {
+            "family": "official",
+            "name": "official.jsonl.zst",
+            "games": 1,
+            "bytes": len(data),
+            "sha256": hashlib.sha256(data).hexdigest(),
+            "url": f"http://testserver/data/{exported.name}/official.jsonl.zst",
+        }
+    ]
