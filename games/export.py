@@ -5,8 +5,10 @@ download, one per family, every card revealed.
 format: one game a line) and `<out>/<YYYY-MM>/manifest.json` (each file's games, size and
 SHA-256). A game is in a month's files when its match ended in that month (its last append,
 `Game.last_activity`, in UTC) and its whole log is public now (games/reveal.py: over, revealed
-after the match, a ladder rotation's whole set over). A game still in play, or one whose log
-stays hidden, is never read.
+after the match, a ladder rotation's whole set over) and no game still being played was dealt
+from its seed (a duplicate-deal round's tables share one: a finished table's seed would show
+the cards of those still playing). A game still in play, or one whose log stays hidden, is never
+read.
 
 Seats: a person's username, unless their profile says not to (`Profile.export_name`), and a
 bot's name (public anyway); otherwise only the seat's label. The log's actors (which name
@@ -29,7 +31,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from accounts.models import Profile
-from engine import MATCH_OVER
+from engine import MATCH_OVER, PLAYING
 from engine.events import (
     DEADLINE_EXTENDED,
     FIXTURE_RETIMED,
@@ -41,7 +43,7 @@ from engine.events import (
 )
 from engine.open_data import FORMAT, MANIFEST, SUFFIX, Line, write_lines
 from games import reveal, store
-from games.models import Game, Seat
+from games.models import Game, GameEvent, Seat
 
 MONTH = re.compile(r"^(\d{4})-(0[1-9]|1[0-2])$")
 # Events whose `note` is staff's free text: kept, the note blanked.
@@ -113,6 +115,13 @@ def finished_in(month: date) -> list[Game]:
     return [game for game in games if reveal.revealed(game)]
 
 
+def seeds_in_play() -> set[str]:
+    """The seeds of the games still being played (their match-started is live: only finished
+    games are archived)."""
+    rows = GameEvent.objects.filter(version=1, type=MATCH_STARTED, game__status=PLAYING)
+    return {str(seed) for seed in rows.values_list("data__seed", flat=True)}
+
+
 def seat_entries(game: Game, hidden: set[int]) -> list[dict[str, Any]]:
     """Each seat as the file shows it: label, person or bot, and the name if it may be shown."""
     entries = []
@@ -169,6 +178,7 @@ def export_month(month: date, out: Path | None = None) -> list[Exported]:
     folder = (out or exports_dir()) / f"{month:%Y-%m}"
     folder.mkdir(parents=True, exist_ok=True)
     hidden = set(Profile.objects.filter(export_name=False).values_list("user_id", flat=True))
+    in_play = seeds_in_play()
     by_family: dict[str, list[Game]] = defaultdict(list)
     games = Game.objects.filter(pk__in=[g.pk for g in finished_in(month)])
     for game in games.prefetch_related("seats__user", "seats__registered_bot").order_by("pk"):
@@ -177,8 +187,12 @@ def export_month(month: date, out: Path | None = None) -> list[Exported]:
     for family in sorted(by_family):
         name = f"{family}{SUFFIX}"
         temporary = folder / f".{name}.tmp"
+        lines = (game_line(game, hidden) for game in by_family[family])
         with open(temporary, "wb") as target:
-            count = write_lines(target, (game_line(game, hidden) for game in by_family[family]))
+            count = write_lines(target, (line for line in lines if line["seed"] not in in_play))
+        if not count:
+            temporary.unlink()
+            continue
         os.replace(temporary, folder / name)
         written.append(Exported(family, name, count, *_size_and_hash(folder / name)))
     for stale in folder.glob(f"*{SUFFIX}"):

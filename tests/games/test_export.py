@@ -106,6 +106,12 @@ def test_a_month_round_trips_through_the_loader_and_verify_game(tmp_path):
     assert [f["family"] for f in manifest["files"]] == ["official"]
     assert not (folder / "newno.jsonl.zst").exists()
 
+    # Nor is a finished game whose seed deals a game still being played (a duplicate round's).
+    make_game(players=2, spec={"rules": "official", "options": ONE_HAND}, seed=3)
+    call_command("export_games", "--month", month, "--out", str(tmp_path), stdout=io.StringIO())
+    assert json.loads((folder / "manifest.json").read_text())["files"] == []
+    assert list(folder.iterdir()) == [folder / "manifest.json"]
+
 
 @pytest.mark.parametrize("month", ["2026-13", "26-01", "May"])
 def test_a_bad_month_is_refused_clearly(month, tmp_path):
