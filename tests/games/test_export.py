@@ -89,6 +89,9 @@ def test_a_month_round_trips_through_the_loader_and_verify_game(tmp_path):
     )
     assert people and {p.seat for p in people} == {0, 1}
 
+    with pytest.raises(CommandError, match=f"there is no game {playing.pk} in"):
+        call_command("verify_game", str(playing.pk), "--file", str(folder / "official.jsonl.zst"))
+
     # A tampered file fails verify_game (the check can fail).
     events = lines[official.pk]["events"]
     deal = next(e for e in events if e["type"] == "hand-started")
