@@ -100,9 +100,6 @@ __all__ = [
     "Observation",
     "UnoEnv",
     "action_index",
-    "chance_mask",
-    "chance_observation",
-    "chance_of",
     "command_key",
     "encode",
     "env",
@@ -133,52 +130,6 @@ class Chance:
     lane_uno: bool = False  # the precommit may carry the uno call (on its last slot)
     chosen: list[Card] = field(default_factory=list)
     mask: MaskArray = field(default_factory=lambda: np.zeros(N_ACTIONS, np.int8))
-
-
-def chance_of(seat: int, optional: bool, legal: list[Command], seats: int) -> Chance:
-    """The chance of `seat` to send one of `legal` (its legal commands now), `optional` when it
-    may wait: each command's action, and a precommit's lane slots to choose."""
-    chance = Chance(seat, optional, legal, {})
-    for command in legal:
-        if command["type"] == PRECOMMIT:
-            chance.lane_count = len(command["cards"])
-            chance.lane_uno = chance.lane_uno or bool(command.get("uno"))
-            continue
-        index = action_index(command, seats)
-        if index in chance.choices:
-            raise RuntimeError(f"two legal commands share action {index}: {command!r}")
-        chance.choices[index] = command
-    return chance
-
-
-def chance_mask(chance: Chance, state: State) -> MaskArray:
-    """The chance's action mask (kept on it): its commands, the next lane slot (any card of
-    the regular hand not chosen yet; the last slot carries the uno flag where the engine lists
-    it) and `wait` where it may wait; only lane slots once the first is chosen."""
-    mask = np.zeros(N_ACTIONS, np.int8)
-    lane: list[int] = []
-    if chance.lane_count:
-        left = Counter(state.hands[chance.seat]) - Counter(chance.chosen)
-        last = len(chance.chosen) == chance.lane_count - 1
-        unos = (False, True) if last and chance.lane_uno else (False,)
-        lane = [ACTION_INDEX[(LANE, card, uno)] for card in left for uno in unos]
-    if chance.chosen:
-        mask[lane] = 1
-    else:
-        mask[list(chance.choices)] = 1
-        mask[lane] = 1
-        if chance.optional:
-            mask[WAIT_ACTION] = 1
-    chance.mask = mask
-    return mask
-
-
-def chance_observation(view: Mapping[str, Any], chance: Chance) -> Observation:
-    """What the chance's seat observes (`view` its `Variant.view`): the vector and the mask."""
-    to_choose = chance.lane_count - len(chance.chosen)
-    optional = bool(chance.mask[WAIT_ACTION])
-    vector = encode(view, chance.chosen, to_choose, optional)
-    return {"observation": vector, "action_mask": chance.mask.copy()}
 
 
 def placement_reward(place: int, seats: int) -> float:
@@ -307,8 +258,14 @@ class UnoEnv(AECEnv[str, Observation, Action]):
         view = self.variant.view(self._state, seat)
         chance = self.chance if agent == self.agent_selection and self._live(agent) else None
         if chance is None:
-            return {"observation": encode(view), "action_mask": np.zeros(N_ACTIONS, np.int8)}
-        return chance_observation(view, chance)
+            vector = encode(view)
+            mask = np.zeros(N_ACTIONS, np.int8)
+        else:
+            to_choose = chance.lane_count - len(chance.chosen)
+            optional = bool(chance.mask[WAIT_ACTION])
+            vector = encode(view, chance.chosen, to_choose, optional)
+            mask = chance.mask.copy()
+        return {"observation": vector, "action_mask": mask}
 
     def action_for(self, command: Command) -> int:
         """The action that sends `command` for the selected agent (a precommit: its first slot,
@@ -401,13 +358,31 @@ class UnoEnv(AECEnv[str, Observation, Action]):
             if not optional:
                 raise RuntimeError(f"seat {seat} must act but has no legal command")
             self._queue.pop(0)
-        chance = chance_of(seat, optional, legal, state.seats)
+        chance = Chance(seat, optional, legal, {})
+        for command in legal:
+            if command["type"] == PRECOMMIT:
+                chance.lane_count = len(command["cards"])
+                chance.lane_uno = chance.lane_uno or bool(command.get("uno"))
+                continue
+            index = action_index(command, state.seats)
+            if index in chance.choices:
+                raise RuntimeError(f"two legal commands share action {index}: {command!r}")
+            chance.choices[index] = command
         self.chance = chance
         self._offer(chance)
 
     def _offer(self, chance: Chance) -> None:
         """Ask the chance's seat: its mask and info."""
-        mask = chance_mask(chance, self._state)
+        mask = np.zeros(N_ACTIONS, np.int8)
+        if chance.chosen:
+            mask[self._lane_mask(chance)] = 1
+        else:
+            mask[list(chance.choices)] = 1
+            if chance.lane_count:
+                mask[self._lane_mask(chance)] = 1
+            if chance.optional:
+                mask[WAIT_ACTION] = 1
+        chance.mask = mask
         agent = self.possible_agents[chance.seat]
         self.agent_selection = agent
         end = self._logged + len(self._log)
@@ -428,6 +403,14 @@ class UnoEnv(AECEnv[str, Observation, Action]):
             "lane_chosen": list(chance.chosen),
             "events": news,
         }
+
+    def _lane_mask(self, chance: Chance) -> list[int]:
+        """The next lane slot: any card of the regular hand not chosen yet (any ordered choice
+        is a legal precommit); the last slot carries the uno flag where the engine lists it."""
+        left = Counter(self._state.hands[chance.seat]) - Counter(chance.chosen)
+        last = len(chance.chosen) == chance.lane_count - 1
+        unos = (False, True) if last and chance.lane_uno else (False,)
+        return [ACTION_INDEX[(LANE, card, uno)] for card in left for uno in unos]
 
     def _finish(self) -> None:
         places = self._state.places or [1] * self.seats

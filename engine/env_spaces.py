@@ -64,7 +64,7 @@ assert set(CARDS) == CARD_CODES and len(CARDS) == 54
 # ------------------------------------------------------------------------------- actions
 
 WAIT = "wait"
-# A precommit's lane slots, one action each (`lane`, card, uno); see env.py chance_mask.
+# A precommit's lane slots, one action each (`lane`, card, uno); see UnoEnv._lane_mask.
 LANE = "lane"
 
 ActionKey = tuple[str | int | bool | None, ...]

@@ -22,15 +22,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from engine.commands import CLOSE_WINDOW, NEXT_HAND, PRECOMMIT, Command
-from engine.env import (
-    ACTION_INDEX,
-    LANE,
-    Observation,
-    action_index,
-    chance_mask,
-    chance_observation,
-    chance_of,
-)
+from engine.env import ACTION_INDEX, LANE, Observation, UnoEnv, action_index
 from engine.events import (
     FALLBACK_PLAYED,
     LANE_FILLED,
@@ -86,6 +78,7 @@ def game_pairs(line: Line, seat_filter: SeatFilter | None = None) -> Iterator[Pa
     # command.
     opening = next(i for i, e in enumerate(events) if e["type"] == PROMPTED) + 1
     state = variant.replay(events[:opening])
+    asker = _Asker(variant, state.seats)
     by_default: set[int] = set()
     fallback: set[int] = set()
     at = opening
@@ -104,43 +97,56 @@ def game_pairs(line: Line, seat_filter: SeatFilter | None = None) -> Iterator[Pa
         seat = command.get("seat")
         if seat is not None and (seat_filter is None or seat_filter(line, seat)):
             default = seat in by_default or seat in fallback
-            yield from _pairs(variant, state, command, line["game"], default)
+            yield from _pairs(asker, state, command, line["game"], default)
         if seat is not None:
             fallback.discard(seat)
         state = variant.replay(events[at : at + count], state)
         at += count
 
 
+class _Asker:
+    """The training environment itself, made to ask a seat at a state of the log: its own
+    choice of actions, mask and observation (UnoEnv's _select and _offer), so the pairs are
+    encoded by the environment's code and stay as it encodes them."""
+
+    def __init__(self, variant: Variant, seats: int) -> None:
+        self.env = UnoEnv(variant.spec, seats=seats, max_steps=None)
+        self.env.reset(seed=0)
+
+    def ask(self, state: State, seat: int, optional: bool) -> Observation:
+        env = self.env
+        env.state_ = state
+        env._queue = [(seat, optional)]
+        env._select()
+        return env.observe(env.possible_agents[seat])
+
+    def choose(self, card: str, seat: int) -> Observation:
+        """The next lane slot of the precommit being chosen: `card` taken, the next asked."""
+        env = self.env
+        env.chance.chosen.append(card)
+        env._offer(env.chance)
+        return env.observe(env.possible_agents[seat])
+
+
 def _pairs(
-    variant: Variant, state: State, command: Command, game: int, default: bool
+    asker: _Asker, state: State, command: Command, game: int, default: bool
 ) -> Iterator[Pair]:
     seat: int = command["seat"]
     pending = state.pending or {}
     # The environment asks the first seat of to_act without a choice to wait, every other
     # chance (an uno call or catch, a jump-in, an open choice) with one.
     must = "seats" not in pending and bool(state.to_act) and state.to_act[0] == seat
-    chance = chance_of(seat, not must, variant.legal_commands(state, seat), state.seats)
-    view = variant.view(state, seat)
+    observation = asker.ask(state, seat, not must)
     if command["type"] != PRECOMMIT:
-        chance_mask(chance, state)
-        yield Pair(
-            chance_observation(view, chance),
-            action_index(command, state.seats),
-            game,
-            seat,
-            default,
-        )
+        yield Pair(observation, action_index(command, state.seats), game, seat, default)
         return
     cards = list(command["cards"])
-    # A precommit of an order the engine does not list still fills this many slots.
-    chance.lane_count = len(cards)
-    chance.lane_uno = chance.lane_uno or bool(command.get("uno"))
     for slot, card in enumerate(cards):
-        chance.chosen = cards[:slot]
-        chance_mask(chance, state)
+        if slot:
+            observation = asker.choose(cards[slot - 1], seat)
         last = slot == len(cards) - 1
         action = ACTION_INDEX[(LANE, card, last and bool(command.get("uno")))]
-        yield Pair(chance_observation(view, chance), action, game, seat, default)
+        yield Pair(observation, action, game, seat, default)
 
 
 def _plain(value: Any) -> Any:
