@@ -18,6 +18,9 @@ COPY . .
 RUN SECRET_KEY=collectstatic-only python manage.py collectstatic --no-input
 
 RUN useradd --create-home --uid 10001 uno
+# The open database's files (EXPORTS_DIR, docs/database.md): written by the worker, served by the
+# web; docker-compose.yml mounts one volume here for both, which takes this owner.
+RUN mkdir -p /var/lib/uno/exports && chown uno /var/lib/uno/exports
 USER uno
 
 EXPOSE 8000

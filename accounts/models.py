@@ -14,6 +14,9 @@ class Profile(models.Model):
     )
     # newno's Youngest Rule hands an open choice to the youngest seat (docs/rules.md).
     birth_date = models.DateField(null=True, blank=True)
+    # The open database (games/export.py; docs/database.md) shows the person's username at their
+    # seats unless they say no here; then only an anonymous seat label.
+    export_name = models.BooleanField(default=True)
 
     def __str__(self) -> str:
         return f"profile of {self.user}"

@@ -86,6 +86,15 @@ def sign_up(*, username: str, email: str, password: str, birth_date: datetime.da
     return user
 
 
+def export_name_change(*, user: User, shown: bool) -> Profile:
+    """Whether the open database shows the person's username at their seats (docs/database.md);
+    files already written keep what they hold until their month is exported again."""
+    profile = profile_of(user)
+    profile.export_name = shown
+    profile.save(update_fields=["export_name"])
+    return profile
+
+
 def birth_date_change(*, user: User, birth_date: datetime.date | None) -> Profile:
     """Set (or clear) a person's birth date; started games keep the ages they were dealt with."""
     profile = profile_of(user)

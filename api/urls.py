@@ -8,6 +8,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from api import (
     bots,
     chat,
+    data,
     games,
     ladders,
     leagues,
@@ -88,6 +89,7 @@ urlpatterns = [
         tournaments.tournament_standings,
         name="tournament-standings",
     ),
+    path("data", data.months, name="data"),
     path("ratings", ratings.pools, name="ratings"),
     path("ratings/<str:family>", ratings.board, name="ratings-board"),
     path("schemas/<slug:name>.json", published_schemas.schema_document, name="bot-schema"),

@@ -220,6 +220,9 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# The open database's files (games/export.py; docs/database.md): a folder per month, written by
+# `manage.py export_games` and beat's monthly export, served by /data/.
+EXPORTS_DIR = Path(os.environ.get("EXPORTS_DIR") or BASE_DIR / "data" / "exports")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -493,6 +496,11 @@ CELERY_BEAT_SCHEDULE = {
     "settle-validations": {"task": "games.tasks.settle_validations", "schedule": 60.0},
     # Finished games still for GAMES_ARCHIVE_AFTER_DAYS move into the archive (games/archive.py).
     "archive-games": {"task": "games.tasks.archive_games", "schedule": 3600.0},
+    # The open database: last month's finished games, on the 1st (games/export.py).
+    "export-games": {
+        "task": "games.tasks.export_games",
+        "schedule": crontab(day_of_month="1", hour=3, minute=30),
+    },
     # People's deadlines and pull bots' (5 s: a pull bot's limit is seconds).
     "expire-turns": {"task": "games.tasks.expire_turns", "schedule": 5.0},
     "send-turn-digests": {

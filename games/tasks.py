@@ -20,7 +20,7 @@ from django.utils import timezone
 from bots import turns
 from bots.remote import leases, validation
 from clocks import deadlines, overdue
-from games import archive, projections, rebuilds
+from games import archive, export, projections, rebuilds
 from games.models import Bot, Game, RebuildRun
 
 log = logging.getLogger(__name__)
@@ -139,6 +139,12 @@ def _send_partitions_on_commit(run_id: int) -> None:
 def _send_partitions(run_id: int) -> None:
     for _ in rebuilds.pending(run_id):
         rebuild_run.delay(run_id)
+
+
+@shared_task(ignore_result=True)
+def export_games() -> None:
+    """The open database: write last month's files under EXPORTS_DIR (games/export.py)."""
+    export.export_month(export.previous_month(timezone.now().date()))
 
 
 @shared_task(ignore_result=True)

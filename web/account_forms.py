@@ -69,7 +69,8 @@ class SignUpForm(PlainLabels, UserCreationForm[User]):
 
 
 class SettingsForm(PlainLabels, forms.Form):
-    """What a person may change on the profile page: their birth date and turn emails."""
+    """What a person may change on the profile page: their birth date, turn emails and whether
+    the open database shows their username."""
 
     # Not required: people made before sign-up asked for it may have none, and may keep none
     # (a newno game then refuses to seat them).
@@ -78,6 +79,12 @@ class SettingsForm(PlainLabels, forms.Form):
         choices=NotificationPreference.TurnEmails.choices,
         widget=forms.RadioSelect,
         label="When it is my turn, send",
+    )
+    export_name = forms.BooleanField(
+        required=False,
+        label="Show my username in the open database",
+        help_text="Finished games are published each month for study and bot training. "
+        "Untick this and your seats there carry only a label such as “seat 2”.",
     )
 
     def clean_birth_date(self) -> datetime.date | None:

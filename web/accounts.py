@@ -119,6 +119,7 @@ def profile(request: SignedInRequest) -> HttpResponse:
         form = SettingsForm(request.POST)
         if form.is_valid():
             accounts.birth_date_change(user=user, birth_date=form.cleaned_data["birth_date"])
+            accounts.export_name_change(user=user, shown=form.cleaned_data["export_name"])
             NotificationPreference.objects.update_or_create(
                 user=user, defaults={"turn_emails": form.cleaned_data["turn_emails"]}
             )
@@ -126,9 +127,11 @@ def profile(request: SignedInRequest) -> HttpResponse:
             return redirect("web:profile")
     else:
         preference = NotificationPreference.objects.filter(user=user).first()
+        own = accounts.profile_of(user)
         form = SettingsForm(
             initial={
-                "birth_date": accounts.profile_of(user).birth_date,
+                "birth_date": own.birth_date,
+                "export_name": own.export_name,
                 "turn_emails": (preference or NotificationPreference()).turn_emails,
             }
         )

@@ -57,6 +57,11 @@ GUIDES: tuple[Guide, ...] = (
         "Swagger page.",
     ),
     Guide("training", "Training bots offline", "The PettingZoo environment over the real engine."),
+    Guide(
+        "database",
+        "The open database",
+        "Every finished game, month by month, and a loader for imitation learning.",
+    ),
 )
 BY_SLUG = {guide.slug: guide for guide in GUIDES}
 

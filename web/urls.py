@@ -6,7 +6,8 @@ turn emails, the notification centre (/notifications/), the clubs (/clubs/), a s
 with its organiser's panel and fixture rulings (/seasons/), the player page (with its follow
 button), the people's ratings (/ratings/), the ladders
 (/ladders/), the tournaments (/tournaments/), the bot pages (/bots/<id>/, and the owner's
-/me/bots/) and the guides rendered from docs/ (/guides/)."""
+/me/bots/), the guides rendered from docs/ (/guides/) and the open database's files
+(/data/)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from web import (
     bots,
     chat,
     clubs,
+    database,
     follows,
     guides,
     ladders,
@@ -44,6 +46,8 @@ urlpatterns = [
     path("accounts/profile/token/revoke/", accounts.token_revoke, name="token-revoke"),
     path("accounts/profile/vacation/<int:game_id>/", accounts.vacation, name="vacation"),
     path("play/", lobby.lobby, name="lobby"),
+    path("data/", database.database, name="data"),
+    path("data/<str:month>/<str:name>", database.download, name="data-file"),
     path("play/new/", new_game.new_game, name="new-game"),
     path("tables/new/", tables.table_new, name="table-new"),
     path("tables/<int:table_id>/", tables.table_page, name="table"),

@@ -58,6 +58,26 @@ def test_it_saves_the_birth_date_and_the_notification_preference(client, ada):
     assert client.get("/accounts/profile/").context["form"].initial["turn_emails"] == "digest"
 
 
+def test_the_open_database_shows_the_username_until_the_box_is_unticked(client, ada):
+    page = client.get("/accounts/profile/").content.decode()
+    assert "Show my username in the open database" in page
+    assert (
+        'name="export_name" aria-describedby="id_export_name_helptext" id="id_export_name" checked'
+        in page
+    )
+
+    settings = {"birth_date": "1990-01-31", "turn_emails": "each"}
+    client.post("/accounts/profile/", settings)  # the box unticked: the browser sends nothing
+    assert Profile.objects.get(user=ada).export_name is False
+    page = client.get("/accounts/profile/").content.decode()
+    assert (
+        'name="export_name" aria-describedby="id_export_name_helptext" id="id_export_name">' in page
+    )
+
+    client.post("/accounts/profile/", {**settings, "export_name": "on"})
+    assert Profile.objects.get(user=ada).export_name is True
+
+
 def test_bad_settings_are_shown_and_not_saved(client, ada):
     page = client.post("/accounts/profile/", {"birth_date": "2999-01-01", "turn_emails": "hourly"})
 
