@@ -9,7 +9,7 @@ from kombu.exceptions import OperationalError as BrokerError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from rest_framework.test import APIClient
 
-from games import lobby
+from games.repository import repository
 from web import play
 
 pytestmark = pytest.mark.django_db
@@ -26,10 +26,11 @@ pytestmark = pytest.mark.django_db
     ids=["database-dropped", "database-closed", "broker", "redis"],
 )
 def test_an_api_call_while_a_part_is_down_is_a_503_with_a_code(monkeypatch, error):
-    def down(**kwargs):
+    def down(*args, **kwargs):
         raise error
 
-    monkeypatch.setattr(lobby, "game_detail", down)
+    # The game's read, the request's first touch of the database (api/games.py `game`).
+    monkeypatch.setattr(repository, "get", down)
     answer = APIClient().get("/api/games/1")
     assert answer.status_code == 503
     assert answer.json()["code"] == "unavailable"
@@ -37,10 +38,10 @@ def test_an_api_call_while_a_part_is_down_is_a_503_with_a_code(monkeypatch, erro
 
 
 def test_any_other_error_is_still_a_logged_500(monkeypatch):
-    def broken(**kwargs):
+    def broken(*args, **kwargs):
         raise ZeroDivisionError
 
-    monkeypatch.setattr(lobby, "game_detail", broken)
+    monkeypatch.setattr(repository, "get", broken)
     client = APIClient(raise_request_exception=False)
     answer = client.get("/api/games/1")
     assert answer.status_code == 500
