@@ -132,6 +132,40 @@ def class_transaction(django_db_setup: None, django_db_blocker: Any) -> Iterator
         transaction.set_rollback(True)
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """The test database, and a cheaper end to every transactional test's flush.
+
+    Django's flush (after each transactional test, live-server ones included) truncates every
+    table, then sends post_migrate, whose receivers make the content types and permissions again
+    one app at a time: about a quarter of a second of CPU per test, more than most such tests
+    cost themselves. Here the flush puts back the rows those receivers made at migration, as
+    they were (the same ids, so ContentType's cache stays right), in two inserts. The receivers
+    still run if the flush must also grant an app role (DATABASE_APP_ROLE, games/roles.py).
+    """
+    from django.contrib.auth.models import Permission
+    from django.contrib.contenttypes.models import ContentType
+    from django.core.management.commands import flush
+
+    with django_db_blocker.unblock():
+        content_types = list(ContentType.objects.all())
+        permissions = list(Permission.objects.all())
+    real = flush.emit_post_migrate_signal
+
+    def put_back(verbosity: int, interactive: bool, db: str, **kwargs: Any) -> None:
+        if getattr(settings, "DATABASE_APP_ROLE", ""):
+            real(verbosity, interactive, db, **kwargs)
+            return
+        ContentType.objects.using(db).bulk_create(content_types)
+        Permission.objects.using(db).bulk_create(permissions)
+
+    flush.emit_post_migrate_signal = put_back
+    try:
+        yield
+    finally:
+        flush.emit_post_migrate_signal = real
+
+
 @pytest.fixture(autouse=True)
 def _empty_event_log_after_transactional_tests(request: pytest.FixtureRequest) -> Iterator[None]:
     """Empty the event tables after a transactional test, before pytest-django flushes them.
@@ -158,10 +192,13 @@ def _empty_event_log_after_transactional_tests(request: pytest.FixtureRequest) -
 @pytest.fixture(autouse=True)
 def _positions_as_in_a_fresh_log(request: pytest.FixtureRequest) -> Iterator[None]:
     """Hand out each database test's global positions from just after the events it starts
-    with (1 in an empty log), as a fresh database would.
+    with (1 in an empty log), and its game ids from just after the games it starts with, as a
+    fresh database would.
 
     On PostgreSQL positions come from a sequence (games_gameevent_position, docs/event-store.md),
-    and a sequence is not rewound when a test's transaction is rolled back.
+    and a sequence is not rewound when a test's transaction is rolled back. Game ids matter
+    beyond the log: the built-in bots' choices are seeded by the game's id (bots/turns.py), so
+    without this a bot match, its length and its cost would depend on the tests run before it.
     """
     if request.node.get_closest_marker("django_db") is None or connection.vendor != "postgresql":
         yield
@@ -171,6 +208,10 @@ def _positions_as_in_a_fresh_log(request: pytest.FixtureRequest) -> Iterator[Non
         cursor.execute(
             "SELECT setval('games_gameevent_position', coalesce(max(global_position), 0) + 1, "
             "false) FROM games_gameevent"
+        )
+        cursor.execute(
+            "SELECT setval(pg_get_serial_sequence('games_game', 'id'), coalesce(max(id), 0) + 1, "
+            "false) FROM games_game"
         )
     yield
 
