@@ -176,9 +176,13 @@ def main() -> int:
 
 
 def events() -> int:
-    from games.models import GameEvent
+    """The events the log holds, live and archived (games/archive.py)."""
+    from django.db.models import Sum
 
-    return GameEvent.objects.count()
+    from games.models import ArchivedStream, GameEvent
+
+    archived = ArchivedStream.objects.aggregate(events=Sum("event_count"))["events"] or 0
+    return GameEvent.objects.count() + archived
 
 
 @dataclass
