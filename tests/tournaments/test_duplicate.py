@@ -1,32 +1,40 @@
-"""A duplicate event of built-in bots to its end: every table of a round plays the round's one
-deal once per seat rotation, byes to whoever has had fewest, and the duplicate scores (each
-game's placement points against everyone who held the same cards) a rebuild gives again."""
+"""A duplicate event: every table of a round is dealt the round's one deal and plays it once,
+so a deal-seat is scored against everyone who held it at the round's other tables; byes go to
+whoever has had fewest; the duplicate scores a rebuild gives again; fewer than two full tables'
+worth of entrants is refused; and no table's log (seed, deck, other seats' cards) is shown while
+another table of its round still plays the deal (games/reveal.py, GameSettings.deal_group)."""
 
 from __future__ import annotations
 
+import datetime
 import json
 
 import pytest
+from rest_framework.test import APIClient
 
+from engine import MATCH_OVER
 from engine.events import HAND_STARTED
-from games import projections, store
+from games import projections
+from games.models import Game, Seat
+from games.reveal import revealed
 from tests.games.factories import make_user
 from tests.league.factories import make_bot
-from tests.tournaments.factories import current_round, make_tournament, play_round
+from tests.tournaments.factories import (
+    current_round,
+    first_deal,
+    make_tournament,
+    play_out_with_people,
+    play_round,
+)
+from tournaments.errors import TournamentRefused
 from tournaments.models import Round, Tournament, TournamentGame
-from tournaments.services import tournament_advance, tournament_enter, tournament_start
+from tournaments.services import start_due, tournament_advance, tournament_enter, tournament_start
 from tournaments.standings import live_standings, standings
 
 pytestmark = pytest.mark.django_db
 
 
-def first_deal(game_id: int) -> list:
-    """The first hand's deck, as dealt: the same seed deals the same cards."""
-    (started, *_) = store.load(game_id, types={HAND_STARTED})
-    return started["deck"]
-
-
-def test_a_duplicate_event_of_bots_plays_each_deal_once_per_seat_rotation():
+def test_a_duplicate_event_of_bots_deals_every_table_of_a_round_the_same_cards():
     organiser = make_user()
     cup = make_tournament(organiser, format="duplicate", table_size=2, rounds=2)
     for strategy in ("greedy", "random", "greedy", "random", "greedy"):
@@ -34,19 +42,23 @@ def test_a_duplicate_event_of_bots_plays_each_deal_once_per_seat_rotation():
     tournament_start(cup, actor=organiser)
 
     first = current_round(cup)
-    games = list(TournamentGame.objects.filter(round=first).order_by("table", "rotation"))
-    # Five at tables of two: two tables, one bye; each table plays the deal twice, seats
-    # swapped, and every game of the round is dealt the same cards.
-    assert len(first.byes) == 1 and len(games) == 4
-    assert [(g.table, g.rotation) for g in games] == [(1, 0), (1, 1), (2, 0), (2, 1)]
-    assert games[1].entries == list(reversed(games[0].entries))
+    games = list(TournamentGame.objects.filter(round=first).order_by("table"))
+    # Five at tables of two: two tables, one bye; each table plays the round's deal once, and
+    # nobody sits at two tables.
+    assert len(first.byes) == 1 and len(games) == 2
+    assert [(g.table, g.rotation) for g in games] == [(1, 0), (2, 0)]
+    assert not set(games[0].entries) & set(games[1].entries)
     assert len(first_deal(games[0].game_id)) == 108
     assert len({json.dumps(first_deal(g.game_id)) for g in games}) == 1
+    assert {g.game.context["deal_group"] for g in games} == {f"tournament:{cup.pk}:round:1"}
 
     play_round(cup)
     assert tournament_advance(cup)
     second = current_round(cup)
     assert second.byes and second.byes != first.byes
+    later = list(TournamentGame.objects.filter(round=second))
+    # Another round, another deal.
+    assert first_deal(later[0].game_id) != first_deal(games[0].game_id)
     play_round(cup)
     assert tournament_advance(cup)
     cup.refresh_from_db()
@@ -59,10 +71,83 @@ def test_a_duplicate_event_of_bots_plays_each_deal_once_per_seat_rotation():
     assert sum(line.byes for line in live) == sum(
         len(r.byes) for r in Round.objects.filter(tournament=cup)
     )
-    assert sum(line.played for line in live) == 16
+    assert sum(line.played for line in live) == 8
 
     projections.run("tournament-results")
     read = json.dumps([line.as_dict() for line in standings(cup)])
     assert read == json.dumps([line.as_dict() for line in live])
     projections.rebuild("tournament-results")
     assert json.dumps([line.as_dict() for line in standings(cup)]) == read
+
+
+def test_a_duplicate_event_below_two_tables_is_refused_and_finishes_when_entry_closes():
+    organiser = make_user()
+    cup = make_tournament(organiser, format="duplicate", table_size=2, rounds=1)
+    for _ in range(3):
+        tournament_enter(cup, actor=organiser, bot=make_bot(strategy="greedy"))
+
+    with pytest.raises(TournamentRefused) as refused:
+        tournament_start(cup, actor=organiser)
+    assert refused.value.code == "too-few-for-duplicate"
+    assert "needs 4" in refused.value.message
+    assert not Round.objects.filter(tournament=cup).exists()
+
+    assert start_due(now=cup.entry_closes + datetime.timedelta(seconds=1)) == 0
+    cup.refresh_from_db()
+    assert cup.status == Tournament.Status.FINISHED
+    assert not Round.objects.filter(tournament=cup).exists()
+
+
+def signed_in(user) -> APIClient:
+    client = APIClient()
+    client.force_login(user)
+    return client
+
+
+def test_a_finished_tables_deal_stays_hidden_while_another_table_of_its_round_plays_it():
+    organiser = make_user()
+    cup = make_tournament(organiser, format="duplicate", table_size=2, rounds=1)
+    people = [make_user() for _ in range(4)]
+    for person in people:
+        tournament_enter(cup, actor=person, user=person)
+    tournament_start(cup, actor=organiser)
+    done, playing = TournamentGame.objects.filter(round=current_round(cup)).order_by("table")
+    play_out_with_people(done.game_id)
+    ended = Game.objects.get(pk=done.game_id)
+    assert ended.status == MATCH_OVER
+    assert Game.objects.get(pk=playing.game_id).status != MATCH_OVER
+    # The deal's other holders are still at it: the finished table's log stays hidden.
+    assert not revealed(ended)
+    seated = Seat.objects.get(game_id=done.game_id, number=0, controller=Seat.Controller.PERSON)
+    person = next(p for p in people if p.pk == seated.user_id)
+    for client in (signed_in(person), APIClient()):
+        replay = client.get(f"/api/games/{done.game_id}/replay")
+        assert (replay.status_code, replay.json()["code"]) == (403, "not-revealed")
+        events = client.get(f"/api/games/{done.game_id}/events?after=0").json()["events"]
+        assert events and all("seed" not in e["event"] for e in events)
+        dealt = [e["event"] for e in events if e["event"]["type"] == HAND_STARTED]
+        assert dealt and all("deck" not in event for event in dealt)
+        view = client.get(f"/api/games/{done.game_id}").json()
+        assert '"hands":' not in json.dumps(view) and '"seed"' not in json.dumps(view)
+    # The person sees their own cards, no other seat's.
+    mine = client_cards(signed_in(person), done.game_id)
+    assert mine and all(cards is not None for cards in mine)
+    assert all("cards" not in e for e in hand_events(APIClient(), done.game_id))
+
+    play_out_with_people(playing.game_id)
+    ended.refresh_from_db()
+    assert revealed(ended)
+    replay = APIClient().get(f"/api/games/{done.game_id}/replay")
+    assert replay.status_code == 200
+    dealt = next(e["event"] for e in replay.json()["events"] if e["event"]["type"] == HAND_STARTED)
+    assert dealt["deck"] == first_deal(playing.game_id)
+    assert '"hands":' in json.dumps(APIClient().get(f"/api/games/{done.game_id}").json())
+
+
+def hand_events(client: APIClient, game_id: int) -> list[dict]:
+    events = client.get(f"/api/games/{game_id}/events?after=0").json()["events"]
+    return [e["event"] for e in events if e["event"]["type"] == HAND_STARTED]
+
+
+def client_cards(client: APIClient, game_id: int) -> list:
+    return [event.get("cards") for event in hand_events(client, game_id)]
