@@ -2,7 +2,8 @@
 so a deal-seat is scored against everyone who held it at the round's other tables; byes go to
 whoever has had fewest; the duplicate scores a rebuild gives again; fewer than two full tables'
 worth of entrants is refused; and no table's log (seed, deck, other seats' cards) is shown while
-another table of its round still plays the deal (games/reveal.py, GameSettings.deal_group)."""
+another table of its round still plays the deal (games/reveal.py, GameSettings.deal_group),
+nor exported (games/export.py)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,13 @@ import datetime
 import json
 
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from engine import MATCH_OVER
 from engine.events import HAND_STARTED
 from games import projections
+from games.export import finished_in
 from games.models import Game, Seat
 from games.reveal import revealed
 from tests.games.factories import make_user
@@ -116,8 +119,11 @@ def test_a_finished_tables_deal_stays_hidden_while_another_table_of_its_round_pl
     ended = Game.objects.get(pk=done.game_id)
     assert ended.status == MATCH_OVER
     assert Game.objects.get(pk=playing.game_id).status != MATCH_OVER
-    # The deal's other holders are still at it: the finished table's log stays hidden.
+    # The deal's other holders are still at it: the finished table's log stays hidden, and
+    # out of the month's open-data export.
     assert not revealed(ended)
+    month = timezone.now().date().replace(day=1)
+    assert done.game_id not in [game.pk for game in finished_in(month)]
     seated = Seat.objects.get(game_id=done.game_id, number=0, controller=Seat.Controller.PERSON)
     person = next(p for p in people if p.pk == seated.user_id)
     for client in (signed_in(person), APIClient()):
@@ -137,6 +143,7 @@ def test_a_finished_tables_deal_stays_hidden_while_another_table_of_its_round_pl
     play_out_with_people(playing.game_id)
     ended.refresh_from_db()
     assert revealed(ended)
+    assert done.game_id in [game.pk for game in finished_in(month)]
     replay = APIClient().get(f"/api/games/{done.game_id}/replay")
     assert replay.status_code == 200
     dealt = next(e["event"] for e in replay.json()["events"] if e["event"]["type"] == HAND_STARTED)
