@@ -32,16 +32,23 @@ def revealed(game: Game, status: str | None = None) -> bool:
     return set_over(found.ladder_set, found.set_size)
 
 
-def group_playing(deal_group: str, *, but: int) -> bool:
-    """Whether a game of the deal group other than `but` is not over: its cards are those of
+def group_playing(deal_group: str, *, but: int | None = None) -> bool:
+    """Whether a game of the deal group (other than `but`) is not over: its cards are those of
     the group's finished games, so their logs stay hidden until it ends. (`but`: the game
     asked about, whose row may still say playing when its caller has just ended it.)"""
-    return (
-        Game.objects.filter(context__deal_group=deal_group)
-        .exclude(status=MATCH_OVER)
-        .exclude(pk=but)
-        .exists()
-    )
+    games = Game.objects.filter(context__deal_group=deal_group).exclude(status=MATCH_OVER)
+    if but is not None:
+        games = games.exclude(pk=but)
+    return games.exists()
+
+
+def deal_kept(game: Game) -> bool:
+    """Whether only the game's own seats may watch it: a game of a deal group while any game of
+    the group, itself among them, is not over. What any table shows a spectator in play (the
+    discards, a hand's leftover cards) is the deal the other tables are still playing, and a
+    spectator may be one of their players (signed in or not). One query, only for such games."""
+    found = GameSettings.of(game.context)
+    return found.deal_group is not None and group_playing(found.deal_group)
 
 
 def set_over(ladder_set: int, size: int) -> bool:

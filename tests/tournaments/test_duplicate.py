@@ -126,19 +126,30 @@ def test_a_finished_tables_deal_stays_hidden_while_another_table_of_its_round_pl
     assert done.game_id not in [game.pk for game in finished_in(month)]
     seated = Seat.objects.get(game_id=done.game_id, number=0, controller=Seat.Controller.PERSON)
     person = next(p for p in people if p.pk == seated.user_id)
-    for client in (signed_in(person), APIClient()):
-        replay = client.get(f"/api/games/{done.game_id}/replay")
-        assert (replay.status_code, replay.json()["code"]) == (403, "not-revealed")
-        events = client.get(f"/api/games/{done.game_id}/events?after=0").json()["events"]
-        assert events and all("seed" not in e["event"] for e in events)
-        dealt = [e["event"] for e in events if e["event"]["type"] == HAND_STARTED]
-        assert dealt and all("deck" not in event for event in dealt)
-        view = client.get(f"/api/games/{done.game_id}").json()
-        assert '"hands":' not in json.dumps(view) and '"seed"' not in json.dumps(view)
-    # The person sees their own cards, no other seat's.
-    mine = client_cards(signed_in(person), done.game_id)
-    assert mine and all(cards is not None for cards in mine)
-    assert all("cards" not in e for e in hand_events(APIClient(), done.game_id))
+    client = signed_in(person)
+    replay = client.get(f"/api/games/{done.game_id}/replay")
+    assert (replay.status_code, replay.json()["code"]) == (403, "not-revealed")
+    events = client.get(f"/api/games/{done.game_id}/events?after=0").json()["events"]
+    assert events and all("seed" not in e["event"] for e in events)
+    dealt = [e["event"] for e in events if e["event"]["type"] == HAND_STARTED]
+    # The person sees their own cards, no deck and no other seat's.
+    assert dealt and all("deck" not in event and event.get("cards") for event in dealt)
+    view = client.get(f"/api/games/{done.game_id}").json()
+    assert '"hands":' not in json.dumps(view) and '"seed"' not in json.dumps(view)
+    # Nobody else watches either table while the deal is played: not anonymously, not a
+    # player of the other table (whose table's discards would tell it the deal too).
+    other = next(p for p in people if p.pk != person.pk and not_at(p, done.game_id))
+    for watcher, tables in ((APIClient(), (done, playing)), (signed_in(other), (done,))):
+        for table in tables:
+            for path in ("", "/events?after=0", "/replay"):
+                answer = watcher.get(f"/api/games/{table.game_id}{path}")
+                assert answer.status_code == 403, (path, answer.json())
+                assert answer.json()["code"] in {"deal-in-play", "not-revealed"}
+            page = watcher.get(f"/games/{table.game_id}/")
+            assert page.status_code == 403 and b"still playing its cards" in page.content
+    assert APIClient().get(f"/api/games/{done.game_id}").json()["code"] == "deal-in-play"
+    page = signed_in(other).get(f"/games/{done.game_id}/replay/")
+    assert page.status_code == 403 and b"still playing its cards" in page.content
 
     play_out_with_people(playing.game_id)
     ended.refresh_from_db()
@@ -151,10 +162,5 @@ def test_a_finished_tables_deal_stays_hidden_while_another_table_of_its_round_pl
     assert '"hands":' in json.dumps(APIClient().get(f"/api/games/{done.game_id}").json())
 
 
-def hand_events(client: APIClient, game_id: int) -> list[dict]:
-    events = client.get(f"/api/games/{game_id}/events?after=0").json()["events"]
-    return [e["event"] for e in events if e["event"]["type"] == HAND_STARTED]
-
-
-def client_cards(client: APIClient, game_id: int) -> list:
-    return [event.get("cards") for event in hand_events(client, game_id)]
+def not_at(person, game_id: int) -> bool:
+    return not Seat.objects.filter(game_id=game_id, user=person).exists()
