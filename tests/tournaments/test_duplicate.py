@@ -54,6 +54,10 @@ def test_a_duplicate_event_of_bots_deals_every_table_of_a_round_the_same_cards()
     assert len(first_deal(games[0].game_id)) == 108
     assert len({json.dumps(first_deal(g.game_id)) for g in games}) == 1
     assert {g.game.context["deal_group"] for g in games} == {f"tournament:{cup.pk}:round:1"}
+    # The page lists each table by deal-seat: who is compared with whom.
+    page = APIClient().get(f"/tournaments/{cup.slug}/").content.decode()
+    assert "each deal-seat is scored against the same deal-seat at the other tables" in page
+    assert page.count("deal-seat 1:") == page.count("deal-seat 2:") == 2
 
     play_round(cup)
     assert tournament_advance(cup)
