@@ -78,7 +78,8 @@ class TournamentSeatOutput(serializers.Serializer[Any]):
 class TournamentTableOutput(serializers.Serializer[Any]):
     table = serializers.IntegerField()
     rotation = serializers.IntegerField(
-        help_text="Duplicate: the seat rotation of the table's deal (0 to k-1); else 0."
+        help_text="0: every table plays one game (a duplicate round drawn before that: its "
+        "seat rotation, 0 to k-1)."
     )
     game = serializers.IntegerField(help_text="Its game: /api/games/<id>.")
     over = serializers.BooleanField()

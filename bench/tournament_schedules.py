@@ -154,6 +154,8 @@ def arena(n: int, k: int, seed: int) -> str:
 
 
 def duplicate(n: int, k: int, seed: int) -> str:
+    if n < 2 * k:
+        return "too few"  # duplicate_round's `too-few-for-duplicate`: under two tables
     byes: Counter[int] = Counter()
     history: list[Table] = []
     rounds = math.ceil(math.log2(n))

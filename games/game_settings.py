@@ -41,6 +41,9 @@ class GameSettings:
     rotation: int | None = None
     # The games of the set: its log is revealed only once all of them are over (one seed).
     set_size: int | None = None
+    # Games dealt from one seed (a duplicate tournament round's tables): none of their logs is
+    # public while any of them plays (games/reveal.py).
+    deal_group: str | None = None
     # A validation match: the bot, its round, and which match of the round.
     bot: int | None = None
     round: int | None = None

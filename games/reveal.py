@@ -1,6 +1,7 @@
 """When a game's whole log (seed, decks, every hand) is public: its match is over, it reveals
-after the match, and, a ladder rotation of a duplicate-deal set, the whole set is over
-(docs/ladders.md)."""
+after the match, a ladder rotation of a duplicate-deal set: the whole set is over
+(docs/ladders.md), and a game of a deal group (GameSettings.deal_group, a duplicate
+tournament round's tables, docs/tournaments.md): no game of the group still plays."""
 
 from __future__ import annotations
 
@@ -16,16 +17,38 @@ from games.models import ArchivedStream, Game, GameEvent
 
 def revealed(game: Game, status: str | None = None) -> bool:
     """Whether the game's whole log is public now, or at `status` (a status the caller has just
-    decided, newer than the row's): its match is over, it reveals after the match, and, a
-    ladder rotation, its whole set is over."""
+    decided, newer than the row's): its match is over, it reveals after the match, a ladder
+    rotation: its whole set is over, and a game of a deal group: no other game of the group
+    plays (one query, only for such games)."""
     if (game.status if status is None else status) != MATCH_OVER:
         return False
     if game.reveal != Game.Reveal.AFTER_MATCH:
         return False
     found = GameSettings.of(game.context)
+    if found.deal_group is not None and group_playing(found.deal_group, but=game.pk):
+        return False
     if found.ladder_set is None or not found.set_size or found.set_size < 2:
         return True
     return set_over(found.ladder_set, found.set_size)
+
+
+def group_playing(deal_group: str, *, but: int | None = None) -> bool:
+    """Whether a game of the deal group (other than `but`) is not over: its cards are those of
+    the group's finished games, so their logs stay hidden until it ends. (`but`: the game
+    asked about, whose row may still say playing when its caller has just ended it.)"""
+    games = Game.objects.filter(context__deal_group=deal_group).exclude(status=MATCH_OVER)
+    if but is not None:
+        games = games.exclude(pk=but)
+    return games.exists()
+
+
+def deal_kept(game: Game) -> bool:
+    """Whether only the game's own seats may watch it: a game of a deal group while any game of
+    the group, itself among them, is not over. What any table shows a spectator in play (the
+    discards, a hand's leftover cards) is the deal the other tables are still playing, and a
+    spectator may be one of their players (signed in or not). One query, only for such games."""
+    found = GameSettings.of(game.context)
+    return found.deal_group is not None and group_playing(found.deal_group)
 
 
 def set_over(ladder_set: int, size: int) -> bool:

@@ -32,7 +32,7 @@ from games.actors import SYSTEM, Viewer, seats_held
 from games.errors import Forbidden
 from games.models import Game, GameEvent
 from games.repository import Loaded, repository
-from games.reveal import revealed
+from games.reveal import deal_kept, revealed
 
 Event = dict[str, Any]
 
@@ -153,10 +153,19 @@ def game_replay(*, game_id: int) -> list[dict[str, Any]]:
 
 def viewing_seat(game: Game, viewer: Viewer, seat: int | None) -> int | None:
     """The seat `viewer` sees the game from: `seat` if they hold it (the system: any), their
-    first seat when `seat` is None, else None (a spectator); Forbidden `not-your-seat`."""
+    first seat when `seat` is None, else None (a spectator); Forbidden `not-your-seat`, and
+    `deal-in-play` for a spectator while the game's deal group plays (reveal.deal_kept)."""
     held = seats_held(viewer, game.seats.all())
     if seat is None:
-        return held[0] if held else None
+        if held:
+            return held[0]
+        if viewer is not SYSTEM and deal_kept(game):
+            raise Forbidden(
+                "the other tables of this game's round are still playing its cards: only its "
+                "own seats watch it until they end",
+                code="deal-in-play",
+            )
+        return None
     if seat in held or (viewer is SYSTEM and seat in range(game.seat_count)):
         return seat
     raise Forbidden(f"seat {seat} is not yours", code="not-your-seat")

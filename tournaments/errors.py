@@ -10,7 +10,7 @@ from games.errors import Forbidden, GameError, GameNotFound
 class TournamentRefused(GameError):
     """The tournament cannot do this: `invalid-tournament` (settings the rules or the table
     refuse), `invalid-variant`, `slug-taken`,
-    `not-open` (it has started), `not-running`, `too-few-entrants`."""
+    `not-open` (it has started), `not-running`, `too-few-entrants`, `too-few-for-duplicate`."""
 
     code = "tournament-error"
 

@@ -201,8 +201,9 @@ class Round(models.Model):
 
 
 class TournamentGame(models.Model):
-    """A table of a round and a game it plays: the entries in the game's seat order. A
-    duplicate table plays one game per seat rotation (`rotation` 0..k-1), all of one deal."""
+    """A table of a round and the game it plays: the entries in the game's seat order. A
+    duplicate round's tables are all dealt the round's one deal (`rotation` 0; a duplicate
+    round drawn before one game per table played one game per seat rotation, 0..k-1)."""
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     table = models.PositiveSmallIntegerField()

@@ -49,7 +49,8 @@ class TournamentError(ScheduleError):
     2..6), `too-few-entrants` (fewer than two), `too-many-entrants`, `duplicate-entrant` (an
     entrant listed twice), `invalid-advance` (a knockout table advances 1..k-1),
     `invalid-results` (a knockout table's finishing order is not its seats), `invalid-place`
-    (a place outside the table)."""
+    (a place outside the table), `too-few-for-duplicate` (a duplicate round below two full
+    tables)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,12 +75,10 @@ class Table:
 
 @dataclass(frozen=True, slots=True)
 class Round:
-    """The tables of a round and who sits it out. `games`: how many games each table plays
-    (a duplicate round: one per seat, `duplicate_seating`)."""
+    """The tables of a round and who sits it out; each table plays one game."""
 
     tables: tuple[Table, ...]
     byes: tuple[EntrantId, ...]
-    games: int = 1
 
     @property
     def entrants(self) -> tuple[EntrantId, ...]:
@@ -657,6 +656,11 @@ def _arena_seed(entrants: Sequence[EntrantId]) -> int:
 # Duplicate ------------------------------------------------------------------------------
 
 
+DUPLICATE_TABLES = 2
+"""A duplicate round needs this many tables at least: a seat is scored against those who held
+the same deal-seat at the round's other tables, and a lone table has nobody to compare with."""
+
+
 def duplicate_round(
     entrants: Sequence[EntrantId],
     table_size: int,
@@ -665,28 +669,26 @@ def duplicate_round(
     history: Sequence[Table] = (),
     byes_so_far: Mapping[EntrantId, int] | None = None,
 ) -> Round:
-    """A round of a duplicate event: full tables of k (every table plays the same cards);
-    the rest sit out (fewest `byes_so_far` first, then a draw). Each table plays k games,
-    all dealt from the round's one deal, the same at every table; game g seats the entrant
-    `table.seats[(s - g) % k]` at seat s (`duplicate_seating`, as the ladders' sets do), so
-    everyone holds every seat's cards once and is scored against everyone who held the same
-    cards (tournaments/scoring.py `duplicate_scores`). Who sits together: those who met
-    least in `history`, then a draw."""
+    """A round of a duplicate event: full tables of k, every table dealt the round's one deal
+    and playing it once; the rest sit out (fewest `byes_so_far` first, then a draw). Seat s
+    of every table holds the same cards (its deal-seat), so an entrant is scored against
+    everyone who held its deal-seat at the round's other tables (tournaments/scoring.py
+    `duplicate_scores`). Who sits together: those who met least in `history`, then a draw;
+    where they sit: each at the seat it has held least in `history` (`_seat`, as a Swiss
+    round seats), so deal-seats spread over the rounds. Raises `too-few-for-duplicate` below
+    DUPLICATE_TABLES full tables (2k entrants)."""
     _check_field(entrants, table_size)
+    if len(entrants) < DUPLICATE_TABLES * table_size:
+        raise TournamentError(
+            "too-few-for-duplicate",
+            f"a duplicate round needs {DUPLICATE_TABLES * table_size} entrants (two tables of "
+            f"{table_size}) to compare the deal's seats; there are {len(entrants)}",
+        )
     rng = random.Random(seed)
     sizes, bye_count = table_sizes(len(entrants), table_size, short_tables=False)
     byes = _pick_byes(entrants, bye_count, byes_so_far or {}, {}, rng)
     playing = [e for e in entrants if e not in byes]
     groups = _Grouper(playing, sizes, meetings(history), {}, rng).group()
-    tables = []
-    for group in groups:
-        rng.shuffle(group)
-        tables.append(Table(tuple(group)))
-    return Round(tables=tuple(tables), byes=tuple(sorted(byes)), games=sizes[0])
-
-
-def duplicate_seating(table: Table, game: int) -> tuple[EntrantId, ...]:
-    """Who sits where in game `game` of a duplicate table: seat s holds
-    `table.seats[(s - game) % k]` (league.models.LadderSet.entry_at's rotation)."""
-    k = len(table.seats)
-    return tuple(table.seats[(s - game) % k] for s in range(k))
+    counts = seat_counts(history)
+    tables = tuple(_seat(group, counts, table_size, rng) for group in groups)
+    return Round(tables=tables, byes=tuple(sorted(byes)))

@@ -377,7 +377,7 @@ def tournament_start(
 ) -> Tournament:
     """Close entry and open the first round (the organiser may start early; the beat task
     starts it when entry closes). Raises NotOrganiser, TournamentRefused (`not-open`,
-    `too-few-entrants`)."""
+    `too-few-entrants`, `too-few-for-duplicate`: a duplicate event below two full tables)."""
     if actor is not SYSTEM and not can_run(tournament, actor):
         raise NotOrganiser(f"only the organiser of {tournament.name} starts it")
     now = now or timezone.now()
@@ -389,6 +389,13 @@ def tournament_start(
         if active < 2:
             raise TournamentRefused(
                 f"{locked.name} has {active} entrants; it needs 2", code="too-few-entrants"
+            )
+        needed = scheduling.DUPLICATE_TABLES * locked.table_size
+        if locked.format == Tournament.Format.DUPLICATE and active < needed:
+            raise TournamentRefused(
+                f"{locked.name} has {active} entrants; a duplicate event compares a deal's "
+                f"seats across tables and needs {needed} (two tables of {locked.table_size})",
+                code="too-few-for-duplicate",
             )
         locked.status = Tournament.Status.RUNNING
         locked.started_at = now
@@ -522,27 +529,21 @@ def _make_tables(
     everyone: Mapping[int, Entry],
     first: int = 1,
 ) -> None:
-    """The games of the drawn tables (numbered from `first`), each person told their table
-    waits; a duplicate table's game per seat rotation."""
+    """The games of the drawn tables (numbered from `first`), one per table, each person told
+    their table waits."""
     number = round_.number
-    games = [
-        (position, rotation, table)
-        for position, table in enumerate(drawn.tables, start=first)
-        for rotation in range(drawn.games)
-    ]
-    for table_number, rotation, table in games:
-        seats = scheduling.duplicate_seating(table, rotation) if drawn.games > 1 else table.seats
-        entries = [everyone[entrant] for entrant in seats]
+    duplicate = tournament.format == Tournament.Format.DUPLICATE
+    for table_number, table in enumerate(drawn.tables, start=first):
+        entries = [everyone[entrant] for entrant in table.seats]
         if tournament.people_only and any(entry.is_bot for entry in entries):
             # Entry refuses bots here; a table the draw made otherwise is a bug, not a game.
             raise TournamentRefused(
                 f"{tournament.name} is for people only", code="bots-not-allowed"
             )
-        game = _table_game(tournament, round_, table_number, entries, duplicate=drawn.games > 1)
+        game = _table_game(tournament, round_, table_number, entries, duplicate=duplicate)
         TournamentGame.objects.create(
             round=round_,
             table=table_number,
-            rotation=rotation,
             game=game,
             entries=[e.pk for e in entries],
         )
@@ -638,8 +639,9 @@ def _swiss_draw(
 def _duplicate_draw(
     tournament: Tournament, number: int, active: Mapping[int, Entry]
 ) -> scheduling.Round:
-    """A duplicate round (scheduling.duplicate_round): who met least sits together, the byes
-    to whoever has had fewest."""
+    """A duplicate round (scheduling.duplicate_round): who met least sits together, each at
+    the deal-seat it has held least, the byes to whoever has had fewest. (Rounds drawn before
+    one game per table also hold rotations 1..k-1 of a table: its rotation 0 stands for it.)"""
     byes: dict[int, int] = {}
     for drawn_byes in Round.objects.filter(tournament=tournament).values_list("byes", flat=True):
         for entry in drawn_byes:
@@ -680,7 +682,7 @@ def _table_game(
         variant_spec=tournament.variant,
         seats=seats,
         # Keyed: the draw's seed is public, the tables' cards must not be. A duplicate round
-        # deals every game of every table from one deal.
+        # deals every table from one deal (so none of them is revealed while one plays).
         seed=keyed_seed(
             f"tournament:{tournament.pk}:{tournament.seed}:{round_.number}"
             + ("" if duplicate else f":{table}")
@@ -690,6 +692,7 @@ def _table_game(
             tournament=tournament.pk,
             turn_seconds=tournament.turn_seconds,
             rated=tournament.rated,
+            deal_group=(f"tournament:{tournament.pk}:round:{round_.number}" if duplicate else None),
         ),
     )
 
@@ -697,8 +700,8 @@ def _table_game(
 def tournament_advance(tournament: Tournament, *, now: datetime.datetime | None = None) -> bool:
     """If the running tournament's current round has ended (every table's game is over), open
     the next one, or finish the tournament after its last round (or when fewer than two
-    entrants are left). Safe twice at once (the tournament's row is locked). Returns whether
-    anything changed."""
+    entrants are left; a duplicate event: fewer than two tables' worth). Safe twice at once
+    (the tournament's row is locked). Returns whether anything changed."""
     now = now or timezone.now()
     with transaction.atomic():
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -721,7 +724,12 @@ def tournament_advance(tournament: Tournament, *, now: datetime.datetime | None 
                 _open_round(locked, current.number + 1, now, drawn)
             return True
         active = Entry.objects.filter(tournament=locked, withdrawn=False).count()
-        if current.number >= locked.rounds or active < 2:
+        if locked.format == Tournament.Format.DUPLICATE:
+            # Below two tables a duplicate round has nobody to compare a seat with.
+            least = scheduling.DUPLICATE_TABLES * locked.table_size
+        else:
+            least = 2
+        if current.number >= locked.rounds or active < least:
             _finish(locked, now)
         else:
             _open_round(locked, current.number + 1, now)
@@ -801,7 +809,7 @@ def start_due(*, now: datetime.datetime | None = None) -> int:
             tournament_start(tournament, now=now)
             started += 1
         except TournamentRefused as error:
-            if error.code == "too-few-entrants":
+            if error.code in ("too-few-entrants", "too-few-for-duplicate"):
                 with transaction.atomic():
                     _finish(Tournament.objects.select_for_update().get(pk=tournament.pk), now)
     return started

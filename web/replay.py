@@ -60,6 +60,12 @@ def _replay_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     # A ladder rotation's cards stay hidden until its whole set is over (revealed).
     revealed = reveal.revealed(game)
     held = seats_held(request.user, game.seats.all())
+    if not held and reveal.deal_kept(game):
+        raise Forbidden(
+            "the other tables of this game's round are still playing its cards: its replay "
+            "opens when they end",
+            code="deal-in-play",
+        )
     choices = _perspectives(game.seat_count, held, revealed)
     chosen = request.GET.get("as") or (str(held[0]) if held else SPECTATOR)
     if chosen not in choices:

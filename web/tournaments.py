@@ -68,6 +68,7 @@ class Sitter:
 @dataclass(frozen=True, slots=True)
 class ShownTable:
     number: int
+    # A duplicate round drawn before one game per table also played rotations 2..k.
     rotation: int
     duplicate: bool
     game: int

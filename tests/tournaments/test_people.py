@@ -18,6 +18,7 @@ from tests.games.factories import make_user
 from tests.league.factories import make_bot
 from tests.tournaments.factories import (
     current_round,
+    first_deal,
     make_tournament,
     play_out_with_people,
     play_round_with_people,
@@ -139,16 +140,18 @@ def test_an_arena_with_people_seats_whoever_waits_but_not_the_paused():
     assert live[0].rank == 1 and live[0].points >= live[-1].points > -1
 
 
-def test_a_duplicate_event_with_people_plays_each_deal_from_both_seats():
+def test_a_duplicate_event_with_people_plays_the_rounds_deal_at_every_table():
     organiser = make_user()
     cup = make_tournament(organiser, format="duplicate", table_size=2, rounds=1)
-    field(cup, organiser, people=2, bots=1)
+    field(cup, organiser, people=2, bots=3)
     tournament_start(cup, actor=organiser)
     played = current_round(cup)
     assert len(played.byes) == 1
-    games = TournamentGame.objects.filter(round=played).order_by("rotation")
-    assert [g.rotation for g in games] == [0, 1]
-    assert games[1].entries == list(reversed(games[0].entries))
+    games = TournamentGame.objects.filter(round=played).order_by("table")
+    # Two tables of the one deal, each played once, nobody at both.
+    assert [(g.table, g.rotation) for g in games] == [(1, 0), (2, 0)]
+    assert not set(games[0].entries) & set(games[1].entries)
+    assert first_deal(games[0].game_id) == first_deal(games[1].game_id)
     assert play_round_with_people(cup) > 0
     assert tournament_advance(cup)
     cup.refresh_from_db()
@@ -158,4 +161,4 @@ def test_a_duplicate_event_with_people_plays_each_deal_from_both_seats():
     # Duplicate scores are differences from the mean of the same cards: they add up to nothing.
     assert abs(sum(line.points for line in live)) < 1e-6
     assert sum(line.played for line in live) == 4 and sum(line.byes for line in live) == 1
-    assert sorted(line.is_bot for line in live) == [False, False, True]
+    assert sorted(line.is_bot for line in live) == [False, False, True, True, True]
