@@ -27,7 +27,6 @@ Exit status 2 when DATABASE_URL is not a PostgreSQL URL.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
@@ -38,9 +37,8 @@ from typing import Any
 REPO_ROOT = Path(__file__).resolve().parents[1]
 # This script's own folder is first on sys.path: the scratch database's helpers sit beside it.
 sys.path.insert(1, str(REPO_ROOT))
-from bench.store import _conninfo, _url, setup_django  # noqa: E402
+from bench.store import on_scratch_database, setup_django  # noqa: E402
 
-EXIT_NOT_READY = 2
 TARGET = 500
 SEATS = ["greedy"] * 4
 
@@ -50,27 +48,7 @@ def main() -> int:
     parser.add_argument("--matches", type=int, default=20, help="matches played and archived")
     args = parser.parse_args()
 
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith(("postgres://", "postgresql://")):
-        print("bench/storage.py needs DATABASE_URL=postgres://… (a PostgreSQL to measure against)")
-        return EXIT_NOT_READY
-
-    import dj_database_url
-    import psycopg
-
-    settings = dj_database_url.parse(url)
-    scratch = f"{settings['NAME']}_storage_{os.getpid()}"
-    admin = psycopg.connect(_conninfo(settings, settings["NAME"]), autocommit=True)
-    admin.execute(f'CREATE DATABASE "{scratch}"')
-    try:
-        os.environ["DATABASE_URL"] = _url(settings, scratch)
-        return run(args, psycopg.connect(_conninfo(settings, scratch), autocommit=True))
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        admin.execute(f'DROP DATABASE "{scratch}" WITH (FORCE)')
-        admin.close()
+    return on_scratch_database("bench/storage.py", "storage", lambda raw: run(args, raw))
 
 
 def sizes(raw: Any) -> tuple[int, int]:

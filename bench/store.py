@@ -63,21 +63,28 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=12, help="alternating (a)/(b) rounds")
     args = parser.parse_args()
 
+    return on_scratch_database("bench/store.py", "bench", lambda raw: run(args, raw))
+
+
+def on_scratch_database(script: str, suffix: str, measure: Any) -> int:
+    """`measure(raw)` on a scratch database beside DATABASE_URL's (`<name>_<suffix>_<pid>`,
+    dropped at the end), DATABASE_URL pointing at it and `raw` a psycopg connection to it in
+    autocommit; EXIT_NOT_READY when DATABASE_URL is not PostgreSQL."""
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith(("postgres://", "postgresql://")):
-        print("bench/store.py needs DATABASE_URL=postgres://… (a PostgreSQL to measure against)")
+        print(f"{script} needs DATABASE_URL=postgres://… (a PostgreSQL to measure against)")
         return EXIT_NOT_READY
 
     import dj_database_url
     import psycopg
 
     settings = dj_database_url.parse(url)
-    scratch = f"{settings['NAME']}_bench_{os.getpid()}"
+    scratch = f"{settings['NAME']}_{suffix}_{os.getpid()}"
     admin = psycopg.connect(_conninfo(settings, settings["NAME"]), autocommit=True)
     admin.execute(f'CREATE DATABASE "{scratch}"')
     try:
         os.environ["DATABASE_URL"] = _url(settings, scratch)
-        return run(args, psycopg.connect(_conninfo(settings, scratch), autocommit=True))
+        return int(measure(psycopg.connect(_conninfo(settings, scratch), autocommit=True)))
     finally:
         from django.db import connections
 
