@@ -197,57 +197,66 @@ def _entrant(request: SignedInRequest) -> tuple[Any, Bot | None]:
     return request.user, None
 
 
-@login_required
-@require_POST
-def enter(request: SignedInRequest, slug: str) -> HttpResponse:
+def _entrant_acts(request: SignedInRequest, slug: str, act: Any, done: Any) -> HttpResponse:
+    """One of the entrant's actions on a tournament (`act`, a service taking the tournament, the
+    actor and the entrant), then back to its page, with `done(who, tournament)` said: `who` is
+    "You" or "Bot <name>"."""
     tournament = tournament_or_404(slug)
     user, bot = _entrant(request)
     try:
-        services.tournament_enter(tournament, actor=request.user, user=user, bot=bot)
+        act(tournament, actor=request.user, user=user, bot=bot)
     except GameError as error:
         messages.error(request, said(error))
     else:
-        who = f"Bot {bot.name} is" if bot else "You are"
-        messages.success(request, f"{who} entered in {tournament.name}.")
+        messages.success(request, done(f"Bot {bot.name}" if bot else "You", tournament))
     return redirect("web:tournament", slug=tournament.slug)
+
+
+@login_required
+@require_POST
+def enter(request: SignedInRequest, slug: str) -> HttpResponse:
+    return _entrant_acts(
+        request,
+        slug,
+        services.tournament_enter,
+        lambda who, t: f"{who} {'are' if who == 'You' else 'is'} entered in {t.name}.",
+    )
 
 
 @login_required
 @require_POST
 def withdraw(request: SignedInRequest, slug: str) -> HttpResponse:
-    tournament = tournament_or_404(slug)
-    user, bot = _entrant(request)
-    try:
-        services.tournament_withdraw(tournament, actor=request.user, user=user, bot=bot)
-    except GameError as error:
-        messages.error(request, said(error))
-    else:
-        who = f"Bot {bot.name} has" if bot else "You have"
-        messages.success(request, f"{who} withdrawn from {tournament.name}.")
-    return redirect("web:tournament", slug=tournament.slug)
+    return _entrant_acts(
+        request,
+        slug,
+        services.tournament_withdraw,
+        lambda who, t: f"{who} {'have' if who == 'You' else 'has'} withdrawn from {t.name}.",
+    )
 
 
 @login_required
 @require_POST
 def pause(request: SignedInRequest, slug: str) -> HttpResponse:
     """An arena entrant pauses (not seated again until it resumes) or, `resume`, resumes."""
-    tournament = tournament_or_404(slug)
-    user, bot = _entrant(request)
-    resume = request.POST.get("resume") == "1"
-    act = services.tournament_resume if resume else services.tournament_pause
-    try:
-        act(tournament, actor=request.user, user=user, bot=bot)
-    except GameError as error:
-        messages.error(request, said(error))
-    else:
-        who = f"Bot {bot.name} is" if bot else "You are"
-        messages.success(
+    if request.POST.get("resume") == "1":
+        return _entrant_acts(
             request,
-            f"{who} back in {tournament.name}: seated when a table fills."
-            if resume
-            else f"{who} paused in {tournament.name}: not seated again until resumed.",
+            slug,
+            services.tournament_resume,
+            lambda who, t: (
+                f"{who} {'are' if who == 'You' else 'is'} back in {t.name}: "
+                "seated when a table fills."
+            ),
         )
-    return redirect("web:tournament", slug=tournament.slug)
+    return _entrant_acts(
+        request,
+        slug,
+        services.tournament_pause,
+        lambda who, t: (
+            f"{who} {'are' if who == 'You' else 'is'} paused in {t.name}: "
+            "not seated again until resumed."
+        ),
+    )
 
 
 @login_required
