@@ -190,8 +190,9 @@ def tournament_enter(
     bot: Bot | None = None,
     now: datetime.datetime | None = None,
 ) -> Entry:
-    """Enter a person (themselves) or a bot (its owner, or the organiser) while entry is open.
-    Raises TournamentEntryRefused, NotOrganiser (`not-your-bot`)."""
+    """Enter a person (themselves) or a bot (its owner, or the organiser) while entry is open
+    (`entry_open`: late too, into a running Swiss or arena). Raises TournamentEntryRefused,
+    NotOrganiser (`not-your-bot`)."""
     now = now or timezone.now()
     if (user is None) == (bot is None):
         raise TournamentEntryRefused(
@@ -203,14 +204,6 @@ def tournament_enter(
         is_person(actor) and (actor.pk == bot.owner_id or can_run(tournament, actor))
     ):
         raise NotOrganiser(f"bot {bot.name} is entered by its owner", code="not-your-bot")
-    if tournament.status == Tournament.Status.FINISHED:
-        raise TournamentEntryRefused(f"{tournament.name} has finished", code="tournament-finished")
-    if tournament.status != Tournament.Status.OPEN or not (
-        tournament.entry_opens <= now <= tournament.entry_closes
-    ):
-        raise TournamentEntryRefused(
-            f"entry to {tournament.name} is closed", code="tournament-closed"
-        )
     if bot is not None:
         if not tournament.bots_allowed:
             raise TournamentEntryRefused(
@@ -236,7 +229,14 @@ def tournament_enter(
         code="already-entered",
     )
     with transaction.atomic():
+        # Its status as it stands, not as the caller read it (a start or a round meanwhile).
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if locked.status == Tournament.Status.FINISHED:
+            raise TournamentEntryRefused(f"{locked.name} has finished", code="tournament-finished")
+        if not entry_open(locked, now):
+            raise TournamentEntryRefused(
+                f"entry to {locked.name} is closed", code="tournament-closed"
+            )
         entry = Entry.objects.filter(tournament=locked, user=user, bot=bot).first()
         if entry is not None and not entry.withdrawn:
             raise already
@@ -247,8 +247,30 @@ def tournament_enter(
             entry.withdrawn_at = None
             entry.paused = False
             entry.save(update_fields=["withdrawn", "withdrawn_at", "paused"])
-            return entry
-        return Entry.objects.create(tournament=locked, user=user, bot=bot)
+        else:
+            entry = Entry.objects.create(tournament=locked, user=user, bot=bot)
+    if locked.status == Tournament.Status.RUNNING:
+        # A late entrant: an arena seats it as soon as a table fills; a Swiss draws it from
+        # its next round, with no points for the rounds it missed.
+        tournament_advance(tournament, now=now)
+    return entry
+
+
+def entry_open(tournament: Tournament, now: datetime.datetime) -> bool:
+    """Whether an entrant may enter now: in the entry window before the start; late, into a
+    running Swiss while a round is still to be drawn, or a running arena while it seats."""
+    if tournament.status == Tournament.Status.OPEN:
+        return tournament.entry_opens <= now <= tournament.entry_closes
+    if tournament.status != Tournament.Status.RUNNING:
+        return False
+    current = Round.objects.filter(tournament=tournament).order_by("-number").first()
+    if current is None:
+        return False
+    if tournament.format == Tournament.Format.SWISS:
+        return current.number < tournament.rounds
+    if tournament.format == Tournament.Format.ARENA:
+        return now < current.deadline
+    return False
 
 
 def tournament_withdraw(

@@ -170,8 +170,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
         "lines": lines,
         "rounds": shown_rounds(tournament, lines),
         "entrants": Entry.objects.filter(tournament=tournament, withdrawn=False).count(),
-        "entry_open": tournament.status == Tournament.Status.OPEN
-        and tournament.entry_opens <= now <= tournament.entry_closes,
+        "entry_open": services.entry_open(tournament, now),
         "options": entry_options(tournament, request.user),
         "can_run": services.can_run(tournament, request.user),
         # An arena's entrants pause (tournaments/services.py `tournament_pause`).

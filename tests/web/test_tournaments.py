@@ -173,3 +173,28 @@ def test_a_tournament_games_play_page_tags_each_seat_and_links_back():
         assert kinds == ["bot", "bot", "person"]
         # The table links back to its tournament.
         assert 'href="/tournaments/tags/"' in html and "round 1, table 1" in text(html)
+
+
+def test_a_person_enters_a_running_swiss_late_from_its_page():
+    organiser = make_user("oscar")
+    bea = make_user("bea")
+    cup = make_tournament(organiser, name="Late Swiss", slug="late", table_size=2, rounds=2)
+    for _ in range(2):
+        tournament_enter(cup, actor=organiser, bot=make_bot(strategy="greedy"))
+    tournament_start(cup, actor=organiser)
+    client = signed_in(bea)
+    page = text(client.get("/tournaments/late/").content.decode())
+    assert "Enter yourself late" in page
+    assert "drawn from the next round, with no points for the rounds you missed" in page
+
+    entered = client.post("/tournaments/late/enter", {"bot": ""}, follow=True)
+    assert "You are entered in Late Swiss." in text(entered.content.decode())
+    assert Entry.objects.filter(tournament=cup, user=bea, withdrawn=False).exists()
+
+    # Round 2 of 2 drawn: nobody may enter any more, and the page offers no entry.
+    play_round(cup)
+    assert tournament_advance(cup)
+    carl = signed_in(make_user("carl"))
+    assert "Enter yourself late" not in text(carl.get("/tournaments/late/").content.decode())
+    refused = carl.post("/tournaments/late/enter", {"bot": ""}, follow=True)
+    assert "entry to Late Swiss is closed" in text(refused.content.decode())
