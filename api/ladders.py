@@ -255,8 +255,9 @@ def bot(request: Request, bot_id: int) -> Response:
     return next_link(request, Response(BotPublicOutput(record).data), older)
 
 
-def _bot(request: Request, data: dict[str, Any]) -> Bot | None:
-    """The bot the body names, or None for the person: exactly one of them, named."""
+def named_bot(request: Request, data: dict[str, Any]) -> Bot | None:
+    """The bot the body names, or None for the person: exactly one of them, named (a ladder's
+    entry, a tournament's entry and pause)."""
     named_bot, in_person = data.get("bot") is not None, bool(data.get("person"))
     if named_bot and in_person:
         raise GameError("name one entrant: `bot` or `person`, not both", code="entrant-ambiguous")
@@ -278,7 +279,7 @@ def _entry(request: Request, slug: str, action: Callable[..., Entry]) -> Entry:
     data = EntryInput(data=request.data)
     data.is_valid(raise_exception=True)
     found = ladder_reads.ladder_of(slug)
-    return action(found, actor=person(request), bot=_bot(request, data.validated_data))
+    return action(found, actor=person(request), bot=named_bot(request, data.validated_data))
 
 
 @extend_schema(

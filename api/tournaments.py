@@ -19,8 +19,8 @@ from rest_framework.views import APIView
 
 from api.auth import PEOPLE, person, require_scope
 from api.errors import error_responses
+from api.ladders import named_bot
 from api.leagues import FAMILY_HELP, KIND, FamilyField, public
-from games.errors import Forbidden, GameError
 from games.models import Bot
 from league.clubs import club_get
 from tournaments import services
@@ -270,32 +270,13 @@ def tournament_standings(request: Request, slug: str) -> Response:
     return Response(TournamentStandingOutput(lines, many=True).data)
 
 
-def _bot(request: Request, data: dict[str, Any]) -> Bot | None:
-    """The bot the body names, or None for the person: exactly one of them, named."""
-    named_bot, in_person = data.get("bot") is not None, bool(data.get("person"))
-    if named_bot and in_person:
-        raise GameError("name one entrant: `bot` or `person`, not both", code="entrant-ambiguous")
-    if not named_bot and not in_person:
-        raise GameError(
-            'name the entrant: {"bot": <id>} for one of your bots, {"person": true} for yourself',
-            code="entrant-missing",
-        )
-    require_scope(request, "bots" if named_bot else "play")
-    if not named_bot:
-        return None
-    found = Bot.objects.filter(pk=data["bot"], owner=person(request)).first()
-    if found is None:
-        raise Forbidden(f"you have no bot {data['bot']}", code="not-owner")
-    return found
-
-
 class TournamentEntry(APIView):
     authentication_classes = PEOPLE
 
     def _entrant(self, request: Request) -> tuple[Any, Bot | None]:
         data = TournamentEntryInput(data=request.data)
         data.is_valid(raise_exception=True)
-        bot = _bot(request, data.validated_data)
+        bot = named_bot(request, data.validated_data)
         return (None if bot is not None else person(request)), bot
 
     @extend_schema(
