@@ -84,8 +84,9 @@ def play_a_set(ladder: Competition, bot: Bot, worker: Worker) -> None:
         ladder_matchmaking(ladder, rng=random.Random(1))
     [ladder_set] = LadderSet.objects.filter(competition=ladder)
     games = lambda: Game.objects.filter(context__ladder_set=ladder_set.pk)  # noqa: E731
-    # A pull bot waits the poll's Retry-After (1 s) after each answer, so a set of two games
-    # takes a second a decision: 6-16 s on an idle machine, more under a whole suite's load.
+    # A pull bot waits the poll's Retry-After (1 s) whenever a poll finds nothing to decide, as
+    # most do right after its own move while the workers move the others: about a second a
+    # decision, a set of two games 6-16 s on an idle machine, more under a whole suite's load.
     # The wait ends when the set does; its bound only says when to give up.
     wait_for(
         lambda: games().count() == 2 and all(g.status == MATCH_OVER for g in games()),
