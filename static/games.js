@@ -100,7 +100,14 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     var active = document.activeElement;
     var target = event.detail.target;
-    refocus = active && target && target.contains(active) ? nameOf(active) : null;
+    if (active && target && target.contains(active)) {
+      refocus = nameOf(active);
+    } else if (active && active !== document.body) {
+      refocus = null;
+    }
+    // Else the focus is nowhere (the body): a swap before this one took its element away and
+    // has not settled yet (a poll's board and a move's answer crossing). Its pending refocus
+    // stays, so the focus comes back to the table, not to the top of the page.
   });
 
   document.addEventListener("htmx:afterSettle", function () {
