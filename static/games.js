@@ -106,11 +106,13 @@
       refocus = null;
     }
     // Else the focus is nowhere (the body): a swap before this one took its element away and
-    // has not settled yet (a poll's board and a move's answer crossing). Its pending refocus
+    // been given back yet (a poll's board and a move's answer crossing). Its pending refocus
     // stays, so the focus comes back to the table, not to the top of the page.
   });
 
-  document.addEventListener("htmx:afterSettle", function () {
+  // On afterSwap, in the same task that took the old board away, not on afterSettle 20 ms later:
+  // no moment in between when the focus is on the page's body.
+  document.addEventListener("htmx:afterSwap", function () {
     var board = document.getElementById("game") || document.getElementById("replay");
     if (refocus === null || !board) return;
     var name = refocus;
