@@ -10,6 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = (
+    "analysis",
     "engine",
     "bots",
     "clocks",

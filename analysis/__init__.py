@@ -1,0 +1,1 @@
+"""Analysis of finished matches: what each decision cost and what the cards gave (docs/analysis.md)."""
