@@ -1,1 +1,1 @@
-"""Analysis of finished matches: what each decision cost and what the cards gave (docs/analysis.md)."""
+"""Analysis of finished matches: what each decision cost, what the cards gave (docs/analysis.md)."""
