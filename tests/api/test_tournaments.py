@@ -17,7 +17,8 @@ from tests.games.factories import make_user
 from tests.league.factories import make_bot
 from tests.tournaments.factories import make_tournament, play_round
 from tournaments.models import Entry, Tournament
-from tournaments.services import tournament_advance, tournament_enter, tournament_start
+from tournaments.rounds import tournament_advance
+from tournaments.services import tournament_enter, tournament_start
 
 pytestmark = pytest.mark.django_db
 

@@ -31,7 +31,8 @@ from tests.tournaments.factories import (
 )
 from tournaments.errors import TournamentRefused
 from tournaments.models import Round, Tournament, TournamentGame
-from tournaments.services import start_due, tournament_advance, tournament_enter, tournament_start
+from tournaments.rounds import start_due, tournament_advance
+from tournaments.services import tournament_enter, tournament_start
 from tournaments.standings import live_standings, standings
 
 pytestmark = pytest.mark.django_db

@@ -13,7 +13,8 @@ from tests.games.factories import make_user
 from tests.league.factories import make_bot
 from tests.tournaments.factories import current_round, make_tournament, play_out, play_round
 from tournaments.models import Entry, TournamentGame
-from tournaments.services import tournament_advance, tournament_enter, tournament_start
+from tournaments.rounds import tournament_advance
+from tournaments.services import tournament_enter, tournament_start
 from tournaments.standings import live_standings
 
 pytestmark = pytest.mark.django_db

@@ -24,8 +24,8 @@ from tests.tournaments.factories import (
     play_round_with_people,
 )
 from tournaments.models import Entry, Tournament, TournamentGame
+from tournaments.rounds import tournament_advance
 from tournaments.services import (
-    tournament_advance,
     tournament_enter,
     tournament_pause,
     tournament_resume,

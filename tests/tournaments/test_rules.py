@@ -23,13 +23,8 @@ from tests.tournaments.factories import current_round, make_tournament, play_out
 from tournaments import tasks
 from tournaments.errors import NotOrganiser, TournamentEntryRefused
 from tournaments.models import Entry, Tournament, TournamentGame
-from tournaments.services import (
-    forfeit_overdue,
-    start_due,
-    tournament_advance,
-    tournament_enter,
-    tournament_start,
-)
+from tournaments.rounds import forfeit_overdue, start_due, tournament_advance
+from tournaments.services import tournament_enter, tournament_start
 from tournaments.standings import live_standings
 
 pytestmark = pytest.mark.django_db

@@ -20,7 +20,8 @@ from tests.league.factories import make_bot
 from tests.tournaments.factories import make_tournament, play_round
 from tests.web.league_pages import table_rows, text
 from tournaments.models import Entry, Tournament, TournamentGame
-from tournaments.services import tournament_advance, tournament_enter, tournament_start
+from tournaments.rounds import tournament_advance
+from tournaments.services import tournament_enter, tournament_start
 
 pytestmark = pytest.mark.django_db
 
