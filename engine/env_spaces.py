@@ -386,3 +386,198 @@ def _encode_pending(m: memoryview[float], pending: Mapping[str, Any], me: int, s
     if jump is not None:
         m[_JUMP_CARD + CARD_INDEX[jump["card"]]] = 1.0
         m[_JUMP_BY + (jump["by"] - me) % seats] = 1.0
+
+
+# ------------------------------------------------------------ observations, kept in place
+
+
+class SeatEncoder:
+    """One seat's observation vector, kept in a buffer of its own and brought up to date from
+    the engine's state directly (no view dict): equal, value for value, to
+    `encode(view(state, seat), chosen, to_choose, optional)`, which tests/engine/test_env.py
+    checks at every step of random matches of every family.
+
+    The state is a value whose lists are never changed in place (engine/state.py): a hand, the
+    lanes, the scores that are the same object as at the previous update are the same cards
+    and figures, so their blocks are left as they are and only what changed is written. The
+    one-hot entries written last time are remembered and cleared, rather than the whole
+    vector. What the seat may see is what `state_view` shows it: its own hand, the lanes
+    `lane_visible` lets it see, a drawn card only when it drew it, and the family's
+    `extra_view` (censorship's submission).
+    """
+
+    __slots__ = (
+        "buffer",
+        "_m",
+        "_ruleset",
+        "_extra",
+        "_seat",
+        "_seats",
+        "_rel",
+        "_hot",
+        "_hand",
+        "_scores",
+        "_hands_won",
+        "_lanes",
+        "_lane_hot",
+    )
+
+    def __init__(self, ruleset: Any, seats: int, seat: int) -> None:
+        self.buffer: FloatArray = np.zeros(OBSERVATION_SIZE, np.float32)
+        self._m = cast("memoryview[float]", self.buffer.data)
+        self._ruleset = ruleset
+        # The fields a family adds to its views (censorship: the pending submission).
+        self._extra = ruleset.extra_view
+        self._seat, self._seats = seat, seats
+        # Each seat's place relative to this one.
+        self._rel = [(s - seat) % seats for s in range(seats)]
+        for r in self._rel:
+            self._m[_PRESENT + r] = 1.0
+        self._hot: list[int] = []
+        self._lane_hot: list[int] = []
+        self._hand: list[Card] = []
+        self._scores: list[int] | None = None
+        self._hands_won: list[int] | None = None
+        self._lanes: list[list[Card]] | None = None
+
+    def update(
+        self, state: Any, chosen: list[Card], to_choose: int, optional: bool
+    ) -> FloatArray:
+        """The seat's observation of `state` (with its own lane choice), in `buffer`."""
+        m, ci, me, seats, rel = self._m, CARD_INDEX, self._seat, self._seats, self._rel
+        hot = self._hot
+        for i in hot:
+            m[i] = 0.0
+        hot.clear()
+        hands, lanes = state.hands, state.lanes
+        hand = hands[me]
+        if hand is not self._hand:
+            for code in self._hand:
+                m[_HAND + ci[code]] = 0.0
+            for code in hand:
+                m[_HAND + ci[code]] += 1.0
+            self._hand = hand
+        discard = state.discard
+        if discard:
+            i = _TOP + ci[discard[-1]]
+            m[i] = 1.0
+            hot.append(i)
+        color = state.color
+        if color is not None:
+            i = _COLOR + _COLOR_AT[color]
+            m[i] = 1.0
+            hot.append(i)
+        m[_DIRECTION] = 1.0 if state.direction == 1 else -1.0
+        for r, held, lane in zip(rel, hands, lanes):
+            m[_HAND_SIZES + r] = float(len(held) + len(lane))
+        scores = state.scores
+        if scores is not self._scores:
+            for r, value in zip(rel, scores):
+                m[_SCORES + r] = float(value)
+            self._scores = scores
+        hands_won = state.hands_won
+        if hands_won is not self._hands_won:
+            for r, value in zip(rel, hands_won):
+                m[_HANDS_WON + r] = float(value)
+            self._hands_won = hands_won
+        if lanes is not self._lanes:
+            self._encode_lanes(lanes)
+        for seat in state.to_act:
+            i = _TO_ACT + rel[seat]
+            m[i] = 1.0
+            hot.append(i)
+        for seat in state.uncalled:
+            i = _UNCALLED + rel[seat]
+            m[i] = 1.0
+            hot.append(i)
+        if state.dealer is not None:
+            i = _DEALER + rel[state.dealer]
+            m[i] = 1.0
+            hot.append(i)
+        pending = state.pending
+        if pending is None:
+            i = _PENDING + _PENDING_OTHER
+            m[i] = 1.0
+            hot.append(i)
+            m[_STACK_TOTAL] = 0.0
+            m[_PRECOMMIT_COUNT] = 0.0
+        else:
+            self._encode_pending(pending)
+        submission = self._extra(state, me).get("submission")
+        if submission is not None:
+            start = len(hot)
+            if submission["seat"] is not None:
+                hot.append(_SUBMISSION_SEAT + rel[submission["seat"]])
+            if submission["card"] is not None:
+                hot.append(_SUBMISSION_CARD + ci[submission["card"]])
+            if submission["color"] is not None:
+                hot.append(_SUBMISSION_COLOR + _COLOR_AT[submission["color"]])
+            for i in hot[start:]:
+                m[i] = 1.0
+        for code in chosen:
+            i = _LANE_CHOSEN + ci[code]
+            m[i] += 1.0
+            hot.append(i)
+        m[_LANE_TO_CHOOSE] = float(to_choose)
+        m[_OPTIONAL] = 1.0 if optional else 0.0
+        m[_PILES] = float(len(state.draw))
+        m[_PILES + 1] = float(len(discard))
+        m[_HAND_NUMBER] = float(state.hand_number)
+        return self.buffer
+
+    def _encode_lanes(self, lanes: list[list[Card]]) -> None:
+        m, ci, me, rel = self._m, CARD_INDEX, self._seat, self._rel
+        for i in self._lane_hot:
+            m[i] = 0.0
+        hot = self._lane_hot
+        hot.clear()
+        visible = self._ruleset.lane_visible
+        for seat, lane in enumerate(lanes):
+            if not lane:
+                continue
+            r = rel[seat]
+            hot += (_LANE_SIZES + r, _LANE_HIDDEN + r)
+            m[_LANE_SIZES + r] = float(len(lane))
+            if visible(seat, me):
+                i = _LANE_FRONT + r * 54 + ci[lane[0]]
+                m[i] = 1.0
+                hot.append(i)
+                at = _LANE_CARDS + r * 54
+                for code in lane:
+                    m[at + ci[code]] += 1.0
+                    hot.append(at + ci[code])
+            else:
+                m[_LANE_HIDDEN + r] = float(len(lane))
+        self._lanes = lanes
+
+    def _encode_pending(self, pending: Mapping[str, Any]) -> None:
+        """_encode_pending's entries, with the drawn card only for the seat that drew it (as
+        state_view shows it)."""
+        m, hot, rel = self._m, self._hot, self._rel
+        kind = pending["type"]
+        start = len(hot)
+        hot.append(_PENDING + _PENDING_AT.get(kind, _PENDING_OTHER))
+        for name in ABOUT:
+            about = pending.get(name)
+            if about is not None:
+                hot.append(_PENDING_ABOUT + rel[about])
+        if (
+            (kind == "drawn" or kind == "resubmit")
+            and pending.get("card") is not None
+            and pending["seat"] == self._seat
+        ):
+            hot.append(_PENDING_CARD + CARD_INDEX[pending["card"]])
+        if pending.get("leeway"):
+            hot.append(_PENDING_FLAGS)
+        if pending.get("forced"):
+            hot.append(_PENDING_FLAGS + 1)
+        if "seats" in pending:
+            hot.append(_PENDING_FLAGS + 2)
+        jump = pending.get("jump")
+        if jump is not None:
+            hot.append(_JUMP_CARD + CARD_INDEX[jump["card"]])
+            hot.append(_JUMP_BY + rel[jump["by"]])
+        for i in hot[start:]:
+            m[i] = 1.0
+        m[_STACK_TOTAL] = float(pending.get("total") or 0)
+        m[_PRECOMMIT_COUNT] = float(pending["count"]) if kind == "precommit" else 0.0
