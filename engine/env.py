@@ -35,7 +35,12 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
+from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+from pettingzoo.utils.wrappers.order_enforcing import (
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 
 from engine.cards import Card
 from engine.commands import CLOSE_WINDOW, NEXT_HAND, PLAY, PRECOMMIT, Command
@@ -381,9 +386,7 @@ class UnoEnv(AECEnv[str, Observation, Action]):
                     self._offer(chance)  # The same seat chooses its next lane slot.
                 else:
                     cards, uno = chance.chosen, bool(key[2])
-                    self._send(
-                        {"type": PRECOMMIT, "seat": chance.seat, "cards": cards, "uno": uno}
-                    )
+                    self._send({"type": PRECOMMIT, "seat": chance.seat, "cards": cards, "uno": uno})
         if self.max_steps is not None and self.steps >= self.max_steps:
             if self.agents and not any(self.terminations.values()):
                 self.truncations = dict.fromkeys(self.agents, True)
@@ -589,7 +592,16 @@ class UnoEnv(AECEnv[str, Observation, Action]):
         # The info's view, events and mask are made when the info is first read (LazyInfo):
         # the same values, from the same state and log, as if they were made now.
         infos[agent] = LazyInfo(
-            (self.variant, state, seat, news, masked, chance.legal, chance.optional, chance.chosen[:])
+            (
+                self.variant,
+                state,
+                seat,
+                news,
+                masked,
+                chance.legal,
+                chance.optional,
+                chance.chosen[:],
+            )
         )
 
     def _lane_mask(self, chance: Chance) -> list[int]:
@@ -685,6 +697,43 @@ class _OrderEnforcing(OrderEnforcingWrapper[str, Observation, Action]):
     def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, Any]:
         self._reset_first("agent_selection")  # as AECEnv.last reads it first
         return self.env.last(observe)
+
+    def step(self, action: Action) -> None:
+        """OrderEnforcingWrapper.step's checks, then the env's step (not through BaseWrapper)."""
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def agent_iter(
+        self, max_iter: int = 2**63
+    ) -> AECOrderEnforcingIterable[str, Observation, Action]:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _Iterable(self, max_iter)
+
+
+class _Iterable(AECOrderEnforcingIterable[str, Observation, Action]):
+    def __iter__(self) -> AECOrderEnforcingIterator[str, Observation, Action]:
+        return _Iterator(self.env, self.max_iter)  # type: ignore[arg-type]
+
+
+class _Iterator(AECOrderEnforcingIterator[str, Observation, Action]):
+    """pettingzoo's order-enforcing iterator, the same checks, reading the env directly."""
+
+    def __init__(self, env: _OrderEnforcing, max_iter: int) -> None:
+        super().__init__(env, max_iter)
+        self.inner = env.env
+
+    def __next__(self) -> str:
+        env, inner = self.env, self.inner
+        if not inner.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"  # type: ignore[attr-defined]
+        env._has_updated = False  # type: ignore[attr-defined]
+        return inner.agent_selection
 
 
 def env(**kwargs: Any) -> OrderEnforcingWrapper[str, Observation, Action]:

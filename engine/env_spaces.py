@@ -44,6 +44,7 @@ from engine.commands import (
     SWAP,
     Command,
 )
+from engine.rules.base import Ruleset
 
 # The most seats any family takes; observations and actions are sized for it, so one policy
 # fits every table size.
@@ -264,6 +265,8 @@ _COLOR_AT = {color: i for i, color in enumerate(COLORS)}
 # the same at about 16 cards).
 _LONG_HAND = 16
 _PENDING_AT = {kind: i for i, kind in enumerate(PENDING_TYPES)}
+# Each card's entry of the hand block.
+_HAND_AT = {card: _HAND + i for card, i in CARD_INDEX.items()}
 _PENDING_OTHER = len(PENDING_TYPES)
 
 
@@ -420,14 +423,17 @@ class SeatEncoder:
         "_hands_won",
         "_lanes",
         "_lane_hot",
+        "_pendings",
     )
 
     def __init__(self, ruleset: Any, seats: int, seat: int) -> None:
         self.buffer: FloatArray = np.zeros(OBSERVATION_SIZE, np.float32)
         self._m = cast("memoryview[float]", self.buffer.data)
         self._ruleset = ruleset
-        # The fields a family adds to its views (censorship: the pending submission).
-        self._extra = ruleset.extra_view
+        # The fields a family adds to its views (censorship: the pending submission), when it
+        # adds any.
+        plain = type(ruleset).extra_view is Ruleset.extra_view
+        self._extra: Any = None if plain else ruleset.extra_view
         self._seat, self._seats = seat, seats
         # Each seat's place relative to this one.
         self._rel = [(s - seat) % seats for s in range(seats)]
@@ -439,10 +445,11 @@ class SeatEncoder:
         self._scores: list[int] | None = None
         self._hands_won: list[int] | None = None
         self._lanes: list[list[Card]] | None = None
+        # A usual pending's kind -> (the pending, its one-hot entries, stack total, precommit
+        # count).
+        self._pendings: dict[str, tuple[Any, tuple[int, ...], float, float]] = {}
 
-    def update(
-        self, state: Any, chosen: list[Card], to_choose: int, optional: bool
-    ) -> FloatArray:
+    def update(self, state: Any, chosen: list[Card], to_choose: int, optional: bool) -> FloatArray:
         """The seat's observation of `state` (with its own lane choice), in `buffer`."""
         m, ci, me, seats, rel = self._m, CARD_INDEX, self._seat, self._seats, self._rel
         hot = self._hot
@@ -452,11 +459,7 @@ class SeatEncoder:
         hands, lanes = state.hands, state.lanes
         hand = hands[me]
         if hand is not self._hand:
-            for code in self._hand:
-                m[_HAND + ci[code]] = 0.0
-            for code in hand:
-                m[_HAND + ci[code]] += 1.0
-            self._hand = hand
+            self._encode_hand(hand)
         discard = state.discard
         if discard:
             i = _TOP + ci[discard[-1]]
@@ -495,15 +498,20 @@ class SeatEncoder:
             m[i] = 1.0
             hot.append(i)
         pending = state.pending
-        if pending is None:
-            i = _PENDING + _PENDING_OTHER
-            m[i] = 1.0
-            hot.append(i)
-            m[_STACK_TOTAL] = 0.0
-            m[_PRECOMMIT_COUNT] = 0.0
+        if pending is not None and len(pending) == 2 and "seat" in pending:
+            # The usual pending, a seat's turn of some kind: its entries depend on the kind
+            # alone (the seats it waits for are to_act's).
+            known = self._pendings.get(pending["type"])
+            if known is None:
+                known = self._pendings[pending["type"]] = self._encode_pending(pending)
         else:
-            self._encode_pending(pending)
-        submission = self._extra(state, me).get("submission")
+            known = self._encode_pending(pending)
+        for i in known[1]:
+            m[i] = 1.0
+        hot += known[1]
+        m[_STACK_TOTAL] = known[2]
+        m[_PRECOMMIT_COUNT] = known[3]
+        submission = None if self._extra is None else self._extra(state, me).get("submission")
         if submission is not None:
             start = len(hot)
             if submission["seat"] is not None:
@@ -550,13 +558,41 @@ class SeatEncoder:
                 m[_LANE_HIDDEN + r] = float(len(lane))
         self._lanes = lanes
 
-    def _encode_pending(self, pending: Mapping[str, Any]) -> None:
-        """_encode_pending's entries, with the drawn card only for the seat that drew it (as
-        state_view shows it)."""
-        m, hot, rel = self._m, self._hot, self._rel
+    def _encode_hand(self, hand: list[Card]) -> None:
+        """The hand block, from the one encoded last: a card played (one fewer, the others in
+        order) or cards drawn (more at the end) change one entry each; anything else is
+        counted anew."""
+        m, at, old = self._m, _HAND_AT, self._hand
+        self._hand = hand
+        n, k = len(old), len(hand)
+        if k > n and hand[:n] == old:
+            for code in hand[n:]:
+                m[at[code]] += 1.0
+            return
+        if k == n - 1:
+            i = 0
+            for a, b in zip(hand, old):
+                if a != b:
+                    break
+                i += 1
+            if old[:i] == hand[:i] and old[i + 1 :] == hand[i:]:
+                m[at[old[i]]] -= 1.0
+                return
+        for code in old:
+            m[at[code]] = 0.0
+        for code in hand:
+            m[at[code]] += 1.0
+
+    def _encode_pending(
+        self, pending: Mapping[str, Any] | None
+    ) -> tuple[Any, tuple[int, ...], float, float]:
+        """The pending block's entries: _encode_pending's, with the drawn card only for the
+        seat that drew it (as state_view shows it)."""
+        if pending is None:
+            return (None, (_PENDING + _PENDING_OTHER,), 0.0, 0.0)
+        rel = self._rel
         kind = pending["type"]
-        start = len(hot)
-        hot.append(_PENDING + _PENDING_AT.get(kind, _PENDING_OTHER))
+        hot = [_PENDING + _PENDING_AT.get(kind, _PENDING_OTHER)]
         for name in ABOUT:
             about = pending.get(name)
             if about is not None:
@@ -577,7 +613,9 @@ class SeatEncoder:
         if jump is not None:
             hot.append(_JUMP_CARD + CARD_INDEX[jump["card"]])
             hot.append(_JUMP_BY + rel[jump["by"]])
-        for i in hot[start:]:
-            m[i] = 1.0
-        m[_STACK_TOTAL] = float(pending.get("total") or 0)
-        m[_PRECOMMIT_COUNT] = float(pending["count"]) if kind == "precommit" else 0.0
+        return (
+            pending,
+            tuple(hot),
+            float(pending.get("total") or 0),
+            float(pending["count"]) if kind == "precommit" else 0.0,
+        )
