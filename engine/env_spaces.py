@@ -451,7 +451,7 @@ class SeatEncoder:
 
     def update(self, state: Any, chosen: list[Card], to_choose: int, optional: bool) -> FloatArray:
         """The seat's observation of `state` (with its own lane choice), in `buffer`."""
-        m, ci, me, seats, rel = self._m, CARD_INDEX, self._seat, self._seats, self._rel
+        m, ci, me, rel = self._m, CARD_INDEX, self._seat, self._rel
         hot = self._hot
         for i in hot:
             m[i] = 0.0
@@ -471,16 +471,16 @@ class SeatEncoder:
             m[i] = 1.0
             hot.append(i)
         m[_DIRECTION] = 1.0 if state.direction == 1 else -1.0
-        for r, held, lane in zip(rel, hands, lanes):
+        for r, held, lane in zip(rel, hands, lanes, strict=True):
             m[_HAND_SIZES + r] = float(len(held) + len(lane))
         scores = state.scores
         if scores is not self._scores:
-            for r, value in zip(rel, scores):
+            for r, value in zip(rel, scores, strict=True):
                 m[_SCORES + r] = float(value)
             self._scores = scores
         hands_won = state.hands_won
         if hands_won is not self._hands_won:
-            for r, value in zip(rel, hands_won):
+            for r, value in zip(rel, hands_won, strict=True):
                 m[_HANDS_WON + r] = float(value)
             self._hands_won = hands_won
         if lanes is not self._lanes:
@@ -571,7 +571,7 @@ class SeatEncoder:
             return
         if k == n - 1:
             i = 0
-            for a, b in zip(hand, old):
+            for a, b in zip(hand, old, strict=False):
                 if a != b:
                     break
                 i += 1
