@@ -177,8 +177,7 @@ class LazyInfo(dict[str, Any]):
 
     __slots__ = ("_making",)
 
-    def __init__(self, making: tuple[Any, ...]) -> None:
-        super().__init__()
+    def __init__(self, making: tuple[Any, ...]) -> None:  # dict's __new__ made it empty
         self._making: tuple[Any, ...] | None = making
 
     def _load(self) -> None:
@@ -461,7 +460,8 @@ class UnoEnv(AECEnv[str, Observation, Action]):
 
     def _send(self, command: Command) -> None:
         """Decide `command`, then select who acts next (the system's commands included)."""
-        state, variant = self._state, self.variant
+        state, variant = self.state_, self.variant
+        assert state is not None
         events = variant.decide(state, command)
         self.state_ = variant.replay(events, state)
         self._log += events
@@ -501,7 +501,8 @@ class UnoEnv(AECEnv[str, Observation, Action]):
     def _select(self) -> None:
         """Move on to the next seat to ask, sending `next-hand` and `close-window` on the way."""
         while True:
-            state = self._state
+            state = self.state_
+            assert state is not None
             status = state.status
             if status == MATCH_OVER:
                 self._finish()
@@ -509,13 +510,21 @@ class UnoEnv(AECEnv[str, Observation, Action]):
             if status == HAND_OVER:
                 self._send({"type": NEXT_HAND})
                 return
-            if self._queue is None:
-                self._queue = self._chances()
-            if not self._queue:
+            queue = self._queue
+            if queue is None:
+                pending = state.pending
+                if not state.uncalled and (
+                    pending is None or ("jump" not in pending and "seats" not in pending)
+                ):
+                    # The usual turn (what _chances gives first): its seat, no choice to wait.
+                    queue = self._queue = [(state.to_act[0], False)]
+                else:
+                    queue = self._queue = self._chances()
+            if not queue:
                 # Every seat of an open choice waited: the Youngest Rule decides.
                 self._send({"type": CLOSE_WINDOW})
                 return
-            seat, optional = self._queue[0]
+            seat, optional = queue[0]
             legal = self.variant.legal_commands(state, seat)
             if legal:
                 break
@@ -582,7 +591,8 @@ class UnoEnv(AECEnv[str, Observation, Action]):
                 # Every seat has seen these: drop them, so long episodes keep little memory.
                 del log[: oldest - logged]
                 self._logged = oldest
-        state = self._state
+        state = self.state_
+        assert state is not None
         to_choose = chance.lane_count - len(chance.chosen)
         self._vector = self._encoders[seat].update(state, chance.chosen, to_choose, waits)
         self._encoded = state
