@@ -265,6 +265,11 @@ _COLOR_AT = {color: i for i, color in enumerate(COLORS)}
 # the same at about 16 cards).
 _LONG_HAND = 16
 _PENDING_AT = {kind: i for i, kind in enumerate(PENDING_TYPES)}
+# Each card's entry of the top block; each colour's of the colour block (no colour: the
+# direction's entry, which SeatEncoder.update writes after its one-hot entries).
+_TOP_AT = {card: _TOP + i for card, i in CARD_INDEX.items()}
+_COLOR_AT_ENTRY: dict[str | None, int] = {c: _COLOR + i for c, i in _COLOR_AT.items()}
+_COLOR_AT_ENTRY[None] = _DIRECTION
 # Each card's entry of the hand block.
 _HAND_AT = {card: _HAND + i for card, i in CARD_INDEX.items()}
 _PENDING_OTHER = len(PENDING_TYPES)
@@ -451,53 +456,27 @@ class SeatEncoder:
 
     def update(self, state: Any, chosen: list[Card], to_choose: int, optional: bool) -> FloatArray:
         """The seat's observation of `state` (with its own lane choice), in `buffer`."""
-        m, ci, me, rel = self._m, CARD_INDEX, self._seat, self._rel
-        hot = self._hot
-        for i in hot:
+        m, rel = self._m, self._rel
+        for i in self._hot:
             m[i] = 0.0
-        hot.clear()
         hands, lanes = state.hands, state.lanes
-        hand = hands[me]
+        hand = hands[self._seat]
         if hand is not self._hand:
             self._encode_hand(hand)
-        discard = state.discard
-        if discard:
-            i = _TOP + ci[discard[-1]]
-            m[i] = 1.0
-            hot.append(i)
-        color = state.color
-        if color is not None:
-            i = _COLOR + _COLOR_AT[color]
-            m[i] = 1.0
-            hot.append(i)
-        m[_DIRECTION] = 1.0 if state.direction == 1 else -1.0
-        for r, held, lane in zip(rel, hands, lanes, strict=True):
-            m[_HAND_SIZES + r] = float(len(held) + len(lane))
-        scores = state.scores
-        if scores is not self._scores:
-            for r, value in zip(rel, scores, strict=True):
-                m[_SCORES + r] = float(value)
-            self._scores = scores
-        hands_won = state.hands_won
-        if hands_won is not self._hands_won:
-            for r, value in zip(rel, hands_won, strict=True):
-                m[_HANDS_WON + r] = float(value)
-            self._hands_won = hands_won
-        if lanes is not self._lanes:
-            self._encode_lanes(lanes)
-        for seat in state.to_act:
-            i = _TO_ACT + rel[seat]
-            m[i] = 1.0
-            hot.append(i)
-        for seat in state.uncalled:
-            i = _UNCALLED + rel[seat]
-            m[i] = 1.0
-            hot.append(i)
-        if state.dealer is not None:
-            i = _DEALER + rel[state.dealer]
-            m[i] = 1.0
-            hot.append(i)
-        pending = state.pending
+        discard, to_act, pending = state.discard, state.to_act, state.pending
+        # The one-hot entries of this update; an absent one (no discard yet, no colour) points
+        # at the direction's entry, written after them.
+        hot = [
+            _TOP_AT[discard[-1]] if discard else _DIRECTION,
+            _COLOR_AT_ENTRY[state.color],
+            _DEALER + rel[state.dealer] if state.dealer is not None else _DIRECTION,
+        ]
+        if len(to_act) == 1:
+            hot.append(_TO_ACT + rel[to_act[0]])
+        else:
+            hot += [_TO_ACT + rel[seat] for seat in to_act]
+        if state.uncalled:
+            hot += [_UNCALLED + rel[seat] for seat in state.uncalled]
         if pending is not None and len(pending) == 2 and "seat" in pending:
             # The usual pending, a seat's turn of some kind: its entries depend on the kind
             # alone (the seats it waits for are to_act's).
@@ -506,32 +485,51 @@ class SeatEncoder:
                 known = self._pendings[pending["type"]] = self._encode_pending(pending)
         else:
             known = self._encode_pending(pending)
-        for i in known[1]:
-            m[i] = 1.0
         hot += known[1]
         m[_STACK_TOTAL] = known[2]
         m[_PRECOMMIT_COUNT] = known[3]
-        submission = None if self._extra is None else self._extra(state, me).get("submission")
-        if submission is not None:
-            start = len(hot)
-            if submission["seat"] is not None:
-                hot.append(_SUBMISSION_SEAT + rel[submission["seat"]])
-            if submission["card"] is not None:
-                hot.append(_SUBMISSION_CARD + ci[submission["card"]])
-            if submission["color"] is not None:
-                hot.append(_SUBMISSION_COLOR + _COLOR_AT[submission["color"]])
-            for i in hot[start:]:
-                m[i] = 1.0
-        for code in chosen:
-            i = _LANE_CHOSEN + ci[code]
-            m[i] += 1.0
-            hot.append(i)
+        if self._extra is not None:
+            self._encode_submission(state, hot)
+        for i in hot:
+            m[i] = 1.0
+        if chosen:
+            for code in chosen:
+                i = _LANE_CHOSEN + CARD_INDEX[code]
+                m[i] += 1.0
+                hot.append(i)
+        self._hot = hot
+        m[_DIRECTION] = 1.0 if state.direction == 1 else -1.0
+        for r, held, lane in zip(rel, hands, lanes, strict=True):
+            m[_HAND_SIZES + r] = float(len(held) + len(lane))
+        scores, hands_won = state.scores, state.hands_won
+        if scores is not self._scores:
+            for r, value in zip(rel, scores, strict=True):
+                m[_SCORES + r] = float(value)
+            self._scores = scores
+        if hands_won is not self._hands_won:
+            for r, value in zip(rel, hands_won, strict=True):
+                m[_HANDS_WON + r] = float(value)
+            self._hands_won = hands_won
+        if lanes is not self._lanes:
+            self._encode_lanes(lanes)
         m[_LANE_TO_CHOOSE] = float(to_choose)
         m[_OPTIONAL] = 1.0 if optional else 0.0
         m[_PILES] = float(len(state.draw))
         m[_PILES + 1] = float(len(discard))
         m[_HAND_NUMBER] = float(state.hand_number)
         return self.buffer
+
+    def _encode_submission(self, state: Any, hot: list[int]) -> None:
+        """The family's extra view's submission (censorship), as the seat is shown it."""
+        submission = self._extra(state, self._seat).get("submission")
+        if submission is None:
+            return
+        if submission["seat"] is not None:
+            hot.append(_SUBMISSION_SEAT + self._rel[submission["seat"]])
+        if submission["card"] is not None:
+            hot.append(_SUBMISSION_CARD + CARD_INDEX[submission["card"]])
+        if submission["color"] is not None:
+            hot.append(_SUBMISSION_COLOR + _COLOR_AT[submission["color"]])
 
     def _encode_lanes(self, lanes: list[list[Card]]) -> None:
         m, ci, me, rel = self._m, CARD_INDEX, self._seat, self._rel
