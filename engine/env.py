@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -310,7 +310,7 @@ class UnoEnv(AECEnv[str, Observation, Action]):
         self._asked: str | None = None
         # The selected agent's mask, kept in place: the actions set in it are `_masked`.
         self._mask: MaskArray = np.zeros(N_ACTIONS, np.int8)
-        self._mask_m = cast("memoryview[int]", self._mask.data)
+        self._mask_m: memoryview[int] = self._mask.data
         self._masked: list[int] = []
         self._rewarded = False  # rewards were given (the match's end): step accumulates them
 
@@ -530,7 +530,7 @@ class UnoEnv(AECEnv[str, Observation, Action]):
                 break
             if not optional:
                 raise RuntimeError(f"seat {seat} must act but has no legal command")
-            self._queue.pop(0)
+            queue.pop(0)
         choices: dict[int, Command] = {}
         chance = Chance(seat, optional, legal, choices, mask=self._mask)
         plain, kinds = PLAIN_PLAY, _PLAIN_KIND
@@ -721,12 +721,12 @@ class _OrderEnforcing(OrderEnforcingWrapper[str, Observation, Action]):
     ) -> AECOrderEnforcingIterable[str, Observation, Action]:
         if not self._has_reset:
             EnvLogger.error_agent_iter_before_reset()
-        return _Iterable(self, max_iter)
+        return _Iterable(self, max_iter)  # type: ignore[no-untyped-call]  # pettingzoo's
 
 
 class _Iterable(AECOrderEnforcingIterable[str, Observation, Action]):
     def __iter__(self) -> AECOrderEnforcingIterator[str, Observation, Action]:
-        return _Iterator(self.env, self.max_iter)  # type: ignore[arg-type]
+        return _Iterator(self.env, self.max_iter)
 
 
 class _Iterator(AECOrderEnforcingIterator[str, Observation, Action]):
