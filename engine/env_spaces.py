@@ -9,8 +9,10 @@ module, and nothing else in engine imports either.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Mapping
 from itertools import combinations
+from operator import itemgetter
 from typing import Any, cast
 
 import numpy as np
@@ -422,6 +424,8 @@ class SeatEncoder:
         "_seat",
         "_seats",
         "_rel",
+        "_clockwise",
+        "_pack_sizes",
         "_hot",
         "_hand",
         "_scores",
@@ -440,8 +444,10 @@ class SeatEncoder:
         plain = type(ruleset).extra_view is Ruleset.extra_view
         self._extra: Any = None if plain else ruleset.extra_view
         self._seat, self._seats = seat, seats
-        # Each seat's place relative to this one.
+        # Each seat's place relative to this one; the seats clockwise from this one.
         self._rel = [(s - seat) % seats for s in range(seats)]
+        self._clockwise = itemgetter(*[(seat + r) % seats for r in range(seats)])
+        self._pack_sizes = struct.Struct(f"{seats}f").pack_into
         for r in self._rel:
             self._m[_PRESENT + r] = 1.0
         self._hot: list[int] = []
@@ -499,8 +505,11 @@ class SeatEncoder:
                 hot.append(i)
         self._hot = hot
         m[_DIRECTION] = 1.0 if state.direction == 1 else -1.0
-        for r, held, lane in zip(rel, hands, lanes, strict=True):
-            m[_HAND_SIZES + r] = float(len(held) + len(lane))
+        if any(lanes):
+            for r, held, lane in zip(rel, hands, lanes, strict=True):
+                m[_HAND_SIZES + r] = float(len(held) + len(lane))
+        else:  # no lanes: the hands' sizes in one call, this seat's first
+            self._pack_sizes(self.buffer, _HAND_SIZES * 4, *map(len, self._clockwise(hands)))
         scores, hands_won = state.scores, state.hands_won
         if scores is not self._scores:
             for r, value in zip(rel, scores, strict=True):
