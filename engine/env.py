@@ -415,10 +415,16 @@ class UnoEnv(AECEnv[str, Observation, Action]):
         return {"observation": vector, "action_mask": mask}
 
     def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, Any]:
-        """AECEnv.last, one call shorter."""
+        """AECEnv.last, with observe's usual case inline."""
         agent = self.agent_selection
+        if not observe:
+            obs = None
+        elif agent == self._asked and self.state_ is self._encoded:
+            obs = {"observation": self._vector.copy(), "action_mask": self._mask.copy()}
+        else:
+            obs = self.observe(agent)
         return (
-            self.observe(agent) if observe else None,
+            obs,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
@@ -705,7 +711,8 @@ class _OrderEnforcing(OrderEnforcingWrapper[str, Observation, Action]):
         return self.env._cumulative_rewards
 
     def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, Any]:
-        self._reset_first("agent_selection")  # as AECEnv.last reads it first
+        if not self._has_reset:  # as AECEnv.last reads agent_selection first
+            raise AttributeError("agent_selection cannot be accessed before reset")
         return self.env.last(observe)
 
     def step(self, action: Action) -> None:
