@@ -18,9 +18,10 @@ engine imports either, so `import engine` never needs them.
   command shape, seats named relative to the acting seat (ACTIONS, in env_spaces.py). A
   `precommit` is chosen one lane slot at a time, so any ordered choice of cards the engine
   accepts is reachable.
-- Observations: `{"observation": float32 vector, "action_mask": int8 vector}`, the vector built
-  from `Variant.view(state, seat)` of the observing seat only (OBSERVATION_FIELDS and `encode`,
-  in env_spaces.py).
+- Observations: `{"observation": float32 vector, "action_mask": int8 vector}`, the vector
+  `encode(Variant.view(state, seat))` of the observing seat only (OBSERVATION_FIELDS, in
+  env_spaces.py), kept in place per seat and brought up to date from the state when the seat is
+  asked (SeatEncoder). Infos are made when first read (LazyInfo).
 - Rewards come once, when the match ends (placement, or win/lose); an episode is one match, cut
   by `max_steps` (truncation).
 """

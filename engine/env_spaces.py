@@ -1,6 +1,7 @@
 """The action table and the observation encoding of the training environment (engine/env.py,
 docs/training.md): which command shape each action index sends, and how a seat's view becomes
-the observation vector. Pure tables and functions of a view; the environment's turn order and
+the observation vector. Pure tables, functions of a view, and SeatEncoder, which keeps a seat's
+vector in place from the engine's state (the same values); the environment's turn order and
 rewards are env.py's.
 
 numpy is optional like pettingzoo and gymnasium (requirements-dev.txt): only env.py imports this
