@@ -510,7 +510,7 @@ class SeatEncoder:
             for r, held, lane in zip(rel, hands, lanes, strict=True):
                 m[_HAND_SIZES + r] = float(len(held) + len(lane))
         else:  # no lanes: the hands' sizes in one call, this seat's first
-            self._pack_sizes(self.buffer, _HAND_SIZES * 4, *map(len, self._clockwise(hands)))
+            self._pack_sizes(self._m, _HAND_SIZES * 4, *map(len, self._clockwise(hands)))
         scores, hands_won = state.scores, state.hands_won
         if scores is not self._scores:
             for r, value in zip(rel, scores, strict=True):
