@@ -157,8 +157,6 @@ class Chance:
         self.mask: MaskArray = np.zeros(N_ACTIONS, np.int8) if mask is None else mask
 
 
-# A placeholder for a Chance's mask until _offer makes it (never offered, never changed).
-_NO_MASK: MaskArray = np.zeros(N_ACTIONS, np.int8)
 # The actions of the commands that name no card, colour or seat: one lookup by their type.
 _PLAIN_KIND: dict[str, int] = {
     str(key[0]): index for index, key in enumerate(ACTIONS) if len(key) == 1 and key[0] != WAIT
