@@ -18,9 +18,10 @@ engine imports either, so `import engine` never needs them.
   command shape, seats named relative to the acting seat (ACTIONS, in env_spaces.py). A
   `precommit` is chosen one lane slot at a time, so any ordered choice of cards the engine
   accepts is reachable.
-- Observations: `{"observation": float32 vector, "action_mask": int8 vector}`, the vector built
-  from `Variant.view(state, seat)` of the observing seat only (OBSERVATION_FIELDS and `encode`,
-  in env_spaces.py).
+- Observations: `{"observation": float32 vector, "action_mask": int8 vector}`, the vector
+  `encode(Variant.view(state, seat))` of the observing seat only (OBSERVATION_FIELDS, in
+  env_spaces.py), kept in place per seat and brought up to date from the state when the seat is
+  asked (SeatEncoder). Infos are made when first read (LazyInfo).
 - Rewards come once, when the match ends (placement, or win/lose); an episode is one match, cut
   by `max_steps` (truncation).
 """
@@ -29,14 +30,18 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
+from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+from pettingzoo.utils.wrappers.order_enforcing import (
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 
 from engine.cards import Card
 from engine.commands import CLOSE_WINDOW, NEXT_HAND, PLAY, PRECOMMIT, Command
@@ -63,6 +68,7 @@ from engine.env_spaces import (
     ActionKey,
     FloatArray,
     MaskArray,
+    SeatEncoder,
     action_index,
     command_key,
     encode,
@@ -108,6 +114,8 @@ __all__ = [
     "env",
     "placement_reward",
     "raw_env",
+    "LazyInfo",
+    "SeatEncoder",
 ]
 
 # ------------------------------------------------------------------------- the environment
@@ -120,23 +128,121 @@ Observation = dict[str, Any]
 Action = int | np.integer[Any] | None
 
 
-@dataclass
 class Chance:
     """The decision the selected agent is asked for: the legal commands by action, and the
     precommit being chosen slot by slot."""
 
-    seat: int
-    optional: bool
-    legal: list[Command]
-    choices: dict[int, Command]
-    lane_count: int = 0  # > 0: a precommit of this many cards is among the legal commands
-    lane_uno: bool = False  # the precommit may carry the uno call (on its last slot)
-    chosen: list[Card] = field(default_factory=list)
-    mask: MaskArray = field(default_factory=lambda: np.zeros(N_ACTIONS, np.int8))
+    __slots__ = ("seat", "optional", "legal", "choices", "lane_count", "lane_uno", "chosen", "mask")
+
+    def __init__(
+        self,
+        seat: int,
+        optional: bool,
+        legal: list[Command],
+        choices: dict[int, Command],
+        lane_count: int = 0,
+        lane_uno: bool = False,
+        chosen: list[Card] | None = None,
+        mask: MaskArray | None = None,
+    ) -> None:
+        self.seat = seat
+        self.optional = optional
+        self.legal = legal
+        self.choices = choices
+        # > 0: a precommit of this many cards is among the legal commands.
+        self.lane_count = lane_count
+        # The precommit may carry the uno call (on its last slot).
+        self.lane_uno = lane_uno
+        self.chosen: list[Card] = [] if chosen is None else chosen
+        self.mask: MaskArray = np.zeros(N_ACTIONS, np.int8) if mask is None else mask
 
 
-# A placeholder for a Chance's mask until _offer makes it (never offered, never changed).
-_NO_MASK: MaskArray = np.zeros(N_ACTIONS, np.int8)
+# The actions of the commands that name no card, colour or seat: one lookup by their type.
+_PLAIN_KIND: dict[str, int] = {
+    str(key[0]): index for index, key in enumerate(ACTIONS) if len(key) == 1 and key[0] != WAIT
+}
+
+
+class LazyInfo(dict[str, Any]):
+    """The selected agent's info: a dict whose entries are made when it is first read.
+
+    Its view and its events cost more than the rest of a step, and a training loop that reads
+    only the observation never needs them; so the info keeps what makes them (the state, the
+    log's new events, the mask's actions: values that no later step changes) and fills itself
+    with them on any read, through any dict method, `==`, `repr`, `dict(info)`, `{**info}`,
+    copy or pickle (a plain dict for those two). The entries are those it would have had if
+    made at once: `action_mask`, `view`, `legal`, `optional`, `lane_chosen`, `events`.
+    """
+
+    __slots__ = ("_making",)
+
+    def __init__(self, making: tuple[Any, ...]) -> None:  # dict's __new__ made it empty
+        self._making: tuple[Any, ...] | None = making
+
+    def _load(self) -> None:
+        making = self._making
+        if making is None:
+            return
+        self._making = None
+        variant, state, seat, news, masked, legal, optional, chosen = making
+        mask = np.zeros(N_ACTIONS, np.int8)
+        mask[masked] = 1
+        view_event = variant.view_event
+        dict.update(
+            self,
+            {
+                "action_mask": mask,
+                "view": variant.view(state, seat),
+                "legal": legal,
+                "optional": optional,
+                "lane_chosen": chosen,
+                "events": [view_event(event, seat) for event in news],
+            },
+        )
+
+    def __reduce_ex__(self, protocol: Any) -> tuple[Any, ...]:
+        self._load()
+        return (dict, (dict.copy(self),))
+
+
+def _loading(name: str) -> Any:
+    method = getattr(dict, name)
+
+    def call(self: LazyInfo, *args: Any, **kwargs: Any) -> Any:
+        self._load()
+        return method(self, *args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+# Every dict method that reads or changes the entries fills the info first.
+for _name in (
+    "__contains__",
+    "__delitem__",
+    "__eq__",
+    "__getitem__",
+    "__ior__",
+    "__iter__",
+    "__len__",
+    "__ne__",
+    "__or__",
+    "__repr__",
+    "__reversed__",
+    "__ror__",
+    "__setitem__",
+    "clear",
+    "copy",
+    "get",
+    "items",
+    "keys",
+    "pop",
+    "popitem",
+    "setdefault",
+    "update",
+    "values",
+):
+    setattr(LazyInfo, _name, _loading(_name))
 
 
 def placement_reward(place: int, seats: int) -> float:
@@ -193,10 +299,19 @@ class UnoEnv(AECEnv[str, Observation, Action]):
         self.action_spaces = {agent: spaces.Discrete(N_ACTIONS) for agent in self.possible_agents}
         self.state_: State | None = None
         self.chance: Chance
-        # The selected agent's observation vector, encoded in place when it is asked, and the
-        # state it was encoded from (observe encodes anew for any other state: a test's).
-        self._vector: FloatArray = np.zeros(OBSERVATION_SIZE, np.float32)
+        # Each seat's observation vector, kept in a buffer of its own and brought up to date
+        # when the seat is asked (SeatEncoder); the selected agent's vector, the state it was
+        # encoded from and the agent it was offered to (observe encodes anew for anything
+        # else: another agent, a test's state).
+        self._encoders = [SeatEncoder(self.variant.ruleset, seats, seat) for seat in range(seats)]
+        self._vector: FloatArray = self._encoders[0].buffer
         self._encoded: State | None = None
+        self._asked: str | None = None
+        # The selected agent's mask, kept in place: the actions set in it are `_masked`.
+        self._mask: MaskArray = np.zeros(N_ACTIONS, np.int8)
+        self._mask_m: memoryview[int] = self._mask.data
+        self._masked: list[int] = []
+        self._rewarded = False  # rewards were given (the match's end): step accumulates them
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -220,7 +335,7 @@ class UnoEnv(AECEnv[str, Observation, Action]):
         # previous info, as it may see them): `_log[0]` is the match's event number `_logged`.
         self._log: list[dict[str, Any]] = list(events)
         self._logged = 0
-        self._seen = dict.fromkeys(range(self.seats), 0)
+        self._seen = [0] * self.seats
         self.steps = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -228,48 +343,63 @@ class UnoEnv(AECEnv[str, Observation, Action]):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._rewarded = False
+        self._asked = None
         self._queue: list[tuple[int, bool]] | None = None
         self._select()
 
     def step(self, action: Action) -> None:
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
+        if agent != self._asked:  # a finished agent (or one asked nothing: a bug)
+            if self.terminations[agent] or self.truncations[agent]:
+                self._was_dead_step(action)
+                return
         chance = self.chance
-        if action is None or not 0 <= int(action) < N_ACTIONS or not chance.mask[int(action)]:
+        try:
+            index = int(action)  # type: ignore[arg-type]
+            legal = 0 <= index < N_ACTIONS and self._mask_m[index]
+        except (TypeError, ValueError):
+            legal = False
+        if not legal:
             raise ValueError(f"action {action!r} is not legal for {agent} now (see its mask)")
-        index = int(action)
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        # Rewards are given once, when the match ends (_finish): until then every agent's is 0
+        # and pettingzoo's _clear_rewards and _accumulate_rewards would change nothing.
+        if self._rewarded:
+            self._clear_rewards()
+            self._rewarded = False
         self.steps += 1
-        key = ACTIONS[index]
-        if key[0] == WAIT:
-            assert self._queue is not None
-            self._queue.pop(0)
-            self._select()
-        elif key[0] == LANE:
-            chance.chosen.append(str(key[1]))
-            if len(chance.chosen) < chance.lane_count:
-                self._offer(chance)  # The same seat chooses its next lane slot.
-            else:
-                cards, uno = chance.chosen, bool(key[2])
-                self._send({"type": PRECOMMIT, "seat": chance.seat, "cards": cards, "uno": uno})
+        command = chance.choices.get(index)
+        if command is not None:
+            self._send(command)
         else:
-            self._send(chance.choices[index])
-        if self.agents and not any(self.terminations.values()):
-            if self.max_steps is not None and self.steps >= self.max_steps:
+            key = ACTIONS[index]
+            if key[0] == WAIT:
+                assert self._queue is not None
+                self._queue.pop(0)
+                self._select()
+            else:  # a lane slot
+                chance.chosen.append(str(key[1]))
+                if len(chance.chosen) < chance.lane_count:
+                    self._offer(chance)  # The same seat chooses its next lane slot.
+                else:
+                    cards, uno = chance.chosen, bool(key[2])
+                    self._send({"type": PRECOMMIT, "seat": chance.seat, "cards": cards, "uno": uno})
+        if self.max_steps is not None and self.steps >= self.max_steps:
+            if self.agents and not any(self.terminations.values()):
                 self.truncations = dict.fromkeys(self.agents, True)
-        self._accumulate_rewards()
+                self._asked = None
+        if self._rewarded:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
     def observe(self, agent: str) -> Observation:
         """The agent's observation: new arrays, the caller's to keep or change. The selected
-        agent's vector was encoded once, when it was asked (`_offer`), into a buffer of this env;
-        each call returns a copy of it."""
-        if agent == self.agent_selection and self.state_ is self._encoded and self._live(agent):
-            return {"observation": self._vector.copy(), "action_mask": self.chance.mask.copy()}
+        agent's vector was brought up to date once, when it was asked (`_offer`), in its
+        buffer; each call returns a copy of it."""
+        if agent == self._asked and self.state_ is self._encoded:
+            return {"observation": self._vector.copy(), "action_mask": self._mask.copy()}
         seat = self.possible_agents.index(agent)
         view = self.variant.view(self._state, seat)
         chance = self.chance if agent == self.agent_selection and self._live(agent) else None
@@ -282,6 +412,23 @@ class UnoEnv(AECEnv[str, Observation, Action]):
             vector = encode(view, chance.chosen, to_choose, optional)
             mask = chance.mask.copy()
         return {"observation": vector, "action_mask": mask}
+
+    def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, Any]:
+        """AECEnv.last, with observe's usual case inline."""
+        agent = self.agent_selection
+        if not observe:
+            obs = None
+        elif agent == self._asked and self.state_ is self._encoded:
+            obs = {"observation": self._vector.copy(), "action_mask": self._mask.copy()}
+        else:
+            obs = self.observe(agent)
+        return (
+            obs,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def action_for(self, command: Command) -> int:
         """The action that sends `command` for the selected agent (a precommit: its first slot,
@@ -318,7 +465,8 @@ class UnoEnv(AECEnv[str, Observation, Action]):
 
     def _send(self, command: Command) -> None:
         """Decide `command`, then select who acts next (the system's commands included)."""
-        state, variant = self._state, self.variant
+        state, variant = self.state_, self.variant
+        assert state is not None
         events = variant.decide(state, command)
         self.state_ = variant.replay(events, state)
         self._log += events
@@ -327,14 +475,17 @@ class UnoEnv(AECEnv[str, Observation, Action]):
 
     def _chances(self) -> list[tuple[int, bool]]:
         """Who is asked, in the driver's order (bots/driver.py), and whether they may wait."""
-        state, rng = self._state, self.np_random
+        state = self._state
+        pending = state.pending or {}
+        if not state.uncalled and "jump" not in pending and "seats" not in pending:
+            return [(state.to_act[0], False)]  # the usual turn: its seat, no choice to wait
+        rng = self.np_random
         chances: list[tuple[int, bool]] = []
         if state.uncalled:
             owing = sorted(state.uncalled)
             others = [s for s in range(state.seats) if s not in state.uncalled]
             chances += [(s, True) for s in owing]
             chances += [(s, True) for s in others if s not in state.to_act]
-        pending = state.pending or {}
         window = pending.get("jump")
         if window is not None:
             # Only the seats holding the card are asked, as the driver does: the scheduler may
@@ -355,88 +506,118 @@ class UnoEnv(AECEnv[str, Observation, Action]):
     def _select(self) -> None:
         """Move on to the next seat to ask, sending `next-hand` and `close-window` on the way."""
         while True:
-            state = self._state
-            if state.status == MATCH_OVER:
+            state = self.state_
+            assert state is not None
+            status = state.status
+            if status == MATCH_OVER:
                 self._finish()
                 return
-            if state.status == HAND_OVER:
+            if status == HAND_OVER:
                 self._send({"type": NEXT_HAND})
                 return
-            if self._queue is None:
-                self._queue = self._chances()
-            if not self._queue:
+            queue = self._queue
+            if queue is None:
+                pending = state.pending
+                if not state.uncalled and (
+                    pending is None or ("jump" not in pending and "seats" not in pending)
+                ):
+                    # The usual turn (what _chances gives first): its seat, no choice to wait.
+                    queue = self._queue = [(state.to_act[0], False)]
+                else:
+                    queue = self._queue = self._chances()
+            if not queue:
                 # Every seat of an open choice waited: the Youngest Rule decides.
                 self._send({"type": CLOSE_WINDOW})
                 return
-            seat, optional = self._queue[0]
+            seat, optional = queue[0]
             legal = self.variant.legal_commands(state, seat)
             if legal:
                 break
             if not optional:
                 raise RuntimeError(f"seat {seat} must act but has no legal command")
-            self._queue.pop(0)
-        chance = Chance(seat, optional, legal, {}, mask=_NO_MASK)  # _offer sets the mask
+            queue.pop(0)
+        choices: dict[int, Command] = {}
+        chance = Chance(seat, optional, legal, choices, mask=self._mask)
+        plain, kinds = PLAIN_PLAY, _PLAIN_KIND
         for command in legal:
             kind = command["type"]
-            if kind == PRECOMMIT:
+            if kind == PLAY:
+                if "color" not in command and "target" not in command:
+                    # The commonest listing, a play of a card alone: its two actions looked up
+                    # by the card (what action_index finds through command_key).
+                    index = plain[command["card"]][1 if command.get("uno") else 0]
+                else:
+                    index = action_index(command, state.seats)
+            elif kind == PRECOMMIT:
                 chance.lane_count = len(command["cards"])
                 chance.lane_uno = chance.lane_uno or bool(command.get("uno"))
                 continue
-            if kind == PLAY and "color" not in command and "target" not in command:
-                # The commonest listing, a play of a card alone: its two actions looked up by
-                # the card (what action_index finds through command_key).
-                index = PLAIN_PLAY[command["card"]][1 if command.get("uno") else 0]
+            elif len(command) == 2 and kind in kinds:  # a draw, a pass …: type and seat
+                index = kinds[kind]
             else:
                 index = action_index(command, state.seats)
-            if index in chance.choices:
+            if index in choices:
                 raise RuntimeError(f"two legal commands share action {index}: {command!r}")
-            chance.choices[index] = command
+            choices[index] = command
         self.chance = chance
         self._offer(chance)
 
     def _offer(self, chance: Chance) -> None:
-        """Ask the chance's seat: its mask and info."""
-        mask = np.zeros(N_ACTIONS, np.int8)
-        waits = False
+        """Ask the chance's seat: its mask, observation and info."""
+        m = self._mask_m
+        for index in self._masked:
+            m[index] = 0
         if chance.chosen:
-            mask[self._lane_mask(chance)] = 1
+            masked = self._lane_mask(chance)
+            waits = False
         else:
-            allowed = mask.data
-            for index in chance.choices:
-                allowed[index] = 1
+            masked = list(chance.choices)
             if chance.lane_count:
-                mask[self._lane_mask(chance)] = 1
-            if chance.optional:
-                allowed[WAIT_ACTION] = 1
-                waits = True
-        chance.mask = mask
-        agent = self.possible_agents[chance.seat]
-        self.agent_selection = agent
-        end = self._logged + len(self._log)
-        seen, self._seen[chance.seat] = self._seen[chance.seat], end
-        view_event = self.variant.view_event
-        news = [view_event(e, chance.seat) for e in self._log[seen - self._logged :]]
-        oldest = min(self._seen.values())
-        if oldest - self._logged > 1000:
-            # Every seat has seen these: drop them, so long episodes keep little memory.
-            del self._log[: oldest - self._logged]
-            self._logged = oldest
-        state = self._state
-        view = self.variant.view(state, chance.seat)
-        # The observation, encoded now from the view the info holds (before anyone may change
-        # that dict): observe copies it out.
+                masked += self._lane_mask(chance)
+            waits = chance.optional
+            if waits:
+                masked.append(WAIT_ACTION)
+        for index in masked:
+            m[index] = 1
+        self._masked = masked
+        chance.mask = self._mask
+        seat = chance.seat
+        agent = self.possible_agents[seat]
+        previous = self._asked
+        self.agent_selection = self._asked = agent
+        # The events since the seat's previous info; the log keeps what some seat has not seen.
+        logged, log = self._logged, self._log
+        end = logged + len(log)
+        news = log[self._seen[seat] - logged :]
+        self._seen[seat] = end
+        if len(log) > 2000:
+            oldest = min(self._seen)
+            if oldest - logged > 1000:
+                # Every seat has seen these: drop them, so long episodes keep little memory.
+                del log[: oldest - logged]
+                self._logged = oldest
+        state = self.state_
+        assert state is not None
         to_choose = chance.lane_count - len(chance.chosen)
-        encode_into(self._vector, view, chance.chosen, to_choose, waits)
+        self._vector = self._encoders[seat].update(state, chance.chosen, to_choose, waits)
         self._encoded = state
-        self.infos = {a: {} for a in self.agents}
-        self.infos[agent] = {
-            "action_mask": mask.copy(),  # a copy: changing it changes nothing here
-            "view": view,
-            "legal": chance.legal,
-            "optional": chance.optional,
-            "lane_chosen": list(chance.chosen),
-            "events": news,
-        }
+        infos = self.infos
+        if previous is not None and previous != agent and previous in infos:
+            infos[previous] = {}
+        # The info's view, events and mask are made when the info is first read (LazyInfo):
+        # the same values, from the same state and log, as if they were made now.
+        infos[agent] = LazyInfo(
+            (
+                self.variant,
+                state,
+                seat,
+                news,
+                masked,
+                chance.legal,
+                chance.optional,
+                chance.chosen[:],
+            )
+        )
 
     def _lane_mask(self, chance: Chance) -> list[int]:
         """The next lane slot: any card of the regular hand not chosen yet (any ordered choice
@@ -455,6 +636,8 @@ class UnoEnv(AECEnv[str, Observation, Action]):
             else:
                 self.rewards[agent] = 1.0 if place == 1 else -1.0
         self.terminations = dict.fromkeys(self.agents, True)
+        self._rewarded = True
+        self._asked = None
         self.infos = {
             agent: {"view": self.variant.view(self._state, seat), "places": list(places)}
             for seat, agent in enumerate(self.possible_agents)
@@ -527,8 +710,46 @@ class _OrderEnforcing(OrderEnforcingWrapper[str, Observation, Action]):
         return self.env._cumulative_rewards
 
     def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, Any]:
-        self._reset_first("agent_selection")  # as AECEnv.last reads it first
+        if not self._has_reset:  # as AECEnv.last reads agent_selection first
+            raise AttributeError("agent_selection cannot be accessed before reset")
         return self.env.last(observe)
+
+    def step(self, action: Action) -> None:
+        """OrderEnforcingWrapper.step's checks, then the env's step (not through BaseWrapper)."""
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def agent_iter(
+        self, max_iter: int = 2**63
+    ) -> AECOrderEnforcingIterable[str, Observation, Action]:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _Iterable(self, max_iter)  # type: ignore[no-untyped-call]  # pettingzoo's
+
+
+class _Iterable(AECOrderEnforcingIterable[str, Observation, Action]):
+    def __iter__(self) -> AECOrderEnforcingIterator[str, Observation, Action]:
+        return _Iterator(self.env, self.max_iter)
+
+
+class _Iterator(AECOrderEnforcingIterator[str, Observation, Action]):
+    """pettingzoo's order-enforcing iterator, the same checks, reading the env directly."""
+
+    def __init__(self, env: _OrderEnforcing, max_iter: int) -> None:
+        super().__init__(env, max_iter)
+        self.inner = env.env
+
+    def __next__(self) -> str:
+        env, inner = self.env, self.inner
+        if not inner.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"  # type: ignore[attr-defined]
+        env._has_updated = False  # type: ignore[attr-defined]
+        return inner.agent_selection
 
 
 def env(**kwargs: Any) -> OrderEnforcingWrapper[str, Observation, Action]:

@@ -1,6 +1,7 @@
 """The action table and the observation encoding of the training environment (engine/env.py,
 docs/training.md): which command shape each action index sends, and how a seat's view becomes
-the observation vector. Pure tables and functions of a view; the environment's turn order and
+the observation vector. Pure tables, functions of a view, and SeatEncoder, which keeps a seat's
+vector in place from the engine's state (the same values); the environment's turn order and
 rewards are env.py's.
 
 numpy is optional like pettingzoo and gymnasium (requirements-dev.txt): only env.py imports this
@@ -9,8 +10,10 @@ module, and nothing else in engine imports either.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Mapping
 from itertools import combinations
+from operator import itemgetter
 from typing import Any, cast
 
 import numpy as np
@@ -44,6 +47,7 @@ from engine.commands import (
     SWAP,
     Command,
 )
+from engine.rules.base import Ruleset
 
 # The most seats any family takes; observations and actions are sized for it, so one policy
 # fits every table size.
@@ -264,6 +268,13 @@ _COLOR_AT = {color: i for i, color in enumerate(COLORS)}
 # the same at about 16 cards).
 _LONG_HAND = 16
 _PENDING_AT = {kind: i for i, kind in enumerate(PENDING_TYPES)}
+# Each card's entry of the top block; each colour's of the colour block (no colour: the
+# direction's entry, which SeatEncoder.update writes after its one-hot entries).
+_TOP_AT = {card: _TOP + i for card, i in CARD_INDEX.items()}
+_COLOR_AT_ENTRY: dict[str | None, int] = {c: _COLOR + i for c, i in _COLOR_AT.items()}
+_COLOR_AT_ENTRY[None] = _DIRECTION
+# Each card's entry of the hand block.
+_HAND_AT = {card: _HAND + i for card, i in CARD_INDEX.items()}
 _PENDING_OTHER = len(PENDING_TYPES)
 
 
@@ -386,3 +397,233 @@ def _encode_pending(m: memoryview[float], pending: Mapping[str, Any], me: int, s
     if jump is not None:
         m[_JUMP_CARD + CARD_INDEX[jump["card"]]] = 1.0
         m[_JUMP_BY + (jump["by"] - me) % seats] = 1.0
+
+
+# ------------------------------------------------------------ observations, kept in place
+
+
+class SeatEncoder:
+    """One seat's observation vector, kept in a buffer of its own and brought up to date from
+    the engine's state directly (no view dict): equal, value for value, to
+    `encode(view(state, seat), chosen, to_choose, optional)`, which tests/engine/test_env.py
+    checks at every step of random matches of every family.
+
+    The state is a value whose lists are never changed in place (engine/state.py): a hand, the
+    lanes, the scores that are the same object as at the previous update are the same cards
+    and figures, so their blocks are left as they are and only what changed is written. The
+    one-hot entries written last time are remembered and cleared, rather than the whole
+    vector. What the seat may see is what `state_view` shows it: its own hand, the lanes
+    `lane_visible` lets it see, a drawn card only when it drew it, and the family's
+    `extra_view` (censorship's submission).
+    """
+
+    __slots__ = (
+        "buffer",
+        "_m",
+        "_ruleset",
+        "_extra",
+        "_seat",
+        "_seats",
+        "_rel",
+        "_clockwise",
+        "_pack_sizes",
+        "_hot",
+        "_hand",
+        "_scores",
+        "_hands_won",
+        "_lanes",
+        "_lane_hot",
+        "_pendings",
+    )
+
+    def __init__(self, ruleset: Any, seats: int, seat: int) -> None:
+        self.buffer: FloatArray = np.zeros(OBSERVATION_SIZE, np.float32)
+        self._m = cast("memoryview[float]", self.buffer.data)
+        self._ruleset = ruleset
+        # The fields a family adds to its views (censorship: the pending submission), when it
+        # adds any.
+        plain = type(ruleset).extra_view is Ruleset.extra_view
+        self._extra: Any = None if plain else ruleset.extra_view
+        self._seat, self._seats = seat, seats
+        # Each seat's place relative to this one; the seats clockwise from this one.
+        self._rel = [(s - seat) % seats for s in range(seats)]
+        self._clockwise = itemgetter(*[(seat + r) % seats for r in range(seats)])
+        self._pack_sizes = struct.Struct(f"{seats}f").pack_into
+        for r in self._rel:
+            self._m[_PRESENT + r] = 1.0
+        self._hot: list[int] = []
+        self._lane_hot: list[int] = []
+        self._hand: list[Card] = []
+        self._scores: list[int] | None = None
+        self._hands_won: list[int] | None = None
+        self._lanes: list[list[Card]] | None = None
+        # A usual pending's kind -> (the pending, its one-hot entries, stack total, precommit
+        # count).
+        self._pendings: dict[str, tuple[Any, tuple[int, ...], float, float]] = {}
+
+    def update(self, state: Any, chosen: list[Card], to_choose: int, optional: bool) -> FloatArray:
+        """The seat's observation of `state` (with its own lane choice), in `buffer`."""
+        m, rel = self._m, self._rel
+        for i in self._hot:
+            m[i] = 0.0
+        hands, lanes = state.hands, state.lanes
+        hand = hands[self._seat]
+        if hand is not self._hand:
+            self._encode_hand(hand)
+        discard, to_act, pending = state.discard, state.to_act, state.pending
+        # The one-hot entries of this update; an absent one (no discard yet, no colour) points
+        # at the direction's entry, written after them.
+        hot = [
+            _TOP_AT[discard[-1]] if discard else _DIRECTION,
+            _COLOR_AT_ENTRY[state.color],
+            _DEALER + rel[state.dealer] if state.dealer is not None else _DIRECTION,
+        ]
+        if len(to_act) == 1:
+            hot.append(_TO_ACT + rel[to_act[0]])
+        else:
+            hot += [_TO_ACT + rel[seat] for seat in to_act]
+        if state.uncalled:
+            hot += [_UNCALLED + rel[seat] for seat in state.uncalled]
+        if pending is not None and len(pending) == 2 and "seat" in pending:
+            # The usual pending, a seat's turn of some kind: its entries depend on the kind
+            # alone (the seats it waits for are to_act's).
+            known = self._pendings.get(pending["type"])
+            if known is None:
+                known = self._pendings[pending["type"]] = self._encode_pending(pending)
+        else:
+            known = self._encode_pending(pending)
+        hot += known[1]
+        m[_STACK_TOTAL] = known[2]
+        m[_PRECOMMIT_COUNT] = known[3]
+        if self._extra is not None:
+            self._encode_submission(state, hot)
+        for i in hot:
+            m[i] = 1.0
+        if chosen:
+            for code in chosen:
+                i = _LANE_CHOSEN + CARD_INDEX[code]
+                m[i] += 1.0
+                hot.append(i)
+        self._hot = hot
+        m[_DIRECTION] = 1.0 if state.direction == 1 else -1.0
+        if any(lanes):
+            for r, held, lane in zip(rel, hands, lanes, strict=True):
+                m[_HAND_SIZES + r] = float(len(held) + len(lane))
+        else:  # no lanes: the hands' sizes in one call, this seat's first
+            self._pack_sizes(self._m, _HAND_SIZES * 4, *map(len, self._clockwise(hands)))
+        scores, hands_won = state.scores, state.hands_won
+        if scores is not self._scores:
+            for r, value in zip(rel, scores, strict=True):
+                m[_SCORES + r] = float(value)
+            self._scores = scores
+        if hands_won is not self._hands_won:
+            for r, value in zip(rel, hands_won, strict=True):
+                m[_HANDS_WON + r] = float(value)
+            self._hands_won = hands_won
+        if lanes is not self._lanes:
+            self._encode_lanes(lanes)
+        m[_LANE_TO_CHOOSE] = float(to_choose)
+        m[_OPTIONAL] = 1.0 if optional else 0.0
+        m[_PILES] = float(len(state.draw))
+        m[_PILES + 1] = float(len(discard))
+        m[_HAND_NUMBER] = float(state.hand_number)
+        return self.buffer
+
+    def _encode_submission(self, state: Any, hot: list[int]) -> None:
+        """The family's extra view's submission (censorship), as the seat is shown it."""
+        submission = self._extra(state, self._seat).get("submission")
+        if submission is None:
+            return
+        if submission["seat"] is not None:
+            hot.append(_SUBMISSION_SEAT + self._rel[submission["seat"]])
+        if submission["card"] is not None:
+            hot.append(_SUBMISSION_CARD + CARD_INDEX[submission["card"]])
+        if submission["color"] is not None:
+            hot.append(_SUBMISSION_COLOR + _COLOR_AT[submission["color"]])
+
+    def _encode_lanes(self, lanes: list[list[Card]]) -> None:
+        m, ci, me, rel = self._m, CARD_INDEX, self._seat, self._rel
+        for i in self._lane_hot:
+            m[i] = 0.0
+        hot = self._lane_hot
+        hot.clear()
+        visible = self._ruleset.lane_visible
+        for seat, lane in enumerate(lanes):
+            if not lane:
+                continue
+            r = rel[seat]
+            hot += (_LANE_SIZES + r, _LANE_HIDDEN + r)
+            m[_LANE_SIZES + r] = float(len(lane))
+            if visible(seat, me):
+                i = _LANE_FRONT + r * 54 + ci[lane[0]]
+                m[i] = 1.0
+                hot.append(i)
+                at = _LANE_CARDS + r * 54
+                for code in lane:
+                    m[at + ci[code]] += 1.0
+                    hot.append(at + ci[code])
+            else:
+                m[_LANE_HIDDEN + r] = float(len(lane))
+        self._lanes = lanes
+
+    def _encode_hand(self, hand: list[Card]) -> None:
+        """The hand block, from the one encoded last: a card played (one fewer, the others in
+        order) or cards drawn (more at the end) change one entry each; anything else is
+        counted anew."""
+        m, at, old = self._m, _HAND_AT, self._hand
+        self._hand = hand
+        n, k = len(old), len(hand)
+        if k > n and hand[:n] == old:
+            for code in hand[n:]:
+                m[at[code]] += 1.0
+            return
+        if k == n - 1:
+            i = 0
+            for a, b in zip(hand, old, strict=False):
+                if a != b:
+                    break
+                i += 1
+            if old[:i] == hand[:i] and old[i + 1 :] == hand[i:]:
+                m[at[old[i]]] -= 1.0
+                return
+        for code in old:
+            m[at[code]] = 0.0
+        for code in hand:
+            m[at[code]] += 1.0
+
+    def _encode_pending(
+        self, pending: Mapping[str, Any] | None
+    ) -> tuple[Any, tuple[int, ...], float, float]:
+        """The pending block's entries: _encode_pending's, with the drawn card only for the
+        seat that drew it (as state_view shows it)."""
+        if pending is None:
+            return (None, (_PENDING + _PENDING_OTHER,), 0.0, 0.0)
+        rel = self._rel
+        kind = pending["type"]
+        hot = [_PENDING + _PENDING_AT.get(kind, _PENDING_OTHER)]
+        for name in ABOUT:
+            about = pending.get(name)
+            if about is not None:
+                hot.append(_PENDING_ABOUT + rel[about])
+        if (
+            (kind == "drawn" or kind == "resubmit")
+            and pending.get("card") is not None
+            and pending["seat"] == self._seat
+        ):
+            hot.append(_PENDING_CARD + CARD_INDEX[pending["card"]])
+        if pending.get("leeway"):
+            hot.append(_PENDING_FLAGS)
+        if pending.get("forced"):
+            hot.append(_PENDING_FLAGS + 1)
+        if "seats" in pending:
+            hot.append(_PENDING_FLAGS + 2)
+        jump = pending.get("jump")
+        if jump is not None:
+            hot.append(_JUMP_CARD + CARD_INDEX[jump["card"]])
+            hot.append(_JUMP_BY + rel[jump["by"]])
+        return (
+            pending,
+            tuple(hot),
+            float(pending.get("total") or 0),
+            float(pending["count"]) if kind == "precommit" else 0.0,
+        )

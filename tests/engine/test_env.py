@@ -11,8 +11,11 @@ seat may not see is shuffled around (so it holds none of them).
 from __future__ import annotations
 
 import ast
+import copy
 import hashlib
+import json
 import math
+import pickle
 import random
 import subprocess
 import sys
@@ -38,8 +41,11 @@ from engine.env import (  # noqa: E402
     MAX_SEATS,
     N_ACTIONS,
     WAIT_ACTION,
+    LazyInfo,
+    SeatEncoder,
     UnoEnv,
     action_index,
+    encode,
     placement_reward,
 )
 from engine.rules.precognitive import PRECOMMIT_LISTING_LIMIT  # noqa: E402
@@ -355,6 +361,120 @@ def test_each_observation_is_the_callers_own() -> None:
     assert np.array_equal(obs["observation"], again["observation"])
     assert np.array_equal(obs["action_mask"], again["action_mask"])
     assert np.array_equal(obs["action_mask"], env.infos[env.agent_selection]["action_mask"])
+
+
+# --------------------------------------------------------- the observation kept in place
+
+
+@pytest.mark.parametrize(("name", "spec", "seats", "seed"), FAMILIES, ids=IDS)
+def test_the_observation_kept_in_place_is_a_fresh_encoding_of_the_view(
+    name: str, spec: Spec, seats: int, seed: int
+) -> None:
+    """Each seat's vector is brought up to date in its own buffer from the state (SeatEncoder,
+    only what changed): at every step of random play it equals `encode` of the seat's view,
+    and a new encoder's first vector of the same state."""
+    env = UnoEnv(spec, seats)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    ruleset = env.variant.ruleset
+    steps = 0
+    for _agent in env.agent_iter(3000):
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        chance, state = env.chance, env.state_
+        to_choose = chance.lane_count - len(chance.chosen)
+        optional = bool(obs["action_mask"][WAIT_ACTION])
+        view = env.variant.view(state, chance.seat)
+        expected = encode(view, chance.chosen, to_choose, optional)
+        assert np.array_equal(obs["observation"], expected), (name, steps)
+        fresh = SeatEncoder(ruleset, seats, chance.seat)
+        assert np.array_equal(fresh.update(state, chance.chosen, to_choose, optional), expected)
+        env.step(random_action(obs, rng))
+        steps += 1
+    assert steps > 150
+
+
+def test_a_seat_encoder_follows_any_state_it_is_given() -> None:
+    """States out of order (a replay's, imitation.py's), a hand changed in any way, a new
+    hand, back again: each vector is the fresh encoding of its state."""
+    env = UnoEnv({"rules": "official", "options": {"target": 150}}, 3)
+    states = []
+    for _ in play(env, seed=3, check=False):
+        states.append(env.state_)
+    assert len({state.hand_number for state in states}) > 1
+    encoder = SeatEncoder(env.variant.ruleset, 3, 1)
+    order = random.Random(1).sample(range(len(states)), 400) + list(range(0, len(states), 7))
+    for at in order:
+        state = states[at]
+        vector = encoder.update(state, [], 0, at % 2 == 0)
+        assert np.array_equal(vector, encode(env.variant.view(state, 1), [], 0, at % 2 == 0))
+
+
+# ------------------------------------------------------------------- infos, made when read
+
+
+def test_an_info_is_made_when_read_as_it_was_at_its_step() -> None:
+    """infos[agent] fills itself on its first read with what it would have held if made at
+    once: read many steps later, it is its own step's view, events and mask."""
+    spec, seats, seed = {"rules": "official", "options": {"scoring": "single-hand"}}, 3, 8
+    env, eager = UnoEnv(spec, seats), UnoEnv(spec, seats)
+    env.reset(seed=seed)
+    eager.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    kept: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    for _ in range(60):
+        agent = env.agent_selection
+        info = env.infos[agent]
+        assert isinstance(info, LazyInfo) and isinstance(info, dict)
+        # the same info, read at once (every entry, through dict's own copy)
+        kept.append((info, dict(eager.infos[agent])))
+        action = random_action(env.observe(agent), rng)
+        env.step(action)
+        eager.step(action)
+    for info, now in kept:  # read late
+        assert list(info) == list(now) == KEYS
+        assert {k: info[k] for k in KEYS[1:]} == {k: now[k] for k in KEYS[1:]}
+        assert np.array_equal(info["action_mask"], now["action_mask"])
+    late = kept[10][0]
+    for same in (dict(late), {**late}, copy.copy(late), pickle.loads(pickle.dumps(late))):
+        assert type(same) is dict and list(same) == KEYS
+        assert same["view"] == late["view"] and same["events"] == late["events"]
+    assert "'view'" in repr(late) and len(late) == 6 and late.get("optional") is False
+    # == and != with another dict go through the info (its entries are made first)
+    fresh = env.infos[env.agent_selection]
+    assert fresh != {} and not fresh == {}  # noqa: SIM201
+
+
+KEYS = ["action_mask", "view", "legal", "optional", "lane_chosen", "events"]
+
+
+def test_an_info_read_through_any_method_is_filled_first() -> None:
+    env = UnoEnv({"rules": "official"}, 2)
+    env.reset(seed=1)
+    reads = [
+        lambda info: info["view"],
+        lambda info: "view" in info,
+        lambda info: len(info),
+        lambda info: list(info.items()),
+        lambda info: info.get("legal"),
+        lambda info: info.copy(),
+        lambda info: info.setdefault("mine", 1),
+        lambda info: info.update(mine=1),
+        lambda info: info.pop("events"),
+        lambda info: info | {},
+        lambda info: json.dumps(list(info.keys())),
+    ]
+    for read in reads:
+        env.reset(seed=1)
+        info = env.infos[env.agent_selection]
+        read(info)
+        assert dict.__len__(info) >= 5, read  # its entries are in the dict itself now
+    env.reset(seed=1)
+    info = env.infos[env.agent_selection]
+    info["mine"] = 2  # written before any read: the entries are made first, then this one
+    assert list(info) == [*KEYS, "mine"] and info["view"]["seat"] == env.chance.seat
 
 
 # ---------------------------------------------------------------------- actions, one by one
