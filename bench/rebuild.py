@@ -190,6 +190,9 @@ def timed_workers(workers: int, partitions: int, env: dict[str, str], redis_url:
     conf = celery_app.conf
     saved = conf.task_always_eager, conf.broker_url, conf.task_default_queue
     conf.task_always_eager, conf.broker_url, conf.task_default_queue = False, redis_url, queue
+    # The fill may have made the app's connection and producer pools on the in-process broker
+    # (memory://): tasks sent through them would never reach the workers.
+    _forget_pools(celery_app)
     try:
         # The workers are up when they say they are ready (a minute or more on a loaded
         # machine): their start is not the rebuild's time.
@@ -216,10 +219,20 @@ def timed_workers(workers: int, partitions: int, env: dict[str, str], redis_url:
         return seconds
     finally:
         conf.task_always_eager, conf.broker_url, conf.task_default_queue = saved
+        _forget_pools(celery_app)
         for process in processes:
             process.terminate()
         for process in processes:
             process.wait(timeout=30)
+
+
+def _forget_pools(app: Any) -> None:
+    """Drop the app's broker connection and producer pools, made anew from its configuration
+    at the next send (what Celery itself does after a fork)."""
+    if app._pool is not None:
+        app._pool.force_close_all()
+    app._pool = None
+    app.amqp._producer_pool = None
 
 
 def digest() -> dict[str, str]:
