@@ -116,8 +116,13 @@ def main() -> int:
 
 def run(args: argparse.Namespace, env: dict[str, str], redis_url: str) -> int:
     from bench.pages import events, fill, world
-    from games import tasks
+    from games import rebuilds, tasks
+    from games.models import RebuildRun
 
+    # A run a bench stopped mid-way left in a reused database: finished here, in this process.
+    for left in RebuildRun.objects.exclude(state=rebuilds.DONE).values_list("pk", flat=True):
+        rebuilds.resume(left)
+        rebuilds.fold_run(left)
     fill(args.events, args.events, world())
     # The catch-up's read models (the fill ran it after each unit): what every rebuild must give.
     tasks.run_projections()
@@ -227,10 +232,11 @@ def timed_workers(workers: int, partitions: int, env: dict[str, str], redis_url:
 
 
 def _forget_pools(app: Any) -> None:
-    """Drop the app's broker connection and producer pools, made anew from its configuration
-    at the next send (what Celery itself does after a fork)."""
-    if app._pool is not None:
-        app._pool.force_close_all()
+    """Drop the app's broker connection and producer pools (and kombu's registry of them),
+    made anew from its configuration at the next send, as after a fork."""
+    from kombu import pools
+
+    pools.reset()
     app._pool = None
     app.amqp._producer_pool = None
 

@@ -82,6 +82,20 @@ class Projection:
     def finish(self) -> None:
         pass
 
+    @classmethod
+    def log_types(cls) -> frozenset[str] | None:
+        """The event types a read of the log in global order gives it (the catch-up, and a
+        rebuild in log order): its handled types, or None (every type) with `every_event`. The
+        read filters them in the database (`type IN (...)`; a partial index for the rare ones)."""
+        return None if cls.every_event else frozenset(cls.handlers)
+
+    @classmethod
+    def stream_reads(cls) -> tuple[frozenset[str] | None, frozenset[str], bool]:
+        """What a rebuild by stream reads of each game (games.store.stream_records' `types`,
+        `newest`, `last`): `stream_types`, or else the log's types."""
+        types = cls.stream_types if cls.stream_types is not None else cls.log_types()
+        return types, cls.stream_newest, cls.stream_last
+
 
 def insert_rows(table: type[models.Model], rows: list[Any]) -> None:
     """Insert new read-model rows (instances without a key, or with their primary key set),
@@ -199,8 +213,8 @@ def _advance(
     upto = min(target, start + batch_size)
     if upto <= start:
         return 0
-    types = None if projection.every_event else projection.handlers.keys()
-    fold(projection, store.read_all(after=start, upto=upto, types=types), start, upto)
+    records = store.read_all(after=start, upto=upto, types=projection.log_types())
+    fold(projection, records, start, upto)
     checkpoint.position = upto
     checkpoint.save(update_fields=["position", "updated_at"])
     return upto - start

@@ -231,10 +231,8 @@ def _batch(part: RebuildPartition, batch_events: int) -> bool:
         upto = min(part.high, after + batch_events * LOG_SPAN)
         if upto <= after:
             return False
-        handled = None if projection.every_event else projection.handlers.keys()
-        projections.fold(
-            projection, store.read_all(after=after, upto=upto, types=handled), after, upto
-        )
+        records = store.read_all(after=after, upto=upto, types=projection.log_types())
+        projections.fold(projection, records, after, upto)
         part.checkpoint = part.events = upto
         part.save(update_fields=["checkpoint", "events", "updated_at"])
         return True
@@ -246,16 +244,14 @@ def _batch(part: RebuildPartition, batch_events: int) -> bool:
             break
     if not taken:
         return False
-    types = projection.stream_types
-    if types is None and not projection.every_event:
-        types = frozenset(projection.handlers)
+    types, newest, last = projection.stream_reads()
     records = store.stream_records(
         after_game=part.checkpoint,
         upto_game=taken,
         upto=head,
         types=types,
-        newest=projection.stream_newest,
-        last=projection.stream_last,
+        newest=newest,
+        last=last,
     )
     projections.fold(projection, records, 0, head)
     part.checkpoint = taken
