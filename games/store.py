@@ -937,7 +937,7 @@ def _decode_picked(
     count = len(kinds) if upto is None else bisect_right(positions, upto)
     wanted = None if types is None else set(types)
     picked = [n for n in range(count) if wanted is None or kinds[n] in wanted]
-    extra = set()
+    extra: set[int] = set()
     for kind in newest:
         at = next((n for n in range(count - 1, -1, -1) if kinds[n] == kind), None)
         if at is not None:
