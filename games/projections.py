@@ -125,7 +125,6 @@ def insert_rows(table: type[models.Model], rows: list[Any]) -> None:
 
 
 PROJECTIONS: dict[str, type[Projection]] = {}
-PROJECTIONS: dict[str, type[Projection]] = {}
 
 
 def register(projection: type[Projection]) -> type[Projection]:
@@ -348,7 +347,7 @@ class GameSummaries(Projection):
             row.version = record.version
             row.last_activity = record.recorded_at
         created = {row.game_id for row in self.new}
-        GameSummary.objects.bulk_create(self.new)
+        insert_rows(GameSummary, self.new)
         GameSummary.objects.bulk_update(
             [row for game_id, row in self.rows.items() if game_id not in created],
             ["status", "to_act", "scores", "hand_number", "version", "last_activity"],

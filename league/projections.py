@@ -21,6 +21,7 @@ from games.models import Game, Seat
 from games.projections import (
     MatchOutcome,
     Projection,
+    insert_rows,
     match_outcome,
     outcome_events,
     register,
@@ -285,7 +286,7 @@ class LadderRatings(Projection):
         )
         Rating.objects.bulk_create([row for row in ratings_rows if row.pk is None])
         LadderMeeting.objects.bulk_create([row for row in meetings if row.pk is None])
-        RatingChange.objects.bulk_create(self.changes)
+        insert_rows(RatingChange, self.changes)
 
 
 @register
