@@ -12,11 +12,13 @@ every event is applied exactly once. `rebuild` empties the tables and folds the 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC
 from typing import Any, ClassVar
 
-from django.db import models, transaction
+import orjson
+from django.db import connection, models, transaction
 from django.db.models import Count, Q, QuerySet
 from django.db.models.functions import TruncMinute
 
@@ -79,6 +81,47 @@ class Projection:
 
     def finish(self) -> None:
         pass
+
+    @classmethod
+    def log_types(cls) -> frozenset[str] | None:
+        """The event types a read of the log in global order gives it (the catch-up, and a
+        rebuild in log order): its handled types, or None (every type) with `every_event`. The
+        read filters them in the database (`type IN (...)`; a partial index for the rare ones)."""
+        return None if cls.every_event else frozenset(cls.handlers)
+
+    @classmethod
+    def stream_reads(cls) -> tuple[frozenset[str] | None, frozenset[str], bool]:
+        """What a rebuild by stream reads of each game (games.store.stream_records' `types`,
+        `newest`, `last`): `stream_types`, or else the log's types."""
+        types = cls.stream_types if cls.stream_types is not None else cls.log_types()
+        return types, cls.stream_newest, cls.stream_last
+
+
+def insert_rows(table: type[models.Model], rows: list[Any]) -> None:
+    """Insert new read-model rows (instances without a key, or with their primary key set),
+    as bulk_create would, in one statement on PostgreSQL: the rows' columns as one JSON
+    document the server turns into the table's rows (jsonb_populate_recordset), where
+    bulk_create sends each column as an array the driver quotes value by value (for a rebuild's
+    thousands of hands, most of a batch's Python). The columns are the model's own; a JSON
+    column's value goes in as the JSON it is. Elsewhere (SQLite), bulk_create."""
+    if not rows:
+        return
+    if connection.vendor != "postgresql":
+        table._default_manager.bulk_create(rows)
+        return
+    meta = table._meta
+    fields = [field for field in meta.concrete_fields if field is not meta.auto_field]
+    columns = ", ".join(connection.ops.quote_name(field.column) for field in fields)
+    document = orjson.dumps(
+        [{field.column: getattr(row, field.attname) for field in fields} for row in rows]
+    ).decode()
+    quoted = connection.ops.quote_name(meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {quoted} ({columns}) SELECT {columns} "
+            f"FROM jsonb_populate_recordset(NULL::{quoted}, %s::jsonb)",
+            [document],
+        )
 
 
 PROJECTIONS: dict[str, type[Projection]] = {}
@@ -169,8 +212,8 @@ def _advance(
     upto = min(target, start + batch_size)
     if upto <= start:
         return 0
-    types = None if projection.every_event else projection.handlers.keys()
-    fold(projection, store.read_all(after=start, upto=upto, types=types), start, upto)
+    records = store.read_all(after=start, upto=upto, types=projection.log_types())
+    fold(projection, records, start, upto)
     checkpoint.position = upto
     checkpoint.save(update_fields=["position", "updated_at"])
     return upto - start
@@ -178,16 +221,25 @@ def _advance(
 
 def fold(projection: type[Projection], records: list[Record], after: int, upto: int) -> None:
     """Fold `records` (the log's positions (after, upto], or whole streams up to `upto`) into
-    the projection's read models: a fresh instance, begin, the handlers, finish."""
+    the projection's read models: a fresh instance, begin, the handlers, finish. When the
+    projection folds match ends, the streams' events their outcomes need are read first, for
+    every match of the batch in one query (`outcome_events`)."""
     folding = projection()
     folding.after, folding.upto = after, upto
-    folding.begin(records)
-    handlers = projection.handlers
-    for record in records:
-        handler = handlers.get(record.type)
-        if handler is not None:
-            handler(folding, record)
-    folding.finish()
+    ends = [record.game_id for record in records if record.type == MATCH_ENDED]
+    token = _outcome_reads.set(
+        _OutcomeReads(ends) if ends and MATCH_ENDED in projection.handlers else None
+    )
+    try:
+        folding.begin(records)
+        handlers = projection.handlers
+        for record in records:
+            handler = handlers.get(record.type)
+            if handler is not None:
+                handler(folding, record)
+        folding.finish()
+    finally:
+        _outcome_reads.reset(token)
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,7 +347,7 @@ class GameSummaries(Projection):
             row.version = record.version
             row.last_activity = record.recorded_at
         created = {row.game_id for row in self.new}
-        GameSummary.objects.bulk_create(self.new)
+        insert_rows(GameSummary, self.new)
         GameSummary.objects.bulk_update(
             [row for game_id, row in self.rows.items() if game_id not in created],
             ["status", "to_act", "scores", "hand_number", "version", "last_activity"],
@@ -395,8 +447,8 @@ class GameResults(Projection):
     handlers = {HAND_ENDED: hand_ended, MATCH_ENDED: match_ended}
 
     def finish(self) -> None:
-        HandResult.objects.bulk_create(self.hands)
-        MatchResult.objects.bulk_create(self.matches)
+        insert_rows(HandResult, self.hands)
+        insert_rows(MatchResult, self.matches)
 
 
 @dataclass(frozen=True, slots=True)
@@ -415,14 +467,50 @@ class MatchOutcome:
 OUTCOME_TYPES = frozenset({SEAT_FORFEITED, HAND_ENDED})
 
 
+class _OutcomeReads:
+    """The OUTCOME_TYPES events of a batch's ended matches, read at the first that asks, in one
+    query for them all (store.load_many)."""
+
+    def __init__(self, games: list[int]) -> None:
+        self.games = set(games)
+        self.read: dict[int, list[Record]] | None = None
+
+    def of(self, record: Record) -> list[Event] | None:
+        if record.game_id not in self.games:
+            return None
+        if self.read is None:
+            self.read = store.load_many(self.games, types=OUTCOME_TYPES)
+        return [
+            found.event
+            for found in self.read.get(record.game_id, ())
+            if found.version <= record.version
+        ]
+
+
+# The reads of the batch `fold` is folding (None outside one, or for a projection that folds no
+# match end): a context variable, so that every caller of match_outcome in the fold, however
+# deep (tournaments/results.py), shares them.
+_outcome_reads: ContextVar[_OutcomeReads | None] = ContextVar("outcome_reads", default=None)
+
+
+def outcome_events(record: Record) -> list[Event]:
+    """The seat-forfeited and hand-ended events of a match-ended record's stream up to it, in
+    version order: from the batch's one read in a fold, else read here."""
+    reads = _outcome_reads.get()
+    found = reads.of(record) if reads is not None else None
+    if found is None:
+        found = store.load(record.game_id, until=record.version, types=OUTCOME_TYPES)
+    return found
+
+
 def match_outcome(record: Record, before: list[Event] | None = None) -> MatchOutcome:
     """The outcome of the match a match-ended record ends, read from its own stream only: the
     seat-forfeited events and the last hand-ended before it (a rebuild reads the same). A
-    caller that read those events already (`store.load` of OUTCOME_TYPES up to the record's
-    version) passes them as `before`."""
+    caller that read those events already (`outcome_events`, or `store.load` of OUTCOME_TYPES
+    up to the record's version) passes them as `before`."""
     event = record.event
     if before is None:
-        before = store.load(record.game_id, until=record.version, types=OUTCOME_TYPES)
+        before = outcome_events(record)
     hands = [e for e in before if e["type"] == HAND_ENDED]
     if not hands:
         raise ValueError(f"game {record.game_id}: a match ended without a hand ending")

@@ -12,11 +12,20 @@ the season starts). So `projections rebuild league-standings` gives the same row
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.events import HAND_ENDED, MATCH_ENDED
 from games import store
 from games.game_settings import PRACTICE_KEY, GameSettings
 from games.models import Game, Seat
-from games.projections import OUTCOME_TYPES, MatchOutcome, Projection, match_outcome, register
+from games.projections import (
+    MatchOutcome,
+    Projection,
+    insert_rows,
+    match_outcome,
+    outcome_events,
+    register,
+)
 from games.store import Record
 from league import ratings
 from league.models import (
@@ -143,6 +152,15 @@ class LadderRatings(Projection):
             if (found := GameSettings.of(context)).ladder_set is not None
         }
         self.sets = LadderSet.objects.in_bulk({s.ladder_set for s in self.settings.values()})
+        # The games of the batch's sets (a set's rating reads all of its games' ends), and the
+        # ends folded so far in this batch, by game.
+        self.set_games: dict[int, dict[int, dict[str, Any]]] = {}
+        if self.sets:
+            for pk, context in Game.objects.filter(
+                context__ladder_set__in=list(self.sets)
+            ).values_list("pk", "context"):
+                self.set_games.setdefault(context["ladder_set"], {})[pk] = context
+        self.ends: dict[int, Record] = {}
         entries = {int(entry) for ladder_set in self.sets.values() for entry in ladder_set.entries}
         self.ratings = {row.entry_id: row for row in Rating.objects.filter(entry_id__in=entries)}
         self.meetings = {
@@ -165,6 +183,7 @@ class LadderRatings(Projection):
         if found is None:
             return
         ladder_set = self.sets[found.ladder_set]
+        self.ends[record.game_id] = record
         rotation = found.rotation or 0
         places = self._outcome(record).places
         by_entry = {ladder_set.entry_at(seat, rotation): place for seat, place in enumerate(places)}
@@ -186,10 +205,13 @@ class LadderRatings(Projection):
     def _rate(self, ladder_set: LadderSet, record: Record) -> None:
         """Rate a complete set: every game of it has ended by now (the rotations are played one
         after the other, and this is the last)."""
-        games = dict(
-            Game.objects.filter(context__ladder_set=ladder_set.pk).values_list("pk", "context")
-        )
-        ends = store.read_all(after=0, upto=record.position, types={MATCH_ENDED}, games=games)
+        games = self.set_games.get(ladder_set.pk, {})
+        # The ends this batch folded already; the others (earlier batches') read from the log.
+        ends = [self.ends[game] for game in games if game in self.ends]
+        if missing := [game for game in games if game not in self.ends]:
+            ends += store.read_all(
+                after=0, upto=record.position, types={MATCH_ENDED}, games=missing
+            )
         if len(ends) != ladder_set.size:
             return  # A rotation that never ended (never made): the set is not rated.
         entries = [int(entry) for entry in ladder_set.entries]
@@ -264,7 +286,7 @@ class LadderRatings(Projection):
         )
         Rating.objects.bulk_create([row for row in ratings_rows if row.pk is None])
         LadderMeeting.objects.bulk_create([row for row in meetings if row.pk is None])
-        RatingChange.objects.bulk_create(self.changes)
+        insert_rows(RatingChange, self.changes)
 
 
 @register
@@ -307,7 +329,7 @@ class PlayerFamilies(Projection):
         seats = self.people.get(record.game_id)
         if not seats:
             return
-        before = store.load(record.game_id, until=record.version, types=OUTCOME_TYPES)
+        before = outcome_events(record)
         outcome = match_outcome(record, before)
         hands = [event["gained"] for event in before if event["type"] == HAND_ENDED]
         family = self.families[record.game_id]

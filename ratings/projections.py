@@ -20,7 +20,7 @@ from collections import Counter
 from engine.events import MATCH_ENDED
 from games.game_settings import GameSettings
 from games.models import Game, Seat
-from games.projections import Projection, match_outcome, register
+from games.projections import Projection, insert_rows, match_outcome, register
 from games.store import Record
 from league import ratings
 from ratings.models import PersonRating, PersonRatingChange
@@ -122,4 +122,4 @@ class PersonRatings(Projection):
             ["mu", "sigma", "games", "wins", "rated_at"],
         )
         PersonRating.objects.bulk_create([row for row in rows if row.pk is None])
-        PersonRatingChange.objects.bulk_create(self.changes)
+        insert_rows(PersonRatingChange, self.changes)

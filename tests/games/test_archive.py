@@ -84,6 +84,18 @@ def everything_read(game: Game, client: APIClient) -> dict[str, Any]:
         "tail": store.tail(game.pk, after=last - 4, marks={"hand-ended", "hand-started"}),
         "stream": store.stream_events(game.pk),
         "read_all": store.read_all(after=0, upto=store.head(), games={game.pk}),
+        "read_all of types": store.read_all(
+            after=3, upto=store.head(), types={"hand-ended", "match-ended"}, games={game.pk}
+        ),
+        "load_many": store.load_many([game.pk], types={"hand-ended", "seat-forfeited"}),
+        "stream_records": store.stream_records(
+            after_game=game.pk - 1,
+            upto_game=game.pk,
+            upto=store.head(),
+            types={"hand-ended"},
+            newest={"prompted"},
+            last=True,
+        ),
         "recorded": [
             store.recorded(game_id=game.pk, command_id=row.command_id)
             for row in store.stream_events(game.pk)

@@ -9,13 +9,16 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.db import transaction
 
 from engine import MATCH_OVER
-from games import archive, projections, rebuilds, tasks
+from games import archive, projections, rebuilds, store, tasks
 from games.models import Game, GameEvent, ProjectionCheckpoint, RebuildPartition, RebuildRun
+from league.ladders import ladder_matchmaking
 from tests.games.conftest import needs_postgresql
 from tests.games.factories import make_game, play_to_end, play_turn
 from tests.games.workers import Worker, sending_to, wait_for
+from tests.league.factories import enter_bots, make_competition
 
 pytestmark = pytest.mark.django_db
 
@@ -195,3 +198,61 @@ def test_a_failed_partition_fails_the_run_with_its_error_and_a_resume_finishes_i
     tasks.resume_rebuild()
     assert rebuilds.progress(found.run_id).state == "done"
     assert sorted(flaky.seen) == sorted(Game.objects.values_list("pk", flat=True))
+
+
+def rows_folded(projection: type[projections.Projection], records: list[Any]) -> list[Any]:
+    """The projection's tables emptied, then `records` folded as one batch: its rows."""
+    for table in projection.tables:
+        table._default_manager.all().delete()
+    head = store.head()
+    projections.fold(projection, records, 0, head)
+    return [
+        list(table._default_manager.order_by(*fields).values(*fields))
+        for table in projection.tables
+        for fields in [[f.attname for f in table._meta.concrete_fields if f.attname != "id"]]
+    ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_each_projection_given_only_its_declared_types_folds_the_rows_every_event_folds(
+    eager_tasks,
+):
+    """What a projection declares it reads (log_types, stream_reads) is all it needs: folded
+    from only those events, read in the database with a type filter, it writes the rows it
+    writes from every event of the log, which are the catch-up's."""
+    played(3)
+    ladder = make_competition(seats_per_game=3, matchmaking=True)
+    enter_bots(ladder, 3)
+    with transaction.atomic():
+        ladder_matchmaking(ladder, rng=random.Random(5))
+    catch_up()
+    caught_up = every_read_model()
+    assert caught_up["ladder-ratings:RatingChange"] and caught_up["game-results:HandResult"]
+    head = store.head()
+    every_event = store.read_all(after=0, upto=head)
+    last_game = Game.objects.order_by("-pk").values_list("pk", flat=True).first()
+    checked = []
+    for name, projection in sorted(projections.PROJECTIONS.items()):
+        if projection.__module__.startswith("tests."):
+            continue  # a projection another test registered for itself
+        declared = projection.log_types()
+        if projection.every_event:
+            assert declared is None, name
+        else:
+            assert declared == frozenset(projection.handlers), name
+        from_every_event = rows_folded(projection, every_event)
+        assert from_every_event == [
+            caught_up[f"{name}:{table.__name__}"] for table in projection.tables
+        ], name
+        only_declared = store.read_all(after=0, upto=head, types=declared)
+        assert len(only_declared) < len(every_event) or declared is None, name
+        assert rows_folded(projection, only_declared) == from_every_event, name
+        if projection.by_stream:
+            types, newest, last = projection.stream_reads()
+            of_streams = store.stream_records(
+                after_game=0, upto_game=last_game, upto=head, types=types, newest=newest, last=last
+            )
+            assert len(of_streams) < len(every_event) / 5, name
+            assert rows_folded(projection, of_streams) == from_every_event, name
+        checked.append(name)
+    assert {"game-summaries", "game-results", "ladder-ratings", "activity"} <= set(checked)
