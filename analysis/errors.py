@@ -7,11 +7,6 @@ from games.errors import Forbidden, GameError, GameNotFound
 
 __all__ = ["AnalysisRefused", "NoAnalysis", "AnalysisHidden"]
 
-GAME_IN_PLAY = "game-in-play"
-DEAL_IN_PLAY = "deal-in-play"
-NOT_REVEALED = "not-revealed"
-ANALYSIS_EXISTS = "analysis-exists"
-
 
 class NoAnalysis(GameNotFound):
     """The game has no analysis (none queued, none asked for): 404 `no-analysis`."""
@@ -31,4 +26,4 @@ class AnalysisHidden(Forbidden):
 class AnalysisRefused(GameError):
     """An analysis that cannot be queued now: 409 `analysis-exists` (frontdoor/errors.py)."""
 
-    code = ANALYSIS_EXISTS
+    code = "analysis-exists"

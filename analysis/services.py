@@ -25,14 +25,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from analysis import evaluate, report
-from analysis.errors import (
-    ANALYSIS_EXISTS,
-    DEAL_IN_PLAY,
-    GAME_IN_PLAY,
-    NOT_REVEALED,
-    AnalysisHidden,
-    AnalysisRefused,
-)
+from analysis.errors import AnalysisHidden, AnalysisRefused
 from analysis.models import GameAnalysis
 from engine import MATCH_OVER
 from games import reveal, store
@@ -50,20 +43,20 @@ def check_visible(game: Game) -> None:
     if game.status != MATCH_OVER:
         raise AnalysisHidden(
             f"game {game.pk} is still in play: its analysis opens when the match is over",
-            code=GAME_IN_PLAY,
+            code="game-in-play",
         )
     found = GameSettings.of(game.context)
     if found.deal_group is not None and reveal.group_playing(found.deal_group, but=game.pk):
         raise AnalysisHidden(
             "the other tables of this game's round are still playing its cards: its analysis "
             "opens when they end",
-            code=DEAL_IN_PLAY,
+            code="deal-in-play",
         )
     if not reveal.revealed(game):
         raise AnalysisHidden(
             f"game {game.pk} never shows every card (or its set is not over yet): it has no "
             "analysis anyone may see",
-            code=NOT_REVEALED,
+            code="not-revealed",
         )
 
 
@@ -97,7 +90,7 @@ def request(game_id: int, *, user_id: int | None) -> GameAnalysis:
         if row is not None and current(row):
             raise AnalysisRefused(
                 f"game {game.pk} has an analysis already ({row.status}): read it with GET",
-                code=ANALYSIS_EXISTS,
+                code="analysis-exists",
             )
         if row is None:
             row = GameAnalysis(game=game, seed=_seed(game), playouts=settings.ANALYSIS_PLAYOUTS)
