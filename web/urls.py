@@ -14,8 +14,8 @@ from __future__ import annotations
 from django.urls import path
 
 from web import (
-    analysis,
     accounts,
+    analysis,
     bell,
     bots,
     chat,
