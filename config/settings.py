@@ -493,6 +493,8 @@ ANALYSIS_PLAYOUTS = int(os.environ.get("ANALYSIS_PLAYOUTS", "24"))
 ANALYSIS_PROGRESS_SECONDS = float(os.environ.get("ANALYSIS_PROGRESS_SECONDS", "1.0"))
 ANALYSIS_RESEND_SECONDS = int(os.environ.get("ANALYSIS_RESEND_SECONDS", "900"))
 ANALYSIS_SWEEP_SECONDS = float(os.environ.get("ANALYSIS_SWEEP_SECONDS", "10"))
+# The replay page marks a decision costly from this many of a hand's points.
+ANALYSIS_COSTLY_POINTS = float(os.environ.get("ANALYSIS_COSTLY_POINTS", "5"))
 # The safety nets; exactly one `celery beat` runs them (docs/workers.md).
 CELERY_BEAT_SCHEDULE = {
     "reconcile-games": {"task": "games.tasks.reconcile_games", "schedule": 15.0},

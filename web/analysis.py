@@ -12,6 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -36,6 +37,7 @@ from engine.commands import (
 from engine.events import HAND_STARTED
 from frontdoor.charts import Tick
 from games import lobby, store
+from games.actors import seats_held
 from games.errors import GameError, GameNotFound
 from games.models import Game
 from ratings.pools import pool_name
@@ -43,8 +45,6 @@ from web.cards import card_name
 from web.charts import sparkline
 from web.names import Names, seat_names
 
-# A decision is marked costly from this many of a hand's points (docs/analysis.md).
-COSTLY = 5.0
 # At most this many costly decisions listed for a hand (the costliest).
 COSTLY_SHOWN = 8
 POLL_SECONDS = 2
@@ -166,7 +166,7 @@ class Chart:
 
 def _account(seat: SeatHand | SeatSummary, names: Names) -> Account:
     who = names.who(seat.seat)
-    whose = names.whose(seat.seat)
+    whose = names.whose(seat.seat, start=False)
     if isinstance(seat, SeatSummary):
         luck, points = seat.luck, seat.score
         text = f"The cards gave {names.who(seat.seat, start=False)} {_points(luck)}; "
@@ -287,9 +287,12 @@ def chart(
     )
 
 
-def section(request: HttpRequest, game: Game, at: int, view: str) -> dict[str, Any]:
-    """The replay page's analysis section for the hand at event `at` (`hidden`: the game's
-    whole log is not public, and nothing of its analysis is said)."""
+def section(
+    request: HttpRequest, game: Game, at: int, view: str, you: int | None = None
+) -> dict[str, Any]:
+    """The replay page's analysis section for the hand at event `at`, seen with the eyes `view`
+    (the seat `you` is the viewer's own, named "you"); `hidden`: the game's whole log is not
+    public, and nothing of its analysis is said."""
     try:
         from_row = _visible(game)
     except AnalysisHidden:
@@ -307,12 +310,12 @@ def section(request: HttpRequest, game: Game, at: int, view: str) -> dict[str, A
         "can_ask": request.user.is_authenticated
         and (from_row is None or from_row.status == GameAnalysis.Status.FAILED),
         "percent": _percent(from_row),
-        "costly_floor": round(COSTLY),
+        "costly_floor": round(settings.ANALYSIS_COSTLY_POINTS),
     }
     found = reads.analysis_of(from_row) if from_row is not None else None
     if found is None:
         return out
-    names = Names(seat_names(lobby.seat_listing(game)), None)
+    names = Names(seat_names(lobby.seat_listing(game)), you)
     hand = hand_at(game, at)
     report = _report_for(found, hand, at)
     out["done"] = True
@@ -320,7 +323,11 @@ def section(request: HttpRequest, game: Game, at: int, view: str) -> dict[str, A
     if report is None:
         return out
     costly = sorted(
-        (d for d in found.decisions if d.hand == report.hand and d.cost >= COSTLY),
+        (
+            d
+            for d in found.decisions
+            if d.hand == report.hand and d.cost >= settings.ANALYSIS_COSTLY_POINTS
+        ),
         key=lambda d: -d.cost,
     )[:COSTLY_SHOWN]
     drawn = chart(report, sorted(costly, key=lambda d: d.version), names, at, replay_url, view)
@@ -365,7 +372,10 @@ def panel(request: HttpRequest, game_id: int) -> HttpResponse:
     view = request.GET.get("as") or "all"
     if view not in ("all", "spectator") and not view.isdigit():
         view = "all"
-    context = {"analysis": section(request, found, min(max(at, 1), found.version), view)}
+    held = seats_held(request.user, found.seats.all())
+    you = int(view) if view.isdigit() and int(view) in held else None
+    at = min(max(at, 1), found.version)
+    context = {"analysis": section(request, found, at, view, you)}
     return render(request, "games/_analysis.html", context)
 
 

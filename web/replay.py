@@ -111,7 +111,7 @@ def _replay_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         # What was said at the table up to this event (both channels: the match is over).
         "said": chat_table.said_until(game_id=game.pk, viewer=request.user, version=at),
         # The analysis of the hand at `at`, when the whole log is public (web/analysis.py).
-        "analysis": analysis.section(request, game, at, chosen),
+        "analysis": analysis.section(request, game, at, chosen, you),
     }
 
 
