@@ -59,7 +59,7 @@ def test_the_replay_shows_the_chance_chart_and_the_costly_moves(open_page, width
     assert " was better by " in listed and "points" in listed
     accounts = page.locator("[data-hand-accounts]").inner_text()
     # Ana's own seat is "you".
-    assert "The deal gave you" in accounts and "Your decisions cost" in accounts
+    assert "The deal gave you" in accounts and "your decisions cost" in accounts
     assert "decisions cost" in accounts
     assert "The cards gave" in page.locator("[data-match-accounts]").inner_text()
     # The table alternative has a row per step.
