@@ -53,7 +53,7 @@ DEFAULT_PLAYOUTS = 16
 # the chosen one, the strongest bot's, then the others in a seeded order.
 MAX_OPTIONS = 8
 # A playout that runs past this many commands ends with nobody winning (no points).
-PLAYOUT_CAP = 3000
+PLAYOUT_CAP = 800
 
 # The strongest built-in bot per family (docs/bots.md, "Measured strength").
 STRONGEST = {
@@ -80,11 +80,14 @@ class _Stats:
     points: float = 0.0
     wins: list[int] = field(default_factory=list)
     n: int = 0
+    # The seat's points in each sample, by the sample's number (for held-out estimates).
+    by_sample: dict[int, int] = field(default_factory=dict)
 
-    def add(self, points: list[int], winner: int | None) -> None:
+    def add(self, k: int, points: list[int], winner: int | None) -> None:
         if not self.wins:
             self.wins = [0] * self.seats
         self.points += points[self.seat]
+        self.by_sample[k] = points[self.seat]
         if winner is not None:
             self.wins[winner] += 1
         self.n += 1
@@ -151,8 +154,32 @@ class _Analyst:
                     points, winner = self.playout(after, play_rng)
                 except (IllegalCommand, BotFailed):
                     continue
-                stat.add(points, winner)
+                stat.add(k, points, winner)
         return stats
+
+
+def _half_mean(stat: _Stats, half: int) -> float | None:
+    values = [v for k, v in stat.by_sample.items() if k % 2 == half]
+    return sum(values) / len(values) if values else None
+
+
+def held_out_cost(stats: list[_Stats]) -> float:
+    """The chosen option's (stats[0]) shortfall against the best, cross-fitted: the best option
+    is picked on the even samples and measured against the chosen one on the odd samples, and
+    the other way round, and the two gaps averaged. Picking and measuring on the same samples
+    would count the luck of the winning option's samples as a cost (the maximum of noisy
+    estimates is biased upwards); this estimate is not."""
+    gaps: list[float] = []
+    for pick in (0, 1):
+        means = [_half_mean(stat, pick) for stat in stats]
+        known = [j for j, m in enumerate(means) if m is not None]
+        if not known or means[0] is None:
+            continue
+        best = max(known, key=lambda j: (means[j] or 0.0, j == 0))
+        measured, chosen = _half_mean(stats[best], 1 - pick), _half_mean(stats[0], 1 - pick)
+        if measured is not None and chosen is not None:
+            gaps.append(measured - chosen)
+    return sum(gaps) / len(gaps) if gaps else 0.0
 
 
 def _outcome(state: State, seats: int) -> tuple[list[int], int | None]:
@@ -287,7 +314,7 @@ def analyse_match(
         )
         valued = [_option(c, st) for c, st in zip(options, stats, strict=True)]
         best = max(range(len(valued)), key=lambda j: (valued[j].value, j == 0))
-        cost = max(0.0, valued[best].value - valued[0].value)
+        cost = min(valued[best].value - valued[0].value, max(0.0, held_out_cost(stats)))
         analysed.append(
             Decision(
                 version=step.version,
