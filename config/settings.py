@@ -537,4 +537,5 @@ CELERY_BEAT_SCHEDULE = {
 }
 # The analysis' runs go to a queue of their own, served by workers of their own
 # (`celery -A config worker -Q analysis`, docker-compose.yml's analysis-worker).
-CELERY_TASK_ROUTES = {"analysis.tasks.run_analysis": {"queue": "analysis"}}
+ANALYSIS_QUEUE = os.environ.get("ANALYSIS_QUEUE", "analysis")
+CELERY_TASK_ROUTES = {"analysis.tasks.run_analysis": {"queue": ANALYSIS_QUEUE}}
