@@ -4,13 +4,18 @@ refusals; a failure recorded with its reason."""
 
 from __future__ import annotations
 
+import logging
+from datetime import timedelta
+
 import pytest
+from celery import current_app as celery_app
 
 from analysis import report, services, tasks
 from analysis.errors import AnalysisHidden, AnalysisRefused
 from analysis.models import GameAnalysis
 from engine.events import MATCH_ENDED
-from games import store
+from games import dispatch, store
+from games.management.commands.run_periodic import PeriodicRunner
 from games.models import Game
 from tests.games.factories import make_game, make_user, play_to_end
 
@@ -167,3 +172,41 @@ def test_progress_is_written_as_the_run_goes(settings):
     assert seen == [0, 0, 0, 0, 0]
     assert GameAnalysis.objects.get(pk=row.pk).total == 10
     assert GameAnalysis.objects.get(pk=row.pk).done == 10
+
+
+@pytest.mark.django_db(transaction=True)
+def test_without_a_broker_run_periodic_runs_the_queued_analysis_one_a_tick(eager_tasks, settings):
+    entry = settings.CELERY_BEAT_SCHEDULE["sweep-analyses"]
+    assert entry["task"] == "analysis.tasks.sweep_analyses"
+    first, second = finished_with_a_person(seed=12), finished_with_a_person(seed=13)
+    rows = GameAnalysis.objects.filter(game__in=[first, second]).order_by("requested_at", "pk")
+    assert [row.status for row in rows] == ["queued", "queued"]
+
+    runner = PeriodicRunner({"sweep-analyses": entry}, run_level=logging.DEBUG)
+    runner.run_due()
+    assert [row.status for row in rows.all()] == ["done", "queued"]
+    runner.entries[0].last_run_at = None  # due again at once
+    runner.run_due()
+    assert [row.status for row in rows.all()] == ["done", "done"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_with_a_broker_the_match_end_sends_the_run_to_the_analysis_queue(broker_tasks):
+    route = celery_app.amqp.router.route({}, "analysis.tasks.run_analysis")
+    assert route["queue"].name == "analysis"
+    # The games' own tasks stay on the default queue.
+    default = celery_app.amqp.router.route({}, "games.tasks.advance_game")
+    assert default["queue"].name != "analysis"
+
+    game = make_game(players=1, bots=["greedy", "random"], spec=ONE_HAND, seed=14)
+    play_to_end(game.pk, seed=14)
+    # A request hands its appends to the workers; the worker's dispatch of the last one calls
+    # the match-end hooks.
+    assert not GameAnalysis.objects.filter(game=game).exists()
+    dispatch.dispatch_game(game.pk)
+    row = GameAnalysis.objects.get(game=game)
+    # Queued and handed to the workers (sent_at set), not run here.
+    assert row.status == GameAnalysis.Status.QUEUED and row.sent_at is not None
+    # A lost task: the sweep sends it again once ANALYSIS_RESEND_SECONDS have passed.
+    assert services.lost(after=timedelta(hours=1)) == []
+    assert services.lost(after=timedelta(0)) == [row.pk]
