@@ -370,10 +370,11 @@ def panel(request: HttpRequest, game_id: int) -> HttpResponse:
         raise Http404(f"there is no game {game_id}")
     at = _int(request.GET.get("at"), 1)
     view = request.GET.get("as") or "all"
-    if view not in ("all", "spectator") and not view.isdigit():
+    seat = view.isascii() and view.isdigit() and len(view) < 4
+    if view not in ("all", "spectator") and not seat:
         view = "all"
     held = seats_held(request.user, found.seats.all())
-    you = int(view) if view.isdigit() and int(view) in held else None
+    you = int(view) if seat and int(view) in held else None
     at = min(max(at, 1), found.version)
     context = {"analysis": section(request, found, at, view, you)}
     return render(request, "games/_analysis.html", context)
