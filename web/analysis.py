@@ -48,7 +48,7 @@ from web.names import Names, seat_names
 # At most this many costly decisions listed for a hand (the costliest).
 COSTLY_SHOWN = 8
 POLL_SECONDS = 2
-WIDTH, HEIGHT = 640, 220
+WIDTH, HEIGHT = 480, 250
 LEFT, RIGHT, TOP, BOTTOM = 44, WIDTH - 12, 12, HEIGHT - 34
 
 

@@ -78,3 +78,10 @@ def test_the_replay_shows_the_chance_chart_and_the_costly_moves(open_page, width
     page.locator("[data-analysis]").screenshot(
         path=str(ARTIFACTS / f"analysis-section-{width}.png")
     )
+
+    # The player's page: their cost per decision in the family, by month.
+    player = open_page(None, reverse("web:player", args=[ana.username]), width=width, height=height)
+    panel = player.locator("[data-decision-costs]")
+    assert "points per decision over" in panel.inner_text()
+    assert panel.locator("tbody tr").count() == 1
+    panel.scroll_into_view_if_needed()
