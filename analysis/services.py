@@ -170,7 +170,14 @@ def _claim(analysis_id: int) -> GameAnalysis | None:
             .filter(pk=analysis_id, status=Status.QUEUED)
             .first()
         )
-        if row is None or not reveal.revealed(row.game):
+        if row is None:
+            return None
+        if not reveal.revealed(row.game):
+            # Left queued, marked unsent: the sweep sends it as soon as the game reveals (the
+            # last table of its deal group ends), not ANALYSIS_RESEND_SECONDS later.
+            if row.sent_at is not None:
+                row.sent_at = None
+                row.save(update_fields=["sent_at"])
             return None
         row.status = Status.RUNNING
         row.started_at = row.sent_at = timezone.now()

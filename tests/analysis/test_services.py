@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 from celery import current_app as celery_app
+from django.utils import timezone
 
 from analysis import report, services, tasks
 from analysis.errors import AnalysisHidden, AnalysisRefused
@@ -126,11 +127,15 @@ def test_a_game_whose_deal_group_still_plays_is_refused_until_the_group_ends():
     with pytest.raises(AnalysisHidden) as hidden:
         services.request(over.pk, user_id=None)
     assert hidden.value.code == "deal-in-play"
-    row = GameAnalysis.objects.create(game=over, seed=1, playouts=2)
+    row = GameAnalysis.objects.create(game=over, seed=1, playouts=2, sent_at=timezone.now())
     assert services.run(row.pk) is None
-    # The group's last table ends: the waiting analysis runs.
+    row.refresh_from_db()
+    assert row.status == GameAnalysis.Status.QUEUED and row.sent_at is None
+    assert services.lost(after=timedelta(hours=1)) == []
+    # The group's last table ends: the waiting analysis runs (the sweep sends it at once).
     Game.objects.filter(pk=playing.pk).update(status=Game.Status.MATCH_OVER)
     assert services.waiting() == [row.pk]
+    assert services.lost(after=timedelta(hours=1)) == [row.pk]
 
 
 @pytest.mark.django_db
