@@ -301,9 +301,7 @@ def analyse_match(
         state = step.state
         values: dict[int, float] = {}
         chances = [0.0] * count
-        for s in range(count):
-            if s not in wanted and len(wanted) == count:
-                continue
+        for s in range(count):  # every seat: the average seat is the average of all
             stat = analyst.evaluate(state, s, known[s], [None], f"deal:{step.version}:{s}")[0]
             values[s] = stat.value
             chances[s] = stat.chances[s]
