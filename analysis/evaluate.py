@@ -53,7 +53,12 @@ DEFAULT_PLAYOUTS = 16
 # the chosen one, the strongest bot's, then the others in a seeded order.
 MAX_OPTIONS = 8
 # A playout that runs past this many commands ends with nobody winning (no points).
-PLAYOUT_CAP = 800
+PLAYOUT_CAP = 400
+
+# Sampling stops early once the playouts of an evaluation have averaged this many commands
+# (a usual hand's rest is a few dozen), never before MIN_SAMPLES samples.
+COMMAND_BUDGET = 150
+MIN_SAMPLES = 2
 
 # The strongest built-in bot per family (docs/bots.md, "Measured strength").
 STRONGEST = {
@@ -113,10 +118,12 @@ class _Analyst:
         self.policy = policy
         self.strategies = dict.fromkeys(range(seats), policy)
         self.lane_visible = variant.ruleset.lane_visible
+        self.spent = 0
 
     def playout(self, state: State, rng: random.Random) -> tuple[list[int], int | None]:
         """Play the hand out with the strongest bot in every seat: each seat's points, the
-        winner (None: it did not end within PLAYOUT_CAP commands)."""
+        winner (None: it did not end within PLAYOUT_CAP commands). Counts the commands played
+        in `self.spent`."""
         variant, strategies = self.variant, self.strategies
         commands = 0
         while state.status == PLAYING and commands < PLAYOUT_CAP:
@@ -126,6 +133,7 @@ class _Analyst:
             events = variant.decide(state, command)
             state = variant.replay(events, state)
             commands += 1
+        self.spent += commands
         return _outcome(state, self.seats)
 
     def evaluate(
@@ -140,7 +148,14 @@ class _Analyst:
         """Each option's playouts from `seat`'s information (None: the state as it is)."""
         variant = self.variant
         stats = [_Stats(seat, self.seats) for _ in options]
+        # Long hands (precognitive lanes that keep flushing) stop the sampling early: past
+        # COMMAND_BUDGET commands a playout on average, no new sample is drawn (never fewer
+        # than MIN_SAMPLES). Commands, not seconds: the same log and seed, the same samples.
+        budget = COMMAND_BUDGET * self.playouts * len(options)
+        start = self.spent
         for k in range(self.playouts):
+            if k >= MIN_SAMPLES and self.spent - start > budget:
+                break
             sample = f"{self.seed}:{key}:{k}"
             rng = random.Random(sample)
             dealt = determinize(state, seat, known, self.lane_visible, rng, sample, keep)
@@ -286,9 +301,7 @@ def analyse_match(
         state = step.state
         values: dict[int, float] = {}
         chances = [0.0] * count
-        for s in range(count):
-            if s not in wanted and len(wanted) == count:
-                continue
+        for s in range(count):  # every seat: the average seat is the average of all
             stat = analyst.evaluate(state, s, known[s], [None], f"deal:{step.version}:{s}")[0]
             values[s] = stat.value
             chances[s] = stat.chances[s]

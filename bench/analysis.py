@@ -13,7 +13,8 @@ seat; the median of `--rounds`), and last `separation: Z`: the z-score of random
 against the strongest's (positive when random's decisions cost more, as its win rate is lower).
 
 Usage (from the repository root): PYTHONPATH=. .venv/bin/python bench/analysis.py
-  [--rules official] [--matches 12] [--target 100] [--playouts N] [--rounds 3] [--smoke]
+  [--rules official] [--matches 12] [--target 100] [--playouts N] [--rounds 3] [--jobs 1]
+  [--smoke]
 `--smoke`: two matches of one hand, two playouts, one CPU round on a 100-point match (seconds).
 """
 
@@ -24,6 +25,7 @@ import math
 import statistics
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 # Run as a script, this file's directory comes first on sys.path, where bench/engine.py would
@@ -58,6 +60,25 @@ def interval(values: list[float]) -> tuple[float, float]:
     return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
 
 
+def one_match(
+    spec: dict[str, object], lineup: list[str], seed: int, playouts: int
+) -> tuple[list[int], int | None, int, dict[int, list[float]], int, float]:
+    """Play and analyse one match: its places, winner, hands, each seat's decision costs, the
+    number of decisions and the analysis's CPU seconds."""
+    variant = Variant.from_spec(spec)
+    result = play_match(variant, [find_strategy(n) for n in lineup], seed=seed)
+    report = analyse_match(spec, result.events, seed=seed, playouts=playouts)
+    costs = {seat: [d.cost for d in report.decisions if d.seat == seat] for seat in range(4)}
+    return (
+        result.places,
+        result.winner,
+        result.hands,
+        costs,
+        len(report.decisions),
+        report.cpu_seconds,
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="official")
@@ -66,6 +87,7 @@ def main() -> int:
     parser.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=1, help="processes for the matches")
     parser.add_argument("--smoke", action="store_true")
     args = parser.parse_args()
     options: dict[str, object] = {"target": args.target}
@@ -87,27 +109,26 @@ def main() -> int:
         f"{args.matches} matches of {args.rules} to {options['target']} points, 4 seats, "
         f"{playouts} playouts per option; bots: {', '.join(names)}"
     )
-    for i in range(args.matches):
-        lineup = plan[i % len(plan)]
-        seed = args.seed + i
-        result = play_match(variant, [find_strategy(n) for n in lineup], seed=seed)
-        report = analyse_match(spec, result.events, seed=seed, playouts=playouts)
-        cpu += report.cpu_seconds
-        first = [s for s, place in enumerate(result.places) if place == 1] or [0]
-        for seat, name in enumerate(lineup):
-            seats_of[name] += 1
-            if seat in first:
-                wins[name] += 1 / len(first)
-            mine = [d.cost for d in report.decisions if d.seat == seat]
-            costs[name] += mine
-            if mine:
-                seat_means[name].append(statistics.fmean(mine))
-        print(
-            f"  match {i + 1}: {', '.join(lineup)}; winner seat {result.winner}, "
-            f"{result.hands} hand(s), {len(report.decisions)} decisions, "
-            f"{report.cpu_seconds:.1f} s CPU",
-            flush=True,
-        )
+    jobs = [(spec, plan[i % len(plan)], args.seed + i, playouts) for i in range(args.matches)]
+    with ProcessPoolExecutor(max(1, args.jobs)) as pool:
+        results = pool.map(one_match, *zip(*jobs, strict=True))
+        for i, (places, winner, hands, seat_costs, count, seconds) in enumerate(results):
+            lineup = jobs[i][1]
+            cpu += seconds
+            first = [s for s, place in enumerate(places) if place == 1] or [0]
+            for seat, name in enumerate(lineup):
+                seats_of[name] += 1
+                if seat in first:
+                    wins[name] += 1 / len(first)
+                mine = seat_costs[seat]
+                costs[name] += mine
+                if mine:
+                    seat_means[name].append(statistics.fmean(mine))
+            print(
+                f"  match {i + 1}: {', '.join(lineup)}; winner seat {winner}, {hands} hand(s), "
+                f"{count} decisions, {seconds:.1f} s CPU",
+                flush=True,
+            )
     print(f"analysis CPU over the matches: {cpu:.1f} s")
     print("| bot | seats | matches won | decisions | mean cost/decision (95%) | over seats (95%) |")
     print("| --- | --- | --- | --- | --- | --- |")
