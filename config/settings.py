@@ -489,7 +489,7 @@ TABLES_SWEEP_SECONDS = int(os.environ.get("TABLES_SWEEP_SECONDS", "15"))
 # Finished games' analyses (analysis/; docs/analysis.md): playouts per option of each decision,
 # seconds between two writes of a run's progress, seconds before a queued analysis whose task
 # was lost (or a run whose worker died) is sent again, and seconds between two sweeps.
-ANALYSIS_PLAYOUTS = int(os.environ.get("ANALYSIS_PLAYOUTS", "24"))
+ANALYSIS_PLAYOUTS = int(os.environ.get("ANALYSIS_PLAYOUTS", "16"))
 ANALYSIS_PROGRESS_SECONDS = float(os.environ.get("ANALYSIS_PROGRESS_SECONDS", "1.0"))
 ANALYSIS_RESEND_SECONDS = int(os.environ.get("ANALYSIS_RESEND_SECONDS", "900"))
 ANALYSIS_SWEEP_SECONDS = float(os.environ.get("ANALYSIS_SWEEP_SECONDS", "10"))
