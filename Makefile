@@ -47,7 +47,7 @@ lint: .venv
 # path). DEBUG=1: the django-stubs plugin imports the settings, which need it (or a SECRET_KEY)
 # to load.
 typecheck: .venv
-	DEBUG=1 $(BIN)/mypy engine bots clocks frontdoor games league accounts tables social chat ratings botcalls api web config staff soak tournaments
+	DEBUG=1 $(BIN)/mypy engine bots clocks frontdoor games league accounts tables social chat ratings botcalls api web config staff soak tournaments analysis
 
 $(VENV)/bench.stamp: requirements-bench.txt $(STAMP)
 	$(BIN)/pip install --quiet -r requirements-bench.txt

@@ -35,8 +35,10 @@ class Decision:
     """One decision of one seat: where it was made, what was chosen, what was best.
 
     `version` is the game's version (the number of events in its log) just before the events the
-    decision produced, so the replay can place it at its step. `cost` is best.value - chosen
-    value, never negative (a chosen option estimated above the best is the best)."""
+    decision produced, so the replay can place it at its step. `cost` is what the chosen option
+    gives up against the best, never negative and never above best.value - chosen.value (a
+    chosen option estimated above the best is the best); it is estimated on held-out playouts
+    (docs/analysis.md, "How a decision is valued"), so it may be below that difference."""
 
     version: int
     hand: int

@@ -6,6 +6,7 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from api import (
+    analysis,
     bots,
     chat,
     data,
@@ -34,6 +35,7 @@ urlpatterns = [
     path("games/<int:game_id>/events", games.events, name="game-events"),
     path("games/<int:game_id>/commands", games.command, name="game-command"),
     path("games/<int:game_id>/replay", games.replay, name="game-replay"),
+    path("games/<int:game_id>/analysis", analysis.GameAnalysis.as_view(), name="game-analysis"),
     path("games/<int:game_id>/resign", people.resign, name="game-resign"),
     path("games/<int:game_id>/rematch", rematch.Rematch.as_view(), name="game-rematch"),
     path("games/<int:game_id>/chat", chat.GameChat.as_view(), name="game-chat"),

@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "ratings",
     "botcalls",
     "tournaments",
+    "analysis",
     # Failed sign-ins counted and locked out (django-axes; AXES_* below).
     "axes",
 ]
@@ -485,6 +486,15 @@ TABLES_OPEN_MINUTES = int(os.environ.get("TABLES_OPEN_MINUTES", "30"))
 TABLES_CHALLENGE_MINUTES = int(os.environ.get("TABLES_CHALLENGE_MINUTES", str(24 * 60)))
 TABLES_MAX_OPEN = int(os.environ.get("TABLES_MAX_OPEN", "5"))
 TABLES_SWEEP_SECONDS = int(os.environ.get("TABLES_SWEEP_SECONDS", "15"))
+# Finished games' analyses (analysis/; docs/analysis.md): playouts per option of each decision,
+# seconds between two writes of a run's progress, seconds before a queued analysis whose task
+# was lost (or a run whose worker died) is sent again, and seconds between two sweeps.
+ANALYSIS_PLAYOUTS = int(os.environ.get("ANALYSIS_PLAYOUTS", "16"))
+ANALYSIS_PROGRESS_SECONDS = float(os.environ.get("ANALYSIS_PROGRESS_SECONDS", "1.0"))
+ANALYSIS_RESEND_SECONDS = int(os.environ.get("ANALYSIS_RESEND_SECONDS", "900"))
+ANALYSIS_SWEEP_SECONDS = float(os.environ.get("ANALYSIS_SWEEP_SECONDS", "10"))
+# The replay page marks a decision costly from this many of a hand's points.
+ANALYSIS_COSTLY_POINTS = float(os.environ.get("ANALYSIS_COSTLY_POINTS", "5"))
 # The safety nets; exactly one `celery beat` runs them (docs/workers.md).
 CELERY_BEAT_SCHEDULE = {
     "reconcile-games": {"task": "games.tasks.reconcile_games", "schedule": 15.0},
@@ -518,4 +528,14 @@ CELERY_BEAT_SCHEDULE = {
     # Tournaments start when entry closes, forfeit at a round's deadline and open the next
     # round when one has ended (tournaments/tasks.py; the last also on a game's end).
     "sweep-tournaments": {"task": "tournaments.tasks.sweep", "schedule": 30.0},
+    # Finished games' analyses (analysis/tasks.py): in-process (make run) this runs them, one a
+    # tick; with a broker it sends again what a lost task left queued.
+    "sweep-analyses": {
+        "task": "analysis.tasks.sweep_analyses",
+        "schedule": ANALYSIS_SWEEP_SECONDS,
+    },
 }
+# The analysis' runs go to a queue of their own, served by workers of their own
+# (`celery -A config worker -Q analysis`, docker-compose.yml's analysis-worker).
+ANALYSIS_QUEUE = os.environ.get("ANALYSIS_QUEUE", "analysis")
+CELERY_TASK_ROUTES = {"analysis.tasks.run_analysis": {"queue": ANALYSIS_QUEUE}}

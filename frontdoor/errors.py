@@ -3,6 +3,7 @@ console's action pages (staff/action_views.py)."""
 
 from __future__ import annotations
 
+from analysis.errors import AnalysisRefused
 from chat.errors import ChatConflict, ChatRateLimited
 from games.errors import (
     Conflict,
@@ -21,6 +22,7 @@ STATUS: dict[type[GameError], int] = {
     Forbidden: 403,
     Conflict: 409,
     RematchRefused: 409,
+    AnalysisRefused: 409,
     TableRefused: 409,
     IllegalMove: 422,
     ChatConflict: 409,

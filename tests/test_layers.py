@@ -35,6 +35,7 @@ ALLOWED = {
     ("accounts/apps.py", "ready"),
     ("ratings/apps.py", "ready"),
     ("tournaments/apps.py", "ready"),
+    ("analysis/apps.py", "ready"),
 }
 
 

@@ -27,7 +27,7 @@ from league.errors import SeasonNotFound
 from league.models import Fixture, Season
 from league.standings import FamilyRecord, SeasonRecord
 from ratings.reads import provisional_games
-from web import follows
+from web import analysis, follows
 from web.ratings import person_panels
 from web.season_tables import club_url, ordinal, season_url
 
@@ -169,6 +169,8 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         # Their rating in each pool, its chart and its rated games (web/ratings.py).
         "ratings": person_panels(person),
         "provisional_games": provisional_games(),
+        # Their cost per decision per family over time, from the analyses (web/analysis.py).
+        "decision_costs": analysis.decision_costs(person.pk),
         # Their bots' pages carry the bots' ladder ratings (web/bots.py).
         "bots": Bot.objects.filter(owner=person).order_by("name", "pk"),
         "mine": request.user.is_authenticated and request.user.pk == person.pk,

@@ -28,7 +28,7 @@ from games.errors import Forbidden, GameError
 from games.models import Game, GameEvent
 from games.repository import repository
 from games.visibility import events_since
-from web import board, controls, story
+from web import analysis, board, controls, story
 from web.names import Names, seat_names
 from web.play import STORY_EVENTS, refused
 
@@ -110,6 +110,8 @@ def _replay_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "last_hand": board.hand_result(shown, names, you),
         # What was said at the table up to this event (both channels: the match is over).
         "said": chat_table.said_until(game_id=game.pk, viewer=request.user, version=at),
+        # The analysis of the hand at `at`, when the whole log is public (web/analysis.py).
+        "analysis": analysis.section(request, game, at, chosen, you),
     }
 
 

@@ -15,6 +15,7 @@ from django.urls import path
 
 from web import (
     accounts,
+    analysis,
     bell,
     bots,
     chat,
@@ -60,6 +61,8 @@ urlpatterns = [
     path("games/<int:game_id>/board", play.live_board, name="board"),
     path("games/<int:game_id>/command", play.command, name="command"),
     path("games/<int:game_id>/replay/", replay.replay, name="replay"),
+    path("games/<int:game_id>/analysis", analysis.ask, name="analysis-ask"),
+    path("games/<int:game_id>/analysis/panel", analysis.panel, name="analysis-panel"),
     path("games/<int:game_id>/resign", play.resign, name="resign"),
     path("games/<int:game_id>/rematch", rematch.answer, name="rematch"),
     path("games/<int:game_id>/rematch/panel", rematch.panel, name="rematch-panel"),

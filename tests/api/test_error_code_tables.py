@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # Every package a request to /api/ reaches (api/ imports them; the layers contract below it).
 PACKAGES = (
     "api", "games", "league", "tables", "chat", "ratings", "accounts", "bots", "clocks",
-    "social", "frontdoor", "botcalls", "tournaments",
+    "social", "frontdoor", "botcalls", "tournaments", "analysis",
 )  # fmt: skip
 SKIPPED = {"migrations", "management", "admin.py", "tests"}
 # The typed errors' roots: a raise of one of these or of a kind of them is an answer's code.

@@ -1,0 +1,87 @@
+"""The replay page's analysis (web/analysis.py, templates/games/_analysis.html): waiting while
+queued, refreshed by its poll once the run is done, then the chart of each seat's chance to win
+the hand and a costly decision with the better option named, the luck and decisions split per
+hand and for the match; on a phone (360x740) and a desktop (1280x800)."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from analysis import report, services
+from analysis.models import GameAnalysis
+from games.models import Game
+from tests.games.factories import make_game, play_to_end
+from tests.web.browser.conftest import ARTIFACTS
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ONE_HAND = {"rules": "official", "options": {"scoring": "single-hand"}}
+
+
+@pytest.fixture(autouse=True)
+def few_playouts(settings):
+    settings.ANALYSIS_PLAYOUTS = 3
+
+
+def finished() -> Game:
+    game = make_game(players=1, bots=["greedy", "random"], spec=ONE_HAND, seed=6)
+    play_to_end(game.pk, seed=6)
+    game.refresh_from_db()
+    assert game.status == Game.Status.MATCH_OVER
+    return game
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 740), (1280, 800)])
+def test_the_replay_shows_the_chance_chart_and_the_costly_moves(open_page, width, height):
+    game = finished()
+    ana = game.seats.get(number=0).user
+    row = GameAnalysis.objects.get(game=game)  # queued by the match's end
+    assert row.status == GameAnalysis.Status.QUEUED
+
+    page = open_page(ana, reverse("web:replay", args=[game.pk]), width=width, height=height)
+    section = page.locator("[data-analysis]")
+    assert "waiting" in section.inner_text()
+
+    services.run(row.pk)
+    row.refresh_from_db()
+    found = report.from_json(row.result)
+    costly = max(found.decisions, key=lambda d: d.cost)
+    assert costly.cost >= 5, "the seed's match has a costly decision"
+
+    # The poll brings the finished analysis in, for the hand being viewed.
+    chart = page.locator("[data-chance-chart]")
+    chart.wait_for()
+    assert page.get_by_role("img", name="Each player's chance to win hand").count() == 1
+    assert page.locator(".analysis-chart__line").count() >= 3
+    assert page.locator("[data-costly-mark]").count() >= 1
+    listed = page.locator("[data-costly] li").first.inner_text()
+    assert " was better by " in listed and "points" in listed
+    accounts = page.locator("[data-hand-accounts]").inner_text()
+    # Ana's own seat is "you".
+    assert "The deal gave you" in accounts and "your decisions cost" in accounts
+    assert "decisions cost" in accounts
+    assert "The cards gave" in page.locator("[data-match-accounts]").inner_text()
+    # The table alternative has a row per step.
+    assert page.locator(".analysis-table tbody tr").count() >= 2
+
+    # A costly move's link steps the replay to it.
+    link = page.locator("[data-costly] li a").first
+    step = int(link.get_attribute("href").split("at=")[1].split("&")[0])
+    assert step in {d.version for d in found.decisions if d.cost >= 5}
+    link.click()
+    page.wait_for_url(f"**at={step}&**")
+    assert page.locator(".replay__at strong").inner_text() == str(step)
+    page.locator("[data-chance-chart]").wait_for()
+    # The section alone, to look at on a phone's width too.
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("[data-analysis]").screenshot(
+        path=str(ARTIFACTS / f"analysis-section-{width}.png")
+    )
+
+    # The player's page: their cost per decision in the family, by month.
+    player = open_page(None, reverse("web:player", args=[ana.username]), width=width, height=height)
+    panel = player.locator("[data-decision-costs]")
+    assert "points per decision over" in panel.inner_text()
+    assert panel.locator("tbody tr").count() == 1
+    panel.scroll_into_view_if_needed()
