@@ -491,6 +491,17 @@ def run(args: argparse.Namespace, base: str, server_cpu: Any) -> int:
         f"HTTP: gunicorn {median['cpu_web']:.1f}, worker {median['cpu_worker']:.1f}, "
         f"PostgreSQL {median['cpu_postgres']:.1f}; the clients {median['cpu_clients']:.1f}"
     )
+    # What the ratio would be on an idle host, from CPU per command (which moves little with the
+    # others' load, where the rates swing): the baseline's one thread runs at about 1 / its CPU a
+    # command (its backend waits in turn), the HTTP path at about cores / the CPU of all its
+    # processes.
+    spent = sum(median[key] for key in ("cpu_web", "cpu_worker", "cpu_postgres", "cpu_clients"))
+    cores = os.cpu_count() or 1
+    idle = cores * median["cpu_baseline"] / spent
+    print(
+        f"CPU a command, HTTP in all / in-process: {spent / median['cpu_baseline']:.2f} "
+        f"(on {cores} idle cores, HTTP / in-process about {idle:.2f})"
+    )
     # The unpaced HTTP rate against the baseline's: the rounds' when they ran unpaced, else the
     # capacity run's (a paced round's rate stops at the offer, whatever the server could do).
     unpaced = median["http"] if rate == 0 else capacity["rate"]
