@@ -95,7 +95,9 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    # Django's flash messages, for the pages only: an /api/ request skips them
+    # (frontdoor/pages_only.py).
+    "frontdoor.pages_only.PageMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Where ladders rest while nobody visits (`make run`), the note that someone does
     # (frontdoor/visits.py); nothing otherwise.
@@ -263,8 +265,9 @@ LOGGING = {
 }
 
 REST_FRAMEWORK = {
-    # JSON only: API clients, errors included, never get the browsable HTML pages.
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # JSON only: API clients, errors included, never get the browsable HTML pages. DRF's JSON,
+    # written by orjson (api/renderers.py).
+    "DEFAULT_RENDERER_CLASSES": ["api.renderers.JSONRenderer"],
     # DRF's JSON parser, refusing over-nested bodies with a 400 rather than a RecursionError.
     "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser"],
     "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],

@@ -123,3 +123,39 @@ def test_a_command_of_the_wrong_shape_is_a_typed_4xx(seated_pull_bot, seat):
     assert response["Content-Type"] == "application/json"
     assert response.json()["code"]
     assert Game.objects.get(pk=game.pk).version == decision["version"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"command": {"type": "draw", "seat": 1}, "expected_version": 17}',
+        '{"n": 123456789012345678901234567890, "m": -9223372036854775809}',
+        '{"a": 1.5E+3, "b": -0, "c": 1e400, "d": "caf\\u00e9 \\ud83c\\udccf", "e": [true, null]}',
+        '{"a": 1, "a": 2}',
+    ],
+    ids=["command", "past-64-bits", "numbers-and-escapes", "repeated-key"],
+)
+def test_the_parser_reads_what_pythons_json_reads(text):
+    # orjson reads most bodies (api/parsers.py); what it would read otherwise (an integer past 64
+    # bits as a float, 1e400 refused) goes through json as before.
+    assert parse(text) == json.loads(text)
+    assert [type(value) for value in parse(text).values()] == [
+        type(value) for value in json.loads(text).values()
+    ]
+
+
+def test_a_body_in_another_encoding_is_read_in_it():
+    body = '{"name": "café"}'.encode("latin-1")
+
+    parsed = JSONParser().parse(io.BytesIO(body), "application/json", {"encoding": "latin-1"})
+
+    assert parsed == {"name": "café"}
+
+
+@pytest.mark.parametrize(
+    "body", [b"\xef\xbb\xbf{}", b'{"a": NaN}', b'{"a": "\xff"}', b"[1,]", b'"a\nb"'],
+    ids=["bom", "nan", "not-utf-8", "trailing-comma", "control-character"],
+)  # fmt: skip
+def test_what_json_refuses_stays_a_parse_error(body):
+    with pytest.raises(ParseError, match="^JSON parse error - "):
+        JSONParser().parse(io.BytesIO(body), "application/json", {})
