@@ -277,13 +277,17 @@ def fill(target: int, final: int, w: World) -> None:
     component's share of what is missing, then the busy ladder for the rest."""
     # The matches of each length first, also in a database filled before they were in the
     # bench (--reuse): every page timed has its subject.
-    first = long_match() is None
-    if first:
+    from games.models import Game
+
+    # The first fill (also one stopped before its first busy-ladder round) makes one unit of
+    # each component, whatever the size reached.
+    first = not Game.objects.filter(context__competition=w.busy.pk).exists()
+    if long_match() is None:
         for length in match_lengths(final):
             _timed(w, f"{length:,}-event matches", lambda length=length: _matches(w, length))
     start = events()
     missing = target - start
-    if missing <= 0:
+    if missing <= 0 and not first:
         print(f"fill: {start:,} events already, none added")
         return
     # Each component fills up to its share of what is missing, counted from the start (so a
