@@ -36,6 +36,16 @@ def ladders() -> QuerySet[Competition]:
     )
 
 
+def ladder_counts() -> QuerySet[Competition]:
+    """Every ladder with `entrant_count` (active entries) alone, by name: the staff
+    dashboard's matchmaking switches (one query, no entrant read)."""
+    return (
+        Competition.objects.filter(kind=Competition.Kind.LADDER)
+        .annotate(entrant_count=Count("entries", filter=Q(entries__active=True)))
+        .order_by("name", "pk")
+    )
+
+
 def ladder_of(slug: str) -> Competition:
     """The ladder of this slug. Raises LadderNotFound."""
     found = Competition.objects.filter(kind=Competition.Kind.LADDER, slug=slug).first()
