@@ -204,7 +204,7 @@ def ladder(request: Request, slug: str) -> Response:
     query.is_valid(raise_exception=True)
     found = ladder_reads.ladder_of(slug)
     page = ladder_reads.board_page(
-        ladder_reads.leaderboard(found),
+        found,
         after=query.validated_data.get("after"),
         limit=query.validated_data["limit"],
     )

@@ -5,7 +5,7 @@ gunicorn as the event log grows (issue 33, item 1).
 Usage (from the repository root):
 
     DATABASE_URL=postgres://uno@127.0.0.1:5432/uno PYTHONPATH=. python3 bench/pages.py \
-        [--events 1000000] [--requests 7] [--warmups 2] [--keep] [--reuse NAME]
+        [--events 1000000] [--requests 7] [--warmups 2] [--keep] [--reuse NAME] [--tenth NAME]
 
 It fills a scratch database beside DATABASE_URL's (`<name>_pages_<pid>`, dropped at the end
 unless `--keep`) with the project's own code, in-process (no broker: every task runs eagerly,
@@ -48,10 +48,12 @@ whatever it finds): X <= 100 at 5,000,000 events, Y <= 1.2.
 `--keep` keeps the database (its name is printed) and `--reuse NAME` fills an existing one on
 from what it holds (a size already reached fills nothing): a 1M-event fill takes a while on
 the shared 2-core machine, so it can be made once and measured again (docs/performance.md,
-"Pages as the data grows", has the times). The events are all recorded within the fill's
-minutes: the staff activity part (the last 24 hours) counts them all. `make bench` runs it with
-BENCH_ARGS_pages (bench/run's default: `--events 100000 --requests 5 --warmups 1`). Exit status
-2 when DATABASE_URL is not PostgreSQL.
+"Pages as the data grows", has the times). `--tenth NAME` measures the tenth on the database
+NAME as it is (a copy made with `createdb -T` when the fill passed a tenth, kept), not by
+filling: a database filled to N can so be measured again with its tenth. The events are all
+recorded within the fill's minutes: the staff activity part (the last 24 hours) counts them
+all. `make bench` runs it with BENCH_ARGS_pages (bench/run's default: `--events 100000
+--requests 5 --warmups 1`). Exit status 2 when DATABASE_URL is not PostgreSQL.
 """
 
 from __future__ import annotations
@@ -106,6 +108,12 @@ def main() -> int:
     parser.add_argument("--warmups", type=int, default=2, help="untimed requests first")
     parser.add_argument("--keep", action="store_true", help="keep the database at the end")
     parser.add_argument("--reuse", metavar="NAME", help="fill on and measure this database")
+    parser.add_argument(
+        "--tenth",
+        metavar="NAME",
+        help="measure the tenth on this database (one filled before to about a tenth, such as a "
+        "copy of --reuse's made at that size), not by filling to it",
+    )
     args = parser.parse_args()
     # Each line as it is printed, also into a pipe or a file: a fill takes minutes.
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
@@ -144,10 +152,12 @@ def main() -> int:
     )
     dropped = not (args.keep or args.reuse)
     try:
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
-            cwd=REPO_ROOT, env=env, check=True,
-        )  # fmt: skip
+        for name in filter(None, (args.tenth, scratch)):
+            subprocess.run(
+                [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
+                cwd=REPO_ROOT, env={**env, "DATABASE_URL": _database_url(parts, name)},
+                check=True,
+            )  # fmt: skip
         from soak.infra import collect_static
 
         collect_static(env)
@@ -277,13 +287,17 @@ def fill(target: int, final: int, w: World) -> None:
     component's share of what is missing, then the busy ladder for the rest."""
     # The matches of each length first, also in a database filled before they were in the
     # bench (--reuse): every page timed has its subject.
-    first = long_match() is None
-    if first:
+    from games.models import Game
+
+    # The first fill (also one stopped before its first busy-ladder round) makes one unit of
+    # each component, whatever the size reached.
+    first = not Game.objects.filter(context__competition=w.busy.pk).exists()
+    if long_match() is None:
         for length in match_lengths(final):
             _timed(w, f"{length:,}-event matches", lambda length=length: _matches(w, length))
     start = events()
     missing = target - start
-    if missing <= 0:
+    if missing <= 0 and not first:
         print(f"fill: {start:,} events already, none added")
         return
     # Each component fills up to its share of what is missing, counted from the start (so a
@@ -645,11 +659,45 @@ def print_table(rows: list[Row], size: int) -> None:
         )
 
 
+def analyze() -> None:
+    """Fresh planner statistics before the measure, as a site's autovacuum keeps them (it is
+    off on some clusters, this machine's among them): a fill grows the log tenfold in minutes,
+    and on the statistics of before the planner took the wrong index for some queries (the
+    first event of each game by (game, command id), not by (game, version): 50 ms, not 1)."""
+    from django.db import connection
+
+    started = time.perf_counter()
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+    print(f"ANALYZE: {time.perf_counter() - started:.0f} s")
+
+
+def use_database(name: str, env: dict[str, str]) -> None:
+    """Point this process (Django's connection) and the gunicorn it starts (`env`) at the
+    database `name` of the same server."""
+    import dj_database_url
+    from django.db import connections
+
+    connections["default"].close()
+    connections["default"].settings_dict["NAME"] = name
+    env["DATABASE_URL"] = _database_url(dj_database_url.parse(env["DATABASE_URL"]), name)
+
+
 def run(args: argparse.Namespace, env: dict[str, str], logs: Path) -> int:
-    w = world()
+    from django.db import connections
+
+    scratch = connections["default"].settings_dict["NAME"]
     sizes, results = [], []
     for target in (max(1, args.events // 10), args.events):
-        fill(target, args.events, w)
+        # The tenth measured on a database of its own (--tenth), filled before.
+        tenth = args.tenth if target < args.events else None
+        use_database(tenth or scratch, env)
+        w = world()
+        if tenth:
+            print(f"the tenth: the database {tenth} as it is ({events():,} events), not filled")
+        else:
+            fill(target, args.events, w)
+        analyze()
         size = events()
         rows = measure(args, env, logs, w)
         print_table(rows, size)

@@ -344,12 +344,15 @@ def stalled_games(*, idle: timedelta) -> list[int]:
     """Games a worker should move that have not moved for `idle`: a lost task, a killed
     worker. The reconciler advances them again."""
     cutoff = timezone.now() - idle
-    candidates = (
-        Seat.objects.filter(WORKER_SEATS, game__status=PLAYING, game__last_activity__lte=cutoff)
-        .values_list("game_id", "number", "game__to_act")
-        .order_by("game_id")
+    # The idle games first (the partial index `game_playing`), then their seats by the game's
+    # index: a join would scan every seat ever sat, a cost that grows with every game played.
+    waiting = dict(
+        Game.objects.filter(status=PLAYING, last_activity__lte=cutoff).values_list("pk", "to_act")
     )
-    return sorted({game_id for game_id, number, to_act in candidates if number in (to_act or [])})
+    seats = Seat.objects.filter(WORKER_SEATS, game_id__in=list(waiting)).values_list(
+        "game_id", "number"
+    )
+    return sorted({game_id for game_id, number in seats if number in (waiting[game_id] or [])})
 
 
 def close_open_choices(*, timeout: timedelta) -> list[int]:

@@ -55,11 +55,18 @@ def expire(*, now: datetime | None = None) -> list[int]:
     return moved
 
 
+def playing_games() -> list[int]:
+    """The ids of the games being played, from the partial index `game_playing`: the seat
+    queries here and in bots/turns.py look up these games' seats by their game's index, not
+    every seat ever sat (a scan that grows with every game played)."""
+    return list(Game.objects.filter(status=PLAYING).values_list("pk", flat=True))
+
+
 def overdue_people(now: datetime) -> list[Overdue]:
     """People's seats past their deadline, the longest overdue first."""
     rows = (
         Seat.objects.filter(
-            controller=Controller.PERSON, game__status=PLAYING, deadline_at__lte=now
+            controller=Controller.PERSON, game_id__in=playing_games(), deadline_at__lte=now
         )
         .values_list("game_id", "number", "deadline_at")
         .order_by("deadline_at")
@@ -70,7 +77,7 @@ def overdue_people(now: datetime) -> list[Overdue]:
 def overdue_pull_bots(now: datetime) -> list[Overdue]:
     """Pull bots' seats the game waits for past their deadline."""
     rows = (
-        Seat.objects.filter(PULL_SEATS, game__status=PLAYING)
+        Seat.objects.filter(PULL_SEATS, game_id__in=playing_games())
         .select_related("game")
         .order_by("game_id", "number")
     )

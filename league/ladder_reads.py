@@ -36,6 +36,16 @@ def ladders() -> QuerySet[Competition]:
     )
 
 
+def ladder_counts() -> QuerySet[Competition]:
+    """Every ladder with `entrant_count` (active entries) alone, by name: the staff
+    dashboard's matchmaking switches (one query, no entrant read)."""
+    return (
+        Competition.objects.filter(kind=Competition.Kind.LADDER)
+        .annotate(entrant_count=Count("entries", filter=Q(entries__active=True)))
+        .order_by("name", "pk")
+    )
+
+
 def ladder_of(slug: str) -> Competition:
     """The ladder of this slug. Raises LadderNotFound."""
     found = Competition.objects.filter(kind=Competition.Kind.LADDER, slug=slug).first()
@@ -115,13 +125,13 @@ class BoardLine:
     active: bool
 
 
-def _line(entry: Entry, row: Rating | None, now: Any) -> BoardLine:
+def _line(entry: Entry, row: Rating | None, now: Any, rank: int | None = None) -> BoardLine:
     skill = ratings.Skill()
     if row is not None:
         skill = ratings.decayed(ratings.Skill(row.mu, row.sigma), row.rated_at, now)
     owner = owner_name(entry)
     return BoardLine(
-        rank=None,
+        rank=rank,
         entry=entry,
         name=entrant_name(entry),
         kind="bot" if entry.bot_id else "person",
@@ -146,33 +156,63 @@ class Board:
     unranked: list[BoardLine]
 
 
-def leaderboard(competition: Competition, *, now: Any = None) -> Board:
+@dataclass(frozen=True, slots=True)
+class BoardOrder:
+    """The board's order without its lines: (entry id, rank) of the ranked entrants best
+    first, then (entry id, None) of those off the board by name; `split`: how many are
+    ranked. Read from the ladder's entries and ratings alone, a few numbers an entrant (one
+    query), so a page builds only the lines it shows."""
+
+    places: list[tuple[int, int | None]]
+    split: int
+
+
+def board_order(competition: Competition, *, now: Any = None) -> BoardOrder:
     """The ladder's entrants by ordinal (mu - 3 sigma, decayed as of now), best first; those
-    rated within BOARD_DAYS are ranked (ties share a rank), the others listed apart."""
+    rated within BOARD_DAYS are ranked (ties share a rank), then the active others by name."""
     now = now or timezone.now()
-    entries = list(
-        Entry.objects.filter(competition=competition)
-        .select_related("user", "bot__owner")
-        .order_by("pk")
-    )
-    rows = {row.entry_id: row for row in Rating.objects.filter(competition=competition)}
-    lines = [_line(e, rows.get(e.pk), now) for e in entries]
     cutoff = now - datetime.timedelta(days=ratings.BOARD_DAYS)
-    on_board = [
-        line
-        for line in lines
-        if line.sets and (rated := rows[line.entry.pk].rated_at) is not None and rated >= cutoff
-    ]
-    on_board.sort(key=lambda line: (-line.ordinal, line.name))
-    ranked: list[BoardLine] = []
-    for index, line in enumerate(on_board):
-        shared = index and round(on_board[index - 1].ordinal, 6) == round(line.ordinal, 6)
-        rank = ranked[-1].rank if shared else None
-        ranked.append(_replace_rank(line, rank or index + 1))
-    ranked_entries = {line.entry.pk for line in on_board}
-    unranked = [line for line in lines if line.entry.pk not in ranked_entries and line.active]
-    unranked.sort(key=lambda line: line.name)
-    return Board(ranked, unranked)
+    rows = (
+        Entry.objects.filter(competition=competition)
+        .order_by("pk")
+        .values_list(
+            "pk", "active", "bot__name", "user__username", "rating__mu", "rating__sigma",
+            "rating__rated_at", "rating__events",
+        )
+    )  # fmt: skip
+    on_board: list[tuple[float, str, int]] = []
+    off_board: list[tuple[str, int]] = []
+    for pk, active, bot_name, username, mu, sigma, rated_at, sets in rows:
+        name = bot_name if bot_name is not None else username
+        if sets and rated_at is not None and rated_at >= cutoff:
+            skill = ratings.decayed(ratings.Skill(mu, sigma), rated_at, now)
+            on_board.append((-skill.ordinal, name, pk))
+        elif active:
+            off_board.append((name, pk))
+    on_board.sort(key=lambda key: (key[0], key[1]))
+    places: list[tuple[int, int | None]] = []
+    for index, (ordinal, _, pk) in enumerate(on_board):
+        shared = index and round(on_board[index - 1][0], 6) == round(ordinal, 6)
+        places.append((pk, places[-1][1] if shared else index + 1))
+    off_board.sort(key=lambda key: key[0])
+    return BoardOrder([*places, *((pk, None) for _, pk in off_board)], len(places))
+
+
+def board_lines(places: list[tuple[int, int | None]], now: Any) -> list[BoardLine]:
+    """The lines of these (entry id, rank) places, in their order: two queries, whatever
+    the ladder's size."""
+    ids = [pk for pk, _ in places]
+    entries = Entry.objects.filter(pk__in=ids).select_related("user", "bot__owner").in_bulk()
+    rows = {row.entry_id: row for row in Rating.objects.filter(entry__in=ids)}
+    return [_line(entries[pk], rows.get(pk), now, rank) for pk, rank in places]
+
+
+def leaderboard(competition: Competition, *, now: Any = None) -> Board:
+    """The whole board, every line (board_order's order); a page reads board_page."""
+    now = now or timezone.now()
+    order = board_order(competition, now=now)
+    lines = board_lines(order.places, now)
+    return Board(lines[: order.split], lines[order.split :])
 
 
 # Lines of a leaderboard a ladder's page and GET /api/ladders/<slug> show at once.
@@ -193,31 +233,37 @@ class BoardPage:
     after: int | None
 
 
-def board_page(board: Board, *, after: int | None = None, limit: int | None = None) -> BoardPage:
+def board_page(
+    competition: Competition,
+    *,
+    after: int | None = None,
+    limit: int | None = None,
+    now: Any = None,
+) -> BoardPage:
     """The `limit` lines (BOARD_PAGE when not given) that follow entry `after`'s line in the
-    board's order (ranked best first, then off the board by name), or its first lines. Raises
-    LeagueNotFound when `after` is no entrant on the board."""
+    board's order (ranked best first, then off the board by name), or its first lines: only
+    those lines are built (board_order, board_lines). Raises LeagueNotFound when `after` is no
+    entrant on the board."""
+    now = now or timezone.now()
     limit = limit or BOARD_PAGE
-    lines = [*board.ranked, *board.unranked]
+    order = board_order(competition, now=now)
+    places = order.places
     start = 0
     if after is not None:
-        position = next((n for n, line in enumerate(lines) if line.entry.pk == after), None)
+        position = next((n for n, (pk, _) in enumerate(places) if pk == after), None)
         if position is None:
             raise LeagueNotFound(f"entrant {after} on this leaderboard")
         start = position + 1
     end = start + limit
-    split = len(board.ranked)
+    split = order.split
+    lines = board_lines(places[start:end], now)
+    shown_ranked = max(0, min(end, split) - start)
     return BoardPage(
-        ranked=lines[start : min(end, split)],
-        unranked=lines[max(start, split) : end],
-        ranked_end=end > split or end >= len(lines),
-        after=lines[end - 1].entry.pk if end < len(lines) else None,
+        ranked=lines[:shown_ranked],
+        unranked=lines[shown_ranked:],
+        ranked_end=end > split or end >= len(places),
+        after=places[end - 1][0] if end < len(places) else None,
     )
-
-
-def _replace_rank(line: BoardLine, rank: int) -> BoardLine:
-    fields = {name: getattr(line, name) for name in BoardLine.__slots__}
-    return BoardLine(**{**fields, "rank": rank})
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,17 +319,15 @@ class LadderRecord:
 
 def records(entries: QuerySet[Entry], *, now: Any = None) -> list[LadderRecord]:
     """The ladders of these entries (a bot's, or a person's) with rank, history and
-    head-to-head."""
+    head-to-head: the rank from each ladder's board_order, never its every line."""
+    now = now or timezone.now()
     found = []
     for entry in entries.filter(competition__kind=Competition.Kind.LADDER).select_related(
         "competition", "user", "bot__owner"
     ):
-        board = leaderboard(entry.competition, now=now)
-        ranked = {line.entry.pk: line for line in board.ranked}
-        line = ranked.get(entry.pk) or next(
-            (line for line in board.unranked if line.entry.pk == entry.pk),
-            _line(entry, Rating.objects.filter(entry=entry).first(), now or timezone.now()),
-        )
+        order = board_order(entry.competition, now=now)
+        rank = next((rank for pk, rank in order.places if pk == entry.pk), None)
+        line = _line(entry, Rating.objects.filter(entry=entry).first(), now, rank)
         found.append(
             LadderRecord(entry.competition, line, line.rank, history(entry), head_to_head(entry))
         )

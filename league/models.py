@@ -320,6 +320,40 @@ class Division(models.Model):
         return f"{self.name} of {self.season}"
 
 
+class ClubRecord(models.Model):
+    """One entrant's totals over a club's closed seasons, added to as each season closes
+    (league/seasons.py `season_close`, from the final tables it writes): the all-time table
+    reads these rows and the tables of the seasons still open, never every season's tables."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="records")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    bot = models.ForeignKey(Bot, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    seasons = models.PositiveIntegerField(default=0)
+    played = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    league_points = models.IntegerField(default=0)
+    # First (a shared first counts) in the top division of a closed season.
+    titles = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["club", "-league_points", "-wins"]
+        constraints = [
+            # NULLs are distinct: the user pair binds people's rows, the bot pair bots'.
+            models.UniqueConstraint(fields=["club", "user"], name="club_record_user_unique"),
+            models.UniqueConstraint(fields=["club", "bot"], name="club_record_bot_unique"),
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False, bot__isnull=True)
+                | models.Q(user__isnull=True, bot__isnull=False),
+                name="club_record_is_a_person_or_a_bot",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user or self.bot} in {self.club}: {self.league_points} points"
+
+
 class DivisionEntry(models.Model):
     """An entrant's place in a division of a season."""
 

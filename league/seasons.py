@@ -30,6 +30,7 @@ from league.errors import CompetitionError, NotClubAdmin, SeasonError
 from league.models import (
     Bye,
     Club,
+    ClubRecord,
     Competition,
     Division,
     DivisionEntry,
@@ -440,13 +441,41 @@ def season_close(*, season: Season, admin: Any) -> Season:
                 f"{len(left)} fixtures have not finished (rule a forfeit to end one)",
                 code="fixtures-unfinished",
             )
-        for division in season.divisions.all():
-            division.final_table = [line.as_dict() for line in standings.division_table(division)]
+        divisions = list(season.divisions.select_related("season__competition"))
+        tables = standings.division_tables(divisions)
+        for division in divisions:
+            division.final_table = [line.as_dict() for line in tables[division.pk]]
             division.save(update_fields=["final_table"])
         season.status = Season.Status.CLOSED
         season.closed_at = timezone.now()
         season.save(update_fields=["status", "closed_at"])
+        add_to_club_records(season, [(d, tables[d.pk]) for d in divisions])
     return season
+
+
+def add_to_club_records(
+    season: Season, tables: list[tuple[Division, list[standings.StandingLine]]]
+) -> None:
+    """Add a closed season's final tables to its club's all-time rows (ClubRecord), under a
+    lock on the club so two seasons closing at once both count."""
+    Club.objects.select_for_update().filter(pk=season.club_id).first()
+    lines: dict[tuple[int | None, int | None], standings.AllTimeLine] = {}
+    entrants = standings.entrant_keys(Entry.objects.filter(competition=season.competition_id))
+    standings.add_season(lines, season, tables, entrants)
+    records = {
+        (record.user_id, record.bot_id): record
+        for record in ClubRecord.objects.filter(club=season.club_id)
+    }
+    for (user, bot), line in lines.items():
+        record = records.get((user, bot)) or ClubRecord(
+            club_id=season.club_id, user_id=user, bot_id=bot
+        )
+        record.seasons += line.seasons
+        record.played += line.played
+        record.wins += line.wins
+        record.league_points += line.league_points
+        record.titles += line.titles
+        record.save()
 
 
 def season_next(

@@ -19,10 +19,11 @@ from dataclasses import asdict, dataclass, field
 from itertools import groupby
 from typing import Any
 
-from django.db.models import F, Q
+from django.db.models import F, Q, QuerySet
 
 from league.models import (
     Club,
+    ClubRecord,
     Division,
     DivisionEntry,
     Entry,
@@ -342,28 +343,49 @@ class AllTimeLine:
 
 def club_all_time(club: Club) -> list[AllTimeLine]:
     """The club's all-time table over every season (every division): seasons entered, matches,
-    wins, league points, titles (first in a top division of a closed season)."""
+    wins, league points, titles (first in a top division of a closed season). The closed
+    seasons are the club's ClubRecord rows (added to as each closes, league/seasons.py); the
+    seasons still open (a draft or running one or two) are read from their tables: a constant
+    number of queries, and a cost that does not grow with the seasons played."""
     lines: dict[tuple[int | None, int | None], AllTimeLine] = {}
-    # An entrant is the same person or bot from season to season, not the same entry.
-    entrants = {
-        pk: (user, bot)
-        for pk, user, bot in Entry.objects.filter(competition__season__club=club).values_list(
-            "pk", "user_id", "bot_id"
-        )
-    }
-    seasons = list(club.seasons.select_related("competition").order_by("start_date", "pk"))
+    for record in ClubRecord.objects.filter(club=club).select_related("user", "bot"):
+        if record.bot is not None:
+            line = AllTimeLine(record.bot.name, "bot", None, record.bot_id)
+        else:
+            assert record.user is not None  # a person or a bot (a database constraint)
+            line = AllTimeLine(record.user.get_username(), "person", record.user_id)
+        line.seasons, line.played, line.wins = record.seasons, record.played, record.wins
+        line.league_points, line.titles = record.league_points, record.titles
+        lines[record.user_id, record.bot_id] = line
+    running = club.seasons.exclude(status=Season.Status.CLOSED)
+    entrants = entrant_keys(Entry.objects.filter(competition__season__in=running))
+    seasons = list(running.select_related("competition").order_by("start_date", "pk"))
     tables = seasons_tables(seasons)
     for season in seasons:
-        for division, table in tables[season.pk]:
-            for line in table:
-                total = lines.setdefault(
-                    entrants[line.entry],
-                    AllTimeLine(line.name, line.kind, line.user_id, entrants[line.entry][1]),
-                )
-                total.seasons += 1
-                total.played += line.played
-                total.wins += line.wins
-                total.league_points += line.league_points
-                closed = season.status == Season.Status.CLOSED
-                total.titles += closed and division.tier == 1 and line.rank == 1
+        add_season(lines, season, tables[season.pk], entrants)
     return sorted(lines.values(), key=lambda t: (-t.league_points, -t.wins, t.name))
+
+
+def entrant_keys(entries: QuerySet[Entry]) -> dict[int, tuple[int | None, int | None]]:
+    """Each entry's entrant, (user id, bot id), by entry id: an entrant is the same person or
+    bot from season to season, not the same entry."""
+    return {pk: (user, bot) for pk, user, bot in entries.values_list("pk", "user_id", "bot_id")}
+
+
+def add_season(
+    lines: dict[tuple[int | None, int | None], AllTimeLine],
+    season: Season,
+    tables: list[tuple[Division, list[StandingLine]]],
+    entrants: Mapping[int, tuple[int | None, int | None]],
+) -> None:
+    """Add one season's tables (seasons_tables) to all-time lines by entrant."""
+    closed = season.status == Season.Status.CLOSED
+    for division, table in tables:
+        for line in table:
+            key = entrants[line.entry]
+            total = lines.setdefault(key, AllTimeLine(line.name, line.kind, line.user_id, key[1]))
+            total.seasons += 1
+            total.played += line.played
+            total.wins += line.wins
+            total.league_points += line.league_points
+            total.titles += closed and division.tier == 1 and line.rank == 1

@@ -54,7 +54,7 @@ def dashboard_activity(request: HttpRequest) -> HttpResponse:
 
 def _live_context() -> dict[str, object]:
     # The ladders, for their matchmaking switch (staff/action_views.py pauses and resumes).
-    return {"figures": figures.dashboard(), "ladders": list(ladder_reads.ladders())}
+    return {"figures": figures.dashboard(), "ladders": list(ladder_reads.ladder_counts())}
 
 
 def _activity_context() -> dict[str, object]:

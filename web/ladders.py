@@ -185,10 +185,9 @@ def ladder(request: HttpRequest, slug: str) -> HttpResponse:
     """The leaderboard, the unranked entrants, and the signed-in person's entry forms."""
     found = ladder_or_404(slug)
     now = timezone.now()
-    board = ladder_reads.leaderboard(found, now=now)
     # A page of the board at a time: the lines after entry `?after=` (ladder_reads.board_page).
     try:
-        page = ladder_reads.board_page(board, after=boundary.integer(request.GET, "after"))
+        page = ladder_reads.board_page(found, after=boundary.integer(request.GET, "after"), now=now)
     except LeagueNotFound as error:
         raise Http404(error.message) from error
     rules, details = describe(found)

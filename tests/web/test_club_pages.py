@@ -120,3 +120,37 @@ def test_a_clubs_queries_do_not_grow_with_its_seasons(client):
     add_seasons(club, admin, 6, first=2)
     assert queries(client, f"/clubs/{club.slug}/") <= page
     assert queries(client, f"/api/clubs/{club.slug}") <= api
+
+
+def test_the_all_time_table_adds_each_season_as_it_closes_to_the_seasons_still_open(client):
+    # One bot in three seasons: two closed (the club's rows), one a draft (read from its table).
+    club, admin, _ = make_club()
+    bot = make_bot()
+    seasons = [
+        make_season(club, admin, start_date=datetime.date(2026, 1, 5) + datetime.timedelta(weeks=n))
+        for n in range(3)
+    ]
+    for season in seasons:
+        season_enter(season=season, actor=admin, bot=bot)
+        season_enter(season=season, actor=admin, bot=make_bot())
+    for season in seasons[:2]:
+        Season.objects.filter(pk=season.pk).update(status=Season.Status.RUNNING)
+        season_close(season=season, admin=admin)
+
+    lines = {
+        line["entrant"]["name"]: line
+        for line in client.get(f"/api/clubs/{club.slug}").json()["all_time"]
+    }
+    # Nothing played: each closed season's top division has every entrant sharing first place,
+    # so a title each; the draft season counts as entered, with no title.
+    assert (lines[bot.name]["seasons"], lines[bot.name]["titles"]) == (3, 2)
+    assert len(lines) == 1 + 3
+    assert sorted(line["seasons"] for line in lines.values()) == [1, 1, 1, 3]
+    # Closing the draft too adds it once, not again on every read.
+    Season.objects.filter(pk=seasons[2].pk).update(status=Season.Status.RUNNING)
+    season_close(season=seasons[2], admin=admin)
+    again = client.get(f"/api/clubs/{club.slug}").json()["all_time"]
+    line = next(line for line in again if line["entrant"]["name"] == bot.name)
+    assert (line["seasons"], line["titles"]) == (3, 3)
+    page = client.get(f"/clubs/{club.slug}/").content.decode()
+    assert f'<a href="/bots/{bot.pk}/">{bot.name}</a>' in page

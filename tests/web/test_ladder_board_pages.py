@@ -120,3 +120,28 @@ def test_the_boards_queries_and_size_do_not_grow_with_the_entrants():
     assert all(now[0] <= then[0] for now, then in zip(after, before, strict=True))
     body = client.get(f"/api/ladders/{ladder.slug}").json()
     assert len(body["ranked"]) + len(body["unranked"]) == 50
+
+
+def test_a_page_of_the_board_ranks_as_the_whole_board_does():
+    # Two entrants tied for second: the tie spans the pages' edge and keeps its shared rank.
+    ladder = make_competition()
+    entries = enter_bots(ladder, 5)
+    now = timezone.now()
+    for entry, mu in zip(entries[:4], (40.0, 30.0, 30.0, 20.0), strict=True):
+        Rating.objects.create(
+            competition=ladder, entry=entry, mu=mu, sigma=2.0, events=1, games=2,
+            last_played=now, rated_at=now,
+        )  # fmt: skip
+    whole = ladder_reads.leaderboard(ladder, now=now)
+    first = ladder_reads.board_page(ladder, limit=2, now=now)
+    second = ladder_reads.board_page(ladder, after=first.after, limit=2, now=now)
+    third = ladder_reads.board_page(ladder, after=second.after, limit=2, now=now)
+
+    paged = [*first.ranked, *second.ranked, *third.ranked]
+    assert [(line.entry.pk, line.rank) for line in paged] == [
+        (line.entry.pk, line.rank) for line in whole.ranked
+    ]
+    assert [line.rank for line in paged] == [1, 2, 2, 4]
+    assert [line.entry.pk for line in third.unranked] == [entries[4].pk]
+    assert (first.ranked_end, second.ranked_end, third.ranked_end) == (False, False, True)
+    assert third.after is None
