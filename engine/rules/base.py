@@ -373,7 +373,9 @@ class Ruleset:
 
     def next_anchor(self, state: State) -> Seat:
         # The dealer of the next hand is the seat left of the previous dealer.
-        return (state.dealer + 1) % state.seats
+        dealer = state.dealer
+        assert dealer is not None  # a family with a dealer (basic-plus has its own anchor)
+        return (dealer + 1) % state.seats
 
     def rng(self, d: Decision, purpose: str) -> random.Random:
         """A reproducible generator for a random choice the decider records in an event.
