@@ -107,16 +107,17 @@ def _field_values(deep: bool) -> list[str]:
 
 def copier_source(deep: bool, native: bool = False) -> str:
     """The body of `State.fork` (deep=False) or `State.copy` (deep=True), generated from the
-    dataclass's fields (as dataclasses generates `__init__`): every field's assignment spelled
-    out, which costs less than a loop over names or `dataclasses.replace` (this runs once per
-    decide and per replay). `native`: the statement the compiled engine's build writes into the
-    class (one call of the compiled constructor with every field, which costs less there than a
-    bare instance and a store per field); otherwise a bare instance and one store per field."""
-    values = _field_values(deep)
-    if native:
-        return f"return State({', '.join(values)})"
-    stores = [f"new.{f.name} = {value}" for f, value in zip(fields(State), values, strict=True)]
-    return "\n".join(["new = _new(State)", *stores, "return new"])
+    dataclass's fields (as dataclasses generates `__init__`): a bare instance and every field's
+    assignment spelled out, which costs less than a loop over names, `dataclasses.replace` or
+    the dataclass's `__init__` (this runs once per decide and per replay). `native`: the
+    statements the compiled engine's build writes into the class, where a bare instance is
+    made by `State.__new__`."""
+    new = "State.__new__(State)" if native else "_new(State)"
+    stores = [
+        f"new.{f.name} = {value}"
+        for f, value in zip(fields(State), _field_values(deep), strict=True)
+    ]
+    return "\n".join([f"new = {new}", *stores, "return new"])
 
 
 def _copier(name: str, deep: bool) -> Any:

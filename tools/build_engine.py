@@ -46,6 +46,7 @@ MODULES = (
     "engine.state",
     "engine.view",
     "engine.rules.decision",
+    "engine.rules.listing",
     "engine.rules.quick",
 )
 # The compiled modules' shared library: engine/_compiled__mypyc<SUFFIX>.
@@ -106,10 +107,12 @@ def copy_sources() -> None:
     text = state.read_text()
     for name, deep in (("fork", False), ("copy", True)):
         placeholder = f"raise NotImplementedError  # generated: {name}"
-        assignment = f'State.{name} = _copier("{name}", deep={deep})  # type: ignore[method-assign]\n'
+        assignment = f'State.{name} = _copier("{name}", deep={deep})'
+        assignment += "  # type: ignore[method-assign]\n"
         if text.count(placeholder) != 1 or text.count(assignment) != 1:
-            raise SystemExit(f"engine/state.py: no single placeholder and assignment of {name}")
-        text = text.replace(placeholder, copier_source(deep, native=True))
+            raise RuntimeError(f"engine/state.py: no single placeholder and assignment of {name}")
+        body = copier_source(deep, native=True).replace("\n", "\n        ")
+        text = text.replace(placeholder, body)
         text = text.replace(assignment, "")
     state.write_text(text)
     (WORK / "mypy.ini").write_text(MYPY_CONFIG)
@@ -147,12 +150,12 @@ def check_import() -> None:
         "import engine\n"
         "assert engine.COMPILED, 'the engine did not load its compiled modules'\n"
         "import engine.state, engine.rules.quick\n"
-        "assert engine.state.__file__.endswith(%r), engine.state.__file__\n"
+        f"assert engine.state.__file__.endswith({SUFFIX!r}), engine.state.__file__\n"
         "v = engine.Variant.from_spec({'rules': 'official'})\n"
         "s = v.replay(v.start(2, seed=1))\n"
         "for _ in range(20):\n"
         "    s = v.replay(v.decide(s, v.legal_commands(s, s.to_act[0])[-1]), s)\n"
-    ) % SUFFIX
+    )
     env = {k: v for k, v in os.environ.items() if k != "UNO_ENGINE_PURE"}
     run = subprocess.run(
         [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, env=env
