@@ -44,7 +44,6 @@ MODULES = (
     "engine.events",
     "engine.scoring",
     "engine.state",
-    "engine.view",
     "engine.rules.decision",
     "engine.rules.listing",
     "engine.rules.quick",

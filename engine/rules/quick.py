@@ -21,6 +21,7 @@ new option or hook makes a game slower until it is taught here, never different.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from engine.cards import (
     COLOR_OF,
@@ -134,14 +135,14 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
     playable_on = _PLAYABLE
     fork = State.fork
 
-    def general(state: State, command: Command) -> list[Event]:
+    def general(state: State, command: Any) -> list[Event]:
         """The general way's decision (or refusal), left in memo."""
         decision = general_decision(state, command)
         events = decision.events
         memo[0] = (state, events, len(events), decision.state)
         return events
 
-    def decide(state: State, command: Command) -> list[Event]:
+    def decide(state: State, command: Any) -> list[Event]:
         """`Variant.decide`: a usual play, draw, pass, accept or challenge in one pass, and
         anything else the general way."""
         pending = state.pending
