@@ -11,16 +11,16 @@ safe and a step costs what it changes. Callers may keep and compare every state 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Final
 
 from engine.cards import Card, Color
 
 Seat = int
 Pending = dict[str, Any]
 
-PLAYING = "playing"
-HAND_OVER = "hand-over"
-MATCH_OVER = "match-over"
+PLAYING: Final = "playing"
+HAND_OVER: Final = "hand-over"
+MATCH_OVER: Final = "match-over"
 
 
 @dataclass(slots=True)
