@@ -1,12 +1,14 @@
 # `make run` for a local site with demo data, `make test` for the whole suite.
-# Needs GNU make and python3; nothing else (SQLite and in-process Celery are the defaults).
+# Needs GNU make and python3; nothing else (SQLite and in-process Celery are the defaults). With
+# the C compiler Python's extensions build with, both also compile the engine's hot modules
+# (`engine`, below); without one the engine runs pure Python.
 
 VENV := .venv
 BIN := $(VENV)/bin
 # Lives inside the venv, so deleting .venv also forgets that it was installed.
 STAMP := $(VENV)/requirements.stamp
 
-.PHONY: .venv run test lint typecheck bench soak
+.PHONY: .venv engine run test lint typecheck bench soak
 
 .venv: $(STAMP)
 
@@ -15,6 +17,16 @@ $(STAMP): requirements.txt requirements-dev.txt
 	$(BIN)/pip install --quiet -r requirements-dev.txt
 	touch $@
 
+# The compiled engine (docs/architecture.md "The compiled engine"): mypyc, from the pinned mypy,
+# compiles the engine's hot modules into extension modules beside their sources, rebuilt when an
+# engine source changes. A build that fails (no C compiler, no Python headers) says why and
+# leaves the pure-Python engine, which runs the same games; UNO_ENGINE_PURE=1 forces it.
+ENGINE_SOURCES := $(wildcard engine/*.py engine/rules/*.py)
+engine/compiled.json: $(STAMP) $(ENGINE_SOURCES) tools/build_engine.py
+	-$(BIN)/python tools/build_engine.py
+
+engine: engine/compiled.json
+
 # Without a broker nothing runs the beat schedule, so run_periodic runs it in a second process.
 # The shell execs runserver, which so becomes run_periodic's parent: however runserver ends
 # (Ctrl-C, a kill, a crash), run_periodic sees its parent gone and stops within a second.
@@ -22,13 +34,13 @@ run: export DEBUG := 1
 # The demo's ladder plays while someone visits the site and rests 10 minutes after the last
 # visit (league/rest.py), so an idle `make run` stops growing.
 run: export LEAGUE_LADDER_REST_SECONDS ?= 600
-run: .venv
+run: .venv engine
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py seed_demo
 	$(BIN)/python manage.py run_periodic --stop-with-parent & \
 	exec $(BIN)/python manage.py runserver 127.0.0.1:8000
 
-test: .venv
+test: .venv engine
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 # html-validate for tests/web/test_html_valid.py (skipped without it, but under CI), exactly as
@@ -55,7 +67,7 @@ $(VENV)/bench.stamp: requirements-bench.txt $(STAMP)
 
 # Every benchmark (docs/performance.md), on PostgreSQL and Redis found or started as CI does:
 # bench/run prints each one's figures and, at the end, each one's last line with the load.
-bench: $(VENV)/bench.stamp
+bench: $(VENV)/bench.stamp engine
 	PYTHON=$(BIN)/python bash bench/run
 
 # The soak (soak/, docs/reliability.md): 200 games of every family for 5 minutes on loopback,

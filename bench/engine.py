@@ -12,6 +12,12 @@ Usage (from the repository root):
     pip install -r requirements-bench.txt
     python3 bench/engine.py [--games N] [--seed S] [--rounds R]
 
+The engine runs compiled when its extension is built (`make engine`, tools/build_engine.py;
+docs/architecture.md "The compiled engine"): then the same bench runs a second time in a child
+process with UNO_ENGINE_PURE=1, the pure-Python engine against RLCard measured anew in that
+run, and its ratio is printed as ``pure-Python ratio: X.XX`` before the last line (the
+compiled engine's). ``--no-pure`` skips that second run.
+
 Output: RLCard games/s through its two public loops (``env.run`` with agents, and the bare
 ``env.step`` loop), our games/s, our mean commands per game, our replay throughput (events/s,
 target >= 300,000), and as the very last line ``ratio: X.XX`` = our games/s / the games/s of
@@ -82,8 +88,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
+import subprocess
 import sys
 import time
 import traceback
@@ -380,6 +388,11 @@ def main(argv=None) -> int:
         help="alternate the two sides in this many chunks (default: %(default)s)",
     )
     p.add_argument(
+        "--no-pure",
+        action="store_true",
+        help="with the compiled engine, do not run the pure-Python engine's bench after it",
+    )
+    p.add_argument(
         "--rlcard-raw",
         action="store_true",
         help="also print RLCard's game-level loop speed (info only, not in ratio)",
@@ -411,6 +424,12 @@ def main(argv=None) -> int:
         f"seed {args.seed}, {args.rounds} alternating rounds"
     )
     print(f"python {platform.python_version()} ({platform.python_implementation()}), {rl.versions}")
+    compiled = ours is not None and sys.modules["engine"].COMPILED
+    print(
+        "engine: compiled (mypyc)"
+        if compiled
+        else "engine: pure Python (UNO_ENGINE_PURE=1, or no compiled extension built)"
+    )
     sys.stdout.flush()
 
     # Warm up both sides (untimed), then measure in alternating chunks.
@@ -497,8 +516,34 @@ def main(argv=None) -> int:
         f"ours {WALL['ours']:.2f} s)"
     )
     print(f"the ratio is our games/s / the faster RLCard loop's ({faster}), in CPU time")
+    if compiled and not args.no_pure:
+        print(f"compiled ratio, this run: {our_gps / rl_gps:.2f}")
+        sys.stdout.flush()
+        pure = pure_ratio(argv)
+        print(f"pure-Python ratio: {pure}" if pure else "pure-Python ratio: (its run failed)")
     print(f"ratio: {our_gps / rl_gps:.2f}")
     return 0
+
+
+def pure_ratio(argv: list[str] | None) -> str | None:
+    """The same bench with the pure-Python engine (UNO_ENGINE_PURE=1), in a child process: its
+    ratio, or None if it failed. Its RLCard figures and ours are printed indented."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    env = {**os.environ, "UNO_ENGINE_PURE": "1"}
+    run = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), *args, "--no-pure"],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    lines = run.stdout.splitlines()
+    for line in lines:
+        if line.startswith(("RLCard (env.reset", "ours (", "engine:")):
+            print(f"  pure run: {line}")
+    if run.returncode != 0 or not lines or not lines[-1].startswith("ratio: "):
+        print(run.stderr[-2000:], file=sys.stderr)
+        return None
+    return lines[-1].removeprefix("ratio: ")
 
 
 if __name__ == "__main__":

@@ -8,30 +8,30 @@ can trust its input. Anything wrong raises `IllegalCommand` with a stable `code`
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from typing import Any
+from typing import Any, Final
 
 from engine.cards import CARD_CODES, COLORS
 
 Command = dict[str, Any]
 
-PLAY = "play"
-DRAW = "draw"
-PASS = "pass"
-CALL_UNO = "call-uno"
-CATCH = "catch"
-CHALLENGE = "challenge"
-ACCEPT = "accept"
-CHOOSE_COLOR = "choose-color"
-SWAP = "swap"
-PRECOMMIT = "precommit"
-SUBMIT = "submit"
-APPROVE = "approve"
-SUBSTITUTE = "substitute"
-RETURN = "return"
-NEXT_HAND = "next-hand"
-CLOSE_WINDOW = "close-window"
+PLAY: Final = "play"
+DRAW: Final = "draw"
+PASS: Final = "pass"
+CALL_UNO: Final = "call-uno"
+CATCH: Final = "catch"
+CHALLENGE: Final = "challenge"
+ACCEPT: Final = "accept"
+CHOOSE_COLOR: Final = "choose-color"
+SWAP: Final = "swap"
+PRECOMMIT: Final = "precommit"
+SUBMIT: Final = "submit"
+APPROVE: Final = "approve"
+SUBSTITUTE: Final = "substitute"
+RETURN: Final = "return"
+NEXT_HAND: Final = "next-hand"
+CLOSE_WINDOW: Final = "close-window"
 
-SYSTEM_COMMANDS = frozenset({NEXT_HAND, CLOSE_WINDOW})
+SYSTEM_COMMANDS: Final = frozenset({NEXT_HAND, CLOSE_WINDOW})
 
 # The fields each command needs, and those it may carry besides `type` and `seat`.
 _OPTIONAL_FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {

@@ -68,7 +68,7 @@ def drawn_anchor(seed: str, purpose: str, seats: int) -> int:
     return random.Random(f"{seed}:{purpose}").randrange(seats)
 
 
-def deal_commitment(seed: str, hand: int, deck: list[Card]) -> str:
+def deal_commitment(seed: Any, hand: Any, deck: Any) -> str:
     """The public commitment to hand `hand`'s deck order, recorded in its hand-started.
 
     SHA-256 over a canonical JSON array of a tag, the seed, the hand and the deck. The seed in

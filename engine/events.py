@@ -13,59 +13,67 @@ them with states already handed out (`State.fork`), so it puts a changed copy in
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from engine.cards import COLOR_OF, DECK, WILD_DRAW4
 from engine.state import HAND_OVER, MATCH_OVER, PLAYING, State
 
 Event = dict[str, Any]
 
-MATCH_STARTED = "match-started"  # seats, seed (hidden), ages (optional), variant, rules_version
+# seats, seed (hidden), ages (optional), variant, rules_version
+MATCH_STARTED: Final = "match-started"
 # hand, seats, dealer (None: basic-plus), first, hand_size, deck, commitment (the public hash
 # of the deck and the seed, dealing.deal_commitment; None or absent in hands dealt before it)
-HAND_STARTED = "hand-started"
-CARD_FLIPPED = "card-flipped"  # card: the top of the draw pile turned onto the discard pile
-CARD_REINSERTED = "card-reinserted"  # card, position: a flipped wild-draw4 back into the draw pile
-PILE_RESHUFFLED = "pile-reshuffled"  # order: the discard pile (less its top) as the new draw pile
-CARDS_DRAWN = "cards-drawn"  # seat, cards, reason
-CARD_PLAYED = "card-played"  # seat, card, color (named colour or None), source ("hand" | "lane")
-COLOR_CHOSEN = "color-chosen"  # seat, color
-DIRECTION_CHANGED = "direction-changed"  # direction (1 clockwise, -1 counter-clockwise)
-PROMPTED = "prompted"  # to_act, pending: what the game now waits for
-UNO_OWED = "uno-owed"  # seat: down to one card without calling; catchable
-UNO_CALLED = "uno-called"  # seat
-UNO_EXPIRED = "uno-expired"  # seats: the catch window closed
-UNO_CAUGHT = "uno-caught"  # seat (catcher), target
-UNO_PENALIZED = "uno-penalized"  # seat, reason: a basic-plus false call or wrong catch
-CHALLENGE_RESOLVED = "challenge-resolved"  # seat (challenger), target, guilty, hand
-LANE_FILLED = "lane-filled"  # seat, cards: precommitted to the back of the lane
-LANE_FLUSHED = "lane-flushed"  # seat, cards: the lane back into the regular hand
-HANDS_SWAPPED = "hands-swapped"  # seat, target: two seats exchange hands (newno 7)
-HANDS_ROTATED = "hands-rotated"  # direction: every hand passes one seat that way (newno 0)
-CARD_SUBMITTED = "card-submitted"  # seat, dealer, card, color, uno: face down to the dealer
-SUBMISSION_KEPT = "submission-kept"  # seat (submitter), dealer, card: into the dealer's hand
-CARD_RETURNED = "card-returned"  # seat (submitter), dealer, card, submitted
-TURN_PASSED = "turn-passed"  # seat: a censorship dealer with nothing to play, not drawing
-HAND_ENDED = "hand-ended"  # winner, cards_left, points, gained, scores, hands_won
-MATCH_ENDED = "match-ended"  # winner, places, scores
+HAND_STARTED: Final = "hand-started"
+CARD_FLIPPED: Final = "card-flipped"  # card: the top of the draw pile turned onto the discard pile
+# card, position: a flipped wild-draw4 back into the draw pile
+CARD_REINSERTED: Final = "card-reinserted"
+# order: the discard pile (less its top) as the new draw pile
+PILE_RESHUFFLED: Final = "pile-reshuffled"
+CARDS_DRAWN: Final = "cards-drawn"  # seat, cards, reason
+# seat, card, color (named colour or None), source ("hand" | "lane")
+CARD_PLAYED: Final = "card-played"
+COLOR_CHOSEN: Final = "color-chosen"  # seat, color
+DIRECTION_CHANGED: Final = "direction-changed"  # direction (1 clockwise, -1 counter-clockwise)
+PROMPTED: Final = "prompted"  # to_act, pending: what the game now waits for
+UNO_OWED: Final = "uno-owed"  # seat: down to one card without calling; catchable
+UNO_CALLED: Final = "uno-called"  # seat
+UNO_EXPIRED: Final = "uno-expired"  # seats: the catch window closed
+UNO_CAUGHT: Final = "uno-caught"  # seat (catcher), target
+UNO_PENALIZED: Final = "uno-penalized"  # seat, reason: a basic-plus false call or wrong catch
+CHALLENGE_RESOLVED: Final = "challenge-resolved"  # seat (challenger), target, guilty, hand
+LANE_FILLED: Final = "lane-filled"  # seat, cards: precommitted to the back of the lane
+LANE_FLUSHED: Final = "lane-flushed"  # seat, cards: the lane back into the regular hand
+HANDS_SWAPPED: Final = "hands-swapped"  # seat, target: two seats exchange hands (newno 7)
+HANDS_ROTATED: Final = "hands-rotated"  # direction: every hand passes one seat that way (newno 0)
+CARD_SUBMITTED: Final = "card-submitted"  # seat, dealer, card, color, uno: face down to the dealer
+SUBMISSION_KEPT: Final = "submission-kept"  # seat (submitter), dealer, card: into the dealer's hand
+CARD_RETURNED: Final = "card-returned"  # seat (submitter), dealer, card, submitted
+TURN_PASSED: Final = "turn-passed"  # seat: a censorship dealer with nothing to play, not drawing
+HAND_ENDED: Final = "hand-ended"  # winner, cards_left, points, gained, scores, hands_won
+MATCH_ENDED: Final = "match-ended"  # winner, places, scores
 
 # Facts about who plays a seat, written by the service (games/), never decided by the rules. They
 # move no card, so the fold keeps them for the record only; the projections and the workers read
 # them from the log (docs/event-store.md, "Seat facts").
-SEAT_FORFEITED = "seat-forfeited"  # seat, reason: placed last; the default bot plays it from now
-SEAT_HANDED_OVER = "seat-handed-over"  # seat, reason: the default bot plays it from now, no forfeit
-FALLBACK_PLAYED = "fallback-played"  # seat, reason: the default bot's move for it follows
-VACATION_TAKEN = "vacation-taken"  # seat, days, until: the seat's clock pauses until then
-SEAT_FACTS = frozenset({SEAT_FORFEITED, SEAT_HANDED_OVER, FALLBACK_PLAYED, VACATION_TAKEN})
+# seat, reason: placed last; the default bot plays it from now
+SEAT_FORFEITED: Final = "seat-forfeited"
+# seat, reason: the default bot plays it from now, no forfeit
+SEAT_HANDED_OVER: Final = "seat-handed-over"
+FALLBACK_PLAYED: Final = "fallback-played"  # seat, reason: the default bot's move for it follows
+VACATION_TAKEN: Final = "vacation-taken"  # seat, days, until: the seat's clock pauses until then
+SEAT_FACTS: Final = frozenset({SEAT_FORFEITED, SEAT_HANDED_OVER, FALLBACK_PLAYED, VACATION_TAKEN})
 # A league's ruling on a fixture's game (league/services.py); it moves no card either.
-FIXTURE_RETIMED = "fixture-retimed"  # deadline (ISO 8601), note: the fixture's deadline moved
+# deadline (ISO 8601), note: the fixture's deadline moved
+FIXTURE_RETIMED: Final = "fixture-retimed"
 # A staff ruling on a person's turn clock (staff/actions.py); it moves no card either.
-DEADLINE_EXTENDED = "deadline-extended"  # seat, deadline (ISO 8601), note: the turn's new end
-SERVICE_FACTS = SEAT_FACTS | {FIXTURE_RETIMED, DEADLINE_EXTENDED}
+# seat, deadline (ISO 8601), note: the turn's new end
+DEADLINE_EXTENDED: Final = "deadline-extended"
+SERVICE_FACTS: Final = SEAT_FACTS | {FIXTURE_RETIMED, DEADLINE_EXTENDED}
 # A staff ruling that ends the match where it stands (staff/actions.py): no winner, no places,
 # no match-ended, so no result, standing or rating counts the game. Not a service fact: it
 # changes the state (the match is over), so a command decided before it is refused.
-GAME_ABORTED = "game-aborted"  # reason: why the staff ended it
+GAME_ABORTED: Final = "game-aborted"  # reason: why the staff ended it
 
 
 # A to_act of one seat, shared (a tuple never changes); every seat a deal can have.

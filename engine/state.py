@@ -11,16 +11,16 @@ safe and a step costs what it changes. Callers may keep and compare every state 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Final
 
 from engine.cards import Card, Color
 
 Seat = int
 Pending = dict[str, Any]
 
-PLAYING = "playing"
-HAND_OVER = "hand-over"
-MATCH_OVER = "match-over"
+PLAYING: Final = "playing"
+HAND_OVER: Final = "hand-over"
+MATCH_OVER: Final = "match-over"
 
 
 @dataclass(slots=True)
@@ -28,8 +28,9 @@ class State:
     seats: int
     seed: str
     hand_number: int = 0
-    dealer: Seat = 0
-    # The seat that dealt the hand is `dealer`; `first` is basic-plus's first seat.
+    # The seat that dealt the hand (None in basic-plus, which has no dealer); `first` is
+    # basic-plus's first seat.
+    dealer: Seat | None = 0
     first: Seat = 0
     hands: list[list[Card]] = field(default_factory=list)
     # Precognitive lanes, front card first; always present, empty without the modifier.
@@ -61,15 +62,17 @@ class State:
     # Ruleset-specific facts (newno ages, censorship rulings); values are never mutated in place.
     extra: dict[str, Any] = field(default_factory=dict)
 
-    # fork and copy are generated from the fields below (`_copier`), one statement per field,
-    # so that a new field is copied by both without being named twice.
+    # fork and copy are generated from the fields below (`copier_source`), one statement per
+    # field, so that a new field is copied by both without being named twice. The pure engine
+    # execs them below; the compiled engine's build writes the same statements in place of the
+    # two `raise` lines (tools/build_engine.py, docs/architecture.md "The compiled engine").
     def fork(self) -> State:
         """A new state sharing every list and dict with this one, for the fold to change."""
-        raise NotImplementedError  # replaced below by the generated copy
+        raise NotImplementedError  # generated: fork
 
     def copy(self) -> State:
         """A deep copy: its lists and dicts are its own, free to change in place."""
-        raise NotImplementedError  # replaced below by the generated copy
+        raise NotImplementedError  # generated: copy
 
     def cards_held(self, seat: Seat) -> int:
         """Every card a seat holds, its precognitive lane included (what uno and winning count)."""
@@ -83,13 +86,10 @@ class State:
         return (seat + self.direction * steps) % self.seats
 
 
-def _copier(name: str, deep: bool) -> Any:
-    """A function copying a State field by field, generated from its dataclass fields (as
-    dataclasses generates `__init__`): every field's assignment spelled out, which costs less
-    than a loop over names or `dataclasses.replace` (this runs once per decide and per replay).
-    `deep`: each list and dict field gets a copy of its own (a list of lists, lists of its own),
-    from the field's annotation."""
-    lines = [f"def {name}(self):", "    new = _new(State)"]
+def _field_values(deep: bool) -> list[str]:
+    """Each field's value in a copy of `self`, in field order. `deep`: each list and dict field
+    gets a copy of its own (a list of lists, lists of its own), from the field's annotation."""
+    values = []
     for f in fields(State):
         value = f"self.{f.name}"
         kind = str(f.type)
@@ -101,15 +101,36 @@ def _copier(name: str, deep: bool) -> Any:
             value = f"{value}[:]"
         elif deep and kind.startswith("dict["):
             value = f"dict({value})"
-        lines.append(f"    new.{f.name} = {value}")
-    lines.append("    return new")
+        values.append(value)
+    return values
+
+
+def copier_source(deep: bool, native: bool = False) -> str:
+    """The body of `State.fork` (deep=False) or `State.copy` (deep=True), generated from the
+    dataclass's fields (as dataclasses generates `__init__`): a bare instance and every field's
+    assignment spelled out, which costs less than a loop over names, `dataclasses.replace` or
+    the dataclass's `__init__` (this runs once per decide and per replay). `native`: the
+    statements the compiled engine's build writes into the class, where a bare instance is
+    made by `State.__new__`."""
+    new = "State.__new__(State)" if native else "_new(State)"
+    stores = [
+        f"new.{f.name} = {value}"
+        for f, value in zip(fields(State), _field_values(deep), strict=True)
+    ]
+    return "\n".join([f"new = {new}", *stores, "return new"])
+
+
+def _copier(name: str, deep: bool) -> Any:
+    """`State.fork` or `State.copy` for the pure engine: `copier_source` as a function."""
+    body = copier_source(deep).replace("\n", "\n    ")
     namespace: dict[str, Any] = {"_new": object.__new__, "State": State}
-    exec("\n".join(lines), namespace)
+    exec(f"def {name}(self):\n    {body}", namespace)
     function = namespace[name]
     function.__qualname__ = f"State.{name}"
     function.__doc__ = getattr(State, name).__doc__
     return function
 
 
+# The compiled engine's build removes these two lines (its class has the statements in place).
 State.fork = _copier("fork", deep=False)  # type: ignore[method-assign]
 State.copy = _copier("copy", deep=True)  # type: ignore[method-assign]

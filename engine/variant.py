@@ -10,6 +10,7 @@ from engine.commands import Command, free_commands
 from engine.events import MATCH_STARTED, Event, apply, initial_state
 from engine.rules import Precognitive, Ruleset, find_ruleset
 from engine.rules.decision import Decision
+from engine.rules.listing import quick_listing
 from engine.rules.quick import Decided, quick_decide
 from engine.state import Seat, State
 from engine.view import event_view, state_view
@@ -42,6 +43,11 @@ class Variant:
         quick = quick_decide(ruleset, self._memo)
         if quick is not None:
             self.decide = quick  # type: ignore[method-assign, assignment]
+        # A family that lists the base's way answers its usual turn in one step
+        # (rules/listing.py), the same listing as its `legal_commands`.
+        listing = quick_listing(ruleset, Ruleset)
+        if listing is not None:
+            self.legal_commands = listing  # type: ignore[method-assign, assignment]
 
     @classmethod
     def from_spec(cls, spec: Mapping[str, Any]) -> Variant:

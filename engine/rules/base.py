@@ -9,7 +9,6 @@ anything leaves the engine.
 
 from __future__ import annotations
 
-import functools
 import random
 import secrets
 from collections import Counter
@@ -33,10 +32,7 @@ from engine.commands import (
     CATCH,
     CHALLENGE,
     CHOOSE_COLOR,
-    DRAW,
     NEXT_HAND,
-    PASS,
-    PLAY,
     SYSTEM_COMMANDS,
     Command,
     IllegalCommand,
@@ -60,6 +56,7 @@ from engine.events import (
     initial_state,
 )
 from engine.rules.decision import Decision, Handler
+from engine.rules.listing import DRAW_TEMPLATES, PASS_TEMPLATES, card_plays, plain_plays
 from engine.rules.options import choice_option, int_option
 from engine.scoring import SCORINGS, hand_events
 from engine.state import HAND_OVER, MATCH_OVER, PLAYING, Pending, Seat, State
@@ -69,10 +66,6 @@ from engine.state import HAND_OVER, MATCH_OVER, PLAYING, Pending, Seat, State
 # shape (about half the cost of building it from its keys): the same keys in the same order,
 # a new dict every time.
 _SEATS = range(len(DECK))
-_PLAY: Final = [{"type": PLAY, "seat": seat, "card": "", "uno": False} for seat in _SEATS]
-_PLAY_UNO: Final = [{"type": PLAY, "seat": seat, "card": "", "uno": True} for seat in _SEATS]
-_DRAW: Final = [{"type": DRAW, "seat": seat} for seat in _SEATS]
-_PASS: Final = [{"type": PASS, "seat": seat} for seat in _SEATS]
 _TURN: Final = [{"type": "play", "seat": seat} for seat in _SEATS]
 _PLAYED: Final = [
     {"type": CARD_PLAYED, "seat": seat, "card": "", "color": None, "source": "hand"}
@@ -98,8 +91,6 @@ _READ_OFTEN: Final = (
     "challenge_wild_draw4",
     "false_uno_penalized",
 )
-_NO_UNO: Final = (False,)
-_BOTH: Final = (False, True)
 
 
 def turn_event(seat: Seat) -> Event:
@@ -139,17 +130,6 @@ def plain_play_leaves(state: State, seat: Seat, card: Card, color: str | None, u
     ):
         return left
     return 0
-
-
-@functools.cache
-def _black_plays(seat: Seat, card: Card, unos: tuple[bool, ...]) -> tuple[Command, ...]:
-    """A black card's listed plays while it leaves cards in hand: once per colour, with each
-    uno choice (templates: copied before they are handed out)."""
-    return tuple(
-        {"type": PLAY, "seat": seat, "card": card, "color": color, "uno": uno}
-        for color in COLORS
-        for uno in unos
-    )
 
 
 class Ruleset:
@@ -373,7 +353,9 @@ class Ruleset:
 
     def next_anchor(self, state: State) -> Seat:
         # The dealer of the next hand is the seat left of the previous dealer.
-        return (state.dealer + 1) % state.seats
+        dealer = state.dealer
+        assert dealer is not None  # a family with a dealer (basic-plus has its own anchor)
+        return (dealer + 1) % state.seats
 
     def rng(self, d: Decision, purpose: str) -> random.Random:
         """A reproducible generator for a random choice the decider records in an event.
@@ -616,31 +598,18 @@ class Ruleset:
     def turn_options(self, state: State, seat: Seat, pending: Pending) -> list[Command]:
         kind = pending["type"]
         if kind == "play":
-            hand = state.hands[seat]
-            options: list[Command] = []
-            if self.plain_listing and len(hand) + len(state.lanes[seat]) > 2:
+            if self.plain_listing and len(state.hands[seat]) + len(state.lanes[seat]) > 2:
                 # playable_cards and play_options in one pass, for a hand that no play leaves
                 # with one card (no uno to call).
-                discard = state.discard
-                playable = PLAYABLE_ON[discard[-1] if discard else None, state.color]
-                plain = _PLAY[seat]
-                listed: list[Card] = []
-                for card in hand:
-                    if card not in playable or card in listed:
-                        continue
-                    listed.append(card)
-                    if COLOR_OF[card] is None:
-                        options += map(dict.copy, _black_plays(seat, card, _NO_UNO))
-                    else:
-                        options.append({**plain, "card": card})
-            else:
-                for card in self.playable_cards(state, seat):
-                    options += self.play_options(state, seat, card)
-            options.append(_DRAW[seat].copy())
+                return plain_plays(state, seat)
+            options: list[Command] = []
+            for card in self.playable_cards(state, seat):
+                options += self.play_options(state, seat, card)
+            options.append(DRAW_TEMPLATES[seat].copy())
             return options
         if kind == "drawn":
             options = self.play_options(state, seat, pending["card"])
-            options.append(_PASS[seat].copy())
+            options.append(PASS_TEMPLATES[seat].copy())
             return options
         if kind == "color":
             return [{"type": CHOOSE_COLOR, "seat": seat, "color": c} for c in COLORS]
@@ -650,11 +619,7 @@ class Ruleset:
 
     def play_options(self, state: State, seat: Seat, card: Card) -> list[Command]:
         left = len(state.hands[seat]) + len(state.lanes[seat]) - 1  # state.cards_held, inlined
-        unos = _BOTH if left == 1 and self.owes_uno(state, seat) else _NO_UNO
-        if COLOR_OF[card] is not None or left == 0:  # a black card that goes out names no colour
-            play = {**_PLAY[seat], "card": card}
-            return [play, {**_PLAY_UNO[seat], "card": card}] if unos is _BOTH else [play]
-        return list(map(dict.copy, _black_plays(seat, card, unos)))
+        return card_plays(seat, card, left, left == 1 and self.owes_uno(state, seat))
 
 
 def with_colors(options: list[Command]) -> list[Command]:

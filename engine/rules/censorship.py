@@ -170,7 +170,9 @@ class Censorship(Official):
         """The submission, whether it is legal, and the dealer's legal cards."""
         submission = state.extra["submission"]
         legal = self.legal_for(state, submission["seat"], submission["card"])
-        return submission, legal, self.playable_cards(state, state.dealer)
+        dealer = state.dealer
+        assert dealer is not None  # censorship has a dealer
+        return submission, legal, self.playable_cards(state, dealer)
 
     def on_approve(self, d: Decision, command: Command) -> None:
         state = d.state

@@ -48,7 +48,9 @@ class Official(Ruleset):
             d.emit({"type": CARD_REINSERTED, "card": card, "position": position})
             self.flip(d)
             return
-        left = state.next_seat(state.dealer)
+        dealer = state.dealer
+        assert dealer is not None  # official and the families over it have a dealer
+        left = state.next_seat(dealer)
         rank = RANK_OF[card]
         if rank == "skip":
             self.begin_turn(d, state.next_seat(left))
@@ -58,7 +60,7 @@ class Official(Ruleset):
         elif rank == "reverse":
             # The dealer plays first and play goes counter-clockwise.
             d.emit({"type": DIRECTION_CHANGED, "direction": -1})
-            self.begin_turn(d, state.dealer)
+            self.begin_turn(d, dealer)
         elif COLOR_OF[card] is None:
             # A flipped wild (or a wild-draw4 with no card left to flip): the seat left of the
             # dealer names the colour, then takes its turn.

@@ -21,6 +21,7 @@ new option or hook makes a game slower until it is taught here, never different.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, Final
 
 from engine.cards import (
     COLOR_OF,
@@ -56,7 +57,7 @@ Decide = Callable[[State, Command], list[Event]]
 # PLAYABLE_ON as plain dicts, top card -> colour in force -> the cards playable on them: two
 # exact dicts' lookups cost less than hashing a tuple, and a colour no decision names is in
 # neither (KeyError: the general way asks PLAYABLE_ON itself).
-_PLAYABLE: dict[Card, dict[Color | None, frozenset[Card]]] = {}
+_PLAYABLE: Final[dict[Card, dict[Color | None, frozenset[Card]]]] = {}
 for (_top, _color), _cards in PLAYABLE_ON.items():
     if _top is not None:
         _PLAYABLE.setdefault(_top, {})[_color] = _cards
@@ -65,17 +66,17 @@ for (_top, _color), _cards in PLAYABLE_ON.items():
 # The events a quick step emits, one of each per seat: a step copies one and sets what varies
 # (a copy of a small dict costs about half of building it from its keys), so the events are new
 # dicts with the same keys in the same order. Every seat a deal can have has its own.
-_SEATS = range(len(DECK))
-_PLAYED: list[Event] = [
+_SEATS: Final = range(len(DECK))
+_PLAYED: Final[list[Event]] = [
     {"type": CARD_PLAYED, "seat": seat, "card": "", "color": None, "source": "hand"}
     for seat in _SEATS
 ]
-_DRAWN: list[Event] = [
+_DRAWN: Final[list[Event]] = [
     {"type": CARDS_DRAWN, "seat": seat, "cards": None, "reason": "draw"} for seat in _SEATS
 ]
-_TURN: list[Pending] = [{"type": "play", "seat": seat} for seat in _SEATS]
+_TURN: Final[list[Pending]] = [{"type": "play", "seat": seat} for seat in _SEATS]
 # A state's to_act for one seat: a tuple, shared as it never changes.
-_ONE: list[tuple[Seat]] = [(seat,) for seat in _SEATS]
+_ONE: Final[list[tuple[Seat]]] = [(seat,) for seat in _SEATS]
 
 
 # Every method a quick step stands for: a family that overrides any of them goes the general
@@ -134,14 +135,14 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
     playable_on = _PLAYABLE
     fork = State.fork
 
-    def general(state: State, command: Command) -> list[Event]:
+    def general(state: State, command: Any) -> list[Event]:
         """The general way's decision (or refusal), left in memo."""
         decision = general_decision(state, command)
         events = decision.events
         memo[0] = (state, events, len(events), decision.state)
         return events
 
-    def decide(state: State, command: Command) -> list[Event]:
+    def decide(state: State, command: Any) -> list[Event]:
         """`Variant.decide`: a usual play, draw, pass, accept or challenge in one pass, and
         anything else the general way."""
         pending = state.pending
