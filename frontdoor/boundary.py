@@ -31,6 +31,7 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 
 INVALID_CHARACTERS = "invalid-characters"
 INVALID_NUMBER = "invalid-number"
+TOO_LONG = "too-long"
 # The API's code for a body that does not parse (DRF's ParseError), kept for JSON in forms too.
 PARSE_ERROR = "parse_error"
 
@@ -134,6 +135,16 @@ def integer(
             code=INVALID_NUMBER,
         )
     return int(value)
+
+
+def text(data: QueryDict | Mapping[str, Any], name: str, max_length: int) -> str:
+    """The text `data[name]` (a query string's or a form's), stripped, "" when absent; longer
+    than `max_length` characters is BadInput `too-long` (a search no name could match, which
+    would still cost the database a scan)."""
+    value = str(data.get(name, "") or "").strip()
+    if len(value) > max_length:
+        raise BadInput(f"{name} has at most {max_length} characters", code=TOO_LONG)
+    return value
 
 
 # Form bodies the middleware reads (any other body, JSON for one, is its parser's to check).

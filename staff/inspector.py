@@ -285,6 +285,8 @@ def game_facts(game: Game) -> GameFacts:
 # Search --------------------------------------------------------------------------------------
 
 SEARCH_LIMIT = 50
+# The longest search: longer than any username, bot name, strategy or competition slug.
+QUERY_LENGTH = 150
 GAME_ID = re.compile(r"^#?(\d+)$")
 
 

@@ -66,7 +66,8 @@ def _activity_context() -> dict[str, object]:
 @require_GET
 def game_search(request: HttpRequest) -> HttpResponse:
     """Games by id, player, bot or competition slug (`?q=`), each linking to its inspector."""
-    query = request.GET.get("q", "").strip()
+    # Longer than any name: 400 `too-long` (frontdoor/boundary.py), not a scan of every seat.
+    query = boundary.text(request.GET, "q", inspector.QUERY_LENGTH)
     # A page at a time, the next older than the last game shown (`before`, a game id: games
     # before it need not match, so any id is a place in the list; not a number is 400).
     before = boundary.integer(request.GET, "before")

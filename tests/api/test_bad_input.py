@@ -107,3 +107,24 @@ def test_an_echoed_lone_surrogate_is_encodable_in_any_error():
     assert response is not None and response.status_code == 400
     assert json.dumps(response.data, ensure_ascii=False).encode("utf-8")
     assert response.data["errors"]["kind"] == ['"\ufffd" is not a valid choice.']
+
+
+@pytest.mark.parametrize("key", ["after", "before"])
+def test_a_page_mark_past_any_stored_number_is_a_400_not_a_500(key):
+    """`?after=` and `?before=` of 30 digits: PostgreSQL's integers hold none of them."""
+    game, people = people_game(FAMILIES["official"], seats=2)
+    client = signed_in(people[0])
+    bot = Bot.objects.create(owner=people[0], name="pager", kind=Bot.Kind.BUILTIN, strategy="greedy")
+    huge = "9" * 30
+    urls = [
+        f"/api/games/{game.pk}/events?{key}={huge}",
+        f"/api/games?status=finished&{key}={huge}",
+        f"/api/notifications?{key}={huge}",
+        f"/api/bots/{bot.pk}?{key}={huge}",
+    ]
+    for url in urls:
+        answer = client.get(url)
+        # A page, or a typed refusal (a 400, or a 404 for a game no id that long names).
+        assert answer.status_code in (200, 400, 404), (url, answer.status_code)
+        if answer.status_code != 200:
+            assert answer.json()["code"] and answer.json()["message"]

@@ -360,3 +360,13 @@ def test_the_log_is_shown_a_window_at_a_time(played, monkeypatch):
 
     for bad, status in (("0", 404), (str(last + 1), 404), ("x", 400)):
         assert client.get(f"/staff/games/{played.pk}/?log={bad}").status_code == status, bad
+
+
+def test_a_search_longer_than_any_name_is_a_400_with_its_reason():
+    """A `q` of 100,000 characters matched against every seat's names ran into the database's
+    statement timeout (a 503); no name, slug or id is that long, so it is refused at once."""
+    client = staff_client()
+    answer = client.get("/staff/games/", {"q": "x" * 100_000})
+    assert answer.status_code == 400
+    assert "too-long" in answer.content.decode()
+    assert client.get("/staff/games/", {"q": "x" * inspector.QUERY_LENGTH}).status_code == 200
