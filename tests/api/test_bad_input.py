@@ -114,7 +114,9 @@ def test_a_page_mark_past_any_stored_number_is_a_400_not_a_500(key):
     """`?after=` and `?before=` of 30 digits: PostgreSQL's integers hold none of them."""
     game, people = people_game(FAMILIES["official"], seats=2)
     client = signed_in(people[0])
-    bot = Bot.objects.create(owner=people[0], name="pager", kind=Bot.Kind.BUILTIN, strategy="greedy")
+    bot = Bot.objects.create(
+        owner=people[0], name="pager", kind=Bot.Kind.BUILTIN, strategy="greedy"
+    )
     huge = "9" * 30
     urls = [
         f"/api/games/{game.pk}/events?{key}={huge}",
