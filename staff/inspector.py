@@ -18,9 +18,10 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, Q
 
+from bots.strategies import STRATEGIES
 from games import store
 from games.game_settings import GameSettings
-from games.models import Game, Seat
+from games.models import Bot, Game, Seat
 from games.repository import repository
 from games.seats import effective
 from league.models import Competition
@@ -316,11 +317,14 @@ def search(
     if query:
         by_slug = Competition.objects.filter(slug__icontains=query).values_list("pk", "slug")
         matching = dict(by_slug)
-        condition = (
-            Q(seats__user__username__icontains=query)
-            | Q(seats__bot__icontains=query)
-            | Q(seats__registered_bot__name__icontains=query)
-        )
+        # The matching people, bots and strategies first (small tables), then their seats by
+        # the indexed ids: a join that matched parts of names scanned every seat ever sat.
+        people = get_user_model().objects.filter(username__icontains=query).values("pk")
+        bots = Bot.objects.filter(name__icontains=query).values("pk")
+        condition = Q(seats__user__in=people) | Q(seats__registered_bot__in=bots)
+        strategies = [name for name in STRATEGIES if query.lower() in name]
+        if strategies:
+            condition |= Q(seats__bot__in=strategies)
         if matching:
             condition |= Q(context__competition__in=list(matching))
         if (number := GAME_ID.match(query)) is not None:
