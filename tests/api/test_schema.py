@@ -5,18 +5,21 @@ from __future__ import annotations
 
 import io
 
+import pytest
 import yaml
 from django.core.management import call_command
 
 
-def schema() -> dict:
+@pytest.fixture(scope="module")
+def document() -> dict:
+    """The schema as `manage.py spectacular --validate --fail-on-warn` writes it, made once for
+    the module (about a second and a half of CPU each time); no test changes it."""
     out = io.StringIO()
     call_command("spectacular", "--validate", "--fail-on-warn", stdout=out)
     return yaml.safe_load(out.getvalue())
 
 
-def test_the_schema_is_valid_and_describes_the_games_shapes():
-    document = schema()
+def test_the_schema_is_valid_and_describes_the_games_shapes(document):
     components = document["components"]["schemas"]
 
     game = components["GameOutput"]["properties"]
@@ -34,9 +37,7 @@ def test_the_schema_is_valid_and_describes_the_games_shapes():
     assert {"200", "400", "403", "404", "409", "422"} <= set(command["responses"])
 
 
-def test_every_operation_lists_its_error_responses():
-    document = schema()
-
+def test_every_operation_lists_its_error_responses(document):
     for path, operations in document["paths"].items():
         for method, operation in operations.items():
             statuses = set(operation["responses"])
@@ -45,8 +46,7 @@ def test_every_operation_lists_its_error_responses():
             assert statuses - {"200", "201", "202", "204"}, f"{method} {path} lists no error"
 
 
-def test_a_pull_bots_command_is_described_as_a_persons_is():
-    document = schema()
+def test_a_pull_bots_command_is_described_as_a_persons_is(document):
     components = document["components"]["schemas"]
 
     for path in ("/api/games/{game_id}/commands", "/api/bot/games/{game_id}/commands"):
@@ -55,12 +55,10 @@ def test_a_pull_bots_command_is_described_as_a_persons_is():
         assert components[name]["properties"]["command"]["$ref"].endswith("/CommandShape"), path
 
 
-def test_every_operation_that_reads_a_personal_token_lists_its_refusal():
+def test_every_operation_that_reads_a_personal_token_lists_its_refusal(document):
     """A wrong or revoked token is 401 `token-invalid` wherever the token is read, on the
     public reads too (found by tests/api/test_schemathesis.py); a token lacking a scope, or no
     credentials at all, is 403."""
-    document = schema()
-
     for path, operations in document["paths"].items():
         for method, operation in operations.items():
             schemes = {name for item in operation.get("security", []) for name in item}
@@ -68,10 +66,10 @@ def test_every_operation_that_reads_a_personal_token_lists_its_refusal():
                 assert {"401", "403"} <= set(operation["responses"]), f"{method} {path}"
 
 
-def test_a_bots_url_is_text_not_a_uri_since_only_webhook_bots_have_one():
+def test_a_bots_url_is_text_not_a_uri_since_only_webhook_bots_have_one(document):
     """A pull or built-in bot's url is "", which `format: uri` would call invalid (found by
     tests/api/test_schemathesis.py)."""
-    components = schema()["components"]["schemas"]
+    components = document["components"]["schemas"]
 
     for name in ("BotOutput", "RegisteredOutput"):
         assert "format" not in components[name]["properties"]["url"], name
