@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.urls import path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from api import (
     analysis,
@@ -95,7 +95,7 @@ urlpatterns = [
     path("ratings", ratings.pools, name="ratings"),
     path("ratings/<str:family>", ratings.board, name="ratings-board"),
     path("schemas/<slug:name>.json", published_schemas.schema_document, name="bot-schema"),
-    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("schema/", published_schemas.OpenApiDocumentView.as_view(), name="schema"),
     # Swagger UI with its init script served apart (`?script`) and no inline style, so that the
     # Content-Security-Policy needs no 'unsafe-inline' (config/settings.py).
     path(
