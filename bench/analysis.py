@@ -13,7 +13,7 @@ seat; the median of `--rounds`), and last `separation: Z`: the z-score of random
 against the strongest's (positive when random's decisions cost more, as its win rate is lower).
 
 Usage (from the repository root): PYTHONPATH=. .venv/bin/python bench/analysis.py
-  [--rules official] [--matches 12] [--target 100] [--playouts N] [--rounds 3] [--jobs 1]
+  [--rules official] [--matches 72] [--target 100] [--playouts N] [--rounds 3] [--jobs 1]
   [--smoke]
 `--smoke`: two matches of one hand, two playouts, one CPU round on a 100-point match (seconds).
 """
@@ -82,7 +82,7 @@ def one_match(
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="official")
-    parser.add_argument("--matches", type=int, default=12)
+    parser.add_argument("--matches", type=int, default=72)
     parser.add_argument("--target", type=int, default=100)
     parser.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS)
     parser.add_argument("--rounds", type=int, default=3)
