@@ -10,13 +10,18 @@ import yaml
 from django.core.management import call_command
 
 
-@pytest.fixture(scope="module")
-def document() -> dict:
-    """The schema as `manage.py spectacular --validate --fail-on-warn` writes it, made once for
-    the module (about a second and a half of CPU each time); no test changes it."""
+def schema() -> dict:
+    """The schema as `manage.py spectacular --validate --fail-on-warn` writes it."""
     out = io.StringIO()
     call_command("spectacular", "--validate", "--fail-on-warn", stdout=out)
     return yaml.safe_load(out.getvalue())
+
+
+@pytest.fixture(scope="module")
+def document() -> dict:
+    """The schema made once for the module (about a second and a half of CPU each time); no
+    test changes it."""
+    return schema()
 
 
 def test_the_schema_is_valid_and_describes_the_games_shapes(document):
