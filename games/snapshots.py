@@ -167,10 +167,11 @@ def decode(text: str) -> tuple[Event, State]:
     names = [f.name for f in fields(State)]
     if sorted(values) != sorted(names):
         raise SnapshotError("the snapshot's fields are not the State's")
-    state = _new_state(State)
+    # State.__new__: the compiled engine's State (docs/architecture.md "The compiled engine")
+    # refuses object.__new__; each field then set as the engine's own copies set them.
+    state = State.__new__(State)
     for name in names:
-        # object.__setattr__: a State that becomes frozen is still restored field by field.
-        object.__setattr__(state, name, _value(values[name]))
+        setattr(state, name, _value(values[name]))
     return dict(data["started"]), state
 
 
@@ -212,8 +213,6 @@ def _value(data: Any) -> Any:
         return {_value(k): _value(v) for k, v in items}
     raise SnapshotError(f"unknown kind {kind!r} in a snapshot")
 
-
-_new_state = object.__new__
 
 # Above any version a game can reach (PositiveIntegerField).
 _NO_END = 2**31 - 1

@@ -40,6 +40,7 @@ from league.errors import EntryRefused
 from league.models import (
     Bye,
     Club,
+    ClubRecord,
     Competition,
     Division,
     DivisionEntry,
@@ -373,6 +374,15 @@ class DivisionAdmin(ReadOnlyAdmin[Division]):
     list_display = ("name", "season", "tier", "promote", "relegate")
     list_filter = ("season",)
     list_select_related = ("season__competition", "season__club")
+
+
+@admin.register(ClubRecord)
+class ClubRecordAdmin(ReadOnlyAdmin[ClubRecord]):
+    """A club's all-time table, season by closed season (league/seasons.py `season_close`)."""
+
+    list_display = ("club", "user", "bot", "seasons", "played", "wins", "league_points", "titles")
+    list_filter = ("club",)
+    list_select_related = ("club", "user", "bot")
 
 
 @admin.register(SiteVisit)
