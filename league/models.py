@@ -17,6 +17,7 @@ from django.db import models
 
 from engine import Variant
 from games.models import Bot
+from games.models.bots import person_or_bot
 
 # A webhook decision holds a worker for the whole wait (bots/remote/webhook_turns.py).
 MAX_BOT_TIMEOUT = 30.0
@@ -173,16 +174,12 @@ class Entry(models.Model):
     class Meta:
         verbose_name_plural = "entries"
         ordering = ["competition", "joined_at", "pk"]
-        constraints = [
-            # NULLs are distinct: the user pair binds user entries, the bot pair bot entries.
-            models.UniqueConstraint(fields=["competition", "user"], name="entry_user_unique"),
-            models.UniqueConstraint(fields=["competition", "bot"], name="entry_bot_unique"),
-            models.CheckConstraint(
-                condition=models.Q(user__isnull=False, bot__isnull=True)
-                | models.Q(user__isnull=True, bot__isnull=False),
-                name="entry_is_a_person_or_a_bot",
-            ),
-        ]
+        constraints = person_or_bot(
+            "competition",
+            user_unique="entry_user_unique",
+            bot_unique="entry_bot_unique",
+            check="entry_is_a_person_or_a_bot",
+        )
 
     def __str__(self) -> str:
         return f"{self.entrant} in {self.competition}"
@@ -339,16 +336,12 @@ class ClubRecord(models.Model):
 
     class Meta:
         ordering = ["club", "-league_points", "-wins"]
-        constraints = [
-            # NULLs are distinct: the user pair binds people's rows, the bot pair bots'.
-            models.UniqueConstraint(fields=["club", "user"], name="club_record_user_unique"),
-            models.UniqueConstraint(fields=["club", "bot"], name="club_record_bot_unique"),
-            models.CheckConstraint(
-                condition=models.Q(user__isnull=False, bot__isnull=True)
-                | models.Q(user__isnull=True, bot__isnull=False),
-                name="club_record_is_a_person_or_a_bot",
-            ),
-        ]
+        constraints = person_or_bot(
+            "club",
+            user_unique="club_record_user_unique",
+            bot_unique="club_record_bot_unique",
+            check="club_record_is_a_person_or_a_bot",
+        )
 
     def __str__(self) -> str:
         return f"{self.user or self.bot} in {self.club}: {self.league_points} points"

@@ -17,6 +17,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 from games.models import Bot
+from games.models.bots import person_or_bot
 
 
 class Tournament(models.Model):
@@ -157,15 +158,12 @@ class Entry(models.Model):
     class Meta:
         verbose_name_plural = "entries"
         ordering = ["tournament", "entered_at", "pk"]
-        constraints = [
-            models.UniqueConstraint(fields=["tournament", "user"], name="tournament_entry_user"),
-            models.UniqueConstraint(fields=["tournament", "bot"], name="tournament_entry_bot"),
-            models.CheckConstraint(
-                condition=models.Q(user__isnull=False, bot__isnull=True)
-                | models.Q(user__isnull=True, bot__isnull=False),
-                name="tournament_entry_person_or_bot",
-            ),
-        ]
+        constraints = person_or_bot(
+            "tournament",
+            user_unique="tournament_entry_user",
+            bot_unique="tournament_entry_bot",
+            check="tournament_entry_person_or_bot",
+        )
 
     def __str__(self) -> str:
         return f"{self.name} in {self.tournament}"

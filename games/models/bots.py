@@ -2,8 +2,26 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
+
+
+def person_or_bot(within: str, *, user_unique: str, bot_unique: str, check: str) -> list[Any]:
+    """The constraints of a row that stands for a person or a registered bot `within` a parent
+    (an entry of a competition or a tournament, a club's record): exactly one of `user` and
+    `bot` set, and each at most once in its parent. NULLs are distinct, so the user pair binds
+    people's rows and the bot pair bots'."""
+    return [
+        models.UniqueConstraint(fields=[within, "user"], name=user_unique),
+        models.UniqueConstraint(fields=[within, "bot"], name=bot_unique),
+        models.CheckConstraint(
+            condition=models.Q(user__isnull=False, bot__isnull=True)
+            | models.Q(user__isnull=True, bot__isnull=False),
+            name=check,
+        ),
+    ]
 
 
 class Bot(models.Model):
