@@ -3,11 +3,11 @@
 kombu's Redis channel builds a new `redis.Redis` for every synchronous call it makes: each task
 published (`delay`), each queue size asked. Building one fills its table of response callbacks,
 about 170 entries, and cost 130 of the 580 µs of CPU a `delay` took (docs/performance.md, "API",
-"Fifth pass"). A person's command through the API publishes one task (games/dispatch.py), and
-so do the workers' dispatches. A `redis.Redis` is safe to share: each command takes a connection
-from the channel's pool and gives it back. This transport keeps one client per channel, and
-makes it anew when the channel's pool changes (kombu drops its pools when a channel closes or
-its connection is lost).
+"What made the difference"). A person's command through the API publishes one task
+(games/dispatch.py), and so do the workers' dispatches. A `redis.Redis` is safe to share: each
+command takes a connection from the channel's pool and gives it back. This transport keeps one
+client per channel, and makes it anew when the channel's pool changes (kombu drops its pools
+when a channel closes or its connection is lost).
 
 settings.py names it as CELERY_BROKER_TRANSPORT for a redis:// broker (a rediss:// one keeps
 kombu's own, which turns TLS on by its name).

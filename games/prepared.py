@@ -56,11 +56,11 @@ def default_db() -> BaseDatabaseWrapper:
 
     Django keeps each thread's wrappers in an asgiref Local, whose every read asks asyncio for a
     running loop and catches the RuntimeError that says there is none: about 10,000
-    instructions, paid by every append and hot read (docs/performance.md, "Event store", "Fifth
-    pass"). In a thread with no running loop the Local reads a plain `threading.local`, which
-    is read here directly; anything else (an async thread, a wrapper not made yet in this
-    thread, another asgiref) goes through `connections`. tests/games/test_prepared.py holds the
-    two the same object."""
+    instructions, paid by every append and hot read (docs/performance.md, "Event store", "What
+    made the difference"). In a thread with no running loop the Local reads a plain
+    `threading.local`, which is read here directly; anything else (an async thread, a wrapper
+    not made yet in this thread, another asgiref) goes through `connections`.
+    tests/games/test_prepared.py holds the two the same object."""
     if _get_running_loop() is None:
         storage = getattr(connections._connections, "_storage", None)  # type: ignore[attr-defined]
         if type(storage) is threading.local:
@@ -108,9 +108,9 @@ def _run(db: BaseDatabaseWrapper, sql: str, params: Params, take: Callable[[Any]
         db.ensure_connection()
         raw = db.connection
     # Django's thread check, called only when its own first test fails: 3,900 instructions of an
-    # append's 155,000 (docs/performance.md, "Event store", "Fifth pass"). _thread_ident is
-    # Django's private attribute; tests/games/test_prepared.py pins that it is the thread that
-    # made the wrapper, and that another thread is refused as Django refuses it.
+    # append's 155,000 (docs/performance.md, "Event store", "What made the difference").
+    # _thread_ident is Django's private attribute; tests/games/test_prepared.py pins that it is
+    # the thread that made the wrapper, and that another thread is refused as Django refuses it.
     if db._thread_ident != get_ident():  # type: ignore[attr-defined]
         db.validate_thread_sharing()
     if db.queries_logged:
@@ -129,7 +129,8 @@ def _run(db: BaseDatabaseWrapper, sql: str, params: Params, take: Callable[[Any]
             # Django loads timestamptz through a Python subclass of psycopg's pure-Python loader
             # (to set its connection's time zone); in UTC, psycopg's own C loader gives the same
             # datetimes (tzinfo datetime.UTC) at a fraction of the cost: 4% of an API request's
-            # Python went to these columns (docs/performance.md, "API", "Fifth pass").
+            # Python went to these columns (docs/performance.md, "API", "What made the
+            # difference").
             cursor.adapters.register_loader(_TIMESTAMPTZ, _FAST_TIMESTAMPTZ)
     if db.execute_wrappers:
         wrapped = db.make_cursor(_Prepared(cursor))  # type: ignore[arg-type]

@@ -86,7 +86,7 @@ def seated(game: Game, seats: list[Seat]) -> Game:
     # The game's seats query has its filter deferred, as Django's related managers defer it:
     # built only when something asks for the query (a filter, an update, an aggregate), never
     # for reading the rows below (building it on every read: 464 µs a read against 220, and 5.4%
-    # of a request's samples in the API's "Third pass"). tests/games/test_rows.py pins what
+    # of a request's samples: docs/performance.md, "API"). tests/games/test_rows.py pins what
     # Django does with them: the seats answer without a query, and a filter, an update or an
     # aggregate stays within this game.
     prefetched: QuerySet[Seat] = QuerySet(model=Seat)

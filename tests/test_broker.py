@@ -1,5 +1,5 @@
 """config/broker.py: Celery's Redis transport keeps one Redis client per channel, and every task
-sent still reaches the queue (docs/performance.md, "API", "Fifth pass")."""
+sent still reaches the queue (docs/performance.md, "API", "What made the difference")."""
 
 from __future__ import annotations
 

@@ -3,9 +3,9 @@ connection is idle, in use and well.
 
 With CONN_HEALTH_CHECKS, Django checks a persistent connection before its first use in each
 request with `SELECT 1`: a round trip, and a statement the server parses and runs, on every
-request (6.5% of an API request's work, docs/performance.md "API", "Third pass"). It exists to
-notice a connection the server has dropped (a restart, `pg_terminate_backend`, a failover) and
-to open a new one instead of failing the request.
+request (6.5% of an API request's work, docs/performance.md "API", "What made the difference").
+It exists to notice a connection the server has dropped (a restart, `pg_terminate_backend`, a
+failover) and to open a new one instead of failing the request.
 
 A server that drops a connection says so on its socket: it sends its last message (FATAL,
 terminating connection) and closes it, or its process dies and the kernel closes it. Either
