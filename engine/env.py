@@ -28,7 +28,6 @@ engine imports either, so `import engine` never needs them.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -43,8 +42,8 @@ from pettingzoo.utils.wrappers.order_enforcing import (
     AECOrderEnforcingIterator,
 )
 
-from engine.cards import Card
-from engine.commands import CLOSE_WINDOW, NEXT_HAND, PLAY, PRECOMMIT, Command
+from engine.commands import Command
+from engine.env_core import Chance, Core
 from engine.env_spaces import (
     ABOUT,
     ACTION_INDEX,
@@ -62,7 +61,6 @@ from engine.env_spaces import (
     OBSERVATION_SIZE,
     OFFSETS,
     PENDING_TYPES,
-    PLAIN_PLAY,
     WAIT,
     WAIT_ACTION,
     ActionKey,
@@ -74,7 +72,7 @@ from engine.env_spaces import (
     encode,
     encode_into,
 )
-from engine.state import HAND_OVER, MATCH_OVER, State
+from engine.state import State
 from engine.variant import Variant
 
 # The action table and the observation encoding are env_spaces.py's; training scripts import
@@ -128,41 +126,6 @@ Observation = dict[str, Any]
 Action = int | np.integer[Any] | None
 
 
-class Chance:
-    """The decision the selected agent is asked for: the legal commands by action, and the
-    precommit being chosen slot by slot."""
-
-    __slots__ = ("seat", "optional", "legal", "choices", "lane_count", "lane_uno", "chosen", "mask")
-
-    def __init__(
-        self,
-        seat: int,
-        optional: bool,
-        legal: list[Command],
-        choices: dict[int, Command],
-        lane_count: int = 0,
-        lane_uno: bool = False,
-        chosen: list[Card] | None = None,
-        mask: MaskArray | None = None,
-    ) -> None:
-        self.seat = seat
-        self.optional = optional
-        self.legal = legal
-        self.choices = choices
-        # > 0: a precommit of this many cards is among the legal commands.
-        self.lane_count = lane_count
-        # The precommit may carry the uno call (on its last slot).
-        self.lane_uno = lane_uno
-        self.chosen: list[Card] = [] if chosen is None else chosen
-        self.mask: MaskArray = np.zeros(N_ACTIONS, np.int8) if mask is None else mask
-
-
-# The actions of the commands that name no card, colour or seat: one lookup by their type.
-_PLAIN_KIND: dict[str, int] = {
-    str(key[0]): index for index, key in enumerate(ACTIONS) if len(key) == 1 and key[0] != WAIT
-}
-
-
 class LazyInfo(dict[str, Any]):
     """The selected agent's info: a dict whose entries are made when it is first read.
 
@@ -176,8 +139,9 @@ class LazyInfo(dict[str, Any]):
 
     __slots__ = ("_making",)
 
-    def __init__(self, making: tuple[Any, ...]) -> None:  # dict's __new__ made it empty
-        self._making: tuple[Any, ...] | None = making
+    # Made empty, then given what makes it (`_making`) by the env (engine/env_core.py): no
+    # __init__ of its own, so making one runs no Python code.
+    _making: tuple[Any, ...] | None
 
     def _load(self) -> None:
         making = self._making
@@ -283,7 +247,6 @@ class UnoEnv(AECEnv[str, Observation, Action]):
             raise ValueError(f"render_mode must be human, ansi or None, not {render_mode!r}")
         self.seats = seats
         self.reward_mode = reward
-        self.max_steps = max_steps
         self.render_mode = render_mode
         self.possible_agents = [f"seat_{seat}" for seat in range(seats)]
         # One space object per agent, each returned every time (pettingzoo seeds them apart).
@@ -297,27 +260,45 @@ class UnoEnv(AECEnv[str, Observation, Action]):
             for agent in self.possible_agents
         }
         self.action_spaces = {agent: spaces.Discrete(N_ACTIONS) for agent in self.possible_agents}
-        self.state_: State | None = None
-        self.chance: Chance
-        # Each seat's observation vector, kept in a buffer of its own and brought up to date
-        # when the seat is asked (SeatEncoder); the selected agent's vector, the state it was
-        # encoded from and the agent it was offered to (observe encodes anew for anything
-        # else: another agent, a test's state).
-        self._encoders = [SeatEncoder(self.variant.ruleset, seats, seat) for seat in range(seats)]
-        self._vector: FloatArray = self._encoders[0].buffer
-        self._encoded: State | None = None
-        self._asked: str | None = None
-        # The selected agent's mask, kept in place: the actions set in it are `_masked`.
-        self._mask: MaskArray = np.zeros(N_ACTIONS, np.int8)
-        self._mask_m: memoryview[int] = self._mask.data
-        self._masked: list[int] = []
-        self._rewarded = False  # rewards were given (the match's end): step accumulates them
+        # The match, the selected agent's chance, its mask and each seat's observation: the
+        # compiled step machinery (engine/env_core.py), which keeps `agent_selection` and
+        # `infos` up to date as it asks each seat.
+        self._core = Core(self, self.variant, seats, self.possible_agents, LazyInfo, max_steps)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
+
+    # The match's state (None before reset), the env steps of the episode and the selected
+    # agent's chance: the core's.
+    @property
+    def state_(self) -> State | None:
+        return self._core.state
+
+    @state_.setter
+    def state_(self, state: State | None) -> None:
+        self._core.state = state
+
+    @property
+    def steps(self) -> int:
+        return self._core.steps
+
+    @property
+    def max_steps(self) -> int | None:
+        return self._core.max_steps
+
+    @max_steps.setter
+    def max_steps(self, max_steps: int | None) -> None:
+        self._core.max_steps = max_steps
+
+    @property
+    def chance(self) -> Chance:
+        chance = self._core.chance
+        if chance is None:
+            raise AttributeError("chance: call reset() first")
+        return chance
 
     # ----------------------------------------------------------------------- the episode
 
@@ -330,79 +311,32 @@ class UnoEnv(AECEnv[str, Observation, Action]):
         engine_seed = seed if seed is not None else int(self.np_random.integers(2**62))
         start = {k: v for k, v in (options or {}).items() if k in START_OPTIONS}
         events = self.variant.start(self.seats, seed=engine_seed, **start)
-        self.state_ = self.variant.replay(events)
-        # The events some seat has not been shown yet (each seat's info carries those since its
-        # previous info, as it may see them): `_log[0]` is the match's event number `_logged`.
-        self._log: list[dict[str, Any]] = list(events)
-        self._logged = 0
-        self._seen = [0] * self.seats
-        self.steps = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self._rewarded = False
-        self._asked = None
-        self._queue: list[tuple[int, bool]] | None = None
-        self._select()
+        self._core.reset(events, self.np_random)
 
     def step(self, action: Action) -> None:
         agent = self.agent_selection
-        if agent != self._asked:  # a finished agent (or one asked nothing: a bug)
+        if agent != self._core.asked:  # a finished agent (or one asked nothing: a bug)
             if self.terminations[agent] or self.truncations[agent]:
                 self._was_dead_step(action)
                 return
-        chance = self.chance
-        try:
-            index = int(action)  # type: ignore[arg-type]
-            legal = 0 <= index < N_ACTIONS and self._mask_m[index]
-        except (TypeError, ValueError):
-            legal = False
-        if not legal:
-            raise ValueError(f"action {action!r} is not legal for {agent} now (see its mask)")
-        self._cumulative_rewards[agent] = 0.0
-        # Rewards are given once, when the match ends (_finish): until then every agent's is 0
-        # and pettingzoo's _clear_rewards and _accumulate_rewards would change nothing.
-        if self._rewarded:
-            self._clear_rewards()
-            self._rewarded = False
-        self.steps += 1
-        command = chance.choices.get(index)
-        if command is not None:
-            self._send(command)
-        else:
-            key = ACTIONS[index]
-            if key[0] == WAIT:
-                assert self._queue is not None
-                self._queue.pop(0)
-                self._select()
-            else:  # a lane slot
-                chance.chosen.append(str(key[1]))
-                if len(chance.chosen) < chance.lane_count:
-                    self._offer(chance)  # The same seat chooses its next lane slot.
-                else:
-                    cards, uno = chance.chosen, bool(key[2])
-                    self._send({"type": PRECOMMIT, "seat": chance.seat, "cards": cards, "uno": uno})
-        if self.max_steps is not None and self.steps >= self.max_steps:
-            if self.agents and not any(self.terminations.values()):
-                self.truncations = dict.fromkeys(self.agents, True)
-                self._asked = None
-        if self._rewarded:
-            self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
+        self._core.step(action)
 
     def observe(self, agent: str) -> Observation:
         """The agent's observation: new arrays, the caller's to keep or change. The selected
-        agent's vector was brought up to date once, when it was asked (`_offer`), in its
-        buffer; each call returns a copy of it."""
-        if agent == self._asked and self.state_ is self._encoded:
-            return {"observation": self._vector.copy(), "action_mask": self._mask.copy()}
+        agent's vector was brought up to date once, when it was asked, in its buffer; each call
+        returns a copy of it."""
+        core = self._core
+        if agent == core.asked and core.state is core.encoded:
+            return {"observation": core.vector.copy(), "action_mask": core.mask.copy()}
         seat = self.possible_agents.index(agent)
         view = self.variant.view(self._state, seat)
-        chance = self.chance if agent == self.agent_selection and self._live(agent) else None
+        chance = core.chance if agent == self.agent_selection and self._live(agent) else None
         if chance is None:
             vector = encode(view)
             mask = np.zeros(N_ACTIONS, np.int8)
@@ -416,10 +350,11 @@ class UnoEnv(AECEnv[str, Observation, Action]):
     def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, Any]:
         """AECEnv.last, with observe's usual case inline."""
         agent = self.agent_selection
+        core = self._core
         if not observe:
             obs = None
-        elif agent == self._asked and self.state_ is self._encoded:
-            obs = {"observation": self._vector.copy(), "action_mask": self._mask.copy()}
+        elif agent == core.asked and core.state is core.encoded:
+            obs = {"observation": core.vector.copy(), "action_mask": core.mask.copy()}
         else:
             obs = self.observe(agent)
         return (
@@ -454,180 +389,18 @@ class UnoEnv(AECEnv[str, Observation, Action]):
 
     @property
     def _state(self) -> State:
-        if self.state_ is None:
+        state = self._core.state
+        if state is None:
             raise RuntimeError("call reset() first")
-        return self.state_
+        return state
 
     def _live(self, agent: str) -> bool:
         return agent in self.terminations and not (
             self.terminations[agent] or self.truncations[agent]
         )
 
-    def _send(self, command: Command) -> None:
-        """Decide `command`, then select who acts next (the system's commands included)."""
-        state, variant = self.state_, self.variant
-        assert state is not None
-        events = variant.decide(state, command)
-        self.state_ = variant.replay(events, state)
-        self._log += events
-        self._queue = None
-        self._select()
-
-    def _chances(self) -> list[tuple[int, bool]]:
-        """Who is asked, in the driver's order (bots/driver.py), and whether they may wait."""
-        state = self._state
-        pending = state.pending or {}
-        if not state.uncalled and "jump" not in pending and "seats" not in pending:
-            return [(state.to_act[0], False)]  # the usual turn: its seat, no choice to wait
-        rng = self.np_random
-        chances: list[tuple[int, bool]] = []
-        if state.uncalled:
-            owing = sorted(state.uncalled)
-            others = [s for s in range(state.seats) if s not in state.uncalled]
-            chances += [(s, True) for s in owing]
-            chances += [(s, True) for s in others if s not in state.to_act]
-        window = pending.get("jump")
-        if window is not None:
-            # Only the seats holding the card are asked, as the driver does: the scheduler may
-            # read the hands, the observations never do.
-            holders = [
-                s
-                for s in range(state.seats)
-                if s not in state.to_act and s != window["by"] and window["card"] in state.hands[s]
-            ]
-            chances += [(int(s), True) for s in rng.permutation(holders)]
-        if "seats" in pending:
-            eligible = list(state.to_act)
-            chances += [(int(s), True) for s in rng.permutation(eligible)]
-        else:
-            chances.append((state.to_act[0], False))
-        return chances
-
-    def _select(self) -> None:
-        """Move on to the next seat to ask, sending `next-hand` and `close-window` on the way."""
-        while True:
-            state = self.state_
-            assert state is not None
-            status = state.status
-            if status == MATCH_OVER:
-                self._finish()
-                return
-            if status == HAND_OVER:
-                self._send({"type": NEXT_HAND})
-                return
-            queue = self._queue
-            if queue is None:
-                pending = state.pending
-                if not state.uncalled and (
-                    pending is None or ("jump" not in pending and "seats" not in pending)
-                ):
-                    # The usual turn (what _chances gives first): its seat, no choice to wait.
-                    queue = self._queue = [(state.to_act[0], False)]
-                else:
-                    queue = self._queue = self._chances()
-            if not queue:
-                # Every seat of an open choice waited: the Youngest Rule decides.
-                self._send({"type": CLOSE_WINDOW})
-                return
-            seat, optional = queue[0]
-            legal = self.variant.legal_commands(state, seat)
-            if legal:
-                break
-            if not optional:
-                raise RuntimeError(f"seat {seat} must act but has no legal command")
-            queue.pop(0)
-        choices: dict[int, Command] = {}
-        chance = Chance(seat, optional, legal, choices, mask=self._mask)
-        plain, kinds = PLAIN_PLAY, _PLAIN_KIND
-        for command in legal:
-            kind = command["type"]
-            if kind == PLAY:
-                if "color" not in command and "target" not in command:
-                    # The commonest listing, a play of a card alone: its two actions looked up
-                    # by the card (what action_index finds through command_key).
-                    index = plain[command["card"]][1 if command.get("uno") else 0]
-                else:
-                    index = action_index(command, state.seats)
-            elif kind == PRECOMMIT:
-                chance.lane_count = len(command["cards"])
-                chance.lane_uno = chance.lane_uno or bool(command.get("uno"))
-                continue
-            elif len(command) == 2 and kind in kinds:  # a draw, a pass …: type and seat
-                index = kinds[kind]
-            else:
-                index = action_index(command, state.seats)
-            if index in choices:
-                raise RuntimeError(f"two legal commands share action {index}: {command!r}")
-            choices[index] = command
-        self.chance = chance
-        self._offer(chance)
-
-    def _offer(self, chance: Chance) -> None:
-        """Ask the chance's seat: its mask, observation and info."""
-        m = self._mask_m
-        for index in self._masked:
-            m[index] = 0
-        if chance.chosen:
-            masked = self._lane_mask(chance)
-            waits = False
-        else:
-            masked = list(chance.choices)
-            if chance.lane_count:
-                masked += self._lane_mask(chance)
-            waits = chance.optional
-            if waits:
-                masked.append(WAIT_ACTION)
-        for index in masked:
-            m[index] = 1
-        self._masked = masked
-        chance.mask = self._mask
-        seat = chance.seat
-        agent = self.possible_agents[seat]
-        previous = self._asked
-        self.agent_selection = self._asked = agent
-        # The events since the seat's previous info; the log keeps what some seat has not seen.
-        logged, log = self._logged, self._log
-        end = logged + len(log)
-        news = log[self._seen[seat] - logged :]
-        self._seen[seat] = end
-        if len(log) > 2000:
-            oldest = min(self._seen)
-            if oldest - logged > 1000:
-                # Every seat has seen these: drop them, so long episodes keep little memory.
-                del log[: oldest - logged]
-                self._logged = oldest
-        state = self.state_
-        assert state is not None
-        to_choose = chance.lane_count - len(chance.chosen)
-        self._vector = self._encoders[seat].update(state, chance.chosen, to_choose, waits)
-        self._encoded = state
-        infos = self.infos
-        if previous is not None and previous != agent and previous in infos:
-            infos[previous] = {}
-        # The info's view, events and mask are made when the info is first read (LazyInfo):
-        # the same values, from the same state and log, as if they were made now.
-        infos[agent] = LazyInfo(
-            (
-                self.variant,
-                state,
-                seat,
-                news,
-                masked,
-                chance.legal,
-                chance.optional,
-                chance.chosen[:],
-            )
-        )
-
-    def _lane_mask(self, chance: Chance) -> list[int]:
-        """The next lane slot: any card of the regular hand not chosen yet (any ordered choice
-        is a legal precommit); the last slot carries the uno flag where the engine lists it."""
-        left = Counter(self._state.hands[chance.seat]) - Counter(chance.chosen)
-        last = len(chance.chosen) == chance.lane_count - 1
-        unos = (False, True) if last and chance.lane_uno else (False,)
-        return [ACTION_INDEX[(LANE, card, uno)] for card in left for uno in unos]
-
     def _finish(self) -> None:
+        """The match is over: every agent's reward and final info (the core calls this)."""
         places = self._state.places or [1] * self.seats
         for seat, agent in enumerate(self.possible_agents):
             place = places[seat]
@@ -636,8 +409,7 @@ class UnoEnv(AECEnv[str, Observation, Action]):
             else:
                 self.rewards[agent] = 1.0 if place == 1 else -1.0
         self.terminations = dict.fromkeys(self.agents, True)
-        self._rewarded = True
-        self._asked = None
+        self._core.rewarded = True
         self.infos = {
             agent: {"view": self.variant.view(self._state, seat), "places": list(places)}
             for seat, agent in enumerate(self.possible_agents)

@@ -10,11 +10,9 @@ module, and nothing else in engine imports either.
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Mapping
 from itertools import combinations
-from operator import itemgetter
-from typing import Any, cast
+from typing import Any, Final, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -48,6 +46,7 @@ from engine.commands import (
     Command,
 )
 from engine.rules.base import Ruleset
+from engine.state import State
 
 # The most seats any family takes; observations and actions are sized for it, so one policy
 # fits every table size.
@@ -234,35 +233,39 @@ FloatArray = npt.NDArray[np.float32]
 MaskArray = npt.NDArray[np.int8]
 
 
-# The encoder's offsets, read once here rather than through FIELD_AT on every write.
-_HAND, _TOP, _COLOR, _DIRECTION = (FIELD_AT[n] for n in ("hand", "top", "color", "direction"))
-_PRESENT, _HAND_SIZES, _LANE_SIZES = (
-    FIELD_AT[n] for n in ("seat_present", "hand_sizes", "lane_sizes")
-)
-_TO_ACT, _UNCALLED, _DEALER, _SCORES, _HANDS_WON = (
-    FIELD_AT[n] for n in ("to_act", "uncalled", "dealer", "scores", "hands_won")
-)
-_LANE_FRONT, _LANE_CARDS, _LANE_HIDDEN = (
-    FIELD_AT[n] for n in ("lane_front", "lane_cards", "lane_hidden")
-)
-_PENDING, _PENDING_ABOUT, _PENDING_CARD, _STACK_TOTAL, _PRECOMMIT_COUNT, _PENDING_FLAGS = (
-    FIELD_AT[n]
-    for n in (
-        "pending",
-        "pending_about",
-        "pending_card",
-        "stack_total",
-        "precommit_count",
-        "pending_flags",
-    )
-)
-_JUMP_CARD, _JUMP_BY = FIELD_AT["jump_card"], FIELD_AT["jump_by"]
-_SUBMISSION_SEAT, _SUBMISSION_CARD, _SUBMISSION_COLOR = (
-    FIELD_AT[n] for n in ("submission_seat", "submission_card", "submission_color")
-)
-_LANE_CHOSEN, _LANE_TO_CHOOSE, _OPTIONAL, _PILES, _HAND_NUMBER = (
-    FIELD_AT[n] for n in ("lane_chosen", "lane_to_choose", "optional", "piles", "hand_number")
-)
+# The encoder's offsets, read once here rather than through FIELD_AT on every write (Final:
+# the compiled module uses them as constants).
+_HAND: Final = FIELD_AT["hand"]
+_TOP: Final = FIELD_AT["top"]
+_COLOR: Final = FIELD_AT["color"]
+_DIRECTION: Final = FIELD_AT["direction"]
+_PRESENT: Final = FIELD_AT["seat_present"]
+_HAND_SIZES: Final = FIELD_AT["hand_sizes"]
+_LANE_SIZES: Final = FIELD_AT["lane_sizes"]
+_TO_ACT: Final = FIELD_AT["to_act"]
+_UNCALLED: Final = FIELD_AT["uncalled"]
+_DEALER: Final = FIELD_AT["dealer"]
+_SCORES: Final = FIELD_AT["scores"]
+_HANDS_WON: Final = FIELD_AT["hands_won"]
+_LANE_FRONT: Final = FIELD_AT["lane_front"]
+_LANE_CARDS: Final = FIELD_AT["lane_cards"]
+_LANE_HIDDEN: Final = FIELD_AT["lane_hidden"]
+_PENDING: Final = FIELD_AT["pending"]
+_PENDING_ABOUT: Final = FIELD_AT["pending_about"]
+_PENDING_CARD: Final = FIELD_AT["pending_card"]
+_STACK_TOTAL: Final = FIELD_AT["stack_total"]
+_PRECOMMIT_COUNT: Final = FIELD_AT["precommit_count"]
+_PENDING_FLAGS: Final = FIELD_AT["pending_flags"]
+_JUMP_CARD: Final = FIELD_AT["jump_card"]
+_JUMP_BY: Final = FIELD_AT["jump_by"]
+_SUBMISSION_SEAT: Final = FIELD_AT["submission_seat"]
+_SUBMISSION_CARD: Final = FIELD_AT["submission_card"]
+_SUBMISSION_COLOR: Final = FIELD_AT["submission_color"]
+_LANE_CHOSEN: Final = FIELD_AT["lane_chosen"]
+_LANE_TO_CHOOSE: Final = FIELD_AT["lane_to_choose"]
+_OPTIONAL: Final = FIELD_AT["optional"]
+_PILES: Final = FIELD_AT["piles"]
+_HAND_NUMBER: Final = FIELD_AT["hand_number"]
 _COLOR_AT = {color: i for i, color in enumerate(COLORS)}
 # From this many cards on, a hand is counted by numpy rather than card by card (the two cost
 # the same at about 16 cards).
@@ -276,6 +279,16 @@ _COLOR_AT_ENTRY[None] = _DIRECTION
 # Each card's entry of the hand block.
 _HAND_AT = {card: _HAND + i for card, i in CARD_INDEX.items()}
 _PENDING_OTHER = len(PENDING_TYPES)
+# The scalar entries SeatEncoder writes only when they change: stack total, precommit count,
+# lane slots to choose, optional, hand number.
+_SCALAR_AT: Final = (_STACK_TOTAL, _PRECOMMIT_COUNT, _LANE_TO_CHOOSE, _OPTIONAL, _HAND_NUMBER)
+# The pending block of no pending.
+_NO_PENDING: Final[tuple[Any, tuple[int, ...], float, float]] = (
+    None,
+    (_PENDING + _PENDING_OTHER,),
+    0.0,
+    0.0,
+)
 
 
 def encode(
@@ -411,30 +424,12 @@ class SeatEncoder:
     The state is a value whose lists are never changed in place (engine/state.py): a hand, the
     lanes, the scores that are the same object as at the previous update are the same cards
     and figures, so their blocks are left as they are and only what changed is written. The
-    one-hot entries written last time are remembered and cleared, rather than the whole
-    vector. What the seat may see is what `state_view` shows it: its own hand, the lanes
-    `lane_visible` lets it see, a drawn card only when it drew it, and the family's
-    `extra_view` (censorship's submission).
+    one-hot entries of an update are compared with the previous update's: only those that
+    went off are cleared and only those that came on are set, and a count is written only
+    when it differs from the one written last. What the seat may see is what `state_view`
+    shows it: its own hand, the lanes `lane_visible` lets it see, a drawn card only when it
+    drew it, and the family's `extra_view` (censorship's submission).
     """
-
-    __slots__ = (
-        "buffer",
-        "_m",
-        "_ruleset",
-        "_extra",
-        "_seat",
-        "_seats",
-        "_rel",
-        "_clockwise",
-        "_pack_sizes",
-        "_hot",
-        "_hand",
-        "_scores",
-        "_hands_won",
-        "_lanes",
-        "_lane_hot",
-        "_pendings",
-    )
 
     def __init__(self, ruleset: Any, seats: int, seat: int) -> None:
         self.buffer: FloatArray = np.zeros(OBSERVATION_SIZE, np.float32)
@@ -444,16 +439,23 @@ class SeatEncoder:
         # adds any.
         plain = type(ruleset).extra_view is Ruleset.extra_view
         self._extra: Any = None if plain else ruleset.extra_view
-        self._seat, self._seats = seat, seats
-        # Each seat's place relative to this one; the seats clockwise from this one.
-        self._rel = [(s - seat) % seats for s in range(seats)]
-        self._clockwise = itemgetter(*[(seat + r) % seats for r in range(seats)])
-        self._pack_sizes = struct.Struct(f"{seats}f").pack_into
+        self._seat = seat
+        self._seats = seats
+        # Each seat's place relative to this one.
+        self._rel: list[int] = [(s - seat) % seats for s in range(seats)]
         for r in self._rel:
             self._m[_PRESENT + r] = 1.0
+        # The one-hot entries set by the last update, and which entries of the vector are on
+        # (set by it) or kept (on in this update: a scratch list, all False between updates).
         self._hot: list[int] = []
+        self._on: list[bool] = [False] * OBSERVATION_SIZE
+        self._keep: list[bool] = [False] * OBSERVATION_SIZE
+        self._chosen_hot: list[int] = []
         self._lane_hot: list[int] = []
         self._hand: list[Card] = []
+        # The counts written last, by relative seat, and the scalar entries'.
+        self._sizes: list[int] = [0] * seats
+        self._scalars: list[float] = [0.0] * len(_SCALAR_AT)
         self._scores: list[int] | None = None
         self._hands_won: list[int] | None = None
         self._lanes: list[list[Card]] | None = None
@@ -461,75 +463,99 @@ class SeatEncoder:
         # count).
         self._pendings: dict[str, tuple[Any, tuple[int, ...], float, float]] = {}
 
-    def update(self, state: Any, chosen: list[Card], to_choose: int, optional: bool) -> FloatArray:
+    def update(
+        self, state: State, chosen: list[Card], to_choose: int, optional: bool
+    ) -> FloatArray:
         """The seat's observation of `state` (with its own lane choice), in `buffer`."""
         m, rel = self._m, self._rel
-        for i in self._hot:
-            m[i] = 0.0
         hands, lanes = state.hands, state.lanes
         hand = hands[self._seat]
         if hand is not self._hand:
             self._encode_hand(hand)
-        discard, to_act, pending = state.discard, state.to_act, state.pending
+        discard, to_act, pending, dealer = state.discard, state.to_act, state.pending, state.dealer
         # The one-hot entries of this update; an absent one (no discard yet, no colour) points
         # at the direction's entry, written after them.
-        hot = [
+        hot: list[int] = [
             _TOP_AT[discard[-1]] if discard else _DIRECTION,
             _COLOR_AT_ENTRY[state.color],
-            _DEALER + rel[state.dealer] if state.dealer is not None else _DIRECTION,
+            _DEALER + rel[dealer] if dealer is not None else _DIRECTION,
         ]
-        if len(to_act) == 1:
-            hot.append(_TO_ACT + rel[to_act[0]])
-        else:
-            hot += [_TO_ACT + rel[seat] for seat in to_act]
-        if state.uncalled:
-            hot += [_UNCALLED + rel[seat] for seat in state.uncalled]
+        for seat in to_act:
+            hot.append(_TO_ACT + rel[seat])
+        uncalled = state.uncalled
+        if uncalled:
+            for seat in uncalled:
+                hot.append(_UNCALLED + rel[seat])
         if pending is not None and len(pending) == 2 and "seat" in pending:
             # The usual pending, a seat's turn of some kind: its entries depend on the kind
             # alone (the seats it waits for are to_act's).
-            known = self._pendings.get(pending["type"])
+            kind: str = pending["type"]
+            known = self._pendings.get(kind)
             if known is None:
-                known = self._pendings[pending["type"]] = self._encode_pending(pending)
+                known = self._pendings[kind] = self._encode_pending(pending)
         else:
             known = self._encode_pending(pending)
-        hot += known[1]
-        m[_STACK_TOTAL] = known[2]
-        m[_PRECOMMIT_COUNT] = known[3]
+        for i in known[1]:
+            hot.append(i)
         if self._extra is not None:
             self._encode_submission(state, hot)
+        on, keep = self._on, self._keep
         for i in hot:
-            m[i] = 1.0
-        if chosen:
+            keep[i] = True
+        for i in self._hot:
+            if not keep[i]:
+                m[i] = 0.0
+                on[i] = False
+        for i in hot:
+            keep[i] = False
+            if not on[i]:
+                m[i] = 1.0
+                on[i] = True
+        self._hot = hot
+        if chosen or self._chosen_hot:
+            for i in self._chosen_hot:
+                m[i] = 0.0
+            chosen_hot: list[int] = []
             for code in chosen:
                 i = _LANE_CHOSEN + CARD_INDEX[code]
                 m[i] += 1.0
-                hot.append(i)
-        self._hot = hot
+                chosen_hot.append(i)
+            self._chosen_hot = chosen_hot
         m[_DIRECTION] = 1.0 if state.direction == 1 else -1.0
-        if any(lanes):
-            for r, held, lane in zip(rel, hands, lanes, strict=True):
-                m[_HAND_SIZES + r] = float(len(held) + len(lane))
-        else:  # no lanes: the hands' sizes in one call, this seat's first
-            self._pack_sizes(self._m, _HAND_SIZES * 4, *map(len, self._clockwise(hands)))
+        sizes = self._sizes
+        for seat in range(self._seats):
+            size = len(hands[seat]) + len(lanes[seat])
+            r = rel[seat]
+            if sizes[r] != size:
+                m[_HAND_SIZES + r] = float(size)
+                sizes[r] = size
         scores, hands_won = state.scores, state.hands_won
         if scores is not self._scores:
-            for r, value in zip(rel, scores, strict=True):
-                m[_SCORES + r] = float(value)
+            for seat in range(self._seats):
+                m[_SCORES + rel[seat]] = float(scores[seat])
             self._scores = scores
         if hands_won is not self._hands_won:
-            for r, value in zip(rel, hands_won, strict=True):
-                m[_HANDS_WON + r] = float(value)
+            for seat in range(self._seats):
+                m[_HANDS_WON + rel[seat]] = float(hands_won[seat])
             self._hands_won = hands_won
         if lanes is not self._lanes:
             self._encode_lanes(lanes)
-        m[_LANE_TO_CHOOSE] = float(to_choose)
-        m[_OPTIONAL] = 1.0 if optional else 0.0
+        self._scalar(0, known[2])
+        self._scalar(1, known[3])
+        self._scalar(2, float(to_choose))
+        self._scalar(3, 1.0 if optional else 0.0)
+        self._scalar(4, float(state.hand_number))
         m[_PILES] = float(len(state.draw))
         m[_PILES + 1] = float(len(discard))
-        m[_HAND_NUMBER] = float(state.hand_number)
         return self.buffer
 
-    def _encode_submission(self, state: Any, hot: list[int]) -> None:
+    def _scalar(self, at: int, value: float) -> None:
+        """The scalar entry `_SCALAR_AT[at]`, written when it changed."""
+        if self._scalars[at] != value:
+            self._scalars[at] = value
+            self._m[_SCALAR_AT[at]] = value
+
+    def _encode_submission(self, state: State, hot: list[int]) -> None:
         """The family's extra view's submission (censorship), as the seat is shown it."""
         submission = self._extra(state, self._seat).get("submission")
         if submission is None:
@@ -552,7 +578,8 @@ class SeatEncoder:
             if not lane:
                 continue
             r = rel[seat]
-            hot += (_LANE_SIZES + r, _LANE_HIDDEN + r)
+            hot.append(_LANE_SIZES + r)
+            hot.append(_LANE_HIDDEN + r)
             m[_LANE_SIZES + r] = float(len(lane))
             if visible(seat, me):
                 i = _LANE_FRONT + r * 54 + ci[lane[0]]
@@ -573,17 +600,22 @@ class SeatEncoder:
         m, at, old = self._m, _HAND_AT, self._hand
         self._hand = hand
         n, k = len(old), len(hand)
-        if k > n and hand[:n] == old:
-            for code in hand[n:]:
-                m[at[code]] += 1.0
-            return
-        if k == n - 1:
+        if k > n:
             i = 0
-            for a, b in zip(hand, old, strict=False):
-                if a != b:
-                    break
+            while i < n and hand[i] == old[i]:
                 i += 1
-            if old[:i] == hand[:i] and old[i + 1 :] == hand[i:]:
+            if i == n:
+                for j in range(n, k):
+                    m[at[hand[j]]] += 1.0
+                return
+        elif k == n - 1:
+            i = 0
+            while i < k and hand[i] == old[i]:
+                i += 1
+            j = i
+            while j < k and hand[j] == old[j + 1]:
+                j += 1
+            if j == k:
                 m[at[old[i]]] -= 1.0
                 return
         for code in old:
@@ -597,7 +629,7 @@ class SeatEncoder:
         """The pending block's entries: _encode_pending's, with the drawn card only for the
         seat that drew it (as state_view shows it)."""
         if pending is None:
-            return (None, (_PENDING + _PENDING_OTHER,), 0.0, 0.0)
+            return _NO_PENDING
         rel = self._rel
         kind = pending["type"]
         hot = [_PENDING + _PENDING_AT.get(kind, _PENDING_OTHER)]

@@ -106,8 +106,8 @@ def game_pairs(line: Line, seat_filter: SeatFilter | None = None) -> Iterator[Pa
 
 class _Asker:
     """The training environment itself, made to ask a seat at a state of the log: its own
-    choice of actions, mask and observation (UnoEnv's _select and _offer), so the pairs are
-    encoded by the environment's code and stay as it encodes them."""
+    choice of actions, mask and observation (its core's select and offer, engine/env_core.py),
+    so the pairs are encoded by the environment's code and stay as it encodes them."""
 
     def __init__(self, variant: Variant, seats: int) -> None:
         self.env = UnoEnv(variant.spec, seats=seats, max_steps=None)
@@ -115,16 +115,14 @@ class _Asker:
 
     def ask(self, state: State, seat: int, optional: bool) -> Observation:
         env = self.env
-        env.state_ = state
-        env._queue = [(seat, optional)]
-        env._select()
+        env._core.ask(state, seat, optional)
         return env.observe(env.possible_agents[seat])
 
     def choose(self, card: str, seat: int) -> Observation:
         """The next lane slot of the precommit being chosen: `card` taken, the next asked."""
         env = self.env
         env.chance.chosen.append(card)
-        env._offer(env.chance)
+        env._core.offer(env.chance)
         return env.observe(env.possible_agents[seat])
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import importlib.machinery
 import importlib.metadata
+import importlib.util
 import json
 import os
 import shutil
@@ -48,6 +49,10 @@ MODULES = (
     "engine.rules.listing",
     "engine.rules.quick",
 )
+# The training environment's hot modules (engine/env.py's observation encoding and per-step
+# machinery; env.py itself, a pettingzoo AECEnv subclass, stays Python), built only where their
+# optional numpy is installed: without it the engine's modules are built alone.
+ENV_MODULES = ("engine.env_spaces", "engine.env_core")
 # The compiled modules' shared library: engine/_compiled__mypyc<SUFFIX>.
 GROUP = "engine._compiled"
 MYPY_CONFIG = """[mypy]
@@ -118,9 +123,16 @@ def copy_sources() -> None:
     (WORK / "setup.py").write_text(SETUP.format(group=GROUP))
 
 
-def compile_modules() -> str:
+def modules() -> tuple[str, ...]:
+    """The modules this build compiles: the engine's, and the environment's where numpy is."""
+    if importlib.util.find_spec("numpy") is None:
+        return MODULES
+    return MODULES + ENV_MODULES
+
+
+def compile_modules(compiled: tuple[str, ...]) -> str:
     """Run mypyc and the C compiler in build/engine; return their output (raises on failure)."""
-    paths = [str(module_path(Path(), module, ".py")) for module in MODULES]
+    paths = [str(module_path(Path(), module, ".py")) for module in compiled]
     run = subprocess.run(
         [sys.executable, "setup.py", *paths],
         cwd=WORK,
@@ -167,15 +179,16 @@ def main() -> int:
     started = time.monotonic()
     remove_built()
     sources = engine.sources_digest(PACKAGE)
+    compiled = modules()
     try:
         copy_sources()
-        compile_modules()
+        compile_modules(compiled)
         installed = install()
         write_manifest(
             {
                 "suffix": SUFFIX,
                 "mypy": importlib.metadata.version("mypy"),
-                "modules": list(MODULES),
+                "modules": list(compiled),
                 "files": installed,
                 "sources": sources,
             }
@@ -193,7 +206,7 @@ def main() -> int:
         )
         return 1
     print(
-        f"tools/build_engine.py: compiled {len(MODULES)} engine modules with mypyc "
+        f"tools/build_engine.py: compiled {len(compiled)} engine modules with mypyc "
         f"in {time.monotonic() - started:.0f} s"
     )
     return 0

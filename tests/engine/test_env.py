@@ -620,6 +620,14 @@ def test_a_bad_configuration_is_refused() -> None:
 # ----------------------------------------------------------------------------- optionality
 
 
+# The environment's modules, and the only engine modules that may import each.
+IMPORTERS = {
+    "env": ("env.py", "imitation.py"),
+    "env_spaces": ("env.py", "env_core.py", "imitation.py"),
+    "env_core": ("env.py",),
+}
+
+
 def test_the_engine_neither_imports_env_nor_needs_pettingzoo() -> None:
     probe = (
         "import sys\n"
@@ -631,6 +639,7 @@ def test_the_engine_neither_imports_env_nor_needs_pettingzoo() -> None:
         "variant.view(variant.replay(variant.start(3, seed=1)), 0)\n"
         "assert 'engine.env' not in sys.modules\n"
         "assert 'engine.env_spaces' not in sys.modules\n"
+        "assert 'engine.env_core' not in sys.modules\n"
         "assert 'engine.imitation' not in sys.modules\n"
     )
     run = subprocess.run(
@@ -643,9 +652,10 @@ def test_the_engine_neither_imports_env_nor_needs_pettingzoo() -> None:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom):
                 names = [node.module or ""] + [alias.name for alias in node.names]
-                # env_spaces (numpy's tables) is env.py's alone, like env itself, and the
-                # open database's loader's (imitation.py, as optional as env).
-                imported = {n.split(".")[-1] for n in names} & {"env", "env_spaces"}
-                if path.name not in ("env.py", "imitation.py") and imported:
+                # env_spaces (numpy's tables) is env.py's alone, like env itself, and its
+                # step machinery's (env_core.py, which env.py alone imports), and the open
+                # database's loader's (imitation.py, as optional as env).
+                imported = {n.split(".")[-1] for n in names} & set(IMPORTERS)
+                if any(path.name not in IMPORTERS[name] for name in imported):
                     importers.append(str(path))
     assert importers == []

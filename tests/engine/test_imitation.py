@@ -24,16 +24,34 @@ PLAYS = slice(
 
 
 class RecordingEnv(UnoEnv):
-    """The environment, keeping every event it decided (its own log drops old ones)."""
+    """The environment, keeping every event it decided (its own log drops old ones): the
+    match's start, then what each command it sent decided."""
+
+    def __init__(self, spec: dict[str, Any], seats: int) -> None:
+        super().__init__(spec, seats=seats)
+        decide = self.variant.decide
+
+        def recorded(state: Any, command: dict[str, Any]) -> list[dict[str, Any]]:
+            events = decide(state, command)
+            self.events += events
+            return events
+
+        self.variant.decide = recorded  # type: ignore[method-assign]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        super().reset(seed, options)
-        self.events: list[dict[str, Any]] = list(self._log)
+        self.events: list[dict[str, Any]] = []
+        start = self.variant.start
 
-    def _send(self, command: dict[str, Any]) -> None:
-        before = len(self._log) + self._logged
-        super()._send(command)
-        self.events += self._log[before - self._logged :]
+        def started(*args: Any, **kwargs: Any) -> list[dict[str, Any]]:
+            events = start(*args, **kwargs)
+            self.events += events
+            return events
+
+        self.variant.start = started  # type: ignore[method-assign]
+        try:
+            super().reset(seed, options)
+        finally:
+            del self.variant.start
 
 
 def played(

@@ -1,0 +1,360 @@
+"""The training environment's step machinery (engine/env.py, docs/training.md): who is asked
+next, the mask of their actions, their observation and info, and the command an action sends.
+
+`UnoEnv` (env.py) is a pettingzoo `AECEnv`, a Python class that the compiled engine's build
+cannot make native; it is the AEC shell over a `Core` of this module, which the build compiles
+with mypyc beside the engine's hot modules (docs/architecture.md, "The compiled engine"), and
+which runs as plain Python where it is not built or with UNO_ENGINE_PURE=1. numpy is optional
+like pettingzoo: only env.py imports this module, and nothing else in engine imports either.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Final
+
+import numpy as np
+
+from engine.cards import Card
+from engine.commands import CLOSE_WINDOW, NEXT_HAND, PLAY, PRECOMMIT, Command
+from engine.env_spaces import (
+    ACTION_INDEX,
+    ACTIONS,
+    LANE,
+    N_ACTIONS,
+    PLAIN_PLAY,
+    WAIT,
+    WAIT_ACTION,
+    FloatArray,
+    MaskArray,
+    SeatEncoder,
+    action_index,
+)
+from engine.state import HAND_OVER, MATCH_OVER, State
+
+# The actions of the commands that name no card, colour or seat: one lookup by their type.
+PLAIN_KIND: Final[dict[str, int]] = {
+    str(key[0]): index for index, key in enumerate(ACTIONS) if len(key) == 1 and key[0] != WAIT
+}
+# Each action's kind: 0 a command's (looked up in the chance's choices), 1 `wait`, 2 a lane slot.
+_SENDS, _WAITS, _LANE_SLOT = 0, 1, 2
+_KIND_OF: Final[list[int]] = [
+    _WAITS if key[0] == WAIT else _LANE_SLOT if key[0] == LANE else _SENDS for key in ACTIONS
+]
+# A lane slot's card and uno flag, by action (None for the other actions).
+_SLOT_CARD: Final[list[str]] = [str(key[1]) if key[0] == LANE else "" for key in ACTIONS]
+_SLOT_UNO: Final[list[bool]] = [bool(key[2]) if key[0] == LANE else False for key in ACTIONS]
+
+
+class Chance:
+    """The decision the selected agent is asked for: the legal commands by action, and the
+    precommit being chosen slot by slot."""
+
+    def __init__(
+        self,
+        seat: int,
+        optional: bool,
+        legal: list[Command],
+        choices: dict[int, Command],
+        lane_count: int = 0,
+        lane_uno: bool = False,
+        chosen: list[Card] | None = None,
+        mask: Any = None,
+    ) -> None:
+        self.seat = seat
+        self.optional = optional
+        self.legal = legal
+        self.choices = choices
+        # > 0: a precommit of this many cards is among the legal commands.
+        self.lane_count = lane_count
+        # The precommit may carry the uno call (on its last slot).
+        self.lane_uno = lane_uno
+        self.chosen: list[Card] = [] if chosen is None else chosen
+        self.mask: MaskArray = np.zeros(N_ACTIONS, np.int8) if mask is None else mask
+
+
+class Core:
+    """One environment's match and the selected agent's chance, for its AEC shell (`UnoEnv`):
+    the shell's `reset`, `step` and `observe` call into it, and it keeps the shell's
+    `agent_selection` and `infos` up to date as it asks each seat.
+
+    `shell` is the UnoEnv (its `infos`, the reward and status dicts, `_finish`, `render`);
+    `info` makes an empty info, to be given what it is made of (env.py's LazyInfo)."""
+
+    def __init__(
+        self,
+        shell: Any,
+        variant: Any,
+        seats: int,
+        agents: list[str],
+        info: Any,
+        max_steps: int | None,
+    ) -> None:
+        self.shell = shell
+        self.variant = variant
+        self.seats = seats
+        self.agents = agents
+        self.info = info
+        self.max_steps = max_steps
+        # Each seat's observation vector, kept in a buffer of its own and brought up to date
+        # when the seat is asked (SeatEncoder); the selected agent's vector, the state it was
+        # encoded from and the agent it was offered to (observe encodes anew for anything
+        # else: another agent, a test's state).
+        self.encoders = [SeatEncoder(variant.ruleset, seats, seat) for seat in range(seats)]
+        self.vector: FloatArray = self.encoders[0].buffer
+        self.encoded: State | None = None
+        self.asked: str | None = None
+        # The selected agent's mask, kept in place: the actions set in it are `masked`.
+        self.mask: MaskArray = np.zeros(N_ACTIONS, np.int8)
+        self.mask_m: Any = self.mask.data
+        self.masked: list[int] = []
+        self.state: State | None = None
+        self.chance: Chance | None = None
+        # The seats still to ask before the turn, `seat * 2 + optional` each (None: not known
+        # yet for this state).
+        self.queue: list[int] | None = None
+        # The events some seat has not been shown yet (each seat's info carries those since
+        # its previous info, as it may see them): `log[0]` is the match's event `logged`.
+        self.log: list[dict[str, Any]] = []
+        self.logged = 0
+        self.seen: list[int] = [0] * seats
+        self.steps = 0
+        self.rewarded = False  # rewards were given (the match's end): step accumulates them
+        self.np_random: Any = None
+
+    def reset(self, events: list[dict[str, Any]], np_random: Any) -> None:
+        """A new match from its start `events` (the shell has made its dicts anew)."""
+        self.np_random = np_random
+        self.state = self.variant.replay(events)
+        self.log = list(events)
+        self.logged = 0
+        self.seen = [0] * self.seats
+        self.steps = 0
+        self.rewarded = False
+        self.asked = None
+        self.queue = None
+        self.select()
+
+    def step(self, action: Any) -> None:
+        """The selected agent's `action` (a live agent's: the shell steps finished ones out)."""
+        shell = self.shell
+        agent: str = shell.agent_selection
+        chance = self.chance
+        try:
+            index = int(action)
+            legal = 0 <= index < N_ACTIONS and bool(self.mask_m[index])
+        except (TypeError, ValueError):
+            index, legal = 0, False
+        if not legal or chance is None:
+            raise ValueError(f"action {action!r} is not legal for {agent} now (see its mask)")
+        shell._cumulative_rewards[agent] = 0.0
+        # Rewards are given once, when the match ends (the shell's _finish): until then every
+        # agent's is 0 and pettingzoo's _clear_rewards and _accumulate_rewards would change
+        # nothing.
+        if self.rewarded:
+            shell._clear_rewards()
+            self.rewarded = False
+        self.steps += 1
+        kind = _KIND_OF[index]
+        if kind == _SENDS:
+            self.send(chance.choices[index])
+        elif kind == _WAITS:
+            queue = self.queue
+            assert queue is not None
+            queue.pop(0)
+            self.select()
+        else:  # a lane slot
+            chance.chosen.append(_SLOT_CARD[index])
+            if len(chance.chosen) < chance.lane_count:
+                self.offer(chance)  # The same seat chooses its next lane slot.
+            else:
+                cards, uno = chance.chosen, _SLOT_UNO[index]
+                self.send({"type": PRECOMMIT, "seat": chance.seat, "cards": cards, "uno": uno})
+        max_steps = self.max_steps
+        if max_steps is not None and self.steps >= max_steps:
+            agents = shell.agents
+            if agents and not any(shell.terminations.values()):
+                shell.truncations = dict.fromkeys(agents, True)
+                self.asked = None
+        if self.rewarded:
+            shell._accumulate_rewards()
+        if shell.render_mode == "human":
+            shell.render()
+
+    def ask(self, state: State, seat: int, optional: bool) -> None:
+        """Ask `seat` at `state`, as the env would (imitation.py's pairs)."""
+        self.state = state
+        self.queue = [seat * 2 + optional]
+        self.select()
+
+    def send(self, command: Command) -> None:
+        """Decide `command`, then select who acts next (the system's commands included)."""
+        state, variant = self.state, self.variant
+        assert state is not None
+        # Through the variant's attribute each time (a test may record what it decides).
+        events: list[dict[str, Any]] = variant.decide(state, command)
+        self.state = variant.replay(events, state)
+        self.log += events
+        self.queue = None
+        self.select()
+
+    def chances(self, state: State) -> list[int]:
+        """Who is asked, in the driver's order (bots/driver.py), and whether they may wait."""
+        pending = state.pending or {}
+        to_act = state.to_act
+        if not state.uncalled and "jump" not in pending and "seats" not in pending:
+            return [to_act[0] * 2]  # the usual turn: its seat, no choice to wait
+        rng = self.np_random
+        chances: list[int] = []
+        if state.uncalled:
+            owing = sorted(state.uncalled)
+            others = [s for s in range(state.seats) if s not in state.uncalled]
+            chances += [s * 2 + 1 for s in owing]
+            chances += [s * 2 + 1 for s in others if s not in to_act]
+        window = pending.get("jump")
+        if window is not None:
+            # Only the seats holding the card are asked, as the driver does: the scheduler may
+            # read the hands, the observations never do.
+            holders = [
+                s
+                for s in range(state.seats)
+                if s not in to_act and s != window["by"] and window["card"] in state.hands[s]
+            ]
+            chances += [int(s) * 2 + 1 for s in rng.permutation(holders)]
+        if "seats" in pending:
+            eligible = list(to_act)
+            chances += [int(s) * 2 + 1 for s in rng.permutation(eligible)]
+        else:
+            chances.append(to_act[0] * 2)
+        return chances
+
+    def select(self) -> None:
+        """Move on to the next seat to ask, sending `next-hand` and `close-window` on the way."""
+        variant = self.variant
+        while True:
+            state = self.state
+            assert state is not None
+            status = state.status
+            if status == MATCH_OVER:
+                self.asked = None
+                self.shell._finish()
+                return
+            if status == HAND_OVER:
+                self.send({"type": NEXT_HAND})
+                return
+            queue = self.queue
+            if queue is None:
+                pending = state.pending
+                if not state.uncalled and (
+                    pending is None or ("jump" not in pending and "seats" not in pending)
+                ):
+                    # The usual turn (what chances gives first): its seat, no choice to wait.
+                    queue = [state.to_act[0] * 2]
+                else:
+                    queue = self.chances(state)
+                self.queue = queue
+            if not queue:
+                # Every seat of an open choice waited: the Youngest Rule decides.
+                self.send({"type": CLOSE_WINDOW})
+                return
+            seat, optional = queue[0] >> 1, bool(queue[0] & 1)
+            legal: list[Command] = variant.legal_commands(state, seat)
+            if legal:
+                break
+            if not optional:
+                raise RuntimeError(f"seat {seat} must act but has no legal command")
+            queue.pop(0)
+        choices: dict[int, Command] = {}
+        chance = Chance(seat, optional, legal, choices, mask=self.mask)
+        plain, kinds = PLAIN_PLAY, PLAIN_KIND
+        for command in legal:
+            kind = command["type"]
+            if kind == PLAY:
+                if "color" not in command and "target" not in command:
+                    # The commonest listing, a play of a card alone: its two actions looked up
+                    # by the card (what action_index finds through command_key).
+                    index = plain[command["card"]][1 if command.get("uno") else 0]
+                else:
+                    index = action_index(command, state.seats)
+            elif kind == PRECOMMIT:
+                chance.lane_count = len(command["cards"])
+                chance.lane_uno = chance.lane_uno or bool(command.get("uno"))
+                continue
+            elif len(command) == 2 and kind in kinds:  # a draw, a pass …: type and seat
+                index = kinds[kind]
+            else:
+                index = action_index(command, state.seats)
+            if index in choices:
+                raise RuntimeError(f"two legal commands share action {index}: {command!r}")
+            choices[index] = command
+        self.chance = chance
+        self.offer(chance)
+
+    def offer(self, chance: Chance) -> None:
+        """Ask the chance's seat: its mask, observation and info."""
+        m = self.mask_m
+        for index in self.masked:
+            m[index] = 0
+        if chance.chosen:
+            masked = self.lane_mask(chance)
+            waits = False
+        else:
+            masked = list(chance.choices)
+            if chance.lane_count:
+                masked += self.lane_mask(chance)
+            waits = chance.optional
+            if waits:
+                masked.append(WAIT_ACTION)
+        for index in masked:
+            m[index] = 1
+        self.masked = masked
+        chance.mask = self.mask
+        seat = chance.seat
+        agent = self.agents[seat]
+        previous = self.asked
+        shell = self.shell
+        shell.agent_selection = agent
+        self.asked = agent
+        # The events since the seat's previous info; the log keeps what some seat has not seen.
+        logged, log, seen = self.logged, self.log, self.seen
+        end = logged + len(log)
+        news = log[seen[seat] - logged :]
+        seen[seat] = end
+        if len(log) > 2000:
+            oldest = min(seen)
+            if oldest - logged > 1000:
+                # Every seat has seen these: drop them, so long episodes keep little memory.
+                del log[: oldest - logged]
+                self.logged = oldest
+        state = self.state
+        assert state is not None
+        to_choose = chance.lane_count - len(chance.chosen)
+        self.vector = self.encoders[seat].update(state, chance.chosen, to_choose, waits)
+        self.encoded = state
+        infos: dict[str, Any] = shell.infos
+        if previous is not None and previous != agent and previous in infos:
+            infos[previous] = {}
+        # The info's view, events and mask are made when the info is first read (LazyInfo):
+        # the same values, from the same state and log, as if they were made now.
+        info = self.info()
+        info._making = (
+            self.variant,
+            state,
+            seat,
+            news,
+            masked,
+            chance.legal,
+            chance.optional,
+            chance.chosen[:],
+        )
+        infos[agent] = info
+
+    def lane_mask(self, chance: Chance) -> list[int]:
+        """The next lane slot: any card of the regular hand not chosen yet (any ordered choice
+        is a legal precommit); the last slot carries the uno flag where the engine lists it."""
+        state = self.state
+        assert state is not None
+        left = Counter(state.hands[chance.seat]) - Counter(chance.chosen)
+        last = len(chance.chosen) == chance.lane_count - 1
+        unos = (False, True) if last and chance.lane_uno else (False,)
+        return [ACTION_INDEX[(LANE, card, uno)] for card in left for uno in unos]
