@@ -159,7 +159,7 @@ class LazyInfo(dict[str, Any]):
                 "view": variant.view(state, seat),
                 "legal": legal,
                 "optional": optional,
-                "lane_chosen": chosen,
+                "lane_chosen": [] if chosen is None else chosen,
                 "events": [view_event(event, seat) for event in news],
             },
         )
@@ -320,11 +320,6 @@ class UnoEnv(AECEnv[str, Observation, Action]):
         self._core.reset(events, self.np_random)
 
     def step(self, action: Action) -> None:
-        agent = self.agent_selection
-        if agent != self._core.asked:  # a finished agent (or one asked nothing: a bug)
-            if self.terminations[agent] or self.truncations[agent]:
-                self._was_dead_step(action)
-                return
         self._core.step(action)
 
     def observe(self, agent: str) -> Observation:
@@ -349,21 +344,7 @@ class UnoEnv(AECEnv[str, Observation, Action]):
 
     def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, Any]:
         """AECEnv.last, with observe's usual case inline."""
-        agent = self.agent_selection
-        core = self._core
-        if not observe:
-            obs = None
-        elif agent == core.asked and core.state is core.encoded:
-            obs = {"observation": core.vector.copy(), "action_mask": core.mask.copy()}
-        else:
-            obs = self.observe(agent)
-        return (
-            obs,
-            self._cumulative_rewards[agent],
-            self.terminations[agent],
-            self.truncations[agent],
-            self.infos[agent],
-        )
+        return self._core.last(observe)
 
     def action_for(self, command: Command) -> int:
         """The action that sends `command` for the selected agent (a precommit: its first slot,
@@ -443,6 +424,14 @@ class _OrderEnforcing(OrderEnforcingWrapper[str, Observation, Action]):
 
     env: UnoEnv
 
+    def __init__(self, env: UnoEnv) -> None:
+        super().__init__(env)
+        # The env's `last` and `step`, straight to its core's where a subclass does not
+        # override UnoEnv's (which only call them): one Python call less each.
+        kind = type(env)
+        self._last = env._core.last if kind.last is UnoEnv.last else env.last
+        self._step = env._core.step if kind.step is UnoEnv.step else env.step
+
     def _reset_first(self, name: str) -> None:
         if not self._has_reset:
             raise AttributeError(f"{name} cannot be accessed before reset")
@@ -484,13 +473,13 @@ class _OrderEnforcing(OrderEnforcingWrapper[str, Observation, Action]):
     def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, Any]:
         if not self._has_reset:  # as AECEnv.last reads agent_selection first
             raise AttributeError("agent_selection cannot be accessed before reset")
-        return self.env.last(observe)
+        return self._last(observe)
 
     def step(self, action: Action) -> None:
         """OrderEnforcingWrapper.step's checks, then the env's step (not through BaseWrapper)."""
         if self._has_reset and self.env.agents:
             self._has_updated = True
-            self.env.step(action)
+            self._step(action)
         else:
             super().step(action)
 

@@ -448,6 +448,7 @@ class SeatEncoder:
         # The one-hot entries set by the last update, and which entries of the vector are on
         # (set by it) or kept (on in this update: a scratch list, all False between updates).
         self._hot: list[int] = []
+        self._spare: list[int] = []
         self._on: list[bool] = [False] * OBSERVATION_SIZE
         self._keep: list[bool] = [False] * OBSERVATION_SIZE
         self._chosen_hot: list[int] = []
@@ -475,11 +476,11 @@ class SeatEncoder:
         discard, to_act, pending, dealer = state.discard, state.to_act, state.pending, state.dealer
         # The one-hot entries of this update; an absent one (no discard yet, no colour) points
         # at the direction's entry, written after them.
-        hot: list[int] = [
-            _TOP_AT[discard[-1]] if discard else _DIRECTION,
-            _COLOR_AT_ENTRY[state.color],
-            _DEALER + rel[dealer] if dealer is not None else _DIRECTION,
-        ]
+        hot = self._spare  # the list of the update before last, filled anew
+        hot.clear()
+        hot.append(_TOP_AT[discard[-1]] if discard else _DIRECTION)
+        hot.append(_COLOR_AT_ENTRY[state.color])
+        hot.append(_DEALER + rel[dealer] if dealer is not None else _DIRECTION)
         for seat in to_act:
             hot.append(_TO_ACT + rel[seat])
         uncalled = state.uncalled
@@ -511,6 +512,7 @@ class SeatEncoder:
             if not on[i]:
                 m[i] = 1.0
                 on[i] = True
+        self._spare = self._hot
         self._hot = hot
         if chosen or self._chosen_hot:
             for i in self._chosen_hot:
