@@ -300,6 +300,8 @@ class Core:
                 raise RuntimeError(f"seat {seat} must act but has no legal command")
             queue.pop(0)
         choices: dict[int, Command] = {}
+        # The actions of the commands, in the listing's order (as the choices' keys).
+        masked: list[int] = []
         chance = Chance(seat, optional, legal, choices, mask=self.mask)
         plain, kinds = PLAIN_PLAY, PLAIN_KIND
         for command in legal:
@@ -319,14 +321,16 @@ class Core:
                 index = kinds[kind]
             else:
                 index = action_index(command, state.seats)
-            if index in choices:
-                raise RuntimeError(f"two legal commands share action {index}: {command!r}")
             choices[index] = command
+            masked.append(index)
+            if len(masked) != len(choices):
+                raise RuntimeError(f"two legal commands share action {index}: {command!r}")
         self.chance = chance
-        self.offer(chance)
+        self.offer(chance, masked)
 
-    def offer(self, chance: Chance) -> None:
-        """Ask the chance's seat: its mask, observation and info."""
+    def offer(self, chance: Chance, masked: list[int] | None = None) -> None:
+        """Ask the chance's seat: its mask, observation and info. `masked`: the actions of its
+        commands, when the caller has them (a new list, kept by the info), else its choices'."""
         m = self.mask_m
         for index in self.masked:
             m[index] = 0
@@ -334,7 +338,8 @@ class Core:
             masked = self.lane_mask(chance)
             waits = False
         else:
-            masked = list(chance.choices)
+            if masked is None:
+                masked = list(chance.choices)
             if chance.lane_count:
                 masked += self.lane_mask(chance)
             waits = chance.optional

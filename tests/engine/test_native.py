@@ -1,9 +1,10 @@
 """The compiled engine and its pure-Python fallback (docs/architecture.md, "The compiled engine").
 
 The whole suite runs whichever engine `import engine` loads: the compiled one where `make` built
-it (CI), the pure one elsewhere. These tests run the pinned event streams and the quick steps'
-checks under the pure engine in a child process (UNO_ENGINE_PURE=1) as well, so both ways are
-held to the same games in every run, and check that stale compiled modules are never used.
+it (CI), the pure one elsewhere. These tests run the pinned event streams, the quick steps'
+checks and the training environment's tests under the pure engine in a child process
+(UNO_ENGINE_PURE=1) as well, so both ways are held to the same games and observations in every
+run, and check that stale compiled modules are never used.
 """
 
 from __future__ import annotations
@@ -29,6 +30,10 @@ PURE_SET = [
     "tests/engine/test_quick.py",
     "tests/engine/test_fast_paths.py",
     "tests/engine/test_bad_input.py",
+    # The training environment's compiled modules (env_spaces, env_core) and their pure
+    # fallback: the pinned observations, the observation kept in place, the whole API.
+    "tests/engine/test_env.py",
+    "tests/engine/test_imitation.py",
 ]
 
 
@@ -44,9 +49,27 @@ def test_the_engine_says_which_modules_it_runs():
     assert loaded_from(sys.modules["engine.rules.base"]).endswith(".py")
 
 
+def test_the_training_environment_runs_its_compiled_modules_with_the_engine():
+    """Where numpy is installed, the build compiles the environment's observation encoding
+    and step machinery with the engine; the AECEnv shell (engine/env.py) stays Python."""
+    pytest.importorskip("pettingzoo")
+    import engine.env
+    import engine.env_core
+    import engine.env_spaces
+
+    for module in (engine.env_core, engine.env_spaces):
+        assert loaded_from(module).endswith(EXTENSION_SUFFIXES[0]) is engine.COMPILED, module
+    assert loaded_from(engine.env).endswith(".py")
+    if engine.COMPILED:
+        manifest = json.loads((ROOT / "engine" / "compiled.json").read_text())
+        assert {"engine.env_core", "engine.env_spaces"} <= set(manifest["modules"])
+
+
 def test_the_pure_engine_plays_the_pinned_streams_and_the_quick_steps_checks():
     """The pure-Python engine, forced while the compiled one may be built beside it, plays the
-    pinned streams byte for byte and passes the quick steps' and fast paths' checks."""
+    pinned streams byte for byte, passes the quick steps' and fast paths' checks, and gives the
+    training environment's pinned observations (where pettingzoo is installed; else those
+    tests skip themselves)."""
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", *PURE_SET],
         cwd=ROOT,
