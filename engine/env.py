@@ -1,9 +1,11 @@
 """A PettingZoo AEC environment over the real engine, so bots can train offline on exactly the
 rules the server plays (docs/training.md: installing, an example loop, the full layouts).
 
-pettingzoo, gymnasium and numpy are optional (requirements-dev.txt): only this module and its
-env_spaces.py (the action table and the observation encoding) import them, and nothing else in
-engine imports either, so `import engine` never needs them.
+pettingzoo, gymnasium and numpy are optional (requirements-dev.txt): only this module, its
+env_spaces.py (the action table and the observation encoding) and its env_core.py (the step
+machinery) import them, and nothing else in engine imports any of them, so `import engine`
+never needs them. `UnoEnv` is the AEC shell: a step's work is its `Core`'s (env_core.py),
+which the compiled engine's build compiles with env_spaces.py (docs/architecture.md).
 
 - Agents are `seat_0 … seat_{n-1}`. Who acts follows bots/driver.py, the order the server's bot
   runs use: out-of-turn chances first (a seat that owes an uno call, then the seats that may
@@ -13,7 +15,8 @@ engine imports either, so `import engine` never needs them.
   when every eligible seat of an open choice waits, the env sends the system `close-window`
   (the Youngest Rule), as the service does when only bots could act. The system `next-hand`
   is sent as soon as a hand ends. pettingzoo's AgentSelector cycles a fixed order, which UNO's
-  turns (skips, reverses, out-of-turn chances) do not follow, so `agent_selection` is set here.
+  turns (skips, reverses, out-of-turn chances) do not follow, so the core sets
+  `agent_selection`.
 - Actions: one `Discrete(N_ACTIONS)` space for every family and seat count; each index is one
   command shape, seats named relative to the acting seat (ACTIONS, in env_spaces.py). A
   `precommit` is chosen one lane slot at a time, so any ordered choice of cards the engine
