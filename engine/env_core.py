@@ -36,6 +36,12 @@ from engine.state import HAND_OVER, MATCH_OVER, State
 PLAIN_KIND: Final[dict[str, int]] = {
     str(key[0]): index for index, key in enumerate(ACTIONS) if len(key) == 1 and key[0] != WAIT
 }
+# The actions are kept as the int objects of these tables (in the choices, the mask's list):
+# a compiled int past 256 would be a new object each time it is used as a key or an index.
+_KIND_ACTION: Final[dict[str, object]] = {kind: index for kind, index in PLAIN_KIND.items()}
+_PLAIN_ACTIONS: Final[dict[str, tuple[object, object]]] = {
+    card: (alone, with_uno) for card, (alone, with_uno) in PLAIN_PLAY.items()
+}
 # Each action's kind: 0 a command's (looked up in the chance's choices), 1 `wait`, 2 a lane slot.
 _SENDS, _WAITS, _LANE_SLOT = 0, 1, 2
 _KIND_OF: Final[list[int]] = [
@@ -55,7 +61,7 @@ class Chance:
         seat: int,
         optional: bool,
         legal: list[Command],
-        choices: dict[int, Command],
+        choices: dict[Any, Command],
         lane_count: int = 0,
         lane_uno: bool = False,
         chosen: list[Card] | None = None,
@@ -107,7 +113,7 @@ class Core:
         # The selected agent's mask, kept in place: the actions set in it are `masked`.
         self.mask: MaskArray = np.zeros(N_ACTIONS, np.int8)
         self.mask_m: Any = self.mask.data
-        self.masked: list[int] = []
+        self.masked: list[Any] = []
         self.state: State | None = None
         self.chance: Chance | None = None
         # The seats still to ask before the turn, `seat * 2 + optional` each (None: not known
@@ -169,9 +175,10 @@ class Core:
         chance = self.chance
         try:
             index = int(action)
-            legal = 0 <= index < N_ACTIONS and bool(self.mask_m[index])
+            key: object = index
+            legal = 0 <= index < N_ACTIONS and bool(self.mask_m[key])
         except (TypeError, ValueError):
-            index, legal = 0, False
+            index, key, legal = 0, 0, False
         if not legal or chance is None:
             raise ValueError(f"action {action!r} is not legal for {agent} now (see its mask)")
         shell._cumulative_rewards[agent] = 0.0
@@ -184,7 +191,7 @@ class Core:
         self.steps += 1
         kind = _KIND_OF[index]
         if kind == _SENDS:
-            self.send(chance.choices[index])
+            self.send(chance.choices[key])
         elif kind == _WAITS:
             queue = self.queue
             assert queue is not None
@@ -299,18 +306,20 @@ class Core:
             if not optional:
                 raise RuntimeError(f"seat {seat} must act but has no legal command")
             queue.pop(0)
-        choices: dict[int, Command] = {}
+        choices: dict[Any, Command] = {}
         # The actions of the commands, in the listing's order (as the choices' keys).
-        masked: list[int] = []
+        masked: list[Any] = []
         chance = Chance(seat, optional, legal, choices, mask=self.mask)
-        plain, kinds = PLAIN_PLAY, PLAIN_KIND
+        plain, kinds = _PLAIN_ACTIONS, _KIND_ACTION
+        index: object
         for command in legal:
             kind = command["type"]
             if kind == PLAY:
                 if "color" not in command and "target" not in command:
                     # The commonest listing, a play of a card alone: its two actions looked up
                     # by the card (what action_index finds through command_key).
-                    index = plain[command["card"]][1 if command.get("uno") else 0]
+                    pair = plain[command["card"]]
+                    index = pair[1] if command.get("uno") else pair[0]
                 else:
                     index = action_index(command, state.seats)
             elif kind == PRECOMMIT:
@@ -328,7 +337,7 @@ class Core:
         self.chance = chance
         self.offer(chance, masked)
 
-    def offer(self, chance: Chance, masked: list[int] | None = None) -> None:
+    def offer(self, chance: Chance, masked: list[Any] | None = None) -> None:
         """Ask the chance's seat: its mask, observation and info. `masked`: the actions of its
         commands, when the caller has them (a new list, kept by the info), else its choices'."""
         m = self.mask_m

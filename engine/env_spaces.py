@@ -282,6 +282,12 @@ _PENDING_OTHER = len(PENDING_TYPES)
 # The scalar entries SeatEncoder writes only when they change: stack total, precommit count,
 # lane slots to choose, optional, hand number.
 _SCALAR_AT: Final = (_STACK_TOTAL, _PRECOMMIT_COUNT, _LANE_TO_CHOOSE, _OPTIONAL, _HAND_NUMBER)
+# The same as int objects made once (a compiled int past 256 used as an index is a new object
+# each time), and the counts' float objects up to a deck's size.
+_SCALAR_KEYS: Final[tuple[object, ...]] = _SCALAR_AT
+_DRAW_KEY: Final[object] = _PILES
+_DISCARD_KEY: Final[object] = _PILES + 1
+_COUNT: Final[list[object]] = [float(n) for n in range(109)]
 # The pending block of no pending.
 _NO_PENDING: Final[tuple[Any, tuple[int, ...], float, float]] = (
     None,
@@ -547,15 +553,18 @@ class SeatEncoder:
         self._scalar(2, float(to_choose))
         self._scalar(3, 1.0 if optional else 0.0)
         self._scalar(4, float(state.hand_number))
-        m[_PILES] = float(len(state.draw))
-        m[_PILES + 1] = float(len(discard))
+        drawn, discarded = len(state.draw), len(discard)
+        piles: Any = m  # written with index and value objects
+        piles[_DRAW_KEY] = _COUNT[drawn] if drawn < 109 else float(drawn)
+        piles[_DISCARD_KEY] = _COUNT[discarded] if discarded < 109 else float(discarded)
         return self.buffer
 
     def _scalar(self, at: int, value: float) -> None:
         """The scalar entry `_SCALAR_AT[at]`, written when it changed."""
         if self._scalars[at] != value:
             self._scalars[at] = value
-            self._m[_SCALAR_AT[at]] = value
+            m: Any = self._m  # written with an index object
+            m[_SCALAR_KEYS[at]] = value
 
     def _encode_submission(self, state: State, hot: list[int]) -> None:
         """The family's extra view's submission (censorship), as the seat is shown it."""
