@@ -288,6 +288,9 @@ _SCALAR_KEYS: Final[tuple[object, ...]] = _SCALAR_AT
 _DRAW_KEY: Final[object] = _PILES
 _DISCARD_KEY: Final[object] = _PILES + 1
 _COUNT: Final[list[object]] = [float(n) for n in range(109)]
+_ZERO: Final[object] = 0.0
+_ONE: Final[object] = 1.0
+_MINUS_ONE: Final[object] = -1.0
 # The pending block of no pending.
 _NO_PENDING: Final[tuple[Any, tuple[int, ...], float, float]] = (
     None,
@@ -475,6 +478,7 @@ class SeatEncoder:
     ) -> FloatArray:
         """The seat's observation of `state` (with its own lane choice), in `buffer`."""
         m, rel = self._m, self._rel
+        raw: Any = m  # written with float objects made once (_ONE, _ZERO, _COUNT)
         hands, lanes = state.hands, state.lanes
         hand = hands[self._seat]
         if hand is not self._hand:
@@ -511,12 +515,12 @@ class SeatEncoder:
             keep[i] = True
         for i in self._hot:
             if not keep[i]:
-                m[i] = 0.0
+                raw[i] = _ZERO
                 on[i] = False
         for i in hot:
             keep[i] = False
             if not on[i]:
-                m[i] = 1.0
+                raw[i] = _ONE
                 on[i] = True
         self._spare = self._hot
         self._hot = hot
@@ -529,13 +533,13 @@ class SeatEncoder:
                 m[i] += 1.0
                 chosen_hot.append(i)
             self._chosen_hot = chosen_hot
-        m[_DIRECTION] = 1.0 if state.direction == 1 else -1.0
+        raw[_DIRECTION] = _ONE if state.direction == 1 else _MINUS_ONE
         sizes = self._sizes
         for seat in range(self._seats):
             size = len(hands[seat]) + len(lanes[seat])
             r = rel[seat]
             if sizes[r] != size:
-                m[_HAND_SIZES + r] = float(size)
+                raw[_HAND_SIZES + r] = _COUNT[size] if size < 109 else float(size)
                 sizes[r] = size
         scores, hands_won = state.scores, state.hands_won
         if scores is not self._scores:
