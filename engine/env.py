@@ -151,7 +151,7 @@ class LazyInfo(dict[str, Any]):
         if making is None:
             return
         self._making = None
-        variant, state, seat, news, masked, legal, optional, chosen = making
+        variant, state, seat, news, masked, chance, optional, chosen = making
         mask = np.zeros(N_ACTIONS, np.int8)
         mask[masked] = 1
         view_event = variant.view_event
@@ -160,7 +160,7 @@ class LazyInfo(dict[str, Any]):
             {
                 "action_mask": mask,
                 "view": variant.view(state, seat),
-                "legal": legal,
+                "legal": chance.legal,
                 "optional": optional,
                 "lane_chosen": [] if chosen is None else chosen,
                 "events": [view_event(event, seat) for event in news],

@@ -11,12 +11,12 @@ like pettingzoo: only env.py imports this module, and nothing else in engine imp
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import numpy as np
 
-from engine.cards import Card
-from engine.commands import CLOSE_WINDOW, NEXT_HAND, PLAY, PRECOMMIT, Command
+from engine.cards import COLOR_OF, COLORS, Card
+from engine.commands import CLOSE_WINDOW, DRAW, NEXT_HAND, PLAY, PRECOMMIT, Command
 from engine.env_spaces import (
     ACTION_INDEX,
     ACTIONS,
@@ -30,6 +30,7 @@ from engine.env_spaces import (
     SeatEncoder,
     action_index,
 )
+from engine.rules.listing import listed_cards, plain_turn
 from engine.state import HAND_OVER, MATCH_OVER, State
 
 # The actions of the commands that name no card, colour or seat: one lookup by their type.
@@ -50,6 +51,22 @@ _KIND_OF: Final[list[int]] = [
 # A lane slot's card and uno flag, by action (None for the other actions).
 _SLOT_CARD: Final[list[str]] = [str(key[1]) if key[0] == LANE else "" for key in ACTIONS]
 _SLOT_UNO: Final[list[bool]] = [bool(key[2]) if key[0] == LANE else False for key in ACTIONS]
+# The usual turn (listing.plain_turn), listed without its commands: each listed card's
+# actions in the listing's order (a black card's once per colour, no uno call), then the draw.
+_CARD_ACTIONS: Final[dict[str, tuple[object, ...]]] = {
+    card: (
+        (alone,)
+        if COLOR_OF[card] is not None
+        else tuple(ACTION_INDEX[(PLAY, card, color, None, False)] for color in COLORS)
+    )
+    for card, (alone, _) in PLAIN_PLAY.items()
+}
+_DRAW_ACTION: Final[object] = PLAIN_KIND[DRAW]
+# The card and colour each of those play actions names, by action (None: no such play).
+_PLAY_OF: Final[list[tuple[str, str | None] | None]] = [None] * N_ACTIONS
+for _card, _actions in _CARD_ACTIONS.items():
+    for _colour, _action in zip(COLORS if len(_actions) > 1 else (None,), _actions, strict=True):
+        _PLAY_OF[cast(int, _action)] = (_card, _colour)
 
 
 class Chance:
@@ -60,23 +77,54 @@ class Chance:
         self,
         seat: int,
         optional: bool,
-        legal: list[Command],
-        choices: dict[Any, Command],
+        legal: list[Command] | None,
+        choices: dict[Any, Command] | None,
         lane_count: int = 0,
         lane_uno: bool = False,
         chosen: list[Card] | None = None,
         mask: Any = None,
+        variant: Any = None,
+        state: State | None = None,
     ) -> None:
         self.seat = seat
         self.optional = optional
-        self.legal = legal
-        self.choices = choices
+        # None for the usual turn (`plain`), its mask made from the listed cards: the legal
+        # commands are listed when first read (`legal`), from the same state and variant.
+        self._legal = legal
+        self._choices = choices
+        self.variant = variant
+        self.state = state
         # > 0: a precommit of this many cards is among the legal commands.
         self.lane_count = lane_count
         # The precommit may carry the uno call (on its last slot).
         self.lane_uno = lane_uno
         self.chosen: list[Card] = [] if chosen is None else chosen
         self.mask: MaskArray = np.zeros(N_ACTIONS, np.int8) if mask is None else mask
+
+    @property
+    def plain(self) -> bool:
+        """The usual turn, listed by its cards: its commands are made when needed."""
+        return self._legal is None
+
+    @property
+    def legal(self) -> list[Command]:
+        """The seat's legal commands (the engine's listing, listed once)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self.variant.legal_commands(self.state, self.seat)
+        return legal
+
+    @property
+    def choices(self) -> dict[Any, Command]:
+        """The legal commands by action (a precommit's first slot excepted: its slots are
+        chosen one by one)."""
+        choices = self._choices
+        if choices is None:
+            seats = self.state.seats if self.state is not None else 0
+            choices = self._choices = {
+                action_index(command, seats): command for command in self.legal
+            }
+        return choices
 
 
 class Core:
@@ -191,7 +239,21 @@ class Core:
         self.steps += 1
         kind = _KIND_OF[index]
         if kind == _SENDS:
-            self.send(chance.choices[key])
+            if chance._legal is None:
+                # The usual turn's command, as the listing makes it (listing.plain_plays).
+                play = _PLAY_OF[index]
+                seat = chance.seat
+                if play is None:
+                    self.send({"type": DRAW, "seat": seat})
+                elif play[1] is None:
+                    self.send({"type": PLAY, "seat": seat, "card": play[0], "uno": False})
+                else:
+                    card, colour = play
+                    self.send(
+                        {"type": PLAY, "seat": seat, "card": card, "color": colour, "uno": False}
+                    )
+            else:
+                self.send(chance.choices[key])
         elif kind == _WAITS:
             queue = self.queue
             assert queue is not None
@@ -300,6 +362,24 @@ class Core:
                 self.send({"type": CLOSE_WINDOW})
                 return
             seat, optional = queue[0] >> 1, bool(queue[0] & 1)
+            if (
+                variant.legal_commands is variant.quick_listing
+                and variant.quick_listing is not None
+                and plain_turn(state, seat)
+            ):
+                # The usual turn: the listing's actions from its cards (listing.plain_plays
+                # lists a play of each, then the draw), its commands made when needed.
+                fast: list[Any] = []
+                card_actions = _CARD_ACTIONS
+                for card in listed_cards(state, seat):
+                    for action in card_actions[card]:
+                        fast.append(action)
+                fast.append(_DRAW_ACTION)
+                self.chance = chance = Chance(
+                    seat, optional, None, None, mask=self.mask, variant=variant, state=state
+                )
+                self.offer(chance, fast)
+                return
             legal: list[Command] = variant.legal_commands(state, seat)
             if legal:
                 break
@@ -309,7 +389,9 @@ class Core:
         choices: dict[Any, Command] = {}
         # The actions of the commands, in the listing's order (as the choices' keys).
         masked: list[Any] = []
-        chance = Chance(seat, optional, legal, choices, mask=self.mask)
+        chance = Chance(
+            seat, optional, legal, choices, mask=self.mask, variant=variant, state=state
+        )
         plain, kinds = _PLAIN_ACTIONS, _KIND_ACTION
         index: object
         for command in legal:
@@ -348,7 +430,7 @@ class Core:
             waits = False
         else:
             if masked is None:
-                masked = list(chance.choices)
+                masked = list(chance.choices) if chance._legal is not None else self.plain(chance)
             if chance.lane_count:
                 masked += self.lane_mask(chance)
             waits = chance.optional
@@ -392,11 +474,22 @@ class Core:
             seat,
             news,
             masked,
-            chance.legal,
+            chance,
             chance.optional,
             chance.chosen[:] if chance.chosen else None,  # None: [] (made when read)
         )
         infos[agent] = info
+
+    def plain(self, chance: Chance) -> list[Any]:
+        """The usual turn's actions (select's), for a chance offered again."""
+        state = chance.state
+        assert state is not None
+        actions: list[Any] = []
+        for card in listed_cards(state, chance.seat):
+            for action in _CARD_ACTIONS[card]:
+                actions.append(action)
+        actions.append(_DRAW_ACTION)
+        return actions
 
     def lane_mask(self, chance: Chance) -> list[int]:
         """The next lane slot: any card of the regular hand not chosen yet (any ordered choice

@@ -48,6 +48,9 @@ class Variant:
         listing = quick_listing(ruleset, Ruleset)
         if listing is not None:
             self.legal_commands = listing  # type: ignore[method-assign, assignment]
+        # The training environment lists the usual turn's actions from the same cards
+        # (listing.listed_cards) while `legal_commands` is still this listing.
+        self.quick_listing = listing
 
     @classmethod
     def from_spec(cls, spec: Mapping[str, Any]) -> Variant:

@@ -57,21 +57,41 @@ def black_plays(seat: Seat, card: Card, unos: tuple[bool, ...]) -> tuple[Command
     )
 
 
+def plain_turn(state: State, seat: Any) -> bool:
+    """Whether `quick_listing`'s listing answers `seat` at `state` with `plain_plays`: a seat
+    asked for a play, holding three cards or more, with nobody owing an uno call."""
+    pending = state.pending
+    return (
+        type(seat) is int
+        and pending is not None
+        and not state.uncalled
+        and state.status == PLAYING
+        and pending["type"] == "play"
+        and seat in state.to_act
+        and len(state.hands[seat]) + len(state.lanes[seat]) > 2
+    )
+
+
+def listed_cards(state: State, seat: Seat) -> list[Card]:
+    """The cards `plain_plays` lists plays of: each distinct playable card of the hand once,
+    in hand order (the training environment's mask is made from these, engine/env_core.py)."""
+    discard = state.discard
+    playable = PLAYABLE_ON[discard[-1] if discard else None, state.color]
+    listed: list[Card] = []
+    for card in state.hands[seat]:
+        if card in playable and card not in listed:
+            listed.append(card)
+    return listed
+
+
 def plain_plays(state: State, seat: Seat) -> list[Command]:
     """`seat`'s plays and its draw, for a family that keeps `Ruleset`'s `playable_cards` and
     `play_options`, while it holds more than two cards (no play leaves one, so no uno call is
     listed): each distinct playable card of the hand once, in hand order, a black card once
     per colour."""
-    hand = state.hands[seat]
-    discard = state.discard
-    playable = PLAYABLE_ON[discard[-1] if discard else None, state.color]
     plain = PLAY_TEMPLATES[seat]
     options: list[Command] = []
-    listed: list[Card] = []
-    for card in hand:
-        if card not in playable or card in listed:
-            continue
-        listed.append(card)
+    for card in listed_cards(state, seat):
         if COLOR_OF[card] is None:
             for template in black_plays(seat, card, NO_UNO):
                 options.append(template.copy())
@@ -106,16 +126,7 @@ def quick_listing(ruleset: Any, base: type) -> Listing | None:
 
     def legal_commands(state: State, seat: Any) -> list[Command]:
         """`Variant.legal_commands`: the usual turn quickly, anything else the general way."""
-        pending = state.pending
-        if (
-            type(seat) is int
-            and pending is not None
-            and not state.uncalled
-            and state.status == PLAYING
-            and pending["type"] == "play"
-            and seat in state.to_act
-            and len(state.hands[seat]) + len(state.lanes[seat]) > 2
-        ):
+        if plain_turn(state, seat):
             return plain_plays(state, seat)
         return general(state, seat)
 
