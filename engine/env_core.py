@@ -159,8 +159,10 @@ class Core:
         self.encoded: State | None = None
         self.asked: str | None = None
         # The selected agent's mask, kept in place: the actions set in it are `masked`.
-        self.mask: MaskArray = np.zeros(N_ACTIONS, np.int8)
-        self.mask_m: Any = self.mask.data
+        # Its entries are written through the bytearray it is a view of (a bytearray's item
+        # assignment costs less than a memoryview's, which packs by the format).
+        self.mask_m: Any = bytearray(N_ACTIONS)
+        self.mask: MaskArray = np.frombuffer(self.mask_m, np.int8)
         self.masked: list[Any] = []
         self.state: State | None = None
         self.chance: Chance | None = None
@@ -451,12 +453,16 @@ class Core:
         end = logged + len(log)
         news = log[seen[seat] - logged :]
         seen[seat] = end
-        if len(log) > 2000:
-            oldest = min(seen)
-            if oldest - logged > 1000:
-                # Every seat has seen these: drop them, so long episodes keep little memory.
-                del log[: oldest - logged]
-                self.logged = oldest
+        oldest = end
+        for at in seen:
+            if at < oldest:
+                oldest = at
+        if oldest > logged:
+            # Every seat has seen these: drop them, so the log stays short (the events die
+            # young, leaving the garbage collector little to scan) and long episodes keep
+            # little memory.
+            del log[: oldest - logged]
+            self.logged = oldest
         state = self.state
         assert state is not None
         to_choose = chance.lane_count - len(chance.chosen)
