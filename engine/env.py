@@ -478,6 +478,13 @@ class _OrderEnforcing(OrderEnforcingWrapper[str, Observation, Action]):
             raise AttributeError("agent_selection cannot be accessed before reset")
         return self._last(observe)
 
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        super().reset(seed=seed, options=options)
+        if type(self).last is _OrderEnforcing.last:
+            # Reset once, the wrapper's check in `last` can no longer fail: `env.last` is from
+            # now on the env's own (its core's), one Python call less a step.
+            self.last = self._last  # type: ignore[method-assign]
+
     def step(self, action: Action) -> None:
         """OrderEnforcingWrapper.step's checks, then the env's step (not through BaseWrapper)."""
         if self._has_reset and self.env.agents:

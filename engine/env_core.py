@@ -69,6 +69,16 @@ for _card, _actions in _CARD_ACTIONS.items():
         _PLAY_OF[cast(int, _action)] = (_card, _colour)
 
 
+# The shell's attributes `Core.last` reads.
+_LAST_READS: Final = (
+    "agent_selection",
+    "_cumulative_rewards",
+    "terminations",
+    "truncations",
+    "infos",
+)
+
+
 class Chance:
     """The decision the selected agent is asked for: the legal commands by action, and the
     precommit being chosen slot by slot."""
@@ -145,6 +155,11 @@ class Core:
         max_steps: int | None,
     ) -> None:
         self.shell = shell
+        # The shell's instance dict, where `last` reads the attributes it reads every step,
+        # unless a class of the shell's makes any of them a descriptor (then: getattr).
+        self.attrs: dict[str, Any] | None = shell.__dict__
+        if any(name in vars(cls) for cls in type(shell).__mro__ for name in _LAST_READS):
+            self.attrs = None
         self.variant = variant
         self.seats = seats
         self.agents = agents
@@ -198,8 +213,27 @@ class Core:
         """The shell's `last`: AECEnv.last, with observe's usual case inline (new arrays: the
         caller's to keep or change)."""
         shell = self.shell
-        agent: str = shell.agent_selection
+        attrs = self.attrs
+        agent: str
         obs: Any
+        if attrs is not None and self.state is not None:
+            # The shell's attributes read from its instance dict (no descriptor of its class
+            # names them: checked when the core was made).
+            agent = attrs["agent_selection"]
+            if not observe:
+                obs = None
+            elif agent == self.asked and self.state is self.encoded:
+                obs = {"observation": self.vector.copy(), "action_mask": self.mask.copy()}
+            else:
+                obs = shell.observe(agent)
+            return (
+                obs,
+                attrs["_cumulative_rewards"][agent],
+                attrs["terminations"][agent],
+                attrs["truncations"][agent],
+                attrs["infos"][agent],
+            )
+        agent = shell.agent_selection
         if not observe:
             obs = None
         elif agent == self.asked and self.state is self.encoded:
