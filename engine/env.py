@@ -31,7 +31,7 @@ which the compiled engine's build compiles with env_spaces.py (docs/architecture
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -42,11 +42,10 @@ from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from pettingzoo.utils.wrappers.order_enforcing import (
     AECOrderEnforcingIterable,
-    AECOrderEnforcingIterator,
 )
 
 from engine.commands import Command
-from engine.env_core import Chance, Core
+from engine.env_core import Chance, Core, Turns
 from engine.env_spaces import (
     ABOUT,
     ACTION_INDEX,
@@ -502,25 +501,10 @@ class _OrderEnforcing(OrderEnforcingWrapper[str, Observation, Action]):
 
 
 class _Iterable(AECOrderEnforcingIterable[str, Observation, Action]):
-    def __iter__(self) -> AECOrderEnforcingIterator[str, Observation, Action]:
-        return _Iterator(self.env, self.max_iter)
-
-
-class _Iterator(AECOrderEnforcingIterator[str, Observation, Action]):
-    """pettingzoo's order-enforcing iterator, the same checks, reading the env directly."""
-
-    def __init__(self, env: _OrderEnforcing, max_iter: int) -> None:
-        super().__init__(env, max_iter)
-        self.inner = env.env
-
-    def __next__(self) -> str:
-        env, inner = self.env, self.inner
-        if not inner.agents or self.iters_til_term <= 0:
-            raise StopIteration
-        self.iters_til_term -= 1
-        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"  # type: ignore[attr-defined]
-        env._has_updated = False  # type: ignore[attr-defined]
-        return inner.agent_selection
+    def __iter__(self) -> Iterator[str]:  # type: ignore[override]
+        """pettingzoo's order-enforcing iterator, the same checks, compiled (env_core.Turns)."""
+        env: _OrderEnforcing = self.env
+        return Turns(env, env.env._core, self.max_iter)
 
 
 def env(**kwargs: Any) -> OrderEnforcingWrapper[str, Observation, Action]:

@@ -69,13 +69,14 @@ for _card, _actions in _CARD_ACTIONS.items():
         _PLAY_OF[cast(int, _action)] = (_card, _colour)
 
 
-# The shell's attributes `Core.last` reads.
+# The shell's attributes `Core.last` and `Turns` read.
 _LAST_READS: Final = (
     "agent_selection",
     "_cumulative_rewards",
     "terminations",
     "truncations",
     "infos",
+    "agents",
 )
 
 
@@ -540,3 +541,35 @@ class Core:
         last = len(chance.chosen) == chance.lane_count - 1
         unos = (False, True) if last and chance.lane_uno else (False,)
         return [ACTION_INDEX[(LANE, card, uno)] for card in left for uno in unos]
+
+
+class Turns:
+    """The agent iterator of env.py's order-enforcing wrapper (pettingzoo's
+    AECOrderEnforcingIterator, the same checks), compiled: each agent to act, until no agent is
+    left or `max_iter` agents have been given, asserting that the loop stepped (or reset) the
+    env in between."""
+
+    def __init__(self, wrapper: Any, core: Core, max_iter: int) -> None:
+        self.env = wrapper
+        self.core = core
+        self.iters_til_term = max_iter
+
+    def __iter__(self) -> Turns:
+        return self
+
+    def __next__(self) -> str:
+        core = self.core
+        attrs = core.attrs
+        shell = core.shell
+        agents = attrs["agents"] if attrs is not None and core.state is not None else shell.agents
+        if not agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        wrapper = self.env
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        if attrs is not None:
+            agent: str = attrs["agent_selection"]
+            return agent
+        selected: str = shell.agent_selection
+        return selected
