@@ -159,8 +159,13 @@ def run(name: str, *, batch_size: int = BATCH_SIZE) -> int:
     the checkpoint moved. Events committed while it runs are left for the next run.
     """
     projection = find(name)
-    ProjectionCheckpoint.objects.get_or_create(name=name)
+    found, _ = ProjectionCheckpoint.objects.get_or_create(name=name)
     target = store.head()
+    # A checkpoint never moves back while nothing rebuilds it (a rebuild run's start sets it to
+    # 0 as it takes it, and its end to a later head): at the target already, the locked read
+    # below would find nothing to fold either.
+    if found.position >= target:
+        return 0
     moved = 0
     while True:
         with transaction.atomic():
@@ -169,9 +174,9 @@ def run(name: str, *, batch_size: int = BATCH_SIZE) -> int:
                 # A rebuild run owns the read models; its end sets the checkpoint.
                 return moved
             step = _advance(projection, checkpoint, target, batch_size)
-        if not step:
-            return moved
         moved += step
+        if not step or checkpoint.position >= target:
+            return moved
 
 
 # Told (positions folded, positions to fold) after each batch of a rebuild.

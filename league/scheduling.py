@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from math import comb
@@ -330,6 +330,7 @@ class _Golfers:
         with a player (and back in another round, so bye counts stay). A move is taken when
         it raises the cost by at most a threshold that falls to nothing over the steps."""
         rounds, rng, k = self.rounds, self.rng, self.k
+        below = _below(rng)
         tables_per_round, sitting_out = self.tables_per_round, self.sitting_out
         byes, bye_rounds, grouping = self.byes, self.bye_rounds, self.grouping
         # Every pair at the mean, rounded either way: nothing left to improve.
@@ -341,15 +342,15 @@ class _Golfers:
             if cost <= ideal:
                 break
             limit = threshold * (SEARCH_STEPS - step) // SEARCH_STEPS
-            r = rng.randrange(rounds)
+            r = below(rounds)
             tables = grouping[r]
-            if sitting_out and (tables_per_round == 1 or rng.randrange(5) == 0):
+            if sitting_out and (tables_per_round == 1 or below(5) == 0):
                 # x plays in round r instead of y, and y for x in a round where y sat out and
                 # x played.
-                i = rng.randrange(sitting_out)
+                i = below(sitting_out)
                 x = byes[r][i]
-                table = tables[rng.randrange(tables_per_round)]
-                seat = rng.randrange(k)
+                table = tables[below(tables_per_round)]
+                seat = below(k)
                 y = table[seat]
                 elsewhere = sorted(bye_rounds[y] - bye_rounds[x])
                 if not elsewhere:
@@ -368,11 +369,11 @@ class _Golfers:
                     self.replace(table2, seat2, x)
                     self.replace(table, seat, y)
             elif tables_per_round > 1:
-                i = rng.randrange(tables_per_round)
-                j = rng.randrange(tables_per_round - 1)
+                i = below(tables_per_round)
+                j = below(tables_per_round - 1)
                 j += j >= i
                 a_table, b_table = tables[i], tables[j]
-                a_seat, b_seat = rng.randrange(k), rng.randrange(k)
+                a_seat, b_seat = below(k), below(k)
                 x, y = a_table[a_seat], b_table[b_seat]
                 change = self.swap_change(a_table, x, b_table, y)
                 if change <= limit:
@@ -464,6 +465,23 @@ class _Golfers:
         change = self.replace(a_table, a_seat, y) + self.replace(b_table, b_seat, x)
         where[r][x], where[r][y] = (j, b_seat), (i, a_seat)
         return change
+
+
+def _below(rng: random.Random) -> Callable[[int], int]:
+    """`rng.randrange` for a positive bound, spelled out: the same draws from `rng`, so the
+    same numbers (CPython's `_randbelow`, as engine/dealing.py's shuffle inlines it), without
+    randrange's argument checks and its two calls, which were most of the search's time.
+    tests/league/test_scheduling.py holds it to `randrange` over many seeds and bounds."""
+    getrandbits = rng.getrandbits
+
+    def below(n: int) -> int:
+        bits = n.bit_length()
+        r = getrandbits(bits)
+        while r >= n:
+            r = getrandbits(bits)
+        return r
+
+    return below
 
 
 # Seats -------------------------------------------------------------------------------------

@@ -192,13 +192,14 @@ def _empty_event_log_after_transactional_tests(request: pytest.FixtureRequest) -
 @pytest.fixture(autouse=True)
 def _positions_as_in_a_fresh_log(request: pytest.FixtureRequest) -> Iterator[None]:
     """Hand out each database test's global positions from just after the events it starts
-    with (1 in an empty log), and its game ids from just after the games it starts with, as a
-    fresh database would.
+    with (1 in an empty log), and its game and bot ids from just after the games and bots it
+    starts with, as a fresh database would.
 
     On PostgreSQL positions come from a sequence (games_gameevent_position, docs/event-store.md),
     and a sequence is not rewound when a test's transaction is rolled back. Game ids matter
-    beyond the log: the built-in bots' choices are seeded by the game's id (bots/turns.py), so
-    without this a bot match, its length and its cost would depend on the tests run before it.
+    beyond the log: the built-in bots' choices are seeded by the game's id (bots/turns.py), and a
+    bot's validation matches are dealt from the bot's id, so without this a bot match, its length
+    and its cost would depend on the tests run before it.
     """
     if request.node.get_closest_marker("django_db") is None or connection.vendor != "postgresql":
         yield
@@ -209,10 +210,12 @@ def _positions_as_in_a_fresh_log(request: pytest.FixtureRequest) -> Iterator[Non
             "SELECT setval('games_gameevent_position', coalesce(max(global_position), 0) + 1, "
             "false) FROM games_gameevent"
         )
-        cursor.execute(
-            "SELECT setval(pg_get_serial_sequence('games_game', 'id'), coalesce(max(id), 0) + 1, "
-            "false) FROM games_game"
-        )
+        # Bots too: a bot's validation matches are dealt from its id (bots/remote/validation.py).
+        for table in ("games_game", "games_bot"):
+            cursor.execute(
+                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                f"coalesce(max(id), 0) + 1, false) FROM {table}"
+            )
     yield
 
 

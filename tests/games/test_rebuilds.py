@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.db import transaction
 
+from config import celery_app
 from engine import MATCH_OVER
 from games import archive, projections, rebuilds, store, tasks
 from games.models import Game, GameEvent, ProjectionCheckpoint, RebuildPartition, RebuildRun
@@ -50,9 +51,23 @@ def played(finished: int) -> Game:
     return game
 
 
-def test_a_partitioned_rebuild_in_process_gives_the_catch_ups_read_models(eager_tasks):
-    played(3)
+def played_then_caught_up(finished: int) -> Game:
+    """`played`, its appends handed to the broker (where nothing takes them) rather than each
+    running every projection's catch-up in-process; then one catch-up. The read models are what
+    the catch-ups after each append would have left (each projection folds the log in order,
+    whatever its batches: tests/games/test_projections.py), at a fraction of the cost."""
+    saved = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = False
+    try:
+        game = played(finished)
+    finally:
+        celery_app.conf.task_always_eager = saved
     catch_up()
+    return game
+
+
+def test_a_partitioned_rebuild_in_process_gives_the_catch_ups_read_models(eager_tasks):
+    played_then_caught_up(3)
     caught_up = every_read_model()
     assert caught_up["game-summaries:GameSummary"] and caught_up["game-results:MatchResult"]
 
@@ -70,8 +85,7 @@ def test_a_partitioned_rebuild_in_process_gives_the_catch_ups_read_models(eager_
 
 
 def test_a_partitioned_rebuild_reads_archived_streams_as_live_ones(eager_tasks):
-    played(4)
-    catch_up()
+    played_then_caught_up(4)
     caught_up = every_read_model()
     over = list(Game.objects.filter(status=MATCH_OVER).order_by("pk"))
     # Every other finished game archived (games/archive.py): its events leave the live table.
@@ -220,7 +234,7 @@ def test_each_projection_given_only_its_declared_types_folds_the_rows_every_even
     """What a projection declares it reads (log_types, stream_reads) is all it needs: folded
     from only those events, read in the database with a type filter, it writes the rows it
     writes from every event of the log, which are the catch-up's."""
-    played(3)
+    played_then_caught_up(3)
     ladder = make_competition(seats_per_game=3, matchmaking=True)
     enter_bots(ladder, 3)
     with transaction.atomic():

@@ -6,6 +6,7 @@ what the code reaches now."""
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from collections import Counter
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 from league.scheduling import (
     Schedule,
     ScheduleError,
+    _below,
     default_rounds,
     schedule,
     spread_bound,
@@ -241,6 +243,17 @@ def test_importing_the_scheduler_in_a_fresh_interpreter_loads_no_django_module()
     modules = json.loads(run.stdout)
     assert "league.scheduling" in modules
     assert [m for m in modules if m.split(".")[0] in ("django", "celery", "rest_framework")] == []
+
+
+def test_the_searchs_draws_are_randranges():
+    """The search draws with `_below`, randrange spelled out: the same numbers, so the same
+    seasons; a Python whose randrange draws otherwise is noticed here."""
+    for seed in range(50):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        below = _below(ours)
+        bounds = [1, 2, 3, 5, 7, 8, 9, 16, 17, 100, 2**31 + 1] * 20
+        assert [below(n) for n in bounds] == [theirs.randrange(n) for n in bounds]
+        assert ours.getstate() == theirs.getstate()
 
 
 def test_the_table_in_docs_leagues_md_is_what_the_code_reaches_now():
