@@ -3,6 +3,8 @@ shapes (view, legal commands, commands, events) described rather than opaque obj
 
 from __future__ import annotations
 
+import copy
+import functools
 import io
 
 import pytest
@@ -11,7 +13,14 @@ from django.core.management import call_command
 
 
 def schema() -> dict:
-    """The schema as `manage.py spectacular --validate --fail-on-warn` writes it."""
+    """The schema as `manage.py spectacular --validate --fail-on-warn` writes it: a copy of
+    the one the command wrote, validated, the first time it was asked for in this process (the
+    schema is a function of the code alone; about two seconds of CPU each time it is made)."""
+    return copy.deepcopy(_written())
+
+
+@functools.cache
+def _written() -> dict:
     out = io.StringIO()
     call_command("spectacular", "--validate", "--fail-on-warn", stdout=out)
     return yaml.safe_load(out.getvalue())
@@ -19,8 +28,7 @@ def schema() -> dict:
 
 @pytest.fixture(scope="module")
 def document() -> dict:
-    """The schema made once for the module (about a second and a half of CPU each time); no
-    test changes it."""
+    """The schema for the module's tests, none of which changes it."""
     return schema()
 
 

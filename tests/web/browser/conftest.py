@@ -5,6 +5,11 @@ Select them with `-m browser`. Without /usr/bin/chromium they are skipped, excep
 an uncaught script error or a Content-Security-Policy violation, and leaves a screenshot in
 test-artifacts/<test name>.png.
 
+A test's pages open in tabs kept for the session, each in a browser context of its own
+(`browser_contexts`), emptied before it is lent again (its other pages closed, its history,
+cookies, the origin's storage, permissions), so that a page does not pay for a new context
+(its set-up, init scripts and binding, and its closing): about a tenth of chromium's CPU.
+
 Every page with scripts on is also checked by axe-core (vendor/axe.min.js, vendor/README.md):
 after each load (every navigation, a form's answer included) and once more in its last state at
 the test's end, axe runs in the page and a serious or critical violation fails the test; on the
@@ -51,7 +56,7 @@ AXE_SOURCE = (Path(__file__).resolve().parent / "vendor" / "axe.min.js").read_te
 # which the Content-Security-Policy rightly refuses.
 AXE_RUNNER = """
 (() => {
-  if (window.top !== window) return;
+  if (window.top !== window || !location.protocol.startsWith("http")) return;
   let running = Promise.resolve();
   const check = () => {
     const options = { resultTypes: ["violations"], preload: false };
@@ -118,17 +123,80 @@ def chromium(django_db_setup: None) -> Iterator[Any]:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = saved
 
 
+class Lent:
+    """A tab of the session's pool, in a browser context of its own: the context's init scripts
+    and axe's binding are added once; `report` is the current test's receiver of axe's
+    findings."""
+
+    def __init__(self, chromium: Any, javascript: bool) -> None:
+        self.report: Callable[[str, list[dict[str, Any]]], None] | None = None
+        self.listeners: list[tuple[str, Callable[..., Any]]] = []
+        self.javascript = javascript
+        self.context = chromium.new_context(java_script_enabled=javascript)
+        # A Content-Security-Policy violation (config/settings.py) fails the test too, said
+        # plainly: chromium's own console line for it may be a warning (report-only) or missing.
+        self.context.add_init_script(CSP_LISTENER)
+        self.context.expose_binding("__axeReport", self.axe_report)
+        self.context.add_init_script(AXE_SOURCE)
+        self.context.add_init_script(AXE_RUNNER)
+        self.page = self.context.new_page()
+
+    def axe_report(self, _source: Any, path: str, violations: list[dict[str, Any]]) -> None:
+        assert self.report is not None, f"axe reported {path} from a page no test opened"
+        self.report(path, violations)
+
+    def empty(self, origin: str) -> None:
+        """Nothing of an earlier test left: the tab on about:blank with no history, the test's
+        listeners and other pages gone, no cookie, no permission, and the origin's storage
+        (local and session storage, IndexedDB, caches, service workers) cleared."""
+        if self.page.is_closed():
+            self.page = self.context.new_page()
+        for page in self.context.pages:
+            if page is not self.page:
+                page.close()
+        for event, listener in self.listeners:
+            self.page.remove_listener(event, listener)
+        self.listeners.clear()
+        if self.javascript and self.page.url.startswith(origin):
+            self.page.evaluate("sessionStorage.clear()")
+        self.page.goto("about:blank")
+        self.report = None
+        self.context.clear_cookies()
+        self.context.clear_permissions()
+        session = self.context.new_cdp_session(self.page)
+        session.send("Page.resetNavigationHistory")
+        session.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+        session.detach()
+
+    def on(self, event: str, listener: Callable[..., Any]) -> None:
+        self.page.on(event, listener)
+        self.listeners.append((event, listener))
+
+
+@pytest.fixture(scope="session")
+def browser_contexts(chromium: Any) -> Iterator[dict[bool, list[Lent]]]:
+    """The session's browser contexts, with scripts on (True) and off (False); a test's first
+    page gets the first of its kind, its second page (another person) the second, and so on."""
+    pool: dict[bool, list[Lent]] = {True: [], False: []}
+    yield pool
+    for lent in pool[True] + pool[False]:
+        lent.context.close()
+
+
 @pytest.fixture
 def open_page(
     chromium: Any,
+    browser_contexts: dict[bool, list[Lent]],
     live_server: Any,
     eager_tasks: None,
     request: pytest.FixtureRequest,
 ) -> Iterator[Callable[..., Any]]:
-    """`open_page(person, path)`: a page in a fresh context signed in as `person` (None: not
-    signed in), at `path` on the live server (`javascript=False`: with scripts off). Console
-    errors and failed requests fail the test at its end."""
-    contexts: list[Any] = []
+    """`open_page(person, path)`: a page in a context of its own, emptied, signed in as
+    `person` (None: not signed in), at `path` on the live server (`javascript=False`: with
+    scripts off; `own_context=True`: a new context, for a test that changes the context
+    itself). Console errors and failed requests fail the test at its end."""
+    lent: list[Lent] = []
+    own: list[Any] = []
     pages: list[Any] = []
     errors: list[str] = []
     axe_runs: list[dict[str, Any]] = []
@@ -139,11 +207,36 @@ def open_page(
         errors.extend(axe_failures(path, violations))
 
     def open_(
-        person: Any, path: str, *, width: int = 1200, height: int = 900, javascript: bool = True
+        person: Any,
+        path: str,
+        *,
+        width: int = 1200,
+        height: int = 900,
+        javascript: bool = True,
+        own_context: bool = False,
     ) -> Any:
-        context = chromium.new_context(
-            viewport={"width": width, "height": height}, java_script_enabled=javascript
-        )
+        if own_context:
+            context = chromium.new_context(
+                viewport={"width": width, "height": height}, java_script_enabled=javascript
+            )
+            context.add_init_script(CSP_LISTENER)
+            context.expose_binding("__axeReport", axe_report)
+            context.add_init_script(AXE_SOURCE)
+            context.add_init_script(AXE_RUNNER)
+            own.append(context)
+            page = context.new_page()
+            listen = page.on
+        else:
+            kind = browser_contexts[javascript]
+            taken = sum(1 for one in lent if one in kind)
+            if taken == len(kind):
+                kind.append(Lent(chromium, javascript))
+            one = kind[taken]
+            one.empty(live_server.url)
+            one.report = lambda path, violations: axe_report(None, path, violations)
+            lent.append(one)
+            context, page, listen = one.context, one.page, one.on
+            page.set_viewport_size({"width": width, "height": height})
         if person is not None:
             client = Client()
             client.force_login(person)
@@ -151,22 +244,15 @@ def open_page(
             context.add_cookies(
                 [{"name": "sessionid", "value": cookie.value, "url": live_server.url}]
             )
-        # A Content-Security-Policy violation (config/settings.py) fails the test too, said
-        # plainly: chromium's own console line for it may be a warning (report-only) or missing.
-        context.add_init_script(CSP_LISTENER)
-        context.expose_binding("__axeReport", axe_report)
-        context.add_init_script(AXE_SOURCE)
-        context.add_init_script(AXE_RUNNER)
-        page = context.new_page()
         page.set_default_timeout(10_000)
-        page.on(
+        listen(
             "console",
             lambda message: (
                 errors.append(f"console: {message.text}") if message.type == "error" else None
             ),
         )
-        page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
-        page.on(
+        listen("pageerror", lambda error: errors.append(f"page error: {error}"))
+        listen(
             "response",
             lambda response: (
                 errors.append(f"HTTP {response.status}: {response.url}")
@@ -175,25 +261,28 @@ def open_page(
             ),
         )
         page.goto(live_server.url + path)
-        contexts.append(context)
         pages.append(page)
         if javascript:
             scripted.append(page)
         return page
 
-    yield open_
-    ARTIFACTS.mkdir(exist_ok=True)
-    name = re.sub(r"[^\w.-]+", "_", request.node.name)
-    for page in scripted:
-        if not page.is_closed() and page.evaluate("typeof window.__axeCheck") == "function":
-            page.evaluate("window.__axeCheck()")
-    (ARTIFACTS / "axe").mkdir(exist_ok=True)
-    (ARTIFACTS / "axe" / f"{name}.json").write_text(json.dumps(axe_runs, indent=1))
-    for number, page in enumerate(pages):
-        suffix = "" if number == 0 else f"-{number + 1}"
-        page.screenshot(path=str(ARTIFACTS / f"{name}{suffix}.png"), full_page=True)
-    for context in contexts:
-        context.close()
+    try:
+        yield open_
+        ARTIFACTS.mkdir(exist_ok=True)
+        name = re.sub(r"[^\w.-]+", "_", request.node.name)
+        for page in scripted:
+            if not page.is_closed() and page.evaluate("typeof window.__axeCheck") == "function":
+                page.evaluate("window.__axeCheck()")
+        (ARTIFACTS / "axe").mkdir(exist_ok=True)
+        (ARTIFACTS / "axe" / f"{name}.json").write_text(json.dumps(axe_runs, indent=1))
+        for number, page in enumerate(pages):
+            suffix = "" if number == 0 else f"-{number + 1}"
+            page.screenshot(path=str(ARTIFACTS / f"{name}{suffix}.png"), full_page=True)
+    finally:
+        for context in own:
+            context.close()
+        for one in lent:
+            one.empty(live_server.url)
     assert without_aborted_polls(errors) == [], "the browser reported errors"
 
 

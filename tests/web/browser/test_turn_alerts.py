@@ -43,7 +43,7 @@ HTMLMediaElement.prototype.play = function () { window.__sounds += 1; return Pro
 
 def hooked(open_page, live_server, person, path, **size):
     """The page with the hooks and the notifications permission, loaded again with both."""
-    page = open_page(person, path, **size)
+    page = open_page(person, path, own_context=True, **size)
     page.context.grant_permissions(["notifications"], origin=live_server.url)
     page.context.add_init_script(HOOKS)
     page.reload()
