@@ -69,7 +69,7 @@ for _card, _actions in _CARD_ACTIONS.items():
         _PLAY_OF[cast(int, _action)] = (_card, _colour)
 
 
-# The shell's attributes `Core.last` and `Turns` read.
+# The shell's attributes `Core.last`, `Core.step`, `Core.offer` and `Turns` read (or write).
 _LAST_READS: Final = (
     "agent_selection",
     "_cumulative_rewards",
@@ -77,6 +77,7 @@ _LAST_READS: Final = (
     "truncations",
     "infos",
     "agents",
+    "render_mode",
 )
 
 
@@ -252,7 +253,9 @@ class Core:
     def step(self, action: Any) -> None:
         """The shell's `step`: the selected agent's `action`."""
         shell = self.shell
-        agent: str = shell.agent_selection
+        # The shell's attributes from its instance dict where `last` reads them from it.
+        attrs = self.attrs if self.state is not None else None
+        agent: str = attrs["agent_selection"] if attrs is not None else shell.agent_selection
         if agent != self.asked:  # a finished agent (or one asked nothing: a bug)
             if shell.terminations[agent] or shell.truncations[agent]:
                 shell._was_dead_step(action)
@@ -266,7 +269,10 @@ class Core:
             index, key, legal = 0, 0, False
         if not legal or chance is None:
             raise ValueError(f"action {action!r} is not legal for {agent} now (see its mask)")
-        shell._cumulative_rewards[agent] = 0.0
+        rewards: dict[str, float] = (
+            attrs["_cumulative_rewards"] if attrs is not None else shell._cumulative_rewards
+        )
+        rewards[agent] = 0.0
         # Rewards are given once, when the match ends (the shell's _finish): until then every
         # agent's is 0 and pettingzoo's _clear_rewards and _accumulate_rewards would change
         # nothing.
@@ -311,7 +317,8 @@ class Core:
                 self.asked = None
         if self.rewarded:
             shell._accumulate_rewards()
-        if shell.render_mode == "human":
+        render_mode = attrs["render_mode"] if attrs is not None else shell.render_mode
+        if render_mode == "human":
             shell.render()
 
     def ask(self, state: State, seat: int, optional: bool) -> None:
@@ -481,7 +488,11 @@ class Core:
         agent = self.agents[seat]
         previous = self.asked
         shell = self.shell
-        shell.agent_selection = agent
+        attrs = self.attrs if self.state is not None else None
+        if attrs is not None:  # no descriptor of the shell's class names it (as `last`)
+            attrs["agent_selection"] = agent
+        else:
+            shell.agent_selection = agent
         self.asked = agent
         # The events since the seat's previous info; the log keeps what some seat has not seen.
         logged, log, seen = self.logged, self.log, self.seen
@@ -503,7 +514,7 @@ class Core:
         to_choose = chance.lane_count - len(chance.chosen)
         self.vector = self.encoders[seat].update(state, chance.chosen, to_choose, waits)
         self.encoded = state
-        infos: dict[str, Any] = shell.infos
+        infos: dict[str, Any] = attrs["infos"] if attrs is not None else shell.infos
         if previous is not None and previous != agent and previous in infos:
             infos[previous] = {}
         # The info's view, events and mask are made when the info is first read (LazyInfo):
