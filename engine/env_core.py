@@ -80,6 +80,9 @@ _LAST_READS: Final = (
     "render_mode",
 )
 
+# The variant's attributes `Core.send` and `Core.select` read.
+_VARIANT_READS: Final = ("decide", "_memo", "legal_commands", "quick_listing")
+
 
 class Chance:
     """The decision the selected agent is asked for: the legal commands by action, and the
@@ -163,6 +166,15 @@ class Core:
         if any(name in vars(cls) for cls in type(shell).__mro__ for name in _LAST_READS):
             self.attrs = None
         self.variant = variant
+        # The variant's instance dict, where `send` and `select` read its per-step attributes
+        # (the decide and listing it binds there, or a test's), unless a class of the variant's
+        # makes any of them a data descriptor (then: getattr).
+        self.vattrs: dict[str, Any] | None = vars(variant)
+        for cls in type(variant).__mro__:
+            for name in _VARIANT_READS:
+                held = vars(cls).get(name)
+                if held is not None and (hasattr(held, "__set__") or hasattr(held, "__delete__")):
+                    self.vattrs = None
         self.seats = seats
         self.agents = agents
         self.info = info
@@ -332,10 +344,14 @@ class Core:
         state, variant = self.state, self.variant
         assert state is not None
         # Through the variant's attribute each time (a test may record what it decides).
-        events: list[dict[str, Any]] = variant.decide(state, command)
+        vattrs = self.vattrs
+        decide: Any = vattrs.get("decide") if vattrs is not None else None
+        if decide is None:  # the class's (a family decided the general way), or a descriptor
+            decide = variant.decide
+        events: list[dict[str, Any]] = decide(state, command)
         # Variant.replay's first case, inline (Variant stays Python: a call of it costs a tenth
         # of a step): `decide` folded exactly these events into a copy of exactly this state.
-        memo: list[Any] = variant._memo
+        memo: list[Any] = vattrs["_memo"] if vattrs is not None else variant._memo
         last = memo[0]
         if last is not None and last[0] is state and last[1] is events and len(events) == last[2]:
             memo[0] = None
@@ -379,6 +395,7 @@ class Core:
     def select(self) -> None:
         """Move on to the next seat to ask, sending `next-hand` and `close-window` on the way."""
         variant = self.variant
+        vattrs = self.vattrs
         while True:
             state = self.state
             assert state is not None
@@ -406,11 +423,12 @@ class Core:
                 self.send({"type": CLOSE_WINDOW})
                 return
             seat, optional = queue[0] >> 1, bool(queue[0] & 1)
-            if (
-                variant.legal_commands is variant.quick_listing
-                and variant.quick_listing is not None
-                and plain_turn(state, seat)
-            ):
+            if vattrs is not None:
+                listing: Any = vattrs.get("legal_commands")
+                quick: Any = vattrs.get("quick_listing")
+            else:
+                listing, quick = variant.legal_commands, variant.quick_listing
+            if listing is quick and quick is not None and plain_turn(state, seat):
                 # The usual turn: the listing's actions from its cards (listing.plain_plays
                 # lists a play of each, then the draw), its commands made when needed.
                 fast: list[Any] = []

@@ -133,7 +133,6 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
     challenges = cls.challenge_wild_draw4
     uno_window = cls.uno_window
     playable_on = _PLAYABLE
-    fork = State.fork
 
     def general(state: State, command: Any) -> list[Event]:
         """The general way's decision (or refusal), left in memo."""
@@ -211,7 +210,7 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
             hand = hand.copy()
             del hand[at]
             hands[seat] = hand
-            new = fork(state)
+            new = state.fork()
             new.hands = hands
             new.discard = [*discard, card]
             new.color = color or COLOR_OF[card]
@@ -274,7 +273,7 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
             hands = state.hands.copy()
             hands[seat] = [*hands[seat], card]
             called = state.called
-            new = fork(state)
+            new = state.fork()
             new.hands = hands
             new.draw = draw[:-1]
             if seat in called:
@@ -291,7 +290,7 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
         elif kind == PASS:
             if pending["type"] != "drawn":
                 return general(state, command)
-            new = fork(state)
+            new = state.fork()
             nxt = (seat + state.direction) % state.seats
         elif kind == ACCEPT or kind == CHALLENGE:
             # on_accept, on_challenge: the draw from the pile as it is.
@@ -313,7 +312,7 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
             draw = state.draw
             if len(draw) < count:
                 return general(state, command)
-            new = fork(state)
+            new = state.fork()
             if kind == CHALLENGE:
                 new.challenge = None
                 events.append(
