@@ -30,7 +30,7 @@ from engine.env_spaces import (
     SeatEncoder,
     action_index,
 )
-from engine.rules.listing import listed_cards, plain_turn
+from engine.rules.listing import DRAW_TEMPLATES, PLAY_TEMPLATES, listed_cards, plain_turn
 from engine.state import HAND_OVER, MATCH_OVER, State
 
 # The actions of the commands that name no card, colour or seat: one lookup by their type.
@@ -299,9 +299,11 @@ class Core:
                 play = _PLAY_OF[index]
                 seat = chance.seat
                 if play is None:
-                    self.send({"type": DRAW, "seat": seat})
+                    self.send(DRAW_TEMPLATES[seat].copy())
                 elif play[1] is None:
-                    self.send({"type": PLAY, "seat": seat, "card": play[0], "uno": False})
+                    command = PLAY_TEMPLATES[seat].copy()  # type, seat, card, uno: False
+                    command["card"] = play[0]
+                    self.send(command)
                 else:
                     card, colour = play
                     self.send(

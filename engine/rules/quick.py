@@ -75,6 +75,7 @@ _DRAWN: Final[list[Event]] = [
     {"type": CARDS_DRAWN, "seat": seat, "cards": None, "reason": "draw"} for seat in _SEATS
 ]
 _TURN: Final[list[Pending]] = [{"type": "play", "seat": seat} for seat in _SEATS]
+_PROMPT: Final[Event] = {"type": PROMPTED, "to_act": None, "pending": None}
 # A state's to_act for one seat: a tuple, shared as it never changes.
 _ONE: Final[list[tuple[Seat]]] = [(seat,) for seat in _SEATS]
 
@@ -341,7 +342,10 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
         else:
             return general(state, command)
         turn = _TURN[nxt].copy()
-        events.append({"type": PROMPTED, "to_act": [nxt], "pending": turn})
+        prompted = _PROMPT.copy()
+        prompted["to_act"] = [nxt]
+        prompted["pending"] = turn
+        events.append(prompted)
         new.to_act = _ONE[nxt]
         new.pending = turn
         new.uncalled = uncalled
