@@ -134,20 +134,26 @@ def reshuffle_order(seed: str, hand: int, shuffles: int, pile: list[Card]) -> li
     uniformly random order of the pile.
     """
     # copy_ranks' permutation, of the slots' places in DECK (a shuffle moves what it shuffles
-    # by place alone, so the same draws give the same permutation), without its tuples.
+    # by place alone, so the same draws give the same permutation), without its tuples: each
+    # copy of the pile put in its slot, then the slots read in the permutation's order.
     order = list(range(_SLOT_COUNT))
     shuffle(random.Random(f"{seed}:{hand}:reshuffle:{shuffles}"), order)
-    ranks = [0] * _SLOT_COUNT
-    for place, at in enumerate(order):
-        ranks[at] = place
+    held: list[Card | None] = [None] * _SLOT_COUNT
     copies: dict[Card, int] = {}
-    slots: list[tuple[int, Card]] = []
     for card in pile:
         copy = copies.get(card, 0)
         copies[card] = copy + 1
-        slots.append((ranks[_COPY_SLOTS[card][copy]], card))
-    slots.sort()
-    return [card for _, card in slots]
+        try:
+            at = _COPY_SLOTS[card][copy]
+        except (KeyError, IndexError):
+            raise KeyError((card, copy)) from None  # as copy_ranks' dict: no such copy
+        held[at] = card
+    drawn: list[Card] = []
+    for at in order:
+        slot = held[at]
+        if slot is not None:
+            drawn.append(slot)
+    return drawn
 
 
 def choice_rng(
