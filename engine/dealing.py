@@ -9,7 +9,7 @@ tests/games/test_verify_game.py sees them disagree.
 The choices:
 - the deck of each hand (`seeded_deck`);
 - the first hand's dealer (basic-plus: its first seat) when none was given (`drawn_anchor`);
-- the order of each reshuffle (`reshuffle_order`, through `copy_ranks`);
+- the order of each reshuffle (`reshuffle_order`, by `copy_ranks`' permutation);
 - the place a flipped wild-draw4 goes back to (`choice_rng`, purpose `reinsert`).
 
 Newno's open choices are not random (the Youngest Rule hands them to the youngest seat), nor
@@ -22,7 +22,7 @@ import functools
 import hashlib
 import json
 import random
-from typing import Any
+from typing import Any, Final
 
 from engine.cards import CARD_CODES, DECK, Card
 
@@ -109,6 +109,20 @@ def copy_ranks(seed: str, hand: int, shuffles: int) -> dict[tuple[Card, int], in
     return {slot: place for place, slot in enumerate(slots)}
 
 
+def _copy_slots() -> dict[Card, list[int]]:
+    """Each card -> where its copies (the first, the second…) are in DECK: `copy_ranks`'s
+    slots, by card."""
+    slots: dict[Card, list[int]] = {}
+    for at, card in enumerate(DECK):
+        slots.setdefault(card, []).append(at)
+    return slots
+
+
+# copy_ranks' slots by card, and their number: reshuffle_order shuffles the slots' places.
+_COPY_SLOTS: Final = _copy_slots()
+_SLOT_COUNT: Final = len(DECK)
+
+
 def reshuffle_order(seed: str, hand: int, shuffles: int, pile: list[Card]) -> list[Card]:
     """The new draw pile (top first) made of `pile`, the discard pile less its top card.
 
@@ -119,15 +133,27 @@ def reshuffle_order(seed: str, hand: int, shuffles: int, pile: list[Card]) -> li
     permutation of the deck's 108 copies, and the pile is drawn in that order: still a
     uniformly random order of the pile.
     """
-    ranks = copy_ranks(seed, hand, shuffles)
+    # copy_ranks' permutation, of the slots' places in DECK (a shuffle moves what it shuffles
+    # by place alone, so the same draws give the same permutation), without its tuples: each
+    # copy of the pile put in its slot, then the slots read in the permutation's order.
+    order = list(range(_SLOT_COUNT))
+    shuffle(random.Random(f"{seed}:{hand}:reshuffle:{shuffles}"), order)
+    held: list[Card | None] = [None] * _SLOT_COUNT
     copies: dict[Card, int] = {}
-    slots: list[tuple[int, Card]] = []
     for card in pile:
         copy = copies.get(card, 0)
         copies[card] = copy + 1
-        slots.append((ranks[card, copy], card))
-    slots.sort()
-    return [card for _, card in slots]
+        try:
+            at = _COPY_SLOTS[card][copy]
+        except (KeyError, IndexError):
+            raise KeyError((card, copy)) from None  # as copy_ranks' dict: no such copy
+        held[at] = card
+    drawn: list[Card] = []
+    for at in order:
+        slot = held[at]
+        if slot is not None:
+            drawn.append(slot)
+    return drawn
 
 
 def choice_rng(

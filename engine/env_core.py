@@ -30,7 +30,7 @@ from engine.env_spaces import (
     SeatEncoder,
     action_index,
 )
-from engine.rules.listing import listed_cards, plain_turn
+from engine.rules.listing import DRAW_TEMPLATES, PLAY_TEMPLATES, listed_cards, plain_turn
 from engine.state import HAND_OVER, MATCH_OVER, State
 
 # The actions of the commands that name no card, colour or seat: one lookup by their type.
@@ -69,7 +69,7 @@ for _card, _actions in _CARD_ACTIONS.items():
         _PLAY_OF[cast(int, _action)] = (_card, _colour)
 
 
-# The shell's attributes `Core.last` and `Turns` read.
+# The shell's attributes `Core.last`, `Core.step`, `Core.offer` and `Turns` read (or write).
 _LAST_READS: Final = (
     "agent_selection",
     "_cumulative_rewards",
@@ -77,7 +77,11 @@ _LAST_READS: Final = (
     "truncations",
     "infos",
     "agents",
+    "render_mode",
 )
+
+# The variant's attributes `Core.send` and `Core.select` read.
+_VARIANT_READS: Final = ("decide", "_memo", "legal_commands", "quick_listing")
 
 
 class Chance:
@@ -162,6 +166,15 @@ class Core:
         if any(name in vars(cls) for cls in type(shell).__mro__ for name in _LAST_READS):
             self.attrs = None
         self.variant = variant
+        # The variant's instance dict, where `send` and `select` read its per-step attributes
+        # (the decide and listing it binds there, or a test's), unless a class of the variant's
+        # makes any of them a data descriptor (then: getattr).
+        self.vattrs: dict[str, Any] | None = vars(variant)
+        for cls in type(variant).__mro__:
+            for name in _VARIANT_READS:
+                held = vars(cls).get(name)
+                if held is not None and (hasattr(held, "__set__") or hasattr(held, "__delete__")):
+                    self.vattrs = None
         self.seats = seats
         self.agents = agents
         self.info = info
@@ -252,7 +265,9 @@ class Core:
     def step(self, action: Any) -> None:
         """The shell's `step`: the selected agent's `action`."""
         shell = self.shell
-        agent: str = shell.agent_selection
+        # The shell's attributes from its instance dict where `last` reads them from it.
+        attrs = self.attrs if self.state is not None else None
+        agent: str = attrs["agent_selection"] if attrs is not None else shell.agent_selection
         if agent != self.asked:  # a finished agent (or one asked nothing: a bug)
             if shell.terminations[agent] or shell.truncations[agent]:
                 shell._was_dead_step(action)
@@ -266,7 +281,10 @@ class Core:
             index, key, legal = 0, 0, False
         if not legal or chance is None:
             raise ValueError(f"action {action!r} is not legal for {agent} now (see its mask)")
-        shell._cumulative_rewards[agent] = 0.0
+        rewards: dict[str, float] = (
+            attrs["_cumulative_rewards"] if attrs is not None else shell._cumulative_rewards
+        )
+        rewards[agent] = 0.0
         # Rewards are given once, when the match ends (the shell's _finish): until then every
         # agent's is 0 and pettingzoo's _clear_rewards and _accumulate_rewards would change
         # nothing.
@@ -281,9 +299,11 @@ class Core:
                 play = _PLAY_OF[index]
                 seat = chance.seat
                 if play is None:
-                    self.send({"type": DRAW, "seat": seat})
+                    self.send(DRAW_TEMPLATES[seat].copy())
                 elif play[1] is None:
-                    self.send({"type": PLAY, "seat": seat, "card": play[0], "uno": False})
+                    command = PLAY_TEMPLATES[seat].copy()  # type, seat, card, uno: False
+                    command["card"] = play[0]
+                    self.send(command)
                 else:
                     card, colour = play
                     self.send(
@@ -311,7 +331,8 @@ class Core:
                 self.asked = None
         if self.rewarded:
             shell._accumulate_rewards()
-        if shell.render_mode == "human":
+        render_mode = attrs["render_mode"] if attrs is not None else shell.render_mode
+        if render_mode == "human":
             shell.render()
 
     def ask(self, state: State, seat: int, optional: bool) -> None:
@@ -325,10 +346,14 @@ class Core:
         state, variant = self.state, self.variant
         assert state is not None
         # Through the variant's attribute each time (a test may record what it decides).
-        events: list[dict[str, Any]] = variant.decide(state, command)
+        vattrs = self.vattrs
+        decide: Any = vattrs.get("decide") if vattrs is not None else None
+        if decide is None:  # the class's (a family decided the general way), or a descriptor
+            decide = variant.decide
+        events: list[dict[str, Any]] = decide(state, command)
         # Variant.replay's first case, inline (Variant stays Python: a call of it costs a tenth
         # of a step): `decide` folded exactly these events into a copy of exactly this state.
-        memo: list[Any] = variant._memo
+        memo: list[Any] = vattrs["_memo"] if vattrs is not None else variant._memo
         last = memo[0]
         if last is not None and last[0] is state and last[1] is events and len(events) == last[2]:
             memo[0] = None
@@ -372,6 +397,7 @@ class Core:
     def select(self) -> None:
         """Move on to the next seat to ask, sending `next-hand` and `close-window` on the way."""
         variant = self.variant
+        vattrs = self.vattrs
         while True:
             state = self.state
             assert state is not None
@@ -399,11 +425,12 @@ class Core:
                 self.send({"type": CLOSE_WINDOW})
                 return
             seat, optional = queue[0] >> 1, bool(queue[0] & 1)
-            if (
-                variant.legal_commands is variant.quick_listing
-                and variant.quick_listing is not None
-                and plain_turn(state, seat)
-            ):
+            if vattrs is not None:
+                listing: Any = vattrs.get("legal_commands")
+                quick: Any = vattrs.get("quick_listing")
+            else:
+                listing, quick = variant.legal_commands, variant.quick_listing
+            if listing is quick and quick is not None and plain_turn(state, seat):
                 # The usual turn: the listing's actions from its cards (listing.plain_plays
                 # lists a play of each, then the draw), its commands made when needed.
                 fast: list[Any] = []
@@ -481,7 +508,11 @@ class Core:
         agent = self.agents[seat]
         previous = self.asked
         shell = self.shell
-        shell.agent_selection = agent
+        attrs = self.attrs if self.state is not None else None
+        if attrs is not None:  # no descriptor of the shell's class names it (as `last`)
+            attrs["agent_selection"] = agent
+        else:
+            shell.agent_selection = agent
         self.asked = agent
         # The events since the seat's previous info; the log keeps what some seat has not seen.
         logged, log, seen = self.logged, self.log, self.seen
@@ -503,7 +534,7 @@ class Core:
         to_choose = chance.lane_count - len(chance.chosen)
         self.vector = self.encoders[seat].update(state, chance.chosen, to_choose, waits)
         self.encoded = state
-        infos: dict[str, Any] = shell.infos
+        infos: dict[str, Any] = attrs["infos"] if attrs is not None else shell.infos
         if previous is not None and previous != agent and previous in infos:
             infos[previous] = {}
         # The info's view, events and mask are made when the info is first read (LazyInfo):

@@ -18,7 +18,7 @@ import functools
 from collections.abc import Callable
 from typing import Any, Final
 
-from engine.cards import COLOR_OF, COLORS, DECK, PLAYABLE_ON, Card
+from engine.cards import COLOR_OF, COLORS, DECK, PLAYABLE_ON, Card, Color
 from engine.commands import DRAW, PASS, PLAY, Command
 from engine.state import PLAYING, Seat, State
 
@@ -31,6 +31,13 @@ DRAW_TEMPLATES: Final = [{"type": DRAW, "seat": seat} for seat in _SEATS]
 PASS_TEMPLATES: Final = [{"type": PASS, "seat": seat} for seat in _SEATS]
 NO_UNO: Final = (False,)
 BOTH: Final = (False, True)
+# PLAYABLE_ON as plain dicts, top card -> colour in force -> the cards playable on them: two
+# exact dicts' lookups cost less than making and hashing a tuple key; what is in neither (no
+# discard, a colour no decision names) is asked of PLAYABLE_ON itself.
+_PLAYABLE: Final[dict[Card, dict[Color | None, frozenset[Card]]]] = {}
+for (_top, _color), _cards in PLAYABLE_ON.items():
+    if _top is not None:
+        _PLAYABLE.setdefault(_top, {})[_color] = _cards
 Listing = Callable[[State, Any], list[Command]]
 
 # Every method the quick listing stands for: a family that overrides any of them lists the
@@ -76,7 +83,11 @@ def listed_cards(state: State, seat: Seat) -> list[Card]:
     """The cards `plain_plays` lists plays of: each distinct playable card of the hand once,
     in hand order (the training environment's mask is made from these, engine/env_core.py)."""
     discard = state.discard
-    playable = PLAYABLE_ON[discard[-1] if discard else None, state.color]
+    color = state.color
+    try:
+        playable = _PLAYABLE[discard[-1]][color]
+    except (IndexError, KeyError):
+        playable = PLAYABLE_ON[discard[-1] if discard else None, color]
     listed: list[Card] = []
     for card in state.hands[seat]:
         if card in playable and card not in listed:

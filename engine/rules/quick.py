@@ -75,6 +75,7 @@ _DRAWN: Final[list[Event]] = [
     {"type": CARDS_DRAWN, "seat": seat, "cards": None, "reason": "draw"} for seat in _SEATS
 ]
 _TURN: Final[list[Pending]] = [{"type": "play", "seat": seat} for seat in _SEATS]
+_PROMPT: Final[Event] = {"type": PROMPTED, "to_act": None, "pending": None}
 # A state's to_act for one seat: a tuple, shared as it never changes.
 _ONE: Final[list[tuple[Seat]]] = [(seat,) for seat in _SEATS]
 
@@ -133,7 +134,6 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
     challenges = cls.challenge_wild_draw4
     uno_window = cls.uno_window
     playable_on = _PLAYABLE
-    fork = State.fork
 
     def general(state: State, command: Any) -> list[Event]:
         """The general way's decision (or refusal), left in memo."""
@@ -211,7 +211,7 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
             hand = hand.copy()
             del hand[at]
             hands[seat] = hand
-            new = fork(state)
+            new = state.fork()
             new.hands = hands
             new.discard = [*discard, card]
             new.color = color or COLOR_OF[card]
@@ -274,7 +274,7 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
             hands = state.hands.copy()
             hands[seat] = [*hands[seat], card]
             called = state.called
-            new = fork(state)
+            new = state.fork()
             new.hands = hands
             new.draw = draw[:-1]
             if seat in called:
@@ -291,7 +291,7 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
         elif kind == PASS:
             if pending["type"] != "drawn":
                 return general(state, command)
-            new = fork(state)
+            new = state.fork()
             nxt = (seat + state.direction) % state.seats
         elif kind == ACCEPT or kind == CHALLENGE:
             # on_accept, on_challenge: the draw from the pile as it is.
@@ -313,7 +313,7 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
             draw = state.draw
             if len(draw) < count:
                 return general(state, command)
-            new = fork(state)
+            new = state.fork()
             if kind == CHALLENGE:
                 new.challenge = None
                 events.append(
@@ -342,7 +342,10 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
         else:
             return general(state, command)
         turn = _TURN[nxt].copy()
-        events.append({"type": PROMPTED, "to_act": [nxt], "pending": turn})
+        prompted = _PROMPT.copy()
+        prompted["to_act"] = [nxt]
+        prompted["pending"] = turn
+        events.append(prompted)
         new.to_act = _ONE[nxt]
         new.pending = turn
         new.uncalled = uncalled

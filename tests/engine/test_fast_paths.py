@@ -19,7 +19,14 @@ import engine.events as event_kinds
 import engine.view as views
 from engine.cards import CARD_CODES, COLORS, DECK, matches, playable_on
 from engine.commands import _OPTIONAL_FIELDS, FIELDS, IllegalCommand, _check, parse
-from engine.dealing import COMMITMENT_PREFIX, COMMITMENT_TAG, deal_commitment, shuffle
+from engine.dealing import (
+    COMMITMENT_PREFIX,
+    COMMITMENT_TAG,
+    copy_ranks,
+    deal_commitment,
+    reshuffle_order,
+    shuffle,
+)
 from engine.rules import Official
 
 
@@ -40,6 +47,23 @@ def test_the_inlined_shuffle_draws_as_random_shuffle_does() -> None:
             after = random.Random(f"{seed}:deal:{size}")
             after.shuffle(list(range(size)))
             assert rng.random() == after.random()
+
+
+def test_a_reshuffle_orders_the_pile_by_copy_ranks() -> None:
+    # reshuffle_order shuffles the copies' places, not the copies: the same permutation.
+    for seed in range(200):
+        rng = random.Random(seed)
+        pile = rng.sample(DECK, rng.randrange(len(DECK) + 1))
+        ranks = copy_ranks(str(seed), seed % 5, seed % 3)
+        copies: dict[str, int] = {}
+        slots = []
+        for card in pile:
+            copy = copies.get(card, 0)
+            copies[card] = copy + 1
+            slots.append((ranks[card, copy], card))
+        expected = [card for _, card in sorted(slots)]
+        assert reshuffle_order(str(seed), seed % 5, seed % 3, pile) == expected
+        assert sorted(expected) == sorted(pile)
 
 
 @pytest.mark.parametrize(
