@@ -5,8 +5,8 @@ directives copied, each value copied, the policy parts turned into a dict with `
 header joined, twice (the policy and the report-only one). Nothing here changes it per response
 (no view asks for a nonce, no csp_update, csp_replace or csp_exempt decorator), so a response
 that asks for none of those gets the header built once, from django-csp's own `build_policy`,
-until a setting changes; any response that does goes through django-csp as it is. It was about a
-tenth of the Python of an API request (docs/performance.md, "API").
+until a setting changes; any response that does goes through django-csp as it is. It was about
+7% of the Python of an API request (docs/performance.md, "API").
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 
 No API view adds or reads a flash message; for every other path the middleware is Django's as it
 is. Its storage (a cookie storage with its signer and a session storage, built for every request)
-was about 2% of a command's Python through the API (docs/performance.md, "API").
+was about 1.6% of a command's Python through the API (docs/performance.md, "API").
 """
 
 from __future__ import annotations
