@@ -223,39 +223,33 @@ class Core:
         self.queue = None
         self.select()
 
+    def observed(self, agent: str) -> Any:
+        """`agent`'s observation: the vector and mask kept in place, copied, when it is the agent
+        asked and they are of the current state; else the shell's `observe`."""
+        if agent == self.asked and self.state is self.encoded:
+            return {"observation": self.vector.copy(), "action_mask": self.mask.copy()}
+        return self.shell.observe(agent)
+
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, Any]:
-        """The shell's `last`: AECEnv.last, with observe's usual case inline (new arrays: the
+        """The shell's `last`: AECEnv.last, with observe's usual case in `observed` (new arrays: the
         caller's to keep or change)."""
         shell = self.shell
         attrs = self.attrs
         agent: str
-        obs: Any
         if attrs is not None and self.state is not None:
             # The shell's attributes read from its instance dict (no descriptor of its class
             # names them: checked when the core was made).
             agent = attrs["agent_selection"]
-            if not observe:
-                obs = None
-            elif agent == self.asked and self.state is self.encoded:
-                obs = {"observation": self.vector.copy(), "action_mask": self.mask.copy()}
-            else:
-                obs = shell.observe(agent)
             return (
-                obs,
+                self.observed(agent) if observe else None,
                 attrs["_cumulative_rewards"][agent],
                 attrs["terminations"][agent],
                 attrs["truncations"][agent],
                 attrs["infos"][agent],
             )
         agent = shell.agent_selection
-        if not observe:
-            obs = None
-        elif agent == self.asked and self.state is self.encoded:
-            obs = {"observation": self.vector.copy(), "action_mask": self.mask.copy()}
-        else:
-            obs = shell.observe(agent)
         return (
-            obs,
+            self.observed(agent) if observe else None,
             shell._cumulative_rewards[agent],
             shell.terminations[agent],
             shell.truncations[agent],
