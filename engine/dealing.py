@@ -9,7 +9,7 @@ tests/games/test_verify_game.py sees them disagree.
 The choices:
 - the deck of each hand (`seeded_deck`);
 - the first hand's dealer (basic-plus: its first seat) when none was given (`drawn_anchor`);
-- the order of each reshuffle (`reshuffle_order`, by `copy_ranks`' permutation);
+- the order of each reshuffle (`reshuffle_order`, by `reshuffle_places`' permutation);
 - the place a flipped wild-draw4 goes back to (`choice_rng`, purpose `reinsert`).
 
 Newno's open choices are not random (the Youngest Rule hands them to the youngest seat), nor
@@ -96,17 +96,35 @@ def _all_codes(cards: list[Any]) -> bool:
         return False
 
 
+def reshuffle_places(seed: str, hand: int, shuffles: int) -> list[int]:
+    """The seeded permutation of DECK's 108 places that orders the `shuffles`-th reshuffle
+    of hand `hand` (Ruleset.reshuffle): the place in DECK of the copy drawn first, second…
+
+    The one statement of a reshuffle's seeding; `reshuffle_order` and `copy_ranks` read it.
+    """
+    places = list(range(_SLOT_COUNT))
+    shuffle(random.Random(f"{seed}:{hand}:reshuffle:{shuffles}"), places)
+    return places
+
+
 @functools.lru_cache(maxsize=256)
 def copy_ranks(seed: str, hand: int, shuffles: int) -> dict[tuple[Card, int], int]:
     """Each copy of each card (its code and which copy: 0, 1…) -> its place in the seeded
-    permutation that orders the `shuffles`-th reshuffle of hand `hand` (Ruleset.reshuffle)."""
+    permutation that orders the `shuffles`-th reshuffle of hand `hand` (Ruleset.reshuffle).
+
+    `reshuffle_places` with each place named by the copy in it (a shuffle moves what it
+    shuffles by place alone, so shuffling the copies draws the same permutation)."""
+    return {_SLOTS[at]: place for place, at in enumerate(reshuffle_places(seed, hand, shuffles))}
+
+
+def _slots() -> tuple[tuple[Card, int], ...]:
+    """Each of DECK's places -> the copy there (its code and which copy: 0, 1…)."""
     copies: dict[Card, int] = {}
     slots: list[tuple[Card, int]] = []
     for card in DECK:
         slots.append((card, copies.get(card, 0)))
         copies[card] = copies.get(card, 0) + 1
-    shuffle(random.Random(f"{seed}:{hand}:reshuffle:{shuffles}"), slots)
-    return {slot: place for place, slot in enumerate(slots)}
+    return tuple(slots)
 
 
 def _copy_slots() -> dict[Card, list[int]]:
@@ -118,7 +136,9 @@ def _copy_slots() -> dict[Card, list[int]]:
     return slots
 
 
-# copy_ranks' slots by card, and their number: reshuffle_order shuffles the slots' places.
+# The copies by their place in DECK, the same by card, and their number: the slots whose
+# places reshuffle_places permutes.
+_SLOTS: Final = _slots()
 _COPY_SLOTS: Final = _copy_slots()
 _SLOT_COUNT: Final = len(DECK)
 
@@ -133,11 +153,9 @@ def reshuffle_order(seed: str, hand: int, shuffles: int, pile: list[Card]) -> li
     permutation of the deck's 108 copies, and the pile is drawn in that order: still a
     uniformly random order of the pile.
     """
-    # copy_ranks' permutation, of the slots' places in DECK (a shuffle moves what it shuffles
-    # by place alone, so the same draws give the same permutation), without its tuples: each
-    # copy of the pile put in its slot, then the slots read in the permutation's order.
-    order = list(range(_SLOT_COUNT))
-    shuffle(random.Random(f"{seed}:{hand}:reshuffle:{shuffles}"), order)
+    # copy_ranks' permutation without its tuples (reshuffle_places): each copy of the pile
+    # put in its slot, then the slots read in the permutation's order.
+    order = reshuffle_places(seed, hand, shuffles)
     held: list[Card | None] = [None] * _SLOT_COUNT
     copies: dict[Card, int] = {}
     for card in pile:
