@@ -22,6 +22,7 @@ import functools
 import hashlib
 import json
 import random
+from collections.abc import Callable
 from typing import Any, Final
 
 from engine.cards import CARD_CODES, DECK, Card
@@ -29,6 +30,22 @@ from engine.cards import CARD_CODES, DECK, Card
 # Names the format of a commitment, so that a later format is never mistaken for this one.
 COMMITMENT_TAG = "uno-deal-commitment/1"
 COMMITMENT_PREFIX = "sha256:"
+
+
+def below(getrandbits: Callable[[int], int], n: int) -> int:
+    """`rng.randrange(n)` for n >= 1, from the generator's `getrandbits`: CPython's
+    `Random._randbelow`, spelled out, so the same draws give the same number, without
+    randrange's argument checks and calls.
+
+    The one statement of a draw below a bound: the league's fixture search draws with it
+    (league/scheduling.py; tests/league/test_scheduling.py holds it to `randrange` over many
+    seeds and bounds), and `shuffle` inlines it.
+    """
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
 
 
 def shuffle(rng: random.Random, cards: list[Any]) -> None:
@@ -40,7 +57,9 @@ def shuffle(rng: random.Random, cards: list[Any]) -> None:
     """
     getrandbits = rng.getrandbits
     n = len(cards)
-    # (i, the bits of a draw below i + 1) from the top down, from a table for a deck's sizes.
+    # `below(getrandbits, i + 1)` for each i from the top down, inlined with its bits from a
+    # table for a deck's sizes (`j > i` is `j >= i + 1`): calling it per card measured a few
+    # percent slower compiled and about 75% slower in pure Python.
     steps = _STEPS[n] if n < len(_STEPS) else _steps(n)
     for i, k in steps:
         j = getrandbits(k)

@@ -18,11 +18,12 @@ from __future__ import annotations
 import copy
 import random
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from math import comb
 
+from engine.dealing import below
 from league.designs import Design, packing, resolvable
 
 MIN_TABLE_SIZE = 2
@@ -330,7 +331,9 @@ class _Golfers:
         with a player (and back in another round, so bye counts stay). A move is taken when
         it raises the cost by at most a threshold that falls to nothing over the steps."""
         rounds, rng, k = self.rounds, self.rng, self.k
-        below = _below(rng)
+        # Draws with engine.dealing's `below`, randrange spelled out: randrange's argument
+        # checks and calls were most of the search's time.
+        getrandbits = rng.getrandbits
         tables_per_round, sitting_out = self.tables_per_round, self.sitting_out
         byes, bye_rounds, grouping = self.byes, self.bye_rounds, self.grouping
         # Every pair at the mean, rounded either way: nothing left to improve.
@@ -342,15 +345,15 @@ class _Golfers:
             if cost <= ideal:
                 break
             limit = threshold * (SEARCH_STEPS - step) // SEARCH_STEPS
-            r = below(rounds)
+            r = below(getrandbits, rounds)
             tables = grouping[r]
-            if sitting_out and (tables_per_round == 1 or below(5) == 0):
+            if sitting_out and (tables_per_round == 1 or below(getrandbits, 5) == 0):
                 # x plays in round r instead of y, and y for x in a round where y sat out and
                 # x played.
-                i = below(sitting_out)
+                i = below(getrandbits, sitting_out)
                 x = byes[r][i]
-                table = tables[below(tables_per_round)]
-                seat = below(k)
+                table = tables[below(getrandbits, tables_per_round)]
+                seat = below(getrandbits, k)
                 y = table[seat]
                 elsewhere = sorted(bye_rounds[y] - bye_rounds[x])
                 if not elsewhere:
@@ -369,11 +372,11 @@ class _Golfers:
                     self.replace(table2, seat2, x)
                     self.replace(table, seat, y)
             elif tables_per_round > 1:
-                i = below(tables_per_round)
-                j = below(tables_per_round - 1)
+                i = below(getrandbits, tables_per_round)
+                j = below(getrandbits, tables_per_round - 1)
                 j += j >= i
                 a_table, b_table = tables[i], tables[j]
-                a_seat, b_seat = below(k), below(k)
+                a_seat, b_seat = below(getrandbits, k), below(getrandbits, k)
                 x, y = a_table[a_seat], b_table[b_seat]
                 change = self.swap_change(a_table, x, b_table, y)
                 if change <= limit:
@@ -465,23 +468,6 @@ class _Golfers:
         change = self.replace(a_table, a_seat, y) + self.replace(b_table, b_seat, x)
         where[r][x], where[r][y] = (j, b_seat), (i, a_seat)
         return change
-
-
-def _below(rng: random.Random) -> Callable[[int], int]:
-    """`rng.randrange` for a positive bound, spelled out: the same draws from `rng`, so the
-    same numbers (CPython's `_randbelow`, as engine/dealing.py's shuffle inlines it), without
-    randrange's argument checks and its two calls, which were most of the search's time.
-    tests/league/test_scheduling.py holds it to `randrange` over many seeds and bounds."""
-    getrandbits = rng.getrandbits
-
-    def below(n: int) -> int:
-        bits = n.bit_length()
-        r = getrandbits(bits)
-        while r >= n:
-            r = getrandbits(bits)
-        return r
-
-    return below
 
 
 # Seats -------------------------------------------------------------------------------------

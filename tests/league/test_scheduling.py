@@ -17,10 +17,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.dealing import below
 from league.scheduling import (
     Schedule,
     ScheduleError,
-    _below,
     default_rounds,
     schedule,
     spread_bound,
@@ -246,13 +246,12 @@ def test_importing_the_scheduler_in_a_fresh_interpreter_loads_no_django_module()
 
 
 def test_the_searchs_draws_are_randranges():
-    """The search draws with `_below`, randrange spelled out: the same numbers, so the same
-    seasons; a Python whose randrange draws otherwise is noticed here."""
+    """The search draws with engine.dealing's `below`, randrange spelled out: the same numbers,
+    so the same seasons; a Python whose randrange draws otherwise is noticed here."""
     for seed in range(50):
         ours, theirs = random.Random(seed), random.Random(seed)
-        below = _below(ours)
         bounds = [1, 2, 3, 5, 7, 8, 9, 16, 17, 100, 2**31 + 1] * 20
-        assert [below(n) for n in bounds] == [theirs.randrange(n) for n in bounds]
+        assert [below(ours.getrandbits, n) for n in bounds] == [theirs.randrange(n) for n in bounds]
         assert ours.getstate() == theirs.getstate()
 
 
