@@ -68,7 +68,7 @@ def run(args: argparse.Namespace, raw: Any) -> int:
     from datetime import timedelta
 
     from bots.turns import advance_game
-    from games import archive, projections, store
+    from games import archive, archived_streams, projections, store
     from games.creation import SeatSpec, game_create
     from games.models import Game
 
@@ -90,7 +90,8 @@ def run(args: argparse.Namespace, raw: Any) -> int:
         0
     ]
     zlib_bytes = sum(
-        len(zlib.compress(store.encode_archive(store.stream_events(g)).encode(), 9)) for g in games
+        len(zlib.compress(archived_streams.encode_archive(store.stream_events(g)).encode(), 9))
+        for g in games
     )
     live_loads = [timed(store.load, g) for g in games]
     for name in projections.PROJECTIONS:

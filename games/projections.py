@@ -32,7 +32,8 @@ from engine.events import (
     PROMPTED,
     SEAT_FORFEITED,
 )
-from games import seat_facts, store
+from games import archived_streams, seat_facts, store
+from games.event_records import Event, Record
 from games.models import (
     ActivityMinute,
     GameEvent,
@@ -41,7 +42,6 @@ from games.models import (
     MatchResult,
     ProjectionCheckpoint,
 )
-from games.store import Event, Record
 
 # Global positions per transaction: large enough to amortise the round trips, small enough to
 # keep each transaction (and the checkpoint lock) short.
@@ -389,7 +389,7 @@ class Activity(Projection):
         counted = {row["bucket"]: row for row in minutes(self.after, self.upto)}
         # Archived streams' events in the batch (a rebuild's): counted here, as the aggregate
         # counts the live ones.
-        for record in store.read_archived(after=self.after, upto=self.upto):
+        for record in archived_streams.read_archived(after=self.after, upto=self.upto):
             bucket = record.recorded_at.replace(second=0, microsecond=0)
             row = counted.setdefault(bucket, {"bucket": bucket, "events": 0, "matches": 0})
             row["events"] += 1

@@ -32,7 +32,7 @@ from django.utils import timezone
 
 import engine
 from engine import RULES_VERSION, State
-from games.store import SCHEMA_VERSIONS, UPCASTERS
+from games.event_records import SCHEMA_VERSIONS, UPCASTERS
 
 Event = dict[str, Any]
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.events import HAND_ENDED, MATCH_ENDED
 from games import store
+from games.event_records import Record
 from games.game_settings import PRACTICE_KEY, GameSettings
 from games.models import Game, Seat
 from games.projections import (
@@ -26,7 +27,6 @@ from games.projections import (
     outcome_events,
     register,
 )
-from games.store import Record
 from league import ratings
 from league.models import (
     Fixture,

@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections import Counter
 
 from engine.events import MATCH_ENDED
+from games.event_records import Record
 from games.game_settings import GameSettings
 from games.models import Game, Seat
 from games.projections import Projection, insert_rows, match_outcome, register
-from games.store import Record
 from league import ratings
 from ratings.models import PersonRating, PersonRatingChange
 from ratings.pools import people_places, pool_of

@@ -6,8 +6,8 @@ gives the same rows."""
 from __future__ import annotations
 
 from engine.events import MATCH_ENDED
+from games.event_records import Record
 from games.projections import Projection, register
-from games.store import Record
 from tournaments import results
 from tournaments.models import Result, TournamentGame
 

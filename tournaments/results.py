@@ -13,9 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.events import MATCH_ENDED
+from games.archived_streams import read_archived
+from games.event_records import Record
 from games.models import GameEvent
 from games.projections import match_outcome
-from games.store import Record, read_archived
 from tournaments import scoring
 
 

@@ -376,11 +376,11 @@ class ArchivedStream(models.Model):
     docs/event-store.md "Archived streams"): the same facts, read through the same store
     functions, with the same global positions and versions.
 
-    `events` is one JSON document (format 1, games/store.py `_decode_archive`) of the stream's
-    versions 1 to `event_count`, column by column; PostgreSQL compresses it (pglz, in the
-    TOAST table). On PostgreSQL only the function games_archive_stream (migration 0018) writes
-    a row, built from the very rows it deletes in the same statement; triggers refuse UPDATE
-    and DELETE of a row, as of events.
+    `events` is one JSON document (format 1, games/archived_streams.py `_decode_archive`) of
+    the stream's versions 1 to `event_count`, column by column; PostgreSQL compresses it (pglz,
+    in the TOAST table). On PostgreSQL only the function games_archive_stream (migration 0018)
+    writes a row, built from the very rows it deletes in the same statement; triggers refuse
+    UPDATE and DELETE of a row, as of events.
     """
 
     game = models.OneToOneField(Game, on_delete=models.PROTECT, primary_key=True, related_name="+")

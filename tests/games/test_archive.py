@@ -20,7 +20,7 @@ from rest_framework.test import APIClient
 
 from bots.turns import advance_game
 from engine.events import GAME_ABORTED
-from games import archive, projections, recent, store
+from games import archive, archived_streams, projections, recent, store
 from games.models import ArchivedStream, Game, GameEvent, ProjectionCheckpoint
 from games.repository import repository
 from games.reveal import set_over
@@ -222,7 +222,7 @@ def test_the_archived_row_is_built_by_the_database_from_the_rows_it_deletes():
     archived = ArchivedStream.objects.get(pk=game.pk)
     assert store.stream_events(game.pk) == rows
     # The same document the store writes for SQLite, to the byte once parsed.
-    assert json.loads(archived.events) == json.loads(store.encode_archive(rows))
+    assert json.loads(archived.events) == json.loads(archived_streams.encode_archive(rows))
     assert archived.types.startswith(" ") and " match-ended " in archived.types
 
 

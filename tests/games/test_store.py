@@ -11,7 +11,7 @@ from django.db import DatabaseError, connection, connections, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import store
+from games import event_records, store
 from games.errors import Conflict, GameNotFound
 from games.models import Game, GameEvent
 from tests.games.conftest import needs_postgresql, run_in_threads
@@ -239,7 +239,7 @@ def test_load_returns_the_events_after_a_version_and_up_to_another():
 def test_load_upcasts_events_stored_with_an_older_schema(monkeypatch):
     game = make_stream()
     store.append(game_id=game.pk, events=[{"type": "note", "n": 1}], expected_version=0)
-    monkeypatch.setitem(store.UPCASTERS, ("note", 1), lambda data: {"number": data["n"]})
+    monkeypatch.setitem(event_records.UPCASTERS, ("note", 1), lambda data: {"number": data["n"]})
 
     assert store.load(game.pk) == [{"type": "note", "number": 1}]
 

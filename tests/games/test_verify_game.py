@@ -20,7 +20,7 @@ from rest_framework.test import APIClient
 from bots.simulation import play_match
 from bots.strategies import find_strategy
 from engine import Variant
-from games import store
+from games import event_records, store
 from games.models import Game
 from games.repository import repository
 from games.visibility import game_events, game_view
@@ -172,7 +172,7 @@ def test_an_old_stream_without_commitments_replays_and_verifies_as_uncommitted(
     game = finished(4)  # precognitive
     old = [{k: v for k, v in e.items() if k != "commitment"} for e in store.load(game.pk)]
     # Written as the store wrote hand-started before commitments (schema version 1).
-    monkeypatch.setitem(store.SCHEMA_VERSIONS, "hand-started", 1)
+    monkeypatch.setitem(event_records.SCHEMA_VERSIONS, "hand-started", 1)
     stream = copy_of(game, old)
     monkeypatch.undo()
     loaded = store.load(stream.pk)
