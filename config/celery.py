@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 class _Runs(threading.local):
     # The tasks sent in-process in this thread and not yet run, by name, in the order sent.
     queue: deque[tuple[str, Callable[[], Any]]]
+    # The names of the queued tasks that coalesce (`coalesce`): one queued is enough.
+    coalescing: set[str]
     # Whether a task runs in this thread now (a task sent then is queued).
     running: bool = False
     # What the drains in this thread may still run (None: all): [tasks, the monotonic end].
@@ -37,6 +39,7 @@ class _Runs(threading.local):
 
     def __init__(self) -> None:
         self.queue = deque()
+        self.coalescing = set()
 
 
 _runs = _Runs()
@@ -54,7 +57,16 @@ class InProcessTask(Task[Any, Any]):
     only the caller's own task's error is raised to the caller. A thread may limit each drain
     (`drain_limit`: run_periodic does, so that one tick's chain does not hold up the schedule);
     what is left stays queued in order for the thread's next drain (`drain`). A BaseException
-    (KeyboardInterrupt, SystemExit) stops the drain and leaves the rest queued, said in the log."""
+    (KeyboardInterrupt, SystemExit) stops the drain and leaves the rest queued, said in the log.
+
+    A task whose class sets `coalesce = True` takes no arguments and does whatever is due when it
+    runs (games.tasks.run_projections catches every projection up to the log's head): sent while
+    a copy of it is queued and not yet started, it is not queued again, as the queued copy will
+    do the later sender's work too. A bot's run of 500 moves in-process so catches the read
+    models up once after its appends' dispatches, not 500 times."""
+
+    # Whether a copy already queued in this thread does this task's work (see the docstring).
+    coalesce = False
 
     # Every option goes on to Task.apply by keyword, as delay and apply_async pass them; the
     # stubs' apply names each option, positionally too.
@@ -66,6 +78,10 @@ class InProcessTask(Task[Any, Any]):
     ) -> EagerResult[Any]:
         if _runs.running:
             options.setdefault("task_id", uuid())
+            if self.coalesce:
+                if self.name in _runs.coalescing:
+                    return EagerResult(options["task_id"], None, states.PENDING, name=self.name)
+                _runs.coalescing.add(self.name)
             _runs.queue.append((self.name, partial(super().apply, args, kwargs, **options)))
             return EagerResult(options["task_id"], None, states.PENDING, name=self.name)
         _runs.running = True
@@ -118,6 +134,7 @@ def _drain() -> None:
                     return  # left queued, in order, for the thread's next drain
                 limit[0] -= 1
             name, run = queue.popleft()
+            _runs.coalescing.discard(name)
             try:
                 run()
             except Exception:

@@ -88,9 +88,14 @@ def close_open_choices() -> None:
 
 @shared_task(ignore_result=True)
 def run_projections() -> None:
-    """Catch every projection up with the log (each runner locks its own checkpoint)."""
+    """Catch every projection up with the log (each runner locks its own checkpoint). In-process
+    a copy sent while another is queued is not queued again (config/celery.py, `coalesce`)."""
     for name in projections.PROJECTIONS:
         projections.run(name)
+
+
+# An option of the project's task class that celery-types does not know.
+run_projections.coalesce = True  # type: ignore[attr-defined]
 
 
 @shared_task(ignore_result=True)

@@ -11,6 +11,7 @@ import pytest
 
 from config import celery_app
 from engine import MATCH_OVER
+from games import projections
 from games.creation import SeatSpec, game_create
 from games.models import Game, GameEvent
 from tests.games.fake_bot import webhook_bot
@@ -39,6 +40,30 @@ def test_a_long_run_of_webhook_turns_in_process_plays_the_match_to_its_end(fake,
     assert len({(asked["version"], asked["seat"]) for asked in decisions}) == len(decisions)
     moves = GameEvent.objects.filter(game=game, command_id__startswith=f"bot:#{bot.pk}/webhook:")
     assert moves.count() == len(decisions)
+    # The read models caught up with the whole match when the call returned (once, at the end
+    # of the run, not after each of its appends: `coalesce`).
+    assert [one.lag for one in projections.status()] == [0] * len(projections.PROJECTIONS)
+
+
+def test_a_coalescing_task_is_queued_once_until_its_copy_starts():
+    runs: list[int] = []
+
+    @celery_app.task(name="tests.in_process.catch_up", coalesce=True)
+    def catch_up() -> None:
+        runs.append(len(runs))
+        if len(runs) == 1:
+            # Sent while its queued copy runs: that copy has started, so this one is queued.
+            catch_up.delay()
+
+    @celery_app.task(name="tests.in_process.appends")
+    def appends() -> None:
+        for _ in range(3):
+            catch_up.delay()
+        assert celery_app.Task.queued() == ["tests.in_process.catch_up"]
+
+    appends.delay()
+    assert runs == [0, 1]
+    assert celery_app.Task.queued() == []
 
 
 def test_a_task_sent_by_a_running_task_runs_after_it_not_inside_it():
