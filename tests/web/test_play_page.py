@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
@@ -62,19 +63,28 @@ def situations(game) -> set[str]:
     return found
 
 
+def signed_in(people: list[Any]) -> list[Client]:
+    """A test client signed in as each person, kept for the test's every page."""
+    clients = []
+    for person in people:
+        client = Client()
+        client.force_login(person)
+        clients.append(client)
+    return clients
+
+
 @pytest.mark.parametrize("family", FAMILIES)
 def test_every_seat_and_a_spectator_see_only_the_cards_they_may(family):
     game, people = people_game(FAMILIES[family])
     played = 0
     seen: set[str] = set()
+    clients = signed_in(people)
     for step in STEPS:
         game = advance(game, step - played, seed=step)
         played = step
         seen |= situations(game)
         public = last_hand_cards(game)
-        for seat, person in enumerate(people):
-            client = Client()
-            client.force_login(person)
+        for seat, client in enumerate(clients):
             shown = page_cards(page(client, game.pk))
             assert shown == visible_cards(game, seat) + public, (family, step, seat)
         shown = page_cards(page(Client(), game.pk))
@@ -85,11 +95,10 @@ def test_every_seat_and_a_spectator_see_only_the_cards_they_may(family):
 @pytest.mark.parametrize("family", FAMILIES)
 def test_every_seat_gets_each_legal_command_as_a_control_and_nothing_else(family):
     game, people = people_game(FAMILIES[family])
+    clients = signed_in(people)
     for step in range(12):
         game = advance(game, 1 if step else 0, seed=step)
-        for seat, person in enumerate(people):
-            client = Client()
-            client.force_login(person)
+        for seat, (person, client) in enumerate(zip(people, clients, strict=True)):
             controls = page_commands(page(client, game.pk))
             legal = game_view(game_id=game.pk, viewer=person, seat=seat)["legal"]
             lane = [c for c in legal if c["type"] == "precommit" and len(c["cards"]) > 1]
