@@ -12,6 +12,7 @@ from analysis import services
 from analysis.models import GameAnalysis
 from games.models import Game
 from tests.games.factories import make_game, make_user, play_to_end
+from tests.web.clients import signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -30,12 +31,6 @@ def over(players: int = 0, seed: int = 2, **kwargs) -> Game:
     game.refresh_from_db()
     assert game.status == Game.Status.MATCH_OVER
     return game
-
-
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_the_replay_button_asks_for_an_analysis_which_the_poll_then_shows():

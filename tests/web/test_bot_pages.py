@@ -21,6 +21,7 @@ from league.models import Entry
 from staff.actions import bot_suspend
 from tests.games.factories import SHORT, make_user
 from tests.league.factories import make_competition
+from tests.web.clients import signed_in
 from tests.web.ladder_pages import owned_bot, played_ladder
 from tests.web.league_pages import text
 
@@ -33,12 +34,6 @@ HOOK = "http://127.0.0.1:9/move"
 def quick_validation(settings):
     settings.BOTS_VALIDATION_MATCHES = 1
     settings.BOTS_ALLOW_LOOPBACK_URLS = True
-
-
-def signed_in(person) -> Client:
-    client = Client()
-    client.force_login(person)
-    return client
 
 
 def shown_messages(response) -> list[str]:

@@ -16,18 +16,13 @@ from chat.models import ClubPost, Message, Mute, Report
 from games.models import Game
 from tests.games.factories import make_game, make_user
 from tests.league.factories import make_club
+from tests.web.clients import signed_in
 from tests.web.tables import advance, people_game
 from tests.web.test_html_valid import ROOT, validator
 
 pytestmark = pytest.mark.django_db
 
 ONE_HAND = {"rules": "official", "options": {"scoring": "single-hand", "hand_size": 4}}
-
-
-def signed_in(person) -> Client:
-    client = Client()
-    client.force_login(person)
-    return client
 
 
 def page(response) -> str:

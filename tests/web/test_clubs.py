@@ -17,15 +17,10 @@ from league.models import Club, Competition, Fixture, Membership, Season
 from league.seasons import season_enter
 from tests.games.factories import make_user
 from tests.league.factories import make_bot, make_club, make_season, promotion_and_relegation
+from tests.web.clients import signed_in
 from tests.web.league_pages import autumn_season, play_season_out
 
 pytestmark = pytest.mark.django_db
-
-
-def signed_in(person) -> Client:
-    client = Client()
-    client.force_login(person)
-    return client
 
 
 def page(response) -> str:

@@ -22,18 +22,13 @@ from league.ladder_reads import leaderboard
 from league.models import Competition, Entry, Rating
 from tests.games.factories import make_user
 from tests.league.factories import make_competition
+from tests.web.clients import signed_in
 from tests.web.ladder_pages import ONE_HAND, board_rows, owned_bot, played_ladder
 from tests.web.league_pages import text
 from web.ladders import REFUSALS, refusal_text
 
 # Transactional: the eager workers play the ladder's games when matchmaking commits.
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def signed_in(person) -> Client:
-    client = Client()
-    client.force_login(person)
-    return client
 
 
 def shown_messages(response) -> list[str]:

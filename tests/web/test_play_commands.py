@@ -10,17 +10,12 @@ from django.urls import reverse
 
 from games.models import Game
 from games.visibility import game_events, game_view
+from tests.web.clients import signed_in
 from tests.web.tables import FAMILIES, advance, page_commands, people_game
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def signed_in(person) -> Client:
-    client = Client()
-    client.force_login(person)
-    return client
 
 
 def post(client: Client, game: Game, command: dict, *, version: int | None = None, **extra):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
@@ -14,6 +13,7 @@ from games.commands import game_command
 from games.repository import repository
 from games.visibility import game_events, game_view
 from tests.engine.decks import stacked
+from tests.web.clients import signed_in
 from tests.web.tables import (
     FAMILIES,
     advance,
@@ -63,22 +63,12 @@ def situations(game) -> set[str]:
     return found
 
 
-def signed_in(people: list[Any]) -> list[Client]:
-    """A test client signed in as each person, kept for the test's every page."""
-    clients = []
-    for person in people:
-        client = Client()
-        client.force_login(person)
-        clients.append(client)
-    return clients
-
-
 @pytest.mark.parametrize("family", FAMILIES)
 def test_every_seat_and_a_spectator_see_only_the_cards_they_may(family):
     game, people = people_game(FAMILIES[family])
     played = 0
     seen: set[str] = set()
-    clients = signed_in(people)
+    clients = [signed_in(person) for person in people]
     for step in STEPS:
         game = advance(game, step - played, seed=step)
         played = step
@@ -95,7 +85,7 @@ def test_every_seat_and_a_spectator_see_only_the_cards_they_may(family):
 @pytest.mark.parametrize("family", FAMILIES)
 def test_every_seat_gets_each_legal_command_as_a_control_and_nothing_else(family):
     game, people = people_game(FAMILIES[family])
-    clients = signed_in(people)
+    clients = [signed_in(person) for person in people]
     for step in range(12):
         game = advance(game, 1 if step else 0, seed=step)
         for seat, (person, client) in enumerate(zip(people, clients, strict=True)):

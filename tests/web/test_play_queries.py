@@ -22,6 +22,7 @@ from django.urls import reverse
 from games.lobby import game_detail
 from games.models import Game
 from games.visibility import game_events
+from tests.web.clients import signed_in
 from tests.web.tables import FAMILIES, advance, people_game
 from web import board, story
 from web.names import seat_names
@@ -48,12 +49,6 @@ BELL = 1
 CHAT = 3
 PAGE = 6 + 1 + BELL + CHAT
 LIVE_BOARD = 7
-
-
-def signed_in(person) -> Client:
-    client = Client()
-    client.force_login(person)
-    return client
 
 
 def a_move(game: Game, people: list, command_id: str) -> tuple[Client, dict]:

@@ -15,6 +15,7 @@ from games.models import Game
 from games.repository import repository
 from games.store import _NO_END
 from games.visibility import game_events
+from tests.web.clients import signed_in
 from tests.web.tables import advance, page_cards, people_game
 from web import replay as web_replay
 
@@ -28,12 +29,6 @@ def finished(reveal: str = Game.Reveal.AFTER_MATCH) -> tuple[Game, list]:
     game = advance(game, 500)
     assert game.status == Game.Status.MATCH_OVER
     return game, people
-
-
-def signed_in(person) -> Client:
-    client = Client()
-    client.force_login(person)
-    return client
 
 
 def replay(client: Client, game: Game, **query):

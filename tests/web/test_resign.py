@@ -9,15 +9,10 @@ from django.urls import reverse
 
 from games import seat_facts
 from games.models import Game, Seat
+from tests.web.clients import signed_in
 from tests.web.tables import FAMILIES, people_game
 
 pytestmark = pytest.mark.django_db
-
-
-def signed_in(person) -> Client:
-    client = Client()
-    client.force_login(person)
-    return client
 
 
 def test_a_person_resigns_after_confirming_and_the_board_says_so():

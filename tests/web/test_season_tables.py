@@ -22,6 +22,7 @@ from league.models import Bye, Fixture, Season, Standing
 from league.seasons import season_close, season_start
 from league.standings import division_table
 from tests.games.factories import make_user
+from tests.web.clients import signed_in
 from tests.web.league_pages import (
     autumn_season,
     days_later,
@@ -61,12 +62,6 @@ def fixture_html(html: str, fixture: Fixture) -> str:
         if depth == 0:
             return html[start : start + tag.end()]
     raise AssertionError(f"fixture {fixture.pk} is not closed")
-
-
-def signed_in(person) -> Client:
-    client = Client()
-    client.force_login(person)
-    return client
 
 
 def messages_of(response) -> list[str]:

@@ -18,18 +18,13 @@ from league.clubs import club_create
 from tests.games.factories import make_user
 from tests.league.factories import make_bot
 from tests.tournaments.factories import make_tournament, play_round
+from tests.web.clients import signed_in
 from tests.web.league_pages import table_rows, text
 from tournaments.models import Entry, Tournament, TournamentGame
 from tournaments.rounds import tournament_advance
 from tournaments.services import tournament_enter, tournament_start
 
 pytestmark = pytest.mark.django_db
-
-
-def signed_in(person) -> Client:
-    client = Client()
-    client.force_login(person)
-    return client
 
 
 def test_a_person_enters_from_the_page_and_the_page_shows_the_round_and_standings():

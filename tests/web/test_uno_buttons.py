@@ -7,7 +7,6 @@ import html as html_lib
 import json
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from games.commands import game_command
@@ -16,6 +15,7 @@ from games.models import Game
 from games.visibility import game_view
 from tests.engine.decks import stacked
 from tests.games.factories import make_user
+from tests.web.clients import signed_in
 from tests.web.tables import FAMILIES, people_game
 from web.controls import controls
 from web.names import Names
@@ -84,12 +84,6 @@ def test_a_false_uno_call_asks_first_and_a_due_one_does_not():
     assert false_call.confirm.startswith("You hold 4 cards: UNO is called with one card left")
     assert options(legal, due, 3)["call-uno"].confirm == ""
     assert options(legal, due, 3)["call-uno"].label.startswith("Call UNO: your last card")
-
-
-def signed_in(person) -> Client:
-    client = Client()
-    client.force_login(person)
-    return client
 
 
 def page(person, game: Game) -> str:

@@ -15,17 +15,12 @@ from django.urls import reverse
 from games.models import Bot
 from games.visibility import game_view
 from tests.games.factories import make_user
+from tests.web.clients import signed_in
 from tests.web.tables import FAMILIES, advance, people_game
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def signed_in(person) -> Client:
-    client = Client()
-    client.force_login(person)
-    return client
 
 
 def words(html: str) -> str:
