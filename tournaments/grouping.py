@@ -134,7 +134,7 @@ class _Grouper:
 
     def repair(self, tables: list[list[int]]) -> list[list[int]]:
         """A tabu search on the players who meet again (after Dotu and Van Hentenryck's
-        social golfers, as league/scheduling.py's repair): each step takes one of them and
+        social golfers, as league/fixture_search.py's repair): each step takes one of them and
         the best swap with a player of another table (by the cost: repeats, then spread),
         even a worse one, but not one that puts a player back at a table it left within the
         last few steps unless it beats the best so far; until the repeats are down to what
