@@ -9,10 +9,10 @@ Usage (from the repository root):
         [--reuse NAME]
 
 It fills a scratch database beside DATABASE_URL's (`<name>_rebuild_<pid>`, dropped at the end
-unless `--keep`) with bench/pages.py's fill (its `world` and `fill`: the long match, people's
-games, club seasons, the two bot ladders, every game played to its end in-process by the
-project's own code, the projections caught up after each unit) to `--events` events. Then it
-times, on the same log:
+unless `--keep`) with bench/pages.py's fill (`world` and `fill` of bench/_pages_fill.py: the
+long match, people's games, club seasons, the two bot ladders, every game played to its end
+in-process by the project's own code, the projections caught up after each unit) to `--events`
+events. Then it times, on the same log:
 
 - the baseline: games.projections.rebuild of every projection, one after the other, in this
   process (what `manage.py projections rebuild` did before issue 33: every event read, one
@@ -115,7 +115,7 @@ def main() -> int:
 
 
 def run(args: argparse.Namespace, env: dict[str, str], redis_url: str) -> int:
-    from bench.pages import events, fill, world
+    from bench._pages_fill import events, fill, world
     from games import rebuilds, tasks
     from games.models import RebuildRun
 

@@ -4,7 +4,7 @@ Pure Python, no Django. A design is a list of parallel classes, each a round: ta
 every member once (all but one, for the circle method's odd numbers). `resolvable` gives the
 designs in which every pair meets exactly once, `packing` some in which pairs meet at most
 once, in fewer rounds. league/scheduling.py draws from them where the numbers have one and
-searches otherwise; docs/leagues.md, "Fixtures".
+searches otherwise (league/fixture_search.py); docs/leagues.md, "Fixtures".
 """
 
 from __future__ import annotations

@@ -15,8 +15,8 @@ from league.ratings import Skill
 
 
 class Change(Protocol):
-    """One rating event as the chart reads it: a ladder's RatingChange (league/models.py) or a
-    person's PersonRatingChange (ratings/models.py)."""
+    """One rating event as the chart reads it: a ladder's RatingChange
+    (league/models/ladders.py) or a person's PersonRatingChange (ratings/models.py)."""
 
     @property
     def mu_before(self) -> float: ...

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments import scheduling
+from tournaments import grouping
 from tournaments.scheduling import (
     Round,
     Standing,
@@ -141,7 +141,7 @@ def test_the_local_search_finds_a_round_without_repeats_when_one_exists(k, seed,
     history = [Table(tuple(rng.sample(players, k))) for _ in range(data.draw(st.integers(0, 4)))]
     met = meetings(history)
     best = min(repeat_cost(split, met) for split in splits(players, Counter(sizes)))
-    grouper = scheduling._Grouper(players, sizes, met, {}, random.Random(seed))
+    grouper = grouping._Grouper(players, sizes, met, {}, random.Random(seed))
     tables = grouper.search()
     assert sorted(len(t) for t in tables) == sorted(sizes)
     if best == 0:
