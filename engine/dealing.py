@@ -38,7 +38,7 @@ def below(getrandbits: Callable[[int], int], n: int) -> int:
     randrange's argument checks and calls.
 
     The one statement of a draw below a bound: the league's fixture search draws with it
-    (league/scheduling.py; tests/league/test_scheduling.py holds it to `randrange` over many
+    (league/fixture_search.py; tests/league/test_scheduling.py holds it to `randrange` over many
     seeds and bounds), and `shuffle` inlines it.
     """
     k = n.bit_length()
