@@ -158,10 +158,12 @@ class Cluster:
 
     def migrate(self, env: dict[str, str]) -> None:
         """`manage.py migrate` as the owner, naming the app role: after it, games/roles.py grants
-        that role what the service needs on every table and no more."""
+        that role what the service needs on every table and no more. Without the system checks
+        (`--skip-checks`): the soak tests none of them, and tests/test_deploy_settings.py runs
+        `check --deploy` on these settings."""
         env = {**env, "DATABASE_URL": self.url(OWNER_ROLE), "DATABASE_APP_ROLE": APP_ROLE}
         subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
+            [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0", "--skip-checks"],
             cwd=ROOT,
             env=env,
             check=True,
@@ -265,12 +267,17 @@ class Redis(Process):
 
 
 class Gunicorn(Process):
+    """gunicorn with the application loaded once, in the arbiter, before it forks its workers
+    (`--preload`): each worker would otherwise import Django and the URL configuration again
+    (config/wsgi.py; about 2 s of CPU each on a loaded machine). No connection is opened while
+    loading, so every worker makes its own database and Redis connections as before."""
+
     def __init__(self, env: dict[str, str], logs: Path, workers: int = 2) -> None:
         self.port = free_port()
         command = [
             sys.executable, "-m", "gunicorn", "config.wsgi", "--workers", str(workers),
             "--bind", f"127.0.0.1:{self.port}", "--timeout", "60", "--graceful-timeout", "5",
-            "--logger-class", "config.gunicorn_logger.RedactingLogger",
+            "--logger-class", "config.gunicorn_logger.RedactingLogger", "--preload",
         ]  # fmt: skip
         super().__init__("gunicorn", command, env, logs)
         self.url = f"http://127.0.0.1:{self.port}"

@@ -1,4 +1,4 @@
-"""The soak in short (soak/, `make soak`): 12 games of every family for about 40 s against
+"""The soak in short (soak/, `make soak`): 7 games, one of every family, for about 40 s against
 gunicorn, real Celery workers, beat, their own redis-server and their own PostgreSQL cluster
 (initdb'd for the run, migrated by an owner role, used by a non-superuser app role), with every
 fault injected once (a worker SIGKILLed, Redis restarted, the database's connections cut,
@@ -34,7 +34,7 @@ pytestmark = pytest.mark.skipif(
 
 def test_a_short_soak_loses_nothing_and_serves_no_hidden_card():
     command = [
-        sys.executable, "-m", "soak", "--games", "12", "--minutes", "0.6", "--settle", "30",
+        sys.executable, "-m", "soak", "--games", "7", "--minutes", "0.6", "--settle", "30",
         "--pause", "2",
     ]  # fmt: skip
     env = {key: value for key, value in os.environ.items() if not key.startswith("PYTEST")}
