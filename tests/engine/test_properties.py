@@ -129,7 +129,7 @@ def lane_visible(spec: dict[str, Any], owner: int, viewer: int | None) -> bool:
 class Redealer(random.Random):
     """The re-deals' randomness (property 3): Python's generator for the few choices, numpy's
     for the shuffles of every hidden card (a uniform shuffle either way; numpy's of a list is
-    about 13 times quicker than `random.shuffle`, which was a sixth of these tests' time)."""
+    about 13 times quicker than `random.shuffle`, which was a tenth of these tests' time)."""
 
     def __init__(self, seed: int) -> None:
         super().__init__(seed)
