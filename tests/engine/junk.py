@@ -2,10 +2,16 @@
 with wrong types, unknown types, missing and unknown fields and huge numbers, and real legal
 commands bent one field at a time (the near misses a buggy client sends). Shared by the engine's
 fuzz (tests/engine/test_command_fuzz.py) and the API's (tests/api/test_command_fuzz.py).
+
+The strategies that do not depend on the legal commands are made once and shared
+(`functools.cache`): a strategy is an immutable description, and Hypothesis validates each new
+one before its first draw, which cost more than the draws where a test builds `bad_commands`
+for every example (tests/engine/test_quick.py).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -26,6 +32,7 @@ CARDS = sorted(set(DECK))
 HUGE = 2**200
 
 
+@functools.cache
 def scalars(*, json_only: bool) -> st.SearchStrategy[Any]:
     """None, booleans, small, large and huge integers, floats (NaN and infinities only where
     the value never goes through JSON), text and near-card strings."""
@@ -40,6 +47,7 @@ def scalars(*, json_only: bool) -> st.SearchStrategy[Any]:
     )
 
 
+@functools.cache
 def json_values(*, json_only: bool = True) -> st.SearchStrategy[Any]:
     """Any JSON value: scalars, and lists and objects nested a few levels."""
     return st.recursive(
@@ -52,6 +60,7 @@ def json_values(*, json_only: bool = True) -> st.SearchStrategy[Any]:
     )
 
 
+@functools.cache
 def field_values(*, json_only: bool) -> st.SearchStrategy[Any]:
     """Values a command field might get: right-looking ones and anything."""
     return st.one_of(
@@ -63,6 +72,7 @@ def field_values(*, json_only: bool) -> st.SearchStrategy[Any]:
     )
 
 
+@functools.cache
 def command_like(*, json_only: bool = True) -> st.SearchStrategy[Command]:
     """Objects that look like commands: a known, unknown or mistyped `type`, some of the real
     fields with any values, and sometimes fields no command has."""
