@@ -6,6 +6,12 @@ from typing import Any
 
 Page = Any
 
+# How often a `wait_for_function` predicate is tried, in ms. Playwright's default ("raf") runs it
+# on every animation frame, which keeps chromium drawing frames for as long as the wait lasts (a
+# board's poll comes once a second): about 0.1 s of chromium's CPU a second of waiting, against
+# almost nothing at this interval. Every predicate waited on is a state that holds, not a flicker.
+POLL_MS = 50
+
 
 def version(page: Page) -> int:
     return int(page.locator("#game").get_attribute("data-version"))
@@ -21,6 +27,7 @@ def wait_for_board_after(page: Page, old: int, timeout: float = 10_000) -> None:
         "old => Number(document.querySelector('#game').dataset.version) > old",
         arg=old,
         timeout=timeout,
+        polling=POLL_MS,
     )
 
 

@@ -16,7 +16,7 @@ from clocks import presence
 from games.models import Game, GameEvent
 from tests.games.factories import make_user
 from tests.games.tables import jump_in_table
-from tests.web.browser.clicks import version, wait_for_board_after
+from tests.web.browser.clicks import POLL_MS, version, wait_for_board_after
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -50,7 +50,8 @@ def test_a_person_opens_and_then_jumps_in_within_the_bots_grace(open_page):
     grace = page.locator(".status__grace")
     assert "Anyone may move first: the bots wait for you" in grace.inner_text()
     page.wait_for_function(
-        "() => /more seconds/.test(document.querySelector('[data-grace]').textContent)"
+        "() => /more seconds/.test(document.querySelector('[data-grace]').textContent)",
+        polling=POLL_MS,
     )
     assert plays(game) == []
 
@@ -62,7 +63,8 @@ def test_a_person_opens_and_then_jumps_in_within_the_bots_grace(open_page):
     grace = page.locator(".status__grace")
     assert "You may move out of turn: the bots wait for you" in grace.inner_text()
     page.wait_for_function(
-        "() => /more seconds/.test(document.querySelector('[data-grace]').textContent)"
+        "() => /more seconds/.test(document.querySelector('[data-grace]').textContent)",
+        polling=POLL_MS,
     )
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "jump-in-countdown.png"), full_page=True)

@@ -9,7 +9,7 @@ from django.urls import reverse
 from games.creation import SeatSpec, game_create
 from tests.engine.decks import stacked
 from tests.games.factories import make_user
-from tests.web.browser.clicks import my_turn, play_a_turn, version, wait_for_board_after
+from tests.web.browser.clicks import POLL_MS, my_turn, play_a_turn, version, wait_for_board_after
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -111,7 +111,9 @@ def test_newno_open_start_and_a_jump_in(open_page):
     page.keyboard.press("Enter")
     wait_for_board_after(page, old)
     # The focus stays on the board (its status line, the card being gone), not the page's top.
-    page.wait_for_function("() => document.activeElement.closest('#game') !== null")
+    page.wait_for_function(
+        "() => document.activeElement.closest('#game') !== null", polling=POLL_MS
+    )
 
     jump = page.get_by_role("button", name="Jump in with blue 9")
     jump.wait_for()

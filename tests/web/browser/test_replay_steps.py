@@ -8,6 +8,7 @@ from django.urls import reverse
 from games.creation import SeatSpec, game_create
 from games.models import Game
 from tests.games.factories import make_user
+from tests.web.browser.clicks import POLL_MS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -18,7 +19,9 @@ def at(page) -> int:
 
 def wait_for_at(page, n: int) -> None:
     page.wait_for_function(
-        "n => Number(document.querySelector('.replay__at strong').textContent) === n", arg=n
+        "n => Number(document.querySelector('.replay__at strong').textContent) === n",
+        arg=n,
+        polling=POLL_MS,
     )
 
 
@@ -39,7 +42,7 @@ def test_the_replay_steps_by_buttons_keys_and_slider(open_page):
     wait_for_at(page, start + 1)
     assert f"at={start + 1}" in page.url
     # The focus comes back to the step just used, so Enter steps on.
-    page.wait_for_function("() => document.activeElement.dataset.step === 'next'")
+    page.wait_for_function("() => document.activeElement.dataset.step === 'next'", polling=POLL_MS)
     page.keyboard.press("Enter")
     wait_for_at(page, start + 2)
     page.keyboard.press("ArrowRight")

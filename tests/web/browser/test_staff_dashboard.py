@@ -14,6 +14,7 @@ from games.models import Game, Seat
 from staff import views
 from tests.games.factories import make_user
 from tests.staff.test_dashboard import SHORT, first_to_act_seed
+from tests.web.browser.clicks import POLL_MS
 from tests.web.browser.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -63,6 +64,7 @@ def test_the_dashboard_refreshes_in_place(open_page, monkeypatch):
     page.wait_for_function(
         "() => document.querySelector('#tile-live .big').textContent.trim() === '2'",
         timeout=10_000,
+        polling=POLL_MS,
     )
     assert page.evaluate("window.sameDocument") is True
     assert page.locator("#live").get_attribute("data-updated") != first

@@ -19,7 +19,7 @@ from ratings.models import PersonRating
 from tables.models import Table
 from tests.games.factories import make_user
 from tests.ratings.games import run_ratings
-from tests.web.browser.clicks import my_turn, play_a_turn, scrolls_sideways, too_wide
+from tests.web.browser.clicks import POLL_MS, my_turn, play_a_turn, scrolls_sideways, too_wide
 from tests.web.browser.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -79,6 +79,7 @@ def test_two_strangers_meet_play_a_rated_game_talk_and_a_report_is_hidden(open_p
         page.wait_for_function(
             "v => Number(document.querySelector('#game').dataset.version) >= v",
             arg=game.version,
+            polling=POLL_MS,
         )
         if my_turn(page):
             play_a_turn(page)

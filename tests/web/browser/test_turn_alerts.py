@@ -17,6 +17,7 @@ from games.commands import game_command
 from games.creation import SeatSpec, game_create
 from games.models import Game
 from tests.games.factories import bot_move, make_user
+from tests.web.browser.clicks import POLL_MS
 from tests.web.browser.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -96,7 +97,8 @@ def test_the_title_icon_notification_and_sound_when_it_becomes_your_turn(
     notify.click()
     page.wait_for_function(
         "() => document.querySelector('[data-alert-toggle=notify]').textContent"
-        " === 'Notifications: on'"
+        " === 'Notifications: on'",
+        polling=POLL_MS,
     )
     sound.click()
     assert sound.inner_text() == "Sound: on" and sound.get_attribute("aria-pressed") == "true"
@@ -106,7 +108,9 @@ def test_the_title_icon_notification_and_sound_when_it_becomes_your_turn(
 
     page.evaluate("window.__hidden = true")
     move(game)
-    page.wait_for_function("() => document.title.startsWith('Your turn')", timeout=5_000)
+    page.wait_for_function(
+        "() => document.title.startsWith('Your turn')", timeout=5_000, polling=POLL_MS
+    )
     assert page.title() == f"Your turn · Game {game.pk} · UNO League"
     assert icon(page).endswith("/favicon-turn.svg")
     assert page.evaluate("window.__notes") == [
@@ -128,7 +132,9 @@ def test_a_visible_tab_or_someone_who_did_not_opt_in_gets_no_notification(open_p
     page = hooked(open_page, live_server, waiting, reverse("web:play", args=[game.pk]))
     page.evaluate("window.__hidden = true")  # hidden, but never opted in
     move(game)
-    page.wait_for_function("() => document.title.startsWith('Your turn')", timeout=5_000)
+    page.wait_for_function(
+        "() => document.title.startsWith('Your turn')", timeout=5_000, polling=POLL_MS
+    )
     assert page.evaluate("window.__notes") == [] and page.evaluate("window.__sounds") == 0
 
 
@@ -137,12 +143,14 @@ def test_the_lobby_says_a_game_waits_and_notifies(open_page, live_server):
     page = hooked(open_page, live_server, waiting, reverse("web:lobby"))
     assert page.title() == "Play · UNO League"
     page.locator('[data-alert-toggle="notify"]').click()
-    page.wait_for_function("() => localStorage.getItem('uno.notify') === 'on'")
+    page.wait_for_function("() => localStorage.getItem('uno.notify') === 'on'", polling=POLL_MS)
     page.evaluate("window.__hidden = true")
     move(game)
     # The lobby fetches itself every 20 s; the test asks for that fetch now.
     page.evaluate("window.unoNotify.refreshLobby()")
-    page.wait_for_function("() => document.title.startsWith('Your turn')", timeout=5_000)
+    page.wait_for_function(
+        "() => document.title.startsWith('Your turn')", timeout=5_000, polling=POLL_MS
+    )
     assert page.title() == "Your turn (1) · Play · UNO League"
     assert icon(page).endswith("/favicon-turn.svg")
     assert page.evaluate("window.__notes") == [
@@ -170,6 +178,7 @@ def test_the_lobby_s_countdown_is_the_server_s_time_left_brought_by_its_refresh(
     countdown.evaluate("(element) => { element.textContent = 'stale'; }")
     page.evaluate("window.unoNotify.refreshLobby()")
     page.wait_for_function(
-        f"() => document.querySelector('[data-countdown=\"{game.pk}\"]').textContent !== 'stale'"
+        f"() => document.querySelector('[data-countdown=\"{game.pk}\"]').textContent !== 'stale'",
+        polling=POLL_MS,
     )
     assert re.fullmatch(r"2 h 5\d min left", countdown.inner_text())

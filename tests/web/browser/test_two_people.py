@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from games.creation import SeatSpec, game_create
 from tests.games.factories import make_user
-from tests.web.browser.clicks import play_a_turn, version
+from tests.web.browser.clicks import POLL_MS, play_a_turn, version
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -37,6 +37,7 @@ def test_a_move_shows_up_on_the_other_persons_board_without_a_reload(open_page):
         "old => Number(document.querySelector('#game').dataset.version) > old",
         arg=before,
         timeout=4_000,
+        polling=POLL_MS,
     )
     assert watchers.evaluate("window.stillTheSamePage") is True
     assert version(watchers) == version(movers)
