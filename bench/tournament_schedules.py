@@ -36,8 +36,17 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
-from tournaments.scheduling import (
+# Run as a script, this file's directory comes first on sys.path, where bench/engine.py would
+# shadow the `engine` package (the league's fixture search imports it): the repository root goes
+# first instead, as bench/analysis.py does.
+_HERE = str(Path(__file__).resolve().parent)
+sys.path[:] = [str(Path(_HERE).parent)] + [
+    p for p in sys.path if p != str(Path(_HERE).parent) and str(Path(p or ".").resolve()) != _HERE
+]
+
+from tournaments.scheduling import (  # noqa: E402
     Standing,
     Table,
     arena_tables,
@@ -48,7 +57,7 @@ from tournaments.scheduling import (
     seat_counts,
     swiss_round,
 )
-from tournaments.scoring import placement_points
+from tournaments.scoring import placement_points  # noqa: E402
 
 ENTRANTS = (8, 16, 32, 64, 128, 200)
 SIZES = (2, 3, 4, 5, 6)

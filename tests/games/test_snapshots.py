@@ -24,7 +24,7 @@ from games.errors import Conflict
 from games.models import Game, Snapshot
 from games.repository import repository
 from games.visibility import game_view
-from tests.engine.test_properties import NEW_SEATS, SEATS, SPECS, draw_command, fits
+from tests.engine.test_properties import NEW_SEATS, SEATS, SPECS, Choices, draw_command, fits
 from tests.games.conftest import needs_postgresql, run_in_threads
 from tests.games.factories import bot_move, make_game, play_turn
 
@@ -71,10 +71,11 @@ def test_a_snapshot_and_the_events_after_it_replay_to_the_whole_log(family, data
         ages = data.draw(st.none() | st.lists(st.integers(0, 3), min_size=seats, max_size=seats))
     log = variant.start(seats, seed=data.draw(st.integers(0, 2**32), label="seed"), ages=ages)
     state = variant.replay(log)
+    choices = Choices(data)
     for _ in range(data.draw(st.integers(0, 250), label="commands")):
         if state.status == MATCH_OVER:
             break
-        events = variant.decide(state, draw_command(data, variant, state))
+        events = variant.decide(state, draw_command(choices, variant, state))
         state = variant.replay(events, state)
         log += events
     whole = variant.replay(log)
