@@ -97,7 +97,9 @@ import time
 import traceback
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+# First: the repository before bench/ on sys.path (this file would shadow the `engine` package).
+import _repo_first  # noqa: E402, F401
+
 REPLAY_TARGET = 300_000  # events/s our replay must fold
 MAX_COMMANDS_PER_GAME = 100_000  # guard against a non-terminating game
 WARMUP_GAMES = 30  # per side, not timed
@@ -330,12 +332,6 @@ class OurSide:
 
 def import_our_engine():
     """Return (Variant, None) or (None, error text)."""
-    # The script's own directory comes first on sys.path, and this file is bench/engine.py:
-    # without the repository root ahead of it, `import engine` would find this script.
-    here = str(Path(__file__).resolve().parent)
-    sys.path[:] = [str(REPO_ROOT)] + [
-        p for p in sys.path if p != str(REPO_ROOT) and str(Path(p or ".").resolve()) != here
-    ]
     sys.dont_write_bytecode = True  # leave no __pycache__ behind in games/
     try:
         from engine import IllegalCommand, Variant  # noqa: F401

@@ -33,15 +33,8 @@ import argparse
 import random
 import statistics
 import sys
-from pathlib import Path
 
-# Run as a script, this file's directory comes first on sys.path, where bench/engine.py would
-# shadow the `engine` package: the repository root goes first instead.
-REPO_ROOT = Path(__file__).resolve().parents[1]
-_HERE = str(Path(__file__).resolve().parent)
-sys.path[:] = [str(REPO_ROOT)] + [
-    p for p in sys.path if p != str(REPO_ROOT) and str(Path(p or ".").resolve()) != _HERE
-]
+import _repo_first  # noqa: F401  # first: the repository before bench/ on sys.path
 
 from bench.engine import EXIT_NOT_READY, RLCardSide, clock  # noqa: E402
 

@@ -36,15 +36,8 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
-# Run as a script, this file's directory comes first on sys.path, where bench/engine.py would
-# shadow the `engine` package (the league's fixture search imports it): the repository root goes
-# first instead, as bench/analysis.py does.
-_HERE = str(Path(__file__).resolve().parent)
-sys.path[:] = [str(Path(_HERE).parent)] + [
-    p for p in sys.path if p != str(Path(_HERE).parent) and str(Path(p or ".").resolve()) != _HERE
-]
+import _repo_first  # noqa: F401  # first: the repository before bench/ on sys.path
 
 from tournaments.scheduling import (  # noqa: E402
     Standing,
