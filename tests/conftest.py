@@ -28,7 +28,7 @@ IN_CI = os.environ.get("CI") == "true"
 # project's modules, and a child pytest rewrite its plugins' asserts, from source again (about
 # 0.4 s of CPU a Django start-up; the pure engine's pytest run 31 -> 27 s). The first child of a
 # checkout fills it (the standard library and packages too, once, about 2 s). Nothing is
-# written beside the sources; this run itself is unchanged (its interpreter has started).
+# written beside the sources. `make test` starts this run with the same cache (Makefile).
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 os.environ.setdefault("PYTHONPYCACHEPREFIX", str(settings.BASE_DIR / ".pycache"))
 
