@@ -116,6 +116,12 @@ def main() -> int:
         help="measure the tenth on this database (one filled before to about a tenth, such as a "
         "copy of --reuse's made at that size), not by filling to it",
     )
+    parser.add_argument(
+        "--stop-at-tenth",
+        action="store_true",
+        help="fill to the tenth of --events (as a run to --events fills it), measure nothing and "
+        "stop: with --keep or --reuse, a database to copy (createdb -T) for a later --tenth",
+    )
     args = parser.parse_args()
     # Each line as it is printed, also into a pipe or a file: a fill takes minutes.
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
@@ -427,6 +433,8 @@ def run(args: argparse.Namespace, env: dict[str, str], logs: Path) -> int:
             print(f"the tenth: the database {tenth} as it is ({events():,} events), not filled")
         else:
             fill(target, args.events, w)
+        if args.stop_at_tenth:
+            return 0
         analyze()
         size = events()
         rows = measure(args, env, logs, w)
