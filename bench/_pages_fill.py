@@ -196,19 +196,21 @@ def fill(target: int, final: int, w: World) -> None:
          lambda: Game.objects.filter(context__competition=w.busy.pk).count()),
     ]  # fmt: skip
     caps = past_caps() if final >= CAPS_FROM else {}
-    short = [(name, caps.get(name, 1)) for name, _, _, made in goals if made() < caps.get(name, 1)]
+    short = any(made() < caps.get(name, 1) for name, _, _, made in goals)
     if missing <= 0 and not short:
         print(f"fill: {start:,} events already, none added")
         return
-    # Each component fills up to its share of what is missing, counted from the start (so a
-    # unit that overshoots leaves less to the next), and to its least units.
-    goal = start
+    # Each component adds its share of what is missing (its own events counted), and makes
+    # its least units; the busy ladder fills the rest. A component whose least units outgrow
+    # its share (at a tenth past the caps) takes nothing from the others' shares.
     with projections_caught_up_by_unit():
         for name, share, unit, made in goals:
-            goal = target if share == 1.0 else goal + int(missing * share)
             least = caps.get(name, 1)
-            while events() < goal or made() < least:
+            now = events()
+            goal = now + int(missing * share) if share < 1.0 else target
+            while now < goal or made() < least:
                 _timed(w, name, unit)
+                now = events()
     took = ", ".join(f"{name} {seconds:.0f} s" for name, seconds in w.fill_seconds.items())
     print(f"fill: {start:,} -> {events():,} events; seconds so far: {took}; load {_load()}")
 
