@@ -27,7 +27,7 @@ MATCH_LENGTHS = (100, 1_000, 10_000)
 PEOPLE_SHARE, SEASON_SHARE, HUNDRED_SHARE, SPRINT_SHARE = 0.03, 0.05, 0.10, 0.02
 # A fill to at least this many events makes, in its first fill (the tenth's), every capped page
 # timed past its cap (`past_caps`): below it (make bench's 100,000, the smoke test's 2,000) the
-# units that takes (about 130,000 events) would outgrow the tenth, or the size itself.
+# units that takes (about 120,000 events) would outgrow the tenth, or the size itself.
 CAPS_FROM = 1_000_000
 
 

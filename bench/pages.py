@@ -5,7 +5,8 @@ gunicorn as the event log grows (issue 33, item 1).
 Usage (from the repository root):
 
     DATABASE_URL=postgres://uno@127.0.0.1:5432/uno PYTHONPATH=. python3 bench/pages.py \
-        [--events 1000000] [--requests 7] [--warmups 2] [--keep] [--reuse NAME] [--tenth NAME]
+        [--events 1000000] [--requests 7] [--warmups 2] [--keep] [--reuse NAME] [--tenth NAME] \
+        [--stop-at-tenth]
 
 It fills a scratch database beside DATABASE_URL's (`<name>_pages_<pid>`, dropped at the end
 unless `--keep`) with the project's own code, in-process (no broker: every task runs eagerly,
@@ -16,21 +17,41 @@ as under `make run`), first to a tenth of `--events`, then to `--events`:
   `build`), made once, two of each length: one stays open (its play page, board and staff
   inspector are timed), the other is ended by a staff abort (its replay, at its last event);
   the longest open one is "the long match" (the events API's page);
-- people's games: `pages-alice` against four other people in turn, 2-seat official matches to
-  200 points started by games.lobby.game_start and played to the end through game_command (the
-  greedy bot choosing each person's move from their view), 3% of each fill;
+- people's games: `pages-alice` against four other people in turn, 2-seat casual official
+  matches to 200 points started by games.lobby.game_start and played to the end through
+  game_command (the greedy bot choosing each person's move from their view), 3% of each fill;
 - club seasons: the club `pages-club` (run by `pages-staff`), official seasons of eight
   built-in bots at tables of four, started, every round played and closed, 5%;
+- the sprint ladder `pages-sprint`: four built-in bots at one table, official to 50 points,
+  one game a round (no duplicate deals: a rating change each a game), 2%; its first bot's page
+  and GET /api/bots/<id> are the bot pages timed;
 - the 100-bot ladder `pages-hundred`: official to 100 points, one game a table (no duplicate
-  deals), its matchmaking run round after round, 10% (a round is 25 games, about 6,000 events;
-  the first fill runs one round at any size, so the ladder has a board);
+  deals), its matchmaking run round after round, 10% (a round is 25 games, about 5,000 events);
 - the rest: the busy ladder `pages-busy`, eight built-in bots in official 500-point duplicate
   sets (two tables of four rotations a round, about 10,000 events), the bulk of a bot ladder.
 
 Ladders and seasons play as they do without a broker: ladder_matchmaking and open_due_rounds
 make the games, and each game's creation plays it to the end on commit (advance_game, one append
-of the whole run, then the projections). Every component makes at least one unit in the first
-fill, so a small `--events` overshoots its target; the table's heading says the size reached.
+of the whole run, then the projections). Each component adds its share of what a fill misses
+(its own events counted) and makes at least one unit, so a small `--events` overshoots its
+target; the table's heading says the size reached.
+
+Past the caps: a page that shows the latest N of something grows with the data until there
+are N, then stays; a tenth where they are not yet N would measure what the page shows, not what
+it costs. So a fill to `--events` of 1,000,000 or more (_pages_fill.CAPS_FROM) makes, in its
+first fill (the tenth's), each capped page's cap + 1 (_pages_fill.past_caps, from the caps'
+own constants): 51 finished games of `pages-alice` (the lobby's finished tab and GET
+/api/games?status=finished show 50 a page, the staff game search 50, the notifications 30,
+the player page her latest 10), 21 club seasons (the club page 20 a page) and 201 rating
+changes of the sprint ladder's first bot (its chart the last 200, its games 20 a page); about
+120,000 events, made whatever the component's share (the others' shares unchanged, the busy
+ladder filling less). Below 1,000,000 (make bench's 100,000, the smoke test's 2,000) the first
+fill makes one unit of each, and a page may still be filling to its cap at the tenth.
+Not past a cap at any size: `pages-alice`'s games are casual (no rating chart on her player
+page), and the busy ladder's bots gain one rating change a set of four 500-point rotations
+(about 1,240 events each), so 200 of them would need about a million events at the tenth;
+their pages are not timed. The rest of the pages timed show a fixed world at any size (a game,
+a ladder's 100 or 8 entrants, a season of eight, the staff's 120 bots).
 
 After each fill it starts gunicorn (config.wsgi, bench/api.py's 3 workers x 2 threads) on a free
 loopback port, with no REDIS_URL (so the staff dashboard's ping of the workers, which waits out
@@ -48,9 +69,11 @@ whatever it finds): X <= 100 at 5,000,000 events, Y <= 1.2.
 `--keep` keeps the database (its name is printed) and `--reuse NAME` fills an existing one on
 from what it holds (a size already reached fills nothing): a 1M-event fill takes a while on
 the shared 2-core machine, so it can be made once and measured again (docs/performance.md,
-"Pages as the data grows", has the times). `--tenth NAME` measures the tenth on the database
-NAME as it is (a copy made with `createdb -T` when the fill passed a tenth, kept), not by
-filling: a database filled to N can so be measured again with its tenth. The events are all
+"Pages as the data grows", has the times). `--stop-at-tenth` fills to the tenth of `--events`
+(as a run to `--events` fills it) and stops, measuring nothing: a database to copy with
+`createdb -T` before filling it on. `--tenth NAME` measures the tenth on the database NAME as
+it is (such a copy), not by filling: a database filled to N can so be measured again with its
+tenth. The events are all
 recorded within the fill's minutes: the staff activity part (the last 24 hours) counts them
 all. `make bench` runs it with BENCH_ARGS_pages (bench/run's default: `--events 100000
 --requests 5 --warmups 1`). Exit status 2 when DATABASE_URL is not PostgreSQL.
