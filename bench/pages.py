@@ -92,6 +92,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(1, str(REPO_ROOT))
@@ -345,11 +346,24 @@ class Row:
     status: int
 
 
-def measure(args: argparse.Namespace, env: dict[str, str], logs: Path, w: World) -> list[Row]:
-    """Every page through gunicorn (times, bytes) and through the test Client (queries)."""
-    from django.db import connection
+@dataclass
+class Site:
+    """One database measured: its pages (with its own games' ids), its signed-in clients and
+    their session cookies, and the gunicorn that serves it."""
+
+    database: str
+    env: dict[str, str]
+    listed: list[Page]
+    clients: dict[str, Any]
+    cookies: dict[str, str]
+    port: int = 0
+    server: subprocess.Popen[bytes] | None = None
+
+
+def site(database: str, env: dict[str, str], w: World) -> Site:
+    """The database `database` (this process's connection is on it) made ready to measure:
+    its clients signed in (their sessions in it) and its pages listed."""
     from django.test import Client
-    from django.test.utils import CaptureQueriesContext
 
     clients = {"staff": Client(), "alice": Client()}
     for (length, state), game in sized_matches().items():
@@ -359,52 +373,87 @@ def measure(args: argparse.Namespace, env: dict[str, str], logs: Path, w: World)
     clients["staff"].force_login(w.staff)
     clients["alice"].force_login(w.alice)
     cookies = {who: f"sessionid={c.cookies['sessionid'].value}" for who, c in clients.items()}
-    listed = pages(w)
+    return Site(database, dict(env), pages(w), clients, cookies)
+
+
+def measure(args: argparse.Namespace, logs: Path, sites: list[Site]) -> list[list[Row]]:
+    """Every page through gunicorn (times, bytes) and through the test Client (queries), for
+    each site. With two sites (the tenth and the size, --tenth) each page's requests alternate
+    between them, one to each in turn, so that what the host's load does in those seconds
+    falls on both alike."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
     began = time.perf_counter()
-    port = _free_port()
-    command = _gunicorn(port)
-    # bench/api.py's gunicorn, with a worker timeout past the slowest page's seconds.
-    command[command.index("--timeout") + 1] = str(TIMEOUT)
-    server = _start(logs, "gunicorn", command, env)
-    rows = []
+    count = {len(each.listed) for each in sites}
+    assert len(count) == 1, "the sites list different pages"
+    for each in sites:
+        each.port = _free_port()
+        command = _gunicorn(each.port)
+        # bench/api.py's gunicorn, with a worker timeout past the slowest page's seconds.
+        command[command.index("--timeout") + 1] = str(TIMEOUT)
+        each.server = _start(logs, f"gunicorn-{each.database}", command, each.env)
+    found: list[list[tuple[list[float], int, int]]] = [[] for _ in sites]
     try:
-        _wait_until(lambda: _answers(f"http://127.0.0.1:{port}"), "gunicorn to answer")
-        for page in listed:
-            times, size, status = [], 0, 0
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+        for each in sites:
+            _wait_until(lambda each=each: _answers(f"http://127.0.0.1:{each.port}"), "gunicorn")
+        for index in range(count.pop()):
+            conns = [
+                http.client.HTTPConnection("127.0.0.1", e.port, timeout=TIMEOUT) for e in sites
+            ]
+            times: list[list[float]] = [[] for _ in sites]
+            sizes, statuses = [0] * len(sites), [0] * len(sites)
             for number in range(args.warmups + args.requests):
-                started = time.perf_counter()
+                for at, each in enumerate(sites):
+                    page = each.listed[index]
+                    started = time.perf_counter()
+                    try:
+                        conns[at].request(
+                            "GET", page.path, headers={"Cookie": each.cookies[page.who]}
+                        )
+                        response = conns[at].getresponse()
+                        body = response.read()
+                        sizes[at], statuses[at] = len(body), response.status
+                    except (OSError, http.client.HTTPException):
+                        # No answer (gunicorn's worker timed out, or this client did): status
+                        # 0 in the table, and a new connection for the next request.
+                        conns[at].close()
+                        conns[at] = http.client.HTTPConnection(
+                            "127.0.0.1", each.port, timeout=TIMEOUT
+                        )
+                        sizes[at], statuses[at] = 0, 0
+                    if number >= args.warmups:
+                        times[at].append((time.perf_counter() - started) * 1000)
+            for at in range(len(sites)):
+                conns[at].close()
+                found[at].append((times[at], sizes[at], statuses[at]))
+    finally:
+        for each in sites:
+            if each.server is not None:
+                each.server.terminate()
                 try:
-                    conn.request("GET", page.path, headers={"Cookie": cookies[page.who]})
-                    response = conn.getresponse()
-                    body = response.read()
-                    size, status = len(body), response.status
-                except (OSError, http.client.HTTPException):
-                    # No answer (gunicorn's worker timed out, or this client did): status 0 in
-                    # the table, and a new connection for the next request.
-                    conn.close()
-                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
-                    size, status = 0, 0
-                if number >= args.warmups:
-                    times.append((time.perf_counter() - started) * 1000)
-            conn.close()
-            client = clients[page.who]
+                    each.server.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    each.server.kill()
+    results = []
+    for each, timed in zip(sites, found, strict=True):
+        use_database(each.database, each.env)
+        rows = []
+        for page, (ms, size, status) in zip(each.listed, timed, strict=True):
+            client = each.clients[page.who]
             if args.warmups:
                 client.get(page.path)
             with CaptureQueriesContext(connection) as queries:
                 client.get(page.path)
             rows.append(
-                Row(page, statistics.median(times), percentile(times, 0.95), len(queries), size,
-                    status)
+                Row(page, statistics.median(ms), percentile(ms, 0.95), len(queries), size, status)
             )  # fmt: skip
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-    print(f"measured {len(rows)} pages in {time.perf_counter() - began:.0f} s")
-    return rows
+        results.append(rows)
+    print(
+        f"measured {len(results[0])} pages on {len(sites)} database(s) in "
+        f"{time.perf_counter() - began:.0f} s"
+    )
+    return results
 
 
 def print_table(rows: list[Row], size: int) -> None:
@@ -447,7 +496,23 @@ def run(args: argparse.Namespace, env: dict[str, str], logs: Path) -> int:
 
     scratch = connections["default"].settings_dict["NAME"]
     sizes, results = [], []
-    for target in (max(1, args.events // 10), args.events):
+    if args.tenth and not args.stop_at_tenth:
+        # Both databases at hand: the size filled first, then each page measured on both in
+        # turn (measure).
+        use_database(scratch, env)
+        fill(args.events, args.events, world())
+        sites = []
+        for name in (args.tenth, scratch):
+            use_database(name, env)
+            if name == args.tenth:
+                print(f"the tenth: the database {name} as it is ({events():,} events), not filled")
+            analyze()
+            sizes.append(events())
+            sites.append(site(name, env, world()))
+        results = measure(args, logs, sites)
+        for rows, size in zip(results, sizes, strict=True):
+            print_table(rows, size)
+    for target in () if results else (max(1, args.events // 10), args.events):
         # The tenth measured on a database of its own (--tenth), filled before.
         tenth = args.tenth if target < args.events else None
         use_database(tenth or scratch, env)
@@ -460,7 +525,7 @@ def run(args: argparse.Namespace, env: dict[str, str], logs: Path) -> int:
             return 0
         analyze()
         size = events()
-        rows = measure(args, env, logs, w)
+        (rows,) = measure(args, logs, [site(tenth or scratch, env, w)])
         print_table(rows, size)
         sizes.append(size)
         results.append(rows)
