@@ -317,18 +317,22 @@ def search(
     if not query:
         found = list(games.prefetch_related(seats).order_by("-pk")[: limit + 1])
     else:
-        # Each way a game may match gives its newest limit + 1 ids, read by an index where
-        # there is one; the page is the newest of them all. The seats of the matching people
-        # and bots are read by their own indexes and sorted by game id: as many as those people
-        # and bots have sat, however many games the site holds (one query over every game
-        # joined to every seat scanned them all).
-        people = get_user_model().objects.filter(username__icontains=query).values("pk")
-        bots = Bot.objects.filter(name__icontains=query).values("pk")
-        # One query a kind: under an OR the planner scanned the seats newest first, filtering.
-        kinds = [Q(user__in=people), Q(registered_bot__in=bots)]
-        strategies = [name for name in STRATEGIES if query.lower() in name]
-        if strategies:
-            kinds.append(Q(bot__in=strategies))
+        # Each way a game may match gives its newest limit + 1 ids (a query a kind: people,
+        # bots, strategies, a competition, an id); the page is the newest of them all. One
+        # query over every game joined to every seat under an OR of them scanned them all.
+        # The matching people and bots first (small tables), as ids: the seats' query then
+        # has its planner's estimate of those ids' seats, and none is made for no match.
+        people = get_user_model().objects.filter(username__icontains=query)
+        bots = Bot.objects.filter(name__icontains=query)
+        kinds = [
+            Q(**{field: values})
+            for field, values in (
+                ("user__in", list(people.values_list("pk", flat=True))),
+                ("registered_bot__in", list(bots.values_list("pk", flat=True))),
+                ("bot__in", [name for name in STRATEGIES if query.lower() in name]),
+            )
+            if values
+        ]
         ids: set[int] = set()
         for kind in kinds:
             seated = Seat.objects.filter(kind)
