@@ -56,9 +56,14 @@ a ladder's 100 or 8 entrants, a season of eight, the staff's 120 bots).
 After each fill it starts gunicorn (config.wsgi, bench/api.py's 3 workers x 2 threads) on a free
 loopback port, with no REDIS_URL (so the staff dashboard's ping of the workers, which waits out
 HEALTH_TIMEOUT with a broker whatever the data, is not in its time) and times every page in the
-list PAGES below over one keep-alive connection, signed in by a session cookie (the staff user,
-`pages-alice`, or an open match's first person): `--warmups` requests, then `--requests` timed
-ones; the median and the p95 (of 7, the slowest), and the bytes of the body. The SQL queries of
+list `pages` below over one keep-alive connection, signed in by a session cookie (the staff
+user, `pages-alice`, or an open match's first person): `--warmups` requests, then `--requests`
+timed ones; the median and the p95 (of 5 or 7, the slowest), and the bytes of the body. With
+`--tenth` both databases are at hand once the size is filled: a gunicorn serves each, and each
+page's requests alternate between them, one to each in turn, so that the host's load in those
+seconds falls on the tenth and the size alike (measured one after the other, a minute apart,
+every page's ratio moved with the load: `growth:` 1.20 in one set of three runs, 1.51 in the
+next, on the same databases). The SQL queries of
 each page are counted in this process, with Django's test Client on the same database under
 CaptureQueriesContext, after one untimed request. It prints a table per size, then both sizes
 side by side, and ends with `worst page p95 ms: X at N events` (the slowest page's p95 at the
