@@ -19,11 +19,16 @@ PREFIX = "pages"
 STAFF, ALICE = f"{PREFIX}-staff", f"{PREFIX}-alice"
 OPPONENTS = [f"{PREFIX}-{name}" for name in ("bob", "carol", "dave", "erin")]
 BUSY, HUNDRED, CLUB = f"{PREFIX}-busy", f"{PREFIX}-hundred", f"{PREFIX}-club"
+SPRINT = f"{PREFIX}-sprint"
 STRATEGIES = ["greedy", "colour-control", "stacker", "random"]
 # The lengths of the matches whose pages are timed at each length (bench rows per length).
 MATCH_LENGTHS = (100, 1_000, 10_000)
 # Shares of each fill (the rest is the busy ladder's).
-PEOPLE_SHARE, SEASON_SHARE, HUNDRED_SHARE = 0.03, 0.05, 0.10
+PEOPLE_SHARE, SEASON_SHARE, HUNDRED_SHARE, SPRINT_SHARE = 0.03, 0.05, 0.10, 0.02
+# A fill to at least this many events makes, in its first fill (the tenth's), every capped page
+# timed past its cap (`past_caps`): below it (make bench's 100,000, the smoke test's 2,000) the
+# units that takes (about 120,000 events) would outgrow the tenth, or the size itself.
+CAPS_FROM = 1_000_000
 
 
 def events() -> int:
@@ -45,6 +50,7 @@ class World:
     opponents: list[Any]
     busy: Any
     hundred: Any
+    sprint: Any
     club: Any
     seasons: int = 0
     fill_seconds: dict[str, float] = field(default_factory=dict)
@@ -61,8 +67,16 @@ def world() -> World:
     staff, made = User.objects.get_or_create(username=STAFF, defaults={"is_staff": True})
     alice = User.objects.get_or_create(username=ALICE)[0]
     opponents = [User.objects.get_or_create(username=name)[0] for name in OPPONENTS]
-    if made:
-        for slug, bots, target, duplicate in ((BUSY, 8, 500, True), (HUNDRED, 100, 100, False)):
+    ladders = (
+        (BUSY, 8, 500, True),
+        (HUNDRED, 100, 100, False),
+        # The sprint ladder: four bots at one table, one game to 50 points a round, a rating
+        # change each a game (not a set of four rotations): the bot page timed is one of these.
+        (SPRINT, 4, 50, False),
+    )
+    for slug, bots, target, duplicate in ladders:
+        # Also in a database filled before the sprint ladder was in the bench (--reuse).
+        if made or not Competition.objects.filter(slug=slug).exists():
             ladder = competition_create(
                 name=slug,
                 slug=slug,
@@ -79,6 +93,7 @@ def world() -> World:
                     strategy=strategy, status=Bot.Status.ACTIVE,
                 )  # fmt: skip
                 competition_join(ladder, bot=bot)
+    if made:
         club_create(name=CLUB, slug=CLUB, creator=staff)
     return World(
         staff=staff,
@@ -86,6 +101,7 @@ def world() -> World:
         opponents=opponents,
         busy=Competition.objects.get(slug=BUSY),
         hundred=Competition.objects.get(slug=HUNDRED),
+        sprint=Competition.objects.get(slug=SPRINT),
         club=Club.objects.get(slug=CLUB),
         seasons=Competition.objects.filter(slug__startswith=f"{CLUB}-").count(),
     )
@@ -123,41 +139,78 @@ def long_match() -> Any:
     return found[max(opened), "open"] if opened else None
 
 
+def timed_bot(w: World) -> Any:
+    """The bot whose page and GET /api/bots/<id> are timed: the sprint ladder's first."""
+    return w.sprint.entries.exclude(bot=None).order_by("pk").first().bot
+
+
+def past_caps() -> dict[str, int]:
+    """The units a fill to CAPS_FROM or more makes first, each page's cap + 1, so that every
+    capped page timed shows as much at the tenth as at the size: `pages-alice`'s finished games
+    (the lobby's finished tab and GET /api/games?status=finished 50 a page, the staff game
+    search 50, the notifications 30, the player page's latest 10), the club's seasons (its page
+    20 at a time) and the sprint bot's rating changes (its chart the last 200, its games 20)."""
+    from games.lobby import FINISHED_PAGE
+    from league.ladder_reads import HISTORY_POINTS
+    from league.ladder_reads import RECENT_GAMES as BOT_GAMES
+    from league.selectors import SEASONS_PAGE
+    from social.notifications import PAGE_SIZE
+    from staff.inspector import SEARCH_LIMIT
+    from web.players import RECENT_GAMES
+
+    return {
+        "people's games": max(FINISHED_PAGE, SEARCH_LIMIT, PAGE_SIZE, RECENT_GAMES) + 1,
+        "club seasons": SEASONS_PAGE + 1,
+        "sprint ladder": max(HISTORY_POINTS, BOT_GAMES) + 1,
+    }
+
+
 def fill(target: int, final: int, w: World) -> None:
     """Fill the log to `target` events: the matches of each length (once), then each
     component's share of what is missing, then the busy ladder for the rest."""
+    from django.db.models import Q
+
+    from games.models import Game
+    from league.models import RatingChange
+
     # The matches of each length first, also in a database filled before they were in the
     # bench (--reuse): every page timed has its subject.
-    from games.models import Game
-
-    # The first fill (also one stopped before its first busy-ladder round) makes one unit of
-    # each component, whatever the size reached.
-    first = not Game.objects.filter(context__competition=w.busy.pk).exists()
     if long_match() is None:
         for length in match_lengths(final):
             _timed(w, f"{length:,}-event matches", lambda length=length: _matches(w, length))
     start = events()
     missing = target - start
-    if missing <= 0 and not first:
+    # What each component has made, in the units its pages cap: at least one of each (every
+    # page has its subject), and past every cap for a fill to CAPS_FROM or more.
+    sprinter = w.sprint.entries.exclude(bot=None).order_by("pk").first()
+    finished = Q(seats__user=w.alice, status=Game.Status.MATCH_OVER)
+    goals = [
+        ("people's games", PEOPLE_SHARE, lambda: _people_game(w),
+         lambda: Game.objects.filter(finished).count()),
+        ("club seasons", SEASON_SHARE, lambda: _season(w), lambda: w.seasons),
+        ("sprint ladder", SPRINT_SHARE, lambda: _ladder_round(w.sprint),
+         lambda: RatingChange.objects.filter(entry=sprinter).count()),
+        ("100-bot ladder", HUNDRED_SHARE, lambda: _ladder_round(w.hundred),
+         lambda: Game.objects.filter(context__competition=w.hundred.pk).count()),
+        ("busy ladder", 1.0, lambda: _ladder_round(w.busy),
+         lambda: Game.objects.filter(context__competition=w.busy.pk).count()),
+    ]  # fmt: skip
+    caps = past_caps() if final >= CAPS_FROM else {}
+    short = any(made() < caps.get(name, 1) for name, _, _, made in goals)
+    if missing <= 0 and not short:
         print(f"fill: {start:,} events already, none added")
         return
-    # Each component fills up to its share of what is missing, counted from the start (so a
-    # unit that overshoots leaves less to the next); the first fill makes one unit of each, so
-    # that every page has its subject.
-    goals = [
-        ("people's games", PEOPLE_SHARE, lambda: _people_game(w)),
-        ("club seasons", SEASON_SHARE, lambda: _season(w)),
-        ("100-bot ladder", HUNDRED_SHARE, lambda: _ladder_round(w.hundred)),
-        ("busy ladder", 1.0, lambda: _ladder_round(w.busy)),
-    ]
-    goal = start
+    # Each component adds its share of what is missing (its own events counted), and makes
+    # its least units; the busy ladder fills the rest. A component whose least units outgrow
+    # its share (at a tenth past the caps) takes nothing from the others' shares.
     with projections_caught_up_by_unit():
-        for name, share, unit in goals:
-            goal = target if share == 1.0 else goal + int(missing * share)
-            made = False
-            while events() < goal or (first and not made):
+        for name, share, unit, made in goals:
+            least = caps.get(name, 1)
+            now = events()
+            goal = now + int(missing * share) if share < 1.0 else target
+            while now < goal or made() < least:
                 _timed(w, name, unit)
-                made = True
+                now = events()
     took = ", ".join(f"{name} {seconds:.0f} s" for name, seconds in w.fill_seconds.items())
     print(f"fill: {start:,} -> {events():,} events; seconds so far: {took}; load {_load()}")
 

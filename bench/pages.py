@@ -5,7 +5,8 @@ gunicorn as the event log grows (issue 33, item 1).
 Usage (from the repository root):
 
     DATABASE_URL=postgres://uno@127.0.0.1:5432/uno PYTHONPATH=. python3 bench/pages.py \
-        [--events 1000000] [--requests 7] [--warmups 2] [--keep] [--reuse NAME] [--tenth NAME]
+        [--events 1000000] [--requests 7] [--warmups 2] [--keep] [--reuse NAME] [--tenth NAME] \
+        [--stop-at-tenth]
 
 It fills a scratch database beside DATABASE_URL's (`<name>_pages_<pid>`, dropped at the end
 unless `--keep`) with the project's own code, in-process (no broker: every task runs eagerly,
@@ -16,28 +17,53 @@ as under `make run`), first to a tenth of `--events`, then to `--events`:
   `build`), made once, two of each length: one stays open (its play page, board and staff
   inspector are timed), the other is ended by a staff abort (its replay, at its last event);
   the longest open one is "the long match" (the events API's page);
-- people's games: `pages-alice` against four other people in turn, 2-seat official matches to
-  200 points started by games.lobby.game_start and played to the end through game_command (the
-  greedy bot choosing each person's move from their view), 3% of each fill;
+- people's games: `pages-alice` against four other people in turn, 2-seat casual official
+  matches to 200 points started by games.lobby.game_start and played to the end through
+  game_command (the greedy bot choosing each person's move from their view), 3% of each fill;
 - club seasons: the club `pages-club` (run by `pages-staff`), official seasons of eight
   built-in bots at tables of four, started, every round played and closed, 5%;
+- the sprint ladder `pages-sprint`: four built-in bots at one table, official to 50 points,
+  one game a round (no duplicate deals: a rating change each a game), 2%; its first bot's page
+  and GET /api/bots/<id> are the bot pages timed;
 - the 100-bot ladder `pages-hundred`: official to 100 points, one game a table (no duplicate
-  deals), its matchmaking run round after round, 10% (a round is 25 games, about 6,000 events;
-  the first fill runs one round at any size, so the ladder has a board);
+  deals), its matchmaking run round after round, 10% (a round is 25 games, about 5,000 events);
 - the rest: the busy ladder `pages-busy`, eight built-in bots in official 500-point duplicate
   sets (two tables of four rotations a round, about 10,000 events), the bulk of a bot ladder.
 
 Ladders and seasons play as they do without a broker: ladder_matchmaking and open_due_rounds
 make the games, and each game's creation plays it to the end on commit (advance_game, one append
-of the whole run, then the projections). Every component makes at least one unit in the first
-fill, so a small `--events` overshoots its target; the table's heading says the size reached.
+of the whole run, then the projections). Each component adds its share of what a fill misses
+(its own events counted) and makes at least one unit, so a small `--events` overshoots its
+target; the table's heading says the size reached.
+
+Past the caps: a page that shows the latest N of something grows with the data until there
+are N, then stays; a tenth where they are not yet N would measure what the page shows, not what
+it costs. So a fill to `--events` of 1,000,000 or more (_pages_fill.CAPS_FROM) makes, in its
+first fill (the tenth's), each capped page's cap + 1 (_pages_fill.past_caps, from the caps'
+own constants): 51 finished games of `pages-alice` (the lobby's finished tab and GET
+/api/games?status=finished show 50 a page, the staff game search 50, the notifications 30,
+the player page her latest 10), 21 club seasons (the club page 20 a page) and 201 rating
+changes of the sprint ladder's first bot (its chart the last 200, its games 20 a page); about
+120,000 events, made whatever the component's share (the others' shares unchanged, the busy
+ladder filling less). Below 1,000,000 (make bench's 100,000, the smoke test's 2,000) the first
+fill makes one unit of each, and a page may still be filling to its cap at the tenth.
+Not past a cap at any size: `pages-alice`'s games are casual (no rating chart on her player
+page), and the busy ladder's bots gain one rating change a set of four 500-point rotations
+(about 1,240 events each), so 200 of them would need about a million events at the tenth;
+their pages are not timed. The rest of the pages timed show a fixed world at any size (a game,
+a ladder's 100 or 8 entrants, a season of eight, the staff's 120 bots).
 
 After each fill it starts gunicorn (config.wsgi, bench/api.py's 3 workers x 2 threads) on a free
 loopback port, with no REDIS_URL (so the staff dashboard's ping of the workers, which waits out
 HEALTH_TIMEOUT with a broker whatever the data, is not in its time) and times every page in the
-list PAGES below over one keep-alive connection, signed in by a session cookie (the staff user,
-`pages-alice`, or an open match's first person): `--warmups` requests, then `--requests` timed
-ones; the median and the p95 (of 7, the slowest), and the bytes of the body. The SQL queries of
+list `pages` below over one keep-alive connection, signed in by a session cookie (the staff
+user, `pages-alice`, or an open match's first person): `--warmups` requests, then `--requests`
+timed ones; the median and the p95 (of 5 or 7, the slowest), and the bytes of the body. With
+`--tenth` both databases are at hand once the size is filled: a gunicorn serves each, and each
+page's requests alternate between them, one to each in turn, so that the host's load in those
+seconds falls on the tenth and the size alike (measured one after the other, a minute apart,
+every page's ratio moved with the load: `growth:` 1.20 in one set of three runs, 1.51 in the
+next, on the same databases). The SQL queries of
 each page are counted in this process, with Django's test Client on the same database under
 CaptureQueriesContext, after one untimed request. It prints a table per size, then both sizes
 side by side, and ends with `worst page p95 ms: X at N events` (the slowest page's p95 at the
@@ -48,9 +74,11 @@ whatever it finds): X <= 100 at 5,000,000 events, Y <= 1.2.
 `--keep` keeps the database (its name is printed) and `--reuse NAME` fills an existing one on
 from what it holds (a size already reached fills nothing): a 1M-event fill takes a while on
 the shared 2-core machine, so it can be made once and measured again (docs/performance.md,
-"Pages as the data grows", has the times). `--tenth NAME` measures the tenth on the database
-NAME as it is (a copy made with `createdb -T` when the fill passed a tenth, kept), not by
-filling: a database filled to N can so be measured again with its tenth. The events are all
+"Pages as the data grows", has the times). `--stop-at-tenth` fills to the tenth of `--events`
+(as a run to `--events` fills it) and stops, measuring nothing: a database to copy with
+`createdb -T` before filling it on. `--tenth NAME` measures the tenth on the database NAME as
+it is (such a copy), not by filling: a database filled to N can so be measured again with its
+tenth. The events are all
 recorded within the fill's minutes: the staff activity part (the last 24 hours) counts them
 all. `make bench` runs it with BENCH_ARGS_pages (bench/run's default: `--events 100000
 --requests 5 --warmups 1`). Exit status 2 when DATABASE_URL is not PostgreSQL.
@@ -69,6 +97,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(1, str(REPO_ROOT))
@@ -84,6 +113,7 @@ from bench._pages_fill import (  # noqa: E402
     fill,
     long_match,
     sized_matches,
+    timed_bot,
     world,
 )
 from bench.api import (  # noqa: E402
@@ -114,6 +144,12 @@ def main() -> int:
         metavar="NAME",
         help="measure the tenth on this database (one filled before to about a tenth, such as a "
         "copy of --reuse's made at that size), not by filling to it",
+    )
+    parser.add_argument(
+        "--stop-at-tenth",
+        action="store_true",
+        help="fill to the tenth of --events (as a run to --events fills it), measure nothing and "
+        "stop: with --keep or --reuse, a database to copy (createdb -T) for a later --tenth",
     )
     args = parser.parse_args()
     # Each line as it is printed, also into a pipe or a file: a fill takes minutes.
@@ -209,13 +245,17 @@ def pages(w: World) -> list[Page]:
         .first()
     )
     assert long is not None and finished is not None, "the fill made no long or finished match"
-    # A short match, just dealt: the play page's usual case.
-    short = game_start(
+    # A short match, just dealt: the play page's usual case (made once, then found again: a
+    # database measured again keeps `pages-alice`'s playing games as they were).
+    short = Game.objects.filter(
+        seats__user=w.alice, status=Game.Status.PLAYING, version__lt=10, context={}
+    ).order_by("pk").first() or game_start(
         creator=w.alice,
         variant_spec={"rules": "official", "options": {"target": 500}},
         seats=[{"user": "me"}, {"user": w.opponents[0].username}],
     )
-    bot = w.busy.entries.exclude(bot=None).order_by("pk").first().bot_id
+    bot = timed_bot(w).pk
+    bots = w.staff.bots.count()
     season = f"{CLUB}-{w.seasons}"
     return [
         Page("staff dashboard /staff/", "/staff/", "staff"),
@@ -277,8 +317,8 @@ def pages(w: World) -> list[Page]:
         Page("ladders", "/ladders/", "alice"),
         Page("100-bot ladder page", f"/ladders/{HUNDRED}/", "alice"),
         Page("busy ladder page", f"/ladders/{BUSY}/", "alice"),
-        Page("bot page (busy ladder)", f"/bots/{bot}/", "alice"),
-        Page("my bots (116)", "/me/bots/", "staff"),
+        Page("bot page (sprint ladder)", f"/bots/{bot}/", "alice"),
+        Page(f"my bots ({bots})", "/me/bots/", "staff"),
         Page("clubs", "/clubs/", "alice"),
         Page("club page", f"/clubs/{CLUB}/", "alice"),
         Page("season page", f"/seasons/{season}/", "alice"),
@@ -311,11 +351,24 @@ class Row:
     status: int
 
 
-def measure(args: argparse.Namespace, env: dict[str, str], logs: Path, w: World) -> list[Row]:
-    """Every page through gunicorn (times, bytes) and through the test Client (queries)."""
-    from django.db import connection
+@dataclass
+class Site:
+    """One database measured: its pages (with its own games' ids), its signed-in clients and
+    their session cookies, and the gunicorn that serves it."""
+
+    database: str
+    env: dict[str, str]
+    listed: list[Page]
+    clients: dict[str, Any]
+    cookies: dict[str, str]
+    port: int = 0
+    server: subprocess.Popen[bytes] | None = None
+
+
+def site(database: str, env: dict[str, str], w: World) -> Site:
+    """The database `database` (this process's connection is on it) made ready to measure:
+    its clients signed in (their sessions in it) and its pages listed."""
     from django.test import Client
-    from django.test.utils import CaptureQueriesContext
 
     clients = {"staff": Client(), "alice": Client()}
     for (length, state), game in sized_matches().items():
@@ -325,52 +378,87 @@ def measure(args: argparse.Namespace, env: dict[str, str], logs: Path, w: World)
     clients["staff"].force_login(w.staff)
     clients["alice"].force_login(w.alice)
     cookies = {who: f"sessionid={c.cookies['sessionid'].value}" for who, c in clients.items()}
-    listed = pages(w)
+    return Site(database, dict(env), pages(w), clients, cookies)
+
+
+def measure(args: argparse.Namespace, logs: Path, sites: list[Site]) -> list[list[Row]]:
+    """Every page through gunicorn (times, bytes) and through the test Client (queries), for
+    each site. With two sites (the tenth and the size, --tenth) each page's requests alternate
+    between them, one to each in turn, so that what the host's load does in those seconds
+    falls on both alike."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
     began = time.perf_counter()
-    port = _free_port()
-    command = _gunicorn(port)
-    # bench/api.py's gunicorn, with a worker timeout past the slowest page's seconds.
-    command[command.index("--timeout") + 1] = str(TIMEOUT)
-    server = _start(logs, "gunicorn", command, env)
-    rows = []
+    count = {len(each.listed) for each in sites}
+    assert len(count) == 1, "the sites list different pages"
+    for each in sites:
+        each.port = _free_port()
+        command = _gunicorn(each.port)
+        # bench/api.py's gunicorn, with a worker timeout past the slowest page's seconds.
+        command[command.index("--timeout") + 1] = str(TIMEOUT)
+        each.server = _start(logs, f"gunicorn-{each.database}", command, each.env)
+    found: list[list[tuple[list[float], int, int]]] = [[] for _ in sites]
     try:
-        _wait_until(lambda: _answers(f"http://127.0.0.1:{port}"), "gunicorn to answer")
-        for page in listed:
-            times, size, status = [], 0, 0
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+        for each in sites:
+            _wait_until(lambda each=each: _answers(f"http://127.0.0.1:{each.port}"), "gunicorn")
+        for index in range(count.pop()):
+            conns = [
+                http.client.HTTPConnection("127.0.0.1", e.port, timeout=TIMEOUT) for e in sites
+            ]
+            times: list[list[float]] = [[] for _ in sites]
+            sizes, statuses = [0] * len(sites), [0] * len(sites)
             for number in range(args.warmups + args.requests):
-                started = time.perf_counter()
+                for at, each in enumerate(sites):
+                    page = each.listed[index]
+                    started = time.perf_counter()
+                    try:
+                        conns[at].request(
+                            "GET", page.path, headers={"Cookie": each.cookies[page.who]}
+                        )
+                        response = conns[at].getresponse()
+                        body = response.read()
+                        sizes[at], statuses[at] = len(body), response.status
+                    except (OSError, http.client.HTTPException):
+                        # No answer (gunicorn's worker timed out, or this client did): status
+                        # 0 in the table, and a new connection for the next request.
+                        conns[at].close()
+                        conns[at] = http.client.HTTPConnection(
+                            "127.0.0.1", each.port, timeout=TIMEOUT
+                        )
+                        sizes[at], statuses[at] = 0, 0
+                    if number >= args.warmups:
+                        times[at].append((time.perf_counter() - started) * 1000)
+            for at in range(len(sites)):
+                conns[at].close()
+                found[at].append((times[at], sizes[at], statuses[at]))
+    finally:
+        for each in sites:
+            if each.server is not None:
+                each.server.terminate()
                 try:
-                    conn.request("GET", page.path, headers={"Cookie": cookies[page.who]})
-                    response = conn.getresponse()
-                    body = response.read()
-                    size, status = len(body), response.status
-                except (OSError, http.client.HTTPException):
-                    # No answer (gunicorn's worker timed out, or this client did): status 0 in
-                    # the table, and a new connection for the next request.
-                    conn.close()
-                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
-                    size, status = 0, 0
-                if number >= args.warmups:
-                    times.append((time.perf_counter() - started) * 1000)
-            conn.close()
-            client = clients[page.who]
+                    each.server.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    each.server.kill()
+    results = []
+    for each, timed in zip(sites, found, strict=True):
+        use_database(each.database, each.env)
+        rows = []
+        for page, (ms, size, status) in zip(each.listed, timed, strict=True):
+            client = each.clients[page.who]
             if args.warmups:
                 client.get(page.path)
             with CaptureQueriesContext(connection) as queries:
                 client.get(page.path)
             rows.append(
-                Row(page, statistics.median(times), percentile(times, 0.95), len(queries), size,
-                    status)
+                Row(page, statistics.median(ms), percentile(ms, 0.95), len(queries), size, status)
             )  # fmt: skip
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-    print(f"measured {len(rows)} pages in {time.perf_counter() - began:.0f} s")
-    return rows
+        results.append(rows)
+    print(
+        f"measured {len(results[0])} pages on {len(sites)} database(s) in "
+        f"{time.perf_counter() - began:.0f} s"
+    )
+    return results
 
 
 def print_table(rows: list[Row], size: int) -> None:
@@ -413,7 +501,23 @@ def run(args: argparse.Namespace, env: dict[str, str], logs: Path) -> int:
 
     scratch = connections["default"].settings_dict["NAME"]
     sizes, results = [], []
-    for target in (max(1, args.events // 10), args.events):
+    if args.tenth and not args.stop_at_tenth:
+        # Both databases at hand: the size filled first, then each page measured on both in
+        # turn (measure).
+        use_database(scratch, env)
+        fill(args.events, args.events, world())
+        sites = []
+        for name in (args.tenth, scratch):
+            use_database(name, env)
+            if name == args.tenth:
+                print(f"the tenth: the database {name} as it is ({events():,} events), not filled")
+            analyze()
+            sizes.append(events())
+            sites.append(site(name, env, world()))
+        results = measure(args, logs, sites)
+        for rows, size in zip(results, sizes, strict=True):
+            print_table(rows, size)
+    for target in () if results else (max(1, args.events // 10), args.events):
         # The tenth measured on a database of its own (--tenth), filled before.
         tenth = args.tenth if target < args.events else None
         use_database(tenth or scratch, env)
@@ -422,9 +526,11 @@ def run(args: argparse.Namespace, env: dict[str, str], logs: Path) -> int:
             print(f"the tenth: the database {tenth} as it is ({events():,} events), not filled")
         else:
             fill(target, args.events, w)
+        if args.stop_at_tenth:
+            return 0
         analyze()
         size = events()
-        rows = measure(args, env, logs, w)
+        (rows,) = measure(args, logs, [site(tenth or scratch, env, w)])
         print_table(rows, size)
         sizes.append(size)
         results.append(rows)

@@ -10,7 +10,7 @@ Usage (from the repository root):
 
 It fills a scratch database beside DATABASE_URL's (`<name>_rebuild_<pid>`, dropped at the end
 unless `--keep`) with bench/pages.py's fill (`world` and `fill` of bench/_pages_fill.py: the
-long match, people's games, club seasons, the two bot ladders, every game played to its end
+long match, people's games, club seasons, the three bot ladders, every game played to its end
 in-process by the project's own code, the projections caught up after each unit) to `--events`
 events. Then it times, on the same log:
 

@@ -313,25 +313,47 @@ def search(
     query = query.strip()
     limit = limit or SEARCH_LIMIT
     games = Game.objects.all() if before is None else Game.objects.filter(pk__lt=before)
-    slugs: dict[int, str] = {}
-    if query:
-        by_slug = Competition.objects.filter(slug__icontains=query).values_list("pk", "slug")
-        matching = dict(by_slug)
-        # The matching people, bots and strategies first (small tables), then their seats by
-        # the indexed ids: a join that matched parts of names scanned every seat ever sat.
-        people = get_user_model().objects.filter(username__icontains=query).values("pk")
-        bots = Bot.objects.filter(name__icontains=query).values("pk")
-        condition = Q(seats__user__in=people) | Q(seats__registered_bot__in=bots)
-        strategies = [name for name in STRATEGIES if query.lower() in name]
-        if strategies:
-            condition |= Q(seats__bot__in=strategies)
-        if matching:
-            condition |= Q(context__competition__in=list(matching))
-        if (number := GAME_ID.match(query)) is not None:
-            condition |= Q(pk=int(number[1]))
-        games = games.filter(condition).distinct()
     seats = Prefetch("seats", Seat.objects.select_related("user", "registered_bot"))
-    found = list(games.prefetch_related(seats).order_by("-pk")[: limit + 1])
+    if not query:
+        found = list(games.prefetch_related(seats).order_by("-pk")[: limit + 1])
+    else:
+        # Each way a game may match gives its newest limit + 1 ids (a query a kind: people,
+        # bots, strategies, a competition, an id); the page is the newest of them all. One
+        # query over every game joined to every seat under an OR of them scanned them all.
+        # The matching people and bots first (small tables), as ids: the seats' query then
+        # has its planner's estimate of those ids' seats, and none is made for no match.
+        people = get_user_model().objects.filter(username__icontains=query)
+        bots = Bot.objects.filter(name__icontains=query)
+        kinds = [
+            Q(**{field: values})
+            for field, values in (
+                ("user__in", list(people.values_list("pk", flat=True))),
+                ("registered_bot__in", list(bots.values_list("pk", flat=True))),
+                ("bot__in", [name for name in STRATEGIES if query.lower() in name]),
+            )
+            if values
+        ]
+        ids: set[int] = set()
+        for kind in kinds:
+            seated = Seat.objects.filter(kind)
+            if before is not None:
+                seated = seated.filter(game_id__lt=before)
+            ids.update(
+                seated.order_by("-game_id")
+                .values_list("game_id", flat=True)
+                .distinct()[: limit + 1]
+            )
+        matching = dict(Competition.objects.filter(slug__icontains=query).values_list("pk", "slug"))
+        if matching:
+            ids.update(
+                games.filter(context__competition__in=list(matching))
+                .order_by("-pk")
+                .values_list("pk", flat=True)[: limit + 1]
+            )
+        if (number := GAME_ID.match(query)) is not None:
+            ids.update(games.filter(pk=int(number[1])).values_list("pk", flat=True))
+        newest = sorted(ids, reverse=True)[: limit + 1]
+        found = list(Game.objects.filter(pk__in=newest).prefetch_related(seats).order_by("-pk"))
     older = found[limit - 1].pk if len(found) > limit else None
     found = found[:limit]
     competitions = {GameSettings.of(game.context).competition for game in found} - {None}

@@ -296,6 +296,36 @@ def test_the_search_shows_older_games_a_page_at_a_time(monkeypatch):
     assert client.get("/staff/games/", {"q": "adalinde", "before": "x"}).status_code == 400
 
 
+def test_a_search_matching_people_bots_and_competitions_pages_them_newest_first(monkeypatch):
+    # Each kind of match is read apart (people's seats, bots' seats, a competition's games):
+    # the pages are still the newest of them all, each game once.
+    monkeypatch.setattr(inspector, "SEARCH_LIMIT", 2)
+    person = make_user("zed-ann")
+    bot = Bot.objects.create(owner=person, name="zed-bot", kind="webhook", status="active")
+    cup = Competition.objects.create(name="Zed", slug="zed-cup", kind="league", variant=SHORT)
+    made = [
+        game_create(variant_spec=SHORT, seats=[SeatSpec(user=person), SeatSpec(bot="greedy")]),
+        game_create(variant_spec=SHORT, seats=[SeatSpec(registered=bot), SeatSpec(bot="random")]),
+        game_create(
+            variant_spec=SHORT,
+            seats=[SeatSpec(bot="greedy"), SeatSpec(bot="random")],
+            settings=GameSettings(kind="league", competition=cup.pk),
+        ),
+        game_create(variant_spec=SHORT, seats=[SeatSpec(user=person), SeatSpec(registered=bot)]),
+        game_create(variant_spec=SHORT, seats=[SeatSpec(bot="greedy"), SeatSpec(bot="random")]),
+    ]
+    pages, before = [], None
+    while True:
+        results, before = inspector.search("zed", before=before)
+        pages.append([result.game.pk for result in results])
+        if before is None:
+            break
+    wanted = [game.pk for game in reversed(made[:4])]
+    assert pages == [wanted[:2], wanted[2:]]
+    assert found("zed-ann") == [made[3].pk, made[0].pk]
+    assert found("zed-bot") == [made[3].pk, made[1].pk]
+
+
 def test_the_searchs_queries_do_not_grow_with_a_persons_games():
     ada = make_user("adalinde")
     client = staff_client()
