@@ -52,7 +52,9 @@ class LeanRequest(Request):
         self.parsers = lean.parsers
         self.authenticators = lean.authenticators
         self.negotiator = lean.negotiator
-        self._data = self._files = self._full_data = self._content_type = self._stream = Empty
+        # DRF's "not read yet" (its Request's own marks), which the stubs do not type.
+        self._data = self._files = self._full_data = self._content_type = Empty
+        self._stream = Empty  # type: ignore[assignment]
         self.parser_context = {
             "view": lean.instance,
             "args": (),
@@ -108,7 +110,7 @@ class Lean:
         lean.accepted_renderer, lean.accepted_media_type = self.renderer, MEDIA_TYPE
         lean.version = lean.versioning_scheme = None
         try:
-            lean._authenticate()
+            lean._authenticate()  # type: ignore[attr-defined]
             for permission in self.permissions:
                 if not permission.has_permission(lean, self.instance):
                     self.instance.permission_denied(
@@ -123,7 +125,7 @@ class Lean:
         if isinstance(response, Response):
             response.accepted_renderer = self.renderer
             response.accepted_media_type = MEDIA_TYPE
-            response.renderer_context = {
+            response.renderer_context = {  # type: ignore[attr-defined]
                 "view": self.instance,
                 "args": (),
                 "kwargs": kwargs,
@@ -150,7 +152,7 @@ class Lean:
         if isinstance(error, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
             header = self.authenticators[0].authenticate_header(request)
             if header:
-                error.auth_header = header  # type: ignore[attr-defined]
+                error.auth_header = header  # type: ignore[union-attr]
             else:
                 error.status_code = status.HTTP_403_FORBIDDEN
         context = {"view": self.instance, "args": (), "kwargs": kwargs, "request": request}
