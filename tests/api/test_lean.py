@@ -14,11 +14,14 @@ from typing import Any
 import orjson
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client, override_settings
+from django.test import Client, RequestFactory, override_settings
 from django.urls import path, resolve
+from rest_framework.authentication import get_authorization_header
 
 from accounts.services import token_issue
 from api import bots, games
+from api.auth import authorization
+from api.games import IDEMPOTENCY_HEADER, IDEMPOTENCY_META
 from bots.remote import tokens
 from games.creation import SeatSpec, game_create
 from games.models import Bot, Game
@@ -307,3 +310,13 @@ class TestPullBots:
             return sender.post(url, body, content_type="application/json")
 
         both_on_twins(client, send, self.twins(player))
+
+
+@pytest.mark.parametrize("value", [None, "", "Token abc", "Bot  x ", "Token caf\xe9", b"Token raw"])
+def test_the_headers_read_from_meta_are_what_drf_and_django_read(value: Any) -> None:
+    # api/auth.py `authorization` and api/games.py's Idempotency-Key read META, where DRF's
+    # get_authorization_header and `request.headers` build the mapping of every header.
+    extra = {} if value is None else {"HTTP_AUTHORIZATION": value, IDEMPOTENCY_META: value}
+    request = RequestFactory().get("/api/games/1", **extra)
+    assert authorization(request) == get_authorization_header(request).decode(errors="replace")
+    assert request.META.get(IDEMPOTENCY_META) == request.headers.get(IDEMPOTENCY_HEADER)
