@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from rest_framework import authentication, exceptions, permissions
+from rest_framework import HTTP_HEADER_ENCODING, authentication, exceptions, permissions
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
@@ -34,13 +34,23 @@ class TokenInvalid(exceptions.APIException):
     auth_header = KEYWORD
 
 
+def authorization(request: Request) -> str:
+    """The Authorization header, as DRF's `get_authorization_header` reads it (bytes, a str
+    encoded as ISO-8859-1), decoded as the authentications here decode it; read from META,
+    where DRF's builds the request's whole `headers` mapping (every header's name parsed) for
+    the one header, on every request of the API."""
+    header = request.META.get("HTTP_AUTHORIZATION", b"")
+    if isinstance(header, str):
+        header = header.encode(HTTP_HEADER_ENCODING)
+    return bytes(header).decode(errors="replace")
+
+
 class PersonalTokenAuthentication(authentication.BaseAuthentication):
     """`Authorization: Token <key>`: request.user is the token's person, request.auth the
     token (its scopes)."""
 
     def authenticate(self, request: Request) -> tuple[User, PersonalToken] | None:
-        header = authentication.get_authorization_header(request).decode(errors="replace")
-        keyword, _, key = header.partition(" ")
+        keyword, _, key = authorization(request).partition(" ")
         if keyword != KEYWORD:
             return None
         token = accounts.token_for_key(key.strip())

@@ -19,6 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api import decision_schemas
+from api.auth import authorization
 from api.errors import error_responses
 from api.shapes import CommandShape
 from bots.remote import pull_turns, tokens
@@ -32,8 +33,7 @@ class BotTokenAuthentication(authentication.BaseAuthentication):
     """`Authorization: Bot <token>`: request.user is the bot's owner, request.auth the Bot."""
 
     def authenticate(self, request: Request) -> tuple[Any, Bot] | None:
-        header = authentication.get_authorization_header(request).decode(errors="replace")
-        keyword, _, token = header.partition(" ")
+        keyword, _, token = authorization(request).partition(" ")
         if keyword != KEYWORD:
             return None
         bot = tokens.bot_for_token(token.strip())

@@ -45,6 +45,7 @@ from games.visibility import game_events, game_replay
 # Events per page of GET /api/games/{id}/events.
 EVENTS_PAGE = 500
 IDEMPOTENCY_HEADER = "Idempotency-Key"
+IDEMPOTENCY_META = "HTTP_IDEMPOTENCY_KEY"
 
 
 class SeatInput(serializers.Serializer[dict[str, Any]]):
@@ -279,7 +280,8 @@ def command(request: Request, game_id: int) -> Response:
     typed error and changes nothing. The same body and answer as the pull bots' endpoint."""
     require_scope(request, "play")
     data = command_input(request.data)
-    command_id = data.get("command_id") or request.headers.get(IDEMPOTENCY_HEADER)
+    # The header from META, as `request.headers` would give it, without building the mapping.
+    command_id = data.get("command_id") or request.META.get(IDEMPOTENCY_META)
     if command_id is not None and len(command_id) > COMMAND_ID_LENGTH:
         raise serializers.ValidationError(
             {IDEMPOTENCY_HEADER: [f"At most {COMMAND_ID_LENGTH} characters."]}

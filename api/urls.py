@@ -13,6 +13,7 @@ from api import (
     games,
     ladders,
     leagues,
+    lean,
     owners,
     people,
     published_schemas,
@@ -28,12 +29,13 @@ app_name = "api"
 
 urlpatterns = [
     path("health", views.health, name="health"),
-    path("bot/decisions", bots.decisions, name="bot-decisions"),
-    path("bot/games/<int:game_id>/commands", bots.command, name="bot-command"),
+    # The four requests a game is played with, served by api/lean.py.
+    path("bot/decisions", lean.lean(bots.decisions), name="bot-decisions"),
+    path("bot/games/<int:game_id>/commands", lean.lean(bots.command), name="bot-command"),
     path("games", games.Games.as_view(), name="games"),
-    path("games/<int:game_id>", games.game, name="game"),
+    path("games/<int:game_id>", lean.lean(games.game), name="game"),
     path("games/<int:game_id>/events", games.events, name="game-events"),
-    path("games/<int:game_id>/commands", games.command, name="game-command"),
+    path("games/<int:game_id>/commands", lean.lean(games.command), name="game-command"),
     path("games/<int:game_id>/replay", games.replay, name="game-replay"),
     path("games/<int:game_id>/analysis", analysis.GameAnalysis.as_view(), name="game-analysis"),
     path("games/<int:game_id>/resign", people.resign, name="game-resign"),

@@ -155,14 +155,23 @@ def refused_part(request: HttpRequest) -> str | None:
     """The first part of the request that holds a NUL or a lone surrogate, in words."""
     if has_bad_characters(request.path_info):
         return "the path"
-    for key, value in request.META.items():
-        if key.startswith("HTTP_") and isinstance(value, str) and has_bad_characters(value):
-            return "a header"
+    meta = request.META
+    # The headers' values searched as one text, one search a request rather than one a header: a
+    # value holds a NUL or a surrogate exactly when the text joined from them does (a str never
+    # pairs two surrogates into one character).
+    headers = "\n".join(
+        value for key, value in meta.items() if key.startswith("HTTP_") and isinstance(value, str)
+    )
+    if has_bad_characters(headers):
+        return "a header"
     # Cookies are unquoted when parsed ("\000" is a NUL), so the header check does not cover them.
-    for key, value in request.COOKIES.items():
-        if has_bad_characters(key) or has_bad_characters(value):
-            return "a cookie"
-    if _any_bad(request.GET):
+    # No Cookie header, no cookies: Django's parse of it is not made for nothing.
+    if meta.get("HTTP_COOKIE"):
+        for key, value in request.COOKIES.items():
+            if has_bad_characters(key) or has_bad_characters(value):
+                return "a cookie"
+    # An empty query string is an empty QueryDict.
+    if meta.get("QUERY_STRING") and _any_bad(request.GET):
         return "the query string"
     if request.content_type in FORM_TYPES and _any_bad(request.POST):
         return "a form field"

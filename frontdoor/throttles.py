@@ -5,9 +5,9 @@ nothing; the API answers 429 `{"code": "throttled", "message": ...}` (api/errors
 pages (web/accounts.py, web/play.py) a page that says when to try again.
 
 The commands' throttles run on every command, so they count in a sliding window of two fixed
-windows (`WindowThrottle`): one pipelined round trip to Redis, where DRF's own keeps a list of
-every request's time and reads and writes it whole (two round trips, and up to the rate's
-count of timestamps pickled each way).
+windows (`WindowThrottle`): one round trip to Redis, one command (a script), where DRF's own
+keeps a list of every request's time and reads and writes it whole (two round trips, and up to
+the rate's count of timestamps pickled each way).
 
 The rates are settings (README.md): API_PERSON_COMMANDS_RATE, API_BOT_COMMANDS_RATE, SIGNUP_RATE.
 
@@ -123,11 +123,12 @@ class WindowThrottle(SimpleRateThrottle):
         cache = caches["default"]
         expires = 2 * self.duration
         if isinstance(cache, RedisCache):
-            pipe = _client(cache).pipeline(transaction=False)
-            pipe.incr(cache.make_and_validate_key(current))
-            pipe.expire(cache.make_and_validate_key(current), expires)
-            pipe.get(cache.make_and_validate_key(previous))
-            count, _, before = pipe.execute()
+            client = _client(cache)
+            count, before = _count(client)(
+                keys=[cache.make_and_validate_key(current), cache.make_and_validate_key(previous)],
+                args=[expires],
+                client=client,
+            )
             return int(count), int(before or 0)
         cache.add(current, 0, expires)
         return cache.incr(current), int(cache.get(previous) or 0)
@@ -142,19 +143,37 @@ class WindowThrottle(SimpleRateThrottle):
 
 def _client(cache: RedisCache) -> Any:
     """Django's own Redis client of the cache (its connection pool): the cache API has no
-    pipeline. Kept on the cache's client: Django builds a new one on every call (its headers'
+    script. Kept on the cache's client: Django builds a new one on every call (its headers'
     tables and parsers, a few percent of a command's Python).
 
     RedisCache._cache is Django's private attribute. Measured (docs/performance.md, "Django's
-    private attributes"): a count through the pipeline 123 µs against 500 µs through the cache's
-    API (add, incr, get: three round trips); the kept client 0.07 µs against 52 µs for
-    get_client. tests/api/test_throttles.py pins what Django does: a new client at every
-    get_client, and the pipeline's keys and values the cache's own."""
+    private attributes"): a count through a pipeline 123 µs against 500 µs through the cache's
+    API (add, incr, get: three round trips), and the script (`_count`) less again; the kept
+    client 0.07 µs against 52 µs for get_client. tests/api/test_throttles.py pins what Django
+    does: a new client at every get_client, and the script's keys and values the cache's own."""
     inner = cache._cache  # type: ignore[attr-defined]
     client = getattr(inner, "uno_write_client", None)
     if client is None:
         client = inner.uno_write_client = inner.get_client(write=True)
     return client
+
+
+# The count in one command (EVALSHA): the current window's INCR and EXPIRE and the previous
+# window's GET, where a pipeline of the three cost redis-py three commands' packing and parsing.
+# A Redis that lost its scripts (a restart) is sent the script again by redis-py's Script.
+_COUNT = """
+local count = redis.call('INCR', KEYS[1])
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+return {count, redis.call('GET', KEYS[2])}
+"""
+
+
+def _count(client: Any) -> Any:
+    """The count's script, registered once on the kept client (`_client`)."""
+    script = getattr(client, "uno_count_script", None)
+    if script is None:
+        script = client.uno_count_script = client.register_script(_COUNT)
+    return script
 
 
 class PersonCommandThrottle(WindowThrottle):

@@ -63,8 +63,8 @@ def after_append(result: store.AppendResult) -> None:
 
 # A request hands its game to the workers through the broker's Redis: the game's id added to
 # the set PENDING, and, when no drain is on its way (ARMED, set for at most ARMED_SECONDS), one
-# `dispatch_pending` task sent. Celery's `delay` costs about ten times the pipeline's two
-# commands (docs/performance.md, "API"); under load one task carries many games, so the workers
+# `dispatch_pending` task sent. Celery's `delay` costs about ten times the script's one
+# command (docs/performance.md, "API"); under load one task carries many games, so the workers
 # receive, acknowledge and trace one task for them all. ARMED's expiry bounds the wait of games
 # handed over when a drain was lost: the next hand-over sends another (and the beat sweeps find
 # a game nothing moved, docs/workers.md).
@@ -103,12 +103,29 @@ def hand_over(game_id: int) -> None:
         dispatch_append.delay(game_id)
         return
     client, pending, armed = broker
-    with client.pipeline(transaction=False) as pipe:
-        pipe.sadd(pending, game_id)
-        pipe.set(armed, 1, nx=True, ex=ARMED_SECONDS)
-        _, newly_armed = pipe.execute()
-    if newly_armed:
+    if _hand_over_script(client)(
+        keys=[pending, armed], args=[game_id, ARMED_SECONDS], client=client
+    ):
         dispatch_pending.delay()
+
+
+# The hand-over in one command (EVALSHA): the game's id into PENDING and ARMED set unless it is;
+# 1 when this call set it (the task is to be sent). A pipeline of the two cost redis-py two
+# commands' packing and parsing (docs/performance.md, "API"); redis-py's Script sends the script
+# again to a Redis that lost it (a restart).
+_HAND_OVER = """
+redis.call('SADD', KEYS[1], ARGV[1])
+if redis.call('SET', KEYS[2], 1, 'NX', 'EX', ARGV[2]) then return 1 end
+return 0
+"""
+
+
+def _hand_over_script(client: Any) -> Any:
+    """The hand-over's script, registered once on the kept client (`_broker`)."""
+    script = getattr(client, "uno_hand_over_script", None)
+    if script is None:
+        script = client.uno_hand_over_script = client.register_script(_HAND_OVER)
+    return script
 
 
 @shared_task(ignore_result=True, name="games.dispatch.dispatch_pending")

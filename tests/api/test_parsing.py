@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 from api.parsers import MAX_DEPTH, JSONParser, depth
 from bots import turns
 from bots.remote import tokens
+from frontdoor.boundary import BadInput
 from games.creation import SeatSpec, game_create
 from games.models import Bot, Game
 from tests.games.factories import SHORT, make_user
@@ -159,3 +160,34 @@ def test_a_body_in_another_encoding_is_read_in_it():
 def test_what_json_refuses_stays_a_parse_error(body):
     with pytest.raises(ParseError, match="^JSON parse error - "):
         JSONParser().parse(io.BytesIO(body), "application/json", {})
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"command_id": "a\\u0000b"}',
+        b'{"a\\u0000": 1}',
+        b'{"command_id": "a\\ud800b"}',
+        b'{"command_id": "a\x00b"}',
+        b'{"command_id": "a\xed\xa0\x80b"}',
+        b'{"a\x00": 1}',
+    ],
+    ids=[
+        "escaped-nul",
+        "escaped-nul-key",
+        "escaped-surrogate",
+        "raw-nul",
+        "raw-surrogate",
+        "raw-nul-key",
+    ],
+)
+def test_a_nul_or_a_surrogate_is_refused_however_the_body_spells_it(body: bytes) -> None:
+    # The parser walks the strings only for a body with a `\u` escape or one orjson does not
+    # read (api/parsers.py): raw, neither reaches a string.
+    with pytest.raises((ParseError, BadInput)):
+        JSONParser().parse(io.BytesIO(body), "application/json", {"encoding": "utf-8"})
+
+
+def test_a_clean_body_is_read_without_the_walk() -> None:
+    body = b'{"command": {"type": "play", "seat": 0, "card": "red-5"}, "expected_version": 3}'
+    assert JSONParser().parse(io.BytesIO(body), "application/json", {}) == json.loads(body)

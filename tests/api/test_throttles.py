@@ -192,7 +192,7 @@ def test_the_default_rates_leave_room_for_real_play():
 
 def test_counts_go_through_django_s_own_redis_client_kept_once(redis_url, settings):
     # frontdoor/throttles.py counts in one round trip through Django's own Redis client
-    # (RedisCache._cache, private: the cache's API has no pipeline), and keeps the client, which
+    # (RedisCache._cache, private: the cache's API has no script), and keeps the client, which
     # Django builds anew at every call. Pinned: Django still builds a new one each time (else
     # keeping it would be pointless), the kept one is one object, and a count made through it is
     # the cache's own key and value, read back through the cache's API.
@@ -212,5 +212,9 @@ def test_counts_go_through_django_s_own_redis_client_kept_once(redis_url, settin
     cache.set(f"{key}:0", 5)
     assert throttle._hit(f"{key}:1", f"{key}:0") == (2, 5)
     assert cache.get(f"{key}:1") == 2
+    # A Redis that lost its scripts (restarted) is sent the count's script again.
+    throttles._client(cache).script_flush()
+    assert throttle._hit(f"{key}:1", f"{key}:0") == (3, 5)
+    assert cache.get(f"{key}:1") == 3
     ttl = throttles._client(cache).ttl(cache.make_and_validate_key(f"{key}:1"))
     assert 0 < ttl <= 2 * throttle.duration

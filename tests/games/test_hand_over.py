@@ -89,3 +89,15 @@ def test_a_drain_that_still_finds_games_after_its_passes_makes_way_for_the_next(
     assert client.llen(queue) == 2
     dispatch.dispatch_pending()
     assert all(clocked(game) for game in games)
+
+
+def test_a_redis_that_lost_the_hand_over_s_script_is_sent_it_again(broker):
+    client, queue = broker
+    game = people_game()
+    dispatch.hand_over(game.pk)
+    # A restarted Redis has no scripts: the next hand-over still adds its game, under the mark.
+    client.script_flush()
+    dispatch.hand_over(people_game().pk)
+    assert client.scard(f"games.dispatch.pending:{queue}") == 2
+    assert client.llen(queue) == 1
+    assert 0 < client.ttl(f"games.dispatch.armed:{queue}") <= dispatch.ARMED_SECONDS
