@@ -128,6 +128,8 @@ from bench.api import (  # noqa: E402
 )
 
 EXIT_NOT_READY = 2
+# The short match's deal (pages): the same in every database measured.
+SHORT_SEED = 33
 # Seconds a request may take, gunicorn's worker timeout and this client's.
 TIMEOUT = 300
 
@@ -232,7 +234,8 @@ class Page:
 
 def pages(w: World) -> list[Page]:
     """Every page measured, with the ids of this database's games and bots."""
-    from games.lobby import game_start
+    from games.creation import SeatSpec, game_create
+    from games.game_settings import GameSettings
     from games.models import Game
 
     long = long_match()
@@ -245,14 +248,17 @@ def pages(w: World) -> list[Page]:
         .first()
     )
     assert long is not None and finished is not None, "the fill made no long or finished match"
-    # A short match, just dealt: the play page's usual case (made once, then found again: a
-    # database measured again keeps `pages-alice`'s playing games as they were).
+    # A short match, just dealt: the play page's usual case. The same deal in every database
+    # (a fixed seed, as game_start deals it otherwise; its first person to act decides what
+    # the play page and board show), made once and found again by its second person.
     short = Game.objects.filter(
-        seats__user=w.alice, status=Game.Status.PLAYING, version__lt=10, context={}
-    ).order_by("pk").first() or game_start(
-        creator=w.alice,
+        seats__user=w.alice, status=Game.Status.PLAYING, version__lt=10
+    ).filter(seats__user=w.opponents[1]).order_by("pk").first() or game_create(
         variant_spec={"rules": "official", "options": {"target": 500}},
-        seats=[{"user": "me"}, {"user": w.opponents[0].username}],
+        seats=[SeatSpec(user=w.alice), SeatSpec(user=w.opponents[1])],
+        seed=SHORT_SEED,
+        settings=GameSettings(),
+        actor=w.alice,
     )
     bot = timed_bot(w).pk
     bots = w.staff.bots.count()

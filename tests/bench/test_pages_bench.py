@@ -87,3 +87,45 @@ def test_the_pages_bench_prints_both_tables_and_its_two_last_lines():
             "SELECT 1 FROM pg_database WHERE datname = %s", [scratch[1]]
         ).fetchall()
     assert found == [], output
+
+
+def test_a_kept_tenth_is_measured_page_by_page_beside_the_size():
+    # --stop-at-tenth fills and stops; a copy of it is the tenth (--tenth) of a run that fills
+    # the size on and alternates each page's requests between the two databases.
+    env = {key: value for key, value in os.environ.items() if not key.startswith("PYTEST")}
+    env.update(GUNICORN_WORKERS="1", GUNICORN_THREADS="1", PYTHONPATH=str(ROOT))
+    parts = dj_database_url.parse(URL)
+    size, tenth = (
+        f"{parts['NAME']}_pages_size_{os.getpid()}",
+        f"{parts['NAME']}_pages_tenth_{os.getpid()}",
+    )
+    admin = psycopg.connect(
+        host=parts["HOST"] or "127.0.0.1", port=parts["PORT"] or 5432, user=parts["USER"],
+        password=parts["PASSWORD"] or None, dbname=parts["NAME"], autocommit=True,
+    )  # fmt: skip
+    bench = [sys.executable, "bench/pages.py", "--reuse", size, "--events", "2000"]
+
+    def run(*args: str) -> str:
+        done = subprocess.run(
+            [*bench, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=400,
+            check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr[-3000:]
+        return done.stdout
+
+    try:
+        admin.execute(f'CREATE DATABASE "{size}"')
+        filled = run("--stop-at-tenth")
+        assert HEADER not in filled and "growth:" not in filled, filled
+        admin.execute(f'CREATE DATABASE "{tenth}" TEMPLATE "{size}"')
+        out = run("--tenth", tenth, "--requests", "1", "--warmups", "0")
+        assert re.search(r"^measured \d+ pages on 2 database\(s\)", out, re.MULTILINE), out
+        lines = out.strip().splitlines()
+        assert re.fullmatch(r"worst page p95 ms: \d+ at \d+ events", lines[-3]), out
+        assert re.fullmatch(r"growth: \d+\.\d\d", lines[-2]), out
+        assert sum(line == HEADER for line in lines) == 2, out
+        assert "(HTTP " not in out, out
+    finally:
+        for name in (size, tenth):
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.close()
