@@ -39,6 +39,7 @@ from rest_framework.throttling import SimpleRateThrottle, UserRateThrottle
 
 from games.metrics import THROTTLE_CACHE_DOWN, THROTTLE_DECISIONS
 from games.models import Bot
+from games.redis_scripts import kept_script
 
 log = logging.getLogger(__name__)
 
@@ -124,7 +125,7 @@ class WindowThrottle(SimpleRateThrottle):
         expires = 2 * self.duration
         if isinstance(cache, RedisCache):
             client = _client(cache)
-            count, before = _count(client)(
+            count, before = kept_script(client, "uno_count_script", _COUNT)(
                 keys=[cache.make_and_validate_key(current), cache.make_and_validate_key(previous)],
                 args=[expires],
                 client=client,
@@ -148,8 +149,8 @@ def _client(cache: RedisCache) -> Any:
 
     RedisCache._cache is Django's private attribute. Measured (docs/performance.md, "Django's
     private attributes"): a count through a pipeline 123 µs against 500 µs through the cache's
-    API (add, incr, get: three round trips), and the script (`_count`) less again; the kept
-    client 0.07 µs against 52 µs for get_client. tests/api/test_throttles.py pins what Django
+    API (add, incr, get: three round trips), and the script (`_COUNT`, games.redis_scripts)
+    less again; the kept client 0.07 µs against 52 µs for get_client. tests/api/test_throttles.py pins what Django
     does: a new client at every get_client, and the script's keys and values the cache's own."""
     inner = cache._cache  # type: ignore[attr-defined]
     client = getattr(inner, "uno_write_client", None)
@@ -166,14 +167,6 @@ local count = redis.call('INCR', KEYS[1])
 redis.call('EXPIRE', KEYS[1], ARGV[1])
 return {count, redis.call('GET', KEYS[2])}
 """
-
-
-def _count(client: Any) -> Any:
-    """The count's script, registered once on the kept client (`_client`)."""
-    script = getattr(client, "uno_count_script", None)
-    if script is None:
-        script = client.uno_count_script = client.register_script(_COUNT)
-    return script
 
 
 class PersonCommandThrottle(WindowThrottle):

@@ -29,6 +29,7 @@ from celery import current_task, shared_task
 from clocks import deadlines
 from games import outbox, reads, seats, store, tasks
 from games.game_settings import GameSettings
+from games.redis_scripts import kept_script
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +104,7 @@ def hand_over(game_id: int) -> None:
         dispatch_append.delay(game_id)
         return
     client, pending, armed = broker
-    if _hand_over_script(client)(
+    if kept_script(client, "uno_hand_over_script", _HAND_OVER)(
         keys=[pending, armed], args=[game_id, ARMED_SECONDS], client=client
     ):
         dispatch_pending.delay()
@@ -118,14 +119,6 @@ redis.call('SADD', KEYS[1], ARGV[1])
 if redis.call('SET', KEYS[2], 1, 'NX', 'EX', ARGV[2]) then return 1 end
 return 0
 """
-
-
-def _hand_over_script(client: Any) -> Any:
-    """The hand-over's script, registered once on the kept client (`_broker`)."""
-    script = getattr(client, "uno_hand_over_script", None)
-    if script is None:
-        script = client.uno_hand_over_script = client.register_script(_HAND_OVER)
-    return script
 
 
 @shared_task(ignore_result=True, name="games.dispatch.dispatch_pending")
