@@ -1,6 +1,8 @@
 // The play page and the replay, enhanced: a turn clock and the bots' grace for an out-of-turn
-// chance that count down, and keys that step through a replay. Both pages work without it (the
-// clocks show the absolute time; the replay's steps are links). Listeners sit on the document, so boards that htmx swaps in need nothing.
+// chance that count down, keys that step through a replay, and on a phone the count of the hand's
+// cards past each edge of its strip. Both pages work without it (the clocks show the absolute
+// time; the replay's steps are links; the strip scrolls). Listeners sit on the document, so
+// boards that htmx swaps in need nothing.
 (function () {
   "use strict";
 
@@ -126,6 +128,80 @@
       board.querySelector(".status");
     next.focus({ preventScroll: true });
   });
+
+  // On a phone the hand is one strip that scrolls sideways. Beside its title a count says how
+  // many cards lie past its edge ("+3 \u203a", or "\u2039 +3" for the cards before it once
+  // scrolled), outlined when one of them can be used now, and a tap brings them into view (the
+  // first that can be used, else the next). A card counts as past the edge when less than half
+  // of it shows. The strip comes with each board: the count is made again after each swap
+  // (before the new board is drawn), on the strip's scroll and on a resize.
+  function pastEdge(strip, after) {
+    var s = strip.getBoundingClientRect();
+    var cards = Array.prototype.filter.call(strip.children, function (card) {
+      var r = card.getBoundingClientRect();
+      return after ? r.right - r.width / 2 > s.right : r.left + r.width / 2 < s.left;
+    });
+    return after ? cards : cards.reverse();
+  }
+
+  function isLive(card) {
+    return card.classList.contains("hand__card--live");
+  }
+
+  // The side the count points to: where a card that can be used lies, else after, else before.
+  function handSide(strip) {
+    var after = pastEdge(strip, true), before = pastEdge(strip, false);
+    if (!after.some(isLive) && before.some(isLive)) return { after: false, cards: before };
+    return after.length ? { after: true, cards: after } : { after: false, cards: before };
+  }
+
+  function handEdges() {
+    var button = document.querySelector(".dock [data-hand-more]");
+    if (!button) return;
+    var area = button.closest(".hand-area"), strip = area.querySelector(".hand");
+    var scrolls = strip.scrollWidth > strip.clientWidth + 1 &&
+      getComputedStyle(strip).overflowX !== "visible";
+    area.classList.toggle("hand-area--strip", scrolls);
+    var side = scrolls ? handSide(strip) : { after: true, cards: [] };
+    var count = side.cards.length, live = side.cards.filter(isLive).length;
+    if (!count) {
+      if (button === document.activeElement) strip.focus({ preventScroll: true });
+      button.hidden = true;
+      return;
+    }
+    button.hidden = false;
+    button.dataset.after = side.after ? "1" : "";
+    button.textContent = side.after ? "+" + count + " \u203a" : "\u2039 +" + count;
+    button.classList.toggle("hand-more--live", live > 0);
+    button.setAttribute("aria-label", "Show " + count + " more card" + (count === 1 ? "" : "s") +
+      (live ? " (" + live + " you can use)" : "") + (side.after ? " to the right" : " to the left"));
+    // Centred on the hand's title, in the dock's box (the dock is its containing block).
+    var dock = button.offsetParent;
+    if (!dock) return;
+    var head = area.querySelector(".hand-head").getBoundingClientRect();
+    button.style.top = Math.round(head.top - dock.getBoundingClientRect().top +
+      (head.height - button.offsetHeight) / 2) + "px";
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-hand-more]");
+    if (!button) return;
+    var strip = button.closest(".hand-area").querySelector(".hand");
+    var after = button.dataset.after === "1";
+    var cards = pastEdge(strip, after);
+    var target = cards.find(isLive) || cards[0];
+    if (!target) return;
+    var r = target.getBoundingClientRect(), s = strip.getBoundingClientRect();
+    strip.scrollLeft += after ? r.right - s.right + 8 : r.left - s.left - 8;
+    handEdges();
+  });
+
+  document.addEventListener("scroll", function (event) {
+    if (event.target.matches && event.target.matches(".dock .hand")) handEdges();
+  }, true);
+  window.addEventListener("resize", handEdges);
+  document.addEventListener("htmx:afterSwap", handEdges);
+  handEdges();
 
   tick();
   setInterval(tick, 1000);

@@ -175,16 +175,20 @@ def test_the_desktop_keeps_its_two_columns(open_page):
     # The hand is not pinned on a desktop: it wraps in the page's flow.
     assert page.locator(".dock").evaluate("el => getComputedStyle(el).position") == "static"
     assert not seen["stripScrolls"]
+    assert page.locator("[data-hand-more]").is_hidden()  # nothing past an edge: no count
     play_a_turn(page)
     page.wait_for_selector(".status--mine")
     assert page.evaluate("window.scrollY") == 0
     page.screenshot(path=str(ARTIFACTS / "desktop-table-1280x800.png"))
 
 
-def test_a_playable_card_scrolled_out_of_the_strip_does_not_widen_the_page(open_page):
+def test_a_playable_card_scrolled_out_of_the_strip_is_counted_and_does_not_widen_the_page(
+    open_page,
+):
     """A long hand on a phone: a playable card past the strip's right edge. Its button's
     screen-reader label must be clipped by the strip like the card (it once took the pinned dock
-    as its containing block, and the whole page scrolled sideways)."""
+    as its containing block, and the whole page scrolled sideways), and the count beside the
+    hand's title says it is there and brings it into view."""
     ana = make_user("ana")
     game = game_create(
         variant_spec={"rules": "official", "options": {"hand_size": 14}},
@@ -201,3 +205,32 @@ def test_a_playable_card_scrolled_out_of_the_strip_does_not_widen_the_page(open_
     assert max(labels) > 360, labels  # a playable card lies beyond the screen, in the strip
     assert not scrolls_sideways(page), too_wide(page)
     assert page.evaluate("document.documentElement.scrollWidth") == 360
+
+    # Beside the hand's title, a count of the cards past the strip's edge, outlined because one
+    # of them can be used; a tap brings that card into view without moving the page.
+    more = page.locator(".dock [data-hand-more]")
+    assert more.is_visible()
+    count = int(more.inner_text().strip("+ \u203a"))
+    hidden = page.evaluate(
+        """() => { const s = document.querySelector('.hand').getBoundingClientRect();
+          return [...document.querySelectorAll('.hand__card')].filter(card => {
+            const r = card.getBoundingClientRect(); return r.right - r.width / 2 > s.right; })
+            .map(card => card.classList.contains('hand__card--live')); }"""
+    )
+    assert count == len(hidden) and any(hidden), (more.inner_text(), hidden)
+    assert "hand-more--live" in more.get_attribute("class")
+    assert f"Show {count} more cards (" in more.get_attribute("aria-label")
+    head, title = page.locator(".hand-head").bounding_box(), more.bounding_box()
+    assert title["y"] + title["height"] <= page.locator(".hand").bounding_box()["y"] + 6
+    assert title["x"] + title["width"] <= 360 and title["height"] >= THUMB, (head, title)
+    tap(page, more)
+    shown = page.evaluate(
+        """() => { const s = document.querySelector('.hand').getBoundingClientRect();
+          return [...document.querySelectorAll('.hand__card--live')].some(card => {
+            const r = card.getBoundingClientRect(); return r.left >= s.left && r.right <= s.right
+              && r.left > 360 / 2; }); }"""
+    )
+    assert shown, "the tap did not bring a card that can be used into view"
+    assert page.evaluate("window.scrollY") == 0
+    assert more.inner_text() != f"+{count} \u203a"
+    page.screenshot(path=str(ARTIFACTS / "phone-table-long-hand-after-the-count.png"))
