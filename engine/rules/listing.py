@@ -2,10 +2,11 @@
 
 `Ruleset.turn_options` and `Ruleset.play_options` list plays with these functions, and for a
 family that keeps every listing method of `Ruleset` (official, basic-plus) `quick_listing`
-answers the commonest question itself: a seat asked for a play, holding three cards or more,
-with nobody owing an uno call. Anything else goes to the ruleset's own `legal_commands`. The
-listing is the same either way (one statement of it, here); the quick one saves the calls
-between, which the compiled engine turns into C (tools/build_engine.py).
+answers the questions of a hand's play itself: a seat asked for a play (the commonest: holding
+three cards or more, with nobody owing an uno call), for a drawn card's play or pass, or for a
+challenge, with the uno calls and catches owed. Anything else goes to the ruleset's own
+`legal_commands`. The listing is the same either way (one statement of it, here); the quick
+one saves the calls between, which the compiled engine turns into C (tools/build_engine.py).
 
 The listed dicts are made from per-seat templates (`{**template, "card": card}` copies a dict
 of the same shape, about half the cost of building it from its keys): the same keys in the same
@@ -19,7 +20,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from engine.cards import COLOR_OF, COLORS, DECK, PLAYABLE_ON, Card, Color
-from engine.commands import DRAW, PASS, PLAY, Command
+from engine.commands import ACCEPT, CALL_UNO, CATCH, CHALLENGE, DRAW, PASS, PLAY, Command
 from engine.state import PLAYING, Seat, State
 
 _SEATS = range(len(DECK))
@@ -29,6 +30,8 @@ PLAY_UNO_TEMPLATES: Final = [
 ]
 DRAW_TEMPLATES: Final = [{"type": DRAW, "seat": seat} for seat in _SEATS]
 PASS_TEMPLATES: Final = [{"type": PASS, "seat": seat} for seat in _SEATS]
+ACCEPT_TEMPLATES: Final = [{"type": ACCEPT, "seat": seat} for seat in _SEATS]
+CHALLENGE_TEMPLATES: Final = [{"type": CHALLENGE, "seat": seat} for seat in _SEATS]
 NO_UNO: Final = (False,)
 BOTH: Final = (False, True)
 # PLAYABLE_ON as plain dicts, top card -> colour in force -> the cards playable on them: two
@@ -136,9 +139,45 @@ def quick_listing(ruleset: Any, base: type) -> Listing | None:
     general: Listing = ruleset.legal_commands
 
     def legal_commands(state: State, seat: Any) -> list[Command]:
-        """`Variant.legal_commands`: the usual turn quickly, anything else the general way."""
+        """`Variant.legal_commands`: a seat asked for a play, a drawn card's play or pass, or a
+        challenge, quickly (`Ruleset.legal_commands` and the listing methods it calls, as
+        `Ruleset` has them); anything else the general way."""
         if plain_turn(state, seat):
             return plain_plays(state, seat)
-        return general(state, seat)
+        pending = state.pending
+        if (
+            type(seat) is not int
+            or pending is None
+            or state.status != PLAYING
+            or seat not in state.to_act
+        ):
+            return general(state, seat)
+        kind = pending["type"]
+        options: list[Command]
+        if kind == "play":  # Ruleset.turn_options: a hand of two cards or fewer
+            left = len(state.hands[seat]) + len(state.lanes[seat]) - 1
+            if left > 1:
+                options = plain_plays(state, seat)
+            else:
+                options = []
+                for card in listed_cards(state, seat):
+                    options += card_plays(seat, card, left, left == 1)
+                options.append(DRAW_TEMPLATES[seat].copy())
+        elif kind == "drawn":
+            left = len(state.hands[seat]) + len(state.lanes[seat]) - 1
+            options = card_plays(seat, pending["card"], left, left == 1)
+            options.append(PASS_TEMPLATES[seat].copy())
+        elif kind == "challenge":
+            options = [ACCEPT_TEMPLATES[seat].copy(), CHALLENGE_TEMPLATES[seat].copy()]
+        else:
+            return general(state, seat)
+        uncalled = state.uncalled
+        if uncalled:  # Ruleset.uno_options, for a family that lists them only when owed
+            if seat in uncalled:
+                options.append({"type": CALL_UNO, "seat": seat})
+            for target in sorted(uncalled):
+                if target != seat:
+                    options.append({"type": CATCH, "seat": seat, "target": target})
+        return options
 
     return legal_commands

@@ -253,3 +253,22 @@ def test_the_general_ways_shortcuts_answer_as_the_long_way(name: str) -> None:
                     slow = ruleset.decision(state, command)
                     assert fast.events == slow.events
                     assert fast.state == slow.state
+
+
+@pytest.mark.parametrize("name", ["official-2", "official-3", "official-5"])
+def test_the_quick_listing_lists_as_the_general_way(name: str) -> None:
+    spec, seats = SPECS[name]
+    variant = Variant.from_spec(spec)
+    assert variant.quick_listing is not None and variant.legal_commands is variant.quick_listing
+    kinds = set()
+    for seed in range(3):
+        for state in states(spec, seats, seed):
+            for seat in [None, *range(seats), seats, -1, True, "0"]:
+                listed = variant.legal_commands(state, seat)
+                expected = variant.ruleset.legal_commands(state, seat)  # type: ignore[arg-type]
+                # the same commands, their keys in the same order, each a dict of its own
+                assert [list(c.items()) for c in listed] == [list(c.items()) for c in expected]
+                assert len({id(c) for c in listed + expected}) == 2 * len(listed)
+                if state.pending is not None:
+                    kinds.add((state.pending["type"], bool(state.uncalled)))
+    assert {("play", False), ("play", True), ("drawn", False), ("challenge", False)} <= kinds
