@@ -62,6 +62,11 @@ class State:
     # Ruleset-specific facts (newno ages, censorship rulings); values are never mutated in place.
     extra: dict[str, Any] = field(default_factory=dict)
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> State:
+        # A bare instance (its fields are set by __init__, or by fork and copy): in the compiled
+        # engine a direct call of the class's own allocation, not a lookup of object.__new__.
+        return object.__new__(cls)
+
     # fork and copy are generated from the fields below (`copier_source`), one statement per
     # field, so that a new field is copied by both without being named twice. The pure engine
     # execs them below; the compiled engine's build writes the same statements in place of the
