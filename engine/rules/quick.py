@@ -4,8 +4,10 @@ Nine commands in ten are a play of a card that leaves a card or more in hand, a 
 with nobody owing an uno call or with the seat to act closing the catch windows. For a family
 that keeps the base machinery these moments are decided here in one pass: the command checked,
 the events built and the state they fold into built next to them, with no parse, no Decision,
-no emit and no hook in between. Anything else (any other command or pending, a play that goes
-out, a draw that needs a reshuffle, a command in any other shape) goes the general way
+no emit and no hook in between. A play that goes out is decided here too (its draw and the
+hand's end folded by the fold's own functions, as the general way folds them). Anything else
+(any other command or pending, a draw that needs a reshuffle, a command in any other shape)
+goes the general way
 (`Ruleset.decision`), which checks it fully: a quick step only ever accepts a command the
 general way accepts, gives the same events, and folds them into an equal state.
 tests/engine/test_quick.py holds each step to the general way on every state of seeded matches,
@@ -49,6 +51,7 @@ from engine.events import (
 )
 from engine.rules.base import Ruleset
 from engine.rules.official import Official
+from engine.scoring import hand_events
 from engine.state import PLAYING, Pending, Seat, State
 
 # (the state decided on (None: the start), its events, how many, the state they fold into):
@@ -95,6 +98,8 @@ _STOOD_FOR = (
     "check_target",
     "play_card",
     "resolve_play",
+    "go_out",
+    "end_hand",
     "after_play",
     "end_turn",
     "proceed",
@@ -132,6 +137,7 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
     ):
         return None
     general_decision = ruleset.decision
+    options = ruleset.options
     after_draw = cls.play_after_draw
     two_skip = cls.reverse_skips_with_two
     challenges = cls.challenge_wild_draw4
@@ -143,6 +149,41 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
         decision = general_decision(state, command)
         events = decision.events
         memo[0] = (state, events, len(events), decision.state)
+        return events
+
+    def go_out(
+        state: State, command: Any, events: list[Event], seat: Seat, card: Card
+    ) -> list[Event]:
+        """A play of the seat's last card (in hand, with no lane) that matches: `go_out`'s
+        draw for the next seat and `end_hand`'s events, folded one by one as the general way
+        folds them (a hand's end is rare: the fold's own functions, not a restatement)."""
+        discard = state.discard
+        if state.lanes[seat] or not discard:
+            return general(state, command)
+        try:
+            playable = playable_on[discard[-1]][state.color]
+        except KeyError:
+            return general(state, command)
+        rank = RANK_OF[card]
+        count = 2 if rank == "draw2" else 4 if card == WILD_DRAW4 else 0
+        draw = state.draw
+        if card not in playable or len(draw) < count:
+            return general(state, command)
+        played = _PLAYED[seat].copy()
+        played["card"] = card
+        events.append(played)
+        if count:
+            victim = (seat + state.direction) % state.seats
+            reason = "draw2" if count == 2 else "wild-draw4"
+            cards = draw[-count:][::-1]
+            events.append({"type": CARDS_DRAWN, "seat": victim, "cards": cards, "reason": reason})
+        new = state.fork()
+        for event in events:
+            apply(new, event)
+        for event in hand_events(new, seat, options["scoring"], options["target"]):
+            events.append(event)
+            apply(new, event)
+        memo[0] = (state, events, len(events), new)
         return events
 
     def decide(state: State, command: Any) -> list[Event]:
@@ -190,6 +231,10 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
                 at = hand.index(card)  # where it is, for the play's hand below
             except ValueError:
                 return general(state, command)
+            if len(hand) == 1 and size == 4 and type(uno) is bool:
+                # The last card: resolve_play's going out, a black card naming no colour and
+                # an uno call allowed (check_play).
+                return go_out(state, command, events, seat, card)
             if (color is None) is (COLOR_OF[card] is None) or not discard:
                 return general(state, command)
             held = len(hand)  # a lane's cards count too: the general way (state.cards_held)
