@@ -267,7 +267,7 @@ def test_the_quick_listing_lists_as_the_general_way(name: str) -> None:
         for state in states(spec, seats, seed):
             for seat in [None, *range(seats), seats, -1, True, "0"]:
                 listed = variant.legal_commands(state, seat)
-                expected = variant.ruleset.legal_commands(state, seat)  # type: ignore[arg-type]
+                expected = variant.ruleset.legal_commands(state, seat)
                 # the same commands, their keys in the same order, each a dict of its own
                 assert [list(c.items()) for c in listed] == [list(c.items()) for c in expected]
                 assert len({id(c) for c in listed + expected}) == 2 * len(listed)
