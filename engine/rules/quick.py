@@ -4,8 +4,8 @@ Nine commands in ten are a play of a card that leaves a card or more in hand, a 
 with nobody owing an uno call or with the seat to act closing the catch windows. For a family
 that keeps the base machinery these moments are decided here in one pass: the command checked,
 the events built and the state they fold into built next to them, with no parse, no Decision,
-no emit and no hook in between. A play that goes out is decided here too (its draw and the
-hand's end folded by the fold's own functions, as the general way folds them). Anything else
+no emit and no hook in between. A play that goes out, an uno call and a catch are decided here
+too (their events folded by the fold's own functions, as the general way folds them). Anything else
 (any other command or pending, a draw that needs a reshuffle, a command in any other shape)
 goes the general way
 (`Ruleset.decision`), which checks it fully: a quick step only ever accepts a command the
@@ -29,11 +29,9 @@ from engine.cards import (
     COLOR_OF,
     COLORS,
     DECK,
-    PLAYABLE_ON,
     RANK_OF,
     WILD_DRAW4,
     Card,
-    Color,
 )
 from engine.commands import ACCEPT, CALL_UNO, CATCH, CHALLENGE, DRAW, PASS, PLAY, Command
 from engine.events import (
@@ -43,6 +41,7 @@ from engine.events import (
     DIRECTION_CHANGED,
     PROMPTED,
     UNO_CALLED,
+    UNO_CAUGHT,
     UNO_EXPIRED,
     UNO_OWED,
     Event,
@@ -50,6 +49,7 @@ from engine.events import (
     initial_state,
 )
 from engine.rules.base import Ruleset
+from engine.rules.listing import PLAYABLE_BY_TOP
 from engine.rules.official import Official
 from engine.scoring import hand_events
 from engine.state import PLAYING, Pending, Seat, State
@@ -59,14 +59,6 @@ from engine.state import PLAYING, Pending, Seat, State
 Decided = tuple[State | None, list[Event], int, State]
 Decide = Callable[[State, Command], list[Event]]
 Replay = Callable[[Iterable[Event], State | None], State]
-
-# PLAYABLE_ON as plain dicts, top card -> colour in force -> the cards playable on them: two
-# exact dicts' lookups cost less than hashing a tuple, and a colour no decision names is in
-# neither (KeyError: the general way asks PLAYABLE_ON itself).
-_PLAYABLE: Final[dict[Card, dict[Color | None, frozenset[Card]]]] = {}
-for (_top, _color), _cards in PLAYABLE_ON.items():
-    if _top is not None:
-        _PLAYABLE.setdefault(_top, {})[_color] = _cards
 
 
 # The events a quick step emits, one of each per seat: a step copies one and sets what varies
@@ -108,6 +100,8 @@ _STOOD_FOR = (
     "after_command",
     "closes_uno_window",
     "owes_uno",
+    "call_uno",
+    "penalize",
 )
 # The options a quick step knows: none of them changes a usual moment (the deal's size, the
 # scoring and the uno penalty, which a catch pays the general way). A family with any other
@@ -138,11 +132,18 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
         return None
     general_decision = ruleset.decision
     options = ruleset.options
+    # A call or a catch of a seat owing none is refused (no penalty), as Official handles them.
+    uno_commands = (
+        cls.handlers.get(CALL_UNO) is Official.on_call_uno
+        and cls.handlers.get(CATCH) is Official.on_catch
+        and not cls.false_uno_penalized
+        and not cls.wrong_catch_penalized
+    )
     after_draw = cls.play_after_draw
     two_skip = cls.reverse_skips_with_two
     challenges = cls.challenge_wild_draw4
     uno_window = cls.uno_window
-    playable_on = _PLAYABLE
+    playable_on = PLAYABLE_BY_TOP  # a colour not in it (KeyError): the general way
 
     def general(state: State, command: Any) -> list[Event]:
         """The general way's decision (or refusal), left in memo."""
@@ -160,8 +161,11 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
         discard = state.discard
         if state.lanes[seat] or not discard:
             return general(state, command)
+        in_force = state.color
+        if in_force is None:  # a flipped wild's colour not named yet: the general way
+            return general(state, command)
         try:
-            playable = playable_on[discard[-1]][state.color]
+            playable = playable_on[discard[-1]][in_force]
         except KeyError:
             return general(state, command)
         rank = RANK_OF[card]
@@ -186,6 +190,45 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
         memo[0] = (state, events, len(events), new)
         return events
 
+    def uno_command(state: State, command: Any, seat: Seat, kind: str) -> list[Event]:
+        """An uno call of a seat that owes one, or a catch of a seat that owes one (on_call_uno,
+        on_catch; any seat, at any moment of a hand's play), folded by the fold's own
+        functions."""
+        uncalled = state.uncalled
+        if not uno_commands or seat >= state.seats or seat < 0:
+            return general(state, command)
+        events: list[Event]
+        if kind == CALL_UNO:
+            if len(command) != 2 or seat not in uncalled:
+                return general(state, command)
+            events = [{"type": UNO_CALLED, "seat": seat}]
+        else:
+            penalty = options["uno_penalty"]
+            draw = state.draw
+            try:
+                target = command["target"]
+            except KeyError:
+                return general(state, command)
+            if (
+                len(command) != 3
+                or type(target) is not int
+                or target == seat
+                or target not in uncalled
+                or len(draw) < penalty
+            ):
+                return general(state, command)
+            events = [{"type": UNO_CAUGHT, "seat": seat, "target": target}]
+            if penalty:
+                cards = draw[-penalty:][::-1]
+                events.append(
+                    {"type": CARDS_DRAWN, "seat": target, "cards": cards, "reason": "uno"}
+                )
+        new = state.fork()
+        for event in events:
+            apply(new, event)
+        memo[0] = (state, events, len(events), new)
+        return events
+
     def decide(state: State, command: Any) -> list[Event]:
         """`Variant.decide`: a usual play, draw, pass, accept or challenge in one pass, and
         anything else the general way."""
@@ -197,7 +240,11 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
             kind = command["type"]
         except KeyError:
             return general(state, command)
-        if type(seat) is not int or seat not in state.to_act:
+        if type(seat) is not int:
+            return general(state, command)
+        if kind == CATCH or kind == CALL_UNO:
+            return uno_command(state, command, seat, kind)
+        if seat not in state.to_act:
             return general(state, command)
         events: list[Event]
         uncalled = state.uncalled
@@ -240,8 +287,11 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
             held = len(hand)  # a lane's cards count too: the general way (state.cards_held)
             if state.lanes[seat] or uno is not False and (uno is not True or held != 2) or held < 2:
                 return general(state, command)
+            in_force = state.color
+            if in_force is None:  # a flipped wild's colour not named yet: the general way
+                return general(state, command)
             try:
-                playable = playable_on[discard[-1]][state.color]
+                playable = playable_on[discard[-1]][in_force]
             except KeyError:
                 return general(state, command)
             if card not in playable:
@@ -312,8 +362,11 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
             if pending["type"] != "play" or not draw or not discard:
                 return general(state, command)
             card = draw[-1]
+            in_force = state.color
+            if in_force is None:  # a flipped wild's colour not named yet: the general way
+                return general(state, command)
             try:
-                playable = playable_on[discard[-1]][state.color]
+                playable = playable_on[discard[-1]][in_force]
             except KeyError:
                 return general(state, command)
             took = _DRAWN[seat].copy()
