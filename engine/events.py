@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from engine.cards import COLOR_OF, DECK, WILD_DRAW4
-from engine.state import HAND_OVER, MATCH_OVER, PLAYING, State
+from engine.state import HAND_OVER, MATCH_OVER, PLAYING, State, new_state
 
 Event = dict[str, Any]
 
@@ -84,7 +84,7 @@ def initial_state(event: Event) -> State:
     if event.get("type") != MATCH_STARTED:
         raise ValueError("a game's events begin with match-started")
     seats = event["seats"]
-    state = State(seats=seats, seed=str(event["seed"]))
+    state = new_state(seats, str(event["seed"]))
     state.scores = [0] * seats
     state.hands_won = [0] * seats
     state.hands = [[] for _ in range(seats)]
