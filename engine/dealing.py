@@ -24,6 +24,7 @@ import hashlib
 import json
 import random
 from collections.abc import Callable
+from json.encoder import encode_basestring_ascii
 from typing import Any, Final
 
 from engine.cards import CARD_CODES, DECK, Card
@@ -115,7 +116,7 @@ def drawn_anchor(seed: str, purpose: str, seats: int) -> int:
     return below(seeded_bits(f"{seed}:{purpose}"), seats)
 
 
-def deal_commitment(seed: Any, hand: Any, deck: Any) -> str:
+def deal_commitment(seed: Any, hand: Any, deck: Any, *, codes: bool = False) -> str:
     """The public commitment to hand `hand`'s deck order, recorded in its hand-started.
 
     SHA-256 over a canonical JSON array of a tag, the seed, the hand and the deck. The seed in
@@ -123,11 +124,16 @@ def deal_commitment(seed: Any, hand: Any, deck: Any) -> str:
     try the 108! orders without it), and once it is, anyone recomputes the hash from the log.
     It binds the seed as well, so the first hand's commitment also fixes every later deck,
     reshuffle and reinsertion, which are drawn from the same seed.
+
+    `codes`: the caller knows `deck` is a list of card codes (a deal's own deck, or a stacked
+    one checked whole), which need not be checked again.
     """
-    if type(hand) is int and deck and _all_codes(deck):
-        # The same text json.dumps writes (card codes need no escaping), built directly.
+    if type(hand) is int and deck and (codes or _all_codes(deck)):
+        # The same text json.dumps writes (card codes need no escaping), built directly; a str
+        # seed as json.dumps writes one (its encoder's own function).
         cards = '","'.join(deck)
-        canonical = f'[{_TAG_JSON},{json.dumps(seed)},{hand},["{cards}"]]'
+        text = encode_basestring_ascii(seed) if type(seed) is str else json.dumps(seed)
+        canonical = f'[{_TAG_JSON},{text},{hand},["{cards}"]]'
     else:  # a log's deck, checked by verify.py, may hold anything
         canonical = json.dumps([COMMITMENT_TAG, seed, hand, deck], separators=(",", ":"))
     digest = _SHA256.copy()  # hashlib.sha256(), without looking the algorithm up again

@@ -114,6 +114,12 @@ def test_the_commitment_is_the_json_of_the_plain_form(
     assert deal_commitment(seed, hand, deck) == plain_commitment(seed, hand, deck)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("seed", ["7", 'a "quoted" \\ seed é', "\u2028\x00😀", ""])
+def test_a_deals_commitment_of_its_own_deck_is_the_json_of_the_plain_form(seed: str) -> None:
+    for hand, deck in [(1, list(DECK)), (3, list(reversed(DECK)))]:
+        assert deal_commitment(seed, hand, deck, codes=True) == plain_commitment(seed, hand, deck)
+
+
 def test_the_playable_table_answers_as_matches_does() -> None:
     for top in CARD_CODES:
         for color in (*COLORS, None, "pink"):
@@ -178,3 +184,18 @@ def test_event_views_first_lookup_names_every_kind_the_view_may_change() -> None
     assert tested == views._SEEN_OTHERWISE
     played = {"type": "card-played", "seat": 0, "card": "red-5"}
     assert views.event_view(Official({}), played, 1) is played
+
+
+def test_a_new_state_is_the_dataclass_made_from_its_seats_and_seed() -> None:
+    from dataclasses import fields
+
+    from engine.state import State, new_state
+
+    for seats, seed in [(2, "x"), (10, ""), (3, "seed:1")]:
+        made, expected = new_state(seats, seed), State(seats=seats, seed=seed)
+        assert made == expected and repr(made) == repr(expected)
+        other = new_state(seats, seed)
+        for f in fields(State):  # every list and dict its own, as the dataclass's factories
+            value = getattr(made, f.name)
+            if isinstance(value, (list, dict)):
+                assert value is not getattr(other, f.name), f.name
