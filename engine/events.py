@@ -128,7 +128,7 @@ def _card_flipped(state: State, event: Event) -> None:
     draw = state.draw
     card = draw[-1]
     state.draw = draw[:-1]
-    state.discard = [*state.discard, card]
+    state.discard = state.discard + [card]
     state.color = COLOR_OF[card]
 
 
@@ -182,7 +182,7 @@ def _card_played(state: State, event: Event) -> None:
         state.hands = hands
     if card == WILD_DRAW4:
         state.challenge = (seat, state.color, tuple(state.hands[seat]))
-    state.discard = [*state.discard, card]
+    state.discard = state.discard + [card]
     state.color = event.get("color") or COLOR_OF[card]
 
 

@@ -8,9 +8,9 @@ challenge, with the uno calls and catches owed. Anything else goes to the rulese
 `legal_commands`. The listing is the same either way (one statement of it, here); the quick
 one saves the calls between, which the compiled engine turns into C (tools/build_engine.py).
 
-The listed dicts are made from per-seat templates (`{**template, "card": card}` copies a dict
-of the same shape, about half the cost of building it from its keys): the same keys in the same
-order, a new dict every time.
+The listed dicts are made from per-seat templates (a template's `copy()` with its card set
+costs about half of building the dict from its keys, and less than `{**template, "card": card}`):
+the same keys in the same order, a new dict every time.
 """
 
 from __future__ import annotations
@@ -114,7 +114,9 @@ def plain_plays(state: State, seat: Seat) -> list[Command]:
             for template in black_plays(seat, card, NO_UNO):
                 options.append(template.copy())
         else:
-            options.append({**plain, "card": card})
+            play = plain.copy()
+            play["card"] = card
+            options.append(play)
     options.append(DRAW_TEMPLATES[seat].copy())
     return options
 
@@ -123,8 +125,13 @@ def card_plays(seat: Seat, card: Card, left: int, uno: bool) -> list[Command]:
     """The listed plays of `card` that leave `left` cards, with each uno choice when `uno`
     (a play that leaves one card, in a family where it owes a call): `Ruleset.play_options`."""
     if COLOR_OF[card] is not None or left == 0:  # a black card that goes out names no colour
-        play = {**PLAY_TEMPLATES[seat], "card": card}
-        return [play, {**PLAY_UNO_TEMPLATES[seat], "card": card}] if uno else [play]
+        play = PLAY_TEMPLATES[seat].copy()
+        play["card"] = card
+        if not uno:
+            return [play]
+        call = PLAY_UNO_TEMPLATES[seat].copy()
+        call["card"] = card
+        return [play, call]
     return [template.copy() for template in black_plays(seat, card, BOTH if uno else NO_UNO)]
 
 

@@ -282,7 +282,8 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
                 # The last card: resolve_play's going out, a black card naming no colour and
                 # an uno call allowed (check_play).
                 return go_out(state, command, events, seat, card)
-            if (color is None) is (COLOR_OF[card] is None) or not discard:
+            card_color = COLOR_OF[card]
+            if (color is None) is (card_color is None) or not discard:
                 return general(state, command)
             held = len(hand)  # a lane's cards count too: the general way (state.cards_held)
             if state.lanes[seat] or uno is not False and (uno is not True or held != 2) or held < 2:
@@ -307,12 +308,12 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
             events.append(played)
             hands = hands.copy()  # a method call costs less than a slice object
             hand = hand.copy()
-            del hand[at]
+            hand.pop(at)
             hands[seat] = hand
             new = state.fork()
             new.hands = hands
-            new.discard = [*discard, card]
-            new.color = color or COLOR_OF[card]
+            new.discard = discard + [card]
+            new.color = color or card_color
             if held == 2:  # resolve_play: one card left, an uno call made or owed
                 if uno:
                     events.append({"type": UNO_CALLED, "seat": seat})
@@ -373,7 +374,7 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
             took["cards"] = [card]
             events.append(took)
             hands = state.hands.copy()
-            hands[seat] = [*hands[seat], card]
+            hands[seat] = hands[seat] + [card]
             called = state.called
             new = state.fork()
             new.hands = hands
