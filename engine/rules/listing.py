@@ -153,8 +153,6 @@ def quick_listing(ruleset: Any, base: type) -> Listing | None:
         """`Variant.legal_commands`: a seat asked for a play, a drawn card's play or pass, or a
         challenge, quickly (`Ruleset.legal_commands` and the listing methods it calls, as
         `Ruleset` has them); anything else the general way."""
-        if plain_turn(state, seat):
-            return plain_plays(state, seat)
         pending = state.pending
         if (
             type(seat) is not int
@@ -165,10 +163,12 @@ def quick_listing(ruleset: Any, base: type) -> Listing | None:
             return general(state, seat)
         kind = pending["type"]
         options: list[Command]
-        if kind == "play":  # Ruleset.turn_options: a hand of two cards or fewer
+        if kind == "play":  # Ruleset.turn_options
             left = len(state.hands[seat]) + len(state.lanes[seat]) - 1
             if left > 1:
                 options = plain_plays(state, seat)
+                if not state.uncalled:  # the commonest answer: plain_turn's
+                    return options
             else:
                 options = []
                 for card in listed_cards(state, seat):
