@@ -154,41 +154,43 @@ def quick_listing(ruleset: Any, base: type) -> Listing | None:
         challenge, quickly (`Ruleset.legal_commands` and the listing methods it calls, as
         `Ruleset` has them); anything else the general way."""
         pending = state.pending
-        if (
-            type(seat) is not int
-            or pending is None
-            or state.status != PLAYING
-            or seat not in state.to_act
-        ):
+        if type(seat) is not int or pending is None or state.status != PLAYING:
             return general(state, seat)
-        kind = pending["type"]
+        asked: Seat = seat  # typed: compiled, native int operations below
+        to_act = state.to_act
+        if (len(to_act) != 1 or to_act[0] != asked) and asked not in to_act:
+            return general(state, seat)
+        given_kind = pending["type"]
+        if type(given_kind) is not str:
+            return general(state, seat)
+        kind: str = given_kind
         options: list[Command]
         if kind == "play":  # Ruleset.turn_options
-            left = len(state.hands[seat]) + len(state.lanes[seat]) - 1
+            left = len(state.hands[asked]) + len(state.lanes[asked]) - 1
             if left > 1:
-                options = plain_plays(state, seat)
+                options = plain_plays(state, asked)
                 if not state.uncalled:  # the commonest answer: plain_turn's
                     return options
             else:
                 options = []
-                for card in listed_cards(state, seat):
-                    options += card_plays(seat, card, left, left == 1)
-                options.append(DRAW_TEMPLATES[seat].copy())
+                for card in listed_cards(state, asked):
+                    options += card_plays(asked, card, left, left == 1)
+                options.append(DRAW_TEMPLATES[asked].copy())
         elif kind == "drawn":
-            left = len(state.hands[seat]) + len(state.lanes[seat]) - 1
-            options = card_plays(seat, pending["card"], left, left == 1)
-            options.append(PASS_TEMPLATES[seat].copy())
+            left = len(state.hands[asked]) + len(state.lanes[asked]) - 1
+            options = card_plays(asked, pending["card"], left, left == 1)
+            options.append(PASS_TEMPLATES[asked].copy())
         elif kind == "challenge":
-            options = [ACCEPT_TEMPLATES[seat].copy(), CHALLENGE_TEMPLATES[seat].copy()]
+            options = [ACCEPT_TEMPLATES[asked].copy(), CHALLENGE_TEMPLATES[asked].copy()]
         else:
             return general(state, seat)
         uncalled = state.uncalled
         if uncalled:  # Ruleset.uno_options, for a family that lists them only when owed
-            if seat in uncalled:
-                options.append({"type": CALL_UNO, "seat": seat})
+            if asked in uncalled:
+                options.append({"type": CALL_UNO, "seat": asked})
             for target in sorted(uncalled):
-                if target != seat:
-                    options.append({"type": CATCH, "seat": seat, "target": target})
+                if target != asked:
+                    options.append({"type": CATCH, "seat": asked, "target": target})
         return options
 
     return legal_commands

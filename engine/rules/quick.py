@@ -235,16 +235,20 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
         pending = state.pending
         if type(command) is not dict or pending is None or state.status != PLAYING:
             return general(state, command)
+        given: dict[str, Any] = command  # a dict's own lookups, compiled
         try:  # a missing field: the general way names it
-            seat = command["seat"]
-            kind = command["type"]
+            given_seat = given["seat"]
+            given_kind = given["type"]
         except KeyError:
             return general(state, command)
-        if type(seat) is not int:
+        if type(given_seat) is not int or type(given_kind) is not str:
             return general(state, command)
+        seat: Seat = given_seat  # typed: compiled, native int and str operations below
+        kind: str = given_kind
         if kind == CATCH or kind == CALL_UNO:
             return uno_command(state, command, seat, kind)
-        if seat not in state.to_act:
+        to_act = state.to_act
+        if (len(to_act) != 1 or to_act[0] != seat) and seat not in to_act:
             return general(state, command)
         events: list[Event]
         uncalled = state.uncalled
@@ -259,15 +263,16 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
         if kind == PLAY:
             # A play in a listed shape: type, seat, card, uno, and a colour where the card is
             # black; an uno call only on the play that leaves one card (check_play's checks).
-            size = len(command)
+            size = len(given)
             try:
-                card = command["card"]
-                uno = command["uno"]
-                color = command["color"] if size == 5 else None
+                given_card = given["card"]
+                uno = given["uno"]
+                color = given["color"] if size == 5 else None
             except KeyError:
                 return general(state, command)
-            if type(card) is not str or (size != 4 and (size != 5 or color not in COLORS)):
+            if type(given_card) is not str or (size != 4 and (size != 5 or color not in COLORS)):
                 return general(state, command)
+            card: Card = given_card
             what = pending["type"]
             if what != "play" and (what != "drawn" or card != pending["card"]):
                 return general(state, command)
@@ -355,7 +360,7 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
                 return events
             else:
                 nxt = (seat + direction) % seats
-        elif len(command) != 2:
+        elif len(given) != 2:
             return general(state, command)
         elif kind == DRAW:
             draw = state.draw
