@@ -309,7 +309,8 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
                 return general(state, command)
             played = _PLAYED[seat].copy()
             played["card"] = card
-            played["color"] = color
+            if color is not None:  # the template names none
+                played["color"] = color
             events.append(played)
             hands = hands.copy()  # a method call costs less than a slice object
             hand = hand.copy()
