@@ -157,8 +157,7 @@ def quick_listing(ruleset: Any, base: type) -> Listing | None:
         if type(seat) is not int or pending is None or state.status != PLAYING:
             return general(state, seat)
         asked: Seat = seat  # typed: compiled, native int operations below
-        to_act = state.to_act
-        if (len(to_act) != 1 or to_act[0] != asked) and asked not in to_act:
+        if asked not in state.to_act:
             return general(state, seat)
         given_kind = pending["type"]
         if type(given_kind) is not str:

@@ -247,8 +247,7 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
         kind: str = given_kind
         if kind == CATCH or kind == CALL_UNO:
             return uno_command(state, command, seat, kind)
-        to_act = state.to_act
-        if (len(to_act) != 1 or to_act[0] != seat) and seat not in to_act:
+        if seat not in state.to_act:
             return general(state, command)
         events: list[Event]
         uncalled = state.uncalled
