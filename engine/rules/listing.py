@@ -1,12 +1,13 @@
 """The listing of a turn's plays: the commonest `legal_commands` answer, in one function.
 
 `Ruleset.turn_options` and `Ruleset.play_options` list plays with these functions, and for a
-family that keeps every listing method of `Ruleset` (official, basic-plus) `quick_listing`
-answers the questions of a hand's play itself: a seat asked for a play (the commonest: holding
-three cards or more, with nobody owing an uno call), for a drawn card's play or pass, or for a
-challenge, with the uno calls and catches owed. Anything else goes to the ruleset's own
-`legal_commands`. The listing is the same either way (one statement of it, here); the quick
-one saves the calls between, which the compiled engine turns into C (tools/build_engine.py).
+family that keeps every listing method of `Ruleset` and lists uno calls and catches only when
+owed (official; not basic-plus) `quick_listing` answers the questions of a hand's play itself:
+a seat asked for a play (the commonest: holding three cards or more, with nobody owing an uno
+call), for a drawn card's play or pass, or for a challenge, with the uno calls and catches owed.
+Anything else goes to the ruleset's own `legal_commands`. The listing is the same either way
+(one statement of it, here); the quick one saves the calls between, which the compiled engine
+turns into C (tools/build_engine.py).
 
 The listed dicts are made from per-seat templates (a template's `copy()` with its card set
 costs about half of building the dict from its keys, and less than `{**template, "card": card}`):
