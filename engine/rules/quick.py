@@ -5,11 +5,11 @@ with nobody owing an uno call or with the seat to act closing the catch windows.
 that keeps the base machinery these moments are decided here in one pass: the command checked,
 the events built and the state they fold into built next to them, with no parse, no Decision,
 no emit and no hook in between. A play that goes out, an uno call and a catch are decided here
-too (their events folded by the fold's own functions, as the general way folds them). Anything else
-(any other command or pending, a draw that needs a reshuffle, a command in any other shape)
-goes the general way
-(`Ruleset.decision`), which checks it fully: a quick step only ever accepts a command the
-general way accepts, gives the same events, and folds them into an equal state.
+too (their events folded by the fold's own functions, as the general way folds them). Anything
+else (any other command or pending, a draw that needs a reshuffle, a command in any other
+shape) goes the general way (`Ruleset.decision`), which checks it fully: a quick step only ever
+accepts a command the general way accepts, gives the same events, and folds them into an equal
+state.
 tests/engine/test_quick.py holds each step to the general way on every state of seeded matches,
 with listed, bent and junk commands. Every listing is the general way's
 (`Ruleset.legal_commands`, fast by its own templates).
