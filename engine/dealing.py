@@ -18,11 +18,13 @@ is anything in censorship or the precognitive modifier: lanes are what seats pre
 
 from __future__ import annotations
 
+import _random
 import functools
 import hashlib
 import json
 import random
 from collections.abc import Callable
+from json.encoder import encode_basestring_ascii
 from typing import Any, Final
 
 from engine.cards import CARD_CODES, DECK, Card
@@ -55,7 +57,11 @@ def shuffle(rng: random.Random, cards: list[Any]) -> None:
     of that. tests/engine/test_fast_paths.py holds it to `Random.shuffle` over many seeds, so
     a Python whose shuffle draws differently is noticed, never silently dealt from.
     """
-    getrandbits = rng.getrandbits
+    shuffle_with(rng.getrandbits, cards)
+
+
+def shuffle_with(getrandbits: Callable[[int], int], cards: list[Any]) -> None:
+    """`shuffle` with the generator's `getrandbits`."""
     n = len(cards)
     # `below(getrandbits, i + 1)` for each i from the top down, inlined with its bits from a
     # table for a deck's sizes (`j > i` is `j >= i + 1`): calling it per card measured a few
@@ -75,19 +81,42 @@ def _steps(n: int) -> tuple[tuple[int, int], ...]:
 _STEPS = [_steps(n) for n in range(2 * len(DECK) + 1)]
 
 
+def seeded_bits(text: str) -> Callable[[int], int]:
+    """`random.Random(text).getrandbits`: a generator seeded as CPython seeds one from a str
+    (`Random.seed`, version 2: the int of the text's UTF-8 bytes followed by their SHA-512),
+    made without the Python-level `Random.__init__` and `seed` in between.
+    tests/engine/test_fast_paths.py holds it to `random.Random`."""
+    data = text.encode()
+    digest = _SHA512.copy()  # a copy costs less than looking the algorithm up again
+    digest.update(data)
+    return _random.Random(int.from_bytes(data + digest.digest(), "big")).getrandbits
+
+
+_SHA512: Final = hashlib.sha512()
+
+
+def seeded_shuffle(text: str, cards: list[Any]) -> None:
+    """`random.Random(text).shuffle(cards)`: `shuffle` with a generator of its own, made by
+    `seeded_bits`. tests/engine/test_fast_paths.py holds it to `Random.shuffle` over many seeds
+    and sizes."""
+    shuffle_with(seeded_bits(text), cards)
+
+
 def seeded_deck(seed: str, hand: int) -> list[Card]:
-    """The deck order of hand `hand` dealt from `seed` (the order hand-started records)."""
+    """The deck order of hand `hand` dealt from `seed` (the order hand-started records):
+    `random.Random(f"{seed}:deal:{hand}").shuffle` of DECK."""
     deck = list(DECK)
-    shuffle(random.Random(f"{seed}:deal:{hand}"), deck)
+    seeded_shuffle(f"{seed}:deal:{hand}", deck)
     return deck
 
 
 def drawn_anchor(seed: str, purpose: str, seats: int) -> int:
-    """The seat the seed draws for the first hand: `dealer`, or basic-plus's `first` seat."""
-    return random.Random(f"{seed}:{purpose}").randrange(seats)
+    """The seat the seed draws for the first hand: `dealer`, or basic-plus's `first` seat
+    (`random.Random(f"{seed}:{purpose}").randrange(seats)`)."""
+    return below(seeded_bits(f"{seed}:{purpose}"), seats)
 
 
-def deal_commitment(seed: Any, hand: Any, deck: Any) -> str:
+def deal_commitment(seed: Any, hand: Any, deck: Any, *, codes: bool = False) -> str:
     """The public commitment to hand `hand`'s deck order, recorded in its hand-started.
 
     SHA-256 over a canonical JSON array of a tag, the seed, the hand and the deck. The seed in
@@ -95,17 +124,25 @@ def deal_commitment(seed: Any, hand: Any, deck: Any) -> str:
     try the 108! orders without it), and once it is, anyone recomputes the hash from the log.
     It binds the seed as well, so the first hand's commitment also fixes every later deck,
     reshuffle and reinsertion, which are drawn from the same seed.
+
+    `codes`: the caller knows `deck` is a list of card codes (a deal's own deck, or a stacked
+    one checked whole), which need not be checked again.
     """
-    if type(hand) is int and deck and _all_codes(deck):
-        # The same text json.dumps writes (card codes need no escaping), built directly.
+    if type(hand) is int and deck and (codes or _all_codes(deck)):
+        # The same text json.dumps writes (card codes need no escaping), built directly; a str
+        # seed as json.dumps writes one (its encoder's own function).
         cards = '","'.join(deck)
-        canonical = f'[{_TAG_JSON},{json.dumps(seed)},{hand},["{cards}"]]'
+        text = encode_basestring_ascii(seed) if type(seed) is str else json.dumps(seed)
+        canonical = f'[{_TAG_JSON},{text},{hand},["{cards}"]]'
     else:  # a log's deck, checked by verify.py, may hold anything
         canonical = json.dumps([COMMITMENT_TAG, seed, hand, deck], separators=(",", ":"))
-    return COMMITMENT_PREFIX + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    digest = _SHA256.copy()  # hashlib.sha256(), without looking the algorithm up again
+    digest.update(canonical.encode("utf-8"))
+    return COMMITMENT_PREFIX + digest.hexdigest()
 
 
 _TAG_JSON = json.dumps(COMMITMENT_TAG)
+_SHA256: Final = hashlib.sha256()
 
 
 def _all_codes(cards: list[Any]) -> bool:
@@ -122,7 +159,7 @@ def reshuffle_places(seed: str, hand: int, shuffles: int) -> list[int]:
     The one statement of a reshuffle's seeding; `reshuffle_order` and `copy_ranks` read it.
     """
     places = list(range(_SLOT_COUNT))
-    shuffle(random.Random(f"{seed}:{hand}:reshuffle:{shuffles}"), places)
+    seeded_shuffle(f"{seed}:{hand}:reshuffle:{shuffles}", places)
     return places
 
 

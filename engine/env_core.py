@@ -345,8 +345,8 @@ class Core:
         if decide is None:  # the class's (a family decided the general way), or a descriptor
             decide = variant.decide
         events: list[dict[str, Any]] = decide(state, command)
-        # Variant.replay's first case, inline (Variant stays Python: a call of it costs a tenth
-        # of a step): `decide` folded exactly these events into a copy of exactly this state.
+        # Variant.replay's first case, inline (a call of it costs more than the check):
+        # `decide` folded exactly these events into a copy of exactly this state.
         memo: list[Any] = vattrs["_memo"] if vattrs is not None else variant._memo
         last = memo[0]
         if last is not None and last[0] is state and last[1] is events and len(events) == last[2]:

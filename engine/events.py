@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from engine.cards import COLOR_OF, DECK, WILD_DRAW4
-from engine.state import HAND_OVER, MATCH_OVER, PLAYING, State
+from engine.state import HAND_OVER, MATCH_OVER, PLAYING, State, new_state
 
 Event = dict[str, Any]
 
@@ -84,7 +84,7 @@ def initial_state(event: Event) -> State:
     if event.get("type") != MATCH_STARTED:
         raise ValueError("a game's events begin with match-started")
     seats = event["seats"]
-    state = State(seats=seats, seed=str(event["seed"]))
+    state = new_state(seats, str(event["seed"]))
     state.scores = [0] * seats
     state.hands_won = [0] * seats
     state.hands = [[] for _ in range(seats)]
@@ -128,7 +128,7 @@ def _card_flipped(state: State, event: Event) -> None:
     draw = state.draw
     card = draw[-1]
     state.draw = draw[:-1]
-    state.discard = [*state.discard, card]
+    state.discard = state.discard + [card]
     state.color = COLOR_OF[card]
 
 
@@ -182,7 +182,7 @@ def _card_played(state: State, event: Event) -> None:
         state.hands = hands
     if card == WILD_DRAW4:
         state.challenge = (seat, state.color, tuple(state.hands[seat]))
-    state.discard = [*state.discard, card]
+    state.discard = state.discard + [card]
     state.color = event.get("color") or COLOR_OF[card]
 
 

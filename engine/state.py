@@ -10,7 +10,8 @@ safe and a step costs what it changes. Callers may keep and compare every state 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from collections.abc import Callable
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Final
 
 from engine.cards import Card, Color
@@ -61,6 +62,11 @@ class State:
     shuffles: int = 0
     # Ruleset-specific facts (newno ages, censorship rulings); values are never mutated in place.
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> State:
+        # A bare instance (its fields are set by __init__, or by fork and copy): in the compiled
+        # engine a direct call of the class's own allocation, not a lookup of object.__new__.
+        return object.__new__(cls)
 
     # fork and copy are generated from the fields below (`copier_source`), one statement per
     # field, so that a new field is copied by both without being named twice. The pure engine
@@ -134,3 +140,21 @@ def _copier(name: str, deep: bool) -> Any:
 # The compiled engine's build removes these two lines (its class has the statements in place).
 State.fork = _copier("fork", deep=False)  # type: ignore[method-assign]
 State.copy = _copier("copy", deep=True)  # type: ignore[method-assign]
+
+
+def new_state(seats: int, seed: str) -> State:
+    """`State(seats=seats, seed=seed)`, made as `fork` makes a state (the dataclass's `__init__`
+    costs about five forks): a fork of a blank state, with a new value from each field's
+    default factory (a list or dict of its own)."""
+    new = _BLANK.fork()
+    new.seats = seats
+    new.seed = seed
+    for name, factory in _FACTORIES:
+        setattr(new, name, factory())
+    return new
+
+
+_BLANK: Final = State(seats=0, seed="")
+_FACTORIES: Final[list[tuple[str, Callable[[], Any]]]] = [
+    (f.name, f.default_factory) for f in fields(State) if f.default_factory is not MISSING
+]

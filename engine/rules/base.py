@@ -338,7 +338,7 @@ class Ruleset:
                 # Public from the start, while the deck stays hidden: once the seed is
                 # published anyone can check that this deck was fixed before any card was seen
                 # (docs/verifying-deals.md).
-                "commitment": deal_commitment(state.seed, hand, deck),
+                "commitment": deal_commitment(state.seed, hand, deck, codes=True),
             }
         )
         self.flip(d)

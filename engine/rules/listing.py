@@ -1,15 +1,17 @@
 """The listing of a turn's plays: the commonest `legal_commands` answer, in one function.
 
 `Ruleset.turn_options` and `Ruleset.play_options` list plays with these functions, and for a
-family that keeps every listing method of `Ruleset` (official, basic-plus) `quick_listing`
-answers the commonest question itself: a seat asked for a play, holding three cards or more,
-with nobody owing an uno call. Anything else goes to the ruleset's own `legal_commands`. The
-listing is the same either way (one statement of it, here); the quick one saves the calls
-between, which the compiled engine turns into C (tools/build_engine.py).
+family that keeps every listing method of `Ruleset` and lists uno calls and catches only when
+owed (official; not basic-plus) `quick_listing` answers the questions of a hand's play itself:
+a seat asked for a play (the commonest: holding three cards or more, with nobody owing an uno
+call), for a drawn card's play or pass, or for a challenge, with the uno calls and catches owed.
+Anything else goes to the ruleset's own `legal_commands`. The listing is the same either way
+(one statement of it, here); the quick one saves the calls between, which the compiled engine
+turns into C (tools/build_engine.py).
 
-The listed dicts are made from per-seat templates (`{**template, "card": card}` copies a dict
-of the same shape, about half the cost of building it from its keys): the same keys in the same
-order, a new dict every time.
+The listed dicts are made from per-seat templates (a template's `copy()` with its card set
+costs about half of building the dict from its keys, and less than `{**template, "card": card}`):
+the same keys in the same order, a new dict every time.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from engine.cards import COLOR_OF, COLORS, DECK, PLAYABLE_ON, Card, Color
-from engine.commands import DRAW, PASS, PLAY, Command
+from engine.commands import ACCEPT, CALL_UNO, CATCH, CHALLENGE, DRAW, PASS, PLAY, Command
 from engine.state import PLAYING, Seat, State
 
 _SEATS = range(len(DECK))
@@ -29,15 +31,18 @@ PLAY_UNO_TEMPLATES: Final = [
 ]
 DRAW_TEMPLATES: Final = [{"type": DRAW, "seat": seat} for seat in _SEATS]
 PASS_TEMPLATES: Final = [{"type": PASS, "seat": seat} for seat in _SEATS]
+ACCEPT_TEMPLATES: Final = [{"type": ACCEPT, "seat": seat} for seat in _SEATS]
+CHALLENGE_TEMPLATES: Final = [{"type": CHALLENGE, "seat": seat} for seat in _SEATS]
 NO_UNO: Final = (False,)
 BOTH: Final = (False, True)
 # PLAYABLE_ON as plain dicts, top card -> colour in force -> the cards playable on them: two
-# exact dicts' lookups cost less than making and hashing a tuple key; what is in neither (no
-# discard, a colour no decision names) is asked of PLAYABLE_ON itself.
-_PLAYABLE: Final[dict[Card, dict[Color | None, frozenset[Card]]]] = {}
+# exact dicts' lookups cost less than making and hashing a tuple key. Only named colours: a dict
+# of str keys alone answers about twice as fast, and what is in neither (no discard, no colour
+# yet after a flipped wild, a colour no decision names) is asked of PLAYABLE_ON itself.
+PLAYABLE_BY_TOP: Final[dict[Card, dict[Color, frozenset[Card]]]] = {}
 for (_top, _color), _cards in PLAYABLE_ON.items():
-    if _top is not None:
-        _PLAYABLE.setdefault(_top, {})[_color] = _cards
+    if _top is not None and _color is not None:
+        PLAYABLE_BY_TOP.setdefault(_top, {})[_color] = _cards
 Listing = Callable[[State, Any], list[Command]]
 
 # Every method the quick listing stands for: a family that overrides any of them lists the
@@ -84,9 +89,12 @@ def listed_cards(state: State, seat: Seat) -> list[Card]:
     in hand order (the training environment's mask is made from these, engine/env_core.py)."""
     discard = state.discard
     color = state.color
-    try:
-        playable = _PLAYABLE[discard[-1]][color]
-    except (IndexError, KeyError):
+    playable: frozenset[Card] | None = None
+    if color is not None and discard:
+        by_color = PLAYABLE_BY_TOP.get(discard[-1])
+        if by_color is not None:
+            playable = by_color.get(color)
+    if playable is None:
         playable = PLAYABLE_ON[discard[-1] if discard else None, color]
     listed: list[Card] = []
     for card in state.hands[seat]:
@@ -107,7 +115,9 @@ def plain_plays(state: State, seat: Seat) -> list[Command]:
             for template in black_plays(seat, card, NO_UNO):
                 options.append(template.copy())
         else:
-            options.append({**plain, "card": card})
+            play = plain.copy()
+            play["card"] = card
+            options.append(play)
     options.append(DRAW_TEMPLATES[seat].copy())
     return options
 
@@ -116,8 +126,13 @@ def card_plays(seat: Seat, card: Card, left: int, uno: bool) -> list[Command]:
     """The listed plays of `card` that leave `left` cards, with each uno choice when `uno`
     (a play that leaves one card, in a family where it owes a call): `Ruleset.play_options`."""
     if COLOR_OF[card] is not None or left == 0:  # a black card that goes out names no colour
-        play = {**PLAY_TEMPLATES[seat], "card": card}
-        return [play, {**PLAY_UNO_TEMPLATES[seat], "card": card}] if uno else [play]
+        play = PLAY_TEMPLATES[seat].copy()
+        play["card"] = card
+        if not uno:
+            return [play]
+        call = PLAY_UNO_TEMPLATES[seat].copy()
+        call["card"] = card
+        return [play, call]
     return [template.copy() for template in black_plays(seat, card, BOTH if uno else NO_UNO)]
 
 
@@ -136,9 +151,46 @@ def quick_listing(ruleset: Any, base: type) -> Listing | None:
     general: Listing = ruleset.legal_commands
 
     def legal_commands(state: State, seat: Any) -> list[Command]:
-        """`Variant.legal_commands`: the usual turn quickly, anything else the general way."""
-        if plain_turn(state, seat):
-            return plain_plays(state, seat)
-        return general(state, seat)
+        """`Variant.legal_commands`: a seat asked for a play, a drawn card's play or pass, or a
+        challenge, quickly (`Ruleset.legal_commands` and the listing methods it calls, as
+        `Ruleset` has them); anything else the general way."""
+        pending = state.pending
+        if type(seat) is not int or pending is None or state.status != PLAYING:
+            return general(state, seat)
+        asked: Seat = seat  # typed: compiled, native int operations below
+        if asked not in state.to_act:
+            return general(state, seat)
+        given_kind = pending["type"]
+        if type(given_kind) is not str:
+            return general(state, seat)
+        kind: str = given_kind
+        options: list[Command]
+        if kind == "play":  # Ruleset.turn_options
+            left = len(state.hands[asked]) + len(state.lanes[asked]) - 1
+            if left > 1:
+                options = plain_plays(state, asked)
+                if not state.uncalled:  # the commonest answer: plain_turn's
+                    return options
+            else:
+                options = []
+                for card in listed_cards(state, asked):
+                    options += card_plays(asked, card, left, left == 1)
+                options.append(DRAW_TEMPLATES[asked].copy())
+        elif kind == "drawn":
+            left = len(state.hands[asked]) + len(state.lanes[asked]) - 1
+            options = card_plays(asked, pending["card"], left, left == 1)
+            options.append(PASS_TEMPLATES[asked].copy())
+        elif kind == "challenge":
+            options = [ACCEPT_TEMPLATES[asked].copy(), CHALLENGE_TEMPLATES[asked].copy()]
+        else:
+            return general(state, seat)
+        uncalled = state.uncalled
+        if uncalled:  # Ruleset.uno_options, for a family that lists them only when owed
+            if asked in uncalled:
+                options.append({"type": CALL_UNO, "seat": asked})
+            for target in sorted(uncalled):
+                if target != asked:
+                    options.append({"type": CATCH, "seat": asked, "target": target})
+        return options
 
     return legal_commands

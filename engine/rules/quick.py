@@ -4,10 +4,12 @@ Nine commands in ten are a play of a card that leaves a card or more in hand, a 
 with nobody owing an uno call or with the seat to act closing the catch windows. For a family
 that keeps the base machinery these moments are decided here in one pass: the command checked,
 the events built and the state they fold into built next to them, with no parse, no Decision,
-no emit and no hook in between. Anything else (any other command or pending, a play that goes
-out, a draw that needs a reshuffle, a command in any other shape) goes the general way
-(`Ruleset.decision`), which checks it fully: a quick step only ever accepts a command the
-general way accepts, gives the same events, and folds them into an equal state.
+no emit and no hook in between. A play that goes out, an uno call and a catch are decided here
+too (their events folded by the fold's own functions, as the general way folds them). Anything
+else (any other command or pending, a draw that needs a reshuffle, a command in any other
+shape) goes the general way (`Ruleset.decision`), which checks it fully: a quick step only ever
+accepts a command the general way accepts, gives the same events, and folds them into an equal
+state.
 tests/engine/test_quick.py holds each step to the general way on every state of seeded matches,
 with listed, bent and junk commands. Every listing is the general way's
 (`Ruleset.legal_commands`, fast by its own templates).
@@ -20,18 +22,16 @@ new option or hook makes a game slower until it is taught here, never different.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 from engine.cards import (
     COLOR_OF,
     COLORS,
     DECK,
-    PLAYABLE_ON,
     RANK_OF,
     WILD_DRAW4,
     Card,
-    Color,
 )
 from engine.commands import ACCEPT, CALL_UNO, CATCH, CHALLENGE, DRAW, PASS, PLAY, Command
 from engine.events import (
@@ -41,26 +41,24 @@ from engine.events import (
     DIRECTION_CHANGED,
     PROMPTED,
     UNO_CALLED,
+    UNO_CAUGHT,
     UNO_EXPIRED,
     UNO_OWED,
     Event,
+    apply,
+    initial_state,
 )
 from engine.rules.base import Ruleset
+from engine.rules.listing import PLAYABLE_BY_TOP
 from engine.rules.official import Official
+from engine.scoring import hand_events
 from engine.state import PLAYING, Pending, Seat, State
 
 # (the state decided on (None: the start), its events, how many, the state they fold into):
 # Variant's memo.
 Decided = tuple[State | None, list[Event], int, State]
 Decide = Callable[[State, Command], list[Event]]
-
-# PLAYABLE_ON as plain dicts, top card -> colour in force -> the cards playable on them: two
-# exact dicts' lookups cost less than hashing a tuple, and a colour no decision names is in
-# neither (KeyError: the general way asks PLAYABLE_ON itself).
-_PLAYABLE: Final[dict[Card, dict[Color | None, frozenset[Card]]]] = {}
-for (_top, _color), _cards in PLAYABLE_ON.items():
-    if _top is not None:
-        _PLAYABLE.setdefault(_top, {})[_color] = _cards
+Replay = Callable[[Iterable[Event], State | None], State]
 
 
 # The events a quick step emits, one of each per seat: a step copies one and sets what varies
@@ -92,6 +90,8 @@ _STOOD_FOR = (
     "check_target",
     "play_card",
     "resolve_play",
+    "go_out",
+    "end_hand",
     "after_play",
     "end_turn",
     "proceed",
@@ -100,6 +100,8 @@ _STOOD_FOR = (
     "after_command",
     "closes_uno_window",
     "owes_uno",
+    "call_uno",
+    "penalize",
 )
 # The options a quick step knows: none of them changes a usual moment (the deal's size, the
 # scoring and the uno penalty, which a catch pays the general way). A family with any other
@@ -129,11 +131,19 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
     ):
         return None
     general_decision = ruleset.decision
+    options = ruleset.options
+    # A call or a catch of a seat owing none is refused (no penalty), as Official handles them.
+    uno_commands = (
+        cls.handlers.get(CALL_UNO) is Official.on_call_uno
+        and cls.handlers.get(CATCH) is Official.on_catch
+        and not cls.false_uno_penalized
+        and not cls.wrong_catch_penalized
+    )
     after_draw = cls.play_after_draw
     two_skip = cls.reverse_skips_with_two
     challenges = cls.challenge_wild_draw4
     uno_window = cls.uno_window
-    playable_on = _PLAYABLE
+    playable_on = PLAYABLE_BY_TOP  # a colour not in it (KeyError): the general way
 
     def general(state: State, command: Any) -> list[Event]:
         """The general way's decision (or refusal), left in memo."""
@@ -142,18 +152,102 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
         memo[0] = (state, events, len(events), decision.state)
         return events
 
+    def go_out(
+        state: State, command: Any, events: list[Event], seat: Seat, card: Card
+    ) -> list[Event]:
+        """A play of the seat's last card (in hand, with no lane) that matches: `go_out`'s
+        draw for the next seat and `end_hand`'s events, folded one by one as the general way
+        folds them (a hand's end is rare: the fold's own functions, not a restatement)."""
+        discard = state.discard
+        if state.lanes[seat] or not discard:
+            return general(state, command)
+        in_force = state.color
+        if in_force is None:  # a flipped wild's colour not named yet: the general way
+            return general(state, command)
+        try:
+            playable = playable_on[discard[-1]][in_force]
+        except KeyError:
+            return general(state, command)
+        rank = RANK_OF[card]
+        count = 2 if rank == "draw2" else 4 if card == WILD_DRAW4 else 0
+        draw = state.draw
+        if card not in playable or len(draw) < count:
+            return general(state, command)
+        played = _PLAYED[seat].copy()
+        played["card"] = card
+        events.append(played)
+        if count:
+            victim = (seat + state.direction) % state.seats
+            reason = "draw2" if count == 2 else "wild-draw4"
+            cards = draw[-count:][::-1]
+            events.append({"type": CARDS_DRAWN, "seat": victim, "cards": cards, "reason": reason})
+        new = state.fork()
+        for event in events:
+            apply(new, event)
+        for event in hand_events(new, seat, options["scoring"], options["target"]):
+            events.append(event)
+            apply(new, event)
+        memo[0] = (state, events, len(events), new)
+        return events
+
+    def uno_command(state: State, command: Any, seat: Seat, kind: str) -> list[Event]:
+        """An uno call of a seat that owes one, or a catch of a seat that owes one (on_call_uno,
+        on_catch; any seat, at any moment of a hand's play), folded by the fold's own
+        functions."""
+        uncalled = state.uncalled
+        if not uno_commands or seat >= state.seats or seat < 0:
+            return general(state, command)
+        events: list[Event]
+        if kind == CALL_UNO:
+            if len(command) != 2 or seat not in uncalled:
+                return general(state, command)
+            events = [{"type": UNO_CALLED, "seat": seat}]
+        else:
+            penalty = options["uno_penalty"]
+            draw = state.draw
+            try:
+                target = command["target"]
+            except KeyError:
+                return general(state, command)
+            if (
+                len(command) != 3
+                or type(target) is not int
+                or target == seat
+                or target not in uncalled
+                or len(draw) < penalty
+            ):
+                return general(state, command)
+            events = [{"type": UNO_CAUGHT, "seat": seat, "target": target}]
+            if penalty:
+                cards = draw[-penalty:][::-1]
+                events.append(
+                    {"type": CARDS_DRAWN, "seat": target, "cards": cards, "reason": "uno"}
+                )
+        new = state.fork()
+        for event in events:
+            apply(new, event)
+        memo[0] = (state, events, len(events), new)
+        return events
+
     def decide(state: State, command: Any) -> list[Event]:
         """`Variant.decide`: a usual play, draw, pass, accept or challenge in one pass, and
         anything else the general way."""
         pending = state.pending
         if type(command) is not dict or pending is None or state.status != PLAYING:
             return general(state, command)
+        given: dict[str, Any] = command  # a dict's own lookups, compiled
         try:  # a missing field: the general way names it
-            seat = command["seat"]
-            kind = command["type"]
+            given_seat = given["seat"]
+            given_kind = given["type"]
         except KeyError:
             return general(state, command)
-        if type(seat) is not int or seat not in state.to_act:
+        if type(given_seat) is not int or type(given_kind) is not str:
+            return general(state, command)
+        seat: Seat = given_seat  # typed: compiled, native int and str operations below
+        kind: str = given_kind
+        if kind == CATCH or kind == CALL_UNO:
+            return uno_command(state, command, seat, kind)
+        if seat not in state.to_act:
             return general(state, command)
         events: list[Event]
         uncalled = state.uncalled
@@ -168,15 +262,16 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
         if kind == PLAY:
             # A play in a listed shape: type, seat, card, uno, and a colour where the card is
             # black; an uno call only on the play that leaves one card (check_play's checks).
-            size = len(command)
+            size = len(given)
             try:
-                card = command["card"]
-                uno = command["uno"]
-                color = command["color"] if size == 5 else None
+                given_card = given["card"]
+                uno = given["uno"]
+                color = given["color"] if size == 5 else None
             except KeyError:
                 return general(state, command)
-            if type(card) is not str or (size != 4 and (size != 5 or color not in COLORS)):
+            if type(given_card) is not str or (size != 4 and (size != 5 or color not in COLORS)):
                 return general(state, command)
+            card: Card = given_card
             what = pending["type"]
             if what != "play" and (what != "drawn" or card != pending["card"]):
                 return general(state, command)
@@ -187,13 +282,21 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
                 at = hand.index(card)  # where it is, for the play's hand below
             except ValueError:
                 return general(state, command)
-            if (color is None) is (COLOR_OF[card] is None) or not discard:
+            if len(hand) == 1 and size == 4 and type(uno) is bool:
+                # The last card: resolve_play's going out, a black card naming no colour and
+                # an uno call allowed (check_play).
+                return go_out(state, command, events, seat, card)
+            card_color = COLOR_OF[card]
+            if (color is None) is (card_color is None) or not discard:
                 return general(state, command)
             held = len(hand)  # a lane's cards count too: the general way (state.cards_held)
             if state.lanes[seat] or uno is not False and (uno is not True or held != 2) or held < 2:
                 return general(state, command)
+            in_force = state.color
+            if in_force is None:  # a flipped wild's colour not named yet: the general way
+                return general(state, command)
             try:
-                playable = playable_on[discard[-1]][state.color]
+                playable = playable_on[discard[-1]][in_force]
             except KeyError:
                 return general(state, command)
             if card not in playable:
@@ -205,16 +308,17 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
                 return general(state, command)
             played = _PLAYED[seat].copy()
             played["card"] = card
-            played["color"] = color
+            if color is not None:  # the template names none
+                played["color"] = color
             events.append(played)
             hands = hands.copy()  # a method call costs less than a slice object
             hand = hand.copy()
-            del hand[at]
+            hand.pop(at)
             hands[seat] = hand
             new = state.fork()
             new.hands = hands
-            new.discard = [*discard, card]
-            new.color = color or COLOR_OF[card]
+            new.discard = discard + [card]
+            new.color = color or card_color
             if held == 2:  # resolve_play: one card left, an uno call made or owed
                 if uno:
                     events.append({"type": UNO_CALLED, "seat": seat})
@@ -256,7 +360,7 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
                 return events
             else:
                 nxt = (seat + direction) % seats
-        elif len(command) != 2:
+        elif len(given) != 2:
             return general(state, command)
         elif kind == DRAW:
             draw = state.draw
@@ -264,15 +368,18 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
             if pending["type"] != "play" or not draw or not discard:
                 return general(state, command)
             card = draw[-1]
+            in_force = state.color
+            if in_force is None:  # a flipped wild's colour not named yet: the general way
+                return general(state, command)
             try:
-                playable = playable_on[discard[-1]][state.color]
+                playable = playable_on[discard[-1]][in_force]
             except KeyError:
                 return general(state, command)
             took = _DRAWN[seat].copy()
             took["cards"] = [card]
             events.append(took)
             hands = state.hands.copy()
-            hands[seat] = [*hands[seat], card]
+            hands[seat] = hands[seat] + [card]
             called = state.called
             new = state.fork()
             new.hands = hands
@@ -353,3 +460,34 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
         return events
 
     return decide
+
+
+def quick_replay(memo: list[Decided | None]) -> Replay:
+    """`Variant.replay` for a variant whose `decide` leaves what it decided in `memo[0]`: the
+    same fold, compiled with the quick steps (a call of the class's Python method costs about
+    a twentieth of a step)."""
+
+    def replay(events: Iterable[Event], state: State | None = None) -> State:
+        """Fold `events` onto `state` (or from the start); `state` itself is not changed."""
+        last = memo[0]
+        if last is not None and state is last[0] and events is last[1]:
+            known = last[1]
+            if len(known) == last[2]:
+                # `decide` already folded exactly these events into a private copy of exactly
+                # this state (`start`: from the start, state None): hand that copy over (once)
+                # instead of folding them a second time.
+                memo[0] = None
+                return last[3]
+        it = iter(events)
+        if state is None:
+            try:
+                state = initial_state(next(it))
+            except StopIteration:
+                raise ValueError("replay needs the match-started event to begin") from None
+        else:
+            state = state.fork()
+        for event in it:
+            apply(state, event)
+        return state
+
+    return replay

@@ -22,9 +22,14 @@ from engine.commands import _OPTIONAL_FIELDS, FIELDS, IllegalCommand, _check, pa
 from engine.dealing import (
     COMMITMENT_PREFIX,
     COMMITMENT_TAG,
+    below,
     copy_ranks,
     deal_commitment,
+    drawn_anchor,
     reshuffle_order,
+    seeded_bits,
+    seeded_deck,
+    seeded_shuffle,
     shuffle,
 )
 from engine.rules import Official
@@ -47,6 +52,30 @@ def test_the_inlined_shuffle_draws_as_random_shuffle_does() -> None:
             after = random.Random(f"{seed}:deal:{size}")
             after.shuffle(list(range(size)))
             assert rng.random() == after.random()
+
+
+def test_a_seeded_shuffle_draws_as_random_shuffle_does() -> None:
+    for seed in [*range(300), "", "é:deal:1", "x" * 300]:
+        for size in (0, 1, 2, 3, 54, 108, 200, 216, 300, 1000):
+            expected, got = list(range(size)), list(range(size))
+            random.Random(f"{seed}:deal:{size}").shuffle(expected)
+            seeded_shuffle(f"{seed}:deal:{size}", got)
+            assert got == expected
+    deck = list(DECK)
+    random.Random("7:deal:2").shuffle(deck)
+    assert seeded_deck("7", 2) == deck
+
+
+def test_seeded_bits_are_random_seeded_from_the_text() -> None:
+    for seed in [*range(200), "", "é", "x" * 300]:
+        bits, rng = seeded_bits(f"{seed}:dealer"), random.Random(f"{seed}:dealer")
+        assert [bits(k) for k in (1, 5, 32, 7, 64, 100)] == [
+            rng.getrandbits(k) for k in (1, 5, 32, 7, 64, 100)
+        ]
+        for seats in range(1, 12):
+            expected = random.Random(f"{seed}:first").randrange(seats)
+            assert drawn_anchor(str(seed), "first", seats) == expected
+            assert below(seeded_bits(f"{seed}:first"), seats) == expected
 
 
 def test_a_reshuffle_orders_the_pile_by_copy_ranks() -> None:
@@ -83,6 +112,12 @@ def test_the_commitment_is_the_json_of_the_plain_form(
     seed: object, hand: object, deck: object
 ) -> None:
     assert deal_commitment(seed, hand, deck) == plain_commitment(seed, hand, deck)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", ["7", 'a "quoted" \\ seed é', "\u2028\x00😀", ""])
+def test_a_deals_commitment_of_its_own_deck_is_the_json_of_the_plain_form(seed: str) -> None:
+    for hand, deck in [(1, list(DECK)), (3, list(reversed(DECK)))]:
+        assert deal_commitment(seed, hand, deck, codes=True) == plain_commitment(seed, hand, deck)
 
 
 def test_the_playable_table_answers_as_matches_does() -> None:
@@ -149,3 +184,18 @@ def test_event_views_first_lookup_names_every_kind_the_view_may_change() -> None
     assert tested == views._SEEN_OTHERWISE
     played = {"type": "card-played", "seat": 0, "card": "red-5"}
     assert views.event_view(Official({}), played, 1) is played
+
+
+def test_a_new_state_is_the_dataclass_made_from_its_seats_and_seed() -> None:
+    from dataclasses import fields
+
+    from engine.state import State, new_state
+
+    for seats, seed in [(2, "x"), (10, ""), (3, "seed:1")]:
+        made, expected = new_state(seats, seed), State(seats=seats, seed=seed)
+        assert made == expected and repr(made) == repr(expected)
+        other = new_state(seats, seed)
+        for f in fields(State):  # every list and dict its own, as the dataclass's factories
+            value = getattr(made, f.name)
+            if isinstance(value, (list, dict)):
+                assert value is not getattr(other, f.name), f.name

@@ -22,9 +22,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import IllegalCommand, State, Variant
-from engine.cards import DECK
+from engine.cards import COLORS, DECK
 from engine.rules.official import Official
 from engine.rules.quick import quick_decide
+from tests.engine.decks import stacked
 from tests.engine.junk import bad_commands
 
 SPECS: dict[str, tuple[dict[str, Any], int]] = {
@@ -38,6 +39,7 @@ SPECS: dict[str, tuple[dict[str, Any], int]] = {
     "precognitive-official-3": ({"rules": "official", "precognitive": {"lane": 2}}, 3),
 }
 CARDS = sorted(set(DECK))
+DRAW_PASS = ("draw", "pass")
 
 
 def general(variant: Variant, state: State, command: Any) -> tuple[Any, ...]:
@@ -253,3 +255,45 @@ def test_the_general_ways_shortcuts_answer_as_the_long_way(name: str) -> None:
                     slow = ruleset.decision(state, command)
                     assert fast.events == slow.events
                     assert fast.state == slow.state
+
+
+@pytest.mark.parametrize("name", ["official-2", "official-3", "official-5"])
+def test_the_quick_listing_lists_as_the_general_way(name: str) -> None:
+    spec, seats = SPECS[name]
+    variant = Variant.from_spec(spec)
+    assert variant.quick_listing is not None and variant.legal_commands is variant.quick_listing
+    kinds = set()
+    for seed in range(3):
+        for state in states(spec, seats, seed):
+            for seat in [None, *range(seats), seats, -1, True, "0"]:
+                listed = variant.legal_commands(state, seat)
+                expected = variant.ruleset.legal_commands(state, seat)
+                # the same commands, their keys in the same order, each a dict of its own
+                assert [list(c.items()) for c in listed] == [list(c.items()) for c in expected]
+                assert len({id(c) for c in listed + expected}) == 2 * len(listed)
+                if state.pending is not None:
+                    kinds.add((state.pending["type"], bool(state.uncalled)))
+    assert {("play", False), ("play", True), ("drawn", False), ("challenge", False)} <= kinds
+
+
+@pytest.mark.parametrize("last", ["red-7", "red-draw2", "wild", "wild-draw4"])
+@pytest.mark.parametrize("name", ["official-2", "official-3"])
+def test_a_play_that_goes_out_answers_as_the_general_way(name: str, last: str) -> None:
+    spec, seats = SPECS[name]
+    variant = Variant.from_spec({**spec, "options": {**spec["options"], "hand_size": 2}})
+    hands = [["blue-3", "green-4"]] * seats
+    hands[1] = ["red-1", last]
+    state = variant.replay(variant.start(seats, deck=stacked(hands, "red-5", first=1), dealer=0))
+    play = {"type": "play", "seat": 1, "card": "red-1", "uno": False}
+    state = variant.replay(variant.decide(state, play), state)  # one card left, uno owed
+    while state.to_act != (1,):  # the others draw (and pass)
+        seat = state.to_act[0]
+        (command,) = [c for c in variant.legal_commands(state, seat) if c["type"] in DRAW_PASS]
+        state = variant.replay(variant.decide(state, command), state)
+    assert state.hands[1] == [last] and state.status == "playing"
+    for uno in (False, True):
+        command = {"type": "play", "seat": 1, "card": last, "uno": uno}
+        assert check_command(variant, state, command)  # answered quickly, as the general way
+        assert variant.decide(state, command)[-1]["type"] == "match-ended" or seats == 3
+        for color in COLORS:  # a colour named: the general way (refused for a coloured card)
+            assert not check_command(variant, state, {**command, "color": color})
