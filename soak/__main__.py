@@ -74,6 +74,30 @@ def arguments(argv: list[str] | None) -> harness.Options:
 KEEP = False
 
 
+def migrate_as_owner() -> None:
+    """`migrate` as the owner role, naming the app role: after it, games/roles.py grants that
+    role what the service needs on every table and no more. In this process, whose Django is set
+    up already (a `manage.py migrate` child would import it all again), on a connection of the
+    owner's, closed after; without the system checks (the soak tests none of them, and
+    tests/test_deploy_settings.py runs `check --deploy` on these settings)."""
+    from django.conf import settings
+    from django.core.management import call_command
+
+    database = connections["default"]
+    saved = database.settings_dict["USER"], database.settings_dict["PASSWORD"]
+    saved_role = settings.DATABASE_APP_ROLE
+    database.close()
+    database.settings_dict["USER"] = infra.OWNER_ROLE
+    database.settings_dict["PASSWORD"] = PLAN.passwords[infra.OWNER_ROLE]
+    settings.DATABASE_APP_ROLE = infra.APP_ROLE
+    try:
+        call_command("migrate", interactive=False, verbosity=0, skip_checks=True)
+    finally:
+        database.close()
+        database.settings_dict["USER"], database.settings_dict["PASSWORD"] = saved
+        settings.DATABASE_APP_ROLE = saved_role
+
+
 def main(argv: list[str] | None = None) -> int:
     options = arguments(argv)
     if PLAN.pg_bin is None:
@@ -97,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         cluster.start()
         cluster.create()
         redis.start()
-        cluster.migrate(env)
+        migrate_as_owner()
         infra.collect_static(env)
         print(f"soak: migrated at {time.monotonic() - started:.0f} s", flush=True)
         soak.workers = [

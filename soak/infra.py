@@ -138,7 +138,8 @@ class Cluster:
 
     def create(self) -> None:
         """The roles and the database, owned by the owner role. The app role may log in and
-        nothing more; what it may do to the tables, the migrations grant (DATABASE_APP_ROLE)."""
+        nothing more; what it may do to the tables, the migrations grant (DATABASE_APP_ROLE;
+        soak/__main__.py migrates as the owner)."""
         with self.admin() as admin:
             admin.execute(
                 sql.SQL(
@@ -155,19 +156,6 @@ class Cluster:
                     sql.Identifier(DATABASE), sql.Identifier(OWNER_ROLE)
                 )
             )
-
-    def migrate(self, env: dict[str, str]) -> None:
-        """`manage.py migrate` as the owner, naming the app role: after it, games/roles.py grants
-        that role what the service needs on every table and no more. Without the system checks
-        (`--skip-checks`): the soak tests none of them, and tests/test_deploy_settings.py runs
-        `check --deploy` on these settings."""
-        env = {**env, "DATABASE_URL": self.url(OWNER_ROLE), "DATABASE_APP_ROLE": APP_ROLE}
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0", "--skip-checks"],
-            cwd=ROOT,
-            env=env,
-            check=True,
-        )
 
     def cut(self) -> int:
         """The lighter PostgreSQL fault: refuse new connections to the soak's database and

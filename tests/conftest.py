@@ -223,6 +223,15 @@ def _positions_as_in_a_fresh_log(request: pytest.FixtureRequest) -> Iterator[Non
         yield
         return
     request.getfixturevalue("_django_db_helper")
+    ids_as_in_a_fresh_log()
+    yield
+
+
+def ids_as_in_a_fresh_log() -> None:
+    """Global positions, game ids and bot ids from just after the rows there are (PostgreSQL);
+    also for a class-scoped fixture's rows, so that they do not depend on the tests before."""
+    if connection.vendor != "postgresql":
+        return
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT setval('games_gameevent_position', coalesce(max(global_position), 0) + 1, "
@@ -234,7 +243,6 @@ def _positions_as_in_a_fresh_log(request: pytest.FixtureRequest) -> Iterator[Non
                 f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
                 f"coalesce(max(id), 0) + 1, false) FROM {table}"
             )
-    yield
 
 
 @pytest.fixture(autouse=True)

@@ -65,13 +65,17 @@ def test_the_training_environment_runs_its_compiled_modules_with_the_engine():
         assert {"engine.env_core", "engine.env_spaces"} <= set(manifest["modules"])
 
 
-def test_the_pure_engine_plays_the_pinned_streams_and_the_quick_steps_checks():
-    """The pure-Python engine, forced while the compiled one may be built beside it, plays the
-    pinned streams byte for byte, passes the quick steps' and fast paths' checks, and gives the
-    training environment's pinned observations (where pettingzoo is installed; else those
-    tests skip themselves)."""
+# The training environment's whole-match tests under the pure engine: in the suite for the plain
+# official family and a precognitive one (the lanes' precommits), every family in the slow run.
+# The rest of PURE_SET (the pinned streams and observations, the quick steps, the fast paths,
+# bad input, imitation) runs whole in both.
+ENV_MATCHES = "masked_agents or kept_in_place or pettingzoos_api"
+ENV_FAMILIES_IN_SUITE = "official or blind"
+
+
+def run_pure(*selection: str) -> None:
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", *PURE_SET],
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", *selection],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -79,6 +83,14 @@ def test_the_pure_engine_plays_the_pinned_streams_and_the_quick_steps_checks():
         env={**os.environ, "UNO_ENGINE_PURE": "1"},
     )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+
+
+def test_the_pure_engine_plays_the_pinned_streams_and_the_quick_steps_checks():
+    """The pure-Python engine, forced while the compiled one may be built beside it, plays the
+    pinned streams byte for byte, passes the quick steps' and fast paths' checks, and gives the
+    training environment's pinned observations (where pettingzoo is installed; else those
+    tests skip themselves)."""
+    run_pure(*PURE_SET, "-k", f"not ({ENV_MATCHES}) or {ENV_FAMILIES_IN_SUITE}")
     probe = subprocess.run(
         [
             sys.executable,
@@ -141,3 +153,9 @@ def test_the_compiled_state_forks_and_copies_every_field():
         assert getattr(fork, name) is value, name
         assert getattr(copy, name) == value, name
     assert copy.hands is not state.hands and copy.hands[0] is not state.hands[0]
+
+
+@pytest.mark.slow
+def test_the_pure_engine_plays_the_environments_matches_of_every_family():
+    """The environment's whole-match tests the suite's pure run leaves out (the other families)."""
+    run_pure("tests/engine/test_env.py", "-k", f"({ENV_MATCHES}) and not ({ENV_FAMILIES_IN_SUITE})")

@@ -16,6 +16,7 @@ from engine import MATCH_OVER
 from games import archive, projections, rebuilds, store, tasks
 from games.models import Game, GameEvent, ProjectionCheckpoint, RebuildPartition, RebuildRun
 from league.ladders import ladder_matchmaking
+from tests.conftest import ids_as_in_a_fresh_log
 from tests.games.conftest import needs_postgresql
 from tests.games.factories import make_game, play_to_end, play_turn
 from tests.games.workers import Worker, sending_to, wait_for
@@ -66,84 +67,108 @@ def played_then_caught_up(finished: int) -> Game:
     return game
 
 
-def test_a_partitioned_rebuild_in_process_gives_the_catch_ups_read_models(eager_tasks):
-    played_then_caught_up(3)
-    caught_up = every_read_model()
-    assert caught_up["game-summaries:GameSummary"] and caught_up["game-results:MatchResult"]
-
-    run = tasks.start_rebuild(partitions=3)
-
-    assert every_read_model() == caught_up
-    found = rebuilds.progress(run.pk)
-    assert (found.state, found.percent) == ("done", 100)
-    by_stream = [part for part in found.partitions if part.projection == "game-summaries"]
-    assert len(by_stream) == 3 and all(part.done for part in found.partitions)
-    # Each projection's checkpoint is the head the run captured, and the catch-up owns it again.
-    assert set(ProjectionCheckpoint.objects.values_list("position", "rebuilding")) == {
-        (run.head, None)
-    }
+@pytest.fixture(scope="class")
+def one_log(class_transaction: None) -> Game:
+    """Four short matches played to the end and one left open mid-hand (returned), caught up:
+    made once for the class's tests, each of which runs in a savepoint of the class's
+    transaction (its rebuilds, archives and moves are undone after it)."""
+    ids_as_in_a_fresh_log()
+    return played_then_caught_up(4)
 
 
-def test_a_partitioned_rebuild_reads_archived_streams_as_live_ones(eager_tasks):
-    played_then_caught_up(4)
-    caught_up = every_read_model()
-    over = list(Game.objects.filter(status=MATCH_OVER).order_by("pk"))
-    # Every other finished game archived (games/archive.py): its events leave the live table.
-    assert all(archive.archive_game(game.pk) for game in over[::2])
-    assert not GameEvent.objects.filter(game_id=over[0].pk).exists()
+class TestOnePlayedLog:
+    """Rebuilds of one log: in-process, over archived streams, resumed, failed; its game ranges."""
 
-    tasks.start_rebuild(partitions=2)
+    def test_a_partitioned_rebuild_in_process_gives_the_catch_ups_read_models(
+        self, one_log, eager_tasks
+    ):
+        caught_up = every_read_model()
+        assert caught_up["game-summaries:GameSummary"] and caught_up["game-results:MatchResult"]
 
-    assert every_read_model() == caught_up
+        run = tasks.start_rebuild(partitions=3)
 
+        assert every_read_model() == caught_up
+        found = rebuilds.progress(run.pk)
+        assert (found.state, found.percent) == ("done", 100)
+        by_stream = [part for part in found.partitions if part.projection == "game-summaries"]
+        assert len(by_stream) == 3 and all(part.done for part in found.partitions)
+        # Each projection's checkpoint is the head the run captured, and the catch-up owns it
+        # again.
+        assert set(ProjectionCheckpoint.objects.values_list("position", "rebuilding")) == {
+            (run.head, None)
+        }
 
-def test_the_game_ranges_cover_every_game_once_with_about_as_many_events_each():
-    played(3)
-    ranges = rebuilds.game_ranges(2)
-    games = list(Game.objects.order_by("pk").values_list("pk", "version"))
-    assert ranges[0][0] == 0 and ranges[-1][1] == games[-1][0]
-    assert [low for low, _, _ in ranges[1:]] == [high for _, high, _ in ranges[:-1]]
-    assert sum(events for _, _, events in ranges) == sum(version for _, version in games)
-    assert all(events > 0 for _, _, events in ranges)
+    def test_a_partitioned_rebuild_reads_archived_streams_as_live_ones(self, one_log, eager_tasks):
+        caught_up = every_read_model()
+        over = list(Game.objects.filter(status=MATCH_OVER).order_by("pk"))
+        # Every other finished game archived (games/archive.py): its events leave the live table.
+        assert all(archive.archive_game(game.pk) for game in over[::2])
+        assert not GameEvent.objects.filter(game_id=over[0].pk).exists()
 
+        tasks.start_rebuild(partitions=2)
 
-def test_a_rebuild_resumes_a_partition_left_mid_way_and_the_catch_up_applies_the_rest(
-    eager_tasks,
-):
-    open_game = played(4)
-    names = ["activity", "game-results", "game-summaries"]
-    run = rebuilds.start(names, partitions=2)
-    # One batch (one game) of the range with most games folded, then its worker stopped.
-    part = max(
-        RebuildPartition.objects.filter(run=run, projection="game-summaries"),
-        key=lambda part: Game.objects.filter(pk__gt=part.low, pk__lte=part.high).count(),
-    )
-    assert not rebuilds.fold_partition(part.pk, max_batches=1, batch_events=1)
-    part.refresh_from_db()
-    assert part.low < part.checkpoint < part.high and not part.done
-    assert 0 < rebuilds.progress(run.pk).percent < 100
-    # A second rebuild of the same projection is refused while this one is not done.
-    with pytest.raises(projections.Rebuilding, match="game-summaries"):
-        rebuilds.start(["game-summaries"])
-    # Events appended meanwhile: the catch-up leaves the projections being rebuilt alone.
-    rng = random.Random(7)
-    for _ in range(4):
-        play_turn(open_game.pk, rng)
-    assert projections.run("game-summaries") == 0
-    assert ProjectionCheckpoint.objects.get(name="game-summaries").rebuilding_id == run.pk
+        assert every_read_model() == caught_up
 
-    tasks.resume_rebuild()
-    run.refresh_from_db()
-    assert run.state == RebuildRun.State.DONE
-    assert ProjectionCheckpoint.objects.get(name="game-summaries").position == run.head
-    catch_up()
-    resumed = every_read_model()
-    # The same log folded from 0 in one transaction, the old way.
-    for name in names:
-        projections.rebuild(name)
-    assert every_read_model() == resumed
-    with pytest.raises(rebuilds.NoRebuild):
-        rebuilds.resume()
+    def test_the_game_ranges_cover_every_game_once_with_about_as_many_events_each(self, one_log):
+        ranges = rebuilds.game_ranges(2)
+        games = list(Game.objects.order_by("pk").values_list("pk", "version"))
+        assert ranges[0][0] == 0 and ranges[-1][1] == games[-1][0]
+        assert [low for low, _, _ in ranges[1:]] == [high for _, high, _ in ranges[:-1]]
+        assert sum(events for _, _, events in ranges) == sum(version for _, version in games)
+        assert all(events > 0 for _, _, events in ranges)
+
+    def test_a_rebuild_resumes_a_partition_left_mid_way_and_the_catch_up_applies_the_rest(
+        self, one_log, eager_tasks
+    ):
+        open_game = one_log
+        names = ["activity", "game-results", "game-summaries"]
+        run = rebuilds.start(names, partitions=2)
+        # One batch (one game) of the range with most games folded, then its worker stopped.
+        part = max(
+            RebuildPartition.objects.filter(run=run, projection="game-summaries"),
+            key=lambda part: Game.objects.filter(pk__gt=part.low, pk__lte=part.high).count(),
+        )
+        assert not rebuilds.fold_partition(part.pk, max_batches=1, batch_events=1)
+        part.refresh_from_db()
+        assert part.low < part.checkpoint < part.high and not part.done
+        assert 0 < rebuilds.progress(run.pk).percent < 100
+        # A second rebuild of the same projection is refused while this one is not done.
+        with pytest.raises(projections.Rebuilding, match="game-summaries"):
+            rebuilds.start(["game-summaries"])
+        # Events appended meanwhile: the catch-up leaves the projections being rebuilt alone.
+        rng = random.Random(7)
+        for _ in range(4):
+            play_turn(open_game.pk, rng)
+        assert projections.run("game-summaries") == 0
+        assert ProjectionCheckpoint.objects.get(name="game-summaries").rebuilding_id == run.pk
+
+        tasks.resume_rebuild()
+        run.refresh_from_db()
+        assert run.state == RebuildRun.State.DONE
+        assert ProjectionCheckpoint.objects.get(name="game-summaries").position == run.head
+        catch_up()
+        resumed = every_read_model()
+        # The same log folded from 0 in one transaction, the old way.
+        for name in names:
+            projections.rebuild(name)
+        assert every_read_model() == resumed
+        with pytest.raises(rebuilds.NoRebuild):
+            rebuilds.resume()
+
+    def test_a_failed_partition_fails_the_run_with_its_error_and_a_resume_finishes_it(
+        self, one_log, eager_tasks, flaky
+    ):
+        with pytest.raises(RuntimeError, match="cannot fold game"):
+            tasks.start_rebuild([flaky.name], partitions=2)
+
+        found = rebuilds.progress(RebuildRun.objects.get().pk)
+        assert found.state == "failed" and "cannot fold game" in found.error
+        assert any("RuntimeError: cannot fold game" in part.error for part in found.partitions)
+        assert projections.run(flaky.name) == 0  # still held by the run
+        flaky.failing = False
+        tasks.resume_rebuild()
+        assert rebuilds.progress(found.run_id).state == "done"
+        assert sorted(flaky.seen) == sorted(Game.objects.values_list("pk", flat=True))
 
 
 @pytest.fixture
@@ -194,24 +219,6 @@ def flaky():
     projections.register(Flaky)
     yield Flaky
     del projections.PROJECTIONS[Flaky.name]
-
-
-def test_a_failed_partition_fails_the_run_with_its_error_and_a_resume_finishes_it(
-    eager_tasks, flaky
-):
-    played(1)
-
-    with pytest.raises(RuntimeError, match="cannot fold game"):
-        tasks.start_rebuild([flaky.name], partitions=2)
-
-    found = rebuilds.progress(RebuildRun.objects.get().pk)
-    assert found.state == "failed" and "cannot fold game" in found.error
-    assert any("RuntimeError: cannot fold game" in part.error for part in found.partitions)
-    assert projections.run(flaky.name) == 0  # still held by the run
-    flaky.failing = False
-    tasks.resume_rebuild()
-    assert rebuilds.progress(found.run_id).state == "done"
-    assert sorted(flaky.seen) == sorted(Game.objects.values_list("pk", flat=True))
 
 
 def rows_folded(projection: type[projections.Projection], records: list[Any]) -> list[Any]:
