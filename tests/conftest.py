@@ -4,6 +4,7 @@ append-only event log."""
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -250,6 +251,15 @@ def _empty_cache() -> Iterator[None]:
     """A fresh cache per test: API rate limits (api/owners.py) count in it."""
     cache.clear()
     yield
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Leave what collection made (the project, its packages, Django, the test items: about
+    170,000 objects) out of the garbage collector's later passes: each full collection walked
+    them all again while the tests added their own (2.4 -> 1.3 s of tests/league and tests/staff's
+    28 s spent in collections). gc.freeze, as a forking server does before its workers."""
+    gc.collect()
+    gc.freeze()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
