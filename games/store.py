@@ -496,7 +496,7 @@ def load(
         cursor.execute(sql + " ORDER BY version", params)
         rows = cursor.fetchall()
     if not rows or rows[0][4] is None:
-        return [_event(kind, schema, json.loads(data)) for kind, schema, data, _, _ in rows]
+        return [_event(kind, schema, _loads(data)) for kind, schema, data, _, _ in rows]
     wanted = None if types is None else set(types)
     archived = [
         _event(row.type, row.schema_version, row.data)
@@ -504,7 +504,7 @@ def load(
         if after < row.version <= bound and (wanted is None or row.type in wanted)
     ]
     return archived + [
-        _event(kind, schema, json.loads(data)) for kind, schema, data, _, _ in rows[1:]
+        _event(kind, schema, _loads(data)) for kind, schema, data, _, _ in rows[1:]
     ]
 
 
@@ -574,7 +574,7 @@ def tail(
     if rows and rows[0][0] == 0:
         return _tail_of(stream_events(game_id), after=after, bound=bound, marks=marks)
     return [
-        (version, _event(kind, schema, json.loads(data))) for version, kind, schema, data in rows
+        (version, _event(kind, schema, _loads(data))) for version, kind, schema, data in rows
     ]
 
 
