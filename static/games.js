@@ -123,7 +123,7 @@
     var same = Array.prototype.find.call(controls, function (el) { return nameOf(el) === name; });
     var next = same ||
       board.querySelector(".hand__card--live :is(.card-button, summary)") ||
-      board.querySelector(".dock :is(button, summary, select)") ||
+      board.querySelector(".dock :is(button, summary, select):not([hidden])") ||
       board.querySelector(".hand") ||
       board.querySelector(".status");
     next.focus({ preventScroll: true });
