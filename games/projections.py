@@ -160,11 +160,36 @@ def run(name: str, *, batch_size: int = BATCH_SIZE) -> int:
     """
     projection = find(name)
     found, _ = ProjectionCheckpoint.objects.get_or_create(name=name)
+    return _run(projection, found.position, store.head(), batch_size)
+
+
+def run_all(*, batch_size: int = BATCH_SIZE) -> int:
+    """`run` every projection up to one head; return the positions their checkpoints moved.
+
+    One read of the head and of the checkpoints for them all, the ones already there skipped,
+    and each batch's events read from the log once for every projection that folds the same
+    positions (they move together after each append), each given its own types of them.
+    """
     target = store.head()
+    positions = dict(ProjectionCheckpoint.objects.values_list("name", "position"))
+    token = _log_reads.set(_LogReads())
+    moved = 0
+    try:
+        for name, projection in PROJECTIONS.items():
+            if name not in positions:
+                ProjectionCheckpoint.objects.get_or_create(name=name)
+            moved += _run(projection, positions.get(name, 0), target, batch_size)
+    finally:
+        _log_reads.reset(token)
+    return moved
+
+
+def _run(projection: type[Projection], position: int, target: int, batch_size: int) -> int:
+    name = projection.name
     # A checkpoint never moves back while nothing rebuilds it (a rebuild run's start sets it to
     # 0 as it takes it, and its end to a later head): at the target already, the locked read
     # below would find nothing to fold either.
-    if found.position >= target:
+    if position >= target:
         return 0
     moved = 0
     while True:
@@ -217,7 +242,12 @@ def _advance(
     upto = min(target, start + batch_size)
     if upto <= start:
         return 0
-    records = store.read_all(after=start, upto=upto, types=projection.log_types())
+    reads = _log_reads.get()
+    types = projection.log_types()
+    if reads is None:
+        records = store.read_all(after=start, upto=upto, types=types)
+    else:
+        records = reads.records(start, upto, types)
     fold(projection, records, start, upto)
     checkpoint.position = upto
     checkpoint.save(update_fields=["position", "updated_at"])
@@ -496,6 +526,31 @@ class _OutcomeReads:
 # match end): a context variable, so that every caller of match_outcome in the fold, however
 # deep (tournaments/results.py), shares them.
 _outcome_reads: ContextVar[_OutcomeReads | None] = ContextVar("outcome_reads", default=None)
+
+
+class _LogReads:
+    """The log's events of the ranges the projections of `run_all` folded (the last few), of
+    every type, kept for the next projections that fold the same range: a range at or below the
+    head holds committed events only, the same for every reader. Each projection is given its
+    own types of them, in order (the records are shared: read them, never change them)."""
+
+    KEPT = 3
+
+    def __init__(self) -> None:
+        self.found: dict[tuple[int, int], list[Record]] = {}
+
+    def records(self, after: int, upto: int, types: frozenset[str] | None) -> list[Record]:
+        found = self.found.get((after, upto))
+        if found is None:
+            found = self.found[after, upto] = store.read_all(after=after, upto=upto)
+            if len(self.found) > self.KEPT:
+                del self.found[next(iter(self.found))]
+        if types is None:
+            return list(found)
+        return [record for record in found if record.type in types]
+
+
+_log_reads: ContextVar[_LogReads | None] = ContextVar("log_reads", default=None)
 
 
 def outcome_events(record: Record) -> list[Event]:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import random
+import re
 import threading
 import time
 from collections import defaultdict
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from bots.simulation import play_match
 from bots.strategies import find_strategy
@@ -133,6 +136,36 @@ def test_batches_of_one_event_fold_to_the_same_read_models():
         projections.rebuild(name, batch_size=1)
 
     assert without_ids(read_models()) == folded
+
+
+def test_run_all_reads_each_range_of_the_log_once_and_folds_what_each_run_would():
+    game = make_game(seed=4)
+    rng = random.Random(4)
+    for _ in range(3):
+        play_turn(game.pk, rng)
+    # game-results ahead of the others: its range is read on its own.
+    projections.run("game-results")
+    play_to_end(game.pk, seed=4)
+
+    with CaptureQueriesContext(connection) as queries:
+        moved = projections.run_all()
+    log_reads = [
+        q["sql"]
+        for q in queries
+        if '"games_gameevent"."data"' in q["sql"] and "global_pos" in q["sql"]
+    ]
+    folded = without_ids(read_models())
+    for name in GAME_PROJECTIONS:
+        projections.rebuild(name)
+
+    assert len(log_reads) == 2, [re.findall(r"> (\d+) AND .*<= (\d+)", sql) for sql in log_reads]
+    assert without_ids(read_models()) == folded
+    head = store.head()
+    assert moved > 0
+    assert {row.name: row.position for row in ProjectionCheckpoint.objects.all()} == {
+        name: head for name in projections.PROJECTIONS
+    }
+    assert projections.run_all() == 0
 
 
 def test_each_event_is_applied_once_however_often_the_runner_runs(recorder):
