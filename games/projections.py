@@ -52,7 +52,9 @@ class Projection:
     """A fold of the log into read models; a fresh instance folds each batch.
 
     `begin(records)` loads the rows the batch will touch, the handlers change them in memory,
-    `finish()` writes them: a few queries per batch instead of a few per event.
+    `finish()` writes them: a few queries per batch instead of a few per event. A projection
+    with handlers and not `every_event` is not called at all for a batch with none of its
+    types (its read models depend on those events alone).
     """
 
     name: ClassVar[str]
@@ -259,6 +261,10 @@ def fold(projection: type[Projection], records: list[Record], after: int, upto: 
     the projection's read models: a fresh instance, begin, the handlers, finish. When the
     projection folds match ends, the streams' events their outcomes need are read first, for
     every match of the batch in one query (`outcome_events`)."""
+    if not records and projection.handlers and not projection.every_event:
+        # None of the types it handles: its read models are what they were (a catch-up after a
+        # move, most batches, skips the queries of its begin and finish).
+        return
     folding = projection()
     folding.after, folding.upto = after, upto
     ends = [record.game_id for record in records if record.type == MATCH_ENDED]

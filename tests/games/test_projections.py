@@ -168,6 +168,37 @@ def test_run_all_reads_each_range_of_the_log_once_and_folds_what_each_run_would(
     assert projections.run_all() == 0
 
 
+def test_a_batch_without_a_type_a_projection_handles_moves_its_checkpoint_and_folds_nothing():
+    folded: list[list[int]] = []
+
+    class HandEnds(Projection):
+        name = "test-hand-ends"
+        tables = ()
+
+        def begin(self, records: list[Record]) -> None:
+            folded.append([record.position for record in records])
+
+        def hand_ended(self, record: Record) -> None:
+            pass
+
+        handlers = {"hand-ended": hand_ended}
+
+    projections.register(HandEnds)
+    try:
+        game = make_game(seed=4)
+        play_turn(game.pk, random.Random(4))  # a move: no hand ends
+        moved = projections.run(HandEnds.name)
+        play_to_end(game.pk, seed=4)
+        projections.run(HandEnds.name)
+    finally:
+        del projections.PROJECTIONS[HandEnds.name]
+
+    assert moved > 0
+    ends = GameEvent.objects.filter(type="hand-ended").values_list("global_position", flat=True)
+    assert folded == [sorted(ends)]
+    assert ProjectionCheckpoint.objects.get(name=HandEnds.name).position == store.head()
+
+
 def test_each_event_is_applied_once_however_often_the_runner_runs(recorder):
     game = make_game()
     projections.run(recorder.name)
