@@ -21,6 +21,7 @@ import orjson
 from django.db import connection, models, transaction
 from django.db.models import Count, Q, QuerySet
 from django.db.models.functions import TruncMinute
+from django.utils import timezone
 
 from engine import HAND_OVER, MATCH_OVER, PLAYING
 from engine.events import (
@@ -195,6 +196,13 @@ def _run(projection: type[Projection], position: int, target: int, batch_size: i
         return 0
     moved = 0
     while True:
+        passed = _pass_over_nothing(projection, position, target, batch_size)
+        if passed:
+            moved += passed
+            position += passed
+            if position >= target:
+                return moved
+            continue
         with transaction.atomic():
             checkpoint = ProjectionCheckpoint.objects.select_for_update().get(name=name)
             if checkpoint.rebuilding_id is not None:
@@ -204,6 +212,25 @@ def _run(projection: type[Projection], position: int, target: int, batch_size: i
         moved += step
         if not step or checkpoint.position >= target:
             return moved
+        position = checkpoint.position
+
+
+def _pass_over_nothing(
+    projection: type[Projection], position: int, target: int, batch_size: int
+) -> int:
+    """In `run_all`, when the batch after `position` holds none of the projection's types (its
+    fold would be skipped), move the checkpoint over it in one statement, if it is still at
+    `position` and no rebuild holds it: the positions moved, or 0 (then the locked run)."""
+    reads = _log_reads.get()
+    if reads is None or not projection.handlers or projection.every_event:
+        return 0
+    upto = min(target, position + batch_size)
+    if upto <= position or reads.records(position, upto, projection.log_types()):
+        return 0
+    moved = ProjectionCheckpoint.objects.filter(
+        name=projection.name, position=position, rebuilding__isnull=True
+    ).update(position=upto, updated_at=timezone.now())
+    return upto - position if moved else 0
 
 
 # Told (positions folded, positions to fold) after each batch of a rebuild.

@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from bots.simulation import play_match
 from bots.strategies import find_strategy
 from engine import Variant
-from games import projections, store
+from games import projections, rebuilds, store
 from games.models import (
     Game,
     GameEvent,
@@ -188,15 +188,34 @@ def test_a_batch_without_a_type_a_projection_handles_moves_its_checkpoint_and_fo
         game = make_game(seed=4)
         play_turn(game.pk, random.Random(4))  # a move: no hand ends
         moved = projections.run(HandEnds.name)
+        play_turn(game.pk, random.Random(5))
+        projections.run_all()  # passes over the move in one statement
+        after_moves = ProjectionCheckpoint.objects.get(name=HandEnds.name).position
+        head_after_moves = store.head()
         play_to_end(game.pk, seed=4)
-        projections.run(HandEnds.name)
+        projections.run_all()
     finally:
         del projections.PROJECTIONS[HandEnds.name]
 
     assert moved > 0
+    assert after_moves == head_after_moves
     ends = GameEvent.objects.filter(type="hand-ended").values_list("global_position", flat=True)
     assert folded == [sorted(ends)]
     assert ProjectionCheckpoint.objects.get(name=HandEnds.name).position == store.head()
+
+
+def test_run_all_leaves_a_projection_being_rebuilt_where_its_rebuild_put_it():
+    game = make_game(seed=4)
+    projections.run_all()
+    run = rebuilds.start(["game-results"])
+    taken = ProjectionCheckpoint.objects.get(name="game-results")
+    play_turn(game.pk, random.Random(4))  # no hand ends: a batch game-results would pass over
+
+    projections.run_all()
+
+    assert ProjectionCheckpoint.objects.get(name="game-results").position == taken.position
+    assert ProjectionCheckpoint.objects.get(name="game-results").rebuilding_id == run.pk
+    assert ProjectionCheckpoint.objects.get(name="game-summaries").position == store.head()
 
 
 def test_each_event_is_applied_once_however_often_the_runner_runs(recorder):
