@@ -21,6 +21,7 @@ import orjson
 from django.db import connection, models, transaction
 from django.db.models import Count, Q, QuerySet
 from django.db.models.functions import TruncMinute
+from django.utils import timezone
 
 from engine import HAND_OVER, MATCH_OVER, PLAYING
 from engine.events import (
@@ -52,7 +53,9 @@ class Projection:
     """A fold of the log into read models; a fresh instance folds each batch.
 
     `begin(records)` loads the rows the batch will touch, the handlers change them in memory,
-    `finish()` writes them: a few queries per batch instead of a few per event.
+    `finish()` writes them: a few queries per batch instead of a few per event. A projection
+    with handlers and not `every_event` is not called at all for a batch with none of its
+    types (its read models depend on those events alone).
     """
 
     name: ClassVar[str]
@@ -160,14 +163,46 @@ def run(name: str, *, batch_size: int = BATCH_SIZE) -> int:
     """
     projection = find(name)
     found, _ = ProjectionCheckpoint.objects.get_or_create(name=name)
+    return _run(projection, found.position, store.head(), batch_size)
+
+
+def run_all(*, batch_size: int = BATCH_SIZE) -> int:
+    """`run` every projection up to one head; return the positions their checkpoints moved.
+
+    One read of the head and of the checkpoints for them all, the ones already there skipped,
+    and each batch's events read from the log once for every projection that folds the same
+    positions (they move together after each append), each given its own types of them.
+    """
     target = store.head()
+    positions = dict(ProjectionCheckpoint.objects.values_list("name", "position"))
+    token = _log_reads.set(_LogReads())
+    moved = 0
+    try:
+        for name, projection in PROJECTIONS.items():
+            if name not in positions:
+                ProjectionCheckpoint.objects.get_or_create(name=name)
+            moved += _run(projection, positions.get(name, 0), target, batch_size)
+    finally:
+        _log_reads.reset(token)
+    return moved
+
+
+def _run(projection: type[Projection], position: int, target: int, batch_size: int) -> int:
+    name = projection.name
     # A checkpoint never moves back while nothing rebuilds it (a rebuild run's start sets it to
     # 0 as it takes it, and its end to a later head): at the target already, the locked read
     # below would find nothing to fold either.
-    if found.position >= target:
+    if position >= target:
         return 0
     moved = 0
     while True:
+        passed = _pass_over_nothing(projection, position, target, batch_size)
+        if passed:
+            moved += passed
+            position += passed
+            if position >= target:
+                return moved
+            continue
         with transaction.atomic():
             checkpoint = ProjectionCheckpoint.objects.select_for_update().get(name=name)
             if checkpoint.rebuilding_id is not None:
@@ -177,6 +212,25 @@ def run(name: str, *, batch_size: int = BATCH_SIZE) -> int:
         moved += step
         if not step or checkpoint.position >= target:
             return moved
+        position = checkpoint.position
+
+
+def _pass_over_nothing(
+    projection: type[Projection], position: int, target: int, batch_size: int
+) -> int:
+    """In `run_all`, when the batch after `position` holds none of the projection's types (its
+    fold would be skipped), move the checkpoint over it in one statement, if it is still at
+    `position` and no rebuild holds it: the positions moved, or 0 (then the locked run)."""
+    reads = _log_reads.get()
+    if reads is None or not projection.handlers or projection.every_event:
+        return 0
+    upto = min(target, position + batch_size)
+    if upto <= position or reads.records(position, upto, projection.log_types()):
+        return 0
+    moved = ProjectionCheckpoint.objects.filter(
+        name=projection.name, position=position, rebuilding__isnull=True
+    ).update(position=upto, updated_at=timezone.now())
+    return upto - position if moved else 0
 
 
 # Told (positions folded, positions to fold) after each batch of a rebuild.
@@ -217,7 +271,12 @@ def _advance(
     upto = min(target, start + batch_size)
     if upto <= start:
         return 0
-    records = store.read_all(after=start, upto=upto, types=projection.log_types())
+    reads = _log_reads.get()
+    types = projection.log_types()
+    if reads is None:
+        records = store.read_all(after=start, upto=upto, types=types)
+    else:
+        records = reads.records(start, upto, types)
     fold(projection, records, start, upto)
     checkpoint.position = upto
     checkpoint.save(update_fields=["position", "updated_at"])
@@ -229,6 +288,10 @@ def fold(projection: type[Projection], records: list[Record], after: int, upto: 
     the projection's read models: a fresh instance, begin, the handlers, finish. When the
     projection folds match ends, the streams' events their outcomes need are read first, for
     every match of the batch in one query (`outcome_events`)."""
+    if not records and projection.handlers and not projection.every_event:
+        # None of the types it handles: its read models are what they were (a catch-up after a
+        # move, most batches, skips the queries of its begin and finish).
+        return
     folding = projection()
     folding.after, folding.upto = after, upto
     ends = [record.game_id for record in records if record.type == MATCH_ENDED]
@@ -496,6 +559,31 @@ class _OutcomeReads:
 # match end): a context variable, so that every caller of match_outcome in the fold, however
 # deep (tournaments/results.py), shares them.
 _outcome_reads: ContextVar[_OutcomeReads | None] = ContextVar("outcome_reads", default=None)
+
+
+class _LogReads:
+    """The log's events of the ranges the projections of `run_all` folded (the last few), of
+    every type, kept for the next projections that fold the same range: a range at or below the
+    head holds committed events only, the same for every reader. Each projection is given its
+    own types of them, in order (the records are shared: read them, never change them)."""
+
+    KEPT = 3
+
+    def __init__(self) -> None:
+        self.found: dict[tuple[int, int], list[Record]] = {}
+
+    def records(self, after: int, upto: int, types: frozenset[str] | None) -> list[Record]:
+        found = self.found.get((after, upto))
+        if found is None:
+            found = self.found[after, upto] = store.read_all(after=after, upto=upto)
+            if len(self.found) > self.KEPT:
+                del self.found[next(iter(self.found))]
+        if types is None:
+            return list(found)
+        return [record for record in found if record.type in types]
+
+
+_log_reads: ContextVar[_LogReads | None] = ContextVar("log_reads", default=None)
 
 
 def outcome_events(record: Record) -> list[Event]:

@@ -88,10 +88,10 @@ def close_open_choices() -> None:
 
 @shared_task(ignore_result=True)
 def run_projections() -> None:
-    """Catch every projection up with the log (each runner locks its own checkpoint). In-process
-    a copy sent while another is queued is not queued again (config/celery.py, `coalesce`)."""
-    for name in projections.PROJECTIONS:
-        projections.run(name)
+    """Catch every projection up with the log (each runner locks its own checkpoint; one read of
+    each batch of the log for them all, projections.run_all). In-process a copy sent while
+    another is queued is not queued again (config/celery.py, `coalesce`)."""
+    projections.run_all()
 
 
 # An option of the project's task class that celery-types does not know.

@@ -14,7 +14,8 @@ from games.actors import SYSTEM, Actor, BotActor
 from games.commands import CommandResult, game_command
 from games.creation import SeatSpec, game_create
 from games.models import Game
-from games.visibility import game_view
+from games.repository import Loaded, repository
+from games.visibility import game_view, view_of
 
 # Short matches: two or three hands to 50 points.
 SHORT = {"rules": "official", "options": {"target": 50}}
@@ -74,10 +75,27 @@ def play_turn(game_id: int, rng: random.Random, **kwargs: Any) -> CommandResult:
 
 
 def play_to_end(game_id: int, seed: int = 0, limit: int = 5000) -> int:
-    """Play bot turns through the services until the match is over; return the commands sent."""
+    """Play bot turns through the services until the match is over; return the commands sent.
+
+    play_turn's moves, each decided from the state the last command left (its result's
+    `loaded`) while no one else moved the game: inside a test's transaction no snapshot is
+    kept, and a load folds the whole log."""
     rng = random.Random(seed)
+    greedy = find_strategy("greedy")
+    loaded: Loaded | None = None
     for turns in range(limit):
-        if Game.objects.get(pk=game_id).status == Game.Status.MATCH_OVER:
+        game = Game.objects.get(pk=game_id)
+        if game.status == Game.Status.MATCH_OVER:
             return turns
-        play_turn(game_id, rng)
+        if loaded is None or loaded.version != game.version:
+            loaded = repository.get(game_id, game=game)
+        seat = game.to_act[0]
+        view = view_of(loaded, seat)
+        command = greedy(view, view["legal"], rng)
+        loaded = game_command(
+            game_id=game_id,
+            actor=owner(game, seat),
+            command=command,
+            expected_version=loaded.version,
+        ).loaded
     raise AssertionError(f"game {game_id} did not end in {limit} commands")

@@ -89,9 +89,12 @@ def test_every_decision_a_pull_bot_is_given_offers_a_command_that_costs_nothing(
     assert (bot.strikes, bot.timeouts, bot.illegal_answers) == (0, 0, 0)
 
 
+# Transactional, as the workers run: each run's load starts from the state the last one left
+# (games/recent.py keeps none inside a test's transaction, where each load folds the whole log).
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("family", FAMILIES)
 def test_every_request_a_webhook_bot_is_sent_offers_a_command_that_costs_nothing(
-    family, fake, settings
+    family, fake, settings, broker_tasks
 ):
     settings.BOTS_WINDOW_SECONDS = 0.5
     fake.mode = "answer"  # greedy's move, and a free one where greedy would let a choice pass

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import random
+import re
 import threading
 import time
 from collections import defaultdict
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from bots.simulation import play_match
 from bots.strategies import find_strategy
 from engine import Variant
-from games import projections, store
+from games import projections, rebuilds, store
 from games.models import (
     Game,
     GameEvent,
@@ -133,6 +136,86 @@ def test_batches_of_one_event_fold_to_the_same_read_models():
         projections.rebuild(name, batch_size=1)
 
     assert without_ids(read_models()) == folded
+
+
+def test_run_all_reads_each_range_of_the_log_once_and_folds_what_each_run_would():
+    game = make_game(seed=4)
+    rng = random.Random(4)
+    for _ in range(3):
+        play_turn(game.pk, rng)
+    # game-results ahead of the others: its range is read on its own.
+    projections.run("game-results")
+    play_to_end(game.pk, seed=4)
+
+    with CaptureQueriesContext(connection) as queries:
+        moved = projections.run_all()
+    log_reads = [
+        q["sql"]
+        for q in queries
+        if '"games_gameevent"."data"' in q["sql"] and "global_pos" in q["sql"]
+    ]
+    folded = without_ids(read_models())
+    for name in GAME_PROJECTIONS:
+        projections.rebuild(name)
+
+    assert len(log_reads) == 2, [re.findall(r"> (\d+) AND .*<= (\d+)", sql) for sql in log_reads]
+    assert without_ids(read_models()) == folded
+    head = store.head()
+    assert moved > 0
+    assert {row.name: row.position for row in ProjectionCheckpoint.objects.all()} == {
+        name: head for name in projections.PROJECTIONS
+    }
+    assert projections.run_all() == 0
+
+
+def test_a_batch_without_a_type_a_projection_handles_moves_its_checkpoint_and_folds_nothing():
+    folded: list[list[int]] = []
+
+    class HandEnds(Projection):
+        name = "test-hand-ends"
+        tables = ()
+
+        def begin(self, records: list[Record]) -> None:
+            folded.append([record.position for record in records])
+
+        def hand_ended(self, record: Record) -> None:
+            pass
+
+        handlers = {"hand-ended": hand_ended}
+
+    projections.register(HandEnds)
+    try:
+        game = make_game(seed=4)
+        play_turn(game.pk, random.Random(4))  # a move: no hand ends
+        moved = projections.run(HandEnds.name)
+        play_turn(game.pk, random.Random(5))
+        projections.run_all()  # passes over the move in one statement
+        after_moves = ProjectionCheckpoint.objects.get(name=HandEnds.name).position
+        head_after_moves = store.head()
+        play_to_end(game.pk, seed=4)
+        projections.run_all()
+    finally:
+        del projections.PROJECTIONS[HandEnds.name]
+
+    assert moved > 0
+    assert after_moves == head_after_moves
+    ends = GameEvent.objects.filter(type="hand-ended").values_list("global_position", flat=True)
+    assert folded == [sorted(ends)]
+    assert ProjectionCheckpoint.objects.get(name=HandEnds.name).position == store.head()
+
+
+def test_run_all_leaves_a_projection_being_rebuilt_where_its_rebuild_put_it():
+    game = make_game(seed=4)
+    projections.run_all()
+    run = rebuilds.start(["game-results"])
+    taken = ProjectionCheckpoint.objects.get(name="game-results")
+    play_turn(game.pk, random.Random(4))  # no hand ends: a batch game-results would pass over
+
+    projections.run_all()
+
+    assert ProjectionCheckpoint.objects.get(name="game-results").position == taken.position
+    assert ProjectionCheckpoint.objects.get(name="game-results").rebuilding_id == run.pk
+    assert ProjectionCheckpoint.objects.get(name="game-summaries").position == store.head()
 
 
 def test_each_event_is_applied_once_however_often_the_runner_runs(recorder):

@@ -9,11 +9,15 @@ import re
 from collections import Counter
 from typing import Any
 
+from bots.strategies import find_strategy
+from games.actors import Actor
+from games.commands import game_command
 from games.creation import SeatSpec, game_create
 from games.models import Game
-from games.repository import repository
-from games.visibility import game_events
-from tests.games.factories import make_user, play_turn
+from games.repository import Loaded, repository
+from games.visibility import game_events, view_of
+from tests.games.factories import make_user
+from tests.games.factories import owner as seat_owner
 
 # One spec per family the play page must show (precognitive over official, blind and sighted).
 FAMILIES: dict[str, dict[str, Any]] = {
@@ -45,13 +49,30 @@ def people_game(
 
 
 def advance(game: Game, turns: int, seed: int = 3) -> Game:
-    """Play `turns` moves (a greedy bot's choice for whoever must act), through the services."""
+    """Play `turns` moves (a greedy bot's choice for whoever must act), through the services.
+
+    As play_turn's moves, but each decided from the state the last command left (its result's
+    `loaded`) while no one else moved the game: inside a test's transaction no snapshot is
+    kept, so every load folds the whole log (twice a move, it was most of a long game's cost)."""
     rng = random.Random(seed)
+    greedy = find_strategy("greedy")
+    owners: dict[int, Actor] = {}
+    loaded: Loaded | None = None
     for _ in range(turns):
         game.refresh_from_db()
         if game.status == Game.Status.MATCH_OVER:
             break
-        play_turn(game.pk, rng)
+        if loaded is None or loaded.version != game.version:
+            loaded = repository.get(game.pk, game=game)
+        seat = game.to_act[0]
+        view = view_of(loaded, seat)
+        command = greedy(view, view["legal"], rng)
+        if seat not in owners:
+            owners[seat] = seat_owner(game, seat)
+        result = game_command(
+            game_id=game.pk, actor=owners[seat], command=command, expected_version=loaded.version
+        )
+        loaded = result.loaded
     game.refresh_from_db()
     return game
 
