@@ -150,8 +150,9 @@ def _client(cache: RedisCache) -> Any:
     RedisCache._cache is Django's private attribute. Measured (docs/performance.md, "Django's
     private attributes"): a count through a pipeline 123 µs against 500 µs through the cache's
     API (add, incr, get: three round trips), and the script (`_COUNT`, games.redis_scripts)
-    less again; the kept client 0.07 µs against 52 µs for get_client. tests/api/test_throttles.py pins what Django
-    does: a new client at every get_client, and the script's keys and values the cache's own."""
+    less again; the kept client 0.07 µs against 52 µs for get_client. tests/api/test_throttles.py
+    pins what Django does: a new client at every get_client, and the script's keys and values
+    the cache's own."""
     inner = cache._cache  # type: ignore[attr-defined]
     client = getattr(inner, "uno_write_client", None)
     if client is None:
