@@ -503,9 +503,7 @@ def load(
         for row in _decode_archive(game_id, rows[0][4])
         if after < row.version <= bound and (wanted is None or row.type in wanted)
     ]
-    return archived + [
-        _event(kind, schema, _loads(data)) for kind, schema, data, _, _ in rows[1:]
-    ]
+    return archived + [_event(kind, schema, _loads(data)) for kind, schema, data, _, _ in rows[1:]]
 
 
 def load_many(game_ids: Collection[int], *, types: Collection[str]) -> dict[int, list[Record]]:
@@ -573,9 +571,7 @@ def tail(
         rows = cursor.fetchall()
     if rows and rows[0][0] == 0:
         return _tail_of(stream_events(game_id), after=after, bound=bound, marks=marks)
-    return [
-        (version, _event(kind, schema, _loads(data))) for version, kind, schema, data in rows
-    ]
+    return [(version, _event(kind, schema, _loads(data))) for version, kind, schema, data in rows]
 
 
 def _tail_of(
