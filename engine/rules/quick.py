@@ -153,20 +153,18 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
         return events
 
     def go_out(
-        state: State, command: Any, events: list[Event], seat: Seat, card: Card
+        state: State,
+        command: Any,
+        events: list[Event],
+        seat: Seat,
+        card: Card,
+        playable: frozenset[Card],
     ) -> list[Event]:
-        """A play of the seat's last card (in hand, with no lane) that matches: `go_out`'s
-        draw for the next seat and `end_hand`'s events, folded one by one as the general way
-        folds them (a hand's end is rare: the fold's own functions, not a restatement)."""
-        discard = state.discard
-        if state.lanes[seat] or not discard:
-            return general(state, command)
-        in_force = state.color
-        if in_force is None:  # a flipped wild's colour not named yet: the general way
-            return general(state, command)
-        try:
-            playable = playable_on[discard[-1]][in_force]
-        except KeyError:
+        """A play of the seat's last card (in hand, with no lane) that matches (`playable`, the
+        cards that play now): `go_out`'s draw for the next seat and `end_hand`'s events, folded
+        one by one as the general way folds them (a hand's end is rare: the fold's own
+        functions, not a restatement)."""
+        if state.lanes[seat]:
             return general(state, command)
         rank = RANK_OF[card]
         count = 2 if rank == "draw2" else 4 if card == WILD_DRAW4 else 0
@@ -282,22 +280,22 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
                 at = hand.index(card)  # where it is, for the play's hand below
             except ValueError:
                 return general(state, command)
-            if len(hand) == 1 and size == 4 and type(uno) is bool:
-                # The last card: resolve_play's going out, a black card naming no colour and
-                # an uno call allowed (check_play).
-                return go_out(state, command, events, seat, card)
-            card_color = COLOR_OF[card]
-            if (color is None) is (card_color is None) or not discard:
-                return general(state, command)
-            held = len(hand)  # a lane's cards count too: the general way (state.cards_held)
-            if state.lanes[seat] or uno is not False and (uno is not True or held != 2) or held < 2:
-                return general(state, command)
             in_force = state.color
-            if in_force is None:  # a flipped wild's colour not named yet: the general way
+            if not discard or in_force is None:  # (None: a flipped wild's colour not named yet)
                 return general(state, command)
             try:
                 playable = playable_on[discard[-1]][in_force]
             except KeyError:
+                return general(state, command)
+            if len(hand) == 1 and size == 4 and type(uno) is bool:
+                # The last card: resolve_play's going out, a black card naming no colour and
+                # an uno call allowed (check_play).
+                return go_out(state, command, events, seat, card, playable)
+            card_color = COLOR_OF[card]
+            if (color is None) is (card_color is None):
+                return general(state, command)
+            held = len(hand)  # a lane's cards count too: the general way (state.cards_held)
+            if state.lanes[seat] or uno is not False and (uno is not True or held != 2) or held < 2:
                 return general(state, command)
             if card not in playable:
                 return general(state, command)
