@@ -47,6 +47,9 @@ GUNICORN_THREADS): a thread's wait on PostgreSQL or Redis lets the other run Pyt
 released in I/O), with fewer threads waiting for one process's GIL than 2 x 4, and a third
 process to run while the others wait; keep-alive connections (gthread keeps them; the sync
 worker closes every one). docs/performance.md, "API", has the shapes measured.
+BENCH_SERVER=granian serves the same application through granian (requirements-bench.txt: its
+HTTP in Rust; GUNICORN_WORKERS processes of GUNICORN_THREADS blocking threads each) in
+gunicorn's place, to measure what gunicorn's own Python HTTP costs.
 """
 
 from __future__ import annotations
@@ -76,6 +79,7 @@ EXIT_NOT_READY = 2
 SPEC = {"rules": "official", "options": {"target": 500}}
 GUNICORN_WORKERS = int(os.environ.get("GUNICORN_WORKERS", "3"))
 GUNICORN_THREADS = int(os.environ.get("GUNICORN_THREADS", "2"))
+SERVER = os.environ.get("BENCH_SERVER", "gunicorn")
 
 
 def main() -> int:
@@ -266,6 +270,13 @@ def _cpu_spent(
 
 
 def _gunicorn(port: int) -> list[str]:
+    if SERVER == "granian":
+        return [
+            sys.executable, "-m", "granian", "config.wsgi:application", "--interface", "wsgi",
+            "--host", "127.0.0.1", "--port", str(port), "--workers", str(GUNICORN_WORKERS),
+            "--blocking-threads", str(GUNICORN_THREADS), "--no-ws", "--http", "1",
+            "--log-level", "warning",
+        ]  # fmt: skip
     return [
         sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}",
         "--workers", str(GUNICORN_WORKERS), "--threads", str(GUNICORN_THREADS),
@@ -451,7 +462,7 @@ def run(args: argparse.Namespace, base: str, server_cpu: Any) -> int:
             f"{row['p50']:.1f}/{row['p95']:.1f}/{row['p99']:.1f} ms, every request "
             f"{row['all_p50']:.1f}/{row['all_p95']:.1f}/{row['all_p99']:.1f} ms; "
             f"statuses {measured['statuses']}; CPU ms per command: in-process "
-            f"{row['cpu_baseline']:.1f} (with its PostgreSQL backend), HTTP: gunicorn "
+            f"{row['cpu_baseline']:.1f} (with its PostgreSQL backend), HTTP: {SERVER} "
             f"{row['cpu_web']:.1f}, worker {row['cpu_worker']:.1f}, PostgreSQL "
             f"{row['cpu_postgres']:.1f}, the clients {row['cpu_clients']:.1f}; "
             f"{row['late']:.0f}% of moves late; load before {uptime}"
@@ -461,7 +472,8 @@ def run(args: argparse.Namespace, base: str, server_cpu: Any) -> int:
     capacity_posts = capacity["samples"]["post"]
     median = {key: statistics.median(row[key] for row in rows) for key in rows[0]}
     print(
-        f"gunicorn {GUNICORN_WORKERS} workers x {GUNICORN_THREADS} threads (gthread), "
+        f"{SERVER} {GUNICORN_WORKERS} workers x {GUNICORN_THREADS} threads"
+        f"{' (gthread)' if SERVER == 'gunicorn' else ''}, "
         f"{args.clients} clients, {args.seconds:g} s a round, medians of {args.rounds}; "
         f"load now {load()}"
     )
@@ -488,7 +500,7 @@ def run(args: argparse.Namespace, base: str, server_cpu: Any) -> int:
     )
     print(
         f"CPU ms per command: in-process {median['cpu_baseline']:.1f} (Python and PostgreSQL); "
-        f"HTTP: gunicorn {median['cpu_web']:.1f}, worker {median['cpu_worker']:.1f}, "
+        f"HTTP: {SERVER} {median['cpu_web']:.1f}, worker {median['cpu_worker']:.1f}, "
         f"PostgreSQL {median['cpu_postgres']:.1f}; the clients {median['cpu_clients']:.1f}"
     )
     # What the ratio would be on an idle host, from CPU per command (which moves little with the
