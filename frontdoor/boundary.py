@@ -28,6 +28,7 @@ from typing import Any
 
 from django.core.exceptions import BadRequest
 from django.http import HttpRequest, HttpResponse, QueryDict
+from django.urls import get_resolver
 
 INVALID_CHARACTERS = "invalid-characters"
 INVALID_NUMBER = "invalid-number"
@@ -196,5 +197,20 @@ class InputBoundaryMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         part = refused_part(request)
         if part is not None:
-            raise bad_characters(part[0].upper() + part[1:])
+            return refusal(request, bad_characters(part[0].upper() + part[1:]))
         return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        """A BadInput a view raised: the site's answer to it, as below."""
+        return refusal(request, exception) if isinstance(exception, BadInput) else None
+
+
+def refusal(request: HttpRequest, exception: BadInput) -> HttpResponse:
+    """The site's handler400's answer to `exception` (JSON under /api/, the 400 page elsewhere),
+    with DEBUG on as off: Django answers an exception under DEBUG with its debug page and logs
+    its traceback, which is for the server's faults; a refusal is the client's, and its page is
+    the one a person is meant to read. Django logs the 400 itself, one line."""
+    # Any: django-stubs types an error handler as taking the request alone.
+    handler: Any = get_resolver(getattr(request, "urlconf", None)).resolve_error_handler(400)
+    response: HttpResponse = handler(request, exception)
+    return response

@@ -170,6 +170,26 @@ def test_a_nul_in_the_staff_search_is_a_400():
     assert_400(response, "invalid-characters")
 
 
+@pytest.mark.parametrize(
+    ("path", "query"),
+    [("/staff/", {"q": "\x00"}), ("/games/1/", {"seat": "²"})],
+    ids=["refused-by-the-boundary", "refused-by-a-view"],
+)
+def test_a_refusal_is_the_400_page_under_debug_too_with_no_traceback(settings, caplog, path, query):
+    # `make run` is DEBUG: its visitors met Django's debug page, with a traceback logged.
+    settings.DEBUG = True
+    game = make_game(players=1, bots=["greedy"])
+    path = path.replace("/1/", f"/{game.pk}/")
+
+    with caplog.at_level("WARNING"):
+        response = client_of().get(path, query)
+
+    assert_400(response, "invalid-characters" if "q" in query else "invalid-number")
+    assert "Traceback" not in response.content.decode()
+    assert [record.exc_info for record in caplog.records] == [None] * len(caplog.records)
+    assert any("Bad Request" in record.getMessage() for record in caplog.records)
+
+
 def test_a_nul_in_a_form_field_is_refused_before_any_view_reads_it():
     before = get_user_model().objects.count()
     form = {
