@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET
 from chat import table as chat_table
 from engine import Variant
 from engine.events import HAND_ENDED, PROMPTED
+from frontdoor.boundary import BadInput
 from games import lobby, reveal
 from games.actors import seats_held
 from games.errors import Forbidden, GameError
@@ -69,9 +70,11 @@ def _replay_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     choices = _perspectives(game.seat_count, held, revealed)
     chosen = request.GET.get("as") or (str(held[0]) if held else SPECTATOR)
     if chosen not in choices:
-        if revealed:
-            raise Forbidden(
-                f"there is no view {chosen!r}: choose a seat, spectator or all",
+        if chosen not in _perspectives(game.seat_count, [], revealed=True):
+            # No view of this game at all: the query string's fault (400), not a refusal.
+            raise BadInput(
+                f"there is no view {chosen!r}: choose a seat (0 to {game.seat_count - 1}), "
+                "spectator or all",
                 code="unknown-view",
             )
         raise Forbidden(

@@ -127,13 +127,16 @@ def test_another_seats_view_once_revealed_tells_that_seats_story_without_you():
     assert "your cards" not in html
 
 
-def test_an_unknown_view_is_refused():
+@pytest.mark.parametrize("view", ["9", "abc", "-1"])
+def test_an_unknown_view_is_a_bad_request(view):
+    # Not a view this game has at all: the query string is wrong (400), nothing is withheld.
     game, _ = finished()
 
-    response = replay(Client(), game, **{"as": "9"})
+    response = replay(Client(raise_request_exception=False), game, **{"as": view})
 
-    assert response.status_code == 403
-    assert b"unknown-view" in response.content
+    assert response.status_code == 400
+    assert b"<code>unknown-view</code>" in response.content
+    assert b"choose a seat (0 to 2), spectator or all" in response.content
 
 
 def test_a_spectator_sees_the_spectators_view():
