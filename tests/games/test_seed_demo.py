@@ -11,8 +11,8 @@ from django.core.management import CommandError, call_command
 from django.test import TestCase, override_settings
 
 from accounts.services import profile_of
-from engine import MATCH_OVER, PLAYING
-from games import projections
+from engine import MATCH_OVER, PLAYING, Variant
+from games import projections, store
 from games.models import Game
 from games.visibility import game_view
 from league import demo as league_demo
@@ -78,6 +78,19 @@ def family(game: Game) -> str:
     return "precognitive" if game.variant.get("precognitive") else game.variant["rules"]
 
 
+def first_hand(game: Game, username: str) -> tuple[str, ...] | None:
+    """The cards `username`'s seat was dealt in the game's first hand (None: not seated)."""
+    seat = next(
+        (s.number for s in game.seats.all() if s.user and s.user.username == username), None
+    )
+    if seat is None:
+        return None
+    events = store.load(game.pk)
+    dealt = next(n for n, event in enumerate(events) if event["type"] == "prompted")
+    state = Variant.from_spec(game.variant).replay(events[: dealt + 1])
+    return tuple(sorted(state.hands[seat]))
+
+
 class TestTheSeededDemo:
     """One seed_demo run (about a minute of bots' play) read by every test here."""
 
@@ -127,6 +140,14 @@ class TestTheSeededDemo:
         assert "Created demo games: waiting-newno." in seed_demo()
         assert Game.objects.filter(context__demo="waiting-newno").count() == 2
         assert Game.objects.count() == games + 1
+        again = Game.objects.filter(context__demo="waiting-newno").latest("pk")
+        assert first_hand(again, "demo") != first_hand(seeded["waiting-newno"], "demo")
+
+    def test_no_two_games_waiting_for_demo_deal_demo_the_same_hand(self, seeded):
+        waiting = [game for name, game in seeded.items() if not name.startswith("bots-")]
+        hands = [first_hand(game, "demo") for game in waiting]
+        assert len(waiting) == len(FAMILIES) + 1
+        assert len(set(hands)) == len(hands)
 
     def test_demo_runs_a_club_with_seasons_in_progress_in_two_families(self, seeded):
         demo = get_user_model().objects.get(username="demo")
