@@ -17,7 +17,7 @@ left as plain text otherwise (`workers.md` is a file of the repository, not a pa
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -70,14 +70,39 @@ _MENTION = re.compile(
     r"(?<![\w/.-])(?:docs/)?(" + "|".join(re.escape(g.slug) for g in GUIDES) + r")\.md"
     r"(#[\w-]+)?(?![\w-])"
 )
+# A mention of an example program the site serves (`docs/examples/pull_bot.py`).
+_EXAMPLE = re.compile(r"(?<![\w/.-])docs/examples/([\w-]+\.py)(?![\w.-])")
 # A link's target that is a doc: `api.md`, `docs/rules.md#cards`, `./training.md`.
 _DOC_HREF = re.compile(r"^(?:\./)?(?:docs/)?([\w-]+)\.md(#[\w-]*)?$")
+# The address the docs give a site in their examples; on the site, the site's own.
+EXAMPLE_SITE = "https://uno.example.org"
 # Paths of the site a doc names in code that are worth a click.
 _SITE_PATHS = ("/api/docs/", "/api/schema/")
 
 
 def guide_url(slug: str, fragment: str = "") -> str:
     return reverse("web:guide", args=[slug]) + (fragment or "")
+
+
+def examples_dir() -> Path:
+    return Path(settings.BASE_DIR) / "docs" / "examples"
+
+
+def example_names() -> list[str]:
+    """The example programs the guides quote, which the site serves as they are."""
+    return sorted(path.name for path in examples_dir().glob("*.py"))
+
+
+def _mention_links(text: str) -> list[tuple[int, int, str]]:
+    """Where `text` mentions a published guide or a served example: (start, end, address)."""
+    found = [(m.start(), m.end(), guide_url(m[1], m[2] or "")) for m in _MENTION.finditer(text)]
+    served = set(example_names())
+    found += [
+        (m.start(), m.end(), reverse("web:guide-example", args=[m[1]]))
+        for m in _EXAMPLE.finditer(text)
+        if m[1] in served
+    ]
+    return sorted(found)
 
 
 def _link(href: str, children: list[Token]) -> list[Token]:
@@ -99,21 +124,21 @@ def _linked_mentions(children: list[Token]) -> list[Token]:
             out.append(token)
             continue
         if token.type == "code_inline":
-            whole = _MENTION.fullmatch(token.content)
-            if whole:
-                out.extend(_link(guide_url(whole[1], whole[2] or ""), [token]))
+            whole = [link for link in _mention_links(token.content) if link[0] == 0]
+            if whole and whole[0][1] == len(token.content):
+                out.extend(_link(whole[0][2], [token]))
             elif token.content in _SITE_PATHS:
                 out.extend(_link(token.content, [token]))
             else:
                 out.append(token)
             continue
         text, at = token.content, 0
-        for match in _MENTION.finditer(text):
-            if match.start() > at:
-                out.append(Token("text", "", 0, content=text[at : match.start()]))
-            words = Token("text", "", 0, content=match[0])
-            out.extend(_link(guide_url(match[1], match[2] or ""), [words]))
-            at = match.end()
+        for start, end, href in _mention_links(text):
+            if start > at:
+                out.append(Token("text", "", 0, content=text[at:start]))
+            words = Token("text", "", 0, content=text[start:end])
+            out.extend(_link(href, [words]))
+            at = end
         if at == 0:
             out.append(token)
         elif at < len(text):
@@ -274,15 +299,26 @@ def guides(request: HttpRequest) -> HttpResponse:
 
 
 def guide(request: HttpRequest, slug: str) -> HttpResponse:
-    """One guide, with its contents list."""
+    """One guide, with its contents list. The docs' examples address a site as EXAMPLE_SITE;
+    on the site they address the site itself, so that a command can be copied as it stands."""
     if slug not in BY_SLUG:
         raise Http404("No such guide.")
     page = render_guide(slug)
+    here = request.build_absolute_uri("/").rstrip("/")
+    page = replace(page, html=page.html.replace(EXAMPLE_SITE, here))
     return render(
         request,
         "guides/guide.html",
         {"guide": BY_SLUG[slug], "page": page, "guides": GUIDES},
     )
+
+
+def example(request: HttpRequest, name: str) -> HttpResponse:
+    """An example program the guides quote (docs/examples/), as the file is: plain text."""
+    if name not in example_names():
+        raise Http404("No such example.")
+    text = (examples_dir() / name).read_text(encoding="utf-8")
+    return HttpResponse(text, content_type="text/plain; charset=utf-8")
 
 
 def doc_redirect(request: HttpRequest, slug: str) -> HttpResponse:

@@ -131,6 +131,7 @@ urlpatterns = [
     path("ladders/<slug:slug>/leave", ladders.leave, name="ladder-leave"),
     path("guides/", guides.guides, name="guides"),
     path("guides/<slug:slug>/", guides.guide, name="guide"),
+    path("guides/examples/<str:name>", guides.example, name="guide-example"),
     path("docs/<slug:slug>.md", guides.doc_redirect, name="guide-doc"),
     path("bots/<int:bot_id>/", bots.bot, name="bot"),
     path("me/bots/", bots.my_bots, name="my-bots"),

@@ -186,3 +186,29 @@ def test_the_play_page_links_to_its_familys_rules(client, spec, anchor, words):
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert f'<a href="/guides/rules/#{anchor}" hx-boost="false">{words}</a>' in page
     assert anchor in parsed(client.get("/guides/rules/").content.decode()).ids
+
+
+def test_the_bot_guide_links_each_example_which_the_site_serves_as_the_file(client):
+    html = client.get("/guides/bots-api/").content.decode()
+    examples = sorted(path.name for path in (Path(settings.BASE_DIR) / "docs/examples").iterdir())
+
+    for name in ("pull_bot.py", "webhook_bot.py", "register_bot.py"):
+        assert f'href="/guides/examples/{name}"' in html
+    for name in examples:
+        response = client.get(f"/guides/examples/{name}")
+        assert response.status_code == 200
+        assert response["Content-Type"] == "text/plain; charset=utf-8"
+        assert response.content == (Path(settings.BASE_DIR) / "docs/examples" / name).read_bytes()
+
+
+@pytest.mark.parametrize("name", ["nothing.py", "..%2Fguides.py", "%2E%2E", "pull_bot"])
+def test_only_the_examples_are_served(client, name):
+    assert client.get(f"/guides/examples/{name}").status_code == 404
+
+
+def test_the_guides_examples_address_the_site_itself(client):
+    # A command copied from the site's guide runs against the site it was copied from.
+    html = client.get("/guides/bots-api/").content.decode()
+
+    assert "uno.example.org" not in html
+    assert "python docs/examples/pull_bot.py http://testserver" in html
