@@ -20,6 +20,12 @@ def test_swagger_ui_draws_the_api_under_the_csp(open_page):
     page.get_by_text("UNO League API").first.wait_for()
     page.locator(".opblock").first.wait_for()
     assert page.locator(".opblock").count() > 10
+    # The way back to the site, above Swagger's page (it has no header of ours).
+    back = page.get_by_role("navigation", name="Site")
+    assert back.get_by_role("link", name="UNO League").get_attribute("href") == "/"
+    assert back.get_by_role("link", name="The JSON API guide").get_attribute("href") == (
+        "/guides/api/"
+    )
 
 
 def test_the_admin_lists_and_edits_under_the_csp(open_page):
