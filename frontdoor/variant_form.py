@@ -170,7 +170,10 @@ class VariantForm(PlainLabels, forms.Form):
             try:
                 check(name, value)
             except ValueError as error:
-                self.add_error(name, str(error))
+                # The engine names the option by its key ("option 'hand_size' must be…"); the
+                # form shows the message by the field's label, so it says the rest alone.
+                message = str(error).removeprefix(f"option {name!r} ")
+                self.add_error(name, message[:1].upper() + message[1:] + ".")
         if data.get("precognitive") and not ruleset.supports_precognitive:
             bases = " or ".join(self.precognitive_bases)
             self.add_error("precognitive", f"Precognitive plays over {bases} only.")

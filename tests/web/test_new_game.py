@@ -217,7 +217,7 @@ def test_it_seats_people_by_username_and_sets_the_clock(client, ada):
         (
             {"hand_size": "20"},
             "hand_size",
-            "option 'hand_size' must be a whole number from 1 to 15",
+            "Must be a whole number from 1 to 15, not 20.",
         ),
         ({"uno_penalty": "-1"}, "uno_penalty", "from 0 to 20"),
         ({"dealer_draws": "no"}, "dealer_draws", "Only Censorship has this option."),
