@@ -73,6 +73,13 @@ def test_a_new_person_signs_up_starts_a_game_against_three_bots_and_plays_a_hand
     assert page.get_by_label("Seat 1", exact=True).input_value() == "me"
     for seat in (2, 3, 4):
         assert page.get_by_label(f"Seat {seat}", exact=True).input_value() == "bot:greedy"
+    # A seat's username box shows only once the seat is "another person".
+    assert not page.get_by_label("Seat 2 username").is_visible()
+    assert not page.get_by_label("Seat 6 username").is_visible()
+    page.get_by_label("Seat 2", exact=True).select_option("person")
+    assert page.get_by_label("Seat 2 username").is_visible()
+    page.get_by_label("Seat 2", exact=True).select_option("bot:greedy")
+    assert not page.get_by_label("Seat 2 username").is_visible()
     if keyboard:
         page.get_by_label("Cards dealt").focus()
         page.keyboard.press("Enter")  # a form's Enter presses its one submit button
