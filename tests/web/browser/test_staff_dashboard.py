@@ -99,6 +99,28 @@ def test_the_inspector_steps_through_the_states(open_page):
     page.screenshot(path=str(ARTIFACTS / "test_the_inspector_steps_through_the_states-log.png"))
 
 
+def test_the_inspector_and_its_search_on_a_phone(open_page):
+    game = persons_game("marguerite")
+    page = open_page(staff(), f"/staff/games/{game.pk}/", width=360, height=740)
+    # Each fact's value on one line: the dates are not broken over several.
+    created = page.locator(".facts dt", has_text="Created").locator(
+        "xpath=following-sibling::dd[1]"
+    )
+    line = float(created.evaluate("(dd) => parseFloat(getComputedStyle(dd).lineHeight)"))
+    assert created.bounding_box()["height"] < 1.5 * line, created.inner_text()
+    # The search's hint is whole in its box, and nothing scrolls sideways.
+    search = page.get_by_label("Find a game")
+    assert search.evaluate("(box) => box.scrollWidth <= box.clientWidth")
+    hint = search.evaluate(
+        "(box) => { const c = document.createElement('canvas').getContext('2d');"
+        " c.font = getComputedStyle(box).font; return c.measureText(box.placeholder).width; }"
+    )
+    assert hint <= search.bounding_box()["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "test_the_inspector_and_its_search_on_a_phone-top.png"))
+
+
 def test_the_search_finds_a_player_and_opens_the_inspector(open_page):
     game = persons_game("marguerite")
     persons_game("someone-else")
