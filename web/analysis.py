@@ -49,7 +49,7 @@ from web.names import Names, seat_names
 COSTLY_SHOWN = 8
 POLL_SECONDS = 2
 WIDTH, HEIGHT = 480, 250
-LEFT, RIGHT, TOP, BOTTOM = 44, WIDTH - 12, 12, HEIGHT - 34
+LEFT, RIGHT, TOP, BOTTOM = 58, WIDTH - 12, 12, HEIGHT - 34
 
 
 def _points(value: float) -> str:

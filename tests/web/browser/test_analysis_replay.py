@@ -64,6 +64,18 @@ def test_the_replay_shows_the_chance_chart_and_the_costly_moves(open_page, width
     assert "The cards gave" in page.locator("[data-match-accounts]").inner_text()
     # The table alternative has a row per step.
     assert page.locator(".analysis-table tbody tr").count() >= 2
+    # The chart's words read at 11 px or more, on a phone as on a desktop, inside the chart.
+    for tick in page.locator(".analysis-chart__axis text").all():
+        box = tick.bounding_box()
+        assert box["height"] >= 11, (tick.text_content(), box)
+        assert box["x"] >= chart.bounding_box()["x"] - 0.5, (tick.text_content(), box)
+    # Each name of the legend on one line.
+    names = page.locator(".analysis-legend__name").all()
+    assert len(names) == 3 and all(name.inner_text() for name in names)
+    for name in names:
+        line = float(name.evaluate("(n) => parseFloat(getComputedStyle(n).lineHeight)"))
+        box = name.bounding_box()
+        assert box["width"] > 20 and box["height"] < 1.5 * line, (name.inner_text(), box)
 
     # A costly move's link steps the replay to it.
     link = page.locator("[data-costly] li a").first
