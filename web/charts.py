@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from django.utils.html import escape
@@ -89,6 +89,9 @@ class HistoryChart:
     events: int
     first: float
     last: float
+    # The same history drawn for a phone's column (NARROW units wide), whose words are not
+    # scaled down to a third of their size as the wide chart's are there; None on itself.
+    narrow: HistoryChart | None = None
 
     @property
     def dots_svg(self) -> SafeString:
@@ -103,13 +106,28 @@ class HistoryChart:
         )
 
 
+NARROW = 320
+NARROW_DOTS = 50
+
+
 def history_chart(
     changes: Sequence[Change], *, width: int = 640, height: int = 240
 ) -> HistoryChart | None:
     """The entrant's ordinal over its rating events, from the rating it started with (event
-    0), with the band mu ± sigma; None before the first event."""
+    0), with the band mu ± sigma, and the same for a phone (`narrow`); None before the first
+    event."""
     if not changes:
         return None
+    wide = _history_chart(changes, width=width, height=height, dotted=True)
+    # A dot an event only while they stand apart on a phone's width.
+    narrow = _history_chart(changes, width=NARROW, height=200, dotted=len(changes) < NARROW_DOTS)
+    return replace(wide, narrow=narrow)
+
+
+def _history_chart(
+    changes: Sequence[Change], *, width: int, height: int, dotted: bool
+) -> HistoryChart:
+    """The chart `width` x `height` units; with a dot at each event if `dotted`."""
     first = changes[0]
     skills = [Skill(first.mu_before, first.sigma_before)]
     skills += [Skill(change.mu, change.sigma) for change in changes]
@@ -134,7 +152,7 @@ def history_chart(
 
     indexes = list(range(len(skills)))
     ticks = [low + i * step for i in range(int(round((high - low) / step)) + 1)]
-    x_step = max(1, math.ceil((len(skills) - 1) / 8))
+    x_step = max(1, math.ceil((len(skills) - 1) / (8 if width > NARROW else 5)))
     dots = [
         (
             round(x(i), 1),
@@ -143,6 +161,7 @@ def history_chart(
             f"(mu {s.mu:.2f}, sigma {s.sigma:.2f})",
         )
         for i, s in enumerate(skills)
+        if dotted
     ]
     return HistoryChart(
         width=width,

@@ -66,8 +66,11 @@ def test_a_bots_public_page_shows_its_ladder_rating_chart_head_to_head_and_games
     assert f"{line.sets} sets, {line.games} games" in words
     # The chart: the start and one point per rating event, the band, both axes labelled.
     [chart] = re.findall(r'<figure class="rating-chart">.*?</figure>', html, re.S)
-    [points] = re.findall(r'<polyline class="rating-chart__line" points="([^"]+)"', chart)
-    assert len(points.split()) == len(changes) + 1 == 4
+    # Drawn twice, wide and for a phone (the CSS shows one), the same history.
+    drawings = re.findall(r'<polyline class="rating-chart__line" points="([^"]+)"', chart)
+    assert [len(points.split()) for points in drawings] == [len(changes) + 1] * 2 == [4, 4]
+    assert 'rating-chart__svg--wide" viewBox="0 0 640 ' in chart
+    assert 'rating-chart__svg--narrow" viewBox="0 0 320 ' in chart
     assert 'class="rating-chart__band"' in chart
     assert "Rating events (0: the start)" in chart and "Ordinal (mu − 3σ)" in chart
     assert f"event 3: ordinal {changes[-1].mu - 3 * changes[-1].sigma:.2f}" in chart

@@ -48,7 +48,9 @@ def test_the_player_page_shows_each_pools_rating_chart_and_rated_games(rated):
     # 3 rated games: no longer provisional (the casual game with dee does not count).
     assert "provisional</span>" not in panel and 'class="provisional"' not in panel
     assert "<dt>Rated games</dt><dd>3</dd>" in panel
-    assert '<svg viewBox="0 0 640 240"' in panel and "over 3 rating events" in panel
+    assert 'rating-chart__svg--wide" viewBox="0 0 640 240"' in panel
+    assert 'rating-chart__svg--narrow" viewBox="0 0 320 200"' in panel
+    assert "over 3 rating events" in panel
     # The rated games behind it, newest first, linked to their replays.
     links = [part.split('"', 1)[0] for part in panel.split('<a href="')[1:]]
     games = [link for link in links if link.startswith("/games/")]

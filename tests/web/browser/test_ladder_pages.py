@@ -37,7 +37,7 @@ def test_the_leaderboard_and_a_bots_rating_chart(open_page):
 
     board.get_by_role("link", name="Greta", exact=True).click()
     assert board.locator("h1").inner_text().startswith("Greta")
-    chart = board.locator("figure.rating-chart svg")
+    chart = board.locator("figure.rating-chart svg:visible")
     assert chart.is_visible()
     box = chart.bounding_box()
     assert box["width"] > 300 and box["height"] > 100
@@ -48,7 +48,13 @@ def test_the_leaderboard_and_a_bots_rating_chart(open_page):
     # On a phone the table scrolls inside its frame, the chart shrinks: the page never scrolls
     # sideways.
     phone = open_page(None, f"/bots/{greta.pk}/", width=360, height=800)
-    assert phone.locator("figure.rating-chart svg").bounding_box()["width"] <= 360
+    small = phone.locator("figure.rating-chart svg:visible")
+    assert small.bounding_box()["width"] <= 360
+    # The phone's drawing: its words read at 10 px or more (the wide one's were about 4).
+    assert "rating-chart__svg--narrow" in small.get_attribute("class")
+    for words in small.locator("text").all():
+        assert words.bounding_box()["height"] >= 10, words.text_content()
+    assert small.locator("circle.rating-chart__dot").count() == 4
     assert not scrolls_sideways(phone)
     phone.goto(phone.url.replace(f"/bots/{greta.pk}/", "/ladders/open/"))
     assert not scrolls_sideways(phone)
