@@ -49,7 +49,7 @@ from engine.events import (
     initial_state,
 )
 from engine.rules.base import Ruleset
-from engine.rules.listing import PLAYABLE_BY_TOP
+from engine.rules.listing import PLAYABLE_BY_TOP, with_card
 from engine.rules.official import Official
 from engine.scoring import hand_events
 from engine.state import PLAYING, Pending, Seat, State
@@ -69,6 +69,7 @@ _PLAYED: Final[list[Event]] = [
     {"type": CARD_PLAYED, "seat": seat, "card": "", "color": None, "source": "hand"}
     for seat in _SEATS
 ]
+_CARD_PLAYED: Final[list[dict[Card, Event]]] = [{} for _ in _SEATS]  # with their card
 _DRAWN: Final[list[Event]] = [
     {"type": CARDS_DRAWN, "seat": seat, "cards": None, "reason": "draw"} for seat in _SEATS
 ]
@@ -171,9 +172,8 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
         draw = state.draw
         if card not in playable or len(draw) < count:
             return general(state, command)
-        played = _PLAYED[seat].copy()
-        played["card"] = card
-        events.append(played)
+        played = _CARD_PLAYED[seat].get(card) or with_card(_CARD_PLAYED, _PLAYED, seat, card)
+        events.append(played.copy())
         if count:
             victim = (seat + state.direction) % state.seats
             reason = "draw2" if count == 2 else "wild-draw4"
@@ -304,8 +304,8 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
             draw = state.draw
             if (rank == "draw2" and len(draw) < 2) or (card == WILD_DRAW4 and not challenges):
                 return general(state, command)
-            played = _PLAYED[seat].copy()
-            played["card"] = card
+            played = _CARD_PLAYED[seat].get(card) or with_card(_CARD_PLAYED, _PLAYED, seat, card)
+            played = played.copy()
             if color is not None:  # the template names none
                 played["color"] = color
             events.append(played)
