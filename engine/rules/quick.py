@@ -39,6 +39,7 @@ from engine.events import (
     CARDS_DRAWN,
     CHALLENGE_RESOLVED,
     DIRECTION_CHANGED,
+    ONE_SEAT,
     PROMPTED,
     UNO_CALLED,
     UNO_CAUGHT,
@@ -75,8 +76,6 @@ _DRAWN: Final[list[Event]] = [
 ]
 _TURN: Final[list[Pending]] = [{"type": "play", "seat": seat} for seat in _SEATS]
 _PROMPT: Final[Event] = {"type": PROMPTED, "to_act": None, "pending": None}
-# A state's to_act for one seat: a tuple, shared as it never changes.
-_ONE: Final[list[tuple[Seat]]] = [(seat,) for seat in _SEATS]
 
 
 # Every method a quick step stands for: a family that overrides any of them goes the general
@@ -351,7 +350,7 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
                 nxt = (seat + direction) % seats
                 then = {"type": "challenge", "seat": nxt, "offender": seat}
                 events.append({"type": PROMPTED, "to_act": [nxt], "pending": then})
-                new.to_act = _ONE[nxt]
+                new.to_act = ONE_SEAT[nxt]
                 new.pending = then
                 new.uncalled = uncalled
                 memo[0] = (state, events, len(events), new)
@@ -387,7 +386,7 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
             if after_draw and card in playable:
                 drawn = {"type": "drawn", "seat": seat, "card": card}
                 events.append({"type": PROMPTED, "to_act": [seat], "pending": drawn})
-                new.to_act = _ONE[seat]
+                new.to_act = ONE_SEAT[seat]
                 new.pending = drawn
                 new.uncalled = uncalled
                 memo[0] = (state, events, len(events), new)
@@ -451,7 +450,7 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
         prompted["to_act"] = [nxt]
         prompted["pending"] = turn
         events.append(prompted)
-        new.to_act = _ONE[nxt]
+        new.to_act = ONE_SEAT[nxt]
         new.pending = turn
         new.uncalled = uncalled
         memo[0] = (state, events, len(events), new)
