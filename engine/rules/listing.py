@@ -10,8 +10,9 @@ Anything else goes to the ruleset's own `legal_commands`. The listing is the sam
 turns into C (tools/build_engine.py).
 
 The listed dicts are made from per-seat templates (a template's `copy()` with its card set
-costs about half of building the dict from its keys, and less than `{**template, "card": card}`):
-the same keys in the same order, a new dict every time.
+costs about half of building the dict from its keys, and less than `{**template, "card": card}`;
+a coloured play's copy of a template that already names its card, `with_card`, costs less
+again): the same keys in the same order, a new dict every time.
 """
 
 from __future__ import annotations

@@ -70,7 +70,7 @@ _PLAYED: Final[list[Event]] = [
     {"type": CARD_PLAYED, "seat": seat, "card": "", "color": None, "source": "hand"}
     for seat in _SEATS
 ]
-_CARD_PLAYED: Final[list[dict[Card, Event]]] = [{} for _ in _SEATS]  # with their card
+_CARD_PLAYED: Final[list[dict[Card, Event]]] = [{} for _ in _SEATS]  # card set: with_card
 _DRAWN: Final[list[Event]] = [
     {"type": CARDS_DRAWN, "seat": seat, "cards": None, "reason": "draw"} for seat in _SEATS
 ]
