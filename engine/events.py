@@ -76,8 +76,9 @@ SERVICE_FACTS: Final = SEAT_FACTS | {FIXTURE_RETIMED, DEADLINE_EXTENDED}
 GAME_ABORTED: Final = "game-aborted"  # reason: why the staff ended it
 
 
-# A to_act of one seat, shared (a tuple never changes); every seat a deal can have.
-ONE_SEAT: list[tuple[int]] = [(seat,) for seat in range(len(DECK))]
+# A to_act of one seat, shared (a tuple never changes); every seat a deal can have. Typed of any
+# length: the compiled engine keeps a `tuple[int]` unboxed and would make a new tuple to store it.
+ONE_SEAT: list[tuple[int, ...]] = [(seat,) for seat in range(len(DECK))]
 
 
 def initial_state(event: Event) -> State:

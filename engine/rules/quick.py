@@ -39,6 +39,7 @@ from engine.events import (
     CARDS_DRAWN,
     CHALLENGE_RESOLVED,
     DIRECTION_CHANGED,
+    ONE_SEAT,
     PROMPTED,
     UNO_CALLED,
     UNO_CAUGHT,
@@ -49,7 +50,7 @@ from engine.events import (
     initial_state,
 )
 from engine.rules.base import Ruleset
-from engine.rules.listing import PLAYABLE_BY_TOP
+from engine.rules.listing import PLAYABLE_BY_TOP, with_card
 from engine.rules.official import Official
 from engine.scoring import hand_events
 from engine.state import PLAYING, Pending, Seat, State
@@ -69,13 +70,12 @@ _PLAYED: Final[list[Event]] = [
     {"type": CARD_PLAYED, "seat": seat, "card": "", "color": None, "source": "hand"}
     for seat in _SEATS
 ]
+_CARD_PLAYED: Final[list[dict[Card, Event]]] = [{} for _ in _SEATS]  # card set: with_card
 _DRAWN: Final[list[Event]] = [
     {"type": CARDS_DRAWN, "seat": seat, "cards": None, "reason": "draw"} for seat in _SEATS
 ]
 _TURN: Final[list[Pending]] = [{"type": "play", "seat": seat} for seat in _SEATS]
 _PROMPT: Final[Event] = {"type": PROMPTED, "to_act": None, "pending": None}
-# A state's to_act for one seat: a tuple, shared as it never changes.
-_ONE: Final[list[tuple[Seat]]] = [(seat,) for seat in _SEATS]
 
 
 # Every method a quick step stands for: a family that overrides any of them goes the general
@@ -171,9 +171,8 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
         draw = state.draw
         if card not in playable or len(draw) < count:
             return general(state, command)
-        played = _PLAYED[seat].copy()
-        played["card"] = card
-        events.append(played)
+        played = _CARD_PLAYED[seat].get(card) or with_card(_CARD_PLAYED, _PLAYED, seat, card)
+        events.append(played.copy())
         if count:
             victim = (seat + state.direction) % state.seats
             reason = "draw2" if count == 2 else "wild-draw4"
@@ -304,8 +303,8 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
             draw = state.draw
             if (rank == "draw2" and len(draw) < 2) or (card == WILD_DRAW4 and not challenges):
                 return general(state, command)
-            played = _PLAYED[seat].copy()
-            played["card"] = card
+            played = _CARD_PLAYED[seat].get(card) or with_card(_CARD_PLAYED, _PLAYED, seat, card)
+            played = played.copy()
             if color is not None:  # the template names none
                 played["color"] = color
             events.append(played)
@@ -351,7 +350,7 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
                 nxt = (seat + direction) % seats
                 then = {"type": "challenge", "seat": nxt, "offender": seat}
                 events.append({"type": PROMPTED, "to_act": [nxt], "pending": then})
-                new.to_act = _ONE[nxt]
+                new.to_act = ONE_SEAT[nxt]
                 new.pending = then
                 new.uncalled = uncalled
                 memo[0] = (state, events, len(events), new)
@@ -387,7 +386,7 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
             if after_draw and card in playable:
                 drawn = {"type": "drawn", "seat": seat, "card": card}
                 events.append({"type": PROMPTED, "to_act": [seat], "pending": drawn})
-                new.to_act = _ONE[seat]
+                new.to_act = ONE_SEAT[seat]
                 new.pending = drawn
                 new.uncalled = uncalled
                 memo[0] = (state, events, len(events), new)
@@ -451,7 +450,7 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
         prompted["to_act"] = [nxt]
         prompted["pending"] = turn
         events.append(prompted)
-        new.to_act = _ONE[nxt]
+        new.to_act = ONE_SEAT[nxt]
         new.pending = turn
         new.uncalled = uncalled
         memo[0] = (state, events, len(events), new)
