@@ -356,7 +356,7 @@ def test_the_season_form_offers_every_family_and_the_default_points():
         ),
         # The form's.
         ({"placement_points": "4, two, 0"}, "placement_points", "whole numbers separated"),
-        ({"target": "-5"}, "target", "target"),
+        ({"target": "-5"}, "target", "Must be a whole number of at least 1, not -5."),
         ({"division1_name": "", "division2_name": ""}, "division1_name", "at least one division"),
         ({"division2_name": ""}, "division2_name", "Name the division"),
         ({"name": ""}, "name", "This field is required."),
