@@ -55,6 +55,20 @@ def test_the_leaderboard_and_a_bots_rating_chart(open_page):
     for words in small.locator("text").all():
         assert words.bounding_box()["height"] >= 10, words.text_content()
     assert small.locator("circle.rating-chart__dot").count() == 4
+    # The head-to-head table is wider than the phone: its box scrolls and says so, a shadow at
+    # the edge it goes on past (white layers that scroll with it cover a shadow at an end).
+    strip = phone.locator("tr.meeting").first.locator(
+        "xpath=ancestor::div[contains(@class, 'table-scroll')]"
+    )
+    assert strip.evaluate("(box) => box.scrollWidth > box.clientWidth")
+    look = strip.evaluate(
+        "(box) => { const s = getComputedStyle(box);"
+        " return [s.backgroundImage, s.backgroundAttachment]; }"
+    )
+    assert look[0].count("radial-gradient") == 2 and look[0].count("linear-gradient") == 2, look
+    assert look[1].startswith("local, local, scroll, scroll"), look
+    strip.scroll_into_view_if_needed()
+    strip.screenshot(path=str(ARTIFACTS / "test_ladder_pages-head-to-head-phone.png"))
     assert not scrolls_sideways(phone)
     phone.goto(phone.url.replace(f"/bots/{greta.pk}/", "/ladders/open/"))
     assert not scrolls_sideways(phone)
