@@ -33,7 +33,7 @@ def boxes(page: Any) -> dict[str, Any]:
           const box = sel => { const r = document.querySelector(sel).getBoundingClientRect();
             return [r.x, r.y, r.width, r.height].map(Math.round); };
           return {draw: box('.actions button.action'), hand: box('.hand'),
-                  head: box('.hand-head'), scrollY: window.scrollY,
+                  head: box('.hand-head'), pile: box('.pile'), scrollY: window.scrollY,
                   direction: document.querySelector('.pile__facts').innerText,
                   hint: document.querySelector('.hand-area .hint')?.innerText || ''};
         }"""
@@ -72,3 +72,63 @@ def test_a_move_that_turns_play_and_ends_the_hint_moves_no_control(open_page, wi
     assert after["draw"] == before["draw"], (before, after)
     assert after["hand"] == before["hand"], (before, after)
     assert after["head"] == before["head"], (before, after)
+    # The pile keeps its size: "counter-clockwise" fits where "clockwise" did.
+    assert after["pile"][2:] == before["pile"][2:], (before, after)
+
+
+# Two moves of ana's, each a skip that gives her the turn again (a table of two): red skip on
+# red 4, then yellow skip, which makes the colour to match yellow and leaves nothing to use.
+# "yellow" is a longer word than "red" in the pile's caption.
+COLOUR_HANDS = [
+    ["red-skip", "yellow-skip", "blue-3", "green-5", "green-1", "blue-6", "blue-9"],
+    ["green-2", "green-3", "blue-4", "yellow-4", "blue-5", "green-6", "yellow-6"],
+]
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 740), (1280, 800)])
+def test_a_move_that_changes_the_colour_moves_neither_the_pile_nor_the_seats(
+    open_page, width, height
+):
+    ana = make_user("ana")
+    game = game_create(
+        variant_spec={"rules": "official"},
+        seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
+        deck=stacked(COLOUR_HANDS, "red-4", first=0),
+        dealer=1,
+    )
+    page = open_page(ana, reverse("web:play", args=[game.pk]), width=width, height=height)
+    page.wait_for_selector(".status--mine")
+    old = version(page)
+    page.get_by_role("button", name="Play red skip").click()
+    wait_for_board_after(page, old)
+    page.wait_for_selector(".status--mine")
+    before = {**boxes(page), **pile_and_seats(page)}
+    assert "red" in page.locator(".pile").inner_text()
+
+    old = version(page)
+    page.get_by_role("button", name="Play yellow skip").click()
+    wait_for_board_after(page, old)
+    page.wait_for_selector(".status--mine")
+    after = {**boxes(page), **pile_and_seats(page)}
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"steady-colour-{width}-after.png"))
+
+    assert "yellow" in page.locator(".pile").inner_text()
+    assert after["scrollY"] == before["scrollY"]
+    # The status line above may take another line ("no card can be played, draw one"): the
+    # pile keeps its size, and the seats stay just under it.
+    assert after["pile"][2:] == before["pile"][2:], (before, after)
+    gap = [seen["seats"][1] - seen["pile"][1] - seen["pile"][3] for seen in (before, after)]
+    assert abs(gap[0] - gap[1]) <= 1, (before, after)  # each box rounded on its own
+    for key in ("draw", "hand", "head"):
+        assert after[key] == before[key], (key, before, after)
+
+
+def pile_and_seats(page: Any) -> dict[str, Any]:
+    return page.evaluate(
+        """() => {
+          const box = sel => { const r = document.querySelector(sel).getBoundingClientRect();
+            return [r.x, r.y, r.width, r.height].map(Math.round); };
+          return {pile: box('.pile'), seats: box('.seats')};
+        }"""
+    )
