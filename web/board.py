@@ -11,8 +11,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine import events as ev
 from frontdoor.variant_text import FAMILY_NAMES
-from web.cards import Face, card_name, face, sorted_faces
+from web.cards import Face, card_list, card_name, face, sorted_faces
 from web.names import Names
 
 if TYPE_CHECKING:  # web.story draws on this module
@@ -82,6 +83,9 @@ class Table:
     my_turn: bool
     over: bool
     result: str
+    # Why the viewer's choices are what they are, when the status line alone would mislead (a
+    # censor who cannot approve, a lane that was flushed): a line of its own in the status box.
+    note: str = ""
 
     @property
     def owed_catches(self) -> list[SeatPanel]:
@@ -127,6 +131,7 @@ def table(
         my_turn=you is not None and you == viewer and viewer in view["to_act"],
         over=over,
         result=_result(view, who) if over else "",
+        note=_ruling_note(view, who, legal),
     )
 
 
@@ -224,10 +229,19 @@ def waiting(view: View, who: Names, legal: Sequence[Mapping[str, Any]] | None = 
         return f"{who.who(seat)} must fill the lane with {cards}"
     if kind == "next-hand":
         return "The hand is over; the next one is being dealt"
-    return _newno_or_censorship(pending, who)
+    return _newno_or_censorship(pending, who, legal)
 
 
-def _newno_or_censorship(pending: Mapping[str, Any], who: Names) -> str:
+def _mine(legal: Sequence[Mapping[str, Any]] | None, seat: int | None) -> set[str] | None:
+    """The kinds of `seat`'s legal commands, or None when they are not known (a replay)."""
+    if legal is None or seat is None:
+        return None
+    return {str(command["type"]) for command in legal if command.get("seat") == seat}
+
+
+def _newno_or_censorship(
+    pending: Mapping[str, Any], who: Names, legal: Sequence[Mapping[str, Any]] | None = None
+) -> str:
     kind, seat, seats = pending["type"], pending.get("seat"), pending.get("seats")
     anyone = who.seats(seats, start=False, conj="or") if seats else ""
     if kind == "first-play":
@@ -239,8 +253,13 @@ def _newno_or_censorship(pending: Mapping[str, Any], who: Names) -> str:
         return f"Second play: {by} play next, which sets the direction"
     if kind == "stack":
         what = _STACK_KINDS.get(pending["kind"], pending["kind"])
+        total = pending["total"]
+        kinds = _mine(legal, who.viewer)
+        if kinds is not None and who.viewer in (seats or [seat]) and "play" not in kinds:
+            # The words follow the viewer's legal commands: no card to stack, only the accept.
+            return f"Stack of {total}: you have no {what} to add, so you can only take the cards"
         by = anyone if seats else who.who(seat, start=False)
-        return f"Stack of {pending['total']}: {by} may stack a {what} or take the cards"
+        return f"Stack of {total}: {by} may stack a {what} or take the cards"
     if kind == "swap":
         return f"{who.who(seat)} must choose whom to swap hands with"
     if kind == "submit":
@@ -253,6 +272,91 @@ def _newno_or_censorship(pending: Mapping[str, Any], who: Names) -> str:
             return f"You are the censor: rule on {submitter} card"
         return f"The censor, {who.who(seat, start=False)}, rules on {submitter} card"
     return f"Waiting for {who.seats(seats or [seat], start=False)}"
+
+
+def _top_words(view: View) -> str:
+    """The card to match in words: "blue 8", or "wild (green)" for a black card."""
+    top = view.get("top")
+    if not top:
+        return "the pile"
+    color = view.get("color")
+    if face(top).color == "black" and color:
+        return f"{card_name(top)} ({color})"
+    return card_name(top)
+
+
+def _ruling_note(view: View, who: Names, legal: Sequence[Mapping[str, Any]] | None) -> str:
+    """The censor's ruling when approving is not among its commands (docs/rules.md,
+    "censorship"): a submission that is not legal can only be replaced; with no legal card at
+    all, the censor takes it and gives a card back."""
+    pending = view.get("pending") or {}
+    if pending.get("type") != "ruling" or pending.get("seat") != who.viewer:
+        return ""
+    kinds = _mine(legal, who.viewer)
+    if kinds is None or "approve" in kinds:
+        return ""
+    submitter = pending["submitter"]
+    card = (view.get("submission") or {}).get("card")
+    submitted = f"{who.whose(submitter)} {card_name(card) if card else 'card'}"
+    top = _top_words(view)
+    if "substitute" in kinds:
+        return (
+            f"{submitted} cannot be played on {top}, so you cannot approve it: it can only "
+            "be replaced by one of your outlined cards."
+        )
+    if "return" in kinds:
+        name = who.who(submitter, start=False)
+        theirs = f"{who.whose(submitter, start=False)} {card_name(card) if card else 'card'}"
+        return (
+            f"No card can be played on {top}: neither {theirs} nor any of yours. You take "
+            f"the submitted card and give {name} back a card of your choice (the submitted "
+            f"card itself is allowed); {name} then draws a card."
+        )
+    return ""
+
+
+def lane_flushed(events: Sequence[Event], view: View, who: Names) -> str:
+    """Why the viewer must fill the lane again right after filling it (docs/rules.md, "The
+    precognitive modifier"): its front card could not be played, so the whole lane went back
+    into the hand and a card was drawn, and that was the turn. From `events` (`[{"version",
+    "event"}]`, as the viewer sees them: the owner sees a flushed lane and the card drawn);
+    "" unless the viewer's precommit is pending after a flush."""
+    seat = who.viewer
+    pending = view.get("pending") or {}
+    if seat is None or pending.get("type") != "precommit" or pending.get("seat") != seat:
+        return ""
+    drawn: list[str | None] | None = None
+    for item in reversed(events):
+        event = item["event"]
+        kind = event["type"]
+        if kind == ev.HAND_STARTED:
+            return ""
+        if event.get("seat") != seat:
+            continue
+        if kind == ev.CARDS_DRAWN and event.get("reason") == "flush" and drawn is None:
+            drawn = list(event["cards"])
+        elif kind == ev.LANE_FLUSHED:
+            return _flushed_words(list(event["cards"]), drawn, view)
+        elif kind in (ev.LANE_FILLED, ev.CARD_PLAYED):
+            return ""
+    return ""
+
+
+def _flushed_words(cards: list[str | None], drawn: list[str | None] | None, view: View) -> str:
+    front = cards[0] if cards else None
+    lane = "your lane's card" if len(cards) == 1 else f"your lane's {len(cards)} cards"
+    if cards and all(card is not None for card in cards):
+        lane += f" ({card_list([card for card in cards if card is not None])})"
+    front_words = f"its front card, {card_name(front)}," if front else "its front card"
+    text = (
+        f"Your lane could not play: {front_words} cannot go on {_top_words(view)}. "
+        f"So {lane} went back into your hand"
+    )
+    if drawn and all(card is not None for card in drawn):
+        text += f" and you drew {card_list([card for card in drawn if card is not None])}"
+    elif drawn:
+        text += " and you drew a card"
+    return f"{text}: that was your turn."
 
 
 def _jump(pending: Mapping[str, Any], who: Names) -> str:

@@ -292,6 +292,9 @@ def board_context(
     table = board.table(
         view, names, kinds, you=viewer, spec=detail["variant"], legal=detail["legal"]
     )
+    if not table.note:
+        # A lane flushed at the start of the viewer's turn: said by the hand, not only in the story.
+        table.note = board.lane_flushed(shown, view, Names(names, viewer))
     penalty = int((detail["variant"].get("options") or {}).get("uno_penalty", 0))
     ctrl = controls.controls(detail["legal"], view, Names(names, viewer), uno_penalty=penalty)
     for panel in table.seats:

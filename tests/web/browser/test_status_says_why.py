@@ -1,0 +1,166 @@
+"""The status box says why the moves are what they are, in view with the hand: a precognitive
+lane flushed at the start of the turn (the form to fill it comes back), newno's stack with
+nothing to stack, a censor who may not approve a submission. Each situation is dealt from a
+stacked deck; on a 360x740 phone the words sit above the pinned dock, on screen."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from games.creation import SeatSpec, game_create
+from tests.engine.decks import stacked
+from tests.games.factories import make_user
+from tests.web.browser.clicks import POLL_MS, version, wait_for_board_after
+from tests.web.browser.conftest import ARTIFACTS
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SIZES = [(360, 740), (1280, 800)]
+
+
+def in_view_above_the_dock(page: Any, selector: str) -> None:
+    """`selector` is on screen without scrolling, and not under the pinned dock."""
+    seen = page.evaluate(
+        """sel => { const r = document.querySelector(sel).getBoundingClientRect();
+          const dock = document.querySelector('.dock');
+          const pinned = dock && getComputedStyle(dock).position === 'sticky';
+          return {top: r.top, bottom: r.bottom, height: window.innerHeight,
+                  dockTop: pinned ? dock.getBoundingClientRect().top : window.innerHeight,
+                  scrollY: window.scrollY}; }""",
+        selector,
+    )
+    assert seen["scrollY"] == 0, seen
+    assert seen["top"] >= 0 and seen["bottom"] <= min(seen["height"], seen["dockTop"]), seen
+
+
+# Precognitive (lane 2, sighted) over official, two seats, ana first on red 4. She plays red 5
+# and fills her lane with yellow 2 then yellow 6; the bot has nothing for red 5 and draws blue 1
+# (no use either). Her next turn: yellow 2 cannot go on red 5, so the lane is flushed back into
+# her hand, she draws green skip, and she must fill the lane again.
+PRECOG_HANDS = [
+    ["red-5", "yellow-2", "yellow-6", "green-1", "green-3", "blue-7", "blue-8"],
+    ["green-9", "blue-9", "yellow-9", "green-0", "blue-0", "yellow-0", "green-7"],
+]
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_a_flushed_lane_is_explained_by_the_hand(open_page, width, height):
+    ana = make_user("ana")
+    game = game_create(
+        variant_spec={"precognitive": {"lane": 2, "sight": "sighted"}},
+        seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
+        deck=stacked(PRECOG_HANDS, "red-4", ["blue-1", "green-skip"], first=0),
+        dealer=1,
+    )
+    page = open_page(ana, reverse("web:play", args=[game.pk]), width=width, height=height)
+    old = version(page)
+    page.get_by_role("button", name="Play red 5").click()
+    wait_for_board_after(page, old)
+    lane_form = page.locator("form.precommit")
+    assert page.locator("[data-note]").count() == 0  # nothing flushed yet: no note
+    for slot, card in zip(lane_form.locator("select").all(), ["yellow-2", "yellow-6"], strict=True):
+        slot.select_option(card)
+    old = version(page)
+    lane_form.get_by_role("button", name="Fill the lane").click()
+    wait_for_board_after(page, old)
+    # The bot's turn, then ana's: her lane is flushed and the form to fill it is back.
+    page.wait_for_function("() => document.querySelector('[data-note]') !== null", polling=POLL_MS)
+    assert page.locator("form.precommit").count() == 1
+    hand = page.locator(".hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)")
+    assert {"yellow-2", "yellow-6", "green-skip"} <= set(hand)
+
+    note = page.locator(".status [data-note]").inner_text()
+    assert note == (
+        "Your lane could not play: its front card, yellow 2, cannot go on red 5. So your "
+        "lane's 2 cards (yellow 2 and yellow 6) went back into your hand and you drew green "
+        "skip: that was your turn."
+    )
+    in_view_above_the_dock(page, ".status [data-note]")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"status-lane-flushed-{width}.png"))
+
+    # Filled again, the note is gone.
+    lane_form = page.locator("form.precommit")
+    for slot, card in zip(lane_form.locator("select").all(), ["green-1", "green-3"], strict=True):
+        slot.select_option(card)
+    old = version(page)
+    lane_form.get_by_role("button", name="Fill the lane").click()
+    wait_for_board_after(page, old)
+    assert page.locator("[data-note]").count() == 0
+
+
+# newno, two seats, ana (seat 0) can make no opening play on red 4; the bot's only card that can
+# is its wild draw four, which it plays: ana must answer the stack of 4 and holds no wild draw
+# four to add.
+NEWNO_HANDS = [
+    ["blue-3", "green-5", "yellow-7", "green-1", "blue-6", "yellow-9", "blue-1"],
+    ["wild-draw4", "green-3", "blue-9", "yellow-8", "blue-5", "green-6", "yellow-6"],
+]
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_newno_stack_prompt_says_what_the_seat_can_do(open_page, width, height):
+    ana = make_user("ana")
+    game = game_create(
+        variant_spec={"rules": "newno"},
+        seats=[SeatSpec(user=ana, age=30), SeatSpec(bot="greedy", age=20)],
+        deck=stacked(NEWNO_HANDS, "red-4", first=0),
+        dealer=1,
+    )
+    page = open_page(ana, reverse("web:play", args=[game.pk]), width=width, height=height)
+    page.wait_for_function(
+        "() => document.querySelector('.status__line').innerText.includes('Stack of 4')",
+        polling=POLL_MS,
+    )
+    status = page.locator(".status__line").inner_text()
+    assert status == (
+        "Stack of 4: you have no wild draw four to add, so you can only take the cards."
+    )
+    assert "may stack" not in status
+    moves = page.locator(".actions button").all_inner_texts()
+    assert "Accept: draw 4" in moves
+    assert not [move for move in moves if move.startswith("Play")]
+    in_view_above_the_dock(page, ".status__line")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"status-newno-stack-{width}.png"))
+
+
+# Censorship, three seats, ana deals (the censor); play starts at seat 1, whose cards are all
+# yellow or red and none an 8: on blue 8 it must submit a card that cannot be played. Ana holds
+# blue 2, which can.
+CENSOR_HANDS = [
+    ["blue-2", "green-1", "green-3", "red-9", "green-5", "green-7", "red-0"],
+    ["yellow-3", "yellow-4", "red-1", "red-2", "yellow-5", "red-6", "red-7"],
+    ["green-9", "blue-9", "yellow-9", "green-0", "blue-0", "yellow-0", "green-8"],
+]
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_censor_is_told_why_approve_is_missing(open_page, width, height):
+    ana = make_user("ana")
+    game = game_create(
+        variant_spec={"rules": "censorship"},
+        seats=[SeatSpec(user=ana), SeatSpec(bot="greedy"), SeatSpec(bot="random")],
+        deck=stacked(CENSOR_HANDS, "blue-8", first=1),
+        dealer=0,
+    )
+    page = open_page(ana, reverse("web:play", args=[game.pk]), width=width, height=height)
+    page.wait_for_selector(".status--mine")
+    assert "You are the censor: rule on greedy's card" in page.locator(".status__line").inner_text()
+    submitted = page.locator(".pile__submission .card").get_attribute("data-card")
+    assert submitted in CENSOR_HANDS[1]
+    assert page.locator(".actions button", has_text="Approve").count() == 0
+    assert page.get_by_role("button", name="Play your blue 2 instead").count() == 1
+
+    note = page.locator(".status [data-note]").inner_text()
+    name = submitted.replace("-", " ")
+    assert note == (
+        f"greedy's {name} cannot be played on blue 8, so you cannot approve it: it can only "
+        "be replaced by one of your outlined cards."
+    )
+    in_view_above_the_dock(page, ".status [data-note]")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"status-censor-cannot-approve-{width}.png"))

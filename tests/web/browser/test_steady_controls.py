@@ -1,0 +1,134 @@
+"""The hand and the moves stay put from move to move: a move that turns the direction of play
+and leaves no card to use (the hint over the hand gone) moves neither the Draw button nor the
+hand, on a phone (the pinned dock) and on a desktop (the page's flow). Measured: bounding boxes
+against the viewport, before and after the move."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from games.creation import SeatSpec, game_create
+from tests.engine.decks import stacked
+from tests.games.factories import make_user
+from tests.web.browser.clicks import version, wait_for_board_after
+from tests.web.browser.conftest import ARTIFACTS
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# Official, two seats, ana first on red 4. Her red reverse turns play counter-clockwise and, at a
+# table of two, skips the bot: her turn again, on red reverse, with nothing in hand that matches
+# (no red, no reverse): "no card can be played, draw one", and no card outlined.
+HANDS = [
+    ["red-reverse", "blue-3", "green-5", "yellow-7", "green-1", "blue-6", "yellow-9"],
+    ["green-2", "green-3", "blue-4", "yellow-4", "blue-5", "green-6", "yellow-6"],
+]
+
+
+def boxes(page: Any) -> dict[str, Any]:
+    return page.evaluate(
+        """() => {
+          const box = sel => { const r = document.querySelector(sel).getBoundingClientRect();
+            return [r.x, r.y, r.width, r.height].map(Math.round); };
+          return {draw: box('.actions button.action'), hand: box('.hand'),
+                  head: box('.hand-head'), pile: box('.pile'), scrollY: window.scrollY,
+                  direction: document.querySelector('.pile__facts').innerText,
+                  hint: document.querySelector('.hand-area .hint')?.innerText || ''};
+        }"""
+    )
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 740), (1280, 800)])
+def test_a_move_that_turns_play_and_ends_the_hint_moves_no_control(open_page, width, height):
+    ana = make_user("ana")
+    game = game_create(
+        variant_spec={"rules": "official"},
+        seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
+        deck=stacked(HANDS, "red-4", first=0),
+        dealer=1,
+    )
+    page = open_page(ana, reverse("web:play", args=[game.pk]), width=width, height=height)
+    page.wait_for_selector(".status--mine")
+    before = boxes(page)
+    assert "clockwise" in before["direction"] and "counter" not in before["direction"]
+    assert "outlined" in before["hint"]
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"steady-controls-{width}-before.png"))
+
+    old = version(page)
+    page.get_by_role("button", name="Play red reverse").click()
+    wait_for_board_after(page, old)
+    page.wait_for_selector(".status--mine")
+    after = boxes(page)
+    page.screenshot(path=str(ARTIFACTS / f"steady-controls-{width}-after.png"))
+
+    assert "counter-clockwise" in after["direction"]
+    assert "no card can be played" in page.locator(".status__line").inner_text()
+    assert page.locator(".hand__card--live").count() == 0
+    assert after["scrollY"] == before["scrollY"]
+    # The Draw button and the hand (the strip, and the title over it) where they were.
+    assert after["draw"] == before["draw"], (before, after)
+    assert after["hand"] == before["hand"], (before, after)
+    assert after["head"] == before["head"], (before, after)
+    # The pile keeps its size: "counter-clockwise" fits where "clockwise" did.
+    assert after["pile"][2:] == before["pile"][2:], (before, after)
+
+
+# Two moves of ana's, each a skip that gives her the turn again (a table of two): red skip on
+# red 4, then yellow skip, which makes the colour to match yellow and leaves nothing to use.
+# "yellow" is a longer word than "red" in the pile's caption.
+COLOUR_HANDS = [
+    ["red-skip", "yellow-skip", "blue-3", "green-5", "green-1", "blue-6", "blue-9"],
+    ["green-2", "green-3", "blue-4", "yellow-4", "blue-5", "green-6", "yellow-6"],
+]
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 740), (1280, 800)])
+def test_a_move_that_changes_the_colour_moves_neither_the_pile_nor_the_seats(
+    open_page, width, height
+):
+    ana = make_user("ana")
+    game = game_create(
+        variant_spec={"rules": "official"},
+        seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
+        deck=stacked(COLOUR_HANDS, "red-4", first=0),
+        dealer=1,
+    )
+    page = open_page(ana, reverse("web:play", args=[game.pk]), width=width, height=height)
+    page.wait_for_selector(".status--mine")
+    old = version(page)
+    page.get_by_role("button", name="Play red skip").click()
+    wait_for_board_after(page, old)
+    page.wait_for_selector(".status--mine")
+    before = {**boxes(page), **pile_and_seats(page)}
+    assert "red" in page.locator(".pile").inner_text()
+
+    old = version(page)
+    page.get_by_role("button", name="Play yellow skip").click()
+    wait_for_board_after(page, old)
+    page.wait_for_selector(".status--mine")
+    after = {**boxes(page), **pile_and_seats(page)}
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"steady-colour-{width}-after.png"))
+
+    assert "yellow" in page.locator(".pile").inner_text()
+    assert after["scrollY"] == before["scrollY"]
+    # The status line above may take another line ("no card can be played, draw one"): the
+    # pile keeps its size, and the seats stay just under it.
+    assert after["pile"][2:] == before["pile"][2:], (before, after)
+    gap = [seen["seats"][1] - seen["pile"][1] - seen["pile"][3] for seen in (before, after)]
+    assert abs(gap[0] - gap[1]) <= 1, (before, after)  # each box rounded on its own
+    for key in ("draw", "hand", "head"):
+        assert after[key] == before[key], (key, before, after)
+
+
+def pile_and_seats(page: Any) -> dict[str, Any]:
+    return page.evaluate(
+        """() => {
+          const box = sel => { const r = document.querySelector(sel).getBoundingClientRect();
+            return [r.x, r.y, r.width, r.height].map(Math.round); };
+          return {pile: box('.pile'), seats: box('.seats')};
+        }"""
+    )
