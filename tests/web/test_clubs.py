@@ -5,16 +5,19 @@ everyone else, the season form and its errors, entrants, the start, closing and 
 from __future__ import annotations
 
 import datetime
+import re
 
 import pytest
+import time_machine
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import Profile
 from games.models import Bot, Game
 from league.clubs import club_request, membership_of
 from league.models import Club, Competition, Fixture, Membership, Season
-from league.seasons import season_enter
+from league.seasons import open_due_rounds, season_enter
 from tests.games.factories import make_user
 from tests.league.factories import make_bot, make_club, make_season, promotion_and_relegation
 from tests.web.clients import signed_in
@@ -528,6 +531,56 @@ def test_an_admin_starts_a_season_and_its_first_games_open():
     shown = page(response)
     assert "Running since" in shown and "2 games open so far" in shown
     assert "Close the season" in shown
+
+
+def words(response) -> str:
+    """The page's text as a reader sees it: no tags, spaces collapsed."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page(response))).strip()
+
+
+def test_a_season_started_after_its_planned_day_says_one_first_day_everywhere():
+    """Planned for yesterday and started today, the first round opens today: the settings, the
+    status line, the round's dates and the club's list of seasons all say today."""
+    club, admin, members = make_club(members=1)
+    yesterday = timezone.localdate() - datetime.timedelta(days=1)
+    season = make_season(club, admin, seats_per_game=2, start_date=yesterday)
+    for person in [admin, *members]:
+        season_enter(season=season, actor=admin, user=person)
+    client = signed_in(admin)
+
+    shown = words(client.post(reverse("web:season-start", args=[season.slug]), follow=True))
+
+    today = timezone.localdate()
+    assert f"Running since {today:%-d %b %Y}:" in shown
+    assert f"First round opened {today:%a %-d %b %Y}" in shown
+    assert f"Round 1 opened {today:%a %-d %b}" in shown
+    assert f"{yesterday:%-d %b}" not in shown
+    listed = words(client.get(reverse("web:club", args=[club.slug])))
+    assert f"{season.name} Official · from {today:%-d %b %Y}" in listed
+
+
+def test_a_season_started_before_its_day_opens_its_first_round_on_that_day():
+    club, admin, members = make_club(members=1)
+    later = timezone.localdate() + datetime.timedelta(days=3)
+    season = make_season(club, admin, seats_per_game=2, start_date=later)
+    for person in [admin, *members]:
+        season_enter(season=season, actor=admin, user=person)
+
+    response = signed_in(admin).post(reverse("web:season-start", args=[season.slug]), follow=True)
+
+    shown = words(response)
+    assert f"First round opens {later:%a %-d %b %Y}" in shown
+    assert f"Round 1 opens {later:%a %-d %b}" in shown
+    # Its table opens on that day: there is no round before the first to finish sooner.
+    assert f"Opens {later:%a %-d %b} ." in shown and "the round before it" not in shown
+    assert "0 games open so far" in shown
+    assert not Fixture.objects.filter(division__season=season, game__isnull=False).exists()
+    with time_machine.travel(later.isoformat() + " 00:00:30Z", tick=False):
+        open_due_rounds(season=season)
+        shown = words(signed_in(admin).get(reverse("web:season", args=[season.slug])))
+    assert f"First round opened {later:%a %-d %b %Y}" in shown
+    assert f"Round 1 opened {later:%a %-d %b}" in shown
+    assert "1 game open so far" in shown
 
 
 def test_a_running_season_closes_only_when_its_fixtures_are_done():
