@@ -32,6 +32,7 @@ from league.ladders import is_for_bots, ladder_enter, ladder_leave
 from league.models import Competition, Entry
 from web.accounts import SignedInRequest
 from web.charts import Sparkline, sparkline
+from web.sentences import sentence
 
 # Each refusal of ladder_enter / ladder_leave by its code, in words: {who} is "You" or "Bot
 # <name>", {bot} the bot's name, {ladder} the ladder's.
@@ -68,7 +69,7 @@ def refusal_text(error: GameError, ladder: Competition, bot: Bot | None) -> str:
     this page does not know)."""
     template = REFUSALS.get(error.code)
     if template is None:
-        return error.message.rstrip(".") + "."
+        return sentence(error.message)
     who = f"Bot {bot.name} is" if bot is not None else "You are"
     name = bot.name if bot is not None else ""
     return template.format(who=who, bot=f"Bot {name}", ladder=ladder.name)

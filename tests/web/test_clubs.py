@@ -200,7 +200,8 @@ def test_an_admin_makes_a_member_an_admin_and_the_last_admin_is_kept():
     role = reverse("web:club-role", args=[club.slug, admin.pk])
 
     kept = client.post(role, {"role": "member"}, follow=True)
-    assert "a club keeps at least one admin." in shown_messages(kept)
+    assert "A club keeps at least one admin." in shown_messages(kept)
+    assert '<li class="message error">A club keeps at least one admin.</li>' in page(kept)
     assert membership_of(club, admin).role == Membership.Role.ADMIN
 
     client.post(reverse("web:club-role", args=[club.slug, ben.pk]), {"role": "admin"})
@@ -474,7 +475,7 @@ def test_a_member_entering_themselves_cannot_choose_a_division():
 
     assert "you will play in First, where the season's rules put you" in offered
     assert shown_messages(refused)[-1] == (
-        f"only an admin of {season.club.name} chooses a division; entering yourself, you go "
+        f"Only an admin of {season.club.name} chooses a division; entering yourself, you go "
         "where the season's rules put you."
     )
     assert shown_messages(entered)[-1] == "You are entered."
