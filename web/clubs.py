@@ -212,6 +212,11 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
         "members": memberships.filter(status=Membership.Status.ACTIVE).order_by(
             "role", "user__username"
         ),
+        # One admin cannot step down (league/clubs.py member_role, `last-admin`): the page
+        # says so instead of offering the button.
+        "sole_admin": admin
+        and memberships.filter(status=Membership.Status.ACTIVE, role=Membership.Role.ADMIN).count()
+        == 1,
         "requests": memberships.filter(status=Membership.Status.PENDING) if admin else [],
         "season_groups": [
             (

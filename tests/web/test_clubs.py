@@ -208,6 +208,42 @@ def test_an_admin_makes_a_member_an_admin_and_the_last_admin_is_kept():
     assert membership_of(club, ben).role == Membership.Role.ADMIN
 
 
+def member_rows(response) -> dict[str, str]:
+    """The members list as a reader sees it: each member's line by username."""
+    listed = page(response).split('id="members-title"')[1].split("</ul>")[0]
+    rows = [words_of(row) for row in listed.split("<li>")[1:]]
+    return {row.split()[0]: row for row in rows}
+
+
+def words_of(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
+
+
+def test_the_only_admin_is_told_why_they_cannot_step_down_and_two_admins_can():
+    club, admin, (ben,) = make_club(admin=make_user("ada"), members=1)
+    client = signed_in(admin)
+
+    rows = member_rows(client.get(reverse("web:club", args=[club.slug])))
+    assert rows["ada"] == (
+        "ada (you) admin The only admin: make another member an admin before stepping down."
+    )
+    assert "Not an admin" not in page(client.get(reverse("web:club", args=[club.slug])))
+    assert rows[ben.username] == f"{ben.username} Make admin : {ben.username}"
+
+    client.post(reverse("web:club-role", args=[club.slug, ben.pk]), {"role": "admin"})
+    rows = member_rows(client.get(reverse("web:club", args=[club.slug])))
+    assert rows["ada"] == "ada (you) admin Step down as admin"
+    assert rows[ben.username] == (
+        f"{ben.username} admin Remove as admin : make {ben.username} a plain member"
+    )
+
+    stepped = client.post(
+        reverse("web:club-role", args=[club.slug, admin.pk]), {"role": "member"}, follow=True
+    )
+    assert shown_messages(stepped) == ["ada is a member (not an admin) now."]
+    assert membership_of(club, admin).role == Membership.Role.MEMBER
+
+
 # Admins' actions refused to everyone else
 
 
