@@ -234,7 +234,9 @@ def division_entries(division: Division) -> list[Entry]:
 
 
 def season_start(*, season: Season, admin: Any, now: datetime.datetime | None = None) -> Season:
-    """Draw every division's fixtures (league/scheduling.py) and open the rounds due. Raises
+    """Draw every division's fixtures (league/scheduling.py) and open the rounds due: the first
+    round on the season's start date, or now if that day has passed (the start date then
+    becomes today's, the day its first round opened). Raises
     NotClubAdmin, SeasonError (`not-draft`, `too-few-entrants`)."""
     check_admin(season.club, admin)
     now = now or timezone.now()
@@ -262,7 +264,10 @@ def season_start(*, season: Season, admin: Any, now: datetime.datetime | None = 
             _create_fixtures(season, division, entries, drawn, first_open)
         season.status = Season.Status.RUNNING
         season.started_at = now
-        season.save(update_fields=["status", "started_at"])
+        # Started after its planned day, the first round opens today: the date the season
+        # shows for its first round (and its club lists it from) is that day, not the plan.
+        season.start_date = max(season.start_date, first_open.date())
+        season.save(update_fields=["status", "started_at", "start_date"])
         _tell_started(season)
     open_due_rounds(season=season, now=now)
     return season
@@ -329,7 +334,8 @@ def open_due_rounds(*, season: Season | None = None, now: datetime.datetime | No
             if next_round is None:
                 continue
             before = Fixture.objects.filter(division=division, round=next_round - 1)
-            previous_done = not before.filter(UNFINISHED).exists()
+            # The first round has no round before it: it waits for its day (the start date).
+            previous_done = next_round > 1 and not before.filter(UNFINISHED).exists()
             due = waiting.filter(round=next_round)
             if not previous_done:
                 due = due.filter(opens_at__lte=now)

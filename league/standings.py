@@ -7,7 +7,11 @@ Tiebreaks, in order: league points, match wins, points scored (fewer is better u
 `running-total` scoring, where points are penalties), head-to-head among the entrants still
 tied (how often each finished ahead of the others at a shared table, less how often behind),
 then the place is shared. Entrants sharing a place are listed by entry order, which also
-decides a promotion or relegation line that falls inside a shared place.
+decides a promotion or relegation line that falls inside a shared place when the season closes.
+
+The pages mark only what the table can say (`zone_marks`): a final table its zones as they were
+archived (who went up and down); a running one none until a result is in, then its zones as
+things stand, saying where entry order drew a line through a shared place (`tied_across`).
 """
 
 from __future__ import annotations
@@ -202,6 +206,26 @@ def _mark_zones(division: Division, ordered: list[StandingLine]) -> None:
             line.zone = "down" if line.zone == "" else line.zone
 
 
+def zone_marks(table: list[StandingLine], *, final: bool) -> dict[int, str]:
+    """The promotion and relegation marks a page shows, by entry: "up" or "down", none for the
+    rest. A final table (a closed season's) is what happened: every zone. A running table marks
+    nothing before a result is in (every entrant tied on nothing: entry order alone would pick),
+    then its zones as things stand, a line through a shared place drawn by entry order as at
+    the close (`tied_across`, which the page says)."""
+    if not final and not any(line.played for line in table):
+        return {}
+    return {line.entry: line.zone for line in table if line.zone}
+
+
+def tied_across(table: list[StandingLine]) -> list[list[StandingLine]]:
+    """The shared places a zone's line runs through (some of the place in the zone, some out),
+    each as its lines in table order: entry order drew the line there."""
+    places: dict[int, list[StandingLine]] = defaultdict(list)
+    for line in table:
+        places[line.rank].append(line)
+    return [lines for lines in places.values() if len({line.zone for line in lines}) > 1]
+
+
 def season_tables(season: Season) -> list[tuple[Division, list[StandingLine]]]:
     """Each division with its table: the archived final table once the season has closed."""
     return seasons_tables([season])[season.pk]
@@ -267,6 +291,8 @@ class SeasonRecord:
     season: Season
     division: Division
     line: StandingLine | None
+    # The mark the pages show on the line: "up", "down" or "" (zone_marks).
+    zone: str = ""
 
 
 def family_of(variant: Mapping[str, Any]) -> str:
@@ -309,8 +335,11 @@ def player_record(
     seasons = []
     for place in found:
         division = place.division
-        lines = {line.entry: line for _, table in tables[division.season_id] for line in table}
-        seasons.append(SeasonRecord(division.season, division, lines.get(place.entry_id)))
+        table = next(lines for shown, lines in tables[division.season_id] if shown == division)
+        line = next((line for line in table if line.entry == place.entry_id), None)
+        final = division.season.status == Season.Status.CLOSED
+        zone = zone_marks(table, final=final).get(place.entry_id, "")
+        seasons.append(SeasonRecord(division.season, division, line, zone))
     return seasons, family_records(user), older
 
 

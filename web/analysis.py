@@ -44,6 +44,7 @@ from ratings.pools import pool_name
 from web.cards import card_name
 from web.charts import sparkline
 from web.names import Names, seat_names
+from web.sentences import opening
 
 # At most this many costly decisions listed for a hand (the costliest).
 COSTLY_SHOWN = 8
@@ -401,7 +402,7 @@ def ask(request: HttpRequest, game_id: int) -> HttpResponse:
     except GameNotFound as error:
         raise Http404(error.message) from error
     except GameError as error:
-        messages.error(request, error.message)
+        messages.error(request, opening(error.message))
     else:
         messages.success(request, "Analysis asked for: it appears here as it runs.")
     return HttpResponseRedirect(back)

@@ -41,6 +41,7 @@ from web.bot_forms import REFUSAL_FIELDS, REGISTER_FORMS, BotNameForm, change_fo
 from web.charts import HistoryChart, history_chart
 from web.ladders import EntryOption, entrant_url, last_played_words
 from web.season_tables import ordinal
+from web.sentences import sentence
 
 RECENT_CALLS = 20
 STATUS_WORDS: dict[str, str] = {
@@ -322,7 +323,7 @@ def my_bot_token(request: SignedInRequest, bot_id: int) -> HttpResponse:
     try:
         token = bot_registry.bot_new_token(bot=found, owner=request.user)
     except GameError as error:
-        messages.error(request, error.message.rstrip(".") + ".")
+        messages.error(request, sentence(error.message))
         return redirect("web:my-bot", bot_id=found.pk)
     context = {"bot": found, "token": token, "secret": "", "rotated": True}
     return render(request, "bots/registered.html", context)

@@ -36,6 +36,7 @@ from tournaments import services as tournament_services
 from web import chat
 from web.accounts import SignedInRequest
 from web.league_forms import ClubForm, SeasonForm
+from web.sentences import sentence
 
 # The order a club's seasons are listed in.
 SEASON_GROUPS = [
@@ -59,8 +60,8 @@ def refused(request: HttpRequest, message: str, *, status: int, club: Club | Non
 
 
 def said(error: GameError) -> str:
-    """A service's refusal as a sentence for a message."""
-    return error.message.rstrip(".") + "."
+    """A service's refusal as a sentence for a message (web/sentences.py)."""
+    return sentence(error.message)
 
 
 # The competition's fields as the season form calls them: InvalidCompetition's message names
@@ -211,6 +212,11 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
         "members": memberships.filter(status=Membership.Status.ACTIVE).order_by(
             "role", "user__username"
         ),
+        # One admin cannot step down (league/clubs.py member_role, `last-admin`): the page
+        # says so instead of offering the button.
+        "sole_admin": admin
+        and memberships.filter(status=Membership.Status.ACTIVE, role=Membership.Role.ADMIN).count()
+        == 1,
         "requests": memberships.filter(status=Membership.Status.PENDING) if admin else [],
         "season_groups": [
             (

@@ -32,6 +32,7 @@ from league.ladders import is_for_bots, ladder_enter, ladder_leave
 from league.models import Competition, Entry
 from web.accounts import SignedInRequest
 from web.charts import Sparkline, sparkline
+from web.sentences import sentence
 
 # Each refusal of ladder_enter / ladder_leave by its code, in words: {who} is "You" or "Bot
 # <name>", {bot} the bot's name, {ladder} the ladder's.
@@ -68,7 +69,7 @@ def refusal_text(error: GameError, ladder: Competition, bot: Bot | None) -> str:
     this page does not know)."""
     template = REFUSALS.get(error.code)
     if template is None:
-        return error.message.rstrip(".") + "."
+        return sentence(error.message)
     who = f"Bot {bot.name} is" if bot is not None else "You are"
     name = bot.name if bot is not None else ""
     return template.format(who=who, bot=f"Bot {name}", ladder=ladder.name)
@@ -162,6 +163,8 @@ class LadderRow:
     rules: str
     details: str
     entrants: int
+    # A ladder for bots (league/ladders.py is_for_bots): no person enters it in person.
+    for_bots: bool = False
 
 
 def describe(ladder: Competition) -> tuple[str, str]:
@@ -174,10 +177,24 @@ def ladder_list(request: HttpRequest) -> HttpResponse:
     """Every ladder: its rules in words, table size, duplicate deals, entrants, matchmaking."""
     rows = [
         # entrant_count: annotated by ladder_reads.ladders().
-        LadderRow(ladder, *describe(ladder), ladder.entrant_count)  # type: ignore[attr-defined]
+        LadderRow(
+            ladder,
+            *describe(ladder),
+            ladder.entrant_count,  # type: ignore[attr-defined]
+            is_for_bots(ladder),
+        )
         for ladder in ladder_reads.ladders()
     ]
-    return render(request, "ladders/list.html", {"ladders": rows})
+    return render(request, "ladders/list.html", {"ladders": rows, "who_enters": who_enters(rows)})
+
+
+def who_enters(rows: list[LadderRow]) -> str:
+    """Who the listed ladders admit, in words for the page's lead."""
+    if rows and all(row.for_bots for row in rows):
+        return "bots enter (their owners enter them; people do not play in person here)"
+    if any(row.for_bots for row in rows):
+        return "people and bots enter (bots only where a ladder says so)"
+    return "people and bots enter"
 
 
 @require_GET
@@ -202,6 +219,7 @@ def ladder(request: HttpRequest, slug: str) -> HttpResponse:
         # The next page's `after` (the entry of the last line shown), or None on the last page.
         "more": page.after,
         "options": (entry_options(found, request.user) if isinstance(request.user, User) else []),
+        "for_bots": is_for_bots(found),
         "here": request.path,
     }
     return render(request, "ladders/ladder.html", context)

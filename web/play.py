@@ -42,6 +42,7 @@ from web import board, chat, controls, notices, rematch, story
 from web.cards import card_name
 from web.lockout import too_many
 from web.names import Names, seat_names
+from web.sentences import opening
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -264,7 +265,7 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         seat_facts.game_resign(game_id=game_id, actor=request.user)
     except GameError as error:
-        messages.error(request, error.message, extra_tags=error.code)
+        messages.error(request, opening(error.message), extra_tags=error.code)
     else:
         messages.success(request, "You resigned: the default bot plays your seats from now on")
     return HttpResponseRedirect(play_page)

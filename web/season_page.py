@@ -18,6 +18,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bots.registry import bot_register
@@ -81,7 +82,12 @@ def settings_in_words(season: Season) -> list[tuple[str, str]]:
         ("Rules", variant_details(competition.variant) or "the family's defaults"),
         ("Players at a table", str(competition.seats_per_game)),
         ("Placement points", " / ".join(map(str, season.placement_points))),
-        ("First round opens", f"{season.start_date:%a %-d %b %Y}"),
+        (
+            "First round opened"
+            if season.status != Season.Status.DRAFT and season.start_date <= timezone.localdate()
+            else "First round opens",
+            f"{season.start_date:%a %-d %b %Y}",
+        ),
         ("Each round", duration(season.round_days * 86400)),
         ("Rounds", str(season.rounds) if season.rounds else "enough for every pair to meet"),
         ("Time for a turn", duration(competition.turn_seconds)),

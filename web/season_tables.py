@@ -27,7 +27,14 @@ from league import seasons
 from league.errors import NotClubAdmin, SeasonError
 from league.models import Club, Division, Fixture, Season
 from league.selectors import Entrant, FixtureRow, season_fixtures
-from league.standings import StandingLine, entrant_name, season_tables, tiebreak_words
+from league.standings import (
+    StandingLine,
+    entrant_name,
+    season_tables,
+    tiebreak_words,
+    tied_across,
+    zone_marks,
+)
 from web.play import refused
 
 NOTE_LENGTH = 200
@@ -63,9 +70,13 @@ class TableRow:
     places_said: str  # the same in words, for the cell's title and screen readers
     # Whether the head-to-head score decided anything (the line was tied on the rest).
     head_to_head_needed: bool
+    # The mark the table shows: "up", "down" or "" (league/standings.py zone_marks).
+    zone: str = ""
 
 
-def table_rows(lines: list[StandingLine]) -> list[TableRow]:
+def table_rows(lines: list[StandingLine], marks: dict[int, str] | None = None) -> list[TableRow]:
+    marks = marks or {}
+
     def key(line: StandingLine) -> tuple[int, int, int]:
         return (line.league_points, line.wins, line.points_scored)
 
@@ -82,6 +93,7 @@ def table_rows(lines: list[StandingLine]) -> list[TableRow]:
                 for place, times in enumerate(line.placements, start=1)
             ),
             head_to_head_needed=counts[key(line)] > 1,
+            zone=marks.get(line.entry, ""),
         )
         for line in lines
     ]
@@ -166,6 +178,10 @@ class DivisionView:
     division: Division
     rows: list[TableRow]
     rounds: list[RoundView]
+    # A running table that marks nothing yet: no result is in.
+    marks_wait: bool = False
+    # The shared places a zone's line runs through, by entry order: "Rex and ada (2nd)".
+    ties: tuple[str, ...] = ()
 
 
 def division_rounds(
@@ -253,29 +269,44 @@ def season_tables_context(season: Season, user: Any) -> dict[str, Any]:
       `note_length`;
     - `divisions`: one DivisionView per tier, top first: `division`, `rows` (TableRow: the
       StandingLine with the player page's URL, placements in figures and in words, whether
-      H2H decided anything) and `rounds` (RoundView: number, opens_at, the drawn deadline,
-      `byes` by name, `fixtures` as FixtureView: status scheduled/playing/finished, seats in
-      order with places and scores, overdue, retimed, your_turn, the game's and the replay's
-      URLs, the ruling forms' URLs).
+      H2H decided anything, the promotion or relegation mark shown: league/standings.py
+      zone_marks), `marks_wait` (running, no result yet: nobody marked), `ties` (the shared
+      places a zone's line runs through, in words) and `rounds` (RoundView: number, opens_at,
+      the drawn deadline, `byes` by name, `fixtures` as FixtureView: status
+      scheduled/playing/finished, seats in order with places and scores, overdue, retimed,
+      your_turn, the game's and the replay's URLs, the ruling forms' URLs).
 
     `user` is the viewer (request.user, anonymous or not). The season page merges the dict
     into its context: `context |= season_tables_context(season, request.user)`.
     """
     rule = season.status == Season.Status.RUNNING and seasons.can_rule(season, user)
     now = timezone.now()
-    divisions = [
-        DivisionView(
-            division=division,
-            rows=table_rows(lines),
-            rounds=division_rounds(division, user, rule=rule, now=now),
+    started = season.status != Season.Status.DRAFT
+    closed = season.status == Season.Status.CLOSED
+    divisions = []
+    for division, lines in season_tables(season):
+        zoned = bool(division.promote or division.relegate)
+        marks = zone_marks(lines, final=closed) if started else {}
+        running = zoned and started and not closed
+        divisions.append(
+            DivisionView(
+                division=division,
+                rows=table_rows(lines, marks),
+                rounds=division_rounds(division, user, rule=rule, now=now),
+                marks_wait=running and not marks,
+                ties=tuple(
+                    f"{' and '.join(line.name for line in tied)} ({ordinal(tied[0].rank)})"
+                    for tied in tied_across(lines)
+                )
+                if running and marks
+                else (),
+            )
         )
-        for division, lines in season_tables(season)
-    ]
     return {
         "season_tables": {
             "season": season,
-            "started": season.status != Season.Status.DRAFT,
-            "closed": season.status == Season.Status.CLOSED,
+            "started": started,
+            "closed": closed,
             "can_rule": rule,
             "tiebreaks": tiebreaks(season),
             "note_length": NOTE_LENGTH,

@@ -5,16 +5,19 @@ everyone else, the season form and its errors, entrants, the start, closing and 
 from __future__ import annotations
 
 import datetime
+import re
 
 import pytest
+import time_machine
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import Profile
 from games.models import Bot, Game
 from league.clubs import club_request, membership_of
 from league.models import Club, Competition, Fixture, Membership, Season
-from league.seasons import season_enter
+from league.seasons import open_due_rounds, season_enter
 from tests.games.factories import make_user
 from tests.league.factories import make_bot, make_club, make_season, promotion_and_relegation
 from tests.web.clients import signed_in
@@ -197,11 +200,48 @@ def test_an_admin_makes_a_member_an_admin_and_the_last_admin_is_kept():
     role = reverse("web:club-role", args=[club.slug, admin.pk])
 
     kept = client.post(role, {"role": "member"}, follow=True)
-    assert "a club keeps at least one admin." in shown_messages(kept)
+    assert "A club keeps at least one admin." in shown_messages(kept)
+    assert '<li class="message error">A club keeps at least one admin.</li>' in page(kept)
     assert membership_of(club, admin).role == Membership.Role.ADMIN
 
     client.post(reverse("web:club-role", args=[club.slug, ben.pk]), {"role": "admin"})
     assert membership_of(club, ben).role == Membership.Role.ADMIN
+
+
+def member_rows(response) -> dict[str, str]:
+    """The members list as a reader sees it: each member's line by username."""
+    listed = page(response).split('id="members-title"')[1].split("</ul>")[0]
+    rows = [words_of(row) for row in listed.split("<li>")[1:]]
+    return {row.split()[0]: row for row in rows}
+
+
+def words_of(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
+
+
+def test_the_only_admin_is_told_why_they_cannot_step_down_and_two_admins_can():
+    club, admin, (ben,) = make_club(admin=make_user("ada"), members=1)
+    client = signed_in(admin)
+
+    rows = member_rows(client.get(reverse("web:club", args=[club.slug])))
+    assert rows["ada"] == (
+        "ada (you) admin The only admin: make another member an admin before stepping down."
+    )
+    assert "Not an admin" not in page(client.get(reverse("web:club", args=[club.slug])))
+    assert rows[ben.username] == f"{ben.username} Make admin : {ben.username}"
+
+    client.post(reverse("web:club-role", args=[club.slug, ben.pk]), {"role": "admin"})
+    rows = member_rows(client.get(reverse("web:club", args=[club.slug])))
+    assert rows["ada"] == "ada (you) admin Step down as admin"
+    assert rows[ben.username] == (
+        f"{ben.username} admin Remove as admin : make {ben.username} a plain member"
+    )
+
+    stepped = client.post(
+        reverse("web:club-role", args=[club.slug, admin.pk]), {"role": "member"}, follow=True
+    )
+    assert shown_messages(stepped) == ["ada is a member (not an admin) now."]
+    assert membership_of(club, admin).role == Membership.Role.MEMBER
 
 
 # Admins' actions refused to everyone else
@@ -471,7 +511,7 @@ def test_a_member_entering_themselves_cannot_choose_a_division():
 
     assert "you will play in First, where the season's rules put you" in offered
     assert shown_messages(refused)[-1] == (
-        f"only an admin of {season.club.name} chooses a division; entering yourself, you go "
+        f"Only an admin of {season.club.name} chooses a division; entering yourself, you go "
         "where the season's rules put you."
     )
     assert shown_messages(entered)[-1] == "You are entered."
@@ -528,6 +568,56 @@ def test_an_admin_starts_a_season_and_its_first_games_open():
     shown = page(response)
     assert "Running since" in shown and "2 games open so far" in shown
     assert "Close the season" in shown
+
+
+def words(response) -> str:
+    """The page's text as a reader sees it: no tags, spaces collapsed."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page(response))).strip()
+
+
+def test_a_season_started_after_its_planned_day_says_one_first_day_everywhere():
+    """Planned for yesterday and started today, the first round opens today: the settings, the
+    status line, the round's dates and the club's list of seasons all say today."""
+    club, admin, members = make_club(members=1)
+    yesterday = timezone.localdate() - datetime.timedelta(days=1)
+    season = make_season(club, admin, seats_per_game=2, start_date=yesterday)
+    for person in [admin, *members]:
+        season_enter(season=season, actor=admin, user=person)
+    client = signed_in(admin)
+
+    shown = words(client.post(reverse("web:season-start", args=[season.slug]), follow=True))
+
+    today = timezone.localdate()
+    assert f"Running since {today:%-d %b %Y}:" in shown
+    assert f"First round opened {today:%a %-d %b %Y}" in shown
+    assert f"Round 1 opened {today:%a %-d %b}" in shown
+    assert f"{yesterday:%-d %b}" not in shown
+    listed = words(client.get(reverse("web:club", args=[club.slug])))
+    assert f"{season.name} Official · from {today:%-d %b %Y}" in listed
+
+
+def test_a_season_started_before_its_day_opens_its_first_round_on_that_day():
+    club, admin, members = make_club(members=1)
+    later = timezone.localdate() + datetime.timedelta(days=3)
+    season = make_season(club, admin, seats_per_game=2, start_date=later)
+    for person in [admin, *members]:
+        season_enter(season=season, actor=admin, user=person)
+
+    response = signed_in(admin).post(reverse("web:season-start", args=[season.slug]), follow=True)
+
+    shown = words(response)
+    assert f"First round opens {later:%a %-d %b %Y}" in shown
+    assert f"Round 1 opens {later:%a %-d %b}" in shown
+    # Its table opens on that day: there is no round before the first to finish sooner.
+    assert f"Opens {later:%a %-d %b} ." in shown and "the round before it" not in shown
+    assert "0 games open so far" in shown
+    assert not Fixture.objects.filter(division__season=season, game__isnull=False).exists()
+    with time_machine.travel(later.isoformat() + " 00:00:30Z", tick=False):
+        open_due_rounds(season=season)
+        shown = words(signed_in(admin).get(reverse("web:season", args=[season.slug])))
+    assert f"First round opened {later:%a %-d %b %Y}" in shown
+    assert f"Round 1 opened {later:%a %-d %b}" in shown
+    assert "1 game open so far" in shown
 
 
 def test_a_running_season_closes_only_when_its_fixtures_are_done():

@@ -352,3 +352,28 @@ def test_a_ladder_for_bots_offers_no_entry_in_person_and_refuses_one(settings):
         "Arena is a ladder for bots: enter one of your bots, not yourself."
     ]
     assert active_entries(ladder) == set()
+
+
+def test_a_ladder_for_bots_says_so_to_a_visitor_and_in_the_list(settings):
+    settings.LEAGUE_BOT_LADDERS = ["arena"]
+    make_competition(name="Arena", slug="arena", variant=ONE_HAND)
+
+    words = text(Client().get(reverse("web:ladder", args=["arena"])).content.decode())
+    assert "Bots only: people enter their bots, not themselves" in words
+    assert "Sign in to enter one of your bots (this ladder is for bots" in words
+    assert "yourself" not in words
+
+    # The list's only ladder is for bots: it does not invite people in person.
+    listed = text(Client().get(reverse("web:ladders")).content.decode())
+    assert "Always open: bots enter (their owners enter them" in listed
+    assert "people and bots enter" not in listed
+    assert "uno penalty 2 Bots only · Tables of 2" in listed
+
+    # Beside a ladder for everyone, each says which it is.
+    make_competition(name="Open", slug="open", variant=ONE_HAND)
+    listed = text(Client().get(reverse("web:ladders")).content.decode())
+    assert "Always open: people and bots enter (bots only where a ladder says so)" in listed
+    assert "uno penalty 2 People and bots · Tables of 2" in listed
+    open_page = text(Client().get(reverse("web:ladder", args=["open"])).content.decode())
+    assert "People and bots · tables of" in open_page
+    assert "Sign in to enter yourself or your bots." in open_page

@@ -14,19 +14,22 @@ from django.contrib.messages import get_messages
 from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from engine.events import FIXTURE_RETIMED, SEAT_FORFEITED
 from games import store
 from games.models import Game, MatchResult
-from league.models import Bye, Fixture, Season, Standing
-from league.seasons import season_close, season_start
+from league.models import Bye, Entry, Fixture, Season, Standing
+from league.seasons import DivisionSpec, season_close, season_enter, season_start
 from league.standings import division_table
 from tests.games.factories import make_user
+from tests.league.factories import make_club, make_season
 from tests.web.clients import signed_in
 from tests.web.league_pages import (
     autumn_season,
     days_later,
     division_html,
+    named_bot,
     open_fixture_of,
     play_season_out,
     project,
@@ -91,14 +94,85 @@ def test_each_division_lists_its_entrants_in_rank_order_with_shared_places_and_z
     assert sorted(cells[2] for _, cells in rest) == ["0", "1"]
 
     upper = table_rows(division_html(html, 1))
-    last_class, last = upper[-1]
-    assert "standing--down" in last_class.split() and last[1].endswith("↓ relegated")
+    # The Premier has no result yet (ada's game is open, Rex sat out): everyone is level on
+    # nothing, and nobody is called relegated for coming last in entry order.
+    assert [cells[0] for _, cells in upper] == ["1=", "1=", "1="]
+    assert not any("↓" in cells[1] or "standing--down" in cls.split() for cls, cells in upper)
+    assert "Nobody is marked until a result is in" in text(division_html(html, 1))
     marks = {cells[1].split()[0]: cells[1].split()[1] for _, cells in upper}
     assert marks == {"ada": "person", "Greta": "bot", "Rex": "bot"}
     # People link to their player page; bots have none.
     assert f'<a href="{reverse("web:player", args=["ada"])}">ada</a>' in html
     assert ">Greta</a>" not in html
     assert "How the tables are ordered" in html and "Head-to-head (H2H)" in html
+
+
+def test_no_one_goes_up_or_down_before_a_result_and_a_tie_on_the_line_is_said(eager_tasks):
+    """A season started before its first round's day: every table is level on nothing, and
+    neither the season page nor a player's page calls anyone promoted or relegated. Once a
+    result is in, the zones show as things stand, and a shared place the line runs through
+    says how it is drawn."""
+    club, ada, (ben,) = make_club(admin=make_user("ada"), members=1)
+    season = make_season(
+        club,
+        ada,
+        name="Winter League",
+        slug="winter",
+        variant={"rules": "official", "options": {"scoring": "single-hand"}},
+        start_date=timezone.localdate() + datetime.timedelta(days=3),
+        divisions=[DivisionSpec("Premier", relegate=1), DivisionSpec("Challenger", promote=1)],
+    )
+    # Last in entry order in the Premier, first in the Challenger: the places that order alone
+    # would put in the zones.
+    for name in ("Greta", "Rex"):
+        season_enter(season=season, actor=ada, bot=named_bot(name), tier=1)
+    season_enter(season=season, actor=ada, user=ada, tier=1)
+    season_enter(season=season, actor=ada, user=ben, tier=2)
+    for name in ("Cole", "Vera"):
+        season_enter(season=season, actor=ada, bot=named_bot(name), tier=2)
+    season = season_start(season=season, admin=ada)
+
+    html = signed_in(ben).get(reverse("web:season", args=["winter"])).content.decode()
+    for tier, names in (
+        (1, ["Greta bot", "Rex bot", "ada person"]),
+        (2, [f"{ben} person", "Cole bot", "Vera bot"]),
+    ):
+        rows = table_rows(division_html(html, tier))
+        assert [(cls, cells[:2]) for cls, cells in rows] == [
+            ("standing", ["1=", name]) for name in names
+        ]
+    assert text(html).count("Nobody is marked until a result is in") == 2
+    for person in (ada, ben):
+        seasons = text(Client().get(reverse("web:player", args=[person])).content.decode())
+        assert "Winter League (running)" in seasons
+        assert "promoted" not in seasons and "relegated" not in seasons
+
+    # A result is in (the projection's rows, as a finished Greta-Rex match leaves them): Greta
+    # first; Rex, beaten, and ada, yet to play, share second place on nothing, and the line
+    # (one goes down) runs through it: entry order draws it, and the page says so.
+    premier = season.divisions.get(tier=1)
+    entries = {
+        entry.bot.name if entry.bot else "ada": entry
+        for entry in Entry.objects.filter(division_entry__division=premier).select_related("bot")
+    }
+    Standing.objects.create(
+        division=premier,
+        entry=entries["Greta"],
+        played=1,
+        wins=1,
+        placements=[1, 0],
+        league_points=2,
+    )
+    Standing.objects.create(division=premier, entry=entries["Rex"], played=1, placements=[0, 1])
+    html = division_html(tables(season, ben), 1)
+    rows = table_rows(html)
+    assert [(cells[0], cells[1]) for _, cells in rows] == [
+        ("1", "Greta bot"),
+        ("2=", "Rex bot"),
+        ("2=", "ada person ↓ relegated"),
+    ]
+    assert "Level across the line: Rex and ada (2nd)." in text(html)
+    assert "Nobody is marked" not in text(html)
 
 
 def test_fixtures_are_listed_by_round_with_results_links_and_byes(started):

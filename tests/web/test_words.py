@@ -1,7 +1,7 @@
 """Words that misled people (issue 30, item 8), each as the person sees it on the page: a bot's
 registration that had already failed, a status said twice, a round that "opens" while it is
 played, a refused lane, the home page's families, the season's forfeit form and closing, and
-the lobby's fixtures and aborted games."""
+the lobby's fixtures and aborted games; a service's refusal as a sentence."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from games.visibility import game_view
 from tests.games.factories import make_user
 from tests.web.clients import signed_in
 from tests.web.tables import FAMILIES, advance, people_game
+from web.sentences import opening, sentence
 
 pytestmark = pytest.mark.django_db
 
@@ -254,3 +255,15 @@ def test_the_status_line_offers_only_what_the_seat_may_do():
             assert "draw" not in kinds
             assert "Your turn: play a card." in page or "Your turn: play a card " in page
             assert "play a card or draw" not in page
+
+
+def test_a_services_refusal_reads_as_a_sentence_and_a_name_keeps_its_spelling():
+    # The services' messages read on after a code; a page shows them as sentences.
+    assert sentence("a club keeps at least one admin") == "A club keeps at least one admin."
+    assert sentence("only an admin of Riverside chooses a division.") == (
+        "Only an admin of Riverside chooses a division."
+    )
+    assert opening("you hold no seat in game 4") == "You hold no seat in game 4"
+    # A message that opens with a name leaves the name as it is spelt.
+    assert sentence("ada is not a member of Riverside") == "ada is not a member of Riverside."
+    assert opening("outsider is not a member") == "outsider is not a member"

@@ -1,0 +1,62 @@
+"""Names as long as the forms allow, on a phone (360 x 740): a username of 150 characters (sign-up
+takes that many) and a tournament named with 100 (the form's maximum), neither with a space to
+break at. They wrap or end in an ellipsis; no page grows wider than the screen, and the site
+header keeps "Sign out" in view."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.games.factories import make_user
+from tests.tournaments.factories import make_tournament
+from tests.web.browser.clicks import too_wide
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 800}
+LONG_USER = ("Longname" * 19)[:150]
+LONG_TOURNAMENT = "T" * 100
+
+
+def page_width(page) -> int:
+    return int(page.evaluate("document.documentElement.scrollWidth"))
+
+
+def in_view(page, locator) -> bool:
+    """The element's box lies within the viewport's width."""
+    box = locator.bounding_box()
+    width = page.evaluate("window.innerWidth")
+    return box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 1
+
+
+@pytest.fixture
+def long_names():
+    person = make_user(LONG_USER)
+    assert len(person.username) == 150
+    make_tournament(make_user(), name=LONG_TOURNAMENT, slug="long-t")
+    return person
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_long_names_stay_inside_the_screen(open_page, long_names, size):
+    person = long_names
+    width = size["width"]
+
+    lobby = open_page(person, "/play/", **size)
+    assert lobby.get_by_role("link", name=LONG_TOURNAMENT).is_visible()
+    assert page_width(lobby) <= width, too_wide(lobby)
+    sign_out = lobby.get_by_role("button", name=f"Sign out {LONG_USER}")
+    assert sign_out.is_visible()
+    assert sign_out.inner_text().startswith("Sign out ")
+    assert in_view(lobby, sign_out), too_wide(lobby)
+
+    tournament = open_page(person, "/tournaments/long-t/", **size)
+    heading = tournament.get_by_role("heading", level=1)
+    assert heading.inner_text().replace("\n", "") == LONG_TOURNAMENT
+    assert in_view(tournament, heading)
+    assert page_width(tournament) <= width, too_wide(tournament)
+
+    player = open_page(None, f"/players/{LONG_USER}/", **size)
+    assert player.get_by_role("heading", level=1).inner_text().replace("\n", "") == LONG_USER
+    assert page_width(player) <= width, too_wide(player)

@@ -1,0 +1,82 @@
+"""What a newcomer reads on a club's pages, on a phone (360 x 740) and a desktop (1280 x 800): a
+season started before anyone has played calls nobody promoted or relegated, its first round's
+day is the same everywhere, the club's only admin is told why they cannot step down (no button
+that can only fail), and a ladder for bots does not invite people in person."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.utils import timezone
+
+from league.seasons import DivisionSpec, season_enter, season_start
+from tests.games.factories import make_user
+from tests.league.factories import make_club, make_competition, make_season
+from tests.web.browser.clicks import scrolls_sideways, too_wide
+from tests.web.league_pages import named_bot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SIZES = [{"width": 360, "height": 740}, {"width": 1280, "height": 800}]
+
+
+@pytest.fixture
+def club_and_season():
+    club, ada, (ben,) = make_club(admin=make_user("ada"), members=1)
+    day = timezone.localdate() + datetime.timedelta(days=2)
+    season = make_season(
+        club,
+        ada,
+        name="Riverside Autumn",
+        slug="autumn",
+        variant={"rules": "official", "options": {"scoring": "single-hand"}},
+        start_date=day,
+        divisions=[DivisionSpec("Premier", relegate=1), DivisionSpec("Challenger", promote=1)],
+    )
+    for name in ("Greta", "Rex"):
+        season_enter(season=season, actor=ada, bot=named_bot(name), tier=1)
+    season_enter(season=season, actor=ada, user=ada, tier=1)
+    season_enter(season=season, actor=ada, user=ben, tier=2)
+    for name in ("Cole", "Vera"):
+        season_enter(season=season, actor=ada, bot=named_bot(name), tier=2)
+    season_start(season=season, admin=ada)
+    return club, ada, day
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["phone", "desktop"])
+def test_a_new_season_and_its_club_say_only_what_is_true(open_page, club_and_season, size):
+    club, ada, day = club_and_season
+
+    season = open_page(ada, "/seasons/autumn/", **size)
+    assert season.locator(".standing .zone").count() == 0
+    assert season.locator(".standing--down, .standing--up").count() == 0
+    assert season.get_by_text("Nobody is marked until a result is in").count() == 2
+    settings = season.locator(".facts").inner_text()
+    assert f"First round opens\n{day:%a %-d %b %Y}" in settings.replace("\t", "\n")
+    assert season.get_by_text(f"opens {day:%a %-d %b}").first.is_visible()
+    assert not scrolls_sideways(season), too_wide(season)
+
+    page = open_page(ada, f"/clubs/{club.slug}/", **size)
+    members = page.locator("#members-title").locator("xpath=..")
+    assert members.get_by_text("The only admin: make another member an admin").is_visible()
+    assert members.get_by_role("button", name="Not an admin").count() == 0
+    assert members.get_by_role("button", name="Step down as admin").count() == 0
+    assert page.get_by_text(f"from {day:%-d %b %Y}").is_visible()
+    assert not scrolls_sideways(page), too_wide(page)
+
+
+def test_a_ladder_for_bots_invites_bots_only(open_page, settings):
+    settings.LEAGUE_BOT_LADDERS = ["arena"]
+    make_competition(name="Bot Arena", slug="arena", variant={"rules": "official"})
+
+    ladder = open_page(None, "/ladders/arena/", width=360, height=740)
+    assert ladder.get_by_text("Bots only: people enter their bots, not themselves").is_visible()
+    entering = ladder.locator("#enter-heading").locator("xpath=..").inner_text()
+    assert "Sign in to enter one of your bots" in entering
+    assert "yourself" not in entering
+
+    listed = open_page(None, "/ladders/", width=360, height=740)
+    lead = listed.locator(".lead").inner_text()
+    assert lead.startswith("Always open: bots enter")
+    assert "people and bots enter" not in lead
