@@ -24,6 +24,7 @@ def test_a_person_resigns_after_confirming_and_the_board_says_so():
     asked = client.get(url)
     assert asked.status_code == 200
     assert "Resign game" in asked.content.decode()
+    assert "The default bot plays your seat from now on" in asked.content.decode()
     assert seat_facts.facts_of(game.pk).forfeited == {}
 
     response = client.post(url, follow=True)
