@@ -16,7 +16,13 @@ from django.utils import timezone
 from games import projections
 from games.models import Bot, Game
 from league.models import Fixture, Season
-from league.seasons import DivisionSpec, fixture_forfeit, open_due_rounds, season_enter
+from league.seasons import (
+    DivisionSpec,
+    fixture_forfeit,
+    open_due_rounds,
+    season_enter,
+    season_start,
+)
 from tests.games.factories import make_user
 from tests.league.factories import make_club, make_season
 
@@ -57,6 +63,31 @@ def autumn_season(admin_name: str = "ada", seed: int = 3) -> tuple[Season, Any, 
     for name, strategy in (("Cole", "colour-control"), ("Stacy", "stacker"), ("Vera", "greedy")):
         season_enter(season=season, actor=ada, bot=named_bot(name, strategy), tier=2)
     return season, ada, ben
+
+
+def season_level_on_nothing(
+    club: Any, ada: Any, ben: Any, *, name: str, slug: str, start_date: datetime.date
+) -> Season:
+    """A season of `club` started (its first round due on `start_date`) with nobody having
+    played: Premier in entry order Greta, Rex (bots) then ada; Challenger ben, then the bots
+    Cole and Vera. The last of the Premier goes down, the first of the Challenger up: the
+    places entry order alone would put in the zones."""
+    season = make_season(
+        club,
+        ada,
+        name=name,
+        slug=slug,
+        variant={"rules": "official", "options": {"scoring": "single-hand"}},
+        start_date=start_date,
+        divisions=[DivisionSpec("Premier", relegate=1), DivisionSpec("Challenger", promote=1)],
+    )
+    for bot in ("Greta", "Rex"):
+        season_enter(season=season, actor=ada, bot=named_bot(bot), tier=1)
+    season_enter(season=season, actor=ada, user=ada, tier=1)
+    season_enter(season=season, actor=ada, user=ben, tier=2)
+    for bot in ("Cole", "Vera"):
+        season_enter(season=season, actor=ada, bot=named_bot(bot), tier=2)
+    return season_start(season=season, admin=ada)
 
 
 def open_fixture_of(season: Season, user: Any) -> Fixture:

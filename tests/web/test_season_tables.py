@@ -20,19 +20,19 @@ from engine.events import FIXTURE_RETIMED, SEAT_FORFEITED
 from games import store
 from games.models import Game, MatchResult
 from league.models import Bye, Entry, Fixture, Season, Standing
-from league.seasons import DivisionSpec, season_close, season_enter, season_start
+from league.seasons import season_close, season_start
 from league.standings import division_table
 from tests.games.factories import make_user
-from tests.league.factories import make_club, make_season
+from tests.league.factories import make_club
 from tests.web.clients import signed_in
 from tests.web.league_pages import (
     autumn_season,
     days_later,
     division_html,
-    named_bot,
     open_fixture_of,
     play_season_out,
     project,
+    season_level_on_nothing,
     table_rows,
     text,
 )
@@ -113,24 +113,10 @@ def test_no_one_goes_up_or_down_before_a_result_and_a_tie_on_the_line_is_said(ea
     result is in, the zones show as things stand, and a shared place the line runs through
     says how it is drawn."""
     club, ada, (ben,) = make_club(admin=make_user("ada"), members=1)
-    season = make_season(
-        club,
-        ada,
-        name="Winter League",
-        slug="winter",
-        variant={"rules": "official", "options": {"scoring": "single-hand"}},
-        start_date=timezone.localdate() + datetime.timedelta(days=3),
-        divisions=[DivisionSpec("Premier", relegate=1), DivisionSpec("Challenger", promote=1)],
+    day = timezone.localdate() + datetime.timedelta(days=3)
+    season = season_level_on_nothing(
+        club, ada, ben, name="Winter League", slug="winter", start_date=day
     )
-    # Last in entry order in the Premier, first in the Challenger: the places that order alone
-    # would put in the zones.
-    for name in ("Greta", "Rex"):
-        season_enter(season=season, actor=ada, bot=named_bot(name), tier=1)
-    season_enter(season=season, actor=ada, user=ada, tier=1)
-    season_enter(season=season, actor=ada, user=ben, tier=2)
-    for name in ("Cole", "Vera"):
-        season_enter(season=season, actor=ada, bot=named_bot(name), tier=2)
-    season = season_start(season=season, admin=ada)
 
     html = signed_in(ben).get(reverse("web:season", args=["winter"])).content.decode()
     for tier, names in (

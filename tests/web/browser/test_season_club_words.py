@@ -10,11 +10,10 @@ import datetime
 import pytest
 from django.utils import timezone
 
-from league.seasons import DivisionSpec, season_enter, season_start
 from tests.games.factories import make_user
-from tests.league.factories import make_club, make_competition, make_season
+from tests.league.factories import make_club, make_competition
 from tests.web.browser.clicks import scrolls_sideways, too_wide
-from tests.web.league_pages import named_bot
+from tests.web.league_pages import season_level_on_nothing
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -25,22 +24,7 @@ SIZES = [{"width": 360, "height": 740}, {"width": 1280, "height": 800}]
 def club_and_season():
     club, ada, (ben,) = make_club(admin=make_user("ada"), members=1)
     day = timezone.localdate() + datetime.timedelta(days=2)
-    season = make_season(
-        club,
-        ada,
-        name="Riverside Autumn",
-        slug="autumn",
-        variant={"rules": "official", "options": {"scoring": "single-hand"}},
-        start_date=day,
-        divisions=[DivisionSpec("Premier", relegate=1), DivisionSpec("Challenger", promote=1)],
-    )
-    for name in ("Greta", "Rex"):
-        season_enter(season=season, actor=ada, bot=named_bot(name), tier=1)
-    season_enter(season=season, actor=ada, user=ada, tier=1)
-    season_enter(season=season, actor=ada, user=ben, tier=2)
-    for name in ("Cole", "Vera"):
-        season_enter(season=season, actor=ada, bot=named_bot(name), tier=2)
-    season_start(season=season, admin=ada)
+    season_level_on_nothing(club, ada, ben, name="Riverside Autumn", slug="autumn", start_date=day)
     return club, ada, day
 
 
