@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import redis
 from kombu.transport import redis as kombu_redis
 
 
@@ -26,6 +27,15 @@ class Channel(kombu_redis.Channel):
     # _create_client and _disconnect_pools are kombu's Redis channel's own (private) hooks, which
     # kombu-stubs (celery-types) do not declare; tests/test_broker.py pins what they do.
     def _create_client(self, asynchronous: bool = False) -> Any:
+        if self.connection.client is None:
+            # The connection this channel belonged to is gone (kombu 5.7 closes a channel,
+            # restoring its unacknowledged messages, after the broker was lost and the
+            # connection released): kombu's own client would fail on its address with an
+            # AttributeError, which a Celery worker takes as unrecoverable and dies of. A
+            # connection error instead is one the worker ignores while closing, and it
+            # reconnects (the soak's redis-restart; tests/test_broker.py). The messages stay
+            # in the broker's unacked index, restored by the next worker to look.
+            raise redis.exceptions.ConnectionError("the broker connection was closed")
         if asynchronous:
             return super()._create_client(asynchronous=True)  # type: ignore[misc]
         pool = self.pool

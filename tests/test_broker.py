@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import uuid
 
+import pytest
 import redis
+from kombu.common import ignore_errors
 
 from config.broker import Transport
 from config.celery import app
@@ -42,3 +44,24 @@ def test_tasks_sent_share_one_client_and_all_reach_the_queue(redis_url):
             assert client is not clients[0]
             assert client.connection_pool is channel.pool
             assert client.ping()
+
+
+def test_a_channel_closed_after_its_connection_is_gone_lets_the_worker_reconnect(redis_url):
+    """A worker that lost its broker closes its connection's channel, which restores the
+    messages it had taken but not acknowledged; when the connection was already released, the
+    channel has no address left. That must be a connection error, which the worker's close
+    ignores before it reconnects, not an AttributeError, which killed both of the soak's
+    workers at its redis-restart and left every game waiting."""
+    connection = app.connection_for_write(redis_url)
+    channel = connection.default_channel
+    channel.qos._delivered["a-tag"] = None  # a message taken and not acknowledged
+    channel._disconnect_pools()
+    connection.transport.client = None  # the connection released, as after the broker's loss
+
+    try:
+        with pytest.raises(redis.exceptions.ConnectionError):
+            channel.qos.restore_unacked()
+        assert isinstance(redis.exceptions.ConnectionError(), connection.connection_errors)
+        ignore_errors(connection, channel.qos.restore_unacked)  # what the worker's close does
+    finally:
+        channel.qos._delivered.clear()  # nothing left for kombu's restore at exit
