@@ -21,14 +21,30 @@ def hand_number(page: Page) -> int:
     return int(page.locator("#game").get_attribute("data-hand"))
 
 
+# The frame after a swap drawn, then the page's CSS transitions over. A board swapped in under
+# the resting pointer (where the last click was) gives the hover to the control that lands there,
+# and a card rises 4 px (static/cards.css, `transition: transform 0.08s`). Playwright clicks only
+# an element that holds still over two frames; each miss is retried, and the retries scroll it
+# into view whether needed or not: block "end", then "center", then "start". Two misses in a
+# row (a click begun as the card started to rise) scrolled the page by 132 px at 1280x800 and
+# by 324 px at 360x740, a scroll no person's click makes.
+SETTLED = """async () => {
+  await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+  await Promise.all(document.getAnimations().filter(a => a instanceof CSSTransition)
+    .map(a => a.finished.catch(() => null)));
+}"""
+
+
 def wait_for_board_after(page: Page, old: int, timeout: float = 10_000) -> None:
-    """Wait until the board shows a version after `old` (htmx swapped it in)."""
+    """Wait until the board shows a version after `old` (htmx swapped it in) and holds still
+    (`SETTLED`), so that the next click lands without Playwright scrolling."""
     page.wait_for_function(
         "old => Number(document.querySelector('#game').dataset.version) > old",
         arg=old,
         timeout=timeout,
         polling=POLL_MS,
     )
+    page.evaluate(SETTLED)
 
 
 def scrolls_sideways(page: Page) -> bool:
