@@ -13,7 +13,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from drf_spectacular.utils import OpenApiResponse
-from rest_framework import exceptions, serializers
+from rest_framework import authentication, exceptions, serializers
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -60,6 +60,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied()
+    elif isinstance(exc, exceptions.NotAuthenticated):
+        exc = other_scheme(exc, context)
 
     response = drf_exception_handler(exc, context)
     if response is None or not isinstance(exc, exceptions.APIException):
@@ -76,6 +78,41 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     # surrogate in it would fail the renderer's UTF-8, a 500 for a 400.
     response.data = printable_data(response.data)
     return response
+
+
+# The words for each way in an endpoint may take, by its authentication's scheme.
+SCHEMES = {"Token": "`Authorization: Token <key>`", "Bot": "`Authorization: Bot <token>`"}
+
+
+def other_scheme(
+    exc: exceptions.NotAuthenticated, context: dict[str, Any]
+) -> exceptions.NotAuthenticated:
+    """`exc`; when the request did send an Authorization header, but in a scheme this endpoint
+    does not take (a personal token on the pull bots' API, a bot's token on the owners'), with
+    a message that names the schemes it takes, the code unchanged: "credentials were not
+    provided" would send the caller looking for a missing header. The scheme is echoed, never
+    the key, and at most 20 characters of it."""
+    request = context.get("request")
+    header = authentication.get_authorization_header(request) if request is not None else b""
+    scheme = header.split(b" ", 1)[0].decode(errors="replace")[:20]
+    if not scheme:
+        return exc
+    taken = []
+    for way in getattr(request, "authenticators", ()) or ():
+        if isinstance(way, authentication.SessionAuthentication):
+            taken.append("a signed-in session")
+        elif (keyword := way.authenticate_header(request)) in SCHEMES:
+            taken.append(SCHEMES[keyword])
+    if not taken:
+        return exc
+    # The same exception, whose status and WWW-Authenticate DRF's view has set (401 with the
+    # header, else 403), with the message that says what was wrong.
+    exc.detail = exceptions.ErrorDetail(
+        f"this endpoint takes {' or '.join(taken)}; "
+        f"an `Authorization: {scheme}` header opens none of it",
+        code=exceptions.NotAuthenticated.default_code,
+    )
+    return exc
 
 
 def printable_data(data: Any) -> Any:

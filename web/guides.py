@@ -72,6 +72,9 @@ _MENTION = re.compile(
 )
 # A mention of an example program the site serves (`docs/examples/pull_bot.py`).
 _EXAMPLE = re.compile(r"(?<![\w/.-])docs/examples/([\w-]+\.py)(?![\w.-])")
+# A mention of a starter kit (`starters/javascript`) or one of its files
+# (`starters/javascript/bot.mjs`), which the site serves as they are.
+_STARTER = re.compile(r"(?<![\w/.-])starters/([\w-]+)(?:/([\w-]+\.\w+))?(?![\w/.-])")
 # A link's target that is a doc: `api.md`, `docs/rules.md#cards`, `./training.md`.
 _DOC_HREF = re.compile(r"^(?:\./)?(?:docs/)?([\w-]+)\.md(#[\w-]*)?$")
 # The address the docs give a site in their examples; on the site, the site's own.
@@ -93,8 +96,31 @@ def example_names() -> list[str]:
     return sorted(path.name for path in examples_dir().glob("*.py"))
 
 
+def starters_dir() -> Path:
+    return Path(settings.BASE_DIR) / "starters"
+
+
+def starter_kits() -> dict[str, list[str]]:
+    """The starter kits (starters/<kit>/) and their files, which the site serves as they are:
+    a bot author who reads the guide on the site, in any language, gets the kit from there."""
+    return {
+        kit.name: sorted(path.name for path in kit.iterdir() if path.is_file())
+        for kit in sorted(starters_dir().iterdir())
+        if kit.is_dir()
+    }
+
+
+def _starter_link(kit: str, name: str | None) -> str | None:
+    """The address of a kit's file (a kit itself: its README.md), or None if none is served."""
+    name = name or "README.md"
+    if name not in starter_kits().get(kit, []):
+        return None
+    return reverse("web:guide-starter", args=[kit, name])
+
+
 def _mention_links(text: str) -> list[tuple[int, int, str]]:
-    """Where `text` mentions a published guide or a served example: (start, end, address)."""
+    """Where `text` mentions a published guide, a served example or a starter kit's file:
+    (start, end, address)."""
     found = [(m.start(), m.end(), guide_url(m[1], m[2] or "")) for m in _MENTION.finditer(text)]
     served = set(example_names())
     found += [
@@ -102,6 +128,9 @@ def _mention_links(text: str) -> list[tuple[int, int, str]]:
         for m in _EXAMPLE.finditer(text)
         if m[1] in served
     ]
+    for m in _STARTER.finditer(text):
+        if href := _starter_link(m[1], m[2]):
+            found.append((m.start(), m.end(), href))
     return sorted(found)
 
 
@@ -318,6 +347,14 @@ def example(request: HttpRequest, name: str) -> HttpResponse:
     if name not in example_names():
         raise Http404("No such example.")
     text = (examples_dir() / name).read_text(encoding="utf-8")
+    return HttpResponse(text, content_type="text/plain; charset=utf-8")
+
+
+def starter(request: HttpRequest, kit: str, name: str) -> HttpResponse:
+    """A file of a starter kit (starters/<kit>/), as the file is: plain text."""
+    if name not in starter_kits().get(kit, []):
+        raise Http404("No such starter file.")
+    text = (starters_dir() / kit / name).read_text(encoding="utf-8")
     return HttpResponse(text, content_type="text/plain; charset=utf-8")
 
 

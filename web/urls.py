@@ -132,6 +132,7 @@ urlpatterns = [
     path("guides/", guides.guides, name="guides"),
     path("guides/<slug:slug>/", guides.guide, name="guide"),
     path("guides/examples/<str:name>", guides.example, name="guide-example"),
+    path("guides/starters/<slug:kit>/<str:name>", guides.starter, name="guide-starter"),
     path("docs/<slug:slug>.md", guides.doc_redirect, name="guide-doc"),
     path("bots/<int:bot_id>/", bots.bot, name="bot"),
     path("me/bots/", bots.my_bots, name="my-bots"),

@@ -373,13 +373,20 @@ def test_anonymous_callers_and_bot_tokens_are_refused(method, path):
     before = Bot.objects.filter(pk=bot.pk).values().get()
     body = {"name": "new", "kind": "pull", "strategy": "random"}
 
-    for client in (APIClient(), bot_client(token)):
-        response = getattr(client, method)(path.format(id=bot.pk), body, format="json")
-        assert response.status_code == 403
-        assert response.json() == {
-            "code": "not_authenticated",
-            "message": "Authentication credentials were not provided.",
-        }
+    response = getattr(APIClient(), method)(path.format(id=bot.pk), body, format="json")
+    assert response.status_code == 403
+    assert response.json() == {
+        "code": "not_authenticated",
+        "message": "Authentication credentials were not provided.",
+    }
+    # A bot's token was provided: the message names the schemes the endpoint takes instead.
+    response = getattr(bot_client(token), method)(path.format(id=bot.pk), body, format="json")
+    assert response.status_code == 403
+    assert response.json() == {
+        "code": "not_authenticated",
+        "message": "this endpoint takes a signed-in session or `Authorization: Token <key>`; "
+        "an `Authorization: Bot` header opens none of it",
+    }
     assert list(Bot.objects.values_list("name", flat=True)) == ["poller"]
     assert Bot.objects.filter(pk=bot.pk).values().get() == before
 
@@ -408,3 +415,22 @@ def test_changes_past_the_rate_limit_are_refused_and_change_nothing(api, setting
     assert not Bot.objects.filter(name="three").exists()
     # Reading is never throttled.
     assert api.get("/api/me/bots").status_code == 200
+
+
+@pytest.mark.parametrize("header", ["Token abc", "Bearer abc", "bot abc"])
+def test_the_pull_api_names_its_scheme_to_a_caller_with_another(header):
+    """A personal token (or any other scheme) sent to the pull bots' API is told which scheme
+    it takes, not that no credentials were provided."""
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=header)
+
+    response = client.get("/api/bot/decisions")
+
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"] == "Bot"
+    scheme = header.split()[0]
+    assert response.json() == {
+        "code": "not_authenticated",
+        "message": "this endpoint takes `Authorization: Bot <token>`; "
+        f"an `Authorization: {scheme}` header opens none of it",
+    }

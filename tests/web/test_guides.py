@@ -120,7 +120,8 @@ def test_every_link_on_the_guides_answers(client):
                 continue  # another site (PettingZoo's)
             path, fragment = urldefrag(href)
             path = path or page_path
-            assert not path.endswith(".md"), href
+            # No link to a doc's file; a starter kit's README is served as a file.
+            assert not path.endswith(".md") or path.startswith("/guides/starters/"), href
             target_page = fetch(path)
             if fragment and path.startswith("/guides/"):
                 assert fragment in target_page.ids, href
@@ -212,3 +213,28 @@ def test_the_guides_examples_address_the_site_itself(client):
 
     assert "uno.example.org" not in html
     assert "python docs/examples/pull_bot.py http://testserver" in html
+
+
+def test_the_bot_guide_links_the_starter_kits_which_the_site_serves_as_the_files(client):
+    # A bot author who reads the guide on the site, not the repository, gets the kit in their
+    # language from the site: each file, as it is.
+    html = client.get("/guides/bots-api/").content.decode()
+    starters = Path(settings.BASE_DIR) / "starters"
+
+    for kit in ("python", "javascript"):
+        assert f'href="/guides/starters/{kit}/README.md"' in html
+        files = sorted(path.name for path in (starters / kit).iterdir() if path.is_file())
+        assert "README.md" in files and len(files) == 4
+        for name in files:
+            assert f'href="/guides/starters/{kit}/{name}"' in html
+            response = client.get(f"/guides/starters/{kit}/{name}")
+            assert response.status_code == 200
+            assert response["Content-Type"] == "text/plain; charset=utf-8"
+            assert response.content == (starters / kit / name).read_bytes()
+
+
+@pytest.mark.parametrize(
+    "path", ["python/nothing.py", "ruby/bot.rb", "javascript/..%2Fpython%2Fbot.py", "%2E%2E/x"]
+)
+def test_only_the_starter_kits_files_are_served(client, path):
+    assert client.get(f"/guides/starters/{path}").status_code == 404
