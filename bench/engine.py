@@ -77,11 +77,11 @@ nothing else is playable), so steps per game differ between the two sides;
 both means are printed.  Seeds: RLCard's env RNG (deck/shuffles) is seeded
 via ``config['seed']`` / ``env.seed``, and the RandomAgent's global numpy RNG
 via ``np.random.seed`` (what ``rlcard.utils.set_seed`` does, minus torch and
-its ``pip freeze`` subprocess).  Ours: game i uses ``seed=S+i`` for the deal
-and ``random.Random(S+i)`` for the agent.  To limit drift between the two
-measurements (CPU frequency, noisy neighbours), the games are played in
-``--rounds`` alternating chunks (RLCard chunk, our chunk, ...) and the times
-summed per side.
+its ``pip freeze`` subprocess).  Ours: game i uses ``seed=S+i`` for the deal,
+and the agent one ``random.Random(S)`` for the whole run, as RLCard's step loop
+has one.  To limit drift between the two measurements (CPU frequency, noisy
+neighbours), the games are played in ``--rounds`` alternating chunks (RLCard
+chunk, our chunk, ...) and the times summed per side.
 """
 
 from __future__ import annotations
@@ -234,15 +234,22 @@ class OurSide:
         self.seed = seed
         self.next_game = 0
         self.commands = 0
-        self.measured: list[int] = []  # the seeds of the measured games
+        # The policy's generator, one for the side and seeded once, as RLCard's step loop has
+        # its `step_rng` (seeding a generator costs about 3% of a game: `random_seed`'s
+        # init_by_array, which RLCard's side does not pay a game either). Each timed chunk
+        # records the generator's state at its start, so the same games can be played again.
+        self.rng = random.Random(seed)
+        # The measured chunks: (first game seed, games, the policy generator's state).
+        self.measured: list[tuple[int, int, object]] = []
         self.final_status: list[str] = []
 
-    def _play_one(self, game_seed: int, keep_log: bool = False) -> tuple[list[dict], int, str]:
-        """Play one game; its log (every event) only with keep_log: the timed games keep none,
-        as RLCard's step loop keeps none (the replay figure plays the same games again for
-        their logs, untimed)."""
+    def _play_one(
+        self, game_seed: int, rng: random.Random, keep_log: bool = False
+    ) -> tuple[list[dict], int, str]:
+        """Play one game, its deal from `game_seed` and its commands drawn from `rng`; its log
+        (every event) only with keep_log: the timed games keep none, as RLCard's step loop
+        keeps none (the replay figure plays the same games again for their logs, untimed)."""
         variant = self.variant
-        rng = random.Random(game_seed)
         events = variant.start(seats=2, seed=game_seed)
         log = list(events) if keep_log else []
         state = variant.replay(events)
@@ -275,9 +282,11 @@ class OurSide:
         return log, n, state.status
 
     def warm_up(self, n: int) -> None:
-        # Seeds disjoint from the measured ones (measured: seed .. seed+games-1).
+        # Seeds disjoint from the measured ones (measured: seed .. seed+games-1), and a policy
+        # generator of their own: the measured games do not depend on the warm-up count.
+        rng = random.Random(self.seed + 10_000_000)
         for j in range(n):
-            self._play_one(self.seed + 10_000_000 + j)
+            self._play_one(self.seed + 10_000_000 + j, rng)
 
     def play(self, n: int) -> float:
         # The timed games keep no log, as RLCard's step loop keeps none (env.run's trajectories
@@ -288,14 +297,15 @@ class OurSide:
         commands = 0
         statuses = []
         start = self.seed + self.next_game
+        rng = self.rng
+        self.measured.append((start, n, rng.getstate()))
         w0, t0 = time.perf_counter(), clock()
         for game_seed in range(start, start + n):
-            _, c, status = self._play_one(game_seed)
+            _, c, status = self._play_one(game_seed, rng)
             commands += c
             statuses.append(status)
         elapsed = clock() - t0
         WALL["ours"] += time.perf_counter() - w0
-        self.measured.extend(range(start, start + n))
         self.next_game += n
         self.commands += commands
         self.final_status.extend(statuses)
@@ -308,8 +318,14 @@ class OurSide:
         they would be when loaded from storage; this also checks that events
         are JSON-able and that replay does not rely on object identity.
         """
-        # The measured games again (same seeds, so the same games), untimed, for their logs.
-        logs = json.loads(json.dumps([self._play_one(s, keep_log=True)[0] for s in self.measured]))
+        # The measured games again (the same seeds and the policy generator in the same state,
+        # so the same games), untimed, for their logs.
+        logs = []
+        for start, n, rng_state in self.measured:
+            rng = random.Random()
+            rng.setstate(rng_state)
+            logs += [self._play_one(s, rng, keep_log=True)[0] for s in range(start, start + n)]
+        logs = json.loads(json.dumps(logs))
         replay = self.variant.replay
         n_events = sum(len(log) for log in logs)
         # Short warm-up on a few logs.
