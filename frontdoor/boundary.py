@@ -26,8 +26,9 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import BadRequest
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.urls import get_resolver
 
 INVALID_CHARACTERS = "invalid-characters"
@@ -198,11 +199,27 @@ class InputBoundaryMiddleware:
         part = refused_part(request)
         if part is not None:
             return refusal(request, bad_characters(part[0].upper() + part[1:]))
-        return self.get_response(request)
+        response = self.get_response(request)
+        if response.status_code == 404 and settings.DEBUG and request.path.startswith("/api/"):
+            return api_not_found(request, response)
+        return response
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         """A BadInput a view raised: the site's answer to it, as below."""
         return refusal(request, exception) if isinstance(exception, BadInput) else None
+
+
+def api_not_found(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """An unknown path under /api/ with DEBUG on (`make run`): the API's JSON 404, as without
+    DEBUG (the site's handler404), where Django answers with its HTML debug page. A bot author
+    rehearsing against a local site meets the error its code will parse. An endpoint's own 404
+    (JSON already) is left as it is."""
+    if not response.get("Content-Type", "").startswith("text/html"):
+        return response
+    # Any: django-stubs types an error handler as taking the request alone.
+    handler: Any = get_resolver(getattr(request, "urlconf", None)).resolve_error_handler(404)
+    answer: HttpResponse = handler(request, Http404())
+    return answer
 
 
 def refusal(request: HttpRequest, exception: BadInput) -> HttpResponse:

@@ -228,3 +228,30 @@ def test_a_ladder_forms_next_that_is_no_path_goes_back_to_the_ladder(action, bac
 
     assert response.status_code == 302
     assert response["Location"] == reverse("web:ladder", args=["open"])
+
+
+@pytest.mark.parametrize("debug", [True, False], ids=["debug", "no-debug"])
+def test_an_unknown_api_path_is_the_json_404_under_debug_too(settings, debug):
+    # `make run` is DEBUG: a bot author rehearsing there met 60 KB of Django's HTML debug page
+    # for /api/bots/x, where the site without DEBUG answers the API's JSON.
+    settings.DEBUG = debug
+
+    response = client_of().get("/api/bots/x")
+
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {
+        "code": "not_found",
+        "message": "There is no API endpoint at /api/bots/x.",
+    }
+
+
+def test_an_endpoints_own_404_and_the_slash_redirect_are_kept_under_debug(settings):
+    settings.DEBUG = True
+
+    missing = client_of().get("/api/games/987654")
+    redirect = client_of().get("/api/docs")
+
+    assert missing.status_code == 404
+    assert missing.json()["code"] != "not_found" or "endpoint" not in missing.json()["message"]
+    assert (redirect.status_code, redirect["Location"]) == (301, "/api/docs/")
