@@ -9,7 +9,7 @@ from django.core import checks
 
 @checks.register
 def times_in_utc(app_configs: Any, **kwargs: Any) -> list[checks.CheckMessage]:
-    """The event store records its times as aware datetimes in UTC (games/store.py takes
+    """The event store records its times as aware datetimes in UTC (games/appends.py takes
     `datetime.now(UTC)`, Django's `timezone.now()` with USE_TZ): USE_TZ must stay on."""
     if settings.USE_TZ:
         return []

@@ -5,7 +5,7 @@ A game is archived once it is over, has been still for GAMES_ARCHIVE_AFTER_DAYS,
 registered projection has folded its last event (its last global position is at or below the
 lowest checkpoint), so no catch-up run needs it again; a rebuild reads it from the archive like
 any stream. Its snapshots go with it (a cache: a finished game is loaded whole, rarely). The
-events themselves move in games/store.py `archive`, all or nothing per game.
+events themselves move in games/appends.py `archive`, all or nothing per game.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import snapshots, store
+from games import appends, snapshots
 from games.models import ArchivedStream, Game, ProjectionCheckpoint
 from games.projections import PROJECTIONS
 
@@ -62,11 +62,11 @@ class Swept:
 
 
 def archive_game(game_id: int, *, upto: int | None = None) -> int | None:
-    """Archive one game if it may be (store.archive); its snapshots go in the same transaction.
+    """Archive one game if it may be (appends.archive); its snapshots go in the same transaction.
     Returns the events archived, or None."""
     floor = checkpoint_floor() if upto is None else upto
     with transaction.atomic():
-        count = store.archive(game_id, upto=floor)
+        count = appends.archive(game_id, upto=floor)
         if count is not None:
             snapshots.forget(game_id)
     return count

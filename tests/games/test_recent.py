@@ -13,7 +13,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from engine import Variant
-from games import recent, snapshots, store
+from games import appends, recent, snapshots
 from games.commands import game_command
 from games.models import Game, Snapshot
 from games.repository import repository
@@ -34,7 +34,7 @@ def fresh() -> Iterator[None]:
 
 def log_state(game: Game, until: int | None = None) -> tuple[object, int]:
     """The state the whole log replays to, and its version: the truth a load must equal."""
-    events = store.load(game.pk, until=until)
+    events = appends.load(game.pk, until=until)
     return Variant.from_stream(events[0]).replay(events), len(events)
 
 
@@ -144,6 +144,6 @@ def test_snapshots_are_still_kept_for_the_other_processes(monkeypatch) -> None:
     kept = sorted(Snapshot.objects.filter(game=game).values_list("version", flat=True))
     # Every multiple of EVERY the game passed has its snapshot, as without the states kept here.
     assert kept == list(range(7, game.version + 1, 7))
-    variant, events = Variant.from_stream(store.load(game.pk)[0]), store.load(game.pk)
+    variant, events = Variant.from_stream(appends.load(game.pk)[0]), appends.load(game.pk)
     for row in Snapshot.objects.filter(game=game):
         assert snapshots.decode(row.state)[1] == variant.replay(events[: row.version])

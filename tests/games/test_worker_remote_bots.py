@@ -22,7 +22,7 @@ import pytest
 from bots.remote import tokens, validation, webhook
 from bots.strategies import find_strategy
 from engine import MATCH_OVER, PLAYING, State, Variant
-from games import store
+from games import appends as store
 from games.actors import actor_label
 from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
