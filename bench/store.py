@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Event store benchmark: games.store against the fairest raw insert, on one PostgreSQL.
+"""Event store benchmark: games.appends against the fairest raw insert, on one PostgreSQL.
 
 Usage (from the repository root):
 
@@ -16,7 +16,7 @@ and drops it again, so it never touches the real data. It prints:
     (c) 1 writer, then 4 concurrent writers on different games, each a process of its own with
         its own connection, as the service's writers are (gunicorn's and Celery's worker
         processes): threads of one process would share one interpreter lock, and measure it;
-    (d) appends of 100 events at once, in events/s (and, for information, what appends.head()
+    (d) appends of 100 events at once, in events/s (and, for information, what event_reads.head()
         costs a projection);
     (e) loading a 2,000-event match from a real simulated game (and, for information,
         replaying it);
@@ -145,7 +145,7 @@ def run(args: argparse.Namespace, raw: Any) -> int:
         b_rates.append(per_round / appends.measure(per_round))
     a, b = statistics.median(a_rates), statistics.median(b_rates)
     print(f"(a) baseline: one INSERT in autocommit, one row:  {a:,.0f} inserts/s")
-    print(f"(b) appends.append, one event per append:          {b:,.0f} appends/s")
+    print(f"(b) appends.append, one event per append:        {b:,.0f} appends/s")
     one_rates, many_rates = [], []
     writers = Writers()
     try:
@@ -158,9 +158,9 @@ def run(args: argparse.Namespace, raw: Any) -> int:
     print(f"(c) 1 writer:                                    {one:,.0f} appends/s")
     print(f"    {WRITERS} concurrent writers, different games:      {many:,.0f} appends/s in all")
     d = statistics.median(bulk_appends(max(20, per_round // 2)) for _ in range(3))
-    print(f"(d) appends.append, {BULK} events per append:         {d:,.0f} events/s")
+    print(f"(d) appends.append, {BULK} events per append:       {d:,.0f} events/s")
     head_us = head_cost()
-    print(f"    appends.head(), for information:               {head_us:.0f} µs")
+    print(f"    event_reads.head(), for information:         {head_us:.0f} µs")
     load_ms, replay_ms = load_a_match()
     print(f"(e) load a {MATCH_EVENTS:,}-event match:                   {load_ms:.1f} ms")
     print(f"    (replaying it, for information:              {replay_ms:.1f} ms)")
@@ -306,13 +306,13 @@ def bulk_appends(count: int) -> float:
 
 
 def head_cost() -> float:
-    """Median µs of appends.head(): what a projection pays to learn how far it may read."""
-    from games import appends
+    """Median µs of event_reads.head(): what a projection pays to learn how far it may read."""
+    from games import event_reads
 
     times = []
     for _ in range(200):
         started = time.perf_counter()
-        appends.head()
+        event_reads.head()
         times.append(time.perf_counter() - started)
     return statistics.median(times) * 1e6
 
@@ -322,7 +322,7 @@ def load_a_match() -> tuple[float, float]:
     from bots.simulation import play_match
     from bots.strategies import find_strategy
     from engine import Variant
-    from games import appends
+    from games import appends, event_reads
 
     variant = Variant.from_spec({"rules": "official", "options": {"target": 500}})
     bots = [find_strategy("random")] * 4
@@ -336,7 +336,7 @@ def load_a_match() -> tuple[float, float]:
     loads, replays = [], []
     for _ in range(15):
         started = time.perf_counter()
-        loaded = appends.load(game)
+        loaded = event_reads.load(game)
         loads.append(time.perf_counter() - started)
         started = time.perf_counter()
         variant.replay(loaded)

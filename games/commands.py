@@ -16,7 +16,7 @@ from bots.driver import nothing_to_answer, step
 from engine import PLAYING, IllegalCommand, State, Variant
 from engine.commands import SYSTEM_COMMANDS, parse
 from engine.events import SERVICE_FACTS
-from games import appends, metrics
+from games import appends, event_reads, metrics
 from games.actors import SYSTEM, Actor, actor_key, actor_label, seats_held
 from games.errors import Conflict, Forbidden, GameNotFound, IllegalMove, InvalidGame
 from games.models import Bot, Game, Seat
@@ -158,14 +158,16 @@ def _past_seat_facts(game: Game, expected_version: int) -> int:
     """The game's version, when only seat facts (or a league's ruling) were appended since
     `expected_version` (the state the actor decided on is the same); else Conflict."""
     if expected_version < game.version:
-        since = appends.load(game.pk, after=expected_version, until=game.version)
+        since = event_reads.load(game.pk, after=expected_version, until=game.version)
         if since and all(event["type"] in SERVICE_FACTS for event in since):
             return game.version
     raise Conflict(expected_version=expected_version, current_version=game.version)
 
 
 def _repeated(game: Game, original: appends.AppendResult, seat: int | None) -> CommandResult:
-    events = appends.load(game.pk, after=original.first_version - 1, until=original.last_version)
+    events = event_reads.load(
+        game.pk, after=original.first_version - 1, until=original.last_version
+    )
     return CommandResult(
         game_id=game.pk,
         version=original.version,

@@ -4,7 +4,7 @@ The store, the services and the webhook client count into these; `/metrics` (api
 exposes them with the gauges computed at scrape time, and a Celery worker may expose its own on
 METRICS_WORKER_PORT (config/celery.py). docs/operations.md lists them and what to alert on.
 
-This module sits in the lowest layer (.importlinter) so that games.store and bots.remote.webhook
+This module sits in the lowest layer (.importlinter) so that games.appends and bots.remote.webhook
 may import it: it imports prometheus_client and nothing of Django or of the project, which also
 lets config/celery.py import it before Django is set up.
 

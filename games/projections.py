@@ -33,7 +33,7 @@ from engine.events import (
     PROMPTED,
     SEAT_FORFEITED,
 )
-from games import appends, archived_streams, seat_facts
+from games import archived_streams, event_reads, seat_facts
 from games.event_records import Event, Record
 from games.models import (
     ActivityMinute,
@@ -70,7 +70,7 @@ class Projection:
     # less than the catch-up: `stream_types` (None: the handled types, or every type with
     # `every_event`), the newest event of each type in `stream_newest` (a type whose earlier
     # events are overwritten by the later one) and, with `stream_last`, the game's newest
-    # event, whatever its type (games.appends.stream_records).
+    # event, whatever its type (games.event_reads.stream_records).
     stream_types: ClassVar[frozenset[str] | None] = None
     stream_newest: ClassVar[frozenset[str]] = frozenset()
     stream_last: ClassVar[bool] = False
@@ -94,7 +94,7 @@ class Projection:
 
     @classmethod
     def stream_reads(cls) -> tuple[frozenset[str] | None, frozenset[str], bool]:
-        """What a rebuild by stream reads of each game (games.appends.stream_records' `types`,
+        """What a rebuild by stream reads of each game (games.event_reads.stream_records' `types`,
         `newest`, `last`): `stream_types`, or else the log's types."""
         types = cls.stream_types if cls.stream_types is not None else cls.log_types()
         return types, cls.stream_newest, cls.stream_last
@@ -163,7 +163,7 @@ def run(name: str, *, batch_size: int = BATCH_SIZE) -> int:
     """
     projection = find(name)
     found, _ = ProjectionCheckpoint.objects.get_or_create(name=name)
-    return _run(projection, found.position, appends.head(), batch_size)
+    return _run(projection, found.position, event_reads.head(), batch_size)
 
 
 def run_all(*, batch_size: int = BATCH_SIZE) -> int:
@@ -173,7 +173,7 @@ def run_all(*, batch_size: int = BATCH_SIZE) -> int:
     and each batch's events read from the log once for every projection that folds the same
     positions (they move together after each append), each given its own types of them.
     """
-    target = appends.head()
+    target = event_reads.head()
     positions = dict(ProjectionCheckpoint.objects.values_list("name", "position"))
     token = _log_reads.set(_LogReads())
     moved = 0
@@ -255,7 +255,7 @@ def rebuild(name: str, *, batch_size: int = BATCH_SIZE, progress: Progress | Non
             table._default_manager.all().delete()
         checkpoint.position = 0
         checkpoint.save(update_fields=["position", "updated_at"])
-        target = appends.head()
+        target = event_reads.head()
         while _advance(projection, checkpoint, target, batch_size):
             if progress is not None:
                 progress(checkpoint.position, target)
@@ -274,7 +274,7 @@ def _advance(
     reads = _log_reads.get()
     types = projection.log_types()
     if reads is None:
-        records = appends.read_all(after=start, upto=upto, types=types)
+        records = event_reads.read_all(after=start, upto=upto, types=types)
     else:
         records = reads.records(start, upto, types)
     fold(projection, records, start, upto)
@@ -326,7 +326,7 @@ class ProjectionStatus:
 
 def status(names: Iterable[str] | None = None) -> list[ProjectionStatus]:
     names = sorted(PROJECTIONS) if names is None else [find(n).name for n in names]
-    head = appends.head()
+    head = event_reads.head()
     rows = ProjectionCheckpoint.objects.values_list("name", "position", "rebuilding")
     found = {name: (position, run) for name, position, run in rows}
     return [
@@ -537,7 +537,7 @@ OUTCOME_TYPES = frozenset({SEAT_FORFEITED, HAND_ENDED})
 
 class _OutcomeReads:
     """The OUTCOME_TYPES events of a batch's ended matches, read at the first that asks, in one
-    query for them all (appends.load_many)."""
+    query for them all (event_reads.load_many)."""
 
     def __init__(self, games: list[int]) -> None:
         self.games = set(games)
@@ -547,7 +547,7 @@ class _OutcomeReads:
         if record.game_id not in self.games:
             return None
         if self.read is None:
-            self.read = appends.load_many(self.games, types=OUTCOME_TYPES)
+            self.read = event_reads.load_many(self.games, types=OUTCOME_TYPES)
         return [
             found.event
             for found in self.read.get(record.game_id, ())
@@ -575,7 +575,7 @@ class _LogReads:
     def records(self, after: int, upto: int, types: frozenset[str] | None) -> list[Record]:
         found = self.found.get((after, upto))
         if found is None:
-            found = self.found[after, upto] = appends.read_all(after=after, upto=upto)
+            found = self.found[after, upto] = event_reads.read_all(after=after, upto=upto)
             if len(self.found) > self.KEPT:
                 del self.found[next(iter(self.found))]
         if types is None:
@@ -592,14 +592,14 @@ def outcome_events(record: Record) -> list[Event]:
     reads = _outcome_reads.get()
     found = reads.of(record) if reads is not None else None
     if found is None:
-        found = appends.load(record.game_id, until=record.version, types=OUTCOME_TYPES)
+        found = event_reads.load(record.game_id, until=record.version, types=OUTCOME_TYPES)
     return found
 
 
 def match_outcome(record: Record, before: list[Event] | None = None) -> MatchOutcome:
     """The outcome of the match a match-ended record ends, read from its own stream only: the
     seat-forfeited events and the last hand-ended before it (a rebuild reads the same). A
-    caller that read those events already (`outcome_events`, or `appends.load` of OUTCOME_TYPES
+    caller that read those events already (`outcome_events`, or `event_reads.load` of OUTCOME_TYPES
     up to the record's version) passes them as `before`."""
     event = record.event
     if before is None:

@@ -25,7 +25,7 @@ from engine.events import (
     SEAT_HANDED_OVER,
     VACATION_TAKEN,
 )
-from games import appends
+from games import appends, event_reads
 from games.actors import Actor, actor_label, is_person, seats_held
 from games.errors import Forbidden, GameNotFound, InvalidGame
 from games.models import Game, Seat
@@ -106,7 +106,7 @@ def fold(events: Iterable[Event]) -> SeatFacts:
 
 def facts_of(game_id: int) -> SeatFacts:
     """The seat facts of one game, from its log."""
-    return fold(appends.load(game_id, types=SEAT_FACTS))
+    return fold(event_reads.load(game_id, types=SEAT_FACTS))
 
 
 def append_facts(game: Game, facts: list[Event], *, actor: Actor) -> appends.AppendResult:

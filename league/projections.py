@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.events import HAND_ENDED, MATCH_ENDED
-from games import appends
+from games import event_reads
 from games.event_records import Record
 from games.game_settings import PRACTICE_KEY, GameSettings
 from games.models import Game, Seat
@@ -209,7 +209,7 @@ class LadderRatings(Projection):
         # The ends this batch folded already; the others (earlier batches') read from the log.
         ends = [self.ends[game] for game in games if game in self.ends]
         if missing := [game for game in games if game not in self.ends]:
-            ends += appends.read_all(
+            ends += event_reads.read_all(
                 after=0, upto=record.position, types={MATCH_ENDED}, games=missing
             )
         if len(ends) != ladder_set.size:

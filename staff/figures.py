@@ -21,7 +21,7 @@ from bots import turns
 from bots.remote.pull_turns import pull_deadline
 from clocks import overdue
 from engine import PLAYING
-from games import appends, health, projections
+from games import event_reads, health, projections
 from games.game_settings import VALIDATION
 from games.health import BROKER_UNAVAILABLE, EAGER, check_tasks, database_answers
 from games.models import ActivityMinute, Bot, BotCall, Game, GameEvent, ProjectionCheckpoint, Seat
@@ -244,7 +244,7 @@ def first_position_since(when: datetime) -> int:
     well."""
     events = GameEvent.objects.order_by("global_position")
     low = events.values_list("global_position", flat=True).first()
-    high = appends.head()
+    high = event_reads.head()
     if low is None:
         return 0
     while low < high:

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET
 
 from frontdoor import boundary
 from frontdoor.variant_text import time_left, variant_details, variant_title
-from games import appends, rematch, reveal
+from games import event_reads, rematch, reveal
 from games.actors import Person
 from games.errors import GameNotFound
 from games.lobby import GameRow, SeatInfo, finished_page, games_of
@@ -111,7 +111,7 @@ def inviters(rows: Sequence[GameRow], person: Person) -> dict[int, str]:
     """Who started each game someone else started: the actor of its first event."""
     started = {
         game_id: actor
-        for game_id, actor in appends.first_actors([row.game.pk for row in rows]).items()
+        for game_id, actor in event_reads.first_actors([row.game.pk for row in rows]).items()
         if actor.startswith("user:") and actor != f"user:{person.pk}"
     }
     names = dict(

@@ -1,7 +1,7 @@
 """The event store's tables: Game (the stream row), Seat, GameEvent (append-only), the
 position counter (SQLite), snapshots, the games' leases and the projections' checkpoints.
 
-Only games/appends.py writes GameEvent rows and moves Game.version (docs/event-store.md).
+Only games/store.py writes GameEvent rows and moves Game.version (docs/event-store.md).
 """
 
 from __future__ import annotations
@@ -165,7 +165,7 @@ class GameEvent(models.Model):
 
     `global_position` orders every event of every game; positions rise with each game's
     versions, and a gap is a position whose append rolled back. Projections read "everything
-    after N" up to `appends.head()`, which never passes a position that may still commit
+    after N" up to `event_reads.head()`, which never passes a position that may still commit
     (docs/event-store.md, "Global positions"). `data` is the engine event without its `type`.
     The first event of each append carries the append's `command_id`; the others have none, so
     the bounds of every append stay in the log.

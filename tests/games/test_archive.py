@@ -1,8 +1,8 @@
-"""Archived streams (games/archive.py, games/appends.py; docs/event-store.md "Archived streams"):
-a finished game's events moved into one compressed row read the same through every door (the
-API's pages, the replay, verify_game, the inspector, the loader), a projection rebuild folds
-the same read models with some streams archived, and only finished games that every
-projection has folded are archived."""
+"""Archived streams (games/archive.py, games/event_reads.py; docs/event-store.md, "Archived
+streams"): a finished game's events moved into one compressed row read the same through every
+door (the API's pages, the replay, verify_game, the inspector, the loader), a projection
+rebuild folds the same read models with some streams archived, and only finished games that
+every projection has folded are archived."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from rest_framework.test import APIClient
 
 from bots.turns import advance_game
 from engine.events import GAME_ABORTED
-from games import appends, archive, archived_streams, projections, recent
+from games import appends, archive, archived_streams, event_reads, projections, recent
 from games.models import ArchivedStream, Game, GameEvent, ProjectionCheckpoint
 from games.repository import repository
 from games.reveal import set_over
@@ -79,26 +79,26 @@ def everything_read(game: Game, client: APIClient) -> dict[str, Any]:
         "verify_game": verified(game.pk),
         "inspector": game_log(game),
         "inspector window": game_log(game, 1, first=last // 2, last=last // 2 + 9),
-        "load": appends.load(game.pk),
-        "load after": appends.load(game.pk, after=5, until=last - 3, types={"card-played"}),
-        "tail": appends.tail(game.pk, after=last - 4, marks={"hand-ended", "hand-started"}),
-        "stream": appends.stream_events(game.pk),
-        "read_all": appends.read_all(after=0, upto=appends.head(), games={game.pk}),
-        "read_all of types": appends.read_all(
-            after=3, upto=appends.head(), types={"hand-ended", "match-ended"}, games={game.pk}
+        "load": event_reads.load(game.pk),
+        "load after": event_reads.load(game.pk, after=5, until=last - 3, types={"card-played"}),
+        "tail": event_reads.tail(game.pk, after=last - 4, marks={"hand-ended", "hand-started"}),
+        "stream": event_reads.stream_events(game.pk),
+        "read_all": event_reads.read_all(after=0, upto=event_reads.head(), games={game.pk}),
+        "read_all of types": event_reads.read_all(
+            after=3, upto=event_reads.head(), types={"hand-ended", "match-ended"}, games={game.pk}
         ),
-        "load_many": appends.load_many([game.pk], types={"hand-ended", "seat-forfeited"}),
-        "stream_records": appends.stream_records(
+        "load_many": event_reads.load_many([game.pk], types={"hand-ended", "seat-forfeited"}),
+        "stream_records": event_reads.stream_records(
             after_game=game.pk - 1,
             upto_game=game.pk,
-            upto=appends.head(),
+            upto=event_reads.head(),
             types={"hand-ended"},
             newest={"prompted"},
             last=True,
         ),
         "recorded": [
             appends.recorded(game_id=game.pk, command_id=row.command_id)
-            for row in appends.stream_events(game.pk)
+            for row in event_reads.stream_events(game.pk)
             if row.command_id is not None
         ],
         "state": repository.get(game.pk).state,
@@ -159,12 +159,12 @@ def test_a_rebuild_folds_the_same_read_models_with_some_streams_archived():
         projections.rebuild(name)
 
     assert read_models() == live
-    merged = appends.read_all(after=0, upto=appends.head())
+    merged = event_reads.read_all(after=0, upto=event_reads.head())
     positions = [record.position for record in merged]
     assert positions == sorted(set(positions))
     assert {record.game_id for record in merged} == {g.pk for g in games}
     assert [
-        r.position for r in appends.all_events(after=0, upto=appends.head(), batch=50)
+        r.position for r in event_reads.all_events(after=0, upto=event_reads.head(), batch=50)
     ] == positions
 
 
@@ -203,12 +203,12 @@ def test_an_append_after_the_archive_stays_live_and_follows_it():
         game_id=game.pk, events=[{"type": "note", "n": 1}], expected_version=game.version
     )
 
-    events = appends.load(game.pk)
+    events = event_reads.load(game.pk)
     assert len(events) == game.version + 1 and events[-1] == {"type": "note", "n": 1}
-    assert [row.version for row in appends.stream_events(game.pk)] == list(
+    assert [row.version for row in event_reads.stream_events(game.pk)] == list(
         range(1, game.version + 2)
     )
-    assert appends.load(game.pk, after=game.version - 1) == events[-2:]
+    assert event_reads.load(game.pk, after=game.version - 1) == events[-2:]
 
 
 def test_the_sweep_is_on_the_beat_schedule():
@@ -221,12 +221,12 @@ def test_the_archived_row_is_built_by_the_database_from_the_rows_it_deletes():
     if connection.vendor != "postgresql":
         pytest.skip("PostgreSQL's games_archive_stream")
     game = finished(seed=11)
-    rows = appends.stream_events(game.pk)
+    rows = event_reads.stream_events(game.pk)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT games_archive_stream(%s, %s)", [game.pk, appends.head()])
+        cursor.execute("SELECT games_archive_stream(%s, %s)", [game.pk, event_reads.head()])
         assert cursor.fetchone()[0] == game.version
     archived = ArchivedStream.objects.get(pk=game.pk)
-    assert appends.stream_events(game.pk) == rows
+    assert event_reads.stream_events(game.pk) == rows
     # The same document the store writes for SQLite, to the byte once parsed.
     assert json.loads(archived.events) == json.loads(archived_streams.encode_archive(rows))
     assert archived.types.startswith(" ") and " match-ended " in archived.types
@@ -243,8 +243,8 @@ def test_an_aborted_ladder_set_is_still_over_once_its_game_is_archived():
     Game.objects.filter(pk__in=[g.pk for g in games]).update(status=Game.Status.MATCH_OVER)
     assert set_over(99, 3)
 
-    assert archive.archive_game(games[0].pk, upto=appends.head()) == 2
+    assert archive.archive_game(games[0].pk, upto=event_reads.head()) == 2
 
     assert set_over(99, 3)
-    assert appends.games_with_type([g.pk for g in games], GAME_ABORTED) == {games[0].pk}
-    assert appends.first_actors([g.pk for g in games]) == {games[0].pk: "system"}
+    assert event_reads.games_with_type([g.pk for g in games], GAME_ABORTED) == {games[0].pk}
+    assert event_reads.first_actors([g.pk for g in games]) == {games[0].pk: "system"}

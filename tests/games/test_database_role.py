@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.db import DatabaseError, connection, transaction
 from psycopg import errors, sql
 
-from games import appends, roles
+from games import appends, event_reads, roles
 from games.commands import game_command
 from games.models import ArchivedStream, Game, GameEvent
 from tests.games.conftest import needs_postgresql
@@ -182,7 +182,7 @@ def test_the_app_role_archives_through_the_function_alone_and_the_triggers_still
                 conn.execute(statement)
     assert len(refused) == 2
     assert logged(archived) == []
-    assert [(e["type"], e["n"]) for e in appends.load(archived)] == [
+    assert [(e["type"], e["n"]) for e in event_reads.load(archived)] == [
         (v, d["n"]) for _, v, d in before
     ]
 

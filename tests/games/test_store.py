@@ -1,4 +1,5 @@
-"""games.store: append with an expected version, repeated command ids, load, listeners."""
+"""The event store, games.appends and games.event_reads: append with an expected version,
+repeated command ids, load, listeners."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from django.db import DatabaseError, connection, connections, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import appends, event_records
+from games import appends, event_reads, event_records
 from games.errors import Conflict, GameNotFound
 from games.models import Game, GameEvent
 from tests.games.conftest import needs_postgresql, run_in_threads
@@ -39,7 +40,7 @@ def test_an_append_writes_its_events_in_order_and_moves_the_version():
     assert (result.first_version, result.last_version) == (1, 3)
     assert result.last_position - result.first_position == 2
     assert not result.repeated
-    assert appends.load(game.pk) == notes(3)
+    assert event_reads.load(game.pk) == notes(3)
     stored = GameEvent.objects.filter(game=game).order_by("version")
     assert [e.actor for e in stored] == ["user:1"] * 3
     assert [e.data for e in stored] == [{"n": 0}, {"n": 1}, {"n": 2}]
@@ -73,7 +74,7 @@ def test_global_positions_run_on_without_gaps_across_games():
 
     positions = sorted(GameEvent.objects.values_list("global_position", flat=True))
     assert positions == list(range(positions[0], positions[0] + 6))
-    assert appends.head() == positions[-1]
+    assert event_reads.head() == positions[-1]
     assert [v for v, _ in versions_and_positions(first)] == [1, 2, 3]
 
 
@@ -112,7 +113,7 @@ def test_versions_past_a_smallint_and_every_field_in_one_event_or_many():
     assert (game.status, game.hand_number, game.to_act, game.version) == (
         "hand-over", 300, [0, 1], 40_003,
     )  # fmt: skip
-    assert appends.load(game.pk, after=40_000) == notes(3)
+    assert event_reads.load(game.pk, after=40_000) == notes(3)
     stored = GameEvent.objects.filter(game=game).order_by("version")
     assert [e.visibility for e in stored] == ["private", "public", "private"]
 
@@ -140,7 +141,7 @@ def test_appends_go_on_after_a_rollback_drops_the_prepared_statements():
     appends.append(game_id=game.pk, events=notes(2), expected_version=1)
     appends.append(game_id=game.pk, events=notes(1), expected_version=3)
 
-    assert appends.load(game.pk) == notes(1) + notes(2) + notes(1)
+    assert event_reads.load(game.pk) == notes(1) + notes(2) + notes(1)
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE '/* games_append%%'"
@@ -231,9 +232,9 @@ def test_load_returns_the_events_after_a_version_and_up_to_another():
     game = make_stream()
     appends.append(game_id=game.pk, events=notes(5), expected_version=0)
 
-    assert appends.load(game.pk, after=2) == notes(3, start=2)
-    assert appends.load(game.pk, after=1, until=3) == notes(2, start=1)
-    assert appends.load(999_999) == []
+    assert event_reads.load(game.pk, after=2) == notes(3, start=2)
+    assert event_reads.load(game.pk, after=1, until=3) == notes(2, start=1)
+    assert event_reads.load(999_999) == []
 
 
 def test_load_upcasts_events_stored_with_an_older_schema(monkeypatch):
@@ -241,7 +242,7 @@ def test_load_upcasts_events_stored_with_an_older_schema(monkeypatch):
     appends.append(game_id=game.pk, events=[{"type": "note", "n": 1}], expected_version=0)
     monkeypatch.setitem(event_records.UPCASTERS, ("note", 1), lambda data: {"number": data["n"]})
 
-    assert appends.load(game.pk) == [{"type": "note", "number": 1}]
+    assert event_reads.load(game.pk) == [{"type": "note", "number": 1}]
 
 
 def test_listeners_run_once_the_append_commits(django_capture_on_commit_callbacks):
@@ -365,14 +366,14 @@ def test_head_never_passes_an_append_that_has_not_committed_yet():
         assert later.first_position > in_flight.result.last_position
 
         # The later append has committed, but the earlier positions may still commit.
-        held = appends.head()
+        held = event_reads.head()
         assert held < in_flight.result.first_position
-        assert appends.read_all(after=0, upto=held) == []
+        assert event_reads.read_all(after=0, upto=held) == []
     finally:
         in_flight.end()
 
-    assert appends.head() == later.last_position
-    read = appends.read_all(after=0, upto=appends.head())
+    assert event_reads.head() == later.last_position
+    read = event_reads.read_all(after=0, upto=event_reads.head())
     assert [(r.game_id, r.version) for r in read] == [(slow.pk, 1), (slow.pk, 2)] + [
         (quick.pk, v) for v in (1, 2, 3)
     ]
@@ -384,13 +385,13 @@ def test_head_passes_the_positions_of_an_append_that_rolled_back():
     slow, quick = make_stream(), make_stream()
     in_flight = AppendInFlight(slow, commit=False)
     later = appends.append(game_id=quick.pk, events=notes(1), expected_version=0)
-    assert appends.head() < later.last_position
+    assert event_reads.head() < later.last_position
     in_flight.end()
 
     # A gap no one can fill: its positions were given up, and the sequence never hands them out
     # again.
-    assert appends.head() == later.last_position
-    read = appends.read_all(after=0, upto=appends.head())
+    assert event_reads.head() == later.last_position
+    read = event_reads.read_all(after=0, upto=event_reads.head())
     assert [(r.game_id, r.position) for r in read] == [(quick.pk, later.last_position)]
     assert not GameEvent.objects.filter(game=slow).exists()
     again = appends.append(game_id=slow.pk, events=notes(1), expected_version=0)
@@ -419,8 +420,8 @@ def test_in_its_own_transaction_a_writer_reads_its_own_appends_up_to_head():
     with transaction.atomic():
         first = appends.append(game_id=game.pk, events=notes(2), expected_version=0)
         second = appends.append(game_id=game.pk, events=notes(2), expected_version=2)
-        assert appends.head() == second.last_position
-        read = appends.read_all(after=first.first_position - 1, upto=appends.head())
+        assert event_reads.head() == second.last_position
+        read = event_reads.read_all(after=first.first_position - 1, upto=event_reads.head())
         assert [r.version for r in read] == [1, 2, 3, 4]
 
 

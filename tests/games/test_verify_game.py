@@ -20,7 +20,7 @@ from rest_framework.test import APIClient
 from bots.simulation import play_match
 from bots.strategies import find_strategy
 from engine import Variant
-from games import appends, event_records
+from games import appends, event_reads, event_records
 from games.models import Game
 from games.repository import repository
 from games.visibility import game_events, game_view
@@ -102,7 +102,7 @@ def simulated() -> Game:
 
 
 def tampered_logs(game: Game) -> dict[str, list[dict[str, Any]]]:
-    events = appends.load(game.pk)
+    events = event_reads.load(game.pk)
     deals = [i for i, e in enumerate(events) if e["type"] == "hand-started"]
     reshuffles = [i for i, e in enumerate(events) if e["type"] == "pile-reshuffled"]
 
@@ -170,12 +170,12 @@ def test_an_old_stream_without_commitments_replays_and_verifies_as_uncommitted(
     tmp_path, monkeypatch
 ):
     game = finished(4)  # precognitive
-    old = [{k: v for k, v in e.items() if k != "commitment"} for e in appends.load(game.pk)]
+    old = [{k: v for k, v in e.items() if k != "commitment"} for e in event_reads.load(game.pk)]
     # Written as the store wrote hand-started before commitments (schema version 1).
     monkeypatch.setitem(event_records.SCHEMA_VERSIONS, "hand-started", 1)
     stream = copy_of(game, old)
     monkeypatch.undo()
-    loaded = appends.load(stream.pk)
+    loaded = event_reads.load(stream.pk)
     deals = [e for e in loaded if e["type"] == "hand-started"]
     assert deals and all(e["commitment"] is None for e in deals)  # upcast on read
     _, state, _ = repository.state(stream)

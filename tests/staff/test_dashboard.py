@@ -17,7 +17,7 @@ from django.test import Client
 from bots import turns
 from config import celery_app
 from engine import MATCH_OVER, Variant
-from games import appends, projections
+from games import appends, event_reads, projections
 from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
 from games.models import (
@@ -212,7 +212,7 @@ def test_the_activity_rollup_and_the_logs_tail_give_the_same_figures(world):
     assert alone.events == GameEvent.objects.count() > 0
 
     projections.run("activity", batch_size=7)
-    assert ProjectionCheckpoint.objects.get(name="activity").position == appends.head()
+    assert ProjectionCheckpoint.objects.get(name="activity").position == event_reads.head()
     # Two minutes: the finished match's, three hours ago, and T's.
     assert ActivityMinute.objects.count() == 2
     assert sum(ActivityMinute.objects.values_list("events", flat=True)) == alone.events

@@ -11,7 +11,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games.appends import _NO_END
+from games.event_reads import _NO_END
 from games.models import Game
 from games.repository import repository
 from games.visibility import game_events
