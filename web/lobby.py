@@ -1,8 +1,8 @@
 """The lobby (/play/): a person's games, whose turn it is, the clock and the score.
 
 Scores come from the read models when they are up to date with the game (GameSummary while it
-is played, MatchResult once it is over; games/projections.py folds them every few seconds), else
-from game_view, which replays the log as the person may see it.
+is played, MatchResult once it is over; games/game_projections.py folds them every few
+seconds), else from game_view, which replays the log as the person may see it.
 """
 
 from __future__ import annotations

@@ -207,7 +207,7 @@ class GameEvent(models.Model):
         indexes = [
             # Partial indexes of the few landmark events (about 1.5% of a log; engine/events.py
             # names them): what rebuilds read (games/rebuilds.py) and what a match's outcome
-            # reads of its stream (games.projections.match_outcome), found without reading the
+            # reads of its stream (games.match_outcomes.match_outcome), found without reading the
             # cards between them. Appends of other types never touch them.
             models.Index(
                 fields=["global_position"],
