@@ -1,7 +1,8 @@
 """The event store's tables: Game (the stream row), Seat, GameEvent (append-only), the
 position counter (SQLite), snapshots, the games' leases and the projections' checkpoints.
 
-Only games/store.py writes GameEvent rows and moves Game.version (docs/event-store.md).
+Only games/appends.py writes GameEvent rows and moves Game.version, and only games/archive.py
+(`archive_stream`) moves a finished game's rows into its archived row (docs/event-store.md).
 """
 
 from __future__ import annotations
