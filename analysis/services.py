@@ -28,7 +28,7 @@ from analysis import evaluate, report
 from analysis.errors import AnalysisHidden, AnalysisRefused
 from analysis.models import GameAnalysis
 from engine import MATCH_OVER
-from games import reveal, store
+from games import event_reads, reveal
 from games.errors import GameNotFound
 from games.game_settings import GameSettings
 from games.models import Game, Seat
@@ -212,7 +212,7 @@ def run(analysis_id: int) -> GameAnalysis | None:
         return None
     started = time.process_time()
     try:
-        events = store.load(row.game_id)
+        events = event_reads.load(row.game_id)
         result = evaluate.analyse_match(
             dict(row.game.variant),
             list(events),

@@ -18,7 +18,7 @@ prints, per match:
         document's own bytes; for information what the events would take compressed by zlib
         (level 9) in Python, and the events table's heap after VACUUM (its indexes keep their
         pages for the appends to come);
-    (c) for information: loading a match live and archived (store.load), and archiving one;
+    (c) for information: loading a match live and archived (event_reads.load), and archiving one;
 
 and, last, `archived bytes per match: X (ratio Y of live)`. Target: X <= 35 KB (35,840 bytes).
 Exit status 2 when DATABASE_URL is not a PostgreSQL URL.
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace, raw: Any) -> int:
     from datetime import timedelta
 
     from bots.turns import advance_game
-    from games import archive, archived_streams, projections, store
+    from games import archive, archived_streams, event_reads, projections
     from games.creation import SeatSpec, game_create
     from games.models import Game
 
@@ -90,10 +90,12 @@ def run(args: argparse.Namespace, raw: Any) -> int:
         0
     ]
     zlib_bytes = sum(
-        len(zlib.compress(archived_streams.encode_archive(store.stream_events(g)).encode(), 9))
+        len(
+            zlib.compress(archived_streams.encode_archive(event_reads.stream_events(g)).encode(), 9)
+        )
         for g in games
     )
-    live_loads = [timed(store.load, g) for g in games]
+    live_loads = [timed(event_reads.load, g) for g in games]
     for name in projections.PROJECTIONS:
         projections.run(name)
 
@@ -105,7 +107,7 @@ def run(args: argparse.Namespace, raw: Any) -> int:
     document = raw.execute(
         "SELECT sum(pg_column_size(events)) FROM games_archivedstream"
     ).fetchone()[0]
-    archived_loads = [timed(store.load, g) for g in games]
+    archived_loads = [timed(event_reads.load, g) for g in games]
     raw.execute("VACUUM games_gameevent")
     kept = raw.execute("SELECT pg_relation_size('games_gameevent')").fetchone()[0]
 
@@ -117,8 +119,8 @@ def run(args: argparse.Namespace, raw: Any) -> int:
     print(f"    (the compressed document's own bytes:        {document / n:,.0f})")
     print(f"    (zlib level 9 in Python, for information:    {zlib_bytes / n:,.0f})")
     print(f"    (games_gameevent's heap after VACUUM:         {kept:,} bytes in all)")
-    print(f"(c) store.load of a match, live:                 {median_ms(live_loads):.1f} ms")
-    print(f"    store.load of a match, archived:             {median_ms(archived_loads):.1f} ms")
+    print(f"(c) event_reads.load of a match, live:           {median_ms(live_loads):.1f} ms")
+    print(f"    event_reads.load of a match, archived:       {median_ms(archived_loads):.1f} ms")
     print(f"    archiving, a match:                          {archive_seconds / n * 1000:.1f} ms")
     print(f"archived bytes per match: {archived:,.0f} (ratio {archived / live:.3f} of live)")
     raw.close()

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Event store benchmark: games.store against the fairest raw insert, on one PostgreSQL.
+"""Event store benchmark: games.appends against the fairest raw insert, on one PostgreSQL.
 
 Usage (from the repository root):
 
@@ -11,12 +11,12 @@ and drops it again, so it never touches the real data. It prints:
     (a) the baseline: one INSERT of one row per call, in autocommit (one statement, one round
         trip, one commit), into a scratch table of the events table's shape: the same columns,
         keys, indexes and constraints, and its foreign keys if it has any;
-    (b) single-event appends through store.append (conditional version update, floor, global
+    (b) single-event appends through appends.append (conditional version update, floor, global
         position, insert, commit: one prepared statement, one round trip too);
     (c) 1 writer, then 4 concurrent writers on different games, each a process of its own with
         its own connection, as the service's writers are (gunicorn's and Celery's worker
         processes): threads of one process would share one interpreter lock, and measure it;
-    (d) appends of 100 events at once, in events/s (and, for information, what store.head()
+    (d) appends of 100 events at once, in events/s (and, for information, what event_reads.head()
         costs a projection);
     (e) loading a 2,000-event match from a real simulated game (and, for information,
         replaying it);
@@ -124,9 +124,9 @@ def setup_django() -> None:
     import django
 
     django.setup()
-    from games import store
+    from games import appends
 
-    store._listeners.clear()
+    appends._listeners.clear()
 
 
 def run(args: argparse.Namespace, raw: Any) -> int:
@@ -145,7 +145,7 @@ def run(args: argparse.Namespace, raw: Any) -> int:
         b_rates.append(per_round / appends.measure(per_round))
     a, b = statistics.median(a_rates), statistics.median(b_rates)
     print(f"(a) baseline: one INSERT in autocommit, one row:  {a:,.0f} inserts/s")
-    print(f"(b) store.append, one event per append:          {b:,.0f} appends/s")
+    print(f"(b) appends.append, one event per append:        {b:,.0f} appends/s")
     one_rates, many_rates = [], []
     writers = Writers()
     try:
@@ -158,9 +158,9 @@ def run(args: argparse.Namespace, raw: Any) -> int:
     print(f"(c) 1 writer:                                    {one:,.0f} appends/s")
     print(f"    {WRITERS} concurrent writers, different games:      {many:,.0f} appends/s in all")
     d = statistics.median(bulk_appends(max(20, per_round // 2)) for _ in range(3))
-    print(f"(d) store.append, {BULK} events per append:         {d:,.0f} events/s")
+    print(f"(d) appends.append, {BULK} events per append:       {d:,.0f} events/s")
     head_us = head_cost()
-    print(f"    store.head(), for information:               {head_us:.0f} µs")
+    print(f"    event_reads.head(), for information:         {head_us:.0f} µs")
     load_ms, replay_ms = load_a_match()
     print(f"(e) load a {MATCH_EVENTS:,}-event match:                   {load_ms:.1f} ms")
     print(f"    (replaying it, for information:              {replay_ms:.1f} ms)")
@@ -172,7 +172,7 @@ def run(args: argparse.Namespace, raw: Any) -> int:
 
 class Baseline:
     """The floor: the least a durable one-row append can cost on this PostgreSQL. One INSERT
-    statement in autocommit (so one round trip and one commit, as store.append), into a copy
+    statement in autocommit (so one round trip and one commit, as appends.append), into a copy
     of the events table with its indexes, constraints and foreign keys."""
 
     def __init__(self, raw: Any) -> None:
@@ -225,11 +225,11 @@ class Appends:
         self.version = Game.objects.values_list("version", flat=True).get(pk=self.game)
 
     def measure(self, count: int) -> float:
-        from games import store
+        from games import appends
 
         started = time.perf_counter()
         for _ in range(count):
-            store.append(
+            appends.append(
                 game_id=self.game,
                 events=[EVENT],
                 expected_version=self.version,
@@ -291,12 +291,12 @@ def writer(game: int, pipe: Any) -> None:
 
 
 def bulk_appends(count: int) -> float:
-    from games import store
+    from games import appends
 
     game, events = new_game(), [EVENT] * BULK
     started = time.perf_counter()
     for i in range(count):
-        store.append(
+        appends.append(
             game_id=game,
             events=events,
             expected_version=i * BULK,
@@ -306,13 +306,13 @@ def bulk_appends(count: int) -> float:
 
 
 def head_cost() -> float:
-    """Median µs of store.head(): what a projection pays to learn how far it may read."""
-    from games import store
+    """Median µs of event_reads.head(): what a projection pays to learn how far it may read."""
+    from games import event_reads
 
     times = []
     for _ in range(200):
         started = time.perf_counter()
-        store.head()
+        event_reads.head()
         times.append(time.perf_counter() - started)
     return statistics.median(times) * 1e6
 
@@ -322,7 +322,7 @@ def load_a_match() -> tuple[float, float]:
     from bots.simulation import play_match
     from bots.strategies import find_strategy
     from engine import Variant
-    from games import store
+    from games import appends, event_reads
 
     variant = Variant.from_spec({"rules": "official", "options": {"target": 500}})
     bots = [find_strategy("random")] * 4
@@ -332,11 +332,11 @@ def load_a_match() -> tuple[float, float]:
     log = log[:MATCH_EVENTS]
     game = new_game()
     for start in range(0, MATCH_EVENTS, BULK):
-        store.append(game_id=game, events=log[start : start + BULK], expected_version=start)
+        appends.append(game_id=game, events=log[start : start + BULK], expected_version=start)
     loads, replays = [], []
     for _ in range(15):
         started = time.perf_counter()
-        loaded = store.load(game)
+        loaded = event_reads.load(game)
         loads.append(time.perf_counter() - started)
         started = time.perf_counter()
         variant.replay(loaded)

@@ -25,7 +25,7 @@ from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 
-from games import snapshots, store
+from games import event_reads, snapshots
 from games.models import (
     ActivityMinute,
     ArchivedStream,
@@ -270,9 +270,8 @@ class PositionCounterAdmin(ReadOnlyAdmin[PositionCounter]):
         # On PostgreSQL positions come from a sequence since migration 0010: the row stays at
         # the last position the counter gave out, and the log's head is elsewhere.
         if connection.vendor == "postgresql":
-            return (
-                f"unused on PostgreSQL (the sequence games_gameevent_position); head {store.head()}"
-            )
+            head = event_reads.head()
+            return f"unused on PostgreSQL (the sequence games_gameevent_position); head {head}"
         return "the last global position given out"
 
 

@@ -5,21 +5,22 @@ A game is archived once it is over, has been still for GAMES_ARCHIVE_AFTER_DAYS,
 registered projection has folded its last event (its last global position is at or below the
 lowest checkpoint), so no catch-up run needs it again; a rebuild reads it from the archive like
 any stream. Its snapshots go with it (a cache: a finished game is loaded whole, rarely). The
-events themselves move in games/store.py `archive`, all or nothing per game.
+events themselves move in `archive_stream`, all or nothing per game.
 """
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
-from games import snapshots, store
-from games.models import ArchivedStream, Game, ProjectionCheckpoint
+from games import event_reads, snapshots
+from games.archived_streams import encode_archive
+from games.models import ArchivedStream, Game, GameEvent, ProjectionCheckpoint
 from games.projections import PROJECTIONS
 
 log = logging.getLogger(__name__)
@@ -62,11 +63,11 @@ class Swept:
 
 
 def archive_game(game_id: int, *, upto: int | None = None) -> int | None:
-    """Archive one game if it may be (store.archive); its snapshots go in the same transaction.
+    """Archive one game if it may be (archive_stream); its snapshots go in the same transaction.
     Returns the events archived, or None."""
     floor = checkpoint_floor() if upto is None else upto
     with transaction.atomic():
-        count = store.archive(game_id, upto=floor)
+        count = archive_stream(game_id, upto=floor)
         if count is not None:
             snapshots.forget(game_id)
     return count
@@ -91,3 +92,44 @@ def archive_games(
     if games:
         log.info("archived %s games (%s events); %s left live", games, events, skipped)
     return Swept(games, events, skipped)
+
+
+def archive_stream(game_id: int, *, upto: int) -> int | None:
+    """Move a finished game's whole stream into one archived row (docs/event-store.md,
+    "Archived streams"), in one transaction; returns the events archived, or None when the game
+    may not be archived: not over, already archived, not whole, or an event past `upto` (the
+    lowest projection checkpoint, checkpoint_floor). Every read of games/event_reads.py still
+    finds its events.
+
+    On PostgreSQL the database does it (games_archive_stream, migration 0018), as the tables'
+    owner: the row is built from the very rows it deletes, and the service's role may not delete
+    events any other way. SQLite (no triggers, no roles) takes the same steps through the ORM.
+    """
+    if connection.vendor == "postgresql":
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SELECT games_archive_stream(%s, %s)", [game_id, upto])
+            count = cursor.fetchone()[0]
+        return None if count is None else int(count)
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if (
+            game is None
+            or game.status != Game.Status.MATCH_OVER
+            or game.version < 1
+            or ArchivedStream.objects.filter(pk=game_id).exists()
+        ):
+            return None
+        stored = event_reads.stream_events(game_id)
+        if len(stored) != game.version or stored[-1].position > upto:
+            return None
+        ArchivedStream.objects.create(
+            game_id=game_id,
+            first_position=min(row.position for row in stored),
+            last_position=max(row.position for row in stored),
+            event_count=len(stored),
+            types=" " + " ".join(sorted({row.type for row in stored})) + " ",
+            events=encode_archive(stored),
+            archived_at=datetime.now(UTC),
+        )
+        GameEvent.objects.filter(game_id=game_id).delete()
+    return len(stored)

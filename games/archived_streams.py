@@ -1,8 +1,8 @@
 """Archived streams (docs/event-store.md, "Archived streams"): a finished game's events in one
 compressed row, its document (format 1) encoded and decoded here, and the reads of the archived
-rows alone that games/store.py merges with the live ones, so no caller knows which it read.
-Which games are archived, and the sweep, are games/archive.py's; the move itself is
-games/store.py `archive`.
+rows alone that games/event_reads.py merges with the live ones, so no caller knows which it
+read. Which games are archived, the sweep and the move itself (`archive_stream`) are
+games/archive.py's.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from bots.driver import nothing_to_answer, step
 from engine import PLAYING, IllegalCommand, State, Variant
 from engine.commands import SYSTEM_COMMANDS, parse
 from engine.events import SERVICE_FACTS
-from games import metrics, store
+from games import appends, event_reads, metrics
 from games.actors import SYSTEM, Actor, actor_key, actor_label, seats_held
 from games.errors import Conflict, Forbidden, GameNotFound, IllegalMove, InvalidGame
 from games.models import Bot, Game, Seat
@@ -86,7 +86,7 @@ def game_command(
     seat = _acting_seat(game, actor, command)
     key = command_key(actor, command_id)
     if key is not None:
-        original = store.recorded(game_id=game.pk, command_id=key)
+        original = appends.recorded(game_id=game.pk, command_id=key)
         if original is not None:
             return _repeated(game, original, seat)
     if actor is not SYSTEM:
@@ -158,14 +158,16 @@ def _past_seat_facts(game: Game, expected_version: int) -> int:
     """The game's version, when only seat facts (or a league's ruling) were appended since
     `expected_version` (the state the actor decided on is the same); else Conflict."""
     if expected_version < game.version:
-        since = store.load(game.pk, after=expected_version, until=game.version)
+        since = event_reads.load(game.pk, after=expected_version, until=game.version)
         if since and all(event["type"] in SERVICE_FACTS for event in since):
             return game.version
     raise Conflict(expected_version=expected_version, current_version=game.version)
 
 
-def _repeated(game: Game, original: store.AppendResult, seat: int | None) -> CommandResult:
-    events = store.load(game.pk, after=original.first_version - 1, until=original.last_version)
+def _repeated(game: Game, original: appends.AppendResult, seat: int | None) -> CommandResult:
+    events = event_reads.load(
+        game.pk, after=original.first_version - 1, until=original.last_version
+    )
     return CommandResult(
         game_id=game.pk,
         version=original.version,
@@ -213,12 +215,12 @@ def append_decided(
     label: str,
     *,
     quiet: bool = False,
-) -> store.AppendResult:
+) -> appends.AppendResult:
     """Append events the engine decided, with their visibilities and the state's read fields:
     the one way decisions reach the log (people's commands, bot runs, fallback moves). `key` is
     the stored command id (command_key), `label` the actor as the log names it, `quiet` the
     store's (seats.asks_no_worker)."""
-    return store.append(
+    return appends.append(
         game_id=game.pk,
         events=events,
         expected_version=expected_version,

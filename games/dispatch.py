@@ -1,6 +1,6 @@
 """The dispatcher: the one place that turns what was committed into work for the workers.
 
-It listens to the store (every committed append, games/store.py `subscribe`) and to the domain's
+It listens to the store (every committed append, games/appends.py `subscribe`) and to the domain's
 outcomes (games/outbox.py), and sends tasks (games/tasks.py): advance a game whose next seat a
 worker moves, start or stop people's turn clocks (and email a turn that started), settle a pull
 bot's validation round when one of its games ends, play a validation round that opened, finish
@@ -27,7 +27,7 @@ import redis
 from celery import current_task, shared_task
 
 from clocks import deadlines
-from games import outbox, reads, seats, store, tasks
+from games import appends, outbox, reads, seats, tasks
 from games.game_settings import GameSettings
 from games.redis_scripts import kept_script
 
@@ -45,7 +45,7 @@ def on_match_over(listener: MatchOverListener) -> None:
     _match_over.append(listener)
 
 
-def after_append(result: store.AppendResult) -> None:
+def after_append(result: appends.AppendResult) -> None:
     """Store listener (on commit): dispatch the game here inside a worker's task, else hand it
     to a worker (`hand_over`; in-process, without a broker, `dispatch_append` runs at once).
     An append its request marked quiet (seats.asks_no_worker: seats.work_for would find
@@ -201,5 +201,5 @@ def after_outcome(outcome: outbox.Outcome) -> None:
 
 def connect() -> None:
     """Subscribe the dispatcher (GamesConfig.ready, once per process)."""
-    store.subscribe(after_append)
+    appends.subscribe(after_append)
     outbox.subscribe(after_outcome)

@@ -2,7 +2,8 @@
 with its place in the log (`Record`, as projections read it) or with every column (`Stored`);
 the schema version each type is written with and the upcasters that read an older one
 (`_event`); and the JSON the rows and archived documents are written in (`_json`, `_loads`).
-Shared by the store (games/store.py) and its archived streams (games/archived_streams.py).
+Shared by the store (games/appends.py, games/event_reads.py) and its archived streams
+(games/archived_streams.py).
 """
 
 from __future__ import annotations

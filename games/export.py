@@ -42,7 +42,7 @@ from engine.events import (
     Event,
 )
 from engine.open_data import FORMAT, MANIFEST, SUFFIX, Line, write_lines
-from games import reveal, store
+from games import event_reads, reveal
 from games.models import Game, GameEvent, Seat
 
 MONTH = re.compile(r"^(\d{4})-(0[1-9]|1[0-2])$")
@@ -146,7 +146,7 @@ def _public(event: Event) -> Event:
 
 def game_line(game: Game, hidden: set[int]) -> Line:
     """A finished, revealed game as one line of the open database (docs/database.md)."""
-    events = [_public(event) for event in store.load(game.pk)]
+    events = [_public(event) for event in event_reads.load(game.pk)]
     started = next(event for event in events if event["type"] == MATCH_STARTED)
     ended = next((e for e in reversed(events) if e["type"] in (MATCH_ENDED, GAME_ABORTED)), None)
     result: dict[str, Any] | None = None

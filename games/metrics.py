@@ -4,7 +4,7 @@ The store, the services and the webhook client count into these; `/metrics` (api
 exposes them with the gauges computed at scrape time, and a Celery worker may expose its own on
 METRICS_WORKER_PORT (config/celery.py). docs/operations.md lists them and what to alert on.
 
-This module sits in the lowest layer (.importlinter) so that games.store and bots.remote.webhook
+This module sits in the lowest layer (.importlinter) so that games.appends and bots.remote.webhook
 may import it: it imports prometheus_client and nothing of Django or of the project, which also
 lets config/celery.py import it before Django is set up.
 
@@ -57,10 +57,10 @@ COMMANDS = Counter(
 )
 APPEND_SECONDS = Histogram(
     "uno_append_seconds",
-    "Seconds games.store.append spent writing one append (refused ones included).",
+    "Seconds games.appends.append spent writing one append (refused ones included).",
     buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
 )
-EVENTS_APPENDED = Counter("uno_events_appended", "Events written by games.store.append.")
+EVENTS_APPENDED = Counter("uno_events_appended", "Events written by games.appends.append.")
 # bots.remote.webhook's outcomes (OK, TIMEOUT, ERROR there).
 WEBHOOK_OUTCOMES = ("ok", "timeout", "error")
 WEBHOOK_SECONDS = Histogram(

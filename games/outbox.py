@@ -2,7 +2,7 @@
 
 Domain modules publish an outcome (`publish(RoundOpened(...))`); after the commit, every
 subscriber is called with it. The workers' dispatcher (games/dispatch.py) is the subscriber
-that turns outcomes, like committed events (games/store.py `subscribe`), into tasks, so no
+that turns outcomes, like committed events (games/appends.py `subscribe`), into tasks, so no
 domain module imports the task layer. A subscriber that fails is logged and does not stop the
 others; a lost outcome is made good by a beat sweep (docs/workers.md), because an outcome is a
 hint and the database is the truth.

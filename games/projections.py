@@ -6,6 +6,10 @@ checkpoint row (a second runner of the same projection waits), reads the events 
 them, writes the read models and moves the checkpoint. Either all of that commits or none of it:
 every event is applied exactly once. `rebuild` empties the tables and folds the log from 0.
 
+This module is the runner and the registry (`register`, PROJECTIONS); the games' own
+projections are games/game_projections.py, the league's, the ratings' and the tournaments'
+are in their apps, and the match outcomes they share are games/match_outcomes.py.
+
     python manage.py projections run | rebuild NAME | status
 """
 
@@ -14,35 +18,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
-from datetime import UTC
 from typing import Any, ClassVar
 
 import orjson
 from django.db import connection, models, transaction
-from django.db.models import Count, Q, QuerySet
-from django.db.models.functions import TruncMinute
 from django.utils import timezone
 
-from engine import HAND_OVER, MATCH_OVER, PLAYING
-from engine.events import (
-    GAME_ABORTED,
-    HAND_ENDED,
-    HAND_STARTED,
-    MATCH_ENDED,
-    MATCH_STARTED,
-    PROMPTED,
-    SEAT_FORFEITED,
-)
-from games import archived_streams, seat_facts, store
-from games.event_records import Event, Record
-from games.models import (
-    ActivityMinute,
-    GameEvent,
-    GameSummary,
-    HandResult,
-    MatchResult,
-    ProjectionCheckpoint,
-)
+from engine.events import MATCH_ENDED
+from games import event_reads
+from games.event_records import Record
+from games.match_outcomes import _outcome_reads, _OutcomeReads
+from games.models import ProjectionCheckpoint
 
 # Global positions per transaction: large enough to amortise the round trips, small enough to
 # keep each transaction (and the checkpoint lock) short.
@@ -70,7 +56,7 @@ class Projection:
     # less than the catch-up: `stream_types` (None: the handled types, or every type with
     # `every_event`), the newest event of each type in `stream_newest` (a type whose earlier
     # events are overwritten by the later one) and, with `stream_last`, the game's newest
-    # event, whatever its type (games.store.stream_records).
+    # event, whatever its type (games.event_reads.stream_records).
     stream_types: ClassVar[frozenset[str] | None] = None
     stream_newest: ClassVar[frozenset[str]] = frozenset()
     stream_last: ClassVar[bool] = False
@@ -94,7 +80,7 @@ class Projection:
 
     @classmethod
     def stream_reads(cls) -> tuple[frozenset[str] | None, frozenset[str], bool]:
-        """What a rebuild by stream reads of each game (games.store.stream_records' `types`,
+        """What a rebuild by stream reads of each game (games.event_reads.stream_records' `types`,
         `newest`, `last`): `stream_types`, or else the log's types."""
         types = cls.stream_types if cls.stream_types is not None else cls.log_types()
         return types, cls.stream_newest, cls.stream_last
@@ -157,13 +143,38 @@ class Rebuilding(RuntimeError):
         )
 
 
+class _LogReads:
+    """The log's events of the ranges the projections of `run_all` folded (the last few), of
+    every type, kept for the next projections that fold the same range: a range at or below the
+    head holds committed events only, the same for every reader. Each projection is given its
+    own types of them, in order (the records are shared: read them, never change them)."""
+
+    KEPT = 3
+
+    def __init__(self) -> None:
+        self.found: dict[tuple[int, int], list[Record]] = {}
+
+    def records(self, after: int, upto: int, types: frozenset[str] | None) -> list[Record]:
+        found = self.found.get((after, upto))
+        if found is None:
+            found = self.found[after, upto] = event_reads.read_all(after=after, upto=upto)
+            if len(self.found) > self.KEPT:
+                del self.found[next(iter(self.found))]
+        if types is None:
+            return list(found)
+        return [record for record in found if record.type in types]
+
+
+_log_reads: ContextVar[_LogReads | None] = ContextVar("log_reads", default=None)
+
+
 def run(name: str, *, batch_size: int = BATCH_SIZE) -> int:
     """Apply every event committed so far that `name` has not applied; return how many positions
     the checkpoint moved. Events committed while it runs are left for the next run.
     """
     projection = find(name)
     found, _ = ProjectionCheckpoint.objects.get_or_create(name=name)
-    return _run(projection, found.position, store.head(), batch_size)
+    return _run(projection, found.position, event_reads.head(), batch_size)
 
 
 def run_all(*, batch_size: int = BATCH_SIZE) -> int:
@@ -173,7 +184,7 @@ def run_all(*, batch_size: int = BATCH_SIZE) -> int:
     and each batch's events read from the log once for every projection that folds the same
     positions (they move together after each append), each given its own types of them.
     """
-    target = store.head()
+    target = event_reads.head()
     positions = dict(ProjectionCheckpoint.objects.values_list("name", "position"))
     token = _log_reads.set(_LogReads())
     moved = 0
@@ -255,7 +266,7 @@ def rebuild(name: str, *, batch_size: int = BATCH_SIZE, progress: Progress | Non
             table._default_manager.all().delete()
         checkpoint.position = 0
         checkpoint.save(update_fields=["position", "updated_at"])
-        target = store.head()
+        target = event_reads.head()
         while _advance(projection, checkpoint, target, batch_size):
             if progress is not None:
                 progress(checkpoint.position, target)
@@ -274,7 +285,7 @@ def _advance(
     reads = _log_reads.get()
     types = projection.log_types()
     if reads is None:
-        records = store.read_all(after=start, upto=upto, types=types)
+        records = event_reads.read_all(after=start, upto=upto, types=types)
     else:
         records = reads.records(start, upto, types)
     fold(projection, records, start, upto)
@@ -326,7 +337,7 @@ class ProjectionStatus:
 
 def status(names: Iterable[str] | None = None) -> list[ProjectionStatus]:
     names = sorted(PROJECTIONS) if names is None else [find(n).name for n in names]
-    head = store.head()
+    head = event_reads.head()
     rows = ProjectionCheckpoint.objects.values_list("name", "position", "rebuilding")
     found = {name: (position, run) for name, position, run in rows}
     return [
@@ -341,296 +352,3 @@ def find(name: str) -> type[Projection]:
         return PROJECTIONS[name]
     except KeyError:
         raise UnknownProjection(name) from None
-
-
-@register
-class GameSummaries(Projection):
-    """GameSummary: status, seats to act, scores, hand number, version, last activity."""
-
-    name = "game-summaries"
-    tables = (GameSummary,)
-    every_event = True
-    # A rebuild reads of each game its hands' and match's landmarks, the newest prompted (each
-    # overwrites `to_act`, and every hand's start and end clear it) and the newest event (the
-    # version and last activity): a few events a hand, not every card.
-    by_stream = True
-    stream_types = frozenset({MATCH_STARTED, HAND_STARTED, HAND_ENDED, MATCH_ENDED, GAME_ABORTED})
-    stream_newest = frozenset({PROMPTED})
-    stream_last = True
-
-    def begin(self, records: list[Record]) -> None:
-        # The last event of each game in the batch gives its version and last activity.
-        self.last = {record.game_id: record for record in records}
-        stored = GameSummary.objects.filter(game_id__in=list(self.last))
-        self.rows = {row.game_id: row for row in stored}
-        self.new: list[GameSummary] = []
-
-    def match_started(self, record: Record) -> None:
-        row = GameSummary(
-            game_id=record.game_id,
-            status=PLAYING,
-            to_act=[],
-            scores=[0] * record.event["seats"],
-            hand_number=0,
-        )
-        self.rows[record.game_id] = row
-        self.new.append(row)
-
-    def hand_started(self, record: Record) -> None:
-        row = self.rows[record.game_id]
-        row.hand_number = record.event["hand"]
-        row.status = PLAYING
-        row.to_act = []
-
-    def prompted(self, record: Record) -> None:
-        self.rows[record.game_id].to_act = list(record.event["to_act"])
-
-    def hand_ended(self, record: Record) -> None:
-        row = self.rows[record.game_id]
-        row.scores = list(record.event["scores"])
-        row.status = HAND_OVER
-        row.to_act = []
-
-    def match_ended(self, record: Record) -> None:
-        self.rows[record.game_id].status = MATCH_OVER
-
-    def game_aborted(self, record: Record) -> None:
-        # Over, as the engine folds it; the summary keeps the scores it had.
-        row = self.rows[record.game_id]
-        row.status = MATCH_OVER
-        row.to_act = []
-
-    handlers = {
-        MATCH_STARTED: match_started,
-        HAND_STARTED: hand_started,
-        PROMPTED: prompted,
-        HAND_ENDED: hand_ended,
-        MATCH_ENDED: match_ended,
-        GAME_ABORTED: game_aborted,
-    }
-
-    def finish(self) -> None:
-        for game_id, record in self.last.items():
-            row = self.rows[game_id]
-            row.version = record.version
-            row.last_activity = record.recorded_at
-        created = {row.game_id for row in self.new}
-        insert_rows(GameSummary, self.new)
-        GameSummary.objects.bulk_update(
-            [row for game_id, row in self.rows.items() if game_id not in created],
-            ["status", "to_act", "scores", "hand_number", "version", "last_activity"],
-        )
-
-
-def minutes(after: int, upto: int | None = None, *, since: Any = None) -> QuerySet[Any]:
-    """Events and match-ended events per UTC minute among the log's global positions (after,
-    upto] (and recorded at `since` or later): an aggregate over a range of the primary key."""
-    rows = GameEvent.objects.filter(global_position__gt=after)
-    if upto is not None:
-        rows = rows.filter(global_position__lte=upto)
-    if since is not None:
-        rows = rows.filter(recorded_at__gte=since)
-    return (
-        rows.annotate(bucket=TruncMinute("recorded_at", tzinfo=UTC))
-        .values("bucket")
-        .annotate(events=Count("pk"), matches=Count("pk", filter=Q(type=MATCH_ENDED)))
-        .order_by()
-    )
-
-
-@register
-class Activity(Projection):
-    """ActivityMinute: events and finished matches per minute, counted in the database over
-    each batch's positions (no event is read into Python)."""
-
-    name = "activity"
-    tables = (ActivityMinute,)
-    # No records are read for it: its count is an aggregate over the batch's positions.
-    handlers: ClassVar[Mapping[str, Callable[[Any, Record], None]]] = {}
-
-    def begin(self, records: list[Record]) -> None:
-        counted = {row["bucket"]: row for row in minutes(self.after, self.upto)}
-        # Archived streams' events in the batch (a rebuild's): counted here, as the aggregate
-        # counts the live ones.
-        for record in archived_streams.read_archived(after=self.after, upto=self.upto):
-            bucket = record.recorded_at.replace(second=0, microsecond=0)
-            row = counted.setdefault(bucket, {"bucket": bucket, "events": 0, "matches": 0})
-            row["events"] += 1
-            row["matches"] += record.type == MATCH_ENDED
-        stored = ActivityMinute.objects.in_bulk(list(counted))
-        new = []
-        for bucket, row in counted.items():
-            minute = stored.get(bucket)
-            if minute is None:
-                new.append(ActivityMinute(bucket, row["events"], row["matches"]))
-            else:
-                minute.events += row["events"]
-                minute.matches += row["matches"]
-        ActivityMinute.objects.bulk_create(new)
-        ActivityMinute.objects.bulk_update(list(stored.values()), ["events", "matches"])
-
-
-@register
-class GameResults(Projection):
-    """HandResult for every hand that ended, MatchResult for every match that ended."""
-
-    name = "game-results"
-    tables = (HandResult, MatchResult)
-    by_stream = True
-
-    def begin(self, records: list[Record]) -> None:
-        self.hands: list[HandResult] = []
-        self.matches: list[MatchResult] = []
-
-    def hand_ended(self, record: Record) -> None:
-        event = record.event
-        result = HandResult(
-            game_id=record.game_id,
-            hand_number=event["hand"],
-            winner=event["winner"],
-            cards_left=event["cards_left"],
-            points=event["points"],
-            gained=event["gained"],
-            scores=event["scores"],
-            hands_won=event["hands_won"],
-            recorded_at=record.recorded_at,
-        )
-        self.hands.append(result)
-
-    def match_ended(self, record: Record) -> None:
-        outcome = match_outcome(record)
-        self.matches.append(
-            MatchResult(
-                game_id=record.game_id,
-                winner=outcome.winner,
-                places=outcome.places,
-                forfeited=outcome.forfeited,
-                scores=record.event["scores"],
-                hands_won=outcome.hands_won,
-                hands=outcome.hands,
-                recorded_at=record.recorded_at,
-            )
-        )
-
-    handlers = {HAND_ENDED: hand_ended, MATCH_ENDED: match_ended}
-
-    def finish(self) -> None:
-        insert_rows(HandResult, self.hands)
-        insert_rows(MatchResult, self.matches)
-
-
-@dataclass(frozen=True, slots=True)
-class MatchOutcome:
-    """A finished match as the standings count it: the engine's places with the forfeited
-    seats moved last, the winner (None when first place is shared), the hands."""
-
-    winner: int | None
-    places: list[int]
-    forfeited: list[int]
-    hands_won: list[int]
-    hands: int
-
-
-# The events of a match's stream its outcome is folded from (match_outcome).
-OUTCOME_TYPES = frozenset({SEAT_FORFEITED, HAND_ENDED})
-
-
-class _OutcomeReads:
-    """The OUTCOME_TYPES events of a batch's ended matches, read at the first that asks, in one
-    query for them all (store.load_many)."""
-
-    def __init__(self, games: list[int]) -> None:
-        self.games = set(games)
-        self.read: dict[int, list[Record]] | None = None
-
-    def of(self, record: Record) -> list[Event] | None:
-        if record.game_id not in self.games:
-            return None
-        if self.read is None:
-            self.read = store.load_many(self.games, types=OUTCOME_TYPES)
-        return [
-            found.event
-            for found in self.read.get(record.game_id, ())
-            if found.version <= record.version
-        ]
-
-
-# The reads of the batch `fold` is folding (None outside one, or for a projection that folds no
-# match end): a context variable, so that every caller of match_outcome in the fold, however
-# deep (tournaments/results.py), shares them.
-_outcome_reads: ContextVar[_OutcomeReads | None] = ContextVar("outcome_reads", default=None)
-
-
-class _LogReads:
-    """The log's events of the ranges the projections of `run_all` folded (the last few), of
-    every type, kept for the next projections that fold the same range: a range at or below the
-    head holds committed events only, the same for every reader. Each projection is given its
-    own types of them, in order (the records are shared: read them, never change them)."""
-
-    KEPT = 3
-
-    def __init__(self) -> None:
-        self.found: dict[tuple[int, int], list[Record]] = {}
-
-    def records(self, after: int, upto: int, types: frozenset[str] | None) -> list[Record]:
-        found = self.found.get((after, upto))
-        if found is None:
-            found = self.found[after, upto] = store.read_all(after=after, upto=upto)
-            if len(self.found) > self.KEPT:
-                del self.found[next(iter(self.found))]
-        if types is None:
-            return list(found)
-        return [record for record in found if record.type in types]
-
-
-_log_reads: ContextVar[_LogReads | None] = ContextVar("log_reads", default=None)
-
-
-def outcome_events(record: Record) -> list[Event]:
-    """The seat-forfeited and hand-ended events of a match-ended record's stream up to it, in
-    version order: from the batch's one read in a fold, else read here."""
-    reads = _outcome_reads.get()
-    found = reads.of(record) if reads is not None else None
-    if found is None:
-        found = store.load(record.game_id, until=record.version, types=OUTCOME_TYPES)
-    return found
-
-
-def match_outcome(record: Record, before: list[Event] | None = None) -> MatchOutcome:
-    """The outcome of the match a match-ended record ends, read from its own stream only: the
-    seat-forfeited events and the last hand-ended before it (a rebuild reads the same). A
-    caller that read those events already (`outcome_events`, or `store.load` of OUTCOME_TYPES
-    up to the record's version) passes them as `before`."""
-    event = record.event
-    if before is None:
-        before = outcome_events(record)
-    hands = [e for e in before if e["type"] == HAND_ENDED]
-    if not hands:
-        raise ValueError(f"game {record.game_id}: a match ended without a hand ending")
-    # Seats that resigned, timed out too often or were ruled out are placed last.
-    forfeited = sorted(seat_facts.fold(before).forfeited)
-    winner, places = event["winner"], event["places"]
-    if forfeited:
-        places = places_with_forfeits(places, forfeited)
-        firsts = [seat for seat, place in enumerate(places) if place == 1]
-        winner = firsts[0] if len(firsts) == 1 else None
-    return MatchOutcome(
-        winner=winner,
-        places=list(places),
-        forfeited=forfeited,
-        hands_won=list(hands[-1]["hands_won"]),
-        hands=hands[-1]["hand"],
-    )
-
-
-def places_with_forfeits(places: list[int], forfeited: list[int]) -> list[int]:
-    """The engine's places with the forfeited seats moved last: the others keep their order and
-    ties (a place is 1 + the other kept seats placed strictly better); the forfeited seats share
-    the place after them."""
-    kept = [seat for seat in range(len(places)) if seat not in forfeited]
-    return [
-        len(kept) + 1
-        if seat in forfeited
-        else 1 + sum(1 for other in kept if places[other] < place)
-        for seat, place in enumerate(places)
-    ]

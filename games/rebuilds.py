@@ -8,7 +8,7 @@ and writes the run's partitions:
 - a projection folded by stream (`Projection.by_stream`: game summaries, game results) gets
   `partitions` ranges of game ids, cut so that each holds about as many events; a partition
   folds its games a batch at a time, reading only the events the projection needs
-  (games.store.stream_records), and its checkpoint is the last game folded;
+  (games.event_reads.stream_records), and its checkpoint is the last game folded;
 - every other projection (standings and ratings depend on the order of the games' ends across
   the log; the activity counts per minute) gets one partition that folds the log in global
   order, its handled types only, its checkpoint a global position.
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games import projections, store
+from games import event_reads, projections
 from games.models import Game, ProjectionCheckpoint, RebuildPartition, RebuildRun
 
 log = logging.getLogger(__name__)
@@ -73,7 +73,7 @@ def start(names: Iterable[str] | None = None, *, partitions: int = PARTITIONS) -
         busy = [row.name for row in checkpoints.order_by("name") if row.rebuilding_id is not None]
         if busy:
             raise projections.Rebuilding(busy)
-        head = store.head()
+        head = event_reads.head()
         run = RebuildRun.objects.create(names=chosen, head=head, partitions=partitions)
         ranges = game_ranges(partitions)
         parts = []
@@ -245,7 +245,7 @@ def _batch(part: RebuildPartition, batch_events: int) -> bool:
         upto = min(part.high, after + batch_events * LOG_SPAN)
         if upto <= after:
             return False
-        records = store.read_all(after=after, upto=upto, types=projection.log_types())
+        records = event_reads.read_all(after=after, upto=upto, types=projection.log_types())
         projections.fold(projection, records, after, upto)
         part.checkpoint = part.events = upto
         part.save(update_fields=["checkpoint", "events", "updated_at"])
@@ -259,7 +259,7 @@ def _batch(part: RebuildPartition, batch_events: int) -> bool:
     if not taken:
         return False
     types, newest, last = projection.stream_reads()
-    records = store.stream_records(
+    records = event_reads.stream_records(
         after_game=part.checkpoint,
         upto_game=taken,
         upto=head,

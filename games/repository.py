@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import RulesVersionMismatch, State, Variant
-from games import reads, recent, snapshots, store
+from games import event_reads, reads, recent, snapshots
 from games.errors import InvalidGame
 from games.models import Game
 
@@ -70,7 +70,7 @@ class Repository:
         the stream from its start, else read); InvalidGame `rules-version` for a stream of
         rules this engine does not play, never a silent re-read."""
         if not events:
-            events = store.load(game.pk, until=1)
+            events = event_reads.load(game.pk, until=1)
         try:
             return Variant.from_stream(events[0], game.variant)
         except RulesVersionMismatch as error:
@@ -91,7 +91,7 @@ class Repository:
             # This process's own newest state of the game, and no snapshot to keep since it.
             if kept.version == bound:
                 return kept.variant, kept.state, bound
-            since = store.load(game.pk, after=kept.version, until=until)
+            since = event_reads.load(game.pk, after=kept.version, until=until)
             folded = kept.variant.replay(since, kept.state)
             at = kept.version + len(since)
             recent.keep(game, at, kept.variant, folded, settled=bound)
@@ -99,11 +99,11 @@ class Repository:
         # Snapshots sit at multiples of EVERY: a shorter log has none to look up.
         found = snapshots.newest(game.pk, until=until) if bound >= snapshots.EVERY else None
         if found is None:
-            events = store.load(game.pk, until=until)
+            events = event_reads.load(game.pk, until=until)
             variant = self.variant(game, events)
             base, started, state = 0, events[0], None
         else:
-            events = store.load(game.pk, after=found.version, until=until)
+            events = event_reads.load(game.pk, after=found.version, until=until)
             variant = self.variant(game, [found.started])
             base, started, state = found.version, found.started, found.state
         version = base + len(events)

@@ -25,7 +25,7 @@ from engine.events import (
     SEAT_HANDED_OVER,
     VACATION_TAKEN,
 )
-from games import store
+from games import appends, event_reads
 from games.actors import Actor, actor_label, is_person, seats_held
 from games.errors import Forbidden, GameNotFound, InvalidGame
 from games.models import Game, Seat
@@ -106,14 +106,14 @@ def fold(events: Iterable[Event]) -> SeatFacts:
 
 def facts_of(game_id: int) -> SeatFacts:
     """The seat facts of one game, from its log."""
-    return fold(store.load(game_id, types=SEAT_FACTS))
+    return fold(event_reads.load(game_id, types=SEAT_FACTS))
 
 
-def append_facts(game: Game, facts: list[Event], *, actor: Actor) -> store.AppendResult:
+def append_facts(game: Game, facts: list[Event], *, actor: Actor) -> appends.AppendResult:
     """Append seat facts to a game whose row the caller has locked (select_for_update), so the
     version read is the one appended at; visibilities as the engine's view of them says."""
     variant = Variant.from_spec(game.variant)
-    return store.append(
+    return appends.append(
         game_id=game.pk,
         events=facts,
         expected_version=game.version,

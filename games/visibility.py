@@ -27,7 +27,7 @@ from engine.events import (
     UNO_EXPIRED,
     UNO_OWED,
 )
-from games import store
+from games import event_reads
 from games.actors import SYSTEM, Viewer, seats_held
 from games.errors import Forbidden
 from games.models import Game, GameEvent
@@ -112,7 +112,7 @@ def game_events(
         game = repository.game(game_id)
     seat = viewing_seat(game, viewer, seat)
     until = None if limit is None else after + limit
-    events = store.load(game.pk, after=after, until=until)
+    events = event_reads.load(game.pk, after=after, until=until)
     return shown(game, repository.variant(game), events, after + 1, seat)
 
 
@@ -128,7 +128,7 @@ def events_since(
     """The game's events in (after, until] as `seat` may see them (a seat the viewer may see
     from, or None), with, before them, every earlier event of a type in `marks` (the play
     page's last hand result), in version order: the tail of the log in one query."""
-    rows = store.tail(game.pk, after=after, until=until, marks=marks)
+    rows = event_reads.tail(game.pk, after=after, until=until, marks=marks)
     everything = revealed(game)
     return [
         {"version": version, "event": event if everything else variant.view_event(event, seat)}
@@ -146,7 +146,7 @@ def game_replay(*, game_id: int) -> list[dict[str, Any]]:
             "allows it",
             code="not-revealed",
         )
-    events = store.load(game.pk)
+    events = event_reads.load(game.pk)
     repository.variant(game, events)
     return [{"version": version, "event": event} for version, event in enumerate(events, 1)]
 

@@ -4,7 +4,7 @@ The `league-standings` projection: every finished fixture match, folded in globa
 its division's Standing rows (played, wins, placements, league points, hands won, points
 scored, forfeits) and Meeting rows (who finished ahead of whom, for head-to-head).
 
-It reads the match's own stream (games.projections.match_outcome: forfeits from seat-forfeited
+It reads the match's own stream (games.match_outcomes.match_outcome: forfeits from seat-forfeited
 events, hands from hand-ended) and, to know what the game was for, rows that never change once
 the game exists: its Fixture, the fixture's seats and the season's placement points (frozen when
 the season starts). So `projections rebuild league-standings` gives the same rows, byte for byte.
@@ -15,18 +15,12 @@ from __future__ import annotations
 from typing import Any
 
 from engine.events import HAND_ENDED, MATCH_ENDED
-from games import store
+from games import event_reads
 from games.event_records import Record
 from games.game_settings import PRACTICE_KEY, GameSettings
+from games.match_outcomes import MatchOutcome, match_outcome, outcome_events
 from games.models import Game, Seat
-from games.projections import (
-    MatchOutcome,
-    Projection,
-    insert_rows,
-    match_outcome,
-    outcome_events,
-    register,
-)
+from games.projections import Projection, insert_rows, register
 from league import ratings
 from league.models import (
     Fixture,
@@ -209,7 +203,7 @@ class LadderRatings(Projection):
         # The ends this batch folded already; the others (earlier batches') read from the log.
         ends = [self.ends[game] for game in games if game in self.ends]
         if missing := [game for game in games if game not in self.ends]:
-            ends += store.read_all(
+            ends += event_reads.read_all(
                 after=0, upto=record.position, types={MATCH_ENDED}, games=missing
             )
         if len(ends) != ladder_set.size:

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from engine import MATCH_OVER
 from engine.events import FIXTURE_RETIMED
-from games import seat_facts, store
+from games import appends, seat_facts
 from games.actors import actor_label
 from games.errors import InvalidGame
 from games.models import Bot, Game
@@ -413,7 +413,7 @@ def fixture_retime(
     with transaction.atomic():
         game = seat_facts.locked_game(_fixture_game(fixture).pk)
         event = {"type": FIXTURE_RETIMED, "deadline": deadline.isoformat(), "note": note}
-        store.append(
+        appends.append(
             game_id=game.pk,
             events=[event],
             expected_version=game.version,

@@ -4,7 +4,7 @@ matches ended), into its people's PersonRating and PersonRatingChange rows.
 A rated game is one whose settings say so (GameSettings.rated, written once when the game is
 made); a practice deal never is. Only the people are rated, each in the game's pool
 (ratings/pools.py): the bots' seats are left out and the people placed among themselves
-(forfeited seats last, games.projections.match_outcome), then one Plackett-Luce update of the
+(forfeited seats last, games.match_outcomes.match_outcome), then one Plackett-Luce update of the
 ladders' model (league/ratings.py), after the decay for each person's time away. A game with
 fewer than two people, or a person in two seats, rates nobody.
 
@@ -20,8 +20,9 @@ from collections import Counter
 from engine.events import MATCH_ENDED
 from games.event_records import Record
 from games.game_settings import GameSettings
+from games.match_outcomes import match_outcome
 from games.models import Game, Seat
-from games.projections import Projection, insert_rows, match_outcome, register
+from games.projections import Projection, insert_rows, register
 from league import ratings
 from ratings.models import PersonRating, PersonRatingChange
 from ratings.pools import people_places, pool_of

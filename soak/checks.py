@@ -14,7 +14,7 @@ from django.db import DatabaseError, connection, models, transaction
 
 import league.projections  # noqa: F401 (registers the league's projections)
 from bots import turns
-from games import projections, store
+from games import event_reads, projections
 from games.models import Game, Seat
 from games.seats import WORKER_SEATS
 
@@ -93,7 +93,7 @@ def versions_contiguous(checks: Checks) -> None:
 
 
 def positions_in_order(checks: Checks) -> None:
-    """Global positions rise with each game's versions, and on the quiet database store.head()
+    """Global positions rise with each game's versions, and on the quiet database event_reads.head()
     has reached the last event: no append is left in flight (docs/event-store.md, "Global
     positions"). A position with no event was given up by an append that rolled back (a cut
     connection, a killed worker): allowed, and counted."""
@@ -108,7 +108,7 @@ def positions_in_order(checks: Checks) -> None:
         (backwards,) = cursor.fetchone()
     if backwards:
         checks.fail(f"global positions: {backwards} events sit before their game's previous one")
-    head = store.head()
+    head = event_reads.head()
     if head != high:
         checks.fail(f"global positions: head() is {head} on a quiet log whose last is {high}")
     checks.figures["events"] = count

@@ -21,7 +21,7 @@ from django.db import connections
 
 from accounts.services import profile_of, token_issue
 from bots.remote.tokens import issue_token
-from games import store
+from games import event_reads
 from games.models import Bot
 from soak import checks, clients, infra, leaks
 
@@ -296,11 +296,11 @@ def settle(soak: Soak, beat: infra.Process) -> list[str]:
     while checks.waiting_for_workers(timedelta(seconds=8)) and time.monotonic() < deadline:
         time.sleep(1)
     beat.stop()
-    quiet_since, head = time.monotonic(), store.head()
+    quiet_since, head = time.monotonic(), event_reads.head()
     deadline = time.monotonic() + budget
     while time.monotonic() < deadline:
         time.sleep(0.5)
-        now = store.head()
+        now = event_reads.head()
         if now != head:
             quiet_since, head = time.monotonic(), now
         elif time.monotonic() - quiet_since > 3 and not checks.waiting_for_workers(timedelta(0)):

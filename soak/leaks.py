@@ -18,7 +18,7 @@ from typing import Any
 from engine import DECK
 from engine.events import apply, initial_state
 from engine.state import State
-from games import store
+from games import event_reads
 from games.models import Game, GameEvent
 from soak.clients import Feed, Payload
 from soak.pages import Page, cards_in_words
@@ -95,7 +95,7 @@ def check_game(leaks: Leaks, game_id: int, items: list[Item]) -> None:
     game = Game.objects.get(pk=game_id)
     precognitive = game.variant.get("precognitive")
     sight = precognitive.get("sight", "sighted") if precognitive else None
-    log = store.load(game_id)
+    log = event_reads.load(game_id)
     # When the match ended, if it did and its log is then shown whole (the reveal setting).
     ended = (
         GameEvent.objects.filter(game_id=game_id, type__in=("match-ended", "game-aborted"))

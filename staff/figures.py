@@ -21,7 +21,7 @@ from bots import turns
 from bots.remote.pull_turns import pull_deadline
 from clocks import overdue
 from engine import PLAYING
-from games import health, projections, store
+from games import event_reads, game_projections, health
 from games.game_settings import VALIDATION
 from games.health import BROKER_UNAVAILABLE, EAGER, check_tasks, database_answers
 from games.models import ActivityMinute, Bot, BotCall, Game, GameEvent, ProjectionCheckpoint, Seat
@@ -213,7 +213,7 @@ def activity(*, now: datetime | None = None, hours: int = 24) -> Activity:
     per_minute = [0] * minutes
     per_hour = [0] * hours
     checkpoint = (
-        ProjectionCheckpoint.objects.filter(name=projections.Activity.name)
+        ProjectionCheckpoint.objects.filter(name=game_projections.Activity.name)
         .values_list("position", flat=True)
         .first()
     )
@@ -222,7 +222,7 @@ def activity(*, now: datetime | None = None, hours: int = 24) -> Activity:
     rolled = ActivityMinute.objects.filter(minute__gte=start).values_list(
         "minute", "events", "matches"
     )
-    tail = projections.minutes(after, since=start).values_list("bucket", "events", "matches")
+    tail = game_projections.minutes(after, since=start).values_list("bucket", "events", "matches")
     for minute, events, matches in [*(rolled if checkpoint else []), *tail]:
         index = int((minute - start).total_seconds() // 60)
         if 0 <= index < minutes:
@@ -244,7 +244,7 @@ def first_position_since(when: datetime) -> int:
     well."""
     events = GameEvent.objects.order_by("global_position")
     low = events.values_list("global_position", flat=True).first()
-    high = store.head()
+    high = event_reads.head()
     if low is None:
         return 0
     while low < high:

@@ -19,7 +19,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, Q
 
 from bots.strategies import STRATEGIES
-from games import store
+from games import event_reads
 from games.game_settings import GameSettings
 from games.models import Bot, Game, Seat
 from games.repository import repository
@@ -133,7 +133,7 @@ def game_log(
             row.command_id,
             row.recorded_at,
         )
-        for row in store.stream_events(game.pk, after=max(1, first - 1) - 1, until=last)
+        for row in event_reads.stream_events(game.pk, after=max(1, first - 1) - 1, until=last)
     ]
     people = _usernames(
         int(match[2]) for row in rows if (match := PERSON_ACTOR.match(row[6])) is not None
@@ -141,7 +141,7 @@ def game_log(
     seen: dict[int, dict[str, Any]] | None = None
     if seat is not None:
         variant = repository.variant(game)
-        events = store.load(game.pk, after=first - 1, until=last)
+        events = event_reads.load(game.pk, after=first - 1, until=last)
         seen = {first + n: variant.view_event(event, seat) for n, event in enumerate(events)}
     log = []
     previous: datetime | None = None

@@ -1,5 +1,5 @@
 """A finished table's result, read from its game's own log: each entry's place (the seats that
-forfeited last, games.projections.match_outcome), its tournament points
+forfeited last, games.match_outcomes.match_outcome), its tournament points
 (tournaments/scoring.py `placement_points`, a tie sharing the places' points) and score.
 
 The `tournament-results` projection stores these lines; the services read them straight from
@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from engine.events import MATCH_ENDED
 from games.archived_streams import read_archived
 from games.event_records import Record
+from games.match_outcomes import match_outcome
 from games.models import GameEvent
-from games.projections import match_outcome
 from tournaments import scoring
 
 

@@ -36,7 +36,7 @@ from engine.commands import (
 )
 from engine.events import HAND_STARTED
 from frontdoor.charts import Tick
-from games import lobby, store
+from games import event_reads, lobby
 from games.actors import seats_held
 from games.errors import GameError, GameNotFound
 from games.models import Game
@@ -197,7 +197,7 @@ def _account(seat: SeatHand | SeatSummary, names: Names) -> Account:
 
 def hand_at(game: Game, at: int) -> int | None:
     """The number of the hand being viewed at event `at` (its hand-started's `hand`)."""
-    started = store.load(game.pk, until=at, types={HAND_STARTED})
+    started = event_reads.load(game.pk, until=at, types={HAND_STARTED})
     return int(started[-1]["hand"]) if started else None
 
 

@@ -1,8 +1,8 @@
 """The lobby (/play/): a person's games, whose turn it is, the clock and the score.
 
 Scores come from the read models when they are up to date with the game (GameSummary while it
-is played, MatchResult once it is over; games/projections.py folds them every few seconds), else
-from game_view, which replays the log as the person may see it.
+is played, MatchResult once it is over; games/game_projections.py folds them every few
+seconds), else from game_view, which replays the log as the person may see it.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET
 
 from frontdoor import boundary
 from frontdoor.variant_text import time_left, variant_details, variant_title
-from games import rematch, reveal, store
+from games import event_reads, rematch, reveal
 from games.actors import Person
 from games.errors import GameNotFound
 from games.lobby import GameRow, SeatInfo, finished_page, games_of
@@ -111,7 +111,7 @@ def inviters(rows: Sequence[GameRow], person: Person) -> dict[int, str]:
     """Who started each game someone else started: the actor of its first event."""
     started = {
         game_id: actor
-        for game_id, actor in store.first_actors([row.game.pk for row in rows]).items()
+        for game_id, actor in event_reads.first_actors([row.game.pk for row in rows]).items()
         if actor.startswith("user:") and actor != f"user:{person.pk}"
     }
     names = dict(

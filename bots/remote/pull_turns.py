@@ -27,7 +27,7 @@ from bots.remote.strikes import as_json, count_refused, record_call
 from bots.remote.validation import round_games, validation_problem
 from bots.remote.windows import optional_decision
 from engine.events import FALLBACK_PLAYED
-from games import reads, store
+from games import event_reads, reads
 from games.commands import CommandResult, game_command
 from games.errors import Conflict, Forbidden, GameNotFound, IllegalMove
 from games.game_settings import GameSettings
@@ -53,7 +53,7 @@ class TooLate(Conflict):
 def timed_out_at(game_id: int, seat: int, after: int) -> int | None:
     """The version of the `fallback-played` (reason `bot-timeout`) for `seat` after version
     `after`, if the default bot played for the seat since: its deadline passed."""
-    events = store.load(game_id, after=after)
+    events = event_reads.load(game_id, after=after)
     for version, event in enumerate(events, start=after + 1):
         if (
             event["type"] == FALLBACK_PLAYED

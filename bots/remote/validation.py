@@ -33,7 +33,7 @@ from bots import turns
 from bots.remote import leases
 from engine import MATCH_OVER, PLAYING
 from engine.events import FALLBACK_PLAYED
-from games import outbox, seat_facts, store
+from games import event_reads, outbox, seat_facts
 from games.actors import SYSTEM
 from games.creation import SeatSpec, game_create
 from games.game_settings import VALIDATION, GameSettings
@@ -259,7 +259,7 @@ def _fallback_move(bot_id: int, game_ids: list[int]) -> str:
         )
     )
     for game_id in sorted(game_ids):
-        for event in store.load(game_id, types={FALLBACK_PLAYED}):
+        for event in event_reads.load(game_id, types={FALLBACK_PLAYED}):
             if event["seat"] == seats.get(game_id):
                 return f"game {game_id}: the fallback moved for the bot ({event['reason']})"
     return ""

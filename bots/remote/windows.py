@@ -38,7 +38,7 @@ from bots.remote.leases import Lease
 from bots.remote.webhook_turns import request_body, submit_answer, webhook_turn
 from engine import State, Variant
 from engine.events import CARD_PLAYED, UNO_OWED
-from games import store
+from games import event_reads
 from games.game_settings import GameSettings
 from games.models import Bot, Game, GameEvent
 from games.repository import repository
@@ -74,7 +74,7 @@ def new_chances(game: Game, variant: Variant, state: State, seats: Collection[in
     )
     if first is None:
         return []
-    last = store.load(game.pk, after=first - 1, types=(UNO_OWED, CARD_PLAYED))
+    last = event_reads.load(game.pk, after=first - 1, types=(UNO_OWED, CARD_PLAYED))
     owed = frozenset(event["seat"] for event in last if event["type"] == UNO_OWED)
     # A jump-in window never outlives the command after the play that opened it.
     jump = any(event["type"] == CARD_PLAYED for event in last)
@@ -207,7 +207,7 @@ def optional_decision(game: Game, seat: int) -> dict[str, Any] | None:
     end = pull_window_end(game)
     if end <= timezone.now():
         return None
-    events = store.load(game.pk)
+    events = event_reads.load(game.pk)
     variant = repository.variant(game, events)
     state = variant.replay(events)
     if seat in state.to_act or seat not in new_chances(game, variant, state, {seat}):

@@ -29,8 +29,9 @@ from engine.events import (
     DIRECTION_CHANGED,
     UNO_CAUGHT,
 )
-from engine.rules.base import Ruleset, turn_event
+from engine.rules.base import Ruleset
 from engine.rules.decision import Decision, Handler
+from engine.rules.event_builders import turn_event
 from engine.state import HAND_OVER
 
 # The pendings a play answers (`expect`, checked in place on the usual path).

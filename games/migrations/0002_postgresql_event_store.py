@@ -1,7 +1,7 @@
 """PostgreSQL only: triggers that refuse UPDATE, DELETE and TRUNCATE of game events, and the
 append protocol as one function (docs/event-store.md).
 
-SQLite gets neither: there games/store.py runs the same protocol through the ORM, and its code is
+SQLite gets neither: there games/appends.py runs the same protocol through the ORM, and its code is
 the only guard against rewriting events, which is enough for `make run` on one machine.
 """
 
@@ -34,7 +34,7 @@ CREATE TRIGGER games_gameevent_no_delete BEFORE DELETE ON games_gameevent
 CREATE TRIGGER games_gameevent_no_truncate BEFORE TRUNCATE ON games_gameevent
     FOR EACH STATEMENT EXECUTE FUNCTION games_gameevent_refuse_truncate();
 
--- One append (games/store.py): a function, so that PL/pgSQL keeps the plans of its statements
+-- One append (games/appends.py): a function, so that PL/pgSQL keeps the plans of its statements
 -- for the session and a command costs one short round trip. `events` is a JSON array of
 -- [type, schema version, data, visibility]. Returns the last global position written, or NULL
 -- when the game is not at the expected version (or does not exist): then nothing was written.

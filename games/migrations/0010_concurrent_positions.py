@@ -17,7 +17,7 @@ PostgreSQL:
   proves the game is there and locks it to commit. A trigger refuses deleting a game that has
   events instead (the model keeps on_delete=PROTECT for the ORM).
 
-SQLite keeps the counter and the ORM path (games/store.py): one writer at a time anyway.
+SQLite keeps the counter and the ORM path (games/appends.py): one writer at a time anyway.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ FROM (SELECT GREATEST((SELECT max(global_position) FROM games_gameevent),
 
 DROP FUNCTION games_append(bigint, integer, jsonb, text, text, timestamptz, text, integer, jsonb);
 
--- One append (games/store.py). `events` is a JSON array of [type, schema version, data,
+-- One append (games/appends.py). `events` is a JSON array of [type, schema version, data,
 -- visibility]. Returns the first and last global positions written, or no row when the game is
 -- not at the expected version (or does not exist): then nothing was written.
 CREATE FUNCTION games_append(

@@ -2,7 +2,7 @@
 "The append protocol"; docs/performance.md, "Event store").
 
 The protocol is the same: move the game's version from the expected one, announce a floor, take
-positions, insert. games/store.py now sends it as one SQL statement (a data-modifying WITH),
+positions, insert. games/appends.py now sends it as one SQL statement (a data-modifying WITH),
 which psycopg prepares once per connection, so that the server neither parses nor plans it
 again, and no PL/pgSQL call, set-returning function scan or JSON array stands between the call
 and a one-event insert. What stays in the database is the floor:

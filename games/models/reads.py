@@ -1,5 +1,5 @@
 """The read models: game summaries, hand results and match results, folded from the log; only
-games/projections.py writes them, and a rebuild gives them again (docs/event-store.md)."""
+games/game_projections.py writes them, and a rebuild gives them again (docs/event-store.md)."""
 
 from __future__ import annotations
 

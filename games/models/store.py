@@ -1,7 +1,8 @@
 """The event store's tables: Game (the stream row), Seat, GameEvent (append-only), the
 position counter (SQLite), snapshots, the games' leases and the projections' checkpoints.
 
-Only games/store.py writes GameEvent rows and moves Game.version (docs/event-store.md).
+Only games/appends.py writes GameEvent rows and moves Game.version, and only games/archive.py
+(`archive_stream`) moves a finished game's rows into its archived row (docs/event-store.md).
 """
 
 from __future__ import annotations
@@ -165,7 +166,7 @@ class GameEvent(models.Model):
 
     `global_position` orders every event of every game; positions rise with each game's
     versions, and a gap is a position whose append rolled back. Projections read "everything
-    after N" up to `store.head()`, which never passes a position that may still commit
+    after N" up to `event_reads.head()`, which never passes a position that may still commit
     (docs/event-store.md, "Global positions"). `data` is the engine event without its `type`.
     The first event of each append carries the append's `command_id`; the others have none, so
     the bounds of every append stay in the log.
@@ -207,7 +208,7 @@ class GameEvent(models.Model):
         indexes = [
             # Partial indexes of the few landmark events (about 1.5% of a log; engine/events.py
             # names them): what rebuilds read (games/rebuilds.py) and what a match's outcome
-            # reads of its stream (games.projections.match_outcome), found without reading the
+            # reads of its stream (games.match_outcomes.match_outcome), found without reading the
             # cards between them. Appends of other types never touch them.
             models.Index(
                 fields=["global_position"],

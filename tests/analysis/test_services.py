@@ -15,7 +15,7 @@ from analysis import report, services, tasks
 from analysis.errors import AnalysisHidden, AnalysisRefused
 from analysis.models import GameAnalysis
 from engine.events import MATCH_ENDED
-from games import dispatch, store
+from games import dispatch, event_reads
 from games.management.commands.run_periodic import PeriodicRunner
 from games.models import Game
 from tests.games.factories import make_game, make_user, play_to_end
@@ -71,7 +71,7 @@ def test_a_finished_match_with_a_person_is_queued_at_its_end_and_the_sweep_runs_
     assert all(d.cost >= 0 for d in found.decisions)
     assert len(found.hands) == 1 and len(found.summaries) == 3
     # The summaries' scores are the match's.
-    (ended,) = store.load(game.pk, types={MATCH_ENDED})
+    (ended,) = event_reads.load(game.pk, types={MATCH_ENDED})
     assert [s.score for s in found.summaries] == ended["scores"]
     # Once done, a second request is refused, and the sweep has nothing more to run.
     with pytest.raises(AnalysisRefused) as refused:

@@ -29,7 +29,7 @@ from tests.games.factories import SHORT, make_user
 pytestmark = pytest.mark.django_db
 
 # On SQLite (`make test` without DATABASE_URL) the append is three statements, not one: the
-# position counter's, the game's and the events' (games/store.py).
+# position counter's, the game's and the events' (games/appends.py).
 SQLITE = connection.vendor == "sqlite"
 APPEND_EXTRA = 2 if SQLITE else 0
 # A person's command: the token, the game with its seats (one query), the log, the append, and
@@ -166,7 +166,7 @@ def test_a_pull_bots_command_reads_the_bot_and_the_game_once(
 
     assert response.status_code == 200, response.json()
     assert len(queries) <= BOT_COMMAND_QUERIES, [(q["sql"] or "")[:80] for q in queries]
-    # The append is a prepared statement (games/store.py): captured without its text.
+    # The append is a prepared statement (games/appends.py): captured without its text.
     sql = [query["sql"] or "" for query in queries]
     assert sum('FROM "games_game"' in q or 'FROM "games_seat"' in q for q in sql) == 1
     # The owner (request.user) comes with the bot.

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from bots.strategies import find_strategy
 from engine import DECK
-from games import lobby, store
+from games import event_reads, lobby
 from games.actors import SYSTEM
 from games.commands import game_command
 from games.creation import SeatSpec, game_create
@@ -118,7 +118,7 @@ def test_no_api_view_shows_a_card_its_viewer_may_not_see(family):
     # The secrets of the family were on the table at some step.
     assert EXPECTED_PENDING.get(family, "play") in seen
     variant, _, _ = repository.state(game)
-    raw = [variant.view_event(event, 0) for event in store.load(game.pk)]
+    raw = [variant.view_event(event, 0) for event in event_reads.load(game.pk)]
     # The feed as the API serves it to seat 0 is the engine's redaction for seat 0.
     client = APIClient()
     client.force_login(people[0])

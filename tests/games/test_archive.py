@@ -1,8 +1,8 @@
-"""Archived streams (games/archive.py, games/store.py; docs/event-store.md "Archived streams"):
-a finished game's events moved into one compressed row read the same through every door (the
-API's pages, the replay, verify_game, the inspector, the loader), a projection rebuild folds
-the same read models with some streams archived, and only finished games that every
-projection has folded are archived."""
+"""Archived streams (games/archive.py, games/event_reads.py; docs/event-store.md, "Archived
+streams"): a finished game's events moved into one compressed row read the same through every
+door (the API's pages, the replay, verify_game, the inspector, the loader), a projection
+rebuild folds the same read models with some streams archived, and only finished games that
+every projection has folded are archived."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from rest_framework.test import APIClient
 
 from bots.turns import advance_game
 from engine.events import GAME_ABORTED
-from games import archive, archived_streams, projections, recent, store
+from games import appends, archive, archived_streams, event_reads, projections, recent
 from games.models import ArchivedStream, Game, GameEvent, ProjectionCheckpoint
 from games.repository import repository
 from games.reveal import set_over
@@ -79,26 +79,26 @@ def everything_read(game: Game, client: APIClient) -> dict[str, Any]:
         "verify_game": verified(game.pk),
         "inspector": game_log(game),
         "inspector window": game_log(game, 1, first=last // 2, last=last // 2 + 9),
-        "load": store.load(game.pk),
-        "load after": store.load(game.pk, after=5, until=last - 3, types={"card-played"}),
-        "tail": store.tail(game.pk, after=last - 4, marks={"hand-ended", "hand-started"}),
-        "stream": store.stream_events(game.pk),
-        "read_all": store.read_all(after=0, upto=store.head(), games={game.pk}),
-        "read_all of types": store.read_all(
-            after=3, upto=store.head(), types={"hand-ended", "match-ended"}, games={game.pk}
+        "load": event_reads.load(game.pk),
+        "load after": event_reads.load(game.pk, after=5, until=last - 3, types={"card-played"}),
+        "tail": event_reads.tail(game.pk, after=last - 4, marks={"hand-ended", "hand-started"}),
+        "stream": event_reads.stream_events(game.pk),
+        "read_all": event_reads.read_all(after=0, upto=event_reads.head(), games={game.pk}),
+        "read_all of types": event_reads.read_all(
+            after=3, upto=event_reads.head(), types={"hand-ended", "match-ended"}, games={game.pk}
         ),
-        "load_many": store.load_many([game.pk], types={"hand-ended", "seat-forfeited"}),
-        "stream_records": store.stream_records(
+        "load_many": event_reads.load_many([game.pk], types={"hand-ended", "seat-forfeited"}),
+        "stream_records": event_reads.stream_records(
             after_game=game.pk - 1,
             upto_game=game.pk,
-            upto=store.head(),
+            upto=event_reads.head(),
             types={"hand-ended"},
             newest={"prompted"},
             last=True,
         ),
         "recorded": [
-            store.recorded(game_id=game.pk, command_id=row.command_id)
-            for row in store.stream_events(game.pk)
+            appends.recorded(game_id=game.pk, command_id=row.command_id)
+            for row in event_reads.stream_events(game.pk)
             if row.command_id is not None
         ],
         "state": repository.get(game.pk).state,
@@ -159,11 +159,13 @@ def test_a_rebuild_folds_the_same_read_models_with_some_streams_archived():
         projections.rebuild(name)
 
     assert read_models() == live
-    merged = store.read_all(after=0, upto=store.head())
+    merged = event_reads.read_all(after=0, upto=event_reads.head())
     positions = [record.position for record in merged]
     assert positions == sorted(set(positions))
     assert {record.game_id for record in merged} == {g.pk for g in games}
-    assert [r.position for r in store.all_events(after=0, upto=store.head(), batch=50)] == positions
+    assert [
+        r.position for r in event_reads.all_events(after=0, upto=event_reads.head(), batch=50)
+    ] == positions
 
 
 def test_only_finished_games_every_projection_has_folded_are_archived():
@@ -197,12 +199,16 @@ def test_an_append_after_the_archive_stays_live_and_follows_it():
     projections_caught_up()
     assert archive.archive_game(game.pk) == game.version
     # A late fact (a ruling after the match, say): the store appends it as to any stream.
-    store.append(game_id=game.pk, events=[{"type": "note", "n": 1}], expected_version=game.version)
+    appends.append(
+        game_id=game.pk, events=[{"type": "note", "n": 1}], expected_version=game.version
+    )
 
-    events = store.load(game.pk)
+    events = event_reads.load(game.pk)
     assert len(events) == game.version + 1 and events[-1] == {"type": "note", "n": 1}
-    assert [row.version for row in store.stream_events(game.pk)] == list(range(1, game.version + 2))
-    assert store.load(game.pk, after=game.version - 1) == events[-2:]
+    assert [row.version for row in event_reads.stream_events(game.pk)] == list(
+        range(1, game.version + 2)
+    )
+    assert event_reads.load(game.pk, after=game.version - 1) == events[-2:]
 
 
 def test_the_sweep_is_on_the_beat_schedule():
@@ -215,12 +221,12 @@ def test_the_archived_row_is_built_by_the_database_from_the_rows_it_deletes():
     if connection.vendor != "postgresql":
         pytest.skip("PostgreSQL's games_archive_stream")
     game = finished(seed=11)
-    rows = store.stream_events(game.pk)
+    rows = event_reads.stream_events(game.pk)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT games_archive_stream(%s, %s)", [game.pk, store.head()])
+        cursor.execute("SELECT games_archive_stream(%s, %s)", [game.pk, event_reads.head()])
         assert cursor.fetchone()[0] == game.version
     archived = ArchivedStream.objects.get(pk=game.pk)
-    assert store.stream_events(game.pk) == rows
+    assert event_reads.stream_events(game.pk) == rows
     # The same document the store writes for SQLite, to the byte once parsed.
     assert json.loads(archived.events) == json.loads(archived_streams.encode_archive(rows))
     assert archived.types.startswith(" ") and " match-ended " in archived.types
@@ -231,14 +237,14 @@ def test_an_aborted_ladder_set_is_still_over_once_its_game_is_archived():
         Game.objects.create(variant=SHORT, seat_count=2, context={"ladder_set": 99})
         for _ in range(2)
     ]
-    store.append(
+    appends.append(
         game_id=games[0].pk, events=[{"type": "note"}, {"type": GAME_ABORTED}], expected_version=0
     )
     Game.objects.filter(pk__in=[g.pk for g in games]).update(status=Game.Status.MATCH_OVER)
     assert set_over(99, 3)
 
-    assert archive.archive_game(games[0].pk, upto=store.head()) == 2
+    assert archive.archive_game(games[0].pk, upto=event_reads.head()) == 2
 
     assert set_over(99, 3)
-    assert store.games_with_type([g.pk for g in games], GAME_ABORTED) == {games[0].pk}
-    assert store.first_actors([g.pk for g in games]) == {games[0].pk: "system"}
+    assert event_reads.games_with_type([g.pk for g in games], GAME_ABORTED) == {games[0].pk}
+    assert event_reads.first_actors([g.pk for g in games]) == {games[0].pk: "system"}

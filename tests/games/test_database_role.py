@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.db import DatabaseError, connection, transaction
 from psycopg import errors, sql
 
-from games import roles, store
+from games import appends, event_reads, roles
 from games.commands import game_command
 from games.models import ArchivedStream, Game, GameEvent
 from tests.games.conftest import needs_postgresql
@@ -154,7 +154,7 @@ def test_migrate_grants_the_role_named_by_the_setting(new_role, settings):
 def finished_stream(count: int = 5) -> int:
     """A finished game of `count` placeholder events (the store keeps facts unread)."""
     game = make_stream()
-    store.append(game_id=game.pk, events=notes(count), expected_version=0)
+    appends.append(game_id=game.pk, events=notes(count), expected_version=0)
     Game.objects.filter(pk=game.pk).update(status=Game.Status.MATCH_OVER)
     return game.pk
 
@@ -182,7 +182,7 @@ def test_the_app_role_archives_through_the_function_alone_and_the_triggers_still
                 conn.execute(statement)
     assert len(refused) == 2
     assert logged(archived) == []
-    assert [(e["type"], e["n"]) for e in store.load(archived)] == [
+    assert [(e["type"], e["n"]) for e in event_reads.load(archived)] == [
         (v, d["n"]) for _, v, d in before
     ]
 

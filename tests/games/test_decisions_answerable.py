@@ -23,7 +23,7 @@ from bots.turns import seat_rows
 from engine import MATCH_OVER, Variant
 from engine.commands import free_commands
 from engine.events import PROMPTED
-from games import store
+from games import event_reads
 from games.creation import SeatSpec, game_create
 from games.models import Bot, Game
 from games.seats import work_for
@@ -133,9 +133,9 @@ def closed_at_once(game: Game, version: int) -> None:
     """The advance after the deal sent close-window, and seat 0 is forced: it may draw."""
     game.refresh_from_db()
     assert game.to_act == [0]
-    prompted = [e for e in store.load(game.pk, after=version) if e["type"] == PROMPTED]
+    prompted = [e for e in event_reads.load(game.pk, after=version) if e["type"] == PROMPTED]
     assert prompted[0]["pending"]["forced"] is True
-    assert store.load(game.pk, after=version)[0]["type"] == "prompted"
+    assert event_reads.load(game.pk, after=version)[0]["type"] == "prompted"
 
 
 def test_a_pull_bot_with_nothing_to_open_a_newno_hand_is_not_asked_nor_waited_for():

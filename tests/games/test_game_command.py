@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from engine import Variant
-from games import store
+from games import event_reads
 from games.actors import SYSTEM, BotActor
 from games.commands import game_command
 from games.errors import Conflict, Forbidden, GameNotFound, IllegalMove
@@ -51,7 +51,7 @@ def test_the_game_row_follows_the_replayed_state():
         play_turn(game.pk, rng)
 
     game.refresh_from_db()
-    state = Variant.from_spec(game.variant).replay(store.load(game.pk))
+    state = Variant.from_spec(game.variant).replay(event_reads.load(game.pk))
     assert (game.status, game.hand_number, game.to_act) == (
         state.status,
         state.hand_number,
@@ -238,7 +238,7 @@ def test_a_match_played_through_the_service_ends_with_places_and_stops_taking_mo
     play_to_end(game.pk, seed=21)
 
     game.refresh_from_db()
-    state = Variant.from_spec(game.variant).replay(store.load(game.pk))
+    state = Variant.from_spec(game.variant).replay(event_reads.load(game.pk))
     assert game.status == state.status == Game.Status.MATCH_OVER
     assert game.to_act == []
     assert sorted(state.places) in ([1, 2], [1, 1])
@@ -294,5 +294,5 @@ def test_eight_writers_racing_on_one_game_get_one_move_per_version_and_conflicts
     assert versions == list(range(1, game.version + 1))
     appends = GameEvent.objects.filter(game=game, command_id__contains="/writer-").count()
     assert appends == rounds
-    state = Variant.from_spec(game.variant).replay(store.load(game.pk))
+    state = Variant.from_spec(game.variant).replay(event_reads.load(game.pk))
     assert game.to_act == list(state.to_act)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import Variant
-from games import store
+from games import event_reads
 from games.creation import SeatSpec, game_create
 from games.errors import InvalidGame
 from games.game_settings import GameSettings
@@ -26,7 +26,7 @@ def test_it_stores_the_game_its_seats_and_the_events_of_the_deal():
     )
 
     expected = Variant.from_spec(SHORT).start(3, seed=7)
-    assert store.load(game.pk) == expected
+    assert event_reads.load(game.pk) == expected
     assert game.version == len(expected)
     assert game.variant == Variant.from_spec(SHORT).spec
     assert game.seat_count == 3
@@ -44,7 +44,7 @@ def test_it_stores_the_game_its_seats_and_the_events_of_the_deal():
 def test_the_game_row_mirrors_the_state_after_the_deal():
     game = make_game(seed=3)
 
-    state = Variant.from_spec(game.variant).replay(store.load(game.pk))
+    state = Variant.from_spec(game.variant).replay(event_reads.load(game.pk))
     assert game.status == state.status == Game.Status.PLAYING
     assert game.hand_number == state.hand_number == 1
     assert game.to_act == list(state.to_act)
@@ -57,7 +57,7 @@ def test_it_deals_a_stacked_deck_when_given_one():
 
     game = make_game(seed=None, deck=deck)
 
-    started = [e for e in store.load(game.pk) if e["type"] == "hand-started"]
+    started = [e for e in event_reads.load(game.pk) if e["type"] == "hand-started"]
     assert started[0]["deck"] == deck
 
 
@@ -122,7 +122,7 @@ def test_newno_seat_ages_go_into_the_deal():
         seed=2,
     )
 
-    assert store.load(game.pk)[0]["ages"] == [30, 9]
+    assert event_reads.load(game.pk)[0]["ages"] == [30, 9]
     assert list(game.seats.values_list("age", flat=True)) == [30, 9]
 
 

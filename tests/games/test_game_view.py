@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 
 from engine import Variant
-from games import store
+from games import event_reads
 from games.commands import game_command
 from games.errors import Forbidden, GameNotFound
 from games.models import Game
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 
 def replayed(game: Game):
-    return Variant.from_spec(game.variant).replay(store.load(game.pk))
+    return Variant.from_spec(game.variant).replay(event_reads.load(game.pk))
 
 
 def played(turns: int = 40, **kwargs) -> Game:
@@ -109,7 +109,7 @@ def test_a_missing_game_is_not_found():
 @pytest.mark.parametrize("seat", [0, 1, None])
 def test_the_events_hide_the_deck_the_seed_and_the_other_seats_cards(seat):
     game = played()
-    raw = store.load(game.pk)
+    raw = event_reads.load(game.pk)
     viewer = owner(game, seat) if seat is not None else None
     variant = Variant.from_spec(game.variant)
 
@@ -148,7 +148,7 @@ def test_a_command_result_shows_the_actor_its_own_view():
     result = game_command(game_id=game.pk, actor=actor, command=command, expected_version=version)
 
     variant = Variant.from_spec(game.variant)
-    raw = store.load(game.pk, after=version)
+    raw = event_reads.load(game.pk, after=version)
     assert [item["event"] for item in result.events] == [
         variant.view_event(event, command["seat"]) for event in raw
     ]
@@ -157,7 +157,7 @@ def test_a_command_result_shows_the_actor_its_own_view():
 def test_the_whole_log_becomes_public_when_the_match_is_over():
     game = make_game(seed=5)
     play_to_end(game.pk, seed=5)
-    raw = store.load(game.pk)
+    raw = event_reads.load(game.pk)
     state = replayed(game)
 
     for viewer in (None, owner(game, 0), make_user()):
@@ -171,7 +171,7 @@ def test_the_whole_log_becomes_public_when_the_match_is_over():
 def test_a_game_that_never_reveals_stays_redacted_after_the_match():
     game = make_game(seed=5, reveal=Game.Reveal.NEVER)
     play_to_end(game.pk, seed=5)
-    raw = store.load(game.pk)
+    raw = event_reads.load(game.pk)
 
     for seat in (0, None):
         viewer = owner(game, seat) if seat is not None else None

@@ -9,7 +9,7 @@ import pytest
 
 from bots.remote import validation
 from engine.events import MATCH_STARTED
-from games import store
+from games import event_reads
 from games.models import Bot
 from games.seeds import keyed_seed
 from tests.games.factories import make_user
@@ -29,6 +29,6 @@ def test_a_keyed_seed_is_stable_and_depends_on_the_secret_key(settings):
 def test_a_validation_game_is_not_dealt_from_its_label():
     bot = Bot.objects.create(owner=make_user(), name="b", kind=Bot.Kind.BUILTIN, strategy="greedy")
     game = validation._validation_game(bot, 1, 0)
-    [started] = store.load(game.pk, types={MATCH_STARTED})
+    [started] = event_reads.load(game.pk, types={MATCH_STARTED})
     assert started["seed"] == keyed_seed(f"validation:{bot.pk}:1:0")
     assert str(bot.pk) not in started["seed"].split(":")

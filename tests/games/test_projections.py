@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from bots.simulation import play_match
 from bots.strategies import find_strategy
 from engine import Variant
-from games import projections, rebuilds, store
+from games import appends, event_reads, projections, rebuilds
 from games.models import (
     Game,
     GameEvent,
@@ -96,7 +96,7 @@ def test_a_run_folds_a_game_into_its_summary():
     projections.run("game-summaries")
 
     summary = GameSummary.objects.get(game=game)
-    state = Variant.from_spec(game.variant).replay(store.load(game.pk))
+    state = Variant.from_spec(game.variant).replay(event_reads.load(game.pk))
     assert summary.status == state.status == game.status
     assert summary.to_act == list(state.to_act) == game.to_act
     assert summary.scores == state.scores
@@ -111,7 +111,7 @@ def test_the_hand_and_match_results_are_those_of_the_log():
 
     run_all()
 
-    log = store.load(game.pk)
+    log = event_reads.load(game.pk)
     state = Variant.from_spec(game.variant).replay(log)
     ended = [e for e in log if e["type"] == "hand-ended"]
     hands = list(HandResult.objects.filter(game=game))
@@ -160,7 +160,7 @@ def test_run_all_reads_each_range_of_the_log_once_and_folds_what_each_run_would(
 
     assert len(log_reads) == 2, [re.findall(r"> (\d+) AND .*<= (\d+)", sql) for sql in log_reads]
     assert without_ids(read_models()) == folded
-    head = store.head()
+    head = event_reads.head()
     assert moved > 0
     assert {row.name: row.position for row in ProjectionCheckpoint.objects.all()} == {
         name: head for name in projections.PROJECTIONS
@@ -191,7 +191,7 @@ def test_a_batch_without_a_type_a_projection_handles_moves_its_checkpoint_and_fo
         play_turn(game.pk, random.Random(5))
         projections.run_all()  # passes over the move in one statement
         after_moves = ProjectionCheckpoint.objects.get(name=HandEnds.name).position
-        head_after_moves = store.head()
+        head_after_moves = event_reads.head()
         play_to_end(game.pk, seed=4)
         projections.run_all()
     finally:
@@ -201,7 +201,7 @@ def test_a_batch_without_a_type_a_projection_handles_moves_its_checkpoint_and_fo
     assert after_moves == head_after_moves
     ends = GameEvent.objects.filter(type="hand-ended").values_list("global_position", flat=True)
     assert folded == [sorted(ends)]
-    assert ProjectionCheckpoint.objects.get(name=HandEnds.name).position == store.head()
+    assert ProjectionCheckpoint.objects.get(name=HandEnds.name).position == event_reads.head()
 
 
 def test_run_all_leaves_a_projection_being_rebuilt_where_its_rebuild_put_it():
@@ -215,7 +215,7 @@ def test_run_all_leaves_a_projection_being_rebuilt_where_its_rebuild_put_it():
 
     assert ProjectionCheckpoint.objects.get(name="game-results").position == taken.position
     assert ProjectionCheckpoint.objects.get(name="game-results").rebuilding_id == run.pk
-    assert ProjectionCheckpoint.objects.get(name="game-summaries").position == store.head()
+    assert ProjectionCheckpoint.objects.get(name="game-summaries").position == event_reads.head()
 
 
 def test_each_event_is_applied_once_however_often_the_runner_runs(recorder):
@@ -232,7 +232,7 @@ def test_each_event_is_applied_once_however_often_the_runner_runs(recorder):
     )
     assert recorder.seen == sorted(GameEvent.objects.values_list("global_position", flat=True))
     assert moved == len(recorder.seen) - len(first)
-    assert ProjectionCheckpoint.objects.get(name=recorder.name).position == store.head()
+    assert ProjectionCheckpoint.objects.get(name=recorder.name).position == event_reads.head()
 
 
 def test_status_shows_each_projection_s_lag_in_events():
@@ -243,8 +243,8 @@ def test_status_shows_each_projection_s_lag_in_events():
 
     lags = {row.name: row.lag for row in projections.status()}
 
-    assert lags["game-results"] == store.head()
-    assert 0 < lags["game-summaries"] < store.head()
+    assert lags["game-results"] == event_reads.head()
+    assert 0 < lags["game-summaries"] < event_reads.head()
     assert (
         lags["game-summaries"]
         == GameEvent.objects.filter(
@@ -296,7 +296,7 @@ def test_simulated_matches_project_to_what_their_logs_replay_to(matches):
         game = make_game(players=0, bots=bots, spec=spec, seed=seed)
         dealt = game.version
         final = variant.replay(match.events)
-        store.append(
+        appends.append(
             game_id=game.pk,
             events=match.events[dealt:],
             expected_version=dealt,
@@ -314,7 +314,7 @@ def test_simulated_matches_project_to_what_their_logs_replay_to(matches):
         hands[row.game_id].append(row)
     assert len(summaries) == len(results) == matches
     for game_id, variant, match in played:
-        log = store.load(game_id)
+        log = event_reads.load(game_id)
         assert log == match.events
         state = variant.replay(log)
         summary, result = summaries[game_id], results[game_id]

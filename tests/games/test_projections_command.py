@@ -7,7 +7,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from games import rebuilds, store
+from games import event_reads, rebuilds
 from games.models import GameSummary, MatchResult, ProjectionCheckpoint
 from tests.games.factories import make_game, play_to_end
 
@@ -35,7 +35,7 @@ def test_run_catches_every_projection_up():
     assert GameSummary.objects.filter(game=game).exists()
     assert MatchResult.objects.filter(game=game).exists()
     positions = set(ProjectionCheckpoint.objects.values_list("position", flat=True))
-    assert positions == {store.head()}
+    assert positions == {event_reads.head()}
 
 
 def test_run_can_name_the_projections_to_run():
@@ -49,7 +49,7 @@ def test_run_can_name_the_projections_to_run():
 def test_status_prints_each_projection_with_its_lag():
     make_game()
     projections("run", "game-summaries")
-    head = store.head()
+    head = event_reads.head()
 
     rows = lines_by_name(projections("status"))
 
@@ -66,10 +66,10 @@ def test_rebuild_folds_the_whole_log_again(eager_tasks):
     output = projections("rebuild", "game-summaries", "--partitions", "2")
 
     # Without a broker (the tests' tasks run in-process) the partitions ran before it printed.
-    assert f"game-summaries: rebuilt up to position {store.head()}" in output
+    assert f"game-summaries: rebuilt up to position {event_reads.head()}" in output
     assert "done, 100% " in output and "2 of 2 partitions done" in output
     assert GameSummary.objects.get(game=game).status == "match-over"
-    assert ProjectionCheckpoint.objects.get(name="game-summaries").position == store.head()
+    assert ProjectionCheckpoint.objects.get(name="game-summaries").position == event_reads.head()
 
 
 def test_status_says_which_projections_a_rebuild_holds():
@@ -88,7 +88,7 @@ def test_rebuild_in_one_transaction_is_the_old_way():
 
     output = projections("rebuild", "game-results", "--one-transaction")
 
-    assert f"game-results: rebuilt {store.head()} positions" in output
+    assert f"game-results: rebuilt {event_reads.head()} positions" in output
     assert MatchResult.objects.filter(game=game).exists()
 
 

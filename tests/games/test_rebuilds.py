@@ -13,7 +13,7 @@ from django.db import transaction
 
 from config import celery_app
 from engine import MATCH_OVER
-from games import archive, projections, rebuilds, store, tasks
+from games import archive, event_reads, projections, rebuilds, tasks
 from games.models import Game, GameEvent, ProjectionCheckpoint, RebuildPartition, RebuildRun
 from league.ladders import ladder_matchmaking
 from tests.conftest import ids_as_in_a_fresh_log
@@ -225,7 +225,7 @@ def rows_folded(projection: type[projections.Projection], records: list[Any]) ->
     """The projection's tables emptied, then `records` folded as one batch: its rows."""
     for table in projection.tables:
         table._default_manager.all().delete()
-    head = store.head()
+    head = event_reads.head()
     projections.fold(projection, records, 0, head)
     return [
         list(table._default_manager.order_by(*fields).values(*fields))
@@ -249,8 +249,8 @@ def test_each_projection_given_only_its_declared_types_folds_the_rows_every_even
     catch_up()
     caught_up = every_read_model()
     assert caught_up["ladder-ratings:RatingChange"] and caught_up["game-results:HandResult"]
-    head = store.head()
-    every_event = store.read_all(after=0, upto=head)
+    head = event_reads.head()
+    every_event = event_reads.read_all(after=0, upto=head)
     last_game = Game.objects.order_by("-pk").values_list("pk", flat=True).first()
     checked = []
     for name, projection in sorted(projections.PROJECTIONS.items()):
@@ -265,12 +265,12 @@ def test_each_projection_given_only_its_declared_types_folds_the_rows_every_even
         assert from_every_event == [
             caught_up[f"{name}:{table.__name__}"] for table in projection.tables
         ], name
-        only_declared = store.read_all(after=0, upto=head, types=declared)
+        only_declared = event_reads.read_all(after=0, upto=head, types=declared)
         assert len(only_declared) < len(every_event) or declared is None, name
         assert rows_folded(projection, only_declared) == from_every_event, name
         if projection.by_stream:
             types, newest, last = projection.stream_reads()
-            of_streams = store.stream_records(
+            of_streams = event_reads.stream_records(
                 after_game=0, upto_game=last_game, upto=head, types=types, newest=newest, last=last
             )
             assert len(of_streams) < len(every_event) / 5, name

@@ -13,7 +13,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from engine import Variant
-from games import recent, snapshots, store
+from games import event_reads, recent, snapshots
 from games.commands import game_command
 from games.models import Game, Snapshot
 from games.repository import repository
@@ -34,11 +34,11 @@ def fresh() -> Iterator[None]:
 
 def log_state(game: Game, until: int | None = None) -> tuple[object, int]:
     """The state the whole log replays to, and its version: the truth a load must equal."""
-    events = store.load(game.pk, until=until)
+    events = event_reads.load(game.pk, until=until)
     return Variant.from_stream(events[0]).replay(events), len(events)
 
 
-def event_reads(queries: CaptureQueriesContext) -> list[str]:
+def event_queries(queries: CaptureQueriesContext) -> list[str]:
     return [q["sql"] for q in queries.captured_queries if "games_gameevent" in q["sql"]]
 
 
@@ -51,7 +51,7 @@ def test_a_load_after_this_processs_command_reads_no_event() -> None:
         _, state, version = repository.state(game)
         view = game_view(game_id=game.pk, viewer=game.seats.get(number=0).user, game=game)
 
-    assert event_reads(queries) == []
+    assert event_queries(queries) == []
     assert (state, version) == log_state(game)
     assert view["version"] == game.version
 
@@ -73,7 +73,7 @@ def test_events_another_process_wrote_are_read_and_folded(settings) -> None:
         _, state, version = repository.state(game)
 
     assert (state, version) == log_state(game)
-    assert len(event_reads(queries)) == 1  # only the events after the state kept
+    assert len(event_queries(queries)) == 1  # only the events after the state kept
     assert recent.get(game, game.version).version == game.version
 
 
@@ -144,6 +144,6 @@ def test_snapshots_are_still_kept_for_the_other_processes(monkeypatch) -> None:
     kept = sorted(Snapshot.objects.filter(game=game).values_list("version", flat=True))
     # Every multiple of EVERY the game passed has its snapshot, as without the states kept here.
     assert kept == list(range(7, game.version + 1, 7))
-    variant, events = Variant.from_stream(store.load(game.pk)[0]), store.load(game.pk)
+    variant, events = Variant.from_stream(event_reads.load(game.pk)[0]), event_reads.load(game.pk)
     for row in Snapshot.objects.filter(game=game):
         assert snapshots.decode(row.state)[1] == variant.replay(events[: row.version])

@@ -12,7 +12,7 @@ from django.test import TestCase, override_settings
 
 from accounts.services import profile_of
 from engine import MATCH_OVER, PLAYING, Variant
-from games import projections, store
+from games import event_reads, projections
 from games.models import Game
 from games.visibility import game_view
 from league import demo as league_demo
@@ -85,7 +85,7 @@ def first_hand(game: Game, username: str) -> tuple[str, ...] | None:
     )
     if seat is None:
         return None
-    events = store.load(game.pk)
+    events = event_reads.load(game.pk)
     dealt = next(n for n, event in enumerate(events) if event["type"] == "prompted")
     state = Variant.from_spec(game.variant).replay(events[: dealt + 1])
     return tuple(sorted(state.hands[seat]))

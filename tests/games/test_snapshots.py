@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from engine import MATCH_OVER, Variant
-from games import recent, snapshots, store
+from games import event_reads, recent, snapshots
 from games.commands import game_command
 from games.errors import Conflict
 from games.models import Game, Snapshot
@@ -122,7 +122,7 @@ def test_the_fingerprint_changes_with_any_change_to_the_engines_code(tmp_path):
 
 
 def whole_log(game: Game) -> tuple[Variant, list[dict[str, Any]]]:
-    events = store.load(game.pk)
+    events = event_reads.load(game.pk)
     return Variant.from_stream(events[0]), events
 
 

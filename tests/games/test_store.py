@@ -1,4 +1,5 @@
-"""games.store: append with an expected version, repeated command ids, load, listeners."""
+"""The event store, games.appends and games.event_reads: append with an expected version,
+repeated command ids, load, listeners."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from django.db import DatabaseError, connection, connections, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import event_records, store
+from games import appends, event_reads, event_records
 from games.errors import Conflict, GameNotFound
 from games.models import Game, GameEvent
 from tests.games.conftest import needs_postgresql, run_in_threads
@@ -31,7 +32,7 @@ def versions_and_positions(game: Game) -> list[tuple[int, int]]:
 def test_an_append_writes_its_events_in_order_and_moves_the_version():
     game = make_stream()
 
-    result = store.append(game_id=game.pk, events=notes(3), expected_version=0, actor="user:1")
+    result = appends.append(game_id=game.pk, events=notes(3), expected_version=0, actor="user:1")
 
     game.refresh_from_db()
     assert game.version == 3
@@ -39,7 +40,7 @@ def test_an_append_writes_its_events_in_order_and_moves_the_version():
     assert (result.first_version, result.last_version) == (1, 3)
     assert result.last_position - result.first_position == 2
     assert not result.repeated
-    assert store.load(game.pk) == notes(3)
+    assert event_reads.load(game.pk) == notes(3)
     stored = GameEvent.objects.filter(game=game).order_by("version")
     assert [e.actor for e in stored] == ["user:1"] * 3
     assert [e.data for e in stored] == [{"n": 0}, {"n": 1}, {"n": 2}]
@@ -51,7 +52,7 @@ def test_an_append_records_its_times_in_utc_and_the_site_refuses_to_run_without_
     game = make_stream()
     before = timezone.now()
 
-    store.append(game_id=game.pk, events=notes(1), expected_version=0)
+    appends.append(game_id=game.pk, events=notes(1), expected_version=0)
 
     game.refresh_from_db()
     recorded = GameEvent.objects.get(game=game).recorded_at
@@ -67,20 +68,20 @@ def test_an_append_records_its_times_in_utc_and_the_site_refuses_to_run_without_
 def test_global_positions_run_on_without_gaps_across_games():
     first, second = make_stream(), make_stream()
 
-    store.append(game_id=first.pk, events=notes(2), expected_version=0)
-    store.append(game_id=second.pk, events=notes(3), expected_version=0)
-    store.append(game_id=first.pk, events=notes(1), expected_version=2)
+    appends.append(game_id=first.pk, events=notes(2), expected_version=0)
+    appends.append(game_id=second.pk, events=notes(3), expected_version=0)
+    appends.append(game_id=first.pk, events=notes(1), expected_version=2)
 
     positions = sorted(GameEvent.objects.values_list("global_position", flat=True))
     assert positions == list(range(positions[0], positions[0] + 6))
-    assert store.head() == positions[-1]
+    assert event_reads.head() == positions[-1]
     assert [v for v, _ in versions_and_positions(first)] == [1, 2, 3]
 
 
 def test_it_sets_the_game_fields_it_is_given_with_the_version():
     game = make_stream()
 
-    store.append(
+    appends.append(
         game_id=game.pk,
         events=notes(1),
         expected_version=0,
@@ -96,10 +97,10 @@ def test_versions_past_a_smallint_and_every_field_in_one_event_or_many():
     Game.objects.filter(pk=game.pk).update(version=40_000)
     fields = {"status": "hand-over", "hand_number": 300, "to_act": [0, 1]}
 
-    one = store.append(
+    one = appends.append(
         game_id=game.pk, events=notes(1), expected_version=40_000, game_fields=fields
     )
-    many = store.append(
+    many = appends.append(
         game_id=game.pk,
         events=notes(2, start=1),
         expected_version=40_001,
@@ -112,7 +113,7 @@ def test_versions_past_a_smallint_and_every_field_in_one_event_or_many():
     assert (game.status, game.hand_number, game.to_act, game.version) == (
         "hand-over", 300, [0, 1], 40_003,
     )  # fmt: skip
-    assert store.load(game.pk, after=40_000) == notes(3)
+    assert event_reads.load(game.pk, after=40_000) == notes(3)
     stored = GameEvent.objects.filter(game=game).order_by("version")
     assert [e.visibility for e in stored] == ["private", "public", "private"]
 
@@ -122,25 +123,25 @@ def test_query_counters_see_each_append_as_one_statement():
     game = make_stream()
 
     with CaptureQueriesContext(connection) as queries:
-        store.append(game_id=game.pk, events=notes(1), expected_version=0)
-        store.append(game_id=game.pk, events=notes(2), expected_version=1)
+        appends.append(game_id=game.pk, events=notes(1), expected_version=0)
+        appends.append(game_id=game.pk, events=notes(2), expected_version=1)
 
-    appends = [q["sql"] for q in queries if "games_append" in q["sql"]]
-    assert len(appends) == 2, [q["sql"][:60] for q in queries]
+    statements = [q["sql"] for q in queries if "games_append" in q["sql"]]
+    assert len(statements) == 2, [q["sql"][:60] for q in queries]
 
 
 @needs_postgresql
 def test_appends_go_on_after_a_rollback_drops_the_prepared_statements():
     game = make_stream()
-    store.append(game_id=game.pk, events=notes(1), expected_version=0)
+    appends.append(game_id=game.pk, events=notes(1), expected_version=0)
 
     with pytest.raises(Conflict), transaction.atomic():
-        store.append(game_id=game.pk, events=notes(1), expected_version=1)
-        store.append(game_id=game.pk, events=notes(1), expected_version=1)
-    store.append(game_id=game.pk, events=notes(2), expected_version=1)
-    store.append(game_id=game.pk, events=notes(1), expected_version=3)
+        appends.append(game_id=game.pk, events=notes(1), expected_version=1)
+        appends.append(game_id=game.pk, events=notes(1), expected_version=1)
+    appends.append(game_id=game.pk, events=notes(2), expected_version=1)
+    appends.append(game_id=game.pk, events=notes(1), expected_version=3)
 
-    assert store.load(game.pk) == notes(1) + notes(2) + notes(1)
+    assert event_reads.load(game.pk) == notes(1) + notes(2) + notes(1)
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE '/* games_append%%'"
@@ -150,10 +151,10 @@ def test_appends_go_on_after_a_rollback_drops_the_prepared_statements():
 
 def test_a_stale_expected_version_raises_a_conflict_and_writes_nothing():
     game = make_stream()
-    store.append(game_id=game.pk, events=notes(2), expected_version=0)
+    appends.append(game_id=game.pk, events=notes(2), expected_version=0)
 
     with pytest.raises(Conflict) as raised:
-        store.append(game_id=game.pk, events=notes(1), expected_version=1)
+        appends.append(game_id=game.pk, events=notes(1), expected_version=1)
 
     assert raised.value.current_version == 2
     assert raised.value.code == "version-conflict"
@@ -164,21 +165,21 @@ def test_a_stale_expected_version_raises_a_conflict_and_writes_nothing():
 
 def test_an_append_to_a_missing_game_raises_game_not_found():
     with pytest.raises(GameNotFound):
-        store.append(game_id=999_999, events=notes(1), expected_version=0)
+        appends.append(game_id=999_999, events=notes(1), expected_version=0)
 
     assert not GameEvent.objects.exists()
 
 
 def test_an_empty_append_is_refused():
     with pytest.raises(ValueError, match="at least one event"):
-        store.append(game_id=make_stream().pk, events=[], expected_version=0)
+        appends.append(game_id=make_stream().pk, events=[], expected_version=0)
 
 
 def test_only_the_first_event_of_an_append_carries_its_command_id():
     game = make_stream()
 
-    store.append(game_id=game.pk, events=notes(3), expected_version=0, command_id="c1")
-    store.append(game_id=game.pk, events=notes(2), expected_version=3)
+    appends.append(game_id=game.pk, events=notes(3), expected_version=0, command_id="c1")
+    appends.append(game_id=game.pk, events=notes(2), expected_version=3)
 
     ids = list(GameEvent.objects.filter(game=game).order_by("version").values_list("command_id"))
     assert [i for (i,) in ids[:3]] == ["c1", None, None]
@@ -188,10 +189,10 @@ def test_only_the_first_event_of_an_append_carries_its_command_id():
 
 def test_a_repeated_command_id_returns_the_original_result_and_writes_nothing():
     game = make_stream()
-    original = store.append(game_id=game.pk, events=notes(3), expected_version=0, command_id="c1")
-    store.append(game_id=game.pk, events=notes(2), expected_version=3, command_id="c2")
+    original = appends.append(game_id=game.pk, events=notes(3), expected_version=0, command_id="c1")
+    appends.append(game_id=game.pk, events=notes(2), expected_version=3, command_id="c2")
 
-    again = store.append(game_id=game.pk, events=notes(1), expected_version=0, command_id="c1")
+    again = appends.append(game_id=game.pk, events=notes(1), expected_version=0, command_id="c1")
 
     assert again.repeated
     assert (again.first_version, again.last_version) == (1, 3)
@@ -204,9 +205,9 @@ def test_a_repeated_command_id_returns_the_original_result_and_writes_nothing():
 
 def test_a_repeated_command_id_at_the_current_version_is_still_a_no_op():
     game = make_stream()
-    store.append(game_id=game.pk, events=notes(2), expected_version=0, command_id="c1")
+    appends.append(game_id=game.pk, events=notes(2), expected_version=0, command_id="c1")
 
-    again = store.append(game_id=game.pk, events=notes(4), expected_version=2, command_id="c1")
+    again = appends.append(game_id=game.pk, events=notes(4), expected_version=2, command_id="c1")
 
     assert again.repeated
     assert (again.first_version, again.last_version) == (1, 2)
@@ -217,40 +218,40 @@ def test_a_repeated_command_id_at_the_current_version_is_still_a_no_op():
 
 def test_the_last_append_of_a_game_is_found_by_its_command_id():
     game = make_stream()
-    store.append(game_id=game.pk, events=notes(1), expected_version=0)
-    store.append(game_id=game.pk, events=notes(4), expected_version=1, command_id="last")
+    appends.append(game_id=game.pk, events=notes(1), expected_version=0)
+    appends.append(game_id=game.pk, events=notes(4), expected_version=1, command_id="last")
 
-    found = store.recorded(game_id=game.pk, command_id="last")
+    found = appends.recorded(game_id=game.pk, command_id="last")
 
     assert found is not None
     assert (found.first_version, found.last_version) == (2, 5)
-    assert store.recorded(game_id=game.pk, command_id="never-sent") is None
+    assert appends.recorded(game_id=game.pk, command_id="never-sent") is None
 
 
 def test_load_returns_the_events_after_a_version_and_up_to_another():
     game = make_stream()
-    store.append(game_id=game.pk, events=notes(5), expected_version=0)
+    appends.append(game_id=game.pk, events=notes(5), expected_version=0)
 
-    assert store.load(game.pk, after=2) == notes(3, start=2)
-    assert store.load(game.pk, after=1, until=3) == notes(2, start=1)
-    assert store.load(999_999) == []
+    assert event_reads.load(game.pk, after=2) == notes(3, start=2)
+    assert event_reads.load(game.pk, after=1, until=3) == notes(2, start=1)
+    assert event_reads.load(999_999) == []
 
 
 def test_load_upcasts_events_stored_with_an_older_schema(monkeypatch):
     game = make_stream()
-    store.append(game_id=game.pk, events=[{"type": "note", "n": 1}], expected_version=0)
+    appends.append(game_id=game.pk, events=[{"type": "note", "n": 1}], expected_version=0)
     monkeypatch.setitem(event_records.UPCASTERS, ("note", 1), lambda data: {"number": data["n"]})
 
-    assert store.load(game.pk) == [{"type": "note", "number": 1}]
+    assert event_reads.load(game.pk) == [{"type": "note", "number": 1}]
 
 
 def test_listeners_run_once_the_append_commits(django_capture_on_commit_callbacks):
     game = make_stream()
     heard = []
-    unsubscribe = store.subscribe(heard.append)
+    unsubscribe = appends.subscribe(heard.append)
     try:
         with django_capture_on_commit_callbacks(execute=True):
-            result = store.append(game_id=game.pk, events=notes(2), expected_version=0)
+            result = appends.append(game_id=game.pk, events=notes(2), expected_version=0)
             assert heard == []
     finally:
         unsubscribe()
@@ -267,10 +268,10 @@ def test_a_failing_listener_neither_undoes_the_append_nor_stops_the_others(
     def broken(result):
         raise RuntimeError("a worker is down")
 
-    unsubscribers = [store.subscribe(broken), store.subscribe(heard.append)]
+    unsubscribers = [appends.subscribe(broken), appends.subscribe(heard.append)]
     try:
         with django_capture_on_commit_callbacks(execute=True):
-            store.append(game_id=game.pk, events=notes(1), expected_version=0)
+            appends.append(game_id=game.pk, events=notes(1), expected_version=0)
     finally:
         for unsubscribe in unsubscribers:
             unsubscribe()
@@ -282,10 +283,10 @@ def test_a_failing_listener_neither_undoes_the_append_nor_stops_the_others(
 def test_no_listener_hears_an_append_that_failed(django_capture_on_commit_callbacks):
     game = make_stream()
     heard = []
-    unsubscribe = store.subscribe(heard.append)
+    unsubscribe = appends.subscribe(heard.append)
     try:
         with django_capture_on_commit_callbacks(execute=True), pytest.raises(Conflict):
-            store.append(game_id=game.pk, events=notes(1), expected_version=5)
+            appends.append(game_id=game.pk, events=notes(1), expected_version=5)
     finally:
         unsubscribe()
 
@@ -304,7 +305,7 @@ def test_eight_writers_racing_on_one_game_write_each_version_exactly_once():
         for version in range(0, rounds * 2, 2):
             barrier.wait(timeout=30)
             try:
-                store.append(
+                appends.append(
                     game_id=game.pk,
                     events=notes(2),
                     expected_version=version,
@@ -332,7 +333,7 @@ class AppendInFlight:
 
     def __init__(self, game: Game, *, commit: bool) -> None:
         self.written, self.finish = threading.Event(), threading.Event()
-        self.result: store.AppendResult | None = None
+        self.result: appends.AppendResult | None = None
         self.thread = threading.Thread(target=self.run, args=(game, commit))
         self.thread.start()
         assert self.written.wait(timeout=30)
@@ -340,7 +341,7 @@ class AppendInFlight:
     def run(self, game: Game, commit: bool) -> None:
         try:
             with transaction.atomic():
-                self.result = store.append(game_id=game.pk, events=notes(2), expected_version=0)
+                self.result = appends.append(game_id=game.pk, events=notes(2), expected_version=0)
                 self.written.set()
                 assert self.finish.wait(timeout=30)
                 if not commit:
@@ -360,19 +361,19 @@ def test_head_never_passes_an_append_that_has_not_committed_yet():
     slow, quick = make_stream(), make_stream()
     in_flight = AppendInFlight(slow, commit=True)
     try:
-        later = store.append(game_id=quick.pk, events=notes(3), expected_version=0)
+        later = appends.append(game_id=quick.pk, events=notes(3), expected_version=0)
         assert in_flight.result is not None
         assert later.first_position > in_flight.result.last_position
 
         # The later append has committed, but the earlier positions may still commit.
-        held = store.head()
+        held = event_reads.head()
         assert held < in_flight.result.first_position
-        assert store.read_all(after=0, upto=held) == []
+        assert event_reads.read_all(after=0, upto=held) == []
     finally:
         in_flight.end()
 
-    assert store.head() == later.last_position
-    read = store.read_all(after=0, upto=store.head())
+    assert event_reads.head() == later.last_position
+    read = event_reads.read_all(after=0, upto=event_reads.head())
     assert [(r.game_id, r.version) for r in read] == [(slow.pk, 1), (slow.pk, 2)] + [
         (quick.pk, v) for v in (1, 2, 3)
     ]
@@ -383,17 +384,17 @@ def test_head_never_passes_an_append_that_has_not_committed_yet():
 def test_head_passes_the_positions_of_an_append_that_rolled_back():
     slow, quick = make_stream(), make_stream()
     in_flight = AppendInFlight(slow, commit=False)
-    later = store.append(game_id=quick.pk, events=notes(1), expected_version=0)
-    assert store.head() < later.last_position
+    later = appends.append(game_id=quick.pk, events=notes(1), expected_version=0)
+    assert event_reads.head() < later.last_position
     in_flight.end()
 
     # A gap no one can fill: its positions were given up, and the sequence never hands them out
     # again.
-    assert store.head() == later.last_position
-    read = store.read_all(after=0, upto=store.head())
+    assert event_reads.head() == later.last_position
+    read = event_reads.read_all(after=0, upto=event_reads.head())
     assert [(r.game_id, r.position) for r in read] == [(quick.pk, later.last_position)]
     assert not GameEvent.objects.filter(game=slow).exists()
-    again = store.append(game_id=slow.pk, events=notes(1), expected_version=0)
+    again = appends.append(game_id=slow.pk, events=notes(1), expected_version=0)
     assert again.first_position > later.last_position
 
 
@@ -407,7 +408,7 @@ def test_writers_of_different_games_do_not_wait_for_each_other_to_commit():
         with transaction.atomic():
             with connection.cursor() as cursor:
                 cursor.execute("SET LOCAL lock_timeout = '2s'")
-            store.append(game_id=games[1].pk, events=notes(1), expected_version=0)
+            appends.append(game_id=games[1].pk, events=notes(1), expected_version=0)
     finally:
         in_flight.end()
     assert GameEvent.objects.count() == 3
@@ -417,17 +418,17 @@ def test_writers_of_different_games_do_not_wait_for_each_other_to_commit():
 def test_in_its_own_transaction_a_writer_reads_its_own_appends_up_to_head():
     game = make_stream()
     with transaction.atomic():
-        first = store.append(game_id=game.pk, events=notes(2), expected_version=0)
-        second = store.append(game_id=game.pk, events=notes(2), expected_version=2)
-        assert store.head() == second.last_position
-        read = store.read_all(after=first.first_position - 1, upto=store.head())
+        first = appends.append(game_id=game.pk, events=notes(2), expected_version=0)
+        second = appends.append(game_id=game.pk, events=notes(2), expected_version=2)
+        assert event_reads.head() == second.last_position
+        read = event_reads.read_all(after=first.first_position - 1, upto=event_reads.head())
         assert [r.version for r in read] == [1, 2, 3, 4]
 
 
 @needs_postgresql
 def test_a_game_with_events_cannot_be_deleted():
     game = make_stream()
-    store.append(game_id=game.pk, events=notes(1), expected_version=0)
+    appends.append(game_id=game.pk, events=notes(1), expected_version=0)
     empty = make_stream()
 
     with pytest.raises(DatabaseError, match="has events"):
@@ -444,7 +445,7 @@ class TestTheEventTableIsAppendOnly:
     """On PostgreSQL, triggers refuse to change or remove a stored event."""
 
     def refused(self, sql: str) -> None:
-        store.append(game_id=make_stream().pk, events=notes(2), expected_version=0)
+        appends.append(game_id=make_stream().pk, events=notes(2), expected_version=0)
         with connection.cursor() as cursor:
             # Check the deferred foreign keys now: TRUNCATE refuses to run while checks are pending.
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
@@ -463,7 +464,7 @@ class TestTheEventTableIsAppendOnly:
         self.refused("TRUNCATE games_gameevent CASCADE")
 
     def test_the_orm_cannot_change_an_event_either(self):
-        store.append(game_id=make_stream().pk, events=notes(1), expected_version=0)
+        appends.append(game_id=make_stream().pk, events=notes(1), expected_version=0)
         event = GameEvent.objects.get()
         event.type = "rewritten"
         with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
@@ -491,7 +492,7 @@ def test_a_playing_games_appends_stay_hot_updates_beside_the_playing_games_index
 
     before = updated()
     for version in range(3):
-        store.append(
+        appends.append(
             game_id=game.pk,
             events=notes(1, version),
             expected_version=version,
@@ -501,7 +502,7 @@ def test_a_playing_games_appends_stay_hot_updates_beside_the_playing_games_index
     assert (rows - before[0], hot - before[1]) == (3, 3)
     assert Game.objects.filter(status=Game.Status.PLAYING, pk=game.pk).exists()
 
-    store.append(
+    appends.append(
         game_id=game.pk,
         events=notes(1, 3),
         expected_version=3,

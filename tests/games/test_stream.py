@@ -8,7 +8,7 @@ import pytest
 
 from bots import turns
 from engine import MATCH_OVER, RULES_VERSION, RulesVersionMismatch, Variant
-from games import projections, seat_facts, store
+from games import appends, event_reads, projections, seat_facts
 from games.errors import InvalidGame
 from games.models import Game, GameEvent, MatchResult, Seat
 from games.visibility import game_events, game_view
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 def test_a_log_exported_alone_replays_to_the_same_result():
     game = make_game(players=0, bots=["greedy", "random", "greedy"])
     play_to_end(game.pk)
-    exported = [dict(event) for event in store.load(game.pk)]
+    exported = [dict(event) for event in event_reads.load(game.pk)]
     # Nothing but the log: no Game row, no spec from elsewhere.
     started = exported[0]
     assert started["variant"] == Game.objects.get(pk=game.pk).variant
@@ -43,14 +43,14 @@ def test_a_stream_of_other_rules_is_refused():
 def test_a_game_recorded_under_other_rules_is_not_shown_or_played():
     game = make_game(players=2)
     # A game as a future engine would have written it (the store keeps facts as given).
-    other = store.load(game.pk)
+    other = event_reads.load(game.pk)
     other[0] = {**other[0], "rules_version": RULES_VERSION + 1}
     stream = Game.objects.create(variant=game.variant, seat_count=2)
     Seat.objects.bulk_create(
         Seat(game=stream, number=n, user=make_user(), controller=Seat.Controller.PERSON)
         for n in range(2)
     )
-    store.append(game_id=stream.pk, events=other, expected_version=0)
+    appends.append(game_id=stream.pk, events=other, expected_version=0)
     with pytest.raises(InvalidGame) as refused:
         game_view(game_id=stream.pk, viewer=None)
     assert refused.value.code == "rules-version"

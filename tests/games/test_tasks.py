@@ -11,7 +11,7 @@ import pytest
 
 from bots import turns
 from engine import MATCH_OVER
-from games import store, tasks
+from games import event_reads, tasks
 from games.commands import game_command
 from games.models import Game, GameEvent, GameSummary, HandResult, MatchResult
 from tests.games.factories import bot_move, make_game
@@ -41,8 +41,10 @@ def test_a_second_advance_from_the_same_version_writes_nothing(monkeypatch):
     game = bot_match("official")
     first = turns.advance_game(game_id=game.pk, batch=5)
     # A second worker that read the log before the first one's append committed.
-    real_load = store.load
-    monkeypatch.setattr(store, "load", lambda game_id, **kw: real_load(game_id, until=game.version))
+    real_load = event_reads.load
+    monkeypatch.setattr(
+        event_reads, "load", lambda game_id, **kw: real_load(game_id, until=game.version)
+    )
     stale = turns.advance_game(game_id=game.pk, batch=5)
     # Same version, same command id: the store answers with the first append's result.
     assert stale.commands == 0

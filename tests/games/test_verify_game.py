@@ -20,7 +20,7 @@ from rest_framework.test import APIClient
 from bots.simulation import play_match
 from bots.strategies import find_strategy
 from engine import Variant
-from games import event_records, store
+from games import appends, event_reads, event_records
 from games.models import Game
 from games.repository import repository
 from games.visibility import game_events, game_view
@@ -77,7 +77,7 @@ def agreed(result: dict[str, Any]) -> tuple[Any, ...]:
 def copy_of(game: Game, events: list[dict[str, Any]]) -> Game:
     """A new stream holding `events` as given (the store keeps facts without reading them)."""
     stream = Game.objects.create(variant=game.variant, seat_count=game.seat_count)
-    store.append(game_id=stream.pk, events=events, expected_version=0)
+    appends.append(game_id=stream.pk, events=events, expected_version=0)
     return stream
 
 
@@ -96,13 +96,13 @@ def simulated() -> Game:
     bots = [find_strategy("greedy"), find_strategy("random")] * 2
     events = play_match(variant, bots, seed=20_261_125).events
     game = Game.objects.create(variant=variant.spec, seat_count=4)
-    store.append(game_id=game.pk, events=events, expected_version=0)
+    appends.append(game_id=game.pk, events=events, expected_version=0)
     Game.objects.filter(pk=game.pk).update(status=Game.Status.MATCH_OVER)
     return Game.objects.get(pk=game.pk)
 
 
 def tampered_logs(game: Game) -> dict[str, list[dict[str, Any]]]:
-    events = store.load(game.pk)
+    events = event_reads.load(game.pk)
     deals = [i for i, e in enumerate(events) if e["type"] == "hand-started"]
     reshuffles = [i for i, e in enumerate(events) if e["type"] == "pile-reshuffled"]
 
@@ -170,12 +170,12 @@ def test_an_old_stream_without_commitments_replays_and_verifies_as_uncommitted(
     tmp_path, monkeypatch
 ):
     game = finished(4)  # precognitive
-    old = [{k: v for k, v in e.items() if k != "commitment"} for e in store.load(game.pk)]
+    old = [{k: v for k, v in e.items() if k != "commitment"} for e in event_reads.load(game.pk)]
     # Written as the store wrote hand-started before commitments (schema version 1).
     monkeypatch.setitem(event_records.SCHEMA_VERSIONS, "hand-started", 1)
     stream = copy_of(game, old)
     monkeypatch.undo()
-    loaded = store.load(stream.pk)
+    loaded = event_reads.load(stream.pk)
     deals = [e for e in loaded if e["type"] == "hand-started"]
     assert deals and all(e["commitment"] is None for e in deals)  # upcast on read
     _, state, _ = repository.state(stream)

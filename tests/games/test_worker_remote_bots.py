@@ -22,7 +22,7 @@ import pytest
 from bots.remote import tokens, validation, webhook
 from bots.strategies import find_strategy
 from engine import MATCH_OVER, PLAYING, State, Variant
-from games import store
+from games import event_reads
 from games.actors import actor_label
 from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
@@ -83,7 +83,7 @@ class Append:
 def appends(game_id: int) -> list[Append]:
     game = Game.objects.get(pk=game_id)
     variant = Variant.from_spec(game.variant)
-    events = store.load(game_id)
+    events = event_reads.load(game_id)
     starts = list(
         GameEvent.objects.filter(game_id=game_id)
         .exclude(command_id=None)

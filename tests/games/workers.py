@@ -21,7 +21,7 @@ from django.db import connection
 
 from config import celery_app
 from engine import MATCH_OVER, Variant
-from games import projections, store
+from games import event_reads, projections
 from games.creation import SeatSpec, game_create
 from games.models import Game, GameEvent, MatchResult
 
@@ -59,7 +59,7 @@ def assert_finished_whole(game_id: int) -> None:
         .values_list("version", flat=True)
     )
     assert versions == list(range(1, game.version + 1))
-    state = Variant.from_spec(game.variant).replay(store.load(game_id))
+    state = Variant.from_spec(game.variant).replay(event_reads.load(game_id))
     assert state.status == MATCH_OVER
     for name in projections.PROJECTIONS:
         projections.run(name)

@@ -18,7 +18,7 @@ from bots.strategies import find_strategy
 from engine import MATCH_OVER, Variant
 from engine.events import HAND_STARTED, MATCH_STARTED, PILE_RESHUFFLED
 from engine.rules.decision import Decision
-from games import store
+from games import event_reads
 from games.models import Game, GameEvent
 from games.reveal import revealed
 from league.ladders import ladder_matchmaking
@@ -91,7 +91,7 @@ def test_a_ladder_table_plays_one_seed_once_per_seat_rotation(eager_tasks):
             assert seated[(index + rotation) % 3] == bot_of_entry[entry]
     # One seed, so the same deck for every hand the games share, and every seat's cards reach
     # each entrant once: entry i holds seat (i + r)'s hand in rotation r.
-    starts = [store.load(game.pk, types={MATCH_STARTED, HAND_STARTED}) for game in games]
+    starts = [event_reads.load(game.pk, types={MATCH_STARTED, HAND_STARTED}) for game in games]
     assert len({start[0]["seed"] for start in starts}) == 1
     shared = min(len(start) for start in starts)
     for number in range(1, shared):

@@ -15,7 +15,7 @@ from django.utils import timezone
 from bots import turns
 from engine import MATCH_OVER
 from engine.events import FIXTURE_RETIMED, SEAT_FORFEITED
-from games import projections, store
+from games import event_reads, projections
 from games.models import Game, MatchResult
 from league.clubs import club_join
 from league.errors import InvalidCompetition, NotClubAdmin, SeasonError
@@ -221,7 +221,7 @@ def test_a_ruled_forfeit_is_an_event_and_scores_nothing():
     fixture = Fixture.objects.get(division__season=season, round=1)
     assert fixture_forfeit(fixture=fixture, actor=admin, seat=0, note="did not show")
     assert not fixture_forfeit(fixture=fixture, actor=admin, seat=0)
-    (event,) = store.load(fixture.game_id, types={SEAT_FORFEITED})
+    (event,) = event_reads.load(fixture.game_id, types={SEAT_FORFEITED})
     assert event["reason"] == "awarded" and event["note"] == "did not show"
     play_out(fixture.game_id)
     project()
@@ -249,7 +249,7 @@ def test_only_admins_rule_and_a_deadline_moves_by_an_event():
         fixture_retime(fixture=fixture, actor=admin, deadline=timezone.now())
     assert raised.value.code == "invalid-deadline"
     fixture_retime(fixture=fixture, actor=admin, deadline=later, note="snowed in")
-    (event,) = store.load(fixture.game_id, types={FIXTURE_RETIMED})
+    (event,) = event_reads.load(fixture.game_id, types={FIXTURE_RETIMED})
     assert event["note"] == "snowed in"
     assert Fixture.objects.get(pk=fixture.pk).deadline == later.replace(microsecond=0)
     # The game plays on after the ruling: a bot's next move is not a version conflict.

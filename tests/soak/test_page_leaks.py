@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 
 from engine.events import apply, initial_state
 from engine.state import State
-from games import store
+from games import event_reads
 from games.creation import SeatSpec, game_create
 from soak import harness, leaks
 from soak.pages import read_page
@@ -37,7 +37,7 @@ def a_game(spec: dict) -> tuple[int, object]:
 
 
 def state_of(game_id: int) -> State:
-    log = store.load(game_id)
+    log = event_reads.load(game_id)
     state = initial_state(log[0])
     for event in log[1:]:
         apply(state, event)

@@ -18,7 +18,7 @@ from bots.remote import validation
 from clocks import deadlines
 from engine import MATCH_OVER, Variant
 from engine.events import DEADLINE_EXTENDED, GAME_ABORTED, SEAT_FORFEITED
-from games import projections, store
+from games import event_reads, projections
 from games import rebuilds as rebuild_runs
 from games.commands import game_command
 from games.creation import SeatSpec, game_create
@@ -232,7 +232,7 @@ def test_a_redrive_sends_the_game_to_the_workers(
 ):
     # Made inside the test's transaction, the bots' game was never dispatched: it waits.
     game = game_create(variant_spec=SHORT, seats=[SeatSpec(bot="greedy")] * 2, seed=5)
-    assert game.version == len(store.load(game.pk))
+    assert game.version == len(event_reads.load(game.pk))
     with django_capture_on_commit_callbacks(execute=True):
         response = staff.post(f"/staff/games/{game.pk}/redrive/", {"reason": REASON})
     assert response.status_code == 302
@@ -262,7 +262,7 @@ def test_an_abort_is_an_event_and_the_game_ends_without_a_result(staff, staff_us
     row = last_row(game)
     assert row.type == GAME_ABORTED
     assert row.actor == f"staff:{staff_user.pk}"
-    assert store.load(game.pk)[-1] == {"type": GAME_ABORTED, "reason": REASON}
+    assert event_reads.load(game.pk)[-1] == {"type": GAME_ABORTED, "reason": REASON}
     game.refresh_from_db()
     assert (game.status, game.to_act) == (MATCH_OVER, [])
     assert not Seat.objects.filter(game=game).exclude(deadline_at=None).exists()
@@ -275,7 +275,7 @@ def test_an_abort_is_an_event_and_the_game_ends_without_a_result(staff, staff_us
     )
 
     # The engine folds it as over, without places; nothing plays it further.
-    state = Variant.from_spec(SHORT).replay(store.load(game.pk))
+    state = Variant.from_spec(SHORT).replay(event_reads.load(game.pk))
     assert (state.status, state.aborted, state.winner, state.places) == (
         MATCH_OVER,
         True,
@@ -428,7 +428,7 @@ def test_a_forfeit_is_the_resignation_event_with_the_staff_actor_and_is_placed_l
     assert response.status_code == 302 and response["Location"] == f"/staff/games/{game.pk}/"
     row = last_row(game)
     assert row.type == SEAT_FORFEITED and row.actor == f"staff:{staff_user.pk}"
-    assert store.load(game.pk)[-1] == {
+    assert event_reads.load(game.pk)[-1] == {
         "type": SEAT_FORFEITED, "seat": 1, "reason": "awarded", "note": REASON
     }  # fmt: skip
     assert game.seats.get(number=1).controller == Seat.Controller.FALLBACK
@@ -466,7 +466,7 @@ def test_extending_a_deadline_is_an_event_and_moves_the_clock(staff, staff_user)
     assert seat.deadline_at == due + timedelta(hours=30)
     row = last_row(game)
     assert row.type == DEADLINE_EXTENDED and row.actor == f"staff:{staff_user.pk}"
-    event = store.load(game.pk)[-1]
+    event = event_reads.load(game.pk)[-1]
     assert event == {
         "type": DEADLINE_EXTENDED, "seat": seat.number, "deadline": seat.deadline_at.isoformat(),
         "note": REASON,
@@ -642,7 +642,7 @@ def test_a_rebuild_runs_in_the_background_and_its_page_shows_it_done(
         REASON,
     )
     # The run folded up to the head it captured (its partitions ran in-process after the task).
-    assert entry.details["head"] == store.head()
+    assert entry.details["head"] == event_reads.head()
     assert rebuilds.progress_of(entry).state == "done"
     assert MatchResult.objects.filter(game=game).exists()
     page = staff.get(response["Location"]).content.decode()
@@ -695,7 +695,7 @@ def test_the_rebuild_reports_its_progress_batch_by_batch():
         game = game_create(variant_spec=SHORT, seats=[SeatSpec(bot="greedy")] * 2, seed=seed)
         play_out(game.pk)
     seen: list[tuple[int, int]] = []
-    head = store.head()
+    head = event_reads.head()
     projections.rebuild("game-results", batch_size=50, progress=lambda *p: seen.append(p))
     assert seen[-1] == (head, head)
     assert [done for done, _ in seen] == sorted({done for done, _ in seen})

@@ -17,7 +17,7 @@ from django.test import Client
 from bots import turns
 from config import celery_app
 from engine import MATCH_OVER, Variant
-from games import projections, store
+from games import appends, event_reads, projections
 from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
 from games.models import (
@@ -212,7 +212,7 @@ def test_the_activity_rollup_and_the_logs_tail_give_the_same_figures(world):
     assert alone.events == GameEvent.objects.count() > 0
 
     projections.run("activity", batch_size=7)
-    assert ProjectionCheckpoint.objects.get(name="activity").position == store.head()
+    assert ProjectionCheckpoint.objects.get(name="activity").position == event_reads.head()
     # Two minutes: the finished match's, three hours ago, and T's.
     assert ActivityMinute.objects.count() == 2
     assert sum(ActivityMinute.objects.values_list("events", flat=True)) == alone.events
@@ -326,10 +326,10 @@ def test_a_projection_waits_for_the_first_event_after_a_gap(world):
     # An append that rolls back after taking its positions leaves a gap on PostgreSQL (they come
     # from a sequence); the projection's next event is the one after it.
     with pytest.raises(RolledBack), transaction.atomic():
-        store.append(game_id=game.pk, events=notes(2), expected_version=game.version)
+        appends.append(game_id=game.pk, events=notes(2), expected_version=game.version)
         raise RolledBack
     world["clock"].shift(timedelta(minutes=1))
-    store.append(game_id=game.pk, events=notes(1), expected_version=game.version)
+    appends.append(game_id=game.pk, events=notes(1), expected_version=game.version)
     world["clock"].shift(timedelta(minutes=2))
 
     waiting = {p.name: p for p in figures.projection_lag()}["game-summaries"]

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import store
+from games import event_reads
 from games.creation import SeatSpec, game_create
 from games.models import Bot, Game
 from games.repository import repository
@@ -37,7 +37,7 @@ def client_of(user) -> Client:
 
 
 def full_state(game: Game, version: int | None = None):
-    events = store.load(game.pk, until=version)
+    events = event_reads.load(game.pk, until=version)
     variant = repository.variant(game, events)
     return variant, variant.replay(events)
 
@@ -48,7 +48,7 @@ def test_a_staff_member_seated_in_a_running_game_sees_only_their_seats_view():
         variant_spec=SHORT, seats=[SeatSpec(bot="greedy"), SeatSpec(user=sam)], seed=SEED
     )
     variant, state = full_state(game)
-    assert store.load(game.pk, until=1)[0]["seed"] == SEED
+    assert event_reads.load(game.pk, until=1)[0]["seed"] == SEED
     assert state.status == Game.Status.PLAYING and len(state.hands[0]) == 7
 
     response = client_of(sam).get(f"/staff/games/{game.pk}/")

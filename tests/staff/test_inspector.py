@@ -20,7 +20,7 @@ from django.test.utils import CaptureQueriesContext
 
 from bots import turns
 from engine.events import GAME_ABORTED
-from games import store
+from games import event_reads
 from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
 from games.models import Bot, Game, GameEvent, Seat
@@ -166,7 +166,7 @@ def test_a_staff_members_actor_is_named_as_staff(played):
 
 def test_the_state_after_any_event_is_the_engines_replay(played):
     client = staff_client()
-    events = store.load(played.pk)
+    events = event_reads.load(played.pk)
     for at in (1, 2, played.version // 2, played.version):
         page = Page(client.get(f"/staff/games/{played.pk}/?at={at}").content.decode())
         variant = repository.variant(played, events)

@@ -13,7 +13,7 @@ from django.utils import timezone
 from bots import turns
 from engine import MATCH_OVER
 from engine.events import HAND_STARTED
-from games import store
+from games import event_reads
 from games.models import Game, Seat
 from tests.games.factories import make_user, play_turn
 from tournaments.models import Round, Tournament, TournamentGame
@@ -49,7 +49,7 @@ def play_out(game_id: int) -> None:
 
 def first_deal(game_id: int) -> list[str]:
     """The first hand's deck, as dealt: the same seed deals the same cards."""
-    (started, *_) = store.load(game_id, types={HAND_STARTED})
+    (started, *_) = event_reads.load(game_id, types={HAND_STARTED})
     deck: list[str] = started["deck"]
     return deck
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from engine import MATCH_OVER
 from engine.events import SEAT_FORFEITED
-from games import store
+from games import event_reads
 from games.models import Game, Seat
 from league.clubs import club_create
 from league.models import Membership
@@ -64,7 +64,7 @@ def test_the_round_deadline_forfeits_the_people_still_playing_and_the_round_ends
     (table,) = TournamentGame.objects.filter(round=round_)
     assert forfeit_overdue(now=round_.deadline - datetime.timedelta(seconds=1)) == 0
     assert forfeit_overdue(now=round_.deadline + datetime.timedelta(seconds=1)) == 2
-    forfeits = store.load(table.game_id, types={SEAT_FORFEITED})
+    forfeits = event_reads.load(table.game_id, types={SEAT_FORFEITED})
     assert sorted(e["seat"] for e in forfeits) == [0, 1]
     # The default bot plays both seats out; the round, the tournament's last, ends.
     play_out(table.game_id)

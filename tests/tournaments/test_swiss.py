@@ -10,7 +10,7 @@ import pytest
 
 from engine import MATCH_OVER
 from engine.events import SEAT_FORFEITED
-from games import projections, store
+from games import event_reads, projections
 from games.archive import archive_game
 from games.models import Game
 from tests.games.factories import make_user
@@ -48,7 +48,7 @@ def test_a_swiss_of_bots_runs_to_its_end_with_a_bye_and_a_withdrawal():
     quitter = Entry.objects.get(pk=second.tables.first().entries[0])
     table = second.tables.first()
     tournament_withdraw(cup, actor=organiser, bot=quitter.bot)
-    forfeits = store.load(table.game_id, types={SEAT_FORFEITED})
+    forfeits = event_reads.load(table.game_id, types={SEAT_FORFEITED})
     assert [event["seat"] for event in forfeits] == [0]
     play_round(cup)
     assert tournament_advance(cup)

@@ -34,7 +34,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 # Today's figures, before issue 29 (short game / 687 events): the htmx POST 13 / 15, the plain
 # POST 8 / 9, the page 7 / 8, the live board 8 / 9.
 # On SQLite (`make test` without DATABASE_URL) the append is three statements, not one
-# (games/store.py).
+# (games/appends.py).
 APPEND_EXTRA = 2 if connection.vendor == "sqlite" else 0
 # The person's presence at the game (clocks/presence.py): one statement, at most every
 # GAMES_PRESENCE_WRITE_SECONDS per person and game in a process: each person's first request here.

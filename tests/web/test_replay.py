@@ -11,9 +11,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from games.event_reads import _NO_END
 from games.models import Game
 from games.repository import repository
-from games.store import _NO_END
 from games.visibility import game_events
 from tests.web.clients import signed_in
 from tests.web.tables import advance, page_cards, people_game

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from engine.events import FIXTURE_RETIMED, SEAT_FORFEITED
-from games import store
+from games import event_reads
 from games.models import Game, MatchResult
 from league.models import Bye, Entry, Fixture, Season, Standing
 from league.seasons import season_close, season_start
@@ -252,7 +252,7 @@ def test_a_forfeit_is_an_event_in_the_games_log_and_the_seat_is_played_out(start
     assert response.status_code == 302
     assert response["Location"] == f"/seasons/autumn/#fixture-{fixture.pk}"
     assert messages_of(response) == ["ada forfeits: the default bot plays the seat out."]
-    (event,) = store.load(fixture.game_id, types={SEAT_FORFEITED})
+    (event,) = event_reads.load(fixture.game_id, types={SEAT_FORFEITED})
     assert (event["seat"], event["reason"], event["note"]) == (seat, "awarded", "away all week")
     # The default bot played the seat out on commit: the fixture is finished, ada last.
     assert Game.objects.get(pk=fixture.game_id).status == Game.Status.MATCH_OVER
@@ -288,7 +288,7 @@ def test_a_new_deadline_is_an_event_and_moves_the_fixtures_deadline(started):
     )
 
     assert response.status_code == 302
-    (event,) = store.load(fixture.game_id, types={FIXTURE_RETIMED})
+    (event,) = event_reads.load(fixture.game_id, types={FIXTURE_RETIMED})
     assert (event["deadline"], event["note"]) == (new.isoformat(), "ada is snowed in")
     assert Fixture.objects.get(pk=fixture.pk).deadline == new
     assert messages_of(response) == [
@@ -320,7 +320,7 @@ def test_a_refused_ruling_is_said_and_changes_nothing(started):
     assert messages_of(over) == [f"Nothing was ruled: {finished} is over."]
     assert messages_of(no_seat) == [f"Nothing was ruled: game {fixture.game_id} has no seat 7."]
     assert Fixture.objects.get(pk=fixture.pk).deadline == deadline
-    assert store.load(fixture.game_id, types={FIXTURE_RETIMED, SEAT_FORFEITED}) == []
+    assert event_reads.load(fixture.game_id, types={FIXTURE_RETIMED, SEAT_FORFEITED}) == []
 
 
 def test_only_the_clubs_admins_and_staff_may_rule(started):
@@ -342,7 +342,7 @@ def test_only_the_clubs_admins_and_staff_may_rule(started):
     staff.is_staff = True
     staff.save()
     assert signed_in(staff).post(retime, later).status_code == 302
-    assert len(store.load(fixture.game_id, types={FIXTURE_RETIMED})) == 1
+    assert len(event_reads.load(fixture.game_id, types={FIXTURE_RETIMED})) == 1
 
 
 def test_a_fixture_of_another_season_or_none_is_not_found(started):

@@ -49,7 +49,7 @@ from clocks import overdue
 from clocks.fallback import bot_failure
 from engine import MATCH_OVER, Variant
 from engine.events import FALLBACK_PLAYED
-from games import store
+from games import event_reads
 from games.actors import actor_label
 from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
@@ -107,7 +107,7 @@ class Results:
 
     def record(self, game: Game, bot: Bot, names: list[str]) -> None:
         """Read a finished match from its log: places, scores, the bot's moves and fallbacks."""
-        events = store.load(game.pk)
+        events = event_reads.load(game.pk)
         state = Variant.from_spec(game.variant).replay(events)
         places = list(state.places or [])
         for seat, name in enumerate(names):

@@ -16,7 +16,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from engine import open_data
 from engine.verify import verify_log
-from games import reveal, store
+from games import event_reads, reveal
 from games.models import Game
 
 
@@ -45,7 +45,7 @@ class Command(BaseCommand):
         game = Game.objects.filter(pk=opts["game_id"]).first()
         if game is None:
             raise CommandError(f"there is no game {opts['game_id']}")
-        result = verify_log(store.load(game.pk), spec=game.variant)
+        result = verify_log(event_reads.load(game.pk), spec=game.variant)
         if opts["json"]:
             self.stdout.write(json.dumps({"game": game.pk, **result.as_dict()}, indent=2))
         else:
