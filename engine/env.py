@@ -2,10 +2,11 @@
 rules the server plays (docs/training.md: installing, an example loop, the full layouts).
 
 pettingzoo, gymnasium and numpy are optional (requirements-dev.txt): only this module, its
-env_spaces.py (the action table and the observation encoding) and its env_core.py (the step
-machinery) import them, and nothing else in engine imports any of them, so `import engine`
-never needs them. `UnoEnv` is the AEC shell: a step's work is its `Core`'s (env_core.py),
-which the compiled engine's build compiles with env_spaces.py (docs/architecture.md).
+env_spaces.py (the observation encoding) and its env_core.py (the step machinery) import them
+(env_actions.py, the action table, needs none), and nothing else in engine imports any of
+them, so `import engine` never needs them. `UnoEnv` is the AEC shell: a step's work is its
+`Core`'s (env_core.py), which the compiled engine's build compiles with env_actions.py and
+env_spaces.py (docs/architecture.md).
 
 - Agents are `seat_0 … seat_{n-1}`. Who acts follows bots/driver.py, the order the server's bot
   runs use: out-of-turn chances first (a seat that owes an uno call, then the seats that may
@@ -18,7 +19,7 @@ which the compiled engine's build compiles with env_spaces.py (docs/architecture
   turns (skips, reverses, out-of-turn chances) do not follow, so the core sets
   `agent_selection`.
 - Actions: one `Discrete(N_ACTIONS)` space for every family and seat count; each index is one
-  command shape, seats named relative to the acting seat (ACTIONS, in env_spaces.py). A
+  command shape, seats named relative to the acting seat (ACTIONS, in env_actions.py). A
   `precommit` is chosen one lane slot at a time, so any ordered choice of cards the engine
   accepts is reachable.
 - Observations: `{"observation": float32 vector, "action_mask": int8 vector}`, the vector
@@ -45,39 +46,41 @@ from pettingzoo.utils.wrappers.order_enforcing import (
 )
 
 from engine.commands import Command
-from engine.env_core import Chance, Core, Turns
-from engine.env_spaces import (
-    ABOUT,
+from engine.env_actions import (
     ACTION_INDEX,
     ACTIONS,
-    BIG,
     CARD_INDEX,
     CARDS,
-    FIELD_AT,
     LANE,
     MAX_SEATS,
     N_ACTIONS,
+    OFFSETS,
+    WAIT,
+    WAIT_ACTION,
+    ActionKey,
+    action_index,
+    command_key,
+)
+from engine.env_core import Chance, Core, Turns
+from engine.env_spaces import (
+    ABOUT,
+    BIG,
+    FIELD_AT,
     OBS_HIGH,
     OBS_LOW,
     OBSERVATION_FIELDS,
     OBSERVATION_SIZE,
-    OFFSETS,
     PENDING_TYPES,
-    WAIT,
-    WAIT_ACTION,
-    ActionKey,
     FloatArray,
     MaskArray,
     SeatEncoder,
-    action_index,
-    command_key,
     encode,
     encode_into,
 )
 from engine.state import State
 from engine.variant import Variant
 
-# The action table and the observation encoding are env_spaces.py's; training scripts import
+# The action table (env_actions.py) and the observation encoding (env_spaces.py): scripts import
 # them from here, beside the environment (docs/training.md), so they stay this module's names.
 __all__ = [
     "ABOUT",

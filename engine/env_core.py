@@ -17,7 +17,7 @@ import numpy as np
 
 from engine.cards import COLOR_OF, COLORS, Card
 from engine.commands import CLOSE_WINDOW, DRAW, NEXT_HAND, PLAY, PRECOMMIT, Command
-from engine.env_spaces import (
+from engine.env_actions import (
     ACTION_INDEX,
     ACTIONS,
     LANE,
@@ -25,10 +25,12 @@ from engine.env_spaces import (
     PLAIN_PLAY,
     WAIT,
     WAIT_ACTION,
+    action_index,
+)
+from engine.env_spaces import (
     FloatArray,
     MaskArray,
     SeatEncoder,
-    action_index,
 )
 from engine.rules.listing import DRAW_TEMPLATES, PLAY_TEMPLATES, listed_cards, plain_turn
 from engine.state import HAND_OVER, MATCH_OVER, State

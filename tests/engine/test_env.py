@@ -623,6 +623,7 @@ def test_a_bad_configuration_is_refused() -> None:
 # The environment's modules, and the only engine modules that may import each.
 IMPORTERS = {
     "env": ("env.py", "imitation.py"),
+    "env_actions": ("env.py", "env_core.py", "env_spaces.py", "imitation.py"),
     "env_spaces": ("env.py", "env_core.py", "imitation.py"),
     "env_core": ("env.py",),
 }
@@ -638,6 +639,7 @@ def test_the_engine_neither_imports_env_nor_needs_pettingzoo() -> None:
         "variant = Variant.from_spec({'rules': 'newno'})\n"
         "variant.view(variant.replay(variant.start(3, seed=1)), 0)\n"
         "assert 'engine.env' not in sys.modules\n"
+        "assert 'engine.env_actions' not in sys.modules\n"
         "assert 'engine.env_spaces' not in sys.modules\n"
         "assert 'engine.env_core' not in sys.modules\n"
         "assert 'engine.imitation' not in sys.modules\n"

@@ -30,7 +30,7 @@ PURE_SET = [
     "tests/engine/test_quick.py",
     "tests/engine/test_fast_paths.py",
     "tests/engine/test_bad_input.py",
-    # The training environment's compiled modules (env_spaces, env_core) and their pure
+    # The training environment's compiled modules (env_actions, env_spaces, env_core) and their pure
     # fallback: the pinned observations, the observation kept in place, the whole API.
     "tests/engine/test_env.py",
     "tests/engine/test_imitation.py",
@@ -54,15 +54,17 @@ def test_the_training_environment_runs_its_compiled_modules_with_the_engine():
     and step machinery with the engine; the AECEnv shell (engine/env.py) stays Python."""
     pytest.importorskip("pettingzoo")
     import engine.env
+    import engine.env_actions
     import engine.env_core
     import engine.env_spaces
 
-    for module in (engine.env_core, engine.env_spaces):
+    for module in (engine.env_actions, engine.env_core, engine.env_spaces):
         assert loaded_from(module).endswith(EXTENSION_SUFFIXES[0]) is engine.COMPILED, module
     assert loaded_from(engine.env).endswith(".py")
     if engine.COMPILED:
         manifest = json.loads((ROOT / "engine" / "compiled.json").read_text())
-        assert {"engine.env_core", "engine.env_spaces"} <= set(manifest["modules"])
+        modules = {"engine.env_actions", "engine.env_core", "engine.env_spaces"}
+        assert modules <= set(manifest["modules"])
 
 
 # The training environment's whole-match tests under the pure engine: in the suite for the plain
