@@ -11,7 +11,8 @@ from django.utils import timezone
 
 from league.models import Club, Fixture, Season
 from tests.games.factories import make_user
-from tests.web.browser.clicks import scrolls_sideways
+from tests.league.factories import make_club
+from tests.web.browser.clicks import scrolls_sideways, too_wide
 from tests.web.browser.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -109,3 +110,29 @@ def test_an_admin_sets_up_a_club_and_starts_a_season_with_members_and_bots(open_
     assert "Running since" in member.locator(".season-status").inner_text()
     assert member.locator(".organiser").count() == 0
     assert not scrolls_sideways(member)
+
+
+def test_the_new_season_form_fits_a_phone(open_page):
+    """The divisions' rows (tier, name, promoted, relegated) fit 360 px: the page does not
+    scroll sideways, and every input of the rows is whole on the screen."""
+    club, admin, _ = make_club()
+    page = open_page(admin, f"/clubs/{club.slug}/seasons/new/", width=360, height=740)
+
+    assert not scrolls_sideways(page), too_wide(page)
+    inputs = page.locator(".division-rows input")
+    assert inputs.count() == 12
+    for index in range(inputs.count()):
+        box = inputs.nth(index).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360, index
+    page.locator(".division-rows").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "test_clubs-season-form-360.png"))
+
+
+def test_the_new_club_form_fits_a_phone(open_page):
+    """The club's "About" box is as wide as the form, not the 40 columns a textarea has by
+    default, which ran past a 360 px screen."""
+    page = open_page(make_user("ada"), "/clubs/new/", width=360, height=740)
+
+    assert not scrolls_sideways(page), too_wide(page)
+    box = page.get_by_label("About the club").bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 360
