@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from league.models import Club, Fixture, Season
 from tests.games.factories import make_user
-from tests.league.factories import make_club
+from tests.league.factories import make_club, make_season
 from tests.web.browser.clicks import scrolls_sideways, too_wide
 from tests.web.browser.conftest import ARTIFACTS
 
@@ -136,3 +136,24 @@ def test_the_new_club_form_fits_a_phone(open_page):
     assert not scrolls_sideways(page), too_wide(page)
     box = page.get_by_label("About the club").bounding_box()
     assert box is not None and box["x"] + box["width"] <= 360
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_a_new_seasons_empty_division_says_so_where_it_is_read(open_page, width):
+    """ "No entrants in this division." spans the table's row: it starts at the row's left, as
+    text does, not at its right like the figures, where on a phone it sat past the table's
+    scrolling strip, out of sight."""
+    club, admin, _ = make_club()
+    season = make_season(club, admin)
+    page = open_page(admin, f"/seasons/{season.slug}/", width=width, height=740)
+
+    cell = page.locator("#division-1 td.empty")
+    assert cell.inner_text() == "No entrants in this division."
+    words = cell.evaluate(
+        """cell => { const range = document.createRange(); range.selectNodeContents(cell);
+        const r = range.getBoundingClientRect(); return [r.left, r.right]; }"""
+    )
+    strip = page.locator("#division-1 .table-scroll").bounding_box()
+    assert strip is not None
+    assert strip["x"] <= words[0] and words[1] <= strip["x"] + strip["width"]
+    assert words[0] - strip["x"] < 40  # at the row's start
