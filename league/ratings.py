@@ -47,7 +47,7 @@ class Skill:
 
     @property
     def ordinal(self) -> float:
-        """The leaderboard's sort key: 99.7% sure the skill is at least this (mu - 3 sigma)."""
+        """The leaderboard's sort key: 99.9% sure the skill is at least this (mu - 3 sigma)."""
         return self.mu - 3 * self.sigma
 
 

@@ -119,7 +119,7 @@
         (notifyOn && stored("sound") ? "notified with a sound" : notifyOn ? "notified" : "told by a sound") +
         " when a game starts waiting for you.");
     } else if (!words.length) {
-      words.push("Turn these on to hear when a game starts waiting for you while this tab is in the background.");
+      words.push("Turn these on to be told when a game starts waiting for you while this tab is in the background.");
     }
     var said = box.querySelector("[data-alerts-state]");
     if (said) said.textContent = words.join(" ");

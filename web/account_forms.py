@@ -30,7 +30,7 @@ def birth_date_field(*, required: bool = True) -> forms.DateField:
     return forms.DateField(
         required=required,
         widget=DatePicker(),
-        help_text="newno's Youngest Rule hands open choices to the youngest player, so a newno "
+        help_text="NEWNO's Youngest Rule hands open choices to the youngest player, so a NEWNO "
         "game records its players' ages.",
     )
 

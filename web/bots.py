@@ -228,7 +228,8 @@ def my_bots(request: SignedInRequest) -> HttpResponse:
                 return render(request, "bots/registered.html", shown)
     bots = Bot.objects.filter(owner=request.user).order_by("created_at", "pk")
     context: dict[str, object] = {
-        "bots": bots,
+        # Each with its kind in words, as its public page says it.
+        "bots": [(bot, KIND_WORDS.get(bot.kind, bot.kind)) for bot in bots],
         "forms": registration_forms(posted),
         "status_words": STATUS_WORDS,
         "posted_kind": posted.kind if posted is not None else "",

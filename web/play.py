@@ -42,7 +42,7 @@ from web import board, chat, controls, notices, rematch, story
 from web.cards import card_name
 from web.lockout import too_many
 from web.names import Names, seat_names
-from web.sentences import opening
+from web.sentences import sentence
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -197,7 +197,7 @@ def _refusal(error: GameError) -> str:
     if isinstance(error, Conflict):
         return "The game moved on before your move arrived: here is the board as it is now."
     if isinstance(error, Forbidden):
-        return f"You cannot do that: {error.message}"
+        return f"You cannot do that: {error.message.rstrip('.')}."
     message = error.message
     if error.code == "card-not-in-hand":
         # The cards in the words the page uses for them: "red 7", not "red-7".
@@ -265,7 +265,7 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         seat_facts.game_resign(game_id=game_id, actor=request.user)
     except GameError as error:
-        messages.error(request, opening(error.message), extra_tags=error.code)
+        messages.error(request, sentence(error.message), extra_tags=error.code)
     else:
         messages.success(request, "You resigned: the default bot plays your seats from now on")
     return HttpResponseRedirect(play_page)

@@ -16,7 +16,7 @@ from games import rematch
 from games.actors import is_person
 from games.errors import GameError, GameNotFound
 from games.models import Seat
-from web.sentences import opening
+from web.sentences import sentence
 
 
 def panel_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
@@ -65,7 +65,7 @@ def answer(request: HttpRequest, game_id: int) -> HttpResponse:
     except GameNotFound as error:
         raise Http404(error.message) from error
     except GameError as error:
-        messages.error(request, opening(error.message), extra_tags=error.code)
+        messages.error(request, sentence(error.message), extra_tags=error.code)
         return HttpResponseRedirect(play_page)
     if offer.new_game is not None:
         return HttpResponseRedirect(reverse("web:play", args=[offer.new_game]))

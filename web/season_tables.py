@@ -36,6 +36,7 @@ from league.standings import (
     zone_marks,
 )
 from web.play import refused
+from web.sentences import number
 
 NOTE_LENGTH = 200
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
@@ -182,6 +183,20 @@ class DivisionView:
     marks_wait: bool = False
     # The shared places a zone's line runs through, by entry order: "Rex and ada (2nd)".
     ties: tuple[str, ...] = ()
+
+    @property
+    def promoted_said(self) -> str:
+        """Who goes up, for the note under the table: "the best one goes up a division"."""
+        count = self.division.promote
+        goes = "goes" if count == 1 else "go"
+        return f"the best {number(count)} {goes} up a division next season"
+
+    @property
+    def relegated_said(self) -> str:
+        """Who goes down: "the last two go down a division"."""
+        count = self.division.relegate
+        goes = "goes" if count == 1 else "go"
+        return f"the last {number(count)} {goes} down a division"
 
 
 def division_rounds(

@@ -3,7 +3,7 @@ read on after a code (`"a club keeps at least one admin"`, the API's `message`),
 a page shows one as a sentence of its own, with a capital and a full stop. A message that opens
 with a name (a username, a bot's, a club's: `"ada is not a member"`) keeps the name as it is
 spelt, so only a message opening with one of the plain words the services begin with is
-capitalised."""
+capitalised. And a small count in words ("the best two"), as a sentence says it."""
 
 from __future__ import annotations
 
@@ -26,3 +26,12 @@ def opening(message: str) -> str:
 def sentence(message: str) -> str:
     """`message` as a sentence: capitalised when it opens with a plain word, one full stop."""
     return opening(message.strip().rstrip(".")) + "."
+
+
+# Counts up to ten said in words on a page ("the best two"), larger ones in figures.
+NUMBER_WORDS = "zero one two three four five six seven eight nine ten".split()
+
+
+def number(count: int) -> str:
+    """`count` in words up to ten ("one", "two"), in figures beyond."""
+    return NUMBER_WORDS[count] if 0 <= count < len(NUMBER_WORDS) else str(count)

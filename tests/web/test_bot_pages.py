@@ -128,6 +128,8 @@ def test_my_bots_lists_only_mine_and_offers_a_form_for_each_kind():
     html = signed_in(ada).get(reverse("web:my-bots")).content.decode()
 
     assert "Greta" in html and "Cole" not in html
+    # Its kind in the words of its public page, not the stored value ("builtin").
+    assert '<span class="muted">built-in strategy: greedy</span>' in html
     forms = re.findall(r"<form .*?</form>", html.split('id="main"')[1], re.S)
     kinds = [re.search(r'name="kind" value="(\w+)"', form).group(1) for form in forms]
     assert kinds == ["builtin", "webhook", "pull"]

@@ -5,6 +5,7 @@ a number of queries that does not grow with the entrants."""
 from __future__ import annotations
 
 import re
+from statistics import NormalDist
 
 import pytest
 from django.db import connection
@@ -145,3 +146,17 @@ def test_a_page_of_the_board_ranks_as_the_whole_board_does():
     assert [line.entry.pk for line in third.unranked] == [entries[4].pk]
     assert (first.ranked_end, second.ranked_end, third.ranked_end) == (False, False, True)
     assert third.after is None
+
+
+def test_the_ordinal_is_said_with_the_certainty_it_has():
+    """mu − 3 sigma is below the skill with the chance a normal law gives three sigmas on one
+    side, 99.87%: not 99.7% (the chance of within three sigmas either side). The ladder's page
+    and the people's ratings page say it alike."""
+    ladder, _ = ladder_of(2, 0)
+    one_sided = round(NormalDist().cdf(3) * 100, 1)
+
+    for path in (f"/ladders/{ladder.slug}/", "/ratings/"):
+        html = Client().get(path).content.decode()
+        said = re.search(r"([\d.]+)% sure the skill is at least this", html)
+        assert said is not None, path
+        assert float(said[1]) == one_sided, path

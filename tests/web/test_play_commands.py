@@ -86,6 +86,20 @@ def test_a_forged_command_for_another_seat_is_refused():
     assert Game.objects.get(pk=game.pk).version == game.version
 
 
+def test_a_forged_command_by_htmx_is_refused_in_the_board_as_a_sentence():
+    game, people = people_game(FAMILIES["official"])
+    seat, _ = to_act(game, people)
+    other = people[(seat + 1) % 4]
+
+    response = post(signed_in(other), game, {"type": "draw", "seat": seat}, **HTMX)
+
+    assert response.status_code == 200
+    assert (
+        f"<strong>You cannot do that: seat {seat} is not yours.</strong> <code>not-your-seat</code>"
+        in response.content.decode()
+    )
+
+
 @pytest.mark.parametrize("raw", ["not json", '{"type": "fly", "seat": 0}', "[1, 2]"])
 def test_a_misshapen_command_is_refused_with_a_code(raw):
     game, people = people_game(FAMILIES["official"])

@@ -76,3 +76,14 @@ def test_a_game_still_playing_shows_no_rematch():
     game = make_game(players=2)
     ana = game.seats.order_by("number")[0].user
     assert 'id="rematch"' not in client_of(ana).get(f"/games/{game.pk}/").content.decode()
+
+
+def test_a_refused_offer_is_said_as_a_sentence_with_its_code():
+    game = make_game(players=2)
+    ana = game.seats.order_by("number")[0].user
+
+    refused = client_of(ana).post(f"/games/{game.pk}/rematch", {"answer": "offer"}, follow=True)
+
+    assert "<strong>The match is not over yet.</strong> <code>not-over</code>" in (
+        refused.content.decode()
+    )

@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from games import seat_facts
 from games.models import Game, Seat
+from tests.games.factories import make_game, play_to_end
 from tests.web.clients import signed_in
 from tests.web.tables import FAMILIES, people_game
 
@@ -56,3 +57,15 @@ def test_resigning_needs_a_signed_in_person():
 
     assert response.status_code == 302 and "/accounts/login/" in response.url
     assert seat_facts.facts_of(game.pk).forfeited == {}
+
+
+def test_resigning_a_finished_game_is_refused_in_a_sentence():
+    game = make_game(players=2)
+    play_to_end(game.pk)
+    person = game.seats.order_by("number")[0].user
+
+    response = signed_in(person).post(reverse("web:resign", args=[game.pk]), follow=True)
+
+    assert f"<strong>Game {game.pk} is over.</strong> <code>match-over</code>" in (
+        response.content.decode()
+    )

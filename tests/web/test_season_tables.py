@@ -107,6 +107,20 @@ def test_each_division_lists_its_entrants_in_rank_order_with_shared_places_and_z
     assert "How the tables are ordered" in html and "Head-to-head (H2H)" in html
 
 
+def test_the_zones_note_says_how_many_go_up_and_down_in_words(started):
+    """One goes up (not "the best 1 go up"); two go down."""
+    season, _, ben = started
+    premier, challenger = season.divisions.order_by("tier")
+
+    lower = text(division_html(tables(season, ben), 2))
+    assert "the best one goes up a division next season (as things stand)." in lower
+
+    premier.relegate = 2
+    premier.save(update_fields=["relegate"])
+    upper = text(division_html(tables(season, ben), 1))
+    assert "the last two go down a division (as things stand)." in upper
+
+
 def test_no_one_goes_up_or_down_before_a_result_and_a_tie_on_the_line_is_said(eager_tasks):
     """A season started before its first round's day: every table is level on nothing, and
     neither the season page nor a player's page calls anyone promoted or relegated. Once a

@@ -30,6 +30,10 @@ def test_it_shows_the_form(client):
         assert f'name="{field}"' in html
     assert 'type="date"' in html
     assert "csrfmiddlewaretoken" in html
+    # Why a birth date: the family by the name the site gives it everywhere else.
+    assert (
+        "NEWNO's Youngest Rule hands open choices to the youngest player, so a NEWNO game" in html
+    )
 
 
 def test_it_creates_a_person_with_a_profile_and_signs_them_in(client):

@@ -11,7 +11,8 @@ from django.utils import timezone
 
 from league.models import Club, Fixture, Season
 from tests.games.factories import make_user
-from tests.web.browser.clicks import scrolls_sideways
+from tests.league.factories import make_club, make_season
+from tests.web.browser.clicks import scrolls_sideways, too_wide
 from tests.web.browser.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -109,3 +110,50 @@ def test_an_admin_sets_up_a_club_and_starts_a_season_with_members_and_bots(open_
     assert "Running since" in member.locator(".season-status").inner_text()
     assert member.locator(".organiser").count() == 0
     assert not scrolls_sideways(member)
+
+
+def test_the_new_season_form_fits_a_phone(open_page):
+    """The divisions' rows (tier, name, promoted, relegated) fit 360 px: the page does not
+    scroll sideways, and every input of the rows is whole on the screen."""
+    club, admin, _ = make_club()
+    page = open_page(admin, f"/clubs/{club.slug}/seasons/new/", width=360, height=740)
+
+    assert not scrolls_sideways(page), too_wide(page)
+    inputs = page.locator(".division-rows input")
+    assert inputs.count() == 12
+    for index in range(inputs.count()):
+        box = inputs.nth(index).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360, index
+    page.locator(".division-rows").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "test_clubs-season-form-360.png"))
+
+
+def test_the_new_club_form_fits_a_phone(open_page):
+    """The club's "About" box is as wide as the form, not the 40 columns a textarea has by
+    default, which ran past a 360 px screen."""
+    page = open_page(make_user("ada"), "/clubs/new/", width=360, height=740)
+
+    assert not scrolls_sideways(page), too_wide(page)
+    box = page.get_by_label("About the club").bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 360
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_a_new_seasons_empty_division_says_so_where_it_is_read(open_page, width):
+    """ "No entrants in this division." spans the table's row: it starts at the row's left, as
+    text does, not at its right like the figures, where on a phone it sat past the table's
+    scrolling strip, out of sight."""
+    club, admin, _ = make_club()
+    season = make_season(club, admin)
+    page = open_page(admin, f"/seasons/{season.slug}/", width=width, height=740)
+
+    cell = page.locator("#division-1 td.empty")
+    assert cell.inner_text() == "No entrants in this division."
+    words = cell.evaluate(
+        """cell => { const range = document.createRange(); range.selectNodeContents(cell);
+        const r = range.getBoundingClientRect(); return [r.left, r.right]; }"""
+    )
+    strip = page.locator("#division-1 .table-scroll").bounding_box()
+    assert strip is not None
+    assert strip["x"] <= words[0] and words[1] <= strip["x"] + strip["width"]
+    assert words[0] - strip["x"] < 40  # at the row's start

@@ -182,3 +182,25 @@ def test_the_lobby_s_countdown_is_the_server_s_time_left_brought_by_its_refresh(
         polling=POLL_MS,
     )
     assert re.fullmatch(r"2 h 5\d min left", countdown.inner_text())
+
+
+def test_the_alert_buttons_are_the_sites_buttons_and_say_what_they_do(open_page):
+    """On a phone the two switches are the site's buttons (a blue outline, a thumb's height, as
+    the lobby's New game), not the browser's small grey ones, and their words are true of both:
+    a notification is seen, not heard."""
+    person = make_user("ana")
+    page = open_page(person, reverse("web:lobby"), width=360, height=740)
+    page.wait_for_selector("[data-alerts]:not([hidden])")
+
+    assert page.locator("[data-alerts-state]").inner_text() == (
+        "Turn these on to be told when a game starts waiting for you while this tab is in the "
+        "background."
+    )
+    site = page.locator(".page-head .button").first.evaluate(
+        "e => getComputedStyle(e).borderTopColor"
+    )
+    for toggle in ("notify", "sound"):
+        button = page.locator(f'[data-alert-toggle="{toggle}"]')
+        assert button.evaluate("e => getComputedStyle(e).borderTopColor") == site, toggle
+        assert button.bounding_box()["height"] >= 36, toggle
+    page.screenshot(path=str(ARTIFACTS / "turn-alerts-buttons-360.png"))
