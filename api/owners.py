@@ -92,7 +92,23 @@ class RegisteredOutput(BotOutput):
         return bot.secret if bot.kind == Bot.Kind.WEBHOOK else None
 
 
-class RegisterInput(serializers.Serializer[dict[str, Any]]):
+class OnlyItsFields(serializers.Serializer[dict[str, Any]]):
+    """A body of these fields and no other: a field the endpoint does not take (`name` in a
+    change, a misspelt `stratgy`) is 400 `invalid` naming it, where DRF would drop it and answer
+    200 having changed nothing the caller meant."""
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        given = self.initial_data if isinstance(self.initial_data, dict) else {}
+        unknown = sorted(str(key) for key in given if key not in self.fields)
+        if unknown:
+            takes = ", ".join(self.fields)
+            raise serializers.ValidationError(
+                {key: [f"Not a field of this body, which takes {takes}."] for key in unknown}
+            )
+        return attrs
+
+
+class RegisterInput(OnlyItsFields):
     name = serializers.CharField()
     kind = serializers.ChoiceField(choices=Bot.Kind.choices)
     strategy = serializers.CharField(
@@ -109,7 +125,7 @@ class RegisterInput(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class UpdateInput(serializers.Serializer[dict[str, Any]]):
+class UpdateInput(OnlyItsFields):
     strategy = serializers.CharField(required=False, allow_blank=True)
     url = serializers.CharField(required=False, allow_blank=True)
     secret = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)

@@ -294,6 +294,35 @@ def test_a_bad_update_gets_a_typed_error_and_changes_nothing(api, owner):
     assert Bot.objects.filter(pk=bot.pk).values().get() == before
 
 
+def test_a_field_a_change_does_not_take_is_refused_by_name_and_changes_nothing(api, owner):
+    # A rename looked like it worked: 200, and the bot kept its name.
+    bot = make_bot(owner)
+    before = Bot.objects.filter(pk=bot.pk).values().get()
+
+    rename = api.patch(f"/api/me/bots/{bot.pk}", {"name": "Renamed"}, format="json")
+    typo = api.patch(
+        f"/api/me/bots/{bot.pk}", {"strategy": "random", "stratgy": "greedy"}, format="json"
+    )
+
+    assert (rename.status_code, rename.json()["code"]) == (400, "invalid")
+    assert rename.json()["errors"] == {
+        "name": ["Not a field of this body, which takes strategy, url, secret."]
+    }
+    assert (typo.status_code, list(typo.json()["errors"])) == (400, ["stratgy"])
+    assert Bot.objects.filter(pk=bot.pk).values().get() == before
+
+
+def test_a_registration_with_a_field_it_does_not_take_is_refused(api, owner):
+    response = api.post(
+        "/api/me/bots",
+        {"name": "b", "kind": "builtin", "strategy": "greedy", "colour": "red"},
+        format="json",
+    )
+
+    assert (response.status_code, list(response.json()["errors"])) == (400, ["colour"])
+    assert not Bot.objects.filter(owner=owner).exists()
+
+
 def test_a_failed_bot_is_validated_again(api, owner, django_capture_on_commit_callbacks):
     bot = make_bot(owner, status=Bot.Status.FAILED, status_reason="validation match 1: timeout")
     with django_capture_on_commit_callbacks(execute=True):
