@@ -1,8 +1,8 @@
 """The site's header on a phone and on a desktop (docs/web.md, "The header").
 
-On a phone (360 x 740) the header is two short lines: the brand, then the bell, "Play" and
-"Menu"; the other links wait behind "Menu" and open over the page, each one that a person
-follows. On a desktop every link is in the header at once and there is no "Menu"."""
+On a phone (360 x 740) the header is one line: the brand, the bell, "Play" and "Menu"; the
+other links wait behind "Menu" and open over the page, each one that a person follows. On a
+desktop every link is in the header at once and there is no "Menu"."""
 
 from __future__ import annotations
 
@@ -34,9 +34,9 @@ def test_a_phone_keeps_the_links_behind_menu(open_page):
     assert shown_links(page) == ["Play"]
     menu = page.get_by_text("Menu", exact=True)
     assert menu.is_visible()
-    # Two lines: the brand, then the bell, Play and Menu (the four lines of links there were
-    # before put a game's status 150 px down the screen).
-    assert header_height(page) < 100, header_height(page)
+    # One line: the brand, the bell, Play and Menu (the four lines of links there were before
+    # put a game's status 150 px down the screen).
+    assert header_height(page) < 60, header_height(page)
     heading = page.get_by_role("heading", level=1)
     top_before = heading.bounding_box()["y"]
 
