@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import gc
 import os
+import resource
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -260,6 +262,45 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     28 s spent in collections). gc.freeze, as a forking server does before its workers."""
     gc.collect()
     gc.freeze()
+
+
+# UNO_CPU_PROFILE=<file>: each test's CPU (its own and its reaped children's, user + sys, from
+# its set-up's start to its teardown's end) and wall time, tab-separated, written at the
+# session's end; docs/performance.md, "The test suite". Children reaped later (chromium's at
+# the session's end) are charged to the test during which they end.
+_CPU_PROFILE: dict[str, tuple[float, float, float]] = {}
+_CPU_ROWS: list[tuple[str, float, float, float]] = []
+
+
+def _cpu_now() -> tuple[float, float, float]:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    reaped = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (
+        own.ru_utime + own.ru_stime,
+        reaped.ru_utime + reaped.ru_stime,
+        time.monotonic(),
+    )
+
+
+def pytest_runtest_logstart(nodeid: str, location: Any) -> None:
+    if os.environ.get("UNO_CPU_PROFILE"):
+        _CPU_PROFILE[nodeid] = _cpu_now()
+
+
+def pytest_runtest_logfinish(nodeid: str, location: Any) -> None:
+    start = _CPU_PROFILE.pop(nodeid, None)
+    if start is not None:
+        end = _cpu_now()
+        _CPU_ROWS.append((nodeid, end[0] - start[0], end[1] - start[1], end[2] - start[2]))
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    path = os.environ.get("UNO_CPU_PROFILE")
+    if path:
+        with open(path, "w") as out:
+            out.write("test\town_cpu_s\tchildren_cpu_s\twall_s\n")
+            for test, own, reaped, wall in _CPU_ROWS:
+                out.write(f"{test}\t{own:.3f}\t{reaped:.3f}\t{wall:.3f}\n")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

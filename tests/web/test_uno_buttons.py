@@ -92,9 +92,10 @@ def page(person, game: Game) -> str:
     )
 
 
-def basic_plus_down_to_one() -> tuple[Game, list]:
-    """Two people at basic-plus: ana plays down to one card without calling UNO."""
-    ana, ben = make_user("ana"), make_user("ben")
+def basic_plus_down_to_one(people: list | None = None) -> tuple[Game, list]:
+    """Two people at basic-plus (`people`, else new ana and ben): ana plays down to one card
+    without calling UNO."""
+    ana, ben = people or [make_user("ana"), make_user("ben")]
     deck = stacked([["red-3", "red-5"], ["blue-1", "green-9"]], flip="red-7", first=0)
     game = game_create(
         variant_spec={"rules": "basic-plus", "options": {"hand_size": 2}},

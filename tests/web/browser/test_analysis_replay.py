@@ -1,9 +1,12 @@
 """The replay page's analysis (web/analysis.py, templates/games/_analysis.html): waiting while
 queued, refreshed by its poll once the run is done, then the chart of each seat's chance to win
 the hand and a costly decision with the better option named, the luck and decisions split per
-hand and for the match; on a phone (360x740) and a desktop (1280x800)."""
+hand and for the match; on a phone (360x740), then in the same tab resized to a desktop
+(1280x800)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 from django.urls import reverse
@@ -32,14 +35,14 @@ def finished() -> Game:
     return game
 
 
-@pytest.mark.parametrize(("width", "height"), [(360, 740), (1280, 800)])
-def test_the_replay_shows_the_chance_chart_and_the_costly_moves(open_page, width, height):
+def test_the_replay_shows_the_chance_chart_and_the_costly_moves(open_page, live_server):
     game = finished()
     ana = game.seats.get(number=0).user
     row = GameAnalysis.objects.get(game=game)  # queued by the match's end
     assert row.status == GameAnalysis.Status.QUEUED
 
-    page = open_page(ana, reverse("web:replay", args=[game.pk]), width=width, height=height)
+    replay = reverse("web:replay", args=[game.pk])
+    page = open_page(ana, replay, width=360, height=740)
     section = page.locator("[data-analysis]")
     assert "waiting" in section.inner_text()
 
@@ -49,7 +52,32 @@ def test_the_replay_shows_the_chance_chart_and_the_costly_moves(open_page, width
     costly = max(found.decisions, key=lambda d: d.cost)
     assert costly.cost >= 5, "the seed's match has a costly decision"
 
-    # The poll brings the finished analysis in, for the hand being viewed.
+    # The poll brings the finished analysis in, for the hand being viewed; on a phone, then
+    # the same replay loaded again in the tab resized to a desktop.
+    page.locator("[data-chance-chart]").wait_for()
+    player = None
+    for width, height in [(360, 740), (1280, 800)]:
+        if width != 360:
+            page.set_viewport_size({"width": width, "height": height})
+            page.goto(live_server.url + replay)
+        the_analysis_reads_well(page, found, width)
+
+        # The player's page: their cost per decision in the family, by month.
+        if player is None:
+            path = reverse("web:player", args=[ana.username])
+            player = open_page(None, path, width=width, height=height)
+        else:
+            player.set_viewport_size({"width": width, "height": height})
+        panel = player.locator("[data-decision-costs]")
+        assert "points per decision over" in panel.inner_text()
+        assert panel.locator("tbody tr").count() == 1
+        panel.scroll_into_view_if_needed()
+        player.screenshot(path=str(ARTIFACTS / f"analysis-player-{width}.png"), full_page=True)
+
+
+def the_analysis_reads_well(page: Any, found: Any, width: int) -> None:
+    """The chart, the costly decisions and the accounts of the replay's hand, legible at the
+    page's width, and a costly move's link that steps the replay to it."""
     chart = page.locator("[data-chance-chart]")
     chart.wait_for()
     assert page.get_by_role("img", name="Each player's chance to win hand").count() == 1
@@ -67,15 +95,15 @@ def test_the_replay_shows_the_chance_chart_and_the_costly_moves(open_page, width
     # The chart's words read at 11 px or more, on a phone as on a desktop, inside the chart.
     for tick in page.locator(".analysis-chart__axis text").all():
         box = tick.bounding_box()
-        assert box["height"] >= 11, (tick.text_content(), box)
-        assert box["x"] >= chart.bounding_box()["x"] - 0.5, (tick.text_content(), box)
+        assert box["height"] >= 11, (width, tick.text_content(), box)
+        assert box["x"] >= chart.bounding_box()["x"] - 0.5, (width, tick.text_content(), box)
     # Each name of the legend on one line.
     names = page.locator(".analysis-legend__name").all()
     assert len(names) == 3 and all(name.inner_text() for name in names)
     for name in names:
         line = float(name.evaluate("(n) => parseFloat(getComputedStyle(n).lineHeight)"))
         box = name.bounding_box()
-        assert box["width"] > 20 and box["height"] < 1.5 * line, (name.inner_text(), box)
+        assert box["width"] > 20 and box["height"] < 1.5 * line, (width, name.inner_text(), box)
 
     # A costly move's link steps the replay to it.
     link = page.locator("[data-costly] li a").first
@@ -90,10 +118,3 @@ def test_the_replay_shows_the_chance_chart_and_the_costly_moves(open_page, width
     page.locator("[data-analysis]").screenshot(
         path=str(ARTIFACTS / f"analysis-section-{width}.png")
     )
-
-    # The player's page: their cost per decision in the family, by month.
-    player = open_page(None, reverse("web:player", args=[ana.username]), width=width, height=height)
-    panel = player.locator("[data-decision-costs]")
-    assert "points per decision over" in panel.inner_text()
-    assert panel.locator("tbody tr").count() == 1
-    panel.scroll_into_view_if_needed()

@@ -10,6 +10,7 @@ import pytest
 from tests.games.factories import make_user
 from tests.tournaments.factories import make_tournament
 from tests.web.browser.clicks import too_wide
+from tests.web.browser.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -38,28 +39,36 @@ def long_names():
     return person
 
 
-@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_long_names_stay_inside_the_screen(open_page, long_names, size):
+def test_long_names_stay_inside_the_screen(open_page, long_names):
+    """Each page opened on the phone, then its tab resized to the desktop and looked at again."""
     person = long_names
-    width = size["width"]
+    lobby = open_page(person, "/play/", **PHONE)
+    tournament = open_page(person, "/tournaments/long-t/", **PHONE)
+    player = open_page(None, f"/players/{LONG_USER}/", **PHONE)
+    for size in (PHONE, DESKTOP):
+        width = size["width"]
+        for page in (lobby, tournament, player):
+            page.set_viewport_size(size)
 
-    lobby = open_page(person, "/play/", **size)
-    assert lobby.get_by_role("link", name=LONG_TOURNAMENT).is_visible()
-    assert page_width(lobby) <= width, too_wide(lobby)
-    sign_out = lobby.get_by_role("button", name=f"Sign out {LONG_USER}")
-    if width < 768:  # on a phone "Sign out" is behind the header's "Menu"
-        assert not sign_out.is_visible()
-        lobby.get_by_text("Menu", exact=True).click()
-    assert sign_out.is_visible()
-    assert sign_out.inner_text().startswith("Sign out ")
-    assert in_view(lobby, sign_out), too_wide(lobby)
+        assert lobby.get_by_role("link", name=LONG_TOURNAMENT).is_visible()
+        assert page_width(lobby) <= width, too_wide(lobby)
+        sign_out = lobby.get_by_role("button", name=f"Sign out {LONG_USER}")
+        if width < 768:  # on a phone "Sign out" is behind the header's "Menu"
+            assert not sign_out.is_visible()
+            lobby.get_by_text("Menu", exact=True).click()
+        assert sign_out.is_visible()
+        assert sign_out.inner_text().startswith("Sign out ")
+        assert in_view(lobby, sign_out), too_wide(lobby)
 
-    tournament = open_page(person, "/tournaments/long-t/", **size)
-    heading = tournament.get_by_role("heading", level=1)
-    assert heading.inner_text().replace("\n", "") == LONG_TOURNAMENT
-    assert in_view(tournament, heading)
-    assert page_width(tournament) <= width, too_wide(tournament)
+        heading = tournament.get_by_role("heading", level=1)
+        assert heading.inner_text().replace("\n", "") == LONG_TOURNAMENT
+        assert in_view(tournament, heading)
+        assert page_width(tournament) <= width, too_wide(tournament)
 
-    player = open_page(None, f"/players/{LONG_USER}/", **size)
-    assert player.get_by_role("heading", level=1).inner_text().replace("\n", "") == LONG_USER
-    assert page_width(player) <= width, too_wide(player)
+        heading = player.get_by_role("heading", level=1)
+        assert heading.inner_text().replace("\n", "") == LONG_USER
+        assert page_width(player) <= width, too_wide(player)
+
+        ARTIFACTS.mkdir(exist_ok=True)
+        for name, page in (("lobby", lobby), ("tournament", tournament), ("player", player)):
+            page.screenshot(path=str(ARTIFACTS / f"long-names-{name}-{width}.png"), full_page=True)

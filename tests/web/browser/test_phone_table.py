@@ -119,45 +119,51 @@ def assert_on_screen(page: Any, *, top_card: bool = True) -> dict[str, Any]:
     return seen
 
 
-@pytest.mark.parametrize(("width", "height"), [(360, 740), (390, 844)])
-def test_the_phone_table_keeps_cards_and_moves_on_screen(open_page, width, height):
+def test_the_phone_table_keeps_cards_and_moves_on_screen(open_page, live_server):
+    """Two phones, a game of its own at each, in one tab resized before the game loads."""
     ana = make_user("ana")
-    game = a_game_against_bots(ana)
-    page = open_page(ana, reverse("web:play", args=[game]), width=width, height=height)
-    page.wait_for_selector(".status--mine")
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"phone-table-{width}x{height}-before.png"))
-
-    before = assert_on_screen(page)
-    assert before["scrollY"] == 0
-    for _ in range(3):
-        tap_a_move(page)
+    page = None
+    for width, height in [(360, 740), (390, 844)]:
+        path = reverse("web:play", args=[a_game_against_bots(ana)])
+        if page is None:
+            page = open_page(ana, path, width=width, height=height)
+        else:
+            page.set_viewport_size({"width": width, "height": height})
+            page.goto(live_server.url + path)
         page.wait_for_selector(".status--mine")
-        after = assert_on_screen(page)
-        assert after["scrollY"] == 0, "a move moved the page"
-    page.screenshot(path=str(ARTIFACTS / f"phone-table-{width}x{height}-after.png"))
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"phone-table-{width}x{height}-before.png"))
 
-    # Scrolled down to the seats, the hand stays pinned and a move keeps the page where it is.
-    # (Not to the very end: a board a line shorter would then pull the page up by that line.)
-    page.evaluate(
-        "window.scrollTo(0, Math.min(300, document.documentElement.scrollHeight"
-        " - window.innerHeight - 120))"
-    )
-    scrolled = page.evaluate("window.scrollY")
-    assert scrolled > 0
-    for _ in range(3):
-        tap_a_move(page)
-        page.wait_for_selector(".status--mine")
-        after = assert_on_screen(page, top_card=False)
-        assert after["scrollY"] == scrolled, "a move moved the page"
-    # The focus stays at the table (a card or a move of the hand's bar), never the page's top.
-    focused = page.evaluate("document.activeElement.closest('.dock') !== null")
-    assert focused
-    page.screenshot(path=str(ARTIFACTS / f"phone-table-{width}x{height}-scrolled.png"))
-    # The region a screen reader hears says what the move did, or, once the live poll has
-    # brought the bots' answers, what they did since and that it is your turn again.
-    announced = page.locator("#announce").inner_text()
-    assert announced.startswith("You ") or announced.endswith("Your turn."), announced
+        before = assert_on_screen(page)
+        assert before["scrollY"] == 0
+        for _ in range(3):
+            tap_a_move(page)
+            page.wait_for_selector(".status--mine")
+            after = assert_on_screen(page)
+            assert after["scrollY"] == 0, "a move moved the page"
+        page.screenshot(path=str(ARTIFACTS / f"phone-table-{width}x{height}-after.png"))
+
+        # Scrolled down to the seats, the hand stays pinned and a move keeps the page where it is.
+        # (Not to the very end: a board a line shorter would then pull the page up by that line.)
+        page.evaluate(
+            "window.scrollTo(0, Math.min(300, document.documentElement.scrollHeight"
+            " - window.innerHeight - 120))"
+        )
+        scrolled = page.evaluate("window.scrollY")
+        assert scrolled > 0
+        for _ in range(3):
+            tap_a_move(page)
+            page.wait_for_selector(".status--mine")
+            after = assert_on_screen(page, top_card=False)
+            assert after["scrollY"] == scrolled, "a move moved the page"
+        # The focus stays at the table (a card or a move of the hand's bar), never the page's top.
+        focused = page.evaluate("document.activeElement.closest('.dock') !== null")
+        assert focused
+        page.screenshot(path=str(ARTIFACTS / f"phone-table-{width}x{height}-scrolled.png"))
+        # The region a screen reader hears says what the move did, or, once the live poll has
+        # brought the bots' answers, what they did since and that it is your turn again.
+        announced = page.locator("#announce").inner_text()
+        assert announced.startswith("You ") or announced.endswith("Your turn."), announced
 
 
 def test_the_desktop_keeps_its_two_columns(open_page):

@@ -13,6 +13,7 @@ from django.utils import timezone
 from tests.games.factories import make_user
 from tests.league.factories import make_club, make_competition
 from tests.web.browser.clicks import scrolls_sideways, too_wide
+from tests.web.browser.conftest import ARTIFACTS
 from tests.web.league_pages import season_level_on_nothing
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -28,26 +29,36 @@ def club_and_season():
     return club, ada, day
 
 
-@pytest.mark.parametrize("size", SIZES, ids=["phone", "desktop"])
-def test_a_new_season_and_its_club_say_only_what_is_true(open_page, club_and_season, size):
+def test_a_new_season_and_its_club_say_only_what_is_true(open_page, club_and_season):
+    """Both pages opened on the phone, then their tabs resized to the desktop and read again."""
     club, ada, day = club_and_season
+    season = open_page(ada, "/seasons/autumn/", **SIZES[0])
+    page = open_page(ada, f"/clubs/{club.slug}/", **SIZES[0])
+    for size in SIZES:
+        season.set_viewport_size(size)
+        page.set_viewport_size(size)
 
-    season = open_page(ada, "/seasons/autumn/", **size)
-    assert season.locator(".standing .zone").count() == 0
-    assert season.locator(".standing--down, .standing--up").count() == 0
-    assert season.get_by_text("Nobody is marked until a result is in").count() == 2
-    settings = season.locator(".facts").inner_text()
-    assert f"First round opens\n{day:%a %-d %b %Y}" in settings.replace("\t", "\n")
-    assert season.get_by_text(f"opens {day:%a %-d %b}").first.is_visible()
-    assert not scrolls_sideways(season), too_wide(season)
+        assert season.locator(".standing .zone").count() == 0
+        assert season.locator(".standing--down, .standing--up").count() == 0
+        assert season.get_by_text("Nobody is marked until a result is in").count() == 2
+        settings = season.locator(".facts").inner_text()
+        assert f"First round opens\n{day:%a %-d %b %Y}" in settings.replace("\t", "\n")
+        assert season.get_by_text(f"opens {day:%a %-d %b}").first.is_visible()
+        assert not scrolls_sideways(season), too_wide(season)
 
-    page = open_page(ada, f"/clubs/{club.slug}/", **size)
-    members = page.locator("#members-title").locator("xpath=..")
-    assert members.get_by_text("The only admin: make another member an admin").is_visible()
-    assert members.get_by_role("button", name="Not an admin").count() == 0
-    assert members.get_by_role("button", name="Step down as admin").count() == 0
-    assert page.get_by_text(f"from {day:%-d %b %Y}").is_visible()
-    assert not scrolls_sideways(page), too_wide(page)
+        members = page.locator("#members-title").locator("xpath=..")
+        assert members.get_by_text("The only admin: make another member an admin").is_visible()
+        assert members.get_by_role("button", name="Not an admin").count() == 0
+        assert members.get_by_role("button", name="Step down as admin").count() == 0
+        assert page.get_by_text(f"from {day:%-d %b %Y}").is_visible()
+        assert not scrolls_sideways(page), too_wide(page)
+
+        ARTIFACTS.mkdir(exist_ok=True)
+        for name, shown in (("season", season), ("club", page)):
+            shown.screenshot(
+                path=str(ARTIFACTS / f"season-club-words-{name}-{size['width']}.png"),
+                full_page=True,
+            )
 
 
 def test_a_ladder_for_bots_invites_bots_only(open_page, settings):

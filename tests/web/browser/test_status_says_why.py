@@ -1,7 +1,9 @@
 """The status box says why the moves are what they are, in view with the hand: a precognitive
 lane flushed at the start of the turn (the form to fill it comes back), newno's stack with
 nothing to stack, a censor who may not approve a submission. Each situation is dealt from a
-stacked deck; on a 360x740 phone the words sit above the pinned dock, on screen."""
+stacked deck; on a 360x740 phone the words sit above the pinned dock, on screen, and on a
+1280x800 desktop in the page's flow, in view. A situation the test only looks at is seen at
+both sizes on one page, resized; one it plays through is dealt again for the second size."""
 
 from __future__ import annotations
 
@@ -46,50 +48,62 @@ PRECOG_HANDS = [
 ]
 
 
-@pytest.mark.parametrize(("width", "height"), SIZES)
-def test_a_flushed_lane_is_explained_by_the_hand(open_page, width, height):
+def test_a_flushed_lane_is_explained_by_the_hand(open_page, live_server):
     ana = make_user("ana")
-    game = game_create(
-        variant_spec={"precognitive": {"lane": 2, "sight": "sighted"}},
-        seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
-        deck=stacked(PRECOG_HANDS, "red-4", ["blue-1", "green-skip"], first=0),
-        dealer=1,
-    )
-    page = open_page(ana, reverse("web:play", args=[game.pk]), width=width, height=height)
-    old = version(page)
-    page.get_by_role("button", name="Play red 5").click()
-    wait_for_board_after(page, old)
-    lane_form = page.locator("form.precommit")
-    assert page.locator("[data-note]").count() == 0  # nothing flushed yet: no note
-    for slot, card in zip(lane_form.locator("select").all(), ["yellow-2", "yellow-6"], strict=True):
-        slot.select_option(card)
-    old = version(page)
-    lane_form.get_by_role("button", name="Fill the lane").click()
-    wait_for_board_after(page, old)
-    # The bot's turn, then ana's: her lane is flushed and the form to fill it is back.
-    page.wait_for_function("() => document.querySelector('[data-note]') !== null", polling=POLL_MS)
-    assert page.locator("form.precommit").count() == 1
-    hand = page.locator(".hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)")
-    assert {"yellow-2", "yellow-6", "green-skip"} <= set(hand)
+    page = None
+    for width, height in SIZES:
+        game = game_create(
+            variant_spec={"precognitive": {"lane": 2, "sight": "sighted"}},
+            seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
+            deck=stacked(PRECOG_HANDS, "red-4", ["blue-1", "green-skip"], first=0),
+            dealer=1,
+        )
+        path = reverse("web:play", args=[game.pk])
+        if page is None:
+            page = open_page(ana, path, width=width, height=height)
+        else:
+            page.set_viewport_size({"width": width, "height": height})
+            page.goto(live_server.url + path)
+        old = version(page)
+        page.get_by_role("button", name="Play red 5").click()
+        wait_for_board_after(page, old)
+        lane_form = page.locator("form.precommit")
+        assert page.locator("[data-note]").count() == 0  # nothing flushed yet: no note
+        for slot, card in zip(
+            lane_form.locator("select").all(), ["yellow-2", "yellow-6"], strict=True
+        ):
+            slot.select_option(card)
+        old = version(page)
+        lane_form.get_by_role("button", name="Fill the lane").click()
+        wait_for_board_after(page, old)
+        # The bot's turn, then ana's: her lane is flushed and the form to fill it is back.
+        page.wait_for_function(
+            "() => document.querySelector('[data-note]') !== null", polling=POLL_MS
+        )
+        assert page.locator("form.precommit").count() == 1
+        hand = page.locator(".hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)")
+        assert {"yellow-2", "yellow-6", "green-skip"} <= set(hand)
 
-    note = page.locator(".status [data-note]").inner_text()
-    assert note == (
-        "Your lane could not play: its front card, yellow 2, cannot go on red 5. So your "
-        "lane's 2 cards (yellow 2 and yellow 6) went back into your hand and you drew green "
-        "skip: that was your turn."
-    )
-    in_view_above_the_dock(page, ".status [data-note]")
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"status-lane-flushed-{width}.png"))
+        note = page.locator(".status [data-note]").inner_text()
+        assert note == (
+            "Your lane could not play: its front card, yellow 2, cannot go on red 5. So your "
+            "lane's 2 cards (yellow 2 and yellow 6) went back into your hand and you drew green "
+            "skip: that was your turn."
+        )
+        in_view_above_the_dock(page, ".status [data-note]")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"status-lane-flushed-{width}.png"))
 
-    # Filled again, the note is gone.
-    lane_form = page.locator("form.precommit")
-    for slot, card in zip(lane_form.locator("select").all(), ["green-1", "green-3"], strict=True):
-        slot.select_option(card)
-    old = version(page)
-    lane_form.get_by_role("button", name="Fill the lane").click()
-    wait_for_board_after(page, old)
-    assert page.locator("[data-note]").count() == 0
+        # Filled again, the note is gone.
+        lane_form = page.locator("form.precommit")
+        for slot, card in zip(
+            lane_form.locator("select").all(), ["green-1", "green-3"], strict=True
+        ):
+            slot.select_option(card)
+        old = version(page)
+        lane_form.get_by_role("button", name="Fill the lane").click()
+        wait_for_board_after(page, old)
+        assert page.locator("[data-note]").count() == 0
 
 
 # newno, two seats, ana (seat 0) can make no opening play on red 4; the bot's only card that can
@@ -101,8 +115,7 @@ NEWNO_HANDS = [
 ]
 
 
-@pytest.mark.parametrize(("width", "height"), SIZES)
-def test_newno_stack_prompt_says_what_the_seat_can_do(open_page, width, height):
+def test_newno_stack_prompt_says_what_the_seat_can_do(open_page):
     ana = make_user("ana")
     game = game_create(
         variant_spec={"rules": "newno"},
@@ -110,22 +123,24 @@ def test_newno_stack_prompt_says_what_the_seat_can_do(open_page, width, height):
         deck=stacked(NEWNO_HANDS, "red-4", first=0),
         dealer=1,
     )
-    page = open_page(ana, reverse("web:play", args=[game.pk]), width=width, height=height)
+    page = open_page(ana, reverse("web:play", args=[game.pk]), width=360, height=740)
     page.wait_for_function(
         "() => document.querySelector('.status__line').innerText.includes('Stack of 4')",
         polling=POLL_MS,
     )
-    status = page.locator(".status__line").inner_text()
-    assert status == (
-        "Stack of 4: you have no wild draw four to add, so you can only take the cards."
-    )
-    assert "may stack" not in status
-    moves = page.locator(".actions button").all_inner_texts()
-    assert "Accept: draw 4" in moves
-    assert not [move for move in moves if move.startswith("Play")]
-    in_view_above_the_dock(page, ".status__line")
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"status-newno-stack-{width}.png"))
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        status = page.locator(".status__line").inner_text()
+        assert status == (
+            "Stack of 4: you have no wild draw four to add, so you can only take the cards."
+        )
+        assert "may stack" not in status
+        moves = page.locator(".actions button").all_inner_texts()
+        assert "Accept: draw 4" in moves
+        assert not [move for move in moves if move.startswith("Play")]
+        in_view_above_the_dock(page, ".status__line")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"status-newno-stack-{width}.png"))
 
 
 # Censorship, three seats, ana deals (the censor); play starts at seat 1, whose cards are all
@@ -138,8 +153,7 @@ CENSOR_HANDS = [
 ]
 
 
-@pytest.mark.parametrize(("width", "height"), SIZES)
-def test_the_censor_is_told_why_approve_is_missing(open_page, width, height):
+def test_the_censor_is_told_why_approve_is_missing(open_page):
     ana = make_user("ana")
     game = game_create(
         variant_spec={"rules": "censorship"},
@@ -147,20 +161,25 @@ def test_the_censor_is_told_why_approve_is_missing(open_page, width, height):
         deck=stacked(CENSOR_HANDS, "blue-8", first=1),
         dealer=0,
     )
-    page = open_page(ana, reverse("web:play", args=[game.pk]), width=width, height=height)
+    page = open_page(ana, reverse("web:play", args=[game.pk]), width=360, height=740)
     page.wait_for_selector(".status--mine")
-    assert "You are the censor: rule on greedy's card" in page.locator(".status__line").inner_text()
-    submitted = page.locator(".pile__submission .card").get_attribute("data-card")
-    assert submitted in CENSOR_HANDS[1]
-    assert page.locator(".actions button", has_text="Approve").count() == 0
-    assert page.get_by_role("button", name="Play your blue 2 instead").count() == 1
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        assert (
+            "You are the censor: rule on greedy's card"
+            in page.locator(".status__line").inner_text()
+        )
+        submitted = page.locator(".pile__submission .card").get_attribute("data-card")
+        assert submitted in CENSOR_HANDS[1]
+        assert page.locator(".actions button", has_text="Approve").count() == 0
+        assert page.get_by_role("button", name="Play your blue 2 instead").count() == 1
 
-    note = page.locator(".status [data-note]").inner_text()
-    name = submitted.replace("-", " ")
-    assert note == (
-        f"greedy's {name} cannot be played on blue 8, so you cannot approve it: it can only "
-        "be replaced by one of your outlined cards."
-    )
-    in_view_above_the_dock(page, ".status [data-note]")
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"status-censor-cannot-approve-{width}.png"))
+        note = page.locator(".status [data-note]").inner_text()
+        name = submitted.replace("-", " ")
+        assert note == (
+            f"greedy's {name} cannot be played on blue 8, so you cannot approve it: it can only "
+            "be replaced by one of your outlined cards."
+        )
+        in_view_above_the_dock(page, ".status [data-note]")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"status-censor-cannot-approve-{width}.png"))

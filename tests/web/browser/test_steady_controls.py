@@ -1,10 +1,12 @@
 """The hand and the moves stay put from move to move: a move that turns the direction of play
 and leaves no card to use (the hint over the hand gone) moves neither the Draw button nor the
 hand, on a phone (the pinned dock) and on a desktop (the page's flow). Measured: bounding boxes
-against the viewport, before and after the move."""
+against the viewport, before and after the move. Each test deals a game of its own for each size
+and plays it in one tab, resized before the game's page loads."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -27,6 +29,32 @@ HANDS = [
 ]
 
 
+SIZES = [(360, 740), (1280, 800)]
+
+
+def a_game_at_each_size(
+    open_page: Any, live_server: Any, hands: list[list[str]]
+) -> Iterator[tuple[Any, int]]:
+    """(page, width) for each of SIZES: ana against a bot, her turn, in a game dealt from
+    `hands` for that size alone, loaded after the tab is resized."""
+    ana = make_user("ana")
+    page = None
+    for width, height in SIZES:
+        game = game_create(
+            variant_spec={"rules": "official"},
+            seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
+            deck=stacked(hands, "red-4", first=0),
+            dealer=1,
+        )
+        path = reverse("web:play", args=[game.pk])
+        if page is None:
+            page = open_page(ana, path, width=width, height=height)
+        else:
+            page.set_viewport_size({"width": width, "height": height})
+            page.goto(live_server.url + path)
+        yield page, width
+
+
 def boxes(page: Any) -> dict[str, Any]:
     return page.evaluate(
         """() => {
@@ -40,40 +68,32 @@ def boxes(page: Any) -> dict[str, Any]:
     )
 
 
-@pytest.mark.parametrize(("width", "height"), [(360, 740), (1280, 800)])
-def test_a_move_that_turns_play_and_ends_the_hint_moves_no_control(open_page, width, height):
-    ana = make_user("ana")
-    game = game_create(
-        variant_spec={"rules": "official"},
-        seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
-        deck=stacked(HANDS, "red-4", first=0),
-        dealer=1,
-    )
-    page = open_page(ana, reverse("web:play", args=[game.pk]), width=width, height=height)
-    page.wait_for_selector(".status--mine")
-    before = boxes(page)
-    assert "clockwise" in before["direction"] and "counter" not in before["direction"]
-    assert "outlined" in before["hint"]
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"steady-controls-{width}-before.png"))
+def test_a_move_that_turns_play_and_ends_the_hint_moves_no_control(open_page, live_server):
+    for page, width in a_game_at_each_size(open_page, live_server, HANDS):
+        page.wait_for_selector(".status--mine")
+        before = boxes(page)
+        assert "clockwise" in before["direction"] and "counter" not in before["direction"]
+        assert "outlined" in before["hint"]
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"steady-controls-{width}-before.png"))
 
-    old = version(page)
-    page.get_by_role("button", name="Play red reverse").click()
-    wait_for_board_after(page, old)
-    page.wait_for_selector(".status--mine")
-    after = boxes(page)
-    page.screenshot(path=str(ARTIFACTS / f"steady-controls-{width}-after.png"))
+        old = version(page)
+        page.get_by_role("button", name="Play red reverse").click()
+        wait_for_board_after(page, old)
+        page.wait_for_selector(".status--mine")
+        after = boxes(page)
+        page.screenshot(path=str(ARTIFACTS / f"steady-controls-{width}-after.png"))
 
-    assert "counter-clockwise" in after["direction"]
-    assert "no card can be played" in page.locator(".status__line").inner_text()
-    assert page.locator(".hand__card--live").count() == 0
-    assert after["scrollY"] == before["scrollY"]
-    # The Draw button and the hand (the strip, and the title over it) where they were.
-    assert after["draw"] == before["draw"], (before, after)
-    assert after["hand"] == before["hand"], (before, after)
-    assert after["head"] == before["head"], (before, after)
-    # The pile keeps its size: "counter-clockwise" fits where "clockwise" did.
-    assert after["pile"][2:] == before["pile"][2:], (before, after)
+        assert "counter-clockwise" in after["direction"]
+        assert "no card can be played" in page.locator(".status__line").inner_text()
+        assert page.locator(".hand__card--live").count() == 0
+        assert after["scrollY"] == before["scrollY"]
+        # The Draw button and the hand (the strip, and the title over it) where they were.
+        assert after["draw"] == before["draw"], (before, after)
+        assert after["hand"] == before["hand"], (before, after)
+        assert after["head"] == before["head"], (before, after)
+        # The pile keeps its size: "counter-clockwise" fits where "clockwise" did.
+        assert after["pile"][2:] == before["pile"][2:], (before, after)
 
 
 # Two moves of ana's, each a skip that gives her the turn again (a table of two): red skip on
@@ -85,43 +105,35 @@ COLOUR_HANDS = [
 ]
 
 
-@pytest.mark.parametrize(("width", "height"), [(360, 740), (1280, 800)])
 def test_a_move_that_changes_the_colour_moves_neither_the_pile_nor_the_seats(
-    open_page, width, height
+    open_page, live_server
 ):
-    ana = make_user("ana")
-    game = game_create(
-        variant_spec={"rules": "official"},
-        seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
-        deck=stacked(COLOUR_HANDS, "red-4", first=0),
-        dealer=1,
-    )
-    page = open_page(ana, reverse("web:play", args=[game.pk]), width=width, height=height)
-    page.wait_for_selector(".status--mine")
-    old = version(page)
-    page.get_by_role("button", name="Play red skip").click()
-    wait_for_board_after(page, old)
-    page.wait_for_selector(".status--mine")
-    before = {**boxes(page), **pile_and_seats(page)}
-    assert "red" in page.locator(".pile").inner_text()
+    for page, width in a_game_at_each_size(open_page, live_server, COLOUR_HANDS):
+        page.wait_for_selector(".status--mine")
+        old = version(page)
+        page.get_by_role("button", name="Play red skip").click()
+        wait_for_board_after(page, old)
+        page.wait_for_selector(".status--mine")
+        before = {**boxes(page), **pile_and_seats(page)}
+        assert "red" in page.locator(".pile").inner_text()
 
-    old = version(page)
-    page.get_by_role("button", name="Play yellow skip").click()
-    wait_for_board_after(page, old)
-    page.wait_for_selector(".status--mine")
-    after = {**boxes(page), **pile_and_seats(page)}
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"steady-colour-{width}-after.png"))
+        old = version(page)
+        page.get_by_role("button", name="Play yellow skip").click()
+        wait_for_board_after(page, old)
+        page.wait_for_selector(".status--mine")
+        after = {**boxes(page), **pile_and_seats(page)}
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"steady-colour-{width}-after.png"))
 
-    assert "yellow" in page.locator(".pile").inner_text()
-    assert after["scrollY"] == before["scrollY"]
-    # The status line above may take another line ("no card can be played, draw one"): the
-    # pile keeps its size, and the seats stay just under it.
-    assert after["pile"][2:] == before["pile"][2:], (before, after)
-    gap = [seen["seats"][1] - seen["pile"][1] - seen["pile"][3] for seen in (before, after)]
-    assert abs(gap[0] - gap[1]) <= 1, (before, after)  # each box rounded on its own
-    for key in ("draw", "hand", "head"):
-        assert after[key] == before[key], (key, before, after)
+        assert "yellow" in page.locator(".pile").inner_text()
+        assert after["scrollY"] == before["scrollY"]
+        # The status line above may take another line ("no card can be played, draw one"): the
+        # pile keeps its size, and the seats stay just under it.
+        assert after["pile"][2:] == before["pile"][2:], (before, after)
+        gap = [seen["seats"][1] - seen["pile"][1] - seen["pile"][3] for seen in (before, after)]
+        assert abs(gap[0] - gap[1]) <= 1, (before, after)  # each box rounded on its own
+        for key in ("draw", "hand", "head"):
+            assert after[key] == before[key], (key, before, after)
 
 
 def pile_and_seats(page: Any) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from tests.games.factories import make_user
 from tests.league.factories import make_bot
 from tests.tournaments.factories import make_tournament
 from tests.web.browser.clicks import scrolls_sideways, too_wide
+from tests.web.browser.conftest import ARTIFACTS
 from tournaments.models import Entry, TournamentGame
 from tournaments.services import tournament_enter, tournament_start
 
@@ -57,8 +58,8 @@ def test_an_arena_entrant_pauses_and_resumes_on_a_phone(open_page):
     assert game.get_by_role("heading", name="Leaderboard").is_visible()
 
 
-@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_a_knockouts_page_the_list_and_the_form_fit(open_page, size):
+def test_a_knockouts_page_the_list_and_the_form_fit(open_page):
+    """The three pages opened on a phone, then their tabs resized to a desktop."""
     ana = make_user("ana")
     cup = make_tournament(
         ana, name="Rated Knockout Cup", slug="rated-ko", format="knockout", table_size=2
@@ -68,13 +69,21 @@ def test_a_knockouts_page_the_list_and_the_form_fit(open_page, size):
         tournament_enter(cup, actor=ana, bot=make_bot(strategy="greedy"))
     tournament_start(cup, actor=ana)
 
-    page = open_page(ana, "/tournaments/rated-ko/", **size)
-    assert "seeded by rating" in page.locator("main").inner_text()
-    assert page.get_by_role("button", name="Withdraw yourself").is_visible()
-    assert not scrolls_sideways(page), too_wide(page)
-    listing = open_page(ana, "/tournaments/", **size)
-    assert listing.get_by_role("link", name="Rated Knockout Cup").is_visible()
-    assert not scrolls_sideways(listing), too_wide(listing)
-    form = open_page(ana, "/tournaments/new/", **size)
-    assert form.get_by_label("Knockout seeding").is_visible()
-    assert not scrolls_sideways(form), too_wide(form)
+    page = open_page(ana, "/tournaments/rated-ko/", **PHONE)
+    listing = open_page(ana, "/tournaments/", **PHONE)
+    form = open_page(ana, "/tournaments/new/", **PHONE)
+    for size in (PHONE, DESKTOP):
+        for tab in (page, listing, form):
+            tab.set_viewport_size(size)
+        assert "seeded by rating" in page.locator("main").inner_text()
+        assert page.get_by_role("button", name="Withdraw yourself").is_visible()
+        assert not scrolls_sideways(page), too_wide(page)
+        assert listing.get_by_role("link", name="Rated Knockout Cup").is_visible()
+        assert not scrolls_sideways(listing), too_wide(listing)
+        assert form.get_by_label("Knockout seeding").is_visible()
+        assert not scrolls_sideways(form), too_wide(form)
+        ARTIFACTS.mkdir(exist_ok=True)
+        for name, tab in (("cup", page), ("list", listing), ("form", form)):
+            tab.screenshot(
+                path=str(ARTIFACTS / f"knockout-{name}-{size['width']}.png"), full_page=True
+            )
