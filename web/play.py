@@ -40,7 +40,7 @@ from tournaments.models import TournamentGame
 from web import board, chat, controls, notices, rematch, story
 from web.lockout import too_many
 from web.names import Names, seat_names
-from web.refusals import refusal
+from web.refusals import NAMES_A_SEAT, refusal
 from web.sentences import sentence
 
 
@@ -147,7 +147,7 @@ def command(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             return _partial(request, game_id, seat, error)
         if isinstance(error, Forbidden):
             return refused(request, error, 403, game_id)
-        messages.error(request, refusal(error, _names(game_id)), extra_tags=error.code)
+        messages.error(request, refusal(error, _names(game_id, error)), extra_tags=error.code)
         if "card" in request.POST:
             # A refused lane: the page shows the person's choices again, to correct one.
             request.session[_KEPT_LANE.format(game_id)] = request.POST.getlist("card")
@@ -207,9 +207,15 @@ def _partial(
     return render(request, "games/_game.html", context)
 
 
-def _names(game_id: int) -> list[str]:
-    """The table's seat names (for a refusal that names a seat): one read of the game."""
-    return seat_names(lobby.seat_listing(repository.game(game_id, names=True)))
+def _names(game_id: int, error: GameError) -> list[str]:
+    """The table's seat names for a refusal that names a seat other than the person's (one read
+    of the game); none for the others, or when there is no such game."""
+    if error.code not in NAMES_A_SEAT:
+        return []
+    try:
+        return seat_names(lobby.seat_listing(repository.game(game_id, names=True)))
+    except GameNotFound:
+        return []
 
 
 def _announce(context: dict[str, Any], since: str | None) -> None:

@@ -75,6 +75,10 @@ _TO_YOU: list[tuple[str, re.Pattern[str], Say]] = [
 ]
 
 
+# The refusals that name a seat other than the person's: said with the table's names.
+NAMES_A_SEAT = frozenset({"not-catchable", "not-your-seat"})
+
+
 def refusal(error: GameError, names: Sequence[str] = ()) -> str:
     """The sentence the play page shows for `error` (its code is shown after it), with `names`
     the table's seat names (web/names.py seat_names) for the seats a message names."""
