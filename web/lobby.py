@@ -30,6 +30,7 @@ from games.visibility import game_view
 from league.models import Fixture
 from tournaments.services import upcoming
 from web.accounts import SignedInRequest
+from web.names import seat_names
 from web.tables import lobby_context
 
 TABS = {"playing": "Playing", "my-turn": "My turn", "finished": "Finished"}
@@ -38,6 +39,9 @@ TABS = {"playing": "Playing", "my-turn": "My turn", "finished": "Finished"}
 @dataclass(frozen=True, slots=True)
 class SeatLine:
     info: SeatInfo
+    # The seat's name as the play page gives it (web/names.py): "greedy (seat 1)" where a name
+    # is held twice.
+    name: str
     score: int | None
     mine: bool
     to_act: bool
@@ -166,9 +170,11 @@ def lobby_games(rows: Sequence[GameRow], person: Person) -> list[LobbyGame]:
         standing = scores[game.pk]
         finished = game.status == Game.Status.MATCH_OVER
         to_act = set(game.to_act or []) if not finished else set()
+        names = seat_names(row.seats)
         seats = [
             SeatLine(
                 info=info,
+                name=names[info.seat] if info.seat < len(names) else info.name,
                 score=standing.scores[info.seat] if info.seat < len(standing.scores) else None,
                 mine=info.seat in row.my_seats,
                 to_act=info.seat in to_act,
@@ -183,7 +189,7 @@ def lobby_games(rows: Sequence[GameRow], person: Person) -> list[LobbyGame]:
                 details=variant_details(game.variant),
                 my_turn=row.my_turn,
                 finished=finished,
-                waiting_for=[line.info.name for line in seats if line.to_act and not line.mine],
+                waiting_for=[line.name for line in seats if line.to_act and not line.mine],
                 deadline=row.deadline,
                 time_left=time_left(row.deadline, now) if row.deadline else "",
                 seats=seats,

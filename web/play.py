@@ -12,7 +12,6 @@ its seats once. The story reads only the tail of the log it tells (`STORY_LINES`
 from __future__ import annotations
 
 import datetime
-import re
 import secrets
 from typing import Any
 
@@ -39,9 +38,9 @@ from games.repository import Loaded, repository
 from games.visibility import events_since
 from tournaments.models import TournamentGame
 from web import board, chat, controls, notices, rematch, story
-from web.cards import card_name
 from web.lockout import too_many
 from web.names import Names, seat_names
+from web.refusals import NAMES_A_SEAT, refusal
 from web.sentences import sentence
 
 
@@ -148,7 +147,7 @@ def command(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             return _partial(request, game_id, seat, error)
         if isinstance(error, Forbidden):
             return refused(request, error, 403, game_id)
-        messages.error(request, _refusal(error), extra_tags=error.code)
+        messages.error(request, refusal(error, _names(game_id, error)), extra_tags=error.code)
         if "card" in request.POST:
             # A refused lane: the page shows the person's choices again, to correct one.
             request.session[_KEPT_LANE.format(game_id)] = request.POST.getlist("card")
@@ -188,23 +187,6 @@ def _run(request: HttpRequest, game_id: int) -> CommandResult:
     )
 
 
-_CARD_CODE = re.compile(
-    r"\b(?:red|yellow|green|blue)-(?:[0-9]|skip|reverse|draw2)\b|\bwild(?:-draw4)?\b"
-)
-
-
-def _refusal(error: GameError) -> str:
-    if isinstance(error, Conflict):
-        return "The game moved on before your move arrived: here is the board as it is now."
-    if isinstance(error, Forbidden):
-        return f"You cannot do that: {error.message.rstrip('.')}."
-    message = error.message
-    if error.code == "card-not-in-hand":
-        # The cards in the words the page uses for them: "red 7", not "red-7".
-        message = _CARD_CODE.sub(lambda code: card_name(code[0]), message)
-    return f"That move was refused: {message.rstrip('.')}."
-
-
 def _partial(
     request: HttpRequest,
     game_id: int,
@@ -218,11 +200,22 @@ def _partial(
         # A form naming a seat the person does not hold: show their own board instead.
         context = board_context(request, game_id, None)
     if error is not None:
-        context["error"] = {"code": error.code, "message": _refusal(error)}
+        context["error"] = {"code": error.code, "message": refusal(error, context["names"])}
         if "card" in request.POST:
             _keep_lane(context, request.POST.getlist("card"))
     _announce(context, request.POST.get("expected_version"))
     return render(request, "games/_game.html", context)
+
+
+def _names(game_id: int, error: GameError) -> list[str]:
+    """The table's seat names for a refusal that names a seat other than the person's (one read
+    of the game); none for the others, or when there is no such game."""
+    if error.code not in NAMES_A_SEAT:
+        return []
+    try:
+        return seat_names(lobby.seat_listing(repository.game(game_id, names=True)))
+    except GameNotFound:
+        return []
 
 
 def _announce(context: dict[str, Any], since: str | None) -> None:
@@ -318,6 +311,8 @@ def board_context(
         # The seat to name in links and forms: only needed when the person holds several.
         "seat_param": viewer if len(my_seats) > 1 else None,
         "story": lines,
+        # The seats' names at the table ("greedy (seat 1)" where names repeat).
+        "names": names,
         "last_hand": board.hand_result(shown, names, viewer),
         "deadline": detail["deadline"],
         # A practice deal (a seed its creator chose): every seat is told, it counts for no record.

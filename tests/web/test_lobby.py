@@ -191,3 +191,15 @@ def test_a_stale_summary_gives_way_to_the_game_itself(client, ada, against_bots)
     (card,) = cards(client.get("/play/").content.decode())
 
     assert scores_in(card) == game_view(game_id=game.pk, viewer=ada)["scores"]
+
+
+def test_bots_of_one_name_are_told_apart_as_on_the_play_page(client, ada, start):
+    game = start(ada, [{"user": "me"}, {"bot": "greedy"}, {"bot": "greedy"}, {"bot": "greedy"}])
+    assert game.to_act == [0]
+
+    (card,) = cards(client.get("/play/").content.decode())
+
+    # As the play page names them (web/names.py): each greedy with its seat.
+    for number in (1, 2, 3):
+        assert f'greedy (seat {number}) <span class="muted">bot</span>' in card
+    assert card.count("greedy") == 3

@@ -72,6 +72,32 @@ def test_an_illegal_command_shows_the_engines_reason_and_changes_nothing():
     assert b"card-not-in-hand" in response.content
     assert b'role="alert"' in response.content
     assert Game.objects.get(pk=game.pk).version == game.version
+    # Said to the person, the card in the page's words, the engine's code after it.
+    name = missing.replace("-", " ")
+    assert f"<strong>You hold no {name}.</strong> <code>card-not-in-hand</code>" in (
+        response.content.decode()
+    )
+    assert f"seat {seat}" not in response.content.decode().split('role="alert"')[1][:200]
+
+
+def test_a_move_from_a_page_the_game_moved_past_says_it_is_not_your_turn():
+    game, people = people_game(FAMILIES["official"])
+    seat, person = to_act(game, people)
+    client = signed_in(person)
+    assert post(client, game, {"type": "draw", "seat": seat}).status_code == 302
+    game.refresh_from_db()
+    if seat in game.to_act:  # the drawn card can be played: pass, and the turn moves on
+        post(client, game, {"type": "pass", "seat": seat}, command_id="c2")
+        game.refresh_from_db()
+    assert seat not in game.to_act
+
+    # A form of the page that showed the next turn as the person's, the version current.
+    response = post(client, game, {"type": "draw", "seat": seat}, command_id="c3", **HTMX)
+
+    assert (
+        "<strong>It is not your turn.</strong> <code>not-your-turn</code>"
+        in response.content.decode()
+    )
 
 
 def test_a_forged_command_for_another_seat_is_refused():
@@ -94,9 +120,10 @@ def test_a_forged_command_by_htmx_is_refused_in_the_board_as_a_sentence():
     response = post(signed_in(other), game, {"type": "draw", "seat": seat}, **HTMX)
 
     assert response.status_code == 200
+    # The seat by its name at the table, not by its number.
     assert (
-        f"<strong>You cannot do that: seat {seat} is not yours.</strong> <code>not-your-seat</code>"
-        in response.content.decode()
+        f"<strong>You cannot move for {people[seat].username}: that seat is not yours.</strong>"
+        " <code>not-your-seat</code>" in response.content.decode()
     )
 
 

@@ -194,7 +194,9 @@ def open_page(
     """`open_page(person, path)`: a page in a context of its own, emptied, signed in as
     `person` (None: not signed in), at `path` on the live server (`javascript=False`: with
     scripts off; `own_context=True`: a new context, for a test that changes the context
-    itself). Console errors and failed requests fail the test at its end."""
+    itself; `touch=True`: a new context of a phone's touch screen, no mouse, so that CSS's
+    `(hover: none)` and `(pointer: coarse)` hold). Console errors and failed requests fail the
+    test at its end."""
     lent: list[Lent] = []
     own: list[Any] = []
     pages: list[Any] = []
@@ -214,10 +216,14 @@ def open_page(
         height: int = 900,
         javascript: bool = True,
         own_context: bool = False,
+        touch: bool = False,
     ) -> Any:
-        if own_context:
+        if own_context or touch:
             context = chromium.new_context(
-                viewport={"width": width, "height": height}, java_script_enabled=javascript
+                viewport={"width": width, "height": height},
+                java_script_enabled=javascript,
+                has_touch=touch,
+                is_mobile=touch,
             )
             context.add_init_script(CSP_LISTENER)
             context.expose_binding("__axeReport", axe_report)

@@ -1,8 +1,9 @@
 """The hand and the moves stay put from move to move: a move that turns the direction of play
 and leaves no card to use (the hint over the hand gone) moves neither the Draw button nor the
-hand, on a phone (the pinned dock) and on a desktop (the page's flow). Measured: bounding boxes
-against the viewport, before and after the move. Each test deals a game of its own for each size
-and plays it in one tab, resized before the game's page loads."""
+hand, on a phone (the pinned dock) and on a desktop (the page's flow); nor does a bot's turn
+between two of the person's. Measured: bounding boxes against the viewport, before and after
+the move. Each test deals a game of its own for each size and plays it in one tab, resized
+before the game's page loads."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from bots import turns
+from games import tasks
 from games.creation import SeatSpec, game_create
 from tests.engine.decks import stacked
 from tests.games.factories import make_user
@@ -144,3 +147,67 @@ def pile_and_seats(page: Any) -> dict[str, Any]:
           return {pile: box('.pile'), seats: box('.seats')};
         }"""
     )
+
+
+# Official, two seats, ana first on red 4: she plays red 5, and the turn is the greedy bot's,
+# which holds red (its move waits for the test: the task that plays it is held back). Then the
+# bot plays and the turn is ana's again.
+BOT_TURN_HANDS = [
+    ["red-5", "blue-3", "green-5", "yellow-7", "green-1", "blue-6", "yellow-9"],
+    ["red-2", "green-3", "blue-4", "yellow-4", "blue-5", "green-6", "yellow-6"],
+]
+
+
+def hand_and_moves(page: Any) -> dict[str, Any]:
+    return page.evaluate(
+        """() => {
+          const box = sel => { const el = document.querySelector(sel);
+            if (!el) return null;
+            const r = el.getBoundingClientRect();
+            return [r.x, r.y, r.width, r.height].map(Math.round); };
+          return {hand: box('.hand'), head: box('.hand-head'), actions: box('.actions'),
+                  status: box('.status'), scrollY: window.scrollY};
+        }"""
+    )
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 740), (1280, 800)])
+def test_the_hand_and_the_moves_stay_put_through_a_bots_turn(open_page, monkeypatch, width, height):
+    # The bot's turn is played when the test says (bots/turns.py), not by the command's task.
+    monkeypatch.setattr(tasks.advance_game, "delay", lambda *args, **kwargs: None)
+    ana = make_user("ana")
+    game = game_create(
+        variant_spec={"rules": "official"},
+        seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
+        deck=stacked(BOT_TURN_HANDS, "red-4", first=0),
+        dealer=1,
+    )
+    page = open_page(ana, reverse("web:play", args=[game.pk]), width=width, height=height)
+    page.wait_for_selector(".status--mine")
+    mine = hand_and_moves(page)
+    assert "Turn ends" in page.locator(".status").inner_text()
+
+    old = version(page)
+    page.get_by_role("button", name="Play red 5").click()
+    wait_for_board_after(page, old)
+    assert page.locator(".status--mine").count() == 0
+    theirs = hand_and_moves(page)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"steady-bots-turn-{width}.png"))
+
+    old = version(page)
+    turns.advance_game(game_id=game.pk)
+    wait_for_board_after(page, old)  # the board's poll brings the bot's move
+    page.wait_for_selector(".status--mine")
+    again = hand_and_moves(page)
+    page.screenshot(path=str(ARTIFACTS / f"steady-bots-turn-{width}-after.png"))
+
+    for seen in (theirs, again):
+        assert seen["scrollY"] == mine["scrollY"]
+        # The hand (its title and its strip) where it was, and the status box its size. On a
+        # desktop the moves' row keeps its place and height, empty for the bot's turn; on a
+        # phone the hand is pinned to the bottom, and the row over it takes no room while empty.
+        assert seen["hand"][:2] == mine["hand"][:2], (mine, seen)
+        keys = ("status", "head", "actions") if width > 1000 else ("status", "head")
+        for key in keys:
+            assert seen[key] == mine[key], (key, mine, seen)
