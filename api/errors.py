@@ -8,6 +8,7 @@ bots/registry.py's, clocks/deadlines.py's and league/errors.py's). Views let the
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
@@ -80,6 +81,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     return response
 
 
+# An Authorization header's scheme, as echoed in a refusal: a word of letters (RFC 9110's token
+# is wider; a key is not a scheme, and is never echoed).
+_SCHEME = re.compile(rb"[A-Za-z]{1,20}")
 # The words for each way in an endpoint may take, by its authentication's scheme.
 SCHEMES = {"Token": "`Authorization: Token <key>`", "Bot": "`Authorization: Bot <token>`"}
 
@@ -90,13 +94,20 @@ def other_scheme(
     """`exc`; when the request did send an Authorization header, but in a scheme this endpoint
     does not take (a personal token on the pull bots' API, a bot's token on the owners'), with
     a message that names the schemes it takes, the code unchanged: "credentials were not
-    provided" would send the caller looking for a missing header. The scheme is echoed, never
-    the key, and at most 20 characters of it."""
+    provided" would send the caller looking for a missing header. The scheme is echoed only
+    when the header has one (a word of letters before a space), never the key: a header that
+    is a bare key is said to have no scheme."""
     request = context.get("request")
     header = authentication.get_authorization_header(request) if request is not None else b""
-    scheme = header.split(b" ", 1)[0].decode(errors="replace")[:20]
-    if not scheme:
+    if not header:
         return exc
+    word, space, _ = header.partition(b" ")
+    named = bool(space) and _SCHEME.fullmatch(word) is not None
+    sent = (
+        f"an `Authorization: {word.decode()}` header"
+        if named
+        else "an `Authorization` header without a scheme"
+    )
     taken = []
     for way in getattr(request, "authenticators", ()) or ():
         if isinstance(way, authentication.SessionAuthentication):
@@ -108,8 +119,7 @@ def other_scheme(
     # The same exception, whose status and WWW-Authenticate DRF's view has set (401 with the
     # header, else 403), with the message that says what was wrong.
     exc.detail = exceptions.ErrorDetail(
-        f"this endpoint takes {' or '.join(taken)}; "
-        f"an `Authorization: {scheme}` header opens none of it",
+        f"this endpoint takes {' or '.join(taken)}; {sent} opens none of it",
         code=exceptions.NotAuthenticated.default_code,
     )
     return exc

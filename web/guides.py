@@ -100,13 +100,24 @@ def starters_dir() -> Path:
     return Path(settings.BASE_DIR) / "starters"
 
 
+# The kits' files the site serves: their sources and READMEs (no dotfile, no editor's leftover).
+STARTER_FILES = re.compile(r"[\w-]+\.(?:md|py|mjs|js|json|txt)")
+
+
 def starter_kits() -> dict[str, list[str]]:
     """The starter kits (starters/<kit>/) and their files, which the site serves as they are:
-    a bot author who reads the guide on the site, in any language, gets the kit from there."""
+    a bot author who reads the guide on the site, in any language, gets the kit from there.
+    None where the folder is missing (an image built without it)."""
+    if not starters_dir().is_dir():
+        return {}
     return {
-        kit.name: sorted(path.name for path in kit.iterdir() if path.is_file())
+        kit.name: sorted(
+            path.name
+            for path in kit.iterdir()
+            if path.is_file() and STARTER_FILES.fullmatch(path.name)
+        )
         for kit in sorted(starters_dir().iterdir())
-        if kit.is_dir()
+        if kit.is_dir() and not kit.name.startswith(".")
     }
 
 
@@ -354,8 +365,8 @@ def starter(request: HttpRequest, kit: str, name: str) -> HttpResponse:
     """A file of a starter kit (starters/<kit>/), as the file is: plain text."""
     if name not in starter_kits().get(kit, []):
         raise Http404("No such starter file.")
-    text = (starters_dir() / kit / name).read_text(encoding="utf-8")
-    return HttpResponse(text, content_type="text/plain; charset=utf-8")
+    body = (starters_dir() / kit / name).read_bytes()  # as it is: the kits are UTF-8 text
+    return HttpResponse(body, content_type="text/plain; charset=utf-8")
 
 
 def doc_redirect(request: HttpRequest, slug: str) -> HttpResponse:

@@ -59,10 +59,17 @@ COMMAND_ID_LENGTH = 64
 
 
 def refused(
-    request: HttpRequest, error: GameError, status: int, game_id: int | None = None
+    request: HttpRequest,
+    error: GameError,
+    status: int,
+    game_id: int | None = None,
+    *,
+    message: str | None = None,
 ) -> HttpResponse:
-    """A page that says why the game (or this view of it) is not shown."""
-    context = {"code": error.code, "message": error.message, "status": status, "game": game_id}
+    """A page that says why the game (or this view of it) is not shown, or why a move was
+    refused (`message`: the sentence for the person, web/refusals.py)."""
+    message = (error.message if message is None else message).rstrip(".")
+    context = {"code": error.code, "message": message, "status": status, "game": game_id}
     return render(request, "games/refused.html", context, status=status)
 
 
@@ -146,7 +153,8 @@ def command(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         if request.htmx:
             return _partial(request, game_id, seat, error)
         if isinstance(error, Forbidden):
-            return refused(request, error, 403, game_id)
+            said = refusal(error, _names(game_id, error))
+            return refused(request, error, 403, game_id, message=said)
         messages.error(request, refusal(error, _names(game_id, error)), extra_tags=error.code)
         if "card" in request.POST:
             # A refused lane: the page shows the person's choices again, to correct one.

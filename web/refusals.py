@@ -32,6 +32,16 @@ def _seat(names: Sequence[str], number: str) -> str:
     return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
 
 
+# What the engine says a seat is asked for (engine/rules/base.py `describe`), in the page's
+# words; any other (a family's own decision, named by its type) is "another kind of move".
+_ASKED: dict[str, str] = {
+    "a play or a draw": "a play or a draw",
+    "a play of the drawn card or a pass": "a play of the card you drew, or a pass",
+    "a colour": "a colour",
+    "a challenge or an accept": "a challenge, or to take the cards",
+    "a precommit": "the cards for your lane",
+}
+
 # (code, the engine's message, what the page says instead), for the refusals a person can reach:
 # a card clicked on a page the game has moved past (not in the hand any more, no longer
 # matching, not their turn, a choice already made), a drawn card's rule, a catch of a seat that
@@ -50,7 +60,11 @@ _TO_YOU: list[tuple[str, re.Pattern[str], Say]] = [
     (
         "unexpected-command",
         re.compile(r"seat \d+ is asked for (?P<what>.+), not this command"),
-        lambda m, _: f"The game asks you for {m['what']}, not this move",
+        lambda m, _: (
+            f"The game asks you for {_ASKED[m['what']]}, not this move"
+            if m["what"] in _ASKED
+            else "The game asks you for another kind of move now"
+        ),
     ),
     (
         "uno-not-owed",

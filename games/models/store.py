@@ -369,7 +369,8 @@ class RebuildPartition(models.Model):
         return f"rebuild {self.run_id} {self.projection} #{self.number} at {self.checkpoint}"
 
 
-# Read models, written only by games/projections.py and rebuilt from the log at will.
+# Read models, written only by the projections (games/game_projections.py, run by
+# games/projections.py) and rebuilt from the log at will.
 
 
 class ArchivedStream(models.Model):

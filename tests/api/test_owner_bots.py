@@ -463,3 +463,20 @@ def test_the_pull_api_names_its_scheme_to_a_caller_with_another(header):
         "message": "this endpoint takes `Authorization: Bot <token>`; "
         f"an `Authorization: {scheme}` header opens none of it",
     }
+
+
+@pytest.mark.parametrize("header", ["3f9a2c7d1e5b8a6f4c2d", "3f9a2c7d 1e5b8a6f4c2d"])
+def test_a_bare_key_sent_as_the_whole_header_is_never_echoed(header):
+    """`Authorization: <key>` with no scheme: the refusal says so, and no part of the key is in
+    it (the first word of such a header is a key, not a scheme)."""
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=header)
+
+    response = client.get("/api/bot/decisions")
+
+    assert response.status_code == 401
+    assert response.json()["message"] == (
+        "this endpoint takes `Authorization: Bot <token>`; "
+        "an `Authorization` header without a scheme opens none of it"
+    )
+    assert "3f9a" not in response.content.decode()

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 
 from games.creation import SeatSpec, game_create
+from web import guides
 from web.guides import GUIDES
 
 pytestmark = pytest.mark.django_db
@@ -238,3 +239,22 @@ def test_the_bot_guide_links_the_starter_kits_which_the_site_serves_as_the_files
 )
 def test_only_the_starter_kits_files_are_served(client, path):
     assert client.get(f"/guides/starters/{path}").status_code == 404
+
+
+def test_a_starter_kit_serves_only_its_sources(settings, tmp_path, client):
+    # A dotfile or an editor's leftover in a kit's folder is not the site's to serve, and a
+    # site without starters/ (an image built without it) still shows its guides.
+    kit = tmp_path / "starters" / "javascript"
+    kit.mkdir(parents=True)
+    (kit / "bot.mjs").write_text("// a bot\n")
+    (kit / ".env").write_text("SECRET=1\n")
+    (kit / "bot.mjs~").write_text("// an old bot\n")
+    settings.BASE_DIR = tmp_path
+
+    assert guides.starter_kits() == {"javascript": ["bot.mjs"]}
+    assert client.get("/guides/starters/javascript/bot.mjs").content == b"// a bot\n"
+    assert client.get("/guides/starters/javascript/.env").status_code == 404
+    assert client.get("/guides/starters/javascript/bot.mjs~").status_code == 404
+
+    settings.BASE_DIR = tmp_path / "elsewhere"
+    assert guides.starter_kits() == {}

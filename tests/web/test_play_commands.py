@@ -108,7 +108,11 @@ def test_a_forged_command_for_another_seat_is_refused():
     response = post(signed_in(other), game, {"type": "draw", "seat": seat})
 
     assert response.status_code == 403
-    assert b"not-your-seat" in response.content
+    # Without htmx too, the seat by its name at the table, in one sentence.
+    assert (
+        f"You cannot move for {people[seat].username}: that seat is not yours. "
+        "<code>not-your-seat</code>" in response.content.decode()
+    )
     assert Game.objects.get(pk=game.pk).version == game.version
 
 

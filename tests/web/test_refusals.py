@@ -31,6 +31,16 @@ def said(code: str, message: str) -> str:
             "seat 0 is asked for a colour, not this command",
             "The game asks you for a colour, not this move.",
         ),
+        (
+            "unexpected-command",
+            "seat 0 is asked for a precommit, not this command",
+            "The game asks you for the cards for your lane, not this move.",
+        ),
+        (
+            "unexpected-command",
+            "seat 0 is asked for ruling, not this command",
+            "The game asks you for another kind of move now.",
+        ),
         ("uno-not-owed", "seat 0 owes no uno call", "You owe no UNO call."),
         (
             "not-catchable",
