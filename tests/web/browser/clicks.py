@@ -116,3 +116,17 @@ def play_a_turn(page: Page) -> None:
     old = version(page)
     assert click_a_move(page), "it is my turn, but no control is offered"
     wait_for_board_after(page, old)
+
+
+def at_size(
+    open_page: Any, live_server: Any, page: Page | None, person: Any, path: str, **size: int
+) -> Page:
+    """`path` at `size` ({"width", "height"}) for `person`: opened by `open_page` the first time
+    (`page` None), else the same tab resized and sent there, so one test sees each screen size
+    without a browser context per size."""
+    if page is None:
+        opened: Page = open_page(person, path, **size)
+        return opened
+    page.set_viewport_size({"width": size["width"], "height": size["height"]})
+    page.goto(live_server.url + path)
+    return page

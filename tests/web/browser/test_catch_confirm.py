@@ -11,7 +11,13 @@ from django.urls import reverse
 from games.creation import SeatSpec, game_create
 from games.visibility import game_view
 from tests.games.factories import make_user
-from tests.web.browser.clicks import scrolls_sideways, too_wide, version, wait_for_board_after
+from tests.web.browser.clicks import (
+    at_size,
+    scrolls_sideways,
+    too_wide,
+    version,
+    wait_for_board_after,
+)
 from tests.web.browser.conftest import ARTIFACTS
 from tests.web.test_uno_buttons import basic_plus_down_to_one
 
@@ -71,11 +77,7 @@ def test_a_missed_uno_is_caught_with_a_button_in_view(open_page, live_server):
         game, people = basic_plus_down_to_one(people)
         ana, ben = people
         path = reverse("web:play", args=[game.pk])
-        if page is None:
-            page = open_page(ben, path, width=width, height=height)
-        else:
-            page.set_viewport_size({"width": width, "height": height})
-            page.goto(live_server.url + path)
+        page = at_size(open_page, live_server, page, ben, path, width=width, height=height)
         catch = page.get_by_role(
             "button", name="Catch ana: 1 card and no UNO called — ana draws 3 cards"
         )

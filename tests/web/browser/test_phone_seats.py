@@ -11,6 +11,7 @@ import pytest
 from django.urls import reverse
 
 from tests.games.factories import make_user
+from tests.web.browser.clicks import at_size
 from tests.web.browser.conftest import ARTIFACTS
 from tests.web.browser.test_phone_table import a_game_against_bots, tap_a_move
 
@@ -64,11 +65,7 @@ def test_every_seats_count_is_on_screen_with_the_hand(open_page, live_server):
     page = None
     for width, height in [(360, 740), (390, 844)]:
         path = reverse("web:play", args=[a_game_against_bots(ana)])
-        if page is None:
-            page = open_page(ana, path, width=width, height=height)
-        else:
-            page.set_viewport_size({"width": width, "height": height})
-            page.goto(live_server.url + path)
+        page = at_size(open_page, live_server, page, ana, path, width=width, height=height)
         for move in range(3):
             page.wait_for_selector(".status--mine")
             cards = held(page)

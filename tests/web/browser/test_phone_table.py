@@ -12,6 +12,7 @@ from django.urls import reverse
 from games.creation import SeatSpec, game_create
 from tests.games.factories import make_user
 from tests.web.browser.clicks import (
+    at_size,
     play_a_turn,
     scrolls_sideways,
     too_wide,
@@ -125,11 +126,7 @@ def test_the_phone_table_keeps_cards_and_moves_on_screen(open_page, live_server)
     page = None
     for width, height in [(360, 740), (390, 844)]:
         path = reverse("web:play", args=[a_game_against_bots(ana)])
-        if page is None:
-            page = open_page(ana, path, width=width, height=height)
-        else:
-            page.set_viewport_size({"width": width, "height": height})
-            page.goto(live_server.url + path)
+        page = at_size(open_page, live_server, page, ana, path, width=width, height=height)
         page.wait_for_selector(".status--mine")
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"phone-table-{width}x{height}-before.png"))

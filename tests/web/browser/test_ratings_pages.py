@@ -9,7 +9,7 @@ import pytest
 
 from tests.games.factories import make_user
 from tests.ratings.games import one_card_game, run_ratings
-from tests.web.browser.clicks import scrolls_sideways, too_wide
+from tests.web.browser.clicks import at_size, scrolls_sideways, too_wide
 from tests.web.browser.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -35,11 +35,7 @@ def test_a_players_ratings_and_the_leaderboard(open_page, live_server, settings)
 
     page = None
     for size in SIZES:
-        if page is None:
-            page = open_page(ana, "/players/ana/", **SIZES[size])
-        else:
-            page.set_viewport_size(SIZES[size])
-            page.goto(live_server.url + "/players/ana/")
+        page = at_size(open_page, live_server, page, ana, "/players/ana/", **SIZES[size])
         official = page.locator('article.rating-panel[data-family="official"]')
         assert official.locator("h3").inner_text() == "Official"
         assert official.locator(".badge--provisional").count() == 0

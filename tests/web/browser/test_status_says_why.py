@@ -15,7 +15,7 @@ from django.urls import reverse
 from games.creation import SeatSpec, game_create
 from tests.engine.decks import stacked
 from tests.games.factories import make_user
-from tests.web.browser.clicks import POLL_MS, version, wait_for_board_after
+from tests.web.browser.clicks import POLL_MS, at_size, version, wait_for_board_after
 from tests.web.browser.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -59,11 +59,7 @@ def test_a_flushed_lane_is_explained_by_the_hand(open_page, live_server):
             dealer=1,
         )
         path = reverse("web:play", args=[game.pk])
-        if page is None:
-            page = open_page(ana, path, width=width, height=height)
-        else:
-            page.set_viewport_size({"width": width, "height": height})
-            page.goto(live_server.url + path)
+        page = at_size(open_page, live_server, page, ana, path, width=width, height=height)
         old = version(page)
         page.get_by_role("button", name="Play red 5").click()
         wait_for_board_after(page, old)

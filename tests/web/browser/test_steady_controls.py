@@ -18,7 +18,7 @@ from games import tasks
 from games.creation import SeatSpec, game_create
 from tests.engine.decks import stacked
 from tests.games.factories import make_user
-from tests.web.browser.clicks import version, wait_for_board_after
+from tests.web.browser.clicks import at_size, version, wait_for_board_after
 from tests.web.browser.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -50,11 +50,7 @@ def a_game_at_each_size(
             dealer=1,
         )
         path = reverse("web:play", args=[game.pk])
-        if page is None:
-            page = open_page(ana, path, width=width, height=height)
-        else:
-            page.set_viewport_size({"width": width, "height": height})
-            page.goto(live_server.url + path)
+        page = at_size(open_page, live_server, page, ana, path, width=width, height=height)
         yield page, width
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from accounts.models import PersonalToken
 from tests.games.factories import make_user
-from tests.web.browser.clicks import scrolls_sideways, too_wide
+from tests.web.browser.clicks import at_size, scrolls_sideways, too_wide
 from tests.web.browser.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -26,11 +26,7 @@ def test_a_token_is_made_with_its_scopes_and_revoked(open_page, live_server):
     ada = make_user("ada")
     page = None
     for size in SIZES:
-        if page is None:
-            page = open_page(ada, "/accounts/profile/token/", **SIZES[size])
-        else:
-            page.set_viewport_size(SIZES[size])
-            page.goto(live_server.url + "/accounts/profile/token/")
+        page = at_size(open_page, live_server, page, ada, "/accounts/profile/token/", **SIZES[size])
 
         bots = page.get_by_role("checkbox", name="bots")
         play = page.get_by_role("checkbox", name="play")
