@@ -8,6 +8,7 @@ top card in a colour: one lookup for the whole answer).
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Final
 
 Card = str
@@ -88,3 +89,10 @@ def is_full_deck(cards: Any) -> bool:
     if len(cards) != len(DECK) or not all(isinstance(c, str) for c in cards):
         return False
     return sorted(cards) == sorted(DECK)
+
+
+def multiset_contains(hand: list[Card], cards: list[Card]) -> bool:
+    """Whether `hand` holds every card of `cards`, each as many times as it is named there."""
+    need = Counter(cards)
+    have = Counter(hand)
+    return all(have[c] >= n for c, n in need.items())

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Final, cast
 
@@ -576,15 +575,6 @@ class Ruleset:
         return card_plays(seat, card, left, left == 1 and self.owes_uno(state, seat))
 
 
-def with_colors(options: list[Command]) -> list[Command]:
-    """Each option once per colour where its card is black (the colour named with it)."""
-    return [
-        {**option, "color": color} if COLOR_OF[option["card"]] is None else option
-        for option in options
-        for color in (COLORS if COLOR_OF[option["card"]] is None else (None,))
-    ]
-
-
 def describe(pending: Pending) -> str:
     kind: str = pending["type"]
     return {
@@ -594,9 +584,3 @@ def describe(pending: Pending) -> str:
         "challenge": "a challenge or an accept",
         "precommit": "a precommit",
     }.get(kind, kind)
-
-
-def multiset_contains(hand: list[Card], cards: list[Card]) -> bool:
-    need = Counter(cards)
-    have = Counter(hand)
-    return all(have[c] >= n for c, n in need.items())

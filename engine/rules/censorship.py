@@ -46,8 +46,8 @@ from engine.events import (
     UNO_EXPIRED,
     UNO_OWED,
 )
-from engine.rules.base import with_colors
 from engine.rules.decision import Decision, Handler
+from engine.rules.listing import with_colors
 from engine.rules.official import Official
 from engine.rules.options import bool_option
 from engine.state import Pending, Seat, State

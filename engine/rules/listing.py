@@ -208,3 +208,12 @@ def quick_listing(ruleset: Any, base: type) -> Listing | None:
         return options
 
     return legal_commands
+
+
+def with_colors(options: list[Command]) -> list[Command]:
+    """Each option once per colour where its card is black (the colour named with it)."""
+    return [
+        {**option, "color": color} if COLOR_OF[option["card"]] is None else option
+        for option in options
+        for color in (COLORS if COLOR_OF[option["card"]] is None else (None,))
+    ]

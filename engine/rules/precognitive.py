@@ -20,10 +20,10 @@ from collections import Counter
 from itertools import permutations
 from typing import Any, ClassVar
 
-from engine.cards import Card
+from engine.cards import Card, multiset_contains
 from engine.commands import PRECOMMIT, Command, IllegalCommand
 from engine.events import CARD_PLAYED, LANE_FILLED, LANE_FLUSHED, UNO_CALLED
-from engine.rules.base import Ruleset, multiset_contains
+from engine.rules.base import Ruleset
 from engine.rules.decision import Decision
 from engine.state import Pending, Seat, State
 
