@@ -2,11 +2,12 @@
 rules the server plays (docs/training.md: installing, an example loop, the full layouts).
 
 pettingzoo, gymnasium and numpy are optional (requirements-dev.txt): only this module, its
-env_spaces.py (the observation encoding) and its env_core.py (the step machinery) import them
-(env_actions.py, the action table, needs none), and nothing else in engine imports any of
-them, so `import engine` never needs them. `UnoEnv` is the AEC shell: a step's work is its
-`Core`'s (env_core.py), which the compiled engine's build compiles with env_actions.py and
-env_spaces.py (docs/architecture.md).
+env_spaces.py (the observation encoding), its env_chance.py (the decision a seat is offered,
+`Chance`) and its env_core.py (the step machinery) import them (env_actions.py, the action
+table, needs none), and nothing else in engine imports any of them, so `import engine` never
+needs them. `UnoEnv` is the AEC shell: a step's work is its `Core`'s (env_core.py), which the
+compiled engine's build compiles with env_actions.py, env_spaces.py and env_chance.py
+(docs/architecture.md).
 
 - Agents are `seat_0 … seat_{n-1}`. Who acts follows bots/driver.py, the order the server's bot
   runs use: out-of-turn chances first (a seat that owes an uno call, then the seats that may
@@ -61,7 +62,8 @@ from engine.env_actions import (
     action_index,
     command_key,
 )
-from engine.env_core import Chance, Core, Turns
+from engine.env_chance import Chance
+from engine.env_core import Core, Turns
 from engine.env_spaces import (
     ABOUT,
     BIG,

@@ -1,5 +1,7 @@
 """The training environment's step machinery (engine/env.py, docs/training.md): who is asked
 next, the mask of their actions, their observation and info, and the command an action sends.
+The decision a seat is offered (`Chance`, the actions of the listing's commands) is
+env_chance.py's.
 
 `UnoEnv` (env.py) is a pettingzoo `AECEnv`, a Python class that the compiled engine's build
 cannot make native; it is the AEC shell over a `Core` of this module, which the build compiles
@@ -15,18 +17,18 @@ from typing import Any, Final, cast
 
 import numpy as np
 
-from engine.cards import COLOR_OF, COLORS, Card
-from engine.commands import CLOSE_WINDOW, DRAW, NEXT_HAND, PLAY, PRECOMMIT, Command
+from engine.cards import COLORS
+from engine.commands import CLOSE_WINDOW, NEXT_HAND, PLAY, PRECOMMIT, Command
 from engine.env_actions import (
     ACTION_INDEX,
     ACTIONS,
     LANE,
     N_ACTIONS,
-    PLAIN_PLAY,
     WAIT,
     WAIT_ACTION,
     action_index,
 )
+from engine.env_chance import CARD_ACTIONS, DRAW_ACTION, KIND_ACTION, PLAIN_ACTIONS, Chance
 from engine.env_spaces import (
     FloatArray,
     MaskArray,
@@ -35,16 +37,6 @@ from engine.env_spaces import (
 from engine.rules.listing import DRAW_TEMPLATES, PLAY_TEMPLATES, listed_cards, plain_turn
 from engine.state import HAND_OVER, MATCH_OVER, State
 
-# The actions of the commands that name no card, colour or seat: one lookup by their type.
-PLAIN_KIND: Final[dict[str, int]] = {
-    str(key[0]): index for index, key in enumerate(ACTIONS) if len(key) == 1 and key[0] != WAIT
-}
-# The actions are kept as the int objects of these tables (in the choices, the mask's list):
-# a compiled int past 256 would be a new object each time it is used as a key or an index.
-_KIND_ACTION: Final[dict[str, object]] = {kind: index for kind, index in PLAIN_KIND.items()}
-_PLAIN_ACTIONS: Final[dict[str, tuple[object, object]]] = {
-    card: (alone, with_uno) for card, (alone, with_uno) in PLAIN_PLAY.items()
-}
 # Each action's kind: 0 a command's (looked up in the chance's choices), 1 `wait`, 2 a lane slot.
 _SENDS, _WAITS, _LANE_SLOT = 0, 1, 2
 _KIND_OF: Final[list[int]] = [
@@ -53,20 +45,10 @@ _KIND_OF: Final[list[int]] = [
 # A lane slot's card and uno flag, by action (None for the other actions).
 _SLOT_CARD: Final[list[str]] = [str(key[1]) if key[0] == LANE else "" for key in ACTIONS]
 _SLOT_UNO: Final[list[bool]] = [bool(key[2]) if key[0] == LANE else False for key in ACTIONS]
-# The usual turn (listing.plain_turn), listed without its commands: each listed card's
-# actions in the listing's order (a black card's once per colour, no uno call), then the draw.
-_CARD_ACTIONS: Final[dict[str, tuple[object, ...]]] = {
-    card: (
-        (alone,)
-        if COLOR_OF[card] is not None
-        else tuple(ACTION_INDEX[(PLAY, card, color, None, False)] for color in COLORS)
-    )
-    for card, (alone, _) in PLAIN_PLAY.items()
-}
-_DRAW_ACTION: Final[object] = PLAIN_KIND[DRAW]
-# The card and colour each of those play actions names, by action (None: no such play).
+# The card and colour each of the usual turn's play actions (CARD_ACTIONS) names, by action
+# (None: no such play).
 _PLAY_OF: Final[list[tuple[str, str | None] | None]] = [None] * N_ACTIONS
-for _card, _actions in _CARD_ACTIONS.items():
+for _card, _actions in CARD_ACTIONS.items():
     for _colour, _action in zip(COLORS if len(_actions) > 1 else (None,), _actions, strict=True):
         _PLAY_OF[cast(int, _action)] = (_card, _colour)
 
@@ -84,64 +66,6 @@ _LAST_READS: Final = (
 
 # The variant's attributes `Core.send` and `Core.select` read.
 _VARIANT_READS: Final = ("decide", "_memo", "legal_commands", "quick_listing")
-
-
-class Chance:
-    """The decision the selected agent is asked for: the legal commands by action, and the
-    precommit being chosen slot by slot."""
-
-    def __init__(
-        self,
-        seat: int,
-        optional: bool,
-        legal: list[Command] | None,
-        choices: dict[Any, Command] | None,
-        lane_count: int = 0,
-        lane_uno: bool = False,
-        chosen: list[Card] | None = None,
-        mask: Any = None,
-        variant: Any = None,
-        state: State | None = None,
-    ) -> None:
-        self.seat = seat
-        self.optional = optional
-        # None for the usual turn (`plain`), its mask made from the listed cards: the legal
-        # commands are listed when first read (`legal`), from the same state and variant.
-        self._legal = legal
-        self._choices = choices
-        self.variant = variant
-        self.state = state
-        # > 0: a precommit of this many cards is among the legal commands.
-        self.lane_count = lane_count
-        # The precommit may carry the uno call (on its last slot).
-        self.lane_uno = lane_uno
-        self.chosen: list[Card] = [] if chosen is None else chosen
-        self.mask: MaskArray = np.zeros(N_ACTIONS, np.int8) if mask is None else mask
-
-    @property
-    def plain(self) -> bool:
-        """The usual turn, listed by its cards: its commands are made when needed."""
-        return self._legal is None
-
-    @property
-    def legal(self) -> list[Command]:
-        """The seat's legal commands (the engine's listing, listed once)."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self.variant.legal_commands(self.state, self.seat)
-        return legal
-
-    @property
-    def choices(self) -> dict[Any, Command]:
-        """The legal commands by action (a precommit's first slot excepted: its slots are
-        chosen one by one)."""
-        choices = self._choices
-        if choices is None:
-            seats = self.state.seats if self.state is not None else 0
-            choices = self._choices = {
-                action_index(command, seats): command for command in self.legal
-            }
-        return choices
 
 
 class Core:
@@ -430,11 +354,11 @@ class Core:
                 # The usual turn: the listing's actions from its cards (listing.plain_plays
                 # lists a play of each, then the draw), its commands made when needed.
                 fast: list[Any] = []
-                card_actions = _CARD_ACTIONS
+                card_actions = CARD_ACTIONS
                 for card in listed_cards(state, seat):
                     for action in card_actions[card]:
                         fast.append(action)
-                fast.append(_DRAW_ACTION)
+                fast.append(DRAW_ACTION)
                 self.chance = chance = Chance(
                     seat, optional, None, None, mask=self.mask, variant=variant, state=state
                 )
@@ -452,7 +376,7 @@ class Core:
         chance = Chance(
             seat, optional, legal, choices, mask=self.mask, variant=variant, state=state
         )
-        plain, kinds = _PLAIN_ACTIONS, _KIND_ACTION
+        plain, kinds = PLAIN_ACTIONS, KIND_ACTION
         index: object
         for command in legal:
             kind = command["type"]
@@ -554,9 +478,9 @@ class Core:
         assert state is not None
         actions: list[Any] = []
         for card in listed_cards(state, chance.seat):
-            for action in _CARD_ACTIONS[card]:
+            for action in CARD_ACTIONS[card]:
                 actions.append(action)
-        actions.append(_DRAW_ACTION)
+        actions.append(DRAW_ACTION)
         return actions
 
     def lane_mask(self, chance: Chance) -> list[int]:

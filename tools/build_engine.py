@@ -52,7 +52,7 @@ MODULES = (
 # The training environment's hot modules (engine/env.py's observation encoding and per-step
 # machinery; env.py itself, a pettingzoo AECEnv subclass, stays Python), built only where their
 # optional numpy is installed: without it the engine's modules are built alone.
-ENV_MODULES = ("engine.env_actions", "engine.env_spaces", "engine.env_core")
+ENV_MODULES = ("engine.env_actions", "engine.env_spaces", "engine.env_chance", "engine.env_core")
 # The compiled modules' shared library: engine/_compiled__mypyc<SUFFIX>.
 GROUP = "engine._compiled"
 MYPY_CONFIG = """[mypy]

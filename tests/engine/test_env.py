@@ -623,8 +623,9 @@ def test_a_bad_configuration_is_refused() -> None:
 # The environment's modules, and the only engine modules that may import each.
 IMPORTERS = {
     "env": ("env.py", "imitation.py"),
-    "env_actions": ("env.py", "env_core.py", "env_spaces.py", "imitation.py"),
-    "env_spaces": ("env.py", "env_core.py", "imitation.py"),
+    "env_actions": ("env.py", "env_chance.py", "env_core.py", "env_spaces.py", "imitation.py"),
+    "env_spaces": ("env.py", "env_chance.py", "env_core.py", "imitation.py"),
+    "env_chance": ("env.py", "env_core.py"),
     "env_core": ("env.py",),
 }
 
@@ -641,6 +642,7 @@ def test_the_engine_neither_imports_env_nor_needs_pettingzoo() -> None:
         "assert 'engine.env' not in sys.modules\n"
         "assert 'engine.env_actions' not in sys.modules\n"
         "assert 'engine.env_spaces' not in sys.modules\n"
+        "assert 'engine.env_chance' not in sys.modules\n"
         "assert 'engine.env_core' not in sys.modules\n"
         "assert 'engine.imitation' not in sys.modules\n"
     )
@@ -655,7 +657,8 @@ def test_the_engine_neither_imports_env_nor_needs_pettingzoo() -> None:
             if isinstance(node, ast.ImportFrom):
                 names = [node.module or ""] + [alias.name for alias in node.names]
                 # env_spaces (numpy's tables) is env.py's alone, like env itself, and its
-                # step machinery's (env_core.py, which env.py alone imports), and the open
+                # chance's and step machinery's (env_chance.py, which only env.py and the core
+                # import, and env_core.py, which env.py alone imports), and the open
                 # database's loader's (imitation.py, as optional as env).
                 imported = {n.split(".")[-1] for n in names} & set(IMPORTERS)
                 if any(path.name not in IMPORTERS[name] for name in imported):

@@ -30,8 +30,9 @@ PURE_SET = [
     "tests/engine/test_quick.py",
     "tests/engine/test_fast_paths.py",
     "tests/engine/test_bad_input.py",
-    # The training environment's compiled modules (env_actions, env_spaces, env_core) and their pure
-    # fallback: the pinned observations, the observation kept in place, the whole API.
+    # The training environment's compiled modules (env_actions, env_spaces, env_chance,
+    # env_core) and their pure fallback: the pinned observations, the observation kept in
+    # place, the whole API.
     "tests/engine/test_env.py",
     "tests/engine/test_imitation.py",
 ]
@@ -55,15 +56,21 @@ def test_the_training_environment_runs_its_compiled_modules_with_the_engine():
     pytest.importorskip("pettingzoo")
     import engine.env
     import engine.env_actions
+    import engine.env_chance
     import engine.env_core
     import engine.env_spaces
 
-    for module in (engine.env_actions, engine.env_core, engine.env_spaces):
+    for module in (engine.env_actions, engine.env_chance, engine.env_core, engine.env_spaces):
         assert loaded_from(module).endswith(EXTENSION_SUFFIXES[0]) is engine.COMPILED, module
     assert loaded_from(engine.env).endswith(".py")
     if engine.COMPILED:
         manifest = json.loads((ROOT / "engine" / "compiled.json").read_text())
-        modules = {"engine.env_actions", "engine.env_core", "engine.env_spaces"}
+        modules = {
+            "engine.env_actions",
+            "engine.env_chance",
+            "engine.env_core",
+            "engine.env_spaces",
+        }
         assert modules <= set(manifest["modules"])
 
 
