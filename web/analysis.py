@@ -36,14 +36,14 @@ from engine.commands import (
 )
 from engine.events import HAND_STARTED
 from frontdoor.charts import Tick
-from games import event_reads, lobby
+from games import event_reads
 from games.actors import seats_held
 from games.errors import GameError, GameNotFound
 from games.models import Game
 from ratings.pools import pool_name
 from web.cards import card_name
 from web.charts import sparkline
-from web.names import Names, seat_names
+from web.names import Names, names_at
 from web.sentences import opening
 
 # At most this many costly decisions listed for a hand (the costliest).
@@ -316,7 +316,7 @@ def section(
     found = reads.analysis_of(from_row) if from_row is not None else None
     if found is None:
         return out
-    names = Names(seat_names(lobby.seat_listing(game)), you)
+    names = Names(names_at(game), you)
     hand = hand_at(game, at)
     report = _report_for(found, hand, at)
     out["done"] = True

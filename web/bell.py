@@ -19,9 +19,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from frontdoor import boundary
 from games.actors import is_person
-from games.lobby import seat_listing
 from games.models import Game
 from social import follows, notifications
+from web.names import names_at
 
 
 class Bell:
@@ -65,10 +65,7 @@ def following(user: Any) -> list[Watched]:
     people = follows.followed_by(user)
     running = follows.running_games(people)
     return [
-        Watched(
-            person,
-            [(game, [info.name for info in seat_listing(game)]) for game in running[person.pk]],
-        )
+        Watched(person, [(game, names_at(game)) for game in running[person.pk]])
         for person in people
     ]
 

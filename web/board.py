@@ -78,6 +78,8 @@ class Table:
     status: str
     waiting: str
     jump: str
+    # Censorship: the pile has a place for the card submitted to the censor, empty or not.
+    censorship: bool
     submission: Face | None
     submission_from: str
     my_turn: bool
@@ -126,8 +128,9 @@ def table(
         status=view["status"],
         waiting=waiting(view, who, legal),
         jump=_jump(pending, who),
+        censorship=view["rules"] == "censorship",
         submission=face(submission["card"]) if submission.get("card") else None,
-        submission_from=who.who(submission["seat"]) if submission else "",
+        submission_from=who.who(submission["seat"], start=False) if submission else "",
         my_turn=you is not None and you == viewer and viewer in view["to_act"],
         over=over,
         result=_result(view, who) if over else "",

@@ -12,19 +12,19 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from games.actors import is_person
-from games.lobby import seat_listing
 from league.errors import PlayerNotFound
 from social import follows
+from web.names import names_at
 
 
 def player_context(request: HttpRequest, person: Any) -> dict[str, Any]:
     """The player page's follow button and counts, and the person's running games (each with
-    the names at its seats: what seat_listing shows everyone, no card)."""
+    the names at its seats as its play page gives them, no card)."""
     running = follows.running_games([person])[person.pk]
     return {
         "follow": follows.state(request.user, person),
         "can_follow": is_person(request.user) and request.user.pk != person.pk,
-        "running": [(game, [info.name for info in seat_listing(game)]) for game in running],
+        "running": [(game, names_at(game)) for game in running],
     }
 
 

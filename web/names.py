@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.lobby import SeatInfo
+from games.lobby import SeatInfo, seat_listing
+from games.models import Game
 
 
 def seat_names(seats: Sequence[SeatInfo]) -> list[str]:
@@ -14,6 +15,13 @@ def seat_names(seats: Sequence[SeatInfo]) -> list[str]:
         f"{name} (seat {number})" if names.count(name) > 1 else name
         for number, name in enumerate(names)
     ]
+
+
+def names_at(game: Game) -> list[str]:
+    """The names at `game`'s seats, seat by seat, as its play page gives them: what a list of
+    games shows everyone (no card), two greedy bots told apart as "greedy (seat 1)" and
+    "greedy (seat 2)"."""
+    return seat_names(seat_listing(game))
 
 
 class Names:

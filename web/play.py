@@ -39,7 +39,7 @@ from games.visibility import events_since
 from tournaments.models import TournamentGame
 from web import board, chat, controls, notices, rematch, story
 from web.lockout import too_many
-from web.names import Names, seat_names
+from web.names import Names, names_at, seat_names
 from web.refusals import NAMES_A_SEAT, refusal
 from web.sentences import sentence
 
@@ -221,7 +221,7 @@ def _names(game_id: int, error: GameError) -> list[str]:
     if error.code not in NAMES_A_SEAT:
         return []
     try:
-        return seat_names(lobby.seat_listing(repository.game(game_id, names=True)))
+        return names_at(repository.game(game_id, names=True))
     except GameNotFound:
         return []
 

@@ -20,7 +20,6 @@ from frontdoor import boundary
 from frontdoor.variant_text import family_name, variant_title
 from games.actors import seats_held
 from games.game_settings import PRACTICE_KEY
-from games.lobby import seat_listing
 from games.models import Bot, Game, MatchResult
 from league import selectors
 from league.errors import SeasonNotFound
@@ -28,6 +27,7 @@ from league.models import Fixture, Season
 from league.standings import FamilyRecord, SeasonRecord
 from ratings.reads import provisional_games
 from web import analysis, follows
+from web.names import names_at
 from web.ratings import person_panels
 from web.season_tables import club_url, ordinal, season_url
 
@@ -137,7 +137,7 @@ def recent_games(person: User) -> list[RecentGame]:
                     else ""
                 ),
                 finished=game.last_activity,
-                others=[info.name for info in seat_listing(game) if info.seat not in held],
+                others=[name for seat, name in enumerate(names_at(game)) if seat not in held],
                 place=ordinal(result.places[seat]) if result and seat is not None else "",
                 score=result.scores[seat] if result and seat is not None else None,
                 practice=PRACTICE_KEY in game.context,

@@ -10,6 +10,7 @@ from django.test import Client
 from games.models import Game
 from social.models import Follow
 from tests.games.factories import make_game, make_user, play_to_end
+from tests.web.league_pages import text
 
 pytestmark = pytest.mark.django_db
 
@@ -80,3 +81,23 @@ def test_the_player_page_and_the_following_list_show_running_games_without_cards
 def test_the_following_list_when_following_nobody():
     html = client_of(make_user()).get("/notifications/").content.decode()
     assert "You follow nobody yet." in html and "No notifications yet." in html
+
+
+def test_bots_of_one_name_are_told_apart_by_their_seats_as_on_the_play_page():
+    running = make_game(players=1, bots=["greedy", "greedy"])
+    ben = running.seats.get(number=0).user
+    over = make_game(players=1, bots=["greedy", "greedy"])
+    over.seats.filter(number=0).update(user=ben)
+    play_to_end(over.pk)
+    ana = make_user()
+    Follow.objects.create(follower=ana, followed=ben)
+    # As the play page names them (web/names.py): a name held twice with its seat.
+    seats = f"{ben.username}, greedy (seat 1), greedy (seat 2)"
+
+    page = text(client_of(ana).get(f"/players/{ben.username}/").content.decode())
+    assert f"Watch game {running.pk} · {seats}" in page
+    assert f"Replay of game {over.pk}" in page
+    assert "with greedy (seat 1), greedy (seat 2)" in page
+
+    inbox = text(client_of(ana).get("/notifications/").content.decode())
+    assert f"Watch game {running.pk} · {seats}" in inbox

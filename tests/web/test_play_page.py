@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
@@ -14,6 +15,7 @@ from games.repository import repository
 from games.visibility import game_events, game_view
 from tests.engine.decks import stacked
 from tests.web.clients import signed_in
+from tests.web.league_pages import text
 from tests.web.tables import (
     FAMILIES,
     advance,
@@ -212,3 +214,47 @@ def test_the_story_tells_the_viewer_as_you_and_hides_others_draws():
     drawers = {e["event"]["seat"] for e in events if e["event"]["type"] == "cards-drawn"}
     if drawers - {0}:
         assert " drew a card" in html or " drew 2 cards" in html or " cards (" in html
+
+
+def submission_place(html: str) -> tuple[str, str]:
+    """The pile's place for a censorship submission: its words and its card (a card's code, or
+    "face down"; "" for none)."""
+    found = re.search(r'<div class="pile__stack pile__submission">(.*?)</div>', html, re.S)
+    assert found, "the pile has no place for the submission"
+    place = found.group(1)
+    caption = re.search(r'<span class="pile__caption">(.*?)</span>', place, re.S)
+    card = re.search(r'data-card="([^"]+)"', place)
+    down = "card--back" in place
+    return text(caption.group(1)) if caption else "", (
+        card.group(1) if card else "face down" if down else ""
+    )
+
+
+def test_the_pile_shows_a_censorship_submission_to_each_viewer_as_they_may_see_it():
+    hands = [
+        ["blue-2", "green-1"],
+        ["red-7", "yellow-3"],
+        ["green-9", "blue-9"],
+        ["red-0", "red-1"],
+    ]
+    game, people = people_game(
+        {"rules": "censorship", "options": {"hand_size": 2}},
+        deck=stacked(hands, "blue-8", first=1),
+        dealer=0,
+    )
+    clients = [signed_in(person) for person in people]
+    for client in [*clients, Client()]:
+        assert submission_place(page(client, game.pk)) == ("Nothing submitted", "")
+
+    game_command(
+        game_id=game.pk,
+        actor=people[1],
+        command={"type": "submit", "seat": 1, "card": "red-7"},
+        expected_version=game.version,
+    )
+    name = people[1].username
+    # The censor and the submitter see the card; the other seats and a spectator its back.
+    assert submission_place(page(clients[0], game.pk)) == (f"Submitted by {name}", "red-7")
+    assert submission_place(page(clients[1], game.pk)) == ("Submitted by you", "red-7")
+    for client in [clients[2], clients[3], Client()]:
+        assert submission_place(page(client, game.pk)) == (f"Submitted by {name}", "face down")

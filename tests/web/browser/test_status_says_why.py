@@ -1,9 +1,10 @@
 """The status box says why the moves are what they are, in view with the hand: a precognitive
 lane flushed at the start of the turn (the form to fill it comes back), newno's stack with
-nothing to stack, a censor who may not approve a submission. Each situation is dealt from a
-stacked deck; on a 360x740 phone the words sit above the pinned dock, on screen, and on a
-1280x800 desktop in the page's flow, in view. A situation the test only looks at is seen at
-both sizes on one page, resized; one it plays through is dealt again for the second size."""
+nothing to stack, a censor who may not approve a submission (and sees that card beside the top
+card, its arrival moving nothing). Each situation is dealt from a stacked deck; on a 360x740
+phone the words sit above the pinned dock, on screen, and on a 1280x800 desktop in the page's
+flow, in view. A situation the test only looks at is seen at both sizes on one page, resized;
+one it plays through is dealt again for the second size."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from games.commands import game_command
 from games.creation import SeatSpec, game_create
 from tests.engine.decks import stacked
 from tests.games.factories import make_user
-from tests.web.browser.clicks import POLL_MS, at_size, version, wait_for_board_after
+from tests.web.browser.clicks import POLL_MS, SETTLED, at_size, version, wait_for_board_after
 from tests.web.browser.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -139,41 +141,69 @@ def test_newno_stack_prompt_says_what_the_seat_can_do(open_page):
         page.screenshot(path=str(ARTIFACTS / f"status-newno-stack-{width}.png"))
 
 
-# Censorship, three seats, ana deals (the censor); play starts at seat 1, whose cards are all
-# yellow or red and none an 8: on blue 8 it must submit a card that cannot be played. Ana holds
+# Censorship, three seats, ana deals (the censor); play starts at benedict (seat 1, a name long
+# enough to take the status box and the pile's words to more lines on a phone), whose cards are
+# all yellow or red and none an 8: on blue 8 he submits red 7, which cannot be played. Ana holds
 # blue 2, which can.
 CENSOR_HANDS = [
     ["blue-2", "green-1", "green-3", "red-9", "green-5", "green-7", "red-0"],
     ["yellow-3", "yellow-4", "red-1", "red-2", "yellow-5", "red-6", "red-7"],
     ["green-9", "blue-9", "yellow-9", "green-0", "blue-0", "yellow-0", "green-8"],
 ]
+# Where the pile and the hand are: the pile's height, the hand's top on screen and below the
+# pile's top.
+PLACES = """() => { const pile = document.querySelector('.pile').getBoundingClientRect();
+  const hand = document.querySelector('.hand').getBoundingClientRect();
+  return {pile: pile.height, hand: hand.top, handBelowPile: hand.top - pile.top}; }"""
 
 
-def test_the_censor_is_told_why_approve_is_missing(open_page):
-    ana = make_user("ana")
+def test_the_censor_sees_the_submission_and_is_told_why_approve_is_missing(open_page):
+    ana, benedict = make_user("ana"), make_user("benedict")
     game = game_create(
         variant_spec={"rules": "censorship"},
-        seats=[SeatSpec(user=ana), SeatSpec(bot="greedy"), SeatSpec(bot="random")],
+        seats=[SeatSpec(user=ana), SeatSpec(user=benedict), SeatSpec(bot="random")],
         deck=stacked(CENSOR_HANDS, "blue-8", first=1),
         dealer=0,
     )
     page = open_page(ana, reverse("web:play", args=[game.pk]), width=360, height=740)
-    page.wait_for_selector(".status--mine")
+    # Where the pile and ana's hand are while benedict chooses, at each size.
+    places = {}
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
-        assert (
-            "You are the censor: rule on greedy's card"
-            in page.locator(".status__line").inner_text()
-        )
-        submitted = page.locator(".pile__submission .card").get_attribute("data-card")
-        assert submitted in CENSOR_HANDS[1]
+        places[width] = page.evaluate(PLACES)
+    assert page.locator(".pile__submission").inner_text() == "Nothing\nsubmitted"
+    game_command(
+        game_id=game.pk,
+        actor=benedict,
+        command={"type": "submit", "seat": 1, "card": "red-7"},
+        expected_version=version(page),
+    )
+    page.wait_for_selector(".status--mine")
+    page.evaluate(SETTLED)
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        # The submission moved nothing: the pile kept its height; on a phone the hand stays
+        # pinned where it was, on a desktop at its place under the pile (the status box above
+        # grew by the note).
+        now, then = page.evaluate(PLACES), places[width]
+        assert now["pile"] == then["pile"]
+        if width == 360:
+            assert now["hand"] == then["hand"]
+        else:
+            assert now["handBelowPile"] == then["handBelowPile"]
+        status = page.locator(".status__line").inner_text()
+        assert "You are the censor: rule on benedict's card" in status
+        # The card to judge, face up beside the top card, on screen above the pinned hand.
+        submitted = page.locator(".pile__submission")
+        assert submitted.locator(".card").get_attribute("data-card") == "red-7"
+        assert submitted.locator(".pile__caption").inner_text() == "Submitted\nby benedict"
+        in_view_above_the_dock(page, ".pile__submission .card")
         assert page.locator(".actions button", has_text="Approve").count() == 0
         assert page.get_by_role("button", name="Play your blue 2 instead").count() == 1
 
         note = page.locator(".status [data-note]").inner_text()
-        name = submitted.replace("-", " ")
         assert note == (
-            f"greedy's {name} cannot be played on blue 8, so you cannot approve it: it can only "
+            "benedict's red 7 cannot be played on blue 8, so you cannot approve it: it can only "
             "be replaced by one of your outlined cards."
         )
         in_view_above_the_dock(page, ".status [data-note]")
