@@ -6,6 +6,7 @@ pending member and no card is ever shown. docs/api.md, "Leagues".
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django.urls import reverse
@@ -27,7 +28,10 @@ from league.selectors import FixtureRow
 from ratings import reads
 
 KIND = ["person", "bot"]
-ZONE_HELP = '"up" (promoted), "down" (relegated) or "" (stays).'
+ZONE_HELP = (
+    '"up" (promoted), "down" (relegated) or "" (stays): as things stand in a running season, '
+    'and "" for everyone until its first result is in.'
+)
 FAMILY_HELP = "The rules family: official, basic-plus, newno, censorship or precognitive."
 
 
@@ -357,21 +361,21 @@ def season_standings(request: Request, slug: str) -> Response:
     """Each division's table, ranked by the tiebreaks; a closed season's archived final
     tables."""
     found = selectors.season_of(slug)
-    divisions = [
-        {
-            "tier": division.tier,
-            "name": division.name,
-            "promote": division.promote,
-            "relegate": division.relegate,
-            "lines": lines,
-        }
-        for division, lines in standings.season_tables(found)
-    ]
-    body = {
-        "season": found.slug,
-        "final": found.status == Season.Status.CLOSED,
-        "divisions": divisions,
-    }
+    final = found.status == Season.Status.CLOSED
+    divisions = []
+    for division, lines in standings.season_tables(found):
+        # The marks the season's page shows: none while a running table has no result in.
+        marks = standings.zone_marks(lines, final=final)
+        divisions.append(
+            {
+                "tier": division.tier,
+                "name": division.name,
+                "promote": division.promote,
+                "relegate": division.relegate,
+                "lines": [replace(line, zone=marks.get(line.entry, "")) for line in lines],
+            }
+        )
+    body = {"season": found.slug, "final": final, "divisions": divisions}
     return Response(StandingsOutput(body).data)
 
 

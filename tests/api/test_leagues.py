@@ -508,6 +508,12 @@ def test_a_season_run_by_the_services_reads_the_same_from_draft_to_its_next():
 
     now = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
     season_start(season=winter, admin=oli, now=now)
+    # Started with no result in: nobody is marked to go up or down (entry order alone would
+    # pick), as the season's page shows it.
+    started = get("/api/seasons/winter-2026/standings")
+    assert started["final"] is False
+    assert [len(d["lines"]) for d in started["divisions"]] == [3, 3]
+    assert {line["zone"] for d in started["divisions"] for line in d["lines"]} == {""}
     # Each round opens once the one before has finished (the beat task's open_due_rounds).
     while True:
         for made in Fixture.objects.filter(division__season=winter).exclude(game=None):
