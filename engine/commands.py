@@ -142,15 +142,20 @@ def _values_well_formed(command: Command, kind: str, seats: int) -> bool:
     return True
 
 
+# What an unknown type's refusal lists: a seat's commands, then the two the system sends.
+_KNOWN: Final = (
+    f"a seat's: {', '.join(k for k in FIELDS if k not in SYSTEM_COMMANDS)}; "
+    f"the system's: {', '.join(k for k in FIELDS if k in SYSTEM_COMMANDS)}"
+)
+
+
 def _check(command: Any, seats: int) -> Command:
     """`parse`, one check after the other: the first that fails says what is wrong."""
     if not isinstance(command, dict):
         raise IllegalCommand("malformed-command", "a command is a JSON object with a 'type'")
     kind = command.get("type")
     if not isinstance(kind, str) or kind not in FIELDS:
-        raise IllegalCommand(
-            "unknown-command", f"unknown command type {kind!r}; known: {', '.join(FIELDS)}"
-        )
+        raise IllegalCommand("unknown-command", f"unknown command type {kind!r}; {_KNOWN}")
     required, allowed = FIELDS[kind]
     for key in command:
         if key not in allowed:

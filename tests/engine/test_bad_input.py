@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from engine import DECK, Variant
+from engine.commands import IllegalCommand, parse
 from tests.engine.table import Table, official
 
 # Seat 1 (left of dealer 0) is to play on red-5.
@@ -156,6 +157,17 @@ def test_a_malformed_command_is_rejected_and_changes_nothing(table, command, cod
 def test_a_command_type_that_is_not_a_string_is_rejected(table, kind):
     """A command that breaks the rules is rejected with a clear reason and changes nothing."""
     table.reject_raw("unknown-command", {"type": kind, "seat": 1})
+
+
+def test_an_unknown_type_lists_a_seats_commands_apart_from_the_systems():
+    """A misspelt type is told the commands a seat may send, and apart from them the two only
+    the system sends (a seat that sent one would be refused for its seat)."""
+    with pytest.raises(IllegalCommand) as refused:
+        parse({"type": "plya", "seat": 0}, 2)
+    assert refused.value.code == "unknown-command"
+    seats, system = str(refused.value).split("; a seat's: ")[1].split("; the system's: ")
+    assert seats.startswith("play, draw, pass, call-uno") and "next-hand" not in seats
+    assert system == "next-hand, close-window"
 
 
 def test_choose_color_without_a_colour_is_rejected(table):
