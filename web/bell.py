@@ -37,8 +37,9 @@ class Bell:
 
     @property
     def label(self) -> str:
-        """The bell link's accessible name: "Notifications, 3 unread"."""
-        return f"Notifications, {self.unread} unread" if self.unread else "Notifications"
+        """The bell link's accessible name: "Notifications, 3 unread", with the figure as
+        shown ("Notifications, 99+ unread"): a name holds the words a person sees on it."""
+        return f"Notifications, {self.shown} unread" if self.unread else "Notifications"
 
     @property
     def shown(self) -> str:

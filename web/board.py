@@ -88,6 +88,10 @@ class Table:
     # Why the viewer's choices are what they are, when the status line alone would mislead (a
     # censor who cannot approve, a lane that was flushed): a line of its own in the status box.
     note: str = ""
+    # The status box keeps a note's room while the match plays: the viewer is this hand's
+    # censor, to whom the note on a ruling may come with any submission
+    # (templates/games/_game.html), so the board under the box stays put as it comes and goes.
+    note_room: bool = False
 
     @property
     def owed_catches(self) -> list[SeatPanel]:
@@ -135,6 +139,7 @@ def table(
         over=over,
         result=_result(view, who) if over else "",
         note=_ruling_note(view, who, legal),
+        note_room=_censor(view, you) and not over,
     )
 
 
@@ -189,6 +194,11 @@ def _panel(
             else None
         ),
     )
+
+
+def _censor(view: View, you: int | None) -> bool:
+    """The seat called "you" is this hand's censor (censorship's dealer)."""
+    return view["rules"] == "censorship" and you is not None and view.get("dealer") == you
 
 
 def _role(view: View, seat: int) -> str:

@@ -58,6 +58,13 @@ def test_the_bell_on_every_page_counts_what_is_unread():
     html = browser.get("/clubs/").content.decode()
     assert bell_of(html) == "Notifications, 2 unread"
     assert '<span class="count bell__count" aria-hidden="true">2</span>' in html
+    # Past 99 the figure is "99+", and the name says what the figure shows.
+    Notification.objects.bulk_create(
+        Notification(user=ana, kind="other", text="More", key=f"more{n}") for n in range(98)
+    )
+    html = browser.get("/clubs/").content.decode()
+    assert bell_of(html) == "Notifications, 99+ unread"
+    assert '<span class="count bell__count" aria-hidden="true">99+</span>' in html
     # Signed out: no bell.
     assert 'class="bell"' not in Client().get("/clubs/").content.decode()
 
