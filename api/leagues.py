@@ -30,7 +30,7 @@ from ratings import reads
 KIND = ["person", "bot"]
 ZONE_HELP = (
     '"up" (promoted), "down" (relegated) or "" (stays): as things stand in a running season, '
-    'and "" for everyone until its first result is in.'
+    'and "" for everyone in a division until its first result is in.'
 )
 FAMILY_HELP = "The rules family: official, basic-plus, newno, censorship or precognitive."
 

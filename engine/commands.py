@@ -144,8 +144,8 @@ def _values_well_formed(command: Command, kind: str, seats: int) -> bool:
 
 # What an unknown type's refusal lists: a seat's commands, then the two the system sends.
 _KNOWN: Final = (
-    f"a seat's: {', '.join(k for k in FIELDS if k not in SYSTEM_COMMANDS)}; "
-    f"the system's: {', '.join(k for k in FIELDS if k in SYSTEM_COMMANDS)}"
+    f"commands a seat sends: {', '.join(k for k in FIELDS if k not in SYSTEM_COMMANDS)}; "
+    f"only the server sends: {', '.join(k for k in FIELDS if k in SYSTEM_COMMANDS)}"
 )
 
 

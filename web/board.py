@@ -82,6 +82,8 @@ class Table:
     censorship: bool
     submission: Face | None
     submission_from: str
+    # The colour a submitted black card names, when the viewer may see the card ("" if none).
+    submission_color: str
     my_turn: bool
     over: bool
     result: str
@@ -135,6 +137,7 @@ def table(
         censorship=view["rules"] == "censorship",
         submission=face(submission["card"]) if submission.get("card") else None,
         submission_from=who.who(submission["seat"], start=False) if submission else "",
+        submission_color=submission.get("color") or "",
         my_turn=you is not None and you == viewer and viewer in view["to_act"],
         over=over,
         result=_result(view, who) if over else "",

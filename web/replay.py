@@ -92,6 +92,10 @@ def _replay_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     if chosen == ALL:
         view["hands"] = [list(hand) for hand in state.hands]
         view["lane"] = [list(lane) for lane in state.lanes]
+        # Censorship: the card submitted to the censor, face up with the rest.
+        submitted = state.extra.get("submission")
+        if submitted is not None:
+            view["submission"] = {key: submitted[key] for key in ("seat", "card", "color")}
     listing = lobby.seat_listing(game)
     names = seat_names(listing)
     # "You" is the person's own seat; another seat's eyes are named by its name.

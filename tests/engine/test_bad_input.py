@@ -165,7 +165,9 @@ def test_an_unknown_type_lists_a_seats_commands_apart_from_the_systems():
     with pytest.raises(IllegalCommand) as refused:
         parse({"type": "plya", "seat": 0}, 2)
     assert refused.value.code == "unknown-command"
-    seats, system = str(refused.value).split("; a seat's: ")[1].split("; the system's: ")
+    seats, system = (
+        str(refused.value).split("; commands a seat sends: ")[1].split("; only the server sends: ")
+    )
     assert seats.startswith("play, draw, pass, call-uno") and "next-hand" not in seats
     assert system == "next-hand, close-window"
 

@@ -13,7 +13,9 @@ from django.urls import reverse
 from games.commands import game_command
 from games.repository import repository
 from games.visibility import game_events, game_view
+from staff.actions import game_abort
 from tests.engine.decks import stacked
+from tests.games.factories import make_user
 from tests.web.clients import signed_in
 from tests.web.league_pages import text
 from tests.web.tables import (
@@ -258,3 +260,44 @@ def test_the_pile_shows_a_censorship_submission_to_each_viewer_as_they_may_see_i
     assert submission_place(page(clients[1], game.pk)) == ("Submitted by you", "red-7")
     for client in [clients[2], clients[3], Client()]:
         assert submission_place(page(client, game.pk)) == (f"Submitted by {name}", "face down")
+
+
+def test_a_submitted_wild_names_its_colour_to_those_who_see_it_and_the_replay_shows_it_all():
+    hands = [
+        ["blue-2", "green-1"],
+        ["wild", "yellow-3"],
+        ["green-9", "blue-9"],
+        ["red-0", "red-1"],
+    ]
+    game, people = people_game(
+        {"rules": "censorship", "options": {"hand_size": 2}},
+        deck=stacked(hands, "blue-8", first=1),
+        dealer=0,
+    )
+    game_command(
+        game_id=game.pk,
+        actor=people[1],
+        command={"type": "submit", "seat": 1, "card": "wild", "color": "green", "uno": False},
+        expected_version=game.version,
+    )
+    submitted = repository.game(game.pk).version
+    name = people[1].username
+    clients = [signed_in(person) for person in people]
+    assert submission_place(page(clients[0], game.pk)) == (f"Submitted by {name} as green", "wild")
+    assert submission_place(page(clients[1], game.pk)) == ("Submitted by you as green", "wild")
+    # The colour is as hidden as the card from the other seats and a spectator.
+    for client in [clients[2], Client()]:
+        html = page(client, game.pk)
+        assert submission_place(html) == (f"Submitted by {name}", "face down")
+
+    # Once the match is over, the replay's every-card view shows the submission face up with
+    # the hands; a seat's view still as that seat saw it.
+    staff = make_user("censor-staff")
+    staff.is_staff = True
+    staff.save()
+    game_abort(game_id=game.pk, user=staff, reason="the test of the replay")
+    replay = reverse("web:replay", args=[game.pk])
+    every = clients[2].get(replay, {"as": "all", "at": submitted}).content.decode()
+    assert submission_place(every) == (f"Submitted by {name} as green", "wild")
+    seat2 = clients[2].get(replay, {"as": "2", "at": submitted}).content.decode()
+    assert submission_place(seat2) == (f"Submitted by {name}", "face down")
