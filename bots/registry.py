@@ -13,9 +13,10 @@ Every check runs before anything is written, so a refused request changes nothin
 docs/workers.md describes the kinds and their statuses.
 
 A name is checked the same way when a bot is registered and when it is renamed (`_check_name`,
-`_check_name_free`). Nothing stores a copy of it but the records that say what was true then
-(the log's actor labels, a closed season's archived table): every page reads the bot's row, so
-a new name shows wherever the bot is shown (docs/bots-api.md, "Renaming and retiring a bot").
+`_check_name_free`). Nothing stores a copy of it but the records of what was true then (the
+log's actor labels, a closed season's archived table, open-data files already written): every
+page reads the bot's row, so a new name shows wherever the bot is shown (docs/bots-api.md,
+"Renaming and retiring a bot").
 
 A retired bot (`bot_retire`) is retired for good: it plays nothing new, is out of its ladders,
 its pull token opens nothing (api/bots.py), and it cannot be changed, validated or given a new
@@ -224,8 +225,9 @@ def bot_retire(*, bot: Bot, owner: Any) -> Bot:
     or a tournament still holds it (`retirement_holds`); nothing changes then."""
     _check_owner(bot, owner)
     with transaction.atomic():
-        # Locked before anything is read, so no change of the bot's runs between the checks
-        # and the retirement (a game seated meanwhile: games/seats.py REPLACED).
+        # Locked before the checks: a change of the bot, or an entry of it (which locks it
+        # too), waits for the retirement. A game made from its status read just before is
+        # played by the fallback (games/seats.py REPLACED).
         locked = Bot.objects.select_for_update().get(pk=bot.pk)
         if locked.status == Bot.Status.RETIRED:
             return locked
@@ -285,7 +287,8 @@ def retirement_holds(bot: Bot) -> list[str]:
     for season, club, status in sorted(seasons):
         if status == Season.Status.DRAFT:
             held.append(
-                f"it is entered in season {season} of {club}, not started: withdraw it first"
+                f"it is entered in season {season} of {club}, not started yet (a club admin may "
+                "withdraw it)"
             )
         else:
             held.append(f"it is entered in season {season} of {club}, still running")

@@ -278,7 +278,7 @@ def test_a_ladder_set_with_games_to_play_holds_the_bot(api, owner):
 @pytest.mark.parametrize(
     ("status", "says"),
     [
-        (Season.Status.DRAFT, "not started: withdraw it first"),
+        (Season.Status.DRAFT, "not started yet (a club admin may withdraw it)"),
         (Season.Status.RUNNING, "still running"),
     ],
 )
