@@ -39,6 +39,11 @@ class BotTokenAuthentication(authentication.BaseAuthentication):
         bot = tokens.bot_for_token(token.strip())
         if bot is None:
             raise exceptions.AuthenticationFailed("unknown bot token")
+        if bot.status == Bot.Status.RETIRED:
+            # Retired for good (bots/registry.py bot_retire): its token opens nothing.
+            raise exceptions.AuthenticationFailed(
+                f"bot {bot.name} is retired: its token no longer works"
+            )
         return bot.owner, bot
 
     def authenticate_header(self, request: Request) -> str:

@@ -1,13 +1,13 @@
 """The bot owners' API (the session, or a personal token with scope `bots`): register bots,
-read their status and call stats, change them, run their validation again, issue pull tokens.
-bots/registry.py does the work; a bot that is not the signed-in user's is a 404, as if it did
-not exist. docs/api.md lists the errors."""
+read their status and call stats, rename and change them, run their validation again, issue
+pull tokens, retire them. bots/registry.py does the work; a bot that is not the signed-in
+user's is a 404, as if it did not exist. docs/api.md lists the errors."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.decorators import (
     api_view,
@@ -22,7 +22,7 @@ from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from api.auth import PEOPLE, BotsScope, person
-from api.errors import error_responses
+from api.errors import ErrorOutput, error_responses
 from botcalls import reads as call_reads
 from botcalls.reasons import REASONS
 from bots import registry as bot_registry
@@ -53,6 +53,11 @@ class BotOutput(serializers.ModelSerializer[Bot]):
         help_text="Suspended by the staff: only the staff lift it, and `validate` is refused "
         "(403 `suspended-by-staff`) until they do.",
     )
+    retired_at = serializers.DateTimeField(
+        read_only=True,
+        allow_null=True,
+        help_text="When its owner retired it (status `retired`, for good); null before.",
+    )
 
     class Meta:
         model = Bot
@@ -69,6 +74,7 @@ class BotOutput(serializers.ModelSerializer[Bot]):
             "stats",
             "created_at",
             "updated_at",
+            "retired_at",
         ]
         read_only_fields = fields
 
@@ -93,7 +99,7 @@ class RegisteredOutput(BotOutput):
 
 
 class OnlyItsFields(serializers.Serializer[dict[str, Any]]):
-    """A body of these fields and no other: a field the endpoint does not take (`name` in a
+    """A body of these fields and no other: a field the endpoint does not take (`kind` in a
     change, a misspelt `stratgy`) is 400 `invalid` naming it, where DRF would drop it and answer
     200 having changed nothing the caller meant."""
 
@@ -108,8 +114,16 @@ class OnlyItsFields(serializers.Serializer[dict[str, Any]]):
         return attrs
 
 
+# A bot's name, registering it or renaming it: bots/registry.py checks the rest (its length,
+# trimmed, as `invalid-bot`; another of the owner's bots with it, as `name-taken`).
+NAME_HELP = (
+    f"1 to {bot_registry.NAME_LENGTH} characters, trimmed; unique among your bots (retired "
+    "ones included)."
+)
+
+
 class RegisterInput(OnlyItsFields):
-    name = serializers.CharField()
+    name = serializers.CharField(help_text=NAME_HELP)
     kind = serializers.ChoiceField(choices=Bot.Kind.choices)
     strategy = serializers.CharField(
         required=False, allow_blank=True, help_text="Kind builtin: a built-in strategy's name."
@@ -126,6 +140,7 @@ class RegisterInput(OnlyItsFields):
 
 
 class UpdateInput(OnlyItsFields):
+    name = serializers.CharField(required=False, help_text=f"A new name: {NAME_HELP}")
     strategy = serializers.CharField(required=False, allow_blank=True)
     url = serializers.CharField(required=False, allow_blank=True)
     secret = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
@@ -133,6 +148,17 @@ class UpdateInput(OnlyItsFields):
 
 class TokenOutput(serializers.Serializer[dict[str, Any]]):
     token = serializers.CharField(help_text="The new token, shown this once; the old one is void.")
+
+
+# The 409s of a change its state refuses (games.errors.BotRefused): no game version in them.
+REFUSED_RETIRED = OpenApiResponse(
+    ErrorOutput, description="`bot-retired`: a retired bot is changed no more."
+)
+REFUSED_BUSY = OpenApiResponse(
+    ErrorOutput,
+    description="`bot-busy`: a running game, a ladder set with games to play, a club season "
+    "or a tournament not over holds the bot (the message names them); nothing changed.",
+)
 
 
 class ThrottledChanges(APIView):
@@ -182,19 +208,34 @@ class MyBot(ThrottledChanges):
         return Response(BotOutput(_my_bot(request, bot_id)).data)
 
     @extend_schema(
-        request=UpdateInput, responses={200: BotOutput, **error_responses(400, 403, 404, 429)}
+        request=UpdateInput,
+        responses={200: BotOutput, **error_responses(400, 403, 404, 429), 409: REFUSED_RETIRED},
     )
     def patch(self, request: Request, bot_id: int) -> Response:
-        """Change a webhook bot's URL or secret, or a built-in bot's strategy; a new URL or
-        strategy is validated again."""
+        """Rename a bot; change a webhook bot's URL or secret, or a built-in bot's strategy. A
+        new URL or strategy is validated again; a new name is not."""
         bot = _my_bot(request, bot_id)
         data = UpdateInput(data=request.data)
         data.is_valid(raise_exception=True)
         bot = bot_registry.bot_update(bot=bot, owner=person(request), **data.validated_data)
         return Response(BotOutput(bot).data)
 
+    @extend_schema(
+        request=None,
+        responses={200: BotOutput, **error_responses(403, 404, 429), 409: REFUSED_BUSY},
+    )
+    def delete(self, request: Request, bot_id: int) -> Response:
+        """Retire a bot, for good: it plays nothing new and leaves its ladders; its pull token
+        stops working; its games, ratings and standings stay. 200 with the bot, `retired`
+        (again for a bot retired already). 409 `bot-busy` while a running game, an open ladder
+        set, a club season or a tournament holds it."""
+        bot = bot_registry.bot_retire(bot=_my_bot(request, bot_id), owner=person(request))
+        return Response(BotOutput(bot).data)
 
-@extend_schema(request=None, responses={202: BotOutput, **error_responses(403, 404, 429)})
+
+@extend_schema(
+    request=None, responses={202: BotOutput, **error_responses(403, 404, 429), 409: REFUSED_RETIRED}
+)
 @api_view(["POST"])
 @authentication_classes(PEOPLE)
 @permission_classes([BotsScope])
@@ -202,12 +243,15 @@ class MyBot(ThrottledChanges):
 def validate(request: Request, bot_id: int) -> Response:
     """Run the bot's validation matches again (after a failure or a suspension for its
     strikes); a suspension by the staff is lifted by the staff alone (403
-    `suspended-by-staff`)."""
+    `suspended-by-staff`); a retired bot is validated no more (409 `bot-retired`)."""
     bot = bot_registry.bot_revalidate(bot=_my_bot(request, bot_id), owner=person(request))
     return Response(BotOutput(bot).data, status=status.HTTP_202_ACCEPTED)
 
 
-@extend_schema(request=None, responses={200: TokenOutput, **error_responses(400, 403, 404)})
+@extend_schema(
+    request=None,
+    responses={200: TokenOutput, **error_responses(400, 403, 404), 409: REFUSED_RETIRED},
+)
 @api_view(["POST"])
 @authentication_classes(PEOPLE)
 @permission_classes([BotsScope])

@@ -6,6 +6,7 @@ from __future__ import annotations
 from analysis.errors import AnalysisRefused
 from chat.errors import ChatConflict, ChatRateLimited
 from games.errors import (
+    BotRefused,
     Conflict,
     Forbidden,
     GameError,
@@ -21,6 +22,7 @@ STATUS: dict[type[GameError], int] = {
     GameNotFound: 404,
     Forbidden: 403,
     Conflict: 409,
+    BotRefused: 409,
     RematchRefused: 409,
     AnalysisRefused: 409,
     TableRefused: 409,

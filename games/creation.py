@@ -86,11 +86,15 @@ def game_create(
 
 def _check_seat(number: int, spec: SeatSpec) -> tuple[str, str]:
     """The seat's controller and strategy (games/seats.py `seat_plays`), once the spec names
-    exactly one sitter, a bot that has not failed, and a strategy there is."""
+    exactly one sitter, a bot that has neither failed nor retired, and a strategy there is."""
     if [spec.user is not None, bool(spec.bot), spec.registered is not None].count(True) != 1:
         raise InvalidGame(f"seat {number} needs a user or a bot (one of them)", code="invalid-seat")
     if spec.registered is not None and spec.registered.status == Bot.Status.FAILED:
         raise InvalidGame(f"bot {spec.registered.name} failed its validation", code="bot-failed")
+    if spec.registered is not None and spec.registered.status == Bot.Status.RETIRED:
+        raise InvalidGame(
+            f"bot {spec.registered.name} is retired: it plays no new game", code="bot-retired"
+        )
     controller, strategy = seat_plays(bot=spec.bot, registered=spec.registered)
     if strategy:
         try:

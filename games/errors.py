@@ -64,6 +64,15 @@ class InvalidGame(GameError):
     code = "invalid-game"
 
 
+class BotRefused(GameError):
+    """What a bot's owner asked is refused by the state the bot is in (bots/registry.py):
+    `bot-busy` (retiring a bot that a running game, a ladder set, a club season or a
+    tournament still holds), `bot-retired` (changing, validating or giving a token to a
+    retired bot). A 409, like a conflict, but with no game version to report."""
+
+    code = "bot-refused"
+
+
 class RematchRefused(GameError):
     """A rematch that cannot be offered or answered now (games/rematch.py): `not-over`,
     `not-rematchable`, `already-offered`, `no-offer`, `already-answered`, `offer-closed`."""

@@ -3,8 +3,8 @@
 A seat says who sits there (a person, a built-in strategy, a registered Bot) and who moves it
 now (`Seat.controller`): the person, a worker playing a strategy in-process, a worker asking a
 webhook, a pull bot polling the API, or the default bot (BOTS_FALLBACK_STRATEGY) once the seat
-was forfeited or handed over. A registered bot that is suspended or failed is not asked any
-more: the default bot plays its seats, whatever their controller says (`effective`).
+was forfeited or handed over. A registered bot that is suspended, failed or retired is not asked
+any more: the default bot plays its seats, whatever their controller says (`effective`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,10 @@ from games.models import Bot, Game, Seat
 Controller = Seat.Controller
 
 # A registered bot in one of these states is not asked any more: the fallback plays its seats.
-REPLACED = frozenset({Bot.Status.SUSPENDED, Bot.Status.FAILED})
+# A retired bot is seated in no running game (bots/registry.py bot_retire refuses while it is,
+# and no game seats it after): only a game made from a status read just before the retirement
+# committed could, and the fallback plays that one.
+REPLACED = frozenset({Bot.Status.SUSPENDED, Bot.Status.FAILED, Bot.Status.RETIRED})
 
 # The controllers whose seats a worker moves: in-process strategies and webhook calls.
 WORKER_CONTROLLERS = frozenset({Controller.BUILTIN, Controller.WEBHOOK, Controller.FALLBACK})

@@ -23,7 +23,8 @@ class EntryRefused(CompetitionError):
     """The entrant cannot join or leave: `invalid-entrant` (not exactly one of a user and a
     bot), `bot-validating`, `bot-suspended` and `bot-suspended-by-staff` (a ladder takes
     validated, active bots only),
-    `bot-failed`, `already-entered`, `not-entered`."""
+    `bot-failed`, `bot-retired` (a bot retired by its owner enters nothing), `already-entered`,
+    `not-entered`."""
 
     code = "entry-refused"
 

@@ -93,31 +93,10 @@ def competition_join(
     competition: Competition, *, user: Any = None, bot: Bot | None = None
 ) -> Entry:
     """Enter a person or a registered bot (one of them). A ladder takes active (validated) bots
-    only; a bot that failed its validation can enter nothing. Joining again after leaving turns
-    the old entry back on. Raises EntryRefused."""
+    only; a bot that failed its validation or retired can enter nothing. Joining again after
+    leaving turns the old entry back on. Raises EntryRefused."""
     _check_entrant(user, bot)
-    if bot is not None:
-        status, by_staff = Bot.objects.values_list("status", "suspended_by_staff").get(pk=bot.pk)
-        if status == Bot.Status.FAILED:
-            raise EntryRefused(f"bot {bot.name} failed its validation", code="bot-failed")
-        if competition.kind == Competition.Kind.LADDER and status == Bot.Status.VALIDATING:
-            raise EntryRefused(
-                f"bot {bot.name} is still playing its validation games: a ladder takes "
-                "validated bots only",
-                code="bot-validating",
-            )
-        if competition.kind == Competition.Kind.LADDER and by_staff:
-            raise EntryRefused(
-                f"bot {bot.name} is suspended by the staff; only the staff can lift the suspension",
-                code="bot-suspended-by-staff",
-            )
-        if competition.kind == Competition.Kind.LADDER and status == Bot.Status.SUSPENDED:
-            raise EntryRefused(
-                f"bot {bot.name} is suspended (too many strikes in a row); ask for a new "
-                "validation to reinstate it",
-                code="bot-suspended",
-            )
-    elif competition.variant.get("rules") == "newno" and not _born(user):
+    if bot is None and competition.variant.get("rules") == "newno" and not _born(user):
         raise EntryRefused(
             f"{user.get_username()} has given no birth date, which newno's Youngest Rule needs "
             "(profile page)",
@@ -127,6 +106,8 @@ def competition_join(
         f"{_name(user, bot)} is already entered in {competition.name}", code="already-entered"
     )
     with transaction.atomic():
+        if bot is not None:
+            _check_bot(competition, bot)
         entry = (
             Entry.objects.select_for_update()
             .filter(competition=competition, user=user, bot=bot)
@@ -159,6 +140,37 @@ def competition_leave(
             f"{_name(user, bot)} is not entered in {competition.name}", code="not-entered"
         )
     return entries.get()
+
+
+def _check_bot(competition: Competition, bot: Bot) -> None:
+    """EntryRefused unless the bot may enter: never a failed or retired one, and a ladder takes
+    an active one only. Its row is locked and read as it stands: a retirement under way
+    (bots/registry.py bot_retire) either commits first and is seen here, or waits for this
+    entry and withdraws it (a ladder's) or is refused by it (a season's)."""
+    status, by_staff = (
+        Bot.objects.select_for_update().values_list("status", "suspended_by_staff").get(pk=bot.pk)
+    )
+    if status == Bot.Status.FAILED:
+        raise EntryRefused(f"bot {bot.name} failed its validation", code="bot-failed")
+    if status == Bot.Status.RETIRED:
+        raise EntryRefused(f"bot {bot.name} is retired: it enters nothing", code="bot-retired")
+    if competition.kind == Competition.Kind.LADDER and status == Bot.Status.VALIDATING:
+        raise EntryRefused(
+            f"bot {bot.name} is still playing its validation games: a ladder takes "
+            "validated bots only",
+            code="bot-validating",
+        )
+    if competition.kind == Competition.Kind.LADDER and by_staff:
+        raise EntryRefused(
+            f"bot {bot.name} is suspended by the staff; only the staff can lift the suspension",
+            code="bot-suspended-by-staff",
+        )
+    if competition.kind == Competition.Kind.LADDER and status == Bot.Status.SUSPENDED:
+        raise EntryRefused(
+            f"bot {bot.name} is suspended (too many strikes in a row); ask for a new "
+            "validation to reinstate it",
+            code="bot-suspended",
+        )
 
 
 def _born(user: Any) -> bool:

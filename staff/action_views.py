@@ -265,7 +265,9 @@ def _bot_page(bot: Bot) -> dict[str, Any]:
 
 def _bot_not_staff_suspended(bot: Bot) -> Refusal | None:
     # Any other bot may be suspended: one suspended by its strikes, failed or validating too, so
-    # that its owner cannot validate it back (staff/actions.py bot_suspend).
+    # that its owner cannot validate it back (staff/actions.py bot_suspend); not a retired one.
+    if bot.status == Bot.Status.RETIRED:
+        return ("Its owner retired this bot: it plays nothing, and nothing brings it back.", None)
     if not bot.suspended_by_staff:
         return None
     other = ("Reinstate it", reverse("staff:bot-reinstate", args=[bot.pk]))

@@ -242,7 +242,7 @@ def bot_suspend(*, bot_id: int, user: Any, reason: str) -> AuditEntry:
     the ladders; a validating bot's round is void (its games are finished by the fallback and its
     result never settles, bots.remote.validation). The games where it is to act are advanced at
     once, not when the reconciler finds them. ActionRefused `bot-suspended-by-staff` for a bot
-    the staff have already suspended."""
+    the staff have already suspended, `bot-retired` for one its owner retired."""
     staff_actor(user)
     reason = clean_reason(reason)
     with transaction.atomic():
@@ -250,6 +250,12 @@ def bot_suspend(*, bot_id: int, user: Any, reason: str) -> AuditEntry:
         if bot.suspended_by_staff:
             raise ActionRefused(
                 f"bot {bot.name} is already suspended by the staff", code="bot-suspended-by-staff"
+            )
+        if bot.status == Bot.Status.RETIRED:
+            # Retired for good by its owner: a suspension would bring it back as a status
+            # the staff could reinstate from.
+            raise ActionRefused(
+                f"bot {bot.name} is retired by its owner: it plays nothing", code="bot-retired"
             )
         status_before = bot.status
         if status_before == Bot.Status.VALIDATING:

@@ -19,7 +19,7 @@ class TournamentEntryRefused(TournamentRefused):
     """The entrant cannot enter or withdraw: `tournament-closed` (outside the entry window, or
     started), `tournament-full`, `bots-not-allowed` (people only), `already-entered`,
     `not-entered`, `tournament-finished`, `invalid-entrant` (not exactly one of a person and a
-    bot), `not-a-member` (a club's tournament takes its members), `bot-failed`,
+    bot), `not-a-member` (a club's tournament takes its members), `bot-failed`, `bot-retired`,
     `birth-date-missing` (newno needs the people's ages); pausing and resuming in an arena:
     `not-an-arena`, `already-paused`, `not-paused`."""
 

@@ -220,6 +220,12 @@ def tournament_enter(
             raise TournamentEntryRefused(
                 f"entry to {locked.name} is closed", code="tournament-closed"
             )
+        # The bot's row locked and read as it stands: a retirement under way (bots/registry.py
+        # bot_retire) commits first and is seen here, or waits and is refused by this entry.
+        if bot is not None and _bot_status(bot) == Bot.Status.RETIRED:
+            raise TournamentEntryRefused(
+                f"bot {bot.name} is retired: it enters nothing", code="bot-retired"
+            )
         entry = Entry.objects.filter(tournament=locked, user=user, bot=bot).first()
         if entry is not None and not entry.withdrawn:
             raise already
@@ -237,6 +243,10 @@ def tournament_enter(
         # its next round, with no points for the rounds it missed.
         tournament_advance(tournament, now=now)
     return entry
+
+
+def _bot_status(bot: Bot) -> str:
+    return str(Bot.objects.select_for_update().values_list("status", flat=True).get(pk=bot.pk))
 
 
 def entry_open(tournament: Tournament, now: datetime.datetime) -> bool:

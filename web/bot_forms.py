@@ -1,6 +1,6 @@
-"""The owner's bot forms: registering each kind of bot, and changing one. They check the shape
-only; bots.registry checks the rest (a name taken, a URL the workers will not call) and its
-refusals come back on the form, by the field they are about (`REFUSAL_FIELDS`)."""
+"""The owner's bot forms: registering each kind of bot, renaming one and changing one. They
+check the shape only; bots.registry checks the rest (a name taken, a URL the workers will not
+call) and its refusals come back on the form, by the field they are about (`REFUSAL_FIELDS`)."""
 
 from __future__ import annotations
 
@@ -94,6 +94,12 @@ class BuiltinChangeForm(forms.Form):
 
     def changes(self) -> dict[str, str]:
         return {"strategy": self.cleaned_data["strategy"]}
+
+
+def rename_form(bot: Bot, data: Mapping[str, Any] | None = None) -> BotNameForm:
+    """The name field of registration, filled in with the bot's name: a new name is checked as a
+    new bot's is."""
+    return BotNameForm(data, prefix="rename", initial={"name": bot.name})
 
 
 def change_form(

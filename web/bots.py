@@ -1,7 +1,8 @@
 """The bot pages: a bot's public page (/bots/<id>/: owner, kind, status, its ladders with rank,
 rating history chart and head-to-head, its recent games), and its owner's pages (/me/bots/:
-their bots and the registration forms; /me/bots/<id>/: changing it, a new token, a new
-validation, its stats and recent calls, its games and its ladders).
+their bots, the retired ones apart, and the registration forms; /me/bots/<id>/: renaming and
+changing it, a new token, a new validation, its stats and recent calls, its games and its
+ladders; /me/bots/<id>/retire: asked, then done).
 
 Every change goes through bots.registry, as the owners' API does, and shares the API's
 budget of bot changes per person (frontdoor.throttles.BotChangesThrottle): each starts
@@ -37,7 +38,7 @@ from league.errors import BotNotFound
 from league.ladder_reads import HeadToHead, LadderRecord, RecentGame
 from league.models import Entry
 from web.accounts import SignedInRequest
-from web.bot_forms import REFUSAL_FIELDS, REGISTER_FORMS, BotNameForm, change_form
+from web.bot_forms import REFUSAL_FIELDS, REGISTER_FORMS, BotNameForm, change_form, rename_form
 from web.charts import HistoryChart, history_chart
 from web.ladders import EntryOption, entrant_url, last_played_words
 from web.season_tables import ordinal
@@ -50,6 +51,7 @@ STATUS_WORDS: dict[str, str] = {
     Bot.Status.ACTIVE: "validated, may enter ladders",
     Bot.Status.SUSPENDED: "too many strikes in a row",
     Bot.Status.FAILED: "did not pass its validation",
+    Bot.Status.RETIRED: "by its owner: it plays no more",
 }
 STAFF_SUSPENDED = "by the staff: only the staff can lift it"
 KIND_WORDS: dict[str, str] = {
@@ -152,7 +154,8 @@ def bot_context(bot: Bot, request: HttpRequest) -> dict[str, object]:
     except GameNotFound as error:
         raise Http404(error.message) from error
     # A staff suspension is not the strikes': its reason (status_reason) is the staff's alone.
-    words = STAFF_SUSPENDED if bot.suspended_by_staff else STATUS_WORDS.get(bot.status, bot.status)
+    staff = bot.suspended_by_staff and bot.status != Bot.Status.RETIRED
+    words = STAFF_SUSPENDED if staff else STATUS_WORDS.get(bot.status, bot.status)
     return {
         "bot": bot,
         "status_words": words,
@@ -187,9 +190,18 @@ def changes_allowed(request: HttpRequest) -> bool:
     return False
 
 
+def retired_refusal(request: HttpRequest, bot: Bot) -> HttpResponse | None:
+    """A change asked of a retired bot (from a page drawn before it retired): refused above its
+    page, which has no form any more; None for a bot in service."""
+    if bot.status != Bot.Status.RETIRED:
+        return None
+    messages.error(request, f"{bot.name} is retired: nothing about it changes any more.")
+    return redirect("web:my-bot", bot_id=bot.pk)
+
+
 def refuse_on_form(form: Form, error: GameError) -> None:
     """A registry refusal on the form, by the field it is about."""
-    form.add_error(REFUSAL_FIELDS.get(error.code), error.message.rstrip(".") + ".")
+    form.add_error(REFUSAL_FIELDS.get(error.code), sentence(error.message))
 
 
 def registration_forms(posted: BotNameForm | None = None) -> dict[str, BotNameForm]:
@@ -227,9 +239,11 @@ def my_bots(request: SignedInRequest) -> HttpResponse:
                 shown = {"bot": made, "token": token, "secret": made.secret if secret_made else ""}
                 return render(request, "bots/registered.html", shown)
     bots = Bot.objects.filter(owner=request.user).order_by("created_at", "pk")
+    # Each with its kind in words, as its public page says it; the retired ones apart.
+    rows = [(bot, KIND_WORDS.get(bot.kind, bot.kind)) for bot in bots]
     context: dict[str, object] = {
-        # Each with its kind in words, as its public page says it.
-        "bots": [(bot, KIND_WORDS.get(bot.kind, bot.kind)) for bot in bots],
+        "bots": [row for row in rows if row[0].status != Bot.Status.RETIRED],
+        "retired": [row for row in rows if row[0].status == Bot.Status.RETIRED],
         "forms": registration_forms(posted),
         "status_words": STATUS_WORDS,
         "posted_kind": posted.kind if posted is not None else "",
@@ -256,6 +270,8 @@ def my_bot(request: SignedInRequest, bot_id: int) -> HttpResponse:
     found = my_bot_or_404(request, bot_id)
     form = change_form(found, request.POST if request.method == "POST" else None)
     if request.method == "POST":
+        if (refused := retired_refusal(request, found)) is not None:
+            return refused
         if form is None:
             messages.error(request, "A pull bot plays from your machine: only its token changes.")
             return redirect("web:my-bot", bot_id=found.pk)
@@ -280,14 +296,84 @@ def my_bot(request: SignedInRequest, bot_id: int) -> HttpResponse:
                 else:
                     messages.success(request, f"{changed.name} is changed.")
                 return redirect("web:my-bot", bot_id=found.pk)
+    return my_bot_page(request, found, form=form)
+
+
+def my_bot_page(
+    request: SignedInRequest,
+    found: Bot,
+    *,
+    form: Form | None = None,
+    rename: BotNameForm | None = None,
+) -> HttpResponse:
+    """The owner's page of one bot, with the forms as posted (and refused) or fresh; a retired
+    bot's with none: nothing about it changes any more."""
+    retired = found.status == Bot.Status.RETIRED
     context = {
         **bot_context(found, request),
-        "form": form,
+        "form": None if retired else form,
+        "rename": None if retired else rename or rename_form(found),
         "calls": call_reads.calls_of(found.pk, limit=RECENT_CALLS),
-        "ladders": ladder_options(found),
+        "ladders": [] if retired else ladder_options(found),
         "here": request.path,
     }
     return render(request, "bots/my_bot.html", context)
+
+
+@never_cache
+@login_required
+@require_POST
+def my_bot_rename(request: SignedInRequest, bot_id: int) -> HttpResponse:
+    """A new name, checked as at registration (bots.registry); refused, on its form."""
+    found = my_bot_or_404(request, bot_id)
+    if (refused := retired_refusal(request, found)) is not None:
+        return refused
+    rename = rename_form(found, request.POST)
+    if rename.is_valid() and changes_allowed(request):
+        old = found.name
+        try:
+            renamed = bot_registry.bot_update(
+                bot=found, owner=request.user, name=rename.cleaned_data["name"]
+            )
+        except GameError as error:
+            refuse_on_form(rename, error)
+        else:
+            if renamed.name == old:
+                messages.info(request, f"{old} keeps its name.")
+            else:
+                messages.success(
+                    request,
+                    f"{old} is renamed {renamed.name}: its pages, ladders and games say so now.",
+                )
+            return redirect("web:my-bot", bot_id=found.pk)
+    return my_bot_page(request, found, form=change_form(found), rename=rename)
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+def my_bot_retire(request: SignedInRequest, bot_id: int) -> HttpResponse:
+    """Ask, then retire the bot for good (bots.registry.bot_retire): asking says what it will
+    do, or what holds the bot now, with no button then."""
+    found = my_bot_or_404(request, bot_id)
+    if found.status == Bot.Status.RETIRED:
+        messages.info(request, f"{found.name} is retired already.")
+        return redirect("web:my-bot", bot_id=found.pk)
+    if request.method == "GET":
+        held = bot_registry.retirement_holds(found)
+        return render(request, "bots/retire_confirm.html", {"bot": found, "held": held})
+    if not changes_allowed(request):
+        return redirect("web:my-bot", bot_id=found.pk)
+    try:
+        bot_registry.bot_retire(bot=found, owner=request.user)
+    except GameError as error:
+        messages.error(request, sentence(error.message))
+        return redirect("web:my-bot-retire", bot_id=found.pk)
+    messages.success(
+        request,
+        f"{found.name} is retired: it plays nothing new; its games and ratings stay.",
+    )
+    return redirect("web:my-bots")
 
 
 @login_required
@@ -319,6 +405,8 @@ def my_bot_token(request: SignedInRequest, bot_id: int) -> HttpResponse:
     found = my_bot_or_404(request, bot_id)
     if found.kind != Bot.Kind.PULL:
         raise Http404(f"{found.name} is a {found.kind} bot: only pull bots have tokens")
+    if (refused := retired_refusal(request, found)) is not None:
+        return refused
     if request.method == "GET":
         return render(request, "bots/token_confirm.html", {"bot": found})
     try:

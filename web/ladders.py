@@ -52,6 +52,7 @@ REFUSALS = {
         "{bot} failed its validation: fix it and ask for a new validation on its page, then "
         "enter it."
     ),
+    "bot-retired": "{bot} is retired: a retired bot enters no ladder.",
     "already-entered": "{who} already entered in {ladder}.",
     "not-entered": "{who} not entered in {ladder}, so there was nothing to leave.",
     "ladder-for-bots": "{ladder} is a ladder for bots: enter one of your bots, not yourself.",
@@ -152,7 +153,10 @@ def entry_options(ladder: Competition, person: User) -> list[EntryOption]:
     options = []
     if me_in or not is_for_bots(ladder):
         options.append(EntryOption("You, in person", None, me_in))
-    for bot in Bot.objects.filter(owner=person).order_by("name", "pk"):
+    # A retired bot enters nothing, and is in no ladder (bots/registry.py bot_retire).
+    for bot in (
+        Bot.objects.filter(owner=person).exclude(status=Bot.Status.RETIRED).order_by("name", "pk")
+    ):
         options.append(EntryOption(f"Bot {bot.name}", bot, bot.pk in bots_in))
     return options
 

@@ -272,8 +272,14 @@ class BotEntryForm(EntrantForm):
 
 
 def bot_suggestions(owner: Any) -> list[str]:
-    """Names for the bot field's list: the owner's bots, then the strategies not taken."""
-    mine = list(Bot.objects.filter(owner=owner).order_by("name").values_list("name", flat=True))
+    """Names for the bot field's list: the owner's bots (not the retired ones, which enter
+    nothing), then the strategies not taken."""
+    mine = list(
+        Bot.objects.filter(owner=owner)
+        .exclude(status=Bot.Status.RETIRED)
+        .order_by("name")
+        .values_list("name", flat=True)
+    )
     return mine + [name for name in STRATEGIES if name not in mine]
 
 

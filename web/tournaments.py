@@ -147,7 +147,9 @@ def entry_options(tournament: Tournament, user: Any) -> list[EntryOption]:
     options = [EntryOption("You", None, me in entered, entered.get(me, False))]
     if tournament.bots_allowed:
         for bot in (
-            Bot.objects.filter(owner=user).exclude(status=Bot.Status.FAILED).order_by("name")
+            Bot.objects.filter(owner=user)
+            .exclude(status__in=[Bot.Status.FAILED, Bot.Status.RETIRED])
+            .order_by("name")
         ):
             key = (None, bot.pk)
             options.append(

@@ -41,6 +41,9 @@ class Bot(models.Model):
         SUSPENDED = "suspended"
         # Its validation matches had an illegal answer, a timeout or an error.
         FAILED = "failed"
+        # Retired by its owner (bots/registry.py bot_retire): it plays nothing new, for good;
+        # its games, ratings and standings stay, under its name.
+        RETIRED = "retired"
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bots"
@@ -66,6 +69,8 @@ class Bot(models.Model):
     validation_started_at = models.DateTimeField(null=True, blank=True)
     # Strikes in a row (a timeout, an error or an illegal answer); a good answer resets them.
     strikes = models.PositiveIntegerField(default=0)
+    # When its owner retired it (status `retired`); None for a bot still in service.
+    retired_at = models.DateTimeField(null=True, blank=True)
     # Call statistics: every decision asked of the bot.
     calls = models.PositiveIntegerField(default=0)
     total_latency = models.FloatField(default=0.0, help_text="Seconds, summed over calls.")

@@ -121,10 +121,17 @@ def test_the_schema_lists_each_views_error_statuses(client):
         "200", "400", "401", "403", "404",
     }  # fmt: skip
     assert statuses("/api/me/bots", "post") == {"201", "400", "401", "403", "429"}
+    # A retired bot is changed no more (409 bot-retired); one still held does not retire (409
+    # bot-busy).
     assert statuses("/api/me/bots/{bot_id}", "patch") == {
-        "200", "400", "401", "403", "404", "429",
+        "200", "400", "401", "403", "404", "409", "429",
     }  # fmt: skip
-    assert statuses("/api/me/bots/{bot_id}/token", "post") == {"200", "400", "401", "403", "404"}
+    assert statuses("/api/me/bots/{bot_id}", "delete") == {
+        "200", "400", "401", "403", "404", "409", "429",
+    }  # fmt: skip
+    assert statuses("/api/me/bots/{bot_id}/token", "post") == {
+        "200", "400", "401", "403", "404", "409",
+    }  # fmt: skip
     assert statuses("/api/health", "get") == {"200", "400", "503"}
     assert all(
         "400" in operation["responses"] for ops in paths.values() for operation in ops.values()
@@ -137,6 +144,8 @@ def test_the_schema_lists_each_views_error_statuses(client):
     command = "/api/bot/games/{game_id}/commands"
     assert schema_of(command, "post", "404") == "ErrorOutput"
     assert schema_of(command, "post", "409") == "ConflictOutput"
+    # A bot's 409s carry no game version.
+    assert schema_of("/api/me/bots/{bot_id}", "delete", "409") == "ErrorOutput"
     components = schema["components"]["schemas"]
     assert set(components["ErrorOutput"]["properties"]) == {"code", "message", "errors"}
     assert components["ErrorOutput"]["required"] == ["code", "message"]

@@ -64,6 +64,7 @@ DETAIL_KEYS = {
     "stats",
     "created_at",
     "updated_at",
+    "retired_at",
 }
 
 
@@ -247,6 +248,7 @@ def test_another_users_bot_is_not_found(api, django_capture_on_commit_callbacks)
         responses = [
             api.get(f"/api/me/bots/{bot.pk}"),
             api.patch(f"/api/me/bots/{bot.pk}", {"url": HOOK}, format="json"),
+            api.delete(f"/api/me/bots/{bot.pk}"),
             api.post(f"/api/me/bots/{bot.pk}/validate"),
             api.post(f"/api/me/bots/{bot.pk}/token"),
             api.get("/api/me/bots/999999"),
@@ -295,18 +297,18 @@ def test_a_bad_update_gets_a_typed_error_and_changes_nothing(api, owner):
 
 
 def test_a_field_a_change_does_not_take_is_refused_by_name_and_changes_nothing(api, owner):
-    # A rename looked like it worked: 200, and the bot kept its name.
+    # A new kind would look like it worked: 200, and the bot kept its kind.
     bot = make_bot(owner)
     before = Bot.objects.filter(pk=bot.pk).values().get()
 
-    rename = api.patch(f"/api/me/bots/{bot.pk}", {"name": "Renamed"}, format="json")
+    kind = api.patch(f"/api/me/bots/{bot.pk}", {"kind": "pull"}, format="json")
     typo = api.patch(
         f"/api/me/bots/{bot.pk}", {"strategy": "random", "stratgy": "greedy"}, format="json"
     )
 
-    assert (rename.status_code, rename.json()["code"]) == (400, "invalid")
-    assert rename.json()["errors"] == {
-        "name": ["Not a field of this body, which takes strategy, url, secret."]
+    assert (kind.status_code, kind.json()["code"]) == (400, "invalid")
+    assert kind.json()["errors"] == {
+        "kind": ["Not a field of this body, which takes name, strategy, url, secret."]
     }
     assert (typo.status_code, list(typo.json()["errors"])) == (400, ["stratgy"])
     assert Bot.objects.filter(pk=bot.pk).values().get() == before
@@ -391,6 +393,7 @@ def test_only_pull_bots_get_tokens(api, owner):
         ("post", "/api/me/bots"),
         ("get", "/api/me/bots/{id}"),
         ("patch", "/api/me/bots/{id}"),
+        ("delete", "/api/me/bots/{id}"),
         ("post", "/api/me/bots/{id}/validate"),
         ("post", "/api/me/bots/{id}/token"),
     ],

@@ -292,7 +292,7 @@ def test_the_schema_documents_these_endpoints(client):
     assert response.status_code == 200
     paths = response.json()["paths"]
     assert set(paths["/api/me/bots"]) == {"get", "post"}
-    assert set(paths["/api/me/bots/{bot_id}"]) == {"get", "patch"}
+    assert set(paths["/api/me/bots/{bot_id}"]) == {"get", "patch", "delete"}
     assert set(paths["/api/me/notifications"]) == {"get", "put"}
     for path in (
         "/api/me/bots/{bot_id}/validate",

@@ -6,9 +6,11 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
+from bots.registry import bot_retire
+from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
-from games.models import Game
-from tests.games.factories import make_game, make_user, play_to_end
+from games.models import Bot, Game
+from tests.games.factories import SHORT, make_game, make_user, play_to_end
 
 pytestmark = pytest.mark.django_db
 
@@ -128,3 +130,26 @@ def test_an_unknown_answer_is_a_400():
     ana, _ben = people(game)
     response = signed_in(ana).post(url(game), {"answer": "maybe"}, format="json")
     assert response.status_code == 400
+
+
+def test_a_table_with_a_retired_bot_has_no_rematch_and_nothing_starts():
+    ana, cy = make_user("ana"), make_user("cy")
+    gus = Bot.objects.create(
+        owner=cy, name="Gus", kind="builtin", strategy="greedy", status="active"
+    )
+    game = game_create(
+        variant_spec=SHORT, seats=[SeatSpec(user=ana), SeatSpec(registered=gus)], seed=1
+    )
+    play_to_end(game.pk)
+    bot_retire(bot=gus, owner=cy)
+    games = Game.objects.count()
+
+    response = signed_in(ana).post(url(game), {}, format="json")
+
+    assert response.status_code == 400
+    assert response.json() == {
+        "code": "bot-retired",
+        "message": "bot Gus is retired: it plays no new game",
+    }
+    assert signed_in(ana).get(url(game)).json()["status"] == "none"
+    assert Game.objects.count() == games

@@ -569,6 +569,20 @@ def test_the_staff_suspend_a_bot_whatever_its_status_and_its_owner_cannot_lift_i
     assert validation.settle_validation(bot.pk, 1) == Bot.Status.SUSPENDED
 
 
+def test_a_bot_its_owner_retired_is_not_suspended(staff):
+    bot = make_bot(status=Bot.Status.RETIRED)
+    before = snapshot()
+
+    asked = staff.get(f"/staff/bots/{bot.pk}/suspend/").content.decode()
+    response = staff.post(f"/staff/bots/{bot.pk}/suspend/", {"reason": REASON})
+
+    assert "Its owner retired this bot: it plays nothing, and nothing brings it back." in asked
+    assert response.status_code == 400 and b"bot-retired" in response.content
+    assert snapshot() == before
+    bot.refresh_from_db()
+    assert (bot.status, bot.suspended_by_staff) == (Bot.Status.RETIRED, False)
+
+
 def test_suspending_and_reinstating_a_bot(
     staff, staff_user, eager_tasks, django_capture_on_commit_callbacks
 ):

@@ -297,7 +297,8 @@ def test_the_owners_page_shows_status_reason_stats_calls_games_and_ladders():
     assert f'value="{HOOK}"' in html  # the change form, filled in
     assert "Withdraw from Quiet Ladder" in html and "Validate it again" in html
     forms = re.findall(r"<form .*?</form>", html.split('id="main"')[1], re.S)
-    assert len(forms) == 3 and all("csrfmiddlewaretoken" in form for form in forms)
+    # Validate it again, rename it, change how it plays, withdraw it from its ladder.
+    assert len(forms) == 4 and all("csrfmiddlewaretoken" in form for form in forms)
     assert "data-card" not in html
 
 

@@ -21,6 +21,7 @@ from django.core.management import call_command
 from django.test import Client, override_settings
 from django.utils import timezone
 
+from bots import registry
 from games.models import Bot, Game
 from league.models import Club, Season
 from tables import services as tables
@@ -74,18 +75,24 @@ def pages(demo: User) -> list[tuple[User | None, str]]:
     for entrant in Bot.objects.filter(kind=Bot.Kind.BUILTIN).order_by("pk")[:2]:
         tournaments.tournament_enter(cup, actor=ana, bot=entrant)
     tournaments.tournament_start(cup, actor=ana)
+    # demo's own bots: one in service (its page: rename, retire asked) and one retired, apart.
+    mine = Bot.objects.create(owner=demo, name="Html Gus", kind="builtin", strategy="greedy",
+                              status="active")  # fmt: skip
+    old = Bot.objects.create(owner=demo, name="Html Old", kind="pull", status="active")
+    registry.bot_retire(bot=old, owner=demo)
     signed_out = ["/", "/accounts/login/", "/accounts/signup/", "/accounts/password_reset/",
                   "/ladders/", "/clubs/", f"/clubs/{club.slug}/", f"/seasons/{season.slug}/",
                   f"/bots/{bot.pk}/", "/players/ana/", f"/games/{finished.pk}/replay/",
                   "/api/docs/", "/ratings/", "/ratings/official/", "/tournaments/",
-                  "/tournaments/html-cup/"]  # fmt: skip
+                  "/tournaments/html-cup/", f"/bots/{old.pk}/"]  # fmt: skip
     signed_in = ["/", "/play/", "/play/new/", f"/games/{game.pk}/", f"/games/{finished.pk}/",
                  "/accounts/profile/", "/me/bots/", f"/clubs/{club.slug}/", "/clubs/new/",
                  f"/seasons/{season.slug}/", "/staff/", f"/staff/games/{finished.pk}/",
                  "/players/demo/", "/players/ana/", "/notifications/", "/tables/new/",
                  "/tables/new/?challenge=ana",
                  f"/tables/{table.pk}/", "/play/?family=chess", "/tournaments/new/",
-                 "/tournaments/html-cup/"]  # fmt: skip
+                 "/tournaments/html-cup/", f"/me/bots/{mine.pk}/", f"/me/bots/{mine.pk}/retire",
+                 f"/me/bots/{old.pk}/"]  # fmt: skip
     return [(None, path) for path in signed_out] + [(demo, path) for path in signed_in]
 
 

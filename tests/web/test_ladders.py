@@ -236,6 +236,7 @@ CODES = [
         "Bot Newbie failed its validation: fix it and ask for a new validation on its page, "
         "then enter it.",
     ),
+    ("bot-retired", "enter", "Bot Newbie is retired: a retired bot enters no ladder."),
     ("already-entered", "enter", "Bot Greta is already entered in Open Ladder."),
     (
         "not-entered",
@@ -251,7 +252,12 @@ def test_every_refusal_is_a_message_in_words_and_changes_nothing(code, action, s
     ada, cy = make_user("ada"), make_user("cy")
     greta = owned_bot(ada, "Greta")
     Entry.objects.create(competition=ladder, bot=greta)
-    status = {"bot-validating": "validating", "bot-suspended": "suspended", "bot-failed": "failed"}
+    status = {
+        "bot-validating": "validating",
+        "bot-suspended": "suspended",
+        "bot-failed": "failed",
+        "bot-retired": "retired",
+    }
     if code in status:
         bot = owned_bot(ada, "Newbie", status=status[code])
     else:

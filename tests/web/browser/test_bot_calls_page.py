@@ -1,8 +1,12 @@
-"""A bot's recent calls on its owner's page, on a phone and a desktop: each failed call with
-its reason code and the bot's answer as JSON (never a Python dict), the table scrolling inside
-its frame on a phone."""
+"""A bot's owner's pages in the browser. Its recent calls, on a phone and a desktop: each failed
+call with its reason code and the bot's answer as JSON (never a Python dict), the table
+scrolling inside its frame on a phone. And on a phone (360x740), "Your bots": renaming a bot on
+its page, retiring one after the confirmation (a form, scripts off), the retired one listed
+apart, nothing scrolling sideways."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -11,7 +15,7 @@ from bots.remote import webhook
 from bots.remote.strikes import ILLEGAL, Detail, as_json, record_call
 from games.models import Bot
 from tests.games.factories import make_user
-from tests.web.browser.clicks import scrolls_sideways
+from tests.web.browser.clicks import scrolls_sideways, too_wide
 from tests.web.browser.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -48,3 +52,45 @@ def test_the_owner_reads_each_calls_reason_code_and_answer(open_page):
         assert not scrolls_sideways(page)
         page.locator("table.calls").scroll_into_view_if_needed()
         page.screenshot(path=str(ARTIFACTS / f"test_bot_calls_page-{name}.png"), full_page=True)
+
+
+def test_a_bot_is_renamed_then_retired_from_your_bots_on_a_phone(open_page):
+    owner = make_user()
+    gus = Bot.objects.create(
+        owner=owner, name="Gus", kind=Bot.Kind.BUILTIN, strategy="greedy", status=Bot.Status.ACTIVE
+    )
+    Bot.objects.create(
+        owner=owner, name="Hooky the webhook bot with a long name", kind=Bot.Kind.WEBHOOK,
+        url="https://bots.example.org/h", secret="s", status=Bot.Status.ACTIVE,
+    )  # fmt: skip
+    ARTIFACTS.mkdir(exist_ok=True)
+    # Scripts off: every step is a link or a form.
+    page = open_page(owner, "/me/bots/", width=360, height=740, javascript=False)
+    assert not scrolls_sideways(page), too_wide(page)
+    page.screenshot(path=str(ARTIFACTS / "test_bot_calls_page-your-bots.png"), full_page=True)
+
+    page.locator(f"a[href='/me/bots/{gus.pk}/#name-heading']").click()
+    page.get_by_role("textbox", name="Name").fill("Gus II")
+    page.get_by_role("button", name="Rename it").click()
+    assert page.get_by_text("Gus is renamed Gus II").is_visible()
+    assert page.locator("h1").inner_text() == "Gus II"
+    assert not scrolls_sideways(page), too_wide(page)
+    page.screenshot(path=str(ARTIFACTS / "test_bot_calls_page-renamed.png"), full_page=True)
+
+    page.get_by_role("link", name="Your bots").click()
+    # "retire…", and for a screen reader the bot's name in between.
+    page.get_by_role("link", name=re.compile(r"^retire Gus II\s*…$")).click()
+    assert page.locator("h1").inner_text() == "Retire Gus II?"
+    assert not scrolls_sideways(page), too_wide(page)
+    page.screenshot(path=str(ARTIFACTS / "test_bot_calls_page-retire.png"), full_page=True)
+    page.get_by_role("button", name="Retire Gus II").click()
+
+    assert page.url.endswith("/me/bots/")
+    assert page.get_by_text("Gus II is retired: it plays nothing new").is_visible()
+    retired = page.locator("ul.bot-rows--retired li")
+    assert retired.count() == 1 and "Gus II" in retired.inner_text()
+    assert "Gus II" not in page.locator("ul.bot-rows").first.inner_text()
+    assert not scrolls_sideways(page), too_wide(page)
+    page.screenshot(path=str(ARTIFACTS / "test_bot_calls_page-retired.png"), full_page=True)
+    gus.refresh_from_db()
+    assert (gus.name, gus.status) == ("Gus II", Bot.Status.RETIRED)
