@@ -28,18 +28,6 @@ def quick_validation(settings):
     settings.BOTS_VALIDATION_MATCHES = 1
 
 
-@pytest.fixture
-def owner():
-    return make_user("owner")
-
-
-@pytest.fixture
-def api(owner) -> APIClient:
-    client = APIClient()
-    client.force_login(owner)
-    return client
-
-
 def make_bot(owner, name="Gus", **fields) -> Bot:
     fields = {"kind": "builtin", "strategy": "greedy", "status": "active", **fields}
     return Bot.objects.create(owner=owner, name=name, **fields)

@@ -28,18 +28,6 @@ def quick_validation(settings):
     settings.BOTS_ALLOW_LOOPBACK_URLS = True
 
 
-@pytest.fixture
-def owner():
-    return make_user("owner")
-
-
-@pytest.fixture
-def api(owner) -> APIClient:
-    client = APIClient()
-    client.force_login(owner)
-    return client
-
-
 def bot_client(token: str) -> APIClient:
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bot {token}")

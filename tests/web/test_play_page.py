@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
@@ -232,18 +233,24 @@ def submission_place(html: str) -> tuple[str, str]:
     )
 
 
-def test_the_pile_shows_a_censorship_submission_to_each_viewer_as_they_may_see_it():
+def censorship_table(submitter_holds: str) -> tuple[Any, list[Any]]:
+    """Four people at censorship, two cards each, blue 8 turned up; seat 0 the censor (dealer),
+    seat 1 to submit first, holding `submitter_holds` and yellow 3."""
     hands = [
         ["blue-2", "green-1"],
-        ["red-7", "yellow-3"],
+        [submitter_holds, "yellow-3"],
         ["green-9", "blue-9"],
         ["red-0", "red-1"],
     ]
-    game, people = people_game(
+    return people_game(
         {"rules": "censorship", "options": {"hand_size": 2}},
         deck=stacked(hands, "blue-8", first=1),
         dealer=0,
     )
+
+
+def test_the_pile_shows_a_censorship_submission_to_each_viewer_as_they_may_see_it():
+    game, people = censorship_table("red-7")
     clients = [signed_in(person) for person in people]
     for client in [*clients, Client()]:
         assert submission_place(page(client, game.pk)) == ("Nothing submitted", "")
@@ -263,17 +270,7 @@ def test_the_pile_shows_a_censorship_submission_to_each_viewer_as_they_may_see_i
 
 
 def test_a_submitted_wild_names_its_colour_to_those_who_see_it_and_the_replay_shows_it_all():
-    hands = [
-        ["blue-2", "green-1"],
-        ["wild", "yellow-3"],
-        ["green-9", "blue-9"],
-        ["red-0", "red-1"],
-    ]
-    game, people = people_game(
-        {"rules": "censorship", "options": {"hand_size": 2}},
-        deck=stacked(hands, "blue-8", first=1),
-        dealer=0,
-    )
+    game, people = censorship_table("wild")
     game_command(
         game_id=game.pk,
         actor=people[1],
