@@ -41,15 +41,19 @@ def game_create(
     settings: GameSettings | None = None,
     reveal: str = Game.Reveal.AFTER_MATCH,
     actor: Actor = SYSTEM,
+    seat_failed: bool = False,
 ) -> Game:
-    """Create a game and deal its first hand (a random deal from `seed`, or a stacked `deck`)."""
+    """Create a game and deal its first hand (a random deal from `seed`, or a stacked `deck`).
+    A bot that failed its validation is refused a seat, unless `seat_failed` (a tournament's
+    round, which its draw made): then it is seated and the default bot plays it, as it plays a
+    suspended bot's seat (games/seats.py REPLACED)."""
     try:
         variant = Variant.from_spec(variant_spec)
     except ValueError as error:
         raise InvalidGame(str(error), code="invalid-variant") from error
     if reveal not in Game.Reveal.values:
         raise InvalidGame(f"reveal must be one of {', '.join(Game.Reveal.values)}")
-    plays = [_check_seat(number, spec) for number, spec in enumerate(seats)]
+    plays = [_check_seat(number, spec, seat_failed) for number, spec in enumerate(seats)]
     ages = [spec.age for spec in seats if spec.age is not None] or None
     if ages is not None and len(ages) != len(seats):
         raise InvalidGame("give every seat an age, or none", code="invalid-seat")
@@ -84,12 +88,17 @@ def game_create(
     return game
 
 
-def _check_seat(number: int, spec: SeatSpec) -> tuple[str, str]:
+def _check_seat(number: int, spec: SeatSpec, seat_failed: bool) -> tuple[str, str]:
     """The seat's controller and strategy (games/seats.py `seat_plays`), once the spec names
-    exactly one sitter, a bot that has neither failed nor retired, and a strategy there is."""
+    exactly one sitter, a bot that has not retired (nor failed, unless `seat_failed`), and a
+    strategy there is."""
     if [spec.user is not None, bool(spec.bot), spec.registered is not None].count(True) != 1:
         raise InvalidGame(f"seat {number} needs a user or a bot (one of them)", code="invalid-seat")
-    if spec.registered is not None and spec.registered.status == Bot.Status.FAILED:
+    if (
+        spec.registered is not None
+        and spec.registered.status == Bot.Status.FAILED
+        and not seat_failed
+    ):
         raise InvalidGame(f"bot {spec.registered.name} failed its validation", code="bot-failed")
     if spec.registered is not None and spec.registered.status == Bot.Status.RETIRED:
         raise InvalidGame(

@@ -360,6 +360,9 @@ def _table_game(
             rated=tournament.rated,
             deal_group=(f"tournament:{tournament.pk}:round:{round_.number}" if duplicate else None),
         ),
+        # An entrant bot whose validation failed since it entered (its owner changed it) keeps
+        # its place in the draw; the default bot plays its seat.
+        seat_failed=True,
     )
 
 

@@ -12,7 +12,8 @@ from engine import MATCH_OVER
 from engine.events import SEAT_FORFEITED
 from games import event_reads, projections
 from games.archive import archive_game
-from games.models import Game
+from games.models import Bot, Game
+from games.seats import worker_moves
 from tests.games.factories import make_user
 from tests.league.factories import make_bot
 from tests.tournaments.factories import current_round, make_tournament, play_round
@@ -93,3 +94,30 @@ def test_a_swiss_of_bots_runs_to_its_end_with_a_bye_and_a_withdrawal():
     assert json.dumps([line.as_dict() for line in live_standings(cup)]) == read
     projections.rebuild("tournament-results")
     assert json.dumps([line.as_dict() for line in standings(cup)]) == read
+
+
+def test_a_bot_that_fails_its_validation_mid_tournament_is_played_by_the_default_bot():
+    """Its owner changed it and its new validation failed between two rounds: the next round is
+    drawn and made all the same (the draw seats it, as a suspended bot's seat, and the default
+    bot plays it), where the round's game was refused `bot-failed` and the tournament stuck."""
+    organiser = make_user()
+    cup = make_tournament(organiser, table_size=4, rounds=2)
+    bots = [make_bot(strategy=s) for s in ("greedy", "random", "greedy", "random")]
+    for bot in bots:
+        tournament_enter(cup, actor=organiser, bot=bot)
+    tournament_start(cup, actor=organiser)
+    play_round(cup)
+    Bot.objects.filter(pk=bots[1].pk).update(
+        status=Bot.Status.FAILED, status_reason="validation game 9: no answer"
+    )
+
+    assert tournament_advance(cup)
+    second = current_round(cup)
+    assert second.number == 2
+    game = Game.objects.get(pk=second.tables.get().game_id)
+    seat = game.seats.get(registered_bot=bots[1])
+    assert seat.controller == "builtin" and worker_moves(seat.controller, Bot.Status.FAILED)
+    play_round(cup)
+    assert tournament_advance(cup)
+    cup.refresh_from_db()
+    assert cup.status == Tournament.Status.FINISHED
