@@ -50,6 +50,16 @@ def off_the_line(page) -> list[str]:
     )
 
 
+def header_underlines(page) -> list[str]:
+    """The header's shown links and buttons drawn underlined."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('.site-header nav a, .site-header nav button')]
+             .filter(el => el.checkVisibility()
+                     && getComputedStyle(el).textDecorationLine.includes('underline'))
+             .map(el => el.textContent.trim())"""
+    )
+
+
 def header_height(page) -> float:
     return float(page.evaluate("document.querySelector('.site-header').offsetHeight"))
 
@@ -101,6 +111,8 @@ def test_a_desktop_shows_every_link_on_one_line_and_no_menu(open_page, live_serv
     assert not page.get_by_text("Menu", exact=True).is_visible()
     assert shown_links(page) == ["Play", *BEHIND_MENU]
     assert page.get_by_role("button", name="Sign out rosalind-montgomery").is_visible()
+    # "Sign out" looks as the links beside it do: none is underlined.
+    assert header_underlines(page) == []
     page.get_by_role("link", name="Ladders").click()
     page.wait_for_url("**/ladders/")
     assert shown_links(page) == ["Play", *BEHIND_MENU]
