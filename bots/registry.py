@@ -13,10 +13,10 @@ Every check runs before anything is written, so a refused request changes nothin
 docs/workers.md describes the kinds and their statuses.
 
 A name is checked the same way when a bot is registered and when it is renamed (`_check_name`,
-`_check_name_free`). Nothing stores a copy of it but the records of what was true then (the
-log's actor labels, a closed season's archived table, open-data files already written): every
-page reads the bot's row, so a new name shows wherever the bot is shown (docs/bots-api.md,
-"Renaming and retiring a bot").
+`_check_name_free`: one owner's bots' names differ in more than case). Nothing stores a copy of
+it but the records of what was true then (the log's actor labels, a closed season's archived
+table, open-data files already written): every page reads the bot's row, so a new name shows
+wherever the bot is shown (docs/bots-api.md, "Renaming and retiring a bot").
 
 A retired bot (`bot_retire`) is retired for good: it plays nothing new, is out of its ladders,
 its pull token opens nothing (api/bots.py), and it cannot be changed, validated or given a new
@@ -30,6 +30,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import IntegrityError, transaction
@@ -108,10 +109,10 @@ def bot_register(
         _check_url(url)
         _check_secret(secret, required=False)
         secret = secret or secrets.token_urlsafe(32)
-    _check_name_free(owner, name)
     token = None
     try:
         with transaction.atomic():
+            _check_name_free(owner, name)
             bot = Bot.objects.create(
                 owner=owner,
                 name=name,
@@ -160,7 +161,7 @@ def bot_update(
         locked = Bot.objects.select_for_update().get(pk=bot.pk)
         _check_in_service(locked, "changed")
         if name is not None and name != locked.name:
-            _check_name_free(owner, name)
+            _check_name_free(owner, name, other_than=locked.pk)
         wanted = {"name": name, **given}
         changed = [
             f for f, value in wanted.items() if value is not None and value != getattr(locked, f)
@@ -331,16 +332,26 @@ def _check_name(name: str) -> str:
     return name
 
 
-def _check_name_free(owner: Any, name: str) -> None:
-    """NameTaken when another of the owner's bots has the name. A retired bot keeps its name:
-    its pages and records show it, so two bots of one owner never share one."""
-    holder = Bot.objects.filter(owner=owner, name=name).values_list("status", flat=True).first()
-    if holder == Bot.Status.RETIRED:
+def _check_name_free(owner: Any, name: str, *, other_than: int | None = None) -> None:
+    """NameTaken when another of the owner's bots (not `other_than`, the one being renamed) has
+    the name, in any case: "gus" beside "Gus" would be two bots a person cannot tell apart. A
+    retired bot keeps its name: its pages and records show it, so two bots of one owner never
+    share one. Called inside the transaction that writes the name, with the owner's row locked,
+    so that two requests for "Gus" and "gus" are checked one after the other (the database's
+    constraint, bot_name_unique_per_owner, is on the exact name only)."""
+    get_user_model().objects.select_for_update().filter(pk=owner.pk).values_list("pk").first()
+    same = Bot.objects.filter(owner=owner, name__iexact=name)
+    if other_than is not None:
+        same = same.exclude(pk=other_than)
+    holder = same.values_list("name", "status").first()
+    if holder is None:
+        return
+    held, status = holder
+    if status == Bot.Status.RETIRED:
         raise NameTaken(
-            f"your retired bot is named {name!r}, and a retired bot keeps its name: choose another"
+            f"your retired bot is named {held!r}, and a retired bot keeps its name: choose another"
         )
-    if holder is not None:
-        raise _name_taken(name)
+    raise _name_taken(held)
 
 
 def _name_taken(name: str) -> NameTaken:

@@ -53,6 +53,13 @@ class NotClubAdmin(Forbidden):
     code = "not-club-admin"
 
 
+class NotYourBot(Forbidden):
+    """A club's admin enters a bot in a season only if they own it (a built-in bot registered
+    for the entry is registered to them)."""
+
+    code = "not-your-bot"
+
+
 class LeagueNotFound(GameNotFound):
     """No club, season or player of that address (code `not-found`; the API's 404)."""
 

@@ -26,7 +26,7 @@ from games.models import Bot, Game
 from games.seeds import keyed_seed
 from league import scheduling, standings
 from league.clubs import check_admin, is_admin, is_member
-from league.errors import CompetitionError, NotClubAdmin, SeasonError
+from league.errors import CompetitionError, NotClubAdmin, NotYourBot, SeasonError
 from league.models import (
     Bye,
     Club,
@@ -153,13 +153,20 @@ def season_enter(
     tier: int | None = None,
 ) -> Entry:
     """Enter a member (an admin enters anyone of the club; a member enters themselves) or a
-    bot (admins) in a draft season. An admin chooses the division, `tier` (default: the
-    lowest); a member entering themselves goes where the season's rules put them
+    bot (an admin, one they own) in a draft season. An admin chooses the division, `tier`
+    (default: the lowest); a member entering themselves goes where the season's rules put them
     (`rules_tier`), and a `tier` they send is refused (NotClubAdmin: only an admin chooses a
-    division). Raises NotClubAdmin, SeasonError (`not-draft`, `not-a-member`,
-    `invalid-season`), EntryRefused."""
+    division). Raises NotClubAdmin, NotYourBot (`not-your-bot`: another owner's bot),
+    SeasonError (`not-draft`, `not-a-member`, `invalid-season`), EntryRefused."""
     _draft(season)
-    if not is_admin(season.club, actor):
+    if is_admin(season.club, actor):
+        if bot is not None and bot.owner_id != actor.pk:
+            # The web form offers only the admin's own bots; the service holds to it too.
+            raise NotYourBot(
+                f"{bot.name} is another owner's bot: an admin of {season.club.name} enters "
+                "only their own bots"
+            )
+    else:
         if not (user is not None and user == actor and is_member(season.club, actor)):
             check_admin(season.club, actor)
         if tier is not None:

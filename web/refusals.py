@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 
 from games.errors import Conflict, Forbidden, GameError
 from web.cards import card_name
+from web.names import Names
 from web.sentences import sentence
 
 _CARD_CODE = re.compile(
@@ -28,8 +29,7 @@ Say = Callable[[re.Match[str], Sequence[str]], str]
 
 def _seat(names: Sequence[str], number: str) -> str:
     """Seat `number` by its name at the table ("greedy (seat 1)" where names repeat)."""
-    seat = int(number)
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+    return Names(names, None).who(int(number))
 
 
 # What the engine says a seat is asked for (engine/rules/base.py `describe`), in the page's

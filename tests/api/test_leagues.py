@@ -9,6 +9,7 @@ import random
 import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -69,9 +70,13 @@ def make_season(club: Club, name: str, slug: str, **fields) -> Season:
     return Season.objects.create(club=club, competition=competition, **fields)
 
 
-def bot(name: str) -> Bot:
+def bot(name: str, owner: Any = None) -> Bot:
     return Bot.objects.create(
-        owner=make_user(), name=name, kind=Bot.Kind.BUILTIN, strategy="greedy", status="active"
+        owner=owner or make_user(),
+        name=name,
+        kind=Bot.Kind.BUILTIN,
+        strategy="greedy",
+        status="active",
     )
 
 
@@ -501,7 +506,7 @@ def test_a_season_run_by_the_services_reads_the_same_from_draft_to_its_next():
     season_enter(season=winter, actor=oli, user=oli, tier=1)
     for tier, names in ((1, ["Ash", "Beech"]), (2, ["Elm", "Fir", "Yew"])):
         for name in names:
-            season_enter(season=winter, actor=oli, bot=bot(name), tier=tier)
+            season_enter(season=winter, actor=oli, bot=bot(name, oli), tier=tier)
     draft = get("/api/seasons/winter-2026")
     assert (draft["status"], draft["rounds"], draft["rounds_drawn"]) == ("draft", None, 0)
     assert get("/api/seasons/winter-2026/fixtures")["rounds"] == []

@@ -104,10 +104,20 @@ def test_the_log_keeps_the_name_a_bot_acted_under(api, owner):
     [
         ("Taken", 400, "name-taken", "you already have a bot named 'Taken'"),
         ("Old", 400, "name-taken", "your retired bot is named 'Old', and a retired bot keeps"),
+        # Names are told apart without case: "taken" beside "Taken" would look the same.
+        ("tAKEN", 400, "name-taken", "you already have a bot named 'Taken'"),
+        ("OLD", 400, "name-taken", "your retired bot is named 'Old', and a retired bot keeps"),
         ("x" * 65, 400, "invalid-bot", "a bot's name has 1 to 64 characters"),
         ("   ", 400, "invalid", "The request is not valid."),
     ],
-    ids=["taken", "kept-by-a-retired-bot", "too-long", "blank"],
+    ids=[
+        "taken",
+        "kept-by-a-retired-bot",
+        "taken-in-another-case",
+        "kept-by-a-retired-bot-in-another-case",
+        "too-long",
+        "blank",
+    ],
 )
 def test_a_name_is_checked_as_at_registration_and_a_refused_one_changes_nothing(
     api, owner, name, status, code, says
@@ -137,9 +147,12 @@ def test_another_owners_name_and_its_own_are_free(api, owner):
 
     cole = api.patch(f"/api/me/bots/{bot.pk}", {"name": "Cole"}, format="json")
     same = api.patch(f"/api/me/bots/{bot.pk}", {"name": "Cole"}, format="json")
+    # Its own name in another case is its own still.
+    shout = api.patch(f"/api/me/bots/{bot.pk}", {"name": "COLE"}, format="json")
 
     assert (cole.status_code, cole.json()["name"]) == (200, "Cole")
     assert (same.status_code, same.json()["name"]) == (200, "Cole")
+    assert (shout.status_code, shout.json()["name"]) == (200, "COLE")
 
 
 # Retiring

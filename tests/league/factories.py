@@ -25,12 +25,14 @@ def make_competition(
     return competition_create(kind=kind, seats_per_game=seats_per_game, **fields)
 
 
-def make_bot(status: str = Bot.Status.ACTIVE, kind: str = Bot.Kind.BUILTIN, **fields: Any) -> Bot:
+def make_bot(
+    status: str = Bot.Status.ACTIVE, kind: str = Bot.Kind.BUILTIN, owner: Any = None, **fields: Any
+) -> Bot:
+    """A bot of `owner` (a new user by default): a season's admin enters only their own."""
     if kind == Bot.Kind.BUILTIN:
         fields.setdefault("strategy", "greedy")
-    return Bot.objects.create(
-        owner=make_user(), name=f"bot{next(_numbers)}", kind=kind, status=status, **fields
-    )
+    fields.setdefault("name", f"bot{next(_numbers)}")
+    return Bot.objects.create(owner=owner or make_user(), kind=kind, status=status, **fields)
 
 
 def enter_bots(competition: Competition, count: int) -> list[Entry]:
@@ -77,10 +79,10 @@ def promotion_and_relegation() -> tuple[Season, Any, Any, Any]:
     club, admin, (up, down) = make_club(members=2)
     divisions = [DivisionSpec("Premier", relegate=1), DivisionSpec("First", promote=1)]
     season = make_season(club, admin, divisions=divisions)
-    season_enter(season=season, actor=admin, bot=make_bot(), tier=1)
+    season_enter(season=season, actor=admin, bot=make_bot(owner=admin), tier=1)
     season_enter(season=season, actor=admin, user=down, tier=1)
     season_enter(season=season, actor=admin, user=up, tier=2)
-    season_enter(season=season, actor=admin, bot=make_bot(), tier=2)
+    season_enter(season=season, actor=admin, bot=make_bot(owner=admin), tier=2)
     Season.objects.filter(pk=season.pk).update(status=Season.Status.RUNNING)
     season_close(season=season, admin=admin)
     number = next(_numbers)

@@ -264,7 +264,7 @@ def played_season(class_transaction):
     club, admin, _ = make_club()
     season = make_season(club, admin)
     for _ in range(2):
-        season_enter(season=season, actor=admin, bot=make_bot())
+        season_enter(season=season, actor=admin, bot=make_bot(owner=admin))
     season_start(season=season, admin=admin)
     (fixture,) = Fixture.objects.filter(division__season=season)
     while Game.objects.get(pk=fixture.game_id).status != Game.Status.MATCH_OVER:

@@ -45,7 +45,7 @@ def test_a_season_of_bots_ends_with_the_table_a_rebuild_gives(worker):
         club, admin, seats_per_game=3, variant={"rules": "newno", "options": {"target": 60}}
     )
     for strategy in ("greedy", "random", "greedy", "random", "greedy"):
-        season_enter(season=season, actor=admin, bot=make_bot(strategy=strategy))
+        season_enter(season=season, actor=admin, bot=make_bot(owner=admin, strategy=strategy))
     season_start(season=season, admin=admin)
 
     def season_over() -> bool:

@@ -18,7 +18,7 @@ from engine.events import FIXTURE_RETIMED, SEAT_FORFEITED
 from games import event_reads, projections
 from games.models import Game, MatchResult
 from league.clubs import club_join
-from league.errors import InvalidCompetition, NotClubAdmin, SeasonError
+from league.errors import InvalidCompetition, NotClubAdmin, NotYourBot, SeasonError
 from league.models import Bye, Division, Entry, Fixture, Season, Standing
 from league.scheduling import default_points
 from league.seasons import (
@@ -65,7 +65,9 @@ def bot_season(bots: int = 5, seats: int = 2, divisions=None, **fields) -> tuple
     season = make_season(club, admin, seats_per_game=seats, divisions=divisions, **fields)
     tiers = [d.tier for d in season.divisions.all()]
     for number in range(bots):
-        season_enter(season=season, actor=admin, bot=make_bot(), tier=tiers[number % len(tiers)])
+        season_enter(
+            season=season, actor=admin, bot=make_bot(owner=admin), tier=tiers[number % len(tiers)]
+        )
     return season, admin
 
 
@@ -108,6 +110,23 @@ def test_members_enter_themselves_admins_enter_anyone_of_the_club():
     assert raised.value.code == "not-a-member"
     season_enter(season=season, actor=admin, user=other)
     assert season.competition.entries.count() == 2
+
+
+def test_an_admin_enters_only_their_own_bots():
+    """Another owner's bot is theirs to enter where they choose: refused `not-your-bot`,
+    nothing entered."""
+    club, admin, (ben,) = make_club(members=1)
+    season = make_season(club, admin)
+    bens = make_bot(owner=ben)
+    with pytest.raises(NotYourBot) as raised:
+        season_enter(season=season, actor=admin, bot=bens, tier=1)
+    assert raised.value.code == "not-your-bot"
+    assert raised.value.message == (
+        f"{bens.name} is another owner's bot: an admin of {club.name} enters only their own bots"
+    )
+    assert not season.competition.entries.exists()
+    mine = make_bot(owner=admin)
+    assert season_enter(season=season, actor=admin, bot=mine).bot == mine
 
 
 def tier_of(season: Season, person) -> int | None:
@@ -158,7 +177,7 @@ def test_starting_draws_every_division_and_opens_the_first_round_only():
     game = opened.first().game
     assert game.context["fixture"] == opened.first().pk
     with pytest.raises(SeasonError) as raised:
-        season_enter(season=season, actor=admin, bot=make_bot())
+        season_enter(season=season, actor=admin, bot=make_bot(owner=admin))
     assert raised.value.code == "not-draft"
 
 

@@ -313,7 +313,7 @@ def bot_season(bots: int):
     club, admin, _ = make_club()
     season = make_season(club, admin, seats_per_game=2)
     for _ in range(bots):
-        season_enter(season=season, actor=admin, bot=make_bot())
+        season_enter(season=season, actor=admin, bot=make_bot(owner=admin))
     season_start(season=season, admin=admin)
     return season
 

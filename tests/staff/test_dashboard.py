@@ -447,3 +447,19 @@ def test_the_dashboard_links_each_bot_ladder_and_projection_to_its_action(client
     for path in (f"/staff/bots/{active.pk}/suspend/", f"/staff/ladders/{ladder.slug}/pause/",
                  "/staff/projections/ladder-ratings/rebuild/"):  # fmt: skip
         assert client.get(path).status_code == 200
+
+
+def test_the_dashboard_offers_no_suspension_of_a_retired_bot(client):
+    """Its owner retired it: the staff cannot suspend it (`bot-retired`), so its row offers no
+    "Suspend…" and says it is retired."""
+    staff = get_user_model().objects.create_user("opsdesk", is_staff=True)
+    client.force_login(staff)
+    retired = Bot.objects.create(
+        owner=staff, name="gone", kind=Bot.Kind.WEBHOOK, status=Bot.Status.RETIRED, calls=4
+    )
+    html = client.get("/staff/").content.decode()
+    start = html.index(f'<tr data-bot="{retired.pk}">')
+    row = html[start : html.index("</tr>", start)]
+    assert "gone" in row
+    assert "Suspend" not in row and f"/staff/bots/{retired.pk}/suspend/" not in html
+    assert "Retired by its owner" in row

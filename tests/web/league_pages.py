@@ -31,9 +31,9 @@ from tests.league.factories import make_club, make_season
 ONE_HAND = {"rules": "official", "options": {"scoring": "single-hand"}}
 
 
-def named_bot(name: str, strategy: str = "greedy") -> Bot:
+def named_bot(name: str, strategy: str = "greedy", owner: Any = None) -> Bot:
     return Bot.objects.create(
-        owner=make_user(),
+        owner=owner or make_user(),
         name=name,
         kind=Bot.Kind.BUILTIN,
         status=Bot.Status.ACTIVE,
@@ -59,9 +59,9 @@ def autumn_season(admin_name: str = "ada", seed: int = 3) -> tuple[Season, Any, 
     )
     season_enter(season=season, actor=ada, user=ada, tier=1)
     for name, strategy in (("Greta", "greedy"), ("Rex", "random")):
-        season_enter(season=season, actor=ada, bot=named_bot(name, strategy), tier=1)
+        season_enter(season=season, actor=ada, bot=named_bot(name, strategy, ada), tier=1)
     for name, strategy in (("Cole", "colour-control"), ("Stacy", "stacker"), ("Vera", "greedy")):
-        season_enter(season=season, actor=ada, bot=named_bot(name, strategy), tier=2)
+        season_enter(season=season, actor=ada, bot=named_bot(name, strategy, ada), tier=2)
     return season, ada, ben
 
 
@@ -82,11 +82,11 @@ def season_level_on_nothing(
         divisions=[DivisionSpec("Premier", relegate=1), DivisionSpec("Challenger", promote=1)],
     )
     for bot in ("Greta", "Rex"):
-        season_enter(season=season, actor=ada, bot=named_bot(bot), tier=1)
+        season_enter(season=season, actor=ada, bot=named_bot(bot, owner=ada), tier=1)
     season_enter(season=season, actor=ada, user=ada, tier=1)
     season_enter(season=season, actor=ada, user=ben, tier=2)
     for bot in ("Cole", "Vera"):
-        season_enter(season=season, actor=ada, bot=named_bot(bot), tier=2)
+        season_enter(season=season, actor=ada, bot=named_bot(bot, owner=ada), tier=2)
     return season_start(season=season, admin=ada)
 
 

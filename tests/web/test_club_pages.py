@@ -31,7 +31,7 @@ def add_seasons(club, admin, count: int, *, first: int = 0) -> list[Season]:
             club, admin, start_date=datetime.date(2026, 1, 5) + datetime.timedelta(weeks=number)
         )
         for _ in range(2):
-            season_enter(season=season, actor=admin, bot=make_bot())
+            season_enter(season=season, actor=admin, bot=make_bot(owner=admin))
         if number % 2:
             Season.objects.filter(pk=season.pk).update(status=Season.Status.RUNNING)
             season_close(season=season, admin=admin)
@@ -125,14 +125,14 @@ def test_a_clubs_queries_do_not_grow_with_its_seasons(client):
 def test_the_all_time_table_adds_each_season_as_it_closes_to_the_seasons_still_open(client):
     # One bot in three seasons: two closed (the club's rows), one a draft (read from its table).
     club, admin, _ = make_club()
-    bot = make_bot()
+    bot = make_bot(owner=admin)
     seasons = [
         make_season(club, admin, start_date=datetime.date(2026, 1, 5) + datetime.timedelta(weeks=n))
         for n in range(3)
     ]
     for season in seasons:
         season_enter(season=season, actor=admin, bot=bot)
-        season_enter(season=season, actor=admin, bot=make_bot())
+        season_enter(season=season, actor=admin, bot=make_bot(owner=admin))
     for season in seasons[:2]:
         Season.objects.filter(pk=season.pk).update(status=Season.Status.RUNNING)
         season_close(season=season, admin=admin)

@@ -89,7 +89,7 @@ def test_the_club_page_shows_members_admins_seasons_and_the_all_time_table():
     club, admin, (ben,) = make_club(members=1)
     season = make_season(club, admin)
     season_enter(season=season, actor=admin, user=ben)
-    bot = make_bot()
+    bot = make_bot(owner=admin)
     season_enter(season=season, actor=admin, bot=bot)
 
     shown = page(Client().get(reverse("web:club", args=[club.slug])))
@@ -468,6 +468,23 @@ def test_the_admin_adds_members_and_bots_and_sees_refusals_as_messages():
     assert said[3].startswith("Bot's name: You have no bot called 'Nope'")
     assert said[4].startswith("Bot's name: Your bot Greta plays greedy")
     assert Bot.objects.filter(owner=admin).count() == 3
+
+
+def test_the_admin_cannot_enter_another_owners_bot_from_the_season_page():
+    club, admin, (ben,) = make_club(members=1)
+    season = make_season(club, admin)
+    bens = make_bot(owner=ben, name="Gus")
+
+    # The form takes a name among the admin's own bots; an id sent along changes nothing.
+    response = signed_in(admin).post(
+        reverse("web:season-enter-bot", args=[season.slug]),
+        {"bot_name": "Gus", "bot": bens.pk},
+        follow=True,
+    )
+
+    assert shown_messages(response)[-1].startswith("Bot's name: You have no bot called 'Gus'")
+    assert not season.competition.entries.exists()
+    assert not Bot.objects.filter(owner=admin).exists()
 
 
 def test_a_bot_registered_for_a_refused_entry_is_not_kept():

@@ -33,7 +33,7 @@ def seasons_of(person, count: int, *, first: int = 0) -> list[Season]:
             club, admin, start_date=datetime.date(2026, 1, 5) + datetime.timedelta(weeks=number)
         )
         season_enter(season=season, actor=admin, user=person)
-        season_enter(season=season, actor=admin, bot=make_bot())
+        season_enter(season=season, actor=admin, bot=make_bot(owner=admin))
         if number % 2:
             Season.objects.filter(pk=season.pk).update(status=Season.Status.RUNNING)
             season_close(season=season, admin=admin)
