@@ -1,10 +1,11 @@
 """A refused move, said to the person who made it, on the play page.
 
 The engine's messages (engine/rules/, through games/errors.py IllegalMove) are written for
-programs and logs: they name the acting seat by number ("seat 3 holds no red-1") and cards by
-code. The API keeps them as they are; the play page says the ones a person can meet by clicking
-(or from a page the game has moved past) to that person: "You hold no red 1." The stable code is
-shown after the sentence, as for every refusal (templates/games/_game.html).
+programs and logs: they name the acting seat by its 0-based number ("seat 3 holds no red-1")
+and cards by code. The API keeps them as they are; the play page says the ones a person can
+meet by clicking (or from a page the game has moved past) to that person: "You hold no red 1."
+The stable code is shown after the sentence, as for every refusal (templates/games/_game.html).
+A seat the page names is named as the table names it, counted from 1 (web/names.py).
 
 The seat the engine names in these is the acting seat, which is the person's: games/commands.py
 refuses a command for a seat they do not hold before the engine sees it (`not-your-seat`).
@@ -17,6 +18,7 @@ from collections.abc import Callable, Sequence
 
 from games.errors import Conflict, Forbidden, GameError
 from web.cards import card_name
+from web.names import seat_label
 from web.sentences import sentence
 
 _CARD_CODE = re.compile(
@@ -27,9 +29,10 @@ Say = Callable[[re.Match[str], Sequence[str]], str]
 
 
 def _seat(names: Sequence[str], number: str) -> str:
-    """Seat `number` by its name at the table ("greedy (seat 1)" where names repeat)."""
+    """Seat `number` (the engine's, 0-based) by its name at the table ("greedy (seat 2)" where
+    names repeat, counted from 1: web/names.py)."""
     seat = int(number)
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+    return names[seat] if 0 <= seat < len(names) else seat_label(seat)
 
 
 # What the engine says a seat is asked for (engine/rules/base.py `describe`), in the page's
