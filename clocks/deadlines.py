@@ -309,7 +309,7 @@ def send_turn_email(notice_id: int) -> bool:
     _email(
         user,
         f"Your turn in game {game_id}",
-        f"It is your turn in game {game_id} (seat {notice.seat.number}).\n"
+        f"It is your turn in game {game_id} (seat {notice.seat.number + 1}).\n"
         f"Play before {notice.deadline_at:%Y-%m-%d %H:%M %Z}, or the default bot plays for you:\n"
         f"{play_url(game_id)}\n\n"
         "This is the one email about this game until you are back at it; other turns that wait "
@@ -366,7 +366,7 @@ def send_turn_digests() -> int:
         if not claimed or not waiting or not user.email:
             continue
         lines = [
-            f"- game {n.seat.game_id} (seat {n.seat.number}): play before "
+            f"- game {n.seat.game_id} (seat {n.seat.number + 1}): play before "
             f"{n.deadline_at:%Y-%m-%d %H:%M %Z} at {play_url(n.seat.game_id)}"
             for n in waiting
         ]

@@ -1,4 +1,8 @@
-"""Seats named for one viewer: the viewer is "You", the others by name."""
+"""Seats named for one viewer: the viewer is "You", the others by name.
+
+A person counts seats from 1: where a seat is told by its number ("greedy (seat 2)"), the
+number is the log's 0-based index plus one. The data keeps the index (the API's fields, the
+play page's `?seat=N`, form values, the event log): `seat_label` is for words only."""
 
 from __future__ import annotations
 
@@ -8,19 +12,25 @@ from games.lobby import SeatInfo, seat_listing
 from games.models import Game
 
 
+def seat_label(seat: int) -> str:
+    """Seat `seat` (the log's 0-based index) as a person reads it: "seat 1" is the first."""
+    return f"seat {seat + 1}"
+
+
 def seat_names(seats: Sequence[SeatInfo]) -> list[str]:
-    """Each seat's name from lobby's seat listing; a name held twice gets its seat number."""
+    """Each seat's name from lobby's seat listing; a name held twice gets its seat's label
+    (counted from 1: the log's seats 1 and 2 are "greedy (seat 2)" and "greedy (seat 3)")."""
     names = [seat.name for seat in seats]
     return [
-        f"{name} (seat {number})" if names.count(name) > 1 else name
+        f"{name} ({seat_label(number)})" if names.count(name) > 1 else name
         for number, name in enumerate(names)
     ]
 
 
 def names_at(game: Game) -> list[str]:
     """The names at `game`'s seats, seat by seat, as its play page gives them: what a list of
-    games shows everyone (no card), two greedy bots told apart as "greedy (seat 1)" and
-    "greedy (seat 2)"."""
+    games shows everyone (no card), two greedy bots at the first two seats told apart as
+    "greedy (seat 1)" and "greedy (seat 2)"."""
     return seat_names(seat_listing(game))
 
 
@@ -36,7 +46,7 @@ class Names:
             return "Nobody" if start else "nobody"
         if seat == self.viewer:
             return "You" if start else "you"
-        return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
+        return self.names[seat] if 0 <= seat < len(self.names) else seat_label(seat)
 
     def whose(self, seat: int, *, start: bool = True) -> str:
         if seat == self.viewer:

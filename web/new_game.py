@@ -5,6 +5,7 @@ started through games.lobby.game_start like the API's games. Nothing here needs 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,16 +100,33 @@ class NewGameForm(VariantForm):
 
 def seat_specs(data: dict[str, Any]) -> list[dict[str, str]]:
     """game_start's seats from the rows filled in, in order (empty rows are left out)."""
+    return [spec for _, spec in _filled(data)]
+
+
+def _filled(data: dict[str, Any]) -> list[tuple[int, dict[str, str]]]:
+    """The rows filled in, each with its number and game_start's seat."""
     seats = []
     for number in range(SEAT_ROWS):
         kind = data.get(f"seat{number}", EMPTY)
         if kind == ME:
-            seats.append({"user": lobby.ME})
+            seats.append((number, {"user": lobby.ME}))
         elif kind == PERSON:
-            seats.append({"user": data[f"seat{number}_user"].strip()})
+            seats.append((number, {"user": data[f"seat{number}_user"].strip()}))
         elif kind.startswith(BOT_PREFIX):
-            seats.append({"bot": kind.removeprefix(BOT_PREFIX)})
+            seats.append((number, {"bot": kind.removeprefix(BOT_PREFIX)}))
     return seats
+
+
+def _in_rows(message: str, data: dict[str, Any]) -> str:
+    """game_start's refusal with each seat it names ("seat 1: bob has given no birth date",
+    0-based among the rows filled in) said as the form's row label ("Seat 2", counted from 1)."""
+    rows = [number for number, _ in _filled(data)]
+
+    def row(found: re.Match[str]) -> str:
+        seat = int(found[1])
+        return f"seat {rows[seat] + 1}" if seat < len(rows) else found[0]
+
+    return re.sub(r"\bseat (\d+)\b", row, message)
 
 
 @login_required
@@ -125,7 +143,7 @@ def new_game(request: SignedInRequest) -> HttpResponse:
                 turn_seconds=form.cleaned_data["turn_seconds"],
             )
         except InvalidGame as error:
-            form.add_error(None, error.message)
+            form.add_error(None, _in_rows(error.message, form.cleaned_data))
         else:
             return redirect(f"/games/{game.pk}/")
     return render(request, "play/new_game.html", {"form": form})

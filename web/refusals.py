@@ -1,10 +1,11 @@
 """A refused move, said to the person who made it, on the play page.
 
 The engine's messages (engine/rules/, through games/errors.py IllegalMove) are written for
-programs and logs: they name the acting seat by number ("seat 3 holds no red-1") and cards by
-code. The API keeps them as they are; the play page says the ones a person can meet by clicking
-(or from a page the game has moved past) to that person: "You hold no red 1." The stable code is
-shown after the sentence, as for every refusal (templates/games/_game.html).
+programs and logs: they name the acting seat by its 0-based number ("seat 3 holds no red-1")
+and cards by code. The API keeps them as they are; the play page says the ones a person can
+meet by clicking (or from a page the game has moved past) to that person: "You hold no red 1."
+The stable code is shown after the sentence, as for every refusal (templates/games/_game.html).
+A seat the page names is named as the table names it, counted from 1 (web/names.py).
 
 The seat the engine names in these is the acting seat, which is the person's: games/commands.py
 refuses a command for a seat they do not hold before the engine sees it (`not-your-seat`).
@@ -28,7 +29,8 @@ Say = Callable[[re.Match[str], Sequence[str]], str]
 
 
 def _seat(names: Sequence[str], number: str) -> str:
-    """Seat `number` by its name at the table ("greedy (seat 1)" where names repeat)."""
+    """Seat `number` (the engine's, 0-based) by its name at the table ("greedy (seat 2)" where
+    names repeat, counted from 1: web/names.py)."""
     return Names(names, None).who(int(number))
 
 

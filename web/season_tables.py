@@ -414,7 +414,7 @@ def forfeit(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
 
 def _seat_name(fixture: Fixture, seat: int) -> str:
     taken = fixture.seats.select_related("entry__user", "entry__bot").filter(number=seat).first()
-    return entrant_name(taken.entry) if taken else f"Seat {seat}"
+    return entrant_name(taken.entry) if taken else f"Seat {seat + 1}"
 
 
 @require_POST

@@ -91,13 +91,14 @@ def test_bots_of_one_name_are_told_apart_by_their_seats_as_on_the_play_page():
     play_to_end(over.pk)
     ana = make_user()
     Follow.objects.create(follower=ana, followed=ben)
-    # As the play page names them (web/names.py): a name held twice with its seat.
-    seats = f"{ben.username}, greedy (seat 1), greedy (seat 2)"
+    # As the play page names them (web/names.py): a name held twice with its seat, counted
+    # from 1 (the log's seats 1 and 2).
+    seats = f"{ben.username}, greedy (seat 2), greedy (seat 3)"
 
     page = text(client_of(ana).get(f"/players/{ben.username}/").content.decode())
     assert f"Watch game {running.pk} · {seats}" in page
     assert f"Replay of game {over.pk}" in page
-    assert "with greedy (seat 1), greedy (seat 2)" in page
+    assert "with greedy (seat 2), greedy (seat 3)" in page
 
     inbox = text(client_of(ana).get("/notifications/").content.decode())
     assert f"Watch game {running.pk} · {seats}" in inbox

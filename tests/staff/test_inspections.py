@@ -63,6 +63,8 @@ def test_a_staff_member_seated_in_a_running_game_sees_only_their_seats_view():
     assert SEED not in html and '"deck"' not in html
     assert all('"deck"' not in data for data in page.data.values())
     assert "You play in this game (seat 1)" in html
+    # Staff read the log's numbers, 0-based, and the page says so (players' pages count from 1).
+    assert "Seats here are numbered from 0, as the log and the API number them" in html
     # Nothing hidden was shown: nothing to audit.
     assert not AuditEntry.objects.exists()
     # ?at= is the seat's view too.

@@ -199,7 +199,8 @@ def test_bots_of_one_name_are_told_apart_as_on_the_play_page(client, ada, start)
 
     (card,) = cards(client.get("/play/").content.decode())
 
-    # As the play page names them (web/names.py): each greedy with its seat.
-    for number in (1, 2, 3):
+    # As the play page names them (web/names.py): each greedy with its seat, counted from 1
+    # (the log's seats 1 to 3 are the table's second to fourth).
+    for number in (2, 3, 4):
         assert f'greedy (seat {number}) <span class="muted">bot</span>' in card
     assert card.count("greedy") == 3

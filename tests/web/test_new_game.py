@@ -245,9 +245,15 @@ def test_a_bad_field_is_shown_next_to_it_and_starts_nothing(client, ada, changes
         ),
         ({"seat1": "", "seat2": "", "seat3": ""}, "official needs 2 to 10 seats, not 1"),
         ({"seat0": "bot:greedy"}, "you must hold a seat in a game you start"),
+        # A seat the service names is said as the form's row (Seat 2), counted from 1, though
+        # game_start counts the rows filled in from 0; an empty row between is skipped.
         (
             {"rules": "newno", "seat1": "person", "seat1_user": "bob"},
-            "seat 1: bob has given no birth date",
+            "seat 2: bob has given no birth date",
+        ),
+        (
+            {"rules": "newno", "seat1": "", "seat2": "person", "seat2_user": "bob"},
+            "seat 3: bob has given no birth date",
         ),
     ],
 )

@@ -16,7 +16,7 @@ from games.repository import repository
 from games.visibility import game_events, game_view
 from staff.actions import game_abort
 from tests.engine.decks import stacked
-from tests.games.factories import make_user
+from tests.games.factories import make_game, make_user
 from tests.web.clients import signed_in
 from tests.web.league_pages import text
 from tests.web.tables import (
@@ -169,8 +169,35 @@ def test_a_person_with_two_seats_picks_one_with_the_seat_parameter():
 
     assert page_cards(first) == visible_cards(game, 0)
     assert page_cards(second) == visible_cards(game, 2)
-    assert 'aria-current="page">seat 2<' in second
+    # The link says the seat as a person counts it (from 1); the parameter is the log's index.
+    assert 'aria-current="page">seat 3<' in second
     assert 'name="seat" value="2"' in second
+
+
+def test_a_person_with_two_seats_reads_them_counted_from_one():
+    game, people = people_game(FAMILIES["newno"], seats=3)
+    # The person of the log's seat 0 holds seat 1 too: the table's first two seats.
+    game.seats.filter(number=1).update(user=people[0])
+
+    html = page(signed_in(people[0]), game.pk)
+
+    nav = re.search(r'<nav class="status__seats".*?</nav>', html, re.S)
+    assert nav and text(nav.group(0)) == "Your seats: seat 1 , seat 2"
+    assert f'<a href="{reverse("web:play", args=[game.pk])}?seat=1">seat 2</a>' in nav.group(0)
+
+
+def test_bots_of_one_name_are_told_apart_by_their_seats_counted_from_one():
+    # The log's seats 1 and 2: the table's second and third.
+    game = make_game(players=1, bots=["greedy", "greedy"])
+    person = game.seats.get(number=0).user
+
+    html = page(signed_in(person), game.pk)
+
+    panels = [text(name) for name in re.findall(r'<span class="seat__name">(.*?)</span>', html)]
+    assert sorted(panels) == sorted(
+        [f"{person.username} (you)", "greedy (seat 2)", "greedy (seat 3)"]
+    )
+    assert "greedy (seat 1)" not in html
 
 
 def test_another_persons_seat_is_refused():

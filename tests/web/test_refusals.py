@@ -12,7 +12,8 @@ from engine import IllegalCommand
 from games.errors import Conflict, Forbidden, IllegalMove
 from web.refusals import refusal
 
-NAMES = ["ana", "greedy (seat 1)", "greedy (seat 2)"]
+# The table's names as web/names.py gives them: the log's seats 1 and 2 counted from 1.
+NAMES = ["ana", "greedy (seat 2)", "greedy (seat 3)"]
 
 
 def said(code: str, message: str) -> str:
@@ -45,7 +46,7 @@ def said(code: str, message: str) -> str:
         (
             "not-catchable",
             "seat 2 owes no uno call",
-            "greedy (seat 2) owes no UNO call: nothing to catch.",
+            "greedy (seat 3) owes no UNO call: nothing to catch.",
         ),
         (
             "must-play-drawn-card",
@@ -89,7 +90,12 @@ def test_the_engine_raises_the_messages_read_here():
 def test_a_forged_seat_and_a_conflict():
     assert (
         refusal(Forbidden("seat 1 is not yours", code="not-your-seat"), NAMES)
-        == "You cannot move for greedy (seat 1): that seat is not yours."
+        == "You cannot move for greedy (seat 2): that seat is not yours."
+    )
+    # A seat past the table's names is still said as a person counts it.
+    assert (
+        refusal(Forbidden("seat 5 is not yours", code="not-your-seat"), NAMES)
+        == "You cannot move for seat 6: that seat is not yours."
     )
     assert refusal(Forbidden("sign in to play", code="not-signed-in"), NAMES) == (
         "You cannot do that: sign in to play."

@@ -124,12 +124,15 @@ def test_away_one_email_per_absence_then_the_digest(on_commit):
     email = turn_emails()[0]
     assert email.to == [person.email] and f"game {game.pk}" in email.subject
     assert f"https://uno.example.org/games/{game.pk}/\n" in email.body
+    # The seat as a person counts it: the game's first seat is "seat 1" (the log's seat 0).
+    assert f"It is your turn in game {game.pk} (seat 1).\n" in email.body
 
     # The daily digest lists the turn that waits now (held: not emailed; unread under the bell).
     assert Notification.objects.get(user=person, kind="turn").read_at is None
     assert deadlines.send_turn_digests() == 1
     digest = mail.outbox[-1]
     assert digest.subject == "Your turn in 1 game(s)" and f"game {game.pk} " in digest.body
+    assert f"- game {game.pk} (seat 1): play before " in digest.body
     assert len(turn_emails()) == 2
 
     # They come back (the page), then are away again: the next absence has its one email.

@@ -162,7 +162,9 @@ def test_the_forfeit_form_chooses_no_seat_for_the_organiser(running):
     options = re.findall(r"<option([^>]*)>([^<]*)</option>", select)
     assert options[0] == (' value="" selected', "Choose the seat")
     assert all("selected" not in attrs for attrs, _ in options[1:])
-    assert "ada (person, seat " in select
+    # The organiser reads the seat counted from 1; the form sends the log's 0-based index.
+    number = fixture.seats.get(entry__user=ada).number
+    assert (f' value="{number}"', f"ada (person, seat {number + 1})") in options
     # Sent without a seat, nothing is ruled and the page says why.
     url = reverse("web:fixture-forfeit", args=[season.slug, fixture.pk])
     response = client.post(url, {"seat": "", "confirm": "1"}, follow=True)
