@@ -90,10 +90,11 @@ class Table:
     # Why the viewer's choices are what they are, when the status line alone would mislead (a
     # censor who cannot approve, a lane that was flushed): a line of its own in the status box.
     note: str = ""
-    # The status box keeps a note's room while the match plays: the viewer is this hand's
-    # censor, to whom the note on a ruling may come with any submission
-    # (templates/games/_game.html), so the board under the box stays put as it comes and goes.
-    note_room: bool = False
+    # The lines the status box keeps, on a desktop, for the lines that may come and go in it
+    # while the match plays (its room, templates/games/_game.html and static/cards.css), so
+    # the board under the box stays put as they do: a note's, newno's jump-in line's and the
+    # bots' grace's, each where the viewer's situation can bring it (`_room`); 0 for none.
+    room: int = 0
 
     @property
     def owed_catches(self) -> list[SeatPanel]:
@@ -111,11 +112,13 @@ def table(
     you: int | None,
     spec: Mapping[str, Any],
     legal: Sequence[Mapping[str, Any]] | None = None,
+    bots: bool = False,
 ) -> Table:
     """The board of `view` (an engine view, maybe with the revealed `hands`) of a game of the
     variant `spec`, seats named by `names` and `kinds` ("person" or "bot"); `you` is the seat
     called "you" (the person's own seat, which a replay's view need not be); `legal`, the
-    viewer's legal commands when the board is theirs to play (the status line says which)."""
+    viewer's legal commands when the board is theirs to play (the status line says which);
+    `bots`, whether a bot moves a seat in-process (the bots may wait for "you": a grace)."""
     viewer = view["seat"]
     who = Names(names, you)
     pending = view.get("pending") or {}
@@ -142,7 +145,7 @@ def table(
         over=over,
         result=_result(view, who) if over else "",
         note=_ruling_note(view, who, legal),
-        note_room=_censor(view, you) and not over,
+        room=0 if over else _room(view, spec, you, bots),
     )
 
 
@@ -197,6 +200,45 @@ def _panel(
             else None
         ),
     )
+
+
+# The lines the room keeps on a desktop, measured in the status box at 1280 px: the longer note
+# on a censor's ruling ("No card can be played on ...") takes four with names of ordinary length;
+# the note on a flushed lane, four for a lane of one or two cards and one more for every three
+# cards more, with the longest card names (at most six: a longer lane's note wraps further);
+# newno's jump-in line and the grace line (its countdown running), two each.
+CENSOR_NOTE_LINES = 4
+FLUSH_NOTE_LINES = 6
+JUMP_LINES = 2
+GRACE_LINES = 2
+
+
+def _room(view: View, spec: Mapping[str, Any], you: int | None, bots: bool) -> int:
+    """The lines the status box keeps for the lines that may come: a ruling's note for this
+    hand's censor (with any submission); a flushed lane's note while the seat's owner is asked
+    to fill their lane (the only time it comes, with the form to fill it); where a bot moves a
+    seat, the grace line for a seated viewer (the bots wait for "you" when you get an
+    out-of-turn chance: an uno to call or to catch, a jump-in, newno's open start); and in newno
+    a jump-in line (most plays open one), on top of the grace's, as the two come together. A
+    note and the grace line share their room: the two at once (a catch open as the note comes)
+    is rare, and then the board moves by what the grace line adds."""
+    pending = view.get("pending") or {}
+    note = 0
+    if _censor(view, you):
+        note = CENSOR_NOTE_LINES
+    elif you is not None and pending.get("type") == "precommit" and pending.get("seat") == you:
+        note = _flush_lines(spec)
+    grace = GRACE_LINES if bots and you is not None else 0
+    jump = JUMP_LINES if view["rules"] == "newno" else 0
+    return max(note, grace) + jump
+
+
+def _flush_lines(spec: Mapping[str, Any]) -> int:
+    """The lines a flushed lane's note takes at 1280 px, for the longest lane of `spec` (a lane
+    sized by the hand: the hand dealt)."""
+    lane = (spec.get("precognitive") or {}).get("lane", 1)
+    cards = lane if isinstance(lane, int) else int((spec.get("options") or {}).get("hand_size", 7))
+    return min(4 + cards // 3, FLUSH_NOTE_LINES)
 
 
 def _censor(view: View, you: int | None) -> bool:

@@ -292,7 +292,14 @@ def board_context(
     newest = result.events if result is not None and result.seat == viewer else []
     lines, shown = _story(loaded, viewer, names, newest)
     table = board.table(
-        view, names, kinds, you=viewer, spec=detail["variant"], legal=detail["legal"]
+        view,
+        names,
+        kinds,
+        you=viewer,
+        spec=detail["variant"],
+        legal=detail["legal"],
+        # The bots' grace may hold them for the viewer (bots/turns.py): only where they move.
+        bots=bool(turns.in_process(loaded.game.seats.all())),
     )
     if not table.note:
         # A lane flushed at the start of the viewer's turn: said by the hand, not only in the story.

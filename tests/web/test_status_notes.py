@@ -1,6 +1,7 @@
 """The status box's words follow what the viewer can do (web/board.py): newno's stack prompt
 from the seat's legal commands, the censor's note when approving is not among them, and the
-note of a precognitive lane flushed at the start of the viewer's turn (the owner's alone)."""
+note of a precognitive lane flushed at the start of the viewer's turn (the owner's alone); the
+room the box keeps on a desktop for the lines that may come."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ NAMES = ["ana", "bot", "cy"]
 KINDS = ["person", "bot", "bot"]
 
 
-def board_of(variant: Variant, state: Any, seat: int | None) -> board.Table:
+def board_of(variant: Variant, state: Any, seat: int | None, bots: bool = True) -> board.Table:
     view = variant.view(state, seat)
     count = view["seats"]
     return board.table(
@@ -25,6 +26,7 @@ def board_of(variant: Variant, state: Any, seat: int | None) -> board.Table:
         you=seat,
         spec=variant.spec,
         legal=variant.legal_commands(state, seat) if seat is not None else None,
+        bots=bots,
     )
 
 
@@ -169,3 +171,31 @@ def test_no_flush_note_once_the_lane_is_filled_again():
     events += [{"version": len(events) + n, "event": e} for n, e in enumerate(new, start=1)]
 
     assert note_for(variant, state, events, 0) == ""
+
+
+def test_the_status_box_keeps_room_for_the_lines_its_situation_can_bring():
+    """The lines kept on a desktop (the room's data-lines, templates/games/_game.html)."""
+    variant, state = newno_stack(
+        ["blue-3", "green-5", "yellow-7", "green-1", "blue-6", "yellow-9", "blue-1"]
+    )
+    # newno: a jump-in line (two) for everyone; the grace line (two) for a seat, where bots play.
+    assert board_of(variant, state, 0).room == 4
+    assert board_of(variant, state, 0, bots=False).room == 2
+    assert board_of(variant, state, None).room == 2
+
+    # This hand's censor: the note's four lines, which the grace line shares; the others, the
+    # grace line's.
+    variant, state = censor_ruling(
+        ["blue-2", "green-1", "green-3", "red-9", "green-5", "green-7", "red-0"]
+    )
+    assert board_of(variant, state, 0).room == 4
+    assert board_of(variant, state, 1).room == 2
+    assert board_of(variant, state, 1, bots=False).room == 0
+
+    # A lane's owner asked to fill it: the flushed note's room (four lines for a lane of two,
+    # with the longest card names); the other seat, not asked, the grace line's.
+    variant, state, _ = flushed("sighted")
+    assert board_of(variant, state, 0).room == 4
+    assert board_of(variant, state, 1).room == 2
+    assert board._flush_lines({"precognitive": {"lane": 5}}) == 5
+    assert board._flush_lines({"precognitive": {"lane": "initial-hand"}}) == 6
