@@ -89,9 +89,10 @@ def test_each_division_lists_its_entrants_in_rank_order_with_shared_places_and_z
     assert winner[0] == "1" and winner[1].endswith("bot ↑ promoted")
     assert "standing--up" in winner_class.split()
     assert [cells[0] for _, cells in rest] == ["2=", "2="]
-    # Played, wins, places, league points: the winner's and the others'.
-    assert winner[2:6] == ["1", "1", "1 · 0", "1"]
-    assert sorted(cells[2] for _, cells in rest) == ["0", "1"]
+    # League points (first after the name: on a phone the columns after it need a swipe),
+    # played, wins, places: the winner's and the others'.
+    assert winner[2:6] == ["1", "1", "1", "1 · 0"]
+    assert sorted(cells[3] for _, cells in rest) == ["0", "1"]
 
     upper = table_rows(division_html(html, 1))
     # The Premier has no result yet (ada's game is open, Rex sat out): everyone is level on

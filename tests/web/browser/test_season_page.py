@@ -55,3 +55,18 @@ def test_the_player_page_fits_a_phone(open_page, finished):
     # The tables scroll inside their box; the page itself never scrolls sideways.
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     assert page.get_by_role("link", name="Autumn League").is_visible()
+
+
+def test_the_season_table_shows_league_points_on_a_phone(open_page, finished):
+    """The standings' league points, the column that orders the table, are on a phone's screen
+    without a swipe: the columns after them scroll inside the table's box."""
+    season, _, _ = finished
+    page = open_page(None, reverse("web:season", args=[season.slug]), width=360, height=740)
+    points = page.locator(".standing__points").first
+    box = points.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360, box
+    # Right after the name, before the columns that grow with the table's size ("Places" of a
+    # four-seat season, "0 · 0 · 0 · 0"), which pushed it past a phone's edge.
+    headers = page.locator(".standings").first.locator("thead th").all_inner_texts()
+    assert headers[:4] == ["#", "Entrant", "Pts", "P"], headers
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
