@@ -41,6 +41,37 @@ INITIAL_SEATS = [ME, BOT_PREFIX + "greedy", BOT_PREFIX + "greedy", BOT_PREFIX + 
 
 
 @dataclass(frozen=True, slots=True)
+class QuickStart:
+    """A game started in one tap from the top of the form: the fields it posts (the form's
+    own, so the same checks and the same service start it) and what its button says."""
+
+    label: str
+    said: str
+    fields: tuple[tuple[str, str], ...]
+
+
+def _quick(label: str, said: str, bots: int) -> QuickStart:
+    seats = [ME, *[BOT_PREFIX + "greedy"] * bots]
+    return QuickStart(
+        label,
+        said,
+        (
+            ("rules", "official"),
+            ("scoring", "single-hand"),
+            *((f"seat{number}", kind) for number, kind in enumerate(seats)),
+        ),
+    )
+
+
+# A first game should not be a ten-hand match to 500: one hand of the official rules, the
+# first to play out their cards wins, against the built-in bots that play a sound game.
+QUICK_STARTS = (
+    _quick("One hand against three bots", "4 players", 3),
+    _quick("One hand against one bot", "2 players", 1),
+)
+
+
+@dataclass(frozen=True, slots=True)
 class SeatRow:
     """One row of the seats table, for the template."""
 
@@ -146,4 +177,4 @@ def new_game(request: SignedInRequest) -> HttpResponse:
             form.add_error(None, _in_rows(error.message, form.cleaned_data))
         else:
             return redirect(f"/games/{game.pk}/")
-    return render(request, "play/new_game.html", {"form": form})
+    return render(request, "play/new_game.html", {"form": form, "quick_starts": QUICK_STARTS})

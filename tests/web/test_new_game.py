@@ -4,6 +4,7 @@ people and bots, the clock; started through games.lobby.game_start."""
 from __future__ import annotations
 
 import datetime
+import re
 
 import pytest
 from django.contrib.auth.models import User
@@ -272,3 +273,39 @@ def test_a_game_the_service_refuses_shows_its_message_and_starts_nothing(
     for name, value in changes.items():
         if value and name.startswith("seat") and not name.endswith("_user"):
             assert f'<option value="{value}" selected>' in page.content.decode()
+
+
+def quick_start_forms(html: str) -> list[tuple[str, dict[str, str]]]:
+    """The quick starts at the top of the page: each button's words and the fields it posts."""
+    section = html.split('<section class="quick-start"', 1)[1].split("</section>", 1)[0]
+    found = []
+    for form in re.findall(r"<form.*?</form>", section, re.S):
+        fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form))
+        fields.pop("csrfmiddlewaretoken", None)
+        (label,) = re.findall(r'<button class="primary" type="submit">([^<]+)</button>', form)
+        found.append((label, fields))
+    return found
+
+
+def test_a_quick_start_plays_one_hand_against_bots_in_one_tap(client, ada):
+    """A newcomer's first game is one hand, not a ten-hand match to 500: the page's first
+    buttons start one, and the game they start is what their words say."""
+    html = client.get("/play/new/").content.decode()
+    quick = quick_start_forms(html)
+    assert [label for label, _ in quick] == [
+        "One hand against three bots",
+        "One hand against one bot",
+    ]
+    assert html.index("Quick start") < html.index("<legend>Rules</legend>")
+
+    for (label, fields), bots in zip(quick, (3, 1), strict=True):
+        response = client.post("/play/new/", fields)
+        game = Game.objects.latest("pk")
+        assert response.status_code == 302 and response.url == f"/games/{game.pk}/", label
+        assert (
+            game.variant
+            == Variant.from_spec({"rules": "official", "options": {"scoring": "single-hand"}}).spec
+        )
+        seats = game.seats.order_by("number")
+        assert [s.user for s in seats] == [ada] + [None] * bots
+        assert [s.bot for s in seats] == [""] + ["greedy"] * bots
