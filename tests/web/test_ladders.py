@@ -372,6 +372,9 @@ def test_a_ladder_for_bots_says_so_to_a_visitor_and_in_the_list(settings):
     # The list's only ladder is for bots: it does not invite people in person.
     listed = text(Client().get(reverse("web:ladders")).content.decode())
     assert "Always open: bots enter (their owners enter them" in listed
+    # Said in words, not as the model's formula (the ladder's own page gives it).
+    assert "A rating is a cautious estimate of skill" in listed
+    assert "sigma" not in listed
     assert "people and bots enter" not in listed
     assert "uno penalty 2 Bots only · Tables of 2" in listed
 
