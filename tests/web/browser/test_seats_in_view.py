@@ -28,6 +28,7 @@ from tests.web.browser.clicks import (
     wait_for_board_after,
 )
 from tests.web.browser.conftest import ARTIFACTS
+from tests.web.browser.test_status_says_why import PRECOG_HANDS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -200,3 +201,42 @@ def test_the_seats_hold_still_as_the_turn_goes_round(open_page, monkeypatch):
     assert len({tuple(seen) for seen in counts}) > 1, counts
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "seats-in-view-still-1280x800.png"))
+
+
+def test_a_lane_filled_and_flushed_moves_no_seat(open_page, monkeypatch):
+    """Precognitive (lane 2, sighted) over official at 1280x800, ana and a bot, the bot's moves
+    played when the test says (as in tests/web/browser/test_status_room.py): ana's lane is
+    empty, then filled with yellow 2 and yellow 6, the bot's turn, then flushed at her next turn
+    (yellow 2 cannot go on red 5). Each seat keeps its line for a lane, and its place."""
+    monkeypatch.setattr(tasks.advance_game, "delay", lambda *args, **kwargs: None)
+    ana = make_user("ana")
+    game = game_create(
+        variant_spec={"precognitive": {"lane": 2, "sight": "sighted"}},
+        seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
+        deck=stacked(PRECOG_HANDS, "red-4", ["blue-1", "green-skip"], first=0),
+        dealer=1,
+    )
+    page = open_page(ana, reverse("web:play", args=[game.pk]), width=1280, height=800)
+    first = page.evaluate(SEAT_BOXES)
+    old = version(page)
+    page.get_by_role("button", name="Play red 5").click()
+    wait_for_board_after(page, old)
+    lanes = [page.locator(".seat__lane .card").count()]
+    assert page.evaluate(SEAT_BOXES) == first
+    lane_form = page.locator("form.precommit")
+    for slot, card in zip(lane_form.locator("select").all(), ["yellow-2", "yellow-6"], strict=True):
+        slot.select_option(card)
+    old = version(page)
+    lane_form.get_by_role("button", name="Fill the lane").click()
+    wait_for_board_after(page, old)
+    while page.locator("[data-note]").count() == 0:
+        lanes.append(page.locator(".seat__lane .card").count())
+        assert page.evaluate(SEAT_BOXES) == first, lanes
+        old = version(page)
+        turns.advance_game(game_id=game.pk, batch=1)
+        wait_for_board_after(page, old)
+    lanes.append(page.locator(".seat__lane .card").count())
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "seats-in-view-lane-flushed-1280x800.png"))
+    assert page.evaluate(SEAT_BOXES) == first, lanes
+    assert len(set(lanes)) > 1, lanes
