@@ -96,7 +96,7 @@ class Table:
     # bots' grace's, each where the viewer's situation can bring it (`_room`); 0 for none.
     room: int = 0
     # Precognitive: every seat's panel keeps a line for its lane, filled or not (on a desktop's
-    # list of seats, static/cards.css), so a lane that is filled or flushed moves no seat.
+    # list of seats, static/seats.css), so a lane that is filled or flushed moves no seat.
     lanes: bool = False
 
     @property
