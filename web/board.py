@@ -95,6 +95,9 @@ class Table:
     # the board under the box stays put as they do: a note's, newno's jump-in line's and the
     # bots' grace's, each where the viewer's situation can bring it (`_room`); 0 for none.
     room: int = 0
+    # Precognitive: every seat's panel keeps a line for its lane, filled or not (on a desktop's
+    # list of seats, static/seats.css), so a lane that is filled or flushed moves no seat.
+    lanes: bool = False
 
     @property
     def owed_catches(self) -> list[SeatPanel]:
@@ -146,6 +149,7 @@ def table(
         result=_result(view, who) if over else "",
         note=_ruling_note(view, who, legal),
         room=0 if over else _room(view, spec, you, bots),
+        lanes=bool(spec.get("precognitive")) and not over,
     )
 
 

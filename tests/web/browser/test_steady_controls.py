@@ -127,7 +127,8 @@ def test_a_move_that_changes_the_colour_moves_neither_the_pile_nor_the_seats(
         assert "yellow" in page.locator(".pile").inner_text()
         assert after["scrollY"] == before["scrollY"]
         # The status line above may take another line ("no card can be played, draw one"): the
-        # pile keeps its size, and the seats stay just under it.
+        # pile keeps its size, and the seats keep their place by it (under it on a phone, beside
+        # it in the side column on a desktop).
         assert after["pile"][2:] == before["pile"][2:], (before, after)
         gap = [seen["seats"][1] - seen["pile"][1] - seen["pile"][3] for seen in (before, after)]
         assert abs(gap[0] - gap[1]) <= 1, (before, after)  # each box rounded on its own
