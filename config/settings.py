@@ -160,7 +160,9 @@ AUTHENTICATION_BACKENDS = [
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
 
-LOGIN_REDIRECT_URL = "/"
+# Signing in without a `next` lands on the lobby (/play/), where a person's games are; the home
+# page is for who has not signed in yet.
+LOGIN_REDIRECT_URL = "web:lobby"
 LOGOUT_REDIRECT_URL = "/"
 
 TEMPLATES = [

@@ -36,7 +36,7 @@ def seed_club(*, admin: Any, members: list[Any]) -> Club | None:
     """Create the demo club and start its two seasons; None when it exists already."""
     if Club.objects.filter(slug=CLUB_SLUG).exists():
         return None
-    bots = [_bot(admin, name, strategy) for name, strategy in BOTS]
+    bots = [builtin_bot(admin, name, strategy) for name, strategy in BOTS]
     with transaction.atomic():
         club = club_create(
             name="Riverside UNO Club",
@@ -109,9 +109,9 @@ def seed_ladder(*, admin: Any, members: list[Any]) -> Competition | None:
     if Competition.objects.filter(slug=LADDER_SLUG).exists():
         return None
     owners = [admin, *members]
-    bots = [_bot(admin, name, strategy) for name, strategy in BOTS]
+    bots = [builtin_bot(admin, name, strategy) for name, strategy in BOTS]
     bots += [
-        _bot(owners[number % len(owners)], name, strategy)
+        builtin_bot(owners[number % len(owners)], name, strategy)
         for number, (name, strategy) in enumerate(LADDER_BOTS, 1)
     ]
     ladder = competition_create(
@@ -132,7 +132,9 @@ def seed_ladder(*, admin: Any, members: list[Any]) -> Competition | None:
     return ladder
 
 
-def _bot(owner: Any, name: str, strategy: str) -> Bot:
+def builtin_bot(owner: Any, name: str, strategy: str) -> Bot:
+    """The owner's registered built-in bot of that name (made active, as a built-in needs no
+    validation games), made once."""
     bot, _ = Bot.objects.get_or_create(
         owner=owner,
         name=name,

@@ -10,9 +10,10 @@
     var s = Math.max(0, Math.floor(ms / 1000));
     var d = Math.floor(s / 86400), h = Math.floor(s % 86400 / 3600);
     var m = Math.floor(s % 3600 / 60), sec = s % 60;
-    if (d > 0) return d + "d " + h + "h left";
-    if (h > 0) return h + "h " + m + "m left";
-    return m + ":" + String(sec).padStart(2, "0") + " left";
+    // After "Turn ends": "Turn ends in 2d 23h".
+    if (d > 0) return "in " + d + "d " + h + "h";
+    if (h > 0) return "in " + h + "h " + m + "m";
+    return "in " + m + ":" + String(sec).padStart(2, "0");
   }
 
   // A grace for an out-of-turn chance lasts seconds: count them.

@@ -210,7 +210,8 @@ def test_a_person_signs_in_and_the_api_knows_them(client):
     assert client.get("/api/me/notifications").status_code == 403
 
     signed_in = client.post("/accounts/login/", {"username": "ada", "password": "lovelace-1815"})
-    assert signed_in.status_code == 302 and signed_in.url == "/"
+    # Signing in without a `next` lands on the lobby, where a person's games are.
+    assert signed_in.status_code == 302 and signed_in.url == "/play/"
     assert b"Sign out ada" in client.get("/").content
     assert client.get("/api/me/notifications").json() == {"turn_emails": "each"}
 

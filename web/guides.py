@@ -43,7 +43,8 @@ GUIDES: tuple[Guide, ...] = (
     Guide(
         "rules",
         "The rules",
-        "Each family and its options, the commands, what a seat sees, scoring.",
+        "How to play, in a few minutes; then each family's full rules and, for programmers, "
+        "the commands, what a seat sees, the events.",
     ),
     Guide(
         "bots-api",

@@ -8,7 +8,7 @@ from io import StringIO
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
-from django.test import TestCase, override_settings
+from django.test import Client, TestCase, override_settings
 
 from accounts.services import profile_of
 from engine import MATCH_OVER, PLAYING, Variant
@@ -18,6 +18,8 @@ from games.visibility import game_view
 from league import demo as league_demo
 from league.ladder_reads import leaderboard
 from league.models import Club, Competition, Fixture, Season
+from tournaments import demo as tournament_demo
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -172,6 +174,30 @@ class TestTheSeededDemo:
     def test_a_second_run_leaves_the_club_alone(self, seeded):
         assert "The demo club already exists" in seed_demo()
         assert Club.objects.count() == 1
+
+    def test_a_newcomer_sees_a_finished_tournament_of_bots_and_one_taking_entries(self, seeded):
+        finished = Tournament.objects.get(slug=tournament_demo.CUP_SLUG)
+        assert finished.status == Tournament.Status.FINISHED
+        assert finished.entries.count() >= finished.table_size * 2
+        assert not finished.entries.filter(bot=None).exists()
+        games = Game.objects.filter(context__tournament=finished.pk)
+        assert games.count() == tournament_demo.CUP_ROUNDS * 2
+        assert all(game.status == MATCH_OVER for game in games)
+        open_one = Tournament.objects.get(slug=tournament_demo.OPEN_SLUG)
+        assert open_one.status == Tournament.Status.OPEN
+
+        client = Client()
+        listed = client.get("/tournaments/").content.decode()
+        assert "No tournament yet." not in listed
+        assert finished.name in listed and open_one.name in listed
+        page = client.get(f"/tournaments/{finished.slug}/").content.decode()
+        assert "Final standings" in page
+        assert all(entry.bot.name in page for entry in finished.entries.all())
+
+    def test_a_second_run_leaves_the_tournaments_alone(self, seeded):
+        tournaments = Tournament.objects.count()
+        assert "The demo tournaments already exist" in seed_demo()
+        assert Tournament.objects.count() == tournaments
 
     def test_the_demo_ladder_exists_once(self, seeded):
         assert Competition.objects.filter(slug="bot-arena", kind=Competition.Kind.LADDER).exists()

@@ -84,7 +84,8 @@ def pages(demo: User) -> list[tuple[User | None, str]]:
                   "/ladders/", "/clubs/", f"/clubs/{club.slug}/", f"/seasons/{season.slug}/",
                   f"/bots/{bot.pk}/", "/players/ana/", f"/games/{finished.pk}/replay/",
                   "/api/docs/", "/ratings/", "/ratings/official/", "/tournaments/",
-                  "/tournaments/html-cup/", f"/bots/{old.pk}/"]  # fmt: skip
+                  "/tournaments/html-cup/", "/tournaments/demo-cup/", "/guides/rules/",
+                  f"/bots/{old.pk}/"]  # fmt: skip
     signed_in = ["/", "/play/", "/play/new/", f"/games/{game.pk}/", f"/games/{finished.pk}/",
                  "/accounts/profile/", "/me/bots/", f"/clubs/{club.slug}/", "/clubs/new/",
                  f"/seasons/{season.slug}/", "/staff/", f"/staff/games/{finished.pk}/",

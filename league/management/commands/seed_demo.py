@@ -3,7 +3,8 @@
 Two people: demo/demo (staff, for the admin too) and ana/ana, so two browsers can play each
 other. Finished bot matches of every family fill the read models; demo has a game waiting for
 them in every family, and one against ana; demo runs a club with two seasons in progress
-(league/demo.py). Each game has a name (`GameSettings.demo`): a bot
+(league/demo.py); a Swiss tournament of built-in bots has been played to its end and another
+takes entries (tournaments/demo.py). Each game has a name (`GameSettings.demo`): a bot
 match is made once, a game of demo's again when the last one of its name is over.
 """
 
@@ -29,6 +30,7 @@ from games.game_settings import GameSettings
 from games.models import Game
 from games.visibility import game_view
 from league import demo
+from tournaments import demo as tournament_demo
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +150,8 @@ FIRST_TURN_COMMANDS = 5
 class Command(BaseCommand):
     help = (
         "Create demo data for local use: the people demo/demo (staff) and ana/ana, finished bot "
-        "matches, a game waiting for demo in every family and one of demo against ana. "
+        "matches, a game waiting for demo in every family and one of demo against ana, a club, "
+        "a ladder and two tournaments. "
         "Idempotent."
     )
 
@@ -174,6 +177,16 @@ class Command(BaseCommand):
             self.stdout.write("The demo ladder already exists; left as it is.")
         else:
             self.stdout.write(f"Created the ladder {ladder.name!r} at /ladders/{ladder.slug}/.")
+        made = tournament_demo.seed_tournaments(
+            admin=users[DEMO.username], members=[users[ANA.username]]
+        )
+        if not made:
+            self.stdout.write("The demo tournaments already exist; left as they are.")
+        for tournament in made:
+            self.stdout.write(
+                f"Created the tournament {tournament.name!r} ({tournament.get_status_display()})"
+                f" at /tournaments/{tournament.slug}/."
+            )
 
     def seed_person(self, person: Person) -> User:
         """Create the person unless they exist; an existing one keeps everything but gets a birth
