@@ -25,6 +25,8 @@ Event = Mapping[str, Any]
 _STACK_KINDS = {"draw2": "draw two", "wild-draw4": "wild draw four"}
 # What the live region reads after a move: the newest lines of the story, at most these.
 ANNOUNCED_LINES = 8
+# The phone's "just happened" line: at most these sentences (it shows two lines of them).
+NEWS_LINES = 3
 
 
 @dataclass
@@ -484,3 +486,17 @@ def announcement(story: Sequence[Line], since: str | None, my_turn: bool) -> str
     if my_turn:
         sentences.append("Your turn.")
     return " ".join(sentences)
+
+
+def just_happened(story: Sequence[Line]) -> str:
+    """The phone's "just happened" line, in the story's own words (the lines the live region
+    reads too, web/story.py): what changed the viewer's hand or standing since their last move
+    (a catch and its penalty, a new deal, a swap of hands), newest first as the story runs, at
+    most NEWS_LINES sentences; "" when nothing did, or for a spectator (no line is news)."""
+    news: list[str] = []
+    for line in story:
+        if line.yours:
+            break
+        if line.news:
+            news.append(line.text)
+    return " ".join(news[:NEWS_LINES])

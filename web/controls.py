@@ -101,6 +101,11 @@ def controls(
     label = _Labels(view, who, uno_penalty)
     for command in legal:
         kind = command["type"]
+        if kind == "call-uno" and label.called_already(command):
+            # basic-plus lists a repeat call of a seat that already called (docs/rules.md "Uno":
+            # it does no harm), and it does nothing else either: no event, no change. A button
+            # whose only effect is nothing is left out (docs/web.md, "Catching and calling").
+            continue
         option = Option(label(command), _json(command), command.get("color") or "")
         if kind in ("catch", "call-uno"):
             option = label.uno_option(command, option)
@@ -229,12 +234,15 @@ class _Labels:
         held = self._held(seat)
         if held != 1:
             return f"Call UNO ({_cards(held)}): you would draw {_cards(self.penalty)}"
-        if seat in self.uncalled:
-            return (
-                f"Call UNO: your last card (anyone who catches you first makes you draw "
-                f"{_cards(self.penalty)})"
-            )
-        return "Call UNO again (you already did: nothing changes)"
+        return (
+            f"Call UNO: your last card (anyone who catches you first makes you draw "
+            f"{_cards(self.penalty)})"
+        )
+
+    def called_already(self, command: Command) -> bool:
+        """Whether a `call-uno` repeats a call made: one card held, nothing owed."""
+        seat = command["seat"]
+        return self._held(seat) == 1 and seat not in self.uncalled
 
     def catch(self, command: Command) -> str:
         target = command["target"]

@@ -10,7 +10,7 @@ colour) are one sentence: "Ana played red 7 and swapped hands with Ben".
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import events as ev
@@ -50,11 +50,18 @@ _CONSEQUENCES = frozenset({ev.HANDS_SWAPPED, ev.HANDS_ROTATED, ev.DIRECTION_CHAN
 @dataclass(frozen=True, slots=True)
 class Line:
     """One sentence of the story: the event version it starts at, its text, and its kind
-    ("play", "result" for hand and match results, "note" for the rest)."""
+    ("play", "result" for hand and match results, "note" for the rest). For a seated viewer,
+    `yours` marks a move of the viewer's own (a play, a draw, a call, a catch, a lane, a
+    ruling) and `news` a line that changes what the viewer holds or where they stand (cards
+    they drew or were made to draw, a catch of them, a swap or a pass of hands that moved
+    theirs, a hand dealt or over): the play page's "just happened" line on a phone
+    (web/board.py `just_happened`) tells the news since the viewer's last move."""
 
     version: int
     text: str
     kind: str = "note"
+    yours: bool = False
+    news: bool = False
 
 
 class _Teller(Names):
@@ -309,14 +316,18 @@ def tell(
             continue
         if played is not None and kind in _CONSEQUENCES and _by_player(event, played):
             last = lines[-1]
-            lines[-1] = Line(last.version, f"{last.text} and {teller.clause(event)}", last.kind)
+            text = f"{last.text} and {teller.clause(event)}"
+            news = last.news or (not last.yours and _news(event, viewer))
+            lines[-1] = replace(last, text=text, news=news)
             continue
         sentence = _SENTENCES.get(kind)
         played = event if kind == ev.CARD_PLAYED else None
         if sentence is None:
             continue
-        lines.append(Line(item["version"], sentence(teller, event), _KINDS.get(kind, "note")))
-    return [Line(line.version, f"{line.text}.", line.kind) for line in reversed(lines)]
+        text, yours = sentence(teller, event), _yours(event, viewer)
+        news = not yours and _news(event, viewer)
+        lines.append(Line(item["version"], text, _KINDS.get(kind, "note"), yours, news))
+    return [replace(line, text=f"{line.text}.") for line in reversed(lines)]
 
 
 def tail(
@@ -349,6 +360,81 @@ def tail(
 
 # What a window of the log may open on that belongs to a play before it.
 _OPENING = _CONSEQUENCES | {ev.PROMPTED}
+
+
+# A seat's own moves, by the event that tells each (the seat in its `seat` field, the censor's
+# ruling in `dealer`); a draw is the seat's own only when it chose to draw.
+_MOVES = frozenset(
+    {
+        ev.CARD_PLAYED,
+        ev.COLOR_CHOSEN,
+        ev.UNO_CALLED,
+        ev.UNO_CAUGHT,
+        ev.CHALLENGE_RESOLVED,
+        ev.LANE_FILLED,
+        ev.CARD_SUBMITTED,
+        ev.TURN_PASSED,
+        ev.VACATION_TAKEN,
+    }
+)
+_RULINGS = frozenset({ev.SUBMISSION_KEPT, ev.CARD_RETURNED})
+# What reaches every seat's hand or standing: a deal, a hand's or the match's end, hands passed
+# round, the staff's word on the whole match.
+_EVERYONE = frozenset(
+    {
+        ev.HAND_STARTED,
+        ev.HAND_ENDED,
+        ev.MATCH_ENDED,
+        ev.HANDS_ROTATED,
+        ev.FIXTURE_RETIMED,
+        ev.GAME_ABORTED,
+    }
+)
+# What reaches one seat's hand or standing, by the field naming that seat.
+_TO_SEAT: dict[str, str] = {
+    ev.CARDS_DRAWN: "seat",
+    ev.UNO_OWED: "seat",
+    ev.UNO_CAUGHT: "target",
+    ev.UNO_PENALIZED: "seat",
+    ev.CHALLENGE_RESOLVED: "target",
+    ev.LANE_FLUSHED: "seat",
+    ev.CARD_RETURNED: "seat",
+    ev.SUBMISSION_KEPT: "seat",
+    ev.CARD_PLAYED: "for",
+    ev.SEAT_FORFEITED: "seat",
+    ev.SEAT_HANDED_OVER: "seat",
+    ev.FALLBACK_PLAYED: "seat",
+    ev.DEADLINE_EXTENDED: "seat",
+}
+
+
+def _yours(event: Event, viewer: int | None) -> bool:
+    """Whether `event` tells a move the viewer made (a lane's own play is not one)."""
+    if viewer is None:
+        return False
+    kind = event["type"]
+    if kind in _RULINGS:
+        return bool(event.get("dealer") == viewer)
+    if kind == ev.CARDS_DRAWN:
+        return event.get("reason") == "draw" and event.get("seat") == viewer
+    if kind == ev.CARD_PLAYED and event.get("source") == "lane":
+        return False
+    return kind in _MOVES and event.get("seat") == viewer
+
+
+def _news(event: Event, viewer: int | None) -> bool:
+    """Whether `event` changed the viewer's hand or standing (a move of their own aside)."""
+    if viewer is None:
+        return False
+    kind = event["type"]
+    if kind in _EVERYONE:
+        return True
+    if kind == ev.HANDS_SWAPPED:
+        return viewer in (event.get("seat"), event.get("target"))
+    if kind == ev.UNO_EXPIRED:
+        return viewer in (event.get("seats") or [])
+    field = _TO_SEAT.get(kind)
+    return field is not None and event.get(field) == viewer
 
 
 def _by_player(event: Event, played: Event) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import events as ev
+from web.board import just_happened
 from web.story import tell
 
 NAMES = ["Ana", "Ben", "Cy"]
@@ -285,3 +286,41 @@ def test_a_shared_first_place():
     ended = {"type": ev.MATCH_ENDED, "winner": None, "places": [1, 1, 3], "scores": [5, 5, 9]}
 
     assert told([ended], None)[0].startswith("The match is over: Ana and Ben share first place")
+
+
+def just(events: list[dict], viewer: int | None) -> str:
+    items = [{"version": n, "event": event} for n, event in enumerate(events, start=1)]
+    return just_happened(tell(items, NAMES, viewer))
+
+
+def test_what_just_reached_my_hand_since_my_last_move_newest_first():
+    """The phone's "just happened" line: the story's own sentences about the viewer's hand
+    since the viewer's last move, newest first; the others' own business is left out."""
+    played = {"type": ev.CARD_PLAYED, "seat": 0, "card": "red-3", "source": "hand"}
+    caught = [
+        {"type": ev.UNO_CAUGHT, "seat": 1, "target": 0},
+        {"type": ev.CARDS_DRAWN, "seat": 0, "cards": ["green-1", "green-2"], "reason": "uno"},
+        {"type": ev.CARDS_DRAWN, "seat": 2, "cards": [None], "reason": "draw"},
+    ]
+    assert just([played, *caught], 0) == (
+        "You drew green 1 and green 2 as the UNO penalty. Ben caught you not calling UNO."
+    )
+    # Ben's point of view: his own catch is his move; nothing reached his hand since.
+    assert just([played, *caught], 1) == ""
+    assert just([played, *caught], None) == ""
+    # A move of mine after it: the line starts again.
+    assert just([*caught, played], 0) == ""
+
+
+def test_a_swap_of_my_hand_and_a_new_deal_are_news():
+    swapped = [
+        {"type": ev.CARD_PLAYED, "seat": 2, "card": "red-7", "source": "hand"},
+        {"type": ev.HANDS_SWAPPED, "seat": 2, "target": 0},
+    ]
+    assert just(swapped, 0) == "Cy played red 7 and swapped hands with you."
+    assert just(swapped, 1) == ""
+    # My own 7: my move, not news.
+    mine = [{**swapped[0], "seat": 0}, {**swapped[1], "seat": 0, "target": 2}]
+    assert just(mine, 0) == ""
+    dealt = {"type": ev.HAND_STARTED, "hand": 2, "seats": 3, "dealer": 1, "hand_size": 7}
+    assert just([*mine, dealt], 0) == "Hand 2 was dealt, 7 cards each; Ben dealt."

@@ -86,6 +86,49 @@ def test_a_false_uno_call_asks_first_and_a_due_one_does_not():
     assert options(legal, due, 3)["call-uno"].label.startswith("Call UNO: your last card")
 
 
+def test_a_repeat_call_is_not_offered():
+    """basic-plus lists a call of UNO from a seat that already called (it does no harm, and
+    nothing else either): the page offers no button whose only effect is nothing. A seat with
+    one card that has not called, and a seat with more (a false call, at a price), keep theirs."""
+    legal = [{"type": "call-uno", "seat": 0}]
+    called = {
+        "seat": 0,
+        "hand": ["blue-1"],
+        "to_act": [1],
+        "hand_sizes": [1, 3, 3],
+        "uncalled": [],
+    }
+    result = controls(legal, called, NAMES, uno_penalty=3)
+    assert result.actions == []
+    assert "call-uno" in options(legal, called | {"uncalled": [0]}, 3)
+    assert "call-uno" in options(legal, called | {"hand_sizes": [2, 3, 3]}, 3)
+
+
+def test_the_page_has_no_call_again_button_after_play_and_call():
+    """ana plays red 3 and calls UNO at basic-plus: she holds one card, called; her page offers
+    no second call (the engine still lists one)."""
+    ana, ben = make_user("ana"), make_user("ben")
+    deck = stacked([["red-3", "red-5"], ["blue-1", "green-9"]], flip="red-7", first=0)
+    game = game_create(
+        variant_spec={"rules": "basic-plus", "options": {"hand_size": 2}},
+        seats=[SeatSpec(user=ana), SeatSpec(user=ben)],
+        deck=deck,
+        first=0,
+    )
+    game_command(
+        game_id=game.pk,
+        actor=ana,
+        command={"type": "play", "seat": 0, "card": "red-3", "uno": True},
+        expected_version=game.version,
+    )
+    game.refresh_from_db()
+    view = game_view(game_id=game.pk, viewer=ana)
+    assert {"type": "call-uno", "seat": 0} in view["legal"]
+    anas = page(ana, game)
+    assert "Call UNO" not in anas
+    assert "call-uno" not in anas
+
+
 def page(person, game: Game) -> str:
     return html_lib.unescape(
         signed_in(person).get(reverse("web:play", args=[game.pk])).content.decode()

@@ -1,0 +1,208 @@
+"""On a phone the play page says, in the pinned dock, what just reached the person's hand: a bot
+caught them not calling UNO, a new hand was dealt, a newno 7 swapped their hand. The line is the
+story's own words (web/story.py, web/board.py `just_happened`), since the person's last move; it
+keeps its two lines' room whether it says something or not, so the dock, the hand and the cards
+on screen stay where they were as it comes and goes. On a desktop the story stands beside the
+board and the line is not shown. Each situation is dealt from a stacked deck at 360x740."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import transaction
+from django.urls import reverse
+
+from clocks import presence
+from games.creation import SeatSpec, game_create
+from games.game_settings import GameSettings
+from tests.engine.decks import stacked
+from tests.games.factories import make_user
+from tests.web.browser.clicks import POLL_MS, SETTLED, version, wait_for_board_after
+from tests.web.browser.conftest import ARTIFACTS
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# The dock's and the hand's tops, the top card, and the hand's cards wholly on screen (inside the
+# window and inside the hand's strip).
+PLACES = """() => {
+  const box = el => el.getBoundingClientRect();
+  const strip = box(document.querySelector('.hand'));
+  const cards = [...document.querySelectorAll('.hand .card')].map(box);
+  const news = document.querySelector('[data-news]');
+  return {
+    dock: box(document.querySelector('.dock')).top, hand: strip.top,
+    top: box(document.querySelector('.pile .card')).bottom,
+    cards: cards.length,
+    shown: cards.filter(c => c.top >= 0 && c.bottom <= innerHeight
+      && c.left >= strip.left - 0.5 && c.right <= strip.right + 0.5).length,
+    news: news ? box(news).height : 0, scrollY: window.scrollY,
+  };
+}"""
+
+
+def news(page: Any) -> str:
+    return str(page.locator("[data-news]").inner_text()).strip()
+
+
+def wait_for_news(page: Any, words: str) -> None:
+    page.wait_for_function(
+        "words => (document.querySelector('[data-news]') || {}).textContent?.includes(words)",
+        arg=words,
+        timeout=15_000,
+        polling=POLL_MS,
+    )
+    page.evaluate(SETTLED)
+
+
+def places(page: Any, name: str) -> dict[str, float]:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"just-happened-{name}-360.png"))
+    return dict(page.evaluate(PLACES))
+
+
+def assert_still(before: dict[str, float], after: dict[str, float]) -> None:
+    """The line kept its height and the hand its place, every card of the hand is on screen,
+    and the top card shows above the dock. (The dock's top follows the moves offered, a row of
+    buttons or none, as before: the line's room is the same.)"""
+    assert after["news"] == before["news"] > 0, (before, after)
+    assert after["hand"] == before["hand"], (before, after)
+    assert after["shown"] == after["cards"], after
+    assert after["top"] <= after["dock"], after
+    assert after["scrollY"] == before["scrollY"] == 0, (before, after)
+
+
+def play(page: Any, name: str) -> None:
+    """Play the card named `name` ("red 3") from the hand, without calling UNO."""
+    old = version(page)
+    card = page.locator(".hand__card--live").filter(has=page.locator(f"[title='{name}']"))
+    choice = card.locator("details.card-choice > summary")
+    if choice.count():
+        choice.click()
+        card.get_by_role("button", name=f"Play {name}", exact=True).click()
+    else:
+        page.get_by_role("button", name=f"Play {name}", exact=True).click()
+    wait_for_board_after(page, old)
+
+
+def test_a_catch_of_the_person_is_said_in_the_dock(open_page):
+    # Official, ana and greedy, two cards each: ana plays red 3 and forgets UNO; greedy catches
+    # her and she draws the penalty (green 1 and green 2), then greedy draws and ana's turn is
+    # back. She went from 1 card to 3: the dock says why.
+    ana = make_user("ana")
+    game = game_create(
+        variant_spec={"rules": "official", "options": {"hand_size": 2}},
+        seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
+        deck=stacked(
+            [["red-3", "blue-9"], ["yellow-1", "yellow-2"]],
+            "red-7",
+            ["green-1", "green-2", "yellow-8"],
+            first=0,
+        ),
+        dealer=1,
+        settings=GameSettings(grace_seconds=0),
+    )
+    page = open_page(ana, reverse("web:play", args=[game.pk]), width=360, height=740)
+    page.wait_for_selector(".status--mine")
+    page.evaluate(SETTLED)
+    before = places(page, "catch-before")
+    assert news(page).startswith("Hand 1 was dealt, 2 cards each")
+
+    play(page, "red 3")
+    wait_for_news(page, "caught you")
+    page.wait_for_selector(".status--mine")
+    page.evaluate(SETTLED)
+    assert news(page) == (
+        "You drew green 1 and green 2 as the UNO penalty. "
+        "greedy caught you not calling UNO. You owe an UNO call: one card left."
+    )
+    after = places(page, "catch-after")
+    assert after["cards"] == 3
+    assert_still(before, after)
+    assert after["dock"] == before["dock"], (before, after)
+    # The whole of it, and the way to the story's whole sentences.
+    link = page.locator("[data-news] a")
+    assert link.get_attribute("title") == news(page)
+    assert link.get_attribute("href") == "#story-title"
+
+    # The next move of hers clears it (nothing has reached her hand since).
+    old = version(page)
+    page.get_by_role("button", name="Draw a card").click()
+    wait_for_board_after(page, old)
+    assert news(page) == ""
+    assert places(page, "catch-moved")["dock"] == before["dock"]
+
+    # On a desktop the story stands beside the board: no line in the hand's bar.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.evaluate(SETTLED)
+    assert page.locator("[data-news]").is_hidden()
+    page.screenshot(path=str(ARTIFACTS / "just-happened-catch-1280.png"))
+
+
+def test_a_new_hand_is_said_in_the_dock(open_page):
+    # Official, ana and greedy, two cards each; ana has nothing to play on red 5 or red 8 and
+    # draws twice (green 1, green 2): greedy goes out with its two reds, and hand 2 is dealt.
+    # Her cards were all replaced: the dock says a new hand was dealt.
+    ana = make_user("ana")
+    game = game_create(
+        variant_spec={"rules": "official", "options": {"hand_size": 2}},
+        seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
+        deck=stacked(
+            [["blue-9", "blue-2"], ["red-8", "red-6"]],
+            "red-5",
+            ["green-1", "green-2"],
+            first=0,
+        ),
+        dealer=1,
+        settings=GameSettings(grace_seconds=0),
+    )
+    page = open_page(ana, reverse("web:play", args=[game.pk]), width=360, height=740)
+    page.wait_for_selector(".status--mine")
+    page.evaluate(SETTLED)
+    before = places(page, "hand-before")
+    for _ in range(2):
+        page.wait_for_selector(".status--mine")
+        page.evaluate(SETTLED)
+        old = version(page)
+        page.get_by_role("button", name="Draw a card").click()
+        wait_for_board_after(page, old)
+    wait_for_news(page, "Hand 2 was dealt")
+    page.wait_for_selector(".status--mine")
+    page.evaluate(SETTLED)
+    said = news(page)
+    assert "Hand 2 was dealt, 2 cards each" in said, said
+    assert "Hand 1 is over: greedy went out" in said, said
+    after = places(page, "hand-after")
+    assert_still(before, after)
+
+
+def test_a_newno_swap_is_said_in_the_dock(open_page):
+    # newno, ana and greedy (ages 20 and 30): ana opens with red 6 on red 5 (the bots wait for
+    # her at the open start); greedy's only play is red 7, which swaps its two yellows for her
+    # blue 2 and green 3.
+    ana = make_user("ana")
+    with transaction.atomic():
+        game = game_create(
+            variant_spec={"rules": "newno", "options": {"hand_size": 3, "target": 50}},
+            seats=[SeatSpec(user=ana, age=20), SeatSpec(bot="greedy", age=30)],
+            deck=stacked(
+                [["red-6", "blue-2", "green-3"], ["red-7", "yellow-4", "yellow-5"]],
+                "red-5",
+                first=1,
+            ),
+            dealer=0,
+            settings=GameSettings(grace_seconds=120),
+        )
+        presence.seen(ana.pk, game.pk)
+    page = open_page(ana, reverse("web:play", args=[game.pk]), width=360, height=740)
+    page.wait_for_selector("[data-grace-line]")
+    page.evaluate(SETTLED)
+    before = places(page, "swap-before")
+
+    play(page, "red 6")
+    wait_for_news(page, "swapped hands with you")
+    page.evaluate(SETTLED)
+    assert news(page) == "greedy played red 7 and swapped hands with you."
+    after = places(page, "swap-after")
+    assert after["cards"] == 2
+    assert_still(before, after)
