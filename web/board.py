@@ -488,15 +488,20 @@ def announcement(story: Sequence[Line], since: str | None, my_turn: bool) -> str
     return " ".join(sentences)
 
 
-def just_happened(story: Sequence[Line]) -> str:
+def just_happened(story: Sequence[Line], viewer: int | None) -> str:
     """The phone's "just happened" line, in the story's own words (the lines the live region
-    reads too, web/story.py): what changed the viewer's hand or standing since their last move
-    (a catch and its penalty, a new deal, a swap of hands), newest first as the story runs, at
-    most NEWS_LINES sentences; "" when nothing did, or for a spectator (no line is news)."""
+    reads too, web/story.py): what happened since the viewer's last move, newest first as the
+    story runs, what changed the viewer's hand or standing first (a catch and its penalty, a new
+    deal, a swap of hands), then the others' moves (the card just played on the pile, which a
+    scrolled page no longer shows), at most NEWS_LINES sentences; "" when nothing happened
+    since, or for a spectator (who has no dock)."""
+    if viewer is None:
+        return ""
     news: list[str] = []
+    others: list[str] = []
     for line in story:
         if line.yours:
             break
-        if line.news:
-            news.append(line.text)
-    return " ".join(news[:NEWS_LINES])
+        (news if line.news else others).append(line.text)
+    sentences = [text if text.endswith(".") else f"{text}." for text in news + others]
+    return " ".join(sentences[:NEWS_LINES])

@@ -326,8 +326,9 @@ def board_context(
         # The seat to name in links and forms: only needed when the person holds several.
         "seat_param": viewer if len(my_seats) > 1 else None,
         "story": lines,
-        # On a phone, in the pinned dock: what reached the viewer's hand since their last move.
-        "news": board.just_happened(lines),
+        # On a phone, in the pinned dock: what happened since the viewer's last move, what
+        # reached their hand first.
+        "news": board.just_happened(lines, viewer),
         # The seats' names at the table ("greedy (seat 1)" where names repeat).
         "names": names,
         "last_hand": board.hand_result(shown, names, viewer),

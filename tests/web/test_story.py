@@ -290,12 +290,12 @@ def test_a_shared_first_place():
 
 def just(events: list[dict], viewer: int | None) -> str:
     items = [{"version": n, "event": event} for n, event in enumerate(events, start=1)]
-    return just_happened(tell(items, NAMES, viewer))
+    return just_happened(tell(items, NAMES, viewer), viewer)
 
 
 def test_what_just_reached_my_hand_since_my_last_move_newest_first():
-    """The phone's "just happened" line: the story's own sentences about the viewer's hand
-    since the viewer's last move, newest first; the others' own business is left out."""
+    """The phone's "just happened" line: the story's own sentences since the viewer's last
+    move, newest first, what reached the viewer's hand before the others' own business."""
     played = {"type": ev.CARD_PLAYED, "seat": 0, "card": "red-3", "source": "hand"}
     caught = [
         {"type": ev.UNO_CAUGHT, "seat": 1, "target": 0},
@@ -303,10 +303,15 @@ def test_what_just_reached_my_hand_since_my_last_move_newest_first():
         {"type": ev.CARDS_DRAWN, "seat": 2, "cards": [None], "reason": "draw"},
     ]
     assert just([played, *caught], 0) == (
-        "You drew green 1 and green 2 as the UNO penalty. Ben caught you not calling UNO."
+        "You drew green 1 and green 2 as the UNO penalty. Ben caught you not calling UNO. "
+        "Cy drew a card."
     )
-    # Ben's point of view: his own catch is his move; nothing reached his hand since.
-    assert just([played, *caught], 1) == ""
+    # Ben's point of view: his own catch is his move; since it, the others' moves (these
+    # events are not filtered for him, as the page's are: it would read "2 cards").
+    assert just([played, *caught], 1) == (
+        "Cy drew a card. Ana drew green 1 and green 2 as the UNO penalty."
+    )
+    # A spectator has no dock.
     assert just([played, *caught], None) == ""
     # A move of mine after it: the line starts again.
     assert just([*caught, played], 0) == ""
@@ -318,7 +323,7 @@ def test_a_swap_of_my_hand_and_a_new_deal_are_news():
         {"type": ev.HANDS_SWAPPED, "seat": 2, "target": 0},
     ]
     assert just(swapped, 0) == "Cy played red 7 and swapped hands with you."
-    assert just(swapped, 1) == ""
+    assert just(swapped, 1) == "Cy played red 7 and swapped hands with Ana."
     # My own 7: my move, not news.
     mine = [{**swapped[0], "seat": 0}, {**swapped[1], "seat": 0, "target": 2}]
     assert just(mine, 0) == ""
