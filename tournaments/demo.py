@@ -12,6 +12,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from games.models import Bot
 from league.demo import BOTS, LADDER_BOTS, builtin_bot
 from tournaments.models import Tournament
 from tournaments.services import tournament_create, tournament_enter, tournament_start
@@ -39,35 +40,32 @@ def seed_tournaments(*, admin: Any, members: list[Any]) -> list[Tournament]:
     made = []
     now = timezone.now()
     if not Tournament.objects.filter(slug=CUP_SLUG).exists():
-        cup = tournament_create(
-            organiser=admin,
-            name="Demo Cup",
-            slug=CUP_SLUG,
-            variant=VARIANT,
-            entry_closes=now + datetime.timedelta(hours=1),
-            rounds=CUP_ROUNDS,
-            site_wide=admin.is_staff,
-            seed=7,
-        )
-        for bot in bots:
-            tournament_enter(cup, actor=admin, bot=bot)
+        cup = _made(admin, "Demo Cup", CUP_SLUG, now + datetime.timedelta(hours=1), 7, bots)
         # Started early by its organiser: the rounds play out as the games end.
         tournament_start(cup, actor=admin)
         # Finished by now in-process; running while a broker's workers play it.
         cup.refresh_from_db()
         made.append(cup)
     if not Tournament.objects.filter(slug=OPEN_SLUG).exists():
-        open_one = tournament_create(
-            organiser=admin,
-            name="Demo Open",
-            slug=OPEN_SLUG,
-            variant=VARIANT,
-            entry_closes=now + datetime.timedelta(days=7),
-            rounds=CUP_ROUNDS,
-            site_wide=admin.is_staff,
-            seed=8,
-        )
-        for bot in bots[:OPEN_BOTS]:
-            tournament_enter(open_one, actor=admin, bot=bot)
-        made.append(open_one)
+        closes = now + datetime.timedelta(days=7)
+        made.append(_made(admin, "Demo Open", OPEN_SLUG, closes, 8, bots[:OPEN_BOTS]))
     return made
+
+
+def _made(
+    admin: Any, name: str, slug: str, closes: datetime.datetime, seed: int, bots: list[Bot]
+) -> Tournament:
+    """A demo tournament of the demo's variant and rounds, `bots` entered by its organiser."""
+    tournament = tournament_create(
+        organiser=admin,
+        name=name,
+        slug=slug,
+        variant=VARIANT,
+        entry_closes=closes,
+        rounds=CUP_ROUNDS,
+        site_wide=admin.is_staff,
+        seed=seed,
+    )
+    for bot in bots:
+        tournament_enter(tournament, actor=admin, bot=bot)
+    return tournament

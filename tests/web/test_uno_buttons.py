@@ -107,21 +107,7 @@ def test_a_repeat_call_is_not_offered():
 def test_the_page_has_no_call_again_button_after_play_and_call():
     """ana plays red 3 and calls UNO at basic-plus: she holds one card, called; her page offers
     no second call (the engine still lists one)."""
-    ana, ben = make_user("ana"), make_user("ben")
-    deck = stacked([["red-3", "red-5"], ["blue-1", "green-9"]], flip="red-7", first=0)
-    game = game_create(
-        variant_spec={"rules": "basic-plus", "options": {"hand_size": 2}},
-        seats=[SeatSpec(user=ana), SeatSpec(user=ben)],
-        deck=deck,
-        first=0,
-    )
-    game_command(
-        game_id=game.pk,
-        actor=ana,
-        command={"type": "play", "seat": 0, "card": "red-3", "uno": True},
-        expected_version=game.version,
-    )
-    game.refresh_from_db()
+    game, (ana, _) = basic_plus_down_to_one(uno=True)
     view = game_view(game_id=game.pk, viewer=ana)
     assert {"type": "call-uno", "seat": 0} in view["legal"]
     anas = page(ana, game)
@@ -135,9 +121,9 @@ def page(person, game: Game) -> str:
     )
 
 
-def basic_plus_down_to_one(people: list | None = None) -> tuple[Game, list]:
-    """Two people at basic-plus (`people`, else new ana and ben): ana plays down to one card
-    without calling UNO."""
+def basic_plus_down_to_one(people: list | None = None, *, uno: bool = False) -> tuple[Game, list]:
+    """Two people at basic-plus (`people`, else new ana and ben): ana plays down to one card,
+    without calling UNO (`uno`: calling it with the play)."""
     ana, ben = people or [make_user("ana"), make_user("ben")]
     deck = stacked([["red-3", "red-5"], ["blue-1", "green-9"]], flip="red-7", first=0)
     game = game_create(
@@ -149,7 +135,7 @@ def basic_plus_down_to_one(people: list | None = None) -> tuple[Game, list]:
     game_command(
         game_id=game.pk,
         actor=ana,
-        command={"type": "play", "seat": 0, "card": "red-3", "uno": False},
+        command={"type": "play", "seat": 0, "card": "red-3", "uno": uno},
         expected_version=game.version,
     )
     game.refresh_from_db()

@@ -85,26 +85,35 @@ def play(page: Any, name: str) -> None:
     wait_for_board_after(page, old)
 
 
-def test_a_catch_of_the_person_is_said_in_the_dock(open_page):
-    # Official, ana and greedy, two cards each: ana plays red 3 and forgets UNO; greedy catches
-    # her and she draws the penalty (green 1 and green 2), then greedy draws and ana's turn is
-    # back. She went from 1 card to 3: the dock says why.
+def ana_and_greedy(
+    open_page: Any, hands: list[list[str]], flip: str, draw: list[str]
+) -> tuple[Any, Any]:
+    """Official, two cards each, ana (first to play) and greedy, from a stacked deck, no grace;
+    ana's page at 360x740 once it is her turn."""
     ana = make_user("ana")
     game = game_create(
         variant_spec={"rules": "official", "options": {"hand_size": 2}},
         seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
-        deck=stacked(
-            [["red-3", "blue-9"], ["yellow-1", "yellow-2"]],
-            "red-7",
-            ["green-1", "green-2", "yellow-8"],
-            first=0,
-        ),
+        deck=stacked(hands, flip, draw, first=0),
         dealer=1,
         settings=GameSettings(grace_seconds=0),
     )
     page = open_page(ana, reverse("web:play", args=[game.pk]), width=360, height=740)
     page.wait_for_selector(".status--mine")
     page.evaluate(SETTLED)
+    return ana, page
+
+
+def test_a_catch_of_the_person_is_said_in_the_dock(open_page):
+    # Official, ana and greedy, two cards each: ana plays red 3 and forgets UNO; greedy catches
+    # her and she draws the penalty (green 1 and green 2), then greedy draws and ana's turn is
+    # back. She went from 1 card to 3: the dock says why.
+    ana, page = ana_and_greedy(
+        open_page,
+        [["red-3", "blue-9"], ["yellow-1", "yellow-2"]],
+        "red-7",
+        ["green-1", "green-2", "yellow-8"],
+    )
     before = places(page, "catch-before")
     assert news(page).startswith("Hand 1 was dealt, 2 cards each")
 
@@ -143,22 +152,9 @@ def test_a_new_hand_is_said_in_the_dock(open_page):
     # Official, ana and greedy, two cards each; ana has nothing to play on red 5 or red 8 and
     # draws twice (green 1, green 2): greedy goes out with its two reds, and hand 2 is dealt.
     # Her cards were all replaced: the dock says a new hand was dealt.
-    ana = make_user("ana")
-    game = game_create(
-        variant_spec={"rules": "official", "options": {"hand_size": 2}},
-        seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
-        deck=stacked(
-            [["blue-9", "blue-2"], ["red-8", "red-6"]],
-            "red-5",
-            ["green-1", "green-2"],
-            first=0,
-        ),
-        dealer=1,
-        settings=GameSettings(grace_seconds=0),
+    ana, page = ana_and_greedy(
+        open_page, [["blue-9", "blue-2"], ["red-8", "red-6"]], "red-5", ["green-1", "green-2"]
     )
-    page = open_page(ana, reverse("web:play", args=[game.pk]), width=360, height=740)
-    page.wait_for_selector(".status--mine")
-    page.evaluate(SETTLED)
     before = places(page, "hand-before")
     for _ in range(2):
         page.wait_for_selector(".status--mine")

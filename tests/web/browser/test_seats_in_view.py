@@ -28,7 +28,7 @@ from tests.web.browser.clicks import (
     wait_for_board_after,
 )
 from tests.web.browser.conftest import ARTIFACTS
-from tests.web.browser.test_status_says_why import PRECOG_HANDS
+from tests.web.browser.test_status_says_why import precognitive_lane_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -210,12 +210,7 @@ def test_a_lane_filled_and_flushed_moves_no_seat(open_page, monkeypatch):
     (yellow 2 cannot go on red 5). Each seat keeps its line for a lane, and its place."""
     monkeypatch.setattr(tasks.advance_game, "delay", lambda *args, **kwargs: None)
     ana = make_user("ana")
-    game = game_create(
-        variant_spec={"precognitive": {"lane": 2, "sight": "sighted"}},
-        seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
-        deck=stacked(PRECOG_HANDS, "red-4", ["blue-1", "green-skip"], first=0),
-        dealer=1,
-    )
+    game = precognitive_lane_game(ana)
     page = open_page(ana, reverse("web:play", args=[game.pk]), width=1280, height=800)
     first = page.evaluate(SEAT_BOXES)
     old = version(page)

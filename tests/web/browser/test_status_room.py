@@ -15,13 +15,11 @@ from django.db import transaction
 from django.urls import reverse
 
 from clocks import presence
-from games.creation import SeatSpec, game_create
-from tests.engine.decks import stacked
 from tests.games.factories import make_user
 from tests.games.tables import jump_in_table
 from tests.web.browser.clicks import POLL_MS, SETTLED, version, wait_for_board_after
 from tests.web.browser.conftest import ARTIFACTS
-from tests.web.browser.test_status_says_why import PRECOG_HANDS
+from tests.web.browser.test_status_says_why import precognitive_lane_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -116,12 +114,7 @@ def test_a_flushed_lane_note_moves_nothing(open_page):
     # 2 and yellow 6; at her next turn yellow 2 cannot go on red 5, the lane is flushed, and she
     # fills it again, told why by a note.
     ana = make_user("ana")
-    game = game_create(
-        variant_spec={"precognitive": {"lane": 2, "sight": "sighted"}},
-        seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
-        deck=stacked(PRECOG_HANDS, "red-4", ["blue-1", "green-skip"], first=0),
-        dealer=1,
-    )
+    game = precognitive_lane_game(ana)
     page = open_page(ana, reverse("web:play", args=[game.pk]), width=1280, height=800)
     old = version(page)
     page.get_by_role("button", name="Play red 5").click()

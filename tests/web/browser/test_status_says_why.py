@@ -50,16 +50,21 @@ PRECOG_HANDS = [
 ]
 
 
+def precognitive_lane_game(ana: Any) -> Any:
+    """The game above: precognitive (lane 2, sighted) over official, ana first, a greedy bot."""
+    return game_create(
+        variant_spec={"precognitive": {"lane": 2, "sight": "sighted"}},
+        seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
+        deck=stacked(PRECOG_HANDS, "red-4", ["blue-1", "green-skip"], first=0),
+        dealer=1,
+    )
+
+
 def test_a_flushed_lane_is_explained_by_the_hand(open_page, live_server):
     ana = make_user("ana")
     page = None
     for width, height in SIZES:
-        game = game_create(
-            variant_spec={"precognitive": {"lane": 2, "sight": "sighted"}},
-            seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
-            deck=stacked(PRECOG_HANDS, "red-4", ["blue-1", "green-skip"], first=0),
-            dealer=1,
-        )
+        game = precognitive_lane_game(ana)
         path = reverse("web:play", args=[game.pk])
         page = at_size(open_page, live_server, page, ana, path, width=width, height=height)
         old = version(page)
