@@ -118,7 +118,13 @@ def next_command(
         return command
     if "seats" in (state.pending or {}):
         eligible = list(state.to_act)
-        if windows is not None and windows.choice and windows.people.intersection(eligible):
+        # A person at the table who may answer the new open choice gets their chance first; one
+        # with no move that costs nothing (no card to play) holds nobody up (docs/rules.md).
+        if (
+            windows is not None
+            and windows.choice
+            and any(s in windows.people and variant.free_commands(state, s) for s in eligible)
+        ):
             return WINDOW_DUE
         for seat in rng.sample(eligible, len(eligible)):
             if seat in strategies and (command := _ask(variant, state, seat, strategies, rng)):

@@ -213,7 +213,7 @@ def grace_left(game: Game, variant: Variant, state: State, people: Collection[in
     """Seconds the bots still wait for `people` at this version: the game's grace from the
     append that opened a chance for one of them (a new uno debt to call or catch, a jump-in
     on a card they hold, an open choice they may answer); 0 when none has one or it is over."""
-    choice = "seats" in (state.pending or {}) and any(seat in people for seat in state.to_act)
+    choice = any(_may_answer(variant, state, seat) for seat in people)
     if not choice and not windows.new_chances(game, variant, state, people):
         return 0.0
     opened = game.last_activity or game.created_at
@@ -265,10 +265,21 @@ def waiting_for(game: Game, seat: int | None, *, loaded: Loaded | None = None) -
     if loaded is None or loaded.version != game.version:
         loaded = repository.get(game.pk, game=game)
     variant, state = loaded.variant, loaded.state
-    choice = "seats" in (state.pending or {}) and seat in state.to_act
-    if choice or windows.new_chances(game, variant, state, {seat}):
+    if _may_answer(variant, state, seat) or windows.new_chances(game, variant, state, {seat}):
         return game.grace_until
     return None
+
+
+def _may_answer(variant: Variant, state: State, seat: int) -> bool:
+    """Whether `seat` may answer the open choice the game waits for (the newno open start and
+    second play: any of several seats may move): it is one of them and has a move that costs
+    nothing (a newno seat may always try a costly catch). A seat with no card it may play is
+    listed among them but holds nobody up (docs/rules.md)."""
+    return (
+        "seats" in (state.pending or {})
+        and seat in state.to_act
+        and bool(variant.free_commands(state, seat))
+    )
 
 
 def game_and_seats(game_id: int) -> tuple[Game, list[Seat]]:

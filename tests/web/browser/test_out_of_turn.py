@@ -13,7 +13,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clocks import presence
+from games.creation import SeatSpec, game_create
+from games.game_settings import GameSettings
 from games.models import Game, GameEvent
+from tests.engine.decks import stacked
 from tests.games.factories import make_user
 from tests.games.tables import jump_in_table
 from tests.web.browser.clicks import POLL_MS, version, wait_for_board_after
@@ -103,4 +106,32 @@ def test_a_person_away_holds_nobody_up(open_page):
     game = jump_in_table(ana, grace=20)
     assert plays(game)[0] == (1, "red-8")
     page = open_page(ana, reverse("web:play", args=[game.pk]))
+    assert page.locator(".status__grace").count() == 0
+
+
+def test_a_person_with_no_card_for_the_open_start_holds_nobody_up(open_page):
+    # newno, ana and two bots: ana holds nothing for red 5, so she has no move at the open start
+    # and the bots do not wait for her (the page said "the bots wait for you" for a minute
+    # while she could do nothing): bot 1 opens with red 8 at once.
+    ana = make_user("ana")
+    hands = [
+        ["green-3", "blue-3", "yellow-2", "blue-9"],
+        ["red-8", "yellow-3", "yellow-4", "yellow-9"],
+        ["blue-1", "blue-2", "green-4", "blue-7"],
+    ]
+    with transaction.atomic():
+        game = game_create(
+            variant_spec={"rules": "newno", "options": {"hand_size": 4, "target": 50}},
+            seats=[SeatSpec(user=ana), SeatSpec(bot="greedy"), SeatSpec(bot="greedy")],
+            deck=stacked(hands, "red-5", first=1),
+            dealer=0,
+            settings=GameSettings(grace_seconds=60),
+        )
+        presence.seen(ana.pk, game.pk)
+    page = open_page(ana, reverse("web:play", args=[game.pk]), width=360, height=740)
+    page.wait_for_function(
+        "() => !document.querySelector('.status').textContent.includes('Open start')",
+        polling=POLL_MS,
+    )
+    assert plays(game)[0] == (1, "red-8")
     assert page.locator(".status__grace").count() == 0
