@@ -251,14 +251,18 @@ class BotEntryForm(EntrantForm):
         if not name:
             return data
         strategy = data.get("strategy") or ""
-        bot = Bot.objects.filter(owner=self.owner, name=name).first()
+        # One owner's bots' names differ in more than case (bots/registry.py): "greedy" is
+        # their bot "Greedy", not a new one the registry would refuse (name-taken). The exact
+        # name first, for two bots registered before that rule.
+        same = list(Bot.objects.filter(owner=self.owner, name__iexact=name))
+        bot = next((b for b in same if b.name == name), same[0] if same else None)
         data["bot"], data["register"] = bot, ""
         if bot is not None:
             if strategy and (bot.kind != Bot.Kind.BUILTIN or bot.strategy != strategy):
                 plays = bot.strategy if bot.kind == Bot.Kind.BUILTIN else f"as a {bot.kind} bot"
                 self.add_error(
                     "bot_name",
-                    f"Your bot {name} plays {plays}: leave “Plays” as registered to enter it, "
+                    f"Your bot {bot.name} plays {plays}: leave “Plays” as registered to enter it, "
                     "or give a new name.",
                 )
         elif strategy or name in STRATEGIES:
@@ -273,14 +277,15 @@ class BotEntryForm(EntrantForm):
 
 def bot_suggestions(owner: Any) -> list[str]:
     """Names for the bot field's list: the owner's bots (not the retired ones, which enter
-    nothing), then the strategies not taken."""
+    nothing), then the strategies not taken, in any case."""
     mine = list(
         Bot.objects.filter(owner=owner)
         .exclude(status=Bot.Status.RETIRED)
         .order_by("name")
         .values_list("name", flat=True)
     )
-    return mine + [name for name in STRATEGIES if name not in mine]
+    taken = {name.casefold() for name in mine}
+    return mine + [name for name in STRATEGIES if name.casefold() not in taken]
 
 
 def next_start(season: Season) -> datetime.date:

@@ -6,7 +6,8 @@ play page's `?seat=N`, form values, the event log): `seat_label` is for words on
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 
 from games.lobby import SeatInfo, seat_listing
 from games.models import Game
@@ -15,6 +16,21 @@ from games.models import Game
 def seat_label(seat: int) -> str:
     """Seat `seat` (the log's 0-based index) as a person reads it: "seat 1" is the first."""
     return f"seat {seat + 1}"
+
+
+_SEAT_IN_TEXT = re.compile(r"\bseat (\d+)\b")
+
+
+def seats_counted(text: str, index: Callable[[int], int | None] = lambda seat: seat) -> str:
+    """A service's message with each seat it names by number ("seat 0 is played by the default
+    bot now", 0-based) said as a person counts it ("seat 1 ..."); `index` gives the seat's
+    index for the number the message uses (None: the words are left as they are)."""
+
+    def said(found: re.Match[str]) -> str:
+        seat = index(int(found[1]))
+        return found[0] if seat is None else seat_label(seat)
+
+    return _SEAT_IN_TEXT.sub(said, text)
 
 
 def seat_names(seats: Sequence[SeatInfo]) -> list[str]:

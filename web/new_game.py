@@ -5,7 +5,6 @@ started through games.lobby.game_start like the API's games. Nothing here needs 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +20,7 @@ from frontdoor.variant_form import VariantForm, turn_field
 from games import lobby
 from games.errors import InvalidGame
 from web.accounts import SignedInRequest
+from web.names import seats_counted
 
 SEAT_ROWS = 10
 ME, PERSON, EMPTY = "me", "person", ""
@@ -152,12 +152,7 @@ def _in_rows(message: str, data: dict[str, Any]) -> str:
     """game_start's refusal with each seat it names ("seat 1: bob has given no birth date",
     0-based among the rows filled in) said as the form's row label ("Seat 2", counted from 1)."""
     rows = [number for number, _ in _filled(data)]
-
-    def row(found: re.Match[str]) -> str:
-        seat = int(found[1])
-        return f"seat {rows[seat] + 1}" if seat < len(rows) else found[0]
-
-    return re.sub(r"\bseat (\d+)\b", row, message)
+    return seats_counted(message, lambda seat: rows[seat] if seat < len(rows) else None)
 
 
 @login_required

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 
 from games.errors import Conflict, Forbidden, GameError
 from web.cards import card_name
-from web.names import Names
+from web.names import Names, seats_counted
 from web.sentences import sentence
 
 _CARD_CODE = re.compile(
@@ -105,13 +105,13 @@ def refusal(error: GameError, names: Sequence[str] = ()) -> str:
             found = re.fullmatch(r"seat (\d+) is not yours", error.message)
             if found:
                 return f"You cannot move for {_seat(names, found[1])}: that seat is not yours."
-        return f"You cannot do that: {error.message.rstrip('.')}."
+        return f"You cannot do that: {seats_counted(error.message).rstrip('.')}."
     message = error.message
     for code, pattern, say in _TO_YOU:
         found = pattern.fullmatch(message) if error.code == code else None
         if found:
             return sentence(say(found, names))
-    return f"That move was refused: {_cards(message).rstrip('.')}."
+    return f"That move was refused: {seats_counted(_cards(message)).rstrip('.')}."
 
 
 def _cards(text: str) -> str:

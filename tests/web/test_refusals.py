@@ -100,6 +100,11 @@ def test_a_forged_seat_and_a_conflict():
     assert refusal(Forbidden("sign in to play", code="not-signed-in"), NAMES) == (
         "You cannot do that: sign in to play."
     )
+    # A seat the default bot took over (a stale page's click): the person's own seat, said as
+    # they count it (games/commands.py names the log's 0-based index).
+    assert refusal(
+        Forbidden("seat 0 is played by the default bot now", code="seat-handed-over"), NAMES
+    ) == ("You cannot do that: seat 1 is played by the default bot now.")
     assert refusal(Conflict(expected_version=3, current_version=4), NAMES).startswith(
         "The game moved on"
     )
