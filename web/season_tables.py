@@ -35,6 +35,7 @@ from league.standings import (
     tied_across,
     zone_marks,
 )
+from web.names import seats_counted
 from web.play import refused
 from web.sentences import number
 
@@ -402,7 +403,8 @@ def forfeit(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
                 fixture=fixture, actor=request.user, seat=seat, note=form.cleaned_data["note"]
             )
         except SeasonError as error:
-            messages.error(request, f"Nothing was ruled: {error.message}.", extra_tags=error.code)
+            said = seats_counted(error.message)
+            messages.error(request, f"Nothing was ruled: {said}.", extra_tags=error.code)
         else:
             who = _seat_name(fixture, seat)
             if done:
@@ -433,7 +435,8 @@ def retime(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
                 note=form.cleaned_data["note"],
             )
         except SeasonError as error:
-            messages.error(request, f"Nothing was ruled: {error.message}.", extra_tags=error.code)
+            said = seats_counted(error.message)
+            messages.error(request, f"Nothing was ruled: {said}.", extra_tags=error.code)
         else:
             when = timezone.localtime(moved.deadline).strftime("%a %-d %b %Y, %H:%M %Z")
             messages.success(request, f"The fixture's deadline is now {when}.")

@@ -62,7 +62,7 @@ def test_a_staff_member_seated_in_a_running_game_sees_only_their_seats_view():
     assert "hands" not in shown and shown["hand"] == list(state.hands[1])
     assert SEED not in html and '"deck"' not in html
     assert all('"deck"' not in data for data in page.data.values())
-    assert "You play in this game (seat 1)" in html
+    assert "You play in this game (seat 1, counted from 0 as below)" in html
     # Staff read the log's numbers, 0-based, and the page says so (players' pages count from 1).
     assert "Seats here are numbered from 0, as the log and the API number them" in html
     # Nothing hidden was shown: nothing to audit.
@@ -87,7 +87,7 @@ def test_a_staff_member_whose_bot_plays_sees_the_bots_seat_only():
     html = client_of(sam).get(f"/staff/games/{game.pk}/").content.decode()
 
     assert "hands" not in json.loads(Page(html).pres["state-json"])
-    assert "You play in this game (seat 1)" in html
+    assert "You play in this game (seat 1, counted from 0 as below)" in html
     assert not AuditEntry.objects.exists()
 
 

@@ -333,7 +333,8 @@ def test_a_refused_ruling_is_said_and_changes_nothing(started):
 
     assert messages_of(past) == ["Nothing was ruled: the new deadline must be a future time."]
     assert messages_of(over) == [f"Nothing was ruled: {finished} is over."]
-    assert messages_of(no_seat) == [f"Nothing was ruled: game {fixture.game_id} has no seat 7."]
+    # The form's value 7 is the log's index: said as a person counts seats, from 1.
+    assert messages_of(no_seat) == [f"Nothing was ruled: game {fixture.game_id} has no seat 8."]
     assert Fixture.objects.get(pk=fixture.pk).deadline == deadline
     assert event_reads.load(fixture.game_id, types={FIXTURE_RETIMED, SEAT_FORFEITED}) == []
 
