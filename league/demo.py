@@ -108,12 +108,7 @@ def seed_ladder(*, admin: Any, members: list[Any]) -> Competition | None:
     LEAGUE_MATCHMAKING_SECONDS."""
     if Competition.objects.filter(slug=LADDER_SLUG).exists():
         return None
-    owners = [admin, *members]
-    bots = [builtin_bot(admin, name, strategy) for name, strategy in BOTS]
-    bots += [
-        builtin_bot(owners[number % len(owners)], name, strategy)
-        for number, (name, strategy) in enumerate(LADDER_BOTS, 1)
-    ]
+    bots = demo_bots(admin, members)
     ladder = competition_create(
         name="Bot Arena",
         slug=LADDER_SLUG,
@@ -130,6 +125,18 @@ def seed_ladder(*, admin: Any, members: list[Any]) -> Competition | None:
         with transaction.atomic():
             ladder_matchmaking(ladder, rng=random.Random(number))
     return ladder
+
+
+def demo_bots(admin: Any, members: list[Any]) -> list[Bot]:
+    """The demo's eight built-in bots: the club's four (the admin's) and the Bot Arena's four,
+    owned in turn by the members and the admin; each made once."""
+    owners = [admin, *members]
+    bots = [builtin_bot(admin, name, strategy) for name, strategy in BOTS]
+    bots += [
+        builtin_bot(owners[number % len(owners)], name, strategy)
+        for number, (name, strategy) in enumerate(LADDER_BOTS, 1)
+    ]
+    return bots
 
 
 def builtin_bot(owner: Any, name: str, strategy: str) -> Bot:

@@ -13,7 +13,7 @@ from typing import Any
 from django.utils import timezone
 
 from games.models import Bot
-from league.demo import BOTS, LADDER_BOTS, builtin_bot
+from league.demo import demo_bots
 from tournaments.models import Tournament
 from tournaments.services import tournament_create, tournament_enter, tournament_start
 
@@ -31,12 +31,7 @@ def seed_tournaments(*, admin: Any, members: list[Any]) -> list[Tournament]:
     """Create the finished cup (its games played on commit, in-process without a broker, each
     round drawn when the last one's games are over) and the open one; the ones made (none when
     both exist already)."""
-    owners = [admin, *members]
-    bots = [builtin_bot(admin, name, strategy) for name, strategy in BOTS]
-    bots += [
-        builtin_bot(owners[number % len(owners)], name, strategy)
-        for number, (name, strategy) in enumerate(LADDER_BOTS, 1)
-    ]
+    bots = demo_bots(admin, members)
     made = []
     now = timezone.now()
     if not Tournament.objects.filter(slug=CUP_SLUG).exists():
