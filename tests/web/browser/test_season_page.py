@@ -10,8 +10,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from league.seasons import season_close, season_start
+from league.seasons import season_close, season_enter, season_start
 from league.standings import division_table
+from tests.league.factories import make_bot, make_club, make_season
 from tests.web.league_pages import autumn_season, play_season_out
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -69,4 +70,18 @@ def test_the_season_table_shows_league_points_on_a_phone(open_page, finished):
     # four-seat season, "0 · 0 · 0 · 0"), which pushed it past a phone's edge.
     headers = page.locator(".standings").first.locator("thead th").all_inner_texts()
     assert headers[:4] == ["#", "Entrant", "Pts", "P"], headers
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_a_four_seat_season_does_not_pan_sideways_on_a_phone(open_page):
+    """A season of four-seat tables: its places ("1st 0 times, 2nd 0 times, …" for screen
+    readers, hidden) stay inside the table's scrolling box; they made the page 404 px wide at
+    360, so a swipe cut off the page's left edge."""
+    club, admin, _ = make_club()
+    season = make_season(club, admin, name="Four", slug="four", seats_per_game=4)
+    for number in range(4):
+        season_enter(season=season, actor=admin, bot=make_bot(owner=admin), tier=1)
+    season_start(season=season, admin=admin)
+    page = open_page(None, reverse("web:season", args=[season.slug]), width=360, height=740)
+    assert page.locator(".standing__places").count() == 4
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
