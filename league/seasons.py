@@ -259,7 +259,8 @@ def season_start(*, season: Season, admin: Any, now: datetime.datetime | None = 
             entries = division_entries(division)
             if len(entries) < table:
                 raise SeasonError(
-                    f"{division.name} has {len(entries)} entrants; a table needs {table}",
+                    f"{division.name} has {len(entries)} "
+                    f"entrant{'' if len(entries) == 1 else 's'}; a table needs {table}",
                     code="too-few-entrants",
                 )
             drawn = scheduling.schedule(

@@ -568,7 +568,7 @@ def test_a_season_with_too_few_entrants_does_not_start_and_says_why():
 
     response = signed_in(admin).post(reverse("web:season-start", args=[season.slug]), follow=True)
 
-    assert "has 1 entrants; a table needs 3" in shown_messages(response)[-1]
+    assert "has 1 entrant; a table needs 3" in shown_messages(response)[-1]
     assert Season.objects.get().status == Season.Status.DRAFT
 
 
@@ -587,7 +587,7 @@ def test_an_admin_starts_a_season_and_its_first_games_open():
     assert Game.objects.filter(fixture__in=opened).count() == 2
     assert shown_messages(response)[-1] == f"{season.name} has started: 2 games open."
     shown = page(response)
-    assert "Running since" in shown and "2 games open so far" in shown
+    assert "Running since" in shown and "2 games started so far" in shown
     assert "Close the season" in shown
 
 
@@ -631,14 +631,14 @@ def test_a_season_started_before_its_day_opens_its_first_round_on_that_day():
     assert f"Round 1 opens {later:%a %-d %b}" in shown
     # Its table opens on that day: there is no round before the first to finish sooner.
     assert f"Opens {later:%a %-d %b} ." in shown and "the round before it" not in shown
-    assert "0 games open so far" in shown
+    assert "0 games started so far" in shown
     assert not Fixture.objects.filter(division__season=season, game__isnull=False).exists()
     with time_machine.travel(later.isoformat() + " 00:00:30Z", tick=False):
         open_due_rounds(season=season)
         shown = words(signed_in(admin).get(reverse("web:season", args=[season.slug])))
     assert f"First round opened {later:%a %-d %b %Y}" in shown
     assert f"Round 1 opened {later:%a %-d %b}" in shown
-    assert "1 game open so far" in shown
+    assert "1 game started so far" in shown
 
 
 def test_a_running_season_closes_only_when_its_fixtures_are_done():

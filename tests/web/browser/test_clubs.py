@@ -91,7 +91,7 @@ def test_an_admin_sets_up_a_club_and_starts_a_season_with_members_and_bots(open_
     opened = Fixture.objects.filter(division__season=season, game__isnull=False)
     assert opened.count() == 2
     status = admin.locator(".season-status").inner_text()
-    assert "Running since" in status and "2 games open so far" in status
+    assert "Running since" in status and "2 games started so far" in status
     assert admin.get_by_role("link", name="Close the season…").is_visible()
 
     # The club's page lists it as running, and its entrants in the all-time table.
