@@ -29,6 +29,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from botcalls import reads as call_reads
 from bots import registry as bot_registry
+from bots.remote import validation
 from frontdoor import boundary
 from frontdoor.throttles import BotChangesThrottle
 from games.errors import GameError, GameNotFound
@@ -54,6 +55,7 @@ STATUS_WORDS: dict[str, str] = {
     Bot.Status.RETIRED: "by its owner: it plays no more",
 }
 STAFF_SUSPENDED = "by the staff: only the staff can lift it"
+AWAITING_POLL = "waiting for its first poll for decisions"
 KIND_WORDS: dict[str, str] = {
     Bot.Kind.BUILTIN: "built-in strategy",
     Bot.Kind.WEBHOOK: "webhook (we call it)",
@@ -156,9 +158,14 @@ def bot_context(bot: Bot, request: HttpRequest) -> dict[str, object]:
     # A staff suspension is not the strikes': its reason (status_reason) is the staff's alone.
     staff = bot.suspended_by_staff and bot.status != Bot.Status.RETIRED
     words = STAFF_SUSPENDED if staff else STATUS_WORDS.get(bot.status, bot.status)
+    # A pull bot's validation games are made at its first poll: until then it plays nothing.
+    awaiting_poll = (
+        bot.status == Bot.Status.VALIDATING and bot.status_reason == validation.WAITING_FOR_POLL
+    )
     return {
         "bot": bot,
-        "status_words": words,
+        "status_words": AWAITING_POLL if awaiting_poll else words,
+        "awaiting_poll": awaiting_poll,
         "kind_words": KIND_WORDS.get(bot.kind, bot.kind),
         "panels": ladder_panels(Entry.objects.filter(bot=bot)),
         "games": [GameRow(game) for game in games],

@@ -167,6 +167,12 @@ def test_a_pull_bots_token_is_shown_once_on_the_page_that_makes_it():
     later = client.get(reverse("web:my-bot", args=[bot.pk])).content.decode()
     assert token not in later
     assert token not in client.get(reverse("web:my-bots")).content.decode()
+    # Until its first poll it plays nothing: its page says what it waits for, not that its
+    # validation games are under way.
+    words = text(later)
+    assert "validating (waiting for its first poll for decisions)" in words
+    assert "Its validation games start at its first poll" in words
+    assert "under way" not in words and "playing its validation games" not in words
 
 
 def test_a_webhook_bots_secret_is_shown_once_when_we_made_it():
