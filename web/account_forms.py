@@ -27,11 +27,15 @@ class DatePicker(forms.DateInput):
 
 
 def birth_date_field(*, required: bool = True) -> forms.DateField:
+    why = (
+        "NEWNO's Youngest Rule hands open choices to the youngest player, so a NEWNO game "
+        "records its players' ages."
+    )
     return forms.DateField(
         required=required,
         widget=DatePicker(),
-        help_text="NEWNO's Youngest Rule hands open choices to the youngest player, so a NEWNO "
-        "game records its players' ages.",
+        # Asked at sign-up, said so before the browser's own "please fill out this field".
+        help_text=f"Required. {why}" if required else why,
     )
 
 

@@ -32,7 +32,8 @@ def test_it_shows_the_form(client):
     assert "csrfmiddlewaretoken" in html
     # Why a birth date: the family by the name the site gives it everywhere else.
     assert (
-        "NEWNO's Youngest Rule hands open choices to the youngest player, so a NEWNO game" in html
+        "Required. NEWNO's Youngest Rule hands open choices to the youngest player, so a NEWNO "
+        "game" in html
     )
 
 
