@@ -37,7 +37,9 @@ class WebhookRegisterForm(BotNameForm):
         label="Webhook URL",
         max_length=URL_LENGTH,
         assume_scheme="https",
-        help_text="We POST each decision there (docs/bots-api.md).",
+        # Django renders a field's help unescaped: a link to the guide, not a file's path.
+        help_text='We POST each decision there (<a href="/guides/bots-api/#webhook-bots">'
+        "Writing a bot: webhook bots</a>).",
     )
     secret = forms.CharField(
         label="Secret (optional)",

@@ -136,6 +136,11 @@ def test_my_bots_lists_only_mine_and_offers_a_form_for_each_kind():
     assert all("csrfmiddlewaretoken" in form for form in forms)
     assert '<select name="builtin-strategy"' in html and "stacker" in html
     assert f'href="{reverse("web:my-bots")}">Bots</a>' in html  # in the site's navigation
+    # The webhook's help links to the guide's section, not to a file of the repository.
+    assert "docs/bots-api.md" not in html
+    assert 'href="/guides/bots-api/#webhook-bots"' in html
+    guide = Client().get("/guides/bots-api/").content.decode()
+    assert 'id="webhook-bots"' in guide
 
 
 def test_registering_a_built_in_bot(eager_tasks):
