@@ -79,7 +79,7 @@ def test_a_four_seat_season_does_not_pan_sideways_on_a_phone(open_page):
     360, so a swipe cut off the page's left edge."""
     club, admin, _ = make_club()
     season = make_season(club, admin, name="Four", slug="four", seats_per_game=4)
-    for number in range(4):
+    for _ in range(4):
         season_enter(season=season, actor=admin, bot=make_bot(owner=admin), tier=1)
     season_start(season=season, admin=admin)
     page = open_page(None, reverse("web:season", args=[season.slug]), width=360, height=740)
