@@ -237,6 +237,13 @@ def check_board(leaks: Leaks, where: str, page: Page, state: State, sight: str |
     unknown = sorted(set(page.board) - known)
     if unknown:
         leaks.fail(where, f"the board names {unknown}, which the viewer may not see")
+    # The dock's "just happened" line repeats the story's newest lines, which are checked each at
+    # its own version (a card played then reshuffled is no longer on the board's pile): it may
+    # name nothing the story does not.
+    told = {card for _, cards in page.story for card in cards}
+    untold = sorted(set(page.news) - told)
+    if untold:
+        leaks.fail(where, f"the dock's line names {untold}, which the story does not")
 
 
 def check_story_line(

@@ -47,6 +47,9 @@ class Page:
     board: list[str] = field(default_factory=list)
     # (event version, cards named) for each line of the story.
     story: list[tuple[int, list[str]]] = field(default_factory=list)
+    # Cards named by the dock's "just happened" line: the story's newest lines again (web/board.py
+    # just_happened), so they are checked as the story's, not against the board's version.
+    news: list[str] = field(default_factory=list)
     # (hand number, its faces) of the last hand's result, when shown.
     last_hand: tuple[int, list[str]] | None = None
     at: float = field(default_factory=time.time)
@@ -90,6 +93,8 @@ class _Reader(HTMLParser):
             self.page.last_hand[1].extend(cards)
         elif kind == "story":
             self.page.story[-1][1].extend(cards)
+        elif kind == "news":
+            self.page.news.extend(cards)
         else:
             self.page.board.extend(cards)
 
@@ -107,6 +112,8 @@ class _Reader(HTMLParser):
             self.page.last_hand = (0, [])
         elif "hand-area" in classes:
             part = ("hand", 0)
+        elif "dock__news" in classes:
+            part = ("news", 0)
         if tag not in VOID:
             self.open.append((tag, part))
         if values.get("data-card"):

@@ -126,3 +126,32 @@ def test_an_email_naming_a_card_is_a_leak():
     assert leaks.check_all([], [], [], [turn]).failures == []
     assert leaks.check_all([], [], [], [turn + "You hold red 7.\n"]).failures
     assert leaks.check_all([], [], [], [turn + "You hold red-7.\n"]).failures
+
+
+def test_the_docks_line_is_checked_against_the_story_not_the_pile(client):
+    """The dock's "just happened" line repeats the story's newest lines: a card it names that the
+    story names too passes, though the pile may have been reshuffled since (the board's check
+    would call it unknown); one the story does not name is a leak."""
+    game_id, person = a_game({"rules": "official"})
+    html = page_of(client, game_id, person)
+    assert 'class="dock__news"' in html
+    card = hidden_card(state_of(game_id))
+    told = html.replace(
+        '<section class="story"',
+        f'<section class="story"><ol><li class="story__line" data-version="1">'
+        f'Ben played {card_name(card)}.</li></ol></section><section class="story"',
+    )
+    told = re.sub(
+        r'<p class="dock__news" data-news>.*?</p>',
+        f'<p class="dock__news" data-news>Ben played {card_name(card)}.</p>',
+        told,
+        flags=re.S,
+    )
+    assert not any("dock" in failure for failure in failures(game_id, 0, told))
+    untold = re.sub(
+        r'<p class="dock__news" data-news>.*?</p>',
+        f'<p class="dock__news" data-news>Ben played {card_name(card)}.</p>',
+        html,
+        flags=re.S,
+    )
+    assert any("the dock's line names" in failure for failure in failures(game_id, 0, untold))
