@@ -5,7 +5,8 @@ The rules checked are written here from docs/rules.md ("Hidden information" and 
 table), not taken from engine/view.py: a redaction bug there must fail here. Views of a
 finished match are skipped (its reveal setting may show every hand), their events are not.
 Play pages (soak/pages.py) are checked the same way: the board against the state at its version,
-each line of the story against its event as the viewer may see it.
+each line of the story against its event as the viewer may see it, and the dock's "just
+happened" line, which repeats the story's newest lines, against the story.
 """
 
 from __future__ import annotations
