@@ -34,6 +34,9 @@ from web.lockout import too_many
 
 # The backend that checks passwords (settings.AUTHENTICATION_BACKENDS; axes's only counts).
 PASSWORD_BACKEND = "django.contrib.auth.backends.ModelBackend"
+# Ticked for a new token: the owners' API, as the bots guide says (docs/bots-api.md, "Registering
+# a bot": tick `bots`, and `play` only if scripts should also play your own seats).
+NEW_TOKEN_SCOPES = ["bots"]
 
 
 class SignedInRequest(HttpRequest):
@@ -147,14 +150,14 @@ def profile(request: SignedInRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def token_issue(request: SignedInRequest) -> HttpResponse:
-    """Ask, with the scopes to choose (every one ticked at first, or the old token's), then
-    make the person a new API token (replacing any) and show it this once."""
+    """Ask, with the scopes to choose (`bots` ticked at first, or the old token's), then make
+    the person a new API token (replacing any) and show it this once."""
     user = request.user
     token = PersonalToken.objects.filter(user=user).first()
     context: dict[str, Any] = {
         "token": token,
         "revoke": False,
-        "chosen": token.scope_list if token else SCOPES,
+        "chosen": token.scope_list if token else NEW_TOKEN_SCOPES,
     }
     if request.method == "GET":
         return render(request, "accounts/token_confirm.html", context)

@@ -116,16 +116,20 @@ club_admins = admins_only(club_or_404)
 
 
 def report(
-    request: HttpRequest, action: Callable[[], object], done: str | Callable[[], str]
+    request: HttpRequest,
+    action: Callable[[], object],
+    done: str | Callable[[], str],
+    *,
+    tags: str = "",
 ) -> None:
     """Run a service call; then say `done` (or what it returns), or the service's refusal (it
-    changed nothing then)."""
+    changed nothing then); `tags`: the messages' extra tags (where a page shows them)."""
     try:
         action()
     except GameError as error:
-        messages.error(request, said(error))
+        messages.error(request, said(error), extra_tags=tags)
     else:
-        messages.success(request, done if isinstance(done, str) else done())
+        messages.success(request, done if isinstance(done, str) else done(), extra_tags=tags)
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,11 +4,14 @@ club's admins, the organiser's panel: add and remove entrants while it is a draf
 close it, set up the next one. A member may enter or withdraw themselves while it is a draft.
 
 Every action is a POST through league/seasons.py, then a redirect back; a refusal comes back as
-a message with nothing changed. docs/web.md, "Clubs and seasons".
+a message with nothing changed. An action of the organiser's panel comes back to the panel, a
+ruling on a fixture to the fixture, and its message is shown there (`placed_messages`), on the
+screen without a scroll. docs/web.md, "Clubs and seasons".
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +21,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -113,12 +117,31 @@ def progress(season: Season) -> Progress:
     )
 
 
+# The tags that say where the season page shows a message: the id of the element the action's
+# redirect brings the page to (a fixture a ruling was on, web/season_tables.py; the
+# organiser's panel).
+PLACES = re.compile(r"fixture-\d+|organiser")
+ORGANISER = "organiser"
+
+
+def placed_messages(request: HttpRequest) -> dict[str, list[Any]]:
+    """The request's messages by where the season page shows them: the place one of a message's
+    tags names (`PLACES`), else "" (the top of the page)."""
+    placed: dict[str, list[Any]] = {}
+    for message in messages.get_messages(request):
+        tags = message.extra_tags.split()
+        where = next((tag for tag in tags if PLACES.fullmatch(tag)), "")
+        placed.setdefault(where, []).append(message)
+    return placed
+
+
 @require_GET
 def season(request: HttpRequest, slug: str) -> HttpResponse:
     """The season: its header and divisions; the organiser's panel for the club's admins."""
     season = season_or_404(slug)
     user = request.user
     admin = clubs.is_admin(season.club, user)
+    said = placed_messages(request)
     divisions = division_entrants(season)
     entered = [e for d in divisions for e in d.entrants]
     mine = next(
@@ -135,13 +158,22 @@ def season(request: HttpRequest, slug: str) -> HttpResponse:
         "is_member": clubs.is_member(season.club, user),
         "my_entry": mine,
         "next_season": Season.objects.filter(previous=season).select_related("competition").first(),
+        "said_organiser": said.get(ORGANISER, []) if admin else [],
     }
     if context["is_member"] and not admin and mine is None and season.status == Season.Status.DRAFT:
         # Where entering oneself puts one: only an admin chooses a division.
         tier = seasons.rules_tier(season, user)
         context["my_division"] = next(d.division for d in divisions if d.division.tier == tier)
     # The tables and fixtures (templates/leagues/_season_tables.html).
-    context |= season_tables_context(season, user)
+    context |= season_tables_context(season, user, said)
+    # At the top: the rest, and a message placed where this page has no such place (a panel
+    # for an admin no longer one, a fixture of another season).
+    shown = {ORGANISER} if admin else set()
+    for division in context["season_tables"]["divisions"]:
+        shown |= {f.anchor for r in division.rounds for f in r.fixtures}
+    context["said_here"] = [
+        m for where, said_there in said.items() if where not in shown for m in said_there
+    ]
     if admin and season.status == Season.Status.DRAFT:
         context["member_form"] = MemberEntryForm(season=season, auto_id="member_%s")
         context["bot_form"] = BotEntryForm(season=season, owner=user, auto_id="bot_%s")
@@ -158,16 +190,18 @@ def season(request: HttpRequest, slug: str) -> HttpResponse:
 season_admins = admins_only(season_or_404)
 
 
-def _back(season: Season) -> HttpResponse:
-    return redirect("web:season", slug=season.slug)
+def _back(season: Season, place: str = "") -> HttpResponse:
+    """The season's page; at `place` (an element's id), where its messages tagged so are shown."""
+    url = reverse("web:season", args=[season.slug])
+    return redirect(f"{url}#{place}" if place else url)
 
 
-def _form_errors(request: HttpRequest, form: Any) -> None:
+def _form_errors(request: HttpRequest, form: Any, tags: str = "") -> None:
     for field in form:
         for error in field.errors:
-            messages.error(request, f"{field.label}: {error}")
+            messages.error(request, f"{field.label}: {error}", extra_tags=tags)
     for error in form.non_field_errors():
-        messages.error(request, error)
+        messages.error(request, error, extra_tags=tags)
 
 
 @login_required
@@ -177,24 +211,28 @@ def enter_member(request: SignedInRequest, slug: str) -> HttpResponse:
     season = season_or_404(slug)
     form = MemberEntryForm(request.POST, season=season)
     own = request.POST.get("username") == request.user.username
-    if not (clubs.is_admin(season.club, request.user) or own):
+    admin = clubs.is_admin(season.club, request.user)
+    if not (admin or own):
         return not_admin(request, season.club)
+    # An admin comes back to the organiser's panel, where the form was.
+    place = ORGANISER if admin else ""
     if not form.is_valid():
-        _form_errors(request, form)
-        return _back(season)
+        _form_errors(request, form, place)
+        return _back(season, place)
     username = form.cleaned_data["username"].strip()
     person = User.objects.filter(username=username, is_active=True).first()
     if person is None:
-        messages.error(request, f"Nobody is called {username!r}.")
-        return _back(season)
+        messages.error(request, f"Nobody is called {username!r}.", extra_tags=place)
+        return _back(season, place)
     report(
         request,
         lambda: seasons.season_enter(
             season=season, actor=request.user, user=person, tier=form.cleaned_data["tier"]
         ),
         "You are entered." if own else f"{username} is entered.",
+        tags=place,
     )
-    return _back(season)
+    return _back(season, place)
 
 
 @login_required
@@ -204,8 +242,8 @@ def enter_bot(request: SignedInRequest, season: Season) -> HttpResponse:
     """Enter one of the admin's bots, or a new built-in bot registered to them for it."""
     form = BotEntryForm(request.POST, season=season, owner=request.user)
     if not form.is_valid():
-        _form_errors(request, form)
-        return _back(season)
+        _form_errors(request, form, ORGANISER)
+        return _back(season, ORGANISER)
     data = form.cleaned_data
     try:
         # One transaction: a bot registered for an entry that is refused is not kept.
@@ -215,11 +253,11 @@ def enter_bot(request: SignedInRequest, season: Season) -> HttpResponse:
             )
             seasons.season_enter(season=season, actor=request.user, bot=bot, tier=data["tier"])
     except GameError as error:
-        messages.error(request, said(error))
+        messages.error(request, said(error), extra_tags=ORGANISER)
     else:
         made = f" (registered as your bot, playing {data['register']})" if data["register"] else ""
-        messages.success(request, f"Bot {bot.name} is entered{made}.")
-    return _back(season)
+        messages.success(request, f"Bot {bot.name} is entered{made}.", extra_tags=ORGANISER)
+    return _back(season, ORGANISER)
 
 
 def register_builtin(owner: User, name: str, strategy: str) -> Bot:
@@ -240,16 +278,19 @@ def withdraw(request: SignedInRequest, slug: str, entry_id: int) -> HttpResponse
     if entry is None:
         raise Http404(f"{season.name} has no entry {entry_id}")
     own = entry.user_id == request.user.pk
-    if not (clubs.is_admin(season.club, request.user) or own):
+    admin = clubs.is_admin(season.club, request.user)
+    if not (admin or own):
         return not_admin(request, season.club)
+    place = ORGANISER if admin else ""
     report(
         request,
         lambda: seasons.season_withdraw(
             season=season, actor=request.user, user=entry.user, bot=entry.bot
         ),
         "You are withdrawn." if own else f"{entrant_name(entry)} is withdrawn.",
+        tags=place,
     )
-    return _back(season)
+    return _back(season, place)
 
 
 @login_required

@@ -1,10 +1,12 @@
 """A season's tables and fixtures, the part of the season page (/seasons/<slug>/) that shows
 how the season stands: each division's table (ranked by league/standings.py's tiebreaks, with
 who goes up and down), its fixtures round by round, and, for the club's admins and staff, the
-rulings on an open fixture (forfeit a seat, move the deadline) as POST views here.
+rulings on an open fixture (forfeit a seat, move the deadline) as POST views here: each comes
+back to the fixture (`#fixture-<id>`), its message tagged so, and the page shows it in the
+fixture's box.
 
 The season page's view includes `templates/leagues/_season_tables.html` and merges
-`season_tables_context(season, user)` into its own context. A closed season shows its archived
+`season_tables_context(season, user, said)` into its own context. A closed season shows its archived
 final tables (standings.season_tables); the fixtures stay where they were.
 """
 
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +25,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from engine.events import SEAT_FORFEITED
+from games import event_reads
 from games.models import MatchResult
 from league import seasons
 from league.errors import NotClubAdmin, SeasonError
@@ -38,6 +43,7 @@ from league.standings import (
 from web.names import seats_counted
 from web.play import refused
 from web.sentences import number
+from web.story import FORFEIT_REASONS
 
 NOTE_LENGTH = 200
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
@@ -141,6 +147,22 @@ class FixtureView:
     your_turn: bool
     counted: bool  # finished and in the results (the projection has folded it)
     rulable: bool  # the viewer may rule on it now
+    # Each forfeit in words, from the game's log as soon as it is written (the result's
+    # projection comes later): "Greta was forfeited by the league's ruling: “no show”."
+    forfeits: tuple[str, ...] = ()
+    # The messages of a ruling on this fixture, shown in its box, where the ruling's redirect
+    # brings the page (web/season_page.py `placed_messages`).
+    said: tuple[Any, ...] = ()
+
+    @property
+    def anchor(self) -> str:
+        """The fixture's id on the page: a ruling comes back to it, its messages tagged so."""
+        return f"fixture-{self.pk}"
+
+    @property
+    def seated(self) -> bool:
+        """The viewer holds a seat of it that is still theirs to play (not forfeited)."""
+        return any(cell.mine and not cell.forfeited for cell in self.seats)
 
     @property
     def game_url(self) -> str:
@@ -201,26 +223,60 @@ class DivisionView:
 
 
 def division_rounds(
-    division: Division, user: Any, *, rule: bool, now: datetime.datetime
+    division: Division,
+    user: Any,
+    *,
+    rule: bool,
+    now: datetime.datetime,
+    said: Mapping[str, Sequence[Any]] | None = None,
 ) -> list[RoundView]:
     """The division's fixtures round by round (league.selectors.season_fixtures), as `user`
-    sees them."""
+    sees them; `said`: the messages to show in a fixture's box, by its anchor."""
     round_length = datetime.timedelta(days=division.season.round_days)
+    said = said or {}
+    rounds = [
+        rows for rows in season_fixtures(division.season, tier=division.tier) if rows.fixtures
+    ]
+    forfeits = logged_forfeits([row for rows in rounds for row in rows.fixtures])
     return [
         RoundView(
             number=rows.round,
             opens_at=rows.fixtures[0].fixture.opens_at,
             deadline=rows.fixtures[0].fixture.opens_at + round_length,
             fixtures=[
-                fixture_view(row, user, rule=rule, now=now, drawn=round_length)
+                fixture_view(
+                    row,
+                    user,
+                    rule=rule,
+                    now=now,
+                    drawn=round_length,
+                    forfeits=forfeits.get(row.fixture.game_id or 0, {}),
+                    said=said.get(f"fixture-{row.fixture.pk}", ()),
+                )
                 for row in rows.fixtures
             ],
             byes=sorted(bye.entrant.name for bye in rows.byes),
             opened=rows.fixtures[0].fixture.opens_at <= now,
         )
-        for rows in season_fixtures(division.season, tier=division.tier)
-        if rows.fixtures
+        for rows in rounds
     ]
+
+
+def logged_forfeits(rows: list[FixtureRow]) -> dict[int, dict[int, dict[str, Any]]]:
+    """The seat-forfeited events of the fixtures' games by game and seat (the first of a seat,
+    as games/seat_facts.py folds them), in one read of the log: those of every game whose result
+    is not counted yet, and of every counted one that has a forfeit. A ruling shows on its
+    fixture as soon as it is made, not once the projection has folded the result."""
+    games = [
+        row.fixture.game_id
+        for row in rows
+        if row.fixture.game_id is not None and (row.result is None or row.result.forfeited)
+    ]
+    found: dict[int, dict[int, dict[str, Any]]] = {}
+    for game_id, records in event_reads.load_many(games, types={SEAT_FORFEITED}).items():
+        for record in records:
+            found.setdefault(game_id, {}).setdefault(record.event["seat"], record.event)
+    return found
 
 
 def fixture_view(
@@ -230,14 +286,19 @@ def fixture_view(
     rule: bool,
     now: datetime.datetime,
     drawn: datetime.timedelta,
+    forfeits: Mapping[int, dict[str, Any]] | None = None,
+    said: Sequence[Any] = (),
 ) -> FixtureView:
-    """A fixture as `user` sees it; `drawn` is a round's length (the deadline as drawn)."""
+    """A fixture as `user` sees it; `drawn` is a round's length (the deadline as drawn),
+    `forfeits` its game's seat-forfeited events by seat (`logged_forfeits`), `said` the
+    messages to show in its box."""
     fixture, game, result = row.fixture, row.fixture.game, row.result
+    forfeits = forfeits or {}
     playing = game is not None and row.status == "playing"
     to_act = set(game.to_act or []) if playing and game is not None else set()
     viewer = user.pk if user is not None and user.is_authenticated else None
     seats = [
-        _seat_cell(number, entrant, result, viewer, to_act)
+        _seat_cell(number, entrant, result, viewer, to_act, number in forfeits)
         for number, entrant in enumerate(row.seats)
     ]
     return FixtureView(
@@ -249,7 +310,22 @@ def fixture_view(
         your_turn=any(cell.mine and cell.to_act for cell in seats),
         counted=result is not None,
         rulable=rule and playing,
+        forfeits=tuple(
+            forfeit_words(row.seats[seat].name, event, playing=playing)
+            for seat, event in sorted(forfeits.items())
+            if seat < len(row.seats)
+        ),
+        said=tuple(said),
     )
+
+
+def forfeit_words(name: str, event: dict[str, Any], *, playing: bool) -> str:
+    """A seat-forfeited event as its fixture says it: "Greta was forfeited by the league's
+    ruling: “no show”. The default bot plays the seat out; it is placed last." """
+    why = FORFEIT_REASONS.get(event.get("reason") or "", "forfeited")
+    note = f": “{event['note']}”" if event.get("note") else ""
+    then = "The default bot plays the seat out; it is placed last" if playing else "Placed last"
+    return f"{name} {why}{note}. {then}."
 
 
 def _seat_cell(
@@ -258,6 +334,7 @@ def _seat_cell(
     result: MatchResult | None,
     viewer: int | None,
     to_act: set[int],
+    logged_forfeit: bool = False,
 ) -> SeatCell:
     person = entrant.kind == "person"
     return SeatCell(
@@ -269,14 +346,16 @@ def _seat_cell(
         to_act=number in to_act,
         place=result.places[number] if result is not None else None,
         score=result.scores[number] if result is not None else None,
-        forfeited=result is not None and number in result.forfeited,
+        forfeited=logged_forfeit or (result is not None and number in result.forfeited),
     )
 
 
 # --------------------------------------------------------------------------- the context
 
 
-def season_tables_context(season: Season, user: Any) -> dict[str, Any]:
+def season_tables_context(
+    season: Season, user: Any, said: Mapping[str, Sequence[Any]] | None = None
+) -> dict[str, Any]:
     """What `templates/leagues/_season_tables.html` needs, under one key, `season_tables`:
 
     - `season`, `started` (a draft lists its entrants, unranked), `closed` (the tables are the
@@ -290,10 +369,12 @@ def season_tables_context(season: Season, user: Any) -> dict[str, Any]:
       places a zone's line runs through, in words) and `rounds` (RoundView: number, opens_at,
       the drawn deadline, `byes` by name, `fixtures` as FixtureView: status
       scheduled/playing/finished, seats in order with places and scores, overdue, retimed,
-      your_turn, the game's and the replay's URLs, the ruling forms' URLs).
+      your_turn, seated, the forfeits in words, the messages `said` of a ruling on it, the
+      game's and the replay's URLs, the ruling forms' URLs).
 
-    `user` is the viewer (request.user, anonymous or not). The season page merges the dict
-    into its context: `context |= season_tables_context(season, request.user)`.
+    `user` is the viewer (request.user, anonymous or not); `said` the messages to show in a
+    fixture's box, by its anchor (`fixture-<id>`). The season page merges the dict into its
+    context: `context |= season_tables_context(season, request.user, said)`.
     """
     rule = season.status == Season.Status.RUNNING and seasons.can_rule(season, user)
     now = timezone.now()
@@ -308,7 +389,7 @@ def season_tables_context(season: Season, user: Any) -> dict[str, Any]:
             DivisionView(
                 division=division,
                 rows=table_rows(lines, marks),
-                rounds=division_rounds(division, user, rule=rule, now=now),
+                rounds=division_rounds(division, user, rule=rule, now=now, said=said),
                 marks_wait=running and not marks,
                 ties=tuple(
                     f"{' and '.join(line.name for line in tied)} ({ordinal(tied[0].rank)})"
@@ -380,13 +461,20 @@ def _ruling(
         return fixture, None, refused(request, error, 403, fixture.game_id)
     form = form_class(request.POST)
     if not form.is_valid():
-        messages.error(request, f"Nothing was ruled: {_form_errors(form)}.")
+        said = f"Nothing was ruled: {_form_errors(form)}."
+        messages.error(request, said, extra_tags=_anchor(fixture))
         return fixture, None, None
     return fixture, form, None
 
 
+def _anchor(fixture: Fixture) -> str:
+    """The fixture's id on the season page, and the tag of a ruling's messages: the page shows
+    them in the fixture's box, where the redirect brings it (web/season_page.py)."""
+    return f"fixture-{fixture.pk}"
+
+
 def _back(fixture: Fixture) -> HttpResponseRedirect:
-    return HttpResponseRedirect(f"{season_url(fixture.division.season)}#fixture-{fixture.pk}")
+    return HttpResponseRedirect(f"{season_url(fixture.division.season)}#{_anchor(fixture)}")
 
 
 @require_POST
@@ -404,13 +492,15 @@ def forfeit(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
             )
         except SeasonError as error:
             said = seats_counted(error.message)
-            messages.error(request, f"Nothing was ruled: {said}.", extra_tags=error.code)
+            tags = f"{error.code} {_anchor(fixture)}"
+            messages.error(request, f"Nothing was ruled: {said}.", extra_tags=tags)
         else:
             who = _seat_name(fixture, seat)
             if done:
-                messages.success(request, f"{who} forfeits: the default bot plays the seat out.")
+                said = f"{who} forfeits: the default bot plays the seat out."
+                messages.success(request, said, extra_tags=_anchor(fixture))
             else:
-                messages.info(request, f"{who} had forfeited already.")
+                messages.info(request, f"{who} had forfeited already.", extra_tags=_anchor(fixture))
     return _back(fixture)
 
 
@@ -436,8 +526,10 @@ def retime(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
             )
         except SeasonError as error:
             said = seats_counted(error.message)
-            messages.error(request, f"Nothing was ruled: {said}.", extra_tags=error.code)
+            tags = f"{error.code} {_anchor(fixture)}"
+            messages.error(request, f"Nothing was ruled: {said}.", extra_tags=tags)
         else:
             when = timezone.localtime(moved.deadline).strftime("%a %-d %b %Y, %H:%M %Z")
-            messages.success(request, f"The fixture's deadline is now {when}.")
+            said = f"The fixture's deadline is now {when}."
+            messages.success(request, said, extra_tags=_anchor(fixture))
     return _back(fixture)

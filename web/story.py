@@ -38,7 +38,9 @@ _FALLBACK_REASONS = {
     "bot-error": "the bot's call failed",
     "bot-illegal": "the bot's answer was illegal",
 }
-_FORFEIT_REASONS = {
+# Why a seat was forfeited, after its name; the season page's fixtures say it too
+# (web/season_tables.py).
+FORFEIT_REASONS = {
     "resigned": "resigned",
     "timed-out": "ran out of time too often",
     "awarded": "was forfeited by the league's ruling",
@@ -212,7 +214,7 @@ class _Teller(Names):
         return f"The match is over: {result}. Final scores: {self.scores(e['scores'])}"
 
     def seat_forfeited(self, e: Event) -> str:
-        why = _FORFEIT_REASONS.get(e.get("reason") or "", "forfeited")
+        why = FORFEIT_REASONS.get(e.get("reason") or "", "forfeited")
         return f"{self.who(e['seat'])} {why}: the default bot plays the seat, placed last"
 
     def seat_handed_over(self, e: Event) -> str:

@@ -166,7 +166,7 @@ def test_a_pull_bots_token_is_shown_once_on_the_page_that_makes_it():
     response = client.post(reverse("web:my-bots"), {"kind": "pull", "pull-name": "Puller"})
 
     bot = Bot.objects.get(owner=ada)
-    [token] = re.findall(r'id="bot-token" type="text" value="([^"]+)"', response.content.decode())
+    [token] = re.findall(r'id="bot-token" [^>]*>([^<]+)</textarea>', response.content.decode())
     assert token_hash(token) == bot.token_hash
     assert "no-store" in response["Cache-Control"]
     later = client.get(reverse("web:my-bot", args=[bot.pk])).content.decode()
@@ -195,7 +195,7 @@ def test_a_webhook_bots_secret_is_shown_once_when_we_made_it():
 
     hook, hook2 = Bot.objects.filter(owner=ada).order_by("pk")
     assert (hook.url, hook.status) == (HOOK, "validating")
-    assert f'id="bot-secret" type="text" value="{hook.secret}"' in made
+    assert re.search(rf'id="bot-secret" [^>]*>{re.escape(hook.secret)}</textarea>', made)
     assert hook2.secret == "s3" and "bot-secret" not in given
     assert hook.secret not in client.get(reverse("web:my-bot", args=[hook.pk])).content.decode()
 
@@ -383,7 +383,7 @@ def test_a_pull_bots_new_token_is_asked_for_then_shown_once():
 
     response = client.post(url)
 
-    [token] = re.findall(r'id="bot-token" type="text" value="([^"]+)"', response.content.decode())
+    [token] = re.findall(r'id="bot-token" [^>]*>([^<]+)</textarea>', response.content.decode())
     puller.refresh_from_db()
     assert puller.token_hash == token_hash(token) != token_hash(old)
     assert "no-store" in response["Cache-Control"]

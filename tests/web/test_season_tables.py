@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from html import unescape
 
 import pytest
 import time_machine
@@ -20,12 +21,13 @@ from engine.events import FIXTURE_RETIMED, SEAT_FORFEITED
 from games import event_reads
 from games.models import Game, MatchResult
 from league.models import Bye, Entry, Fixture, Season, Standing
-from league.seasons import season_close, season_start
+from league.seasons import season_close, season_enter, season_start
 from league.standings import division_table
 from tests.games.factories import make_user
-from tests.league.factories import make_club
+from tests.league.factories import make_club, make_season
 from tests.web.clients import signed_in
 from tests.web.league_pages import (
+    ONE_HAND,
     autumn_season,
     days_later,
     division_html,
@@ -222,6 +224,28 @@ def test_a_seated_person_sees_their_turn_and_a_late_fixture_is_overdue(started):
     assert "fixture--overdue" in late and ">overdue<" in late
 
 
+def test_a_seated_person_plays_their_game_whoever_is_to_act(eager_tasks):
+    """A person's own running game is theirs to play, not to watch, while another seat is to
+    act; anyone else watches it."""
+    club, ada, (ben, cy) = make_club(admin=make_user("ada"), members=2)
+    season = make_season(club, ada, slug="two", variant=ONE_HAND, start_date=timezone.localdate())
+    for person in (ada, ben):
+        season_enter(season=season, actor=ada, user=person, tier=1)
+    season_start(season=season, admin=ada)
+    (fixture,) = Fixture.objects.filter(division__season=season).exclude(game=None)
+    game = Game.objects.get(pk=fixture.game_id)
+    (acting,) = game.seats.filter(number__in=game.to_act)
+    waiting = ben if acting.user == ada else ada
+
+    def link(person) -> str:
+        return re.findall(
+            r'<a href="/games/\d+/">(\w+)<', fixture_html(tables(season, person), fixture)
+        )[0]
+
+    assert (link(acting.user), link(waiting), link(cy)) == ("Play", "Play", "Watch")
+    assert "Your turn" not in fixture_html(tables(season, waiting), fixture)
+
+
 def test_admins_may_rule_on_open_fixtures_and_nobody_else_sees_how(started):
     season, ada, ben = started
     fixture = open_fixture_of(season, ada)
@@ -269,11 +293,19 @@ def test_a_forfeit_is_an_event_in_the_games_log_and_the_seat_is_played_out(start
     assert messages_of(response) == ["ada forfeits: the default bot plays the seat out."]
     (event,) = event_reads.load(fixture.game_id, types={SEAT_FORFEITED})
     assert (event["seat"], event["reason"], event["note"]) == (seat, "awarded", "away all week")
-    # The default bot played the seat out on commit: the fixture is finished, ada last.
+    # The default bot played the seat out on commit: the fixture is finished, ada last. The
+    # fixture says so from the log while the result is not counted yet (as if the projection
+    # had not run), and after.
     assert Game.objects.get(pk=fixture.game_id).status == Game.Status.MATCH_OVER
+    result = MatchResult.objects.get(game_id=fixture.game_id)
+    MatchResult.objects.filter(game_id=fixture.game_id).delete()
+    ruled = "ada was forfeited by the league's ruling: “away all week”. Placed last."
+    shown = fixture_html(tables(season, ada), fixture)
+    assert "being counted" in shown and ">forfeited<" in shown and ruled in unescape(text(shown))
+    result.save()
     project()
     shown = fixture_html(tables(season, ada), fixture)
-    assert "Finished" in shown and "forfeited" in shown
+    assert "Finished" in shown and ">forfeited<" in shown and ruled in unescape(text(shown))
     assert Standing.objects.get(entry__user=ada).forfeits == 1
 
 
@@ -311,6 +343,28 @@ def test_a_new_deadline_is_an_event_and_moves_the_fixtures_deadline(started):
     ]
     shown = fixture_html(tables(season, ada), fixture)
     assert f'Deadline moved to <time datetime="{new.isoformat(timespec="seconds")}">' in shown
+
+
+def test_a_rulings_message_is_shown_in_its_fixture_and_else_at_the_top(started):
+    """The season page shows a ruling's message in the fixture's box, where the redirect brings
+    it, not at the top; a page without that fixture (another season's, opened first) shows it
+    at the top rather than not at all."""
+    season, ada, _ = started
+    fixture = open_fixture_of(season, ada)
+    client = signed_in(ada)
+    url = reverse("web:fixture-retime", args=["autumn", fixture.pk])
+    later = {"deadline": days_later(9).strftime("%Y-%m-%dT%H:%M")}
+
+    page = client.get(client.post(url, later)["Location"]).content.decode()
+    said = "The fixture&#x27;s deadline is now"
+    assert said in fixture_html(page, fixture)
+    assert page.count(said) == 1
+
+    other = make_season(season.club, ada, slug="spring")
+    client.post(url, later)
+    page = client.get(reverse("web:season", args=[other.slug])).content.decode()
+    top = page[page.index('<main id="main">') : page.index("<h1>")]
+    assert said in top
 
 
 def test_a_refused_ruling_is_said_and_changes_nothing(started):
