@@ -49,6 +49,9 @@ MODULES = (
     "engine.rules.listing",
     "engine.rules.quick",
 )
+# Written in C, built beside the mypyc modules (engine/shared.c: engine/shared.py's read-only
+# dict and list, which a Python subclass would make slower to read).
+C_MODULES = ("engine.shared",)
 # The training environment's hot modules (engine/env.py's observation encoding and per-step
 # machinery; env.py itself, a pettingzoo AECEnv subclass, stays Python), built only where their
 # optional numpy is installed: without it the engine's modules are built alone.
@@ -69,13 +72,16 @@ strict = True
 EXTRA_CFLAGS = ("-fno-semantic-interposition", "-fno-plt")
 SETUP = """
 import sys
-from setuptools import setup
+from setuptools import Extension, setup
 from mypyc.build import mypycify
 
 paths = sys.argv[1:]
 extensions = mypycify(["--config-file", "mypy.ini", *paths], group_name={group!r})
 for extension in extensions:
     extension.extra_compile_args += {flags!r}
+for module in {c_modules!r}:
+    source = module.replace(".", "/") + ".c"
+    extensions.append(Extension(module, [source], extra_compile_args=["-O2", *{flags!r}]))
 setup(
     name="uno-engine-compiled",
     ext_modules=extensions,
@@ -131,7 +137,9 @@ def copy_sources() -> None:
         text = text.replace(assignment, "")
     state.write_text(text)
     (WORK / "mypy.ini").write_text(MYPY_CONFIG)
-    (WORK / "setup.py").write_text(SETUP.format(group=GROUP, flags=list(EXTRA_CFLAGS)))
+    (WORK / "setup.py").write_text(
+        SETUP.format(group=GROUP, flags=list(EXTRA_CFLAGS), c_modules=list(C_MODULES))
+    )
 
 
 def modules() -> tuple[str, ...]:
@@ -199,7 +207,7 @@ def main() -> int:
             {
                 "suffix": SUFFIX,
                 "mypy": importlib.metadata.version("mypy"),
-                "modules": list(compiled),
+                "modules": list(compiled + C_MODULES),
                 "files": installed,
                 "sources": sources,
             }
@@ -218,6 +226,7 @@ def main() -> int:
         return 1
     print(
         f"tools/build_engine.py: compiled {len(compiled)} engine modules with mypyc "
+        f"and {len(C_MODULES)} in C "
         f"in {time.monotonic() - started:.0f} s"
     )
     return 0
