@@ -17,6 +17,7 @@ the compiled modules make these once, at import or the first time a card comes.
 
 from __future__ import annotations
 
+import copy
 from typing import Any, NoReturn
 
 REFUSAL = (
@@ -50,8 +51,6 @@ class ReadOnlyDict(dict[str, Any]):
         return dict(self)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
-        import copy
-
         return {key: copy.deepcopy(value, memo) for key, value in self.items()}
 
 
@@ -80,6 +79,4 @@ class ReadOnlyList(list[Any]):
         return list(self)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> list[Any]:
-        import copy
-
         return [copy.deepcopy(value, memo) for value in self]
