@@ -21,7 +21,7 @@ $(STAMP): requirements.txt requirements-dev.txt
 # compiles the engine's hot modules into extension modules beside their sources, rebuilt when an
 # engine source changes. A build that fails (no C compiler, no Python headers) says why and
 # leaves the pure-Python engine, which runs the same games; UNO_ENGINE_PURE=1 forces it.
-ENGINE_SOURCES := $(wildcard engine/*.py engine/rules/*.py)
+ENGINE_SOURCES := $(wildcard engine/*.py engine/*.c engine/rules/*.py)
 engine/compiled.json: $(STAMP) $(ENGINE_SOURCES) tools/build_engine.py
 	-$(BIN)/python tools/build_engine.py
 

@@ -36,10 +36,10 @@ MANIFEST = PACKAGE / "compiled.json"
 
 
 def sources_digest(package: Path) -> dict[str, str]:
-    """Every source file of the engine package -> its SHA-256."""
+    """Every source file of the engine package (Python and C) -> its SHA-256."""
     return {
         path.relative_to(package).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
-        for path in sorted(package.rglob("*.py"))
+        for path in sorted([*package.rglob("*.py"), *package.rglob("*.c")])
     }
 
 

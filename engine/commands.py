@@ -11,6 +11,7 @@ from collections.abc import Collection, Iterable
 from typing import Any, Final
 
 from engine.cards import CARD_CODES, COLORS
+from engine.shared import ReadOnlyDict
 
 Command = dict[str, Any]
 
@@ -90,7 +91,7 @@ def parse(command: Any, seats: int) -> Command:
     """Check the shape of a command; return it unchanged or raise IllegalCommand."""
     # A well-formed command in as few steps as possible; whatever this does not accept at
     # once goes through `_check`, which accepts it too or says what is wrong.
-    if type(command) is dict:
+    if type(command) is dict or type(command) is ReadOnlyDict:  # listed: shared (engine/shared.py)
         kind = command.get("type")
         if type(kind) is str and (fields := FIELDS.get(kind)) is not None:
             keys = command.keys()

@@ -26,10 +26,8 @@ from engine.cards import (
     is_full_deck,
 )
 from engine.commands import (
-    ACCEPT,
     CALL_UNO,
     CATCH,
-    CHALLENGE,
     CHOOSE_COLOR,
     NEXT_HAND,
     SYSTEM_COMMANDS,
@@ -61,7 +59,16 @@ from engine.rules.event_builders import (
     turn_event,
     uno_event,
 )
-from engine.rules.listing import DRAW_TEMPLATES, PASS_TEMPLATES, card_plays, plain_plays
+from engine.rules.listing import (
+    ACCEPT_TEMPLATES,
+    CHALLENGE_TEMPLATES,
+    DRAW_TEMPLATES,
+    PASS_TEMPLATES,
+    card_plays,
+    catch,
+    plain_plays,
+    uno_call,
+)
 from engine.rules.options import choice_option, int_option
 from engine.scoring import SCORINGS, hand_events
 from engine.state import HAND_OVER, MATCH_OVER, PLAYING, Pending, Seat, State
@@ -539,12 +546,12 @@ class Ruleset:
         if not state.uncalled and not self.uno_always_listed:
             return []
         owed = self.false_uno_penalized or seat in state.uncalled
-        calls = [{"type": CALL_UNO, "seat": seat}] if owed else []
+        calls = [uno_call(seat)] if owed else []
         if self.wrong_catch_penalized:
             targets = [t for t in range(state.seats) if t != seat]
         else:
             targets = sorted(t for t in state.uncalled if t != seat)
-        return calls + [{"type": CATCH, "seat": seat, "target": t} for t in targets]
+        return calls + [catch(seat, t) for t in targets]
 
     # ----------------------------------------------------------------- legal_commands parts
 
@@ -558,16 +565,16 @@ class Ruleset:
             options: list[Command] = []
             for card in self.playable_cards(state, seat):
                 options += self.play_options(state, seat, card)
-            options.append(DRAW_TEMPLATES[seat].copy())
+            options.append(DRAW_TEMPLATES[seat])
             return options
         if kind == "drawn":
             options = self.play_options(state, seat, pending["card"])
-            options.append(PASS_TEMPLATES[seat].copy())
+            options.append(PASS_TEMPLATES[seat])
             return options
         if kind == "color":
             return [{"type": CHOOSE_COLOR, "seat": seat, "color": c} for c in COLORS]
         if kind == "challenge":
-            return [{"type": ACCEPT, "seat": seat}, {"type": CHALLENGE, "seat": seat}]
+            return [ACCEPT_TEMPLATES[seat], CHALLENGE_TEMPLATES[seat]]
         return []
 
     def play_options(self, state: State, seat: Seat, card: Card) -> list[Command]:

@@ -9,10 +9,9 @@ Anything else goes to the ruleset's own `legal_commands`. The listing is the sam
 (one statement of it, here); the quick one saves the calls between, which the compiled engine
 turns into C (tools/build_engine.py).
 
-The listed dicts are made from per-seat templates (a template's `copy()` with its card set
-costs about half of building the dict from its keys, and less than `{**template, "card": card}`;
-a coloured play's copy of a template that already names its card, `with_card`, costs less
-again): the same keys in the same order, a new dict every time.
+The listed dicts are shared: one per seat and card, made the first time they are listed
+(`with_card`) and handed out by every listing after, read-only (engine/shared.py): a listing
+makes its list and nothing else (docs/engine.md, "Shared commands and events").
 """
 
 from __future__ import annotations
@@ -23,20 +22,42 @@ from typing import Any, Final
 
 from engine.cards import COLOR_OF, COLORS, DECK, PLAYABLE_ON, Card, Color
 from engine.commands import ACCEPT, CALL_UNO, CATCH, CHALLENGE, DRAW, PASS, PLAY, Command
+from engine.shared import ReadOnlyDict
 from engine.state import PLAYING, Seat, State
 
 _SEATS = range(len(DECK))
-PLAY_TEMPLATES: Final = [{"type": PLAY, "seat": seat, "card": "", "uno": False} for seat in _SEATS]
-PLAY_UNO_TEMPLATES: Final = [
-    {"type": PLAY, "seat": seat, "card": "", "uno": True} for seat in _SEATS
+PLAY_TEMPLATES: Final[list[Command]] = [
+    ReadOnlyDict({"type": PLAY, "seat": seat, "card": "", "uno": False}) for seat in _SEATS
 ]
-# Each seat's coloured plays with their card set, made as a seat's cards come (`with_card`):
-# a copy of one costs less than a template's copy and a store.
+PLAY_UNO_TEMPLATES: Final[list[Command]] = [
+    ReadOnlyDict({"type": PLAY, "seat": seat, "card": "", "uno": True}) for seat in _SEATS
+]
+# Each seat's plays with their card set, made as a seat's cards come (`with_card`): a coloured
+# card's play (a black card's names a colour: `black_plays`), the same with its uno call, and a
+# black card's play that goes out (naming no colour).
 PLAYS_BY_CARD: Final[list[dict[Card, Command]]] = [{} for _ in _SEATS]
-DRAW_TEMPLATES: Final = [{"type": DRAW, "seat": seat} for seat in _SEATS]
-PASS_TEMPLATES: Final = [{"type": PASS, "seat": seat} for seat in _SEATS]
-ACCEPT_TEMPLATES: Final = [{"type": ACCEPT, "seat": seat} for seat in _SEATS]
-CHALLENGE_TEMPLATES: Final = [{"type": CHALLENGE, "seat": seat} for seat in _SEATS]
+PLAYS_UNO_BY_CARD: Final[list[dict[Card, Command]]] = [{} for _ in _SEATS]
+BLACK_OUT_BY_CARD: Final[list[dict[Card, Command]]] = [{} for _ in _SEATS]
+DRAW_TEMPLATES: Final[list[Command]] = [
+    ReadOnlyDict({"type": DRAW, "seat": seat}) for seat in _SEATS
+]
+PASS_TEMPLATES: Final[list[Command]] = [
+    ReadOnlyDict({"type": PASS, "seat": seat}) for seat in _SEATS
+]
+ACCEPT_TEMPLATES: Final[list[Command]] = [
+    ReadOnlyDict({"type": ACCEPT, "seat": seat}) for seat in _SEATS
+]
+CHALLENGE_TEMPLATES: Final[list[Command]] = [
+    ReadOnlyDict({"type": CHALLENGE, "seat": seat}) for seat in _SEATS
+]
+CALL_UNO_TEMPLATES: Final[list[Command]] = [
+    ReadOnlyDict({"type": CALL_UNO, "seat": seat}) for seat in _SEATS
+]
+# A seat's catch of each target: CATCHES[seat][target].
+CATCHES: Final[list[list[Command]]] = [
+    [ReadOnlyDict({"type": CATCH, "seat": seat, "target": target}) for target in _SEATS]
+    for seat in _SEATS
+]
 NO_UNO: Final = (False,)
 BOTH: Final = (False, True)
 # PLAYABLE_ON as plain dicts, top card -> colour in force -> the cards playable on them: two
@@ -65,21 +86,35 @@ _STOOD_FOR = (
 def with_card(
     made: list[dict[Card, dict[str, Any]]], templates: list[dict[str, Any]], seat: Seat, card: Card
 ) -> dict[str, Any]:
-    """`templates[seat]` with `card` set, kept in `made[seat]` for the next time (a template:
-    copied before it is handed out)."""
-    template = made[seat][card] = {**templates[seat], "card": card}
+    """`templates[seat]` with `card` set, kept in `made[seat]` for the next time (shared,
+    read-only)."""
+    template = made[seat][card] = ReadOnlyDict({**templates[seat], "card": card})
     return template
 
 
 @functools.cache
 def black_plays(seat: Seat, card: Card, unos: tuple[bool, ...]) -> tuple[Command, ...]:
     """A black card's listed plays while it leaves cards in hand: once per colour, with each
-    uno choice (templates: copied before they are handed out)."""
+    uno choice (shared, read-only)."""
     return tuple(
-        {"type": PLAY, "seat": seat, "card": card, "color": color, "uno": uno}
+        ReadOnlyDict({"type": PLAY, "seat": seat, "card": card, "color": color, "uno": uno})
         for color in COLORS
         for uno in unos
     )
+
+
+def uno_call(seat: Any) -> Command:
+    """`seat`'s uno call: shared for a seat a deal can have (an asked seat is any value)."""
+    if type(seat) is int and 0 <= seat < len(CALL_UNO_TEMPLATES):
+        return CALL_UNO_TEMPLATES[seat]
+    return {"type": CALL_UNO, "seat": seat}
+
+
+def catch(seat: Any, target: Seat) -> Command:
+    """`seat`'s catch of `target`: shared for a seat a deal can have."""
+    if type(seat) is int and 0 <= seat < len(CATCHES):
+        return CATCHES[seat][target]
+    return {"type": CATCH, "seat": seat, "target": target}
 
 
 def plain_turn(state: State, seat: Any) -> bool:
@@ -127,27 +162,31 @@ def plain_plays(state: State, seat: Seat) -> list[Command]:
         play = plain.get(card)
         if play is None:
             if COLOR_OF[card] is None:
-                for template in black_plays(seat, card, NO_UNO):
-                    options.append(template.copy())
+                options.extend(black_plays(seat, card, NO_UNO))
                 continue
             play = with_card(PLAYS_BY_CARD, PLAY_TEMPLATES, seat, card)
-        options.append(play.copy())
-    options.append(DRAW_TEMPLATES[seat].copy())
+        options.append(play)
+    options.append(DRAW_TEMPLATES[seat])
     return options
 
 
 def card_plays(seat: Seat, card: Card, left: int, uno: bool) -> list[Command]:
     """The listed plays of `card` that leave `left` cards, with each uno choice when `uno`
     (a play that leaves one card, in a family where it owes a call): `Ruleset.play_options`."""
-    if COLOR_OF[card] is not None or left == 0:  # a black card that goes out names no colour
-        play = PLAY_TEMPLATES[seat].copy()
-        play["card"] = card
+    if COLOR_OF[card] is not None:
+        play = PLAYS_BY_CARD[seat].get(card) or with_card(PLAYS_BY_CARD, PLAY_TEMPLATES, seat, card)
         if not uno:
             return [play]
-        call = PLAY_UNO_TEMPLATES[seat].copy()
-        call["card"] = card
+        call = PLAYS_UNO_BY_CARD[seat].get(card) or with_card(
+            PLAYS_UNO_BY_CARD, PLAY_UNO_TEMPLATES, seat, card
+        )
         return [play, call]
-    return [template.copy() for template in black_plays(seat, card, BOTH if uno else NO_UNO)]
+    if left == 0:  # a black card that goes out names no colour
+        play = BLACK_OUT_BY_CARD[seat].get(card) or with_card(
+            BLACK_OUT_BY_CARD, PLAY_TEMPLATES, seat, card
+        )
+        return [play]
+    return list(black_plays(seat, card, BOTH if uno else NO_UNO))
 
 
 def quick_listing(ruleset: Any, base: type) -> Listing | None:
@@ -189,22 +228,23 @@ def quick_listing(ruleset: Any, base: type) -> Listing | None:
                 options = []
                 for card in listed_cards(state, asked):
                     options += card_plays(asked, card, left, left == 1)
-                options.append(DRAW_TEMPLATES[asked].copy())
+                options.append(DRAW_TEMPLATES[asked])
         elif kind == "drawn":
             left = len(state.hands[asked]) + len(state.lanes[asked]) - 1
             options = card_plays(asked, pending["card"], left, left == 1)
-            options.append(PASS_TEMPLATES[asked].copy())
+            options.append(PASS_TEMPLATES[asked])
         elif kind == "challenge":
-            options = [ACCEPT_TEMPLATES[asked].copy(), CHALLENGE_TEMPLATES[asked].copy()]
+            options = [ACCEPT_TEMPLATES[asked], CHALLENGE_TEMPLATES[asked]]
         else:
             return general(state, seat)
         uncalled = state.uncalled
         if uncalled:  # Ruleset.uno_options, for a family that lists them only when owed
             if asked in uncalled:
-                options.append({"type": CALL_UNO, "seat": asked})
+                options.append(CALL_UNO_TEMPLATES[asked])
+            catches = CATCHES[asked]
             for target in sorted(uncalled):
                 if target != asked:
-                    options.append({"type": CATCH, "seat": asked, "target": target})
+                    options.append(catches[target])
         return options
 
     return legal_commands

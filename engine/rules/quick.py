@@ -53,6 +53,7 @@ from engine.rules.base import Ruleset
 from engine.rules.listing import PLAYABLE_BY_TOP, with_card
 from engine.rules.official import Official
 from engine.scoring import hand_events
+from engine.shared import ReadOnlyDict, ReadOnlyList
 from engine.state import PLAYING, Pending, Seat, State
 
 # (the state decided on (None: the start), its events, how many, the state they fold into):
@@ -62,20 +63,50 @@ Decide = Callable[[State, Command], list[Event]]
 Replay = Callable[[Iterable[Event], State | None], State]
 
 
-# The events a quick step emits, one of each per seat: a step copies one and sets what varies
-# (a copy of a small dict costs about half of building it from its keys), so the events are new
-# dicts with the same keys in the same order. Every seat a deal can have has its own.
+# The events a quick step emits, shared and read-only (engine/shared.py): one per seat, or per
+# seat and card (made the first time the card comes), handed out by every step after; a step
+# builds only what varies otherwise (a black card's colour, the cards of a draw of two or
+# more). Every seat a deal can have has its own.
 _SEATS: Final = range(len(DECK))
 _PLAYED: Final[list[Event]] = [
-    {"type": CARD_PLAYED, "seat": seat, "card": "", "color": None, "source": "hand"}
+    ReadOnlyDict({"type": CARD_PLAYED, "seat": seat, "card": "", "color": None, "source": "hand"})
     for seat in _SEATS
 ]
 _CARD_PLAYED: Final[list[dict[Card, Event]]] = [{} for _ in _SEATS]  # card set: with_card
-_DRAWN: Final[list[Event]] = [
-    {"type": CARDS_DRAWN, "seat": seat, "cards": None, "reason": "draw"} for seat in _SEATS
+# A seat's draw of one card, by the card: {type: cards-drawn, seat, cards: [card], reason: draw}.
+_DREW: Final[list[dict[Card, Event]]] = [{} for _ in _SEATS]
+# A seat asked to play or pass the card it drew, by the card: the prompt and its pending.
+_DREW_PLAYABLE: Final[list[dict[Card, tuple[Event, Pending]]]] = [{} for _ in _SEATS]
+_TURN: Final[list[Pending]] = [ReadOnlyDict({"type": "play", "seat": seat}) for seat in _SEATS]
+# The turn given to a seat: {type: prompted, to_act: [seat], pending: _TURN[seat]}.
+_PROMPTS: Final[list[Event]] = [
+    ReadOnlyDict({"type": PROMPTED, "to_act": ReadOnlyList([seat]), "pending": _TURN[seat]})
+    for seat in _SEATS
 ]
-_TURN: Final[list[Pending]] = [{"type": "play", "seat": seat} for seat in _SEATS]
-_PROMPT: Final[Event] = {"type": PROMPTED, "to_act": None, "pending": None}
+_UNO_CALLED: Final[list[Event]] = [
+    ReadOnlyDict({"type": UNO_CALLED, "seat": seat}) for seat in _SEATS
+]
+_UNO_OWED: Final[list[Event]] = [ReadOnlyDict({"type": UNO_OWED, "seat": seat}) for seat in _SEATS]
+_DIRECTION: Final[dict[int, Event]] = {
+    way: ReadOnlyDict({"type": DIRECTION_CHANGED, "direction": way}) for way in (-1, 1)
+}
+
+
+def _drew(seat: Seat, card: Card) -> Event:
+    """`seat`'s draw of `card` (shared, made the first time)."""
+    event = _DREW[seat][card] = ReadOnlyDict(
+        {"type": CARDS_DRAWN, "seat": seat, "cards": ReadOnlyList([card]), "reason": "draw"}
+    )
+    return event
+
+
+def _drew_playable(seat: Seat, card: Card) -> tuple[Event, Pending]:
+    """The prompt that asks `seat` to play or pass `card`, which it drew, and its pending
+    (shared, made the first time)."""
+    drawn = ReadOnlyDict({"type": "drawn", "seat": seat, "card": card})
+    prompted = ReadOnlyDict({"type": PROMPTED, "to_act": ReadOnlyList([seat]), "pending": drawn})
+    made = _DREW_PLAYABLE[seat][card] = (prompted, drawn)
+    return made
 
 
 # Every method a quick step stands for: a family that overrides any of them goes the general
@@ -132,6 +163,7 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
         return None
     general_decision = ruleset.decision
     options = ruleset.options
+    read_only = ReadOnlyDict  # a listed command's type, bound once
     # A call or a catch of a seat owing none is refused (no penalty), as Official handles them.
     uno_commands = (
         cls.handlers.get(CALL_UNO) is Official.on_call_uno
@@ -172,7 +204,7 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
         if card not in playable or len(draw) < count:
             return general(state, command)
         played = _CARD_PLAYED[seat].get(card) or with_card(_CARD_PLAYED, _PLAYED, seat, card)
-        events.append(played.copy())
+        events.append(played)
         if count:
             victim = (seat + state.direction) % state.seats
             reason = "draw2" if count == 2 else "wild-draw4"
@@ -198,7 +230,7 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
         if kind == CALL_UNO:
             if len(command) != 2 or seat not in uncalled:
                 return general(state, command)
-            events = [{"type": UNO_CALLED, "seat": seat}]
+            events = [_UNO_CALLED[seat]]
         else:
             penalty = options["uno_penalty"]
             draw = state.draw
@@ -230,7 +262,10 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
         """`Variant.decide`: a usual play, draw, pass, accept or challenge in one pass, and
         anything else the general way."""
         pending = state.pending
-        if type(command) is not dict or pending is None or state.status != PLAYING:
+        shape = type(command)
+        if shape is not dict and shape is not read_only or pending is None:
+            return general(state, command)
+        if state.status != PLAYING:
             return general(state, command)
         given: dict[str, Any] = command  # a dict's own lookups, compiled
         try:  # a missing field: the general way names it
@@ -304,9 +339,8 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
             if (rank == "draw2" and len(draw) < 2) or (card == WILD_DRAW4 and not challenges):
                 return general(state, command)
             played = _CARD_PLAYED[seat].get(card) or with_card(_CARD_PLAYED, _PLAYED, seat, card)
-            played = played.copy()
             if color is not None:  # the template names none
-                played["color"] = color
+                played = {**played, "color": color}
             events.append(played)
             hands = hands.copy()  # a method call costs less than a slice object
             hand = hand.copy()
@@ -318,17 +352,17 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
             new.color = color or card_color
             if held == 2:  # resolve_play: one card left, an uno call made or owed
                 if uno:
-                    events.append({"type": UNO_CALLED, "seat": seat})
+                    events.append(_UNO_CALLED[seat])
                     new.called = state.called | {seat}
                 else:
-                    events.append({"type": UNO_OWED, "seat": seat})
+                    events.append(_UNO_OWED[seat])
                     uncalled = uncalled | {seat}
                     new.called = state.called - {seat}
             if rank == "skip":
                 nxt = (seat + 2 * direction) % seats
             elif rank == "reverse":
                 new.direction = direction = -direction
-                events.append({"type": DIRECTION_CHANGED, "direction": direction})
+                events.append(_DIRECTION[direction])
                 nxt = seat if seats == 2 and two_skip else (seat + direction) % seats
             elif rank == "draw2":
                 victim = (seat + direction) % seats
@@ -372,9 +406,7 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
                 playable = playable_on[discard[-1]][in_force]
             except KeyError:
                 return general(state, command)
-            took = _DRAWN[seat].copy()
-            took["cards"] = [card]
-            events.append(took)
+            events.append(_DREW[seat].get(card) or _drew(seat, card))
             hands = state.hands.copy()
             hands[seat] = hands[seat] + [card]
             called = state.called
@@ -384,8 +416,8 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
             if seat in called:
                 new.called = called - {seat}
             if after_draw and card in playable:
-                drawn = {"type": "drawn", "seat": seat, "card": card}
-                events.append({"type": PROMPTED, "to_act": [seat], "pending": drawn})
+                prompted, drawn = _DREW_PLAYABLE[seat].get(card) or _drew_playable(seat, card)
+                events.append(prompted)
                 new.to_act = ONE_SEAT[seat]
                 new.pending = drawn
                 new.uncalled = uncalled
@@ -445,13 +477,9 @@ def quick_decide(ruleset: Ruleset, memo: list[Decided | None]) -> Decide | None:
                 new.called = state.called - {drawer}
         else:
             return general(state, command)
-        turn = _TURN[nxt].copy()
-        prompted = _PROMPT.copy()
-        prompted["to_act"] = [nxt]
-        prompted["pending"] = turn
-        events.append(prompted)
+        events.append(_PROMPTS[nxt])
         new.to_act = ONE_SEAT[nxt]
-        new.pending = turn
+        new.pending = _TURN[nxt]
         new.uncalled = uncalled
         memo[0] = (state, events, len(events), new)
         return events

@@ -30,6 +30,7 @@ PURE_SET = [
     "tests/engine/test_quick.py",
     "tests/engine/test_fast_paths.py",
     "tests/engine/test_bad_input.py",
+    "tests/engine/test_shared.py",
     # The training environment's compiled modules (env_actions, env_spaces, env_chance,
     # env_core) and their pure fallback: the pinned observations, the observation kept in
     # place, the whole API.
