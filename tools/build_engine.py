@@ -116,12 +116,17 @@ run = subprocess.run(
     capture_output=True,
     text=True,
 )
-if run.returncode == 0:
-    build({use!r}, ())
-    print("PROFILE: used", run.stdout.strip())
-else:
+if run.returncode != 0:
     build((), ())
     print("PROFILE: not used, the training run failed:", run.stdout[-1000:], run.stderr[-2000:])
+else:
+    try:
+        build({use!r}, ())
+    except (Exception, SystemExit) as error:  # the compiler refused the counts: build plainly
+        build((), ())
+        print("PROFILE: not used, the build with it failed:", str(error)[-1000:])
+    else:
+        print("PROFILE: used", run.stdout.strip())
 """
 
 # Imported from the sources (no extension module may be older than them), for the digest and
