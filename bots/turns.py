@@ -209,6 +209,11 @@ def people_at_table(game: Game, seats: Sequence[Seat]) -> frozenset[int]:
     return frozenset(users[user] for user in presence.at_table(game.pk) if user in users)
 
 
+# newno's open start waits this many times the game's grace (docs/workers.md, "People's
+# out-of-turn grace"): counted from the deal, so the person must reach the page and read it first.
+OPEN_START_GRACE_FACTOR = 3
+
+
 def grace_left(game: Game, variant: Variant, state: State, people: Collection[int]) -> float:
     """Seconds the bots still wait for `people` at this version: the game's grace from the
     append that opened a chance for one of them (a new uno debt to call or catch, a jump-in
@@ -217,7 +222,12 @@ def grace_left(game: Game, variant: Variant, state: State, people: Collection[in
     if not choice and not windows.new_chances(game, variant, state, people):
         return 0.0
     opened = game.last_activity or game.created_at
-    end = opened + timedelta(seconds=GameSettings.of(game.context).grace)
+    seconds = GameSettings.of(game.context).grace
+    if (state.pending or {}).get("type") == "first-play":
+        # The open start comes with the deal, while the person who made the table is still on
+        # their way to its page (the redirect, the page, a look at the hand): a longer grace.
+        seconds *= OPEN_START_GRACE_FACTOR
+    end = opened + timedelta(seconds=seconds)
     return max((end - timezone.now()).total_seconds(), 0.0)
 
 
