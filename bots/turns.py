@@ -28,7 +28,8 @@ People's out-of-turn chances get a grace: while a person is at the table (clocks
 `at_table`: the play page open in front), the run stops where that person gets a new chance (a
 jump-in on a card they hold, an uno call they owe or a catch, an open choice they may answer:
 the newno open start), and the next advance holds the game for the game's grace
-(GameSettings.grace, GAMES_GRACE_SECONDS) from the append that opened it, recorded in
+(GameSettings.grace, GAMES_GRACE_SECONDS; the open start, dealt before the person reaches the
+page, OPEN_START_GRACE_FACTOR times that) from the append that opened it, recorded in
 `Game.grace_until` for the page's countdown; then the bots move as before. A person away holds
 nobody up. The grace ends by the advance's countdown (games/tasks.py), the page's poll
 (web/play.py) or the end_graces sweep, whichever comes first; each clears it once.
