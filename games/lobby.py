@@ -272,6 +272,11 @@ def finished_page(
     return FinishedPage(rows, rows[-1].game.pk if len(found) > limit else None)
 
 
+def finished_count(*, person: Person) -> int:
+    """How many of the person's games are over (the lobby's empty Playing tab says so)."""
+    return Game.objects.filter(seats__user=person, status=Game.Status.MATCH_OVER).distinct().count()
+
+
 def _games_of(person: Person) -> QuerySet[Game]:
     return (
         Game.objects.filter(seats__user=person)
