@@ -102,6 +102,12 @@ class Table:
     lanes: bool = False
 
     @property
+    def my_lane(self) -> int:
+        """The cards in the viewer's own precognitive lane: its seat counts them with the hand
+        (they are still held), the hand's heading shows the hand alone and says so."""
+        return sum(len(seat.lane) for seat in self.seats if seat.is_viewer)
+
+    @property
     def owed_catches(self) -> list[SeatPanel]:
         """The seats the viewer may catch for a missed UNO (the catch succeeds): their Catch
         buttons stand among the moves, by the hand (on a phone the seats sit under the pinned
@@ -279,6 +285,11 @@ def waiting(view: View, who: Names, legal: Sequence[Mapping[str, Any]] | None = 
             return "Your turn: no card can be played, draw one"
         return "Your turn: play a card or draw"
     if kind == "drawn":
+        # Censorship's drawn card is the censor's, who must play it (docs/rules.md).
+        if view["rules"] == "censorship":
+            if mine and pending.get("card"):
+                return f"You drew {card_name(pending['card'])}: as the censor you must play it"
+            return f"{censor(who, seat)} drew a card that can be played and must play it"
         if mine and pending.get("card"):
             return f"You drew {card_name(pending['card'])}: play it or keep it"
         return f"{who.who(seat)} drew a card that can be played: play it or keep it"
@@ -293,7 +304,17 @@ def waiting(view: View, who: Names, legal: Sequence[Mapping[str, Any]] | None = 
         return f"{who.who(seat)} must fill the lane with {cards}"
     if kind == "next-hand":
         return "The hand is over; the next one is being dealt"
-    return _newno_or_censorship(pending, who, legal)
+    return _newno_or_censorship(pending, who, legal, view.get("dealer"))
+
+
+def censor(who: Names, seat: int | None, *, start: bool = True) -> str:
+    """This hand's censor by its seat, the role beside it, so that neither is taken for the
+    other (a built-in bot is called "censor"): "you, the censor," or "greedy (the censor)"."""
+    if seat is None:
+        return "The censor" if start else "the censor"
+    if seat == who.viewer:
+        return f"{who.who(seat, start=start)}, the censor,"
+    return f"{who.who(seat, start=start)} (the censor)"
 
 
 def _mine(legal: Sequence[Mapping[str, Any]] | None, seat: int | None) -> set[str] | None:
@@ -304,7 +325,10 @@ def _mine(legal: Sequence[Mapping[str, Any]] | None, seat: int | None) -> set[st
 
 
 def _newno_or_censorship(
-    pending: Mapping[str, Any], who: Names, legal: Sequence[Mapping[str, Any]] | None = None
+    pending: Mapping[str, Any],
+    who: Names,
+    legal: Sequence[Mapping[str, Any]] | None = None,
+    dealer: int | None = None,
 ) -> str:
     kind, seat, seats = pending["type"], pending.get("seat"), pending.get("seats")
     anyone = who.seats(seats, start=False, conj="or") if seats else ""
@@ -327,14 +351,15 @@ def _newno_or_censorship(
     if kind == "swap":
         return f"{who.who(seat)} must choose whom to swap hands with"
     if kind == "submit":
-        return f"{who.who(seat)} must submit a card to the censor"
+        to = "you, the censor" if dealer == who.viewer else censor(who, dealer, start=False)
+        return f"{who.who(seat)} must submit a card to {to}"
     if kind == "resubmit":
         return f"{who.who(seat)} may submit the drawn card again, or pass"
     if kind == "ruling":
         submitter = who.whose(pending["submitter"], start=False)
         if seat == who.viewer:
-            return f"You are the censor: rule on {submitter} card"
-        return f"The censor, {who.who(seat, start=False)}, rules on {submitter} card"
+            return f"You, the censor, rule on {submitter} card"
+        return f"{censor(who, seat)} rules on {submitter} card"
     return f"Waiting for {who.seats(seats or [seat], start=False)}"
 
 
@@ -469,6 +494,15 @@ def hand_result(events: Sequence[Event], names: Sequence[str], viewer: int | Non
     return HandResult(hand=ended["hand"], winner=who.who(ended["winner"]), rows=rows)
 
 
+# The story's section on the play page, by its heading (templates/games/_story.html).
+STORY_TITLE = "What happened"
+
+
+def sentence(text: str) -> str:
+    """A story line as a sentence of its own: ended with a full stop."""
+    return text if text.endswith(".") else f"{text}."
+
+
 def announcement(story: Sequence[Line], since: str | None, my_turn: bool) -> str:
     """What a screen reader hears when the board changes: the story's lines (newest first, as
     story.tell gives them) newer than version `since`, the board the page showed, told oldest
@@ -479,10 +513,10 @@ def announcement(story: Sequence[Line], since: str | None, my_turn: bool) -> str
         shown = None
     news = [] if shown is None else [line.text for line in story if line.version > shown]
     # The oldest first: the viewer's own move, then what the others did after it.
-    sentences = [text if text.endswith(".") else f"{text}." for text in reversed(news)]
+    sentences = [sentence(text) for text in reversed(news)]
     if len(sentences) > ANNOUNCED_LINES:
         more = len(sentences) - ANNOUNCED_LINES
-        sentences = sentences[:ANNOUNCED_LINES] + [f"And {more} more (the story tells all)."]
+        sentences = sentences[:ANNOUNCED_LINES] + [f'And {more} more: see "{STORY_TITLE}".']
     if my_turn:
         sentences.append("Your turn.")
     return " ".join(sentences)
@@ -490,18 +524,21 @@ def announcement(story: Sequence[Line], since: str | None, my_turn: bool) -> str
 
 def just_happened(story: Sequence[Line], viewer: int | None) -> str:
     """The phone's "just happened" line, in the story's own words (the lines the live region
-    reads too, web/story.py): what happened since the viewer's last move, newest first as the
-    story runs, what changed the viewer's hand or standing first (a catch and its penalty, a new
-    deal, a swap of hands), then the others' moves (the card just played on the pile, which a
-    scrolled page no longer shows), at most NEWS_LINES sentences; "" when nothing happened
+    reads too, web/story.py): what happened since the viewer's last move, at most NEWS_LINES
+    sentences. What changed the viewer's hand or standing (a catch and its penalty, a new deal,
+    a swap of hands) is kept first, the newest of it, then the others' newest moves (the card
+    just played on the pile, which a scrolled page no longer shows) fill the room left; the
+    sentences kept are told in the order they happened, the newest last (the dock clips a longer
+    line at its start, static/cards.css, so the newest stays in view). "" when nothing happened
     since, or for a spectator (who has no dock)."""
     if viewer is None:
         return ""
-    news: list[str] = []
-    others: list[str] = []
-    for line in story:
+    since: list[Line] = []
+    for line in story:  # newest first
         if line.yours:
             break
-        (news if line.news else others).append(line.text)
-    sentences = [text if text.endswith(".") else f"{text}." for text in news + others]
-    return " ".join(sentences[:NEWS_LINES])
+        since.append(line)
+    kept = [line for line in since if line.news][:NEWS_LINES]
+    kept += [line for line in since if not line.news][: NEWS_LINES - len(kept)]
+    ids = {id(line) for line in kept}
+    return " ".join(sentence(line.text) for line in reversed(since) if id(line) in ids)

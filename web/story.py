@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import events as ev
+from web import board
 from web.board import rules_title
 from web.cards import card_list, card_name
 from web.names import Names
@@ -67,6 +68,9 @@ class Line:
 
 
 class _Teller(Names):
+    # This hand's censor (censorship's dealer), once an event names it.
+    censor: int | None = None
+
     def cards(self, cards: Sequence[str | None]) -> str:
         """The cards if the viewer sees them all, else how many."""
         if cards and all(card is not None for card in cards):
@@ -84,6 +88,7 @@ class _Teller(Names):
         return f"The match began: {e['seats']} seats{rules}"
 
     def hand_started(self, e: Event) -> str:
+        self.censor = e.get("dealer")
         text = f"Hand {e['hand']} was dealt, {e['hand_size']} cards each"
         if e.get("dealer") is not None:
             text += f"; {self.who(e['dealer'], start=False)} dealt"
@@ -111,7 +116,8 @@ class _Teller(Names):
         if e.get("source") == "lane":
             text = f"{self.whose(seat)} lane played {card}"
         elif e.get("source") == "submission":
-            text = f"The censor approved {self.whose(seat, start=False)} {card}"
+            censor = "You" if self.censor == self.viewer else censor_of(self)
+            text = f"{censor} approved {self.whose(seat, start=False)} {card}"
         elif e.get("for") is not None:
             text = f"{self.who(seat)} played {card} for {self.who(e['for'], start=False)}"
         elif e.get("jump"):
@@ -172,14 +178,16 @@ class _Teller(Names):
         return f"Every hand passed one seat {_direction(e['direction'])}"
 
     def card_submitted(self, e: Event) -> str:
-        seat, dealer = e["seat"], self.who(e["dealer"], start=False)
+        seat = e["seat"]
+        self.censor = e["dealer"]
+        dealer = "you, the censor" if self.censor == self.viewer else censor_of(self, start=False)
         if e.get("card") is None:
-            text = f"{self.who(seat)} submitted a card face down to the censor, {dealer}"
+            text = f"{self.who(seat)} submitted a card face down to {dealer}"
         else:
             card = card_name(e["card"])
             if e.get("color"):
                 card += f" (as {e['color']})"
-            text = f"{self.who(seat)} submitted {card} to the censor, {dealer}"
+            text = f"{self.who(seat)} submitted {card} to {dealer}"
         if e.get("uno"):
             text += ", calling UNO"
         return text
@@ -259,6 +267,11 @@ class _Teller(Names):
         return f"play now goes {_direction(e['direction'])}"
 
 
+def censor_of(teller: _Teller, *, start: bool = True) -> str:
+    """The censor by its seat, "greedy (the censor)" (a built-in bot is called "censor")."""
+    return board.censor(teller, teller.censor, start=start)
+
+
 def _direction(direction: int) -> str:
     return "clockwise" if direction == 1 else "counter-clockwise"
 
@@ -311,10 +324,22 @@ def tell(
     teller = _Teller(names, viewer)
     lines: list[Line] = []
     played: Event | None = None  # the play the last line tells, while clauses may follow it
-    for item in events:
+    setting: Event | None = None  # a direction the play to come sets (newno's second play)
+    for index, item in enumerate(events):
         event = item["event"]
         kind = event["type"]
         if kind == ev.PROMPTED:
+            continue
+        if _sets_direction(events, index):
+            setting = event
+            continue
+        if setting is not None and kind == ev.CARD_PLAYED:
+            way = _direction(setting["direction"])
+            text = f"{teller.card_played(event)} and set play going {way}"
+            yours = _yours(event, viewer)
+            news = not yours and _news(event, viewer)
+            lines.append(Line(item["version"], text, "play", yours, news))
+            played, setting = event, None
             continue
         if played is not None and kind in _CONSEQUENCES and _by_player(event, played):
             last = lines[-1]
@@ -351,7 +376,11 @@ def tail(
     window = [item for item in events if item["version"] >= start]
     if start > 1:
         skip = 0
-        while skip < len(window) and window[skip]["event"]["type"] in _OPENING:
+        while (
+            skip < len(window)
+            and window[skip]["event"]["type"] in _OPENING
+            and not _sets_direction(window, skip)
+        ):
             skip += 1
         window = window[skip:]
     lines = tell(window, names, viewer)
@@ -362,6 +391,17 @@ def tail(
 
 # What a window of the log may open on that belongs to a play before it.
 _OPENING = _CONSEQUENCES | {ev.PROMPTED}
+
+
+def _sets_direction(events: Sequence[Mapping[str, Any]], index: int) -> bool:
+    """Whether the event at `index` is a direction set by the play right after it: newno's
+    second play sets the direction before its card is told (engine/rules/newno.py
+    `set_direction`), where a reverse's turn comes after its card (and a precognitive lane may
+    play at once after that turn: engine/rules/precognitive.py `begin_turn`)."""
+    if events[index]["event"]["type"] != ev.DIRECTION_CHANGED or index + 1 >= len(events):
+        return False
+    after = events[index + 1]["event"]
+    return bool(after["type"] == ev.CARD_PLAYED and after.get("source") != "lane")
 
 
 # A seat's own moves, by the event that tells each (the seat in its `seat` field, the censor's

@@ -98,8 +98,8 @@ SAMPLES: dict[str, tuple[dict, str, str]] = {
     ),
     ev.CARD_SUBMITTED: (
         {"seat": 0, "dealer": 2, "card": "wild", "color": "red", "uno": True},
-        "You submitted wild (as red) to the censor, Cy, calling UNO.",
-        "Ana submitted wild (as red) to the censor, Cy, calling UNO.",
+        "You submitted wild (as red) to Cy (the censor), calling UNO.",
+        "Ana submitted wild (as red) to Cy (the censor), calling UNO.",
     ),
     ev.SUBMISSION_KEPT: (
         {"seat": 1, "dealer": 2, "card": None},
@@ -250,7 +250,7 @@ def test_a_face_down_submission_and_return_name_no_card():
 
     assert told([submitted, returned], 1) == [
         "Cy returned a card to Ana.",
-        "Ana submitted a card face down to the censor, Cy.",
+        "Ana submitted a card face down to Cy (the censor).",
     ]
 
 
@@ -293,9 +293,9 @@ def just(events: list[dict], viewer: int | None) -> str:
     return just_happened(tell(items, NAMES, viewer), viewer)
 
 
-def test_what_just_reached_my_hand_since_my_last_move_newest_first():
+def test_what_just_reached_my_hand_since_my_last_move_in_order():
     """The phone's "just happened" line: the story's own sentences since the viewer's last
-    move, newest first, what reached the viewer's hand before the others' own business."""
+    move, in the order they happened, what reached the viewer's hand kept first."""
     played = {"type": ev.CARD_PLAYED, "seat": 0, "card": "red-3", "source": "hand"}
     caught = [
         {"type": ev.UNO_CAUGHT, "seat": 1, "target": 0},
@@ -303,13 +303,13 @@ def test_what_just_reached_my_hand_since_my_last_move_newest_first():
         {"type": ev.CARDS_DRAWN, "seat": 2, "cards": [None], "reason": "draw"},
     ]
     assert just([played, *caught], 0) == (
-        "You drew green 1 and green 2 as the UNO penalty. Ben caught you not calling UNO. "
+        "Ben caught you not calling UNO. You drew green 1 and green 2 as the UNO penalty. "
         "Cy drew a card."
     )
     # Ben's point of view: his own catch is his move; since it, the others' moves (these
     # events are not filtered for him, as the page's are: it would read "2 cards").
     assert just([played, *caught], 1) == (
-        "Cy drew a card. Ana drew green 1 and green 2 as the UNO penalty."
+        "Ana drew green 1 and green 2 as the UNO penalty. Cy drew a card."
     )
     # A spectator has no dock.
     assert just([played, *caught], None) == ""

@@ -115,15 +115,18 @@ def test_a_catch_of_the_person_is_said_in_the_dock(open_page):
         ["green-1", "green-2", "yellow-8"],
     )
     before = places(page, "catch-before")
-    assert news(page).startswith("Hand 1 was dealt, 2 cards each")
+    # The match's start, the deal and the card turned up, in that order.
+    assert news(page).startswith("The match began: 2 seats, Official. Hand 1 was dealt, 2 cards")
 
     play(page, "red 3")
     wait_for_news(page, "caught you")
     page.wait_for_selector(".status--mine")
     page.evaluate(SETTLED)
+    # In the order it happened (what reached her hand is kept first: greedy's draw after it
+    # is left to the story).
     assert news(page) == (
-        "You drew green 1 and green 2 as the UNO penalty. "
-        "greedy caught you not calling UNO. You owe an UNO call: one card left."
+        "You owe an UNO call: one card left. greedy caught you not calling UNO. "
+        "You drew green 1 and green 2 as the UNO penalty."
     )
     after = places(page, "catch-after")
     assert after["cards"] == 3
@@ -202,3 +205,47 @@ def test_a_newno_swap_is_said_in_the_dock(open_page):
     after = places(page, "swap-after")
     assert after["cards"] == 2
     assert_still(before, after)
+
+
+# Where the last character of the dock's line is drawn, and the line's box.
+LAST_WORDS = """() => {
+  const link = document.querySelector('[data-news] a');
+  const text = link.lastChild;
+  const range = document.createRange();
+  range.setStart(text, text.length - 1);
+  range.setEnd(text, text.length);
+  const last = range.getBoundingClientRect();
+  const box = document.querySelector('[data-news]').getBoundingClientRect();
+  return {top: last.top, bottom: last.bottom, boxTop: box.top, boxBottom: box.bottom,
+          height: link.getBoundingClientRect().height};
+}"""
+
+
+def test_a_long_line_keeps_the_newest_in_view(open_page):
+    # Official, seven cards each, ana deals: greedy plays blue 5 on blue 1, and it is ana's
+    # turn. The line tells the deal (with her seven cards), the card turned up and greedy's
+    # play, in that order: more than its two lines, so its start is clipped, never the newest.
+    ana = make_user("ana")
+    hands = [
+        ["green-1", "green-2", "green-3", "green-4", "yellow-5", "green-6", "yellow-7"],
+        ["blue-5", "yellow-4", "red-6", "red-0", "yellow-6", "green-5", "green-7"],
+    ]
+    game = game_create(
+        variant_spec={"rules": "official"},
+        seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
+        deck=stacked(hands, "blue-1", first=1),
+        dealer=0,
+        settings=GameSettings(grace_seconds=0),
+    )
+    page = open_page(ana, reverse("web:play", args=[game.pk]), width=360, height=740)
+    wait_for_news(page, "greedy played blue 5")
+    page.wait_for_selector(".status--mine")
+    page.evaluate(SETTLED)
+    said = news(page)
+    assert said.startswith("Hand 1 was dealt, 7 cards each; you dealt; your cards:"), said
+    assert said.endswith("Blue 1 was turned up. greedy played blue 5."), said
+    places(page, "long")
+    last = page.evaluate(LAST_WORDS)
+    # The text is longer than the two lines, and its last words are inside the line's box.
+    assert last["height"] > last["boxBottom"] - last["boxTop"] + 1, last
+    assert last["boxTop"] - 0.5 <= last["top"] and last["bottom"] <= last["boxBottom"] + 0.5, last

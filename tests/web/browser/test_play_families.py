@@ -60,7 +60,7 @@ def test_the_censor_rules_on_a_bots_submission(open_page):
 
     page.wait_for_selector(".status--mine")
     status = page.locator(".status__line").inner_text()
-    assert "You are the censor: rule on greedy's card" in status
+    assert "You, the censor, rule on greedy's card" in status
     # The censor sees the submitted card face up.
     submitted = page.locator(".pile__submission .card").get_attribute("data-card")
     assert submitted
@@ -74,7 +74,7 @@ def test_the_censor_rules_on_a_bots_submission(open_page):
 
     story = page.locator(".story").inner_text()
     assert any(
-        words in story for words in ("The censor approved greedy's", "for greedy", "returned")
+        words in story for words in ("You approved greedy's", "for greedy", "returned")
     ), story
 
 

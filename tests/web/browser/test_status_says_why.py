@@ -196,7 +196,7 @@ def test_the_censor_sees_the_submission_and_is_told_why_approve_is_missing(open_
         if width == 1280:
             assert now["pileTop"] == then["pileTop"], (now, then)
         status = page.locator(".status__line").inner_text()
-        assert "You are the censor: rule on benedict's card" in status
+        assert "You, the censor, rule on benedict's card" in status
         # The card to judge, face up beside the top card, on screen above the pinned hand.
         submitted = page.locator(".pile__submission")
         assert submitted.locator(".card").get_attribute("data-card") == "red-7"

@@ -1,0 +1,97 @@
+"""A precognitive seat on a phone (360x740): the form that fills the lane keeps its heading
+inside its box, and the hand's count says how it and the seat's count (hand and lane together,
+as the view's hand_sizes) agree. Dealt from a stacked deck."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from games.creation import SeatSpec, game_create
+from games.game_settings import GameSettings
+from tests.engine.decks import stacked
+from tests.games.factories import make_user
+from tests.web.browser.clicks import SETTLED, version, wait_for_board_after
+from tests.web.browser.conftest import ARTIFACTS
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# The lane form's box (its fieldset's border) and its heading (the legend).
+FORM = """() => {
+  const box = el => el.getBoundingClientRect();
+  const set = document.querySelector('form.precommit fieldset');
+  const legend = box(set.querySelector('legend'));
+  const frame = box(set);
+  const style = getComputedStyle(set);
+  return {legendTop: legend.top, legendBottom: legend.bottom, legendLeft: legend.left,
+          legendRight: legend.right, top: frame.top, left: frame.left, right: frame.right,
+          border: parseFloat(style.borderTopWidth)};
+}"""
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"precognitive-phone-{name}.png"))
+
+
+def test_the_lane_form_and_the_hands_count_on_a_phone(open_page):
+    # Precognitive (lane 2, sighted) over official: ana plays first (red 3 on red 5), then is
+    # asked to fill her lane with two of her six cards.
+    ana = make_user("ana")
+    hands = [
+        ["red-3", "green-1", "green-2", "blue-4", "yellow-6", "blue-7", "yellow-8"],
+        ["red-9", "yellow-4", "red-6", "red-0", "yellow-5", "green-5", "green-7"],
+    ]
+    game = game_create(
+        variant_spec={"precognitive": {"lane": 2, "sight": "sighted"}},
+        seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
+        deck=stacked(hands, "red-5", first=0),
+        dealer=1,
+        settings=GameSettings(grace_seconds=0),
+    )
+    page = open_page(ana, reverse("web:play", args=[game.pk]), width=360, height=740)
+    page.wait_for_selector(".status--mine")
+    page.evaluate(SETTLED)
+    old = version(page)
+    page.get_by_role("button", name="Play red 3", exact=True).click()
+    wait_for_board_after(page, old)
+    page.wait_for_selector("form.precommit")
+    page.evaluate(SETTLED)
+    page.locator("form.precommit").scroll_into_view_if_needed()
+    shot(page, "form-360")
+
+    # The heading sits inside the box, below its top border, not across it.
+    form = page.evaluate(FORM)
+    assert form["legendTop"] >= form["top"] + form["border"] - 0.5, form
+    assert form["left"] <= form["legendLeft"] and form["legendRight"] <= form["right"], form
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.evaluate(SETTLED)
+    shot(page, "form-1280")
+    form = page.evaluate(FORM)
+    assert form["legendTop"] >= form["top"] + form["border"] - 0.5, form
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.evaluate(SETTLED)
+
+    # Fill the lane with green 1 and green 2: four cards in hand, two in the lane; the seat
+    # counts six, and the hand's heading says where the other two are.
+    slots = page.locator("form.precommit select")
+    for slot, card in zip(slots.all(), ["green-1", "green-2"], strict=True):
+        slot.select_option(card)
+    old = version(page)
+    page.locator("form.precommit").get_by_role("button", name="Fill the lane").click()
+    wait_for_board_after(page, old)
+    page.evaluate(SETTLED)
+    # (The card back beside the count reads "UNO".)
+    count = page.locator(".seat--me .seat__count").inner_text().strip().splitlines()[-1]
+    heading = page.locator("#hand-title").inner_text().strip()
+    hand = page.locator(".hand .card").count()
+    lane = page.locator(".seat--me .seat__lane .card").count()
+    assert count == f"{hand + lane} cards", (count, hand, lane)
+    assert heading == f"Your hand ({hand} cards + {lane} in your lane)", heading
+    shot(page, "count-360")
+
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.evaluate(SETTLED)
+    shot(page, "count-1280")
