@@ -30,7 +30,11 @@ engine: engine/compiled.json
 # Without a broker nothing runs the beat schedule, so run_periodic runs it in a second process.
 # The shell execs runserver, which so becomes run_periodic's parent: however runserver ends
 # (Ctrl-C, a kill, a crash), run_periodic sees its parent gone and stops within a second.
+# `make run PORT=8001` serves on another port (on 127.0.0.1 still); the links in its emails
+# (SITE_URL) follow it unless SITE_URL is set.
+PORT ?= 8000
 run: export DEBUG := 1
+run: export SITE_URL ?= http://127.0.0.1:$(PORT)
 # The demo's ladder plays while someone visits the site and rests 10 minutes after the last
 # visit (league/rest.py), so an idle `make run` stops growing.
 run: export LEAGUE_LADDER_REST_SECONDS ?= 600
@@ -38,7 +42,7 @@ run: .venv engine
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py seed_demo
 	$(BIN)/python manage.py run_periodic --stop-with-parent & \
-	exec $(BIN)/python manage.py runserver 127.0.0.1:8000
+	exec $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # pytest itself shares the bytecode cache its children use (.pycache/, tests/conftest.py), even
 # where PYTHONDONTWRITEBYTECODE is set: compiling the project, its packages and the tests' asserts

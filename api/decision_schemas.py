@@ -238,6 +238,7 @@ def definitions() -> dict[str, Schema]:
     }
     decision_fields: Schema = {
         "game": {"type": "integer"},
+        "variant": {"$ref": "#/$defs/variant"},
         "seat": _SEAT,
         "version": {"type": "integer", "minimum": 0, "description": "Send as expected_version."},
         "view": {"$ref": "#/$defs/view"},
@@ -247,6 +248,21 @@ def definitions() -> dict[str, Schema]:
             "description": "Every command the seat may send now.",
         },
         "deadline": {"type": "string", "format": "date-time"},
+    }
+    defs["variant"] = {
+        "type": "object",
+        "description": "The game's settings: its variant spec, normalised (the engine's "
+        "Variant.spec, every option spelled out), as `variant` of GET /api/games/<id>. `rules` "
+        "is the family (the view's `rules` too, a precognitive game's base); `options` its "
+        'settings (target, uno_penalty, ...; docs/rules.md, "Options"); `precognitive` the '
+        "modifier's (lane, sight, ...), in a precognitive game only.",
+        "properties": {
+            "rules": {"enum": list(DECISION_KINDS)},
+            "options": {"type": "object"},
+            "precognitive": {"type": ["object", "null"]},
+        },
+        "required": ["rules", "options"],
+        "additionalProperties": False,
     }
     defs["decision"] = {
         "type": "object",

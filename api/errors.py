@@ -91,23 +91,17 @@ SCHEMES = {"Token": "`Authorization: Token <key>`", "Bot": "`Authorization: Bot 
 def other_scheme(
     exc: exceptions.NotAuthenticated, context: dict[str, Any]
 ) -> exceptions.NotAuthenticated:
-    """`exc`; when the request did send an Authorization header, but in a scheme this endpoint
-    does not take (a personal token on the pull bots' API, a bot's token on the owners'), with
-    a message that names the schemes it takes, the code unchanged: "credentials were not
-    provided" would send the caller looking for a missing header. The scheme is echoed only
+    """`exc` with a message that names the ways in the endpoint takes, the code unchanged.
+
+    With no Authorization header: DRF's "Authentication credentials were not provided", then
+    the ways in ("this endpoint takes `Authorization: Bot <token>`."). With a header in a scheme
+    this endpoint does not take (a personal token on the pull bots' API, a bot's token on the
+    owners'): "credentials were not provided" would send the caller looking for a missing
+    header, so the message says what was sent and what is taken. The scheme is echoed only
     when the header has one (a word of letters before a space), never the key: a header that
     is a bare key is said to have no scheme."""
     request = context.get("request")
     header = authentication.get_authorization_header(request) if request is not None else b""
-    if not header:
-        return exc
-    word, space, _ = header.partition(b" ")
-    named = bool(space) and _SCHEME.fullmatch(word) is not None
-    sent = (
-        f"an `Authorization: {word.decode()}` header"
-        if named
-        else "an `Authorization` header without a scheme"
-    )
     taken = []
     for way in getattr(request, "authenticators", ()) or ():
         if isinstance(way, authentication.SessionAuthentication):
@@ -116,12 +110,23 @@ def other_scheme(
             taken.append(SCHEMES[keyword])
     if not taken:
         return exc
+    if not header:
+        # Nothing sent: DRF's sentence, and which way in the endpoint takes (a pull bot's
+        # author who forgot the header learns the scheme here, not from the docs).
+        message = f"{str(exceptions.NotAuthenticated.default_detail).rstrip('.')}: this "
+        message += f"endpoint takes {' or '.join(taken)}."
+    else:
+        word, space, _ = header.partition(b" ")
+        named = bool(space) and _SCHEME.fullmatch(word) is not None
+        sent = (
+            f"an `Authorization: {word.decode()}` header"
+            if named
+            else "an `Authorization` header without a scheme"
+        )
+        message = f"this endpoint takes {' or '.join(taken)}; {sent} opens none of it"
     # The same exception, whose status and WWW-Authenticate DRF's view has set (401 with the
     # header, else 403), with the message that says what was wrong.
-    exc.detail = exceptions.ErrorDetail(
-        f"this endpoint takes {' or '.join(taken)}; {sent} opens none of it",
-        code=exceptions.NotAuthenticated.default_code,
-    )
+    exc.detail = exceptions.ErrorDetail(message, code=exceptions.NotAuthenticated.default_code)
     return exc
 
 

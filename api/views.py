@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from django.db import connection
@@ -80,10 +81,33 @@ def _is_api(request: HttpRequest) -> bool:
     return request.path.startswith("/api/")
 
 
+# Paths one competition's API takes and the other's does not: ladders are entered and left with
+# POST /enter and POST /leave, tournaments with POST and DELETE /entry (docs/api.md). The 404 of
+# such a near miss says where to go (one address per action: no alias routes).
+_NEAR_MISSES = (
+    (
+        re.compile(r"/api/tournaments/([-\w]+)/(?:enter|leave|join|withdraw)/?"),
+        "A tournament is entered with POST /api/tournaments/{0}/entry and withdrawn from with "
+        "DELETE /api/tournaments/{0}/entry",
+    ),
+    (
+        re.compile(r"/api/ladders/([-\w]+)/(?:entry|join|withdraw)/?"),
+        "A ladder is entered with POST /api/ladders/{0}/enter and left with POST "
+        "/api/ladders/{0}/leave",
+    ),
+)
+
+
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
-    """handler404: the JSON error shape under /api/, Django's page elsewhere."""
+    """handler404: the JSON error shape under /api/, Django's page elsewhere. A near miss
+    (_NEAR_MISSES) says which endpoint was meant."""
     if _is_api(request):
-        return _json_error(404, "not_found", f"There is no API endpoint at {request.path}.")
+        message = f"There is no API endpoint at {request.path}."
+        for pattern, hint in _NEAR_MISSES:
+            if found := pattern.fullmatch(request.path):
+                message += f" {hint.format(found[1])}."
+                break
+        return _json_error(404, "not_found", message)
     return defaults.page_not_found(request, exception)
 
 

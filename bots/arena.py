@@ -10,12 +10,12 @@ No database, no Django, no broker: the matches are played in this process throug
 and the built-in strategies (bots/driver.py, as the workers drive them), and the bot under test
 is asked what the ladder asks it, the way the ladder asks it:
 
-- a webhook bot (`--url`) is POSTed the ladder's request, `{"game", "seat", "version", "view",
-  "legal", "deadline"}` (plus `"optional": true` for an out-of-turn window), signed with
-  `X-Uno-Signature: sha256=<HMAC-SHA256 of the body under --secret>`, by the server's own
-  exchange (bots/remote/wire.py: one deadline for the whole exchange, one retry of a refused
-  connection, no redirects, at most 64 KiB of answer). Loopback URLs are allowed; private
-  addresses are refused as the server refuses them.
+- a webhook bot (`--url`) is POSTed the ladder's request, `{"game", "variant", "seat",
+  "version", "view", "legal", "deadline"}` (plus `"optional": true` for an out-of-turn window),
+  signed with `X-Uno-Signature: sha256=<HMAC-SHA256 of the body under --secret>`, by the
+  server's own exchange (bots/remote/wire.py: one deadline for the whole exchange, one retry of
+  a refused connection, no redirects, at most 64 KiB of answer). Loopback URLs are allowed;
+  private addresses are refused as the server refuses them.
 - a command bot (`--command`) is started once and speaks JSON lines: the same request as one
   line on its stdin, its answer as one line on its stdout, within the same time limit (the
   first answer STARTUP seconds more, for the program's start; an answer that comes after its
@@ -297,6 +297,7 @@ class _Match:
     def _request(self, timeout: float, *, optional: bool = False) -> dict[str, Any]:
         payload: dict[str, Any] = {
             "game": self.number,
+            "variant": self.variant.spec,
             "seat": self.seat,
             "version": self.version,
             "view": self.variant.view(self.state, self.seat),

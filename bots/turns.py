@@ -28,7 +28,8 @@ People's out-of-turn chances get a grace: while a person is at the table (clocks
 `at_table`: the play page open in front), the run stops where that person gets a new chance (a
 jump-in on a card they hold, an uno call they owe or a catch, an open choice they may answer:
 the newno open start), and the next advance holds the game for the game's grace
-(GameSettings.grace, GAMES_GRACE_SECONDS) from the append that opened it, recorded in
+(GameSettings.grace, GAMES_GRACE_SECONDS; the open start, dealt before the person reaches the
+page, OPEN_START_GRACE_FACTOR times that) from the append that opened it, recorded in
 `Game.grace_until` for the page's countdown; then the bots move as before. A person away holds
 nobody up. The grace ends by the advance's countdown (games/tasks.py), the page's poll
 (web/play.py) or the end_graces sweep, whichever comes first; each clears it once.
@@ -209,6 +210,11 @@ def people_at_table(game: Game, seats: Sequence[Seat]) -> frozenset[int]:
     return frozenset(users[user] for user in presence.at_table(game.pk) if user in users)
 
 
+# newno's open start waits this many times the game's grace (docs/workers.md, "People's
+# out-of-turn grace"): counted from the deal, so the person must reach the page and read it first.
+OPEN_START_GRACE_FACTOR = 3
+
+
 def grace_left(game: Game, variant: Variant, state: State, people: Collection[int]) -> float:
     """Seconds the bots still wait for `people` at this version: the game's grace from the
     append that opened a chance for one of them (a new uno debt to call or catch, a jump-in
@@ -217,7 +223,12 @@ def grace_left(game: Game, variant: Variant, state: State, people: Collection[in
     if not choice and not windows.new_chances(game, variant, state, people):
         return 0.0
     opened = game.last_activity or game.created_at
-    end = opened + timedelta(seconds=GameSettings.of(game.context).grace)
+    seconds = GameSettings.of(game.context).grace
+    if (state.pending or {}).get("type") == "first-play":
+        # The open start comes with the deal, while the person who made the table is still on
+        # their way to its page (the redirect, the page, a look at the hand): a longer grace.
+        seconds *= OPEN_START_GRACE_FACTOR
+    end = opened + timedelta(seconds=seconds)
     return max((end - timezone.now()).total_seconds(), 0.0)
 
 

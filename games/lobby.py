@@ -8,6 +8,7 @@ games/visibility.py, which hides what the viewer may not see.
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +20,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import Profile
+from bots.strategies import STRATEGIES
 from clocks import presence
 from games.actors import Person, Viewer, is_person, seats_held
 from games.creation import SeatSpec, game_create
@@ -223,6 +225,8 @@ def _seat_spec(number: int, seat: Mapping[str, Any], creator: Person) -> SeatSpe
             raise InvalidGame(f"seat {number}: nobody is called {value!r}", code="unknown-user")
         return SeatSpec(user=user)
     if key == "bot" and isinstance(value, str):
+        if value not in STRATEGIES:
+            raise InvalidGame(_unknown_builtin(number, value), code="unknown-bot")
         return SeatSpec(bot=value)
     if key == "bot_id" and type(value) is int:
         bot = Bot.objects.filter(pk=value).first()
@@ -238,6 +242,19 @@ def _seat_spec(number: int, seat: Mapping[str, Any], creator: Person) -> SeatSpe
         f"seat {number} must be one of {{'user': name}}, {{'bot': strategy}}, {{'bot_id': id}}",
         code="invalid-seat",
     )
+
+
+def _unknown_builtin(number: int, name: str) -> str:
+    """The refusal of a seat's `bot` that names no built-in strategy. Ladders and tournaments
+    name a registered bot `{"bot": 12}`; a seat names it `{"bot_id": 12}` (`bot` is a
+    strategy's name, never guessed to be an id), so a number here gets that hint."""
+    message = f"seat {number}: unknown bot {name!r}; known: {', '.join(STRATEGIES)}"
+    if re.fullmatch(r"\s*\d+\s*", name, re.ASCII):
+        return message + (
+            f'. For a registered bot, use {{"bot_id": {name.strip()}}}: a seat\'s "bot" is a '
+            "built-in strategy's name"
+        )
+    return message + ' (a registered bot is seated with {"bot_id": <its id>})'
 
 
 def ranked_by_age(specs: list[SeatSpec]) -> list[SeatSpec]:
@@ -322,6 +339,11 @@ def finished_page(
     found = list(games.order_by("-last_activity", "-pk")[: limit + 1])
     rows = [_row(game, person) for game in found[:limit]]
     return FinishedPage(rows, rows[-1].game.pk if len(found) > limit else None)
+
+
+def finished_count(*, person: Person) -> int:
+    """How many of the person's games are over (the lobby's empty Playing tab says so)."""
+    return Game.objects.filter(seats__user=person, status=Game.Status.MATCH_OVER).distinct().count()
 
 
 def _games_of(person: Person) -> QuerySet[Game]:

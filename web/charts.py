@@ -157,7 +157,7 @@ def _history_chart(
         (
             round(x(i), 1),
             round(y(s.ordinal), 1),
-            f"{'start' if i == 0 else f'event {i}'}: ordinal {s.ordinal:.2f} "
+            f"{'start' if i == 0 else f'event {i}'}: rating {s.ordinal:.2f} "
             f"(mu {s.mu:.2f}, sigma {s.sigma:.2f})",
         )
         for i, s in enumerate(skills)

@@ -371,7 +371,17 @@ def starter(request: HttpRequest, kit: str, name: str) -> HttpResponse:
 
 
 def doc_redirect(request: HttpRequest, slug: str) -> HttpResponse:
-    """`/docs/rules.md`, as the docs name themselves, is the guide's page."""
+    """`/docs/rules.md`, as the docs name themselves, is the guide's page; so is
+    `/guides/docs/rules.md`, where a starter kit's README's link `../../docs/rules.md` leads on
+    the site (the README is served as a file, its links as the repository lays them out)."""
     if slug not in BY_SLUG:
         raise Http404("No such guide.")
     return HttpResponsePermanentRedirect(guide_url(slug))
+
+
+def example_redirect(request: HttpRequest, name: str) -> HttpResponse:
+    """`/guides/docs/examples/pull_bot.py`, where a kit's link `../../docs/examples/pull_bot.py`
+    leads on the site, is the example's file."""
+    if name not in example_names():
+        raise Http404("No such example.")
+    return HttpResponsePermanentRedirect(reverse("web:guide-example", args=[name]))

@@ -24,7 +24,7 @@ from frontdoor.variant_text import time_left, variant_details, variant_title
 from games import event_reads, rematch, reveal
 from games.actors import Person
 from games.errors import GameNotFound
-from games.lobby import GameRow, SeatInfo, finished_page, games_of
+from games.lobby import GameRow, SeatInfo, finished_count, finished_page, games_of
 from games.models import Game, GameSummary, MatchResult
 from games.visibility import game_view
 from league.models import Fixture
@@ -230,6 +230,9 @@ def lobby(request: SignedInRequest) -> HttpResponse:
         "tabs": TABS,
         "waiting": waiting,
         "games": lobby_games(rows, person),
+        # With no game running, how many are over: the empty Playing tab points to them rather
+        # than say the person never played (counted only then).
+        "finished": finished_count(person=person) if tab == "playing" and not rows else 0,
         # The finished tab's next page: the id of its last game, or None on the last page.
         "older": older,
         # Rematches others offered that wait for the person's answer (games/rematch.py).

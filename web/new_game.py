@@ -17,7 +17,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from bots.strategies import STRATEGIES
+from bots.strategies import STRATEGIES, STRATEGY_LINES
 from frontdoor.variant_form import VariantForm, turn_field
 from games import lobby
 from games.errors import GameError
@@ -46,6 +46,21 @@ def seat_choices(owner: User | None = None) -> list[tuple[str, str]]:
         *((BOT_PREFIX + name, f"bot: {name}") for name in STRATEGIES),
         *((f"{MY_BOT_PREFIX}{bot.pk}", f"my bot: {bot.name}") for bot in mine),
     ]
+
+
+@dataclass(frozen=True, slots=True)
+class BotLine:
+    """A built-in bot as the seats' key says it: "greedy (every family): sheds its highest
+    card, keeps black cards for late"."""
+
+    name: str
+    made_for: str
+    line: str
+
+
+def bot_lines() -> list[BotLine]:
+    """Every built-in bot a seat may take, in the seat menu's order, with its one line."""
+    return [BotLine(name, *STRATEGY_LINES[name]) for name in STRATEGIES]
 
 
 # A new game's first seats: me and three bots, the commonest table.
@@ -190,4 +205,8 @@ def new_game(request: SignedInRequest) -> HttpResponse:
             form.add_error(None, _in_rows(error.message, form.cleaned_data))
         else:
             return redirect(f"/games/{game.pk}/")
-    return render(request, "play/new_game.html", {"form": form, "quick_starts": QUICK_STARTS})
+    return render(
+        request,
+        "play/new_game.html",
+        {"form": form, "quick_starts": QUICK_STARTS, "bot_lines": bot_lines()},
+    )

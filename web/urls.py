@@ -134,6 +134,10 @@ urlpatterns = [
     path("guides/examples/<str:name>", guides.example, name="guide-example"),
     path("guides/starters/<slug:kit>/<str:name>", guides.starter, name="guide-starter"),
     path("docs/<slug:slug>.md", guides.doc_redirect, name="guide-doc"),
+    # A starter kit's README, served at /guides/starters/<kit>/README.md, links the docs as the
+    # repository lays them out (`../../docs/bots-api.md`): from there, these addresses.
+    path("guides/docs/<slug:slug>.md", guides.doc_redirect, name="guide-doc-relative"),
+    path("guides/docs/examples/<str:name>", guides.example_redirect, name="guide-example-relative"),
     path("bots/<int:bot_id>/", bots.bot, name="bot"),
     path("me/bots/", bots.my_bots, name="my-bots"),
     path("me/bots/<int:bot_id>/", bots.my_bot, name="my-bot"),

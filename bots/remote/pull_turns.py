@@ -103,6 +103,7 @@ def pull_decisions(bot: Bot) -> list[dict[str, Any]]:
         decisions.append(
             {
                 "game": seat.game_id,
+                "variant": seat.game.variant,
                 "seat": seat.number,
                 "version": view["version"],
                 "view": view,
@@ -149,6 +150,7 @@ def pull_command(
                 answer=command,
                 refusal=error.code,
                 message=str(error),
+                latency=_latency(game),
             )
             if game is not None:
                 validation_problem(game, bot.pk, f"illegal command {as_json(command)}: {error}")
@@ -170,14 +172,22 @@ def pull_command(
             f"{conflict.current_version}: read GET /api/bot/decisions again",
         ) from conflict
     if not result.repeated and not out_of_turn:
-        asked_at = game.last_activity if game is not None else None
-        latency = (timezone.now() - asked_at).total_seconds() if asked_at else 0.0
-        record_call(bot.pk, outcome=webhook.OK, latency=latency, game_id=game_id)
+        record_call(bot.pk, outcome=webhook.OK, latency=_latency(game), game_id=game_id)
     if result.next and game is not None:
         # As GET /api/bot/decisions lists them: the game moved just now, so the deadline runs
         # from now (the append's own time, a few milliseconds earlier, is the one it keeps).
         game.last_activity = timezone.now()
         deadline = pull_deadline(game).isoformat(timespec="microseconds")
-        next_ = tuple({**entry, "deadline": deadline, "optional": False} for entry in result.next)
+        next_ = tuple(
+            {**entry, "variant": game.variant, "deadline": deadline, "optional": False}
+            for entry in result.next
+        )
         result = dataclasses.replace(result, next=next_)
     return result
+
+
+def _latency(game: Game | None) -> float:
+    """A pull bot's latency for a command sent now: the time since the game last moved (read
+    before the command), as docs/bots-api.md defines it; 0.0 for a game not found."""
+    asked_at = game.last_activity if game is not None else None
+    return (timezone.now() - asked_at).total_seconds() if asked_at else 0.0

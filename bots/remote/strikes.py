@@ -105,14 +105,19 @@ def count_refused(
     answer: object = None,
     refusal: str = "",
     message: str = "",
+    latency: float = 0.0,
 ) -> None:
     """A pull bot's command the rules refused: counted, but no strike (it may try again until
-    its deadline)."""
+    its deadline). `latency`, as a good command's, is the time from the game's last move to the
+    command: the call is in the bot's mean latency (a refused call counted at 0 would pull the
+    mean down)."""
     detail = Detail(reasons.REFUSED, seat, version, answer, refusal)
     reason = f"refused {as_json(answer)}: {message}" if message else "refused by the rules"
-    _log(bot_id, BotCall.Outcome.REFUSED, 0.0, reason, game_id, detail, strike=False)
+    _log(bot_id, BotCall.Outcome.REFUSED, latency, reason, game_id, detail, strike=False)
     Bot.objects.filter(pk=bot_id).update(
-        calls=F("calls") + 1, illegal_answers=F("illegal_answers") + 1
+        calls=F("calls") + 1,
+        illegal_answers=F("illegal_answers") + 1,
+        total_latency=F("total_latency") + latency,
     )
 
 

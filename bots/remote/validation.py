@@ -20,6 +20,7 @@ down when it was sent) is found again by `stalled_rounds` and sent again.
 from __future__ import annotations
 
 import logging
+import re
 import time
 from datetime import datetime, timedelta
 from typing import Any
@@ -120,11 +121,39 @@ def _play_inline(bot: Bot, round_: int) -> None:
     for match, game in enumerate(games):
         problem = _drive(game)
         if problem:
+            if bot.kind == Bot.Kind.WEBHOOK:
+                problem += webhook_hint(problem)
             reason = f"validation match {match + 1} (game {game.pk}): {problem}"
             fail_validation(bot.pk, round_, reason)
             return
     if games:
         settle_validation(bot.pk, round_)
+
+
+# What a webhook call's failure most often means, for its owner: the raw detail stays first.
+_REFUSED_BY_BOT = re.compile(r"^error: HTTP 40[13]\b")
+_NOT_REACHED = re.compile(
+    r"^(?:timeout: |error: .*(?:refused|reset|unreachable|no route|timed out|not known))", re.I
+)
+HINT_SECRET = (
+    " (hint: the bot refused the server's request: check that its secret is the one registered "
+    "and that it checks the X-Uno-Signature header, HMAC-SHA256 of the raw body)"
+)
+HINT_LISTENING = (
+    " (hint: is the bot running and listening at its registered URL, reachable from the "
+    "internet, and answering within the time limit?)"
+)
+
+
+def webhook_hint(problem: str) -> str:
+    """A short hint for a webhook bot's failed call (`problem`, as the strike's reason reads:
+    "error: HTTP 401", "error: [Errno 111] Connection refused", "timeout: no answer in time"),
+    or "" when there is none to give."""
+    if _REFUSED_BY_BOT.match(problem):
+        return HINT_SECRET
+    if _NOT_REACHED.match(problem):
+        return HINT_LISTENING
+    return ""
 
 
 def round_games(bot_id: int, round_: int) -> list[Game]:

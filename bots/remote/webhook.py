@@ -4,17 +4,17 @@ The exchange itself is bots/remote/wire.py (pure Python, shared with the standal
 bots/arena.py); this module adds the server's settings (BOTS_ALLOW_LOOPBACK_URLS,
 BOTS_WEBHOOK_MAX_ANSWER) and its metrics, and is what the workers call.
 
-The worker POSTs `{"game", "seat", "version", "view", "legal", "deadline"}` as JSON; the body is
-signed with HMAC-SHA256 under the bot's secret and sent as `X-Uno-Signature: sha256=<hex>`. The
-bot answers 200 with a command as JSON. A connection error (refused, reset before an answer) is
-retried once while time remains; nothing else is. Redirects are not followed (a 3xx is an
-error). The URL guard (check_url) resolves the host once and refuses it if any of its addresses
-is not global unicast: private, link-local, CGNAT, unique-local, multicast, reserved, an IPv6
-tunnel to IPv4, or loopback (127.0.0.0/8, ::1), which BOTS_ALLOW_LOOPBACK_URLS alone lets through
-for tests and local work; the call then connects to those checked addresses only, never
-resolving again (a host that answers a public address when checked and a private one when called
-gets nowhere), with the Host header, TLS's SNI and the certificate check still for the host
-name. This module knows nothing of games or the database: it returns an `Answer` and
+The worker POSTs `{"game", "variant", "seat", "version", "view", "legal", "deadline"}` as JSON;
+the body is signed with HMAC-SHA256 under the bot's secret and sent as `X-Uno-Signature:
+sha256=<hex>`. The bot answers 200 with a command as JSON. A connection error (refused, reset
+before an answer) is retried once while time remains; nothing else is. Redirects are not
+followed (a 3xx is an error). The URL guard (check_url) resolves the host once and refuses it if
+any of its addresses is not global unicast: private, link-local, CGNAT, unique-local, multicast,
+reserved, an IPv6 tunnel to IPv4, or loopback (127.0.0.0/8, ::1), which BOTS_ALLOW_LOOPBACK_URLS
+alone lets through for tests and local work; the call then connects to those checked addresses
+only, never resolving again (a host that answers a public address when checked and a private one
+when called gets nowhere), with the Host header, TLS's SNI and the certificate check still for
+the host name. This module knows nothing of games or the database: it returns an `Answer` and
 bots/remote/webhook_turns.py decides what it means.
 
 The time limit is one deadline for the whole exchange (connecting, the TLS handshake, sending,

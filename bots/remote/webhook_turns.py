@@ -19,6 +19,7 @@ appends a window's answers through it too (a refusal there is no strike).
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -52,6 +53,7 @@ class Turn:
 def request_body(
     *,
     game_id: int,
+    variant: Mapping[str, Any],
     seat: int,
     version: int,
     view: dict[str, Any],
@@ -63,6 +65,7 @@ def request_body(
     `webhook-request`); an out-of-turn window's (bots/remote/windows.py) says `"optional": true`."""
     body = {
         "game": game_id,
+        "variant": variant,
         "seat": seat,
         "version": version,
         "view": view,
@@ -92,7 +95,13 @@ def webhook_turn(
     timeout = GameSettings.of(game.context).webhook_limit
     deadline = timezone.now() + timedelta(seconds=timeout)
     payload = request_body(
-        game_id=game.pk, seat=seat, version=version, view=view, legal=legal, deadline=deadline
+        game_id=game.pk,
+        variant=game.variant,
+        seat=seat,
+        version=version,
+        view=view,
+        legal=legal,
+        deadline=deadline,
     )
     renew = lease.renew if lease is not None else None
     answer = webhook.ask(

@@ -145,6 +145,7 @@ def _ask_webhooks(
     payloads = {
         seat: request_body(
             game_id=game.pk,
+            variant=game.variant,
             seat=seat,
             version=version,
             view=variant.view(state, seat),
@@ -217,6 +218,7 @@ def optional_decision(game: Game, seat: int) -> dict[str, Any] | None:
     view["legal"] = variant.legal_commands(state, seat)
     return {
         "game": game.pk,
+        "variant": game.variant,
         "seat": seat,
         "version": view["version"],
         "view": view,

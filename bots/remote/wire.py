@@ -3,14 +3,14 @@ within one deadline, read the answer. bots/remote/webhook.py (the server's clien
 settings and the metrics) and bots/arena.py (the standalone runner) both call bots through it,
 so a bot is asked the same way by both.
 
-The request is the JSON body `{"game", "seat", "version", "view", "legal", "deadline"}` (plus
-`"optional": true` for an out-of-turn window), signed with HMAC-SHA256 under the bot's secret
-and sent as `X-Uno-Signature: sha256=<hex>`. The bot answers 200 with a command as JSON. A
-connection error (refused, reset before an answer) is retried once while time remains; nothing
-else is. Redirects are not followed (a 3xx is an error). The URL guard (check_url) resolves the
-host once and refuses it if any of its addresses is not global unicast: private, link-local,
-CGNAT, unique-local, multicast, reserved, an IPv6 tunnel to IPv4, or loopback (127.0.0.0/8,
-::1), which only the caller's `allow_loopback` lets through (the server's
+The request is the JSON body `{"game", "variant", "seat", "version", "view", "legal",
+"deadline"}` (plus `"optional": true` for an out-of-turn window), signed with HMAC-SHA256 under
+the bot's secret and sent as `X-Uno-Signature: sha256=<hex>`. The bot answers 200 with a command
+as JSON. A connection error (refused, reset before an answer) is retried once while time
+remains; nothing else is. Redirects are not followed (a 3xx is an error). The URL guard
+(check_url) resolves the host once and refuses it if any of its addresses is not global unicast:
+private, link-local, CGNAT, unique-local, multicast, reserved, an IPv6 tunnel to IPv4, or
+loopback (127.0.0.0/8, ::1), which only the caller's `allow_loopback` lets through (the server's
 BOTS_ALLOW_LOOPBACK_URLS, for tests and local work); the call then connects to those checked
 addresses only, never resolving again (a host that answers a public address when checked and a
 private one when called gets nowhere), with the Host header, TLS's SNI and the certificate check

@@ -27,6 +27,18 @@ STRATEGIES: dict[str, Strategy] = {
     "censor": censor,
 }
 
+# Each built-in bot in one line, with the families it is made for: the new-game form shows these
+# where a person picks a bot (web/new_game.py), and docs/bots.md's table says the same (a test,
+# tests/web/test_new_game.py, holds them together).
+STRATEGY_LINES: dict[str, tuple[str, str]] = {
+    "random": ("every family", "any legal move, uniformly"),
+    "greedy": ("every family", "sheds its highest card, keeps black cards for late"),
+    "colour-control": ("official, basic-plus", "plays to keep the colour it holds most"),
+    "lane-planner": ("precognitive", "commits the cards most likely to play from its lane"),
+    "stacker": ("newno", "stacks, jumps in, swaps with 7 and 0 when it gains"),
+    "censor": ("censorship", "a censor's rulings and a submitter's dumping"),
+}
+
 
 def find_strategy(name: str) -> Strategy:
     try:
@@ -35,4 +47,4 @@ def find_strategy(name: str) -> Strategy:
         raise ValueError(f"unknown bot {name!r}; known: {', '.join(STRATEGIES)}") from None
 
 
-__all__ = ["STRATEGIES", "Strategy", "find_strategy"]
+__all__ = ["STRATEGIES", "STRATEGY_LINES", "Strategy", "find_strategy"]

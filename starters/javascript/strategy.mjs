@@ -1,9 +1,9 @@
 // Your strategy: the one function to change. bot.mjs asks it for every decision, whichever way
 // the bot is run (webhook, pull or stdio).
 //
-// A decision is {game, seat, version, view, legal, deadline, optional?} (docs/bots-api.md,
-// "A decision"); `legal` lists every command the seat may send now, each ready to send as it
-// is. Return one of them, or null to let an optional window go.
+// A decision is {game, variant, seat, version, view, legal, deadline, optional?}
+// (docs/bots-api.md, "A decision"); `legal` lists every command the seat may send now, each
+// ready to send as it is. Return one of them, or null to let an optional window go.
 
 // The default: the first sensible legal command. An uno call or a catch is free only while the
 // seat it names is in view.uncalled; any other one costs cards in basic-plus and newno

@@ -1,7 +1,7 @@
 """Your strategy: the one function to change. bot.py asks it for every decision, whichever way
 the bot is run (webhook, pull or stdio).
 
-A decision is {"game", "seat", "version", "view", "legal", "deadline", "optional"?}
+A decision is {"game", "variant", "seat", "version", "view", "legal", "deadline", "optional"?}
 (docs/bots-api.md, "A decision"); `legal` lists every command the seat may send now, each ready
 to send as it is. Return one of them, or None to let an optional window go.
 """

@@ -81,6 +81,7 @@ def play_and_validate(spec: dict[str, Any], strategy: str, seed: int, seen: dict
             view["version"], view["legal"] = version, legal
             pull = {
                 "game": 1,
+                "variant": variant.spec,
                 "seat": seat,
                 "version": version,
                 "view": view,
@@ -94,6 +95,7 @@ def play_and_validate(spec: dict[str, Any], strategy: str, seed: int, seen: dict
                 "webhook-request",
                 request_body(
                     game_id=1,
+                    variant=variant.spec,
                     seat=seat,
                     version=version,
                     view=webhook_view,
@@ -194,6 +196,35 @@ def test_the_pull_api_s_decisions_and_commands_validate() -> None:
 
 
 @pytest.mark.django_db
+def test_a_pull_bots_decisions_carry_the_games_settings() -> None:
+    """A view says the family (`rules`, a precognitive game's base) and no more: each decision
+    carries the game's normalised spec, `variant`, as GET /api/games/<id> shows it: the target,
+    the uno penalty, a precognitive game's lane and sight."""
+    bot = Bot.objects.create(owner=make_user(), name="typed", kind=Bot.Kind.PULL, status="active")
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bot {tokens.issue_token(bot)}")
+    spec = {"rules": "official", "options": {"target": 150}, "precognitive": {"lane": 2}}
+    game = game_create(variant_spec=spec, seats=[SeatSpec(registered=bot)] * 3, seed=5)
+    shown = client.get(f"/api/games/{game.pk}").json()["variant"]
+    assert shown["precognitive"]["lane"] == 2 and shown["options"]["target"] == 150
+
+    (decision,) = [d for d in client.get("/api/bot/decisions").json() if not d["optional"]]
+
+    valid("decision", decision)
+    assert decision["view"]["rules"] == "official"  # the base family, as documented
+    assert decision["variant"] == shown
+    assert decision["variant"]["options"]["uno_penalty"] == 2
+    assert decision["variant"]["precognitive"] == {"lane": 2, "sight": "sighted"}
+    mine = [c for c in decision["legal"] if c.get("seat") == decision["seat"]]
+    body = {"command": mine[0], "expected_version": decision["version"]}
+    answer = client.post(f"/api/bot/games/{game.pk}/commands", body, format="json").json()
+    assert answer["next"] and all(offered["variant"] == shown for offered in answer["next"])
+    # A variant is the game's settings, nothing else.
+    assert invalid("decision", {**decision, "variant": {"rules": "official"}})
+    assert invalid("decision", {k: v for k, v in decision.items() if k != "variant"})
+
+
+@pytest.mark.django_db
 def test_the_webhook_requests_a_bot_receives_validate(fake) -> None:
     """The requests a webhook bot really receives, in turn and in a newno jump-in window."""
     bot = webhook_bot(fake.url)
@@ -215,6 +246,7 @@ def test_the_webhook_requests_a_bot_receives_validate(fake) -> None:
     )
     for body, _ in fake.requests:
         valid("webhook-request", json.loads(body))
+        assert json.loads(body)["variant"] == game.variant  # the game's settings, in each
 
 
 @pytest.mark.django_db

@@ -99,6 +99,40 @@ def test_a_game_that_cannot_start_is_refused_with_a_code_and_nothing_is_made(sea
     assert Game.objects.count() == 0
 
 
+@pytest.mark.parametrize("given", [12, "12"])
+def test_a_registered_bots_id_given_as_bot_says_to_use_bot_id(given):
+    """Ladders and tournaments name a registered bot `{"bot": 12}`; a seat takes `{"bot_id":
+    12}`. A seat's `bot` that is a number is refused (`bot` is a built-in's name, never guessed
+    to be an id) with the code as before, and a message that says what to send."""
+    ana = make_user("ana")
+    bot = Bot.objects.create(
+        owner=ana, name="mine", kind=Bot.Kind.BUILTIN, strategy="greedy", status="active"
+    )
+    given = bot.pk if given == 12 else str(bot.pk)
+
+    response = signed_in(ana).post(
+        "/api/games",
+        {"variant": OFFICIAL, "seats": [{"user": "me"}, {"bot": given}]},
+        format="json",
+    )
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "unknown-bot"
+    message = response.json()["message"]
+    assert message.startswith(f"seat 1: unknown bot '{bot.pk}'; known: random, greedy")
+    assert f'For a registered bot, use {{"bot_id": {bot.pk}}}' in message
+    assert Game.objects.count() == 0
+    # Another unknown name gets the known ones and where a registered bot goes.
+    response = signed_in(ana).post(
+        "/api/games",
+        {"variant": OFFICIAL, "seats": [{"user": "me"}, {"bot": "Mine"}]},
+        format="json",
+    )
+    assert response.json()["code"] == "unknown-bot"
+    hint = '(a registered bot is seated with {"bot_id": <its id>})'
+    assert response.json()["message"].endswith(hint)
+
+
 def test_an_inactive_bot_cannot_be_seated():
     ana = make_user("ana")
     bot = Bot.objects.create(owner=ana, name="new", kind=Bot.Kind.BUILTIN, strategy="greedy")

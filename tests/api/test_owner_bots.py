@@ -86,6 +86,38 @@ def test_a_builtin_bot_is_registered_and_validated_on_commit(
     }
 
 
+@pytest.mark.parametrize(
+    ("mode", "raw", "hint"),
+    [
+        ("unauthorized", "error: HTTP 401", "check that its secret is the one registered"),
+        ("closed", "Connection refused", "is the bot running and listening at its registered URL"),
+        ("slow", "timeout: ", "is the bot running and listening at its registered URL"),
+    ],
+)
+def test_a_webhook_bots_failed_validation_says_what_to_check(
+    api, fake, settings, django_capture_on_commit_callbacks, mode, raw, hint
+):
+    """A webhook bot's failed validation keeps the call's raw failure and adds a hint for its
+    owner: a 401 or 403 points at the secret and the signature header; a refused connection
+    or a timeout asks whether the bot listens at that URL."""
+    settings.BOTS_WEBHOOK_TIMEOUT = 0.2
+    fake.mode, fake.delay = mode, 0.5
+    url = HOOK if mode == "closed" else fake.url  # port 9 (discard): nothing listens there
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api.post(
+            "/api/me/bots", {"name": "Hooky", "kind": "webhook", "url": url}, format="json"
+        )
+    assert response.status_code == 201, response.json()
+
+    detail = api.get(f"/api/me/bots/{response.json()['id']}").json()
+
+    assert detail["status"] == "failed"
+    reason = detail["status_reason"]
+    assert reason.startswith("validation match 1 (game ") and raw in reason
+    assert hint in reason and reason.endswith(")")
+    assert reason.index(raw) < reason.index("(hint: ") < reason.index(hint)
+
+
 def test_a_pull_bots_token_is_shown_once_and_lets_the_bot_in(
     api, owner, django_capture_on_commit_callbacks, settings
 ):
@@ -397,7 +429,8 @@ def test_anonymous_callers_and_bot_tokens_are_refused(method, path):
     assert response.status_code == 403
     assert response.json() == {
         "code": "not_authenticated",
-        "message": "Authentication credentials were not provided.",
+        "message": "Authentication credentials were not provided: this endpoint takes a "
+        "signed-in session or `Authorization: Token <key>`.",
     }
     # A bot's token was provided: the message names the schemes the endpoint takes instead.
     response = getattr(bot_client(token), method)(path.format(id=bot.pk), body, format="json")
@@ -454,6 +487,27 @@ def test_the_pull_api_names_its_scheme_to_a_caller_with_another(header):
         "message": "this endpoint takes `Authorization: Bot <token>`; "
         f"an `Authorization: {scheme}` header opens none of it",
     }
+
+
+@pytest.mark.parametrize(
+    "method, path", [("get", "/api/bot/decisions"), ("post", "/api/bot/games/1/commands")]
+)
+def test_the_pull_api_names_its_scheme_to_a_caller_without_any(method, path):
+    """No Authorization header at all: the pull bots' API says which scheme it takes, 401 with
+    `WWW-Authenticate: Bot` as docs/api.md and docs/bots-api.md say; the owners' API, which
+    takes a session first, says 403 (docs/api.md, "Sessions, personal tokens and CSRF")."""
+    response = getattr(APIClient(), method)(path, {}, format="json")
+
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"] == "Bot"
+    assert response.json() == {
+        "code": "not_authenticated",
+        "message": "Authentication credentials were not provided: this endpoint takes "
+        "`Authorization: Bot <token>`.",
+    }
+    owners = APIClient().get("/api/me/bots")
+    assert owners.status_code == 403 and "WWW-Authenticate" not in owners
+    assert owners.json()["code"] == "not_authenticated"
 
 
 @pytest.mark.parametrize("header", ["3f9a2c7d1e5b8a6f4c2d", "3f9a2c7d 1e5b8a6f4c2d"])

@@ -33,7 +33,8 @@ def when(text: str) -> datetime:
 
 ANONYMOUS = {
     "code": "not_authenticated",
-    "message": "Authentication credentials were not provided.",
+    "message": "Authentication credentials were not provided: this endpoint takes a signed-in "
+    "session or `Authorization: Token <key>`.",
 }
 
 

@@ -200,3 +200,34 @@ def test_an_arena_entrant_pauses_and_resumes_with_every_refusal_typed():
     assert not Entry.objects.get(tournament=arena, user=ana).paused
     shown = client.get("/api/tournaments/arena-cup").json()
     assert shown["seed_by"] == "rating" and shown["format"] == "arena"
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_the_ladders_paths_on_a_tournament_and_back_say_where_to_go(settings, debug):
+    """Ladders take POST /enter and /leave, tournaments POST and DELETE /entry: a caller who
+    uses one's path on the other gets the 404 `not_found` as before, whose message names the
+    endpoint meant (with DEBUG on too, as `make run` serves it)."""
+    settings.DEBUG = debug
+    make_tournament(slug="cup")
+    client = signed_in(make_user("ana"))
+
+    for path in ("/api/tournaments/cup/enter", "/api/tournaments/cup/leave"):
+        response = post(client, path, {"person": True})
+        assert response.status_code == 404
+        assert response.json() == {
+            "code": "not_found",
+            "message": f"There is no API endpoint at {path}. A tournament is entered with "
+            "POST /api/tournaments/cup/entry and withdrawn from with DELETE "
+            "/api/tournaments/cup/entry.",
+        }
+    response = post(client, "/api/ladders/bot-arena/entry", {"person": True})
+    assert response.status_code == 404
+    assert response.json()["code"] == "not_found"
+    assert response.json()["message"].endswith(
+        "A ladder is entered with POST /api/ladders/bot-arena/enter and left with POST "
+        "/api/ladders/bot-arena/leave."
+    )
+    # Any other unknown path says only that.
+    other = post(client, "/api/tournaments/cup/enroll", {"person": True})
+    assert other.json()["message"] == "There is no API endpoint at /api/tournaments/cup/enroll."
+    assert not Entry.objects.exists()

@@ -115,6 +115,9 @@ class FakeBot:
     def answer(self, payload: dict[str, Any], mode: str) -> tuple[int, Any]:
         if mode == "error":
             return 500, {"oops": True}
+        if mode == "unauthorized":
+            # A bot whose secret is not the server's: its signature check fails.
+            return 401, {"error": "bad signature"}
         if mode == "illegal":
             return 200, {"type": "play", "seat": payload["seat"], "card": "purple-11"}
         if mode == "misshapen":

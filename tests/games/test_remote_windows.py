@@ -106,7 +106,16 @@ def test_a_webhook_bot_catches_an_uncalled_seat_out_of_turn(fake):
     )
     optional = optional_requests(fake)
     for payload in optional:
-        assert set(payload) == {"game", "seat", "version", "view", "legal", "deadline", "optional"}
+        assert set(payload) == {
+            "game",
+            "variant",
+            "seat",
+            "version",
+            "view",
+            "legal",
+            "deadline",
+            "optional",
+        }
         assert payload["seat"] == 0 and payload["seat"] not in payload["view"]["to_act"]
     caught = [event for event in window_events(game, bot) if event.type == "uno-caught"]
     assert caught, "the bot never caught anyone through a window"

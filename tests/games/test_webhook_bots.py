@@ -77,7 +77,7 @@ def test_the_request_is_signed_with_the_bots_secret(fake):
     assert webhook.verify("s3cret", body, signature)
     assert not webhook.verify("other", body, signature)
     payload = json.loads(body)
-    assert set(payload) == {"game", "seat", "version", "view", "legal", "deadline"}
+    assert set(payload) == {"game", "variant", "seat", "version", "view", "legal", "deadline"}
     assert payload["game"] == game.pk and payload["seat"] == 0 and payload["legal"]
 
 

@@ -62,7 +62,13 @@ def test_a_bots_public_page_shows_its_ladder_rating_chart_head_to_head_and_games
     assert "Owner ada Kind built-in strategy: greedy Status active" in words
     assert f'href="{reverse("web:player", args=["ada"])}"' in html
     assert f'href="{reverse("web:ladder", args=["open"])}"' in html
-    assert f"Rank {line.rank} Ordinal {line.ordinal:.2f} (mu {line.mu:.2f}, sigma " in words
+    # The rating as a player reads it, then the model's numbers for a bot's author.
+    assert "Ordinal" not in words
+    assert (
+        f"Rank {line.rank} Rating {line.ordinal:.2f} · A rating is a cautious estimate of skill: "
+        f"it rises with wins and as the record grows. (For bot authors: mu {line.mu:.2f} − 3 × "
+        f"sigma {line.sigma:.2f}.)"
+    ) in words
     assert f"{line.sets} sets, {line.games} games" in words
     # The chart: the start and one point per rating event, the band, both axes labelled.
     [chart] = re.findall(r'<figure class="rating-chart">.*?</figure>', html, re.S)
@@ -72,8 +78,8 @@ def test_a_bots_public_page_shows_its_ladder_rating_chart_head_to_head_and_games
     assert 'rating-chart__svg--wide" viewBox="0 0 640 ' in chart
     assert 'rating-chart__svg--narrow" viewBox="0 0 320 ' in chart
     assert 'class="rating-chart__band"' in chart
-    assert "Rating events (0: the start)" in chart and "Ordinal (mu − 3σ)" in chart
-    assert f"event 3: ordinal {changes[-1].mu - 3 * changes[-1].sigma:.2f}" in chart
+    assert "Rating events (0: the start)" in chart and "Rating (mu − 3σ)" in chart
+    assert f"event 3: rating {changes[-1].mu - 3 * changes[-1].sigma:.2f}" in chart
     # Head to head, most met first, each opponent linked to its page.
     meetings = re.findall(r'<tr class="meeting">(.*?)</tr>', html, re.S)
     expected = head_to_head(entry)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import urldefrag, urlsplit
+from urllib.parse import urldefrag, urljoin, urlsplit
 
 import pytest
 from django.conf import settings
@@ -133,6 +133,76 @@ def test_every_link_on_the_guides_answers(client):
     assert 'href="/guides/api/"' in rules
     api = client.get("/guides/api/").content.decode()
     assert 'href="/api/docs/"' in api  # Swagger stays the reference
+
+
+# A Markdown link's target in a file the guides serve as it is (a starter kit's README).
+MARKDOWN_LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def test_every_internal_link_of_what_the_guides_serve_answers(client):
+    """From the guides' index, every page and file the site serves as a guide (the rendered
+    guides, and the starter kits' READMEs served as the files, whose links are relative as in
+    the repository: `../../docs/bots-api.md`), and every link in them to the site itself,
+    resolved against the address it is served at as a browser resolves it, answers 200 (after
+    a redirect); a #fragment on a guide names an id there."""
+    User.objects.create_user("ada")
+    base = "http://testserver"
+    seen: dict[str, tuple[str, set[str]]] = {}  # path: (final path, the ids on its page)
+    to_read = ["/guides/"]
+    broken: list[str] = []
+
+    def get(path: str) -> tuple[str, set[str]] | None:
+        if path not in seen:
+            response = client.get(path, follow=True)
+            if response.status_code != 200:
+                return None
+            final = response.redirect_chain[-1][0] if response.redirect_chain else path
+            final = urlsplit(final).path
+            page = response.content.decode()
+            if response["Content-Type"].startswith("text/html"):
+                parsed_page = parsed(page)
+                ids, links = parsed_page.ids, parsed_page.hrefs
+            else:
+                ids, links = set(), MARKDOWN_LINK.findall(page) if final.endswith(".md") else []
+            seen[path] = (final, ids)
+            if final.startswith("/guides/"):
+                for href in links:
+                    target = urlsplit(urljoin(base + final, href))
+                    if target.netloc != "testserver":
+                        continue  # another site
+                    to_read.append(target.path + (f"#{target.fragment}" if target.fragment else ""))
+        return seen[path]
+
+    checked = 0
+    while to_read:
+        path, fragment = urldefrag(to_read.pop())
+        found = get(path)
+        checked += 1
+        if found is None:
+            broken.append(path)
+        elif fragment and found[0].startswith("/guides/") and found[1]:
+            if fragment not in found[1]:
+                broken.append(f"{path}#{fragment}")
+    assert broken == []
+    for kit in ("python", "javascript"):
+        assert f"/guides/starters/{kit}/README.md" in seen
+    assert seen["/guides/docs/bots-api.md"][0] == "/guides/bots-api/"
+    assert checked > 100
+
+
+def test_a_kits_relative_links_to_the_docs_lead_to_the_guides(client):
+    # As the kits' READMEs link them in the repository, resolved from where the site serves them.
+    readme = "/guides/starters/javascript/README.md"
+    for link, page in (
+        ("../../docs/bots-api.md", "/guides/bots-api/"),
+        ("../../docs/rules.md", "/guides/rules/"),
+        ("../../docs/examples/pull_bot.py", "/guides/examples/pull_bot.py"),
+    ):
+        response = client.get(urljoin(readme, link))
+        assert (response.status_code, response["Location"]) == (301, page)
+        assert client.get(page).status_code == 200
+    assert client.get("/guides/docs/workers.md").status_code == 404  # not a guide
+    assert client.get("/guides/docs/examples/nothing.py").status_code == 404
 
 
 def test_the_guides_index_and_the_docs_address(client):

@@ -92,6 +92,12 @@ def test_the_leaderboard_ranks_the_rated_entrants_with_their_numbers_links_and_t
 
     rows = board_rows(html)
     assert len(board.ranked) == 4
+    # The rating in words, as the ladders list says it; mu and sigma stay for bot authors.
+    assert ">Rating</abbr></th>" in html and "Ordinal" not in html
+    assert (
+        "Ranked by rating. A rating is a cautious estimate of skill: it rises with wins and as "
+        "the record grows." in " ".join(html.split())
+    )
     assert [cells[1] for _, cells in rows] == [line.name + " bot" for line in board.ranked]
     for (row, cells), line in zip(rows, board.ranked, strict=True):
         assert cells[2:9] == [

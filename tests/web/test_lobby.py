@@ -82,6 +82,52 @@ def test_it_says_when_there_is_no_game_yet(client, ada):
     assert 'href="/play/new/"' in page.content.decode()
 
 
+def empty_line(html: str) -> str:
+    """The tab's empty-state sentence, its tags dropped and its spaces squeezed."""
+    found = re.search(r'<p class="empty">(.*?)</p>', html, re.S)
+    assert found, "no empty-state line"
+    return " ".join(re.sub(r"<[^>]+>", "", found.group(1)).split())
+
+
+def test_after_finished_games_each_empty_tab_says_what_is_true(client, ada, against_bots):
+    """A newcomer who played three games to the end is not "in no game yet": the Playing tab
+    says no game is running and points to the three under Finished."""
+    for _ in range(3):
+        play_to_end(against_bots(ada).pk)
+
+    playing = client.get("/play/").content.decode()
+    assert "in no game yet" not in playing
+    assert empty_line(playing) == (
+        "You are in no running game. Your 3 finished games are under Finished. Start a new "
+        "one: against bots, or with people you know; or join an open table below."
+    )
+    assert '<a href="?show=finished">Finished</a>' in playing
+    assert empty_line(client.get("/play/?show=my-turn").content.decode()) == (
+        "No game is waiting for you."
+    )
+    assert len(cards(client.get("/play/?show=finished").content.decode())) == 3
+
+
+def test_one_finished_game_is_said_in_the_singular(client, ada, against_bots):
+    play_to_end(against_bots(ada).pk)
+
+    assert empty_line(client.get("/play/").content.decode()).startswith(
+        "You are in no running game. Your 1 finished game is under Finished."
+    )
+
+
+def test_before_any_game_each_empty_tab_says_what_is_true(client, ada):
+    assert empty_line(client.get("/play/").content.decode()).startswith(
+        "You are in no game yet. Start one"
+    )
+    assert empty_line(client.get("/play/?show=my-turn").content.decode()) == (
+        "No game is waiting for you."
+    )
+    assert empty_line(client.get("/play/?show=finished").content.decode()) == (
+        "No finished games yet."
+    )
+
+
 def test_a_game_waiting_for_me_says_your_turn_with_the_clock(client, ada, against_bots):
     game = against_bots(ada, turn_seconds=3 * 3600)
     assert game.to_act == [0]

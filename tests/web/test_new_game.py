@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import datetime
 import re
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
 
 from accounts.models import Profile
-from bots.strategies import STRATEGIES
+from bots.strategies import STRATEGIES, STRATEGY_LINES
 from engine import Variant
 from engine.rules import RULESETS
 from frontdoor.variant_form import OPTION_NAMES, variant_spec
@@ -157,6 +158,36 @@ def test_it_offers_every_family_option_strategy_and_seat(client, ada):
     assert "Censorship only" in html
     assert '<option value="me" selected>' in html
     assert 'name="turn_seconds"' in html and "the site&#x27;s default (3 days)" in html
+
+
+def test_each_bot_a_seat_may_take_is_said_in_one_line_under_the_seats(client, ada):
+    """A newcomer picks a bot knowing what it does: its line and the families it is made for."""
+    html = client.get("/play/new/").content.decode()
+    key = html[html.index('<details class="bot-key"') :]
+    key = key[: key.index("</details>")]
+    assert (
+        'greedy <span class="muted">(every family)</span></dt><dd>Sheds its highest card, '
+        "keeps black cards for late.</dd>" in key
+    )
+    assert (
+        'stacker <span class="muted">(newno)</span></dt><dd>Stacks, jumps in, swaps with '
+        "7 and 0 when it gains.</dd>" in key
+    )
+    for strategy in STRATEGIES:
+        assert f"<dt>{strategy} " in key
+
+
+def test_the_bots_lines_are_docs_bots_tables():
+    """docs/bots.md's table says each bot as the form does (one source: STRATEGY_LINES)."""
+    table = (Path(__file__).resolve().parents[2] / "docs" / "bots.md").read_text()
+    rows = {
+        cells[0].strip("` "): (cells[2].strip(), cells[3].strip())
+        for line in table.splitlines()
+        if line.startswith("| `")
+        for cells in [line.strip("|").split("|")]
+        if len(cells) == 4
+    }
+    assert {name: rows[name] for name in STRATEGIES} == STRATEGY_LINES
 
 
 @pytest.mark.parametrize(

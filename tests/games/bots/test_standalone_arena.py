@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[3]
 # Short matches: two families, a low target.
 OFFICIAL = '{"rules": "official", "options": {"target": 100}}'
 NEWNO = '{"rules": "newno", "options": {"target": 100}}'
-REQUEST_KEYS = {"game", "seat", "version", "view", "legal", "deadline"}
+REQUEST_KEYS = {"game", "variant", "seat", "version", "view", "legal", "deadline"}
 
 # Answers its first legal command; takes every out-of-turn window it is offered. It writes each
 # request it gets to the file named by its first argument.
