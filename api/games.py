@@ -90,6 +90,12 @@ class GameOutput(serializers.Serializer[Any]):
         help_text="A practice deal: the username of the person who chose the seed (they can "
         "know every hand; the game counts for no record). null when the server drew the deal.",
     )
+    watched_by = serializers.CharField(
+        allow_null=True,
+        help_text="A practice match: the username of the bot owner who started this game of bots "
+        "alone to watch it from no seat (nobody's rating moves; it counts for no record). null "
+        "otherwise.",
+    )
     my_seats = serializers.ListField(child=serializers.IntegerField())
     view = ViewShape(help_text="The game from your first seat (a spectator's view if none).")
     legal = serializers.ListField(
@@ -120,6 +126,7 @@ def game_output(detail: dict[str, Any]) -> dict[str, Any]:
             for seat in detail["seats"]
         ],
         "seed_chosen_by": detail["seed_chosen_by"],
+        "watched_by": detail["watched_by"],
         "my_seats": [int(seat) for seat in detail["my_seats"]],
         "view": detail["view"],
         "legal": list(detail["legal"]),
@@ -202,11 +209,15 @@ class Games(APIView):
         rows = [row for row in page.rows if row.my_turn] if found["my_turn"] else page.rows
         return next_link(request, Response(GameRowOutput(rows, many=True).data), page.before)
 
-    @extend_schema(request=CreateInput, responses={201: GameOutput, **error_responses(400, 403)})
+    @extend_schema(
+        request=CreateInput, responses={201: GameOutput, **error_responses(400, 403, 409)}
+    )
     def post(self, request: Request) -> Response:
-        """Start a game with people and bots; you must hold a seat. Each seat is
-        `{"user": "me"}`, `{"user": "<username>"}`, `{"bot": "<strategy>"}` or
-        `{"bot_id": N}` (an active registered bot)."""
+        """Start a game with people and bots; you must hold a seat, unless every seat is a bot
+        and one at least is your own registered bot (a practice match you watch: nobody else's
+        registered bot, 403 `not-your-bot`; at most GAMES_MAX_PRACTICE_MATCHES running, 409
+        `too-many-practice-matches`). Each seat is `{"user": "me"}`, `{"user": "<username>"}`,
+        `{"bot": "<strategy>"}` or `{"bot_id": N}` (an active registered bot)."""
         require_scope(request, "play")
         data = CreateInput(data=request.data)
         data.is_valid(raise_exception=True)

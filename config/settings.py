@@ -425,6 +425,9 @@ GAMES_PRESENCE_WRITE_SECONDS = int(os.environ.get("GAMES_PRESENCE_WRITE_SECONDS"
 # GAMES_PRESENCE_WRITE_SECONDS, so this is longer than that.
 GAMES_GRACE_SECONDS = float(os.environ.get("GAMES_GRACE_SECONDS", "4"))
 GAMES_AT_TABLE_SECONDS = int(os.environ.get("GAMES_AT_TABLE_SECONDS", "20"))
+# Practice matches (games of bots alone that a bot's owner starts to watch: games/lobby.py) one
+# person may have running at once, so nobody fills the workers with bots' games.
+GAMES_MAX_PRACTICE_MATCHES = int(os.environ.get("GAMES_MAX_PRACTICE_MATCHES", "3"))
 # Registered bots (bots/remote/, bots/remote/webhook.py; docs/workers.md).
 # Seconds a webhook bot has to answer (a game's context may set {"bot_timeout": s}).
 BOTS_WEBHOOK_TIMEOUT = float(os.environ.get("BOTS_WEBHOOK_TIMEOUT", "1.0"))

@@ -11,6 +11,7 @@ from games.errors import (
     Forbidden,
     GameError,
     GameNotFound,
+    GameRefused,
     IllegalMove,
     RematchRefused,
 )
@@ -24,6 +25,7 @@ STATUS: dict[type[GameError], int] = {
     Conflict: 409,
     BotRefused: 409,
     RematchRefused: 409,
+    GameRefused: 409,
     AnalysisRefused: 409,
     TableRefused: 409,
     IllegalMove: 422,

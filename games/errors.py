@@ -73,6 +73,13 @@ class BotRefused(GameError):
     code = "bot-refused"
 
 
+class GameRefused(GameError):
+    """A game that may be started, but not now (games/lobby.py): `too-many-practice-matches`,
+    past GAMES_MAX_PRACTICE_MATCHES running practice matches. A 409, like a conflict."""
+
+    code = "game-refused"
+
+
 class RematchRefused(GameError):
     """A rematch that cannot be offered or answered now (games/rematch.py): `not-over`,
     `not-rematchable`, `already-offered`, `no-offer`, `already-answered`, `offer-closed`."""

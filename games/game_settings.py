@@ -20,6 +20,8 @@ VALIDATION = "validation"
 # The context key of a practice deal (GameSettings.seed_chosen_by), for queries that leave
 # such games out (`.exclude(context__has_key=PRACTICE_KEY)`).
 PRACTICE_KEY = "seed_chosen_by"
+# The context key of a practice match for a bot's owner (GameSettings.watched_by).
+WATCH_KEY = "watched_by"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +59,10 @@ class GameSettings:
     # allowed only when every other seat is a built-in bot or one of their own bots). Every
     # seat is told (games/lobby.py game_detail), and the game counts for no record.
     seed_chosen_by: int | None = None
+    # A practice match for a bot's owner: the id of the person who started this game of bots
+    # alone, holding no seat, to watch their own bot play (games/lobby.py game_start). Nobody's
+    # rating moves (no person sits, and it is never `rated`) and it counts for no record.
+    watched_by: int | None = None
     # A rated game moves its people's ratings (ratings/): a rated open table's game, or a
     # competition's game where the competition says so. Casual (False) moves nothing.
     rated: bool = False

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q, QuerySet
@@ -23,8 +24,8 @@ from bots.strategies import STRATEGIES
 from clocks import presence
 from games.actors import Person, Viewer, is_person, seats_held
 from games.creation import SeatSpec, game_create
-from games.errors import GameNotFound, InvalidGame
-from games.game_settings import GameSettings
+from games.errors import Forbidden, GameNotFound, GameRefused, InvalidGame
+from games.game_settings import WATCH_KEY, GameSettings
 from games.models import Bot, Game, Seat
 from games.repository import Loaded, repository
 from games.visibility import view_of, viewing_seat
@@ -73,6 +74,15 @@ def seed_chooser(game: Game, seats: Sequence[SeatInfo] | None = None) -> str | N
     return User.objects.filter(pk=chooser).values_list("username", flat=True).first() or "?"
 
 
+def watcher(game: Game) -> str | None:
+    """The username of the bot owner watching their practice match (a game of bots alone they
+    started: game_start), or None for any other game."""
+    watching = GameSettings.of(game.context).watched_by
+    if watching is None:
+        return None
+    return User.objects.filter(pk=watching).values_list("username", flat=True).first() or "?"
+
+
 def _bot_name(seat: Seat) -> str:
     if seat.registered_bot is not None:
         return seat.registered_bot.name
@@ -87,12 +97,15 @@ def game_start(
     seed: int | None = None,
     turn_seconds: int | None = None,
 ) -> Game:
-    """Start a game for `creator`, who must hold one of its seats.
+    """Start a game for `creator`, who must hold one of its seats, or else start a practice
+    match for a bot's owner: every seat a bot, one of them at least the creator's own registered
+    bot and no one else's (_check_watch), which the creator watches from no seat.
 
     Each seat is `{"user": "me" | username}`, `{"bot": strategy}` or `{"bot_id": id}` (an
     active registered bot). A `seed` makes a practice deal: allowed only when nobody else sits
     at the table (_check_practice); the game says so to every seat and counts for no record.
-    InvalidGame with a code for anything wrong; nothing is written then.
+    InvalidGame with a code for anything wrong, Forbidden `not-your-bot`, GameRefused
+    `too-many-practice-matches`; nothing is written then.
     """
     if turn_seconds is not None and not TURN_SECONDS[0] <= turn_seconds <= TURN_SECONDS[1]:
         raise InvalidGame(
@@ -100,26 +113,82 @@ def game_start(
             code="invalid-turn-seconds",
         )
     specs = [_seat_spec(number, seat, creator) for number, seat in enumerate(seats)]
-    if not any(spec.user is not None and spec.user.pk == creator.pk for spec in specs):
-        raise InvalidGame("you must hold a seat in a game you start", code="creator-not-seated")
+    seated = any(spec.user is not None and spec.user.pk == creator.pk for spec in specs)
+    if not seated:
+        _check_watch(specs, creator)
     if seed is not None:
         _check_practice(specs, creator)
     if isinstance(variant_spec, Mapping) and variant_spec.get("rules") == "newno":
         specs = ranked_by_age(specs)
     with transaction.atomic():
+        if not seated:
+            _check_practice_matches(creator)
         game = game_create(
             variant_spec=variant_spec,
             seats=specs,
             seed=seed,
             settings=GameSettings(
-                turn_seconds=turn_seconds, seed_chosen_by=creator.pk if seed is not None else None
+                turn_seconds=turn_seconds,
+                seed_chosen_by=creator.pk if seed is not None else None,
+                watched_by=None if seated else creator.pk,
             ),
             actor=creator,
         )
-        # The creator is at the game they just started (clocks/presence.py): its first turn,
-        # which starts when this commits, is no email.
-        presence.seen(creator.pk, game.pk)
+        if seated:
+            # The creator is at the game they just started (clocks/presence.py): its first
+            # turn, which starts when this commits, is no email.
+            presence.seen(creator.pk, game.pk)
     return game
+
+
+def _check_watch(specs: Sequence[SeatSpec], creator: Person) -> None:
+    """A game its creator holds no seat in: a practice match for a bot's owner, allowed when
+    every seat is a bot, every registered bot among them the creator's own (built-in bots
+    too) and one at least is. InvalidGame `creator-not-seated` for a person's seat or no bot
+    of theirs, Forbidden `not-your-bot` for someone else's registered bot."""
+    for number, spec in enumerate(specs):
+        if spec.user is not None:
+            raise InvalidGame(
+                f"you must hold a seat in a game you start ({spec.user.username} sits at seat "
+                f"{number}): only a game of bots alone, one of them yours, may be watched "
+                "from no seat",
+                code="creator-not-seated",
+            )
+    for number, spec in enumerate(specs):
+        if spec.registered is not None and spec.registered.owner_id != creator.pk:
+            raise Forbidden(
+                f"seat {number} is bot {spec.registered.name}, which is not yours: a game you "
+                "watch from no seat may seat built-in bots and your own registered bots only",
+                code="not-your-bot",
+            )
+    if not any(spec.registered is not None for spec in specs):
+        raise InvalidGame(
+            "you must hold a seat in a game you start, or seat one of your own registered bots "
+            "to watch it play from no seat",
+            code="creator-not-seated",
+        )
+
+
+def _check_practice_matches(creator: Person) -> None:
+    """GameRefused `too-many-practice-matches` when the creator already has
+    GAMES_MAX_PRACTICE_MATCHES practice matches running; called in the transaction that makes
+    the game, with the creator's row locked so two requests at once cannot pass it together."""
+    User.objects.select_for_update().filter(pk=creator.pk).first()
+    limit = settings.GAMES_MAX_PRACTICE_MATCHES
+    running = practice_matches(creator).count()
+    if running >= limit:
+        raise GameRefused(
+            f"you have {running} practice matches running already (at most {limit}): watch "
+            "one to its end first",
+            code="too-many-practice-matches",
+        )
+
+
+def practice_matches(person: Person) -> QuerySet[Game]:
+    """The person's practice matches (games of bots alone they watch) not over yet."""
+    return Game.objects.filter(**{f"context__{WATCH_KEY}": person.pk}).exclude(
+        status=Game.Status.MATCH_OVER
+    )
 
 
 def _check_practice(specs: Sequence[SeatSpec], creator: Person) -> None:
@@ -336,6 +405,7 @@ def game_detail(
         "variant": game.variant,
         "seats": seats,
         "seed_chosen_by": seed_chooser(game, seats),
+        "watched_by": watcher(game),
         "my_seats": seats_held(viewer, game.seats.all()) if is_person(viewer) else [],
         "view": view,
         "legal": legal,

@@ -382,6 +382,9 @@ def recent_games(
             what = f"validation round {settings.round}"
         elif settings.competition is not None:
             what = f"{settings.kind} {names.get(settings.competition, '')}".strip()
+        elif settings.watched_by is not None:
+            # Its owner's practice match (games/lobby.py): for no record.
+            what = "practice match"
         else:
             what = "game"
         result = results.get(seat.game_id)

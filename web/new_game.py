@@ -1,6 +1,8 @@
 """The new-game form (/play/new/): a rule family, its options and the precognitive modifier
 (frontdoor/variant_form.py, shared with the season form), the turn length and up to ten seats,
-started through games.lobby.game_start like the API's games. Nothing here needs JavaScript.
+started through games.lobby.game_start like the API's games. A bot's owner may give seats to
+their own active registered bots and, taking none themselves, watch a practice match of bots
+alone. Nothing here needs JavaScript.
 """
 
 from __future__ import annotations
@@ -18,21 +20,31 @@ from django.views.decorators.http import require_http_methods
 from bots.strategies import STRATEGIES, STRATEGY_LINES
 from frontdoor.variant_form import VariantForm, turn_field
 from games import lobby
-from games.errors import InvalidGame
+from games.errors import GameError
+from games.models import Bot
 from web.accounts import SignedInRequest
 from web.names import seats_counted
 
 SEAT_ROWS = 10
 ME, PERSON, EMPTY = "me", "person", ""
 BOT_PREFIX = "bot:"
+# A registered bot of the person's own, by id ("mybot:12").
+MY_BOT_PREFIX = "mybot:"
 
 
-def seat_choices() -> list[tuple[str, str]]:
+def seat_choices(owner: User | None = None) -> list[tuple[str, str]]:
+    """Nobody, me, another person, each built-in bot and `owner`'s own active registered bots."""
+    mine = (
+        Bot.objects.filter(owner=owner, status=Bot.Status.ACTIVE).order_by("name")
+        if owner is not None
+        else Bot.objects.none()
+    )
     return [
         (EMPTY, "nobody"),
         (ME, "me"),
         (PERSON, "another person (username)"),
         *((BOT_PREFIX + name, f"bot: {name}") for name in STRATEGIES),
+        *((f"{MY_BOT_PREFIX}{bot.pk}", f"my bot: {bot.name}") for bot in mine),
     ]
 
 
@@ -100,11 +112,13 @@ class NewGameForm(VariantForm):
 
     turn_seconds = turn_field("Past it, the default bot plays your turn.")
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, owner: User | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        choices = seat_choices(owner)
+        self.has_bots = any(value.startswith(MY_BOT_PREFIX) for value, _ in choices)
         for number in range(SEAT_ROWS):
             self.fields[f"seat{number}"] = forms.ChoiceField(
-                choices=seat_choices,
+                choices=choices,
                 required=False,
                 label=f"Seat {number + 1}",
                 initial=INITIAL_SEATS[number] if number < len(INITIAL_SEATS) else EMPTY,
@@ -144,14 +158,14 @@ class NewGameForm(VariantForm):
         return data
 
 
-def seat_specs(data: dict[str, Any]) -> list[dict[str, str]]:
+def seat_specs(data: dict[str, Any]) -> list[dict[str, str | int]]:
     """game_start's seats from the rows filled in, in order (empty rows are left out)."""
     return [spec for _, spec in _filled(data)]
 
 
-def _filled(data: dict[str, Any]) -> list[tuple[int, dict[str, str]]]:
+def _filled(data: dict[str, Any]) -> list[tuple[int, dict[str, str | int]]]:
     """The rows filled in, each with its number and game_start's seat."""
-    seats = []
+    seats: list[tuple[int, dict[str, str | int]]] = []
     for number in range(SEAT_ROWS):
         kind = data.get(f"seat{number}", EMPTY)
         if kind == ME:
@@ -160,6 +174,8 @@ def _filled(data: dict[str, Any]) -> list[tuple[int, dict[str, str]]]:
             seats.append((number, {"user": data[f"seat{number}_user"].strip()}))
         elif kind.startswith(BOT_PREFIX):
             seats.append((number, {"bot": kind.removeprefix(BOT_PREFIX)}))
+        elif kind.startswith(MY_BOT_PREFIX):
+            seats.append((number, {"bot_id": int(kind.removeprefix(MY_BOT_PREFIX))}))
     return seats
 
 
@@ -174,7 +190,7 @@ def _in_rows(message: str, data: dict[str, Any]) -> str:
 @require_http_methods(["GET", "POST"])
 def new_game(request: SignedInRequest) -> HttpResponse:
     """Offer every family and option; start the game and go to its page."""
-    form = NewGameForm(request.POST or None)
+    form = NewGameForm(request.POST or None, owner=request.user)
     if request.method == "POST" and form.is_valid():
         try:
             game = lobby.game_start(
@@ -183,7 +199,9 @@ def new_game(request: SignedInRequest) -> HttpResponse:
                 seats=seat_specs(form.cleaned_data),
                 turn_seconds=form.cleaned_data["turn_seconds"],
             )
-        except InvalidGame as error:
+        # InvalidGame, and for a practice match Forbidden `not-your-bot` (a bot given away
+        # meanwhile) and GameRefused `too-many-practice-matches`.
+        except GameError as error:
             form.add_error(None, _in_rows(error.message, form.cleaned_data))
         else:
             return redirect(f"/games/{game.pk}/")

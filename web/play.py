@@ -335,6 +335,8 @@ def board_context(
         "deadline": detail["deadline"],
         # A practice deal (a seed its creator chose): every seat is told, it counts for no record.
         "seed_chosen_by": detail["seed_chosen_by"],
+        # A practice match: a bot's owner watches a game of bots alone, for no record.
+        "watched_by": detail["watched_by"],
         "live": view["status"] != Game.Status.MATCH_OVER,
         "tournament_game": (loaded.game.context or {}).get("kind") == "tournament",
         "command_id": secrets.token_urlsafe(12),

@@ -16,7 +16,7 @@ from engine import Variant
 from engine.rules import RULESETS
 from frontdoor.variant_form import OPTION_NAMES, variant_spec
 from games.game_settings import GameSettings
-from games.models import Game
+from games.models import Bot, Game
 from web.new_game import NewGameForm, seat_specs
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
@@ -340,3 +340,38 @@ def test_a_quick_start_plays_one_hand_against_bots_in_one_tap(client, ada):
         seats = game.seats.order_by("number")
         assert [s.user for s in seats] == [ada] + [None] * bots
         assert [s.bot for s in seats] == [""] + ["greedy"] * bots
+
+
+def test_a_bot_owner_seats_their_own_bots_and_watches_a_practice_match(client, ada):
+    """Their active registered bots are offered for a seat (nobody else's, nor a retired one);
+    with only bots seated, one of them theirs, the game starts and they land on its page,
+    watching from no seat."""
+
+    def bot(owner, name, status=Bot.Status.ACTIVE):
+        return Bot.objects.create(
+            owner=owner, name=name, kind=Bot.Kind.BUILTIN, strategy="greedy", status=status
+        )
+
+    mine = bot(ada, "adabot")
+    bot(ada, "oldbot", Bot.Status.RETIRED)
+    bot(User.objects.create_user("bob"), "bobbot")
+    html = client.get("/play/new/").content.decode()
+    assert f'<option value="mybot:{mine.pk}">my bot: adabot</option>' in html
+    assert "oldbot" not in html and "bobbot" not in html
+    assert "then you watch a practice match of your bot" in html
+
+    response = client.post(
+        "/play/new/",
+        form_data(rules="newno", seat0=f"mybot:{mine.pk}", seat2="bot:censor", seat3=""),
+    )
+
+    game = Game.objects.get()
+    assert response.status_code == 302 and response.url == f"/games/{game.pk}/"
+    assert [(s.user, s.registered_bot, s.bot) for s in game.seats.order_by("number")] == [
+        (None, mine, "greedy"),
+        (None, None, "greedy"),
+        (None, None, "censor"),
+    ]
+    assert GameSettings.of(game.context).watched_by == ada.pk
+    page = client.get(response.url).content.decode()
+    assert "you are watching" in page and "Practice match: ada watches their bot play" in page
