@@ -89,11 +89,14 @@ def ana_and_greedy(
     open_page: Any, hands: list[list[str]], flip: str, draw: list[str]
 ) -> tuple[Any, Any]:
     """Official, two cards each, ana (first to play) and greedy, from a stacked deck, no grace;
-    ana's page at 360x740 once it is her turn."""
+    ana's page at 360x740 once it is her turn. The seed fixes the hands after the first: a
+    random one made hand 2 vary, and one where greedy opened it with three draw twos left the
+    deal out of the dock's three newest lines (as it should) and the test waiting for it."""
     ana = make_user("ana")
     game = game_create(
         variant_spec={"rules": "official", "options": {"hand_size": 2}},
         seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
+        seed="dock-1",
         deck=stacked(hands, flip, draw, first=0),
         dealer=1,
         settings=GameSettings(grace_seconds=0),

@@ -83,7 +83,9 @@ def test_a_person_opens_and_then_jumps_in_within_the_bots_grace(open_page):
 
 def test_the_open_start_waits_the_grace_then_the_page_lets_the_bots_move(open_page):
     ana = make_user("ana")
-    game = seated_and_present(ana, grace=6)
+    # A grace of 2 s: the open start waits three times that (bots/turns.py
+    # OPEN_START_GRACE_FACTOR), 6 s, well inside the board's wait below.
+    game = seated_and_present(ana, grace=2)
     page = open_page(ana, reverse("web:play", args=[game.pk]))
     assert page.locator(".status__grace").count() == 1
     start = version(page)
