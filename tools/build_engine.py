@@ -152,8 +152,17 @@ def remove_built() -> None:
     (PACKAGE / "compiled.json").unlink(missing_ok=True)
 
 
-def write_manifest(manifest: dict[str, object]) -> None:
-    (PACKAGE / "compiled.json").write_text(json.dumps(manifest, indent=1) + "\n")
+def write_manifest(manifest: dict[str, object], package: Path = PACKAGE) -> None:
+    (package / "compiled.json").write_text(json.dumps(manifest, indent=1) + "\n")
+
+
+def built_manifest(
+    compiled: tuple[str, ...], sources: dict[str, str], **more: object
+) -> dict[str, object]:
+    """What a build's manifest says: the suffix, its modules (compiled.py's and the C ones), the
+    digest of the sources they were built from, and `more` (the installed files, mypy's
+    version)."""
+    return {"suffix": SUFFIX, "modules": list(compiled + C_MODULES), "sources": sources, **more}
 
 
 def copy_sources() -> None:
@@ -200,14 +209,8 @@ def compile_modules(compiled: tuple[str, ...]) -> str:
     paths = [str(module_path(Path(), module, ".py")) for module in compiled]
     # The training run imports the build's own modules: a manifest of them, as `install` will
     # write one beside the sources.
-    (WORK / "engine" / "compiled.json").write_text(
-        json.dumps(
-            {
-                "suffix": SUFFIX,
-                "modules": list(compiled + C_MODULES),
-                "sources": engine.sources_digest(WORK / "engine"),
-            }
-        )
+    write_manifest(
+        built_manifest(compiled, engine.sources_digest(WORK / "engine")), WORK / "engine"
     )
     run = subprocess.run(
         [sys.executable, "setup.py", str(ROOT / "tools" / "engine_training.py"), *paths],
@@ -262,13 +265,9 @@ def main() -> int:
         profiled = [line for line in said.splitlines() if line.startswith("PROFILE: ")]
         installed = install()
         write_manifest(
-            {
-                "suffix": SUFFIX,
-                "mypy": importlib.metadata.version("mypy"),
-                "modules": list(compiled + C_MODULES),
-                "files": installed,
-                "sources": sources,
-            }
+            built_manifest(
+                compiled, sources, mypy=importlib.metadata.version("mypy"), files=installed
+            )
         )
         check_import()
     except Exception as error:  # any failure leaves the pure engine
