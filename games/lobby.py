@@ -185,9 +185,13 @@ def _check_practice_matches(creator: Person) -> None:
 
 
 def practice_matches(person: Person) -> QuerySet[Game]:
-    """The person's practice matches (games of bots alone they watch) not over yet."""
-    return Game.objects.filter(**{f"context__{WATCH_KEY}": person.pk}).exclude(
-        status=Game.Status.MATCH_OVER
+    """The person's practice matches (games of bots alone they watch) not over yet, newest
+    first. The has-key condition is the partial index `game_watched_by`'s (games/models/store.py):
+    with it the database reads that index, the practice matches alone, not every game."""
+    return (
+        Game.objects.filter(**{"context__has_key": WATCH_KEY, f"context__{WATCH_KEY}": person.pk})
+        .exclude(status=Game.Status.MATCH_OVER)
+        .order_by("-pk")
     )
 
 
