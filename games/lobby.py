@@ -345,6 +345,13 @@ def finished_page(
     return FinishedPage(rows, rows[-1].game.pk if len(found) > limit else None)
 
 
+def practice_rows(person: Person) -> list[GameRow]:
+    """The person's running practice matches (practice_matches) as rows of the lobby, newest
+    first: they hold no seat there, so none is their turn."""
+    games = practice_matches(person).prefetch_related("seats__user", "seats__registered_bot")
+    return [_row(game, person) for game in games]
+
+
 def finished_count(*, person: Person) -> int:
     """How many of the person's games are over (the lobby's empty Playing tab says so)."""
     return Game.objects.filter(seats__user=person, status=Game.Status.MATCH_OVER).distinct().count()
