@@ -190,6 +190,7 @@ class GameResults(Projection):
                 winner=outcome.winner,
                 places=outcome.places,
                 forfeited=outcome.forfeited,
+                forfeits=list(outcome.forfeits),
                 scores=record.event["scores"],
                 hands_won=outcome.hands_won,
                 hands=outcome.hands,

@@ -185,9 +185,13 @@ def _check_practice_matches(creator: Person) -> None:
 
 
 def practice_matches(person: Person) -> QuerySet[Game]:
-    """The person's practice matches (games of bots alone they watch) not over yet."""
-    return Game.objects.filter(**{f"context__{WATCH_KEY}": person.pk}).exclude(
-        status=Game.Status.MATCH_OVER
+    """The person's practice matches (games of bots alone they watch) not over yet, newest
+    first. The has-key condition is the partial index `game_watched_by`'s (games/models/store.py):
+    with it the database reads that index, the practice matches alone, not every game."""
+    return (
+        Game.objects.filter(**{"context__has_key": WATCH_KEY, f"context__{WATCH_KEY}": person.pk})
+        .exclude(status=Game.Status.MATCH_OVER)
+        .order_by("-pk")
     )
 
 
@@ -339,6 +343,13 @@ def finished_page(
     found = list(games.order_by("-last_activity", "-pk")[: limit + 1])
     rows = [_row(game, person) for game in found[:limit]]
     return FinishedPage(rows, rows[-1].game.pk if len(found) > limit else None)
+
+
+def practice_rows(person: Person) -> list[GameRow]:
+    """The person's running practice matches (practice_matches) as rows of the lobby, newest
+    first: they hold no seat there, so none is their turn."""
+    games = practice_matches(person).prefetch_related("seats__user", "seats__registered_bot")
+    return [_row(game, person) for game in games]
 
 
 def finished_count(*, person: Person) -> int:

@@ -25,6 +25,9 @@ class MatchOutcome:
     forfeited: list[int]
     hands_won: list[int]
     hands: int
+    # The forfeited seats' seat-forfeited events (the first of each seat), without their type,
+    # in seat order: MatchResult.forfeits.
+    forfeits: tuple[Event, ...] = ()
 
 
 # The events of a match's stream its outcome is folded from (match_outcome).
@@ -80,6 +83,10 @@ def match_outcome(record: Record, before: list[Event] | None = None) -> MatchOut
         raise ValueError(f"game {record.game_id}: a match ended without a hand ending")
     # Seats that resigned, timed out too often or were ruled out are placed last.
     forfeited = sorted(seat_facts.fold(before).forfeited)
+    firsts_of: dict[int, Event] = {}
+    for found in before:
+        if found["type"] == SEAT_FORFEITED:
+            firsts_of.setdefault(found["seat"], found)
     winner, places = event["winner"], event["places"]
     if forfeited:
         places = places_with_forfeits(places, forfeited)
@@ -91,6 +98,10 @@ def match_outcome(record: Record, before: list[Event] | None = None) -> MatchOut
         forfeited=forfeited,
         hands_won=list(hands[-1]["hands_won"]),
         hands=hands[-1]["hand"],
+        forfeits=tuple(
+            {key: value for key, value in firsts_of[seat].items() if key != "type"}
+            for seat in forfeited
+        ),
     )
 
 

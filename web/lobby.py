@@ -1,4 +1,6 @@
-"""The lobby (/play/): a person's games, whose turn it is, the clock and the score.
+"""The lobby (/play/): a person's games, whose turn it is, the clock and the score; on the
+Playing tab, after them, the practice matches of their bots they are watching (games/lobby.py
+practice_rows), each with a link to watch it.
 
 Scores come from the read models when they are up to date with the game (GameSummary while it
 is played, MatchResult once it is over; games/game_projections.py folds them every few
@@ -24,7 +26,14 @@ from frontdoor.variant_text import time_left, variant_details, variant_title
 from games import event_reads, rematch, reveal
 from games.actors import Person
 from games.errors import GameNotFound
-from games.lobby import GameRow, SeatInfo, finished_count, finished_page, games_of
+from games.lobby import (
+    GameRow,
+    SeatInfo,
+    finished_count,
+    finished_page,
+    games_of,
+    practice_rows,
+)
 from games.models import Game, GameSummary, MatchResult
 from games.visibility import game_view
 from league.models import Fixture
@@ -76,6 +85,18 @@ class LobbyGame:
     fixture: FixtureMark | None = None
     # Ended by the staff (a game-aborted event): over, with no winner and no result.
     aborted: bool = False
+    # A practice match the person watches from no seat: the names of their own bots in it, as
+    # its seats give them (every registered bot in one is theirs: games/lobby.py _check_watch).
+    practice_bots: tuple[str, ...] = ()
+
+    @property
+    def practice_said(self) -> str:
+        """The practice match in words: "of your bot annabot: you watch it play"."""
+        bots = self.practice_bots
+        if len(bots) == 1:
+            return f"of your bot {bots[0]}: you watch it play"
+        listed = ", ".join(bots[:-1]) + f" and {bots[-1]}"
+        return f"of your bots {listed}: you watch them play"
 
     @property
     def url(self) -> str:
@@ -158,7 +179,11 @@ def aborted_of(rows: Sequence[GameRow]) -> set[int]:
     )
 
 
-def lobby_games(rows: Sequence[GameRow], person: Person) -> list[LobbyGame]:
+def lobby_games(
+    rows: Sequence[GameRow], person: Person, *, practice: bool = False
+) -> list[LobbyGame]:
+    """The games as the lobby shows them; `practice`: the rows are the person's practice
+    matches (games/lobby.py practice_rows)."""
     now = timezone.now()
     scores = standings(rows, person)
     invited = inviters(rows, person)
@@ -196,6 +221,13 @@ def lobby_games(rows: Sequence[GameRow], person: Person) -> list[LobbyGame]:
                 invited_by=invited.get(game.pk),
                 fixture=fixtures.get(game.pk),
                 aborted=game.pk in aborted,
+                practice_bots=tuple(
+                    names[seat.number]
+                    for seat in sorted(game.seats.all(), key=lambda seat: seat.number)
+                    if seat.registered_bot_id is not None and seat.number < len(names)
+                )
+                if practice
+                else (),
             )
         )
     return shown
@@ -210,6 +242,7 @@ def lobby(request: SignedInRequest) -> HttpResponse:
     if tab not in TABS:
         tab = "playing"
     older = None
+    practice: list[GameRow] = []
     if tab == "finished":
         # A page at a time, the next after the last game shown (`before`, games/lobby.py).
         try:
@@ -225,14 +258,19 @@ def lobby(request: SignedInRequest) -> HttpResponse:
         rows = sorted(playing, key=lambda row: not row.my_turn)
         if tab == "my-turn":
             rows = [row for row in rows if row.my_turn]
+        else:
+            # Games of their bots they watch from no seat, after the games they play.
+            practice = practice_rows(person)
     context = {
         "tab": tab,
         "tabs": TABS,
         "waiting": waiting,
-        "games": lobby_games(rows, person),
+        "games": lobby_games(rows, person) + lobby_games(practice, person, practice=True),
         # With no game running, how many are over: the empty Playing tab points to them rather
         # than say the person never played (counted only then).
-        "finished": finished_count(person=person) if tab == "playing" and not rows else 0,
+        "finished": (
+            finished_count(person=person) if tab == "playing" and not rows and not practice else 0
+        ),
         # The finished tab's next page: the id of its last game, or None on the last page.
         "older": older,
         # Rematches others offered that wait for the person's answer (games/rematch.py).

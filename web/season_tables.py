@@ -264,15 +264,24 @@ def division_rounds(
 
 def logged_forfeits(rows: list[FixtureRow]) -> dict[int, dict[int, dict[str, Any]]]:
     """The seat-forfeited events of the fixtures' games by game and seat (the first of a seat,
-    as games/seat_facts.py folds them), in one read of the log: those of every game whose result
-    is not counted yet, and of every counted one that has a forfeit. A ruling shows on its
-    fixture as soon as it is made, not once the projection has folded the result."""
-    games = [
-        row.fixture.game_id
-        for row in rows
-        if row.fixture.game_id is not None and (row.result is None or row.result.forfeited)
-    ]
+    as games/seat_facts.py folds them). A counted match keeps them in its result
+    (MatchResult.forfeits, read with the fixtures): nothing more is read for it. Only the games
+    whose result is not counted yet (the ones playing, or just over) are read from the log, their
+    seat-forfeited events alone, in one query (through the index `event_landmarks`; a game not
+    counted is never archived): a ruling shows on its fixture as soon as it is made, not once the
+    projection has folded the result. A result folded before MatchResult had `forfeits` (NULL)
+    is read from the log too."""
     found: dict[int, dict[int, dict[str, Any]]] = {}
+    games = []
+    for row in rows:
+        game_id, result = row.fixture.game_id, row.result
+        if game_id is None or (result is not None and not result.forfeited):
+            continue
+        if result is None or result.forfeits is None:
+            games.append(game_id)
+            continue
+        for event in result.forfeits:
+            found.setdefault(game_id, {}).setdefault(event["seat"], event)
     for game_id, records in event_reads.load_many(games, types={SEAT_FORFEITED}).items():
         for record in records:
             found.setdefault(game_id, {}).setdefault(record.event["seat"], record.event)

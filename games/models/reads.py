@@ -59,6 +59,12 @@ class MatchResult(models.Model):
     places = models.JSONField(help_text="Each seat's place, 1 for the winner; ties share one.")
     # The seats placed last because they resigned or timed out too often (seat-forfeited events).
     forfeited = models.JSONField(default=list, blank=True)
+    # Those seats' seat-forfeited events, the first of each seat, without their `type`, by seat:
+    # [{"seat": 1, "reason": "awarded", "note": "no show"}], so a page that says why a seat was
+    # forfeited (the season page's fixtures, web/season_tables.py) reads no log once the match
+    # is counted. NULL on a row folded before games 0024: its reader goes to the log then (a
+    # rebuild of game-results fills it).
+    forfeits = models.JSONField(null=True, blank=True)
     scores = models.JSONField(help_text="Each seat's final total.")
     hands_won = models.JSONField()
     hands = models.PositiveSmallIntegerField(help_text="Hands played.")

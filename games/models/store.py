@@ -72,6 +72,15 @@ class Game(models.Model):
             # question whether a rotation's cards may be shown): the games of one set, not a
             # scan of every game. Written once with the game (context never changes after).
             models.Index(models.F("context__ladder_set"), name="game_ladder_set"),
+            # A person's practice matches (games/lobby.py practice_matches: the lobby's list and
+            # the cap on running ones): partial, so it holds the practice matches alone, and a
+            # query names the same condition (`context__has_key`) to use it. Written once with
+            # the game, like the ladder set's.
+            models.Index(
+                models.F("context__watched_by"),
+                condition=models.Q(context__has_key="watched_by"),
+                name="game_watched_by",
+            ),
             # The playing games (the staff dashboard's live games, the overdue-turn sweep, the
             # reconciler's stalled games, the newno windows to close): the few playing rows,
             # not a scan of every game ever played. Keyed by id, which never changes.

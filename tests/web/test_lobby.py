@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games import lobby, projections
 from games.creation import SeatSpec, game_create
-from games.models import Game, GameSummary, MatchResult, Seat
+from games.models import Bot, Game, GameSummary, MatchResult, Seat
 from games.visibility import game_view
 from tests.games.factories import SHORT, play_to_end
 
@@ -250,3 +250,64 @@ def test_bots_of_one_name_are_told_apart_as_on_the_play_page(client, ada, start)
     for number in (2, 3, 4):
         assert f'greedy (seat {number}) <span class="muted">bot</span>' in card
     assert card.count("greedy") == 3
+
+
+def text_of(html: str) -> str:
+    """A card's words, its tags dropped and its spaces squeezed."""
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+def test_the_practice_matches_i_watch_are_listed_after_my_games_with_a_link_to_watch(
+    client, ada, against_bots, start
+):
+    """A practice match (games/lobby.py game_start: bots alone, ada in no seat) is found again
+    in her lobby's Playing tab, said to be one of her bots, with a Watch link; one that is over,
+    and someone else's, are not listed there."""
+    mine = Bot.objects.create(
+        owner=ada, name="annabot", kind=Bot.Kind.PULL, status=Bot.Status.ACTIVE
+    )
+    other = Bot.objects.create(
+        owner=ada, name="bobbot", kind=Bot.Kind.PULL, status=Bot.Status.ACTIVE
+    )
+    played = against_bots(ada)
+    # Her pull bots have not answered: the matches wait for them.
+    one = start(ada, [{"bot_id": mine.pk}, {"bot": "greedy"}], seed=None)
+    two = start(ada, [{"bot": "greedy"}, {"bot_id": mine.pk}, {"bot_id": other.pk}], seed=None)
+    over = start(ada, [{"bot_id": mine.pk}, {"bot": "greedy"}], seed=None)
+    Game.objects.filter(pk=over.pk).update(status=Game.Status.MATCH_OVER)
+    ben = person("ben")
+    bens = Bot.objects.create(owner=ben, name="benbot", kind=Bot.Kind.PULL, status="active")
+    start(ben, [{"bot_id": bens.pk}, {"bot": "greedy"}], seed=None)
+
+    found = cards(client.get("/play/").content.decode())
+
+    assert [re.search(r"Game (\d+)", card).group(1) for card in found] == [
+        str(played.pk),
+        str(two.pk),
+        str(one.pk),
+    ]
+    assert "Practice match" not in found[0]
+    assert (
+        "Practice match of your bots annabot and bobbot: you watch them play from no seat. "
+        "Nobody’s rating moves and it counts for no record."
+    ) in text_of(found[1])
+    assert (
+        "Practice match of your bot annabot: you watch it play from no seat."
+    ) in text_of(found[2])
+    assert f'href="/games/{one.pk}/" aria-label="Watch game {one.pk}">Watch</a>' in found[2]
+    assert "(you)" not in found[2] and "Waiting for annabot" in text_of(found[2])
+    # Not on the tab of the games waiting for her: she has no turn in them.
+    assert len(cards(client.get("/play/?show=my-turn").content.decode())) == 1
+
+
+def test_practice_matches_alone_are_no_empty_playing_tab(client, ada, start):
+    mine = Bot.objects.create(
+        owner=ada, name="annabot", kind=Bot.Kind.PULL, status=Bot.Status.ACTIVE
+    )
+    game = start(ada, [{"bot_id": mine.pk}, {"bot": "greedy"}], seed=None)
+
+    html = client.get("/play/").content.decode()
+
+    assert "You are in no" not in html
+    (card,) = cards(html)
+    assert f"Game {game.pk}" in card and "Practice match" in card

@@ -12,8 +12,10 @@ from html import unescape
 import pytest
 import time_machine
 from django.contrib.messages import get_messages
+from django.db import connection
 from django.template.loader import render_to_string
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -21,7 +23,7 @@ from engine.events import FIXTURE_RETIMED, SEAT_FORFEITED
 from games import event_reads
 from games.models import Game, MatchResult
 from league.models import Bye, Entry, Fixture, Season, Standing
-from league.seasons import season_close, season_enter, season_start
+from league.seasons import fixture_forfeit, season_close, season_enter, season_start
 from league.standings import division_table
 from tests.games.factories import make_user
 from tests.league.factories import make_club, make_season
@@ -450,3 +452,39 @@ def test_a_closed_season_shows_its_archived_final_tables(started):
     # The archive, not the projection: emptying the read model leaves the page as it was.
     Standing.objects.all().delete()
     assert tables(season, ada) == html
+
+
+def test_the_season_pages_forfeits_come_from_the_results_and_its_queries_stay_flat(started):
+    """Once a match is counted, its forfeits (who, why, the note) come from its result
+    (MatchResult.forfeits): the season page reads no event of any game, and its queries do not
+    grow with the games played and forfeited. Only a game not counted yet is read from the log
+    (the test above), and a result folded before `forfeits` was kept (NULL) is too, to the same
+    words."""
+    season, ada, _ = started
+    client = Client()
+
+    def page() -> tuple[str, list[str]]:
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get("/seasons/autumn/")
+        assert response.status_code == 200
+        return response.content.decode(), [query["sql"] for query in queries]
+
+    fixture = open_fixture_of(season, ada)
+    seat = fixture.seats.get(entry__user=ada).number
+    fixture_forfeit(fixture=fixture, actor=ada, seat=seat, note="no show")
+    project()
+    html, few = page()
+    ruled = "ada was forfeited by the league's ruling: “no show”. Placed last."
+    assert unescape(text(html)).count(ruled) == 1
+
+    play_season_out(season, ada)
+    html, more = page()
+
+    forfeited = MatchResult.objects.exclude(forfeited=[])
+    assert forfeited.count() == unescape(text(html)).count(ruled) > 1
+    assert len(more) <= len(few), "\n".join(more)
+    assert not [sql for sql in more if "games_gameevent" in sql or "games_archivedstream" in sql]
+    # Results folded before they kept their forfeits: read from the log, the same page.
+    forfeited.update(forfeits=None)
+    legacy, _ = page()
+    assert legacy == html

@@ -70,3 +70,33 @@ def test_a_running_practice_match_shows_its_owner_no_hidden_card(open_page, widt
     assert page.locator(".hand__card").count() == 0
     assert not scrolls_sideways(page)
     page.screenshot(path=str(ARTIFACTS / f"watch-own-bot-running-{width}.png"), full_page=True)
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 740), (1280, 800)])
+def test_the_owner_finds_a_running_practice_match_again_in_the_lobby(open_page, width, height):
+    """Back in the lobby after starting it, she finds her practice match on the Playing tab,
+    said to be her bot's, and watches it from there."""
+    ana = make_user("ana")
+    pulled = Bot.objects.create(
+        owner=ana, name="pullbot", kind=Bot.Kind.PULL, status=Bot.Status.ACTIVE
+    )
+    game = lobby.game_start(
+        creator=ana,
+        variant_spec={"rules": "official", "options": {"scoring": "single-hand"}},
+        seats=[{"bot_id": pulled.pk}, {"bot": "greedy"}, {"bot": "random"}],
+    )
+
+    page = open_page(ana, reverse("web:lobby"), width=width, height=height)
+
+    card = page.locator("li.game.practice")
+    assert card.count() == 1
+    assert "Practice match of your bot pullbot: you watch it play from no seat." in (
+        card.inner_text()
+    )
+    assert "You are in no" not in page.locator("main").inner_text()
+    assert not scrolls_sideways(page)
+    card.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / f"watch-own-bot-lobby-{width}.png"))
+    card.get_by_role("link", name=f"Watch game {game.pk}").click()
+    page.wait_for_url(f"**/games/{game.pk}/")
+    assert "you are watching" in page.locator(".status").inner_text()
