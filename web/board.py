@@ -89,6 +89,10 @@ class Table:
     my_turn: bool
     over: bool
     result: str
+    # The grace line's opening words, what the bots wait for when they wait for the viewer
+    # (templates/games/_game.html): the open start's first play, an open answer the viewer may
+    # make on their turn, or a chance out of turn.
+    chance: str = ""
     # Why the viewer's choices are what they are, when the status line alone would mislead (a
     # censor who cannot approve, a lane that was flushed): a line of its own in the status box.
     note: str = ""
@@ -155,10 +159,28 @@ def table(
         my_turn=you is not None and you == viewer and viewer in view["to_act"],
         over=over,
         result=_result(view, who) if over else "",
+        chance=_chance(pending, you is not None and you == viewer and viewer in view["to_act"]),
         note=_ruling_note(view, who, legal),
         room=0 if over else _room(view, spec, you, bots),
         lanes=bool(spec.get("precognitive")) and not over,
     )
+
+
+def _chance(pending: Mapping[str, Any], my_turn: bool) -> str:
+    """What the bots' grace waits for, when it waits for the viewer: "Anyone may move first" only
+    while newno's open start is open (nobody has played); on the viewer's turn after it, the open
+    choice they may answer (the second play, a stack both neighbours may answer) or their move;
+    otherwise a chance out of turn (a jump-in, an uno to call or to catch)."""
+    if not my_turn:
+        return "You may move out of turn"
+    kind, seats = pending.get("type"), pending.get("seats")
+    if kind == "first-play" and seats:
+        return "Anyone may move first"
+    if kind == "second-play" and seats:
+        return "You may make the second play"
+    if kind == "stack" and seats:
+        return "You may answer the stack"
+    return "You may move first"
 
 
 def rules_title(spec: Mapping[str, Any]) -> str:
