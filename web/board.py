@@ -545,22 +545,39 @@ def announcement(story: Sequence[Line], since: str | None, my_turn: bool) -> str
 
 
 def just_happened(story: Sequence[Line], viewer: int | None) -> str:
-    """The phone's "just happened" line, in the story's own words (the lines the live region
+    """The phone's "just happened" news, in the story's own words (the lines the live region
     reads too, web/story.py): what happened since the viewer's last move, at most NEWS_LINES
     sentences. What changed the viewer's hand or standing (a catch and its penalty, a new deal,
     a swap of hands) is kept first, the newest of it, then the others' newest moves (the card
     just played on the pile, which a scrolled page no longer shows) fill the room left; the
-    sentences kept are told in the order they happened, the newest last (the dock clips a longer
-    line at its start, static/cards.css, so the newest stays in view). "" when nothing happened
-    since, or for a spectator (who has no dock)."""
+    sentences kept are told in the order they happened, the newest last. "" when nothing
+    happened since, or for a spectator (who has no dock)."""
+    return " ".join(_since(story, viewer)[1])
+
+
+def news_sentences(story: Sequence[Line], viewer: int | None) -> list[str]:
+    """The dock's "just happened" line, a sentence an item, oldest first: the story's line before
+    the viewer's last move, that move, then the news since it (`just_happened`), so the line never
+    stands empty while the match plays ("Greta played red 5. You played red 3." until the others
+    move). The dock shows the newest whole, an older one in the line left, ended with "…" where
+    it is longer, and leaves out the rest (static/cards.css). [] for a spectator."""
+    mine, since = _since(story, viewer)
+    return mine + since
+
+
+def _since(story: Sequence[Line], viewer: int | None) -> tuple[list[str], list[str]]:
+    """The viewer's last move after the story's line before it (none, or only the move, at the
+    story's start), and the news since it, as sentences."""
     if viewer is None:
-        return ""
+        return [], []
     since: list[Line] = []
-    for line in story:  # newest first
+    mine: list[str] = []
+    for at, line in enumerate(story):  # newest first
         if line.yours:
+            mine = [sentence(earlier.text) for earlier in reversed(story[at : at + 2])]
             break
         since.append(line)
     kept = [line for line in since if line.news][:NEWS_LINES]
     kept += [line for line in since if not line.news][: NEWS_LINES - len(kept)]
     ids = {id(line) for line in kept}
-    return " ".join(sentence(line.text) for line in reversed(since) if id(line) in ids)
+    return mine, [sentence(line.text) for line in reversed(since) if id(line) in ids]

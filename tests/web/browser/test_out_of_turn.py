@@ -89,8 +89,10 @@ def test_after_the_first_play_the_grace_says_what_is_open_now(open_page):
     ana = make_user("ana")
     game = seated_and_present(ana, grace=20)
     page = open_page(ana, reverse("web:play", args=[game.pk]), width=360, height=740)
-    assert page.locator(".status__grace").inner_text().startswith(
-        "Anyone may move first: the bots wait for you"
+    assert (
+        page.locator(".status__grace")
+        .inner_text()
+        .startswith("Anyone may move first: the bots wait for you")
     )
     old = version(page)
     with transaction.atomic():
