@@ -135,3 +135,43 @@ def test_the_line_says_the_persons_move_while_the_others_think(open_page):
     )
     assert shown_sentences(page) == (["Red 5 was turned up.", "You played red 3."], 2)
     assert_compact(seen)
+
+
+def test_a_seats_catch_reached_with_tab_is_brought_above_the_dock(open_page):
+    # Basic-plus lists a catch of every seat, each a question on its seat (a wrong one costs
+    # the catcher): at 360x740 the panels of four run under the dock. Reached with Tab, the
+    # last seat's question came into focus under the dock, unseen; the page brings it above.
+    ana = make_user("ana")
+    game = game_create(
+        variant_spec={"rules": "basic-plus"},
+        seats=[
+            SeatSpec(user=ana),
+            SeatSpec(bot="greedy"),
+            SeatSpec(bot="colour-control"),
+            SeatSpec(bot="random"),
+        ],
+        deck=stacked(FOUR, "red-5", first=0),
+        first=0,
+        settings=GameSettings(grace_seconds=0),
+    )
+    page = open_page(ana, reverse("web:play", args=[game.pk]), width=360, height=740)
+    page.wait_for_selector(".status--mine")
+    page.evaluate(SETTLED)
+    last = page.locator(".seat").last.locator("details.confirm > summary")
+    assert last.count() == 1
+    page.evaluate("document.querySelector('.hand').focus({preventScroll: true})")
+    for _ in range(30):
+        page.keyboard.press("Tab")
+        if last.evaluate("el => el === document.activeElement"):
+            break
+    else:
+        raise AssertionError("Tab never reached the last seat's catch")
+    page.evaluate(SETTLED)
+    seen = page.evaluate(
+        """el => ({box: el.getBoundingClientRect().toJSON(),
+                   dock: document.querySelector('.dock').getBoundingClientRect().top})""",
+        last.element_handle(),
+    )
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "compact-dock-catch-tabbed-360.png"))
+    assert seen["box"]["top"] >= 0 and seen["box"]["bottom"] <= seen["dock"], seen
