@@ -79,6 +79,22 @@
     if (overlap > 0) window.scrollBy(0, overlap);
   }, true);
 
+  // On a phone the dock is pinned over the page's foot: a control under it reached with Tab (a
+  // seat's catch) is brought above it, not left focused where nobody sees it. Not the focus the
+  // page gives back after a swap (`refocusing`, below): a move leaves the page where it was.
+  var refocusing = false;
+  document.addEventListener("focusin", function (event) {
+    var el = event.target;
+    var dock = document.querySelector(".dock");
+    if (refocusing || !dock || dock.contains(el) || !el.getBoundingClientRect) return;
+    if (getComputedStyle(dock).position !== "sticky") return;
+    requestAnimationFrame(function () {
+      var top = dock.getBoundingClientRect().top, box = el.getBoundingClientRect();
+      var overlap = box.bottom + 8 - top, room = box.top - 8;
+      if (overlap > 0 && room > 0) window.scrollBy(0, Math.min(overlap, room));
+    });
+  });
+
   document.addEventListener("keydown", function (event) {
     if (event.key !== "Escape") return;
     var open = event.target.closest && event.target.closest("details.card-choice[open]");
@@ -127,7 +143,9 @@
       board.querySelector(".dock :is(button, summary, select):not([hidden])") ||
       board.querySelector(".hand") ||
       board.querySelector(".status");
+    refocusing = true;
     next.focus({ preventScroll: true });
+    refocusing = false;
   });
 
   // On a phone the hand is one strip that scrolls sideways. Beside its title a count says how

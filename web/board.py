@@ -89,6 +89,10 @@ class Table:
     my_turn: bool
     over: bool
     result: str
+    # The grace line's opening words, what the bots wait for when they wait for the viewer
+    # (templates/games/_game.html): the open start's first play, an open answer the viewer may
+    # make on their turn, or a chance out of turn.
+    chance: str = ""
     # Why the viewer's choices are what they are, when the status line alone would mislead (a
     # censor who cannot approve, a lane that was flushed): a line of its own in the status box.
     note: str = ""
@@ -155,10 +159,28 @@ def table(
         my_turn=you is not None and you == viewer and viewer in view["to_act"],
         over=over,
         result=_result(view, who) if over else "",
+        chance=_chance(pending, you is not None and you == viewer and viewer in view["to_act"]),
         note=_ruling_note(view, who, legal),
         room=0 if over else _room(view, spec, you, bots),
         lanes=bool(spec.get("precognitive")) and not over,
     )
+
+
+def _chance(pending: Mapping[str, Any], my_turn: bool) -> str:
+    """What the bots' grace waits for, when it waits for the viewer: "Anyone may move first" only
+    while newno's open start is open (nobody has played); on the viewer's turn after it, the open
+    choice they may answer (the second play, a stack both neighbours may answer) or their move;
+    otherwise a chance out of turn (a jump-in, an uno to call or to catch)."""
+    if not my_turn:
+        return "You may move out of turn"
+    kind, seats = pending.get("type"), pending.get("seats")
+    if kind == "first-play" and seats:
+        return "Anyone may move first"
+    if kind == "second-play" and seats:
+        return "You may make the second play"
+    if kind == "stack" and seats:
+        return "You may answer the stack"
+    return "You may move first"
 
 
 def rules_title(spec: Mapping[str, Any]) -> str:
@@ -523,22 +545,39 @@ def announcement(story: Sequence[Line], since: str | None, my_turn: bool) -> str
 
 
 def just_happened(story: Sequence[Line], viewer: int | None) -> str:
-    """The phone's "just happened" line, in the story's own words (the lines the live region
+    """The phone's "just happened" news, in the story's own words (the lines the live region
     reads too, web/story.py): what happened since the viewer's last move, at most NEWS_LINES
     sentences. What changed the viewer's hand or standing (a catch and its penalty, a new deal,
     a swap of hands) is kept first, the newest of it, then the others' newest moves (the card
     just played on the pile, which a scrolled page no longer shows) fill the room left; the
-    sentences kept are told in the order they happened, the newest last (the dock clips a longer
-    line at its start, static/cards.css, so the newest stays in view). "" when nothing happened
-    since, or for a spectator (who has no dock)."""
+    sentences kept are told in the order they happened, the newest last. "" when nothing
+    happened since, or for a spectator (who has no dock)."""
+    return " ".join(_since(story, viewer)[1])
+
+
+def news_sentences(story: Sequence[Line], viewer: int | None) -> list[str]:
+    """The dock's "just happened" line, a sentence an item, oldest first: the story's line before
+    the viewer's last move, that move, then the news since it (`just_happened`), so the line never
+    stands empty while the match plays ("Greta played red 5. You played red 3." until the others
+    move). The dock shows the newest whole, an older one in the line left, ended with "…" where
+    it is longer, and leaves out the rest (static/cards.css). [] for a spectator."""
+    mine, since = _since(story, viewer)
+    return mine + since
+
+
+def _since(story: Sequence[Line], viewer: int | None) -> tuple[list[str], list[str]]:
+    """The viewer's last move after the story's line before it (none, or only the move, at the
+    story's start), and the news since it, as sentences."""
     if viewer is None:
-        return ""
+        return [], []
     since: list[Line] = []
-    for line in story:  # newest first
+    mine: list[str] = []
+    for at, line in enumerate(story):  # newest first
         if line.yours:
+            mine = [sentence(earlier.text) for earlier in reversed(story[at : at + 2])]
             break
         since.append(line)
     kept = [line for line in since if line.news][:NEWS_LINES]
     kept += [line for line in since if not line.news][: NEWS_LINES - len(kept)]
     ids = {id(line) for line in kept}
-    return " ".join(sentence(line.text) for line in reversed(since) if id(line) in ids)
+    return mine, [sentence(line.text) for line in reversed(since) if id(line) in ids]

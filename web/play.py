@@ -327,8 +327,8 @@ def board_context(
         "seat_param": viewer if len(my_seats) > 1 else None,
         "story": lines,
         # On a phone, in the pinned dock: what happened since the viewer's last move, what
-        # reached their hand first.
-        "news": board.just_happened(lines, viewer),
+        # reached their hand first (else that move), sentence by sentence.
+        "news": board.news_sentences(lines, viewer),
         # The seats' names at the table ("greedy (seat 1)" where names repeat).
         "names": names,
         "last_hand": board.hand_result(shown, names, viewer),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import events as ev
-from web.board import just_happened
+from web.board import just_happened, news_sentences
 from web.story import tell
 
 NAMES = ["Ana", "Ben", "Cy"]
@@ -315,6 +315,22 @@ def test_what_just_reached_my_hand_since_my_last_move_in_order():
     assert just([played, *caught], None) == ""
     # A move of mine after it: the line starts again.
     assert just([*caught, played], 0) == ""
+
+
+def test_the_docks_line_starts_with_my_last_move_and_the_line_before_it():
+    """The dock's line is never empty while the match plays: the line before the viewer's last
+    move, that move, then the news since; a spectator has none."""
+    played = {"type": ev.CARD_PLAYED, "seat": 0, "card": "red-3", "source": "hand"}
+    drawn = {"type": ev.CARDS_DRAWN, "seat": 1, "cards": [None], "reason": "draw"}
+    items = [{"version": n, "event": event} for n, event in enumerate([drawn, played], start=1)]
+    assert news_sentences(tell(items, NAMES, 0), 0) == ["Ben drew a card.", "You played red 3."]
+    items.append({"version": 3, "event": {**drawn, "seat": 2}})
+    assert news_sentences(tell(items, NAMES, 0), 0) == [
+        "Ben drew a card.",
+        "You played red 3.",
+        "Cy drew a card.",
+    ]
+    assert news_sentences(tell(items, NAMES, None), None) == []
 
 
 def test_a_swap_of_my_hand_and_a_new_deal_are_news():

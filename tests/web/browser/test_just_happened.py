@@ -1,12 +1,14 @@
 """On a phone the play page says, in the pinned dock, what just reached the person's hand: a bot
 caught them not calling UNO, a new hand was dealt, a newno 7 swapped their hand. The line is the
-story's own words (web/story.py, web/board.py `just_happened`), since the person's last move; it
-keeps its two lines' room whether it says something or not, so the dock, the hand and the cards
-on screen stay where they were as it comes and goes. On a desktop the story stands beside the
-board and the line is not shown. Each situation is dealt from a stacked deck at 360x740."""
+story's own words (web/story.py, web/board.py `news_sentences`): the person's last move and what
+happened since; it keeps its two lines' room, never empty, so the dock, the hand and the cards on
+screen stay where they were as it changes, and shows whole sentences only. On a desktop the story
+stands beside the board and the line is not shown. Each situation is dealt from a stacked deck
+at 360x740."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -42,7 +44,8 @@ PLACES = """() => {
 
 
 def news(page: Any) -> str:
-    return str(page.locator("[data-news]").inner_text()).strip()
+    """The dock's line, its sentences (a span each) joined as one text."""
+    return " ".join(str(page.locator("[data-news]").text_content()).split())
 
 
 def wait_for_news(page: Any, words: str) -> None:
@@ -125,11 +128,11 @@ def test_a_catch_of_the_person_is_said_in_the_dock(open_page):
     wait_for_news(page, "caught you")
     page.wait_for_selector(".status--mine")
     page.evaluate(SETTLED)
-    # In the order it happened (what reached her hand is kept first: greedy's draw after it
-    # is left to the story).
+    # What came before her move, her move, then in the order it happened what followed (what
+    # reached her hand is kept first: greedy's draw after it is left to the story).
     assert news(page) == (
-        "You owe an UNO call: one card left. greedy caught you not calling UNO. "
-        "You drew green 1 and green 2 as the UNO penalty."
+        "Red 7 was turned up. You played red 3. You owe an UNO call: one card left. "
+        "greedy caught you not calling UNO. You drew green 1 and green 2 as the UNO penalty."
     )
     after = places(page, "catch-after")
     assert after["cards"] == 3
@@ -140,11 +143,12 @@ def test_a_catch_of_the_person_is_said_in_the_dock(open_page):
     assert link.get_attribute("title") == news(page)
     assert link.get_attribute("href") == "#story-title"
 
-    # The next move of hers clears it (nothing has reached her hand since).
+    # The next move of hers starts it again: nothing has reached her hand since, and the line
+    # says her move, never standing empty.
     old = version(page)
     page.get_by_role("button", name="Draw a card").click()
     wait_for_board_after(page, old)
-    assert news(page) == ""
+    assert news(page) == "greedy drew a card. You drew red 0.", news(page)
     assert places(page, "catch-moved")["dock"] == before["dock"]
 
     # On a desktop the story stands beside the board: no line in the hand's bar.
@@ -204,30 +208,73 @@ def test_a_newno_swap_is_said_in_the_dock(open_page):
     play(page, "red 6")
     wait_for_news(page, "swapped hands with you")
     page.evaluate(SETTLED)
-    assert news(page) == "greedy played red 7 and swapped hands with you."
+    assert news(page) == (
+        "Red 5 was turned up. You played red 6. greedy played red 7 and swapped hands with you."
+    )
     after = places(page, "swap-after")
     assert after["cards"] == 2
     assert_still(before, after)
 
 
-# Where the last character of the dock's line is drawn, and the line's box.
-LAST_WORDS = """() => {
-  const link = document.querySelector('[data-news] a');
-  const text = link.lastChild;
-  const range = document.createRange();
-  range.setStart(text, text.length - 1);
-  range.setEnd(text, text.length);
-  const last = range.getBoundingClientRect();
-  const box = document.querySelector('[data-news]').getBoundingClientRect();
-  return {top: last.top, bottom: last.bottom, boxTop: box.top, boxBottom: box.bottom,
-          height: link.getBoundingClientRect().height};
+# What the dock's line shows of its words: every character drawn inside the line's box and every
+# box that clips it (a sentence clamped to its lines), by its place in the line's text and its
+# line; and the sentences clamped, which end in "…".
+SHOWN = """() => {
+  const box = document.querySelector('[data-news]');
+  const clips = el => { const out = [];
+    for (let e = el; e && e !== box.parentElement; e = e.parentElement)
+      if (getComputedStyle(e).overflow !== 'visible') out.push(e.getBoundingClientRect());
+    return out; };
+  const shown = []; let offset = 0;
+  const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const rects = clips(node.parentElement);
+    for (let i = 0; i < node.length; i++) {
+      const range = document.createRange();
+      range.setStart(node, i); range.setEnd(node, i + 1);
+      const r = range.getBoundingClientRect();
+      if (r.width > 0 && rects.every(c => r.top >= c.top - 0.5 && r.bottom <= c.bottom + 0.5
+          && r.left >= c.left - 0.5 && r.right <= c.right + 0.5))
+        shown.push([offset + i, Math.round(r.top)]);
+    }
+    offset += node.length;
+  }
+  const clamped = [...box.querySelectorAll('.dock__said')]
+    .filter(s => s.scrollHeight > s.clientHeight + 1).map(s => s.textContent.trim());
+  return {text: box.textContent, shown, clamped};
 }"""
 
 
-def test_a_long_line_keeps_the_newest_in_view(open_page):
+def shown_sentences(page: Any) -> tuple[list[str], int]:
+    """The runs of the dock's line a person reads, each checked to be whole sentences (a run
+    may end early only where its sentence is clamped and so ends in "…"), and how many lines
+    of the box they fill."""
+    seen = page.evaluate(SHOWN)
+    text, at = seen["text"], [index for index, _ in seen["shown"]]
+    runs: list[tuple[int, int]] = []
+    for index in at:
+        if runs and not text[runs[-1][1] + 1 : index].strip():
+            runs[-1] = (runs[-1][0], index)
+        else:
+            runs.append((index, index))
+    said = []
+    for start, end in runs:
+        words = text[start : end + 1]
+        before = text[:start].strip()
+        assert not before or before.endswith("."), f"a sentence cut at its start: {words!r}"
+        clamped = any(words.strip().rstrip("…") and sentence.startswith(words.strip())
+                      for sentence in seen["clamped"])  # fmt: skip
+        assert words.endswith(".") or clamped, f"a sentence cut at its end, unmarked: {words!r}"
+        said += re.split(r"(?<=[.…])\s+", words.strip())
+    return said, len({line for _, line in seen["shown"]})
+
+
+def test_a_long_line_shows_whole_sentences_the_newest_in_view(open_page):
     # Official, seven cards each, ana deals: greedy plays blue 5 on blue 1, and it is ana's
     # turn. The line tells the deal (with her seven cards), the card turned up and greedy's
-    # play, in that order: more than its two lines, so its start is clipped, never the newest.
+    # play, in that order: more than its two lines. It shows the newest sentences whole (a
+    # phone showed "green 6 and yellow 7. Blue 1 was turned up. ...", the deal cut at its
+    # start, as if the words were whole), an older one that does not fit ended with "…".
     ana = make_user("ana")
     hands = [
         ["green-1", "green-2", "green-3", "green-4", "yellow-5", "green-6", "yellow-7"],
@@ -248,7 +295,8 @@ def test_a_long_line_keeps_the_newest_in_view(open_page):
     assert said.startswith("Hand 1 was dealt, 7 cards each; you dealt; your cards:"), said
     assert said.endswith("Blue 1 was turned up. greedy played blue 5."), said
     places(page, "long")
-    last = page.evaluate(LAST_WORDS)
-    # The text is longer than the two lines, and its last words are inside the line's box.
-    assert last["height"] > last["boxBottom"] - last["boxTop"] + 1, last
-    assert last["boxTop"] - 0.5 <= last["top"] and last["bottom"] <= last["boxBottom"] + 0.5, last
+    shown, lines = shown_sentences(page)
+    # Both lines read, the newest last, every sentence whole.
+    assert lines == 2, shown
+    assert shown[-1] == "greedy played blue 5.", shown
+    assert shown[-2] == "Blue 1 was turned up.", shown

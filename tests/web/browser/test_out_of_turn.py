@@ -13,11 +13,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clocks import presence
+from games.commands import game_command
 from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
 from games.models import Game, GameEvent
 from tests.engine.decks import stacked
-from tests.games.factories import make_user
+from tests.games.factories import make_user, owner
 from tests.games.tables import jump_in_table
 from tests.web.browser.clicks import POLL_MS, version, wait_for_board_after
 
@@ -79,6 +80,37 @@ def test_a_person_opens_and_then_jumps_in_within_the_bots_grace(open_page):
     jumped = GameEvent.objects.get(game=game, type="card-played", version__gt=0, data__seat=0,
                                    data__card="red-8")  # fmt: skip
     assert jumped.data.get("jump") is True
+
+
+def test_after_the_first_play_the_grace_says_what_is_open_now(open_page):
+    # The open start, then bot 1 makes the first play (red 8): the second play is open to ana
+    # and bot 2, its neighbours, and the bots wait for ana again. The grace line had gone on
+    # saying "Anyone may move first" after the first move was made.
+    ana = make_user("ana")
+    game = seated_and_present(ana, grace=20)
+    page = open_page(ana, reverse("web:play", args=[game.pk]), width=360, height=740)
+    assert (
+        page.locator(".status__grace")
+        .inner_text()
+        .startswith("Anyone may move first: the bots wait for you")
+    )
+    old = version(page)
+    with transaction.atomic():
+        game.refresh_from_db()
+        game_command(
+            game_id=game.pk,
+            actor=owner(game, 1),
+            command={"type": "play", "seat": 1, "card": "red-8"},
+            expected_version=game.version,
+        )
+    wait_for_board_after(page, old)
+    page.wait_for_selector("[data-grace-line]")
+    assert page.locator(".status__line").inner_text().startswith("Second play:")
+    grace = page.locator(".status__grace").inner_text()
+    assert "Anyone may move first" not in grace
+    assert grace.startswith("You may make the second play: the bots wait for you"), grace
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "second-play-grace-360.png"))
 
 
 def test_the_open_start_waits_the_grace_then_the_page_lets_the_bots_move(open_page):
