@@ -58,11 +58,11 @@ class ProfileAdmin(admin.ModelAdmin[Profile]):
 
 @admin.register(PersonalToken)
 class PersonalTokenAdmin(admin.ModelAdmin[PersonalToken]):
-    list_display = ("user", "prefix", "scopes", "created_at", "last_used_at")
+    list_display = ("user", "name", "prefix", "scopes", "created_at", "last_used_at")
     list_select_related = ("user",)
-    search_fields = ("user__username",)
+    search_fields = ("user__username", "name")
     # No key_hash: not a field of the page, nor of its search.
-    fields = ("user", "prefix", "scopes", "created_at", "last_used_at")
+    fields = ("user", "name", "prefix", "scopes", "created_at", "last_used_at")
     readonly_fields = fields
 
     def has_add_permission(self, request: HttpRequest) -> bool:

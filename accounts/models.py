@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Lower
 
 
 class Profile(models.Model):
@@ -26,17 +27,26 @@ class Profile(models.Model):
 # change, validate, enter and leave ladders with a bot, read calls and strikes); `play`, a person's
 # own moves (commands, resigning, vacation, entering a ladder in person). Reads need no scope.
 SCOPES = ("bots", "play")
+# The token `/api/me/token` manages (api/people.py): rotating replaces it, revoking deletes it,
+# and the person's other tokens are left alone.
+DEFAULT_TOKEN = "default"
 
 
 class PersonalToken(models.Model):
-    """A person's API token (`Authorization: Token <key>`): shown once, stored as its SHA-256.
+    """One of a person's API tokens (`Authorization: Token <key>`): shown once, stored as its
+    SHA-256.
 
-    One per person: rotating replaces it, revoking deletes it (its key is then refused).
+    A person holds up to TOKENS_MAX of them (accounts/services.py), each with a name of its own
+    (unique per person in any case) and its own scopes: revoking one leaves the others. The one
+    named DEFAULT_TOKEN is the one `/api/me/token` rotates and revokes (docs/api.md); tokens made
+    when a person had only one were given that name.
     """
 
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="personal_token"
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="personal_tokens"
     )
+    # What its person calls it ("ci", "laptop"): accounts/services.py's check_token_name.
+    name = models.CharField(max_length=40)
     key_hash = models.CharField(max_length=64, unique=True)
     # The first characters of the key, so a person can tell which key a page speaks of.
     prefix = models.CharField(max_length=8)
@@ -46,8 +56,16 @@ class PersonalToken(models.Model):
     # made before scopes existed hold them all, so nothing they did stops working.
     scopes = models.CharField(max_length=64, default=" ".join(SCOPES))
 
+    class Meta:
+        constraints = [
+            # "CI" beside "ci" would be two tokens a person cannot tell apart.
+            models.UniqueConstraint(
+                "user", Lower("name"), name="personal_token_name_unique_per_person"
+            )
+        ]
+
     def __str__(self) -> str:
-        return f"token {self.prefix}… of {self.user}"
+        return f"token {self.name!r} ({self.prefix}…) of {self.user}"
 
     @property
     def scope_list(self) -> list[str]:

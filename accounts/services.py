@@ -1,17 +1,23 @@
-"""Accounts: sign-up, profiles and personal API tokens (keyword-only, typed)."""
+"""Accounts: sign-up, profiles and personal API tokens (keyword-only, typed).
+
+A person holds up to TOKENS_MAX named tokens, each with its own scopes; the one named
+DEFAULT_TOKEN is the one `token_issue` replaces and `token_revoke` deletes (`/api/me/token`).
+The refusals are typed (InvalidTokenName 400, TokenRefused 409; docs/api.md lists the codes)."""
 
 from __future__ import annotations
 
 import datetime
 import hashlib
 import secrets
+import unicodedata
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from accounts.models import SCOPES, PersonalToken, Profile
+from accounts.models import DEFAULT_TOKEN, SCOPES, PersonalToken, Profile
 from games import rows
+from games.errors import GameError, GameRefused
 
 
 def key_hash(key: str) -> str:
@@ -26,21 +32,127 @@ def scopes_text(scopes: list[str] | tuple[str, ...]) -> str:
     return " ".join(scope for scope in SCOPES if scope in scopes)
 
 
-def token_issue(*, user: User, scopes: list[str] | tuple[str, ...] = SCOPES) -> str:
-    """Give `user` a new personal API token with `scopes` (any old one stops working) and
-    return it, once."""
-    key = secrets.token_urlsafe(32)
+class InvalidTokenName(GameError):
+    """A token's name that is empty once trimmed, too long, or holds a control character."""
+
+    code = "invalid-token-name"
+
+
+class TokenRefused(GameRefused):
+    """A token that may not be made now (409): `token-name-taken`, another of the person's
+    tokens has the name (in any case); `too-many-tokens`, the person holds TOKENS_MAX."""
+
+    code = "token-refused"
+
+
+# How many tokens a person may hold at once: one per script or machine, not one per run.
+TOKENS_MAX = 10
+NAME_LENGTH = int(PersonalToken._meta.get_field("name").max_length or 0)
+
+
+def check_token_name(name: str) -> str:
+    """The name trimmed, as a bot's is (bots/registry.py): 1 to NAME_LENGTH characters, none a
+    control character (a newline, a tab); else InvalidTokenName."""
+    name = (name or "").strip()
+    if not name or len(name) > NAME_LENGTH:
+        raise InvalidTokenName(f"a token's name has 1 to {NAME_LENGTH} characters")
+    if any(unicodedata.category(char) in ("Cc", "Cf") for char in name):
+        raise InvalidTokenName("a token's name holds no control or invisible formatting character")
+    return name
+
+
+def tokens_of(user: User) -> list[PersonalToken]:
+    """The person's tokens, oldest first."""
+    return list(PersonalToken.objects.filter(user=user).order_by("created_at", "pk"))
+
+
+def default_token_of(user: User) -> PersonalToken | None:
+    """The person's token named DEFAULT_TOKEN (in any case), which `/api/me/token` manages."""
+    return PersonalToken.objects.filter(user=user, name__iexact=DEFAULT_TOKEN).first()
+
+
+def token_create(
+    *, user: User, name: str, scopes: list[str] | tuple[str, ...] = SCOPES
+) -> tuple[PersonalToken, str]:
+    """Give `user` a new token named `name` with `scopes`, beside their others; return it and
+    its key, shown once. TokenRefused when the name is taken or the person holds TOKENS_MAX."""
+    name = check_token_name(name)
+    text = scopes_text(scopes)
+    try:
+        with transaction.atomic():
+            _lock(user)
+            same = PersonalToken.objects.filter(user=user, name__iexact=name)
+            held = same.values_list("name", flat=True).first()
+            if held is not None:
+                raise _name_taken(held)
+            return _create(user=user, name=name, scopes=text)
+    except IntegrityError:
+        # The same name made by a concurrent request (the lock makes this the rare case).
+        raise _name_taken(name) from None
+
+
+def default_token_issue(
+    *, user: User, scopes: list[str] | tuple[str, ...] = SCOPES
+) -> tuple[PersonalToken, str]:
+    """Replace `user`'s token named DEFAULT_TOKEN (its key stops working; their other tokens
+    are left alone) by a new one with `scopes`, or make it; return it and its key, shown once."""
     text = scopes_text(scopes)
     with transaction.atomic():
-        PersonalToken.objects.filter(user=user).delete()
-        PersonalToken.objects.create(user=user, key_hash=key_hash(key), prefix=key[:6], scopes=text)
+        _lock(user)
+        old = default_token_of(user)
+        name = old.name if old is not None else DEFAULT_TOKEN
+        if old is not None:
+            old.delete()
+        return _create(user=user, name=name, scopes=text)
+
+
+def token_issue(*, user: User, scopes: list[str] | tuple[str, ...] = SCOPES) -> str:
+    """Give `user` a new default token with `scopes` (the old default stops working) and
+    return its key, once."""
+    _, key = default_token_issue(user=user, scopes=scopes)
     return key
 
 
 def token_revoke(*, user: User) -> bool:
-    """Delete `user`'s personal token; whether there was one."""
-    deleted, _ = PersonalToken.objects.filter(user=user).delete()
+    """Delete `user`'s default token (their others stay); whether there was one."""
+    deleted, _ = PersonalToken.objects.filter(user=user, name__iexact=DEFAULT_TOKEN).delete()
     return bool(deleted)
+
+
+def token_revoke_one(*, user: User, token_id: int) -> PersonalToken | None:
+    """Delete `user`'s token `token_id`: the one deleted, or None when they have no such token
+    (another person's included)."""
+    token = PersonalToken.objects.filter(user=user, pk=token_id).first()
+    if token is None:
+        return None
+    PersonalToken.objects.filter(pk=token.pk).delete()
+    return token
+
+
+def _lock(user: User) -> None:
+    """Lock the person's row: two requests making tokens for one person check the name and the
+    count one after the other."""
+    User.objects.select_for_update().filter(pk=user.pk).values_list("pk").first()
+
+
+def _create(*, user: User, name: str, scopes: str) -> tuple[PersonalToken, str]:
+    """Inside the transaction that holds the person's lock: TokenRefused `too-many-tokens` at
+    TOKENS_MAX, else the new token and its key."""
+    if PersonalToken.objects.filter(user=user).count() >= TOKENS_MAX:
+        raise TokenRefused(
+            f"a person holds at most {TOKENS_MAX} API tokens, and you hold that many: "
+            "revoke one first",
+            code="too-many-tokens",
+        )
+    key = secrets.token_urlsafe(32)
+    token = PersonalToken.objects.create(
+        user=user, name=name, key_hash=key_hash(key), prefix=key[:6], scopes=scopes
+    )
+    return token, key
+
+
+def _name_taken(name: str) -> TokenRefused:
+    return TokenRefused(f"you already have a token named “{name}”", code="token-name-taken")
 
 
 # Every request with a token reads it (games/rows.py: the SQL written once, not compiled each time).

@@ -1,12 +1,12 @@
 """The people's API (session or personal token): resign a game, take vacation days, choose how
-turn notices arrive, hold a personal API token. games/seat_facts.py, clocks/deadlines.py and
+turn notices arrive, hold personal API tokens. games/seat_facts.py, clocks/deadlines.py and
 accounts/services.py do the work; docs/api.md lists the errors."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.decorators import api_view, authentication_classes
 from rest_framework.exceptions import NotFound
@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 from accounts import services as accounts
 from accounts.models import SCOPES, PersonalToken
 from api.auth import PEOPLE, person, require_scope
-from api.errors import error_responses
+from api.errors import ErrorOutput, error_responses
 from clocks import deadlines, presence
 from games import seat_facts
 from games.models import NotificationPreference, Seat
@@ -169,39 +169,132 @@ class NewPersonalTokenOutput(PersonalTokenOutput):
         return str(self.context["key"])
 
 
+# The 409s of a token refused (accounts.services.TokenRefused): no game version in them.
+TOKEN_REFUSED = OpenApiResponse(
+    ErrorOutput,
+    description="`token-name-taken`: another of your tokens has the name, in any case; "
+    "`too-many-tokens`: you hold 10 tokens already (revoke one first).",
+)
+TOO_MANY_TOKENS = OpenApiResponse(
+    ErrorOutput,
+    description="`too-many-tokens`: a new `default` would be your 11th token (revoke one first).",
+)
+
+
+def _scopes_asked(request: Request, asked: Any) -> list[str]:
+    """The scopes a new token gets: those asked for, else every scope (made with a token, that
+    token's own); a scope the calling token lacks is refused (403 `token-scope`)."""
+    caller = request.auth if isinstance(request.auth, PersonalToken) else None
+    scopes = asked or (caller.scope_list if caller is not None else SCOPES)
+    for scope in scopes:
+        require_scope(request, scope)
+    return sorted(scopes)
+
+
 class Token(APIView):
+    """The token named "default" (accounts.models.DEFAULT_TOKEN): what a person had when they
+    could have only one; the person's other tokens are Tokens' and TokenDetail's."""
+
     authentication_classes = PEOPLE
 
     @extend_schema(responses={200: PersonalTokenOutput, **error_responses(403, 404)})
     def get(self, request: Request) -> Response:
-        """Your personal API token's prefix and dates (never the key): 404 when you have none."""
-        token = PersonalToken.objects.filter(user=person(request)).first()
+        """Your personal API token named `default`: its prefix and dates (never the key); 404
+        when you have none of that name (GET /api/me/tokens lists them all)."""
+        token = accounts.default_token_of(person(request))
         if token is None:
             raise NotFound("you have no personal API token")
         return Response(PersonalTokenOutput(token).data)
 
     @extend_schema(
-        request=NewTokenInput, responses={201: NewPersonalTokenOutput, **error_responses(400, 403)}
+        request=NewTokenInput,
+        responses={201: NewPersonalTokenOutput, **error_responses(400, 403), 409: TOO_MANY_TOKENS},
     )
     def post(self, request: Request) -> Response:
-        """Make a new personal API token with the scopes asked for, shown once; the old one
-        stops working at once. Made with a token, it gets no scope that token lacks (403
-        `token-scope`)."""
+        """Make a new personal API token named `default` with the scopes asked for, shown once;
+        the old `default` stops working at once, your other tokens are left alone. Made with a
+        token, it gets no scope that token lacks (403 `token-scope`); 409 `too-many-tokens`
+        when a new `default` would make more than 10."""
         data = NewTokenInput(data=request.data)
         data.is_valid(raise_exception=True)
-        caller = request.auth if isinstance(request.auth, PersonalToken) else None
-        scopes = data.validated_data.get("scopes") or (
-            caller.scope_list if caller is not None else SCOPES
-        )
-        for scope in scopes:
-            require_scope(request, scope)
-        key = accounts.token_issue(user=person(request), scopes=sorted(scopes))
-        token = PersonalToken.objects.get(user=person(request))
+        scopes = _scopes_asked(request, data.validated_data.get("scopes"))
+        token, key = accounts.default_token_issue(user=person(request), scopes=scopes)
         return Response(NewPersonalTokenOutput(token, context={"key": key}).data, status=201)
 
     @extend_schema(request=None, responses={204: None, **error_responses(403, 404)})
     def delete(self, request: Request) -> Response:
-        """Revoke your personal API token: requests with it are refused from now on."""
+        """Revoke your personal API token named `default`: requests with it are refused from now
+        on; your other tokens keep working."""
         if not accounts.token_revoke(user=person(request)):
             raise NotFound("you have no personal API token")
+        return Response(status=204)
+
+
+class NamedTokenOutput(PersonalTokenOutput):
+    name = serializers.CharField(help_text="Unique among your tokens, in any case.")
+
+    class Meta(PersonalTokenOutput.Meta):
+        fields = ["id", "name", *PersonalTokenOutput.Meta.fields]
+        read_only_fields = fields
+
+
+class NewNamedTokenInput(NewTokenInput):
+    name = serializers.CharField(
+        trim_whitespace=False,
+        allow_blank=True,
+        help_text="1 to 40 characters once trimmed, no control or formatting character; "
+        "unique among your tokens in any case (409 `token-name-taken`).",
+    )
+
+
+class NewNamedTokenOutput(NamedTokenOutput):
+    token = serializers.SerializerMethodField(
+        help_text="The key, for `Authorization: Token <key>`: shown this once, stored hashed."
+    )
+
+    class Meta(NamedTokenOutput.Meta):
+        fields = [*NamedTokenOutput.Meta.fields, "token"]
+        read_only_fields = fields
+
+    def get_token(self, token: PersonalToken) -> str:
+        return str(self.context["key"])
+
+
+class Tokens(APIView):
+    authentication_classes = PEOPLE
+
+    @extend_schema(responses={200: NamedTokenOutput(many=True), **error_responses(403)})
+    def get(self, request: Request) -> Response:
+        """Your personal API tokens, oldest first: each one's id, name, prefix, scopes and
+        dates, never a key."""
+        tokens = accounts.tokens_of(person(request))
+        return Response(NamedTokenOutput(tokens, many=True).data)
+
+    @extend_schema(
+        request=NewNamedTokenInput,
+        responses={201: NewNamedTokenOutput, **error_responses(400, 403), 409: TOKEN_REFUSED},
+    )
+    def post(self, request: Request) -> Response:
+        """Make a named personal API token beside your others, with the scopes asked for; the
+        key is shown once. 400 `invalid-token-name`; 409 `token-name-taken`, or
+        `too-many-tokens` when you hold 10. Made with a token, it gets no scope that token
+        lacks (403 `token-scope`)."""
+        data = NewNamedTokenInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        scopes = _scopes_asked(request, data.validated_data.get("scopes"))
+        token, key = accounts.token_create(
+            user=person(request), name=data.validated_data["name"], scopes=scopes
+        )
+        return Response(NewNamedTokenOutput(token, context={"key": key}).data, status=201)
+
+
+class TokenDetail(APIView):
+    authentication_classes = PEOPLE
+
+    @extend_schema(request=None, responses={204: None, **error_responses(403, 404)})
+    def delete(self, request: Request, token_id: int) -> Response:
+        """Revoke one of your personal API tokens: requests with it are refused from now on,
+        your others keep working. 404 for an id that is not one of your tokens."""
+        if accounts.token_revoke_one(user=person(request), token_id=token_id) is None:
+            raise NotFound(f"you have no personal API token {token_id}")
         return Response(status=204)

@@ -57,6 +57,8 @@ urlpatterns = [
         name="my-game-notifications",
     ),
     path("me/token", people.Token.as_view(), name="my-token"),
+    path("me/tokens", people.Tokens.as_view(), name="my-tokens"),
+    path("me/tokens/<int:token_id>", people.TokenDetail.as_view(), name="my-token-detail"),
     path("me/bots", owners.MyBots.as_view(), name="my-bots"),
     path("me/bots/<int:bot_id>", owners.MyBot.as_view(), name="my-bot"),
     path("me/bots/<int:bot_id>/validate", owners.validate, name="my-bot-validate"),

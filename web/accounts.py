@@ -1,4 +1,4 @@
-"""A person's account pages: sign-up, and the profile (settings, API token, vacations).
+"""A person's account pages: sign-up, and the profile (settings, API tokens, vacations).
 
 Signing in and out, password changes and resets are Django's own views (config/urls.py mounts
 django.contrib.auth.urls at /accounts/); their templates are in templates/registration/.
@@ -14,7 +14,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
@@ -24,6 +24,7 @@ from accounts import services as accounts
 from accounts.models import SCOPES, PersonalToken
 from accounts.usernames import LookAlikeUsername
 from clocks import deadlines
+from frontdoor.errors import status_for
 from frontdoor.throttles import SignUpThrottle
 from games import lobby, seat_facts
 from games.errors import GameError
@@ -116,7 +117,8 @@ def vacation_rows(user: User) -> list[VacationRow]:
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile(request: SignedInRequest) -> HttpResponse:
-    """Show the person's settings, API token and vacations; save the settings."""
+    """Show the person's settings, API tokens (and the form for a new one) and vacations; save
+    the settings."""
     user = request.user
     if request.method == "POST":
         form = SettingsForm(request.POST)
@@ -140,20 +142,75 @@ def profile(request: SignedInRequest) -> HttpResponse:
         )
     context = {
         "form": form,
-        "token": PersonalToken.objects.filter(user=user).first(),
+        "tokens": accounts.tokens_of(user),
+        "chosen": NEW_TOKEN_SCOPES,
+        "name_length": accounts.NAME_LENGTH,
         "vacations": vacation_rows(user),
     }
     return render(request, "accounts/profile.html", context)
+
+
+def scopes_posted(request: SignedInRequest) -> list[str]:
+    """The scopes ticked in a token's form, known ones only, in SCOPES's order."""
+    return [scope for scope in SCOPES if scope in request.POST.getlist("scopes")]
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+def token_create(request: SignedInRequest) -> HttpResponse:
+    """Make the person a named API token, beside their others, and show its key this once (the
+    profile's form posts here; a refused one comes back on this page, with what was typed)."""
+    user = request.user
+    name = request.POST.get("name", "")
+    scopes = scopes_posted(request) if request.method == "POST" else NEW_TOKEN_SCOPES
+    context: dict[str, Any] = {"name": name, "chosen": scopes, "name_length": accounts.NAME_LENGTH}
+    if request.method == "GET":
+        return render(request, "accounts/token_create.html", context)
+    if not scopes:
+        context["error"] = "Choose at least one scope."
+        return render(request, "accounts/token_create.html", context, status=400)
+    try:
+        token, key = accounts.token_create(user=user, name=name, scopes=scopes)
+    except (accounts.InvalidTokenName, accounts.TokenRefused) as error:
+        context["error"] = token_error(error)
+        return render(request, "accounts/token_create.html", context, status=status_for(error))
+    # The key exists only in this response: the database keeps its hash and its prefix.
+    return render(request, "accounts/token_new.html", {"key": key, "token": token})
+
+
+def token_error(error: GameError) -> str:
+    """A token's refusal (its service's message), as a sentence of the page."""
+    return f"{error.message[:1].upper()}{error.message[1:]}."
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def token_revoke_one(request: SignedInRequest, token_id: int) -> HttpResponse:
+    """Ask, then delete one of the person's API tokens (another's, or none: 404)."""
+    user = request.user
+    if request.method == "GET":
+        token = PersonalToken.objects.filter(user=user, pk=token_id).first()
+        if token is None:
+            raise Http404("no such token of yours")
+        context = {"token": token, "revoke": True, "named": True}
+        return render(request, "accounts/token_confirm.html", context)
+    revoked = accounts.token_revoke_one(user=user, token_id=token_id)
+    if revoked is None:
+        raise Http404("no such token of yours")
+    messages.success(request, f"The token “{revoked.name}” is revoked: it no longer works.")
+    return redirect("web:profile")
 
 
 @never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
 def token_issue(request: SignedInRequest) -> HttpResponse:
-    """Ask, with the scopes to choose (`bots` ticked at first, or the old token's), then make
-    the person a new API token (replacing any) and show it this once."""
+    """The token named "default" (what a person had when they could have only one; /api/me/token
+    manages the same): ask, with the scopes to choose (`bots` ticked at first, or the old
+    token's), then make it anew (replacing the old default) and show it this once."""
     user = request.user
-    token = PersonalToken.objects.filter(user=user).first()
+    token = accounts.default_token_of(user)
     context: dict[str, Any] = {
         "token": token,
         "revoke": False,
@@ -161,23 +218,24 @@ def token_issue(request: SignedInRequest) -> HttpResponse:
     }
     if request.method == "GET":
         return render(request, "accounts/token_confirm.html", context)
-    scopes = [scope for scope in SCOPES if scope in request.POST.getlist("scopes")]
+    scopes = scopes_posted(request)
     if not scopes:
         context |= {"chosen": [], "error": "Choose at least one scope."}
         return render(request, "accounts/token_confirm.html", context, status=400)
-    # The key exists only in this response: the database keeps its hash and its prefix.
-    key = accounts.token_issue(user=user, scopes=scopes)
-    return render(
-        request, "accounts/token_new.html", {"key": key, "replaced": token, "scopes": scopes}
-    )
+    try:
+        new, key = accounts.default_token_issue(user=user, scopes=scopes)
+    except accounts.TokenRefused as error:
+        context["error"] = token_error(error)
+        return render(request, "accounts/token_confirm.html", context, status=status_for(error))
+    return render(request, "accounts/token_new.html", {"key": key, "token": new, "replaced": token})
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def token_revoke(request: SignedInRequest) -> HttpResponse:
-    """Ask, then delete the person's API token."""
+    """Ask, then delete the person's token named "default"."""
     user = request.user
-    token = PersonalToken.objects.filter(user=user).first()
+    token = accounts.default_token_of(user)
     if request.method == "GET":
         if token is None:
             messages.info(request, "You have no API token to revoke.")

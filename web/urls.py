@@ -45,6 +45,12 @@ urlpatterns = [
     path("accounts/profile/", accounts.profile, name="profile"),
     path("accounts/profile/token/", accounts.token_issue, name="token-issue"),
     path("accounts/profile/token/revoke/", accounts.token_revoke, name="token-revoke"),
+    path("accounts/profile/tokens/", accounts.token_create, name="token-create"),
+    path(
+        "accounts/profile/tokens/<int:token_id>/revoke/",
+        accounts.token_revoke_one,
+        name="token-revoke-one",
+    ),
     path("accounts/profile/vacation/<int:game_id>/", accounts.vacation, name="vacation"),
     path("play/", lobby.lobby, name="lobby"),
     path("data/", database.database, name="data"),

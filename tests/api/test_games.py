@@ -455,7 +455,7 @@ def test_a_personal_token_is_shown_once_rotated_and_revoked():
     assert key.startswith(made.json()["prefix"])
     shown = session.get("/api/me/token").json()
     assert "token" not in shown and key not in str(shown)
-    assert ana.personal_token.key_hash != key  # stored hashed
+    assert ana.personal_tokens.get().key_hash != key  # stored hashed
 
     script = APIClient()
     script.credentials(HTTP_AUTHORIZATION=f"Token {key}")

@@ -218,3 +218,165 @@ def test_a_ladder_for_bots_refuses_a_person(settings):
     entered = api.post("/api/ladders/bot-arena/enter", {"bot": bot.pk}, format="json")
     assert entered.status_code == 201
     assert list(Entry.objects.values_list("user", "bot")) == [(None, bot.pk)]
+
+
+# Several tokens per person, each named, with its own scopes (GET/POST /api/me/tokens,
+# DELETE /api/me/tokens/<id>); /api/me/token manages the one named "default".
+
+
+def signed_in(user) -> APIClient:
+    client = APIClient()
+    client.force_login(user)
+    return client
+
+
+def test_several_named_tokens_each_authenticate_with_their_own_scopes():
+    ana = make_user("ana")
+    game = game_create(
+        variant_spec=SHORT, seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")], seed=3
+    )
+    session = signed_in(ana)
+
+    ci = session.post("/api/me/tokens", {"name": "ci", "scopes": ["bots"]}, format="json")
+    laptop = session.post("/api/me/tokens", {"name": "laptop", "scopes": ["play"]}, format="json")
+
+    assert (ci.status_code, laptop.status_code) == (201, 201)
+    assert (ci.json()["name"], ci.json()["scopes"]) == ("ci", ["bots"])
+    assert (laptop.json()["name"], laptop.json()["scopes"]) == ("laptop", ["play"])
+    assert ci.json()["token"] != laptop.json()["token"]
+    assert ci.json()["token"].startswith(ci.json()["prefix"])
+    bots, play = script(ci.json()["token"]), script(laptop.json()["token"])
+    assert bots.get("/api/me/bots").status_code == 200
+    assert play.get("/api/me/bots").json()["code"] == "token-scope"
+    assert bots.post(f"/api/games/{game.pk}/resign").json()["code"] == "token-scope"
+    assert play.post(f"/api/games/{game.pk}/resign").status_code == 200
+
+
+def test_revoking_one_token_leaves_the_others_working():
+    ana = make_user("ana")
+    session = signed_in(ana)
+    made = {
+        name: session.post("/api/me/tokens", {"name": name}, format="json").json()
+        for name in ("ci", "laptop")
+    }
+
+    revoked = session.delete(f"/api/me/tokens/{made['ci']['id']}")
+
+    assert revoked.status_code == 204
+    refused = script(made["ci"]["token"]).get("/api/me/bots")
+    assert (refused.status_code, refused.json()["code"]) == (401, "token-invalid")
+    assert script(made["laptop"]["token"]).get("/api/me/bots").status_code == 200
+    assert [t["name"] for t in session.get("/api/me/tokens").json()] == ["laptop"]
+    again = session.delete(f"/api/me/tokens/{made['ci']['id']}")
+    assert (again.status_code, again.json()["code"]) == (404, "not_found")
+
+
+def test_the_list_shows_every_token_and_never_a_key():
+    ana = make_user("ana")
+    session = signed_in(ana)
+    default = session.post("/api/me/token", {"scopes": ["bots"]}, format="json").json()
+    ci = session.post("/api/me/tokens", {"name": "ci", "scopes": ["play"]}, format="json").json()
+    script(ci["token"]).get("/api/games")
+
+    listed = session.get("/api/me/tokens")
+
+    assert listed.status_code == 200
+    rows = listed.json()
+    assert [(t["name"], t["prefix"], t["scopes"]) for t in rows] == [
+        ("default", default["prefix"], ["bots"]),
+        ("ci", ci["prefix"], ["play"]),
+    ]
+    assert set(rows[1]) == {"id", "name", "prefix", "scopes", "created_at", "last_used_at"}
+    assert rows[0]["last_used_at"] is None and rows[1]["last_used_at"] is not None
+    for key in (default["token"], ci["token"]):
+        assert key not in listed.content.decode()
+    # Another person's list holds none of them.
+    assert signed_in(make_user("bea")).get("/api/me/tokens").json() == []
+
+
+def test_a_name_is_unique_per_person_in_any_case_and_checked():
+    ana, bea = make_user("ana"), make_user("bea")
+    session = signed_in(ana)
+    assert session.post("/api/me/tokens", {"name": " CI "}, format="json").json()["name"] == "CI"
+
+    taken = session.post("/api/me/tokens", {"name": "ci"}, format="json")
+    assert (taken.status_code, taken.json()["code"]) == (409, "token-name-taken")
+    # Another person may use the same name.
+    assert signed_in(bea).post("/api/me/tokens", {"name": "ci"}, format="json").status_code == 201
+    for bad in ("", "   ", "x" * 41, "two\nlines"):
+        refused = session.post("/api/me/tokens", {"name": bad}, format="json")
+        assert (refused.status_code, refused.json()["code"]) == (400, "invalid-token-name"), bad
+    missing = session.post("/api/me/tokens", {"scopes": ["bots"]}, format="json")
+    assert (missing.status_code, missing.json()["code"]) == (400, "invalid")
+    unknown = session.post("/api/me/tokens", {"name": "x", "scopes": ["admin"]}, format="json")
+    assert (unknown.status_code, unknown.json()["code"]) == (400, "invalid")
+    assert PersonalToken.objects.filter(user=ana).count() == 1
+
+
+def test_a_person_holds_at_most_ten_tokens():
+    ana = make_user("ana")
+    session = signed_in(ana)
+    for number in range(10):
+        made = session.post("/api/me/tokens", {"name": f"t{number}"}, format="json")
+        assert made.status_code == 201
+
+    refused = session.post("/api/me/tokens", {"name": "one more"}, format="json")
+    default = session.post("/api/me/token")
+
+    assert (refused.status_code, refused.json()["code"]) == (409, "too-many-tokens")
+    assert (default.status_code, default.json()["code"]) == (409, "too-many-tokens")
+    assert PersonalToken.objects.filter(user=ana).count() == 10
+    # Revoking one makes room.
+    first = session.get("/api/me/tokens").json()[0]["id"]
+    assert session.delete(f"/api/me/tokens/{first}").status_code == 204
+    assert session.post("/api/me/tokens", {"name": "one more"}, format="json").status_code == 201
+
+
+def test_another_persons_token_id_is_404_and_stays():
+    ana, bea = make_user("ana"), make_user("bea")
+    key = token_issue(user=bea)
+    theirs = PersonalToken.objects.get(user=bea).pk
+
+    for path in (f"/api/me/tokens/{theirs}", "/api/me/tokens/999999"):
+        response = signed_in(ana).delete(path)
+        assert (response.status_code, response.json()["code"]) == (404, "not_found"), path
+    assert script(key).get("/api/me/bots").status_code == 200
+
+
+def test_a_token_makes_no_token_wider_than_itself():
+    ana = make_user("ana")
+    narrow = script(token_issue(user=ana, scopes=["bots"]))
+
+    wider = narrow.post("/api/me/tokens", {"name": "ci", "scopes": ["play"]}, format="json")
+    same = narrow.post("/api/me/tokens", {"name": "ci"}, format="json")
+
+    assert (wider.status_code, wider.json()["code"]) == (403, "token-scope")
+    assert (same.status_code, same.json()["scopes"]) == (201, ["bots"])
+
+
+def test_the_singular_endpoint_manages_the_default_token_only():
+    ana = make_user("ana")
+    session = signed_in(ana)
+    ci = session.post("/api/me/tokens", {"name": "ci", "scopes": ["bots"]}, format="json").json()
+    assert session.get("/api/me/token").status_code == 404
+
+    first = session.post("/api/me/token", {"scopes": ["play"]}, format="json").json()
+    shown = session.get("/api/me/token").json()
+    assert (shown["prefix"], shown["scopes"]) == (first["prefix"], ["play"])
+    rotated = session.post("/api/me/token").json()
+
+    assert script(first["token"]).get("/api/games").status_code == 401
+    assert script(rotated["token"]).get("/api/games").status_code == 200
+    assert script(ci["token"]).get("/api/me/bots").status_code == 200
+    names = [t["name"] for t in session.get("/api/me/tokens").json()]
+    assert sorted(names) == ["ci", "default"]
+    # A token named "default" made by name is the one the singular endpoint manages.
+    assert session.post("/api/me/tokens", {"name": "Default"}, format="json").json()["code"] == (
+        "token-name-taken"
+    )
+
+    assert session.delete("/api/me/token").status_code == 204
+    assert script(rotated["token"]).get("/api/games").status_code == 401
+    assert script(ci["token"]).get("/api/me/bots").status_code == 200
+    assert session.delete("/api/me/token").status_code == 404
+    assert [t["name"] for t in session.get("/api/me/tokens").json()] == ["ci"]

@@ -86,3 +86,36 @@ def test_a_bots_url_is_text_not_a_uri_since_only_webhook_bots_have_one(document)
 
     for name in ("BotOutput", "RegisteredOutput"):
         assert "format" not in components[name]["properties"]["url"], name
+
+
+def test_the_personal_tokens_endpoints_are_described(document):
+    """GET/POST /api/me/tokens and DELETE /api/me/tokens/{token_id} (api/people.py): the list
+    never holds a key, the new token's answer does, once; a refused name is a 409 without a game
+    version."""
+    components = document["components"]["schemas"]
+
+    def shape(response):
+        ref = response["content"]["application/json"]["schema"]
+        ref = ref.get("items", ref)["$ref"]
+        return components[ref.rsplit("/", 1)[1]]
+
+    tokens = document["paths"]["/api/me/tokens"]
+    listed = tokens["get"]["responses"]["200"]
+    assert listed["content"]["application/json"]["schema"]["type"] == "array"
+    assert set(shape(listed)["properties"]) == {
+        "id", "name", "prefix", "scopes", "created_at", "last_used_at"
+    }  # fmt: skip
+    made = tokens["post"]
+    body = made["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    assert {"name", "scopes"} <= set(components[body.rsplit("/", 1)[1]]["properties"])
+    assert "token" in shape(made["responses"]["201"])["properties"]
+    assert {"400", "401", "403", "409"} <= set(made["responses"])
+    assert "current_version" not in shape(made["responses"]["409"])["properties"]
+    revoke = document["paths"]["/api/me/tokens/{token_id}"]
+    assert set(revoke) == {"delete"}
+    assert {"204", "401", "403", "404"} <= set(revoke["delete"]["responses"])
+    # The singular endpoint stays as it was documented, its 409 at the cap aside.
+    singular = document["paths"]["/api/me/token"]
+    assert set(shape(singular["get"]["responses"]["200"])["properties"]) == {
+        "prefix", "scopes", "created_at", "last_used_at"
+    }  # fmt: skip

@@ -35,7 +35,7 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
-from accounts.services import token_issue
+from accounts.services import token_create, token_issue
 from bots import turns
 from bots.remote import tokens
 from games.creation import SeatSpec, game_create
@@ -68,7 +68,7 @@ HEALTH_CHECKS = [check for check in CHECKS if check is not not_a_server_error]
 # What the fuzzer must not do with the credential it is sending: rotating or revoking the
 # personal token it authenticates with would turn every later example of the operation into
 # a 401 `token-invalid`. These run with the session only (rotating the token leaves
-# the session open); tests/api/test_people.py covers them with the token.
+# the session open); tests/api/test_personal_tokens.py covers them with the token.
 SESSION_ONLY = {("POST", "/api/me/token"), ("DELETE", "/api/me/token")}
 
 # Keys that were never issued, sent to every operation: a wrong key is refused (403 or 401) and
@@ -102,6 +102,8 @@ class World:
     table: int
     # A tournament taking entries (the person may enter and withdraw).
     tournament: str
+    # The person's second personal token (not the one the fuzzer sends): revoked by id.
+    other_token: int
 
     def paths(self) -> dict[str, list[Any]]:
         games = [self.my_game.pk, self.bot_game.pk, self.finished.pk]
@@ -111,6 +113,7 @@ class World:
             "slug": [self.ladder, self.club, self.season, self.tournament],
             "username": [self.person.username],
             "table_id": [self.table],
+            "token_id": [self.other_token],
         }
 
 
@@ -164,6 +167,7 @@ def world(class_transaction: None) -> World:
         season=season.slug,
         table=table.pk,
         tournament=make_tournament(slug="fuzz-cup").slug,
+        other_token=token_create(user=person, name="fuzz-ci")[0].pk,
     )
 
 

@@ -14,6 +14,7 @@ SIGNED_IN_PAGES = [
     "/accounts/profile/",
     "/accounts/profile/token/",
     "/accounts/profile/token/revoke/",
+    "/accounts/profile/tokens/",
     "/play/",
     "/play/new/",
 ]
@@ -22,6 +23,8 @@ FORMS = [
     ("/accounts/profile/", {"turn_emails": "none"}),
     ("/accounts/profile/token/", {}),
     ("/accounts/profile/token/revoke/", {}),
+    ("/accounts/profile/tokens/", {"name": "ci", "scopes": ["bots"]}),
+    ("/accounts/profile/tokens/1/revoke/", {}),
     ("/accounts/profile/vacation/1/", {"days": 1}),
     ("/play/new/", {"rules": "official"}),
     ("/accounts/password_change/", {"old_password": "x"}),

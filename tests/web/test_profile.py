@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import html
 
 import pytest
 from django.contrib.auth.models import User
@@ -184,10 +185,12 @@ def test_a_token_needs_a_scope(client, ada):
 
 def test_the_revoke_button_ends_the_tokens_api_access(client, ada):
     key = client.post("/accounts/profile/token/", ALL_SCOPES).context["key"]
+    token = PersonalToken.objects.get(user=ada)
     profile = client.get("/accounts/profile/").content.decode()
-    assert 'href="/accounts/profile/token/revoke/">Revoke token…</a>' in profile
+    revoke = f"/accounts/profile/tokens/{token.pk}/revoke/"
+    assert f'href="{revoke}">Revoke' in profile
 
-    client.post("/accounts/profile/token/revoke/")
+    client.post(revoke)
 
     response = Client(HTTP_AUTHORIZATION=f"Token {key}").get("/api/me/bots")
     assert (response.status_code, response.json()["code"]) == (401, "token-invalid")
@@ -258,3 +261,85 @@ def test_a_vacation_in_someone_elses_game_is_refused(client, ada):
     response = client.post(f"/accounts/profile/vacation/{game.pk}/", {"days": 1}, follow=True)
 
     assert messages_of(response) == [f"Game {game.pk}: you hold no seat in game {game.pk}."]
+
+
+# Several named tokens.
+
+
+def make_named(client, name: str, scopes=("bots",)):
+    return client.post("/accounts/profile/tokens/", {"name": name, "scopes": list(scopes)})
+
+
+def test_the_profile_makes_named_tokens_and_lists_them_without_keys(client, ada):
+    profile = client.get("/accounts/profile/").content.decode()
+    assert "You have no API token." in profile
+    assert 'name="name"' in profile and 'action="/accounts/profile/tokens/"' in profile
+
+    ci = make_named(client, "ci", ["bots"])
+    laptop = make_named(client, "laptop", ["play"])
+
+    assert (ci.status_code, laptop.status_code) == (200, 200)
+    assert "no-store" in ci["Cache-Control"]
+    keys = [ci.context["key"], laptop.context["key"]]
+    assert keys[0] in ci.content.decode() and "Its scopes: bots." in ci.content.decode()
+    assert "Your new API token “ci”" in ci.content.decode()
+    assert [user_for_token(key) for key in keys] == [ada, ada]
+    profile = client.get("/accounts/profile/").content.decode()
+    for token in PersonalToken.objects.filter(user=ada):
+        assert f"<code>{token.prefix}…</code>" in profile
+        assert (
+            f'href="/accounts/profile/tokens/{token.pk}/revoke/">Revoke'
+            f'<span class="visually-hidden"> the token “{token.name}”</span>…</a>'
+        ) in profile
+    assert "<h3>ci</h3>" in profile and "<h3>laptop</h3>" in profile
+    assert "<dt>Scopes</dt><dd>bots</dd>" in profile and "<dt>Scopes</dt><dd>play</dd>" in profile
+    assert not any(key in profile for key in keys)
+
+
+def test_a_bad_or_taken_name_or_a_full_set_is_refused_and_said(client, ada):
+    assert make_named(client, "ci").status_code == 200
+
+    taken = make_named(client, "CI")
+    blank = make_named(client, "  ")
+    no_scope = client.post("/accounts/profile/tokens/", {"name": "laptop"})
+
+    assert taken.status_code == 409
+    assert "You already have a token named “ci”" in taken.content.decode()
+    assert blank.status_code == 400
+    assert "A token's name has 1 to 40 characters." in html.unescape(blank.content.decode())
+    assert no_scope.status_code == 400 and "Choose at least one scope." in no_scope.content.decode()
+    # The form keeps what was typed.
+    assert 'value="laptop"' in no_scope.content.decode()
+    for number in range(9):
+        assert make_named(client, f"t{number}").status_code == 200
+    full = make_named(client, "one more")
+    assert full.status_code == 409 and "at most 10 API tokens" in full.content.decode()
+    assert PersonalToken.objects.filter(user=ada).count() == 10
+
+
+def test_revoking_one_token_asks_first_and_leaves_the_others(client, ada):
+    ci = make_named(client, "ci").context["key"]
+    laptop = make_named(client, "laptop").context["key"]
+    token = PersonalToken.objects.get(user=ada, name="ci")
+
+    confirm = client.get(f"/accounts/profile/tokens/{token.pk}/revoke/").content.decode()
+    assert "Revoke the token “ci”?" in confirm and f"<code>{token.prefix}…</code>" in confirm
+    assert user_for_token(ci) == ada
+    revoked = client.post(f"/accounts/profile/tokens/{token.pk}/revoke/", follow=True)
+
+    assert "The token “ci” is revoked: it no longer works." in messages_of(revoked)
+    assert user_for_token(ci) is None and user_for_token(laptop) == ada
+    assert "<h3>ci</h3>" not in revoked.content.decode()
+    assert "<h3>laptop</h3>" in revoked.content.decode()
+
+
+def test_another_persons_token_cannot_be_revoked_here(client, ada):
+    bea = User.objects.create_user("bea")
+    other = Client()
+    other.force_login(bea)
+    key = make_named(other, "theirs").context["key"]
+    theirs = PersonalToken.objects.get(user=bea)
+
+    for method in (client.get, client.post):
+        assert method(f"/accounts/profile/tokens/{theirs.pk}/revoke/").status_code == 404
+    assert user_for_token(key) == bea
