@@ -156,17 +156,24 @@ class NewTokenInput(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class NewPersonalTokenOutput(PersonalTokenOutput):
-    token = serializers.SerializerMethodField(
+def _key_field() -> serializers.SerializerMethodField:
+    """A new token's key in its answer (from the serializer's context: never stored)."""
+    return serializers.SerializerMethodField(
         help_text="The key, for `Authorization: Token <key>`: shown this once, stored hashed."
     )
+
+
+def _the_key(serializer: serializers.Serializer[Any], token: PersonalToken) -> str:
+    return str(serializer.context["key"])
+
+
+class NewPersonalTokenOutput(PersonalTokenOutput):
+    token = _key_field()
+    get_token = _the_key
 
     class Meta(PersonalTokenOutput.Meta):
         fields = [*PersonalTokenOutput.Meta.fields, "token"]
         read_only_fields = fields
-
-    def get_token(self, token: PersonalToken) -> str:
-        return str(self.context["key"])
 
 
 # The 409s of a token refused (accounts.services.TokenRefused): no game version in them.
@@ -248,16 +255,12 @@ class NewNamedTokenInput(NewTokenInput):
 
 
 class NewNamedTokenOutput(NamedTokenOutput):
-    token = serializers.SerializerMethodField(
-        help_text="The key, for `Authorization: Token <key>`: shown this once, stored hashed."
-    )
+    token = _key_field()
+    get_token = _the_key
 
     class Meta(NamedTokenOutput.Meta):
         fields = [*NamedTokenOutput.Meta.fields, "token"]
         read_only_fields = fields
-
-    def get_token(self, token: PersonalToken) -> str:
-        return str(self.context["key"])
 
 
 class Tokens(APIView):
