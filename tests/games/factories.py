@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.db import transaction
 
 from bots.strategies import find_strategy
 from games.actors import SYSTEM, Actor, BotActor
@@ -55,6 +56,19 @@ def owner(game: Game, seat: int) -> Actor:
     """Whoever holds `seat`: its user, or its bot."""
     held = game.seats.get(number=seat)
     return held.user if held.user_id else BotActor(held.bot)
+
+
+def commit_play(game: Game, seat: int, card: str) -> None:
+    """`seat` plays `card` now, in a transaction of its own (its on-commit work, a page's next
+    poll, sees it), as a bot or a person would from outside the test."""
+    with transaction.atomic():
+        game.refresh_from_db()
+        game_command(
+            game_id=game.pk,
+            actor=owner(game, seat),
+            command={"type": "play", "seat": seat, "card": card},
+            expected_version=game.version,
+        )
 
 
 def bot_move(game_id: int, rng: random.Random, strategy: str = "greedy") -> tuple[Actor, dict, int]:

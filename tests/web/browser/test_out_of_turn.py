@@ -13,12 +13,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clocks import presence
-from games.commands import game_command
 from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
 from games.models import Game, GameEvent
 from tests.engine.decks import stacked
-from tests.games.factories import make_user, owner
+from tests.games.factories import commit_play, make_user
 from tests.games.tables import jump_in_table
 from tests.web.browser.clicks import POLL_MS, version, wait_for_board_after
 
@@ -95,14 +94,7 @@ def test_after_the_first_play_the_grace_says_what_is_open_now(open_page):
         .startswith("Anyone may move first: the bots wait for you")
     )
     old = version(page)
-    with transaction.atomic():
-        game.refresh_from_db()
-        game_command(
-            game_id=game.pk,
-            actor=owner(game, 1),
-            command={"type": "play", "seat": 1, "card": "red-8"},
-            expected_version=game.version,
-        )
+    commit_play(game, 1, "red-8")
     wait_for_board_after(page, old)
     page.wait_for_selector("[data-grace-line]")
     assert page.locator(".status__line").inner_text().startswith("Second play:")

@@ -12,11 +12,10 @@ from django.db import transaction
 from django.urls import reverse
 
 from clocks import presence
-from games.commands import game_command
 from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
 from tests.engine.decks import stacked
-from tests.games.factories import make_user, owner
+from tests.games.factories import commit_play, make_user
 from tests.games.tables import jump_in_table
 from tests.web.browser.clicks import SETTLED, version, wait_for_board_after
 from tests.web.browser.conftest import ARTIFACTS
@@ -69,14 +68,7 @@ def test_the_top_card_shows_at_a_four_seat_open_start(open_page):
     # the second play's lines, the most the status box holds here.
     page.route("**/board?*", lambda route: route.fulfill(status=204))
     old = version(page)
-    with transaction.atomic():
-        game.refresh_from_db()
-        game_command(
-            game_id=game.pk,
-            actor=owner(game, 1),
-            command={"type": "play", "seat": 1, "card": "red-8"},
-            expected_version=game.version,
-        )
+    commit_play(game, 1, "red-8")
     card(page, "red-6").click()
     wait_for_board_after(page, old)
     page.unroute("**/board?*")
