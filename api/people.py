@@ -9,7 +9,7 @@ from typing import Any
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.decorators import api_view, authentication_classes
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -198,6 +198,23 @@ def _scopes_asked(request: Request, asked: Any) -> list[str]:
     return sorted(scopes)
 
 
+def _may_end(request: Request, token: PersonalToken | None) -> None:
+    """Refuse (403 `token-scope`) a request made with a personal token that would revoke or
+    replace a token holding a scope the calling one lacks: a `bots` token leaked from CI does
+    not switch off the person's `play` token, as it could not have made one (a session may)."""
+    caller = request.auth if isinstance(request.auth, PersonalToken) else None
+    if caller is None or token is None:
+        return
+    lacking = [scope for scope in token.scope_list if scope not in caller.scope_list]
+    if lacking:
+        raise PermissionDenied(
+            f"this personal token's scopes ({caller.scopes}) do not include `{lacking[0]}`, "
+            f"which the token “{token.name}” holds: revoke or replace it signed in, or with a "
+            "token that has its scopes",
+            code="token-scope",
+        )
+
+
 class Token(APIView):
     """The token named "default" (accounts.models.DEFAULT_TOKEN): what a person had when they
     could have only one; the person's other tokens are Tokens' and TokenDetail's."""
@@ -225,13 +242,16 @@ class Token(APIView):
         data = NewTokenInput(data=request.data)
         data.is_valid(raise_exception=True)
         scopes = _scopes_asked(request, data.validated_data.get("scopes"))
+        _may_end(request, accounts.default_token_of(person(request)))
         token, key = accounts.default_token_issue(user=person(request), scopes=scopes)
         return Response(NewPersonalTokenOutput(token, context={"key": key}).data, status=201)
 
     @extend_schema(request=None, responses={204: None, **error_responses(403, 404)})
     def delete(self, request: Request) -> Response:
         """Revoke your personal API token named `default`: requests with it are refused from now
-        on; your other tokens keep working."""
+        on; your other tokens keep working. Made with a token, 403 `token-scope` when `default`
+        holds a scope that token lacks."""
+        _may_end(request, accounts.default_token_of(person(request)))
         if not accounts.token_revoke(user=person(request)):
             raise NotFound("you have no personal API token")
         return Response(status=204)
@@ -297,7 +317,10 @@ class TokenDetail(APIView):
     @extend_schema(request=None, responses={204: None, **error_responses(403, 404)})
     def delete(self, request: Request, token_id: int) -> Response:
         """Revoke one of your personal API tokens: requests with it are refused from now on,
-        your others keep working. 404 for an id that is not one of your tokens."""
-        if accounts.token_revoke_one(user=person(request), token_id=token_id) is None:
+        your others keep working. 404 for an id that is not one of your tokens; made with a
+        token, 403 `token-scope` for one holding a scope that token lacks."""
+        user = person(request)
+        _may_end(request, PersonalToken.objects.filter(user=user, pk=token_id).first())
+        if accounts.token_revoke_one(user=user, token_id=token_id) is None:
             raise NotFound(f"you have no personal API token {token_id}")
         return Response(status=204)

@@ -337,6 +337,8 @@ def board_context(
         "seed_chosen_by": detail["seed_chosen_by"],
         # A practice match: a bot's owner watches a game of bots alone, for no record.
         "watched_by": detail["watched_by"],
+        # Their registered bots in it ("their bot" or "their bots"): every one is theirs.
+        "watched_bots": sum(1 for s in loaded.game.seats.all() if s.registered_bot_id is not None),
         "live": view["status"] != Game.Status.MATCH_OVER,
         "tournament_game": (loaded.game.context or {}).get("kind") == "tournament",
         "command_id": secrets.token_urlsafe(12),

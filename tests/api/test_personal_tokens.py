@@ -380,3 +380,26 @@ def test_the_singular_endpoint_manages_the_default_token_only():
     assert script(ci["token"]).get("/api/me/bots").status_code == 200
     assert session.delete("/api/me/token").status_code == 404
     assert [t["name"] for t in session.get("/api/me/tokens").json()] == ["ci"]
+
+
+def test_a_token_revokes_or_replaces_no_token_wider_than_itself():
+    """A `bots` token leaked from CI must not switch off the person's `play` token: it may end
+    only tokens whose scopes it holds itself (403 `token-scope`), as it may make only those."""
+    ana = make_user("ana")
+    default = token_issue(user=ana, scopes=["bots", "play"])
+    session = signed_in(ana)
+    laptop = session.post("/api/me/tokens", {"name": "laptop", "scopes": ["play"]}, format="json")
+    ci = session.post("/api/me/tokens", {"name": "ci", "scopes": ["bots"]}, format="json").json()
+    narrow = script(ci["token"])
+
+    revoke = narrow.delete(f"/api/me/tokens/{laptop.json()['id']}")
+    replace = narrow.post("/api/me/token", {"scopes": ["bots"]}, format="json")
+    delete = narrow.delete("/api/me/token")
+
+    for response in (revoke, replace, delete):
+        assert (response.status_code, response.json()["code"]) == (403, "token-scope")
+    assert script(laptop.json()["token"]).get("/api/games").status_code == 200
+    assert script(default).get("/api/games").status_code == 200
+    # Its own kind it may end: itself, at once.
+    assert narrow.delete(f"/api/me/tokens/{ci['id']}").status_code == 204
+    assert narrow.get("/api/me/bots").status_code == 401

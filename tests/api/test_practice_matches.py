@@ -169,3 +169,15 @@ def test_the_practice_matches_of_a_person_are_read_through_their_index():
 
     assert "game_watched_by" in plan, plan
     assert practice_matches(ana).count() == 1
+
+
+def test_the_watch_page_names_one_bot_or_several_truly():
+    """Two of her own bots in one practice match: the page says she watches her bots, not one."""
+    ana = make_user("ana")
+    one, two = registered(ana, "annabot"), registered(ana, "bertbot")
+
+    body = post(signed_in(ana), [{"bot_id": one.pk}, {"bot_id": two.pk}, {"bot": "random"}])
+
+    page = signed_in(ana).get(f"/games/{body.json()['game']}/").content.decode()
+    assert "Practice match: ana watches their bots play." in page
+    assert "watches their bot play" not in page
