@@ -198,6 +198,22 @@ def _scopes_asked(request: Request, asked: Any) -> list[str]:
     return sorted(scopes)
 
 
+def _signed_in_to_make(request: Request, rotating: PersonalToken | None = None) -> None:
+    """Refuse (403 `session-required`) a token made with a personal token, but for the token
+    `rotating` renewing itself (`POST /api/me/token` with the `default` key): a key that leaked
+    makes no other key, so revoking it ends what it could do (as GitHub's and Lichess's tokens
+    are made on a signed-in page)."""
+    caller = request.auth if isinstance(request.auth, PersonalToken) else None
+    if caller is None or (rotating is not None and caller.pk == rotating.pk):
+        return
+    raise PermissionDenied(
+        "a personal token makes no new token: make it signed in (the profile page, "
+        "/accounts/profile/, or a session as docs/bots-api.md shows with curl); with a token, "
+        "only the `default` token renews itself (POST /api/me/token)",
+        code="session-required",
+    )
+
+
 def _may_end(request: Request, token: PersonalToken | None) -> None:
     """Refuse (403 `token-scope`) a request made with a personal token that would revoke or
     replace a token holding a scope the calling one lacks: a `bots` token leaked from CI does
@@ -236,13 +252,16 @@ class Token(APIView):
     )
     def post(self, request: Request) -> Response:
         """Make a new personal API token named `default` with the scopes asked for, shown once;
-        the old `default` stops working at once, your other tokens are left alone. Made with a
-        token, it gets no scope that token lacks (403 `token-scope`); 409 `too-many-tokens`
-        when a new `default` would make more than 10."""
+        the old `default` stops working at once, your other tokens are left alone. With a token,
+        only the `default` key renews itself (another is 403 `session-required`), with no scope
+        it lacks (403 `token-scope`); 409 `too-many-tokens` when a new `default` would make more
+        than 10."""
         data = NewTokenInput(data=request.data)
         data.is_valid(raise_exception=True)
         scopes = _scopes_asked(request, data.validated_data.get("scopes"))
-        _may_end(request, accounts.default_token_of(person(request)))
+        default = accounts.default_token_of(person(request))
+        _signed_in_to_make(request, rotating=default)
+        _may_end(request, default)
         token, key = accounts.default_token_issue(user=person(request), scopes=scopes)
         return Response(NewPersonalTokenOutput(token, context={"key": key}).data, status=201)
 
@@ -299,9 +318,10 @@ class Tokens(APIView):
     )
     def post(self, request: Request) -> Response:
         """Make a named personal API token beside your others, with the scopes asked for; the
-        key is shown once. 400 `invalid-token-name`; 409 `token-name-taken`, or
-        `too-many-tokens` when you hold 10. Made with a token, it gets no scope that token
-        lacks (403 `token-scope`)."""
+        key is shown once. Signed in only: made with a personal token, 403 `session-required`
+        (a key that leaked makes no other). 400 `invalid-token-name`; 409 `token-name-taken`,
+        or `too-many-tokens` when you hold 10."""
+        _signed_in_to_make(request)
         data = NewNamedTokenInput(data=request.data)
         data.is_valid(raise_exception=True)
         scopes = _scopes_asked(request, data.validated_data.get("scopes"))

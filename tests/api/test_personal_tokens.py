@@ -343,15 +343,33 @@ def test_another_persons_token_id_is_404_and_stays():
     assert script(key).get("/api/me/bots").status_code == 200
 
 
-def test_a_token_makes_no_token_wider_than_itself():
+def test_a_token_makes_no_token_but_the_default_renews_itself():
+    # A key that leaked (a CI log) must not mint keys that outlive its revocation: tokens are
+    # made signed in; with a token, only the `default` key renews itself.
     ana = make_user("ana")
-    narrow = script(token_issue(user=ana, scopes=["bots"]))
+    default = token_issue(user=ana, scopes=["bots"])
+    ci = signed_in(ana).post("/api/me/tokens", {"name": "ci", "scopes": ["bots"]}, format="json")
+    leaked = script(ci.json()["token"])
 
-    wider = narrow.post("/api/me/tokens", {"name": "ci", "scopes": ["play"]}, format="json")
-    same = narrow.post("/api/me/tokens", {"name": "ci"}, format="json")
+    made = leaked.post("/api/me/tokens", {"name": "mine"}, format="json")
+    renewed_by_another = leaked.post("/api/me/token", format="json")
 
+    assert (made.status_code, made.json()["code"]) == (403, "session-required")
+    assert "signed in" in made.json()["message"]
+    assert (renewed_by_another.status_code, renewed_by_another.json()["code"]) == (
+        403,
+        "session-required",
+    )
+    assert sorted(t.name for t in PersonalToken.objects.filter(user=ana)) == ["ci", "default"]
+    assert script(default).get("/api/me/bots").status_code == 200
+
+    # The default key renews itself, no wider than it was; the old key stops at once.
+    wider = script(default).post("/api/me/token", {"scopes": ["play"]}, format="json")
+    renewed = script(default).post("/api/me/token", format="json")
     assert (wider.status_code, wider.json()["code"]) == (403, "token-scope")
-    assert (same.status_code, same.json()["scopes"]) == (201, ["bots"])
+    assert (renewed.status_code, renewed.json()["scopes"]) == (201, ["bots"])
+    assert script(default).get("/api/me/bots").status_code == 401
+    assert script(renewed.json()["token"]).get("/api/me/bots").status_code == 200
 
 
 def test_the_singular_endpoint_manages_the_default_token_only():
@@ -396,8 +414,10 @@ def test_a_token_revokes_or_replaces_no_token_wider_than_itself():
     replace = narrow.post("/api/me/token", {"scopes": ["bots"]}, format="json")
     delete = narrow.delete("/api/me/token")
 
-    for response in (revoke, replace, delete):
+    for response in (revoke, delete):
         assert (response.status_code, response.json()["code"]) == (403, "token-scope")
+    # Replacing `default` makes a token: signed in only (the default renews itself alone).
+    assert (replace.status_code, replace.json()["code"]) == (403, "session-required")
     assert script(laptop.json()["token"]).get("/api/games").status_code == 200
     assert script(default).get("/api/games").status_code == 200
     # Its own kind it may end: itself, at once.
