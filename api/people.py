@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.views.decorators.debug import sensitive_variables
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.decorators import api_view, authentication_classes
@@ -250,6 +251,7 @@ class Token(APIView):
         request=NewTokenInput,
         responses={201: NewPersonalTokenOutput, **error_responses(400, 403), 409: TOO_MANY_TOKENS},
     )
+    @sensitive_variables()  # a crash report shows no variable here or below: never the new key
     def post(self, request: Request) -> Response:
         """Make a new personal API token named `default` with the scopes asked for, shown once;
         the old `default` stops working at once, your other tokens are left alone. With a token,
@@ -316,6 +318,7 @@ class Tokens(APIView):
         request=NewNamedTokenInput,
         responses={201: NewNamedTokenOutput, **error_responses(400, 403), 409: TOKEN_REFUSED},
     )
+    @sensitive_variables()  # a crash report shows no variable here or below: never the new key
     def post(self, request: Request) -> Response:
         """Make a named personal API token beside your others, with the scopes asked for; the
         key is shown once. Signed in only: made with a personal token, 403 `session-required`

@@ -423,3 +423,47 @@ def test_a_token_revokes_or_replaces_no_token_wider_than_itself():
     # Its own kind it may end: itself, at once.
     assert narrow.delete(f"/api/me/tokens/{ci['id']}").status_code == 204
     assert narrow.get("/api/me/bots").status_code == 401
+
+
+@pytest.mark.parametrize("where", ["page", "api"])
+def test_a_crash_report_never_shows_a_new_key(where, monkeypatch):
+    # Django's crash report in HTML (an email to ADMINS with include_html, the error page's
+    # frames) lists each frame's variables: a page or an answer that breaks after the key was
+    # made must not carry it there.
+    from django.test import RequestFactory
+    from django.views.debug import ExceptionReporter
+    from rest_framework.request import Request
+
+    from api import people
+    from web import accounts as pages
+
+    class Seen(list):  # what the test saw, kept out of its own frame's line in the report
+        def __repr__(self) -> str:
+            return "<the key seen>"
+
+    keys = Seen()
+
+    def broken(*args, **kwargs):
+        # render(request, template, {"key": ...}) or NewNamedTokenOutput(token, context=...)
+        keys.append((kwargs.get("context") or args[-1])["key"])
+        raise RuntimeError("broke after the key was made")
+
+    ana = make_user("ana")
+    request = RequestFactory().post("/tokens", {"name": "ci", "scopes": ["bots"]})
+    request.user = ana
+    if where == "page":
+        monkeypatch.setattr(pages, "render", broken)
+        call = lambda: pages.token_create(request)  # noqa: E731
+    else:
+        monkeypatch.setattr(people, "NewNamedTokenOutput", broken)
+        wrapped = Request(request)
+        wrapped._user, wrapped._auth = ana, None
+        wrapped._full_data = {"name": "ci", "scopes": ["bots"]}
+        call = lambda: people.Tokens().post(wrapped)  # noqa: E731
+    with pytest.raises(RuntimeError) as raised:
+        call()
+    report = ExceptionReporter(request, raised.type, raised.value, raised.tb).get_traceback_html()
+
+    assert keys and len(keys[0]) > 20
+    assert "key" in report and "********************" in report
+    assert keys[0] not in report
