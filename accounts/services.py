@@ -51,9 +51,10 @@ NAME_LENGTH = int(PersonalToken._meta.get_field("name").max_length or 0)
 
 
 def check_token_name(name: str) -> str:
-    """The name trimmed, as a bot's is (bots/registry.py): 1 to NAME_LENGTH characters, none a
-    control character (a newline, a tab); else InvalidTokenName."""
-    name = (name or "").strip()
+    """The name trimmed, as a bot's is (bots/registry.py), and in Unicode's composed form (NFC:
+    "café" typed as e and an accent is the same name as with é): 1 to NAME_LENGTH characters,
+    none a control character (a newline, a tab); else InvalidTokenName."""
+    name = unicodedata.normalize("NFC", (name or "").strip())
     if not name or len(name) > NAME_LENGTH:
         raise InvalidTokenName(f"a token's name has 1 to {NAME_LENGTH} characters")
     if any(unicodedata.category(char) in ("Cc", "Cf") for char in name):

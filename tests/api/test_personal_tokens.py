@@ -467,3 +467,14 @@ def test_a_crash_report_never_shows_a_new_key(where, monkeypatch):
     assert keys and len(keys[0]) > 20
     assert "key" in report and "********************" in report
     assert keys[0] not in report
+
+
+def test_a_name_typed_two_ways_is_one_name():
+    # "café" with é, and with e and a combining acute accent: the same name to a reader.
+    ana = make_user("ana")
+    session = signed_in(ana)
+    first = session.post("/api/me/tokens", {"name": "caf\u00e9"}, format="json")
+    second = session.post("/api/me/tokens", {"name": "cafe\u0301"}, format="json")
+
+    assert first.status_code == 201 and first.json()["name"] == "caf\u00e9"
+    assert (second.status_code, second.json()["code"]) == (409, "token-name-taken")
