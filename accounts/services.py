@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from accounts.models import DEFAULT_TOKEN, SCOPES, PersonalToken, Profile
 from games import rows
+from games.actors import lock_person
 from games.errors import GameError, GameRefused
 
 
@@ -81,7 +82,7 @@ def token_create(
     text = scopes_text(scopes)
     try:
         with transaction.atomic():
-            _lock(user)
+            lock_person(user)
             same = PersonalToken.objects.filter(user=user, name__iexact=name)
             held = same.values_list("name", flat=True).first()
             if held is not None:
@@ -99,7 +100,7 @@ def default_token_issue(
     are left alone) by a new one with `scopes`, or make it; return it and its key, shown once."""
     text = scopes_text(scopes)
     with transaction.atomic():
-        _lock(user)
+        lock_person(user)
         old = default_token_of(user)
         name = old.name if old is not None else DEFAULT_TOKEN
         if old is not None:
@@ -128,12 +129,6 @@ def token_revoke_one(*, user: User, token_id: int) -> PersonalToken | None:
         return None
     PersonalToken.objects.filter(pk=token.pk).delete()
     return token
-
-
-def _lock(user: User) -> None:
-    """Lock the person's row: two requests making tokens for one person check the name and the
-    count one after the other."""
-    User.objects.select_for_update().filter(pk=user.pk).values_list("pk").first()
 
 
 def _create(*, user: User, name: str, scopes: str) -> tuple[PersonalToken, str]:

@@ -153,7 +153,8 @@ class NewTokenInput(serializers.Serializer[dict[str, Any]]):
         choices=SCOPES,
         required=False,
         allow_empty=False,
-        help_text="What the token may do; left out: every scope (with a token: its own).",
+        help_text="What the token may do; left out: every scope (the `default` key renewing "
+        "itself: its own).",
     )
 
 
@@ -189,10 +190,15 @@ TOO_MANY_TOKENS = OpenApiResponse(
 )
 
 
+def _calling_token(request: Request) -> PersonalToken | None:
+    """The personal token the request was made with; None for a session."""
+    return request.auth if isinstance(request.auth, PersonalToken) else None
+
+
 def _scopes_asked(request: Request, asked: Any) -> list[str]:
     """The scopes a new token gets: those asked for, else every scope (made with a token, that
     token's own); a scope the calling token lacks is refused (403 `token-scope`)."""
-    caller = request.auth if isinstance(request.auth, PersonalToken) else None
+    caller = _calling_token(request)
     scopes = asked or (caller.scope_list if caller is not None else SCOPES)
     for scope in scopes:
         require_scope(request, scope)
@@ -204,7 +210,7 @@ def _signed_in_to_make(request: Request, rotating: PersonalToken | None = None) 
     `rotating` renewing itself (`POST /api/me/token` with the `default` key): a key that leaked
     makes no other key, so revoking it ends what it could do (as GitHub's and Lichess's tokens
     are made on a signed-in page)."""
-    caller = request.auth if isinstance(request.auth, PersonalToken) else None
+    caller = _calling_token(request)
     if caller is None or (rotating is not None and caller.pk == rotating.pk):
         return
     raise PermissionDenied(
@@ -219,7 +225,7 @@ def _may_end(request: Request, token: PersonalToken | None) -> None:
     """Refuse (403 `token-scope`) a request made with a personal token that would revoke or
     replace a token holding a scope the calling one lacks: a `bots` token leaked from CI does
     not switch off the person's `play` token, as it could not have made one (a session may)."""
-    caller = request.auth if isinstance(request.auth, PersonalToken) else None
+    caller = _calling_token(request)
     if caller is None or token is None:
         return
     lacking = [scope for scope in token.scope_list if scope not in caller.scope_list]
@@ -261,9 +267,7 @@ class Token(APIView):
         data = NewTokenInput(data=request.data)
         data.is_valid(raise_exception=True)
         scopes = _scopes_asked(request, data.validated_data.get("scopes"))
-        default = accounts.default_token_of(person(request))
-        _signed_in_to_make(request, rotating=default)
-        _may_end(request, default)
+        _signed_in_to_make(request, rotating=accounts.default_token_of(person(request)))
         token, key = accounts.default_token_issue(user=person(request), scopes=scopes)
         return Response(NewPersonalTokenOutput(token, context={"key": key}).data, status=201)
 

@@ -49,6 +49,13 @@ Actor = Person | BotActor | Bot | StaffActor | SystemActor
 Viewer = Actor | AnonymousUser | None
 
 
+def lock_person(person: Person) -> None:
+    """Lock the person's row until the transaction ends: two requests that check a cap of the
+    person's (open tables, running practice matches, API tokens) check it one after the other.
+    Inside transaction.atomic()."""
+    User.objects.select_for_update().filter(pk=person.pk).values_list("pk").first()
+
+
 def is_person(actor: object) -> TypeGuard[Person]:
     """Whether `actor` is a signed-in person (not a bot, not the system, not anonymous)."""
     return isinstance(actor, User) and actor.is_authenticated

@@ -22,7 +22,7 @@ from django.utils import timezone
 from accounts.models import Profile
 from bots.strategies import STRATEGIES
 from clocks import presence
-from games.actors import Person, Viewer, is_person, seats_held
+from games.actors import Person, Viewer, is_person, lock_person, seats_held
 from games.creation import SeatSpec, game_create
 from games.errors import Forbidden, GameNotFound, GameRefused, InvalidGame
 from games.game_settings import WATCH_KEY, GameSettings
@@ -173,7 +173,7 @@ def _check_practice_matches(creator: Person) -> None:
     """GameRefused `too-many-practice-matches` when the creator already has
     GAMES_MAX_PRACTICE_MATCHES practice matches running; called in the transaction that makes
     the game, with the creator's row locked so two requests at once cannot pass it together."""
-    User.objects.select_for_update().filter(pk=creator.pk).first()
+    lock_person(creator)
     limit = settings.GAMES_MAX_PRACTICE_MATCHES
     running = practice_matches(creator).count()
     if running >= limit:

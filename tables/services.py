@@ -30,7 +30,7 @@ from chat.models import Mute
 from clocks import presence
 from engine import DECK, Variant
 from games import lobby
-from games.actors import Person
+from games.actors import Person, lock_person
 from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
 from ratings.pools import pool_name, pool_of
@@ -241,7 +241,7 @@ def open_table(
     now = timezone.now()
     with transaction.atomic():
         # One open at a time per person, so the cap holds under concurrent requests.
-        User.objects.select_for_update().filter(pk=opener.pk).first()
+        lock_person(opener)
         opened = Table.objects.filter(opener=opener, status=OPEN, expires_at__gt=now).count()
         if opened >= settings.TABLES_MAX_OPEN:
             raise TableRefused(
