@@ -54,14 +54,7 @@ def test_a_running_practice_match_shows_its_owner_no_hidden_card(open_page, widt
     """A pull bot of hers that has not answered yet: the game waits, and she, watching, sees
     card counts only, her own bot's hand included."""
     ana = make_user("ana")
-    pulled = Bot.objects.create(
-        owner=ana, name="pullbot", kind=Bot.Kind.PULL, status=Bot.Status.ACTIVE
-    )
-    game = lobby.game_start(
-        creator=ana,
-        variant_spec={"rules": "official", "options": {"scoring": "single-hand"}},
-        seats=[{"bot_id": pulled.pk}, {"bot": "greedy"}, {"bot": "random"}],
-    )
+    game = waiting_practice_match(ana)
 
     page = open_page(ana, reverse("web:play", args=[game.pk]), width=width, height=height)
 
@@ -77,14 +70,7 @@ def test_the_owner_finds_a_running_practice_match_again_in_the_lobby(open_page, 
     """Back in the lobby after starting it, she finds her practice match on the Playing tab,
     said to be her bot's, and watches it from there."""
     ana = make_user("ana")
-    pulled = Bot.objects.create(
-        owner=ana, name="pullbot", kind=Bot.Kind.PULL, status=Bot.Status.ACTIVE
-    )
-    game = lobby.game_start(
-        creator=ana,
-        variant_spec={"rules": "official", "options": {"scoring": "single-hand"}},
-        seats=[{"bot_id": pulled.pk}, {"bot": "greedy"}, {"bot": "random"}],
-    )
+    game = waiting_practice_match(ana)
 
     page = open_page(ana, reverse("web:lobby"), width=width, height=height)
 
@@ -100,3 +86,16 @@ def test_the_owner_finds_a_running_practice_match_again_in_the_lobby(open_page, 
     card.get_by_role("link", name=f"Watch game {game.pk}").click()
     page.wait_for_url(f"**/games/{game.pk}/")
     assert "you are watching" in page.locator(".status").inner_text()
+
+
+def waiting_practice_match(owner) -> Game:
+    """A practice match of the owner's pull bot (not answering yet) and two built-in bots: it
+    waits on the pull bot, running."""
+    pulled = Bot.objects.create(
+        owner=owner, name="pullbot", kind=Bot.Kind.PULL, status=Bot.Status.ACTIVE
+    )
+    return lobby.game_start(
+        creator=owner,
+        variant_spec={"rules": "official", "options": {"scoring": "single-hand"}},
+        seats=[{"bot_id": pulled.pk}, {"bot": "greedy"}, {"bot": "random"}],
+    )
