@@ -13,6 +13,8 @@ urlpatterns = [
     # (no web page's path starts with api/).
     path("api/", include("api.urls")),
     path("", web_views.home, name="home"),
+    # The web app manifest (web/views.py): a phone keeps the site on its home screen as an app.
+    path("manifest.webmanifest", web_views.manifest, name="manifest"),
     # Sign-up, profile, the lobby, new game, play and replay (web/urls.py).
     path("", include("web.urls")),
     path("admin/", admin.site.urls),
