@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine import events as ev
+from engine.cards import WILD_DRAW4
 from frontdoor.variant_text import FAMILY_NAMES
 from web.cards import Face, card_list, card_name, face, sorted_faces
 from web.names import Names
@@ -410,14 +411,26 @@ def _ruling_note(view: View, who: Names, legal: Sequence[Mapping[str, Any]] | No
     card = (view.get("submission") or {}).get("card")
     submitted = f"{who.whose(submitter)} {card_name(card) if card else 'card'}"
     top = _top_words(view)
+    name = who.who(submitter, start=False)
+    # A wild draw four goes on any card, but counts as legal only while its holder has nothing
+    # in the current colour: that is why it is refused, and the refusal itself tells the censor
+    # as much (approving is not offered), so saying it shows nothing more.
+    colour = view.get("color") or (face(view["top"]).color if view.get("top") else None)
+    held = card == WILD_DRAW4 and colour
     if "substitute" in kinds:
+        why = (
+            f"cannot be played while {name} holds a {colour} card"
+            if held
+            else f"cannot be played on {top}"
+        )
         return (
-            f"{submitted} cannot be played on {top}, so you cannot approve it: it can only "
-            "be replaced by one of your outlined cards."
+            f"{submitted} {why}, so you cannot approve it: it can only be replaced by one of "
+            "your outlined cards."
         )
     if "return" in kinds:
-        name = who.who(submitter, start=False)
         theirs = f"{who.whose(submitter, start=False)} {card_name(card) if card else 'card'}"
+        if held:
+            theirs += f" ({name} holds a {colour} card)"
         return (
             f"No card can be played on {top}: neither {theirs} nor any of yours. You take "
             f"the submitted card and give {name} back a card of your choice (the submitted "

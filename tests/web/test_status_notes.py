@@ -98,6 +98,45 @@ def test_a_censor_who_cannot_approve_is_told_the_submission_can_only_be_replaced
     assert board_of(variant, state, 2).note == ""
 
 
+def wild_draw_four_ruling(censor: list[str]) -> tuple[Variant, Any]:
+    """Censorship, three seats, seat 0 the censor; seat 1 submits a wild draw four (calling
+    red) on blue 8 while it holds a blue card, so the four is not legal."""
+    variant = Variant.from_spec({"rules": "censorship"})
+    hands = [
+        censor,
+        ["wild-draw4", "blue-4", "red-1", "red-2", "yellow-5", "red-6", "red-7"],
+        ["green-9", "blue-9", "yellow-9", "green-0", "blue-0", "yellow-0", "green-8"],
+    ]
+    state = variant.replay(variant.start(3, deck=stacked(hands, "blue-8", first=1), dealer=0))
+    submit = {"type": "submit", "seat": 1, "card": "wild-draw4", "color": "red"}
+    return variant, run(variant, state, submit)
+
+
+def test_a_censor_who_cannot_approve_a_wild_draw_four_is_told_the_true_reason():
+    # A wild goes on any card: the four is refused because its holder has blue, not because
+    # of the blue 8 it would go on.
+    variant, state = wild_draw_four_ruling(
+        ["blue-2", "green-1", "green-3", "red-9", "green-5", "green-7", "red-0"]
+    )
+
+    assert board_of(variant, state, 0).note == (
+        "bot's wild draw four cannot be played while bot holds a blue card, so you cannot "
+        "approve it: it can only be replaced by one of your outlined cards."
+    )
+
+
+def test_a_censor_with_no_legal_card_and_a_wild_draw_four_before_them_is_told_why_it_fails():
+    variant, state = wild_draw_four_ruling(
+        ["red-2", "green-1", "green-3", "red-9", "green-5", "green-7", "red-0"]
+    )
+
+    assert board_of(variant, state, 0).note == (
+        "No card can be played on blue 8: neither bot's wild draw four (bot holds a blue card) "
+        "nor any of yours. You take the submitted card and give bot back a card of your choice "
+        "(the submitted card itself is allowed); bot then draws a card."
+    )
+
+
 def test_a_censor_with_no_legal_card_at_all_is_told_to_give_a_card_back():
     variant, state = censor_ruling(
         ["red-2", "green-1", "green-3", "red-9", "green-5", "green-7", "red-0"]
