@@ -27,9 +27,11 @@ class DatePicker(forms.DateInput):
 
 
 def birth_date_field(*, required: bool = True) -> forms.DateField:
+    # In a player's words (docs/rules.md, "The Youngest Rule"): what it is for, and that the
+    # date itself is never shown (a NEWNO game records only who is younger than whom).
     why = (
-        "NEWNO's Youngest Rule hands open choices to the youngest player, so a NEWNO game "
-        "records its players' ages."
+        "Used only in NEWNO games, where a choice several players may make goes to the youngest "
+        "when nobody takes it. Other players never see it: a game keeps only who is younger."
     )
     return forms.DateField(
         required=required,

@@ -32,8 +32,8 @@ def test_it_shows_the_form(client):
     assert "csrfmiddlewaretoken" in html
     # Why a birth date: the family by the name the site gives it everywhere else.
     assert (
-        "Required. NEWNO's Youngest Rule hands open choices to the youngest player, so a NEWNO "
-        "game" in html
+        "Required. Used only in NEWNO games, where a choice several players may make goes to the "
+        "youngest when nobody takes it. Other players never see it" in html
     )
 
 
