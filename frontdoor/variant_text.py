@@ -51,8 +51,25 @@ def variant_details(spec: Mapping[str, Any]) -> str:
         parts.append("the dealer never draws")
     precognitive = spec.get("precognitive")
     if isinstance(precognitive, Mapping):
-        parts.append(f"lane {precognitive.get('lane', 1)}, {precognitive.get('sight', 'sighted')}")
+        parts.append(lane_words(precognitive))
     return " · ".join(parts)
+
+
+# The precognitive modifier's `sight` in a player's words (docs/rules.md, "Precognitive
+# options"): who sees the cards in a lane.
+SIGHT_WORDS = {
+    "sighted": "each player sees their own",
+    "blind": "face down to all",
+    "telepathic": "face up to all",
+}
+
+
+def lane_words(precognitive: Mapping[str, Any]) -> str:
+    """The lane in words: "a lane of 2 cards, each player sees their own"."""
+    lane = precognitive.get("lane", 1)
+    sight = str(precognitive.get("sight", "sighted"))
+    cards = "card" if lane == 1 else "cards"
+    return f"a lane of {lane} {cards}, {SIGHT_WORDS.get(sight, sight)}"
 
 
 def duration(seconds: int) -> str:

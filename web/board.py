@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine import events as ev
 from engine.cards import WILD_DRAW4
-from frontdoor.variant_text import FAMILY_NAMES
+from frontdoor.variant_text import FAMILY_NAMES, lane_words
 from web.cards import Face, card_list, card_name, face, sorted_faces
 from web.names import Names
 
@@ -185,14 +185,14 @@ def _chance(pending: Mapping[str, Any], my_turn: bool) -> str:
 
 
 def rules_title(spec: Mapping[str, Any]) -> str:
-    """The variant in words: "Official", "Precognitive (lane 2, blind) over official"."""
+    """The variant in words: "Official", "Precognitive (a lane of 2 cards, face down to all)
+    over official"."""
     rules = str(spec.get("rules", ""))
     title = FAMILY_NAMES.get(rules) or rules
     precognitive = spec.get("precognitive")
     if not precognitive:
         return title
-    lane, sight = precognitive.get("lane"), precognitive.get("sight")
-    return f"Precognitive (lane {lane}, {sight}) over {title.lower()}"
+    return f"Precognitive ({lane_words(precognitive)}) over {title.lower()}"
 
 
 def rules_section(spec: Mapping[str, Any]) -> str:

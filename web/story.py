@@ -30,7 +30,7 @@ _DRAW_REASONS = {
     "challenge": " after the challenge",
     "censored": " (nothing was playable)",
     "stack": " from the stack",
-    "flush": " after the lane was flushed",
+    "flush": " when the lane could not play",
 }
 _PENALTIES = {"false-call": "a false UNO call", "wrong-catch": "a wrong catch"}
 _FALLBACK_REASONS = {

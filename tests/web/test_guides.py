@@ -245,7 +245,7 @@ def test_the_pages_that_need_the_guides_link_to_them(client):
         (
             {"rules": "basic-plus", "precognitive": {"lane": 2, "sight": "blind"}},
             "the-precognitive-modifier",
-            "Precognitive (lane 2, blind) over basic-plus: the rules",
+            "Precognitive (a lane of 2 cards, face down to all) over basic-plus: the rules",
         ),
     ],
 )

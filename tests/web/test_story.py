@@ -198,7 +198,8 @@ def test_the_match_names_its_variant():
     }
 
     assert told([started], None) == [
-        "The match began: 4 seats, Precognitive (lane 2, blind) over basic-plus."
+        "The match began: 4 seats, Precognitive (a lane of 2 cards, face down to all) over "
+        "basic-plus."
     ]
 
 

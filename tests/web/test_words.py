@@ -1,7 +1,8 @@
 """Words that misled people (issue 30, item 8), each as the person sees it on the page: a bot's
 registration that had already failed, a status said twice, a round that "opens" while it is
-played, a refused lane, the home page's families, the season's forfeit form and closing, and
-the lobby's fixtures and aborted games; a service's refusal as a sentence."""
+played, a refused lane and the lane's rule, the home page's families, the season's forfeit
+form and closing, and the lobby's fixtures and aborted games; a service's refusal as a
+sentence."""
 
 from __future__ import annotations
 
@@ -116,6 +117,19 @@ def test_a_lane_naming_a_card_twice_says_which_and_keeps_the_choices(htmx):
     if not htmx:
         again = client.get(reverse("web:play", args=[game.pk])).content.decode()
         assert " selected>" not in again.split('class="precommit"')[1].split("</form>")[0]
+
+
+def test_the_lane_form_says_how_the_lane_works_and_the_rules_say_the_lane_in_words():
+    game, _seat, person, _card = lane_to_fill()
+
+    html = signed_in(person).get(reverse("web:play", args=[game.pk])).content.decode()
+    form = words(html.split('class="precommit"')[1].split("</form>")[0])
+    assert "How the lane works" in form
+    assert "If it does not fit, every card in the lane comes back to your hand" in form
+    # The options in words, not the spec's ("lane 2, sighted").
+    shown = words(html)
+    assert "Precognitive (a lane of 2 cards, each player sees their own) over official" in shown
+    assert "sighted" not in shown
 
 
 # The home page
