@@ -487,9 +487,10 @@ def variant_from(text: str) -> Variant:
     return Variant.from_spec(spec)
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(prog: str = "python -m bots.arena", version: str = "") -> argparse.ArgumentParser:
+    """The options; `--version` where the runner has one (the site's one file, bots/bundle.py)."""
     parsing = argparse.ArgumentParser(
-        prog="python -m bots.arena",
+        prog=prog,
         description="Play a webhook bot (--url) or a command bot (--command) against the "
         "built-in bots, with the ladder's requests, limits and judgement, and print what the "
         "ladder would have struck and the results. Exit status 1 if it would have struck it.",
@@ -529,12 +530,20 @@ def parser() -> argparse.ArgumentParser:
         default=WINDOW,
         help=f"seconds for an out-of-turn window (the server's default: {WINDOW})",
     )
+    if version:
+        parsing.add_argument("--version", action="version", version=version)
     return parsing
 
 
-def main(argv: Sequence[str] | None = None, out: IO[str] | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None,
+    out: IO[str] | None = None,
+    *,
+    prog: str = "python -m bots.arena",
+    version: str = "",
+) -> int:
     out = out or sys.stdout
-    parsing = parser()
+    parsing = parser(prog, version)
     opts = parsing.parse_args(argv)
     opponents = [name.strip() for name in opts.opponents.split(",") if name.strip()]
     try:

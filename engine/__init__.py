@@ -62,9 +62,13 @@ def compiled_usable(package: Path = PACKAGE) -> bool:
 
 def _import_sources_only(paths: list[str]) -> None:
     """Make the engine's submodules (and engine.rules's) load from .py files, never from the
-    extension modules beside them: the finder of each directory knows no extension suffix."""
+    extension modules beside them: the finder of each directory knows no extension suffix. An
+    entry that is no directory, the engine inside a zip archive (the site's one-file arena,
+    bots/bundle.py), keeps its own importer: zipimport loads no extension module anyway."""
     loaders = [(SourceFileLoader, SOURCE_SUFFIXES), (SourcelessFileLoader, BYTECODE_SUFFIXES)]
     for entry in paths:
+        if not os.path.isdir(entry):
+            continue
         for directory in (entry, os.path.join(entry, "rules")):
             sys.path_importer_cache[directory] = FileFinder(directory, *loaders)
 

@@ -81,7 +81,7 @@ _DOC_HREF = re.compile(r"^(?:\./)?(?:docs/)?([\w-]+)\.md(#[\w-]*)?$")
 # The address the docs give a site in their examples; on the site, the site's own.
 EXAMPLE_SITE = "https://uno.example.org"
 # Paths of the site a doc names in code that are worth a click.
-_SITE_PATHS = ("/api/docs/", "/api/schema/")
+_SITE_PATHS = ("/api/docs/", "/api/schema/", "/downloads/uno-arena.pyz")
 
 
 def guide_url(slug: str, fragment: str = "") -> str:

@@ -6,8 +6,8 @@ turn emails, the notification centre (/notifications/), the clubs (/clubs/), a s
 with its organiser's panel and fixture rulings (/seasons/), the player page (with its follow
 button), the people's ratings (/ratings/), the ladders
 (/ladders/), the tournaments (/tournaments/), the bot pages (/bots/<id>/, and the owner's
-/me/bots/), the guides rendered from docs/ (/guides/) and the open database's files
-(/data/)."""
+/me/bots/), the guides rendered from docs/ (/guides/), the arena in one file for bot authors
+(/downloads/uno-arena.pyz) and the open database's files (/data/)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from web import (
     chat,
     clubs,
     database,
+    downloads,
     follows,
     guides,
     ladders,
@@ -144,6 +145,7 @@ urlpatterns = [
     # repository lays them out (`../../docs/bots-api.md`): from there, these addresses.
     path("guides/docs/<slug:slug>.md", guides.doc_redirect, name="guide-doc-relative"),
     path("guides/docs/examples/<str:name>", guides.example_redirect, name="guide-example-relative"),
+    path("downloads/uno-arena.pyz", downloads.arena, name="arena-download"),
     path("bots/<int:bot_id>/", bots.bot, name="bot"),
     path("me/bots/", bots.my_bots, name="my-bots"),
     path("me/bots/<int:bot_id>/", bots.my_bot, name="my-bot"),

@@ -147,6 +147,14 @@ def test_my_bots_lists_only_mine_and_offers_a_form_for_each_kind():
     assert 'href="/guides/bots-api/#webhook-bots"' in html
     guide = Client().get("/guides/bots-api/").content.decode()
     assert 'id="webhook-bots"' in guide
+    # The arena in one file, to try a bot at home, and the line that runs it.
+    assert (
+        '<a href="/downloads/uno-arena.pyz" download>Download the arena (one file, needs '
+        "Python 3.11+)</a>" in html
+    )
+    assert '<code>python uno-arena.pyz --command "node my_bot.mjs"</code>' in html
+    assert 'href="/guides/bots-api/#trying-a-bot-locally"' in html
+    assert 'id="trying-a-bot-locally"' in guide
 
 
 def test_registering_a_built_in_bot(eager_tasks):

@@ -109,7 +109,9 @@ def test_every_link_on_the_guides_answers(client):
         if path not in pages:
             response = client.get(path, follow=True)
             assert response.status_code == 200, path
-            pages[path] = parsed(response.content.decode())
+            # A download (the arena's one file) is no page: nothing in it to follow.
+            text = response["Content-Type"].startswith("text/")
+            pages[path] = parsed(response.content.decode() if text else "")
         return pages[path]
 
     checked = 0
@@ -133,6 +135,11 @@ def test_every_link_on_the_guides_answers(client):
     assert 'href="/guides/api/"' in rules
     api = client.get("/guides/api/").content.decode()
     assert 'href="/api/docs/"' in api  # Swagger stays the reference
+    # The bot author's guide offers the arena's one file, above the guide and where it says so.
+    bots = client.get("/guides/bots-api/").content.decode()
+    assert bots.count('href="/downloads/uno-arena.pyz"') >= 2
+    assert "Download the arena (one file, needs Python 3.11+)" in bots
+    assert "curl -O http://testserver/downloads/uno-arena.pyz" in bots
 
 
 # A Markdown link's target in a file the guides serve as it is (a starter kit's README).
@@ -158,6 +165,9 @@ def test_every_internal_link_of_what_the_guides_serve_answers(client):
                 return None
             final = response.redirect_chain[-1][0] if response.redirect_chain else path
             final = urlsplit(final).path
+            if not response["Content-Type"].startswith("text/"):
+                seen[path] = (final, set())  # a download: nothing in it to follow
+                return seen[path]
             page = response.content.decode()
             if response["Content-Type"].startswith("text/html"):
                 parsed_page = parsed(page)
