@@ -291,9 +291,9 @@ def test_the_practice_matches_i_watch_are_listed_after_my_games_with_a_link_to_w
         "Practice match of your bots annabot and bobbot: you watch them play from no seat. "
         "Nobody’s rating moves and it counts for no record."
     ) in text_of(found[1])
-    assert (
-        "Practice match of your bot annabot: you watch it play from no seat."
-    ) in text_of(found[2])
+    assert ("Practice match of your bot annabot: you watch it play from no seat.") in text_of(
+        found[2]
+    )
     assert f'href="/games/{one.pk}/" aria-label="Watch game {one.pk}">Watch</a>' in found[2]
     assert "(you)" not in found[2] and "Waiting for annabot" in text_of(found[2])
     # Not on the tab of the games waiting for her: she has no turn in them.

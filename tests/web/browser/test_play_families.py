@@ -73,9 +73,9 @@ def test_the_censor_rules_on_a_bots_submission(open_page):
     wait_for_board_after(page, old)
 
     story = page.locator(".story").inner_text()
-    assert any(
-        words in story for words in ("You approved greedy's", "for greedy", "returned")
-    ), story
+    assert any(words in story for words in ("You approved greedy's", "for greedy", "returned")), (
+        story
+    )
 
 
 # newno, four seats, seat 3 deals (seat 0 is dealt first); red-5 is flipped. Only ana (seat 0)
