@@ -97,6 +97,13 @@ def the_analysis_reads_well(page: Any, found: Any, width: int) -> None:
         box = tick.bounding_box()
         assert box["height"] >= 11, (width, tick.text_content(), box)
         assert box["x"] >= chart.bounding_box()["x"] - 0.5, (width, tick.text_content(), box)
+    # The axis says what it measures, upright beside the ticks, inside the chart.
+    label = page.locator(".analysis-chart__axis text", has_text="Chance to win this hand")
+    box, frame = label.bounding_box(), chart.bounding_box()
+    assert box["width"] >= 11 and box["height"] > 3 * box["width"], (width, box)
+    assert frame["y"] <= box["y"] and box["y"] + box["height"] <= frame["y"] + frame["height"]
+    # How precise each point is, beside the chart.
+    assert "simulated games" in page.locator("[data-chance-precision]").inner_text()
     # Each name of the legend on one line.
     names = page.locator(".analysis-legend__name").all()
     assert len(names) == 3 and all(name.inner_text() for name in names)
@@ -112,6 +119,29 @@ def the_analysis_reads_well(page: Any, found: Any, width: int) -> None:
     link.click()
     page.wait_for_url(f"**at={step}&**")
     assert page.locator(".replay__at strong").inner_text() == str(step)
+    page.locator("[data-chance-chart]").wait_for()
+    # A costly mark on the chart is a link of at least 24 x 24 px (WCAG 2.5.8) with a name,
+    # its edge taking a tap as its middle does, and a tap steps the replay to its move.
+    mark = page.locator("a[data-costly-mark]").last
+    mark.scroll_into_view_if_needed()
+    box = mark.bounding_box()
+    assert box["width"] >= 24 and box["height"] >= 24, (width, box)
+    assert " was better by " in mark.get_attribute("aria-label")
+    edge = page.evaluate(
+        "([x, y]) => !!document.elementFromPoint(x, y)?.closest('a[data-costly-mark]')",
+        [box["x"] + box["width"] / 2 + 10, box["y"] + box["height"] / 2],
+    )
+    assert edge, "the mark's hit area takes a tap 10 px from its middle"
+    step = int(mark.get_attribute("href").split("at=")[1].split("&")[0])
+    page.locator("[data-analysis-chart]").screenshot(
+        path=str(ARTIFACTS / f"analysis-chart-{width}.png")
+    )
+    # Not boosted (an SVG link): a whole page's load.
+    with page.expect_navigation():
+        mark.click()
+    assert f"at={step}&" in page.url
+    assert page.locator(".replay__at strong").inner_text() == str(step)
+
     page.locator("[data-chance-chart]").wait_for()
     # The section alone, to look at on a phone's width too.
     ARTIFACTS.mkdir(exist_ok=True)
