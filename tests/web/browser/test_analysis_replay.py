@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.urls import reverse
+from playwright.sync_api import expect
 
 from analysis import report, services
 from analysis.models import GameAnalysis
@@ -143,6 +144,13 @@ def the_analysis_reads_well(page: Any, found: Any, width: int) -> None:
     assert page.locator(".replay__at strong").inner_text() == str(step)
 
     page.locator("[data-chance-chart]").wait_for()
+    page.screenshot(path=str(ARTIFACTS / f"analysis-replay-{width}.png"), full_page=True)
+    # "How to read these figures" opens the explanation, shown once on the page.
+    how = page.locator("[data-analysis-how]")
+    assert how.get_attribute("open") is None
+    page.get_by_role("link", name="How to read these figures").click()
+    expect(how).to_have_attribute("open", "")
+    assert "expected points" in how.inner_text() and "simulated games" in how.inner_text()
     # The section alone, to look at on a phone's width too.
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator("[data-analysis]").screenshot(
