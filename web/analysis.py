@@ -8,6 +8,7 @@ templates/players/_decision_costs.html draw them."""
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
@@ -50,7 +51,15 @@ from web.sentences import opening
 COSTLY_SHOWN = 8
 POLL_SECONDS = 2
 WIDTH, HEIGHT = 480, 250
-LEFT, RIGHT, TOP, BOTTOM = 58, WIDTH - 12, 12, HEIGHT - 34
+# The left margin holds the ticks ("100%") and, turned upright beside them, the axis's label.
+LEFT, RIGHT, TOP, BOTTOM = 78, WIDTH - 12, 12, HEIGHT - 34
+# A costly mark's hit area, in the chart's units: on a phone's column (about 330 px for 480
+# units) 2 x 20 units are about 27 px, above the 24 px of WCAG 2.5.8 (Target Size, Minimum).
+MARK_HIT = 20
+
+
+def _unit(points: int) -> str:
+    return "point" if abs(points) == 1 else "points"
 
 
 def _points(value: float) -> str:
@@ -113,6 +122,8 @@ class Costly:
     who: str
     cost: float
     text: str  # "Ana played red 7; blue skip was better by 12 points"
+    move: str  # "Ana played red 7"
+    better: str  # "blue skip was better by 12 points"
     url: str  # the replay at the decision
     x: float
     y: float
@@ -147,7 +158,7 @@ class Account:
     luck: str
     cost: str
     decisions: int
-    text: str  # "The deal gave Ana +35 and the draws −4; Ana's decisions cost 12"
+    text: str  # "The deal gave Ana +35 points and the draws −4; Ana's decisions cost 12 points"
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +174,8 @@ class Chart:
     marks: list[Costly]
     at_x: float | None
     steps: int
+    middle: int  # the plot's vertical middle, where the y axis's label sits
+    hit: int  # a costly mark's hit radius
 
 
 def _account(seat: SeatHand | SeatSummary, names: Names) -> Account:
@@ -170,15 +183,17 @@ def _account(seat: SeatHand | SeatSummary, names: Names) -> Account:
     whose = names.whose(seat.seat, start=False)
     if isinstance(seat, SeatSummary):
         luck, points = seat.luck, seat.score
-        text = f"The cards gave {names.who(seat.seat, start=False)} {_points(luck)}; "
+        given = f"{_points(luck)} {_unit(round(luck))}"
+        text = f"The cards gave {names.who(seat.seat, start=False)} {given}; "
         deal = draws = ""
     else:
         luck, points = seat.deal_luck + seat.draw_luck, seat.points
         deal, draws = _points(seat.deal_luck), _points(seat.draw_luck)
-        text = f"The deal gave {names.who(seat.seat, start=False)} {deal} and the draws {draws}; "
+        dealt = f"{deal} {_unit(round(seat.deal_luck))}"
+        text = f"The deal gave {names.who(seat.seat, start=False)} {dealt} and the draws {draws}; "
     cost = seat.decision_cost
     text += (
-        f"{whose} decisions cost {round(cost)}"
+        f"{whose} decisions cost {round(cost)} {_unit(round(cost))}"
         if cost >= 0.5
         else f"{whose} decisions cost nothing"
     )
@@ -213,12 +228,13 @@ def _report_for(found: MatchAnalysis, hand: int | None, at: int) -> HandReport |
     return found.hands[max(before)[1] if before else 0]
 
 
-def _decision_text(d: Decision, names: Names) -> str:
+def _decision_words(d: Decision, names: Names) -> tuple[str, str]:
+    """The move ("Ana played red 7") and what was better ("blue skip was better by 12
+    points")."""
     chosen = option_words(d.chosen.command, names)
     best = option_words(d.best.command, names, noun=True)
     cost = round(d.cost)
-    unit = "point" if cost == 1 else "points"
-    return f"{names.who(d.seat)} {chosen}; {best} was better by {cost} {unit}"
+    return f"{names.who(d.seat)} {chosen}", f"{best} was better by {cost} {_unit(cost)}"
 
 
 def chart(
@@ -260,13 +276,16 @@ def chart(
     for d in decisions:
         i = nearest(d.version)
         chance = series[i][1][d.seat] if d.seat < seats else 0.0
+        move, better = _decision_words(d, names)
         marks.append(
             Costly(
                 version=d.version,
                 seat=d.seat,
                 who=names.who(d.seat),
                 cost=d.cost,
-                text=_decision_text(d, names),
+                text=f"{move}; {better}",
+                move=move,
+                better=better,
                 url=f"{replay_url}?at={max(d.version, 1)}&as={view}",
                 x=x(i),
                 y=y(chance),
@@ -285,6 +304,8 @@ def chart(
         marks=marks,
         at_x=at_x,
         steps=count,
+        middle=(TOP + BOTTOM) // 2,
+        hit=MARK_HIT,
     )
 
 
@@ -334,6 +355,16 @@ def section(
     drawn = chart(report, sorted(costly, key=lambda d: d.version), names, at, replay_url, view)
     out.update(
         hand=report.hand,
+        hands=[
+            HandLink(
+                hand=h.hand,
+                url=f"{replay_url}?at={max(h.chances[0][0], 1)}&as={view}",
+                current=h.hand == report.hand,
+            )
+            for h in found.hands
+            if h.chances
+        ],
+        precision=_precision(found.playouts),
         hand_accounts=[_account(s, names) for s in report.seats],
         chart=drawn,
         costly=drawn.marks if drawn else [],
@@ -345,6 +376,33 @@ def section(
         decisions_in_hand=sum(1 for d in found.decisions if d.hand == report.hand),
     )
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class HandLink:
+    """A link to the replay at a hand's start, where the section shows that hand."""
+
+    hand: int
+    url: str
+    current: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Precision:
+    """How rough a point of the chart is: each is the share of `games` playouts a seat won,
+    a binomial proportion; near 50% its standard error is 50/sqrt(games) percentage points
+    (`one`), and two standard errors (`two`) hold the true chance about 19 times in 20."""
+
+    games: int
+    one: int
+    two: int
+
+
+def _precision(playouts: int) -> Precision:
+    games = max(1, playouts)
+    return Precision(
+        games=games, one=round(50 / math.sqrt(games)), two=round(100 / math.sqrt(games))
+    )
 
 
 def _visible(game: Game) -> GameAnalysis | None:

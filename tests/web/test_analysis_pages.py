@@ -4,11 +4,14 @@ page's cost per decision per family."""
 
 from __future__ import annotations
 
+import math
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from analysis import services
+from analysis import report, services
 from analysis.models import GameAnalysis
 from games.models import Game
 from tests.games.factories import make_game, make_user, play_to_end
@@ -79,3 +82,69 @@ def test_the_player_page_shows_the_cost_per_decision_per_family():
     page = Client().get(reverse("web:player", args=[person.username])).content.decode()
     assert "data-decision-costs" in page and "points per decision over" in page
     assert game.created_at.strftime("%Y-%m") in page
+
+
+def analysed(game: Game) -> tuple[str, report.MatchAnalysis]:
+    """The game's analysis run; the replay's URL and what the analysis found."""
+    row = services.queue_after_match(game.pk)
+    services.run(row.pk)
+    row.refresh_from_db()
+    return reverse("web:replay", args=[game.pk]), report.from_json(row.result)
+
+
+def test_the_chart_and_the_figures_say_what_they_measure_and_how_precise_they_are():
+    game = over(players=1, seed=6)
+    replay, found = analysed(game)
+    page = signed_in(game.seats.get(number=0).user).get(replay).content.decode()
+    svg = page.split("data-chance-chart", 1)[1].split("</svg>", 1)[0]
+    # The axis says what its 0-100% is: the chance to win the hand (docs/analysis.md).
+    assert "Chance to win this hand" in svg
+    # How each point is estimated and how precise it is, from the analysis's own playouts.
+    se = round(50 / math.sqrt(found.playouts))
+    note = page.split("data-chance-precision", 1)[1].split("</p>", 1)[0]
+    assert f"{found.playouts} simulated games" in note and f"±{se} percentage points" in note
+    # The accounts name their unit, and a "How to read this" explains them once.
+    assert page.count("How to read this") == 1 and 'href="#analysis-how"' in page
+    accounts = page.split("data-hand-accounts", 1)[1].split("</ul>", 1)[0]
+    assert re.search(r"The deal gave you [−+]?\d+ points? and the draws", accounts)
+    how = page.split("data-analysis-how", 1)[1].split("</details>", 1)[0]
+    assert 'id="analysis-how"' in how
+    assert "average player" in how and "the winner scores" in how
+
+
+def test_costly_moves_are_said_in_words_and_marked_with_links_to_their_step():
+    game = over(players=1, seed=6)
+    replay, found = analysed(game)
+    page = signed_in(game.seats.get(number=0).user).get(replay).content.decode()
+    costly = [d for d in found.decisions if d.hand == 1 and d.cost >= 5]
+    assert costly, "the seed's match has a costly decision"
+    assert "After event" not in page
+    listed = page.split("data-costly>", 1)[1].split("</ol>", 1)[0]
+    # The move in words, its step as the replay counts it, then the better option.
+    moves = "played|drew|passed|chose|challenged|accepted"
+    assert re.search(rf'<a href="[^"]*\?at=\d+&amp;as=0">[^<]+ ({moves})[^<]*</a>', listed)
+    assert "(event " in listed and " was better by " in listed
+    # Each mark on the chart is a link to its step, with a name for a screen reader.
+    svg = page.split("data-chance-chart", 1)[1].split("</svg>", 1)[0]
+    marks = re.findall(r'<a [^>]*href="([^"]*)"[^>]*aria-label="([^"]*)"[^>]*data-costly-mark', svg)
+    assert len(marks) == len(costly)
+    for d in costly:
+        assert any(f"?at={d.version}&amp;" in href and "better by" in name for href, name in marks)
+
+
+def test_each_hand_s_analysis_is_a_link_away():
+    game = make_game(players=1, bots=["greedy", "random"], seed=1)  # SHORT: several hands
+    play_to_end(game.pk, seed=1)
+    replay, found = analysed(game)
+    assert len(found.hands) >= 2
+    person = signed_in(game.seats.get(number=0).user)
+    page = person.get(replay).content.decode()
+    nav = page.split("data-analysis-hands", 1)[1].split("</nav>", 1)[0]
+    links = re.findall(r'<a href="([^"]*)"[^>]*>Hand (\d+)</a>', nav)
+    current = re.findall(r'aria-current="true"[^>]*>Hand (\d+)<', nav)
+    assert current == ["1"] and [n for _, n in links] == [
+        str(h.hand) for h in found.hands if h.hand != 1
+    ]
+    for href, number in links:
+        shown = person.get(href.replace("&amp;", "&")).content.decode()
+        assert f'Analysis <span class="muted">· hand {number}</span></h2>' in shown

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.urls import reverse
+from playwright.sync_api import expect
 
 from analysis import report, services
 from analysis.models import GameAnalysis
@@ -97,6 +98,13 @@ def the_analysis_reads_well(page: Any, found: Any, width: int) -> None:
         box = tick.bounding_box()
         assert box["height"] >= 11, (width, tick.text_content(), box)
         assert box["x"] >= chart.bounding_box()["x"] - 0.5, (width, tick.text_content(), box)
+    # The axis says what it measures, upright beside the ticks, inside the chart.
+    label = page.locator(".analysis-chart__axis text", has_text="Chance to win this hand")
+    box, frame = label.bounding_box(), chart.bounding_box()
+    assert box["width"] >= 11 and box["height"] > 3 * box["width"], (width, box)
+    assert frame["y"] <= box["y"] and box["y"] + box["height"] <= frame["y"] + frame["height"]
+    # How precise each point is, beside the chart.
+    assert "simulated games" in page.locator("[data-chance-precision]").inner_text()
     # Each name of the legend on one line.
     names = page.locator(".analysis-legend__name").all()
     assert len(names) == 3 and all(name.inner_text() for name in names)
@@ -113,6 +121,36 @@ def the_analysis_reads_well(page: Any, found: Any, width: int) -> None:
     page.wait_for_url(f"**at={step}&**")
     assert page.locator(".replay__at strong").inner_text() == str(step)
     page.locator("[data-chance-chart]").wait_for()
+    # A costly mark on the chart is a link of at least 24 x 24 px (WCAG 2.5.8) with a name,
+    # its edge taking a tap as its middle does, and a tap steps the replay to its move.
+    mark = page.locator("a[data-costly-mark]").last
+    mark.scroll_into_view_if_needed()
+    box = mark.bounding_box()
+    assert box["width"] >= 24 and box["height"] >= 24, (width, box)
+    assert " was better by " in mark.get_attribute("aria-label")
+    edge = page.evaluate(
+        "([x, y]) => !!document.elementFromPoint(x, y)?.closest('a[data-costly-mark]')",
+        [box["x"] + box["width"] / 2 + 10, box["y"] + box["height"] / 2],
+    )
+    assert edge, "the mark's hit area takes a tap 10 px from its middle"
+    step = int(mark.get_attribute("href").split("at=")[1].split("&")[0])
+    page.locator("[data-analysis-chart]").screenshot(
+        path=str(ARTIFACTS / f"analysis-chart-{width}.png")
+    )
+    # Not boosted (an SVG link): a whole page's load.
+    with page.expect_navigation():
+        mark.click()
+    assert f"at={step}&" in page.url
+    assert page.locator(".replay__at strong").inner_text() == str(step)
+
+    page.locator("[data-chance-chart]").wait_for()
+    page.screenshot(path=str(ARTIFACTS / f"analysis-replay-{width}.png"), full_page=True)
+    # "How to read these figures" opens the explanation, shown once on the page.
+    how = page.locator("[data-analysis-how]")
+    assert how.get_attribute("open") is None
+    page.get_by_role("link", name="How to read these figures").click()
+    expect(how).to_have_attribute("open", "")
+    assert "expected points" in how.inner_text() and "simulated games" in how.inner_text()
     # The section alone, to look at on a phone's width too.
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator("[data-analysis]").screenshot(
