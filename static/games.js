@@ -56,17 +56,21 @@
     if (el && el.form) el.form.requestSubmit();
   });
 
-  // A card's choice (colours, the UNO call) closes when another opens or on Escape.
+  // A card's choice (colours, the UNO call) closes when another opens or on Escape; so does a
+  // phone's dock question of the moves that would cost cards (games/_asked_catches.html), which
+  // opens in the same place, above the dock.
+  var ABOVE_DOCK = "details.card-choice, details.asks";
   document.addEventListener("toggle", function (event) {
     var opened = event.target;
-    if (!opened.matches || !opened.matches("details.card-choice") || !opened.open) return;
-    document.querySelectorAll("details.card-choice[open]").forEach(function (other) {
+    if (!opened.matches || !opened.matches(ABOVE_DOCK) || !opened.open) return;
+    document.querySelectorAll(ABOVE_DOCK).forEach(function (other) {
       if (other !== opened) other.open = false;
     });
   }, true);
 
-  // An opened question (a catch or a call that will cost cards) shows whole: on a phone the
-  // pinned hand would cover its lower part, so the page scrolls just enough to clear it.
+  // An opened question (a catch or a call that will cost cards) shows whole: below the window's
+  // edge (on a desktop), or under a pinned dock, the page scrolls just enough to clear it. (A
+  // phone's dock asks its own, above it: games/_asked_catches.html.)
   document.addEventListener("toggle", function (event) {
     var opened = event.target;
     if (!opened.matches || !opened.matches("details.confirm") || !opened.open) return;
@@ -80,8 +84,9 @@
   }, true);
 
   // On a phone the dock is pinned over the page's foot: a control under it reached with Tab (a
-  // seat's catch) is brought above it, not left focused where nobody sees it. Not the focus the
-  // page gives back after a swap (`refocusing`, below): a move leaves the page where it was.
+  // link of the story, the chat) is brought above it, not left focused where nobody sees it. Not
+  // the focus the page gives back after a swap (`refocusing`, below): a move leaves the page
+  // where it was.
   var refocusing = false;
   document.addEventListener("focusin", function (event) {
     var el = event.target;
@@ -97,7 +102,8 @@
 
   document.addEventListener("keydown", function (event) {
     if (event.key !== "Escape") return;
-    var open = event.target.closest && event.target.closest("details.card-choice[open]");
+    var open = event.target.closest &&
+      event.target.closest("details.card-choice[open], details.asks[open]");
     if (open) {
       open.open = false;
       open.querySelector("summary").focus();
@@ -136,11 +142,19 @@
     if (refocus === null || !board) return;
     var name = refocus;
     refocus = null;
-    var controls = board.querySelectorAll("button, summary, a[href], select");
-    var same = Array.prototype.find.call(controls, function (el) { return nameOf(el) === name; });
+    // Only a control drawn: a phone's dock asks the costly catches that a desktop asks on the
+    // seats, each size hiding the other's (static/cards.css).
+    function drawn(selector, test) {
+      return Array.prototype.find.call(board.querySelectorAll(selector), function (el) {
+        return el.getClientRects().length > 0 && (!test || test(el));
+      });
+    }
+    var same = drawn("button, summary, a[href], select", function (el) {
+      return nameOf(el) === name;
+    });
     var next = same ||
-      board.querySelector(".hand__card--live :is(.card-button, summary)") ||
-      board.querySelector(".dock :is(button, summary, select):not([hidden])") ||
+      drawn(".hand__card--live :is(.card-button, summary)") ||
+      drawn(".dock :is(button, summary, select):not([hidden])") ||
       board.querySelector(".hand") ||
       board.querySelector(".status");
     refocusing = true;

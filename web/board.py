@@ -102,6 +102,10 @@ class Table:
     # the board under the box stays put as they do: a note's, newno's jump-in line's and the
     # bots' grace's, each where the viewer's situation can bring it (`_room`); 0 for none.
     room: int = 0
+    # The jump-in line in the few words a phone's dock says it in, after its "just happened"
+    # line (templates/games/_game.html): "Anyone else with red 8 may jump in now."; "" when
+    # no jump-in is open.
+    jump_news: str = ""
     # Precognitive: every seat's panel keeps a line for its lane, filled or not (on a desktop's
     # list of seats, static/seats.css), so a lane that is filled or flushed moves no seat.
     lanes: bool = False
@@ -118,6 +122,14 @@ class Table:
         buttons stand among the moves, by the hand (on a phone the seats sit under the pinned
         dock, where a chance that lasts a moment would pass unseen)."""
         return [seat for seat in self.seats if seat.catch is not None and seat.uno == "owes"]
+
+    @property
+    def asked_catches(self) -> list[SeatPanel]:
+        """The seats whose catch would cost the viewer (basic-plus and newno list a catch of
+        every seat): each a question on its seat; on a phone, where the seats sit under the
+        pinned dock, the dock asks them all in one question instead, with a false UNO call
+        (templates/games/_asked_catches.html)."""
+        return [seat for seat in self.seats if seat.catch is not None and seat.uno != "owes"]
 
 
 def table(
@@ -153,6 +165,7 @@ def table(
         status=view["status"],
         waiting=waiting(view, who, legal),
         jump=_jump(pending, who),
+        jump_news=_jump_news(pending),
         censorship=view["rules"] == "censorship",
         submission=face(submission["card"]) if submission.get("card") else None,
         submission_from=who.who(submission["seat"], start=False) if submission else "",
@@ -491,6 +504,14 @@ def _jump(pending: Mapping[str, Any], who: Names) -> str:
         f"Jump-in open: anyone else holding {card_name(window['card'])} may play it now, "
         "out of turn"
     )
+
+
+def _jump_news(pending: Mapping[str, Any]) -> str:
+    """The jump-in line as a phone's dock says it, short enough for one of its lines."""
+    window = pending.get("jump")
+    if not window:
+        return ""
+    return f"Anyone else with {card_name(window['card'])} may jump in now."
 
 
 def _result(view: View, who: Names) -> str:

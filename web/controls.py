@@ -77,6 +77,13 @@ class Controls:
     precommit: Precommit | None = None
 
     @property
+    def costly_calls(self) -> list[Option]:
+        """The moves among `actions` that ask first (basic-plus's false UNO call): on a phone the
+        dock asks them with the catches that would cost the viewer
+        (templates/games/_asked_catches.html)."""
+        return [option for option in self.actions if option.confirm]
+
+    @property
     def hand_hint(self) -> str:
         """What picking an outlined card of the hand does now (a censor's cards replace or
         return the submission rather than being played)."""

@@ -188,3 +188,25 @@ def test_newno_catches_at_the_start_all_ask_first():
     assert html.count('<details class="confirm">') == 2
     # newno refuses a call that is not owed: it is not offered.
     assert "Call UNO" not in html
+
+
+def test_a_phones_dock_asks_the_costly_moves_in_one_question():
+    # The seats sit under a phone's pinned dock: the dock asks the moves that would cost cards
+    # in one question, each with why and its button (static/cards.css shows it on a phone only,
+    # instead of the questions on the seats and among the moves).
+    game, (ana, ben) = basic_plus_down_to_one()
+    bens = page(ben, game)
+    # ben's false call only (his catch of ana succeeds, among the moves).
+    assert '<summary class="action action--costly asks__summary">Call UNO?</summary>' in bens
+    assert bens.count('<details class="confirm asks">') == 1
+    assert bens.count("Call UNO anyway: draw 3 cards</button>") == 2
+    # ana's catch of ben would cost her; her call is due, a plain button.
+    anas = page(ana, game)
+    assert '<summary class="action action--costly asks__summary">Catch a seat?</summary>' in anas
+    assert anas.count("Catch ben anyway: draw 3 cards</button>") == 2
+
+    newno, people = people_game(FAMILIES["newno"], seats=3)
+    html = page(people[0], newno)
+    assert "Catch a seat?</summary>" in html
+    for name in [seat.user.username for seat in newno.seats.order_by("number")][1:]:
+        assert html.count(f"Catch {name} anyway: draw 2 cards</button>") == 2

@@ -89,6 +89,7 @@ def test_the_top_card_shows_with_the_jump_in_line(open_page):
     old = version(page)
     card(page, "red-6").click()
     wait_for_board_after(page, old)
-    page.wait_for_selector(".status__jump")
+    # On a phone the dock says the jump-in (tests/web/browser/test_phone_chances.py).
+    page.wait_for_selector("[data-jump]")
     page.wait_for_selector("[data-grace-line]")
     assert_top_card_shows(page, "jump-in")
