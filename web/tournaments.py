@@ -188,9 +188,14 @@ def points_rule(tournament: Tournament) -> str:
     size = tournament.table_size
     places = _listed(default_points(size))
     if tournament.format == Tournament.Format.KNOCKOUT:
+        through = (
+            "the winner of each table goes"
+            if tournament.advance == 1
+            else f"the best {tournament.advance} of each table go"
+        )
         return (
-            f"Placed by the round reached, then the place at that table; the best "
-            f"{tournament.advance} of each table go through (points are for information)."
+            f"Placed by the round reached, then the place at that table; {through} through "
+            "(points are for information)."
         )
     if tournament.format == Tournament.Format.ARENA:
         return (

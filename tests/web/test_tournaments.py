@@ -306,6 +306,9 @@ def test_the_page_says_how_points_are_given_and_when_entries_closed():
     projections.run("tournament-results")
     words = text(Client().get("/tournaments/points/").content.decode())
     assert "place 1, 1.67 points" in words and "place 2, 0.33 points" in words
+    knockout = make_tournament(ana, slug="ko", format="knockout", table_size=2)
+    words = text(Client().get(f"/tournaments/{knockout.slug}/").content.decode())
+    assert "then the place at that table; the winner of each table goes through" in words
     guide = Client().get("/guides/playing-tournaments/")
     assert guide.status_code == 200 and 'id="swiss-rounds"' in guide.content.decode()
     moved = Client().get("/guides/tournaments/")
