@@ -5,8 +5,9 @@ when the turn ends (it leaves `to_act`): `sync_deadlines`, run by the dispatcher
 commit (games/dispatch.py) and again by the beat sweep for any turn the dispatcher missed. A
 turn is a continuous stretch in `to_act`: drawing and then playing is one turn, one deadline.
 The deadline is the game's turn limit (games/game_settings.py) after the turn started, or after
-the seat's vacation ends if it is on one. Past it, the overdue-turn sweep (clocks/overdue.py)
-plays the default bot for the turn.
+the seat's vacation ends if it is on one, and never later than the game's `closes_at` (a
+tournament round's deadline, `GameSettings.turn_deadline`). Past it, the overdue-turn sweep
+(clocks/overdue.py) plays the default bot for the turn.
 
 A vacation is a `vacation-taken` event in the game's stream: the days it takes count against the
 game's `vacation_days` budget per seat, read back from the log. `Seat.deadline_at` and
@@ -82,7 +83,7 @@ def sync_deadlines(
     for seat in people:
         if seat.number in to_act and seat.deadline_at is None:
             start = max(now, seat.vacation_until) if seat.vacation_until else now
-            deadline = start + timedelta(seconds=GameSettings.of(game.context).turn_limit)
+            deadline = GameSettings.of(game.context).turn_deadline(start)
             if prepared.fetch(connection, _START_CLOCK, [_at(deadline), seat.pk]):
                 seat.deadline_at = deadline
                 started.append(seat.number)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -70,6 +71,9 @@ class GameSettings:
     table: int | None = None
     # The tournaments.Tournament whose round the game plays (an id: games knows no tournaments).
     tournament: int | None = None
+    # A time no turn's clock runs past (ISO 8601): a tournament round's deadline, when the seats
+    # still playing forfeit (tournaments/rounds.py), so a turn never seems to have longer.
+    closes_at: str | None = None
 
     @classmethod
     def of(cls, context: Mapping[str, Any] | None) -> GameSettings:
@@ -86,6 +90,12 @@ class GameSettings:
     def turn_limit(self) -> int:
         """Seconds a person has for a turn."""
         return int(self.turn_seconds or settings.GAMES_TURN_SECONDS)
+
+    def turn_deadline(self, start: datetime) -> datetime:
+        """When a person's turn that starts at `start` ends: the turn limit after it, and never
+        later than `closes_at`."""
+        deadline = start + timedelta(seconds=self.turn_limit)
+        return min(deadline, datetime.fromisoformat(self.closes_at)) if self.closes_at else deadline
 
     @property
     def webhook_limit(self) -> float:

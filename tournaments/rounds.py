@@ -359,6 +359,11 @@ def _table_game(
             turn_seconds=tournament.turn_seconds,
             rated=tournament.rated,
             deal_group=(f"tournament:{tournament.pk}:round:{round_.number}" if duplicate else None),
+            # No turn's clock runs past the round's deadline, when the seats still playing
+            # forfeit (`forfeit_overdue`); an arena's deadline forfeits nobody.
+            closes_at=None
+            if tournament.format == Tournament.Format.ARENA
+            else round_.deadline.isoformat(),
         ),
         # An entrant bot whose validation failed since it entered (its owner changed it) keeps
         # its place in the draw; the default bot plays its seat.

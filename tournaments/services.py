@@ -124,6 +124,19 @@ def tournament_create(
         problems.append("a round lasts 60 seconds to 60 days")
     if turn_seconds is not None and (not isinstance(turn_seconds, int) or turn_seconds < 1):
         problems.append("a turn lasts at least a second")
+    # A round's deadline forfeits whoever still plays (not an arena's), and no turn's clock runs
+    # past it (tournaments/rounds.py `_table_game`): a turn longer than a round is refused, and
+    # the site's default turn is cut to the round.
+    fits = format != Tournament.Format.ARENA and isinstance(round_seconds, int)
+    if turn_seconds is None:
+        turn_seconds = settings.GAMES_TURN_SECONDS
+        if fits:
+            turn_seconds = min(turn_seconds, round_seconds)
+    elif fits and isinstance(turn_seconds, int) and turn_seconds > round_seconds:
+        problems.append(
+            f"a turn ({turn_seconds} s) is no longer than a round ({round_seconds} s), whose "
+            "deadline forfeits whoever still plays"
+        )
     if seed_by not in Tournament.SeedBy.values:
         problems.append(f"a knockout is seeded by {' or '.join(Tournament.SeedBy.values)}")
     if not isinstance(max_entrants, int) or not 2 <= max_entrants <= 1000:
@@ -142,7 +155,7 @@ def tournament_create(
                 format=format,
                 variant=parsed.spec,
                 table_size=table_size,
-                turn_seconds=turn_seconds or settings.GAMES_TURN_SECONDS,
+                turn_seconds=turn_seconds,
                 round_seconds=round_seconds,
                 rounds=rounds,
                 advance=advance,

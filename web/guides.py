@@ -57,6 +57,11 @@ GUIDES: tuple[Guide, ...] = (
         "Who may call what, tokens, errors and limits; the endpoint reference is the API's "
         "Swagger page.",
     ),
+    Guide(
+        "playing-tournaments",
+        "Playing in a tournament",
+        "Entering, the round's deadline and your turn's, and how each format gives points.",
+    ),
     Guide("training", "Training bots offline", "The PettingZoo environment over the real engine."),
     Guide(
         "database",
@@ -65,6 +70,9 @@ GUIDES: tuple[Guide, ...] = (
     ),
 )
 BY_SLUG = {guide.slug: guide for guide in GUIDES}
+# Addresses people guess for a guide whose doc has another name (docs/tournaments.md is the
+# maintainers' account): a permanent redirect to the guide.
+ALIASES = {"tournaments": "playing-tournaments"}
 
 # A mention of a published guide in a doc's text or code: `rules.md`, `docs/api.md#errors`.
 _MENTION = re.compile(
@@ -342,6 +350,8 @@ def guides(request: HttpRequest) -> HttpResponse:
 def guide(request: HttpRequest, slug: str) -> HttpResponse:
     """One guide, with its contents list. The docs' examples address a site as EXAMPLE_SITE;
     on the site they address the site itself, so that a command can be copied as it stands."""
+    if slug in ALIASES:
+        return HttpResponsePermanentRedirect(guide_url(ALIASES[slug]))
     if slug not in BY_SLUG:
         raise Http404("No such guide.")
     page = render_guide(slug)

@@ -39,6 +39,11 @@ def address_field(where: str) -> forms.SlugField:
         required=False,
         label="Address",
         help_text=f"Letters, digits and hyphens: {where}. Blank: made from the name.",
+        # In the field's own words (Django's says "Enter a valid 'slug'").
+        error_messages={
+            "invalid": "An address takes only letters, digits and hyphens, with no spaces "
+            "(e.g. winter-cup)."
+        },
     )
 
 

@@ -37,6 +37,7 @@ from games.lobby import (
 from games.models import Game, GameSummary, MatchResult
 from games.visibility import game_view
 from league.models import Fixture
+from tournaments.models import Tournament, TournamentGame
 from tournaments.services import upcoming
 from web.accounts import SignedInRequest
 from web.names import seat_names
@@ -69,6 +70,18 @@ class FixtureMark:
 
 
 @dataclass(frozen=True, slots=True)
+class TournamentMark:
+    """The tournament round a game was drawn for: "Demo Open · round 1, table 2", and the
+    round's deadline while it forfeits (an arena's forfeits nobody: None)."""
+
+    name: str
+    round: int
+    table: int
+    url: str  # the round on the tournament's page
+    deadline: datetime.datetime | None
+
+
+@dataclass(frozen=True, slots=True)
 class LobbyGame:
     """One game as the lobby shows it."""
 
@@ -83,6 +96,10 @@ class LobbyGame:
     seats: list[SeatLine]
     invited_by: str | None
     fixture: FixtureMark | None = None
+    tournament: TournamentMark | None = None
+    # The deadline shown is the tournament round's: the turn's clock stops there
+    # (games/game_settings.py `turn_deadline`), or a game drawn before that ran past it.
+    round_deadline: bool = False
     # Ended by the staff (a game-aborted event): over, with no winner and no result.
     aborted: bool = False
     # A practice match the person watches from no seat: the names of their own bots in it, as
@@ -172,6 +189,37 @@ def fixtures_of(rows: Sequence[GameRow]) -> dict[int, FixtureMark]:
     return marks
 
 
+def tournaments_of(rows: Sequence[GameRow]) -> dict[int, TournamentMark]:
+    """The tournament table each game was drawn for, if any."""
+    found = TournamentGame.objects.filter(game_id__in=[row.game.pk for row in rows]).select_related(
+        "round__tournament"
+    )
+    marks: dict[int, TournamentMark] = {}
+    for table in found:
+        round_ = table.round
+        tournament = round_.tournament
+        forfeits = tournament.format != Tournament.Format.ARENA and round_.finished_at is None
+        marks[table.game_id] = TournamentMark(
+            name=tournament.name,
+            round=round_.number,
+            table=table.table,
+            url=reverse("web:tournament", args=[tournament.slug]) + f"#round-{round_.number}",
+            deadline=round_.deadline if forfeits else None,
+        )
+    return marks
+
+
+def shown_deadline(
+    turn: datetime.datetime | None, mark: TournamentMark | None
+) -> tuple[datetime.datetime | None, bool]:
+    """The deadline a game's card shows, and whether it is its tournament round's: a turn's
+    clock never runs past the round's deadline, when the seat is forfeited."""
+    if turn is not None and mark is not None and mark.deadline is not None:
+        if turn >= mark.deadline:
+            return mark.deadline, True
+    return turn, False
+
+
 def aborted_of(rows: Sequence[GameRow]) -> set[int]:
     """The games the staff aborted."""
     return reveal.aborted_of(
@@ -188,6 +236,7 @@ def lobby_games(
     scores = standings(rows, person)
     invited = inviters(rows, person)
     fixtures = fixtures_of(rows)
+    tournaments = tournaments_of(rows)
     aborted = aborted_of(rows)
     shown = []
     for row in rows:
@@ -207,6 +256,8 @@ def lobby_games(
             )
             for info in row.seats
         ]
+        mark = tournaments.get(game.pk)
+        deadline, round_deadline = shown_deadline(row.deadline, mark)
         shown.append(
             LobbyGame(
                 game=game,
@@ -215,11 +266,13 @@ def lobby_games(
                 my_turn=row.my_turn,
                 finished=finished,
                 waiting_for=[line.name for line in seats if line.to_act and not line.mine],
-                deadline=row.deadline,
-                time_left=time_left(row.deadline, now) if row.deadline else "",
+                deadline=deadline,
+                time_left=time_left(deadline, now) if deadline else "",
                 seats=seats,
                 invited_by=invited.get(game.pk),
                 fixture=fixtures.get(game.pk),
+                tournament=mark,
+                round_deadline=round_deadline,
                 aborted=game.pk in aborted,
                 practice_bots=tuple(
                     names[seat.number]

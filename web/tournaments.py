@@ -19,16 +19,18 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from frontdoor.variant_form import VariantForm, turn_field
+from frontdoor.variant_form import TURN_LENGTHS, VariantForm
 from frontdoor.variant_text import duration, variant_details, variant_title
 from games.errors import GameError
 from games.models import Bot, Game
 from league import clubs
 from league.models import Club
+from league.scheduling import default_points
 from tournaments import services
 from tournaments.errors import TournamentNotFound
 from tournaments.models import Entry, Result, Round, Tournament, TournamentGame
 from tournaments.scheduling import MAX_TABLE_SIZE, MIN_TABLE_SIZE
+from tournaments.scoring import bye_points
 from tournaments.standings import StandingLine, standings
 from web.accounts import SignedInRequest
 from web.clubs import said
@@ -36,6 +38,12 @@ from web.league_forms import address_field, slug_for
 
 # /tournaments/new/ is the form, so no tournament may be called that.
 RESERVED_SLUGS = {"new"}
+# The new-tournament form's defaults, which fit together: a match to 100 at four is about 100
+# moves (greedy bots, 40 deals: 101 on average, 204 at the 90th percentile), so even if every
+# turn took its whole 5 minutes a table ends well inside a day's round.
+ROUND_HOURS = 24
+TURN_SECONDS = 300
+TARGET = 100
 GROUPS = (
     (Tournament.Status.OPEN, "Taking entries"),
     (Tournament.Status.RUNNING, "Running"),
@@ -158,6 +166,55 @@ def entry_options(tournament: Tournament, user: Any) -> list[EntryOption]:
     return options
 
 
+# The standings' columns after the entrant, each with its short name on a phone (the key under
+# the table says them).
+COLUMNS = (("Points", "Pts"), ("Played", "Pl"), ("Wins", "W"), ("Byes", "B"), ("Forfeits", "F"))
+# Each format's section of docs/playing-tournaments.md, "How points are given".
+POINTS_ANCHORS: dict[str, str] = {
+    Tournament.Format.SWISS: "swiss-rounds",
+    Tournament.Format.KNOCKOUT: "knockout-cups",
+    Tournament.Format.ARENA: "arenas",
+    Tournament.Format.DUPLICATE: "duplicate-deals",
+}
+
+
+def _listed(points: list[int]) -> str:
+    return "/".join(str(p) for p in points)
+
+
+def points_rule(tournament: Tournament) -> str:
+    """How the tournament gives points, in one sentence (tournaments/scoring.py; the guide's
+    "How points are given" has the whole of it)."""
+    size = tournament.table_size
+    places = _listed(default_points(size))
+    if tournament.format == Tournament.Format.KNOCKOUT:
+        through = (
+            "the winner of each table goes"
+            if tournament.advance == 1
+            else f"the best {tournament.advance} of each table go"
+        )
+        return (
+            f"Placed by the round reached, then the place at that table; {through} through "
+            "(points are for information)."
+        )
+    if tournament.format == Tournament.Format.ARENA:
+        return (
+            f"Each game scores its place's points ({places} at a table of {size}); after two "
+            "wins in a row each win scores double, until a game is not won."
+        )
+    if tournament.format == Tournament.Format.DUPLICATE:
+        return (
+            f"Each game's place points ({places} at a table of {size}) are compared with the "
+            "mean of the same cards at the round's other tables: above 0 is better than the "
+            "field."
+        )
+    return (
+        f"Points by place at each table: {places} at a table of {size}; a table a seat short "
+        "spreads them over its places, a bye scores the average "
+        f"({round(bye_points(size), 2):g}), a forfeit places last."
+    )
+
+
 @require_GET
 def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_or_404(slug)
@@ -170,6 +227,11 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
         "round_length": duration(tournament.round_seconds),
         "turn_length": duration(tournament.turn_seconds),
         "lines": lines,
+        "columns": COLUMNS,
+        "points_rule": points_rule(tournament),
+        "points_anchor": POINTS_ANCHORS.get(tournament.format, "how-points-are-given"),
+        # When entry closed: the start (an early one too), else the window's end.
+        "started": tournament.started_at or tournament.entry_closes,
         "rounds": shown_rounds(tournament, lines),
         "entrants": Entry.objects.filter(tournament=tournament, withdrawn=False).count(),
         "entry_open": services.entry_open(tournament, now),
@@ -273,6 +335,10 @@ def start(request: SignedInRequest, slug: str) -> HttpResponse:
     return redirect("web:tournament", slug=tournament.slug)
 
 
+def _aware(moment: datetime.datetime) -> datetime.datetime:
+    return moment if timezone.is_aware(moment) else timezone.make_aware(moment)
+
+
 class DateTimePicker(forms.DateTimeInput):
     """The browser's date-and-time picker (local time of the site, UTC)."""
 
@@ -329,13 +395,21 @@ class TournamentForm(VariantForm):
         help_text="By rating: people's in the family's pool, bots' on its ladders.",
     )
     round_hours = forms.IntegerField(
-        initial=24,
+        initial=ROUND_HOURS,
         min_value=1,
         max_value=1440,
         label="Hours for each round",
-        help_text="The round deadline: people still playing then forfeit. An arena: its length.",
+        help_text="The round deadline: people still playing then forfeit, and no turn's clock "
+        "runs past it. An arena: its length.",
     )
-    turn_seconds = turn_field("Past it, the default bot plays the turn.")
+    # No blank (the site's default of days): a turn is at most a round (`clean`).
+    turn_seconds = forms.TypedChoiceField(
+        choices=[(str(s), duration(s)) for s in TURN_LENGTHS],
+        coerce=int,
+        initial=TURN_SECONDS,
+        label="Time for a turn",
+        help_text="Past it, the default bot plays the turn. At most a round.",
+    )
     entry_closes = forms.DateTimeField(
         widget=DateTimePicker(), label="Entry closes (UTC)", help_text="It starts then."
     )
@@ -362,12 +436,33 @@ class TournamentForm(VariantForm):
         ).replace(second=0, microsecond=0)
         if not user.is_staff:
             del self.fields["site_wide"]
+        # Short matches by default, which a round's day holds (TARGET).
+        self.fields["target"].initial = TARGET
+        self.fields[
+            "target"
+        ].help_text = f"{TARGET} by default here: a match a round's day holds. Blank: the family's."
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         data["slug"] = slug_for(data, self)
         if data["slug"] in RESERVED_SLUGS:
             self.add_error("slug", f"The address {data['slug']!r} is reserved; choose another.")
+        turn, hours = data.get("turn_seconds"), data.get("round_hours")
+        if turn and hours and data.get("format") != Tournament.Format.ARENA and turn > hours * 3600:
+            self.add_error(
+                "turn_seconds",
+                f"{duration(turn)} is longer than a round ({duration(hours * 3600)}): a turn's "
+                "clock never runs past the round's deadline. Choose a shorter turn or more hours "
+                "for each round.",
+            )
+        closes = data.get("entry_closes")
+        if closes is not None and _aware(closes) <= timezone.now():
+            self.add_error(
+                "entry_closes",
+                f"{closes.day} {closes:%b %Y %H:%M} UTC has passed: entry must close, and the "
+                "tournament "
+                "start, at a later time.",
+            )
         return data
 
     def tournament_fields(self) -> dict[str, Any]:
@@ -384,7 +479,7 @@ class TournamentForm(VariantForm):
             "seed_by": data["seed_by"] or Tournament.SeedBy.RATING,
             "round_seconds": data["round_hours"] * 3600,
             "turn_seconds": data["turn_seconds"],
-            "entry_closes": closes if timezone.is_aware(closes) else timezone.make_aware(closes),
+            "entry_closes": _aware(closes),
             "max_entrants": data["max_entrants"],
             "bots_allowed": data["bots_allowed"],
             "rated": data["rated"],

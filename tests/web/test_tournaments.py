@@ -14,10 +14,11 @@ from django.test import Client
 from django.utils import timezone
 
 from games import projections
+from games.models import Game, Seat
 from league.clubs import club_create
 from tests.games.factories import make_user
 from tests.league.factories import make_bot
-from tests.tournaments.factories import make_tournament, play_round
+from tests.tournaments.factories import make_tournament, play_out, play_round
 from tests.web.clients import signed_in
 from tests.web.league_pages import table_rows, text
 from tournaments.models import Entry, Tournament, TournamentGame
@@ -108,7 +109,7 @@ def test_the_new_tournament_form_makes_one_and_refuses_in_words():
         "table_size": "4",
         "rounds": "3",
         "round_hours": "24",
-        "turn_seconds": "",
+        "turn_seconds": "300",
         "entry_closes": closes,
         "max_entrants": "16",
         "bots_allowed": "on",
@@ -194,3 +195,121 @@ def test_a_person_enters_a_running_swiss_late_from_its_page():
     assert "Enter yourself late" not in text(carl.get("/tournaments/late/").content.decode())
     refused = carl.post("/tournaments/late/enter", {"bot": ""}, follow=True)
     assert "entry to Late Swiss is closed" in text(refused.content.decode())
+
+
+def _new_form(**changes: str) -> dict[str, str]:
+    closes = (timezone.now() + datetime.timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
+    return {
+        "name": "Autumn Swiss",
+        "slug": "",
+        "rules": "official",
+        "format": "swiss",
+        "table_size": "4",
+        "rounds": "3",
+        "round_hours": "24",
+        "turn_seconds": "300",
+        "entry_closes": closes,
+        "max_entrants": "16",
+        "bots_allowed": "on",
+        "club": "",
+        "seed_by": "rating",
+        **changes,
+    }
+
+
+def _field_errors(html: str, field: str) -> str:
+    """The words of a field's own error list, by the field (Django's field group)."""
+    found = re.search(rf'<ul class="errorlist" id="id_{field}_error">(.*?)</ul>', html, re.S)
+    return unescape(text(found.group(1))) if found else ""
+
+
+def test_the_new_tournament_forms_defaults_fit_and_a_turn_longer_than_a_round_is_refused():
+    client = signed_in(make_user())
+    html = client.get("/tournaments/new/").content.decode()
+    # The defaults: a day's rounds, 5-minute turns, matches to 100 (web/tournaments.py).
+    assert re.search(r'name="round_hours" value="24"', html)
+    assert re.search(r'<option value="300" selected>5 minutes</option>', html)
+    assert re.search(r'name="target" value="100"', html)
+    assert "the site&#x27;s default" not in html  # no blank turn of days
+    refused = client.post("/tournaments/new/", _new_form(turn_seconds=str(3 * 86400)))
+    words = _field_errors(refused.content.decode(), "turn_seconds")
+    assert "3 days is longer than a round (1 day)" in words
+    assert not Tournament.objects.exists()
+    # An arena's length forfeits nobody: its turns may be longer.
+    made = client.post("/tournaments/new/", _new_form(format="arena", turn_seconds="86400"))
+    assert made.status_code == 302
+
+
+def test_the_forms_errors_name_their_field_in_its_words_and_sit_by_it():
+    client = signed_in(make_user())
+    past = (timezone.now() - datetime.timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M")
+    html = client.post("/tournaments/new/", _new_form(entry_closes=past)).content.decode()
+    assert "has passed: entry must close, and the tournament start, at a later time." in (
+        _field_errors(html, "entry_closes")
+    )
+    assert "entry closes after it opens" not in html
+    # The summary above the form names the field and links to it.
+    assert 'href="#id_entry_closes">Entry closes (UTC):' in html
+    bad = client.post("/tournaments/new/", _new_form(slug="my cup!")).content.decode()
+    assert "An address takes only letters, digits and hyphens" in _field_errors(bad, "slug")
+    assert "slug" not in unescape(text(bad)).replace("/tournaments/", "")
+    assert not Tournament.objects.exists()
+
+
+def test_a_tournament_games_lobby_card_names_its_tournament_and_the_rounds_deadline():
+    ana = make_user("ana")
+    cup = make_tournament(
+        ana, name="Demo Open", slug="demo-open", table_size=2, rounds=1, turn_seconds=86400
+    )
+    tournament_enter(cup, actor=ana, user=ana)
+    tournament_enter(cup, actor=ana, bot=make_bot(strategy="greedy"))
+    tournament_start(cup, actor=ana)
+    (table,) = TournamentGame.objects.filter(round__tournament=cup)
+    # Three-day turns under a day's round, as a game drawn before the cap was made: the card
+    # shows the round's deadline all the same.
+    deadline = table.round.deadline
+    Seat.objects.filter(game_id=table.game_id, user=ana).update(
+        deadline_at=deadline + datetime.timedelta(days=2)
+    )
+    Game.objects.filter(pk=table.game_id).update(to_act=[0, 1])
+    html = signed_in(ana).get("/play/").content.decode()
+    words = text(html)
+    assert 'href="/tournaments/demo-open/#round-1"' in html
+    assert "Tournament Demo Open · round 1, table 1" in words
+    shown = f"(until {deadline:%a} {deadline.day} {deadline:%b}, {deadline:%H:%M} UTC"
+    assert shown + " , the round deadline)" in words, words
+    # The round is on the tournament's page under that anchor.
+    assert 'id="round-1"' in signed_in(ana).get("/tournaments/demo-open/").content.decode()
+
+
+def test_the_page_says_how_points_are_given_and_when_entries_closed():
+    ana = make_user("ana")
+    cup = make_tournament(ana, name="Points Cup", slug="points", table_size=3, rounds=1)
+    page = text(Client().get("/tournaments/points/").content.decode())
+    assert "entry " in page and "Entries closed" not in page
+    for _ in range(4):
+        tournament_enter(cup, actor=ana, bot=make_bot(strategy="greedy"))
+    tournament_start(cup, actor=ana)
+    cup.refresh_from_db()
+    html = Client().get("/tournaments/points/").content.decode()
+    words = unescape(text(html))
+    assert (
+        "Points by place at each table: 2/1/0 at a table of 3; a table a seat short spreads them"
+    ) in words
+    assert 'href="/guides/playing-tournaments/#swiss-rounds"' in html
+    started = cup.started_at
+    assert f"entries closed {started.day} {started:%b %H:%M} UTC" in words
+    assert cup.entry_closes.strftime("%H:%M") not in words.split("entries closed")[0][-40:]
+    # Two tables of two under tables of three: 5/3 and 1/3, shown to two places (not 1.7, 0.3).
+    for table in TournamentGame.objects.filter(round__tournament=cup):
+        play_out(table.game_id)
+    projections.run("tournament-results")
+    words = text(Client().get("/tournaments/points/").content.decode())
+    assert "place 1, 1.67 points" in words and "place 2, 0.33 points" in words
+    knockout = make_tournament(ana, slug="ko", format="knockout", table_size=2)
+    words = text(Client().get(f"/tournaments/{knockout.slug}/").content.decode())
+    assert "then the place at that table; the winner of each table goes through" in words
+    guide = Client().get("/guides/playing-tournaments/")
+    assert guide.status_code == 200 and 'id="swiss-rounds"' in guide.content.decode()
+    moved = Client().get("/guides/tournaments/")
+    assert (moved.status_code, moved["Location"]) == (301, "/guides/playing-tournaments/")

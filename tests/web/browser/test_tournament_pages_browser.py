@@ -87,3 +87,68 @@ def test_a_knockouts_page_the_list_and_the_form_fit(open_page):
             tab.screenshot(
                 path=str(ARTIFACTS / f"knockout-{name}-{size['width']}.png"), full_page=True
             )
+
+
+def test_a_swiss_standings_table_shows_every_column_on_a_phone(open_page):
+    """The standings' Wins, Byes and Forfeits are on screen at 360 x 740 without scrolling the
+    table sideways, as on a desktop."""
+    ana = make_user("ana")
+    cup = make_tournament(ana, name="Phone Swiss", slug="phone-swiss", table_size=3, rounds=2)
+    tournament_enter(cup, actor=ana, user=ana)
+    for _ in range(3):
+        tournament_enter(cup, actor=ana, bot=make_bot(strategy="greedy"))
+    tournament_start(cup, actor=ana)
+
+    page = open_page(ana, "/tournaments/phone-swiss/", **PHONE)
+    for size in (PHONE, DESKTOP):
+        page.set_viewport_size(size)
+        box = page.locator(".records .table-scroll").first
+        page.get_by_role("heading", name="Standings").scroll_into_view_if_needed()
+        assert box.evaluate("el => el.scrollWidth <= el.clientWidth + 1"), box.evaluate(
+            "el => [el.scrollWidth, el.clientWidth]"
+        )
+        for column in ("Points", "Played", "Wins", "Byes", "Forfeits"):
+            header = page.get_by_role("columnheader", name=column)
+            assert (
+                header.is_visible()
+                and header.bounding_box()["x"] + header.bounding_box()["width"] <= size["width"]
+            ), column
+        assert not scrolls_sideways(page), too_wide(page)
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(
+            path=str(ARTIFACTS / f"swiss-standings-{size['width']}.png"), full_page=True
+        )
+
+
+def test_a_tournament_games_lobby_card_and_the_forms_errors_on_a_phone(open_page):
+    """The lobby card of a tournament game names its tournament and round, and the new form's
+    error sits by its field, on a phone and a desktop (screenshots for the eye)."""
+    ana = make_user("ana")
+    cup = make_tournament(ana, name="Lobby Swiss", slug="lobby-swiss", table_size=2, rounds=1)
+    tournament_enter(cup, actor=ana, user=ana)
+    tournament_enter(cup, actor=ana, bot=make_bot(strategy="greedy"))
+    tournament_start(cup, actor=ana)
+
+    lobby = open_page(ana, "/play/", **PHONE)
+    form = open_page(ana, "/tournaments/new/", **PHONE)
+    form.get_by_label("Tournament name").fill("Late Cup")
+    form.get_by_label("Entry closes (UTC)").fill("2020-01-01T10:00")
+    form.get_by_role("button", name="Create the tournament").click()
+    form.wait_for_selector("#id_entry_closes_error")
+    for size in (PHONE, DESKTOP):
+        for tab in (lobby, form):
+            tab.set_viewport_size(size)
+        mark = lobby.get_by_role("link", name="Lobby Swiss · round 1, table 1")
+        assert mark.is_visible()
+        assert not scrolls_sideways(lobby), too_wide(lobby)
+        error = form.locator("#id_entry_closes_error")
+        assert "has passed" in error.inner_text()
+        field = form.get_by_label("Entry closes (UTC)").bounding_box()
+        shown = error.bounding_box()
+        # Just above its field.
+        assert field and shown and 0 <= field["y"] - shown["y"] - shown["height"] < 40
+        assert not scrolls_sideways(form), too_wide(form)
+        ARTIFACTS.mkdir(exist_ok=True)
+        lobby.screenshot(path=str(ARTIFACTS / f"tournament-lobby-{size['width']}.png"))
+        error.scroll_into_view_if_needed()
+        form.screenshot(path=str(ARTIFACTS / f"tournament-form-error-{size['width']}.png"))
