@@ -12,23 +12,19 @@ after changing the favicon, and commit the PNGs.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
+# Debian's chromium with the flags the browser tests launch it with (this machine's rules).
+sys.path.insert(0, str(ROOT))
+from tests.web.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+
 OUT = ROOT / "static" / "icons"
 # The site's ink (static/site.css --ink): the red card stands out on it.
 GROUND = "#1d2126"
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 # (file, size in px, maskable)
 ICONS = [
     ("icon-192.png", 192, False),
@@ -57,7 +53,7 @@ def main() -> None:
     svg = (ROOT / "static" / "favicon.svg").read_text().strip()
     OUT.mkdir(exist_ok=True)
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS)
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for name, size, maskable in ICONS:
             page = browser.new_page(viewport={"width": size, "height": size})
             page.set_content(page_for(svg, size, maskable))

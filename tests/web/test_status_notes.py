@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from engine.variant import Variant
 from tests.engine.decks import stacked
 from web import board
@@ -72,78 +74,65 @@ def test_a_stack_the_seat_can_add_to_offers_both():
     )
 
 
-def censor_ruling(censor: list[str]) -> tuple[Variant, Any]:
-    """Censorship, three seats, seat 0 the censor; seat 1 submits yellow 3 on blue 8."""
+# Seat 1's hand for each card it submits: with a wild draw four it also holds blue, so the four
+# is not legal (a wild goes on any card, but only while its holder has nothing in the colour).
+SUBMITTERS = {
+    "yellow-3": ["yellow-3", "yellow-4", "red-1", "red-2", "yellow-5", "red-6", "red-7"],
+    "wild-draw4": ["wild-draw4", "blue-4", "red-1", "red-2", "yellow-5", "red-6", "red-7"],
+}
+
+
+def censor_ruling(censor: list[str], card: str = "yellow-3") -> tuple[Variant, Any]:
+    """Censorship, three seats, seat 0 the censor; seat 1 submits `card` on blue 8 (a black
+    card calling red)."""
     variant = Variant.from_spec({"rules": "censorship"})
     hands = [
         censor,
-        ["yellow-3", "yellow-4", "red-1", "red-2", "yellow-5", "red-6", "red-7"],
+        SUBMITTERS[card],
         ["green-9", "blue-9", "yellow-9", "green-0", "blue-0", "yellow-0", "green-8"],
     ]
     state = variant.replay(variant.start(3, deck=stacked(hands, "blue-8", first=1), dealer=0))
-    return variant, run(variant, state, {"type": "submit", "seat": 1, "card": "yellow-3"})
+    submit = {"type": "submit", "seat": 1, "card": card}
+    if card.startswith("wild"):
+        submit["color"] = "red"
+    return variant, run(variant, state, submit)
 
 
-def test_a_censor_who_cannot_approve_is_told_the_submission_can_only_be_replaced():
+@pytest.mark.parametrize(
+    ("card", "why"),
+    [
+        ("yellow-3", "bot's yellow 3 cannot be played on blue 8"),
+        # The true reason, not the blue 8 it would go on.
+        ("wild-draw4", "bot's wild draw four cannot be played while bot holds a blue card"),
+    ],
+)
+def test_a_censor_who_cannot_approve_is_told_the_submission_can_only_be_replaced(card, why):
     variant, state = censor_ruling(
-        ["blue-2", "green-1", "green-3", "red-9", "green-5", "green-7", "red-0"]
+        ["blue-2", "green-1", "green-3", "red-9", "green-5", "green-7", "red-0"], card
     )
 
     assert board_of(variant, state, 0).note == (
-        "bot's yellow 3 cannot be played on blue 8, so you cannot approve it: it can only be "
-        "replaced by one of your outlined cards."
+        f"{why}, so you cannot approve it: it can only be replaced by one of your outlined cards."
     )
     # The submitter and the third seat see no card and no note.
     assert board_of(variant, state, 1).note == ""
     assert board_of(variant, state, 2).note == ""
 
 
-def wild_draw_four_ruling(censor: list[str]) -> tuple[Variant, Any]:
-    """Censorship, three seats, seat 0 the censor; seat 1 submits a wild draw four (calling
-    red) on blue 8 while it holds a blue card, so the four is not legal."""
-    variant = Variant.from_spec({"rules": "censorship"})
-    hands = [
-        censor,
-        ["wild-draw4", "blue-4", "red-1", "red-2", "yellow-5", "red-6", "red-7"],
-        ["green-9", "blue-9", "yellow-9", "green-0", "blue-0", "yellow-0", "green-8"],
-    ]
-    state = variant.replay(variant.start(3, deck=stacked(hands, "blue-8", first=1), dealer=0))
-    submit = {"type": "submit", "seat": 1, "card": "wild-draw4", "color": "red"}
-    return variant, run(variant, state, submit)
-
-
-def test_a_censor_who_cannot_approve_a_wild_draw_four_is_told_the_true_reason():
-    # A wild goes on any card: the four is refused because its holder has blue, not because
-    # of the blue 8 it would go on.
-    variant, state = wild_draw_four_ruling(
-        ["blue-2", "green-1", "green-3", "red-9", "green-5", "green-7", "red-0"]
-    )
-
-    assert board_of(variant, state, 0).note == (
-        "bot's wild draw four cannot be played while bot holds a blue card, so you cannot "
-        "approve it: it can only be replaced by one of your outlined cards."
-    )
-
-
-def test_a_censor_with_no_legal_card_and_a_wild_draw_four_before_them_is_told_why_it_fails():
-    variant, state = wild_draw_four_ruling(
-        ["red-2", "green-1", "green-3", "red-9", "green-5", "green-7", "red-0"]
-    )
-
-    assert board_of(variant, state, 0).note == (
-        "No card can be played on blue 8: neither bot's wild draw four (bot holds a blue card) "
-        "nor any of yours. You take the submitted card and give bot back a card of your choice "
-        "(the submitted card itself is allowed); bot then draws a card."
-    )
-
-
-def test_a_censor_with_no_legal_card_at_all_is_told_to_give_a_card_back():
+@pytest.mark.parametrize(
+    ("card", "theirs"),
+    [
+        ("yellow-3", "bot's yellow 3"),
+        ("wild-draw4", "bot's wild draw four (bot holds a blue card)"),
+    ],
+)
+def test_a_censor_with_no_legal_card_at_all_is_told_to_give_a_card_back(card, theirs):
     variant, state = censor_ruling(
-        ["red-2", "green-1", "green-3", "red-9", "green-5", "green-7", "red-0"]
+        ["red-2", "green-1", "green-3", "red-9", "green-5", "green-7", "red-0"], card
     )
 
     assert board_of(variant, state, 0).note == (
-        "No card can be played on blue 8: neither bot's yellow 3 nor any of yours. You take the "
+        f"No card can be played on blue 8: neither {theirs} nor any of yours. You take the "
         "submitted card and give bot back a card of your choice (the submitted card itself is "
         "allowed); bot then draws a card."
     )

@@ -100,22 +100,7 @@ def test_the_new_tournament_form_makes_one_and_refuses_in_words():
     ana = make_user()
     client = signed_in(ana)
     assert client.get("/tournaments/new/").status_code == 200
-    closes = (timezone.now() + datetime.timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
-    form = {
-        "name": "Spring Swiss",
-        "slug": "",
-        "rules": "official",
-        "format": "swiss",
-        "table_size": "4",
-        "rounds": "3",
-        "round_hours": "24",
-        "turn_seconds": "300",
-        "entry_closes": closes,
-        "max_entrants": "16",
-        "bots_allowed": "on",
-        "club": "",
-        "seed_by": "draw",
-    }
+    form = _new_form(name="Spring Swiss", seed_by="draw")
     made = client.post("/tournaments/new/", form)
     assert made.status_code == 302 and made["Location"] == "/tournaments/spring-swiss/"
     cup = Tournament.objects.get(slug="spring-swiss")
