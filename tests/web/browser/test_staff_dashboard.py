@@ -71,6 +71,46 @@ def test_the_dashboard_refreshes_in_place(open_page, monkeypatch):
     assert page.locator("#live").count() == 1
 
 
+# Each chart label as drawn: its font size on the screen (the SVG's scale applied), its box, and
+# whether it is shown at all.
+LABELS = """() => [...document.querySelectorAll('#activity text.label')].map((t) => {
+  const m = t.getScreenCTM(), box = t.getBoundingClientRect(), size = parseFloat(getComputedStyle(t).fontSize);
+  return {text: t.textContent, shown: getComputedStyle(t).display !== 'none' && box.width > 0,
+          x: size * m.a, y: size * m.d, left: box.left, right: box.right, top: box.top,
+          bottom: box.bottom, svg: [...t.ownerSVGElement.parentNode.children].indexOf(t.ownerSVGElement)
+            + 10 * [...document.querySelectorAll('#activity .chart-frame')].indexOf(t.closest('.chart-frame'))};
+})"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 740), (1280, 800)])
+def test_the_charts_labels_are_legible_on_a_phone_and_a_desktop(open_page, width, height):
+    bot_match()
+    persons_game("lucy")
+    page = open_page(staff(), "/staff/", width=width, height=height)
+    labels = [label for label in page.evaluate(LABELS) if label["shown"]]
+    texts = [label["text"] for label in labels]
+    # The y axis's 0 and peak, the x axis's hours (18:00 … 12:00), the bars' peak and hours.
+    assert len(labels) >= 8, texts
+    for label in labels:
+        # At least 11 px high and wide on the screen (a 720-unit chart drawn 300 px wide made
+        # them 4.6 px), not squeezed.
+        assert min(label["x"], label["y"]) >= 11, label
+        assert label["left"] >= 0 and label["right"] <= width, label
+    # No two labels of one row touch.
+    for one in labels:
+        for other in labels:
+            if one is not other and one["svg"] == other["svg"]:
+                apart = one["right"] <= other["left"] or other["right"] <= one["left"]
+                apart = apart or one["bottom"] <= other["top"] or other["bottom"] <= one["top"]
+                assert apart, (one, other)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page.locator("#activity").scroll_into_view_if_needed()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#activity").screenshot(
+        path=str(ARTIFACTS / f"test_the_charts_labels_are_legible-{width}.png")
+    )
+
+
 def test_the_dashboard_without_javascript(open_page):
     persons_game("lucy")
     page = open_page(staff(), "/staff/", javascript=False)
@@ -140,13 +180,16 @@ def test_staff_abort_a_game_from_its_inspector_with_a_reason(open_page):
     page.get_by_role("link", name="Abort…").click()
     page.wait_for_url(f"**/staff/games/{game.pk}/abort/")
     assert "game-aborted" in page.locator("body").inner_text()
-    page.get_by_label("Reason").fill("a duplicated account playing itself")
+    assert page.get_by_text("Never shown to a player").count() == 1
+    page.get_by_label("Note for the staff").fill("a duplicated account playing itself")
     page.locator("form.staff-action button[type=submit]").click()
     page.wait_for_url(f"**/staff/games/{game.pk}/")
     assert f"Game #{game.pk} was aborted." in page.locator("body").inner_text()
-    # The log ends with the staff's event, the reason in it, the staff member as its actor.
-    log = page.locator("body").inner_text()
-    assert "game-aborted" in log and "a duplicated account playing itself" in log
-    assert "root (staff)" in log
+    # The log ends with the staff's event, the staff member as its actor; the note is in the
+    # audit trail, not in the event.
+    log = page.locator("#log").inner_text()
+    assert "game-aborted" in log and "root (staff)" in log
+    assert "a duplicated account playing itself" not in log
+    assert "a duplicated account playing itself" in page.locator("#audit").inner_text()
     game.refresh_from_db()
     assert game.status == Game.Status.MATCH_OVER
