@@ -142,10 +142,10 @@ def game_redrive(*, game_id: int, user: Any, reason: str) -> AuditEntry:
 
 def game_abort(*, game_id: int, user: Any, reason: str) -> AuditEntry:
     """End a playing game where it stands: a `game-aborted` event (the staff member as actor; the
-    reason stays in the audit row), which the engine folds as over with no winner and no places. Nobody moves it
-    again (its status is match-over), and as it has no match-ended no result, standing or
-    rating counts it. A ladder game's set is closed (ladders.ladder_set_close): a set with an
-    aborted game is never rated, so its other rotations are not played. ActionRefused
+    reason stays in the audit row), which the engine folds as over with no winner and no places.
+    Nobody moves it again (its status is match-over), and as it has no match-ended no result,
+    standing or rating counts it. A ladder game's set is closed (ladders.ladder_set_close): a set
+    with an aborted game is never rated, so its other rotations are not played. ActionRefused
     `plays-in-game` for a staff member who plays in it."""
     actor = staff_actor(user)
     reason = clean_reason(reason)

@@ -307,11 +307,11 @@ def search(
     query: str, *, before: int | None = None, limit: int | None = None
 ) -> tuple[list[Found], int | None]:
     """Games by id (`123` or `#123`), player username, bot name (a built-in strategy or a
-    registered bot), or a competition's or tournament's address (slug) or name; the newest first (by id), `limit` at a time
-    (SEARCH_LIMIT when not given): those older than game `before`, a keyset (never an
-    offset). Parts of names match (case-insensitive), an id only whole. An empty query finds
-    the latest games. Returns the page and the id of its last game when older ones match (the
-    next page's `before`), else None."""
+    registered bot), or a competition's or tournament's address (slug) or name; the newest first
+    (by id), `limit` at a time (SEARCH_LIMIT when not given): those older than game `before`, a
+    keyset (never an offset). Parts of names match (case-insensitive), an id only whole. An
+    empty query finds the latest games. Returns the page and the id of its last game when older
+    ones match (the next page's `before`), else None."""
     query = query.strip()
     limit = limit or SEARCH_LIMIT
     games = Game.objects.all() if before is None else Game.objects.filter(pk__lt=before)
@@ -368,8 +368,8 @@ def search(
     older = found[limit - 1].pk if len(found) > limit else None
     found = found[:limit]
     settings = [GameSettings.of(game.context) for game in found]
-    competitions = {found.competition for found in settings} - {None}
-    cups = {found.tournament for found in settings} - {None}
+    competitions = {each.competition for each in settings} - {None}
+    tournaments = {each.tournament for each in settings} - {None}
     names = {
         ("competition", pk): (slug, name)
         for pk, slug, name in Competition.objects.filter(pk__in=competitions).values_list(
@@ -377,7 +377,7 @@ def search(
         )
     } | {
         ("tournament", pk): (slug, name)
-        for pk, slug, name in Tournament.objects.filter(pk__in=cups).values_list(
+        for pk, slug, name in Tournament.objects.filter(pk__in=tournaments).values_list(
             "pk", "slug", "name"
         )
     }

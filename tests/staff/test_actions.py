@@ -23,7 +23,6 @@ from games import rebuilds as rebuild_runs
 from games.commands import append_decided, game_command
 from games.creation import SeatSpec, game_create
 from games.errors import Forbidden, IllegalMove
-from games.repository import repository
 from games.models import (
     Bot,
     Game,
@@ -34,6 +33,7 @@ from games.models import (
     RebuildRun,
     Seat,
 )
+from games.repository import repository
 from games.visibility import game_events, game_view
 from league import tasks as league_tasks
 from league.ladders import ladder_continue, ladder_matchmaking
@@ -455,7 +455,6 @@ def test_extending_a_deadline_is_an_event_and_moves_the_clock(staff, staff_user)
     game = people_game()
     deadlines.sync_deadlines(game.pk)
     seat = game.seats.get(number=game.to_act[0])
-    other = game.seats.exclude(pk=seat.pk).get()
     due = seat.deadline_at
     version = game.version
     response = staff.post(

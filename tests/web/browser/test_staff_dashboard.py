@@ -73,13 +73,16 @@ def test_the_dashboard_refreshes_in_place(open_page, monkeypatch):
 
 # Each chart label as drawn: its font size on the screen (the SVG's scale applied), its box, and
 # whether it is shown at all.
-LABELS = """() => [...document.querySelectorAll('#activity text.label')].map((t) => {
-  const m = t.getScreenCTM(), box = t.getBoundingClientRect(), size = parseFloat(getComputedStyle(t).fontSize);
-  return {text: t.textContent, shown: getComputedStyle(t).display !== 'none' && box.width > 0,
-          x: size * m.a, y: size * m.d, left: box.left, right: box.right, top: box.top,
-          bottom: box.bottom, svg: [...t.ownerSVGElement.parentNode.children].indexOf(t.ownerSVGElement)
-            + 10 * [...document.querySelectorAll('#activity .chart-frame')].indexOf(t.closest('.chart-frame'))};
-})"""
+LABELS = """() => {
+  const svgs = [...document.querySelectorAll('#activity svg')];
+  return [...document.querySelectorAll('#activity text.label')].map((t) => {
+    const m = t.getScreenCTM(), box = t.getBoundingClientRect();
+    const size = parseFloat(getComputedStyle(t).fontSize);
+    return {text: t.textContent, shown: getComputedStyle(t).display !== 'none' && box.width > 0,
+            x: size * m.a, y: size * m.d, left: box.left, right: box.right, top: box.top,
+            bottom: box.bottom, svg: svgs.indexOf(t.ownerSVGElement)};
+  });
+}"""
 
 
 @pytest.mark.parametrize(("width", "height"), [(360, 740), (1280, 800)])
