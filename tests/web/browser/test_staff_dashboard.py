@@ -3,6 +3,7 @@ works without JavaScript, and the inspector steps through a game's states from i
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -196,3 +197,32 @@ def test_staff_abort_a_game_from_its_inspector_with_a_reason(open_page):
     assert "a duplicated account playing itself" in page.locator("#audit").inner_text()
     game.refresh_from_db()
     assert game.status == Game.Status.MATCH_OVER
+
+
+def test_an_extension_tells_the_player_the_message_and_never_the_staff_note(open_page):
+    """On a phone: the staff member's form says which words go where; the player's page says
+    the new deadline and the message, as typed (escaped), and nothing of the note."""
+    from clocks import deadlines
+
+    game = persons_game("ill-ines")
+    deadlines.sync_deadlines(game.pk)
+    page = open_page(staff(), f"/staff/games/{game.pk}/extend-deadline/", width=360, height=740)
+    page.get_by_label("Note for the staff").fill("internal: user 😀 <b>bold</b> two accounts?")
+    page.get_by_label("Message to the player (optional)").fill("Get well <i>soon</i>")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "test_an_extension_staff_form-360.png"), full_page=True)
+    page.locator("form.staff-action button[type=submit]").click()
+    page.wait_for_url(f"**/staff/games/{game.pk}/")
+    said = page.locator("ul.messages li.message").first.inner_text()
+    assert re.fullmatch(
+        rf"Seat 0's deadline in game #{game.pk} is now \w{{3}} \d{{1,2}} \w{{3}} \d{{4}}, \d\d:\d\d UTC\.",
+        said,
+    ), said
+
+    player = Seat.objects.get(game=game, number=0).user
+    play = open_page(player, f"/games/{game.pk}/", width=360, height=740)
+    body = play.locator("body").inner_text()
+    assert "Get well <i>soon</i>" in body
+    assert "internal" not in body and "two accounts" not in body
+    play.get_by_text("Get well <i>soon</i>").first.scroll_into_view_if_needed()
+    play.screenshot(path=str(ARTIFACTS / "test_an_extension_player_page-360.png"))
