@@ -829,3 +829,19 @@ def test_the_rebuild_reports_its_progress_batch_by_batch():
     assert seen[-1] == (head, head)
     assert [done for done, _ in seen] == sorted({done for done, _ in seen})
     assert len(seen) == -(-head // 50)
+
+
+def test_the_admins_bot_actions_ask_for_a_note_its_owner_never_reads(staff, staff_user):
+    staff_user.is_superuser = True
+    staff_user.save()
+    bot = make_bot()
+    page = staff.get("/admin/games/bot/").content.decode()
+    assert "Note for the staff (not shown to owners)" in page
+    staff.post(
+        "/admin/games/bot/",
+        {"action": "suspend", "_selected_action": [bot.pk], "reason": NOTE},
+    )
+    bot.refresh_from_db()
+    assert bot.status == Bot.Status.SUSPENDED
+    assert bot.status_reason == "suspended by the staff"
+    assert AuditEntry.objects.get().reason == NOTE
