@@ -17,6 +17,7 @@ from engine.events import (
     CHALLENGE_RESOLVED,
     DEADLINE_EXTENDED,
     FALLBACK_PLAYED,
+    GAME_ABORTED,
     HAND_STARTED,
     LANE_FILLED,
     LANE_FLUSHED,
@@ -101,6 +102,7 @@ _SEEN_OTHERWISE = frozenset(
         FALLBACK_PLAYED,
         VACATION_TAKEN,
         DEADLINE_EXTENDED,
+        GAME_ABORTED,
     }
 )
 
@@ -153,7 +155,23 @@ def event_view(ruleset: Ruleset, event: Event, viewer: Seat | None) -> Event:
         return {**event, "reason": None}
     if kind == VACATION_TAKEN and viewer != event["seat"]:
         return {**event, "days": None, "until": None}
-    # The staff's reason for more time (an illness, a move) is the seat's too.
-    if kind == DEADLINE_EXTENDED and viewer != event["seat"]:
-        return {**event, "note": None}
+    if kind in (DEADLINE_EXTENDED, GAME_ABORTED):
+        return staff_words(event, viewer)
     return event
+
+
+def staff_words(event: Event, viewer: Seat | None) -> Event:
+    """`event` without the staff's words `viewer` may not read, even in a log shown whole once
+    the match is over (games/visibility.py): a deadline's `message` is its seat's alone, and an
+    older event's staff reason (a deadline's `note`, an abort's `reason`, written before the
+    staff's note and their message to the player were apart) is nobody's."""
+    kind = event.get("type")
+    if kind == DEADLINE_EXTENDED:
+        hidden = ["note"] if viewer == event.get("seat") else ["note", "message"]
+    elif kind == GAME_ABORTED:
+        hidden = ["reason"]
+    else:
+        return event
+    if not any(event.get(key) is not None for key in hidden):
+        return event
+    return {**event, **{key: None for key in hidden if key in event}}

@@ -1,11 +1,13 @@
 """Variants and durations in words, for the pages: "Official + precognitive", "winner takes all
-to 500 · 7 cards · uno penalty 2", "2 h 13 min left"."""
+to 500 · 7 cards · uno penalty 2", "2 h 13 min left", "Mon 30 Nov 2026, 17:27 UTC"."""
 
 from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
 from typing import Any
+
+from django.utils import timezone
 
 FAMILY_NAMES = {
     "official": "Official",
@@ -79,6 +81,12 @@ def duration(seconds: int) -> str:
             count = seconds // size
             return f"{count} {unit}{'s' if count != 1 else ''}"
     return f"{seconds} seconds"
+
+
+def moment(when: datetime.datetime) -> str:
+    """A moment in words, as the site's messages say it: "Mon 30 Nov 2026, 17:27 UTC" (in the
+    current time zone, the site's UTC)."""
+    return timezone.localtime(when).strftime("%a %-d %b %Y, %H:%M %Z")
 
 
 def time_left(deadline: datetime.datetime, now: datetime.datetime) -> str:

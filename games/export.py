@@ -46,8 +46,9 @@ from games import event_reads, reveal
 from games.models import Game, GameEvent, Seat
 
 MONTH = re.compile(r"^(\d{4})-(0[1-9]|1[0-2])$")
-# Events whose `note` is staff's free text: kept, the note blanked.
+# Events whose `note` (and a deadline's `message`) is staff's free text: kept, the text blanked.
 _NOTED = frozenset({FIXTURE_RETIMED, DEADLINE_EXTENDED})
+_FREE_TEXT = ("note", "message")
 
 
 class BadMonth(ValueError):
@@ -139,8 +140,11 @@ def seat_entries(game: Game, hidden: set[int]) -> list[dict[str, Any]]:
 
 
 def _public(event: Event) -> Event:
-    if event["type"] in _NOTED and "note" in event:
-        return {**event, "note": None}
+    if event["type"] in _NOTED:
+        return {**event, **{key: None for key in _FREE_TEXT if key in event}}
+    if event["type"] == GAME_ABORTED and "reason" in event:
+        # An older abort's reason was the staff's own note.
+        return {**event, "reason": None}
     return event
 
 
@@ -153,7 +157,7 @@ def game_line(game: Game, hidden: set[int]) -> Line:
     if ended is not None and ended["type"] == MATCH_ENDED:
         result = {k: ended.get(k) for k in ("winner", "places", "scores")}
     elif ended is not None:
-        result = {"aborted": True, "reason": ended.get("reason")}
+        result = {"aborted": True, "reason": None}
     return {
         "format": FORMAT,
         "game": game.pk,

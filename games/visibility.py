@@ -27,6 +27,7 @@ from engine.events import (
     UNO_EXPIRED,
     UNO_OWED,
 )
+from engine.view import staff_words
 from games import event_reads
 from games.actors import SYSTEM, Viewer, seats_held
 from games.errors import Forbidden
@@ -131,7 +132,7 @@ def events_since(
     rows = event_reads.tail(game.pk, after=after, until=until, marks=marks)
     everything = revealed(game)
     return [
-        {"version": version, "event": event if everything else variant.view_event(event, seat)}
+        {"version": version, "event": _seen(variant, event, seat, everything)}
         for version, event in rows
     ]
 
@@ -148,7 +149,10 @@ def game_replay(*, game_id: int) -> list[dict[str, Any]]:
         )
     events = event_reads.load(game.pk)
     repository.variant(game, events)
-    return [{"version": version, "event": event} for version, event in enumerate(events, 1)]
+    return [
+        {"version": version, "event": staff_words(event, None)}
+        for version, event in enumerate(events, 1)
+    ]
 
 
 def viewing_seat(game: Game, viewer: Viewer, seat: int | None) -> int | None:
@@ -179,6 +183,12 @@ def shown(
     # shown redacted once more, never the other way round.
     everything = revealed(game)
     return [
-        {"version": version, "event": event if everything else variant.view_event(event, seat)}
+        {"version": version, "event": _seen(variant, event, seat, everything)}
         for version, event in enumerate(events, start=first_version)
     ]
+
+
+def _seen(variant: Variant, event: Event, seat: int | None, everything: bool) -> Event:
+    """The event as `seat` sees it: every card once the game is revealed, but never the
+    staff's words that are not theirs (engine/view.py staff_words)."""
+    return staff_words(event, seat) if everything else variant.view_event(event, seat)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 from django.contrib import messages
@@ -24,13 +25,14 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from engine import MATCH_OVER
 from frontdoor.errors import status_for
+from frontdoor.variant_text import moment
 from games import projections, seat_facts
 from games.errors import GameError
 from games.models import Bot, Game, Seat
 from league.models import Competition
 from staff import actions, rebuilds
 from staff.access import staff_only
-from staff.action_forms import ExtendForm, ReasonForm, SeatForm
+from staff.action_forms import ExtendForm, ReasonForm, SeatForm, SuspendForm
 from staff.models import AuditEntry
 
 CONFIRM = "staff/confirm.html"
@@ -71,7 +73,9 @@ class Spec(Generic[T]):
     effects: tuple[str, ...]
     # staff/actions.py's service: called with the target's key, the user and the form's data.
     service: Callable[..., AuditEntry]
-    done: str
+    # The success message: a format string (t, the target; d, the form's data; e, the entry),
+    # or a function of the three.
+    done: str | Callable[[T, dict[str, Any], AuditEntry], str]
     refusal: Callable[[T], Refusal | None]
     form: Callable[..., ReasonForm] = ReasonForm
     # An action on one seat: the seats it may take ((number, label) pairs); none, `no_seats`.
@@ -115,7 +119,11 @@ def action_view(spec: Spec[Any]) -> Callable[..., HttpResponse]:
                     messages.error(request, f"{error.message} ({error.code})")
                     status = status_for(error)
                 else:
-                    done = spec.done.format(t=target, d=form.cleaned_data, e=entry)
+                    done = (
+                        spec.done.format(t=target, d=form.cleaned_data, e=entry)
+                        if isinstance(spec.done, str)
+                        else spec.done(target, form.cleaned_data, entry)
+                    )
                     messages.success(request, done)
                     return redirect(spec.target.after(target, entry) or request.path)
             else:
@@ -205,8 +213,9 @@ REDRIVE = Spec(
 ABORT = Spec(
     action="abort", target=GAME, title="Abort game #{t.pk}?",
     effects=(
-        "A game-aborted event (your reason, you as its actor) ends the match where it "
-        "stands: no winner, no places. Nobody moves it again.",
+        "A game-aborted event (you as its actor) ends the match where it stands: no winner, "
+        "no places. Nobody moves it again. Your note stays in the audit log: the players "
+        "read only that the staff aborted the match.",
         "It has no result: no standing, rating or match result counts it. A ladder game's "
         "set is closed, unrated, and its entrants are free for matchmaking.",
         "This cannot be undone.",
@@ -217,9 +226,10 @@ ABORT = Spec(
 FORFEIT = Spec(
     action="forfeit", target=GAME, title="Forfeit a seat of game #{t.pk}?",
     effects=(
-        "A seat-forfeited event (reason awarded, your reason as its note, you as its actor), "
-        "as a resignation writes: the default bot plays the seat from now on and the match "
-        "result places it last.",
+        "A seat-forfeited event (reason awarded, you as its actor), as a resignation writes: "
+        "the default bot plays the seat from now on and the match result places it last.",
+        "Your note stays in the audit log: the players read only that the seat was forfeited "
+        "by a ruling.",
         "This cannot be undone.",
     ),
     service=actions.game_forfeit, done="Seat {d[seat]} of game #{t.pk} was forfeited.",
@@ -229,12 +239,17 @@ FORFEIT = Spec(
 EXTEND = Spec(
     action="extend-deadline", target=GAME, title="Extend a turn's deadline in game #{t.pk}?",
     effects=(
-        "A deadline-extended event (the seat, its new deadline, your reason as its note, "
-        "shown to that seat alone) and the seat's clock moved as many hours later.",
+        "A deadline-extended event (the seat, its new deadline and your message to the "
+        "player, if you write one, shown to that seat alone) and the seat's clock moved as "
+        "many hours later.",
+        "Your note for the staff stays in the audit log: no player reads it.",
         "The turn keeps its clock: the overdue-turn sweep waits for the new deadline.",
     ),
     service=actions.game_extend_deadline,
-    done="Seat {d[seat]}'s deadline in game #{t.pk} is now {e.details[deadline]}.",
+    done=lambda game, data, entry: (
+        f"Seat {data['seat']}'s deadline in game #{game.pk} is now "
+        f"{moment(datetime.fromisoformat(entry.details['deadline']))}."
+    ),
     refusal=_game_over,
     form=ExtendForm, seats=_clocks_running,
     no_seats="No person's turn clock is running in this game.",
@@ -294,10 +309,11 @@ SUSPEND = Spec(
         "The bot is suspended, as its strikes would: the default bot plays its seats from now "
         "on, without asking it, and matchmaking seats it no more.",
         "Its games where it is to act are sent to the workers at once.",
-        "Its owner sees your reason as the status's reason.",
+        "Its owner reads that the staff suspended it, with your message to them if you "
+        "write one; your note for the staff stays in the audit log.",
     ),
     service=actions.bot_suspend, done="Bot {t.name} is suspended.",
-    refusal=_bot_not_staff_suspended, danger=True,
+    refusal=_bot_not_staff_suspended, danger=True, form=SuspendForm,
 )  # fmt: skip
 REINSTATE = Spec(
     action="reinstate-bot", target=BOT, title="Reinstate bot {t.name}?",

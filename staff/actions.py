@@ -1,10 +1,14 @@
 """The staff console's actions: each takes the staff member and a required reason, checks before
 it writes (a refusal is a typed GameError and changes nothing), and records itself.
 
+The reason is the staff's own note: it is kept in the AuditEntry alone, never in an event or
+anywhere a player reads it. What a player is told is a separate, optional `message` (a deadline
+extension's, to that seat; a suspension's, to the bot's owner), written as the staff typed it.
+
 A game action is an event in the game's stream with the staff member as its actor
 (`staff:<user id>`, games.actors.StaffActor): `game-aborted`, `seat-forfeited` (reason
-`awarded`, the reason as its note) or `deadline-extended`. Every action, those included, also
-writes an AuditEntry (who, when, action, target, reason, details) in the same transaction, so
+`awarded`, no note) or `deadline-extended` (its `message`, if any). Every action, those included,
+also writes an AuditEntry (who, when, action, target, reason, details) in the same transaction, so
 the console lists them all in one place. Tasks (a re-drive, a rebuild, a reinstated bot's
 validation) are sent once the transaction has committed. docs/operations.md, "Actions".
 """
@@ -74,6 +78,19 @@ def clean_reason(reason: str) -> str:
     return reason
 
 
+def clean_message(message: str) -> str:
+    """The optional words for a player: empty for none."""
+    message = (message or "").strip()
+    if len(message) > REASON_LENGTH:
+        raise ReasonRequired(f"a message has at most {REASON_LENGTH} characters")
+    return message
+
+
+def _told(message: str) -> dict[str, str]:
+    """The audit row's `message` detail: what the player was told, when they were told any."""
+    return {"message": message} if message else {}
+
+
 def _audit(user: Any, action: str, target: str, reason: str, **details: Any) -> AuditEntry:
     return AuditEntry.objects.create(
         actor=user, action=action, target=target, reason=reason, details=details
@@ -124,11 +141,11 @@ def game_redrive(*, game_id: int, user: Any, reason: str) -> AuditEntry:
 
 
 def game_abort(*, game_id: int, user: Any, reason: str) -> AuditEntry:
-    """End a playing game where it stands: a `game-aborted` event (the reason, the staff member
-    as actor), which the engine folds as over with no winner and no places. Nobody moves it
-    again (its status is match-over), and as it has no match-ended no result, standing or
-    rating counts it. A ladder game's set is closed (ladders.ladder_set_close): a set with an
-    aborted game is never rated, so its other rotations are not played. ActionRefused
+    """End a playing game where it stands: a `game-aborted` event (the staff member as actor; the
+    reason stays in the audit row), which the engine folds as over with no winner and no places.
+    Nobody moves it again (its status is match-over), and as it has no match-ended no result,
+    standing or rating counts it. A ladder game's set is closed (ladders.ladder_set_close): a set
+    with an aborted game is never rated, so its other rotations are not played. ActionRefused
     `plays-in-game` for a staff member who plays in it."""
     actor = staff_actor(user)
     reason = clean_reason(reason)
@@ -136,7 +153,7 @@ def game_abort(*, game_id: int, user: Any, reason: str) -> AuditEntry:
     with transaction.atomic():
         game = seat_facts.locked_game(game_id)
         variant, state, version = repository.state(game)
-        event = {"type": GAME_ABORTED, "reason": reason}
+        event = {"type": GAME_ABORTED}
         after = variant.replay([event], state)
         appended = append_decided(game, variant, after, [event], version, None, actor_label(actor))
         # The clocks stop with the event (the dispatcher would stop them after the commit;
@@ -157,14 +174,15 @@ def game_abort(*, game_id: int, user: Any, reason: str) -> AuditEntry:
 
 def game_forfeit(*, game_id: int, seat: int, user: Any, reason: str) -> AuditEntry:
     """Forfeit one seat of a playing game: the seat-forfeited event a resignation writes
-    (reason `awarded`, the staff's reason as its note, the staff member as actor); the default
+    (reason `awarded`, no note: the staff's reason stays in the audit row; the staff member as
+    actor); the default
     bot plays the seat out and the match result places it last. ActionRefused
     `already-forfeited`, `plays-in-game`; InvalidGame `invalid-seat`, `match-over`."""
     actor = staff_actor(user)
     reason = clean_reason(reason)
     _not_a_player(game_id, user)
     with transaction.atomic():
-        if not seat_facts.seat_forfeit(game_id=game_id, seat=seat, actor=actor, note=reason):
+        if not seat_facts.seat_forfeit(game_id=game_id, seat=seat, actor=actor):
             raise ActionRefused(
                 f"seat {seat} of game {game_id} is forfeited already", code="already-forfeited"
             )
@@ -175,14 +193,16 @@ def game_forfeit(*, game_id: int, seat: int, user: Any, reason: str) -> AuditEnt
 
 
 def game_extend_deadline(
-    *, game_id: int, seat: int, hours: int, user: Any, reason: str
+    *, game_id: int, seat: int, hours: int, user: Any, reason: str, message: str = ""
 ) -> AuditEntry:
     """Give a person's running turn `hours` more: a `deadline-extended` event (the seat, the new
-    deadline, the reason as its note, shown to that seat alone) and the seat's clock moved with
+    deadline and, if given, `message`, the staff's words shown to that seat alone; the reason
+    stays in the audit row) and the seat's clock moved with
     it. ActionRefused `no-deadline` when the seat's turn has no running clock (not a person's,
     not their turn), `plays-in-game`; GameError `invalid-hours` outside 1..MAX_EXTENSION_HOURS."""
     actor = staff_actor(user)
     reason = clean_reason(reason)
+    message = clean_message(message)
     if (
         isinstance(hours, bool)
         or not isinstance(hours, int)
@@ -203,12 +223,13 @@ def game_extend_deadline(
             )
         before = row.deadline_at
         row.deadline_at = before + timedelta(hours=hours)
-        event = {
+        event: dict[str, Any] = {
             "type": DEADLINE_EXTENDED,
             "seat": seat,
             "deadline": row.deadline_at.isoformat(),
-            "note": reason,
         }
+        if message:
+            event["message"] = message
         appended = seat_facts.append_facts(game, [event], actor=actor)
         row.save(update_fields=["deadline_at"])
         return _audit(
@@ -221,6 +242,7 @@ def game_extend_deadline(
             before=before.isoformat(),
             deadline=row.deadline_at.isoformat(),
             version=appended.version,
+            **_told(message),
         )
 
 
@@ -234,7 +256,7 @@ def _locked_bot(bot_id: int) -> Bot:
     return bot
 
 
-def bot_suspend(*, bot_id: int, user: Any, reason: str) -> AuditEntry:
+def bot_suspend(*, bot_id: int, user: Any, reason: str, message: str = "") -> AuditEntry:
     """Suspend a bot, whatever its status, as its strikes would: the default bot plays its seats
     from now on (games.seats.effective) and matchmaking seats it no more; only the staff lift it
     (bot_reinstate), its owner's re-validation is refused. A bot already suspended by its strikes
@@ -242,9 +264,11 @@ def bot_suspend(*, bot_id: int, user: Any, reason: str) -> AuditEntry:
     the ladders; a validating bot's round is void (its games are finished by the fallback and its
     result never settles, bots.remote.validation). The games where it is to act are advanced at
     once, not when the reconciler finds them. ActionRefused `bot-suspended-by-staff` for a bot
-    the staff have already suspended, `bot-retired` for one its owner retired."""
+    the staff have already suspended, `bot-retired` for one its owner retired. Its owner reads
+    "suspended by the staff" and `message`, if any; never the reason."""
     staff_actor(user)
     reason = clean_reason(reason)
+    message = clean_message(message)
     with transaction.atomic():
         bot = _locked_bot(bot_id)
         if bot.suspended_by_staff:
@@ -261,7 +285,8 @@ def bot_suspend(*, bot_id: int, user: Any, reason: str) -> AuditEntry:
         if status_before == Bot.Status.VALIDATING:
             validation.void_round(bot)
         bot.status = Bot.Status.SUSPENDED
-        bot.status_reason = f"suspended by the staff: {reason}"[:1000]
+        said = f": {message}" if message else ""
+        bot.status_reason = f"suspended by the staff{said}"[:1000]
         # Only the staff lift it (bot_reinstate); its owner's re-validation is refused.
         bot.suspended_by_staff = True
         bot.save(update_fields=["status", "status_reason", "suspended_by_staff", "updated_at"])
@@ -275,7 +300,12 @@ def bot_suspend(*, bot_id: int, user: Any, reason: str) -> AuditEntry:
         for game_id in sorted(set(waiting)):
             transaction.on_commit(partial(tasks.advance_game.delay, game_id))
         return _audit(
-            user, Action.SUSPEND_BOT, f"bot:{bot.pk}", reason, status_before=status_before
+            user,
+            Action.SUSPEND_BOT,
+            f"bot:{bot.pk}",
+            reason,
+            status_before=status_before,
+            **_told(message),
         )
 
 

@@ -71,8 +71,11 @@ class BotCallInline(admin.TabularInline[BotCall, Bot]):
 
 
 class BotActionForm(ActionForm):
-    # The staff actions keep a reason with every change (staff/models.py AuditEntry).
-    reason = forms.CharField(required=False, max_length=REASON_LENGTH, label="Reason")
+    # The staff actions keep a reason with every change (staff/models.py AuditEntry): the staff's
+    # own note, never shown to the bot's owner (the console's suspend page has a message for them).
+    reason = forms.CharField(
+        required=False, max_length=REASON_LENGTH, label="Note for the staff (not shown to owners)"
+    )
 
 
 def _each_bot(

@@ -1,7 +1,13 @@
 """The staff dashboard's activity charts as SVG geometry: events per minute as one filled path,
 matches per hour as bars. templates/staff/dashboard_activity.html draws them inline, so the page
 needs no script and no chart library; the figures are staff/figures.py's `activity`. The round
-axis steps and the ticks are web/charts.py's, as on the leaderboards' charts."""
+axis steps and the ticks are web/charts.py's, as on the leaderboards' charts.
+
+Each plot stretches to the width it is given (its box's x in viewBox units, its y in pixels:
+the height is fixed), and its labels are drawn apart, at their own size, in pixels: the y axis's
+in a column of their own, the x axis's under the plot at a percentage of its width. So a label
+is 12 px on a phone as on a desktop, never the plot's scale (a 720-unit plot drawn 300 px wide
+made them under 5 px)."""
 
 from __future__ import annotations
 
@@ -22,6 +28,16 @@ class Bar:
 
 
 @dataclass(frozen=True, slots=True)
+class Mark:
+    """A label along the x axis, at `pct` percent of the plot's width; a `minor` one is left
+    out where the plot is narrow (a phone), so that labels never run into each other."""
+
+    pct: float
+    label: str
+    minor: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class ActivityChart:
     """The geometry of the activity charts: events per minute as one filled path, matches per
     hour as bars."""
@@ -34,9 +50,11 @@ class ActivityChart:
     bottom: int
     area: str  # an SVG path: the events per minute, closed along the x axis
     peak: int  # the y axis's top value
-    y_ticks: list[Tick]
-    x_ticks: list[Tick]
+    y_ticks: list[Tick]  # at: pixels from the plot's top
+    x_ticks: list[Tick]  # at: viewBox units, for the tick lines
+    x_marks: list[Mark]  # the same ticks' labels
     bars: list[Bar]
+    bar_marks: list[Mark]
     bars_height: int
     bars_bottom: int
     bar_peak: int
@@ -52,9 +70,14 @@ def _matches(count: int) -> str:
     return f"{count} match" if count == 1 else f"{count} matches"
 
 
-def activity_chart(figures: Activity, *, width: int = 720, height: int = 170) -> ActivityChart:
-    """The charts of `figures` in a box of `width` × `height` pixels (the bars below the area)."""
-    left, right, top, bottom = 48, width - 8, 8, height - 22
+def _pct(at: float, width: int) -> float:
+    return round(at / width * 100, 2)
+
+
+def activity_chart(figures: Activity, *, width: int = 720, height: int = 148) -> ActivityChart:
+    """The charts of `figures`: the events' plot `width` units wide (stretched to its box) and
+    `height` pixels high, the bars' below it; their labels apart (the module's docstring)."""
+    left, right, top, bottom = 0, width, 8, height
     minutes = len(figures.per_minute)
     peak = _nice_ceiling(max(figures.per_minute, default=0))
     step = (right - left) / max(minutes, 1)
@@ -77,7 +100,7 @@ def activity_chart(figures: Activity, *, width: int = 720, height: int = 170) ->
         offset = (at - figures.start).total_seconds() / 60
         if at.hour % 6 == 0 and 0 <= offset < minutes:
             x_ticks.append(Tick(round(left + offset * step, 1), at.strftime("%H:%M")))
-    bars_height, bars_bottom = 90, 72
+    bars_height = bars_bottom = 72
     bar_peak = _nice_ceiling(max(figures.matches_per_hour, default=0))
     slot = (right - left) / max(len(figures.matches_per_hour), 1)
     bars = []
@@ -94,6 +117,12 @@ def activity_chart(figures: Activity, *, width: int = 720, height: int = 170) ->
                 title=f"{hour:%H:00}–{hour + timedelta(hours=1):%H:00} UTC: {_matches(count)}",
             )
         )
+    # A label every three hours, every six on a phone (the minor ones are left out there).
+    bar_marks = [
+        Mark(_pct(bar.x, width), bar.title[:5], minor=index % 6 != 0)
+        for index, bar in enumerate(bars)
+        if index % 3 == 0
+    ]
     return ActivityChart(
         width=width,
         height=height,
@@ -105,7 +134,9 @@ def activity_chart(figures: Activity, *, width: int = 720, height: int = 170) ->
         peak=peak,
         y_ticks=y_ticks,
         x_ticks=x_ticks,
+        x_marks=[Mark(_pct(tick.at, width), tick.label) for tick in x_ticks],
         bars=bars,
+        bar_marks=bar_marks,
         bars_height=bars_height,
         bars_bottom=bars_bottom,
         bar_peak=bar_peak,

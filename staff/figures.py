@@ -193,6 +193,19 @@ class Activity:
         return sum(self.matches_per_hour)
 
     @property
+    def since_words(self) -> str:
+        """The window's start as the chart's heading says it, with its day when it is not the
+        current minute's: "15:15 UTC", "yesterday 15:15 UTC", "29 Nov 15:15 UTC"."""
+        today = (self.start + timedelta(minutes=len(self.per_minute) - 1)).date()
+        clock = f"{self.start:%H:%M} UTC"
+        day = self.start.date()
+        if day == today:
+            return clock
+        if day == today - timedelta(days=1):
+            return f"yesterday {clock}"
+        return f"{self.start:%-d %b} {clock}"
+
+    @property
     def hour_starts(self) -> list[datetime]:
         return [self.hour_zero + timedelta(hours=h) for h in range(len(self.matches_per_hour))]
 

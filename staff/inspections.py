@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.models import Game
+from games.models import Game, Seat
 from games.reveal import revealed
 from staff.actions import game_target, held_seats
 from staff.models import AuditEntry
@@ -29,6 +29,15 @@ def own_seat(game: Game, user: Any) -> int | None:
     if not held or revealed(game):
         return None
     return held[0]
+
+
+def seat_bot(game: Game, seat: int, user: Any) -> str | None:
+    """The name of `user`'s bot when their `seat` (own_seat's) is one of their bots' seats, not
+    their own: the page then says that their bot plays, not they."""
+    row = Seat.objects.select_related("registered_bot").get(game=game, number=seat)
+    if row.user_id == user.pk or row.registered_bot is None:
+        return None
+    return row.registered_bot.name
 
 
 def hidden(game: Game) -> bool:

@@ -26,6 +26,7 @@ from games.repository import repository
 from games.seats import effective
 from league.models import Competition
 from staff.figures import FRIENDLY, duration_words, seat_name
+from tournaments.models import Tournament, TournamentGame
 
 # How the log names a person: "user:12" as a player, "staff:12" ruling from the staff console
 # (games/actors.py actor_label).
@@ -286,7 +287,7 @@ def game_facts(game: Game) -> GameFacts:
 # Search --------------------------------------------------------------------------------------
 
 SEARCH_LIMIT = 50
-# The longest search: longer than any username, bot name, strategy or competition slug.
+# The longest search: longer than any username, bot name, strategy, competition slug or name.
 QUERY_LENGTH = 150
 GAME_ID = re.compile(r"^#?(\d+)$")
 
@@ -296,8 +297,9 @@ class Found:
     game: Game
     kind: str
     seats: list[str]
+    # The address (slug) of its competition or tournament, if any.
     competition: str
-    # Why it matched: "id", "player", "bot", "competition".
+    # Why it matched: "id", "player", "bot", "competition" (a competition's or tournament's).
     matched: list[str]
 
 
@@ -305,11 +307,11 @@ def search(
     query: str, *, before: int | None = None, limit: int | None = None
 ) -> tuple[list[Found], int | None]:
     """Games by id (`123` or `#123`), player username, bot name (a built-in strategy or a
-    registered bot), or competition slug; the newest first (by id), `limit` at a time
-    (SEARCH_LIMIT when not given): those older than game `before`, a keyset (never an
-    offset). Parts of names match (case-insensitive), an id only whole. An empty query finds
-    the latest games. Returns the page and the id of its last game when older ones match (the
-    next page's `before`), else None."""
+    registered bot), or a competition's or tournament's address (slug) or name; the newest first
+    (by id), `limit` at a time (SEARCH_LIMIT when not given): those older than game `before`, a
+    keyset (never an offset). Parts of names match (case-insensitive), an id only whole. An
+    empty query finds the latest games. Returns the page and the id of its last game when older
+    ones match (the next page's `before`), else None."""
     query = query.strip()
     limit = limit or SEARCH_LIMIT
     games = Game.objects.all() if before is None else Game.objects.filter(pk__lt=before)
@@ -343,27 +345,55 @@ def search(
                 .values_list("game_id", flat=True)
                 .distinct()[: limit + 1]
             )
-        matching = dict(Competition.objects.filter(slug__icontains=query).values_list("pk", "slug"))
+        # Competitions and tournaments by address or name (small tables: a bounded icontains).
+        named = Q(slug__icontains=query) | Q(name__icontains=query)
+        matching = list(Competition.objects.filter(named).values_list("pk", flat=True))
         if matching:
             ids.update(
-                games.filter(context__competition__in=list(matching))
+                games.filter(context__competition__in=matching)
                 .order_by("-pk")
                 .values_list("pk", flat=True)[: limit + 1]
             )
+        cups = list(Tournament.objects.filter(named).values_list("pk", flat=True))
+        if cups:
+            # A tournament's tables, by their game (unique, so indexed), newest first.
+            tables = TournamentGame.objects.filter(round__tournament__in=cups)
+            if before is not None:
+                tables = tables.filter(game_id__lt=before)
+            ids.update(tables.order_by("-game_id").values_list("game_id", flat=True)[: limit + 1])
         if (number := GAME_ID.match(query)) is not None:
             ids.update(games.filter(pk=int(number[1])).values_list("pk", flat=True))
         newest = sorted(ids, reverse=True)[: limit + 1]
         found = list(Game.objects.filter(pk__in=newest).prefetch_related(seats).order_by("-pk"))
     older = found[limit - 1].pk if len(found) > limit else None
     found = found[:limit]
-    competitions = {GameSettings.of(game.context).competition for game in found} - {None}
-    slugs = dict(Competition.objects.filter(pk__in=competitions).values_list("pk", "slug"))
-    return [_found(game, query, slugs) for game in found], older
+    settings = [GameSettings.of(game.context) for game in found]
+    competitions = {each.competition for each in settings} - {None}
+    tournaments = {each.tournament for each in settings} - {None}
+    names = {
+        ("competition", pk): (slug, name)
+        for pk, slug, name in Competition.objects.filter(pk__in=competitions).values_list(
+            "pk", "slug", "name"
+        )
+    } | {
+        ("tournament", pk): (slug, name)
+        for pk, slug, name in Tournament.objects.filter(pk__in=tournaments).values_list(
+            "pk", "slug", "name"
+        )
+    }
+    return [_found(game, query, names) for game in found], older
 
 
-def _found(game: Game, query: str, slugs: dict[int, str]) -> Found:
+def _found(game: Game, query: str, names: dict[tuple[str, int], tuple[str, str]]) -> Found:
     settings = GameSettings.of(game.context)
-    slug = slugs.get(settings.competition, "") if settings.competition is not None else ""
+    key = (
+        ("competition", settings.competition)
+        if settings.competition is not None
+        else ("tournament", settings.tournament)
+        if settings.tournament is not None
+        else None
+    )
+    slug, name = names.get(key, ("", "")) if key is not None else ("", "")
     seats = list(game.seats.all())
     needle = query.lower()
     matched = []
@@ -379,7 +409,7 @@ def _found(game: Game, query: str, slugs: dict[int, str]) -> Found:
             for s in seats
         ):
             matched.append("bot")
-        if slug and needle in slug.lower():
+        if slug and (needle in slug.lower() or needle in name.lower()):
             matched.append("competition")
     return Found(
         game=game,

@@ -65,9 +65,21 @@ def _activity_context() -> dict[str, object]:
 @staff_only
 @require_GET
 def game_search(request: HttpRequest) -> HttpResponse:
-    """Games by id, player, bot or competition slug (`?q=`), each linking to its inspector."""
-    # Longer than any name: 400 `too-long` (frontdoor/boundary.py), not a scan of every seat.
-    query = boundary.text(request.GET, "q", inspector.QUERY_LENGTH)
+    """Games by id, player, bot, or a competition's or tournament's address or name (`?q=`),
+    each linking to its inspector."""
+    try:
+        # Longer than any name: `too-long` (frontdoor/boundary.py), not a scan of every seat.
+        query = boundary.text(request.GET, "q", inspector.QUERY_LENGTH)
+    except boundary.BadInput as error:
+        # A person typed it: the page again, 400, with the reason by the search box.
+        typed = str(request.GET.get("q", ""))
+        said = {
+            "code": error.code,
+            "message": f"A search has at most {inspector.QUERY_LENGTH} characters; this one "
+            f"has {len(typed.strip())}. No name or address is longer: shorten it.",
+        }
+        context = {"query": typed, "search_error": said, **_search_limits()}
+        return render(request, "staff/search.html", context, status=400)
     # A page at a time, the next older than the last game shown (`before`, a game id: games
     # before it need not match, so any id is a place in the list; not a number is 400).
     before = boundary.integer(request.GET, "before")
@@ -75,12 +87,16 @@ def game_search(request: HttpRequest) -> HttpResponse:
     context = {
         "query": query,
         "results": results,
-        "limit": inspector.SEARCH_LIMIT,
+        **_search_limits(),
         # The next page's `before` (the id of the last game shown), or None on the last page.
         "older": older,
         "before": before,
     }
     return render(request, "staff/search.html", context)
+
+
+def _search_limits() -> dict[str, int]:
+    return {"limit": inspector.SEARCH_LIMIT, "query_length": inspector.QUERY_LENGTH}
 
 
 @staff_only
@@ -102,6 +118,8 @@ def game_inspector(request: HttpRequest, game_id: int) -> HttpResponse:
     context = {
         "game": game,
         "own_seat": seat,
+        # When the seat is their bot's: its name, for "Your bot … plays in this game".
+        "own_bot": None if seat is None else inspections.seat_bot(game, seat, request.user),
         "log": inspector.log_window(game, first or inspector.window_around(game, version), seat)
         if game.version
         else None,

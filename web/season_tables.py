@@ -26,6 +26,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from engine.events import SEAT_FORFEITED
+from frontdoor.variant_text import moment
 from games import event_reads
 from games.models import MatchResult
 from league import seasons
@@ -538,7 +539,6 @@ def retime(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
             tags = f"{error.code} {_anchor(fixture)}"
             messages.error(request, f"Nothing was ruled: {said}.", extra_tags=tags)
         else:
-            when = timezone.localtime(moved.deadline).strftime("%a %-d %b %Y, %H:%M %Z")
-            said = f"The fixture's deadline is now {when}."
+            said = f"The fixture's deadline is now {moment(moved.deadline)}."
             messages.success(request, said, extra_tags=_anchor(fixture))
     return _back(fixture)

@@ -241,10 +241,11 @@ class _Teller(Names):
     def deadline_extended(self, e: Event) -> str:
         whose = self.whose(e["seat"], start=False)
         text = f"The staff gave {whose} turn until {e['deadline'][:16].replace('T', ' ')} UTC"
-        # The note is the seat's own business (the engine's view gives others None; told
-        # only to the seat whatever the events say).
+        # The staff's message is the seat's own business (the engine's view gives others None;
+        # told only to the seat whatever the events say). An older event's `note` was the
+        # staff's reason, typed for the other staff: it is told to nobody.
         mine = self.viewer == e["seat"]
-        return f"{text} ({e['note']})" if mine and e.get("note") else text
+        return f"{text}: “{e['message']}”" if mine and e.get("message") else text
 
     def game_aborted(self, e: Event) -> str:
         return "The staff aborted the match: it has no result"

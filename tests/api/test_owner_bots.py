@@ -361,7 +361,9 @@ def test_only_the_staff_lift_a_staff_suspension(api, owner, django_capture_on_co
     staff = make_user("operator")
     type(staff).objects.filter(pk=staff.pk).update(is_staff=True)
     staff.refresh_from_db()
-    bot_suspend(bot_id=bot.pk, user=staff, reason="spamming the ladder")
+    bot_suspend(
+        bot_id=bot.pk, user=staff, reason="a note for the staff", message="spamming the ladder"
+    )
 
     with django_capture_on_commit_callbacks(execute=True):
         refused = api.post(f"/api/me/bots/{bot.pk}/validate")

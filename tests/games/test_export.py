@@ -126,3 +126,26 @@ def test_a_bad_month_is_refused_clearly(month, tmp_path):
 def test_an_empty_month_has_an_empty_manifest(tmp_path):
     call_command("export_games", "--month", "2020-02", "--out", str(tmp_path), stdout=io.StringIO())
     assert json.loads((tmp_path / "2020-02" / "manifest.json").read_text())["files"] == []
+
+
+@pytest.mark.django_db
+def test_the_staffs_words_are_not_in_the_open_data():
+    """An older abort's reason and a deadline's note or message are the staff's words to
+    themselves or to one seat: a finished game's line keeps the events, the words blanked."""
+    from engine.events import DEADLINE_EXTENDED, GAME_ABORTED
+    from games import export
+    from games.appends import append
+
+    game = make_game(players=2, seed=3)
+    said = {
+        "type": DEADLINE_EXTENDED, "seat": 0, "deadline": "2026-12-02T09:30:00+00:00",
+        "note": "internal note", "message": "get well",
+    }  # fmt: skip
+    aborted = {"type": GAME_ABORTED, "reason": "internal reason"}
+    append(game_id=game.pk, events=[said, aborted], expected_version=game.version)
+    game.refresh_from_db()
+
+    line = json.dumps(export.game_line(game, set()))
+
+    assert "internal" not in line and "get well" not in line
+    assert json.loads(line)["result"] == {"aborted": True, "reason": None}

@@ -18,9 +18,9 @@ from bots.remote import validation
 from clocks import deadlines
 from engine import MATCH_OVER, Variant
 from engine.events import DEADLINE_EXTENDED, GAME_ABORTED, SEAT_FORFEITED
-from games import event_reads, projections
+from games import event_reads, projections, seat_facts
 from games import rebuilds as rebuild_runs
-from games.commands import game_command
+from games.commands import append_decided, game_command
 from games.creation import SeatSpec, game_create
 from games.errors import Forbidden, IllegalMove
 from games.models import (
@@ -33,6 +33,7 @@ from games.models import (
     RebuildRun,
     Seat,
 )
+from games.repository import repository
 from games.visibility import game_events, game_view
 from league import tasks as league_tasks
 from league.ladders import ladder_continue, ladder_matchmaking
@@ -262,7 +263,7 @@ def test_an_abort_is_an_event_and_the_game_ends_without_a_result(staff, staff_us
     row = last_row(game)
     assert row.type == GAME_ABORTED
     assert row.actor == f"staff:{staff_user.pk}"
-    assert event_reads.load(game.pk)[-1] == {"type": GAME_ABORTED, "reason": REASON}
+    assert event_reads.load(game.pk)[-1] == {"type": GAME_ABORTED}
     game.refresh_from_db()
     assert (game.status, game.to_act) == (MATCH_OVER, [])
     assert not Seat.objects.filter(game=game).exclude(deadline_at=None).exists()
@@ -429,7 +430,7 @@ def test_a_forfeit_is_the_resignation_event_with_the_staff_actor_and_is_placed_l
     row = last_row(game)
     assert row.type == SEAT_FORFEITED and row.actor == f"staff:{staff_user.pk}"
     assert event_reads.load(game.pk)[-1] == {
-        "type": SEAT_FORFEITED, "seat": 1, "reason": "awarded", "note": REASON
+        "type": SEAT_FORFEITED, "seat": 1, "reason": "awarded"
     }  # fmt: skip
     assert game.seats.get(number=1).controller == Seat.Controller.FALLBACK
     entry = AuditEntry.objects.get()
@@ -454,7 +455,6 @@ def test_extending_a_deadline_is_an_event_and_moves_the_clock(staff, staff_user)
     game = people_game()
     deadlines.sync_deadlines(game.pk)
     seat = game.seats.get(number=game.to_act[0])
-    other = game.seats.exclude(pk=seat.pk).get()
     due = seat.deadline_at
     version = game.version
     response = staff.post(
@@ -467,9 +467,9 @@ def test_extending_a_deadline_is_an_event_and_moves_the_clock(staff, staff_user)
     row = last_row(game)
     assert row.type == DEADLINE_EXTENDED and row.actor == f"staff:{staff_user.pk}"
     event = event_reads.load(game.pk)[-1]
+    # The staff's note stays in the audit row: the event has no message when none was written.
     assert event == {
         "type": DEADLINE_EXTENDED, "seat": seat.number, "deadline": seat.deadline_at.isoformat(),
-        "note": REASON,
     }  # fmt: skip
     entry = AuditEntry.objects.get()
     assert (entry.action, entry.details["hours"], entry.details["seat"]) == (
@@ -477,11 +477,9 @@ def test_extending_a_deadline_is_an_event_and_moves_the_clock(staff, staff_user)
         30,
         seat.number,
     )
-    # The reason is the seat's own; the others see that it happened.
-    shown = game_events(game_id=game.pk, viewer=other.user, after=version)
-    assert shown[-1]["event"]["note"] is None
+    assert entry.reason == REASON
     shown = game_events(game_id=game.pk, viewer=seat.user, after=version)
-    assert shown[-1]["event"]["note"] == REASON
+    assert REASON not in str(shown)
     # It moves no card: a move decided before it is still taken.
     view = game_view(game_id=game.pk, viewer=seat.user)
     game_command(
@@ -491,6 +489,119 @@ def test_extending_a_deadline_is_an_event_and_moves_the_clock(staff, staff_user)
     deadlines.sync_deadlines(game.pk)
     rebuild_all()
     assert GameSummary.objects.get(game=game).version == Game.objects.get(pk=game.pk).version
+
+
+NOTE = "internal: user 😀 <b>bold</b> looks like a multi-account"
+MESSAGE = "Get well soon <i>Ana</i> & take your time"
+
+
+def test_the_staff_note_never_reaches_a_player_and_the_message_reaches_that_seat_alone(
+    staff, staff_user
+):
+    game = people_game()
+    deadlines.sync_deadlines(game.pk)
+    seat = game.seats.get(number=game.to_act[0])
+    other = game.seats.exclude(pk=seat.pk).get()
+    version = game.version
+    form = staff.get(f"/staff/games/{game.pk}/extend-deadline/").content.decode()
+    # Each field says truly who reads it.
+    assert "Note for the staff" in form and "Never shown to a player" in form
+    assert "Message to the player (optional)" in form and "shown to that seat alone" in form
+    assert "Kept with the action, for the other staff" not in form
+
+    response = staff.post(
+        f"/staff/games/{game.pk}/extend-deadline/",
+        {"seat": seat.number, "hours": 30, "reason": NOTE, "message": MESSAGE},
+    )
+
+    assert response.status_code == 302
+    seat.refresh_from_db()
+    event = event_reads.load(game.pk)[-1]
+    assert event == {
+        "type": DEADLINE_EXTENDED, "seat": seat.number, "deadline": seat.deadline_at.isoformat(),
+        "message": MESSAGE,
+    }  # fmt: skip
+    entry = AuditEntry.objects.get()
+    assert (entry.reason, entry.details["message"]) == (NOTE, MESSAGE)
+    for person in (seat.user, other.user):
+        client = Client()
+        client.force_login(person)
+        page = client.get(f"/games/{game.pk}/").content.decode()
+        notices = client.get("/notifications/").content.decode()
+        shown = str(game_events(game_id=game.pk, viewer=person, after=version))
+        for text in (page, notices, shown):
+            assert "internal" not in text and "multi-account" not in text
+            assert "<b>bold</b>" not in text
+        assert "<i>Ana</i>" not in page
+        if person == seat.user:
+            assert "Get well soon &lt;i&gt;Ana&lt;/i&gt; &amp; take your time" in page
+            assert MESSAGE in shown
+        else:
+            assert "Get well soon" not in page and "Get well soon" not in shown
+    # The staff's own audit trail of the game says both, escaped.
+    history = staff.get(f"/staff/games/{game.pk}/").content.decode()
+    assert "internal: user 😀 &lt;b&gt;bold&lt;/b&gt;" in history
+    assert "Get well soon &lt;i&gt;Ana&lt;/i&gt;" in history
+
+
+def test_an_older_deadline_events_note_reaches_no_player(staff_user):
+    """Events written before the note and the message were apart carry the staff's reason as
+    `note`, typed for the other staff: no page, story or event view shows it to a player."""
+    game = people_game()
+    deadlines.sync_deadlines(game.pk)
+    seat = game.seats.get(number=game.to_act[0])
+    old = {
+        "type": DEADLINE_EXTENDED, "seat": seat.number,
+        "deadline": (seat.deadline_at + timedelta(hours=3)).isoformat(), "note": NOTE,
+    }  # fmt: skip
+    seat_facts.append_facts(game, [old], actor=actions.staff_actor(staff_user))
+    client = Client()
+    client.force_login(seat.user)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    shown = str(game_events(game_id=game.pk, viewer=seat.user, after=0))
+    assert "The staff gave your turn until" in page
+    assert "internal" not in page and "internal" not in shown
+
+
+def test_an_abort_and_a_forfeit_keep_the_staff_note_out_of_the_game(staff):
+    forfeited, aborted = people_game(), people_game(seed=2)
+    staff.post(f"/staff/games/{forfeited.pk}/forfeit/", {"seat": 1, "reason": NOTE})
+    staff.post(f"/staff/games/{aborted.pk}/abort/", {"reason": NOTE})
+    for game in (forfeited, aborted):
+        assert NOTE not in str(event_reads.load(game.pk))
+        for seat in game.seats.all():
+            client = Client()
+            client.force_login(seat.user)
+            assert "internal" not in client.get(f"/games/{game.pk}/").content.decode()
+            assert "internal" not in str(game_events(game_id=game.pk, viewer=seat.user, after=0))
+    assert sorted(AuditEntry.objects.values_list("reason", flat=True)) == [NOTE, NOTE]
+
+
+def test_an_older_aborts_reason_reaches_no_player():
+    game = people_game()
+    seat = game.seats.first()
+    variant, state, version = repository.state(game)
+    event = {"type": GAME_ABORTED, "reason": NOTE}
+    append_decided(game, variant, variant.replay([event], state), [event], version, None, "staff:1")
+    shown = game_events(game_id=game.pk, viewer=seat.user, after=0)
+    assert shown[-1]["event"] == {"type": GAME_ABORTED, "reason": None}
+
+
+def test_the_extension_says_the_new_deadline_in_words(staff):
+    game = people_game()
+    deadlines.sync_deadlines(game.pk)
+    seat = game.seats.get(number=game.to_act[0])
+    response = staff.post(
+        f"/staff/games/{game.pk}/extend-deadline/",
+        {"seat": seat.number, "hours": 30, "reason": REASON},
+        follow=True,
+    )
+    seat.refresh_from_db()
+    [said] = [str(message) for message in response.context["messages"]]
+    assert said == (
+        f"Seat {seat.number}'s deadline in game #{game.pk} is now "
+        f"{seat.deadline_at:%a %-d %b %Y, %H:%M} UTC."
+    )
 
 
 def test_a_seat_without_a_running_clock_is_refused_and_nothing_changes(staff):
@@ -587,11 +698,15 @@ def test_suspending_and_reinstating_a_bot(
     staff, staff_user, eager_tasks, django_capture_on_commit_callbacks
 ):
     bot = make_bot()
-    response = staff.post(f"/staff/bots/{bot.pk}/suspend/", {"reason": REASON})
+    response = staff.post(
+        f"/staff/bots/{bot.pk}/suspend/", {"reason": REASON, "message": "it spams the ladder"}
+    )
     assert response.status_code == 302
     assert response["Location"] == f"/staff/bots/{bot.pk}/suspend/"
     bot.refresh_from_db()
-    assert bot.status == Bot.Status.SUSPENDED and REASON in bot.status_reason
+    # Its owner reads the message, never the staff's note.
+    assert bot.status == Bot.Status.SUSPENDED
+    assert bot.status_reason == "suspended by the staff: it spams the ladder"
     entry = AuditEntry.objects.get()
     assert (entry.action, entry.target, entry.actor, entry.reason) == (
         "suspend-bot",
@@ -714,3 +829,19 @@ def test_the_rebuild_reports_its_progress_batch_by_batch():
     assert seen[-1] == (head, head)
     assert [done for done, _ in seen] == sorted({done for done, _ in seen})
     assert len(seen) == -(-head // 50)
+
+
+def test_the_admins_bot_actions_ask_for_a_note_its_owner_never_reads(staff, staff_user):
+    staff_user.is_superuser = True
+    staff_user.save()
+    bot = make_bot()
+    page = staff.get("/admin/games/bot/").content.decode()
+    assert "Note for the staff (not shown to owners)" in page
+    staff.post(
+        "/admin/games/bot/",
+        {"action": "suspend", "_selected_action": [bot.pk], "reason": NOTE},
+    )
+    bot.refresh_from_db()
+    assert bot.status == Bot.Status.SUSPENDED
+    assert bot.status_reason == "suspended by the staff"
+    assert AuditEntry.objects.get().reason == NOTE

@@ -230,6 +230,30 @@ def test_the_activity_rollup_and_the_logs_tail_give_the_same_figures(world):
     assert later.per_minute[-1] == alone.per_minute[-1] + appended
 
 
+@pytest.mark.parametrize(
+    ("now", "words"),
+    [
+        (datetime(2026, 11, 30, 15, 14, 20, tzinfo=UTC), "yesterday 15:15 UTC"),
+        (datetime(2026, 11, 30, 23, 59, 5, tzinfo=UTC), "00:00 UTC"),
+        (datetime(2026, 12, 1, 0, 0, 1, tzinfo=UTC), "yesterday 00:01 UTC"),
+    ],
+)
+def test_the_activity_window_says_its_day(now, words):
+    end = now.replace(second=0) + timedelta(minutes=1)
+    activity = figures.Activity(
+        start=end - timedelta(hours=24), hour_zero=end, per_minute=[0] * 1440, matches_per_hour=[]
+    )
+    assert activity.since_words == words
+
+
+def test_an_older_start_says_its_date():
+    start = datetime(2026, 11, 28, 15, 15, tzinfo=UTC)
+    two_days = figures.Activity(
+        start=start, hour_zero=start, per_minute=[0] * 2880, matches_per_hour=[]
+    )
+    assert two_days.since_words == "28 Nov 15:15 UTC"
+
+
 def test_the_activity_chart_geometry(world):
     activity = figures.activity(now=T)
     chart = charts.activity_chart(activity)
@@ -348,6 +372,8 @@ def test_the_page_shows_the_figures(world):
     assert f'<tr data-game="{world["stuck"].pk}">' in page
     assert 'data-projection="game-summaries"' in page
     assert "vendor/htmx.min.js" in page
+    # The window began yesterday: the heading says so, not a bare clock time.
+    assert "events since yesterday 12:31 UTC" in page
 
     # The parts htmx swaps in are the sections alone, each polling itself.
     live = client.get("/staff/live/").content.decode()

@@ -86,8 +86,17 @@ def test_a_staff_member_whose_bot_plays_sees_the_bots_seat_only():
 
     html = client_of(sam).get(f"/staff/games/{game.pk}/").content.decode()
 
-    assert "hands" not in json.loads(Page(html).pres["state-json"])
-    assert "You play in this game (seat 1, counted from 0 as below)" in html
+    # The bot's seat's view: its hand, not the person's, whose cards stay hidden.
+    variant, state = full_state(game)
+    shown = json.loads(Page(html).pres["state-json"])
+    assert "hands" not in shown and shown["hand"] == list(state.hands[1])
+    assert all('"deck"' not in data for data in Page(html).data.values())
+    assert (
+        "Your bot samsbot plays in this game (seat 1, counted from 0 as below): you see it as "
+        "its seat does." in html
+    )
+    assert "You play in this game" not in html
+    assert "the cards your bot's seat may not see are hidden" in html
     assert not AuditEntry.objects.exists()
 
 

@@ -17,6 +17,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from bots import turns
 from engine.events import GAME_ABORTED
@@ -29,6 +30,8 @@ from league.models import Competition
 from staff import actions, inspector
 from tests.games.factories import make_user, play_turn
 from tests.staff.test_dashboard import first_to_act_seed
+from tests.tournaments.factories import make_tournament
+from tournaments.models import Round, TournamentGame
 
 pytestmark = pytest.mark.django_db
 
@@ -273,6 +276,29 @@ def test_search_by_id_player_bot_and_competition(games):
     assert [r.matched for r in inspector.search("random")[0]] == [["bot"], ["bot"]]
 
 
+def test_search_by_a_competitions_or_tournaments_name(games):
+    """A competition or a tournament is found by its name as well as by its address."""
+    cup = make_tournament(name="Demo Cup", slug="demo-cup")
+    now = timezone.now()
+    played = Round.objects.create(tournament=cup, number=1, started_at=now, deadline=now)
+    table = game_create(
+        variant_spec=SHORT,
+        seats=[SeatSpec(bot="greedy"), SeatSpec(bot="random")],
+        seed=4,
+        settings=GameSettings(kind="tournament", tournament=cup.pk),
+    )
+    TournamentGame.objects.create(round=played, table=1, game=table, entries=[])
+    Competition.objects.filter(slug="winter-cup").update(name="Winter Championship")
+
+    assert found("Demo Cup") == found("demo cup") == found("demo-cup") == [table.pk]
+    assert found("Winter Championship") == found("champ") == [games["cup"].pk]
+    why = {r.game.pk: (r.matched, r.competition) for r in inspector.search("Demo Cup")[0]}
+    assert why == {table.pk: (["competition"], "demo-cup")}
+    page = staff_client().get("/staff/games/", {"q": "Demo Cup"}).content.decode()
+    assert f'<a href="/staff/games/{table.pk}/">#{table.pk}</a>' in page
+    assert "<code>demo-cup</code>" in page
+
+
 def test_the_search_shows_older_games_a_page_at_a_time(monkeypatch):
     monkeypatch.setattr(inspector, "SEARCH_LIMIT", 2)
     ada = make_user("adalinde")
@@ -399,4 +425,16 @@ def test_a_search_longer_than_any_name_is_a_400_with_its_reason():
     answer = client.get("/staff/games/", {"q": "x" * 100_000})
     assert answer.status_code == 400
     assert "too-long" in answer.content.decode()
+    # A person sees the console's page, the reason by the search box, not a bare error page.
+    page = client.get("/staff/games/", {"q": "<b>" + "x" * 497}).content.decode()
+    assert "Bad request" not in page and 'class="staff"' in page
+    error = re.search(r'<p class="form-errors search-error" id="staff-q-error" data-code="too-long"'
+                      r' role="alert">([^<]*)</p>', page)  # fmt: skip
+    assert error is not None
+    assert error[1] == (
+        f"A search has at most {inspector.QUERY_LENGTH} characters; this one has 500. "
+        "No name or address is longer: shorten it."
+    )
+    assert 'aria-describedby="staff-q-error"' in page and 'value="&lt;b&gt;xxx' in page
+    assert "<b>x" not in page
     assert client.get("/staff/games/", {"q": "x" * inspector.QUERY_LENGTH}).status_code == 200

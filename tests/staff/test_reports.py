@@ -170,7 +170,12 @@ def test_staff_hide_a_reported_board_post_from_the_queue(staff, staff_user):
     report = moderation.report(reporter=member, post_id=post.pk, reason="spam")
     page = staff.get(QUEUE).content.decode()
     assert "spam spam spam" in page and f"/clubs/{club.slug}/" in page
+    # The field says truly who reads the reason: the club's admins do, beside the post.
+    assert "on a club's board its admins read it beside the hidden post" in page
     assert answer(staff, report, "hide", reason="advertising").status_code == 302
+    as_admin = Client()
+    as_admin.force_login(admin)
+    assert "advertising" in as_admin.get(f"/clubs/{club.slug}/").content.decode()
     post.refresh_from_db()
     assert (post.hidden_by, post.hidden_reason) == (staff_user, "advertising")
     entry = AuditEntry.objects.get()

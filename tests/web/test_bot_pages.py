@@ -430,13 +430,16 @@ def test_the_owner_cannot_lift_a_staff_suspension(eager_tasks):
     staff = make_user("operator")
     type(staff).objects.filter(pk=staff.pk).update(is_staff=True)
     staff.refresh_from_db()
-    bot_suspend(bot_id=greta.pk, user=staff, reason="spamming the ladder")
+    bot_suspend(
+        bot_id=greta.pk, user=staff, reason="a note for the staff", message="spamming the ladder"
+    )
     client = signed_in(ada)
 
     words = text(client.get(reverse("web:my-bot", args=[greta.pk])).content.decode())
     refused = client.post(reverse("web:my-bot-validate", args=[greta.pk]), follow=True)
 
     assert "suspended by the staff: spamming the ladder" in words
+    assert "a note for the staff" not in words
     assert "strikes in a row" not in words.replace("Strikes in a row", "")
     assert "Validate it again" not in words
     assert "Only the staff can lift this suspension" in words

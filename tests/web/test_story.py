@@ -160,8 +160,8 @@ SAMPLES: dict[str, tuple[dict, str, str]] = {
         "The league moved this fixture's deadline to 2026-12-01 18:00 UTC (snowed in).",
     ),
     ev.DEADLINE_EXTENDED: (
-        {"seat": 0, "deadline": "2026-12-02T09:30:00+00:00", "note": "in hospital"},
-        "The staff gave your turn until 2026-12-02 09:30 UTC (in hospital).",
+        {"seat": 0, "deadline": "2026-12-02T09:30:00+00:00", "message": "get well soon"},
+        "The staff gave your turn until 2026-12-02 09:30 UTC: “get well soon”.",
         "The staff gave Ana's turn until 2026-12-02 09:30 UTC.",
     ),
     ev.GAME_ABORTED: (
@@ -188,6 +188,16 @@ def test_each_event_in_words_for_a_seat_and_a_spectator(kind):
 
     assert told([event], 0) == ([for_seat] if for_seat else [])
     assert told([event], None) == ([for_spectator] if for_spectator else [])
+
+
+def test_an_older_extensions_staff_note_is_told_to_nobody():
+    """Before the staff's note and their message to the player were apart, the event's `note`
+    was the staff's reason, typed for the other staff: the seat is told only the deadline."""
+    event = {"type": ev.DEADLINE_EXTENDED, "seat": 0, "deadline": "2026-12-02T09:30:00+00:00"}
+
+    assert told([{**event, "note": "internal: a multi-account"}], 0) == [
+        "The staff gave your turn until 2026-12-02 09:30 UTC."
+    ]
 
 
 def test_the_match_names_its_variant():

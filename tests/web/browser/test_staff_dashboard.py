@@ -3,6 +3,7 @@ works without JavaScript, and the inspector steps through a game's states from i
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -69,6 +70,49 @@ def test_the_dashboard_refreshes_in_place(open_page, monkeypatch):
     assert page.evaluate("window.sameDocument") is True
     assert page.locator("#live").get_attribute("data-updated") != first
     assert page.locator("#live").count() == 1
+
+
+# Each chart label as drawn: its font size on the screen (the SVG's scale applied), its box, and
+# whether it is shown at all.
+LABELS = """() => {
+  const svgs = [...document.querySelectorAll('#activity svg')];
+  return [...document.querySelectorAll('#activity text.label')].map((t) => {
+    const m = t.getScreenCTM(), box = t.getBoundingClientRect();
+    const size = parseFloat(getComputedStyle(t).fontSize);
+    return {text: t.textContent, shown: getComputedStyle(t).display !== 'none' && box.width > 0,
+            x: size * m.a, y: size * m.d, left: box.left, right: box.right, top: box.top,
+            bottom: box.bottom, svg: svgs.indexOf(t.ownerSVGElement)};
+  });
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 740), (1280, 800)])
+def test_the_charts_labels_are_legible_on_a_phone_and_a_desktop(open_page, width, height):
+    bot_match()
+    persons_game("lucy")
+    page = open_page(staff(), "/staff/", width=width, height=height)
+    labels = [label for label in page.evaluate(LABELS) if label["shown"]]
+    texts = [label["text"] for label in labels]
+    # The y axis's 0 and peak, the x axis's hours (18:00 … 12:00), the bars' peak and hours.
+    assert len(labels) >= 8, texts
+    for label in labels:
+        # At least 11 px high and wide on the screen (a 720-unit chart drawn 300 px wide made
+        # them 4.6 px), not squeezed.
+        assert min(label["x"], label["y"]) >= 11, label
+        assert label["left"] >= 0 and label["right"] <= width, label
+    # No two labels of one row touch.
+    for one in labels:
+        for other in labels:
+            if one is not other and one["svg"] == other["svg"]:
+                apart = one["right"] <= other["left"] or other["right"] <= one["left"]
+                apart = apart or one["bottom"] <= other["top"] or other["bottom"] <= one["top"]
+                assert apart, (one, other)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page.locator("#activity").scroll_into_view_if_needed()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#activity").screenshot(
+        path=str(ARTIFACTS / f"test_the_charts_labels_are_legible-{width}.png")
+    )
 
 
 def test_the_dashboard_without_javascript(open_page):
@@ -140,13 +184,43 @@ def test_staff_abort_a_game_from_its_inspector_with_a_reason(open_page):
     page.get_by_role("link", name="Abort…").click()
     page.wait_for_url(f"**/staff/games/{game.pk}/abort/")
     assert "game-aborted" in page.locator("body").inner_text()
-    page.get_by_label("Reason").fill("a duplicated account playing itself")
+    assert page.get_by_text("Never shown to a player").count() == 1
+    page.get_by_label("Note for the staff").fill("a duplicated account playing itself")
     page.locator("form.staff-action button[type=submit]").click()
     page.wait_for_url(f"**/staff/games/{game.pk}/")
     assert f"Game #{game.pk} was aborted." in page.locator("body").inner_text()
-    # The log ends with the staff's event, the reason in it, the staff member as its actor.
-    log = page.locator("body").inner_text()
-    assert "game-aborted" in log and "a duplicated account playing itself" in log
-    assert "root (staff)" in log
+    # The log ends with the staff's event, the staff member as its actor; the note is in the
+    # audit trail, not in the event.
+    log = page.locator("#log").inner_text()
+    assert "game-aborted" in log and "root (staff)" in log
+    assert "a duplicated account playing itself" not in log
+    assert "a duplicated account playing itself" in page.locator("#audit").inner_text()
     game.refresh_from_db()
     assert game.status == Game.Status.MATCH_OVER
+
+
+def test_an_extension_tells_the_player_the_message_and_never_the_staff_note(open_page):
+    """On a phone: the staff member's form says which words go where; the player's page says
+    the new deadline and the message, as typed (escaped), and nothing of the note."""
+    from clocks import deadlines
+
+    game = persons_game("ill-ines")
+    deadlines.sync_deadlines(game.pk)
+    page = open_page(staff(), f"/staff/games/{game.pk}/extend-deadline/", width=360, height=740)
+    page.get_by_label("Note for the staff").fill("internal: user 😀 <b>bold</b> two accounts?")
+    page.get_by_label("Message to the player (optional)").fill("Get well <i>soon</i>")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "test_an_extension_staff_form-360.png"), full_page=True)
+    page.locator("form.staff-action button[type=submit]").click()
+    page.wait_for_url(f"**/staff/games/{game.pk}/")
+    said = page.locator("ul.messages li.message").first.inner_text()
+    when = r"\w{3} \d{1,2} \w{3} \d{4}, \d\d:\d\d UTC"
+    assert re.fullmatch(rf"Seat 0's deadline in game #{game.pk} is now {when}\.", said), said
+
+    player = Seat.objects.get(game=game, number=0).user
+    play = open_page(player, f"/games/{game.pk}/", width=360, height=740)
+    body = play.locator("body").inner_text()
+    assert "Get well <i>soon</i>" in body
+    assert "internal" not in body and "two accounts" not in body
+    play.get_by_text("Get well <i>soon</i>").first.scroll_into_view_if_needed()
+    play.screenshot(path=str(ARTIFACTS / "test_an_extension_player_page-360.png"))
