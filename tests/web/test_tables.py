@@ -149,6 +149,8 @@ def test_the_lobby_filters_by_family_and_turn_length():
     assert f"/tables/{quick.pk}/join" in only and f"/tables/{daily.pk}/join" not in only
     none = shown("family=official&turn=86400")
     assert "No open table with these filters right now." in none
+    # A newcomer on a quiet site is pointed to someone to play.
+    assert 'or <a href="/players/">find a person</a> to challenge.' in none
 
 
 @pytest.mark.parametrize("query", ["family=chess", "turn=61", "turn=abc", "family=%C3%A9"])
