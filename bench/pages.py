@@ -317,6 +317,8 @@ def pages(w: World) -> list[Page]:
         Page("lobby, playing tab", "/play/", "alice"),
         Page("lobby, finished tab", "/play/?show=finished", "alice"),
         Page("player page (many games)", f"/players/{ALICE}/", "alice"),
+        Page("people's directory", "/players/", "alice"),
+        Page("people's directory, a search", "/players/?q=pages", "alice"),
         Page("notifications", "/notifications/", "alice"),
         Page("ratings", "/ratings/", "alice"),
         Page("ratings, official", "/ratings/official/", "alice"),

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from games.lobby import SeatInfo, seat_listing
@@ -193,3 +193,35 @@ def board_counts(*, now: datetime.datetime | None = None) -> dict[str, int]:
         .order_by()
     )
     return {**dict.fromkeys(POOLS, 0), **dict(found)}
+
+
+@dataclass(frozen=True, slots=True)
+class PoolPeople:
+    """Who is on a pool's board: ranked, and provisional (listed apart, unranked)."""
+
+    ranked: int
+    provisional: int
+
+    @property
+    def people(self) -> int:
+        return self.ranked + self.provisional
+
+
+def pool_people(*, now: datetime.datetime | None = None) -> dict[str, PoolPeople]:
+    """Each pool's people on its board, the ranked and the provisional apart (the pools' page
+    says both: a board of provisional people alone is not an empty one). One query over the
+    board's rows, as `board_counts`."""
+    now = now or timezone.now()
+    cutoff = now - datetime.timedelta(days=ratings.BOARD_DAYS)
+    settled = Q(games__gte=provisional_games())
+    found = (
+        PersonRating.objects.filter(rated_at__gte=cutoff, user__is_active=True)
+        .values_list("family")
+        .annotate(ranked=Count("pk", filter=settled), provisional=Count("pk", filter=~settled))
+        .order_by()
+    )
+    counts = {pool: PoolPeople(0, 0) for pool in POOLS}
+    counts.update(
+        {family: PoolPeople(ranked, provisional) for family, ranked, provisional in found}
+    )
+    return counts

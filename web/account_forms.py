@@ -90,7 +90,8 @@ class SettingsForm(PlainLabels, forms.Form):
         required=False,
         label="Show my username in the open database",
         help_text="Finished games are published each month for study and bot training. "
-        "Untick this and your seats there carry only a label such as “seat 2”.",
+        "Untick this and your seats there carry only a label such as “seat 2”, and the "
+        "People page lists you only to someone who types your whole username.",
     )
 
     def clean_birth_date(self) -> datetime.date | None:

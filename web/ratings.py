@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from games.lobby import SeatInfo
+from league.ratings import BOARD_DAYS
 from ratings import reads
 from ratings.errors import PoolNotFound
 from ratings.pools import POOLS, pool_name
@@ -90,16 +91,23 @@ def person_panels(person: Any) -> list[Panel]:
 class PoolRow:
     family: str
     name: str
-    people: int
+    people: reads.PoolPeople
     url: str
+
+
+NOBODY = reads.PoolPeople(0, 0)
 
 
 @require_GET
 def pools(request: HttpRequest) -> HttpResponse:
-    """Every pool with how many people are on its board."""
-    counts = reads.board_counts()
+    """Every pool with who is on its board: the ranked and the provisional apart."""
+    counts = reads.pool_people()
     rows = [PoolRow(pool, pool_name(pool), counts[pool], board_url(pool)) for pool in POOLS]
-    context = {"pools": rows, "provisional_games": reads.provisional_games()}
+    context = {
+        "pools": rows,
+        "provisional_games": reads.provisional_games(),
+        "board_days": BOARD_DAYS,
+    }
     return render(request, "ratings/pools.html", context)
 
 
@@ -123,7 +131,8 @@ def board(request: HttpRequest, family: str) -> HttpResponse:
         "board": found,
         "ranked": [ShownLine(line) for line in found.ranked],
         "provisional": [ShownLine(line) for line in found.provisional],
-        "pools": [PoolRow(pool, pool_name(pool), 0, board_url(pool)) for pool in POOLS],
+        "pools": [PoolRow(pool, pool_name(pool), NOBODY, board_url(pool)) for pool in POOLS],
         "provisional_games": reads.provisional_games(),
+        "board_days": BOARD_DAYS,
     }
     return render(request, "ratings/board.html", context)

@@ -15,6 +15,7 @@ from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -41,6 +42,9 @@ from web.lockout import too_many
 
 ANY = ""
 FILL_MINUTES = (1, 2, 5, 10, 15, 20, 30, 60)
+# The form's default for an open table: bots take the empty seats after this many minutes, so
+# a table on a quiet site becomes a game instead of closing unplayed (docs/web.md, "Tables").
+DEFAULT_FILL_MINUTES = 5
 
 
 def turn_choices() -> list[tuple[str, str]]:
@@ -88,8 +92,10 @@ class OpenTableForm(VariantForm):
         coerce=int,
         empty_value=None,
         required=False,
+        initial=str(DEFAULT_FILL_MINUTES),
         label="Fill empty seats with bots",
-        help_text="Built-in bots take the seats nobody took, and the game starts.",
+        help_text="Built-in bots take the seats nobody took, and the game starts. A challenge "
+        "leaves this aside: it waits for its answer.",
     )
     challenge = forms.CharField(
         required=False,
@@ -99,14 +105,26 @@ class OpenTableForm(VariantForm):
         "when they accept; other seats go to bots.",
     )
 
+    def clean_challenge(self) -> str:
+        """The person challenged must exist: said with the form's other errors, not after
+        them (tables/services.py checks again)."""
+        name = str(self.cleaned_data.get("challenge", "")).strip()
+        if name and challenged_person(name) is None:
+            raise forms.ValidationError(f"Nobody is called “{name}”.", code="unknown-user")
+        return name
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if data.get("challenge", "").strip() and data.get("fill_with_bots_after") is not None:
-            self.add_error(
-                "fill_with_bots_after",
-                "A challenge starts when it is accepted: leave this at “never”.",
-            )
+        if data.get("challenge"):
+            # A challenge starts when it is accepted (its other seats go to bots then): the
+            # bots' delay, whatever the field says, is not a challenge's.
+            data["fill_with_bots_after"] = None
         return data
+
+
+def challenged_person(name: str) -> Any:
+    """The active person called exactly `name`, or None."""
+    return User.objects.filter(username=name, is_active=True).only("username").first()
 
 
 class TableFilter(PlainLabels, forms.Form):
@@ -224,11 +242,23 @@ def table_new(request: SignedInRequest) -> HttpResponse:
                 return HttpResponseRedirect(reverse("web:table", args=[table.pk]))
     else:
         challenge = request.GET.get("challenge", "")[:150]
-        form = OpenTableForm(initial={"challenge": challenge} if challenge else None)
+        form = OpenTableForm(
+            initial={"challenge": challenge, "fill_with_bots_after": ANY} if challenge else None
+        )
+    # The heading names a person only when one is called so; the intro speaks of a challenge
+    # once a name is in the field (private, answered within TABLES_CHALLENGE_MINUTES).
+    named = str(form["challenge"].value() or "").strip()
     return render(
         request,
         "tables/new.html",
-        {"form": form, "open_minutes": settings.TABLES_OPEN_MINUTES},
+        {
+            "form": form,
+            "open_minutes": settings.TABLES_OPEN_MINUTES,
+            "challenge_wait": duration(settings.TABLES_CHALLENGE_MINUTES * 60),
+            "default_fill": DEFAULT_FILL_MINUTES,
+            "challenging": bool(named),
+            "challenged": challenged_person(named) if named else None,
+        },
     )
 
 

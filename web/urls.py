@@ -3,8 +3,8 @@ and profile (under /accounts/, beside Django's own sign-in and password views), 
 the new-game form (/play/), open tables and challenges (/tables/), a game's play page (with its
 live board, commands, resigning and muting its emails) and its replay, the unsubscribe link of
 turn emails, the notification centre (/notifications/), the clubs (/clubs/), a season's page
-with its organiser's panel and fixture rulings (/seasons/), the player page (with its follow
-button), the people's ratings (/ratings/), the ladders
+with its organiser's panel and fixture rulings (/seasons/), the people's directory (/players/)
+and the player page (with its follow button), the people's ratings (/ratings/), the ladders
 (/ladders/), the tournaments (/tournaments/), the bot pages (/bots/<id>/, and the owner's
 /me/bots/), the guides rendered from docs/ (/guides/), the arena in one file for bot authors
 (/downloads/uno-arena.pyz) and the open database's files (/data/)."""
@@ -28,6 +28,7 @@ from web import (
     lobby,
     new_game,
     notices,
+    people,
     play,
     players,
     ratings,
@@ -121,6 +122,7 @@ urlpatterns = [
         season_tables.retime,
         name="fixture-retime",
     ),
+    path("players/", people.people, name="people"),
     path("players/<str:username>/", players.player, name="player"),
     path("ratings/", ratings.pools, name="ratings"),
     path("ratings/<str:family>/", ratings.board, name="ratings-board"),

@@ -85,12 +85,13 @@ def pages(demo: User) -> list[tuple[User | None, str]]:
                   f"/bots/{bot.pk}/", "/players/ana/", f"/games/{finished.pk}/replay/",
                   "/api/docs/", "/ratings/", "/ratings/official/", "/tournaments/",
                   "/tournaments/html-cup/", "/tournaments/demo-cup/", "/guides/rules/",
-                  f"/bots/{old.pk}/"]  # fmt: skip
+                  f"/bots/{old.pk}/", "/players/", "/players/?q=a"]  # fmt: skip
     signed_in = ["/", "/play/", "/play/new/", f"/games/{game.pk}/", f"/games/{finished.pk}/",
                  "/accounts/profile/", "/me/bots/", f"/clubs/{club.slug}/", "/clubs/new/",
                  f"/seasons/{season.slug}/", "/staff/", f"/staff/games/{finished.pk}/",
                  "/players/demo/", "/players/ana/", "/notifications/", "/tables/new/",
-                 "/tables/new/?challenge=ana",
+                 "/tables/new/?challenge=ana", "/tables/new/?challenge=nobody", "/players/",
+                 "/players/?q=an",
                  f"/tables/{table.pk}/", "/play/?family=chess", "/tournaments/new/",
                  "/tournaments/html-cup/", f"/me/bots/{mine.pk}/", f"/me/bots/{mine.pk}/retire",
                  f"/me/bots/{old.pk}/"]  # fmt: skip

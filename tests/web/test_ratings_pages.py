@@ -83,10 +83,30 @@ def test_the_leaderboard_ranks_people_and_lists_the_provisional_apart(rated):
     assert 'href="/players/ana/"' in ranked
 
     pools = page("/ratings/")
-    assert 'href="/ratings/official/"' in pools and "3 people on the board" in pools
+    assert 'href="/ratings/official/"' in pools
+    assert "2 people ranked, 1 provisional (fewer than 2 rated games)" in pools
     assert 'href="/ratings/basic-plus-precognitive/"' in pools
     assert Client().get("/ratings/chess/").status_code == 404
     assert 'href="/ratings/">Ratings</a>' in page("/")  # in the site's navigation
+
+
+@override_settings(RATINGS_PROVISIONAL_GAMES=10)
+def test_a_board_of_provisional_people_says_who_is_there(rated):
+    """Not "0 people on the board" while three people are on it, provisional."""
+    pools = page("/ratings/")
+    official = section(pools, 'href="/ratings/official/"', "</li>")
+    assert "No one ranked yet: 3 people are provisional (fewer than 10 rated games)" in official
+    assert "0 people" not in pools
+    assert "Nobody played a rated game here in the last 30 days" in section(
+        pools, 'href="/ratings/newno/"', "</li>"
+    )
+    board = page("/ratings/official/")
+    ranked = section(board, 'id="board-heading"')
+    assert "No one ranked yet: 3 people are provisional (fewer than 10 rated games)" in ranked
+    listed = section(board, 'id="provisional-heading"')
+    assert all(f">{name}</a>" in listed for name in ("ana", "ben", "cy"))
+    empty = section(page("/ratings/newno/"), 'id="board-heading"')
+    assert "Nobody played a rated game in this family in the last 30 days" in empty
 
 
 def test_the_pages_validate(rated, tmp_path):

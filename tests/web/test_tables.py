@@ -69,9 +69,51 @@ def test_the_form_says_what_is_wrong_and_opens_nothing():
     assert "Censorship with 7 cards a hand seats 3 to 10, not 2." in page.content.decode()
     page = client_of(ana).post("/tables/new/", form(challenge="nobody-here"))
     assert "Nobody is called" in page.content.decode()
-    page = client_of(ana).post("/tables/new/", form(challenge="ana", fill_with_bots_after="5"))
-    assert "A challenge starts when it is accepted" in page.content.decode()
+    page = client_of(ana).post("/tables/new/", form(challenge="ana"))
+    assert "You cannot challenge yourself." in page.content.decode()
     assert not Table.objects.exists()
+
+
+def test_the_challenge_form_says_every_error_at_once_the_unknown_name_among_them():
+    ana = make_user("ana")
+    page = (
+        client_of(ana)
+        .post("/tables/new/", form(seats="11", challenge="nobody_here"))
+        .content.decode()
+    )
+    assert "Nobody is called “nobody_here”." in page
+    assert "less than or equal to 10" in page
+    assert "Challenge nobody_here" not in page and "<h1>Challenge a person</h1>" in page
+    assert not Table.objects.exists()
+
+
+def test_the_challenge_form_names_only_a_person_who_exists_and_says_how_a_challenge_waits():
+    ana, _ben = make_user("ana"), make_user("ben")
+    for typed in ("nobody_here", "ana 😀"):
+        page = client_of(ana).get("/tables/new/", {"challenge": typed}).content.decode()
+        assert f"Challenge {typed}" not in page and "<h1>Challenge a person</h1>" in page
+        assert "<title>Challenge a person · UNO League</title>" in page
+    page = client_of(ana).get("/tables/new/?challenge=ben").content.decode()
+    assert "<h1>Challenge ben</h1>" in page
+    intro = page.split('class="muted table-intro">', 1)[1].split("</p>", 1)[0]
+    assert "A challenge is private: only ben sees it" in intro
+    assert "It waits 1 day for an answer" in intro
+    assert "30 minutes" not in intro and "Open tables" not in intro
+    # A challenge leaves the bots' delay aside: never, shown; a value sent is not an error.
+    assert '<option value="" selected>never: wait for people</option>' in page
+    client_of(ana).post("/tables/new/", form(challenge="ben", fill_with_bots_after="5"))
+    assert Table.objects.get(opener=ana).fill_with_bots_after is None
+
+
+def test_an_open_table_fills_with_bots_after_five_minutes_unless_changed():
+    """On a quiet site a table that waits for people alone closes unplayed: the form's default
+    gives its empty seats to bots after five minutes, and says so."""
+    ana = make_user("ana")
+    page = client_of(ana).get("/tables/new/").content.decode()
+    assert '<option value="5" selected>after 5 minutes</option>' in page
+    intro = page.split('class="muted table-intro">', 1)[1].split("</p>", 1)[0]
+    assert "bots fill the empty ones after the time chosen below (5 minutes" in intro
+    assert 'href="/players/"' in intro
 
 
 def test_the_lobby_lists_open_tables_and_join_is_one_click_into_the_game():
@@ -107,6 +149,8 @@ def test_the_lobby_filters_by_family_and_turn_length():
     assert f"/tables/{quick.pk}/join" in only and f"/tables/{daily.pk}/join" not in only
     none = shown("family=official&turn=86400")
     assert "No open table with these filters right now." in none
+    # A newcomer on a quiet site is pointed to someone to play.
+    assert 'or <a href="/players/">find a person</a> to challenge.' in none
 
 
 @pytest.mark.parametrize("query", ["family=chess", "turn=61", "turn=abc", "family=%C3%A9"])

@@ -21,7 +21,17 @@ DESKTOP = {"width": 1280, "height": 800}
 # The narrowest screen that shows the links inline (72rem), and a 48rem one, which keeps "Menu".
 NARROW_DESKTOP = {"width": 1152, "height": 800}
 TABLET = {"width": 768, "height": 800}
-BEHIND_MENU = ["Profile", "Bots", "Clubs", "Ladders", "Tournaments", "Ratings", "Guides", "API"]
+BEHIND_MENU = [
+    "Profile",
+    "Bots",
+    "People",
+    "Clubs",
+    "Ladders",
+    "Tournaments",
+    "Ratings",
+    "Guides",
+    "API",
+]
 
 
 def shown_links(page) -> list[str]:
@@ -93,6 +103,7 @@ def test_a_visitor_on_a_phone_can_sign_in_without_the_menu(open_page):
     assert shown_links(page) == ["Sign in"]
     page.get_by_text("Menu", exact=True).click()
     assert shown_links(page) == [
+        "People",
         "Clubs",
         "Ladders",
         "Tournaments",

@@ -1,0 +1,136 @@
+"""The people's directory (/players/?q=): find a person by the start of their username, and,
+with nothing typed, the people playing now and those waiting at an open table, each with a
+Challenge button (the challenge form, web/tables.py). Public, like the player pages it links.
+
+Bounded reads only (docs/performance.md, "Pages as the data grows"): the search is one
+auth_user range by the case-folded prefix, through an index on UPPER(username)
+(accounts/migrations/0007_username_prefix_index.py), at most RESULTS rows; "playing now" reads the
+playing games alone (games.models.Game's partial index `game_playing`) moved in the last
+PLAYING_MINUTES, at most RESULTS people; the waiting people are the openers of the open tables
+(tables.models.Table's index on status and expiry), at most RESULTS.
+
+A person who said no to their name in the open database (accounts.models.Profile.export_name)
+is left out of these lists, so nobody browses them by a letter of the alphabet; typing their
+whole username still finds them (their player page is public at that address anyway).
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from django.contrib.auth.models import User
+from django.db import connection
+from django.db.models import Func, Q
+from django.db.models.functions import Collate, Upper
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET
+
+from frontdoor.variant_text import variant_title
+from games.models import Game, Seat
+from tables.models import Table
+
+RESULTS = 30
+PLAYING_MINUTES = 15
+QUERY_MAX = 150
+# Hidden from the lists: the people who keep their name out of the open database.
+HIDDEN = Q(profile__export_name=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """A person as the directory lists them."""
+
+    username: str
+    joined: datetime.datetime | None
+    # "playing now", "waiting at table 12 (Official)": what they do, when the page knows.
+    doing: str = ""
+    table_url: str = ""
+
+    @property
+    def url(self) -> str:
+        return reverse("web:player", args=[self.username])
+
+    @property
+    def challenge_url(self) -> str:
+        return reverse("web:table-new") + "?challenge=" + self.username
+
+
+def found(query: str) -> tuple[list[Person], bool]:
+    """The people whose username starts with `query` (any case), in the order of their names;
+    and whether more match than are shown."""
+    # UPPER(username) COLLATE "C", as the index (accounts/migrations/0007) holds it: the prefix
+    # is a range of it and the order its own (names are unique whatever their case:
+    # accounts/usernames.py), so the read stops after RESULTS + 1 rows.
+    key: Func = Upper("username")
+    if connection.vendor == "postgresql":
+        key = Collate(key, "C")
+    rows = list(
+        User.objects.annotate(key=key)
+        .filter(is_active=True, key__startswith=query.upper())
+        .filter(~HIDDEN | Q(username__iexact=query))
+        .order_by("key")
+        .values_list("username", "date_joined")[: RESULTS + 1]
+    )
+    return [Person(name, joined) for name, joined in rows[:RESULTS]], len(rows) > RESULTS
+
+
+def playing_now(now: datetime.datetime) -> list[Person]:
+    """The people at a playing game that moved in the last PLAYING_MINUTES, latest first."""
+    since = now - datetime.timedelta(minutes=PLAYING_MINUTES)
+    rows = (
+        Seat.objects.filter(
+            game__status=Game.Status.PLAYING,
+            game__last_activity__gte=since,
+            user__isnull=False,
+            user__is_active=True,
+        )
+        .exclude(user__profile__export_name=False)
+        .order_by("-game__last_activity", "game_id")
+        .values_list("user__username", "user__date_joined")[: RESULTS * 4]
+    )
+    people: dict[str, Person] = {}
+    for name, joined in rows:
+        people.setdefault(name, Person(name, joined, "playing now"))
+    return list(people.values())[:RESULTS]
+
+
+def waiting(now: datetime.datetime) -> list[Person]:
+    """The openers of the open tables anyone may join, newest table first."""
+    tables = (
+        Table.objects.filter(status=Table.Status.OPEN, challenged__isnull=True, expires_at__gt=now)
+        .exclude(opener__profile__export_name=False)
+        .select_related("opener")
+        .order_by("-created_at", "-pk")[:RESULTS]
+    )
+    people: dict[str, Person] = {}
+    for table in tables:
+        opener = table.opener
+        people.setdefault(
+            opener.username,
+            Person(
+                opener.username,
+                opener.date_joined,
+                f"waiting at table {table.pk} ({variant_title(table.variant)})",
+                reverse("web:table", args=[table.pk]),
+            ),
+        )
+    return list(people.values())
+
+
+@require_GET
+def people(request: HttpRequest) -> HttpResponse:
+    """Find a person by name; with no name typed, who plays now and who waits for players."""
+    query = request.GET.get("q", "").strip()[:QUERY_MAX]
+    now = timezone.now()
+    context: dict[str, object] = {"query": query, "results": RESULTS}
+    if query:
+        matches, more = found(query)
+        context.update(matches=matches, more=more)
+    else:
+        context.update(playing=playing_now(now), waiting=waiting(now))
+    context["playing_minutes"] = PLAYING_MINUTES
+    return render(request, "players/people.html", context)
