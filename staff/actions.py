@@ -15,7 +15,7 @@ validation) are sent once the transaction has committed. docs/operations.md, "Ac
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -23,6 +23,7 @@ from django.db import transaction
 
 from bots.remote import validation
 from engine.events import DEADLINE_EXTENDED, GAME_ABORTED
+from frontdoor.variant_text import moment
 from games import projections, seat_facts, tasks
 from games.actors import StaffActor, actor_label, is_person
 from games.commands import append_decided
@@ -199,7 +200,8 @@ def game_extend_deadline(
     deadline and, if given, `message`, the staff's words shown to that seat alone; the reason
     stays in the audit row) and the seat's clock moved with
     it. ActionRefused `no-deadline` when the seat's turn has no running clock (not a person's,
-    not their turn), `plays-in-game`; GameError `invalid-hours` outside 1..MAX_EXTENSION_HOURS."""
+    not their turn), `plays-in-game`, `past-round-deadline` (a tournament round's game, past the
+    round's deadline); GameError `invalid-hours` outside 1..MAX_EXTENSION_HOURS."""
     actor = staff_actor(user)
     reason = clean_reason(reason)
     message = clean_message(message)
@@ -223,6 +225,16 @@ def game_extend_deadline(
             )
         before = row.deadline_at
         row.deadline_at = before + timedelta(hours=hours)
+        # A tournament round forfeits the seats still playing at its deadline (GameSettings
+        # closes_at): more time past it would be a promise the round breaks.
+        closes = GameSettings.of(game.context).closes_at
+        if closes and row.deadline_at > datetime.fromisoformat(closes):
+            ends = moment(datetime.fromisoformat(closes))
+            raise ActionRefused(
+                f"game {game_id} is a tournament round's, which ends {ends}: a turn cannot run "
+                "past it",
+                code="past-round-deadline",
+            )
         event: dict[str, Any] = {
             "type": DEADLINE_EXTENDED,
             "seat": seat,

@@ -214,7 +214,7 @@ def open_table(
         )
     challenged = None
     if challenge is not None:
-        challenged = User.objects.filter(username=challenge, is_active=True).first()
+        challenged = person_named(challenge)
         if challenged is None:
             raise InvalidTable(f"nobody is called {challenge!r}", code="unknown-user")
         if challenged.pk == opener.pk:
@@ -309,6 +309,14 @@ def _check_seats(variant: Variant, seats: int) -> None:
             f"{rules.name} with {hand} cards a hand seats {low} to {high}, not {seats!r}",
             code="invalid-seats",
         )
+
+
+def person_named(name: str) -> Any:
+    """The active person called `name`: exactly, else in any case (usernames are unique
+    whatever their case, accounts/usernames.py, so a name typed in other capitals is theirs);
+    None when there is none."""
+    people = User.objects.filter(is_active=True)
+    return people.filter(username=name).first() or people.filter(username__iexact=name).first()
 
 
 def _check_birth_date(person: Person) -> None:

@@ -3,11 +3,13 @@ with nothing typed, the people playing now and those waiting at an open table, e
 Challenge button (the challenge form, web/tables.py). Public, like the player pages it links.
 
 Bounded reads only (docs/performance.md, "Pages as the data grows"): the search is one
-auth_user range by the case-folded prefix, through an index on UPPER(username)
-(accounts/migrations/0007_username_prefix_index.py), at most RESULTS rows; "playing now" reads the
-playing games alone (games.models.Game's partial index `game_playing`) moved in the last
-PLAYING_MINUTES, at most RESULTS people; the waiting people are the openers of the open tables
-(tables.models.Table's index on status and expiry), at most RESULTS.
+auth_user range by the case-folded prefix (folded by the database, as its index folds it),
+through an index on UPPER(username) (accounts/migrations/0007_username_prefix_index.py), at most
+RESULTS rows; "playing now" looks at the PLAYING_SCAN newest playing games (games.models.Game's
+partial index `game_playing`; `last_activity` has no index, so that an append's row update
+stays HOT) and lists the people of those that moved in the last PLAYING_MINUTES, at most
+RESULTS; the waiting people are the openers of the open tables (tables.models.Table's index on
+status and expiry), at most RESULTS.
 
 A person who said no to their name in the open database (accounts.models.Profile.export_name)
 is left out of these lists, so nobody browses them by a letter of the alphabet; typing their
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
 from django.contrib.auth.models import User
 from django.db import connection
@@ -27,7 +30,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from frontdoor.variant_text import variant_title
 from games.models import Game, Seat
@@ -35,6 +38,8 @@ from tables.models import Table
 
 RESULTS = 30
 PLAYING_MINUTES = 15
+# The newest playing games "playing now" looks at: a bounded read whatever the number playing.
+PLAYING_SCAN = 500
 QUERY_MAX = 150
 # Hidden from the lists: the people who keep their name out of the open database.
 HIDDEN = Q(profile__export_name=False)
@@ -56,7 +61,7 @@ class Person:
 
     @property
     def challenge_url(self) -> str:
-        return reverse("web:table-new") + "?challenge=" + self.username
+        return reverse("web:table-new") + "?" + urlencode({"challenge": self.username})
 
 
 def found(query: str) -> tuple[list[Person], bool]:
@@ -68,9 +73,14 @@ def found(query: str) -> tuple[list[Person], bool]:
     key: Func = Upper("username")
     if connection.vendor == "postgresql":
         key = Collate(key, "C")
+    # Folded by the database, as the index is: Python's upper() differs from PostgreSQL's (ß,
+    # ǆ) and from SQLite's (ASCII only).
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT UPPER(%s)", [query])
+        folded = str(cursor.fetchone()[0])
     rows = list(
         User.objects.annotate(key=key)
-        .filter(is_active=True, key__startswith=query.upper())
+        .filter(is_active=True, key__startswith=folded)
         .filter(~HIDDEN | Q(username__iexact=query))
         .order_by("key")
         .values_list("username", "date_joined")[: RESULTS + 1]
@@ -79,12 +89,20 @@ def found(query: str) -> tuple[list[Person], bool]:
 
 
 def playing_now(now: datetime.datetime) -> list[Person]:
-    """The people at a playing game that moved in the last PLAYING_MINUTES, latest first."""
+    """The people at one of the PLAYING_SCAN newest playing games that moved in the last
+    PLAYING_MINUTES, latest first."""
     since = now - datetime.timedelta(minutes=PLAYING_MINUTES)
+    newest = (
+        Game.objects.filter(status=Game.Status.PLAYING)
+        .order_by("-id")
+        .values_list("id", "last_activity")[:PLAYING_SCAN]
+    )
+    moved = [game_id for game_id, at in newest if at is not None and at >= since]
+    if not moved:
+        return []
     rows = (
         Seat.objects.filter(
-            game__status=Game.Status.PLAYING,
-            game__last_activity__gte=since,
+            game_id__in=moved,
             user__isnull=False,
             user__is_active=True,
         )
@@ -102,6 +120,7 @@ def waiting(now: datetime.datetime) -> list[Person]:
     """The openers of the open tables anyone may join, newest table first."""
     tables = (
         Table.objects.filter(status=Table.Status.OPEN, challenged__isnull=True, expires_at__gt=now)
+        .filter(opener__is_active=True)
         .exclude(opener__profile__export_name=False)
         .select_related("opener")
         .order_by("-created_at", "-pk")[:RESULTS]
@@ -121,7 +140,7 @@ def waiting(now: datetime.datetime) -> list[Person]:
     return list(people.values())
 
 
-@require_GET
+@require_safe
 def people(request: HttpRequest) -> HttpResponse:
     """Find a person by name; with no name typed, who plays now and who waits for players."""
     query = request.GET.get("q", "").strip()[:QUERY_MAX]

@@ -15,7 +15,6 @@ from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -123,8 +122,8 @@ class OpenTableForm(VariantForm):
 
 
 def challenged_person(name: str) -> Any:
-    """The active person called exactly `name`, or None."""
-    return User.objects.filter(username=name, is_active=True).only("username").first()
+    """The active person called `name` (in any case: tables.services.person_named), or None."""
+    return services.person_named(name)
 
 
 class TableFilter(PlainLabels, forms.Form):

@@ -451,6 +451,32 @@ def test_a_forfeit_is_the_resignation_event_with_the_staff_actor_and_is_placed_l
 # Extend a deadline -----------------------------------------------------------------------------
 
 
+def test_an_extension_past_a_tournament_rounds_deadline_is_refused_and_changes_nothing(staff):
+    game = people_game()
+    deadlines.sync_deadlines(game.pk)
+    seat = game.seats.get(number=game.to_act[0])
+    due = seat.deadline_at
+    # The game plays a tournament round that ends an hour after the turn's deadline.
+    closes = due + timedelta(hours=1)
+    Game.objects.filter(pk=game.pk).update(
+        context={**game.context, "closes_at": closes.isoformat()}
+    )
+    version = Game.objects.get(pk=game.pk).version
+
+    response = staff.post(
+        f"/staff/games/{game.pk}/extend-deadline/",
+        {"seat": seat.number, "hours": 2, "reason": REASON},
+    )
+
+    assert response.status_code == 400
+    assert "past-round-deadline" in response.content.decode()
+    assert "a turn cannot run past it" in response.content.decode()
+    seat.refresh_from_db()
+    assert seat.deadline_at == due
+    assert Game.objects.get(pk=game.pk).version == version
+    assert not AuditEntry.objects.exists()
+
+
 def test_extending_a_deadline_is_an_event_and_moves_the_clock(staff, staff_user):
     game = people_game()
     deadlines.sync_deadlines(game.pk)

@@ -91,6 +91,34 @@ def test_with_nothing_typed_the_page_lists_who_waits_and_who_plays_now():
     assert 'href="/tables/new/?challenge=ben"' in playing
 
 
+def test_a_name_the_database_folds_otherwise_than_python_is_found_and_challenged_whole():
+    # Python's upper() makes "STRASSE" of "straße"; the database keeps the ß, as its index does.
+    # A "+" in a name must reach the challenge form as a "+", not a space.
+    strasse, plus = make_user("straße"), make_user("tom+jerry")
+    html = Client().get("/players/", {"q": "straße"}).content.decode()
+    assert names(html) == [strasse.username]
+    html = client_of(strasse).get("/players/", {"q": "tom"}).content.decode()
+    assert names(html) == [plus.username]
+    assert 'href="/tables/new/?challenge=tom%2Bjerry"' in html
+    form = client_of(strasse).get("/tables/new/?challenge=tom%2Bjerry").content.decode()
+    assert "<h1>Challenge tom+jerry</h1>" in form
+
+
+def test_the_page_answers_head_and_playing_now_reads_only_the_newest_playing_games(monkeypatch):
+    assert Client().head("/players/").status_code == 200
+    monkeypatch.setattr(people, "PLAYING_SCAN", 1)
+    ben, cy = make_user("ben"), make_user("cy")
+    for person in (ben, cy):
+        game = game_create(
+            variant_spec={"rules": "official"},
+            seats=[SeatSpec(user=person), SeatSpec(bot="greedy")],
+        )
+        Game.objects.filter(pk=game.pk).update(last_activity=timezone.now())
+    # Both moved just now; only the newest of the playing games is looked at.
+    playing = Client().get("/players/").content.decode().split('id="playing-heading"', 1)[1]
+    assert names(playing.split("</section>", 1)[0]) == ["cy"]
+
+
 def test_an_empty_site_says_so_and_where_to_go():
     html = client_of(make_user("ana")).get("/players/").content.decode()
     assert "Nobody is waiting at an open table now." in html

@@ -105,6 +105,14 @@ def test_the_challenge_form_names_only_a_person_who_exists_and_says_how_a_challe
     assert Table.objects.get(opener=ana).fill_with_bots_after is None
 
 
+def test_a_challenge_to_a_name_typed_in_other_capitals_reaches_its_person():
+    ana, _ben = make_user("ana"), make_user("ben")
+    page = client_of(ana).get("/tables/new/?challenge=BEN").content.decode()
+    assert "<h1>Challenge ben</h1>" in page
+    client_of(ana).post("/tables/new/", form(challenge="BEN"))
+    assert Table.objects.get(opener=ana).challenged.username == "ben"
+
+
 def test_an_open_table_fills_with_bots_after_five_minutes_unless_changed():
     """On a quiet site a table that waits for people alone closes unplayed: the form's default
     gives its empty seats to bots after five minutes, and says so."""
