@@ -17,6 +17,7 @@ from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_variables
 from django.views.decorators.http import require_http_methods, require_POST
@@ -52,6 +53,13 @@ def signup(request: HttpRequest) -> HttpResponse:
     """Make an account and sign its person in."""
     if request.user.is_authenticated:
         return redirect("web:lobby")
+    # Where the person was going when the site asked them to sign in (an invitation's link,
+    # a game): kept through the form, followed after, and only ever a path of this site.
+    going = request.POST.get("next") or request.GET.get("next") or ""
+    if not url_has_allowed_host_and_scheme(
+        going, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        going = ""
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         # Counted only when an account would be made: a form sent back for a typo costs nothing.
@@ -75,12 +83,15 @@ def signup(request: HttpRequest) -> HttpResponse:
         except LookAlikeUsername as error:
             # A look-alike signed up between the form's check and this insert.
             form.add_error("username", error)
-            return render(request, "accounts/signup.html", {"form": form})
+            return render(request, "accounts/signup.html", {"form": form, "next": going})
         # Named: with axes's backend beside it, login() cannot guess which one vouched for them.
         login(request, user, backend=PASSWORD_BACKEND)
+        if going:
+            messages.success(request, f"Welcome, {user.username}.")
+            return redirect(going)
         messages.success(request, f"Welcome, {user.username}. Start a game below.")
         return redirect("web:lobby")
-    return render(request, "accounts/signup.html", {"form": form})
+    return render(request, "accounts/signup.html", {"form": form, "next": going})
 
 
 @dataclass(frozen=True, slots=True)

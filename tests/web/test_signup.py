@@ -123,3 +123,28 @@ def test_the_birth_date_given_at_sign_up_seats_the_person_in_newno(client):
     assert grace.user.username == "grace"
     # Older than the bot: ranked 1 (only the order is recorded, never the birth date).
     assert (grace.age, game.seats.get(number=1).age) == (1, 0)
+
+
+def test_signing_up_from_a_link_that_asked_to_sign_in_goes_on_to_that_link(client):
+    # An invitation opened signed out: the sign-in page offers sign-up for the same page.
+    going = "/clubs/harbour/join/abc123/"
+    sign_in = client.get(f"/accounts/login/?next={going}").content.decode()
+    assert "Sign in, or sign up, to go on to the page you opened." in sign_in
+    assert 'href="/accounts/signup/?next=/clubs/harbour/join/abc123/"' in sign_in
+    form = client.get(f"/accounts/signup/?next={going}").content.decode()
+    assert f'<input type="hidden" name="next" value="{going}">' in form
+
+    response = client.post("/accounts/signup/", {**GOOD, "next": going})
+
+    assert response.status_code == 302 and response.url == going
+    assert User.objects.filter(username="grace").exists()
+
+
+def test_a_next_off_the_site_is_not_followed(client):
+    response = client.post("/accounts/signup/", {**GOOD, "next": "https://elsewhere.example/"})
+
+    assert response.status_code == 302 and response.url == "/play/"
+    assert (
+        "elsewhere"
+        not in client.get("/accounts/signup/?next=//elsewhere.example/").content.decode()
+    )
