@@ -230,6 +230,8 @@ def test_challenge_from_the_player_page_then_accept_from_the_lobby():
     lobby = client_of(ben).get("/play/").content.decode()
     assert "Challenges for you" in lobby and "ana</strong> challenges you" in lobby
     assert f'action="/tables/{challenge.pk}/decline"' in lobby
+    # An answer is asked of ben: first on the page, above his games' tabs and list.
+    assert lobby.index("Challenges for you") < lobby.index('aria-label="Which games"')
     accepted = client_of(ben).post(f"/tables/{challenge.pk}/join", follow=True)
     challenge.refresh_from_db()
     assert challenge.status == "started"
