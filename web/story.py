@@ -223,6 +223,8 @@ class _Teller(Names):
 
     def seat_forfeited(self, e: Event) -> str:
         why = FORFEIT_REASONS.get(e.get("reason") or "", "forfeited")
+        if e["seat"] == self.viewer and why.startswith("was "):
+            why = "were " + why.removeprefix("was ")  # "You were forfeited", not "You was"
         return f"{self.who(e['seat'])} {why}: the default bot plays the seat, placed last"
 
     def seat_handed_over(self, e: Event) -> str:

@@ -356,3 +356,14 @@ def test_a_swap_of_my_hand_and_a_new_deal_are_news():
     assert just(mine, 0) == ""
     dealt = {"type": ev.HAND_STARTED, "hand": 2, "seats": 3, "dealer": 1, "hand_size": 7}
     assert just([*mine, dealt], 0) == "Hand 2 was dealt, 7 cards each; Ben dealt."
+
+
+def test_a_seat_forfeited_by_a_ruling_is_told_to_itself_in_the_second_person():
+    event = {"type": ev.SEAT_FORFEITED, "seat": 0, "reason": "awarded"}
+
+    assert told([event], 0) == [
+        "You were forfeited by the league's ruling: the default bot plays the seat, placed last."
+    ]
+    assert told([event], 1) == [
+        "Ana was forfeited by the league's ruling: the default bot plays the seat, placed last."
+    ]
