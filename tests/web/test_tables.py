@@ -99,8 +99,8 @@ def test_the_challenge_form_names_only_a_person_who_exists_and_says_how_a_challe
     assert "A challenge is private: only ben sees it" in intro
     assert "It waits 1 day for an answer" in intro
     assert "30 minutes" not in intro and "Open tables" not in intro
-    # A challenge leaves the bots' delay aside: never, shown; a value sent is not an error.
-    assert '<option value="" selected>never: wait for people</option>' in page
+    # A challenge leaves the bots' delay aside: not asked; a value sent is not an error.
+    assert 'name="fill_with_bots_after"' not in page
     client_of(ana).post("/tables/new/", form(challenge="ben", fill_with_bots_after="5"))
     assert Table.objects.get(opener=ana).fill_with_bots_after is None
 
