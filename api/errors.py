@@ -75,6 +75,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         }
     else:
         response.data = {"code": exc.get_codes(), "message": str(exc.detail)}
+        if isinstance(exc, exceptions.UnsupportedMediaType):
+            # DRF says only what was sent; say what to send (every body of the API is JSON).
+            response.data["message"] += (
+                " Send the body as JSON, with `Content-Type: application/json`."
+            )
     # A message may echo the input it refuses (`"\ud800" is not a valid choice.`): a lone
     # surrogate in it would fail the renderer's UTF-8, a 500 for a 400.
     response.data = printable_data(response.data)

@@ -47,6 +47,20 @@ def test_it_lists_the_field_errors_of_an_invalid_request():
     }
 
 
+def test_a_body_that_is_not_json_is_told_to_send_json():
+    # A form-encoded body (curl's -d without a header) to an endpoint that reads JSON.
+    error = exceptions.UnsupportedMediaType("application/x-www-form-urlencoded")
+    response = exception_handler(error, {})
+
+    assert response is not None
+    assert response.status_code == 415
+    assert response.data == {
+        "code": "unsupported_media_type",
+        "message": 'Unsupported media type "application/x-www-form-urlencoded" in request. '
+        "Send the body as JSON, with `Content-Type: application/json`.",
+    }
+
+
 def test_it_leaves_unexpected_errors_to_django():
     assert exception_handler(ValueError("bug"), {}) is None
 
