@@ -47,7 +47,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import IO, Any, Protocol
+from typing import IO, Any, NoReturn, Protocol
 
 from bots.driver import Command, Event, chances, new_chances, play, step
 from bots.remote import wire
@@ -98,6 +98,11 @@ class WebhookBot:
 _EOF = object()
 
 
+class BotGone(Exception):
+    """The command bot's program ended: every later question would be one more strike, so the
+    run stops there and says why."""
+
+
 class CommandBot:
     """A bot run as a subprocess: one JSON request a line on its stdin, one JSON answer a line
     on its stdout."""
@@ -143,6 +148,8 @@ class CommandBot:
             stdin.write(json.dumps(payload, separators=(",", ":")).encode() + b"\n")
             stdin.flush()
         except OSError as error:
+            if self.process.poll() is not None:
+                self._gone()
             return wire.Answer(wire.ERROR, detail=f"cannot write to the bot: {error}")
         while True:
             left = deadline - time.monotonic()
@@ -153,9 +160,7 @@ class CommandBot:
                 latency = time.monotonic() - started
                 return wire.Answer(wire.TIMEOUT, latency=latency, detail="no answer in time")
             if line is _EOF:
-                self.lines.put(_EOF)  # every later question sees it too
-                latency = time.monotonic() - started
-                return wire.Answer(wire.ERROR, latency=latency, detail="the bot's process ended")
+                self._gone()
             if self.late:
                 self.late -= 1
                 continue
@@ -170,6 +175,14 @@ class CommandBot:
         except (ValueError, RecursionError):
             return wire.Answer(wire.ERROR, latency=latency, detail="the answer is not JSON")
         return wire.Answer(wire.OK, command=command, latency=latency)
+
+    def _gone(self) -> NoReturn:
+        try:
+            status: int | None = self.process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            status = None  # its output closed, the program still running
+        said = "" if status is None else f" (exit status {status})"
+        raise BotGone(f"your bot's program ended{said} before answering")
 
     def close(self) -> None:
         if self.process.stdin is not None:
@@ -216,6 +229,8 @@ class Report:
     games: list[tuple[list[str], list[int]]] = field(default_factory=list)
     asked: int = 0
     answered: int = 0
+    # Why the run stopped before its games were played (the command bot's program ended).
+    stopped: str = ""
     windows: int = 0
     windows_answered: int = 0
     latency: float = 0.0
@@ -223,7 +238,7 @@ class Report:
 
     @property
     def struck(self) -> bool:
-        return bool(self.strikes)
+        return bool(self.strikes or self.stopped)
 
 
 class _Match:
@@ -417,7 +432,11 @@ def run(
             report,
             in_a_row,
         )
-        state = match.play()
+        try:
+            state = match.play()
+        except BotGone as gone:
+            report.stopped = f"game {number}: {gone}"
+            break
         places = list(state.places or [])
         firsts = places.count(1)
         for s, name in enumerate(names):
@@ -442,7 +461,9 @@ def write_report(report: Report, out: IO[str]) -> None:
             f"strike: game {strike.game} version {strike.version} seat {strike.seat} "
             f"{strike.code}: {strike.reason}\n"
         )
-    width = max(len(name) for name in report.tallies)
+    if report.stopped:
+        out.write(f"stopped in {report.stopped} (whatever it wrote to stderr is above)\n")
+    width = max((len(name) for name in report.tallies), default=0)
     out.write(
         f"{'':<{width}} {'seats':>6} {'wins':>6} {'win rate':>9} {'mean place':>11} "
         f"{'points':>8} {'hands won':>10}\n"

@@ -227,6 +227,33 @@ def test_a_command_bot_s_every_kind_of_failure_is_printed_as_the_ladder_s_strike
     assert re.search(r"^your bot\s+1\s", done.stdout, re.MULTILINE)
 
 
+# PLAYER, quitting at its 41st question (in the middle of a game).
+QUITTER = PLAYER.replace(
+    "for line in sys.stdin:", "for n, line in enumerate(sys.stdin):\n    if n == 40: sys.exit(3)"
+)
+
+
+@pytest.mark.parametrize(
+    ("source", "game"),
+    [("import sys\nsys.exit(3)\n", 1), (QUITTER, None)],  # 1: never starts (node nosuch.mjs)
+    ids=["at-once", "mid-run"],
+)
+def test_a_command_bot_whose_program_ends_stops_the_run_and_says_so(tmp_path, source, game):
+    done = run_module("--command", write_bot(tmp_path, source), "--rules", OFFICIAL, "--games", "3")
+
+    assert done.returncode == 1, done.stderr
+    stopped = re.search(
+        r"^stopped in game (\d+): your bot's program ended \(exit status 3\) before answering",
+        done.stdout,
+        re.M,
+    )
+    assert stopped, done.stdout
+    if game is not None:
+        assert int(stopped.group(1)) == game
+    # Not a strike for every later question: the run ended there.
+    assert "would have suspended" not in done.stdout
+
+
 @pytest.mark.parametrize("rules", ["censorship", NEWNO])
 def test_a_webhook_bot_is_asked_the_ladder_s_signed_request(webhook, rules):
     code, output = run_in_process(
