@@ -32,13 +32,13 @@ def test_a_new_person_signs_up_starts_a_game_against_three_bots_and_plays_a_hand
     keyboard = size == PHONE
     if keyboard:
         # The skip link, the brand, then the header's "Menu" (a phone's header shows "Sign in"
-        # and "Menu"), opened by Enter: Clubs, Ladders, Tournaments, Ratings, Guides, API,
-        # Sign up.
+        # and "Menu"), opened by Enter: People, Clubs, Ladders, Tournaments, Ratings, Guides,
+        # API, Sign up.
         for _ in range(3):
             page.keyboard.press("Tab")
         assert page.evaluate("document.activeElement.textContent") == "Menu"
         page.keyboard.press("Enter")
-        for _ in range(7):
+        for _ in range(8):
             page.keyboard.press("Tab")
         assert page.evaluate("document.activeElement.textContent") == "Sign up"
         page.keyboard.press("Enter")
