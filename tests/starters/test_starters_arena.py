@@ -49,8 +49,9 @@ def test_the_runner_plays_the_webhook_starter_with_no_strike(kit):
 
 @pytest.mark.parametrize("kit", KITS)
 def test_the_runner_plays_the_stdio_starter_with_no_strike(kit):
-    # The first answer also waits for the interpreter to start (arena.STARTUP); the limit is
-    # the server's webhook limit doubled, for a machine loaded by the rest of the suite.
+    # The first answer also waits for the interpreter to start (STARTUP, bots/arena_bots.py);
+    # the limit is the server's webhook limit doubled, for a machine loaded by the rest of the
+    # suite.
     bot = " ".join(command(kit, "bot", "stdio"))
     run = arena("--command", bot, "--rules", CENSORSHIP, "--games", "2", "--timeout", "2")
     assert_no_strike(run)

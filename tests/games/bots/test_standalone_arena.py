@@ -161,8 +161,8 @@ def test_a_command_bot_that_answers_legally_plays_its_games_unstruck(tmp_path, r
 
 
 def test_a_command_bot_s_start_up_is_not_a_timeout_but_a_slow_answer_after_it_is(tmp_path):
-    """The first question waits arena.STARTUP seconds more (an interpreter starting, its
-    imports); every later one has the time limit alone."""
+    """The first question waits STARTUP seconds more (bots/arena_bots.py: an interpreter
+    starting, its imports); every later one has the time limit alone."""
     slow_start = "import time\ntime.sleep(1.0)\n" + PLAYER
     done = run_in_process(
         "--command", write_bot(tmp_path, slow_start), "--rules", OFFICIAL, "--timeout", "0.5"
