@@ -111,9 +111,10 @@ class SeasonForm(VariantForm):
         help_text="League points for 1st, 2nd, … place at a table, separated by commas. Blank: "
         f"halving down to 1, then 0 for last: {DEFAULT_POINTS}.",
     )
-    start_date = forms.DateField(widget=DatePicker(), label="First round opens on")
+    start_date = forms.DateField(widget=DatePicker(), required=False, label="First round opens on")
     round_days = forms.IntegerField(
         initial=7,
+        required=False,
         label="Days for each round",
         help_text="Default: 7. A round's fixtures have this long to finish.",
     )
@@ -126,6 +127,7 @@ class SeasonForm(VariantForm):
     turn_seconds = turn_field("Past it, the default bot plays the turn.")
     vacation_days = forms.IntegerField(
         initial=0,
+        required=False,
         min_value=0,
         label="Vacation days",
         help_text="Default: 0. Days each player may pause their clock in each fixture game.",
@@ -165,6 +167,17 @@ class SeasonForm(VariantForm):
             )
             for tier in range(1, self.rows + 1)
         ]
+
+    def clean_start_date(self) -> datetime.date:
+        return self.cleaned_data["start_date"] or timezone.localdate()
+
+    def clean_round_days(self) -> int:
+        days = self.cleaned_data["round_days"]
+        return 7 if days is None else days
+
+    def clean_vacation_days(self) -> int:
+        days = self.cleaned_data["vacation_days"]
+        return 0 if days is None else days
 
     def clean_placement_points(self) -> list[int] | None:
         text = self.cleaned_data["placement_points"].strip()
@@ -231,10 +244,16 @@ def defaults_taken(form: SeasonForm) -> list[str]:
     if data["placement_points"] is None:
         points = " / ".join(map(str, default_points(data["seats_per_game"])))
         taken.append(f"placement points {points}")
+    if not form.data.get("start_date"):
+        taken.append(f"the first round on {data['start_date']:%a %-d %b %Y}, today")
+    if form.data.get("round_days") in (None, ""):
+        taken.append("7 days a round")
     if data["rounds"] is None:
         taken.append("enough rounds for every pair of a division to meet")
     if data["turn_seconds"] is None:
         taken.append(f"the site's time for a turn ({duration(settings.GAMES_TURN_SECONDS)})")
+    if form.data.get("vacation_days") in (None, ""):
+        taken.append("no vacation days")
     return taken
 
 

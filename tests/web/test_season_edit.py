@@ -11,6 +11,7 @@ from html import unescape
 import pytest
 from django.conf import settings
 from django.urls import reverse
+from django.utils import timezone
 
 from frontdoor.variant_text import duration
 from league.models import Season
@@ -274,15 +275,27 @@ def test_a_new_season_says_the_defaults_its_blank_fields_took():
             target="",
             uno_penalty="",
             placement_points="",
+            start_date="",
+            round_days="",
             turn_seconds="",
+            vacation_days="",
         ),
         follow=True,
     )
 
+    today = timezone.localdate()
     assert shown_messages(response) == [
         "Spring League is set up (left blank, so the defaults: the address "
         "/seasons/spring-league/, made from the name; the rules' options as the family's "
         "defaults (winner takes all to 500 · 7 cards · uno penalty 2); placement points "
-        "2 / 1 / 0; enough rounds for every pair of a division to meet; the site's time for a "
-        f"turn ({duration(settings.GAMES_TURN_SECONDS)})): add its entrants, then start it."
+        f"2 / 1 / 0; the first round on {today:%a %-d %b %Y}, today; 7 days a round; enough "
+        "rounds for every pair of a division to meet; the site's time for a turn "
+        f"({duration(settings.GAMES_TURN_SECONDS)}); no vacation days): add its entrants, then "
+        "start it."
     ]
+    season = Season.objects.get(competition__slug="spring-league")
+    assert (season.start_date, season.round_days, season.competition.vacation_days) == (
+        today,
+        7,
+        0,
+    )
