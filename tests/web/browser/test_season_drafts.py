@@ -104,8 +104,9 @@ def test_a_player_reads_the_moved_deadline_on_their_game(open_page, eager_tasks,
     snapshot(page, f"lobby-{size}")
 
     page.goto(page.url.split("/play/")[0] + "/notifications/")
-    assert f"Your fixture's deadline moved to {later:%a %-d %b %Y, %H:%M} UTC" in page.locator(
-        "main"
-    ).inner_text()
+    assert (
+        f"Your fixture's deadline moved to {later:%a %-d %b %Y, %H:%M} UTC"
+        in page.locator("main").inner_text()
+    )
     snapshot(page, f"notice-{size}")
     assert not scrolls_sideways(page), too_wide(page)
