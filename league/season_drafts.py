@@ -104,8 +104,9 @@ def _check_born(season: Season) -> None:
 
 
 def _set_divisions(season: Season, specs: list[DivisionSpec]) -> None:
-    """The divisions as `specs` say, tier 1 first: a tier kept keeps its entrants."""
-    existing = {division.tier: division for division in season.divisions.all()}
+    """The divisions as `specs` say, tier 1 first: a tier kept keeps its entrants. The rows are
+    locked first, so an entrant added to a division meanwhile is counted or waits for this."""
+    existing = {division.tier: division for division in season.divisions.select_for_update()}
     for tier, division in existing.items():
         if tier <= len(specs):
             continue

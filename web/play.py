@@ -97,6 +97,8 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
         Fixture.objects.select_related("division__season__competition")
         .filter(game_id=game_id)
         .first()
+        if context["fixture_game"]
+        else None
     )
     if fixture is not None:
         # A league fixture's game names its season and round, and the fixture's own deadline
@@ -352,6 +354,8 @@ def board_context(
         "watched_bots": sum(1 for s in loaded.game.seats.all() if s.registered_bot_id is not None),
         "live": view["status"] != Game.Status.MATCH_OVER,
         "tournament_game": (loaded.game.context or {}).get("kind") == "tournament",
+        # A league fixture's game (its settings name the fixture): the page reads the fixture.
+        "fixture_game": bool((loaded.game.context or {}).get("fixture")),
         "command_id": secrets.token_urlsafe(12),
         "announce": "Your turn." if table.my_turn else "",
         **extra,
