@@ -39,7 +39,8 @@ class ClubError(GameError):
 
 class SeasonError(GameError):
     """A season cannot do this: `invalid-season` (settings the rules or the table refuse),
-    `not-draft` (settings and entrants change only before the start), `not-running`,
+    `not-draft` (settings and entrants change, and a season is deleted, only before the start),
+    `division-not-empty` (a draft's edit takes away a division with entrants), `not-running`,
     `too-few-entrants`, `not-a-member`, `fixtures-unfinished` (a season closes when every
     fixture has finished), `not-closed`, `has-next` (a season is followed once),
     `fixture-not-open` (no game yet), `fixture-over`, `invalid-seat`, `invalid-deadline`."""

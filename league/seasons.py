@@ -81,7 +81,7 @@ def season_create(
     `slug-taken`), SeasonError (`invalid-season`)."""
     check_admin(club, admin)
     points = list(placement_points or scheduling.default_points(seats_per_game))
-    _check_settings(points, seats_per_game, round_days, rounds, divisions)
+    check_settings(points, seats_per_game, round_days, rounds, divisions)
     with transaction.atomic():
         competition = competition_create(
             name=name,
@@ -114,13 +114,15 @@ def season_create(
     return season
 
 
-def _check_settings(
+def check_settings(
     points: list[int],
     seats: int,
     round_days: int,
     rounds: int | None,
     divisions: Sequence[DivisionSpec] | None,
 ) -> None:
+    """SeasonError (`invalid-season`, every problem said) unless the season's own settings are
+    sound: season_create's and league/season_drafts.py season_edit's check."""
     problems = []
     if len(points) != seats or any(not isinstance(p, int) or p < 0 for p in points):
         problems.append(f"placement points are {seats} whole numbers of 0 or more, one per place")
@@ -410,8 +412,9 @@ def fixture_retime(
     *, fixture: Fixture, actor: Any, deadline: datetime.datetime, note: str = ""
 ) -> Fixture:
     """A club admin or staff moves an open fixture's deadline: a fixture-retimed event in its
-    game (the log keeps who moved it, when and why), and the fixture's cached deadline. Raises
-    NotClubAdmin, SeasonError (`invalid-deadline`: not in the future)."""
+    game (the log keeps who moved it, when and why), and the fixture's cached deadline; the
+    people seated in it (but the ruler) hear it under the bell. Raises NotClubAdmin,
+    SeasonError (`invalid-deadline`: not in the future)."""
     season = fixture.division.season
     check_admin(season.club, actor)
     _running(season)
@@ -421,7 +424,7 @@ def fixture_retime(
     with transaction.atomic():
         game = seat_facts.locked_game(_fixture_game(fixture).pk)
         event = {"type": FIXTURE_RETIMED, "deadline": deadline.isoformat(), "note": note}
-        appends.append(
+        appended = appends.append(
             game_id=game.pk,
             events=[event],
             expected_version=game.version,
@@ -430,7 +433,27 @@ def fixture_retime(
         )
         fixture.deadline = deadline
         fixture.save(update_fields=["deadline"])
+        _tell_retimed(season, fixture, actor, appended.last_version)
     return fixture
+
+
+def _tell_retimed(season: Season, fixture: Fixture, actor: Any, version: int) -> None:
+    """The people seated in the fixture (but whoever moved it) hear its new deadline, a notice
+    per move (keyed by the event's version): their game's page and lobby card show it too."""
+    people = set(
+        fixture.seats.filter(entry__user__isnull=False).values_list("entry__user_id", flat=True)
+    )
+    when = f"{fixture.deadline:%a %-d %b %Y, %H:%M} UTC"
+    for user_id in sorted(people - {actor.pk}):
+        notify(
+            user_id,
+            Notification.Kind.SEASON,
+            f"Your fixture's deadline moved to {when}: {season.name}, "
+            f"{fixture.division.name}, round {fixture.round} (game {fixture.game_id})",
+            url=game_url(fixture.game_id or 0),
+            key=f"fixture-retimed:{fixture.pk}:{version}",
+            game=fixture.game_id,
+        )
 
 
 def unfinished_fixtures(season: Season) -> list[Fixture]:

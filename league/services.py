@@ -22,7 +22,7 @@ from games.game_settings import GameSettings
 from games.lobby import ranked_by_age
 from games.models import Bot, Game
 from league.errors import EntryRefused, InvalidCompetition
-from league.models import Competition, Entry
+from league.models import Competition, Entry, default_turn_seconds
 
 
 def competition_create(
@@ -74,6 +74,30 @@ def competition_create(
     except IntegrityError as error:
         # Another request took the slug between the check and the insert.
         raise InvalidCompetition(f"the slug {slug!r} is taken", code="slug-taken") from error
+    return competition
+
+
+def competition_update(competition: Competition, **fields: Any) -> Competition:
+    """Change a competition's settings (name, slug, variant, seats_per_game, turn_seconds,
+    vacation_days; a `turn_seconds` of None is the site's setting of today), checked as
+    `competition_create` checks them. Its games made before keep theirs (their context). The
+    caller holds the lock that says no game is being made. Raises InvalidCompetition
+    (`invalid-variant`, `invalid-setting`, `slug-taken`) and changes nothing then."""
+    if "turn_seconds" in fields and fields["turn_seconds"] is None:
+        fields["turn_seconds"] = default_turn_seconds()
+    for field, value in fields.items():
+        setattr(competition, field, value)
+    try:
+        competition.full_clean()
+    except ValidationError as error:
+        raise _invalid(error) from error
+    try:
+        with transaction.atomic():
+            competition.save(update_fields=list(fields))
+    except IntegrityError as error:
+        raise InvalidCompetition(
+            f"the slug {competition.slug!r} is taken", code="slug-taken"
+        ) from error
     return competition
 
 

@@ -35,7 +35,7 @@ from league.models import Club, Membership, Season
 from tournaments import services as tournament_services
 from web import chat
 from web.accounts import SignedInRequest
-from web.league_forms import ClubForm, SeasonForm
+from web.league_forms import ClubForm, SeasonForm, defaults_taken
 from web.sentences import sentence
 
 # The order a club's seasons are listed in.
@@ -53,9 +53,12 @@ def club_or_404(slug: str) -> Club:
         raise Http404(error.message) from error
 
 
-def refused(request: HttpRequest, message: str, *, status: int, club: Club | None) -> HttpResponse:
-    """A page that says why the action was refused, with the way back to the club."""
-    context = {"message": message, "status": status, "club": club}
+def refused(
+    request: HttpRequest, message: str, *, status: int, club: Club | None, code: str = ""
+) -> HttpResponse:
+    """A page that says why the action was refused (and its error's code, when a service's
+    refusal), with the way back to the club."""
+    context = {"message": message, "status": status, "club": club, "code": code}
     return render(request, "leagues/refused.html", context, status=status)
 
 
@@ -86,6 +89,16 @@ def address_error(form: Form, error: GameError, slug: str) -> None:
         for field, label in FIELD_LABELS.items():
             message = message.replace(f"{field}: ", f"{label}: ")
     form.add_error(None, capfirst(message))
+
+
+def taken_said(form: SeasonForm) -> str:
+    """The defaults the season form's blank fields took, to say after it is saved: " (left
+    blank, so the defaults: placement points 4 / 2 / 1 / 0; …)" ("" when none was blank)."""
+    taken = defaults_taken(form)
+    if not taken:
+        return ""
+    listed = "; ".join(taken)
+    return f" (left blank, so the defaults: {listed})"
 
 
 def not_admin(request: HttpRequest, club: Club) -> HttpResponse:
@@ -367,6 +380,9 @@ def season_new(request: SignedInRequest, club: Club) -> HttpResponse:
         except GameError as error:
             address_error(form, error, form.cleaned_data["slug"])
         else:
-            messages.success(request, f"{season.name} is set up: add its entrants, then start it.")
+            messages.success(
+                request,
+                f"{season.name} is set up{taken_said(form)}: add its entrants, then start it.",
+            )
             return redirect("web:season", slug=season.slug)
     return render(request, "leagues/season_new.html", {"form": form, "club": club})

@@ -14,12 +14,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.utils import timezone
 from django.utils.text import slugify
 
 from bots.strategies import STRATEGIES
+from engine.rules import RULESETS
 from frontdoor.forms import PlainLabels
-from frontdoor.variant_form import VariantForm, turn_field
+from frontdoor.variant_form import OPTION_NAMES, VariantForm, family_defaults, turn_field
+from frontdoor.variant_text import duration
 from games.models import Bot
 from league.models import Season
 from league.scheduling import default_points
@@ -27,6 +30,13 @@ from league.seasons import DivisionSpec
 from web.account_forms import DatePicker
 
 DIVISION_ROWS = 4
+# The default placement points by table size, as the form says them: "1, 0 at 2 players; …".
+DEFAULT_POINTS = (
+    "; ".join(
+        f"{', '.join(map(str, default_points(seats)))} at {seats} players" for seats in (2, 3, 4, 5)
+    )
+    + "; and so on"
+)
 SEASON_ADDRESS = "the season's page is at /seasons/…/ with it"
 TABLE_SIZES = range(2, 11)
 # /clubs/new/ is the new-club form, so no club may be called that.
@@ -81,7 +91,10 @@ class DivisionRow:
 
 
 class SeasonForm(VariantForm):
-    """A new season: its rules (VariantForm), its settings and its divisions (tier 1 first)."""
+    """A season's settings, new or a draft's edited: its rules (VariantForm), its settings and
+    its divisions (tier 1 first, `rows` of them: DIVISION_ROWS, or a draft's own count when it
+    has more). Every field that has a default says it (a blank one takes it; the others start
+    at it)."""
 
     name = forms.CharField(max_length=100, label="Season name")
     slug = address_field(SEASON_ADDRESS)
@@ -90,32 +103,46 @@ class SeasonForm(VariantForm):
         coerce=int,
         initial=4,
         label="Players at a table",
+        help_text="Default: 4.",
     )
     placement_points = forms.CharField(
         required=False,
         label="Placement points",
-        help_text="League points for 1st, 2nd, … place at a table, separated by commas; blank: "
-        f"halving down to 1, then 0 ({', '.join(map(str, default_points(4)))} at four).",
+        help_text="League points for 1st, 2nd, … place at a table, separated by commas. Blank: "
+        f"halving down to 1, then 0 for last: {DEFAULT_POINTS}.",
     )
-    start_date = forms.DateField(widget=DatePicker(), label="First round opens on")
-    round_days = forms.IntegerField(initial=7, label="Days for each round")
+    start_date = forms.DateField(widget=DatePicker(), required=False, label="First round opens on")
+    round_days = forms.IntegerField(
+        initial=7,
+        required=False,
+        label="Days for each round",
+        help_text="Default: 7. A round's fixtures have this long to finish.",
+    )
     rounds = forms.IntegerField(
         required=False,
         label="Rounds",
-        help_text="Blank: enough for every pair of a division to meet.",
+        help_text="Blank: enough for every pair of a division to meet (at tables of two, one "
+        "fewer than its entrants, or as many when they are odd).",
     )
     turn_seconds = turn_field("Past it, the default bot plays the turn.")
     vacation_days = forms.IntegerField(
         initial=0,
+        required=False,
         min_value=0,
         label="Vacation days",
-        help_text="Days each player may pause their clock in each fixture game.",
+        help_text="Default: 0. Days each player may pause their clock in each fixture game.",
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, rows: int = DIVISION_ROWS, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["start_date"].initial = timezone.localdate
-        for tier in range(1, DIVISION_ROWS + 1):
+        self.rows = max(rows, DIVISION_ROWS)
+        today = timezone.localdate()
+        self.fields["start_date"].initial = today
+        self.fields["start_date"].help_text = (
+            f"Default: today ({today:%a %-d %b %Y}). Started after it, the first round opens "
+            "the day the season starts."
+        )
+        for tier in range(1, self.rows + 1):
             self.fields[f"division{tier}_name"] = forms.CharField(
                 required=False,
                 max_length=64,
@@ -138,8 +165,19 @@ class SeasonForm(VariantForm):
                 self[f"division{tier}_promote"],
                 self[f"division{tier}_relegate"],
             )
-            for tier in range(1, DIVISION_ROWS + 1)
+            for tier in range(1, self.rows + 1)
         ]
+
+    def clean_start_date(self) -> datetime.date:
+        return self.cleaned_data["start_date"] or timezone.localdate()
+
+    def clean_round_days(self) -> int:
+        days = self.cleaned_data["round_days"]
+        return 7 if days is None else days
+
+    def clean_vacation_days(self) -> int:
+        days = self.cleaned_data["vacation_days"]
+        return 0 if days is None else days
 
     def clean_placement_points(self) -> list[int] | None:
         text = self.cleaned_data["placement_points"].strip()
@@ -156,7 +194,7 @@ class SeasonForm(VariantForm):
         data = super().clean() or {}
         data["slug"] = slug_for(data, self)
         divisions = []
-        for tier in range(1, DIVISION_ROWS + 1):
+        for tier in range(1, self.rows + 1):
             name = data.get(f"division{tier}_name", "").strip()
             promote = data.get(f"division{tier}_promote") or 0
             relegate = data.get(f"division{tier}_relegate") or 0
@@ -185,6 +223,38 @@ class SeasonForm(VariantForm):
             "vacation_days": data["vacation_days"],
             "divisions": data["divisions"],
         }
+
+
+def defaults_taken(form: SeasonForm) -> list[str]:
+    """The defaults a valid season form's blank fields took, in words for the message after it
+    is saved ("placement points 4 / 2 / 1 / 0"): nothing is taken without being said."""
+    data = form.cleaned_data
+    taken = []
+    if not form.data.get("slug"):
+        taken.append(f"the address /seasons/{data['slug']}/, made from the name")
+    blank = [
+        name
+        for name in OPTION_NAMES
+        if name in RULESETS[data["rules"]].option_checks and data.get(name) in (None, "")
+    ]
+    if blank:
+        taken.append(
+            f"the rules' options as the family's defaults ({family_defaults(data['rules'])})"
+        )
+    if data["placement_points"] is None:
+        points = " / ".join(map(str, default_points(data["seats_per_game"])))
+        taken.append(f"placement points {points}")
+    if not form.data.get("start_date"):
+        taken.append(f"the first round on {data['start_date']:%a %-d %b %Y}, today")
+    if form.data.get("round_days") in (None, ""):
+        taken.append("7 days a round")
+    if data["rounds"] is None:
+        taken.append("enough rounds for every pair of a division to meet")
+    if data["turn_seconds"] is None:
+        taken.append(f"the site's time for a turn ({duration(settings.GAMES_TURN_SECONDS)})")
+    if form.data.get("vacation_days") in (None, ""):
+        taken.append("no vacation days")
+    return taken
 
 
 class NextSeasonForm(PlainLabels, forms.Form):

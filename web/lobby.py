@@ -67,6 +67,10 @@ class FixtureMark:
     round: int
     table: int
     url: str  # the round on the season's page
+    # The fixture's own deadline, and whether a ruling moved it off its round's (the round's
+    # line on the season's page keeps the round's).
+    deadline: datetime.datetime
+    moved: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,17 +180,25 @@ def fixtures_of(rows: Sequence[GameRow]) -> dict[int, FixtureMark]:
     for fixture in found:
         if fixture.game_id is None:
             continue
-        competition = fixture.division.season.competition
-        url = reverse("web:season", args=[competition.slug])
-        anchor = f"#division-{fixture.division.tier}-round-{fixture.round}"
-        marks[fixture.game_id] = FixtureMark(
-            season=competition.name,
-            division=fixture.division.name,
-            round=fixture.round,
-            table=fixture.table,
-            url=url + anchor,
-        )
+        marks[fixture.game_id] = fixture_mark(fixture)
     return marks
+
+
+def fixture_mark(fixture: Fixture) -> FixtureMark:
+    """A fixture as a game's lobby card and play page name it, linked to its round on the
+    season's page (read with its division, season and competition)."""
+    season = fixture.division.season
+    drawn = fixture.opens_at + datetime.timedelta(days=season.round_days)
+    url = reverse("web:season", args=[season.competition.slug])
+    return FixtureMark(
+        season=season.competition.name,
+        division=fixture.division.name,
+        round=fixture.round,
+        table=fixture.table,
+        url=f"{url}#division-{fixture.division.tier}-round-{fixture.round}",
+        deadline=fixture.deadline,
+        moved=fixture.deadline != drawn,
+    )
 
 
 def tournaments_of(rows: Sequence[GameRow]) -> dict[int, TournamentMark]:

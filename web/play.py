@@ -36,8 +36,10 @@ from games.errors import Conflict, Forbidden, GameError, GameNotFound, IllegalMo
 from games.models import Game
 from games.repository import Loaded, repository
 from games.visibility import events_since
+from league.models import Fixture
 from tournaments.models import TournamentGame
 from web import board, chat, controls, notices, rematch, story
+from web.lobby import fixture_mark
 from web.lockout import too_many
 from web.names import Names, names_at, seat_names
 from web.refusals import NAMES_A_SEAT, refusal
@@ -91,6 +93,17 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
             .filter(game_id=game_id)
             .first()
         )
+    fixture = (
+        Fixture.objects.select_related("division__season__competition")
+        .filter(game_id=game_id)
+        .first()
+        if context["fixture_game"]
+        else None
+    )
+    if fixture is not None:
+        # A league fixture's game names its season and round, and the fixture's own deadline
+        # (moved by a ruling or the round's): the turn's clock does not stop there.
+        context["fixture_mark"] = fixture_mark(fixture)
     # The chat panel under the board: the viewer's place in it from the board just drawn.
     where = chat_table.Place(game_id, bool(context["my_seats"]), not context["live"])
     context.update(chat.chat_context(request, game_id, where))
@@ -341,6 +354,8 @@ def board_context(
         "watched_bots": sum(1 for s in loaded.game.seats.all() if s.registered_bot_id is not None),
         "live": view["status"] != Game.Status.MATCH_OVER,
         "tournament_game": (loaded.game.context or {}).get("kind") == "tournament",
+        # A league fixture's game (its settings name the fixture): the page reads the fixture.
+        "fixture_game": bool((loaded.game.context or {}).get("fixture")),
         "command_id": secrets.token_urlsafe(12),
         "announce": "Your turn." if table.my_turn else "",
         **extra,

@@ -378,7 +378,7 @@ def test_the_season_form_offers_every_family_and_the_default_points():
 
     for family in ["Official", "Basic-plus", "NEWNO", "Censorship"]:
         assert family in shown
-    assert "Play precognitive" in shown and "4, 2, 1, 0 at four" in shown
+    assert "Play precognitive" in shown and "4, 2, 1, 0 at 4 players" in shown
     assert 'name="division4_name"' in shown and 'name="division5_name"' not in shown
     # The columns said as what they count, not "the best promoted of a division".
     assert "Promoted: how many of a division's best go up a division next season" in " ".join(
