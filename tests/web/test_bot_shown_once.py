@@ -139,7 +139,7 @@ def test_a_bots_id_is_on_its_pages_and_in_the_list_of_ones_bots():
 
     mine = text(client.get(reverse("web:my-bots")).content.decode())
     assert f"Greta id {greta.pk}" in mine and f"Old Rex id {old.pk}" in mine
-    assert "the API, which names a bot by its id (shown beside its name)" in mine
+    assert "the API names a bot by the id beside its name" in mine
 
     owners = client.get(reverse("web:my-bot", args=[greta.pk])).content.decode()
     assert f'<code id="bot-id">{greta.pk}</code>' in owners
