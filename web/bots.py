@@ -441,7 +441,9 @@ def keep_shown_once(
     request: HttpRequest, bot: Bot, *, token: str = "", secret: str = "", rotated: bool = False
 ) -> None:
     """Keep what was just made for the page that shows it once (my_bot_shown); the one kept
-    before, if its page was never drawn, goes."""
+    before, if its page was never drawn, goes. The session is Django's database session
+    (config/settings.py sets no other engine): a signed-cookie session would send the token in
+    a cookie."""
     request.session[SHOWN_ONCE] = {
         "bot": bot.pk,
         "token": token,
@@ -476,15 +478,15 @@ def my_bot_shown(request: SignedInRequest, bot_id: int) -> HttpResponse:
         if found.kind == Bot.Kind.PULL and found.status != Bot.Status.RETIRED:
             messages.info(
                 request,
-                f"{found.name}'s token was shown once, on the page after it was made, and only "
-                "its hash is kept: if you did not copy it, make a new one under “Its token” "
-                "below (the old one then stops working).",
+                f"{found.name}'s token is shown only once, on the page after it is made, and "
+                "only its hash is kept: if you did not copy it, make a new one under “Its "
+                "token” below (the old one then stops working).",
             )
         elif found.kind == Bot.Kind.WEBHOOK and found.status != Bot.Status.RETIRED:
             messages.info(
                 request,
-                f"If we made {found.name}'s secret, it was shown once, on the page after it was "
-                "registered: set one of your own under “How it plays” below.",
+                f"If we made {found.name}'s secret, it is shown only once, on the page after "
+                "the registration: set one of your own under “How it plays” below.",
             )
         return redirect("web:my-bot", bot_id=found.pk)
     context = {

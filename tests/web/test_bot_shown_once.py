@@ -67,7 +67,7 @@ def test_a_reload_after_registering_a_pull_bot_registers_nothing_and_says_the_to
     page = reloaded.content.decode()
     assert token not in page
     [said] = shown_messages(reloaded)
-    assert "Puller's token was shown once" in said
+    assert "Puller's token is shown only once" in said
     assert "make a new one under “Its token” below" in said
     assert "Its token" in text(page) and "Make a new token" in text(page)
     assert Bot.objects.filter(owner=ada).count() == 1
@@ -91,7 +91,7 @@ def test_a_new_token_is_shown_once_after_a_redirect_and_a_reload_makes_no_other(
     assert "A new token for Puller" in text(shown) and "The old token no longer works" in shown
     reloaded = client.get(shown_url, follow=True)
     assert token not in reloaded.content.decode()
-    assert "Puller's token was shown once" in shown_messages(reloaded)[0]
+    assert "Puller's token is shown only once" in shown_messages(reloaded)[0]
     puller.refresh_from_db()
     assert puller.token_hash == token_hash(token)  # the reload made no other
 
@@ -108,8 +108,8 @@ def test_a_secret_we_made_is_shown_once_and_a_reload_says_where_to_set_one():
     reloaded = client.get(reverse("web:my-bot-shown", args=[hook.pk]), follow=True)
     assert hook.secret not in reloaded.content.decode()
     assert shown_messages(reloaded) == [
-        "If we made Hook's secret, it was shown once, on the page after it was registered: set "
-        "one of your own under “How it plays” below."
+        "If we made Hook's secret, it is shown only once, on the page after the registration: "
+        "set one of your own under “How it plays” below."
     ]
 
 
@@ -167,3 +167,21 @@ def test_the_page_after_a_registration_gives_the_id():
     reloaded = client.get(reverse("web:my-bot-shown", args=[greta.pk]), follow=True)
     assert reloaded.redirect_chain == [(reverse("web:my-bot", args=[greta.pk]), 302)]
     assert shown_messages(reloaded) == []
+
+
+def test_a_token_whose_page_was_not_drawn_within_ten_minutes_is_not_shown_later():
+    ada = make_user("ada")
+    client = signed_in(ada)
+    client.post(reverse("web:my-bots"), {"kind": "pull", "pull-name": "Puller"})
+    puller = Bot.objects.get(owner=ada)
+    # The redirect was never followed (a closed tab); ten minutes and more go by.
+    session = client.session
+    [key] = [key for key, kept in session.items() if isinstance(kept, dict) and "token" in kept]
+    session[key] = {**session[key], "at": session[key]["at"] - 601}
+    session.save()
+
+    late = client.get(reverse("web:my-bot-shown", args=[puller.pk]), follow=True)
+
+    assert "bot-token" not in late.content.decode()
+    assert "Puller's token is shown only once" in shown_messages(late)[0]
+    assert key not in client.session

@@ -79,7 +79,7 @@ def test_a_pull_bots_token_shown_once_and_a_reload(open_page, width, height):
     page.reload()
 
     page.wait_for_url(f"**/me/bots/{bot.pk}/")
-    said = page.get_by_text("Puller's token was shown once")
+    said = page.get_by_text("Puller's token is shown only once")
     assert said.is_visible() and bottom(said) <= height
     assert token not in page.content()
     assert Bot.objects.filter(owner=ada).count() == 1
