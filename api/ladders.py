@@ -138,13 +138,28 @@ class BotPublicOutput(serializers.Serializer[dict[str, Any]]):
     )
 
 
+# A `bot` that is no whole number (its name, most often): what is wanted, and where it is.
+BOT_ID_WANTED = (
+    "A bot's id, a whole number (not its name): each bot's page (/me/bots/) shows it beside its "
+    "name, and GET /api/me/bots lists your bots with theirs."
+)
+
+
+def bot_id_field(help_text: str) -> serializers.IntegerField:
+    """An entry's `bot`: the bot's id (a string of digits too, as ever); anything else is 400
+    `invalid` with BOT_ID_WANTED under `errors.bot`."""
+    return serializers.IntegerField(
+        required=False,
+        help_text=help_text + " Its id, as GET /api/me/bots lists it: not its name.",
+        error_messages={"invalid": BOT_ID_WANTED},
+    )
+
+
 class EntryInput(serializers.Serializer[dict[str, Any]]):
     """Exactly one entrant, named: never guessed (400 `entrant-missing` without one,
     `entrant-ambiguous` with both)."""
 
-    bot = serializers.IntegerField(
-        required=False, help_text="One of your bots (a token needs scope `bots`)."
-    )
+    bot = bot_id_field("One of your bots (a token needs scope `bots`).")
     person = serializers.BooleanField(
         required=False,
         help_text="true: yourself, in person (a token needs scope `play`); a ladder for bots "

@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 
 from api.auth import PEOPLE, person, require_scope
 from api.errors import error_responses
-from api.ladders import named_bot
+from api.ladders import bot_id_field, named_bot
 from api.leagues import FAMILY_HELP, KIND, FamilyField, public
 from games.models import Bot
 from league.clubs import club_get
@@ -154,9 +154,7 @@ class TournamentCreateInput(serializers.Serializer[dict[str, Any]]):
 class TournamentEntryInput(serializers.Serializer[dict[str, Any]]):
     """Exactly one entrant, named: never guessed."""
 
-    bot = serializers.IntegerField(
-        required=False, help_text="One of your bots (token scope `bots`)."
-    )
+    bot = bot_id_field("One of your bots (token scope `bots`).")
     person = serializers.BooleanField(
         required=False, help_text="true: yourself (token scope `play`)."
     )

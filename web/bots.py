@@ -2,18 +2,25 @@
 rating history chart and head-to-head, its recent games), and its owner's pages (/me/bots/:
 their bots, the retired ones apart, and the registration forms; /me/bots/<id>/: renaming and
 changing it, a new token, a new validation, its stats and recent calls, its games and its
-ladders; /me/bots/<id>/retire: asked, then done).
+ladders; /me/bots/<id>/shown: what a registration or a new token made, shown once;
+/me/bots/<id>/retire: asked, then done).
 
 Every change goes through bots.registry, as the owners' API does, and shares the API's
 budget of bot changes per person (frontdoor.throttles.BotChangesThrottle): each starts
 validation games on our workers. A bot that is not the signed-in person's is a 404 on the owner's
-pages, as if it did not exist. A pull bot's token (and a webhook's secret we made) exists only in
-the response that makes it, sent `Cache-Control: no-store`. docs/web.md, "Ladders and bots".
+pages, as if it did not exist. A pull bot's token (and a webhook's secret we made) is shown once,
+post/redirect/get: the POST that makes it keeps it in the person's session (never in a URL or a
+log) and redirects to /me/bots/<id>/shown, which takes it out of the session as it draws it,
+sent `Cache-Control: no-store`; drawn again (a reload), that page has nothing left to show and
+sends the owner to the bot's page, which says how to make a new one. docs/web.md, "Ladders and
+bots".
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -56,6 +63,10 @@ STATUS_WORDS: dict[str, str] = {
 }
 STAFF_SUSPENDED = "by the staff: only the staff can lift it"
 AWAITING_POLL = "waiting for its first poll for decisions"
+# The session's key for what a registration or a new token made, until its page is drawn; kept
+# at most SHOWN_ONCE_SECONDS (a page never drawn: the person went elsewhere).
+SHOWN_ONCE = "bots.shown-once"
+SHOWN_ONCE_SECONDS = 600
 KIND_WORDS: dict[str, str] = {
     Bot.Kind.BUILTIN: "built-in strategy",
     Bot.Kind.WEBHOOK: "webhook (we call it)",
@@ -223,8 +234,8 @@ def registration_forms(posted: BotNameForm | None = None) -> dict[str, BotNameFo
 @login_required
 @require_http_methods(["GET", "POST"])
 def my_bots(request: SignedInRequest) -> HttpResponse:
-    """The person's bots, and a form to register each kind. A pull bot's token, and a webhook
-    bot's secret when we made it, are shown once on the page that answers the registration."""
+    """The person's bots, and a form to register each kind. A registration redirects to the
+    page that shows, once, a pull bot's token or a webhook bot's secret when we made it."""
     posted: BotNameForm | None = None
     if request.method == "POST":
         form_class = REGISTER_FORMS.get(request.POST.get("kind", ""))
@@ -241,10 +252,9 @@ def my_bots(request: SignedInRequest) -> HttpResponse:
                 refuse_on_form(posted, error)
             else:
                 secret_made = made.kind == Bot.Kind.WEBHOOK and not posted.cleaned_data["secret"]
-                # Its validation may have run already (in-process without Redis): say how it is.
-                made.refresh_from_db(fields=["status", "status_reason"])
-                shown = {"bot": made, "token": token, "secret": made.secret if secret_made else ""}
-                return render(request, "bots/registered.html", shown)
+                secret = made.secret if secret_made else ""
+                keep_shown_once(request, made, token=token or "", secret=secret)
+                return redirect("web:my-bot-shown", bot_id=made.pk)
     bots = Bot.objects.filter(owner=request.user).order_by("created_at", "pk")
     # Each with its kind in words, as its public page says it; the retired ones apart.
     rows = [(bot, KIND_WORDS.get(bot.kind, bot.kind)) for bot in bots]
@@ -323,6 +333,7 @@ def my_bot_page(
         "calls": call_reads.calls_of(found.pk, limit=RECENT_CALLS),
         "ladders": [] if retired else ladder_options(found),
         "here": request.path,
+        "owner_page": True,
     }
     return render(request, "bots/my_bot.html", context)
 
@@ -408,7 +419,8 @@ def my_bot_validate(request: SignedInRequest, bot_id: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def my_bot_token(request: SignedInRequest, bot_id: int) -> HttpResponse:
-    """Ask, then give a pull bot a new token and show it this once; the old one stops."""
+    """Ask, then give a pull bot a new token, shown once on the page it redirects to; the old
+    one stops."""
     found = my_bot_or_404(request, bot_id)
     if found.kind != Bot.Kind.PULL:
         raise Http404(f"{found.name} is a {found.kind} bot: only pull bots have tokens")
@@ -421,5 +433,66 @@ def my_bot_token(request: SignedInRequest, bot_id: int) -> HttpResponse:
     except GameError as error:
         messages.error(request, sentence(error.message))
         return redirect("web:my-bot", bot_id=found.pk)
-    context = {"bot": found, "token": token, "secret": "", "rotated": True}
+    keep_shown_once(request, found, token=token, rotated=True)
+    return redirect("web:my-bot-shown", bot_id=found.pk)
+
+
+def keep_shown_once(
+    request: HttpRequest, bot: Bot, *, token: str = "", secret: str = "", rotated: bool = False
+) -> None:
+    """Keep what was just made for the page that shows it once (my_bot_shown); the one kept
+    before, if its page was never drawn, goes. The session is Django's database session
+    (config/settings.py sets no other engine): a signed-cookie session would send the token in
+    a cookie."""
+    request.session[SHOWN_ONCE] = {
+        "bot": bot.pk,
+        "token": token,
+        "secret": secret,
+        "rotated": rotated,
+        "at": time.time(),
+    }
+
+
+def take_shown_once(request: HttpRequest, bot: Bot) -> dict[str, Any] | None:
+    """What was kept for this bot's page, taken out of the session; None if nothing is (shown
+    already), or it was kept too long ago."""
+    kept = request.session.get(SHOWN_ONCE)
+    if not isinstance(kept, dict) or kept.get("bot") != bot.pk:
+        return None
+    del request.session[SHOWN_ONCE]
+    if time.time() - float(kept.get("at", 0)) > SHOWN_ONCE_SECONDS:
+        return None
+    return kept
+
+
+@never_cache
+@login_required
+@require_GET
+def my_bot_shown(request: SignedInRequest, bot_id: int) -> HttpResponse:
+    """The page after a registration or a new token: the bot's status, its id, and its token
+    (or the secret we made), this once. Drawn again, nothing is left to show: the bot's page,
+    with a line that says so and what to do."""
+    found = my_bot_or_404(request, bot_id)
+    kept = take_shown_once(request, found)
+    if kept is None:
+        if found.kind == Bot.Kind.PULL and found.status != Bot.Status.RETIRED:
+            messages.info(
+                request,
+                f"{found.name}'s token is shown only once, on the page after it is made, and "
+                "only its hash is kept: if you did not copy it, make a new one under “Its "
+                "token” below (the old one then stops working).",
+            )
+        elif found.kind == Bot.Kind.WEBHOOK and found.status != Bot.Status.RETIRED:
+            messages.info(
+                request,
+                f"If we made {found.name}'s secret, it is shown only once, on the page after "
+                "the registration: set one of your own under “How it plays” below.",
+            )
+        return redirect("web:my-bot", bot_id=found.pk)
+    context = {
+        "bot": found,
+        "token": kept["token"],
+        "secret": kept["secret"],
+        "rotated": kept["rotated"],
+    }
     return render(request, "bots/registered.html", context)

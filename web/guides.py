@@ -342,6 +342,16 @@ def render_guide(slug: str) -> Rendered:
     return rendered
 
 
+def first_section(html: str) -> tuple[str, str]:
+    """A guide's body split after its first section (what comes before its second `<h2`): the
+    bot author's guide's "Start here", which a phone shows first, ahead of the arena's note."""
+    first = html.find("<h2")
+    second = html.find("<h2", first + 1) if first >= 0 else -1
+    if second < 0:
+        return html, ""
+    return html[:second], html[second:]
+
+
 def guides(request: HttpRequest) -> HttpResponse:
     """Every guide, with a line on what it holds."""
     return render(request, "guides/index.html", {"guides": GUIDES})
@@ -357,10 +367,11 @@ def guide(request: HttpRequest, slug: str) -> HttpResponse:
     page = render_guide(slug)
     here = request.build_absolute_uri("/").rstrip("/")
     page = replace(page, html=page.html.replace(EXAMPLE_SITE, here))
+    lead, rest = first_section(page.html)
     return render(
         request,
         "guides/guide.html",
-        {"guide": BY_SLUG[slug], "page": page, "guides": GUIDES},
+        {"guide": BY_SLUG[slug], "page": page, "guides": GUIDES, "lead": lead, "rest": rest},
     )
 
 

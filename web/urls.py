@@ -156,6 +156,7 @@ urlpatterns = [
     path("me/bots/<int:bot_id>/", bots.my_bot, name="my-bot"),
     path("me/bots/<int:bot_id>/validate", bots.my_bot_validate, name="my-bot-validate"),
     path("me/bots/<int:bot_id>/token", bots.my_bot_token, name="my-bot-token"),
+    path("me/bots/<int:bot_id>/shown", bots.my_bot_shown, name="my-bot-shown"),
     path("me/bots/<int:bot_id>/name", bots.my_bot_rename, name="my-bot-rename"),
     path("me/bots/<int:bot_id>/retire", bots.my_bot_retire, name="my-bot-retire"),
 ]

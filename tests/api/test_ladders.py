@@ -165,6 +165,24 @@ def test_refusals_change_nothing():
     ]
 
 
+def test_a_bot_named_by_its_name_is_told_to_send_its_id_and_nothing_changes():
+    make_competition(slug="open")
+    bot = make_bot()
+    owner = signed_in(bot.owner)
+
+    for wrong in (bot.name, "", True, 7.5, [bot.pk]):
+        response = post(owner, "/api/ladders/open/enter", {"bot": wrong})
+        body = response.json()
+        assert (response.status_code, body["code"]) == (400, "invalid"), wrong
+        [said] = body["errors"]["bot"]
+        assert "A bot's id, a whole number (not its name)" in said, wrong
+        assert "GET /api/me/bots" in said and "/me/bots/" in said
+    assert not Entry.objects.exists()
+    # The id, as a number or as a string of digits, as ever.
+    assert post(owner, "/api/ladders/open/enter", {"bot": str(bot.pk)}).status_code == 201
+    assert post(owner, "/api/ladders/open/leave", {"bot": bot.pk}).status_code == 200
+
+
 def test_a_league_is_not_a_ladder():
     make_competition(kind="league", slug="club-league")
     bot = make_bot()
@@ -177,3 +195,7 @@ def test_the_schema_describes_the_ladder_endpoints():
     for path in ("/api/ladders", "/api/ladders/{slug}", "/api/ladders/{slug}/enter",
                  "/api/bots/{bot_id}"):  # fmt: skip
         assert path in schema["paths"]
+    # An entry's `bot` is said to be the bot's id, not its name.
+    for name in ("EntryInput", "TournamentEntryInput"):
+        said = schema["components"]["schemas"][name]["properties"]["bot"]["description"]
+        assert "Its id, as GET /api/me/bots lists it: not its name." in said

@@ -118,6 +118,9 @@ def test_entering_and_withdrawing_with_every_refusal_typed():
     )
     by_bot = post(client, "/api/tournaments/cup/entry", {"bot": bot.pk})
     assert (by_bot.status_code, by_bot.json()["code"]) == (400, "bots-not-allowed")
+    by_name = post(client, "/api/tournaments/cup/entry", {"bot": "coco"})
+    assert (by_name.status_code, by_name.json()["code"]) == (400, "invalid")
+    assert "A bot's id, a whole number (not its name)" in by_name.json()["errors"]["bot"][0]
     theirs = post(signed_in(bea), "/api/tournaments/cup/entry", {"bot": bot.pk})
     assert (theirs.status_code, theirs.json()["code"]) == (403, "not-owner")
     assert post(client, "/api/tournaments/cup/entry").json()["code"] == "entrant-missing"

@@ -163,6 +163,7 @@ def test_registering_a_built_in_bot(eager_tasks):
     response = signed_in(ada).post(
         reverse("web:my-bots"),
         {"kind": "builtin", "builtin-name": "Greta", "builtin-strategy": "stacker"},
+        follow=True,
     )
 
     bot = Bot.objects.get(owner=ada)
@@ -177,7 +178,9 @@ def test_a_pull_bots_token_is_shown_once_on_the_page_that_makes_it():
     ada = make_user("ada")
     client = signed_in(ada)
 
-    response = client.post(reverse("web:my-bots"), {"kind": "pull", "pull-name": "Puller"})
+    response = client.post(
+        reverse("web:my-bots"), {"kind": "pull", "pull-name": "Puller"}, follow=True
+    )
 
     bot = Bot.objects.get(owner=ada)
     [token] = re.findall(r'id="bot-token" [^>]*>([^<]+)</textarea>', response.content.decode())
@@ -201,10 +204,12 @@ def test_a_webhook_bots_secret_is_shown_once_when_we_made_it():
     made = client.post(
         reverse("web:my-bots"),
         {"kind": "webhook", "webhook-name": "Hook", "webhook-url": HOOK, "webhook-secret": ""},
+        follow=True,
     ).content.decode()
     given = client.post(
         reverse("web:my-bots"),
         {"kind": "webhook", "webhook-name": "Hook2", "webhook-url": HOOK, "webhook-secret": "s3"},
+        follow=True,
     ).content.decode()
 
     hook, hook2 = Bot.objects.filter(owner=ada).order_by("pk")
@@ -279,7 +284,7 @@ def test_someone_elses_bot_is_not_found_on_every_owners_page():
     before = bot_rows()
     client = signed_in(ada)
 
-    for name in ("web:my-bot", "web:my-bot-token"):
+    for name in ("web:my-bot", "web:my-bot-token", "web:my-bot-shown"):
         assert client.get(reverse(name, args=[cole.pk])).status_code == 404
     for name in ("web:my-bot", "web:my-bot-validate", "web:my-bot-token"):
         assert client.post(reverse(name, args=[cole.pk]), {"url": HOOK}).status_code == 404
@@ -395,7 +400,7 @@ def test_a_pull_bots_new_token_is_asked_for_then_shown_once():
     puller.refresh_from_db()
     assert puller.token_hash == token_hash(old)  # asking changes nothing
 
-    response = client.post(url)
+    response = client.post(url, follow=True)
 
     [token] = re.findall(r'id="bot-token" [^>]*>([^<]+)</textarea>', response.content.decode())
     puller.refresh_from_db()

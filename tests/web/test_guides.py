@@ -338,3 +338,30 @@ def test_a_starter_kit_serves_only_its_sources(settings, tmp_path, client):
 
     settings.BASE_DIR = tmp_path / "elsewhere"
     assert guides.starter_kits() == {}
+
+
+def test_the_bot_guide_starts_with_each_languages_starting_point(client):
+    """ "Start here" is the bot guide's first section, ahead of the arena's note: a line for
+    JavaScript, Python and any other language, each linked to where it starts."""
+    html = client.get("/guides/bots-api/").content.decode()
+    article = html.split('<article class="guide">')[1]
+    start = article.split('id="start-here"')[1].split("<h2")[0]
+    assert article.index('id="start-here"') < article.index('class="arena-download')
+    assert parsed(article).headings[1] == ("h2", "start-here")  # after the page's h1 alone
+    lines = re.findall(r"<li>(.*?)</li>", start, flags=re.S)
+    assert [re.sub(r"<[^>]+>", "", line).split(" ")[0] for line in lines] == [
+        "JavaScript",
+        "Python",
+        "Any",
+        "Then:",
+    ]
+    javascript, python, other, _ = lines
+    assert 'href="/guides/starters/javascript/README.md"' in javascript
+    assert 'href="#the-command-protocol"' in javascript
+    assert 'href="/guides/starters/python/README.md"' in python
+    assert 'href="#the-example-bots"' in python
+    assert 'href="#pull-or-webhook"' in other and 'href="#a-decision"' in other
+    # The shortest bots open their section, JavaScript first.
+    protocol = article.split('id="the-command-protocol"')[1]
+    assert protocol.index("createInterface") < protocol.index("import json, sys")
+    assert protocol.index("import json, sys") < protocol.index("In full:")

@@ -44,6 +44,7 @@ def test_a_webhook_whose_validation_failed_at_once_is_not_said_to_be_validating(
     response = signed_in(ada).post(
         reverse("web:my-bots"),
         {"kind": "webhook", "webhook-name": "Hook", "webhook-url": "http://127.0.0.1:9/move"},
+        follow=True,
     )
 
     hook = Bot.objects.get(owner=ada)

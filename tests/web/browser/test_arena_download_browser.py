@@ -1,6 +1,6 @@
 """The arena's one file offered where a bot author looks (templates/bots/_arena_download.html):
 the owner's bots page on a 360x740 phone, the link and its line within the screen, and a click
-that saves `uno-arena.pyz`; the bot author's guide on a desktop, the note above the guide.
+that saves `uno-arena.pyz`; the bot author's guide on a desktop, the note in its first screen.
 Screenshots: test-artifacts/arena-download-*.png."""
 
 from __future__ import annotations
