@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_variables
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import services as accounts
 from accounts.models import SCOPES, PersonalToken
@@ -32,6 +32,7 @@ from games import lobby, seat_facts
 from games.errors import GameError
 from games.game_settings import GameSettings
 from games.models import Game, NotificationPreference
+from web import shown_once
 from web.account_forms import SettingsForm, SignUpForm, VacationForm
 from web.lockout import too_many
 
@@ -190,8 +191,9 @@ def token_create(request: SignedInRequest) -> HttpResponse:
     except (accounts.InvalidTokenName, accounts.TokenRefused) as error:
         context["error"] = token_error(error)
         return render(request, "accounts/token_create.html", context, status=status_for(error))
-    # The key exists only in this response: the database keeps its hash and its prefix.
-    return render(request, "accounts/token_new.html", {"key": key, "token": token})
+    # The key exists only on the page this redirects to: the database keeps its hash and prefix.
+    shown_once.keep(request, "token", token.pk, key=key, replaced="")
+    return redirect("web:token-shown", token_id=token.pk)
 
 
 def token_error(error: GameError) -> str:
@@ -243,7 +245,32 @@ def token_issue(request: SignedInRequest) -> HttpResponse:
     except accounts.TokenRefused as error:
         context["error"] = token_error(error)
         return render(request, "accounts/token_confirm.html", context, status=status_for(error))
-    return render(request, "accounts/token_new.html", {"key": key, "token": new, "replaced": token})
+    replaced = token.prefix if token else ""
+    shown_once.keep(request, "token", new.pk, key=key, replaced=replaced)
+    return redirect("web:token-shown", token_id=new.pk)
+
+
+@sensitive_variables()
+@never_cache
+@login_required
+@require_GET
+def token_shown(request: SignedInRequest, token_id: int) -> HttpResponse:
+    """The page after a token is made: its key, this once (web/shown_once.py). Drawn again
+    (a reload, Back), nothing is left to show: the profile, with a line that says so."""
+    token = PersonalToken.objects.filter(user=request.user, pk=token_id).first()
+    if token is None:
+        raise Http404("no such token of yours")
+    kept = shown_once.take(request, "token", token.pk)
+    if kept is None:
+        messages.info(
+            request,
+            f"The key of the token “{token.name}” is shown only once, on the page after it is "
+            "made, and only its hash is kept: if you did not copy it, revoke that token below "
+            "and make another.",
+        )
+        return redirect("web:profile")
+    context = {"key": kept["key"], "token": token, "replaced": kept["replaced"]}
+    return render(request, "accounts/token_new.html", context)
 
 
 @login_required

@@ -18,9 +18,7 @@ bots".
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
-from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -45,6 +43,7 @@ from league import ladder_reads
 from league.errors import BotNotFound
 from league.ladder_reads import HeadToHead, LadderRecord, RecentGame
 from league.models import Entry
+from web import shown_once
 from web.accounts import SignedInRequest
 from web.bot_forms import REFUSAL_FIELDS, REGISTER_FORMS, BotNameForm, change_form, rename_form
 from web.charts import HistoryChart, history_chart
@@ -63,10 +62,6 @@ STATUS_WORDS: dict[str, str] = {
 }
 STAFF_SUSPENDED = "by the staff: only the staff can lift it"
 AWAITING_POLL = "waiting for its first poll for decisions"
-# The session's key for what a registration or a new token made, until its page is drawn; kept
-# at most SHOWN_ONCE_SECONDS (a page never drawn: the person went elsewhere).
-SHOWN_ONCE = "bots.shown-once"
-SHOWN_ONCE_SECONDS = 600
 KIND_WORDS: dict[str, str] = {
     Bot.Kind.BUILTIN: "built-in strategy",
     Bot.Kind.WEBHOOK: "webhook (we call it)",
@@ -253,7 +248,9 @@ def my_bots(request: SignedInRequest) -> HttpResponse:
             else:
                 secret_made = made.kind == Bot.Kind.WEBHOOK and not posted.cleaned_data["secret"]
                 secret = made.secret if secret_made else ""
-                keep_shown_once(request, made, token=token or "", secret=secret)
+                shown_once.keep(
+                    request, "bots", made.pk, token=token or "", secret=secret, rotated=False
+                )
                 return redirect("web:my-bot-shown", bot_id=made.pk)
     bots = Bot.objects.filter(owner=request.user).order_by("created_at", "pk")
     # Each with its kind in words, as its public page says it; the retired ones apart.
@@ -433,36 +430,8 @@ def my_bot_token(request: SignedInRequest, bot_id: int) -> HttpResponse:
     except GameError as error:
         messages.error(request, sentence(error.message))
         return redirect("web:my-bot", bot_id=found.pk)
-    keep_shown_once(request, found, token=token, rotated=True)
+    shown_once.keep(request, "bots", found.pk, token=token, secret="", rotated=True)
     return redirect("web:my-bot-shown", bot_id=found.pk)
-
-
-def keep_shown_once(
-    request: HttpRequest, bot: Bot, *, token: str = "", secret: str = "", rotated: bool = False
-) -> None:
-    """Keep what was just made for the page that shows it once (my_bot_shown); the one kept
-    before, if its page was never drawn, goes. The session is Django's database session
-    (config/settings.py sets no other engine): a signed-cookie session would send the token in
-    a cookie."""
-    request.session[SHOWN_ONCE] = {
-        "bot": bot.pk,
-        "token": token,
-        "secret": secret,
-        "rotated": rotated,
-        "at": time.time(),
-    }
-
-
-def take_shown_once(request: HttpRequest, bot: Bot) -> dict[str, Any] | None:
-    """What was kept for this bot's page, taken out of the session; None if nothing is (shown
-    already), or it was kept too long ago."""
-    kept = request.session.get(SHOWN_ONCE)
-    if not isinstance(kept, dict) or kept.get("bot") != bot.pk:
-        return None
-    del request.session[SHOWN_ONCE]
-    if time.time() - float(kept.get("at", 0)) > SHOWN_ONCE_SECONDS:
-        return None
-    return kept
 
 
 @never_cache
@@ -473,7 +442,7 @@ def my_bot_shown(request: SignedInRequest, bot_id: int) -> HttpResponse:
     (or the secret we made), this once. Drawn again, nothing is left to show: the bot's page,
     with a line that says so and what to do."""
     found = my_bot_or_404(request, bot_id)
-    kept = take_shown_once(request, found)
+    kept = shown_once.take(request, "bots", found.pk)
     if kept is None:
         if found.kind == Bot.Kind.PULL and found.status != Bot.Status.RETIRED:
             messages.info(

@@ -49,6 +49,7 @@ urlpatterns = [
     path("accounts/profile/token/", accounts.token_issue, name="token-issue"),
     path("accounts/profile/token/revoke/", accounts.token_revoke, name="token-revoke"),
     path("accounts/profile/tokens/", accounts.token_create, name="token-create"),
+    path("accounts/profile/tokens/<int:token_id>/shown", accounts.token_shown, name="token-shown"),
     path(
         "accounts/profile/tokens/<int:token_id>/revoke/",
         accounts.token_revoke_one,

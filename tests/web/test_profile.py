@@ -96,7 +96,7 @@ def test_creating_a_token_asks_first_and_shows_the_key_once(client, ada):
     assert "Create an API token?" in confirm.content.decode()
     assert not PersonalToken.objects.exists()
 
-    created = client.post("/accounts/profile/token/", ALL_SCOPES)
+    created = client.post("/accounts/profile/token/", ALL_SCOPES, follow=True)
 
     key = created.context["key"]
     assert key in created.content.decode()
@@ -119,14 +119,16 @@ def test_creating_a_token_asks_first_and_shows_the_key_once(client, ada):
 
 
 def test_rotating_replaces_the_token(client, ada):
-    old_key = client.post("/accounts/profile/token/", ALL_SCOPES).context["key"]
+    old_key = client.post("/accounts/profile/token/", ALL_SCOPES, follow=True).context["key"]
     old_hash = PersonalToken.objects.get(user=ada).key_hash
+    old_prefix = PersonalToken.objects.get(user=ada).prefix
 
     confirm = client.get("/accounts/profile/token/")
     assert "Rotate your API token?" in confirm.content.decode()
-    rotated = client.post("/accounts/profile/token/", ALL_SCOPES)
+    rotated = client.post("/accounts/profile/token/", ALL_SCOPES, follow=True)
 
     new_key = rotated.context["key"]
+    assert f"It replaces <code>{old_prefix}…</code>" in rotated.content.decode()
     assert new_key != old_key
     assert not PersonalToken.objects.filter(key_hash=old_hash).exists()
     assert PersonalToken.objects.get(user=ada).key_hash == key_hash(new_key)
@@ -134,7 +136,7 @@ def test_rotating_replaces_the_token(client, ada):
 
 
 def test_revoking_asks_first_and_deletes_the_token(client, ada):
-    key = client.post("/accounts/profile/token/", ALL_SCOPES).context["key"]
+    key = client.post("/accounts/profile/token/", ALL_SCOPES, follow=True).context["key"]
 
     confirm = client.get("/accounts/profile/token/revoke/")
     assert "Revoke your API token?" in confirm.content.decode()
@@ -154,7 +156,7 @@ def test_a_token_is_made_with_the_scopes_ticked_and_shows_them(client, ada):
     assert '<input type="checkbox" name="scopes" value="bots" checked>' in confirm
     assert '<input type="checkbox" name="scopes" value="play">' in confirm
 
-    created = client.post("/accounts/profile/token/", {"scopes": ["bots"]})
+    created = client.post("/accounts/profile/token/", {"scopes": ["bots"]}, follow=True)
 
     assert "Its scopes: bots." in created.content.decode()
     assert PersonalToken.objects.get(user=ada).scope_list == ["bots"]
@@ -184,7 +186,7 @@ def test_a_token_needs_a_scope(client, ada):
 
 
 def test_the_revoke_button_ends_the_tokens_api_access(client, ada):
-    key = client.post("/accounts/profile/token/", ALL_SCOPES).context["key"]
+    key = client.post("/accounts/profile/token/", ALL_SCOPES, follow=True).context["key"]
     token = PersonalToken.objects.get(user=ada)
     profile = client.get("/accounts/profile/").content.decode()
     revoke = f"/accounts/profile/tokens/{token.pk}/revoke/"
@@ -267,7 +269,9 @@ def test_a_vacation_in_someone_elses_game_is_refused(client, ada):
 
 
 def make_named(client, name: str, scopes=("bots",)):
-    return client.post("/accounts/profile/tokens/", {"name": name, "scopes": list(scopes)})
+    """The form posted, and the page it leads to (the key's, or the form again, refused)."""
+    data = {"name": name, "scopes": list(scopes)}
+    return client.post("/accounts/profile/tokens/", data, follow=True)
 
 
 def test_the_profile_makes_named_tokens_and_lists_them_without_keys(client, ada):
@@ -294,6 +298,32 @@ def test_the_profile_makes_named_tokens_and_lists_them_without_keys(client, ada)
     assert "<h3>ci</h3>" in profile and "<h3>laptop</h3>" in profile
     assert "<dt>Scopes</dt><dd>bots</dd>" in profile and "<dt>Scopes</dt><dd>play</dd>" in profile
     assert not any(key in profile for key in keys)
+
+
+def test_a_new_key_is_shown_after_a_redirect_and_a_reload_makes_no_other_token(client, ada):
+    posted = client.post("/accounts/profile/tokens/", {"name": "ci", "scopes": ["bots"]})
+    token = PersonalToken.objects.get(user=ada)
+    assert posted.status_code == 302
+    assert posted["Location"] == f"/accounts/profile/tokens/{token.pk}/shown"
+    shown = client.get(posted["Location"])
+    key = shown.context["key"]
+    assert key in shown.content.decode() and key not in posted["Location"]
+    assert "no-store" in shown["Cache-Control"]
+    # A reload: the profile, saying the key was shown once; no second token, no key.
+    again = client.get(posted["Location"], follow=True)
+    page = again.content.decode()
+    assert again.redirect_chain == [("/accounts/profile/", 302)]
+    assert key not in page
+    assert messages_of(again) == [
+        "The key of the token “ci” is shown only once, on the page after it is made, and only "
+        "its hash is kept: if you did not copy it, revoke that token below and make another."
+    ]
+    assert PersonalToken.objects.filter(user=ada).count() == 1
+    assert key not in str(dict(client.session))
+    # Another person's token's page is a 404.
+    other = Client()
+    other.force_login(User.objects.create_user("bea"))
+    assert other.get(posted["Location"]).status_code == 404
 
 
 def test_a_bad_or_taken_name_or_a_full_set_is_refused_and_said(client, ada):
