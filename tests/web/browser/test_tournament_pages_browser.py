@@ -155,9 +155,9 @@ def test_a_tournament_games_lobby_card_and_the_forms_errors_on_a_phone(open_page
 
 
 def test_the_new_forms_date_and_time_box_stays_in_its_column(open_page):
-    """"Entry closes" on a desktop: its date-and-time box as wide as its grid column, not wider
-    (the browser's own width of a datetime-local box passed the column's), and as styled as the
-    boxes beside it."""
+    """The new form's "Entry closes" on a desktop: its date-and-time box as wide as its grid
+    column, not wider (the browser's own width of a datetime-local box passed the column's),
+    room for its whole value, and as styled as the boxes beside it; on a phone too."""
     ana = make_user("ana")
     for size in (DESKTOP, PHONE):
         form = open_page(ana, "/tournaments/new/", **size)
