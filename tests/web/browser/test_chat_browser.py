@@ -162,3 +162,8 @@ def test_a_long_paste_is_kept_whole_counted_and_refused_with_the_limit_said(open
     assert not scrolls_sideways(page), too_wide(page)
     page.locator("#chat-count").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "chat-refused-360x740.png"))
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.locator("#chat-count").scroll_into_view_if_needed()
+    assert page.locator("#chat-count").is_visible()
+    assert not scrolls_sideways(page), too_wide(page)
+    page.screenshot(path=str(ARTIFACTS / "chat-refused-1280x800.png"))
