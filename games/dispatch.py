@@ -4,7 +4,8 @@ It listens to the store (every committed append, games/appends.py `subscribe`) a
 outcomes (games/outbox.py), and sends tasks (games/tasks.py): advance a game whose next seat a
 worker moves, start or stop people's turn clocks (and email a turn that started), settle a pull
 bot's validation round when one of its games ends, play a validation round that opened, finish
-the games of one that closed, and, when tasks run in-process (no broker), catch the projections
+the games of one that closed, turn the turn notices of a game whose match is over into its
+end, and, when tasks run in-process (no broker), catch the projections
 up. Nothing else sends a task on commit; the beat sweeps find again whatever a lost task should
 have done (docs/workers.md).
 
@@ -30,6 +31,7 @@ from clocks import deadlines
 from games import appends, outbox, reads, seats, tasks
 from games.game_settings import GameSettings
 from games.redis_scripts import kept_script
+from social import notifications
 
 log = logging.getLogger(__name__)
 
@@ -167,6 +169,10 @@ def dispatch_game(game_id: int) -> None:
     if work.advance:
         tasks.advance_game.delay(game_id)
     if work.match_over:
+        # No turn waits there any more: its turn notices leave the bell.
+        notifications.game_over(
+            game_id, [(seat.user_id, seat.number) for seat in read if seat.user_id is not None]
+        )
         found = GameSettings.of(rows[0].game__context)
         # A validation game always names its bot (bots/remote/validation.py makes it so).
         if found.is_validation and not found.inline and found.bot is not None:

@@ -14,6 +14,8 @@ class Notification(models.Model):
 
     class Kind(models.TextChoices):
         TURN = "turn", "your turn"
+        # A turn's notice once its match is over (social/notifications.py `game_over`).
+        GAME_OVER = "game-over", "a game of yours ended"
         TABLE_STARTED = "table-started", "a table you sat at started"
         CHALLENGE = "challenge", "a challenge"
         REMATCH = "rematch", "a rematch offered"

@@ -10,7 +10,8 @@ does it in the statement that records their presence, web/notices.py calls it fo
 
 A turn's notice has the key `turn_key(game, seat)`: one row per seat of a game, unread and
 newest again at each turn that starts, the row the bell shows and the digest reads (it leaves out
-a waiting turn whose notice is read: seen already)."""
+a waiting turn whose notice is read: seen already). When the match is over (`game_over`) it says
+so and is read: no turn waits there any more."""
 
 from __future__ import annotations
 
@@ -79,6 +80,28 @@ def turn_started(user_id: int, game_id: int, seat: int, *, at: datetime) -> None
 
 def turn_text(game_id: int) -> str:
     return f"Your turn in game {game_id}"
+
+
+def over_text(game_id: int) -> str:
+    return f"Game {game_id} is over"
+
+
+def game_over(game_id: int, seats: list[tuple[int, int]]) -> int:
+    """The game's match is over (the dispatcher, games/dispatch.py): no turn waits in it any
+    more, so the turn notices of its people's `seats` ((user id, seat number) pairs) say so
+    (kind `game-over`, "Game 12 is over", still linking the game, where its end is told) and
+    leave the bell's figure. Read through the (user, key) index; returns how many were unread."""
+    if not seats:
+        return 0
+    turns = Notification.objects.filter(
+        user_id__in={user_id for user_id, _ in seats},
+        key__in={turn_key(game_id, number) for _, number in seats},
+        kind=Notification.Kind.TURN,
+    )
+    text, kind = over_text(game_id), Notification.Kind.GAME_OVER
+    unread = turns.filter(read_at__isnull=True).update(read_at=timezone.now(), text=text, kind=kind)
+    turns.update(text=text, kind=kind)
+    return unread
 
 
 def game_url(game_id: int) -> str:

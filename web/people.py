@@ -7,9 +7,11 @@ auth_user range by the case-folded prefix (folded by the database, as its index 
 through an index on UPPER(username) (accounts/migrations/0007_username_prefix_index.py), at most
 RESULTS rows; "playing now" looks at the PLAYING_SCAN newest playing games (games.models.Game's
 partial index `game_playing`; `last_activity` has no index, so that an append's row update
-stays HOT) and lists the people of those that moved in the last PLAYING_MINUTES, at most
-RESULTS; the waiting people are the openers of the open tables (tables.models.Table's index on
-status and expiry), at most RESULTS.
+stays HOT), and of those that moved in the last PLAYING_MINUTES reads the ACTED_LOOK_BACK
+newest events (the event log's (game, version) index) to list the people who themselves acted
+in that time, at most RESULTS: a game moved only by its bots (its person away, or their turn
+played by the default bot past its deadline) lists nobody. The waiting people are the openers
+of the open tables (tables.models.Table's index on status and expiry), at most RESULTS.
 
 A person who said no to their name in the open database (accounts.models.Profile.export_name)
 is left out of these lists, so nobody browses them by a letter of the alphabet; typing their
@@ -24,7 +26,7 @@ from urllib.parse import urlencode
 
 from django.contrib.auth.models import User
 from django.db import connection
-from django.db.models import Func, Q
+from django.db.models import Func, Max, Q
 from django.db.models.functions import Collate, Upper
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -33,13 +35,17 @@ from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from frontdoor.variant_text import variant_title
-from games.models import Game, Seat
+from games.models import Game, GameEvent, Seat
 from tables.models import Table
 
 RESULTS = 30
 PLAYING_MINUTES = 15
 # The newest playing games "playing now" looks at: a bounded read whatever the number playing.
 PLAYING_SCAN = 500
+# The newest events of each of those games that are read for who acted in them: a person's move
+# and the bots' answers to it are a few events, so a person who moved in the last
+# PLAYING_MINUTES is among them unless a crowd of bots played since.
+ACTED_LOOK_BACK = 100
 QUERY_MAX = 150
 # Hidden from the lists: the people who keep their name out of the open database.
 HIDDEN = Q(profile__export_name=False)
@@ -89,31 +95,45 @@ def found(query: str) -> tuple[list[Person], bool]:
 
 
 def playing_now(now: datetime.datetime) -> list[Person]:
-    """The people at one of the PLAYING_SCAN newest playing games that moved in the last
-    PLAYING_MINUTES, latest first."""
+    """The people who themselves acted (a move, a call, a resignation: the log names them) in
+    the last PLAYING_MINUTES at one of the PLAYING_SCAN newest playing games, and still hold
+    their seat there, the latest to act first."""
     since = now - datetime.timedelta(minutes=PLAYING_MINUTES)
     newest = (
         Game.objects.filter(status=Game.Status.PLAYING)
         .order_by("-id")
-        .values_list("id", "last_activity")[:PLAYING_SCAN]
+        .values_list("id", "last_activity", "version")[:PLAYING_SCAN]
     )
-    moved = [game_id for game_id, at in newest if at is not None and at >= since]
+    recent = Q()
+    moved = []
+    for game_id, at, version in newest:
+        if at is not None and at >= since:
+            moved.append(game_id)
+            recent |= Q(game_id=game_id, version__gt=version - ACTED_LOOK_BACK)
     if not moved:
+        return []
+    acted = (
+        GameEvent.objects.filter(recent, recorded_at__gte=since, actor__startswith="user:")
+        .values("actor")
+        .annotate(last=Max("recorded_at"))
+        .order_by("-last", "actor")
+        .values_list("actor", flat=True)
+    )
+    order = {int(actor.removeprefix("user:")): rank for rank, actor in enumerate(acted)}
+    if not order:
         return []
     rows = (
         Seat.objects.filter(
             game_id__in=moved,
-            user__isnull=False,
+            user_id__in=order,
+            controller=Seat.Controller.PERSON,
             user__is_active=True,
         )
         .exclude(user__profile__export_name=False)
-        .order_by("-game__last_activity", "game_id")
-        .values_list("user__username", "user__date_joined")[: RESULTS * 4]
+        .values_list("user_id", "user__username", "user__date_joined")
     )
-    people: dict[str, Person] = {}
-    for name, joined in rows:
-        people.setdefault(name, Person(name, joined, "playing now"))
-    return list(people.values())[:RESULTS]
+    people = {user_id: Person(name, joined, "playing now") for user_id, name, joined in rows}
+    return [people[user_id] for user_id in sorted(people, key=order.__getitem__)][:RESULTS]
 
 
 def waiting(now: datetime.datetime) -> list[Person]:

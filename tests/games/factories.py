@@ -113,3 +113,14 @@ def play_to_end(game_id: int, seed: int = 0, limit: int = 5000) -> int:
             expected_version=loaded.version,
         ).loaded
     raise AssertionError(f"game {game_id} did not end in {limit} commands")
+
+
+def take_turns(game: Game, *, person_away: bool = False, turns: int = 6) -> None:
+    """Play `turns` turns of the game now: its people's own moves, or, `person_away`, their
+    turns played by the system's default bot as past a deadline (the log names the system)."""
+    rng = random.Random(3)
+    for _ in range(turns):
+        actor, command, version = bot_move(game.pk, rng)
+        if person_away and getattr(actor, "is_authenticated", False):
+            actor = SYSTEM
+        game_command(game_id=game.pk, actor=actor, command=command, expected_version=version)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 
 import pytest
+import time_machine
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -16,9 +17,9 @@ from django.utils import timezone
 
 from accounts.models import Profile
 from games.creation import SeatSpec, game_create
-from games.models import Game
+from games.models import Game, GameEvent
 from tables import services
-from tests.games.factories import make_user
+from tests.games.factories import make_user, take_turns
 from web import people
 
 pytestmark = pytest.mark.django_db
@@ -75,13 +76,12 @@ def test_with_nothing_typed_the_page_lists_who_waits_and_who_plays_now():
     game = game_create(
         variant_spec={"rules": "official"}, seats=[SeatSpec(user=ben), SeatSpec(bot="greedy")]
     )
-    Game.objects.filter(pk=game.pk).update(last_activity=timezone.now())
+    take_turns(game)
     old = game_create(
         variant_spec={"rules": "official"}, seats=[SeatSpec(user=cy), SeatSpec(bot="greedy")]
     )
-    Game.objects.filter(pk=old.pk).update(
-        last_activity=timezone.now() - datetime.timedelta(hours=2)
-    )
+    with time_machine.travel(timezone.now() - datetime.timedelta(hours=2), tick=False):
+        take_turns(old)
     html = client_of(dee).get("/players/").content.decode()
     waiting = html.split('id="waiting-heading"', 1)[1].split("</section>", 1)[0]
     playing = html.split('id="playing-heading"', 1)[1].split("</section>", 1)[0]
@@ -89,6 +89,32 @@ def test_with_nothing_typed_the_page_lists_who_waits_and_who_plays_now():
     assert "waiting at table" in waiting
     assert names(playing) == ["ben"] and "playing now" in playing  # not cy: 2 hours still
     assert 'href="/tables/new/?challenge=ben"' in playing
+
+
+def test_playing_now_lists_who_acted_not_whose_game_the_bots_moved():
+    ben, cy, eve = make_user("ben"), make_user("cy"), make_user("eve")
+    moved_by_bots = game_create(
+        variant_spec={"rules": "official"}, seats=[SeatSpec(user=ben), SeatSpec(bot="greedy")]
+    )
+    # ben acted there 2 hours ago; his turns since were played for him, and the bot's.
+    with time_machine.travel(timezone.now() - datetime.timedelta(hours=2), tick=False):
+        take_turns(moved_by_bots)
+    assert GameEvent.objects.filter(game_id=moved_by_bots.pk, actor=f"user:{ben.pk}").exists()
+    take_turns(moved_by_bots, person_away=True)
+    # cy and eve play each other; only eve has moved yet.
+    together = game_create(
+        variant_spec={"rules": "official"}, seats=[SeatSpec(user=cy), SeatSpec(user=eve)]
+    )
+    first = Game.objects.get(pk=together.pk).to_act[0]
+    mover = cy if first == 0 else eve
+    take_turns(together, turns=1)
+    playing = Client().get("/players/").content.decode().split('id="playing-heading"', 1)[1]
+    playing = playing.split("</section>", 1)[0]
+    assert names(playing) == [mover.username]
+    assert "Made a move in a game in the last 15 minutes" in playing
+    with time_machine.travel(timezone.now() + datetime.timedelta(minutes=16), tick=False):
+        html = Client().get("/players/").content.decode()
+    assert "Nobody made a move in a game in the last 15 minutes." in html
 
 
 def test_a_name_the_database_folds_otherwise_than_python_is_found_and_challenged_whole():
@@ -113,7 +139,7 @@ def test_the_page_answers_head_and_playing_now_reads_only_the_newest_playing_gam
             variant_spec={"rules": "official"},
             seats=[SeatSpec(user=person), SeatSpec(bot="greedy")],
         )
-        Game.objects.filter(pk=game.pk).update(last_activity=timezone.now())
+        take_turns(game)
     # Both moved just now; only the newest of the playing games is looked at.
     playing = Client().get("/players/").content.decode().split('id="playing-heading"', 1)[1]
     assert names(playing.split("</section>", 1)[0]) == ["cy"]
@@ -123,7 +149,7 @@ def test_an_empty_site_says_so_and_where_to_go():
     html = client_of(make_user("ana")).get("/players/").content.decode()
     assert "Nobody is waiting at an open table now." in html
     assert "bots fill its empty seats after a few minutes" in html
-    assert "Nobody's game moved in the last 15 minutes." in html
+    assert "Nobody made a move in a game in the last 15 minutes." in html
 
 
 def test_the_queries_do_not_grow_with_the_people_and_the_search_reads_the_index():

@@ -241,7 +241,8 @@ def test_a_match_played_on_the_page_leaves_no_turn_unread_under_the_bell(on_comm
     rng = random.Random(1)
     while not over(game):
         play_on_the_page(on_commit, game, browser, rng)
-    assert Notification.objects.filter(user=person, kind="turn").exists()
+    # The turn's notice says the game is over now (the test below: even unread before).
+    assert Notification.objects.filter(user=person, kind="game-over").exists()
     assert not Notification.objects.filter(user=person, read_at__isnull=True).exists()
     page = browser.get("/play/").content.decode()
     assert "unread" not in re.search(r'aria-label="(Notifications[^"]*)"', page).group(1)
@@ -291,3 +292,27 @@ def test_a_muted_game_still_tells_its_turns_under_the_bell(on_commit):
     assert turn_emails() == [] and deadlines.send_turn_digests() == 0
     (bell,) = Notification.objects.filter(user=person, kind="turn")
     assert bell.read_at is None and bell.text == f"Your turn in game {game.pk}"
+
+
+def test_a_match_that_ends_while_the_person_is_away_leaves_no_turn_under_the_bell(on_commit):
+    """The person left; the default bot played their turns to the match's end. The bell no
+    longer counts a turn there, and the list says the game is over, not "Your turn"."""
+    with time_machine.travel(START, tick=False):
+        game, person, browser = table(on_commit)
+    moment = away_turns(on_commit, game, START + timedelta(minutes=10), 1)
+    with time_machine.travel(moment, tick=False):
+        page = browser.get("/clubs/").content.decode()
+        assert 'aria-label="Notifications, 1 unread"' in page
+    for _ in range(200):
+        if over(game):
+            break
+        moment = away_turns(on_commit, game, moment, 1)
+    assert over(game)
+    with time_machine.travel(moment, tick=False):
+        page = browser.get("/clubs/").content.decode()
+        label = re.search(r'aria-label="(Notifications[^"]*)"', page).group(1)
+        assert label == "Notifications"
+        listed = browser.get("/notifications/").content.decode()
+    assert f"Game {game.pk} is over" in listed
+    assert f"Your turn in game {game.pk}" not in listed and "your turn ·" not in listed
+    assert "a game of yours ended ·" in listed and "Nothing new" in listed

@@ -192,7 +192,7 @@ def test_newno_catches_at_the_start_all_ask_first():
 
 def test_a_phones_dock_asks_the_costly_moves_in_one_question():
     # The seats sit under a phone's pinned dock: the dock asks the moves that would cost cards
-    # in one question, each with why and its button (static/cards.css shows it on a phone only,
+    # in one question, each with why and its button (static/dock.css shows it on a phone only,
     # instead of the questions on the seats and among the moves).
     game, (ana, ben) = basic_plus_down_to_one()
     bens = page(ben, game)

@@ -1,14 +1,22 @@
 """The bell and the notification centre in the browser, on a phone (360x740) and a desktop: the
 bell in the header says how many notices are unread, fits the header without a sideways scroll,
-opens the list; a notice opened goes to its place and is read after; "Mark all read"."""
+opens the list; a notice opened goes to its place and is read after; "Mark all read"; a game
+that ended while its person was away leaves no turn of it under the bell."""
 
 from __future__ import annotations
 
+import random
+import time
+
 import pytest
 
-from social.models import Follow
+from games.actors import SYSTEM
+from games.commands import game_command
+from games.creation import SeatSpec, game_create
+from games.models import Game
+from social.models import Follow, Notification
 from social.notifications import notify
-from tests.games.factories import make_game, make_user
+from tests.games.factories import bot_move, make_game, make_user
 from tests.web.browser.clicks import scrolls_sideways
 from tests.web.browser.conftest import ARTIFACTS
 
@@ -75,3 +83,42 @@ def test_the_follow_button_on_a_phone(open_page):
     assert page.get_by_role("button", name="Unfollow ben").is_visible()
     assert page.get_by_role("heading", name="Games being played").is_visible()
     assert not scrolls_sideways(page)
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_game_that_ended_while_away_leaves_no_turn_under_the_bell(open_page, size):
+    """ana's turns came and went while she was away (the default bot played them, as past a
+    deadline) to the match's end: the bell counts nothing, and the list says the game is over,
+    not that it is her turn."""
+    ana = make_user("ana")
+    game = game_create(
+        variant_spec={"rules": "official", "options": {"target": 1}},
+        seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
+        seed=5,
+    )
+    rng = random.Random(1)
+    told = False
+    for _ in range(400):
+        game.refresh_from_db()
+        if game.status == Game.Status.MATCH_OVER:
+            break
+        told = told or Notification.objects.filter(user=ana, read_at__isnull=True).exists()
+        if game.to_act == [0]:
+            _, command, version = bot_move(game.pk, rng)
+            game_command(game_id=game.pk, actor=SYSTEM, command=command, expected_version=version)
+        else:
+            time.sleep(0.05)  # the bot's move, dispatched on commit
+    assert game.status == Game.Status.MATCH_OVER and told, "a turn of ana's was told, unread"
+
+    page = open_page(ana, "/play/", **size)
+    assert page.get_by_role("link", name="Notifications", exact=True).is_visible()
+    page.get_by_role("link", name="Notifications", exact=True).click()
+    page.wait_for_url("**/notifications/")
+    notice = page.locator(".notice").first
+    assert page.get_by_role("heading", name="Nothing new").is_visible()
+    assert f"Game {game.pk} is over" in notice.inner_text()
+    assert "a game of yours ended" in notice.inner_text()
+    assert "Your turn" not in page.locator("main").inner_text()
+    assert not scrolls_sideways(page)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"bell-game-over-{size['width']}.png"), full_page=True)

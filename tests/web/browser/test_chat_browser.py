@@ -123,3 +123,47 @@ def test_the_club_board_on_a_phone(open_page):
     page.get_by_role("button", name="Reply").first.click()
     page.wait_for_selector(".board__reply >> text=See you there")
     assert not scrolls_sideways(page), too_wide(page)
+
+
+def test_a_long_paste_is_kept_whole_counted_and_refused_with_the_limit_said(open_page):
+    ana, ben = make_user("ana"), make_user("ben")
+    game = game_create(
+        variant_spec={"rules": "official"},
+        seats=[SeatSpec(user=ana), SeatSpec(user=ben)],
+        seed=2,
+        dealer=1,
+    )
+    page = open_page(ana, reverse("web:play", args=[game.pk]), width=WIDTH, height=HEIGHT)
+    page.locator("#chat summary").click()
+    box, count = page.locator("#chat-text"), page.locator("#chat-count")
+    box.focus()
+    page.keyboard.insert_text("a" * 300)  # far from the limit: no count
+    assert not count.is_visible()
+    page.keyboard.insert_text("b" * 150)
+    assert count.inner_text() == "50 characters left"
+    page.keyboard.insert_text("c" * 150)  # a paste past the limit is kept whole, and said
+    assert len(box.input_value()) == 600
+    assert count.inner_text() == "100 characters too many: a message holds 500 at most"
+    assert box.get_attribute("aria-invalid") == "true"
+    count.scroll_into_view_if_needed()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "chat-too-long-360x740.png"))
+
+    page.locator("#chat-body").get_by_role("button", name="Send", exact=True).click()
+    page.wait_for_selector("#chat-body .chat__error")
+    error = page.locator("#chat-body .chat__error").inner_text()
+    assert "A message has at most 500 characters (600 given)." in error
+    assert "message-too-long" in error
+    assert not Message.objects.exists()
+    # The text stays in the box, to be cut by the writer, and the count says so still.
+    assert len(page.locator("#chat-text").input_value()) == 600
+    assert page.locator("#chat-count").inner_text().startswith("100 characters too many")
+    page.wait_for_selector("#chat-count.chat__count--over")
+    assert not scrolls_sideways(page), too_wide(page)
+    page.locator("#chat-count").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "chat-refused-360x740.png"))
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.locator("#chat-count").scroll_into_view_if_needed()
+    assert page.locator("#chat-count").is_visible()
+    assert not scrolls_sideways(page), too_wide(page)
+    page.screenshot(path=str(ARTIFACTS / "chat-refused-1280x800.png"))

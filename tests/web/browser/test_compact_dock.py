@@ -1,4 +1,4 @@
-"""The phone's dock (the hand and the moves pinned to the screen's bottom, static/cards.css) is
+"""The phone's dock (the hand and the moves pinned to the screen's bottom, static/dock.css) is
 compact: it holds no empty line, and at 360x740 it leaves the seats of a table of four on screen
 above it, each panel whole and uncovered, while the moves and the hand stay where they were from
 move to move. Each table is dealt from a stacked deck."""

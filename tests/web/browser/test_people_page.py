@@ -6,12 +6,10 @@ on a desktop (1280 x 800). Nothing wider than the screen; axe checks every page.
 from __future__ import annotations
 
 import pytest
-from django.utils import timezone
 
 from games.creation import SeatSpec, game_create
-from games.models import Game
 from tables import services
-from tests.games.factories import make_user
+from tests.games.factories import make_user, take_turns
 from tests.web.browser.clicks import scrolls_sideways, too_wide
 from tests.web.browser.conftest import ARTIFACTS
 
@@ -22,13 +20,14 @@ DESKTOP = {"width": 1280, "height": 800}
 
 
 def people_about():
-    """ana waits at an open table, bartholomew-the-long plays a bot now, and some others."""
+    """ana waits at an open table, bartholomew-the-long plays a bot now (moves of his own),
+    and some others."""
     ana, long = make_user("ana"), make_user("bartholomew-the-long")
     services.open_table(opener=ana, variant_spec={"rules": "official"}, seats=2)
     game = game_create(
         variant_spec={"rules": "official"}, seats=[SeatSpec(user=long), SeatSpec(bot="greedy")]
     )
-    Game.objects.filter(pk=game.pk).update(last_activity=timezone.now())
+    take_turns(game)
     for name in ("anabel", "anton", "bob"):
         make_user(name)
 

@@ -30,7 +30,7 @@ def test_a_precognitive_seat_fills_its_lane_by_picking_cards_in_order(open_page)
             break
         play_a_turn(page)
     lane_form = page.locator("form.precommit")
-    assert "Fill your lane with 2 cards" in lane_form.inner_text()
+    assert "Fill your lane: 2 cards, in playing order" in lane_form.inner_text()
     hand = page.locator(".hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)")
     picked = hand[:2]
     slots = lane_form.locator("select")

@@ -95,3 +95,71 @@ def test_the_lane_form_and_the_hands_count_on_a_phone(open_page):
     page.set_viewport_size({"width": 1280, "height": 800})
     page.evaluate(SETTLED)
     shot(page, "count-1280")
+
+
+# The dock's box, the pile's top, the hand's cards' tops and the lane form's parts.
+DOCK = """() => {
+  const box = el => el.getBoundingClientRect();
+  const dock = box(document.querySelector('.dock'));
+  const cards = [...document.querySelectorAll('.dock .hand .card')].map(c => box(c).top);
+  const slots = [...document.querySelectorAll('form.precommit select')].map(box);
+  const button = document.querySelector('form.precommit button[type=submit]');
+  return {top: dock.top, height: dock.height, pile: box(document.querySelector('.pile')).top,
+          pileBottom: box(document.querySelector('.pile')).bottom, cards,
+          slots: slots.map(s => ({top: s.top, left: s.left, right: s.right, height: s.height})),
+          button: button ? {top: box(button).top, bottom: box(button).bottom,
+                            height: box(button).height} : null};
+}"""
+
+
+def test_the_lane_form_and_the_hand_leave_most_of_a_phone_to_the_table(open_page):
+    # As above: ana plays red 3, then fills a lane of two from her six cards, on a phone.
+    ana = make_user("ana")
+    hands = [
+        ["red-3", "green-1", "green-2", "blue-4", "yellow-6", "blue-7", "yellow-8"],
+        ["red-9", "yellow-4", "red-6", "red-0", "yellow-5", "green-5", "green-7"],
+    ]
+    game = game_create(
+        variant_spec={"precognitive": {"lane": 2, "sight": "sighted"}},
+        seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
+        deck=stacked(hands, "red-5", first=0),
+        dealer=1,
+        settings=GameSettings(grace_seconds=0),
+    )
+    page = open_page(ana, reverse("web:play", args=[game.pk]), width=360, height=740)
+    page.wait_for_selector(".status--mine")
+    page.evaluate(SETTLED)
+    old = version(page)
+    page.get_by_role("button", name="Play red 3", exact=True).click()
+    wait_for_board_after(page, old)
+    page.wait_for_selector("form.precommit")
+    page.evaluate(SETTLED)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.evaluate(SETTLED)
+    shot(page, "dock-fill-360")
+    dock = page.evaluate(DOCK)
+    # The dock with the lane's form and the hand: 37% of the screen at most (it was 50%), the
+    # whole top card above it, every card of the hand in one row, the two slots side by side,
+    # the button of a thumb's size.
+    assert dock["height"] <= 0.37 * 740, dock
+    assert dock["pileBottom"] <= dock["top"], dock
+    assert len(set(dock["cards"])) == 1, dock
+    first, second = dock["slots"]
+    assert first["top"] == second["top"] and first["right"] <= second["left"], dock
+    assert dock["button"]["height"] >= 24, dock
+    assert page.get_by_text("How the lane works").is_visible()
+
+    # Filling the lane moves nothing above the dock: the pile stays where it stood.
+    slots = page.locator("form.precommit select").all()
+    for slot, card in zip(slots, ["green-1", "green-2"], strict=True):
+        slot.select_option(card)
+    page.evaluate(SETTLED)
+    assert page.evaluate(DOCK)["pile"] == dock["pile"]
+    old = version(page)
+    page.locator("form.precommit").get_by_role("button", name="Fill the lane").click()
+    wait_for_board_after(page, old)
+    page.evaluate(SETTLED)
+    after = page.evaluate(DOCK)
+    assert after["pile"] == dock["pile"], (dock, after)
+    assert after["height"] <= dock["height"], (dock, after)
+    shot(page, "dock-filled-360")

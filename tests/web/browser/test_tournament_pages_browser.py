@@ -152,3 +152,26 @@ def test_a_tournament_games_lobby_card_and_the_forms_errors_on_a_phone(open_page
         lobby.screenshot(path=str(ARTIFACTS / f"tournament-lobby-{size['width']}.png"))
         error.scroll_into_view_if_needed()
         form.screenshot(path=str(ARTIFACTS / f"tournament-form-error-{size['width']}.png"))
+
+
+def test_the_new_forms_date_and_time_box_stays_in_its_column(open_page):
+    """The new form's "Entry closes" on a desktop: its date-and-time box as wide as its grid
+    column, not wider (the browser's own width of a datetime-local box passed the column's),
+    room for its whole value, and as styled as the boxes beside it; on a phone too."""
+    ana = make_user("ana")
+    for size in (DESKTOP, PHONE):
+        form = open_page(ana, "/tournaments/new/", **size)
+        box = form.get_by_label("Entry closes (UTC)")
+        column = box.evaluate("el => el.closest('.field').getBoundingClientRect().right")
+        shown = box.bounding_box()
+        assert shown and shown["x"] + shown["width"] <= column + 0.5, (shown, column)
+        # Room for the whole date and time ("12/01/2026, 06:38 PM"), its AM/PM not cut off.
+        assert shown["width"] >= 250, shown
+        beside = form.get_by_label("Most entrants")
+        assert box.evaluate("el => getComputedStyle(el).borderTopColor") == beside.evaluate(
+            "el => getComputedStyle(el).borderTopColor"
+        )
+        assert not scrolls_sideways(form), too_wide(form)
+        box.scroll_into_view_if_needed()
+        ARTIFACTS.mkdir(exist_ok=True)
+        form.screenshot(path=str(ARTIFACTS / f"tournament-form-entry-{size['width']}.png"))
