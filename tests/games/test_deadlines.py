@@ -19,8 +19,8 @@ from games.commands import game_command
 from games.creation import SeatSpec, game_create
 from games.errors import Forbidden, InvalidGame
 from games.game_settings import GameSettings
-from games.match_outcomes import places_with_forfeits
 from games.models import Game, GameEvent, MatchResult, NotificationPreference, Seat, TurnNotice
+from games.placings import places_with_forfeits
 from games.visibility import game_events, game_view
 from tests.games.factories import make_user
 
