@@ -82,6 +82,18 @@ class _Teller(Names):
         # which the default bot plays it (a forfeit or a hand-over): `facts` of `tell`.
         self.forfeits: dict[int, int] = {}
         self.stand_ins: dict[int, int] = {}
+        # Seats the default bot moves for once (a fallback-played event: a turn timed out, a
+        # bot failed), until another seat moves.
+        self.moved_for: set[int] = set()
+
+    def follow(self, event: Event) -> None:
+        """Who moves the seats from the event on: a fallback-played event's seat is moved by
+        the default bot (its moves follow it in the same append) until another seat moves."""
+        kind = event["type"]
+        if kind == ev.FALLBACK_PLAYED:
+            self.moved_for.add(int(event["seat"]))
+        elif kind in _MOVES or (kind == ev.CARDS_DRAWN and event.get("reason") == "draw"):
+            self.moved_for = {seat for seat in self.moved_for if seat == event.get("seat")}
 
     def learn(self, item: Mapping[str, Any]) -> None:
         """A seat-forfeited or seat-handed-over event (with its version), in any order."""
@@ -94,11 +106,14 @@ class _Teller(Names):
 
     def standing_in(self, seat: int | None) -> bool:
         """Whether the default bot plays the seat at the event being told."""
-        return seat is not None and self.stand_ins.get(seat, self.version) < self.version
+        if seat is None:
+            return False
+        return seat in self.moved_for or self.stand_ins.get(seat, self.version) < self.version
 
     def mover(self, seat: int) -> str:
-        """Who made a seat's move: the seat ("You", "Ana"), or, once the default bot plays it,
-        the seat's stand-in ("Your stand-in", "Ana's stand-in")."""
+        """Who made a seat's move: the seat ("You", "Ana"), or, when the default bot moves for
+        it (for good, or for a turn that timed out), its stand-in ("Your stand-in", "Ana's
+        stand-in")."""
         return f"{self.whose(seat)} stand-in" if self.standing_in(seat) else self.who(seat)
 
     def cards(self, cards: Sequence[str | None]) -> str:
@@ -393,6 +408,7 @@ def tell(
         if kind == ev.PROMPTED:
             continue
         teller.version = item["version"]
+        teller.follow(event)
         if kind in _STAND_IN:
             teller.learn(item)
         if _sets_direction(events, index):
