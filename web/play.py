@@ -387,6 +387,7 @@ def _story(
     last hand's result among them (the board's score panel)."""
     until = newest[0]["version"] - 1 if newest else loaded.version
     facts = seat_facts.stand_in_facts(loaded.game)
+    ruling = story.ruled_by(loaded.game.context)
     window = STORY_EVENTS
     while True:
         after = max(0, until - window)
@@ -394,7 +395,9 @@ def _story(
             loaded.game, loaded.variant, seat, after=after, until=until, marks={HAND_ENDED}
         )
         shown += newest
-        lines = story.tail(shown, names, seat, start=after + 1, count=STORY_LINES, facts=facts)
+        lines = story.tail(
+            shown, names, seat, start=after + 1, count=STORY_LINES, facts=facts, ruled_by=ruling
+        )
         if lines is not None:
             return lines, shown
         window *= 4

@@ -168,6 +168,7 @@ def _story(
     as the play page reads its story (web/play.py). The whole log, once revealed; else
     redacted for the viewer's own seat (or as a spectator)."""
     facts = seat_facts.stand_in_facts(game)
+    ruling = story.ruled_by(game.context)
     window = STORY_EVENTS
     while True:
         after = max(0, at - window)
@@ -175,7 +176,9 @@ def _story(
             game, variant, None if revealed else seat, after=after, until=at, marks={HAND_ENDED}
         )
         shown = _as_seen(found, variant, seat, chosen, revealed)
-        lines = story.tail(shown, names, you, start=after + 1, count=STORY_LINES, facts=facts)
+        lines = story.tail(
+            shown, names, you, start=after + 1, count=STORY_LINES, facts=facts, ruled_by=ruling
+        )
         if lines is not None:
             return lines, shown
         window *= 4

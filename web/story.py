@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import events as ev
+from games.game_settings import GameSettings
 from games.placings import placing
 from web import board
 from web.board import rules_title
@@ -75,6 +76,8 @@ class _Teller(Names):
     censor: int | None = None
     # The version of the event being told.
     version: int = 0
+    # Who forfeits a seat by a ruling in this game (`ruled_by`).
+    ruled_by: str = "the league's ruling"
 
     def __init__(self, names: Sequence[str], viewer: int | None) -> None:
         super().__init__(names, viewer)
@@ -279,6 +282,10 @@ class _Teller(Names):
 
     def seat_forfeited(self, e: Event) -> str:
         why = FORFEIT_REASONS.get(e.get("reason") or "", "forfeited")
+        if e.get("reason") == "awarded":
+            # Who rules depends on the game (`ruled_by`); a note is the ruling's public word.
+            why = f"was forfeited by {self.ruled_by}"
+            why += f" ({e['note']})" if e.get("note") else ""
         if e["seat"] == self.viewer and why.startswith("was "):
             why = "were " + why.removeprefix("was ")  # "You were forfeited", not "You was"
         return f"{self.who(e['seat'])} {why}: the default bot plays the seat, placed last"
@@ -324,6 +331,19 @@ class _Teller(Names):
         if kind == ev.HANDS_ROTATED:
             return f"every hand passed one seat {_direction(e['direction'])}"
         return f"play now goes {_direction(e['direction'])}"
+
+
+def ruled_by(context: Mapping[str, Any] | None) -> str:
+    """Who forfeits a seat of a game by a ruling (a seat-forfeited event of reason `awarded`),
+    in a player's words: a league's fixture is ruled by the league (a club's admin, or the
+    staff for it), a tournament's game by the tournament (its round's deadline, a withdrawal:
+    the event's note says which), any other game by the staff alone."""
+    found = GameSettings.of(context or {})
+    if found.fixture is not None:
+        return "the league's ruling"
+    if found.tournament is not None:
+        return "the tournament"
+    return "the staff"
 
 
 def censor_of(teller: _Teller, *, start: bool = True) -> str:
@@ -379,6 +399,7 @@ def tell(
     names: Sequence[str],
     viewer: int | None,
     facts: Sequence[Mapping[str, Any]] = (),
+    ruled_by: str = "the league's ruling",
 ) -> list[Line]:
     """The story of `events` (`[{"version": v, "event": {...}}, ...]`, oldest first, as the
     viewer may see them), newest first. `names[seat]` names each seat; `viewer` (a seat, or
@@ -386,8 +407,10 @@ def tell(
     seat-handed-over events (public, with their versions, games/seat_facts.py
     `stand_in_facts`), those before `events` among them: after one, the seat's moves are its
     stand-in's ("Your stand-in played red 7"), never "You played", and the match's end places
-    a forfeited seat last."""
+    a forfeited seat last. `ruled_by`: who forfeits a seat by a ruling in this game
+    (`ruled_by`)."""
     teller = _Teller(names, viewer)
+    teller.ruled_by = ruled_by
     for fact in facts:
         teller.learn(fact)
 
@@ -444,6 +467,7 @@ def tail(
     start: int,
     count: int,
     facts: Sequence[Mapping[str, Any]] = (),
+    ruled_by: str = "the league's ruling",
 ) -> list[Line] | None:
     """The newest `count` lines of the whole log's story (`tell`), from the log's events since
     version `start` (`events`: oldest first; earlier ones among them are ignored), or None when
@@ -463,7 +487,7 @@ def tail(
         ):
             skip += 1
         window = window[skip:]
-    lines = tell(window, names, viewer, facts)
+    lines = tell(window, names, viewer, facts, ruled_by)
     if start > 1 and len(lines) < count:
         return None
     return lines[:count]

@@ -170,6 +170,9 @@ def test_the_staffs_forfeit_tells_the_person_without_the_staffs_reason(eager_tas
         "out as your stand-in, and it is placed last."
     )
     assert "abuse" not in notice.text
+    # The game's story says who, too: not a league's ruling, in a game of no league.
+    lines = story_lines(signed_in(people[1]).get(f"/games/{game.pk}/").content.decode())
+    assert "You were forfeited by the staff: the default bot plays the seat, placed last." in lines
     # Nobody else is told; resigning is the person's own doing and tells nobody.
     assert not Notification.objects.filter(user=people[0], key__startswith="forfeit:").exists()
 

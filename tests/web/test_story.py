@@ -6,7 +6,7 @@ import pytest
 
 from engine import events as ev
 from web.board import just_happened, news_sentences
-from web.story import tell
+from web.story import ruled_by, tell
 
 NAMES = ["Ana", "Ben", "Cy"]
 
@@ -411,3 +411,16 @@ def test_the_match_end_places_the_forfeited_seats_last_whatever_the_rules_say():
         "The match is over: you win; Ana forfeited, placed last. "
         "Final scores: Ana 520, You 10, Cy 0."
     )
+
+
+def test_who_forfeits_by_a_ruling_depends_on_the_game():
+    event = {"type": ev.SEAT_FORFEITED, "seat": 0, "reason": "awarded"}
+    items = [{"version": 1, "event": {**event, "note": "the round deadline passed"}}]
+
+    assert [line.text for line in tell(items, NAMES, 1, ruled_by="the tournament")] == [
+        "Ana was forfeited by the tournament (the round deadline passed): the default bot plays "
+        "the seat, placed last."
+    ]
+    assert ruled_by({"fixture": 3}) == "the league's ruling"
+    assert ruled_by({"tournament": 2}) == "the tournament"
+    assert ruled_by({}) == "the staff"
