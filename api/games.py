@@ -79,6 +79,12 @@ class SeatOutput(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=["person", "bot"])
 
 
+class ResultShape(serializers.Serializer[Any]):
+    winner = serializers.IntegerField(allow_null=True, help_text="null when first is shared.")
+    places = serializers.ListField(child=serializers.IntegerField(), help_text="By seat.")
+    forfeited = serializers.ListField(child=serializers.IntegerField())
+
+
 class GameOutput(serializers.Serializer[Any]):
     game = serializers.IntegerField()
     version = serializers.IntegerField(help_text="Send it as the next command's expected_version.")
@@ -104,6 +110,12 @@ class GameOutput(serializers.Serializer[Any]):
     )
     deadline = serializers.DateTimeField(
         allow_null=True, help_text="When the turn the game waits for runs out."
+    )
+    result = ResultShape(
+        allow_null=True,
+        help_text="Once the match is over, its result as the service records it: the forfeited "
+        "seats share the last place (the view's places are the rules' alone). null while it "
+        "plays, or when the staff aborted it.",
     )
 
 
@@ -131,6 +143,7 @@ def game_output(detail: dict[str, Any]) -> dict[str, Any]:
         "view": detail["view"],
         "legal": list(detail["legal"]),
         "deadline": None if deadline is None else _DEADLINE.to_representation(deadline),
+        "result": detail["result"],
     }
 
 

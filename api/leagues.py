@@ -88,6 +88,10 @@ class AllTimeOutput(serializers.Serializer[Any]):
     wins = serializers.IntegerField()
     league_points = serializers.IntegerField()
     titles = serializers.IntegerField(help_text="First in the top division of a closed season.")
+    rank = serializers.IntegerField(
+        help_text="The place: most league points, then most wins; entrants level on both share it."
+    )
+    shared = serializers.BooleanField(help_text="True when another entrant shares the place.")
 
 
 class ClubOutput(serializers.Serializer[selectors.ClubPage]):

@@ -20,7 +20,7 @@ from django.db import transaction
 from bots.driver import play
 from bots.strategies import Strategy, find_strategy
 from engine import PLAYING
-from games import seat_facts
+from games import forfeit_notice, seat_facts
 from games.actors import SYSTEM, actor_label
 from games.commands import append_decided, command_key
 from games.errors import Conflict
@@ -83,7 +83,7 @@ def play_fallback(*, game_id: int, seat: int, version: int, policy: Policy) -> F
     if not run.commands:
         return None
     decided = [seat_facts.fallback_played(seat, policy.reason), *run.events]
-    forfeits = False
+    forfeits, timeouts = False, 0
     if policy.forfeit_after is not None:
         timeouts = seat_facts.facts_of(game_id).timeouts[seat] + 1
         forfeits = timeouts >= policy.forfeit_after and run.state.status == PLAYING
@@ -101,4 +101,7 @@ def play_fallback(*, game_id: int, seat: int, version: int, policy: Policy) -> F
         )
         if forfeits and not appended.repeated:
             seat_facts.to_fallback(game, [seat])
+            forfeit_notice.tell_forfeited(
+                game, seat, by=f"the turn clock: {timeouts} of your turns ran out"
+            )
     return Fallback(appended.version, run.commands, forfeits, appended.repeated)

@@ -22,11 +22,15 @@ from django.utils import timezone
 from accounts.models import Profile
 from bots.strategies import STRATEGIES
 from clocks import presence
+from engine import MATCH_OVER
+from engine.events import SEAT_FORFEITED
+from games import event_reads
 from games.actors import Person, Viewer, is_person, lock_person, seats_held
 from games.creation import SeatSpec, game_create
 from games.errors import Forbidden, GameNotFound, GameRefused, InvalidGame
 from games.game_settings import WATCH_KEY, GameSettings
 from games.models import Bot, Game, Seat
+from games.placings import placing
 from games.repository import Loaded, repository
 from games.visibility import view_of, viewing_seat
 
@@ -421,4 +425,26 @@ def game_detail(
         "view": view,
         "legal": legal,
         "deadline": turn_deadline(game),
+        "result": match_result(game.pk, view),
     }
+
+
+def match_result(game_id: int, view: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A finished match's result as the service records it, for any viewer: each seat's place
+    and the winner by the one rule (games/match_outcomes.py `placing`: the forfeited seats share
+    the last place), and the forfeited seats; None while the match plays, or when it ended
+    without places (a staff's abort). The view's own `places` and `winner` are the rules' alone.
+    Reads the game's seat-forfeited events (one query), only once the match is over."""
+    if view["status"] != MATCH_OVER or view.get("places") is None:
+        return None
+    forfeited = sorted({e["seat"] for e in event_reads.load(game_id, types={SEAT_FORFEITED})})
+    placed = placing(view["places"], view.get("winner"), forfeited)
+    return {"winner": placed.winner, "places": placed.places, "forfeited": forfeited}
+
+
+def as_recorded(view: dict[str, Any], result: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The view with a finished match's places and winner as the service records them
+    (`match_result`), for a page that shows the result; the view itself when there is none."""
+    if result is None:
+        return view
+    return {**view, "places": result["places"], "winner": result["winner"]}

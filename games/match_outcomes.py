@@ -1,5 +1,6 @@
 """A finished match's outcome as the standings count it (MatchOutcome, match_outcome): read
-from its own stream only, the engine's places with the forfeited seats moved last. Shared by
+from its own stream only, the engine's places with the forfeited seats moved last (the one rule,
+games/placings.py `placing`). Shared by
 the projections that fold match ends (games/game_projections.py, league/, ratings/,
 tournaments/); in a fold, the events it needs are read for every match of the batch in one
 query (`fold` in games/projections.py sets the batch's reads).
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from engine.events import HAND_ENDED, SEAT_FORFEITED
 from games import event_reads, seat_facts
 from games.event_records import Event, Record
+from games.placings import placing
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,14 +89,10 @@ def match_outcome(record: Record, before: list[Event] | None = None) -> MatchOut
     for found in before:
         if found["type"] == SEAT_FORFEITED:
             firsts_of.setdefault(found["seat"], found)
-    winner, places = event["winner"], event["places"]
-    if forfeited:
-        places = places_with_forfeits(places, forfeited)
-        firsts = [seat for seat, place in enumerate(places) if place == 1]
-        winner = firsts[0] if len(firsts) == 1 else None
+    placed = placing(event["places"], event["winner"], forfeited)
     return MatchOutcome(
-        winner=winner,
-        places=list(places),
+        winner=placed.winner,
+        places=placed.places,
         forfeited=forfeited,
         hands_won=list(hands[-1]["hands_won"]),
         hands=hands[-1]["hand"],
@@ -103,16 +101,3 @@ def match_outcome(record: Record, before: list[Event] | None = None) -> MatchOut
             for seat in forfeited
         ),
     )
-
-
-def places_with_forfeits(places: list[int], forfeited: list[int]) -> list[int]:
-    """The engine's places with the forfeited seats moved last: the others keep their order and
-    ties (a place is 1 + the other kept seats placed strictly better); the forfeited seats share
-    the place after them."""
-    kept = [seat for seat in range(len(places)) if seat not in forfeited]
-    return [
-        len(kept) + 1
-        if seat in forfeited
-        else 1 + sum(1 for other in kept if places[other] < place)
-        for seat, place in enumerate(places)
-    ]

@@ -25,7 +25,7 @@ from engine.events import (
     SEAT_HANDED_OVER,
     VACATION_TAKEN,
 )
-from games import appends, event_reads
+from games import appends, event_reads, forfeit_notice
 from games.actors import Actor, actor_label, is_person, seats_held
 from games.errors import Forbidden, GameNotFound, InvalidGame
 from games.models import Game, Seat
@@ -109,6 +109,21 @@ def facts_of(game_id: int) -> SeatFacts:
     return fold(event_reads.load(game_id, types=SEAT_FACTS))
 
 
+# The seat facts after which the default bot plays a seat (a forfeit, a hand-over).
+STAND_IN_FACTS = frozenset({SEAT_FORFEITED, SEAT_HANDED_OVER})
+
+
+def stand_in_facts(game: Game) -> list[dict[str, Any]]:
+    """The game's seat-forfeited and seat-handed-over events (both public), each with its
+    version, `[{"version": v, "event": {...}}]`: what a story needs to tell the default bot's
+    moves as a stand-in's (web/story.py `tell`). No read when no seat is the default bot's now
+    (`game.seats`, read with the game, say so: a forfeit is for good)."""
+    if not any(seat.controller == Seat.Controller.FALLBACK for seat in game.seats.all()):
+        return []
+    found = event_reads.load_many([game.pk], types=STAND_IN_FACTS).get(game.pk, [])
+    return [{"version": record.version, "event": record.event} for record in found]
+
+
 def append_facts(game: Game, facts: list[Event], *, actor: Actor) -> appends.AppendResult:
     """Append seat facts to a game whose row the caller has locked (select_for_update), so the
     version read is the one appended at; visibilities as the engine's view of them says."""
@@ -140,10 +155,14 @@ def to_fallback(game: Game, seats: Iterable[int]) -> None:
     )
 
 
-def seat_forfeit(*, game_id: int, seat: int, actor: Actor, note: str = "") -> bool:
+def seat_forfeit(
+    *, game_id: int, seat: int, actor: Actor, note: str = "", by: str = "", public: bool = False
+) -> bool:
     """Forfeit one seat by a ruling (the caller checked the actor's authority: a club admin or
     staff): the same seat-forfeited event as resigning, reason `awarded`, the ruler as actor.
-    Returns False when the seat was forfeited already (nothing is written)."""
+    The seat's person is told under the bell (games/forfeit_notice.py): `by` whom or what, in
+    their words ("the league's ruling"), and `note` too when it is `public`. Returns False when
+    the seat was forfeited already (nothing is written)."""
     with transaction.atomic():
         game = locked_game(game_id)
         if not 0 <= seat < game.seat_count:
@@ -152,6 +171,7 @@ def seat_forfeit(*, game_id: int, seat: int, actor: Actor, note: str = "") -> bo
             return False
         append_facts(game, [forfeited(seat, ForfeitReason.AWARDED, note=note)], actor=actor)
         to_fallback(game, [seat])
+        forfeit_notice.tell_forfeited(game, seat, by=by, note=note if public else "")
     return True
 
 

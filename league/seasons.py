@@ -403,7 +403,15 @@ def fixture_forfeit(*, fixture: Fixture, actor: Any, seat: int, note: str = "") 
     _running(season)
     game = _fixture_game(fixture)
     try:
-        return seat_facts.seat_forfeit(game_id=game.pk, seat=seat, actor=actor, note=note)
+        return seat_facts.seat_forfeit(
+            game_id=game.pk,
+            seat=seat,
+            actor=actor,
+            note=note,
+            # The ruling's note is shown on its fixture to everyone (web/season_tables.py).
+            by="the league's ruling",
+            public=True,
+        )
     except InvalidGame as error:
         raise SeasonError(error.message, code=error.code) from error
 

@@ -365,6 +365,9 @@ class AllTimeLine:
     wins: int = 0
     league_points: int = 0
     titles: int = 0
+    # The place in the table: entrants level on league points and wins share it (`shared`).
+    rank: int = 0
+    shared: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -392,7 +395,27 @@ def club_all_time(club: Club) -> list[AllTimeLine]:
     tables = seasons_tables(seasons)
     for season in seasons:
         add_season(lines, season, tables[season.pk], entrants)
-    return sorted(lines.values(), key=lambda t: (-t.league_points, -t.wins, t.name))
+    return rank_all_time(lines.values())
+
+
+def rank_all_time(lines: Iterable[AllTimeLine]) -> list[AllTimeLine]:
+    """The all-time lines in order, most league points first, then most wins; entrants level on
+    both share their place (`rank`, `shared`: shown "3=", as a season's table shows a shared
+    place), listed by name. The table counts nothing else, so it never places apart two entrants
+    it has no way to tell apart (two seats forfeited in the only fixture, say: both placed last,
+    no points, no win)."""
+    ordered = sorted(lines, key=lambda t: (-t.league_points, -t.wins, t.name))
+    for position, line in enumerate(ordered):
+        before = ordered[position - 1] if position else None
+        if before is not None and (before.league_points, before.wins) == (
+            line.league_points,
+            line.wins,
+        ):
+            line.rank = before.rank
+            line.shared = before.shared = True
+        else:
+            line.rank = position + 1
+    return ordered
 
 
 def entrant_keys(entries: QuerySet[Entry]) -> dict[int, tuple[int | None, int | None]]:

@@ -183,7 +183,7 @@ def game_forfeit(*, game_id: int, seat: int, user: Any, reason: str) -> AuditEnt
     reason = clean_reason(reason)
     _not_a_player(game_id, user)
     with transaction.atomic():
-        if not seat_facts.seat_forfeit(game_id=game_id, seat=seat, actor=actor):
+        if not seat_facts.seat_forfeit(game_id=game_id, seat=seat, actor=actor, by="the staff"):
             raise ActionRefused(
                 f"seat {seat} of game {game_id} is forfeited already", code="already-forfeited"
             )

@@ -216,7 +216,11 @@ def _make_tables(
         for seat, entry in enumerate(entries):
             if entry.withdrawn:
                 seat_facts.seat_forfeit(
-                    game_id=game.pk, seat=seat, actor=SYSTEM, note="withdrew before the round"
+                    game_id=game.pk,
+                    seat=seat,
+                    actor=SYSTEM,
+                    note="withdrew before the round",
+                    by=f"your withdrawal from {tournament.name}",
                 )
             elif entry.user_id is not None:
                 notify(
@@ -452,6 +456,7 @@ def forfeit_overdue(*, now: datetime.datetime | None = None) -> int:
         )
         .exclude(game__status=MATCH_OVER)
         .exclude(round__tournament__format=Tournament.Format.ARENA)
+        .select_related("round__tournament")
     )
     forfeited = 0
     for table in overdue:
@@ -466,6 +471,7 @@ def forfeit_overdue(*, now: datetime.datetime | None = None) -> int:
                     seat=seat.number,
                     actor=SYSTEM,
                     note="the round deadline passed",
+                    by=f"the round's deadline in {table.round.tournament.name}",
                 )
             except InvalidGame:
                 # The game ended meanwhile.

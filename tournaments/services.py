@@ -318,6 +318,7 @@ def tournament_withdraw(
                     seat=table.entries.index(entry.pk),
                     actor=SYSTEM,
                     note=f"withdrew from {tournament.name}",
+                    by=f"your withdrawal from {tournament.name}",
                 )
     return entry
 

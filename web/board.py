@@ -49,6 +49,7 @@ class SeatPanel:
     hands_won: int
     place: int | None
     revealed: list[Face] | None = None
+    forfeited: bool = False  # placed last whatever the default bot made of the seat
     catch: Any = None  # the viewer's catch of this seat (controls.Option), when legal
 
     @property

@@ -297,7 +297,7 @@ def board_context(
     detail = lobby.game_detail(
         game_id=game_id, viewer=request.user, seat=seat, loaded=loaded, decided=decided
     )
-    view = detail["view"]
+    view = lobby.as_recorded(detail["view"], detail["result"])
     viewer = view["seat"]
     names = seat_names(detail["seats"])
     kinds = [seat_info.kind for seat_info in detail["seats"]]
@@ -319,8 +319,10 @@ def board_context(
         table.note = board.lane_flushed(shown, view, Names(names, viewer))
     penalty = int((detail["variant"].get("options") or {}).get("uno_penalty", 0))
     ctrl = controls.controls(detail["legal"], view, Names(names, viewer), uno_penalty=penalty)
+    forfeited = (detail["result"] or {}).get("forfeited", [])
     for panel in table.seats:
         panel.catch = ctrl.catches.get(panel.number)
+        panel.forfeited = panel.number in forfeited
     my_seats = detail["my_seats"]
     extra = _grace(loaded, viewer)
     if extra["grace_until"] is not None and not table.my_turn:
@@ -384,6 +386,8 @@ def _story(
     (one query; another, four times as long, when it tells too few), and the events read, the
     last hand's result among them (the board's score panel)."""
     until = newest[0]["version"] - 1 if newest else loaded.version
+    facts = seat_facts.stand_in_facts(loaded.game)
+    ruling = story.ruled_by(loaded.game.context)
     window = STORY_EVENTS
     while True:
         after = max(0, until - window)
@@ -391,7 +395,9 @@ def _story(
             loaded.game, loaded.variant, seat, after=after, until=until, marks={HAND_ENDED}
         )
         shown += newest
-        lines = story.tail(shown, names, seat, start=after + 1, count=STORY_LINES)
+        lines = story.tail(
+            shown, names, seat, start=after + 1, count=STORY_LINES, facts=facts, ruled_by=ruling
+        )
         if lines is not None:
             return lines, shown
         window *= 4

@@ -23,7 +23,7 @@ from chat import table as chat_table
 from engine import Variant
 from engine.events import HAND_ENDED, PROMPTED
 from frontdoor.boundary import BadInput
-from games import lobby, reveal
+from games import lobby, reveal, seat_facts
 from games.actors import seats_held
 from games.errors import Forbidden, GameError
 from games.models import Game, GameEvent
@@ -88,7 +88,10 @@ def _replay_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     last = game.version
     at = _clamp(request.GET.get("at"), last, default=_first_turn(game))
     variant, state, _ = repository.state(game, until=at)
+    # The final board's places as the service records them (the forfeited seats last).
     view = variant.view(state, seat)
+    result = lobby.match_result(game.pk, view)
+    view = lobby.as_recorded(view, result)
     if chosen == ALL:
         view["hands"] = [list(hand) for hand in state.hands]
         view["lane"] = [list(lane) for lane in state.lanes]
@@ -101,6 +104,9 @@ def _replay_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     # "You" is the person's own seat; another seat's eyes are named by its name.
     you = seat if seat in held else None
     lines, shown = _story(game, variant, at, seat, chosen, revealed, names, you)
+    table = board.table(view, names, [info.kind for info in listing], you=you, spec=game.variant)
+    for panel in table.seats:
+        panel.forfeited = result is not None and panel.number in result["forfeited"]
     return {
         "game": game.pk,
         "at": at,
@@ -108,9 +114,7 @@ def _replay_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "as": chosen,
         "choices": [(choice, _choice_label(choice, names)) for choice in choices],
         "steps": _steps(game.pk, chosen, at, last),
-        "table": board.table(
-            view, names, [info.kind for info in listing], you=you, spec=game.variant
-        ),
+        "table": table,
         "hand": controls.controls([], view, Names(names, you)).hand,
         "hand_owner": Names(names, you).whose(seat) if seat is not None else "",
         "story": lines,
@@ -163,6 +167,8 @@ def _story(
     `at` only, the newest STORY_EVENTS of them (four times as many when those tell too few),
     as the play page reads its story (web/play.py). The whole log, once revealed; else
     redacted for the viewer's own seat (or as a spectator)."""
+    facts = seat_facts.stand_in_facts(game)
+    ruling = story.ruled_by(game.context)
     window = STORY_EVENTS
     while True:
         after = max(0, at - window)
@@ -170,7 +176,9 @@ def _story(
             game, variant, None if revealed else seat, after=after, until=at, marks={HAND_ENDED}
         )
         shown = _as_seen(found, variant, seat, chosen, revealed)
-        lines = story.tail(shown, names, you, start=after + 1, count=STORY_LINES)
+        lines = story.tail(
+            shown, names, you, start=after + 1, count=STORY_LINES, facts=facts, ruled_by=ruling
+        )
         if lines is not None:
             return lines, shown
         window *= 4

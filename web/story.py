@@ -14,6 +14,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import events as ev
+from games.game_settings import GameSettings
+from games.placings import placing
 from web import board
 from web.board import rules_title
 from web.cards import card_list, card_name
@@ -46,6 +48,8 @@ FORFEIT_REASONS = {
     "timed-out": "ran out of time too often",
     "awarded": "was forfeited by the league's ruling",
 }
+# The events after which the default bot plays a seat: its moves are its stand-in's.
+_STAND_IN = frozenset({ev.SEAT_FORFEITED, ev.SEAT_HANDED_OVER})
 # Events told as a clause of the play just before them, by the same seat.
 _CONSEQUENCES = frozenset({ev.HANDS_SWAPPED, ev.HANDS_ROTATED, ev.DIRECTION_CHANGED})
 
@@ -70,6 +74,50 @@ class Line:
 class _Teller(Names):
     # This hand's censor (censorship's dealer), once an event names it.
     censor: int | None = None
+    # The version of the event being told.
+    version: int = 0
+    # Who forfeits a seat by a ruling in this game (`ruled_by`).
+    ruled_by: str = "the league's ruling"
+
+    def __init__(self, names: Sequence[str], viewer: int | None) -> None:
+        super().__init__(names, viewer)
+        # Seat -> the version of its first seat-forfeited event, and of the first event after
+        # which the default bot plays it (a forfeit or a hand-over): `facts` of `tell`.
+        self.forfeits: dict[int, int] = {}
+        self.stand_ins: dict[int, int] = {}
+        # Seats the default bot moves for once (a fallback-played event: a turn timed out, a
+        # bot failed), until another seat moves.
+        self.moved_for: set[int] = set()
+
+    def follow(self, event: Event) -> None:
+        """Who moves the seats from the event on: a fallback-played event's seat is moved by
+        the default bot (its moves follow it in the same append) until another seat moves."""
+        kind = event["type"]
+        if kind == ev.FALLBACK_PLAYED:
+            self.moved_for.add(int(event["seat"]))
+        elif kind in _MOVES or (kind == ev.CARDS_DRAWN and event.get("reason") == "draw"):
+            self.moved_for = {seat for seat in self.moved_for if seat == event.get("seat")}
+
+    def learn(self, item: Mapping[str, Any]) -> None:
+        """A seat-forfeited or seat-handed-over event (with its version), in any order."""
+        event, version = item["event"], item["version"]
+        if event["type"] == ev.SEAT_FORFEITED:
+            self.forfeits[event["seat"]] = min(version, self.forfeits.get(event["seat"], version))
+        if event["type"] in _STAND_IN:
+            seat = event["seat"]
+            self.stand_ins[seat] = min(version, self.stand_ins.get(seat, version))
+
+    def standing_in(self, seat: int | None) -> bool:
+        """Whether the default bot plays the seat at the event being told."""
+        if seat is None:
+            return False
+        return seat in self.moved_for or self.stand_ins.get(seat, self.version) < self.version
+
+    def mover(self, seat: int) -> str:
+        """Who made a seat's move: the seat ("You", "Ana"), or, when the default bot moves for
+        it (for good, or for a turn that timed out), its stand-in ("Your stand-in", "Ana's
+        stand-in")."""
+        return f"{self.whose(seat)} stand-in" if self.standing_in(seat) else self.who(seat)
 
     def cards(self, cards: Sequence[str | None]) -> str:
         """The cards if the viewer sees them all, else how many."""
@@ -107,9 +155,11 @@ class _Teller(Names):
 
     def cards_drawn(self, e: Event) -> str:
         reason = _DRAW_REASONS.get(e.get("reason") or "", "")
+        # A chosen draw is a move (the stand-in's, once it plays the seat); a forced one is not.
+        seat = self.mover(e["seat"]) if e.get("reason") == "draw" else self.who(e["seat"])
         if not e["cards"]:
-            return f"{self.who(e['seat'])} could draw no card: none was left"
-        return f"{self.who(e['seat'])} drew {self.cards(e['cards'])}{reason}"
+            return f"{seat} could draw no card: none was left"
+        return f"{seat} drew {self.cards(e['cards'])}{reason}"
 
     def card_played(self, e: Event) -> str:
         seat, card = e["seat"], card_name(e["card"])
@@ -119,41 +169,44 @@ class _Teller(Names):
             censor = "You" if self.censor == self.viewer else censor_of(self)
             text = f"{censor} approved {self.whose(seat, start=False)} {card}"
         elif e.get("for") is not None:
-            text = f"{self.who(seat)} played {card} for {self.who(e['for'], start=False)}"
+            text = f"{self.mover(seat)} played {card} for {self.who(e['for'], start=False)}"
         elif e.get("jump"):
-            text = f"{self.who(seat)} jumped in with {card}"
+            text = f"{self.mover(seat)} jumped in with {card}"
         else:
-            text = f"{self.who(seat)} played {card}"
+            text = f"{self.mover(seat)} played {card}"
         if e.get("color") and e["card"] in ("wild", "wild-draw4"):
             text += f" and chose {e['color']}"
         return text
 
     def color_chosen(self, e: Event) -> str:
-        return f"{self.who(e['seat'])} chose {e['color']}"
+        return f"{self.mover(e['seat'])} chose {e['color']}"
 
     def direction_changed(self, e: Event) -> str:
         return f"Play now goes {_direction(e['direction'])}"
 
     def uno_owed(self, e: Event) -> str:
+        if self.standing_in(e["seat"]):
+            return f"{self.mover(e['seat'])} owes an UNO call: one card left"
         return f"{self.verb(e['seat'], 'owes', 'owe')} an UNO call: one card left"
 
     def uno_called(self, e: Event) -> str:
-        return f"{self.who(e['seat'])} called UNO"
+        return f"{self.mover(e['seat'])} called UNO"
 
     def uno_expired(self, e: Event) -> str:
         return f"Too late to catch {self.seats(e['seats'], start=False)}: the chance has passed"
 
     def uno_caught(self, e: Event) -> str:
-        return f"{self.who(e['seat'])} caught {self.who(e['target'], start=False)} not calling UNO"
+        target = self.who(e["target"], start=False)
+        return f"{self.mover(e['seat'])} caught {target} not calling UNO"
 
     def uno_penalized(self, e: Event) -> str:
         why = _PENALTIES.get(e.get("reason") or "", "a wrong call")
-        return f"{self.who(e['seat'])} took the penalty for {why}"
+        return f"{self.mover(e['seat'])} took the penalty for {why}"
 
     def challenge_resolved(self, e: Event) -> str:
         verdict = "guilty" if e["guilty"] else "honest"
         offender = self.whose(e["target"], start=False)
-        text = f"{self.who(e['seat'])} challenged {offender} wild draw four: {verdict}"
+        text = f"{self.mover(e['seat'])} challenged {offender} wild draw four: {verdict}"
         hand = e.get("hand") or []
         if hand and all(card is not None for card in hand):
             text += f"; {self.whose(e['target'], start=False)} hand was {card_list(hand)}"
@@ -163,7 +216,7 @@ class _Teller(Names):
         cards = e["cards"]
         shown = all(card is not None for card in cards)
         where = "to the lane" if shown else "to the lane, face down"
-        return f"{self.who(e['seat'])} committed {self.cards(cards)} {where}"
+        return f"{self.mover(e['seat'])} committed {self.cards(cards)} {where}"
 
     def lane_flushed(self, e: Event) -> str:
         return (
@@ -182,12 +235,12 @@ class _Teller(Names):
         self.censor = e["dealer"]
         dealer = "you, the censor" if self.censor == self.viewer else censor_of(self, start=False)
         if e.get("card") is None:
-            text = f"{self.who(seat)} submitted a card face down to {dealer}"
+            text = f"{self.mover(seat)} submitted a card face down to {dealer}"
         else:
             card = card_name(e["card"])
             if e.get("color"):
                 card += f" (as {e['color']})"
-            text = f"{self.who(seat)} submitted {card} to {dealer}"
+            text = f"{self.mover(seat)} submitted {card} to {dealer}"
         if e.get("uno"):
             text += ", calling UNO"
         return text
@@ -204,7 +257,7 @@ class _Teller(Names):
         return text
 
     def turn_passed(self, e: Event) -> str:
-        return f"{self.who(e['seat'])} had nothing to play: the turn passed"
+        return f"{self.mover(e['seat'])} had nothing to play: the turn passed"
 
     def hand_ended(self, e: Event) -> str:
         winner = e["winner"]
@@ -214,15 +267,25 @@ class _Teller(Names):
         return f"{text}. Scores: {self.scores(e['scores'])}"
 
     def match_ended(self, e: Event) -> str:
-        if e["winner"] is not None:
-            result = self.verb(e["winner"], "wins", "win", start=False)
+        # The places as the service records them: the forfeited seats last (one rule for every
+        # page, games/match_outcomes.py `placing`).
+        forfeited = sorted(seat for seat, at in self.forfeits.items() if at < self.version)
+        placed = placing(e["places"], e["winner"], forfeited)
+        if placed.winner is not None:
+            result = self.verb(placed.winner, "wins", "win", start=False)
         else:
-            firsts = [seat for seat, place in enumerate(e["places"]) if place == 1]
+            firsts = [seat for seat, place in enumerate(placed.places) if place == 1]
             result = f"{self.seats(firsts, start=False)} share first place"
+        if forfeited:
+            result += f"; {self.seats(forfeited, start=False)} forfeited, placed last"
         return f"The match is over: {result}. Final scores: {self.scores(e['scores'])}"
 
     def seat_forfeited(self, e: Event) -> str:
         why = FORFEIT_REASONS.get(e.get("reason") or "", "forfeited")
+        if e.get("reason") == "awarded":
+            # Who rules depends on the game (`ruled_by`); a note is the ruling's public word.
+            why = f"was forfeited by {self.ruled_by}"
+            why += f" ({e['note']})" if e.get("note") else ""
         if e["seat"] == self.viewer and why.startswith("was "):
             why = "were " + why.removeprefix("was ")  # "You were forfeited", not "You was"
         return f"{self.who(e['seat'])} {why}: the default bot plays the seat, placed last"
@@ -268,6 +331,19 @@ class _Teller(Names):
         if kind == ev.HANDS_ROTATED:
             return f"every hand passed one seat {_direction(e['direction'])}"
         return f"play now goes {_direction(e['direction'])}"
+
+
+def ruled_by(context: Mapping[str, Any] | None) -> str:
+    """Who forfeits a seat of a game by a ruling (a seat-forfeited event of reason `awarded`),
+    in a player's words: a league's fixture is ruled by the league (a club's admin, or the
+    staff for it), a tournament's game by the tournament (its round's deadline, a withdrawal:
+    the event's note says which), any other game by the staff alone."""
+    found = GameSettings.of(context or {})
+    if found.fixture is not None:
+        return "the league's ruling"
+    if found.tournament is not None:
+        return "the tournament"
+    return "the staff"
 
 
 def censor_of(teller: _Teller, *, start: bool = True) -> str:
@@ -319,12 +395,33 @@ _KINDS = {ev.CARD_PLAYED: "play", ev.HAND_ENDED: "result", ev.MATCH_ENDED: "resu
 
 
 def tell(
-    events: Sequence[Mapping[str, Any]], names: Sequence[str], viewer: int | None
+    events: Sequence[Mapping[str, Any]],
+    names: Sequence[str],
+    viewer: int | None,
+    facts: Sequence[Mapping[str, Any]] = (),
+    ruled_by: str = "the league's ruling",
 ) -> list[Line]:
     """The story of `events` (`[{"version": v, "event": {...}}, ...]`, oldest first, as the
     viewer may see them), newest first. `names[seat]` names each seat; `viewer` (a seat, or
-    None for a spectator) is told as "You"."""
+    None for a spectator) is told as "You". `facts`: the game's seat-forfeited and
+    seat-handed-over events (public, with their versions, games/seat_facts.py
+    `stand_in_facts`), those before `events` among them: after one, the seat's moves are its
+    stand-in's ("Your stand-in played red 7"), never "You played", and the match's end places
+    a forfeited seat last. `ruled_by`: who forfeits a seat by a ruling in this game
+    (`ruled_by`)."""
     teller = _Teller(names, viewer)
+    teller.ruled_by = ruled_by
+    for fact in facts:
+        teller.learn(fact)
+
+    def flags(event: Event) -> tuple[bool, bool]:
+        """`yours` and `news` of the event's line: a stand-in's move for the viewer's seat is
+        not theirs, and it is news to them."""
+        yours = _yours(event, viewer)
+        if yours and teller.standing_in(viewer):
+            return False, True
+        return yours, not yours and _news(event, viewer)
+
     lines: list[Line] = []
     played: Event | None = None  # the play the last line tells, while clauses may follow it
     setting: Event | None = None  # a direction the play to come sets (newno's second play)
@@ -333,14 +430,17 @@ def tell(
         kind = event["type"]
         if kind == ev.PROMPTED:
             continue
+        teller.version = item["version"]
+        teller.follow(event)
+        if kind in _STAND_IN:
+            teller.learn(item)
         if _sets_direction(events, index):
             setting = event
             continue
         if setting is not None and kind == ev.CARD_PLAYED:
             way = _direction(setting["direction"])
             text = f"{teller.card_played(event)} and set play going {way}"
-            yours = _yours(event, viewer)
-            news = not yours and _news(event, viewer)
+            yours, news = flags(event)
             lines.append(Line(item["version"], text, "play", yours, news))
             played, setting = event, None
             continue
@@ -354,8 +454,7 @@ def tell(
         played = event if kind == ev.CARD_PLAYED else None
         if sentence is None:
             continue
-        text, yours = sentence(teller, event), _yours(event, viewer)
-        news = not yours and _news(event, viewer)
+        text, (yours, news) = sentence(teller, event), flags(event)
         lines.append(Line(item["version"], text, _KINDS.get(kind, "note"), yours, news))
     return [replace(line, text=f"{line.text}.") for line in reversed(lines)]
 
@@ -367,6 +466,8 @@ def tail(
     *,
     start: int,
     count: int,
+    facts: Sequence[Mapping[str, Any]] = (),
+    ruled_by: str = "the league's ruling",
 ) -> list[Line] | None:
     """The newest `count` lines of the whole log's story (`tell`), from the log's events since
     version `start` (`events`: oldest first; earlier ones among them are ignored), or None when
@@ -386,7 +487,7 @@ def tail(
         ):
             skip += 1
         window = window[skip:]
-    lines = tell(window, names, viewer)
+    lines = tell(window, names, viewer, facts, ruled_by)
     if start > 1 and len(lines) < count:
         return None
     return lines[:count]

@@ -19,9 +19,10 @@ from games.commands import game_command
 from games.creation import SeatSpec, game_create
 from games.errors import Forbidden, InvalidGame
 from games.game_settings import GameSettings
-from games.match_outcomes import places_with_forfeits
 from games.models import Game, GameEvent, MatchResult, NotificationPreference, Seat, TurnNotice
+from games.placings import places_with_forfeits
 from games.visibility import game_events, game_view
+from social.models import Notification
 from tests.games.factories import make_user
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
@@ -164,6 +165,12 @@ def test_three_timeouts_hand_the_seat_to_the_default_bot_and_place_it_last(run_l
         assert seat_facts.facts_of(game.pk).timeouts[0] == timeout
     assert seat(game, 0).controller == Seat.Controller.FALLBACK
     assert seat_facts.facts_of(game.pk).forfeited == {0: "timed-out"}
+    # The person is told under the bell, by what and what happens now.
+    (notice,) = Notification.objects.filter(user=seat(game, 0).user, key__startswith="forfeit:")
+    assert notice.text == (
+        f"Your seat in game {game.pk} was forfeited by the turn clock: 3 of your turns ran out. "
+        "The default bot plays the seat out as your stand-in, and it is placed last."
+    )
     # The default bot played the seat, with the others, to the end of the match.
     assert Game.objects.get(pk=game.pk).status == MATCH_OVER
     projections.run("game-results")

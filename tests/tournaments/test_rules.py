@@ -66,6 +66,15 @@ def test_the_round_deadline_forfeits_the_people_still_playing_and_the_round_ends
     assert forfeit_overdue(now=round_.deadline + datetime.timedelta(seconds=1)) == 2
     forfeits = event_reads.load(table.game_id, types={SEAT_FORFEITED})
     assert sorted(e["seat"] for e in forfeits) == [0, 1]
+    # Each person is told under the bell, by what and what happens now.
+    for person in people:
+        (notice,) = Notification.objects.filter(user=person, key__startswith="forfeit:")
+        assert notice.text == (
+            f"Your seat in game {table.game_id} was forfeited by the round's deadline in "
+            f"{cup.name}. The default bot plays the seat out as your stand-in, and it is placed "
+            "last."
+        )
+        assert notice.kind == "tournament"
     # The default bot plays both seats out; the round, the tournament's last, ends.
     play_out(table.game_id)
     assert tournament_advance(cup)

@@ -148,6 +148,39 @@ def play_season_out(
     raise AssertionError("the season did not finish")
 
 
+def two_seats_forfeited() -> tuple[Any, Fixture, Any, Any]:
+    """A club's season of one table of four: the people ben and cal and the bots Greta and Rex.
+    The admin rules ben's and cal's seats forfeited as the fixture opens, so the default bot
+    plays both seats the whole match (the bots play on commit) and the match ends. Returns the
+    club, the fixture, ben and cal."""
+    club, ada, _ = make_club(admin=make_user("ada"))
+    ben, cal = make_user("ben"), make_user("cal")
+    for person in (ben, cal):
+        club.memberships.create(user=person)
+    season = make_season(
+        club,
+        ada,
+        seats_per_game=4,
+        name="Spring",
+        slug="spring",
+        variant={"rules": "official", "options": {"scoring": "winner-takes", "target": 100}},
+        start_date=timezone.localdate(),
+        divisions=[DivisionSpec("Premier")],
+    )
+    for person in (ben, cal):
+        season_enter(season=season, actor=ada, user=person, tier=1)
+    for name in ("Greta", "Rex"):
+        season_enter(season=season, actor=ada, bot=named_bot(name, owner=ada), tier=1)
+    season_start(season=season, admin=ada)
+    fixture = Fixture.objects.get(division__season=season, round=1)
+    for person in (ben, cal):
+        seat = fixture.seats.get(entry__user=person).number
+        assert fixture_forfeit(fixture=fixture, actor=ada, seat=seat, note="no show")
+    assert Game.objects.get(pk=fixture.game_id).status == Game.Status.MATCH_OVER
+    project()
+    return club, fixture, ben, cal
+
+
 def days_later(days: float) -> datetime.datetime:
     return timezone.now() + datetime.timedelta(days=days)
 

@@ -6,7 +6,7 @@ import pytest
 
 from engine import events as ev
 from web.board import just_happened, news_sentences
-from web.story import tell
+from web.story import ruled_by, tell
 
 NAMES = ["Ana", "Ben", "Cy"]
 
@@ -367,3 +367,60 @@ def test_a_seat_forfeited_by_a_ruling_is_told_to_itself_in_the_second_person():
     assert told([event], 1) == [
         "Ana was forfeited by the league's ruling: the default bot plays the seat, placed last."
     ]
+
+
+def play(seat: int, card: str) -> dict:
+    return {"type": ev.CARD_PLAYED, "seat": seat, "card": card}
+
+
+def test_the_default_bots_moves_for_a_seat_are_its_stand_ins_never_yours():
+    forfeit = {"type": ev.SEAT_FORFEITED, "seat": 0, "reason": "awarded"}
+    events = [play(0, "red-7"), forfeit, play(1, "red-3"), play(0, "red-5")]
+
+    assert told(events, 0)[0] == "Your stand-in played red 5."
+    assert told(events, 0)[-1] == "You played red 7."
+    assert told(events, None)[0] == "Ana's stand-in played red 5."
+    # Not the viewer's move: the phone's line tells it as news since their last own move.
+    lines = tell([{"version": n, "event": e} for n, e in enumerate(events, start=1)], NAMES, 0)
+    assert [line.yours for line in lines] == [False, False, False, True]
+    assert lines[0].news
+    # A story window that starts after the forfeit is told the same from the game's facts.
+    window = [{"version": 9, "event": play(0, "red-5")}]
+    facts = [{"version": 2, "event": forfeit}]
+    assert [line.text for line in tell(window, NAMES, 0, facts)] == ["Your stand-in played red 5."]
+    assert [line.text for line in tell(window, NAMES, 0)] == ["You played red 5."]
+
+
+def test_a_timed_out_turn_is_played_by_the_stand_in_until_another_seat_moves():
+    fallback = {"type": ev.FALLBACK_PLAYED, "seat": 0, "reason": "turn-timeout"}
+    events = [fallback, play(0, "red-7"), play(1, "red-3"), play(0, "red-5")]
+
+    assert told(events, 0) == [
+        "You played red 5.",
+        "Ben played red 3.",
+        "Your stand-in played red 7.",
+        "The default bot moved for you: the turn ran out.",
+    ]
+
+
+def test_the_match_end_places_the_forfeited_seats_last_whatever_the_rules_say():
+    forfeit = {"type": ev.SEAT_FORFEITED, "seat": 0, "reason": "timed-out"}
+    ended = {"type": ev.MATCH_ENDED, "winner": 0, "places": [1, 2, 3], "scores": [520, 10, 0]}
+
+    assert told([forfeit, ended], 1)[0] == (
+        "The match is over: you win; Ana forfeited, placed last. "
+        "Final scores: Ana 520, You 10, Cy 0."
+    )
+
+
+def test_who_forfeits_by_a_ruling_depends_on_the_game():
+    event = {"type": ev.SEAT_FORFEITED, "seat": 0, "reason": "awarded"}
+    items = [{"version": 1, "event": {**event, "note": "the round deadline passed"}}]
+
+    assert [line.text for line in tell(items, NAMES, 1, ruled_by="the tournament")] == [
+        "Ana was forfeited by the tournament (the round deadline passed): the default bot plays "
+        "the seat, placed last."
+    ]
+    assert ruled_by({"fixture": 3}) == "the league's ruling"
+    assert ruled_by({"tournament": 2}) == "the tournament"
+    assert ruled_by({}) == "the staff"

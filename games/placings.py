@@ -1,0 +1,48 @@
+"""THE rule for a finished match's places as the service records them (`placing`): the engine's
+places with the forfeited seats sharing the last place. Pure; every page and table reads it, the
+projections through games/match_outcomes.py, the pages (the play page, its story, the replay,
+the API's game) directly (docs/rules.md, "What the service adds")."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Placing:
+    """A finished match's places as the service records them (`placing`)."""
+
+    places: list[int]
+    # None when first place is shared.
+    winner: int | None
+
+
+def placing(places: list[int], winner: int | None, forfeited: Iterable[int]) -> Placing:
+    """THE rule for the places of a finished match, which every page and table reads (the play
+    page and its story, the API's game and fixtures, the season's fixtures and tables through
+    the standings, the club's all-time table, ratings and tournaments): the engine's `places`
+    and `winner` with every forfeited seat sharing the place after all the seats that played on
+    (`places_with_forfeits`), whatever the default bot made of the seat after the forfeit; the
+    others keep their order and ties, and the winner is the one seat then first, None when
+    first place is shared. A forfeited seat so never wins, and two forfeited seats are never
+    placed apart (docs/rules.md, "What the service adds")."""
+    forfeited = sorted(set(forfeited))
+    if not forfeited:
+        return Placing(list(places), winner)
+    placed = places_with_forfeits(places, forfeited)
+    firsts = [seat for seat, place in enumerate(placed) if place == 1]
+    return Placing(placed, firsts[0] if len(firsts) == 1 else None)
+
+
+def places_with_forfeits(places: list[int], forfeited: list[int]) -> list[int]:
+    """The engine's places with the forfeited seats moved last: the others keep their order and
+    ties (a place is 1 + the other kept seats placed strictly better); the forfeited seats share
+    the place after them."""
+    kept = [seat for seat in range(len(places)) if seat not in forfeited]
+    return [
+        len(kept) + 1
+        if seat in forfeited
+        else 1 + sum(1 for other in kept if places[other] < place)
+        for seat, place in enumerate(places)
+    ]
