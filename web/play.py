@@ -38,7 +38,7 @@ from games.repository import Loaded, repository
 from games.visibility import events_since
 from league.models import Fixture
 from tournaments.models import TournamentGame
-from web import board, chat, controls, notices, rematch, story
+from web import board, board_news, chat, controls, notices, rematch, story
 from web.lobby import fixture_mark
 from web.lockout import too_many
 from web.names import Names, names_at, seat_names
@@ -241,7 +241,7 @@ def _names(game_id: int, error: GameError) -> list[str]:
 
 def _announce(context: dict[str, Any], since: str | None) -> None:
     """The live region's words for a board that replaces the one at version `since`."""
-    context["announce"] = board.announcement(context["story"], since, context["table"].my_turn)
+    context["announce"] = board_news.announcement(context["story"], since, context["table"].my_turn)
 
 
 # The session key of a refused lane's cards, kept for the page the refusal redirects to.
@@ -343,7 +343,7 @@ def board_context(
         "story": lines,
         # On a phone, in the pinned dock: what happened since the viewer's last move, what
         # reached their hand first (else that move), sentence by sentence.
-        "news": board.news_sentences(lines, viewer),
+        "news": board_news.news_sentences(lines, viewer),
         # The seats' names at the table ("greedy (seat 1)" where names repeat).
         "names": names,
         "last_hand": board.hand_result(shown, names, viewer),

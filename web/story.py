@@ -62,7 +62,7 @@ class Line:
     ruling) and `news` a line that changes what the viewer holds or where they stand (cards
     they drew or were made to draw, a catch of them, a swap or a pass of hands that moved
     theirs, a hand dealt or over): the play page's "just happened" line on a phone
-    (web/board.py `just_happened`) tells the news since the viewer's last move."""
+    (web/board_news.py `just_happened`) tells the news since the viewer's last move."""
 
     version: int
     text: str

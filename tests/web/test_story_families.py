@@ -1,6 +1,6 @@
 """The play page's words in the families' own situations, each dealt from a stacked deck and
 played through the engine: the story (web/story.py) and the status line, the dock's "just
-happened" line and the live region (web/board.py), as each seat reads them."""
+happened" line and the live region (web/board_news.py), as each seat reads them."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.variant import Variant
 from tests.engine.decks import stacked
-from web import board
+from web import board, board_news
 from web.story import Line, tail, tell
 
 
@@ -161,7 +161,7 @@ def test_the_censors_banners_name_the_role_by_the_seat():
 
 def test_the_live_region_sends_the_rest_to_the_story_by_its_heading():
     lines = [board_line(n) for n in range(12, 0, -1)]
-    said = board.announcement(lines, "0", my_turn=False)
+    said = board_news.announcement(lines, "0", my_turn=False)
 
     assert said.endswith('And 4 more: see "What happened".')
     heading = (Path(__file__).parents[2] / "templates/games/_story.html").read_text()
@@ -201,12 +201,12 @@ def test_the_dock_tells_what_happened_in_the_order_it_happened():
 
     # The deal (news to ana) is kept; of the others' moves the newest fill the room; all told
     # in the order they happened, the newest last (the dock clips the start, never the end).
-    assert board.just_happened(lines, 0) == (
+    assert board_news.just_happened(lines, 0) == (
         "Hand 1 was dealt, 7 cards each; you dealt; your cards: green 1, green 2, green 3, "
         "green 4, yellow 5, green 6 and yellow 7. stacker drew a card. greedy played blue 2."
     )
     # The live region reads the same order.
-    assert board.announcement(lines, "0", my_turn=True).endswith(
+    assert board_news.announcement(lines, "0", my_turn=True).endswith(
         "stacker drew a card. greedy played blue 2. Your turn."
     )
 
@@ -220,6 +220,6 @@ def test_the_dock_tells_what_happened_in_the_order_it_happened():
         {"type": "play", "seat": 3, "card": "yellow-8", "uno": False},
     )
     lines = tell(seen_by(variant, log, 0), OFFICIAL, 0)
-    assert board.just_happened(lines, 0) == (
+    assert board_news.just_happened(lines, 0) == (
         "random played green 5. stacker played green 8. greedy played yellow 8."
     )

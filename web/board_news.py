@@ -1,0 +1,83 @@
+"""What the play page says of the story's newest lines (web/story.py tells them): the live
+region's announcement after a move, and the phone dock's "just happened" line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # web.story draws on web.board, which this stands beside
+    from web.story import Line
+
+# What the live region reads after a move: the newest lines of the story, at most these.
+ANNOUNCED_LINES = 8
+# The phone's "just happened" line: at most these sentences (it shows two lines of them).
+NEWS_LINES = 3
+
+
+# The story's section on the play page, by its heading (templates/games/_story.html).
+STORY_TITLE = "What happened"
+
+
+def sentence(text: str) -> str:
+    """A story line as a sentence of its own: ended with a full stop."""
+    return text if text.endswith(".") else f"{text}."
+
+
+def announcement(story: Sequence[Line], since: str | None, my_turn: bool) -> str:
+    """What a screen reader hears when the board changes: the story's lines (newest first, as
+    story.tell gives them) newer than version `since`, the board the page showed, told oldest
+    first, then "Your turn." when it is."""
+    try:
+        shown = int(since or "")
+    except ValueError:
+        shown = None
+    news = [] if shown is None else [line.text for line in story if line.version > shown]
+    # The oldest first: the viewer's own move, then what the others did after it.
+    sentences = [sentence(text) for text in reversed(news)]
+    if len(sentences) > ANNOUNCED_LINES:
+        more = len(sentences) - ANNOUNCED_LINES
+        sentences = sentences[:ANNOUNCED_LINES] + [f'And {more} more: see "{STORY_TITLE}".']
+    if my_turn:
+        sentences.append("Your turn.")
+    return " ".join(sentences)
+
+
+def just_happened(story: Sequence[Line], viewer: int | None) -> str:
+    """The phone's "just happened" news, in the story's own words (the lines the live region
+    reads too, web/story.py): what happened since the viewer's last move, at most NEWS_LINES
+    sentences. What changed the viewer's hand or standing (a catch and its penalty, a new deal,
+    a swap of hands) is kept first, the newest of it, then the others' newest moves (the card
+    just played on the pile, which a scrolled page no longer shows) fill the room left; the
+    sentences kept are told in the order they happened, the newest last. "" when nothing
+    happened since, or for a spectator (who has no dock)."""
+    return " ".join(_since(story, viewer)[1])
+
+
+def news_sentences(story: Sequence[Line], viewer: int | None) -> list[str]:
+    """The dock's "just happened" line, a sentence an item, oldest first: the story's line before
+    the viewer's last move, that move, then the news since it (`just_happened`), so the line never
+    stands empty while the match plays ("Greta played red 5. You played red 3." until the others
+    move). The dock shows the newest whole, an older one in the line left, ended with "…" where
+    it is longer, and leaves out the rest (static/cards.css). [] for a spectator."""
+    mine, since = _since(story, viewer)
+    return mine + since
+
+
+def _since(story: Sequence[Line], viewer: int | None) -> tuple[list[str], list[str]]:
+    """The viewer's last move after the story's line before it (none, or only the move, at the
+    story's start), and the news since it, as sentences."""
+    if viewer is None:
+        return [], []
+    since: list[Line] = []
+    mine: list[str] = []
+    for at, line in enumerate(story):  # newest first
+        if line.yours:
+            mine = [sentence(earlier.text) for earlier in reversed(story[at : at + 2])]
+            break
+        since.append(line)
+    kept = [line for line in since if line.news][:NEWS_LINES]
+    kept += [line for line in since if not line.news][: NEWS_LINES - len(kept)]
+    ids = {id(line) for line in kept}
+    return mine, [sentence(line.text) for line in reversed(since) if id(line) in ids]
