@@ -17,7 +17,7 @@ from django.db import transaction
 from accounts.models import Profile
 from league import scheduling
 from league.clubs import check_admin
-from league.errors import EntryRefused, SeasonError
+from league.errors import EntryRefused, SeasonError, SeasonNotFound
 from league.models import Division, DivisionEntry, Entry, Season
 from league.seasons import DivisionSpec, check_settings
 from league.services import competition_update
@@ -29,7 +29,10 @@ def _locked_draft(season: Season, doing: str) -> Season:
     """The season's row, locked (a start waits for this, or this for the start), if it is
     still a draft; SeasonError `not-draft` once it has started."""
     locked = Season.objects.select_for_update().select_related("competition", "club")
-    season = locked.get(pk=season.pk)
+    found = locked.filter(pk=season.pk).first()
+    if found is None:  # deleted meanwhile (a second click, another organiser)
+        raise SeasonNotFound(f"season {season.name} any more: it was deleted")
+    season = found
     if season.status != Season.Status.DRAFT:
         raise SeasonError(
             f"{season.name} has started: {doing} only while a season is a draft",
@@ -104,8 +107,9 @@ def _check_born(season: Season) -> None:
 
 
 def _set_divisions(season: Season, specs: list[DivisionSpec]) -> None:
-    """The divisions as `specs` say, tier 1 first: a tier kept keeps its entrants. The rows are
-    locked first, so an entrant added to a division meanwhile is counted or waits for this."""
+    """The divisions as `specs` say, tier 1 first: a tier kept keeps its entrants. The season's
+    row is locked (`_locked_draft`), as an entry locks it (league/seasons.py `_enter`), so an
+    entrant added meanwhile is counted here or waits and finds the divisions as this left them."""
     existing = {division.tier: division for division in season.divisions.select_for_update()}
     for tier, division in existing.items():
         if tier <= len(specs):

@@ -26,7 +26,13 @@ from games.models import Bot, Game
 from games.seeds import keyed_seed
 from league import scheduling, standings
 from league.clubs import check_admin, is_admin, is_member
-from league.errors import CompetitionError, NotClubAdmin, NotYourBot, SeasonError
+from league.errors import (
+    CompetitionError,
+    NotClubAdmin,
+    NotYourBot,
+    SeasonError,
+    SeasonNotFound,
+)
 from league.models import (
     Bye,
     Club,
@@ -209,13 +215,19 @@ def _enter(season: Season, user: Any, bot: Bot | None, tier: int | None) -> Entr
         raise SeasonError(
             f"{user.get_username()} is not a member of {season.club.name}", code="not-a-member"
         )
-    divisions = list(season.divisions.all())
-    division = (
-        divisions[-1] if tier is None else next((d for d in divisions if d.tier == tier), None)
-    )
-    if division is None:
-        raise SeasonError(f"{season.name} has no division {tier}", code="invalid-season")
     with transaction.atomic():
+        # The season's row locked, as an edit or a deletion of the draft locks it
+        # (league/season_drafts.py): the entry waits for either and reads what it left.
+        current = Season.objects.select_for_update().filter(pk=season.pk).first()
+        if current is None:
+            raise SeasonNotFound(f"season {season.name} any more: it was deleted")
+        _draft(current)
+        divisions = list(current.divisions.all())
+        division = (
+            divisions[-1] if tier is None else next((d for d in divisions if d.tier == tier), None)
+        )
+        if division is None:
+            raise SeasonError(f"{season.name} has no division {tier}", code="invalid-season")
         entry = competition_join(season.competition, user=user, bot=bot)
         DivisionEntry.objects.update_or_create(entry=entry, defaults={"division": division})
     return entry
@@ -229,6 +241,8 @@ def season_withdraw(
     if not (user is not None and user == actor):
         check_admin(season.club, actor)
     with transaction.atomic():
+        if not Season.objects.select_for_update().filter(pk=season.pk).exists():
+            raise SeasonNotFound(f"season {season.name} any more: it was deleted")
         entry = competition_leave(season.competition, user=user, bot=bot)
         DivisionEntry.objects.filter(entry=entry).delete()
 

@@ -13,12 +13,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from frontdoor.variant_form import OPTION_NAMES, turn_choices
 from frontdoor.variant_text import duration
 from games.errors import GameError
 from league import season_drafts
+from league.errors import SeasonNotFound
 from league.models import Entry, Season
 from web.accounts import SignedInRequest
 from web.clubs import address_error, admins_only, refused, said, taken_said
@@ -119,10 +121,12 @@ def delete(request: SignedInRequest, season: Season) -> HttpResponse:
             "people": entries.filter(user__isnull=False).exclude(user=request.user).count(),
         }
         return render(request, "leagues/season_delete.html", context)
+    season_url = reverse("web:season", args=[season.slug])
     try:
         name = season_drafts.season_delete(season=season, admin=request.user)
     except GameError as error:
         messages.error(request, said(error))
-        return redirect("web:season", slug=season.slug)
+        gone = isinstance(error, SeasonNotFound)  # deleted meanwhile: its page is a 404 now
+        return redirect("web:club", slug=season.club.slug) if gone else redirect(season_url)
     messages.success(request, f"{name} is deleted.")
     return redirect("web:club", slug=season.club.slug)

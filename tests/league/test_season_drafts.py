@@ -4,12 +4,23 @@ is a draft, only by the club's admins and staff, every refusal typed and changin
 from __future__ import annotations
 
 import datetime
+import threading
+import time
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.conf import settings as django_settings
+from django.db import connection
 
-from league.errors import EntryRefused, InvalidCompetition, NotClubAdmin, SeasonError
+from league import seasons
+from league.errors import (
+    EntryRefused,
+    InvalidCompetition,
+    NotClubAdmin,
+    SeasonError,
+    SeasonNotFound,
+)
 from league.models import Competition, Division, DivisionEntry, Entry, Season
 from league.season_drafts import season_delete, season_edit
 from league.seasons import DivisionSpec, season_enter, season_start
@@ -209,3 +220,56 @@ def test_deleting_a_draft_takes_it_all_away_and_tells_the_people_entered():
     )
     assert notice.url == f"/clubs/{season.club.slug}/"
     assert not Notification.objects.filter(user=admin).exists()
+
+
+def test_a_second_delete_of_the_same_draft_is_a_typed_refusal():
+    season, admin, _ = draft()
+    # A double click: the second request read the season before the first deleted it.
+    season_delete(season=Season.objects.get(pk=season.pk), admin=admin)
+
+    with pytest.raises(SeasonNotFound) as raised:
+        season_delete(season=season, admin=admin)
+
+    assert raised.value.code == "not-found"
+    assert raised.value.message == "there is no season Autumn League any more: it was deleted"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_entry_and_an_edit_at_once_take_turns_on_the_season():
+    """An edit that takes the (empty) lowest division away while a member enters it: the entry
+    locks the season first, so the edit waits, finds the new entrant there and is refused;
+    before, the entry wrote its row into a division deleted meanwhile (a 500 at its commit)."""
+    club, admin, (ben,) = make_club(members=1)
+    season = make_season(
+        club,
+        admin,
+        name="Autumn League",
+        slug="autumn",
+        divisions=[DivisionSpec("Premier", relegate=1), DivisionSpec("Challenger", promote=1)],
+    )
+    joining, refused = threading.Event(), []
+    join = seasons.competition_join
+
+    def slow_join(*args: Any, **kwargs: Any) -> Entry:
+        joining.set()
+        time.sleep(0.5)  # the edit starts meanwhile, in its own transaction
+        return join(*args, **kwargs)
+
+    def edit() -> None:
+        joining.wait(5)
+        try:
+            season_edit(season=season, admin=admin, **settings(divisions=[DivisionSpec("One")]))
+        except SeasonError as error:
+            refused.append(error.code)
+        finally:
+            connection.close()
+
+    with mock.patch.object(seasons, "competition_join", slow_join):
+        editor = threading.Thread(target=edit)
+        editor.start()
+        entry = season_enter(season=season, actor=ben, user=ben)
+        editor.join(10)
+
+    assert refused == ["division-not-empty"]
+    assert DivisionEntry.objects.get(entry=entry).division.name == "Challenger"
+    assert season.divisions.count() == 2
