@@ -30,6 +30,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import capfirst
 from django.views.decorators.cache import never_cache
+from django.views.decorators.debug import sensitive_variables
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from botcalls import reads as call_reads
@@ -225,6 +226,8 @@ def registration_forms(posted: BotNameForm | None = None) -> dict[str, BotNameFo
     return forms
 
 
+# A crash report shows none of this view's variables: a token or a secret may be among them.
+@sensitive_variables()
 @never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
@@ -412,6 +415,8 @@ def my_bot_validate(request: SignedInRequest, bot_id: int) -> HttpResponse:
     return redirect("web:my-bot", bot_id=found.pk)
 
 
+# A crash report shows none of this view's variables: a token or a secret may be among them.
+@sensitive_variables()
 @never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
@@ -434,6 +439,8 @@ def my_bot_token(request: SignedInRequest, bot_id: int) -> HttpResponse:
     return redirect("web:my-bot-shown", bot_id=found.pk)
 
 
+# A crash report shows none of this view's variables: a token or a secret may be among them.
+@sensitive_variables()
 @never_cache
 @login_required
 @require_GET
