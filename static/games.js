@@ -244,7 +244,7 @@
   function count(box) {
     var told = document.querySelector('[data-count-for="' + box.id + '"]');
     if (!told) return;
-    var limit = parseInt(box.dataset.limit, 10), length = box.value.trim().length;
+    var limit = parseInt(box.dataset.limit, 10), length = Array.from(box.value.trim()).length;  // code points, as the server counts
     var left = limit - length;
     told.hidden = left > NEAR;
     told.classList.toggle("chat__count--over", left < 0);

@@ -137,6 +137,9 @@ def test_a_long_paste_is_kept_whole_counted_and_refused_with_the_limit_said(open
     page.locator("#chat summary").click()
     box, count = page.locator("#chat-text"), page.locator("#chat-count")
     box.focus()
+    page.keyboard.insert_text("🂡" * 420)  # characters, as the server counts them, not UTF-16
+    assert count.inner_text() == "80 characters left"
+    box.fill("")
     page.keyboard.insert_text("a" * 300)  # far from the limit: no count
     assert not count.is_visible()
     page.keyboard.insert_text("b" * 150)
