@@ -13,9 +13,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from clocks.fallback import MAX_TURN_MOVES
 from engine import events as ev
 from games.game_settings import GameSettings
 from games.placings import placing
+from games.seat_facts import FallbackReason
 from web import board
 from web.board import rules_title
 from web.cards import card_list, card_name
@@ -86,17 +88,23 @@ class _Teller(Names):
         self.forfeits: dict[int, int] = {}
         self.stand_ins: dict[int, int] = {}
         # Seats the default bot moves for once (a fallback-played event: a turn timed out, a
-        # bot failed), until another seat moves.
-        self.moved_for: set[int] = set()
+        # bot failed), with the decisions it still makes for them: a bot's failed decision is
+        # one, a timed-out turn the whole turn (clocks/fallback.py), until another seat moves.
+        self.moved_for: dict[int, int] = {}
 
     def follow(self, event: Event) -> None:
         """Who moves the seats from the event on: a fallback-played event's seat is moved by
-        the default bot (its moves follow it in the same append) until another seat moves."""
+        the default bot (its moves follow it in the same append) for its decisions, each ended
+        by the prompt that asks the next one, and never past another seat's move."""
         kind = event["type"]
         if kind == ev.FALLBACK_PLAYED:
-            self.moved_for.add(int(event["seat"]))
+            timed_out = event.get("reason") == FallbackReason.TURN_TIMEOUT
+            self.moved_for[int(event["seat"])] = MAX_TURN_MOVES if timed_out else 1
+        elif kind == ev.PROMPTED:
+            self.moved_for = {seat: n - 1 for seat, n in self.moved_for.items() if n > 1}
         elif kind in _MOVES or (kind == ev.CARDS_DRAWN and event.get("reason") == "draw"):
-            self.moved_for = {seat for seat in self.moved_for if seat == event.get("seat")}
+            mover = event.get("seat")
+            self.moved_for = {seat: n for seat, n in self.moved_for.items() if seat == mover}
 
     def learn(self, item: Mapping[str, Any]) -> None:
         """A seat-forfeited or seat-handed-over event (with its version), in any order."""
@@ -428,10 +436,10 @@ def tell(
     for index, item in enumerate(events):
         event = item["event"]
         kind = event["type"]
-        if kind == ev.PROMPTED:
-            continue
         teller.version = item["version"]
         teller.follow(event)
+        if kind == ev.PROMPTED:
+            continue
         if kind in _STAND_IN:
             teller.learn(item)
         if _sets_direction(events, index):

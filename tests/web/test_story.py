@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import events as ev
-from web.board import just_happened, news_sentences
+from web.board_news import just_happened, news_sentences
 from web.story import ruled_by, tell
 
 NAMES = ["Ana", "Ben", "Cy"]
@@ -400,6 +400,32 @@ def test_a_timed_out_turn_is_played_by_the_stand_in_until_another_seat_moves():
         "Ben played red 3.",
         "Your stand-in played red 7.",
         "The default bot moved for you: the turn ran out.",
+    ]
+
+
+def prompted(seat: int) -> dict:
+    return {"type": ev.PROMPTED, "to_act": [seat], "pending": {"kind": "turn"}}
+
+
+def test_a_bots_failed_decision_is_its_stand_ins_and_its_own_next_one_is_its_own():
+    """The default bot makes a failed bot's one decision (clocks/fallback.py): a draw; the bot
+    then plays the card it drew itself, after the prompt that asks it."""
+    fallback = {"type": ev.FALLBACK_PLAYED, "seat": 0, "reason": "bot-timeout"}
+    drawn = {"type": ev.CARDS_DRAWN, "seat": 0, "cards": [None], "reason": "draw"}
+    events = [prompted(0), fallback, drawn, prompted(0), play(0, "red-5"), prompted(1)]
+
+    assert told(events, None)[:2] == ["Ana played red 5.", "Ana's stand-in drew a card."]
+
+
+def test_a_timed_out_turn_is_the_stand_ins_for_the_whole_turn_across_its_prompts():
+    fallback = {"type": ev.FALLBACK_PLAYED, "seat": 0, "reason": "turn-timeout"}
+    drawn = {"type": ev.CARDS_DRAWN, "seat": 0, "cards": ["red-5"], "reason": "draw"}
+    events = [fallback, drawn, prompted(0), play(0, "red-5"), prompted(1), play(1, "red-3")]
+
+    assert told(events, 0)[:3] == [
+        "Ben played red 3.",
+        "Your stand-in played red 5.",
+        "Your stand-in drew red 5.",
     ]
 
 
