@@ -114,15 +114,20 @@ def playing_now(now: datetime.datetime) -> list[Person]:
         return []
     acted = (
         GameEvent.objects.filter(recent, recorded_at__gte=since, actor__startswith="user:")
-        .values("actor")
+        .values("actor", "game_id")
         .annotate(last=Max("recorded_at"))
         .order_by("-last", "actor")
-        .values_list("actor", flat=True)
+        .values_list("actor", "game_id")
     )
-    order = {int(actor.removeprefix("user:")): rank for rank, actor in enumerate(acted)}
+    # Where each person acted: a seat of theirs in another game (a ruling on a fixture they
+    # do not play, a bot-moved game of theirs) does not make them one who is playing.
+    pairs = {(int(actor.removeprefix("user:")), game_id) for actor, game_id in acted}
+    order: dict[int, int] = {}
+    for actor, _ in acted:
+        order.setdefault(int(actor.removeprefix("user:")), len(order))
     if not order:
         return []
-    rows = (
+    seats = (
         Seat.objects.filter(
             game_id__in=moved,
             user_id__in=order,
@@ -130,8 +135,9 @@ def playing_now(now: datetime.datetime) -> list[Person]:
             user__is_active=True,
         )
         .exclude(user__profile__export_name=False)
-        .values_list("user_id", "user__username", "user__date_joined")
+        .values_list("user_id", "game_id", "user__username", "user__date_joined")
     )
+    rows = [(user, name, joined) for user, game, name, joined in seats if (user, game) in pairs]
     people = {user_id: Person(name, joined, "playing now") for user_id, name, joined in rows}
     return [people[user_id] for user_id in sorted(people, key=order.__getitem__)][:RESULTS]
 

@@ -16,6 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import Profile
+from games import seat_facts
 from games.creation import SeatSpec, game_create
 from games.models import Game, GameEvent
 from tables import services
@@ -115,6 +116,25 @@ def test_playing_now_lists_who_acted_not_whose_game_the_bots_moved():
     with time_machine.travel(timezone.now() + datetime.timedelta(minutes=16), tick=False):
         html = Client().get("/players/").content.decode()
     assert "Nobody made a move in a game in the last 15 minutes." in html
+
+
+def test_acting_in_one_game_does_not_list_a_person_for_a_game_the_bots_moved():
+    admin, ana = make_user("admin"), make_user("ana")
+    ruled = game_create(
+        variant_spec={"rules": "official"}, seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")]
+    )
+    # The admin rules on a fixture they do not play (a forfeit, the log names them)...
+    seat_facts.seat_forfeit(game_id=ruled.pk, seat=0, actor=admin)
+    # ...while their own game moved only by the default bot, for them.
+    theirs = game_create(
+        variant_spec={"rules": "official"}, seats=[SeatSpec(user=admin), SeatSpec(bot="greedy")]
+    )
+    take_turns(theirs, person_away=True)
+
+    html = Client().get("/players/").content.decode()
+
+    assert "Nobody made a move in a game in the last 15 minutes." in html
+    assert people.playing_now(timezone.now()) == []
 
 
 def test_a_name_the_database_folds_otherwise_than_python_is_found_and_challenged_whole():
