@@ -425,17 +425,20 @@ def test_a_token_revokes_or_replaces_no_token_wider_than_itself():
     assert narrow.get("/api/me/bots").status_code == 401
 
 
-@pytest.mark.parametrize("where", ["page", "api"])
+@pytest.mark.parametrize("where", ["page", "shown", "api"])
 def test_a_crash_report_never_shows_a_new_key(where, monkeypatch):
     # Django's crash report in HTML (an email to ADMINS with include_html, the error page's
     # frames) lists each frame's variables: a page or an answer that breaks after the key was
     # made must not carry it there.
+    from django.contrib.sessions.backends.db import SessionStore
     from django.test import RequestFactory
     from django.views.debug import ExceptionReporter
     from rest_framework.request import Request
 
+    from accounts.services import token_create
     from api import people
     from web import accounts as pages
+    from web import shown_once
 
     class Seen(list):  # what the test saw, kept out of its own frame's line in the report
         def __repr__(self) -> str:
@@ -448,12 +451,24 @@ def test_a_crash_report_never_shows_a_new_key(where, monkeypatch):
         keys.append((kwargs.get("context") or args[-1])["key"])
         raise RuntimeError("broke after the key was made")
 
+    def broken_keep(request, kind, pk, **values):
+        keys.append(values["key"])
+        raise RuntimeError("broke after the key was made")
+
     ana = make_user("ana")
     request = RequestFactory().post("/tokens", {"name": "ci", "scopes": ["bots"]})
     request.user = ana
-    if where == "page":
-        monkeypatch.setattr(pages, "render", broken)
+    request.session = SessionStore()
+    if where == "page":  # the form's POST, which keeps the key for the page after it
+        monkeypatch.setattr(pages.shown_once, "keep", broken_keep)
         call = lambda: pages.token_create(request)  # noqa: E731
+    elif where == "shown":  # the page that shows the key once
+        made = Seen(token_create(user=ana, name="ci", scopes=["bots"]))  # this frame's too
+        shown_once.keep(request, "token", made[0].pk, key=made[1], replaced="")
+        session, request = request.session, RequestFactory().get(f"/tokens/{made[0].pk}/shown")
+        request.user, request.session = ana, session
+        monkeypatch.setattr(pages, "render", broken)
+        call = lambda: pages.token_shown(request, made[0].pk)  # noqa: E731
     else:
         monkeypatch.setattr(people, "NewNamedTokenOutput", broken)
         wrapped = Request(request)
