@@ -241,8 +241,19 @@ def table_new(request: SignedInRequest) -> HttpResponse:
                 return HttpResponseRedirect(reverse("web:table", args=[table.pk]))
     else:
         challenge = request.GET.get("challenge", "")[:150]
+        # A challenge is to someone known, mostly played over a day or more: its turns take the
+        # site's default (the rules guide's three days), where an open table's take 5 minutes.
+        challenge_turn = settings.GAMES_TURN_SECONDS
+        if challenge_turn not in services.TURN_CHOICES:
+            challenge_turn = max(services.TURN_CHOICES)
         form = OpenTableForm(
-            initial={"challenge": challenge, "fill_with_bots_after": ANY} if challenge else None
+            initial={
+                "challenge": challenge,
+                "fill_with_bots_after": ANY,
+                "turn_seconds": str(challenge_turn),
+            }
+            if challenge
+            else None
         )
     # The heading names a person only when one is called so; the intro speaks of a challenge
     # once a name is in the field (private, answered within TABLES_CHALLENGE_MINUTES).

@@ -99,6 +99,11 @@ def test_the_challenge_form_names_only_a_person_who_exists_and_says_how_a_challe
     assert "A challenge is private: only ben sees it" in intro
     assert "It waits 1 day for an answer" in intro
     assert "30 minutes" not in intro and "Open tables" not in intro
+    # Played over the day, as a friend does: the site's three days a turn, not an open table's 5
+    # minutes (past which the default bot plays the turn).
+    assert '<option value="259200" selected>3 days</option>' in page
+    fresh = client_of(ana).get("/tables/new/").content.decode()
+    assert '<option value="300" selected>5 minutes</option>' in fresh
     # A challenge leaves the bots' delay aside: not asked; a value sent is not an error.
     assert 'name="fill_with_bots_after"' not in page
     client_of(ana).post("/tables/new/", form(challenge="ben", fill_with_bots_after="5"))
