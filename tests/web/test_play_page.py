@@ -146,6 +146,18 @@ def test_a_spectator_sees_the_table_and_no_control():
     assert "Your hand" not in html
 
 
+def test_a_game_opened_signed_out_offers_to_sign_in_and_come_back_to_it():
+    """A turn email's link opened in another browser (a mail app's own): the game as a
+    spectator sees it, with a way back to it signed in."""
+    game, _ = people_game(FAMILIES["official"])
+    html = page(Client(), game.pk)
+
+    back = f"/accounts/login/?next=/games/{game.pk}/"
+    assert f'your game? <a href="{back}" hx-boost="false">Sign in to play</a>' in html
+    assert f'<a href="{back}">Sign in</a>' in html  # the header's too
+    assert '<a href="/accounts/login/">Sign in</a>' in Client().get("/").content.decode()
+
+
 def test_a_signed_in_person_without_a_seat_watches_as_a_spectator():
     game, _ = people_game(FAMILIES["newno"])
     client = Client()
@@ -155,6 +167,7 @@ def test_a_signed_in_person_without_a_seat_watches_as_a_spectator():
 
     assert page_commands(html) == []
     assert page_cards(html) == visible_cards(game, None)
+    assert "Sign in to play" not in html
 
 
 def test_a_person_with_two_seats_picks_one_with_the_seat_parameter():
