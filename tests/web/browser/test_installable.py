@@ -9,6 +9,9 @@ import struct
 
 import pytest
 
+from tests.games.factories import make_user
+from tests.web.browser.conftest import ARTIFACTS
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 360, "height": 740}
@@ -56,3 +59,23 @@ def test_the_manifest_opens_on_the_lobby_and_its_icons_are_what_it_says(open_pag
     assert purposes == {"any", "maskable"}
     touch = page.locator("link[rel=apple-touch-icon]").get_attribute("href")
     assert png_size(page.request.get(live_server.url + touch).body()) == (180, 180)
+
+
+def test_the_lobby_tells_a_phone_how_to_install_and_not_the_installed_app(open_page):
+    page = open_page(make_user("ana"), "/play/", **PHONE)
+    hint = page.locator(".install-hint")
+    assert hint.is_visible()
+    assert hint.inner_text().startswith("Add this site to your home screen")
+    page.screenshot(path=str(ARTIFACTS / "install-hint-360x740.png"))
+    # Opened from its icon (the manifest's standalone display), the site's style hides it
+    # (chromium cannot emulate that display mode: the rule is read from the style sheet).
+    hidden_when = page.evaluate(
+        """() => [...document.styleSheets].flatMap(sheet => [...sheet.cssRules])
+            .filter(rule => rule.media && rule.conditionText === "(display-mode: standalone)")
+            .flatMap(rule => [...rule.cssRules].map(inner => inner.cssText))"""
+    )
+    assert ".install-hint { display: none; }" in hidden_when
+    # A desktop has no home screen to add it to.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.emulate_media()
+    assert not hint.is_visible()
