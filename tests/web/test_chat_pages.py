@@ -48,6 +48,26 @@ def test_the_play_page_has_a_chat_panel_and_its_form_posts():
     assert "gl hf" in html
 
 
+def test_a_closed_chat_says_who_wrote_last_and_each_message_when():
+    game, ana, ben = seated()
+    html = page(signed_in(ben).get(f"/games/{game.pk}/"))
+    assert "the last message from" not in html  # no message yet: nothing to say
+    signed_in(ana).post(f"/games/{game.pk}/chat/say", {"text": "back tonight"})
+    said = Message.objects.get().created_at
+
+    html = page(signed_in(ben).get(f"/games/{game.pk}/"))
+
+    summary = html.split('<summary class="chat__summary">', 1)[1].split("</summary>", 1)[0]
+    stamp = said.isoformat(timespec="seconds")
+    assert f'· the last message from {ana.username}, <time datetime="{stamp}"' in summary
+    assert f">{said:%a %H:%M}</time>" in summary
+    message = html.split('class="chat__message"', 1)[1].split("</li>", 1)[0]
+    assert (
+        f'<time class="chat__time muted" datetime="{said.isoformat(timespec="seconds")}"' in message
+    )
+    assert "the last message from you" in page(signed_in(ana).get(f"/games/{game.pk}/"))
+
+
 def test_a_refused_message_comes_back_in_the_panel_with_its_code():
     game, ana, ben = seated()
     answer = signed_in(ana).post(
