@@ -59,14 +59,22 @@ class Watched:
     """A followed person and their games still being played, to watch."""
 
     person: Any
-    games: list[tuple[Game, list[str]]]  # each game with the names at its seats
+    # Each game with the names at its seats, and whether the viewer plays in it too (then it
+    # is theirs to open, not to watch).
+    games: list[tuple[Game, list[str], bool]]
 
 
 def following(user: Any) -> list[Watched]:
     people = follows.followed_by(user)
     running = follows.running_games(people)
     return [
-        Watched(person, [(game, names_at(game)) for game in running[person.pk]])
+        Watched(
+            person,
+            [
+                (game, names_at(game), any(s.user_id == user.pk for s in game.seats.all()))
+                for game in running[person.pk]
+            ],
+        )
         for person in people
     ]
 

@@ -102,3 +102,14 @@ def test_bots_of_one_name_are_told_apart_by_their_seats_as_on_the_play_page():
 
     inbox = text(client_of(ana).get("/notifications/").content.decode())
     assert f"Watch game {running.pk} · {seats}" in inbox
+
+
+def test_a_followed_persons_game_the_viewer_plays_in_is_theirs_to_open_not_watch():
+    game = make_game(players=2)
+    ana, ben = (seat.user for seat in game.seats.order_by("number"))
+    Follow.objects.create(follower=ana, followed=ben)
+
+    inbox = text(client_of(ana).get("/notifications/").content.decode())
+
+    assert f"Open game {game.pk} (you play in it)" in inbox
+    assert f"Watch game {game.pk}" not in inbox
