@@ -472,8 +472,8 @@ def _close(table: Table, status: str, *fields: str) -> None:
 
 def _start(table: Table, *, present: Person | None = None) -> None:
     """Start the game of a locked table: its people, built-in bots in the seats left empty,
-    shuffled; every person told. `present`, whose join started it, is at the game now
-    (clocks/presence.py: its first turn, if theirs, is no email). Called inside the caller's
+    shuffled; every person told but `present`, whose join started it (and who is at the game now:
+    clocks/presence.py, its first turn, if theirs, is no email). Called inside the caller's
     transaction."""
     people = [
         seat.user
@@ -498,6 +498,8 @@ def _start(table: Table, *, present: Person | None = None) -> None:
         presence.seen(present.pk, game.pk)
     url = reverse("web:play", args=[game.pk])
     for user in people:
+        if present is not None and user.pk == present.pk:
+            continue  # they started it, and are taken to the game: nothing to tell them
         notify(
             user,
             "table-started",

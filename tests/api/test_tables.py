@@ -193,10 +193,12 @@ def test_the_last_seat_starts_the_game_and_everyone_seated_is_told():
     found = GameSettings.of(game.context)
     assert (found.turn_seconds, found.rated, found.table) == (3600, True, table["id"])
     assert game.status == Game.Status.PLAYING
-    for user in (ana, ben, cy):
+    for user in (ana, ben):
         notice = Notification.objects.get(user=user, kind="table-started")
         assert notice.url == f"/games/{game.pk}/"
         assert notice.key == f"table-started:{table['id']}"
+    # cy's own join started it: the answer says so, the bell needs not.
+    assert not Notification.objects.filter(user=cy, kind="table-started").exists()
     # cy, whose join started it, is at the game now: a first turn of theirs is no email.
     assert Presence.objects.filter(user=cy, game=game, seen_at__isnull=False).exists()
     assert not Presence.objects.filter(user=ana, game=game, seen_at__isnull=False).exists()
