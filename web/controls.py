@@ -226,8 +226,13 @@ class _Labels:
         return "Accept: draw 4"
 
     def challenge(self, command: Command) -> str:
+        # Its price either way (docs/rules.md, official's wild draw four), as the accept's is.
         offender = int(self.pending["offender"])
-        return f"Challenge {self.who.whose(offender, start=False)} wild draw four"
+        name = self.who.who(offender, start=False)
+        return (
+            f"Challenge {self.who.whose(offender, start=False)} wild draw four: {name} draws 4 "
+            f"if {name} held a card of the colour before the wild, else you draw 6"
+        )
 
     def choose_color(self, command: Command) -> str:
         return str(command["color"]).capitalize()

@@ -7,6 +7,7 @@ from web.controls import controls
 from web.names import Names
 
 VIEW = {"seat": 0, "hand": ["red-3", "yellow-2"], "to_act": [0]}
+NAMES = ["ana", "ben", "cy"]
 
 
 def hint(legal: list[dict]) -> str:
@@ -33,3 +34,16 @@ def test_the_censor_is_told_a_picked_card_goes_back_to_the_submitter():
 
 def test_no_hint_when_no_card_of_the_hand_is_a_control():
     assert hint([{"type": "draw", "seat": 0}]) == ""
+
+
+def test_a_challenge_of_a_wild_draw_four_says_its_price_either_way():
+    view = {**VIEW, "pending": {"type": "challenge", "seat": 0, "offender": 1}}
+    legal = [{"type": "challenge", "seat": 0}, {"type": "accept", "seat": 0}]
+
+    labels = [option.label for option in controls(legal, view, Names(NAMES, 0)).actions]
+
+    assert labels == [
+        "Challenge ben's wild draw four: ben draws 4 if ben held a card of the colour before "
+        "the wild, else you draw 6",
+        "Accept: draw 4",
+    ]

@@ -213,3 +213,25 @@ def test_the_censor_sees_the_submission_and_is_told_why_approve_is_missing(open_
         in_view_above_the_dock(page, ".status [data-note]")
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"status-censor-cannot-approve-{width}.png"))
+
+
+def test_official_challenge_says_its_price_either_way_and_fits_the_dock(open_page):
+    ana = make_user("ana")
+    game = game_create(
+        variant_spec={"rules": "official"},
+        seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
+        deck=stacked(NEWNO_HANDS[::-1], "red-4", first=0),
+        dealer=0,  # the bot, seat 1, plays first: its wild draw four, all it can
+    )
+    page = open_page(ana, reverse("web:play", args=[game.pk]), width=360, height=740)
+    page.wait_for_selector(".actions button:has-text('Challenge')", timeout=15_000)
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        moves = page.locator(".actions button").all_inner_texts()
+        assert (
+            "Challenge greedy's wild draw four: greedy draws 4 if greedy held a card of the "
+            "colour before the wild, else you draw 6"
+        ) in moves
+        assert "Accept: draw 4" in moves
+        in_view_above_the_dock(page, ".status__line")
+        page.screenshot(path=str(ARTIFACTS / f"status-official-challenge-{width}.png"))
