@@ -277,6 +277,45 @@ def notify_turn(seat: Seat) -> None:
     outbox.publish(outbox.TurnStarted(notice_id))
 
 
+def left_waiting(now: datetime | None = None) -> list[int]:
+    """The turns held because their person was at the game when they started (no email: they
+    were there), that still wait for them now that they have left it: not seen for the presence
+    window, the turn's clock still the one the notice was made for. Each gets the one email of
+    that absence (the presence's claim, as notify_turn makes it), unheld, and its id is
+    returned for sending; an `each` person's only (a digest person's wait for the digest), a
+    muted game's never, and none when an email of this absence went out already. Without this
+    a turn that started a minute after its person's last move never emailed them, however long
+    they stayed away."""
+    now = now or timezone.now()
+    gone = now - presence.window()
+    waiting = (
+        TurnNotice.objects.filter(
+            held=True,
+            sent_at=None,
+            seat__deadline_at=F("deadline_at"),
+            seat__user__isnull=False,
+            seat__user__presences__game_id=F("seat__game_id"),
+            seat__user__presences__seen_at__lt=gone,
+            seat__user__presences__muted=False,
+        )
+        .exclude(seat__user__email="")
+        .exclude(
+            seat__user__notification_preference__turn_emails__in=[
+                NotificationPreference.TurnEmails.DIGEST,
+                NotificationPreference.TurnEmails.NONE,
+            ]
+        )
+        .values_list("pk", "seat__user_id", "seat__game_id")
+    )
+    due = []
+    for notice_id, user_id, game_id in waiting:
+        with transaction.atomic():
+            if prepared.fetch(connection, _CLAIM_ABSENCE, [user_id, game_id, _at(now)]):
+                TurnNotice.objects.filter(pk=notice_id, held=True).update(held=False)
+                due.append(notice_id)
+    return due
+
+
 def _email(user: Any, subject: str, body: str) -> None:
     """One turn email or digest, with the unsubscribe link and its one-click headers."""
     unsubscribe = presence.unsubscribe_url(user.pk)

@@ -187,13 +187,16 @@ def finish_validation_games(bot_id: int, round_: int) -> None:
 @shared_task(ignore_result=True)
 def expire_turns() -> None:
     """The overdue-turn sweep: start the clocks of turns the dispatcher missed, play the default
-    bot for every person's turn and pull bot's decision past its deadline, and send the turn
-    emails whose task was lost."""
+    bot for every person's turn and pull bot's decision past its deadline, send the turn
+    emails whose task was lost, and the one email of an absence for a turn that started while
+    its person was still at the game and waits for them now that they left."""
     deadlines.start_missed_turns()
     overdue.expire()
     for notice_id in deadlines.unsent_notices(
         older_than=timedelta(seconds=settings.GAMES_NOTICE_RESEND)
     ):
+        send_turn_email.delay(notice_id)
+    for notice_id in deadlines.left_waiting():
         send_turn_email.delay(notice_id)
 
 

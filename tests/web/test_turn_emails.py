@@ -17,7 +17,7 @@ from django.core import mail, signing
 from django.test import Client
 
 from clocks import deadlines, overdue, presence
-from games import lobby
+from games import lobby, tasks
 from games.models import Game, NotificationPreference, Presence, TurnNotice
 from social.models import Notification
 from social.notifications import turn_key
@@ -316,3 +316,60 @@ def test_a_match_that_ends_while_the_person_is_away_leaves_no_turn_under_the_bel
     assert f"Game {game.pk} is over" in listed
     assert f"Your turn in game {game.pk}" not in listed and "your turn ·" not in listed
     assert "a game of yours ended ·" in listed and "Nothing new" in listed
+
+
+def test_a_turn_that_started_while_its_person_was_there_emails_them_once_they_left(on_commit):
+    """A turn that starts a minute after the person's last move is held (they are at the game);
+    once they have been away the presence window with it still waiting, the sweep sends the one
+    email of that absence, and no second one."""
+    person = make_user()
+    person.email = f"{person.username}@example.com"
+    person.save()
+    with time_machine.travel(START, tick=False):
+        game = on_commit(
+            lobby.game_start,
+            creator=person,
+            variant_spec=SHORT,
+            seats=[{"user": "me"}, {"bot": "greedy"}],
+            seed=5,
+            turn_seconds=86400,
+        )
+    assert TurnNotice.objects.get(seat__user=person).held  # they were there
+    with time_machine.travel(START + timedelta(minutes=2), tick=False):
+        on_commit(tasks.expire_turns)  # still within the presence window: nothing
+    assert turn_emails() == []
+
+    with time_machine.travel(START + timedelta(minutes=10), tick=False):
+        on_commit(tasks.expire_turns)
+        on_commit(tasks.expire_turns)
+
+    [email] = turn_emails()
+    assert email.to == [person.email] and f"game {game.pk}" in email.subject
+    assert not TurnNotice.objects.get(seat__user=person).held
+    # Later sweeps: this absence had its email.
+    assert deadlines.left_waiting(START + timedelta(minutes=20)) == []
+
+
+@pytest.mark.parametrize("quiet", ["muted", "digest"])
+def test_a_held_turn_of_a_muted_game_or_a_digest_person_waits_for_no_sweep(on_commit, quiet):
+    person = make_user()
+    person.email = f"{person.username}@example.com"
+    person.save()
+    if quiet == "digest":
+        NotificationPreference.objects.create(
+            user=person, turn_emails=NotificationPreference.TurnEmails.DIGEST
+        )
+    with time_machine.travel(START, tick=False):
+        game = on_commit(
+            lobby.game_start,
+            creator=person,
+            variant_spec=SHORT,
+            seats=[{"user": "me"}, {"bot": "greedy"}],
+            seed=5,
+            turn_seconds=86400,
+        )
+    if quiet == "muted":
+        Presence.objects.filter(user=person, game=game).update(muted=True)
+    with time_machine.travel(START + timedelta(minutes=10), tick=False):
+        on_commit(tasks.expire_turns)
+    assert turn_emails() == []
