@@ -164,7 +164,7 @@
   });
 
   // On a phone the hand is one strip that scrolls sideways. Beside its title a count says how
-  // many cards lie past its edge ("+3 \u203a", or "\u2039 +3" for the cards before it once
+  // many cards lie past its edge ("3 more \u203a", or "\u2039 3 more" for the cards before it once
   // scrolled), outlined when one of them can be used now, and a tap brings them into view (the
   // first that can be used, else the next). A card counts as past the edge when less than half
   // of it shows. The strip comes with each board: the count is made again after each swap
@@ -205,10 +205,11 @@
     }
     button.hidden = false;
     button.dataset.after = side.after ? "1" : "";
-    button.textContent = side.after ? "+" + count + " \u203a" : "\u2039 +" + count;
+    // "2 more \u203a", not "+2 \u203a": a plus and a figure read as a Draw Two card.
+    button.textContent = side.after ? count + " more \u203a" : "\u2039 " + count + " more";
     button.classList.toggle("hand-more--live", live > 0);
-    button.setAttribute("aria-label", "Show " + count + " more card" + (count === 1 ? "" : "s") +
-      (live ? " (" + live + " you can use)" : "") + (side.after ? " to the right" : " to the left"));
+    button.setAttribute("aria-label", count + " more card" + (count === 1 ? "" : "s") +
+      (side.after ? " to the right" : " to the left") + (live ? " (" + live + " you can use)" : ""));
     // Centred on the hand's title, in the dock's box (the dock is its containing block).
     var dock = button.offsetParent;
     if (!dock) return;
