@@ -45,10 +45,10 @@ from clocks import presence
 from engine import PLAYING
 from engine.events import VACATION_TAKEN
 from games import outbox, prepared, reads, seat_facts
-from games.lobby import seat_listing
 from games.actors import Actor, is_person
 from games.errors import Forbidden, GameError, GameNotFound
 from games.game_settings import GameSettings
+from games.lobby import seat_listing
 from games.models import NotificationPreference, Presence, Seat, TurnNotice
 from social import notifications
 from social.models import Notification
