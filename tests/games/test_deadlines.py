@@ -291,13 +291,21 @@ def test_a_digest_user_gets_one_daily_email(run_listeners, mailoutbox, settings)
         for seed in (1, 2)
     ]
     assert mailoutbox == []
-    notices = TurnNotice.objects.filter(sent_at=None).select_related("seat")
-    assert notices.count() == 2
+    notices = list(TurnNotice.objects.filter(sent_at=None).select_related("seat__game"))
+    assert len(notices) == 2
     waiting = {n.seat.user_id for n in notices}
     assert deadlines.send_turn_digests() == len(waiting)
     assert len(mailoutbox) == len(waiting)
     bodies = "".join(mail.body for mail in mailoutbox)
-    assert all(f"game {g.pk} " in bodies for g in games)
+    # Two games against the same person, told apart by their numbers; each line names who else
+    # sits at the game and its rules.
+    for n in notices:
+        other = users[1 - n.seat.number].username
+        family = n.seat.game.variant["rules"]
+        assert (
+            f"- against {other} ({family}, game {n.seat.game_id}, seat {n.seat.number + 1}): "
+            in bodies
+        )
     assert all(f" at http://127.0.0.1:8000/games/{g.pk}/\n" in bodies for g in games)
     assert deadlines.send_turn_digests() == 0
 
