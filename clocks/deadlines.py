@@ -49,7 +49,7 @@ from games.actors import Actor, is_person
 from games.errors import Forbidden, GameError, GameNotFound
 from games.game_settings import GameSettings
 from games.lobby import seat_listing
-from games.models import NotificationPreference, Presence, Seat, TurnNotice
+from games.models import Game, NotificationPreference, Presence, Seat, TurnNotice
 from social import notifications
 from social.models import Notification
 
@@ -321,21 +321,23 @@ def send_turn_email(notice_id: int) -> bool:
     return True
 
 
-def whose_game(game: Any, seat: int) -> str:
+def whose_game(game: Game, seat: int) -> str:
     """A game told apart from the others a person plays against the same people: who sits at
     the other seats, its rule family and its number ("against maya (official, game 400)";
-    "against maya, greedy and bo (house, game 12)"). Names only, as every list of games shows
-    them: never a card. A name held twice gets its seat ("greedy (seat 2) and greedy (seat 3)")."""
+    "against maya, greedy and bo (newno, game 12)"). Names only, as every list of games shows
+    them: never a card. A name held twice gets its seat ("greedy (seat 2) and greedy (seat 3)");
+    the person's own other seats are not "against" them and are left out."""
     seats = seat_listing(game)
     names = [info.name for info in seats]
+    mine = next((info.user_id for info in seats if info.seat == seat), None)
     others = [
         f"{info.name} (seat {info.seat + 1})" if names.count(info.name) > 1 else info.name
         for info in seats
-        if info.seat != seat
+        if info.seat != seat and (mine is None or info.user_id != mine)
     ]
     against = ", ".join(others[:-1]) + " and " + others[-1] if len(others) > 1 else "".join(others)
-    family = game.variant.get("rules") or "uno"
-    return f"against {against or 'nobody'} ({family}, game {game.pk})"
+    family = game.variant.get("rules")
+    return f"against {against or 'yourself'} ({family}, game {game.pk})"
 
 
 def play_url(game_id: int) -> str:

@@ -386,3 +386,23 @@ def test_a_failing_outcome_subscriber_is_logged_and_the_commit_stands(caplog):
 
     assert Game.objects.filter(pk=game.pk).exists()
     assert "subscriber down" in caplog.text
+
+
+def test_a_turn_email_names_the_others_not_the_persons_own_seats():
+    """`whose_game`, the words of a turn email's subject: the names at the other seats (a name
+    held twice with its seat, counted from 1), never the person's own other seat."""
+    ana = make_user("ana")
+    twice = game_create(
+        variant_spec={"rules": "newno"},
+        seats=[SeatSpec(user=ana), SeatSpec(bot="greedy"), SeatSpec(bot="greedy")],
+        seed=1,
+    )
+    assert deadlines.whose_game(twice, 0) == (
+        f"against greedy (seat 2) and greedy (seat 3) (newno, game {twice.pk})"
+    )
+    both = game_create(
+        variant_spec=LONG,
+        seats=[SeatSpec(user=ana), SeatSpec(bot="random"), SeatSpec(user=ana)],
+        seed=1,
+    )
+    assert deadlines.whose_game(both, 2) == f"against random (official, game {both.pk})"
