@@ -48,7 +48,8 @@ from games import outbox, prepared, reads, seat_facts
 from games.actors import Actor, is_person
 from games.errors import Forbidden, GameError, GameNotFound
 from games.game_settings import GameSettings
-from games.models import NotificationPreference, Presence, Seat, TurnNotice
+from games.lobby import seat_listing
+from games.models import Game, NotificationPreference, Presence, Seat, TurnNotice
 from social import notifications
 from social.models import Notification
 
@@ -341,21 +342,41 @@ def send_turn_email(notice_id: int) -> bool:
     task sends nothing (and a failed send is not retried: the digest-less user misses it)."""
     if not TurnNotice.objects.filter(pk=notice_id, sent_at=None).update(sent_at=timezone.now()):
         return False
-    notice = TurnNotice.objects.select_related("seat__user").get(pk=notice_id)
+    notice = TurnNotice.objects.select_related("seat__user", "seat__game").get(pk=notice_id)
     user = notice.seat.user
     if user is None or not user.email:
         return False
     game_id = notice.seat.game_id
+    which = whose_game(notice.seat.game, notice.seat.number)
     _email(
         user,
-        f"Your turn in game {game_id}",
-        f"It is your turn in game {game_id} (seat {notice.seat.number + 1}).\n"
+        f"Your turn {which}",
+        f"It is your turn {which[:-1]}, seat {notice.seat.number + 1}).\n"
         f"Play before {notice.deadline_at:%Y-%m-%d %H:%M %Z}, or the default bot plays for you:\n"
         f"{play_url(game_id)}\n\n"
         "This is the one email about this game until you are back at it; other turns that wait "
         "for you come in the daily digest. The game's page can mute its emails.\n",
     )
     return True
+
+
+def whose_game(game: Game, seat: int) -> str:
+    """A game told apart from the others a person plays against the same people: who sits at
+    the other seats, its rule family and its number ("against maya (official, game 400)";
+    "against maya, greedy and bo (newno, game 12)"). Names only, as every list of games shows
+    them: never a card. A name held twice gets its seat ("greedy (seat 2) and greedy (seat 3)");
+    the person's own other seats are not "against" them and are left out."""
+    seats = seat_listing(game)
+    names = [info.name for info in seats]
+    mine = next((info.user_id for info in seats if info.seat == seat), None)
+    others = [
+        f"{info.name} (seat {info.seat + 1})" if names.count(info.name) > 1 else info.name
+        for info in seats
+        if info.seat != seat and (mine is None or info.user_id != mine)
+    ]
+    against = ", ".join(others[:-1]) + " and " + others[-1] if len(others) > 1 else "".join(others)
+    family = game.variant.get("rules")
+    return f"against {against or 'yourself'} ({family}, game {game.pk})"
 
 
 def play_url(game_id: int) -> str:
@@ -378,7 +399,8 @@ def send_turn_digests() -> int:
         .exclude(
             seat__user__notification_preference__turn_emails=NotificationPreference.TurnEmails.NONE
         )
-        .select_related("seat__user")
+        .select_related("seat__user", "seat__game")
+        .prefetch_related("seat__game__seats__user", "seat__game__seats__registered_bot")
         .order_by("seat__user_id", "deadline_at")
     )
     muted = set(Presence.objects.filter(muted=True).values_list("user_id", "game_id"))
@@ -406,7 +428,8 @@ def send_turn_digests() -> int:
         if not claimed or not waiting or not user.email:
             continue
         lines = [
-            f"- game {n.seat.game_id} (seat {n.seat.number + 1}): play before "
+            f"- {whose_game(n.seat.game, n.seat.number)[:-1]}, seat {n.seat.number + 1}): "
+            f"play before "
             f"{n.deadline_at:%Y-%m-%d %H:%M %Z} at {play_url(n.seat.game_id)}"
             for n in waiting
         ]

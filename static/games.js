@@ -1,7 +1,7 @@
 // The play page and the replay, enhanced: a turn clock and the bots' grace for an out-of-turn
 // chance that count down, keys that step through a replay, on a phone the count of the hand's
-// cards past each edge of its strip, and the chat box's count of what is left as its limit
-// nears. Both pages work without it (the clocks show the absolute time; the replay's steps are
+// cards past each edge of its strip, the chat box's count of what is left as its limit nears,
+// and a line that says when a move's request failed. Both pages work without it (the clocks show the absolute time; the replay's steps are
 // links; the strip scrolls; the server refuses a message past the limit). Listeners sit on the document, so
 // boards that htmx swaps in need nothing.
 (function () {
@@ -163,8 +163,49 @@
     refocusing = false;
   });
 
+  // A move whose request fails (no network, no answer in time, the server's error) changes
+  // nothing on the page, so the page says so: a line at the top of the dock (pinned in view on a
+  // phone) and the same words in the #announce region. The board stays as it was; the next board
+  // the server sends (the move tried again, or the poll's news) replaces the dock and the region,
+  // and the line with them. The poll's own failures (every second while offline) say nothing:
+  // the board is simply not news. A refused move is not a failure: it comes back in a board.
+  var NO_ANSWER = "Your move got no answer from the server: check your connection and try again.";
+
+  function failedMove(event, words) {
+    var elt = event.detail && event.detail.elt;
+    var config = event.detail && event.detail.requestConfig;
+    if (!elt || !elt.closest || !config || String(config.verb).toLowerCase() !== "post") return;
+    var board = elt.closest("#game");
+    var dock = board && board.querySelector(".dock");
+    if (!dock) return;
+    var line = dock.querySelector("[data-move-failed]");
+    if (!line) {
+      line = document.createElement("p");
+      line.className = "banner banner--error dock__failed";
+      line.setAttribute("data-move-failed", "");
+      dock.insertBefore(line, dock.firstChild);
+    }
+    line.textContent = words;
+    var announce = document.getElementById("announce");
+    if (announce) {
+      // Emptied first: the same words again (a second failed tap) are read out again.
+      announce.textContent = "";
+      setTimeout(function () { announce.textContent = words; }, 50);
+    }
+  }
+
+  document.addEventListener("htmx:sendError", function (event) { failedMove(event, NO_ANSWER); });
+  document.addEventListener("htmx:timeout", function (event) { failedMove(event, NO_ANSWER); });
+  document.addEventListener("htmx:responseError", function (event) {
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    failedMove(event, status >= 500
+      ? "The server failed on your move (error " + status + "): try again in a moment."
+      : "The server turned your move away (error " + status + "): nothing changed; " +
+        "refresh the page and try again.");
+  });
+
   // On a phone the hand is one strip that scrolls sideways. Beside its title a count says how
-  // many cards lie past its edge ("+3 \u203a", or "\u2039 +3" for the cards before it once
+  // many cards lie past its edge ("3 more \u203a", or "\u2039 3 more" for the cards before it once
   // scrolled), outlined when one of them can be used now, and a tap brings them into view (the
   // first that can be used, else the next). A card counts as past the edge when less than half
   // of it shows. The strip comes with each board: the count is made again after each swap
@@ -205,10 +246,12 @@
     }
     button.hidden = false;
     button.dataset.after = side.after ? "1" : "";
-    button.textContent = side.after ? "+" + count + " \u203a" : "\u2039 +" + count;
+    // "2 more \u203a", not "+2 \u203a": a plus and a figure read as a Draw Two card.
+    button.textContent = side.after ? count + " more \u203a" : "\u2039 " + count + " more";
     button.classList.toggle("hand-more--live", live > 0);
-    button.setAttribute("aria-label", "Show " + count + " more card" + (count === 1 ? "" : "s") +
-      (live ? " (" + live + " you can use)" : "") + (side.after ? " to the right" : " to the left"));
+    button.setAttribute("aria-label", count + " more card" + (count === 1 ? "" : "s") +
+      (side.after ? " to the right" : " to the left") +
+      (live ? " (" + live + " you can use)" : ""));
     // Centred on the hand's title, in the dock's box (the dock is its containing block).
     var dock = button.offsetParent;
     if (!dock) return;

@@ -291,13 +291,21 @@ def test_a_digest_user_gets_one_daily_email(run_listeners, mailoutbox, settings)
         for seed in (1, 2)
     ]
     assert mailoutbox == []
-    notices = TurnNotice.objects.filter(sent_at=None).select_related("seat")
-    assert notices.count() == 2
+    notices = list(TurnNotice.objects.filter(sent_at=None).select_related("seat__game"))
+    assert len(notices) == 2
     waiting = {n.seat.user_id for n in notices}
     assert deadlines.send_turn_digests() == len(waiting)
     assert len(mailoutbox) == len(waiting)
     bodies = "".join(mail.body for mail in mailoutbox)
-    assert all(f"game {g.pk} " in bodies for g in games)
+    # Two games against the same person, told apart by their numbers; each line names who else
+    # sits at the game and its rules.
+    for n in notices:
+        other = users[1 - n.seat.number].username
+        family = n.seat.game.variant["rules"]
+        assert (
+            f"- against {other} ({family}, game {n.seat.game_id}, seat {n.seat.number + 1}): "
+            in bodies
+        )
     assert all(f" at http://127.0.0.1:8000/games/{g.pk}/\n" in bodies for g in games)
     assert deadlines.send_turn_digests() == 0
 
@@ -378,3 +386,23 @@ def test_a_failing_outcome_subscriber_is_logged_and_the_commit_stands(caplog):
 
     assert Game.objects.filter(pk=game.pk).exists()
     assert "subscriber down" in caplog.text
+
+
+def test_a_turn_email_names_the_others_not_the_persons_own_seats():
+    """`whose_game`, the words of a turn email's subject: the names at the other seats (a name
+    held twice with its seat, counted from 1), never the person's own other seat."""
+    ana = make_user("ana")
+    twice = game_create(
+        variant_spec={"rules": "newno"},
+        seats=[SeatSpec(user=ana), SeatSpec(bot="greedy"), SeatSpec(bot="greedy")],
+        seed=1,
+    )
+    assert deadlines.whose_game(twice, 0) == (
+        f"against greedy (seat 2) and greedy (seat 3) (newno, game {twice.pk})"
+    )
+    both = game_create(
+        variant_spec=LONG,
+        seats=[SeatSpec(user=ana), SeatSpec(bot="random"), SeatSpec(user=ana)],
+        seed=1,
+    )
+    assert deadlines.whose_game(both, 2) == f"against random (official, game {both.pk})"

@@ -122,7 +122,10 @@ def test_a_story_line_naming_another_hand_is_a_leak(client):
 
 
 def test_an_email_naming_a_card_is_a_leak():
-    turn = "Subject: Your turn in game 3\n\nIt is your turn in game 3 (seat 1).\n"
+    turn = (
+        "Subject: Your turn against maya (official, game 3)\n\n"
+        "It is your turn against maya (official, game 3, seat 1).\n"
+    )
     assert leaks.check_all([], [], [], [turn]).failures == []
     assert leaks.check_all([], [], [], [turn + "You hold red 7.\n"]).failures
     assert leaks.check_all([], [], [], [turn + "You hold red-7.\n"]).failures

@@ -122,17 +122,18 @@ def test_away_one_email_per_absence_then_the_digest(on_commit):
     moment = away_turns(on_commit, game, START + timedelta(minutes=10), 6)
     assert len(turn_emails()) == 1
     email = turn_emails()[0]
-    assert email.to == [person.email] and f"game {game.pk}" in email.subject
+    assert email.to == [person.email]
+    assert email.subject == f"Your turn against greedy (official, game {game.pk})"
     assert f"https://uno.example.org/games/{game.pk}/\n" in email.body
     # The seat as a person counts it: the game's first seat is "seat 1" (the log's seat 0).
-    assert f"It is your turn in game {game.pk} (seat 1).\n" in email.body
+    assert f"It is your turn against greedy (official, game {game.pk}, seat 1).\n" in email.body
 
     # The daily digest lists the turn that waits now (held: not emailed; unread under the bell).
     assert Notification.objects.get(user=person, kind="turn").read_at is None
     assert deadlines.send_turn_digests() == 1
     digest = mail.outbox[-1]
-    assert digest.subject == "Your turn in 1 game(s)" and f"game {game.pk} " in digest.body
-    assert f"- game {game.pk} (seat 1): play before " in digest.body
+    assert digest.subject == "Your turn in 1 game(s)"
+    assert f"- against greedy (official, game {game.pk}, seat 1): play before " in digest.body
     assert len(turn_emails()) == 2
 
     # They come back (the page), then are away again: the next absence has its one email.
@@ -142,6 +143,41 @@ def test_away_one_email_per_absence_then_the_digest(on_commit):
     moment = away_turns(on_commit, game, moment + timedelta(minutes=10), 30)
     assert len(turn_emails()) == 3
     assert TurnNotice.objects.filter(seat__user=person).count() > 6
+
+
+def test_a_turn_email_names_the_people_at_the_other_seats_and_the_rules(on_commit):
+    """Three games against the same friend are told apart: the email names who else sits at the
+    game and its rule family, beside its number and the link; the digest's line too. Names
+    only: no card of anyone's (the soak's leak check reads emails for cards)."""
+    with time_machine.travel(START, tick=False):
+        ana = make_user("ana")
+        maya = make_user("maya")
+        for person in (ana, maya):
+            person.email = f"{person.username}@example.com"
+            person.save()
+        game = on_commit(
+            lobby.game_start,
+            creator=ana,
+            variant_spec=SHORT,
+            seats=[{"user": "me"}, {"user": "maya"}, {"bot": "greedy"}],
+            turn_seconds=60,
+        )
+    away_turns(on_commit, game, START + timedelta(minutes=10), 4)
+    to_maya = [m for m in turn_emails() if m.to == [maya.email]]
+    assert to_maya, [m.subject for m in turn_emails()]
+    which = f"against ana and greedy (official, game {game.pk}"
+    assert to_maya[0].subject == f"Your turn {which})"
+    assert f"It is your turn {which}, seat 2).\n" in to_maya[0].body
+    assert f"https://uno.example.org/games/{game.pk}/\n" in to_maya[0].body
+    for email in turn_emails():
+        assert not re.search(r"\b(red|green|blue|yellow|wild)\b", email.subject + email.body)
+    assert deadlines.send_turn_digests() >= 1
+    # The digest's line for the turn that waits now, whoever's it is, names the others too.
+    lines = "".join(m.body for m in mail.outbox if m.subject == "Your turn in 1 game(s)")
+    assert (
+        f"- {which}, seat 2): play before " in lines
+        or f"- against maya and greedy (official, game {game.pk}, seat 1): play before " in lines
+    ), lines
 
 
 def test_a_muted_game_sends_nothing_and_the_page_says_so(on_commit):

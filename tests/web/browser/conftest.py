@@ -196,7 +196,8 @@ def open_page(
     scripts off; `own_context=True`: a new context, for a test that changes the context
     itself; `touch=True`: a new context of a phone's touch screen, no mouse, so that CSS's
     `(hover: none)` and `(pointer: coarse)` hold). Console errors and failed requests fail the
-    test at its end."""
+    test at its end, but those with a piece of `allow` in their words: a test that cuts the
+    page's connection on purpose expects them)."""
     lent: list[Lent] = []
     own: list[Any] = []
     pages: list[Any] = []
@@ -217,6 +218,7 @@ def open_page(
         javascript: bool = True,
         own_context: bool = False,
         touch: bool = False,
+        allow: tuple[str, ...] = (),
     ) -> Any:
         if own_context or touch:
             context = chromium.new_context(
@@ -251,17 +253,20 @@ def open_page(
                 [{"name": "sessionid", "value": cookie.value, "url": live_server.url}]
             )
         page.set_default_timeout(10_000)
+
+        def report(error: str) -> None:
+            if not any(piece in error for piece in allow):
+                errors.append(error)
+
         listen(
             "console",
-            lambda message: (
-                errors.append(f"console: {message.text}") if message.type == "error" else None
-            ),
+            lambda message: report(f"console: {message.text}") if message.type == "error" else None,
         )
-        listen("pageerror", lambda error: errors.append(f"page error: {error}"))
+        listen("pageerror", lambda error: report(f"page error: {error}"))
         listen(
             "response",
             lambda response: (
-                errors.append(f"HTTP {response.status}: {response.url}")
+                report(f"HTTP {response.status}: {response.url}")
                 if response.status >= 400
                 else None
             ),

@@ -4,6 +4,7 @@ columns, unchanged. Positions are measured (bounding boxes against the viewport)
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -213,7 +214,10 @@ def test_a_playable_card_scrolled_out_of_the_strip_is_counted_and_does_not_widen
     # of them can be used; a tap brings that card into view without moving the page.
     more = page.locator(".dock [data-hand-more]")
     assert more.is_visible()
-    count = int(more.inner_text().strip("+ \u203a"))
+    # It says what it is, "2 more \u203a", never "+2 \u203a", which reads as a Draw Two card.
+    shown_count = more.inner_text()
+    assert re.fullmatch(r"\d+ more \u203a", shown_count), shown_count
+    count = int(shown_count.split()[0])
     hidden = page.evaluate(
         """() => { const s = document.querySelector('.hand').getBoundingClientRect();
           return [...document.querySelectorAll('.hand__card')].filter(card => {
@@ -222,10 +226,11 @@ def test_a_playable_card_scrolled_out_of_the_strip_is_counted_and_does_not_widen
     )
     assert count == len(hidden) and any(hidden), (more.inner_text(), hidden)
     assert "hand-more--live" in more.get_attribute("class")
-    assert f"Show {count} more cards (" in more.get_attribute("aria-label")
+    assert more.get_attribute("aria-label").startswith(f"{count} more cards to the right (")
     head, title = page.locator(".hand-head").bounding_box(), more.bounding_box()
     assert title["y"] + title["height"] <= page.locator(".hand").bounding_box()["y"] + 6
     assert title["x"] + title["width"] <= 360 and title["height"] >= THUMB, (head, title)
+    page.screenshot(path=str(ARTIFACTS / "phone-table-long-hand-the-count.png"))
     tap(page, more)
     shown = page.evaluate(
         """() => { const s = document.querySelector('.hand').getBoundingClientRect();
@@ -235,5 +240,5 @@ def test_a_playable_card_scrolled_out_of_the_strip_is_counted_and_does_not_widen
     )
     assert shown, "the tap did not bring a card that can be used into view"
     assert page.evaluate("window.scrollY") == 0
-    assert more.inner_text() != f"+{count} \u203a"
+    assert more.inner_text() != shown_count and "+" not in more.inner_text()
     page.screenshot(path=str(ARTIFACTS / "phone-table-long-hand-after-the-count.png"))
