@@ -16,7 +16,14 @@ from typing import Any
 
 from engine import HAND_OVER, PLAYING, IllegalCommand, State, Variant
 from engine.commands import CLOSE_WINDOW, NEXT_HAND
-from engine.events import GAME_ABORTED, LANE_FILLED, SERVICE_FACTS, apply
+from engine.events import (
+    GAME_ABORTED,
+    LANE_FILLED,
+    MATCH_ENDED,
+    SEAT_FORFEITED,
+    SERVICE_FACTS,
+    apply,
+)
 
 Command = dict[str, Any]
 Event = dict[str, Any]
@@ -90,7 +97,13 @@ def infer_commands(variant: Variant, log: list[Event]) -> Iterator[tuple[Step, S
         at += 1
     while at < len(log):
         event = log[at]
-        if event["type"] in SERVICE_FACTS or event["type"] == GAME_ABORTED:
+        if (
+            event["type"] in SERVICE_FACTS
+            or event["type"] == GAME_ABORTED
+            # Forfeits that leave one seat playing end the match (engine/scoring.py
+            # `forfeit_end`): no command's, as a rules' match-ended follows a hand-ended.
+            or (event["type"] == MATCH_ENDED and log[at - 1]["type"] == SEAT_FORFEITED)
+        ):
             state = state.fork()
             apply(state, event)
             at += 1

@@ -5,8 +5,9 @@ Each is one append, by the system: a `fallback-played` event saying for which se
 (a typed reason, games/seat_facts.py), then the default bot's (BOTS_FALLBACK_STRATEGY) moves
 for that seat, decided by the driver (bots/driver.py) as any bot's are. A policy says how many
 moves (a person's whole turn, or a bot's one decision) and whether timeouts add up to a
-forfeit. The command id is the system's and names the version it was decided at, so two
-workers doing the same write it once.
+forfeit (which ends the match when it leaves one seat playing: seat_facts.with_match_end).
+The command id is the system's and names the version it was decided at, so two workers doing
+the same write it once.
 """
 
 from __future__ import annotations
@@ -83,17 +84,22 @@ def play_fallback(*, game_id: int, seat: int, version: int, policy: Policy) -> F
     if not run.commands:
         return None
     decided = [seat_facts.fallback_played(seat, policy.reason), *run.events]
-    forfeits, timeouts = False, 0
+    after, forfeits, timeouts = run.state, False, 0
     if policy.forfeit_after is not None:
-        timeouts = seat_facts.facts_of(game_id).timeouts[seat] + 1
+        facts = seat_facts.facts_of(game_id)
+        timeouts = facts.timeouts[seat] + 1
         forfeits = timeouts >= policy.forfeit_after and run.state.status == PLAYING
         if forfeits:
             decided.append(seat_facts.forfeited(seat, ForfeitReason.TIMED_OUT))
+            # The last seat but one forfeited: the match ends, the other seat wins.
+            decided, after = seat_facts.with_match_end(
+                variant, run.state, decided, {*facts.forfeited, seat}
+            )
     with transaction.atomic():
         appended = append_decided(
             game,
             variant,
-            run.state,
+            after,
             decided,
             version,
             command_key(SYSTEM, f"fallback:{seat}:{version}"),
@@ -101,7 +107,10 @@ def play_fallback(*, game_id: int, seat: int, version: int, policy: Policy) -> F
         )
         if forfeits and not appended.repeated:
             seat_facts.to_fallback(game, [seat])
+            ended = seat_facts.ends_match(decided)
+            if ended:
+                seat_facts.stop_clocks(game)
             forfeit_notice.tell_forfeited(
-                game, seat, by=f"the turn clock: {timeouts} of your turns ran out"
+                game, seat, by=f"the turn clock: {timeouts} of your turns ran out", ended=ended
             )
     return Fallback(appended.version, run.commands, forfeits, appended.repeated)

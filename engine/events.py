@@ -307,6 +307,10 @@ def _match_ended(state: State, event: Event) -> None:
     state.winner = event["winner"]
     state.places = list(event["places"])
     state.pending = None
+    # Nobody acts any more: after a hand-ended nobody did, but forfeits end a match mid-hand
+    # (scoring.forfeit_end).
+    state.to_act = ()
+    state.uncalled = frozenset()
 
 
 def _game_aborted(state: State, event: Event) -> None:

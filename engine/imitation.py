@@ -26,6 +26,7 @@ from engine.env import ACTION_INDEX, LANE, Observation, UnoEnv, action_index
 from engine.events import (
     FALLBACK_PLAYED,
     LANE_FILLED,
+    MATCH_ENDED,
     PROMPTED,
     SEAT_FORFEITED,
     SEAT_HANDED_OVER,
@@ -84,8 +85,18 @@ def game_pairs(line: Line, seat_filter: SeatFilter | None = None) -> Iterator[Pa
     at = opening
     while at < len(events):
         event = events[at]
-        if event["type"] in SERVICE_FACTS or state.status not in (PLAYING, HAND_OVER):
-            # Who plays a seat (folded as no-ops), or what follows the match's end.
+        ended_by_forfeit = event["type"] == MATCH_ENDED and events[at - 1]["type"] == SEAT_FORFEITED
+        if (
+            event["type"] in SERVICE_FACTS
+            or ended_by_forfeit
+            or state.status
+            not in (
+                PLAYING,
+                HAND_OVER,
+            )
+        ):
+            # Who plays a seat (folded as no-ops), the end forfeits that leave one seat playing
+            # make (scoring.forfeit_end: no command's), or what follows the match's end.
             if event["type"] in (SEAT_FORFEITED, SEAT_HANDED_OVER):
                 by_default.add(event["seat"])
             elif event["type"] == FALLBACK_PLAYED:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from engine.cards import points
 from engine.events import HAND_ENDED, MATCH_ENDED, Event
-from engine.state import State
+from engine.state import MATCH_OVER, State
 
 SCORINGS = ("winner-takes", "running-total", "single-hand")
 
@@ -61,3 +63,25 @@ def placement(
     else:
         keys = [(0 if s == winner else 1, left[s], -hands_won[s]) for s in range(len(scores))]
     return [1 + sum(other < mine for other in keys) for mine in keys]
+
+
+def forfeit_end(state: State, forfeited: Collection[int]) -> list[Event]:
+    """The match-ended that the forfeits end the match with, where it stands: when at most one
+    seat is not forfeited (docs/rules.md "What the service adds"), that seat wins (places 1)
+    and the forfeited seats share the place after it; no seat left, they all share first place
+    and nobody wins. The scores are the match's so far. Empty while two seats or more play on,
+    and once the match is over."""
+    if state.status == MATCH_OVER:
+        return []
+    kept = [seat for seat in range(state.seats) if seat not in forfeited]
+    if len(kept) > 1:
+        return []
+    places = [1 if seat in kept else len(kept) + 1 for seat in range(state.seats)]
+    return [
+        {
+            "type": MATCH_ENDED,
+            "winner": kept[0] if kept else None,
+            "places": places,
+            "scores": list(state.scores),
+        }
+    ]

@@ -74,15 +74,13 @@ def outcome_events(record: Record) -> list[Event]:
 
 def match_outcome(record: Record, before: list[Event] | None = None) -> MatchOutcome:
     """The outcome of the match a match-ended record ends, read from its own stream only: the
-    seat-forfeited events and the last hand-ended before it (a rebuild reads the same). A
+    seat-forfeited events and the last hand-ended before it, if any (a rebuild reads the same). A
     caller that read those events already (`outcome_events`, or `event_reads.load` of OUTCOME_TYPES
     up to the record's version) passes them as `before`."""
     event = record.event
     if before is None:
         before = outcome_events(record)
     hands = [e for e in before if e["type"] == HAND_ENDED]
-    if not hands:
-        raise ValueError(f"game {record.game_id}: a match ended without a hand ending")
     # Seats that resigned, timed out too often or were ruled out are placed last.
     forfeited = sorted(seat_facts.fold(before).forfeited)
     firsts_of: dict[int, Event] = {}
@@ -94,8 +92,10 @@ def match_outcome(record: Record, before: list[Event] | None = None) -> MatchOut
         winner=placed.winner,
         places=placed.places,
         forfeited=forfeited,
-        hands_won=list(hands[-1]["hands_won"]),
-        hands=hands[-1]["hand"],
+        # Forfeits end a match mid-hand, the first one too (seat_facts.with_match_end): the
+        # hands are those that ended before it.
+        hands_won=list(hands[-1]["hands_won"]) if hands else [0] * len(event["places"]),
+        hands=hands[-1]["hand"] if hands else 0,
         forfeits=tuple(
             {key: value for key, value in firsts_of[seat].items() if key != "type"}
             for seat in forfeited

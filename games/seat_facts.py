@@ -17,18 +17,22 @@ from typing import Any
 
 from django.db import transaction
 
-from engine import MATCH_OVER, Variant
+from engine import MATCH_OVER, State, Variant
 from engine.events import (
     FALLBACK_PLAYED,
+    MATCH_ENDED,
     SEAT_FACTS,
     SEAT_FORFEITED,
     SEAT_HANDED_OVER,
     VACATION_TAKEN,
 )
+from engine.scoring import forfeit_end
 from games import appends, event_reads, forfeit_notice
 from games.actors import Actor, actor_label, is_person, seats_held
+from games.commands import append_decided
 from games.errors import Forbidden, GameNotFound, InvalidGame
 from games.models import Game, Seat
+from games.repository import repository
 from games.visibility import visibility
 
 Event = dict[str, Any]
@@ -148,6 +152,46 @@ def locked_game(game_id: int) -> Game:
     return game
 
 
+def with_match_end(
+    variant: Variant, state: State, events: list[Event], forfeited: Iterable[int]
+) -> tuple[list[Event], State]:
+    """`events` (the state after them: `state`), and the match-ended the forfeits end the match
+    with when they leave at most one seat playing (engine/scoring.py `forfeit_end`), the state
+    after it: a forfeit in a two-seat match is its end, not a game against the default bot."""
+    ended = forfeit_end(state, set(forfeited))
+    if not ended:
+        return events, state
+    return [*events, *ended], variant.replay(ended, state)
+
+
+def ends_match(events: Iterable[Event]) -> bool:
+    return any(event["type"] == MATCH_ENDED for event in events)
+
+
+def stop_clocks(game: Game) -> None:
+    """No seat of a game whose match a forfeit ended keeps a clock (the dispatcher would stop
+    them after the commit; the caches are written with the event that changes them)."""
+    Seat.objects.filter(game=game).exclude(deadline_at=None).update(deadline_at=None)
+
+
+def _append_forfeits(game: Game, facts: list[Event], forfeited: set[int], actor: Actor) -> bool:
+    """Append the seat-forfeited `facts` to the locked game; `forfeited`: every forfeited seat
+    after them. While two seats or more play on, as facts (`append_facts`), and the default bot
+    plays the new ones; else with the match-ended they end the match with (`with_match_end`),
+    through the engine as any decided event. True when the match ended."""
+    seats = [fact["seat"] for fact in facts]
+    if game.seat_count - len(forfeited) > 1:
+        append_facts(game, facts, actor=actor)
+        to_fallback(game, seats)
+        return False
+    variant, state, version = repository.state(game)
+    events, after = with_match_end(variant, variant.replay(facts, state), facts, forfeited)
+    append_decided(game, variant, after, events, version, None, actor_label(actor))
+    to_fallback(game, seats)
+    stop_clocks(game)
+    return ends_match(events)
+
+
 def to_fallback(game: Game, seats: Iterable[int]) -> None:
     """The default bot moves these seats from now on: they keep no clock."""
     Seat.objects.filter(game=game, number__in=list(seats)).update(
@@ -159,26 +203,53 @@ def seat_forfeit(
     *, game_id: int, seat: int, actor: Actor, note: str = "", by: str = "", public: bool = False
 ) -> bool:
     """Forfeit one seat by a ruling (the caller checked the actor's authority: a club admin or
-    staff): the same seat-forfeited event as resigning, reason `awarded`, the ruler as actor.
+    staff): the same seat-forfeited event as resigning, reason `awarded`, the ruler as actor;
+    when it leaves one seat playing, the match ends with it (`_append_forfeits`).
     The seat's person is told under the bell (games/forfeit_notice.py): `by` whom or what, in
     their words ("the league's ruling"), and `note` too when it is `public`. Returns False when
     the seat was forfeited already (nothing is written)."""
+    forfeits = seats_forfeit(
+        game_id=game_id, seats=[seat], actor=actor, note=note, by=by, public=public
+    )
+    return bool(forfeits)
+
+
+def seats_forfeit(
+    *,
+    game_id: int,
+    seats: Iterable[int],
+    actor: Actor,
+    note: str = "",
+    by: str = "",
+    public: bool = False,
+) -> list[int]:
+    """`seat_forfeit` for several seats of a game at once, in one append: seats forfeited for
+    the same reason at the same moment (a round's deadline, entrants withdrawn before it) share
+    the last place, where one after the other the last of them would win the match their
+    forfeits end. Returns the seats forfeited now (not those forfeited already)."""
     with transaction.atomic():
         game = locked_game(game_id)
-        if not 0 <= seat < game.seat_count:
-            raise InvalidGame(f"game {game_id} has no seat {seat}", code="invalid-seat")
-        if seat in facts_of(game.pk).forfeited:
-            return False
-        append_facts(game, [forfeited(seat, ForfeitReason.AWARDED, note=note)], actor=actor)
-        to_fallback(game, [seat])
-        forfeit_notice.tell_forfeited(game, seat, by=by, note=note if public else "")
-    return True
+        asked = sorted(set(seats))
+        for seat in asked:
+            if not 0 <= seat < game.seat_count:
+                raise InvalidGame(f"game {game_id} has no seat {seat}", code="invalid-seat")
+        already = facts_of(game.pk).forfeited
+        new = [seat for seat in asked if seat not in already]
+        if not new:
+            return []
+        facts = [forfeited(seat, ForfeitReason.AWARDED, note=note) for seat in new]
+        ended = _append_forfeits(game, facts, {*already, *new}, actor)
+        for seat in new:
+            said = note if public else ""
+            forfeit_notice.tell_forfeited(game, seat, by=by, note=said, ended=ended)
+    return new
 
 
 def game_resign(*, game_id: int, actor: Actor) -> list[int]:
     """The actor (a person) resigns every seat it holds in a playing game: a seat-forfeited
     event each, after which the default bot plays them and they are placed last at the match
-    end. Returns the seats; resigning again changes nothing."""
+    end; when at most one seat is left playing, the match ends there and that seat wins
+    (`_append_forfeits`). Returns the seats; resigning again changes nothing."""
     if not is_person(actor):
         raise Forbidden("only a person resigns a seat", code="not-a-person")
     with transaction.atomic():
@@ -189,8 +260,6 @@ def game_resign(*, game_id: int, actor: Actor) -> list[int]:
         already = facts_of(game.pk).forfeited
         new = [seat for seat in held if seat not in already]
         if new:
-            append_facts(
-                game, [forfeited(seat, ForfeitReason.RESIGNED) for seat in new], actor=actor
-            )
-            to_fallback(game, new)
+            facts = [forfeited(seat, ForfeitReason.RESIGNED) for seat in new]
+            _append_forfeits(game, facts, {*already, *new}, actor)
     return held

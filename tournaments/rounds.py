@@ -213,16 +213,20 @@ def _make_tables(
             game=game,
             entries=[e.pk for e in entries],
         )
-        for seat, entry in enumerate(entries):
+        # At once: withdrawn entrants share the last place (seat_facts.seats_forfeit).
+        withdrawn = [seat for seat, entry in enumerate(entries) if entry.withdrawn]
+        if withdrawn:
+            seat_facts.seats_forfeit(
+                game_id=game.pk,
+                seats=withdrawn,
+                actor=SYSTEM,
+                note="withdrew before the round",
+                by=f"your withdrawal from {tournament.name}",
+            )
+        for entry in entries:
             if entry.withdrawn:
-                seat_facts.seat_forfeit(
-                    game_id=game.pk,
-                    seat=seat,
-                    actor=SYSTEM,
-                    note="withdrew before the round",
-                    by=f"your withdrawal from {tournament.name}",
-                )
-            elif entry.user_id is not None:
+                continue
+            if entry.user_id is not None:
                 notify(
                     entry.user_id,
                     Notification.Kind.TOURNAMENT,
@@ -464,18 +468,20 @@ def forfeit_overdue(*, now: datetime.datetime | None = None) -> int:
             Q(user__isnull=False)
             | Q(registered_bot__isnull=False, registered_bot__kind__in=["webhook", "pull"])
         )
-        for seat in seats.order_by("number"):
-            try:
-                forfeited += seat_facts.seat_forfeit(
+        try:
+            # At once: the seats overdue together share the last place (seats_forfeit).
+            forfeited += len(
+                seat_facts.seats_forfeit(
                     game_id=table.game_id,
-                    seat=seat.number,
+                    seats=[seat.number for seat in seats],
                     actor=SYSTEM,
                     note="the round deadline passed",
                     by=f"the round's deadline in {table.round.tournament.name}",
                 )
-            except InvalidGame:
-                # The game ended meanwhile.
-                break
+            )
+        except InvalidGame:
+            # The game ended meanwhile.
+            continue
     return forfeited
 
 

@@ -38,7 +38,7 @@ from games.repository import Loaded, repository
 from games.visibility import events_since
 from league.models import Fixture
 from tournaments.models import TournamentGame
-from web import board, board_news, chat, controls, notices, rematch, story
+from web import board, board_news, chat, controls, forfeits, notices, rematch, story
 from web.lobby import fixture_mark
 from web.lockout import too_many
 from web.names import Names, names_at, seat_names
@@ -264,7 +264,8 @@ def _seat_param(request: HttpRequest, data: Any = None) -> int | None:
 @require_http_methods(["GET", "POST"])
 def resign(request: HttpRequest, game_id: int) -> HttpResponse:
     """Ask, then resign every seat the person holds: the default bot plays them from now on and
-    they are placed last (games/seat_facts.py, a seat-forfeited event each)."""
+    they are placed last (games/seat_facts.py, a seat-forfeited event each); when at most one
+    seat is left playing, the match ends and that seat wins (the page says which first)."""
     play_page = reverse("web:play", args=[game_id])
     if not is_person(request.user):
         return HttpResponseRedirect(f"{reverse('login')}?next={play_page}")
@@ -275,13 +276,24 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
     if not seats:
         return refused(request, Forbidden("you hold no seat in this game", code="not-seated"), 403)
     if request.method == "GET":
-        return render(request, "games/resign.html", {"game": game_id, "seats": seats})
+        ends, winner = forfeits.resign_ends(game, seats)
+        return render(
+            request,
+            "games/resign.html",
+            {"game": game_id, "seats": seats, "ends": ends, "winner": winner},
+        )
     try:
         seat_facts.game_resign(game_id=game_id, actor=request.user)
     except GameError as error:
         messages.error(request, sentence(error.message), extra_tags=error.code)
     else:
-        messages.success(request, "You resigned: the default bot plays your seats from now on")
+        # From the forfeits as they are now, the person's among them.
+        ends, winner = forfeits.resign_ends(game, seats)
+        if not ends:
+            told = f"the default bot plays your seat{'s' if len(seats) > 1 else ''} from now on"
+        else:
+            told = f"{winner} wins the match" if winner else "the match is over"
+        messages.success(request, f"You resigned: {told}")
     return HttpResponseRedirect(play_page)
 
 
@@ -387,7 +399,7 @@ def _story(
     last hand's result among them (the board's score panel)."""
     until = newest[0]["version"] - 1 if newest else loaded.version
     facts = seat_facts.stand_in_facts(loaded.game)
-    ruling = story.ruled_by(loaded.game.context)
+    ruling = forfeits.ruled_by(loaded.game.context)
     window = STORY_EVENTS
     while True:
         after = max(0, until - window)

@@ -29,7 +29,7 @@ from games.errors import Forbidden, GameError
 from games.models import Game, GameEvent
 from games.repository import repository
 from games.visibility import events_since
-from web import analysis, board, controls, story
+from web import analysis, board, controls, forfeits, story
 from web.names import Names, seat_names
 from web.play import STORY_EVENTS, refused
 
@@ -168,7 +168,7 @@ def _story(
     as the play page reads its story (web/play.py). The whole log, once revealed; else
     redacted for the viewer's own seat (or as a spectator)."""
     facts = seat_facts.stand_in_facts(game)
-    ruling = story.ruled_by(game.context)
+    ruling = forfeits.ruled_by(game.context)
     window = STORY_EVENTS
     while True:
         after = max(0, at - window)

@@ -41,10 +41,10 @@ from league.standings import (
     tied_across,
     zone_marks,
 )
+from web.forfeits import FORFEIT_REASONS
 from web.names import seats_counted
 from web.play import refused
 from web.sentences import number
-from web.story import FORFEIT_REASONS
 
 NOTE_LENGTH = 200
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}

@@ -15,12 +15,12 @@ from typing import Any
 
 from clocks.fallback import MAX_TURN_MOVES
 from engine import events as ev
-from games.game_settings import GameSettings
 from games.placings import placing
 from games.seat_facts import FallbackReason
 from web import board
 from web.board import rules_title
 from web.cards import card_list, card_name
+from web.forfeits import FORFEIT_REASONS, forfeits_end
 from web.names import Names
 
 Event = Mapping[str, Any]
@@ -42,13 +42,6 @@ _FALLBACK_REASONS = {
     "bot-timeout": "the bot did not answer in time",
     "bot-error": "the bot's call failed",
     "bot-illegal": "the bot's answer was illegal",
-}
-# Why a seat was forfeited, after its name; the season page's fixtures say it too
-# (web/season_tables.py).
-FORFEIT_REASONS = {
-    "resigned": "resigned",
-    "timed-out": "ran out of time too often",
-    "awarded": "was forfeited by the league's ruling",
 }
 # The events after which the default bot plays a seat: its moves are its stand-in's.
 _STAND_IN = frozenset({ev.SEAT_FORFEITED, ev.SEAT_HANDED_OVER})
@@ -288,7 +281,7 @@ class _Teller(Names):
             result += f"; {self.seats(forfeited, start=False)} forfeited, placed last"
         return f"The match is over: {result}. Final scores: {self.scores(e['scores'])}"
 
-    def seat_forfeited(self, e: Event) -> str:
+    def forfeit(self, e: Event) -> str:
         why = FORFEIT_REASONS.get(e.get("reason") or "", "forfeited")
         if e.get("reason") == "awarded":
             # Who rules depends on the game (`ruled_by`); a note is the ruling's public word.
@@ -296,7 +289,18 @@ class _Teller(Names):
             why += f" ({e['note']})" if e.get("note") else ""
         if e["seat"] == self.viewer and why.startswith("was "):
             why = "were " + why.removeprefix("was ")  # "You were forfeited", not "You was"
-        return f"{self.who(e['seat'])} {why}: the default bot plays the seat, placed last"
+        return f"{self.who(e['seat'])} {why}"
+
+    def seat_forfeited(self, e: Event) -> str:
+        return f"{self.forfeit(e)}: the default bot plays the seat, placed last"
+
+    def forfeit_ended(self, e: Event, ended: Event | None) -> str:
+        # A forfeit the match ends with (games/seat_facts.py `with_match_end`): `ended` is the
+        # match-ended right after it, None for one of several forfeits before that one.
+        winner = None if ended is None else ended["winner"]
+        if winner is None:
+            return f"{self.forfeit(e)}{', placed last' if ended is None else ': the match is over'}"
+        return f"{self.forfeit(e)}: {self.verb(winner, 'wins', 'win', start=False)} the match"
 
     def seat_handed_over(self, e: Event) -> str:
         return f"{self.whose(e['seat'])} seat is played by the default bot from now on"
@@ -339,19 +343,6 @@ class _Teller(Names):
         if kind == ev.HANDS_ROTATED:
             return f"every hand passed one seat {_direction(e['direction'])}"
         return f"play now goes {_direction(e['direction'])}"
-
-
-def ruled_by(context: Mapping[str, Any] | None) -> str:
-    """Who forfeits a seat of a game by a ruling (a seat-forfeited event of reason `awarded`),
-    in a player's words: a league's fixture is ruled by the league (a club's admin, or the
-    staff for it), a tournament's game by the tournament (its round's deadline, a withdrawal:
-    the event's note says which), any other game by the staff alone."""
-    found = GameSettings.of(context or {})
-    if found.fixture is not None:
-        return "the league's ruling"
-    if found.tournament is not None:
-        return "the tournament"
-    return "the staff"
 
 
 def censor_of(teller: _Teller, *, start: bool = True) -> str:
@@ -463,6 +454,8 @@ def tell(
         if sentence is None:
             continue
         text, (yours, news) = sentence(teller, event), flags(event)
+        if kind == ev.SEAT_FORFEITED and (ending := forfeits_end(events, index)):
+            text = teller.forfeit_ended(event, ending[0])
         lines.append(Line(item["version"], text, _KINDS.get(kind, "note"), yours, news))
     return [replace(line, text=f"{line.text}.") for line in reversed(lines)]
 

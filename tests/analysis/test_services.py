@@ -5,6 +5,7 @@ refusals; a failure recorded with its reason."""
 from __future__ import annotations
 
 import logging
+import random
 from datetime import timedelta
 
 import pytest
@@ -15,10 +16,10 @@ from analysis import report, services, tasks
 from analysis.errors import AnalysisHidden, AnalysisRefused
 from analysis.models import GameAnalysis
 from engine.events import MATCH_ENDED
-from games import dispatch, event_reads
+from games import dispatch, event_reads, seat_facts
 from games.management.commands.run_periodic import PeriodicRunner
 from games.models import Game
-from tests.games.factories import make_game, make_user, play_to_end
+from tests.games.factories import make_game, make_user, play_to_end, play_turn
 
 ONE_HAND = {"rules": "official", "options": {"scoring": "single-hand"}}
 
@@ -215,3 +216,20 @@ def test_with_a_broker_the_match_end_sends_the_run_to_the_analysis_queue(broker_
     # A lost task: the sweep sends it again once ANALYSIS_RESEND_SECONDS have passed.
     assert services.lost(after=timedelta(hours=1)) == []
     assert services.lost(after=timedelta(0)) == [row.pk]
+
+
+@pytest.mark.django_db
+def test_a_match_a_resignation_ended_mid_hand_is_analysed():
+    # Two people; one resigns in the middle of the hand: the forfeit's match-ended is no
+    # command's (engine/scoring.py forfeit_end), and the analysis reads the moves before it.
+    game = make_game(players=2, spec=ONE_HAND, seed=5)
+    for _ in range(4):
+        play_turn(game.pk, random.Random(5))
+    resigning = game.seats.get(number=0).user
+    seat_facts.game_resign(game_id=game.pk, actor=resigning)
+    assert Game.objects.get(pk=game.pk).status == Game.Status.MATCH_OVER
+
+    done = services.run(services.request(game.pk, user_id=resigning.pk).pk)
+
+    assert done is not None and done.status == GameAnalysis.Status.DONE, done and done.reason
+    assert done.total >= 4

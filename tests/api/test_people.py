@@ -53,12 +53,28 @@ def test_a_player_resigns_their_seat():
     assert seat["controller"] == Seat.Controller.FALLBACK
     assert seat_facts.facts_of(game.pk).forfeited == {1: "resigned"}
     assert seat_row(game, 0)["controller"] == Seat.Controller.PERSON
+    # One seat is left playing: the match is over, and seat 0 won it.
+    over = Game.objects.get(pk=game.pk)
+    assert over.status == Game.Status.MATCH_OVER
+    won = signed_in(game.seats.get(number=0).user).get(f"/api/games/{game.pk}")
+    assert (won.json()["status"], won.json()["result"]["winner"]) == ("match-over", 0)
+
+    again = signed_in(player).post(f"/api/games/{game.pk}/resign")
+    assert (again.status_code, again.json()["code"]) == (400, "match-over")
+    assert seat_row(game, 1) == seat
+    assert Game.objects.get(pk=game.pk).version == over.version
+
+
+def test_resigning_again_while_others_play_on_changes_nothing():
+    game = make_game(players=3)
+    player = game.seats.get(number=1).user
+    assert signed_in(player).post(f"/api/games/{game.pk}/resign").status_code == 200
     version = Game.objects.get(pk=game.pk).version
 
     again = signed_in(player).post(f"/api/games/{game.pk}/resign")
     assert (again.status_code, again.json()) == (200, {"game": game.pk, "seats": [1]})
-    assert seat_row(game, 1) == seat
     assert Game.objects.get(pk=game.pk).version == version
+    assert Game.objects.get(pk=game.pk).status == Game.Status.PLAYING
 
 
 def test_someone_without_a_seat_cannot_resign_and_changes_nothing():

@@ -15,6 +15,8 @@ pytest.importorskip("pettingzoo")
 from engine import open_data  # noqa: E402
 from engine.env import ACTION_INDEX, ACTIONS, FIELD_AT, WAIT_ACTION, UnoEnv  # noqa: E402
 from engine.imitation import Unmatched, game_pairs, load_pairs  # noqa: E402
+from engine.scoring import forfeit_end  # noqa: E402
+from engine.variant import Variant  # noqa: E402
 
 OPTIONAL = FIELD_AT["optional"]
 PLAYS = slice(
@@ -129,3 +131,17 @@ def test_a_log_the_rules_do_not_make_is_refused():
     played_card["card"] = "blue-9" if played_card["card"] != "blue-9" else "red-9"
     with pytest.raises(Unmatched, match="no command makes event"):
         list(game_pairs(line))
+
+
+def test_a_match_a_forfeit_ended_mid_hand_loads_back_to_the_forfeit():
+    # The service's seat-forfeited and the match-ended of scoring.forfeit_end are no command's.
+    line, asked = played({"rules": "official"}, seats=2, seed=4, steps=6)
+    variant = Variant.from_stream(line["events"][0], line["variant"])
+    state = variant.replay(line["events"])
+    forfeit = {"type": "seat-forfeited", "seat": 0, "reason": "resigned"}
+    line["events"] += [forfeit, *forfeit_end(state, {0})]
+    assert line["events"][-1]["type"] == "match-ended"
+
+    pairs = list(game_pairs(line))
+
+    assert [p.seat for p in pairs] == [seat for seat, _, _ in asked]

@@ -5,6 +5,7 @@ django_capture_on_commit_callbacks."""
 
 from __future__ import annotations
 
+import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -12,7 +13,7 @@ import time_machine
 from django.db import transaction
 
 from clocks import deadlines, overdue
-from engine import MATCH_OVER
+from engine import MATCH_OVER, PLAYING
 from games import outbox, projections, seat_facts, tasks
 from games.actors import SYSTEM
 from games.commands import game_command
@@ -23,7 +24,7 @@ from games.models import Game, GameEvent, MatchResult, NotificationPreference, S
 from games.placings import places_with_forfeits
 from games.visibility import game_events, game_view
 from social.models import Notification
-from tests.games.factories import make_user
+from tests.games.factories import make_user, play_turn
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
@@ -179,6 +180,36 @@ def test_three_timeouts_hand_the_seat_to_the_default_bot_and_place_it_last(run_l
     assert result.places[0] == 3
     assert sorted(result.places[1:]) in ([1, 2], [1, 1])
     assert result.winner in (1, 2, None)
+
+
+def test_three_timeouts_in_a_two_seat_game_end_the_match_and_the_other_seat_wins(run_listeners):
+    now = START
+    with time_machine.travel(now, tick=False):
+        game = run_listeners(people_game, people=2)
+    absent, present = seat(game, 0).user, seat(game, 1).user
+    rng = random.Random(2)
+    for _ in range(60):
+        if seat_facts.facts_of(game.pk).forfeited or Game.objects.get(pk=game.pk).status != PLAYING:
+            break
+        if Game.objects.get(pk=game.pk).to_act == [1]:
+            # The present person moves at once.
+            with time_machine.travel(now, tick=False):
+                run_listeners(play_turn, game.pk, rng)
+            continue
+        now = seat(game, 0).deadline_at + timedelta(seconds=1)
+        with time_machine.travel(now, tick=False):
+            run_listeners(tasks.expire_turns)
+    assert seat_facts.facts_of(game.pk).forfeited == {0: "timed-out"}
+    # The forfeit ended the match: nobody plays on against the default bot.
+    ended = Game.objects.get(pk=game.pk)
+    assert (ended.status, ended.to_act) == (MATCH_OVER, [])
+    assert seat(game, 0).deadline_at is None and seat(game, 1).deadline_at is None
+    (notice,) = Notification.objects.filter(user=absent, key__startswith="forfeit:")
+    assert notice.text.endswith("The match ended with it, and your seat is placed last.")
+    assert not Notification.objects.filter(user=present, kind="turn").exists()
+    projections.run("game-results")
+    result = MatchResult.objects.get(game=game)
+    assert (result.winner, result.places, result.forfeited) == (1, [2, 1], [0])
 
 
 def test_a_resigned_seat_is_played_by_the_default_bot_and_placed_last(run_listeners):
@@ -358,10 +389,12 @@ def test_a_command_sent_again_after_its_seat_was_handed_over_keeps_its_first_res
 
 
 def test_a_resigned_person_no_longer_moves_their_seat():
-    game = people_game()
-    user = seat(game, 0).user
+    # Three seats: two play on after the resignation (with two, it ends the match).
+    game = people_game(people=3)
+    acting = game.to_act[0]
+    user = seat(game, acting).user
     seat_facts.game_resign(game_id=game.pk, actor=user)
-    view = game_view(game_id=game.pk, viewer=SYSTEM_VIEW, seat=0)
+    view = game_view(game_id=game.pk, viewer=SYSTEM_VIEW, seat=acting)
     assert view["legal"]
     with pytest.raises(Forbidden) as refused:
         game_command(

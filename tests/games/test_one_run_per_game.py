@@ -113,11 +113,14 @@ def test_two_runs_at_once_ask_a_slow_bot_each_decision_once(fake, broker_tasks):
 
 
 def hanging_game(fake: FakeBot) -> tuple[Game, Bot, Any]:
-    """A game whose webhook bot (seat 0, first to act) hangs past its 0.5 s; seat 1 a person."""
+    """A game whose webhook bot (seat 0, first to act) hangs past its 0.5 s; seat 1 a person,
+    seat 2 the greedy bot (so that the match goes on when the person resigns)."""
     fake.mode, fake.delay = "slow", 1.0
     bot = webhook_bot(fake.url)
     person = make_user()
-    game = bot_game(bot, SeatSpec(user=person), timeout=0.5)
+    seats = [SeatSpec(registered=bot), SeatSpec(user=person), SeatSpec(bot="greedy")]
+    limit = GameSettings(bot_timeout=0.5)
+    game = game_create(variant_spec=SHORT, seats=seats, seed=4, dealer=2, settings=limit)
     assert game.to_act == [0]
     return game, bot, person
 
@@ -188,11 +191,12 @@ def test_in_process_the_refused_run_s_work_is_sent_again_and_the_match_ends(
     fake.plan, fake.delay = {0: "slow", 1: "slow"}, 1.0
     bot = webhook_bot(fake.url)
     person = make_user()
-    seats = [SeatSpec(registered=bot), SeatSpec(user=person)]
+    # The greedy bot too, so that the match goes on when the person resigns.
+    seats = [SeatSpec(registered=bot), SeatSpec(user=person), SeatSpec(bot="greedy")]
     # The game's creation dispatches its first run in the creating thread: it asks the bot.
     limit = GameSettings(bot_timeout=0.5)
     creating = Run(
-        lambda: game_create(variant_spec=SHORT, seats=seats, seed=4, dealer=1, settings=limit)
+        lambda: game_create(variant_spec=SHORT, seats=seats, seed=4, dealer=2, settings=limit)
     )
     creating.start()
     wait_for(lambda: len(fake.requests) == 1)

@@ -239,7 +239,6 @@ def test_a_ruled_forfeit_is_an_event_and_scores_nothing():
     season_start(season=season, admin=admin, now=NOW)
     fixture = Fixture.objects.get(division__season=season, round=1)
     assert fixture_forfeit(fixture=fixture, actor=admin, seat=0, note="did not show")
-    assert not fixture_forfeit(fixture=fixture, actor=admin, seat=0)
     (event,) = event_reads.load(fixture.game_id, types={SEAT_FORFEITED})
     assert event["reason"] == "awarded" and event["note"] == "did not show"
     play_out(fixture.game_id)
@@ -249,6 +248,31 @@ def test_a_ruled_forfeit_is_an_event_and_scores_nothing():
     assert (row.forfeits, row.league_points, row.wins, row.placements) == (1, 0, 0, [0, 1])
     other = Standing.objects.exclude(entry_id=forfeiter).get()
     assert (other.league_points, other.wins) == (1, 1)
+
+
+def test_a_ruled_forfeit_of_a_two_seat_fixture_ends_it_at_once_and_the_table_counts_it():
+    season, admin = bot_season(bots=2, seats=2)
+    season_start(season=season, admin=admin, now=NOW)
+    fixture = Fixture.objects.get(division__season=season, round=1)
+    version = Game.objects.get(pk=fixture.game_id).version
+
+    assert fixture_forfeit(fixture=fixture, actor=admin, seat=1, note="did not show")
+
+    # Nobody plays the match out: the ruling ends it, the other seat wins.
+    game = Game.objects.get(pk=fixture.game_id)
+    assert (game.status, game.version) == (MATCH_OVER, version + 2)
+    (ended,) = event_reads.load(game.pk, types={"match-ended"})
+    assert (ended["winner"], ended["places"]) == (0, [1, 2])
+    with pytest.raises(SeasonError) as raised:
+        fixture_forfeit(fixture=fixture, actor=admin, seat=0)
+    assert raised.value.code == "fixture-over"
+    assert Game.objects.get(pk=game.pk).version == version + 2
+    project()
+    forfeiter = fixture.seats.get(number=1).entry_id
+    row = Standing.objects.get(entry_id=forfeiter)
+    assert (row.played, row.forfeits, row.league_points, row.wins) == (1, 1, 0, 0)
+    other = Standing.objects.exclude(entry_id=forfeiter).get()
+    assert (other.played, other.league_points, other.wins) == (1, 1, 1)
 
 
 def test_only_admins_rule_and_a_deadline_moves_by_an_event():

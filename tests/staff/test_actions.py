@@ -427,11 +427,14 @@ def test_a_forfeit_is_the_resignation_event_with_the_staff_actor_and_is_placed_l
     )
     response = staff.post(f"/staff/games/{game.pk}/forfeit/", {"seat": 1, "reason": REASON})
     assert response.status_code == 302 and response["Location"] == f"/staff/games/{game.pk}/"
-    row = last_row(game)
-    assert row.type == SEAT_FORFEITED and row.actor == f"staff:{staff_user.pk}"
-    assert event_reads.load(game.pk)[-1] == {
-        "type": SEAT_FORFEITED, "seat": 1, "reason": "awarded"
-    }  # fmt: skip
+    rows = GameEvent.objects.filter(game=game).order_by("-version")[:2]
+    assert [row.actor for row in rows] == [f"staff:{staff_user.pk}"] * 2
+    # One seat is left playing: the forfeit ends the match, seat 0 wins.
+    assert event_reads.load(game.pk)[-2:] == [
+        {"type": SEAT_FORFEITED, "seat": 1, "reason": "awarded"},
+        {"type": "match-ended", "winner": 0, "places": [1, 2], "scores": [0, 0]},
+    ]
+    assert Game.objects.get(pk=game.pk).status == MATCH_OVER
     assert game.seats.get(number=1).controller == Seat.Controller.FALLBACK
     entry = AuditEntry.objects.get()
     assert (entry.action, entry.details["seat"], entry.reason) == ("forfeit", 1, REASON)
@@ -442,7 +445,6 @@ def test_a_forfeit_is_the_resignation_event_with_the_staff_actor_and_is_placed_l
     assert again.status_code == 400
     assert snapshot() == before
 
-    play_out(game.pk)
     rebuild_all()
     result = MatchResult.objects.get(game=game)
     assert (result.forfeited, result.places, result.winner) == ([1], [1, 2], 0)

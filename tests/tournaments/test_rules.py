@@ -19,7 +19,7 @@ from league.models import Membership
 from social.models import Notification
 from tests.games.factories import make_user
 from tests.league.factories import make_bot
-from tests.tournaments.factories import current_round, make_tournament, play_out
+from tests.tournaments.factories import current_round, make_tournament
 from tournaments import tasks
 from tournaments.errors import NotOrganiser, TournamentEntryRefused
 from tournaments.models import Entry, Tournament, TournamentGame
@@ -71,12 +71,13 @@ def test_the_round_deadline_forfeits_the_people_still_playing_and_the_round_ends
         (notice,) = Notification.objects.filter(user=person, key__startswith="forfeit:")
         assert notice.text == (
             f"Your seat in game {table.game_id} was forfeited by the round's deadline in "
-            f"{cup.name}. The default bot plays the seat out as your stand-in, and it is placed "
-            "last."
+            f"{cup.name}. The match ended with it, and your seat is placed last."
         )
         assert notice.kind == "tournament"
-    # The default bot plays both seats out; the round, the tournament's last, ends.
-    play_out(table.game_id)
+    # Forfeited together, in one append: the match ends with nobody playing on, neither seat
+    # wins; the round, the tournament's last, ends.
+    (ended,) = event_reads.load(table.game_id, types={"match-ended"})
+    assert (ended["winner"], ended["places"]) == (None, [1, 1])
     assert tournament_advance(cup)
     cup.refresh_from_db()
     assert cup.status == Tournament.Status.FINISHED

@@ -165,14 +165,15 @@ def test_the_staffs_forfeit_tells_the_person_without_the_staffs_reason(eager_tas
     game, people = people_game(FAMILIES["official"], seats=2)
     game_forfeit(game_id=game.pk, seat=1, user=staff_member(), reason="private: reported for abuse")
     (notice,) = Notification.objects.filter(user=people[1], key__startswith="forfeit:")
+    # One seat is left playing: the forfeit ended the match, and the notice says so.
     assert notice.text == (
-        f"Your seat in game {game.pk} was forfeited by the staff. The default bot plays the seat "
-        "out as your stand-in, and it is placed last."
+        f"Your seat in game {game.pk} was forfeited by the staff. The match ended with it, and "
+        "your seat is placed last."
     )
     assert "abuse" not in notice.text
     # The game's story says who, too: not a league's ruling, in a game of no league.
     lines = story_lines(signed_in(people[1]).get(f"/games/{game.pk}/").content.decode())
-    assert "You were forfeited by the staff: the default bot plays the seat, placed last." in lines
+    assert f"You were forfeited by the staff: {people[0].username} wins the match." in lines
     # Nobody else is told; resigning is the person's own doing and tells nobody.
     assert not Notification.objects.filter(user=people[0], key__startswith="forfeit:").exists()
 
@@ -184,8 +185,9 @@ def test_resigning_tells_nobody(eager_tasks):
 
 
 def test_after_a_forfeit_the_story_tells_the_stand_in_not_you(eager_tasks):
-    game, people = people_game(FAMILIES["official"], seats=2)
-    ana, bob = people
+    # Three seats: bob and cal play on after ana's forfeit (with two, it ends the match).
+    game, people = people_game(FAMILIES["official"], seats=3)
+    ana, bob, _ = people
     # Both move themselves for a while; then ana's seat is forfeited and the default bot plays it.
     advance(game, 6)
     game_forfeit(game_id=game.pk, seat=0, user=staff_member(), reason="left the table")

@@ -6,7 +6,8 @@ import pytest
 
 from engine import events as ev
 from web.board_news import just_happened, news_sentences
-from web.story import ruled_by, tell
+from web.forfeits import ruled_by
+from web.story import tell
 
 NAMES = ["Ana", "Ben", "Cy"]
 
