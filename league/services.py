@@ -63,18 +63,25 @@ def competition_create(
         created_by=created_by,
         **{field: value for field, value in limits.items() if value is not None},
     )
+    _save_checked(competition)
+    return competition
+
+
+def _save_checked(competition: Competition, fields: list[str] | None = None) -> None:
+    """Save the competition (only `fields`, when given) after the model's validators and
+    clean(), which the admin's forms check too. InvalidCompetition (`slug-taken` when another
+    request took the slug between the check and the write)."""
     try:
-        # The model's validators and clean(): the admin's forms check the same things.
         competition.full_clean()
     except ValidationError as error:
         raise _invalid(error) from error
     try:
         with transaction.atomic():
-            competition.save()
+            competition.save(update_fields=fields)
     except IntegrityError as error:
-        # Another request took the slug between the check and the insert.
-        raise InvalidCompetition(f"the slug {slug!r} is taken", code="slug-taken") from error
-    return competition
+        raise InvalidCompetition(
+            f"the slug {competition.slug!r} is taken", code="slug-taken"
+        ) from error
 
 
 def competition_update(competition: Competition, **fields: Any) -> Competition:
@@ -87,17 +94,7 @@ def competition_update(competition: Competition, **fields: Any) -> Competition:
         fields["turn_seconds"] = default_turn_seconds()
     for field, value in fields.items():
         setattr(competition, field, value)
-    try:
-        competition.full_clean()
-    except ValidationError as error:
-        raise _invalid(error) from error
-    try:
-        with transaction.atomic():
-            competition.save(update_fields=list(fields))
-    except IntegrityError as error:
-        raise InvalidCompetition(
-            f"the slug {competition.slug!r} is taken", code="slug-taken"
-        ) from error
+    _save_checked(competition, list(fields))
     return competition
 
 

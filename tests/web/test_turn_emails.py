@@ -45,12 +45,16 @@ def on_commit(django_capture_on_commit_callbacks, settings):
     return run
 
 
-def table(on_commit, *, seed: int = 5):
-    """A person (with an address) against the greedy bot, one-minute turns; the person and their
-    signed-in browser."""
+def table(on_commit, *, seed: int = 5, turn_seconds: int = 60, digest: bool = False):
+    """A person (with an address; `digest`: who chose the daily digest) against the greedy
+    bot, one-minute turns by default; the person and their signed-in browser."""
     person = make_user()
     person.email = f"{person.username}@example.com"
     person.save()
+    if digest:
+        NotificationPreference.objects.create(
+            user=person, turn_emails=NotificationPreference.TurnEmails.DIGEST
+        )
     # Started as the new-game form starts it: its creator is at the table.
     game = on_commit(
         lobby.game_start,
@@ -58,7 +62,7 @@ def table(on_commit, *, seed: int = 5):
         variant_spec=SHORT,
         seats=[{"user": "me"}, {"bot": "greedy"}],
         seed=seed,
-        turn_seconds=60,
+        turn_seconds=turn_seconds,
     )
     browser = Client()
     browser.force_login(person)
@@ -358,18 +362,8 @@ def test_a_turn_that_started_while_its_person_was_there_emails_them_once_they_le
     """A turn that starts a minute after the person's last move is held (they are at the game);
     once they have been away the presence window with it still waiting, the sweep sends the one
     email of that absence, and no second one."""
-    person = make_user()
-    person.email = f"{person.username}@example.com"
-    person.save()
     with time_machine.travel(START, tick=False):
-        game = on_commit(
-            lobby.game_start,
-            creator=person,
-            variant_spec=SHORT,
-            seats=[{"user": "me"}, {"bot": "greedy"}],
-            seed=5,
-            turn_seconds=86400,
-        )
+        game, person, _ = table(on_commit, turn_seconds=86400)
     assert TurnNotice.objects.get(seat__user=person).held  # they were there
     with time_machine.travel(START + timedelta(minutes=2), tick=False):
         on_commit(tasks.expire_turns)  # still within the presence window: nothing
@@ -388,22 +382,8 @@ def test_a_turn_that_started_while_its_person_was_there_emails_them_once_they_le
 
 @pytest.mark.parametrize("quiet", ["muted", "digest"])
 def test_a_held_turn_of_a_muted_game_or_a_digest_person_waits_for_no_sweep(on_commit, quiet):
-    person = make_user()
-    person.email = f"{person.username}@example.com"
-    person.save()
-    if quiet == "digest":
-        NotificationPreference.objects.create(
-            user=person, turn_emails=NotificationPreference.TurnEmails.DIGEST
-        )
     with time_machine.travel(START, tick=False):
-        game = on_commit(
-            lobby.game_start,
-            creator=person,
-            variant_spec=SHORT,
-            seats=[{"user": "me"}, {"bot": "greedy"}],
-            seed=5,
-            turn_seconds=86400,
-        )
+        game, person, _ = table(on_commit, turn_seconds=86400, digest=quiet == "digest")
     if quiet == "muted":
         Presence.objects.filter(user=person, game=game).update(muted=True)
     with time_machine.travel(START + timedelta(minutes=10), tick=False):

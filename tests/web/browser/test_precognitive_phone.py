@@ -36,9 +36,9 @@ def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"precognitive-phone-{name}.png"))
 
 
-def test_the_lane_form_and_the_hands_count_on_a_phone(open_page):
-    # Precognitive (lane 2, sighted) over official: ana plays first (red 3 on red 5), then is
-    # asked to fill her lane with two of her six cards.
+def lane_to_fill(open_page: Any) -> Any:
+    """Precognitive (lane 2, sighted) over official on a phone: ana plays first (red 3 on red
+    5), then is asked to fill her lane with two of her six cards; the page at that moment."""
     ana = make_user("ana")
     hands = [
         ["red-3", "green-1", "green-2", "blue-4", "yellow-6", "blue-7", "yellow-8"],
@@ -59,6 +59,11 @@ def test_the_lane_form_and_the_hands_count_on_a_phone(open_page):
     wait_for_board_after(page, old)
     page.wait_for_selector("form.precommit")
     page.evaluate(SETTLED)
+    return page
+
+
+def test_the_lane_form_and_the_hands_count_on_a_phone(open_page):
+    page = lane_to_fill(open_page)
     page.locator("form.precommit").scroll_into_view_if_needed()
     shot(page, "form-360")
 
@@ -113,27 +118,7 @@ DOCK = """() => {
 
 
 def test_the_lane_form_and_the_hand_leave_most_of_a_phone_to_the_table(open_page):
-    # As above: ana plays red 3, then fills a lane of two from her six cards, on a phone.
-    ana = make_user("ana")
-    hands = [
-        ["red-3", "green-1", "green-2", "blue-4", "yellow-6", "blue-7", "yellow-8"],
-        ["red-9", "yellow-4", "red-6", "red-0", "yellow-5", "green-5", "green-7"],
-    ]
-    game = game_create(
-        variant_spec={"precognitive": {"lane": 2, "sight": "sighted"}},
-        seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
-        deck=stacked(hands, "red-5", first=0),
-        dealer=1,
-        settings=GameSettings(grace_seconds=0),
-    )
-    page = open_page(ana, reverse("web:play", args=[game.pk]), width=360, height=740)
-    page.wait_for_selector(".status--mine")
-    page.evaluate(SETTLED)
-    old = version(page)
-    page.get_by_role("button", name="Play red 3", exact=True).click()
-    wait_for_board_after(page, old)
-    page.wait_for_selector("form.precommit")
-    page.evaluate(SETTLED)
+    page = lane_to_fill(open_page)
     page.evaluate("window.scrollTo(0, 0)")
     page.evaluate(SETTLED)
     shot(page, "dock-fill-360")
