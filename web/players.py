@@ -83,7 +83,8 @@ class FamilyLine:
 
     @property
     def points_per_hand(self) -> str:
-        return f"{self.record.points_per_hand:.1f}"
+        # No hand played (matches that forfeits ended in their first hand): no average to say.
+        return f"{self.record.points_per_hand:.1f}" if self.record.hands else "–"
 
 
 @dataclass(frozen=True, slots=True)

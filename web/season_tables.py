@@ -28,7 +28,7 @@ from django.views.decorators.http import require_POST
 from engine.events import SEAT_FORFEITED
 from frontdoor.variant_text import moment
 from games import event_reads
-from games.models import MatchResult
+from games.models import Game, MatchResult
 from league import seasons
 from league.errors import NotClubAdmin, SeasonError
 from league.models import Club, Division, Fixture, Season
@@ -507,8 +507,16 @@ def forfeit(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
         else:
             who = _seat_name(fixture, seat)
             if done:
-                said = f"{who} forfeits: the default bot plays the seat out."
-                messages.success(request, said, extra_tags=_anchor(fixture))
+                over = fixture.game_id is not None and (
+                    Game.objects.filter(pk=fixture.game_id, status=Game.Status.MATCH_OVER).exists()
+                )
+                # One seat left playing: the forfeit ended the match (games/seat_facts.py).
+                then = (
+                    "the match is over, won by the only seat left playing"
+                    if over
+                    else "the default bot plays the seat out"
+                )
+                messages.success(request, f"{who} forfeits: {then}.", extra_tags=_anchor(fixture))
             else:
                 messages.info(request, f"{who} had forfeited already.", extra_tags=_anchor(fixture))
     return _back(fixture)

@@ -80,7 +80,8 @@ def test_a_ruling_says_what_it_did_in_the_fixture_it_was_on(open_page, eager_tas
     assert page.locator("main > [role=status]").count() == 0  # not at the top as well
     snapshot(page, f"retimed-{size}")
 
-    # Greta, the bot, forfeits: ada still plays, and the fixture says so before any result.
+    # Greta, the bot, forfeits: in a fixture of two the match ends there (one seat left
+    # playing), and the fixture says so.
     box.locator("details.rule > summary").click()
     box.get_by_label("Seat", exact=True).select_option(label="Greta (bot, seat 1)")
     box.get_by_label("Note").first.fill("no show")
@@ -88,14 +89,15 @@ def test_a_ruling_says_what_it_did_in_the_fixture_it_was_on(open_page, eager_tas
     with page.expect_navigation():
         box.get_by_role("button", name="Forfeit the seat").click()
     said = box.locator(".message.success")
-    assert said.inner_text() == "Greta forfeits: the default bot plays the seat out."
+    assert said.inner_text() == (
+        "Greta forfeits: the match is over, won by the only seat left playing."
+    )
     assert on_screen(page, said) and holds_still(page)
-    assert "Playing" in box.locator(".fixture__head").inner_text()
+    assert "Finished" in box.locator(".fixture__head").inner_text()
     greta = box.locator(".fixture__seats li").filter(has_text="Greta")
-    assert greta.locator(".badge").inner_text() == "forfeited"
+    assert "forfeited" in greta.inner_text()
     assert box.locator(".fixture__forfeit").inner_text() == (
-        "Greta was forfeited by the league's ruling: “no show”. The default bot plays the seat"
-        " out; it is placed last."
+        "Greta was forfeited by the league's ruling: “no show”. Placed last."
     )
     assert not scrolls_sideways(page), too_wide(page)
     snapshot(page, f"forfeited-{size}")
