@@ -27,7 +27,7 @@ from django.views.decorators.http import require_POST
 
 from engine.events import SEAT_FORFEITED
 from frontdoor.variant_text import moment
-from games import event_reads
+from games import event_reads, seat_facts
 from games.models import Game, MatchResult
 from league import seasons
 from league.errors import NotClubAdmin, SeasonError
@@ -507,10 +507,14 @@ def forfeit(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
         else:
             who = _seat_name(fixture, seat)
             if done:
-                over = fixture.game_id is not None and (
-                    Game.objects.filter(pk=fixture.game_id, status=Game.Status.MATCH_OVER).exists()
+                # One seat left playing: the forfeit ended the match (games/seat_facts.py), which
+                # the forfeits say whatever the bots played since (in-process, on commit).
+                game_id = fixture.game_id
+                game = None if game_id is None else Game.objects.only("seat_count").get(pk=game_id)
+                over = (
+                    game is not None
+                    and game.seat_count - len(seat_facts.facts_of(game.pk).forfeited) <= 1
                 )
-                # One seat left playing: the forfeit ended the match (games/seat_facts.py).
                 then = (
                     "the match is over, won by the only seat left playing"
                     if over

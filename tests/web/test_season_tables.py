@@ -292,7 +292,10 @@ def test_a_forfeit_is_an_event_in_the_games_log_and_the_seat_is_played_out(start
 
     assert response.status_code == 302
     assert response["Location"] == f"/seasons/autumn/#fixture-{fixture.pk}"
-    assert messages_of(response) == ["ada forfeits: the default bot plays the seat out."]
+    # A fixture of two: one seat left playing, the forfeit ends the match.
+    assert messages_of(response) == [
+        "ada forfeits: the match is over, won by the only seat left playing."
+    ]
     (event,) = event_reads.load(fixture.game_id, types={SEAT_FORFEITED})
     assert (event["seat"], event["reason"], event["note"]) == (seat, "awarded", "away all week")
     # The default bot played the seat out on commit: the fixture is finished, ada last. The
