@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 
 from games.models.store import Game, Seat
 
@@ -47,6 +48,13 @@ class TurnNotice(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["seat", "deadline_at"], name="turn_notice_unique")
+        ]
+        # The sweeps read only the notices no email has claimed (held ones waiting for their
+        # person to leave, lost tasks, the digest's): a day's worth, where the table keeps all.
+        indexes = [
+            models.Index(
+                fields=["seat"], condition=Q(sent_at__isnull=True), name="turn_notice_unsent"
+            )
         ]
 
     def __str__(self) -> str:

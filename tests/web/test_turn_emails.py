@@ -14,7 +14,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 from django.core import mail, signing
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from clocks import deadlines, overdue, presence
 from games import lobby, tasks
@@ -378,6 +380,28 @@ def test_a_turn_that_started_while_its_person_was_there_emails_them_once_they_le
     assert not TurnNotice.objects.get(seat__user=person).held
     # Later sweeps: this absence had its email.
     assert deadlines.left_waiting(START + timedelta(minutes=20)) == []
+
+
+def test_the_sweeps_read_the_unsent_notices_by_their_index(on_commit):
+    """Every 5 s the sweep looks for held turns whose person left: it reads the notices no
+    email claimed (a day's worth) through their index, not every notice the table keeps."""
+    with time_machine.travel(START, tick=False):
+        game, person, _ = table(on_commit, turn_seconds=86400)
+    seat = TurnNotice.objects.get(seat__user=person).seat
+    TurnNotice.objects.bulk_create(
+        TurnNotice(seat=seat, deadline_at=START - timedelta(hours=hour), sent_at=START, held=True)
+        for hour in range(1, 300)
+    )
+    with CaptureQueriesContext(connection) as read:
+        deadlines.left_waiting(START + timedelta(minutes=10))
+    sweep = next(q["sql"] for q in read if '"games_turnnotice"."held"' in q["sql"])
+    with connection.cursor() as cursor:
+        # As on a large table: the planner may not read every row.
+        cursor.execute("SET enable_seqscan = off")
+        cursor.execute("EXPLAIN " + sweep)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+        cursor.execute("RESET enable_seqscan")
+    assert "turn_notice_unsent" in plan, plan
 
 
 @pytest.mark.parametrize("quiet", ["muted", "digest"])
