@@ -18,6 +18,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
+from django.contrib.auth.views import redirect_to_login
 from django.db.models import Count, Q
 from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse
@@ -263,11 +264,21 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "leagues/club.html", context)
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
-def club_join(request: SignedInRequest, slug: str, code: str) -> HttpResponse:
+def club_join(request: HttpRequest, slug: str, code: str) -> HttpResponse:
     """The invitation link: a confirmation, then the person is a member. A link that is not the
-    club's (mistyped, or rotated since) is refused."""
+    club's (mistyped, or rotated since) is refused. Signed out, the invitation names the club
+    and its way in: sign up (most who follow a friend's link have no account) or sign in, each
+    coming back here."""
+    if not request.user.is_authenticated:
+        if request.method != "GET":
+            return redirect_to_login(request.get_full_path())
+        club = club_or_404(slug)
+        if not clubs.invitation_valid(club=club, code=code):
+            return refused(request, INVITATION_REFUSED, status=404, club=club)
+        return render(
+            request, "leagues/club_join.html", {"club": club, "code": code, "next": request.path}
+        )
     club = club_or_404(slug)
     if request.method == "GET":
         if clubs.is_member(club, request.user):

@@ -20,7 +20,7 @@ from django.utils.text import slugify
 
 from bots.strategies import STRATEGIES
 from engine.rules import RULESETS
-from frontdoor.forms import PlainLabels
+from frontdoor.forms import NAME_BOX, PlainLabels
 from frontdoor.variant_form import OPTION_NAMES, VariantForm, family_defaults, turn_field
 from frontdoor.variant_text import duration
 from games.models import Bot
@@ -294,7 +294,7 @@ class MemberEntryForm(EntrantForm):
     username = forms.CharField(
         max_length=150,
         label="Member's username",
-        widget=forms.TextInput(attrs={"list": "members-to-enter", "autocomplete": "off"}),
+        widget=forms.TextInput(attrs={"list": "members-to-enter", **NAME_BOX}),
     )
 
 

@@ -32,6 +32,7 @@ from games.models import Bot, Game
 from league import clubs, seasons
 from league.models import Division, Entry, Fixture, Membership, Season
 from league.standings import entrant_name
+from tables.services import person_named
 from web.accounts import SignedInRequest
 from web.clubs import address_error, admins_only, not_admin, report, said
 from web.league_forms import (
@@ -210,7 +211,11 @@ def enter_member(request: SignedInRequest, slug: str) -> HttpResponse:
     """Enter a member of the club (admins), or oneself (a member)."""
     season = season_or_404(slug)
     form = MemberEntryForm(request.POST, season=season)
-    own = request.POST.get("username") == request.user.username
+    # The person named, in any case (usernames are unique whatever their case): "Fred", as a
+    # phone's keyboard writes it, is fred.
+    typed = str(request.POST.get("username", "")).strip()
+    person = person_named(typed) if typed else None
+    own = person is not None and person.pk == request.user.pk
     admin = clubs.is_admin(season.club, request.user)
     if not (admin or own):
         return not_admin(request, season.club)
@@ -219,17 +224,15 @@ def enter_member(request: SignedInRequest, slug: str) -> HttpResponse:
     if not form.is_valid():
         _form_errors(request, form, place)
         return _back(season, place)
-    username = form.cleaned_data["username"].strip()
-    person = User.objects.filter(username=username, is_active=True).first()
     if person is None:
-        messages.error(request, f"Nobody is called {username!r}.", extra_tags=place)
+        messages.error(request, f"Nobody is called {typed!r}.", extra_tags=place)
         return _back(season, place)
     report(
         request,
         lambda: seasons.season_enter(
             season=season, actor=request.user, user=person, tier=form.cleaned_data["tier"]
         ),
-        "You are entered." if own else f"{username} is entered.",
+        "You are entered." if own else f"{person.username} is entered.",
         tags=place,
     )
     return _back(season, place)

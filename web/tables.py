@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from frontdoor.forms import PlainLabels
+from frontdoor.forms import NAME_BOX, PlainLabels
 from frontdoor.throttles import TableThrottle
 from frontdoor.variant_form import VariantForm, family_choices
 from frontdoor.variant_text import (
@@ -100,6 +100,7 @@ class OpenTableForm(VariantForm):
         required=False,
         max_length=150,
         label="Challenge a person (username)",
+        widget=forms.TextInput(attrs=NAME_BOX),
         help_text="Leave blank for a table anyone may join. A challenge is private: it starts "
         "when they accept; other seats go to bots.",
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from urllib.parse import quote
 
 import pytest
 import time_machine
@@ -141,14 +142,25 @@ def test_the_invitation_link_asks_then_joins():
     assert f"Welcome to {club.name}." in shown_messages(joined)
 
 
-def test_a_signed_out_person_signs_in_first_and_comes_back_to_the_link():
+def test_a_signed_out_person_is_told_the_club_and_signs_up_or_in_back_to_the_link():
     club, _, _ = make_club()
     url = reverse("web:club-join", args=[club.slug, club.invite_code])
+    visitor = Client()
 
-    response = Client().get(url)
+    invitation = visitor.get(url)
 
-    assert response.status_code == 302
-    assert response["Location"] == f"{reverse('login')}?next={url}"
+    assert invitation.status_code == 200
+    html = page(invitation)
+    assert f"Join {club.name}?" in html and f"You were sent {club.name}" in html
+    assert f'href="{reverse("web:signup")}?next={quote(url)}"' in html
+    assert f'href="{reverse("login")}?next={quote(url)}"' in html
+    # Not a member until they are signed in and confirm; a POST signed out asks for sign-in.
+    joined = visitor.post(url)
+    assert joined.status_code == 302
+    assert joined["Location"] == f"{reverse('login')}?next={quote(url)}"
+    assert Membership.objects.filter(club=club).count() == 1  # its admin alone
+    # A link that is not the club's says so before anyone signs up for it.
+    assert visitor.get(reverse("web:club-join", args=[club.slug, "nope"])).status_code == 404
 
 
 def test_a_bad_or_rotated_link_is_refused_and_joins_nobody():
@@ -468,6 +480,24 @@ def test_the_admin_adds_members_and_bots_and_sees_refusals_as_messages():
     assert said[3].startswith("Bot's name: You have no bot called 'Nope'")
     assert said[4].startswith("Bot's name: Your bot Greta plays greedy")
     assert Bot.objects.filter(owner=admin).count() == 3
+
+
+def test_a_member_typed_with_a_capital_as_a_phone_writes_it_is_entered():
+    club, admin, (ben,) = make_club(members=1)
+    season = make_season(club, admin)
+    client = signed_in(admin)
+    page = client.get(reverse("web:season", args=[season.slug])).content.decode()
+    box = re.search(r'<input[^>]*name="username"[^>]*>', page).group(0)
+    assert 'autocapitalize="none"' in box and 'spellcheck="false"' in box
+
+    answer = client.post(
+        reverse("web:season-enter-member", args=[season.slug]),
+        {"username": ben.username.upper()},
+        follow=True,
+    )
+
+    assert shown_messages(answer)[-1] == f"{ben.username} is entered."
+    assert season.competition.entries.get(active=True).user == ben
 
 
 def test_the_admin_cannot_enter_another_owners_bot_from_the_season_page():
