@@ -446,6 +446,11 @@ def tell(
         if played is not None and kind in _CONSEQUENCES and _by_player(event, played):
             last = lines[-1]
             text = f"{last.text} and {teller.clause(event)}"
+            seat = played["seat"]
+            if len(names) == 2 and kind == ev.DIRECTION_CHANGED and _again(events, index, seat):
+                # Two seats: a reverse that gives the turn back works as a skip (official).
+                again = teller.verb(seat, "plays", "play", start=False)
+                text += f": with two players, {again} again"
             news = last.news or (not last.yours and _news(event, viewer))
             lines[-1] = replace(last, text=text, news=news)
             continue
@@ -492,6 +497,19 @@ def tail(
     if start > 1 and len(lines) < count:
         return None
     return lines[:count]
+
+
+def _again(events: Sequence[Mapping[str, Any]], index: int, seat: int) -> bool:
+    """Whether the turn after the direction change at `index` is the playing seat's own again
+    (in a two-seat game, official's reverse: docs/rules.md, "Reverse with two seats")."""
+    for item in events[index + 1 :]:
+        event = item["event"]
+        if event["type"] == ev.PROMPTED:
+            pending = event.get("pending") or {}
+            return list(event.get("to_act") or ()) == [seat] and pending.get("type") == "play"
+        if event["type"] not in _CONSEQUENCES:
+            return False
+    return False
 
 
 # What a window of the log may open on that belongs to a play before it.

@@ -248,6 +248,30 @@ def test_a_reverse_says_where_play_goes_now():
     assert lines == ["You played red reverse and play now goes counter-clockwise."]
 
 
+def test_a_reverse_between_two_players_says_who_plays_again():
+    reverse = [
+        {"type": ev.CARD_PLAYED, "seat": 1, "card": "red-reverse", "source": "hand"},
+        {"type": ev.DIRECTION_CHANGED, "direction": -1},
+    ]
+    again = {"type": ev.PROMPTED, "to_act": [1], "pending": {"type": "play", "seat": 1}}
+    other = {"type": ev.PROMPTED, "to_act": [0], "pending": {"type": "play", "seat": 0}}
+    items = [{"version": v, "event": e} for v, e in enumerate([*reverse, again], start=1)]
+
+    assert [line.text for line in tell(items, ["Ana", "Ben"], 0)] == [
+        "Ben played red reverse and play now goes counter-clockwise: with two players, Ben "
+        "plays again."
+    ]
+    assert [line.text for line in tell(items, ["Ana", "Ben"], 1)] == [
+        "You played red reverse and play now goes counter-clockwise: with two players, you "
+        "play again."
+    ]
+    # A family where a reverse between two only turns the direction: the other seat is next.
+    items[-1] = {"version": 3, "event": other}
+    assert [line.text for line in tell(items, ["Ana", "Ben"], 0)] == [
+        "Ben played red reverse and play now goes counter-clockwise."
+    ]
+
+
 def test_my_draw_names_the_card_and_anothers_only_counts():
     mine = {"type": ev.CARDS_DRAWN, "seat": 0, "cards": ["red-7"], "reason": "draw"}
     theirs = {"type": ev.CARDS_DRAWN, "seat": 1, "cards": [None], "reason": "draw"}
