@@ -16,6 +16,7 @@ from engine.cards import WILD_DRAW4
 from frontdoor.variant_text import FAMILY_NAMES, lane_words
 from web.cards import Face, card_list, card_name, face, sorted_faces
 from web.names import Names
+from web.sentences import ordinal
 
 View = Mapping[str, Any]
 Event = Mapping[str, Any]
@@ -103,6 +104,14 @@ class Table:
     # Precognitive: every seat's panel keeps a line for its lane, filled or not (on a desktop's
     # list of seats, static/seats.css), so a lane that is filled or flushed moves no seat.
     lanes: bool = False
+
+    @property
+    def placings(self) -> list[tuple[str, SeatPanel]]:
+        """A finished match's seats by their places ("1st", the seat), the first first, as the
+        service records them (seats that share a place share its word); [] without places (a
+        match the staff aborted)."""
+        placed = sorted((seat for seat in self.seats if seat.place), key=lambda s: s.place or 0)
+        return [(ordinal(seat.place or 0), seat) for seat in placed]
 
     @property
     def my_lane(self) -> int:
