@@ -97,6 +97,9 @@ class Table:
     # the board under the box stays put as they do: a note's, newno's jump-in line's and the
     # bots' grace's, each where the viewer's situation can bring it (`_room`); 0 for none.
     room: int = 0
+    # The lines the status line keeps, empty or not (templates/games/_game.html), for the
+    # longest of the family's prompts at 360 px.
+    status_lines: int = 1
     # The jump-in line in the few words a phone's dock says it in, after its "just happened"
     # line (templates/games/_game.html): "Anyone else with red 8 may jump in now."; "" when
     # no jump-in is open.
@@ -179,6 +182,9 @@ def table(
         chance=_chance(pending, you is not None and you == viewer and viewer in view["to_act"]),
         note=_ruling_note(view, who, legal),
         room=0 if over else _room(view, spec, you, bots),
+        # newno's stack and second-play prompts take two lines at 360 px, its turn's one: the
+        # status line keeps two there, so the board under it keeps its place as they come.
+        status_lines=2 if view["rules"] == "newno" and not over else 1,
         lanes=bool(spec.get("precognitive")) and not over,
     )
 
@@ -384,7 +390,7 @@ def _newno_or_censorship(
         kinds = _mine(legal, who.viewer)
         if kinds is not None and who.viewer in (seats or [seat]) and "play" not in kinds:
             # The words follow the viewer's legal commands: no card to stack, only the accept.
-            return f"Stack of {total}: you have no {what} to add, so you can only take the cards"
+            return f"Stack of {total}: you have no {what} to add, so take the cards"
         by = anyone if seats else who.who(seat, start=False)
         return f"Stack of {total}: {by} may stack a {what} or take the cards"
     if kind == "swap":
