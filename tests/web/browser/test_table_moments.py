@@ -1,7 +1,7 @@
 """The play page on a phone (360x740) at the moments after the game's ordinary moves: a match
 that is over shows its result where the hand was (who won, the places, a way on), not an empty
-hand; newno's stack prompt keeps the status box's height, and the box names no version. Each is dealt from a stacked deck and
-looked at on a desktop (1280x800) too."""
+hand; newno's stack prompt keeps the status box's height, and the box names no version. Each
+is dealt from a stacked deck and looked at on a desktop (1280x800) too."""
 
 from __future__ import annotations
 
