@@ -16,6 +16,7 @@ from engine.cards import WILD_DRAW4
 from frontdoor.variant_text import FAMILY_NAMES, lane_words
 from web.cards import Face, card_list, card_name, face, sorted_faces
 from web.names import Names
+from web.sentences import ordinal
 
 View = Mapping[str, Any]
 Event = Mapping[str, Any]
@@ -96,6 +97,9 @@ class Table:
     # the board under the box stays put as they do: a note's, newno's jump-in line's and the
     # bots' grace's, each where the viewer's situation can bring it (`_room`); 0 for none.
     room: int = 0
+    # The lines the status line keeps, empty or not (templates/games/_game.html), for the
+    # longest of the family's prompts at 360 px.
+    status_lines: int = 1
     # The jump-in line in the few words a phone's dock says it in, after its "just happened"
     # line (templates/games/_game.html): "Anyone else with red 8 may jump in now."; "" when
     # no jump-in is open.
@@ -103,6 +107,14 @@ class Table:
     # Precognitive: every seat's panel keeps a line for its lane, filled or not (on a desktop's
     # list of seats, static/seats.css), so a lane that is filled or flushed moves no seat.
     lanes: bool = False
+
+    @property
+    def placings(self) -> list[tuple[str, SeatPanel]]:
+        """A finished match's seats by their places ("1st", the seat), the first first, as the
+        service records them (seats that share a place share its word); [] without places (a
+        match the staff aborted)."""
+        placed = sorted((seat for seat in self.seats if seat.place), key=lambda s: s.place or 0)
+        return [(ordinal(seat.place or 0), seat) for seat in placed]
 
     @property
     def my_lane(self) -> int:
@@ -170,6 +182,9 @@ def table(
         chance=_chance(pending, you is not None and you == viewer and viewer in view["to_act"]),
         note=_ruling_note(view, who, legal),
         room=0 if over else _room(view, spec, you, bots),
+        # newno's stack and second-play prompts take two lines at 360 px, its turn's one: the
+        # status line keeps two there, so the board under it keeps its place as they come.
+        status_lines=2 if view["rules"] == "newno" and not over else 1,
         lanes=bool(spec.get("precognitive")) and not over,
     )
 
@@ -375,7 +390,7 @@ def _newno_or_censorship(
         kinds = _mine(legal, who.viewer)
         if kinds is not None and who.viewer in (seats or [seat]) and "play" not in kinds:
             # The words follow the viewer's legal commands: no card to stack, only the accept.
-            return f"Stack of {total}: you have no {what} to add, so you can only take the cards"
+            return f"Stack of {total}: you have no {what} to add, so take the cards"
         by = anyone if seats else who.who(seat, start=False)
         return f"Stack of {total}: {by} may stack a {what} or take the cards"
     if kind == "swap":

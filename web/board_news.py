@@ -52,7 +52,7 @@ def just_happened(story: Sequence[Line], viewer: int | None) -> str:
     just played on the pile, which a scrolled page no longer shows) fill the room left; the
     sentences kept are told in the order they happened, the newest last. "" when nothing
     happened since, or for a spectator (who has no dock)."""
-    return " ".join(_since(story, viewer)[1])
+    return " ".join(_kept(_since(story, viewer)[1]))
 
 
 def news_sentences(story: Sequence[Line], viewer: int | None) -> list[str]:
@@ -60,14 +60,30 @@ def news_sentences(story: Sequence[Line], viewer: int | None) -> list[str]:
     the viewer's last move, that move, then the news since it (`just_happened`), so the line never
     stands empty while the match plays ("Greta played red 5. You played red 3." until the others
     move). The dock shows the newest whole, an older one in the line left, ended with "…" where
-    it is longer, and leaves out the rest (static/cards.css). [] for a spectator."""
+    it is longer, and leaves out the rest (static/dock.css). A hand's end since that move is
+    not among them: `hand_over` says it after them. [] for a spectator."""
     mine, since = _since(story, viewer)
-    return mine + since
+    over = _hand_over(since)
+    return mine + _kept([line for line in since if line is not over])
 
 
-def _since(story: Sequence[Line], viewer: int | None) -> tuple[list[str], list[str]]:
+def hand_over(story: Sequence[Line], viewer: int | None) -> str:
+    """The story's line of a hand's end (who went out, the points, the scores) when the hand
+    ended since the viewer's last move, else "". The dock says it last, whole, until the viewer
+    moves again: the next deal's lines come at once after it, and as the newest of the news
+    they had pushed it out of the dock's two lines on a phone."""
+    over = _hand_over(_since(story, viewer)[1])
+    return "" if over is None else sentence(over.text)
+
+
+def _hand_over(since: Sequence[Line]) -> Line | None:
+    """The newest hand's end among `since` (newest first)."""
+    return next((line for line in since if line.kind == "result"), None)
+
+
+def _since(story: Sequence[Line], viewer: int | None) -> tuple[list[str], list[Line]]:
     """The viewer's last move after the story's line before it (none, or only the move, at the
-    story's start), and the news since it, as sentences."""
+    story's start), as sentences, and the story's lines since it, newest first."""
     if viewer is None:
         return [], []
     since: list[Line] = []
@@ -77,7 +93,13 @@ def _since(story: Sequence[Line], viewer: int | None) -> tuple[list[str], list[s
             mine = [sentence(earlier.text) for earlier in reversed(story[at : at + 2])]
             break
         since.append(line)
+    return mine, since
+
+
+def _kept(since: Sequence[Line]) -> list[str]:
+    """Of the lines `since` (newest first), at most NEWS_LINES as sentences, oldest first: what
+    reached the viewer's hand first, the newest of it, then the others' newest moves."""
     kept = [line for line in since if line.news][:NEWS_LINES]
     kept += [line for line in since if not line.news][: NEWS_LINES - len(kept)]
     ids = {id(line) for line in kept}
-    return mine, [sentence(line.text) for line in reversed(since) if id(line) in ids]
+    return [sentence(line.text) for line in reversed(since) if id(line) in ids]

@@ -49,8 +49,7 @@ from web.accounts import SignedInRequest
 from web.bot_forms import REFUSAL_FIELDS, REGISTER_FORMS, BotNameForm, change_form, rename_form
 from web.charts import HistoryChart, history_chart
 from web.ladders import EntryOption, entrant_url, last_played_words
-from web.season_tables import ordinal
-from web.sentences import sentence
+from web.sentences import ordinal, sentence
 
 RECENT_CALLS = 20
 STATUS_WORDS: dict[str, str] = {

@@ -356,6 +356,8 @@ def board_context(
         # On a phone, in the pinned dock: what happened since the viewer's last move, what
         # reached their hand first (else that move), sentence by sentence.
         "news": board_news.news_sentences(lines, viewer),
+        # And after it, until the viewer moves again: the hand that ended since, its result.
+        "hand_over": board_news.hand_over(lines, viewer),
         # The seats' names at the table ("greedy (seat 1)" where names repeat).
         "names": names,
         "last_hand": board.hand_result(shown, names, viewer),

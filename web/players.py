@@ -29,7 +29,8 @@ from ratings.reads import provisional_games
 from web import analysis, follows
 from web.names import names_at
 from web.ratings import person_panels
-from web.season_tables import club_url, ordinal, season_url
+from web.season_tables import club_url, season_url
+from web.sentences import ordinal
 
 RECENT_GAMES = 10
 SEASON_STATUS = {"draft": "not started", "running": "running", "closed": "final"}

@@ -21,7 +21,7 @@ from ratings import reads
 from ratings.errors import PoolNotFound
 from ratings.pools import POOLS, pool_name
 from web.charts import HistoryChart, history_chart
-from web.season_tables import ordinal
+from web.sentences import ordinal
 
 
 def board_url(pool: str) -> str:

@@ -44,14 +44,9 @@ from league.standings import (
 from web.forfeits import FORFEIT_REASONS
 from web.names import seats_counted
 from web.play import refused
-from web.sentences import number
+from web.sentences import number, ordinal
 
 NOTE_LENGTH = 200
-ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
-
-
-def ordinal(place: int) -> str:
-    return ORDINALS.get(place, f"{place}th")
 
 
 def season_url(season: Season) -> str:

@@ -35,3 +35,10 @@ NUMBER_WORDS = "zero one two three four five six seven eight nine ten".split()
 def number(count: int) -> str:
     """`count` in words up to ten ("one", "two"), in figures beyond."""
     return NUMBER_WORDS[count] if 0 <= count < len(NUMBER_WORDS) else str(count)
+
+
+ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def ordinal(place: int) -> str:
+    return ORDINALS.get(place, f"{place}th")

@@ -56,7 +56,7 @@ def test_a_stack_with_nothing_to_add_says_only_the_cards_can_be_taken():
     )
 
     assert board_of(variant, state, 0).waiting == (
-        "Stack of 4: you have no wild draw four to add, so you can only take the cards"
+        "Stack of 4: you have no wild draw four to add, so take the cards"
     )
     # The others (and a spectator) read what the seat may do, as before.
     assert board_of(variant, state, None).waiting == (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import events as ev
-from web.board_news import just_happened, news_sentences
+from web.board_news import hand_over, just_happened, news_sentences
 from web.forfeits import ruled_by
 from web.story import tell
 
@@ -475,3 +475,35 @@ def test_who_forfeits_by_a_ruling_depends_on_the_game():
     assert ruled_by({"fixture": 3}) == "the league's ruling"
     assert ruled_by({"tournament": 2}) == "the tournament"
     assert ruled_by({}) == "the staff"
+
+
+def test_a_hand_that_ended_since_my_move_is_said_after_the_next_deal():
+    """The dock says the hand's end last, until the viewer moves again: the next deal's lines,
+    newer, had pushed it out of the dock's two lines."""
+    played = {"type": ev.CARD_PLAYED, "seat": 0, "card": "red-3", "source": "hand"}
+    ended = {
+        "type": ev.HAND_ENDED,
+        "hand": 1,
+        "winner": 1,
+        "cards_left": [["red-5"], [], ["wild"]],
+        "points": [5, 0, 50],
+        "gained": [0, 55, 0],
+        "scores": [0, 55, 0],
+        "hands_won": [0, 1, 0],
+    }
+    dealt = {"type": ev.HAND_STARTED, "hand": 2, "seats": 3, "dealer": 1, "hand_size": 7}
+    drawn = {"type": ev.CARDS_DRAWN, "seat": 2, "cards": [None], "reason": "draw"}
+    events = [played, {**played, "seat": 1}, ended, dealt, drawn]
+    items = [{"version": n, "event": event} for n, event in enumerate(events, start=1)]
+    lines = tell(items, NAMES, 0)
+    over = "Hand 1 is over: Ben went out and scored 55 points. Scores: You 0, Ben 55, Cy 0."
+    assert hand_over(lines, 0) == over
+    assert over not in news_sentences(lines, 0)
+    assert news_sentences(lines, 0)[-2:] == [
+        "Hand 2 was dealt, 7 cards each; Ben dealt.",
+        "Cy drew a card.",
+    ]
+    # Told to no spectator (who has no dock), and gone once the viewer moves again.
+    assert hand_over(lines, None) == ""
+    items.append({"version": 6, "event": {**played, "card": "red-4"}})
+    assert hand_over(tell(items, NAMES, 0), 0) == ""

@@ -89,15 +89,17 @@ def play(page: Any, name: str) -> None:
 
 
 def ana_and_greedy(
-    open_page: Any, hands: list[list[str]], flip: str, draw: list[str]
+    open_page: Any, hands: list[list[str]], flip: str, draw: list[str], target: int | None = None
 ) -> tuple[Any, Any]:
-    """Official, two cards each, ana (first to play) and greedy, from a stacked deck, no grace;
-    ana's page at 360x740 once it is her turn. The seed fixes the hands after the first: a
-    random one made hand 2 vary, and one where greedy opened it with three draw twos left the
-    deal out of the dock's three newest lines (as it should) and the test waiting for it."""
+    """Official (to `target` points, if given), two cards each, ana (first to play) and greedy,
+    from a stacked deck, no grace; ana's page at 360x740 once it is her turn. The seed fixes the
+    hands after the first: a random one made hand 2 vary, and one where greedy opened it with
+    three draw twos left the deal out of the dock's three newest lines (as it should) and the
+    test waiting for it."""
     ana = make_user("ana")
+    options = {"hand_size": 2} | ({"target": target} if target else {})
     game = game_create(
-        variant_spec={"rules": "official", "options": {"hand_size": 2}},
+        variant_spec={"rules": "official", "options": options},
         seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
         seed="dock-1",
         deck=stacked(hands, flip, draw, first=0),
@@ -158,28 +160,51 @@ def test_a_catch_of_the_person_is_said_in_the_dock(open_page):
     page.screenshot(path=str(ARTIFACTS / "just-happened-catch-1280.png"))
 
 
-def test_a_new_hand_is_said_in_the_dock(open_page):
-    # Official, ana and greedy, two cards each; ana has nothing to play on red 5 or red 8 and
-    # draws twice (green 1, green 2): greedy goes out with its two reds, and hand 2 is dealt.
-    # Her cards were all replaced: the dock says a new hand was dealt.
-    ana, page = ana_and_greedy(
-        open_page, [["blue-9", "blue-2"], ["red-8", "red-6"]], "red-5", ["green-1", "green-2"]
-    )
-    before = places(page, "hand-before")
+# Ana has nothing to play on red 5 or red 8 and draws twice (green 1, green 2): greedy goes
+# out with its two reds and scores 14 points (`greedy_goes_out`).
+GREEDY_GOES_OUT = ([["blue-9", "blue-2"], ["red-8", "red-6"]], "red-5", ["green-1", "green-2"])
+
+
+def greedy_goes_out(page: Any) -> None:
+    """Ana draws twice, on her turns: greedy goes out (GREEDY_GOES_OUT)."""
     for _ in range(2):
         page.wait_for_selector(".status--mine")
         page.evaluate(SETTLED)
         old = version(page)
         page.get_by_role("button", name="Draw a card").click()
         wait_for_board_after(page, old)
+
+
+def test_a_new_hand_is_said_in_the_dock(open_page):
+    # Official, ana and greedy, two cards each: greedy goes out with its two reds, and hand 2
+    # is dealt. Her cards were all replaced: the dock says a new hand was dealt.
+    ana, page = ana_and_greedy(open_page, *GREEDY_GOES_OUT)
+    before = places(page, "hand-before")
+    greedy_goes_out(page)
     wait_for_news(page, "Hand 2 was dealt")
     page.wait_for_selector(".status--mine")
     page.evaluate(SETTLED)
     said = news(page)
     assert "Hand 2 was dealt, 2 cards each" in said, said
-    assert "Hand 1 is over: greedy went out" in said, said
     after = places(page, "hand-after")
     assert_still(before, after)
+    # The hand's end is read whole, last (the deal's lines, newer, had pushed it out of the two
+    # lines: a phone showed the deal and "Play now goes counter-clockwise." alone), until ana
+    # moves again: who went out, the points, the scores.
+    over = "Hand 1 is over: greedy went out and scored 14 points. Scores: You 0, greedy 14."
+    assert said.endswith(over), said
+    shown, lines = shown_sentences(page)
+    assert lines == 2 and " ".join(shown[-2:]) == over, shown
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.evaluate(SETTLED)
+    page.screenshot(path=str(ARTIFACTS / "just-happened-hand-after-1280.png"))
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.evaluate(SETTLED)
+    old = version(page)
+    page.get_by_role("button", name="Draw a card").click()
+    wait_for_board_after(page, old)
+    assert "Hand 1 is over" not in news(page), news(page)
+    assert places(page, "hand-moved")["hand"] == before["hand"]
 
 
 def test_a_newno_swap_is_said_in_the_dock(open_page):
