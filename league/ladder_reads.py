@@ -284,6 +284,7 @@ def board_page(
 class HeadToHead:
     name: str
     kind: str
+    owner: str  # a bot's owner's username; a person's own
     bot_id: int | None
     games: int
     ahead: int
@@ -293,12 +294,15 @@ class HeadToHead:
 def head_to_head(entry: Entry) -> list[HeadToHead]:
     """Every entrant `entry` met on its ladder: games at one table, finishes ahead and behind;
     most met first."""
-    mine = LadderMeeting.objects.filter(entry=entry).select_related("other__user", "other__bot")
+    mine = LadderMeeting.objects.filter(entry=entry).select_related(
+        "other__user", "other__bot__owner"
+    )
     theirs = dict(LadderMeeting.objects.filter(other=entry).values_list("entry", "ahead"))
     found = [
         HeadToHead(
             name=entrant_name(row.other),
             kind="bot" if row.other.bot_id else "person",
+            owner=owner_name(row.other),
             bot_id=row.other.bot_id,
             games=row.games,
             ahead=row.ahead,

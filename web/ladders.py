@@ -8,6 +8,7 @@ as messages in words (REFUSALS), with nothing changed. docs/web.md, "Ladders and
 from __future__ import annotations
 
 import datetime
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from django.contrib import messages
@@ -120,6 +121,13 @@ class ShownLine:
         return "–" if rate is None else f"{rate:.0%}"
 
 
+def told_apart(name: str, owner: str, kind: str, shared: Collection[str]) -> str:
+    """An entrant's name as a list shows it: a bot's with its owner's ("Gus (ana)") when another
+    entrant in the list goes by the same name (`shared`: such names, casefolded), since a
+    name is checked per owner only (bots/registry.py)."""
+    return f"{name} ({owner})" if kind == "bot" and name.casefold() in shared else name
+
+
 def shown(
     lines: list[BoardLine], now: datetime.datetime, shared: frozenset[str] = frozenset()
 ) -> list[ShownLine]:
@@ -128,11 +136,7 @@ def shown(
     return [
         ShownLine(
             line=line,
-            name=(
-                f"{line.name} ({line.owner})"
-                if line.kind == "bot" and line.name.casefold() in shared
-                else line.name
-            ),
+            name=told_apart(line.name, line.owner, line.kind, shared),
             url=entrant_url(line.kind, line.bot_id, line.owner),
             owner_url=reverse("web:player", args=[line.owner]),
             last_played=last_played_words(line.last_played, now),
