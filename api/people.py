@@ -153,6 +153,10 @@ class NewTokenInput(serializers.Serializer[dict[str, Any]]):
         choices=SCOPES,
         required=False,
         allow_empty=False,
+        error_messages={
+            "invalid_choice": f'"{{input}}" is not a scope: the scopes are {", ".join(SCOPES)}.',
+            "empty": f"Name at least one scope: the scopes are {', '.join(SCOPES)}.",
+        },
         help_text="What the token may do; left out: every scope (the `default` key renewing "
         "itself: its own).",
     )

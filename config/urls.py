@@ -6,6 +6,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from api import metrics as api_metrics
+from web import signin
 from web import views as web_views
 
 urlpatterns = [
@@ -19,7 +20,9 @@ urlpatterns = [
     path("", include("web.urls")),
     path("admin/", admin.site.urls),
     # Sign in and out, password change and reset: Django's own views (templates/registration/);
-    # the API's session endpoints use this session.
+    # the API's session endpoints use this session. Signing in answers a script in JSON when
+    # refused (web/signin.py).
+    path("accounts/login/", signin.SignIn.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     # The staff console (staff/urls.py): staff only, a 404 for anyone else.
     path("staff/", include("staff.urls")),

@@ -11,6 +11,7 @@ from games.errors import (
     Forbidden,
     GameError,
     GameNotFound,
+    GameOver,
     GameRefused,
     IllegalMove,
     RematchRefused,
@@ -29,6 +30,8 @@ STATUS: dict[type[GameError], int] = {
     AnalysisRefused: 409,
     TableRefused: 409,
     IllegalMove: 422,
+    # The engine's own `game-over` is 422; the same refusal of a command on an older version too.
+    GameOver: 422,
     ChatConflict: 409,
     ChatRateLimited: 429,
 }

@@ -18,7 +18,7 @@ from engine.commands import SYSTEM_COMMANDS, parse
 from engine.events import SERVICE_FACTS
 from games import appends, event_reads, metrics
 from games.actors import SYSTEM, Actor, actor_key, actor_label, seats_held
-from games.errors import Conflict, Forbidden, GameNotFound, IllegalMove, InvalidGame
+from games.errors import Conflict, Forbidden, GameNotFound, GameOver, IllegalMove, InvalidGame
 from games.models import Bot, Game, Seat
 from games.repository import Loaded, repository
 from games.seats import asks_no_worker
@@ -55,8 +55,9 @@ def command_key(actor: Actor, command_id: str | None) -> str | None:
 
 
 # uno_commands_total's outcome for each refusal of game_command (docs/operations.md).
+# A command on a finished game is `illegal` on whichever version it was decided.
 _REFUSALS: dict[type[Exception], str] = {
-    Conflict: "conflict", IllegalMove: "illegal", Forbidden: "forbidden",
+    Conflict: "conflict", IllegalMove: "illegal", GameOver: "illegal", Forbidden: "forbidden",
     GameNotFound: "not-found", InvalidGame: "invalid",
 }  # fmt: skip
 
@@ -74,8 +75,9 @@ def game_command(
     """Run one command from `actor` against the game at `expected_version`.
 
     Raises GameNotFound, Forbidden (a seat the actor does not hold, a system command from anyone
-    but the system), IllegalMove (a command of the wrong shape, or the engine's reason) or
-    Conflict (the game is at another version); nothing is written then. A command id the
+    but the system), IllegalMove (a command of the wrong shape, or the engine's reason),
+    GameOver (the match is over and the command was decided on an older version) or Conflict
+    (the game is at another version); nothing is written then. A command id the
     actor already sent returns its first result. Seat facts appended since the expected
     version (a vacation, a resignation) change no card: the command is decided after them.
     `game` is game_id's row as the repository read it, when the caller has it already (read
@@ -93,6 +95,12 @@ def game_command(
         # After the repeat: a command accepted before its seat was handed over keeps its result.
         _check_controller(game, seat)
     if game.version != expected_version:
+        if game.status == Game.Status.MATCH_OVER:
+            # Over is the answer, whatever version the command was decided on: no new read of
+            # the game would let it through.
+            raise GameOver(
+                game_id=game.pk, expected_version=expected_version, current_version=game.version
+            )
         expected_version = _past_seat_facts(game, expected_version)
     # Up to the expected version only: a move that commits meanwhile must come back as a
     # conflict from the append, not as a decision against a state the actor never saw.

@@ -48,6 +48,22 @@ class Conflict(GameError):
         self.current_version = current_version
 
 
+class GameOver(Conflict):
+    """A command for a game whose match is over, decided on an older version: the answer says
+    the game is over (the engine's own `game-over`, 422), not that it moved on. A kind of
+    Conflict, so that what a bot's refused answer costs stays that of a conflict: nothing."""
+
+    code = "game-over"
+
+    def __init__(self, *, game_id: int, expected_version: int, current_version: int) -> None:
+        super().__init__(expected_version=expected_version, current_version=current_version)
+        self.message = (
+            f"game {game_id} is over (at version {current_version}): the match has ended and "
+            "takes no more commands"
+        )
+        self.args = (self.message,)
+
+
 class IllegalMove(GameError):
     """The rules refuse the command; `code` is the engine's reason (e.g. "not-your-turn")."""
 

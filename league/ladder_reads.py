@@ -6,6 +6,7 @@ decay for time away applied as of now (league/ratings.py)."""
 from __future__ import annotations
 
 import datetime
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -165,6 +166,9 @@ class BoardOrder:
 
     places: list[tuple[int, int | None]]
     split: int
+    # The names (casefolded) that more than one entrant on the board goes by: "Gus" of ana and
+    # "Gus" of bob, each owner's own (bots/registry.py checks a name per owner only).
+    shared_names: frozenset[str] = frozenset()
 
 
 def board_order(competition: Competition, *, now: Any = None) -> BoardOrder:
@@ -195,7 +199,14 @@ def board_order(competition: Competition, *, now: Any = None) -> BoardOrder:
         shared = index and round(on_board[index - 1][0], 6) == round(ordinal, 6)
         places.append((pk, places[-1][1] if shared else index + 1))
     off_board.sort(key=lambda key: key[0])
-    return BoardOrder([*places, *((pk, None) for _, pk in off_board)], len(places))
+    names = Counter(
+        name.casefold() for name in [*(n for _, n, _ in on_board), *(n for n, _ in off_board)]
+    )
+    return BoardOrder(
+        [*places, *((pk, None) for _, pk in off_board)],
+        len(places),
+        frozenset(name for name, count in names.items() if count > 1),
+    )
 
 
 def board_lines(places: list[tuple[int, int | None]], now: Any) -> list[BoardLine]:
@@ -231,6 +242,8 @@ class BoardPage:
     ranked_end: bool
     # The entry id of the page's last line when more follow (the next page's `after`).
     after: int | None
+    # The names more than one entrant on the whole board goes by (BoardOrder.shared_names).
+    shared_names: frozenset[str] = frozenset()
 
 
 def board_page(
@@ -263,6 +276,7 @@ def board_page(
         unranked=lines[shown_ranked:],
         ranked_end=end > split or end >= len(places),
         after=places[end - 1][0] if end < len(places) else None,
+        shared_names=order.shared_names,
     )
 
 
@@ -270,6 +284,7 @@ def board_page(
 class HeadToHead:
     name: str
     kind: str
+    owner: str  # a bot's owner's username; a person's own
     bot_id: int | None
     games: int
     ahead: int
@@ -279,12 +294,15 @@ class HeadToHead:
 def head_to_head(entry: Entry) -> list[HeadToHead]:
     """Every entrant `entry` met on its ladder: games at one table, finishes ahead and behind;
     most met first."""
-    mine = LadderMeeting.objects.filter(entry=entry).select_related("other__user", "other__bot")
+    mine = LadderMeeting.objects.filter(entry=entry).select_related(
+        "other__user", "other__bot__owner"
+    )
     theirs = dict(LadderMeeting.objects.filter(other=entry).values_list("entry", "ahead"))
     found = [
         HeadToHead(
             name=entrant_name(row.other),
             kind="bot" if row.other.bot_id else "person",
+            owner=owner_name(row.other),
             bot_id=row.other.bot_id,
             games=row.games,
             ahead=row.ahead,

@@ -18,6 +18,7 @@ bots".
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from django.contrib import messages
@@ -48,7 +49,7 @@ from web import shown_once
 from web.accounts import SignedInRequest
 from web.bot_forms import REFUSAL_FIELDS, REGISTER_FORMS, BotNameForm, change_form, rename_form
 from web.charts import HistoryChart, history_chart
-from web.ladders import EntryOption, entrant_url, last_played_words
+from web.ladders import EntryOption, entrant_url, last_played_words, told_apart
 from web.sentences import ordinal, sentence
 
 RECENT_CALLS = 20
@@ -98,6 +99,7 @@ class GameRow:
 @dataclass(frozen=True, slots=True)
 class MeetingRow:
     meeting: HeadToHead
+    name: str  # web.ladders.told_apart: "Gus (ana)" where another Gus is in view
     url: str
 
 
@@ -121,8 +123,17 @@ def ladder_panels(entries: QuerySet[Entry]) -> list[LadderPanel]:
     now = timezone.now()
     panels = []
     for record in ladder_reads.records(entries, now=now):
+        # The page's own bot is in view too: its namesake among the opponents is told apart.
+        names = Counter([record.line.name.casefold()])
+        names.update(m.name.casefold() for m in record.head_to_head)
+        shared = {name for name, count in names.items() if count > 1}
         meetings = [
-            MeetingRow(m, entrant_url(m.kind, m.bot_id, m.name)) for m in record.head_to_head
+            MeetingRow(
+                m,
+                told_apart(m.name, m.owner, m.kind, shared),
+                entrant_url(m.kind, m.bot_id, m.name),
+            )
+            for m in record.head_to_head
         ]
         panels.append(
             LadderPanel(

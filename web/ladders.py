@@ -8,6 +8,7 @@ as messages in words (REFUSALS), with nothing changed. docs/web.md, "Ladders and
 from __future__ import annotations
 
 import datetime
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from django.contrib import messages
@@ -106,6 +107,9 @@ class ShownLine:
     """A leaderboard line with what the page draws from it."""
 
     line: BoardLine
+    # The entrant's name, a bot's with its owner's when another entrant goes by the same name
+    # ("Gus (ana)" beside "Gus (bob)"): the cell names the entrant wherever the row is read.
+    name: str
     url: str
     owner_url: str
     last_played: str
@@ -117,10 +121,22 @@ class ShownLine:
         return "–" if rate is None else f"{rate:.0%}"
 
 
-def shown(lines: list[BoardLine], now: datetime.datetime) -> list[ShownLine]:
+def told_apart(name: str, owner: str, kind: str, shared: Collection[str]) -> str:
+    """An entrant's name as a list shows it: a bot's with its owner's ("Gus (ana)") when another
+    entrant in the list goes by the same name (`shared`: such names, casefolded), since a
+    name is checked per owner only (bots/registry.py)."""
+    return f"{name} ({owner})" if kind == "bot" and name.casefold() in shared else name
+
+
+def shown(
+    lines: list[BoardLine], now: datetime.datetime, shared: frozenset[str] = frozenset()
+) -> list[ShownLine]:
+    """The lines as the board draws them; `shared`: the names (casefolded) more than one
+    entrant on the board goes by."""
     return [
         ShownLine(
             line=line,
+            name=told_apart(line.name, line.owner, line.kind, shared),
             url=entrant_url(line.kind, line.bot_id, line.owner),
             owner_url=reverse("web:player", args=[line.owner]),
             last_played=last_played_words(line.last_played, now),
@@ -216,8 +232,8 @@ def ladder(request: HttpRequest, slug: str) -> HttpResponse:
         "ladder": found,
         "rules": rules,
         "details": details,
-        "ranked": shown(page.ranked, now),
-        "unranked": shown(page.unranked, now),
+        "ranked": shown(page.ranked, now, page.shared_names),
+        "unranked": shown(page.unranked, now, page.shared_names),
         # Whether this page reaches the end of the ranked lines (the off-board ones follow).
         "ranked_end": page.ranked_end,
         # The next page's `after` (the entry of the last line shown), or None on the last page.

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from games.errors import Conflict, Forbidden, GameError
+from games.errors import Conflict, Forbidden, GameError, GameOver
 from web.cards import card_name
 from web.names import Names, seats_counted
 from web.sentences import sentence
@@ -98,6 +98,8 @@ NAMES_A_SEAT = frozenset({"not-catchable", "not-your-seat"})
 def refusal(error: GameError, names: Sequence[str] = ()) -> str:
     """The sentence the play page shows for `error` (its code is shown after it), with `names`
     the table's seat names (web/names.py seat_names) for the seats a message names."""
+    if isinstance(error, GameOver):
+        return "That move was refused: the match is over."
     if isinstance(error, Conflict):
         return "The game moved on before your move arrived: here is the board as it is now."
     if isinstance(error, Forbidden):

@@ -181,7 +181,12 @@ def check_url(url: str, *, allow_loopback: bool, timeout: float | None = None) -
         # Every answer, not just the first: the connection may fall back to any of them.
         why = address_refusal(str(sockaddr[0]), allow_loopback=allow_loopback)
         if why is not None:
-            allowed = f" (loopback only with {LOOPBACK_SETTING})" if "loopback" in why else ""
+            allowed = (
+                f"; loopback ones only on a site started with the server's setting "
+                f"{LOOPBACK_SETTING}=1, for a local test only (e.g. {LOOPBACK_SETTING}=1 make run)"
+                if "loopback" in why
+                else ""
+            )
             raise RefusedURL(
                 f"{parts.hostname!r} resolves to {why}: the server calls only public "
                 f"addresses, never private ones{allowed}"

@@ -4,7 +4,7 @@
     UNO_TOKEN=... python register_bot.py http://127.0.0.1:8000 <bot name> \\
         webhook https://bots.example/gus [secret]
 
-UNO_TOKEN is a personal API token with scope `bots` (the profile page, or POST /api/me/token).
+UNO_TOKEN is a personal API token with scope `bots` (the profile page, or POST /api/me/tokens).
 Prints the server's answer: the bot, `validating`, with its token (pull) or secret (webhook),
 shown this once. No cookie, no CSRF token: `Authorization: Token <key>` is all.
 """

@@ -302,6 +302,37 @@ def test_a_stale_version_is_a_conflict_with_the_current_version():
     assert response.json()["current_version"] == detail["version"]
 
 
+def test_a_command_on_a_finished_game_says_it_is_over_whatever_its_version():
+    ana = make_user("ana")
+    client = signed_in(ana)
+    game_id = start(client, seed=8)["game"]
+    detail = client.get(f"/api/games/{game_id}").json()
+    play_to_end(game_id)
+    over = Game.objects.get(pk=game_id).version
+
+    for expected in (detail["version"], over):
+        response = client.post(
+            f"/api/games/{game_id}/commands",
+            {"command": {"type": "draw", "seat": 0}, "expected_version": expected},
+            format="json",
+        )
+        assert (response.status_code, response.json()["code"]) == (422, "game-over"), expected
+        assert "over" in response.json()["message"]
+    # The older version's answer names the game and its last version.
+    stale = client.post(
+        f"/api/games/{game_id}/commands",
+        {"command": detail["legal"][0], "expected_version": detail["version"]},
+        format="json",
+    ).json()
+    assert stale == {
+        "code": "game-over",
+        "message": f"game {game_id} is over (at version {over}): the match has ended and takes "
+        "no more commands",
+        "current_version": over,
+    }
+    assert Game.objects.get(pk=game_id).version == over
+
+
 def test_an_illegal_command_is_422_with_the_engines_reason_and_changes_nothing():
     ana = make_user("ana")
     client = signed_in(ana)

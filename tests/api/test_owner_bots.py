@@ -201,6 +201,24 @@ def test_bad_registrations_get_a_typed_error_and_change_nothing(
     assert callbacks == []
 
 
+def test_a_loopback_webhook_says_which_setting_of_the_server_allows_it(api, settings):
+    # A bot author on the plain demo learns it is the site's setting, set when it starts.
+    settings.BOTS_ALLOW_LOOPBACK_URLS = False
+
+    response = api.post(
+        "/api/me/bots", {"name": "b", "kind": "webhook", "url": HOOK}, format="json"
+    )
+
+    assert (response.status_code, response.json()["code"]) == (400, "invalid-url")
+    assert response.json()["message"] == (
+        "'127.0.0.1' resolves to 127.0.0.1, a loopback address: the server calls only public "
+        "addresses, never private ones; loopback ones only on a site started with the server's "
+        "setting BOTS_ALLOW_LOOPBACK_URLS=1, for a local test only (e.g. "
+        "BOTS_ALLOW_LOOPBACK_URLS=1 make run)"
+    )
+    assert not Bot.objects.exists()
+
+
 @pytest.mark.parametrize(
     ("body", "field"),
     [({"kind": "pull"}, "name"), ({"name": "b", "kind": "robot"}, "kind"), ({"name": "b"}, "kind")],

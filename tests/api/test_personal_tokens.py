@@ -313,6 +313,23 @@ def test_a_name_is_unique_per_person_in_any_case_and_checked():
     assert PersonalToken.objects.filter(user=ana).count() == 1
 
 
+@pytest.mark.parametrize("path", ["/api/me/tokens", "/api/me/token"])
+def test_an_unknown_scope_is_refused_with_the_scopes_there_are(path):
+    ana = make_user("ana")
+
+    refused = signed_in(ana).post(path, {"name": "ci", "scopes": ["bot"]}, format="json")
+
+    assert (refused.status_code, refused.json()["code"]) == (400, "invalid")
+    assert refused.json()["errors"] == {
+        "scopes": ['"bot" is not a scope: the scopes are bots, play.']
+    }
+    empty = signed_in(ana).post(path, {"name": "ci", "scopes": []}, format="json")
+    assert empty.json()["errors"] == {
+        "scopes": ["Name at least one scope: the scopes are bots, play."]
+    }
+    assert not PersonalToken.objects.filter(user=ana).exists()
+
+
 def test_a_person_holds_at_most_ten_tokens():
     ana = make_user("ana")
     session = signed_in(ana)

@@ -17,7 +17,8 @@ from bots.remote.tokens import issue_token, token_hash
 from games.creation import SeatSpec, game_create
 from games.models import Bot, BotCall, Game
 from league.ladder_reads import head_to_head, history, leaderboard
-from league.models import Entry
+from league.models import Entry, LadderMeeting
+from league.services import competition_join
 from staff.actions import bot_suspend
 from tests.games.factories import SHORT, make_user
 from tests.league.factories import make_competition
@@ -466,3 +467,22 @@ def test_the_player_page_links_the_persons_bots():
     assert f'<a href="{reverse("web:bot", args=[greta.pk])}">Greta</a>' in theirs
     assert "Manage your bots" not in theirs
     assert f'href="{reverse("web:my-bots")}">Manage your bots' in mine
+
+
+def test_an_opponent_of_the_bots_own_name_is_told_apart_by_its_owner():
+    # Ana's Gus met bob's Gus: on ana's Gus's page the opponent is bob's, said so.
+    ladder = make_competition()
+    ana, bob, cy = make_user("ana"), make_user("bob"), make_user("cy")
+    mine, theirs, rex = (
+        competition_join(ladder, bot=owned_bot(owner, name))
+        for owner, name in ((ana, "Gus"), (bob, "gus"), (cy, "Rex"))
+    )
+    for other, games in ((theirs, 2), (rex, 1)):
+        LadderMeeting.objects.create(
+            competition=ladder, entry=mine, other=other, games=games, ahead=1
+        )
+
+    html = Client().get(reverse("web:bot", args=[mine.bot_id])).content.decode()
+
+    meetings = re.findall(r'<tr class="meeting">(.*?)</tr>', html, re.S)
+    assert [text(row) for row in meetings] == ["gus (bob) bot 2 1 0", "Rex bot 1 1 0"]

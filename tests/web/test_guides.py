@@ -131,7 +131,7 @@ def test_every_link_on_the_guides_answers(client):
             checked += 1
     assert checked > 100
     rules = client.get("/guides/rules/").content.decode()
-    assert "<code>docs/workers.md</code>" in rules  # not a guide: its path, unlinked
+    assert "<code>docs/bots.md</code>" in rules  # not a guide: its path, unlinked
     assert 'href="/guides/api/"' in rules
     api = client.get("/guides/api/").content.decode()
     assert 'href="/api/docs/"' in api  # Swagger stays the reference

@@ -15,7 +15,10 @@ from django.utils import timezone
 
 from league import ladder_reads
 from league.models import Rating
-from tests.league.factories import enter_bots, make_competition
+from league.services import competition_join
+from tests.games.factories import make_user
+from tests.league.factories import enter_bots, make_bot, make_competition
+from tests.web.ladder_pages import board_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -160,3 +163,34 @@ def test_the_ordinal_is_said_with_the_certainty_it_has():
         said = re.search(r"([\d.]+)% sure the skill is at least this", html)
         assert said is not None, path
         assert float(said[1]) == one_sided, path
+
+
+def test_two_entrants_of_one_name_are_each_named_with_their_owner():
+    # Each owner's "Gus" (a name is checked per owner only): the entrant cell tells them apart,
+    # on the board and off it, and a name nobody shares stays as it is.
+    ladder = make_competition()
+    ana, bob, cy, dan = (make_user(name) for name in ("ana", "bob", "cy", "dan"))
+    ranked = [competition_join(ladder, bot=make_bot(owner=ana, name="Gus"))]
+    ranked.append(competition_join(ladder, bot=make_bot(owner=cy, name="Rex")))
+    for owner, name in ((bob, "gus"), (bob, "Ida"), (dan, "Ida")):
+        competition_join(ladder, bot=make_bot(owner=owner, name=name))
+    now = timezone.now()
+    for number, entry in enumerate(ranked):
+        Rating.objects.create(
+            competition=ladder, entry=entry, mu=40.0 - number, sigma=2.0, events=1, games=2,
+            last_played=now, rated_at=now,
+        )  # fmt: skip
+
+    html = Client().get(f"/ladders/{ladder.slug}/").content.decode()
+
+    rows = [cells for _, cells in board_rows(html)]
+    assert [cells[:3] for cells in rows[:2]] == [
+        ["1", "Gus (ana) bot", "ana"],
+        ["2", "Rex bot", "cy"],
+    ]
+    # Off the board, by name: no rank.
+    assert sorted(cells[0] for cells in rows[2:]) == [
+        "Ida (bob) bot",
+        "Ida (dan) bot",
+        "gus (bob) bot",
+    ]

@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from engine import IllegalCommand
-from games.errors import Conflict, Forbidden, IllegalMove
+from games.errors import Conflict, Forbidden, GameOver, IllegalMove
 from web.refusals import refusal
 
 # The table's names as web/names.py gives them: the log's seats 1 and 2 counted from 1.
@@ -108,3 +108,6 @@ def test_a_forged_seat_and_a_conflict():
     assert refusal(Conflict(expected_version=3, current_version=4), NAMES).startswith(
         "The game moved on"
     )
+    # A stale page's move on a game that ended meanwhile: over, not moved on.
+    over = GameOver(game_id=7, expected_version=3, current_version=9)
+    assert refusal(over, NAMES) == "That move was refused: the match is over."

@@ -9,6 +9,9 @@ import pytest
 
 from games.models import Bot
 from league.models import Entry
+from league.services import competition_join
+from tests.games.factories import make_user
+from tests.league.factories import make_bot, make_competition
 from tests.web.browser.clicks import scrolls_sideways
 from tests.web.browser.conftest import ARTIFACTS
 from tests.web.ladder_pages import played_ladder
@@ -105,3 +108,19 @@ def test_an_owner_registers_a_bot_and_enters_it_in_the_ladder(open_page, setting
     unranked = page.locator("#unranked-heading + p + .table-scroll tr.board-line")
     assert "Nova" in unranked.first.inner_text()
     assert page.get_by_role("button", name="Withdraw Nova").is_visible()
+
+
+def test_two_bots_of_one_name_are_told_apart_by_their_owners(open_page):
+    # Ana's Gus and bob's Gus: the name a phone shows first, before the owner's column scrolls
+    # into view, already says whose.
+    ladder = make_competition(name="Bot Arena", slug="arena")
+    for owner in ("ana", "bob"):
+        competition_join(ladder, bot=make_bot(owner=make_user(owner), name="Gus"))
+    competition_join(ladder, bot=make_bot(owner=make_user("cy"), name="Rex"))
+
+    for width, height, name in ((1280, 800, "same-names"), (360, 740, "same-names-phone")):
+        board = open_page(None, "/ladders/arena/", width=width, height=height)
+        names = board.locator("tr.board-line th a")
+        assert names.all_inner_texts() == ["Gus (ana)", "Gus (bob)", "Rex"]
+        assert board.get_by_role("link", name="Gus (bob)").is_visible()
+        snapshot(board, name)

@@ -1,0 +1,79 @@
+"""Signing in (web/signin.py): a browser's wrong password gets the form again with its error; a
+script that asks for JSON gets 400 `invalid-login`, so that it stops there; a right password is a
+302 and a session for both."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from tests.games.factories import make_user
+
+pytestmark = pytest.mark.django_db
+
+LOGIN = "/accounts/login/"
+PASSWORD = "right-horse-battery"
+JSON = {"HTTP_ACCEPT": "application/json"}
+
+
+@pytest.fixture(autouse=True)
+def ada():
+    user = make_user("ada")
+    user.set_password(PASSWORD)
+    user.save()
+    return user
+
+
+def test_a_script_is_told_its_password_is_wrong_with_a_code():
+    client = Client()
+
+    response = client.post(LOGIN, {"username": "ada", "password": "wrong"}, **JSON)
+
+    assert response.status_code == 400
+    assert response.json() == {
+        "code": "invalid-login",
+        "message": "Your username and password did not match. Please try again.",
+    }
+    assert "_auth_user_id" not in client.session
+
+
+def test_a_script_without_a_password_is_told_so():
+    response = Client().post(LOGIN, {"username": "ada"}, **JSON)
+
+    assert (response.status_code, response.json()["code"]) == (400, "invalid-login")
+    assert response.json()["message"] == (
+        "Your username and password did not match. Please try again."
+    )
+
+
+def test_a_browser_gets_the_form_again_with_its_error():
+    response = Client().post(LOGIN, {"username": "ada", "password": "wrong"})
+
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert (
+        '<p class="error" role="alert">Your username and password did not match. Please try '
+        "again.</p>" in page
+    )
+    assert 'name="password"' in page
+
+
+@pytest.mark.parametrize("extra", [{}, JSON])
+def test_a_right_password_signs_in_with_a_redirect(extra):
+    client = Client()
+
+    response = client.post(LOGIN, {"username": "ada", "password": PASSWORD}, **extra)
+
+    assert (response.status_code, response["Location"]) == (302, "/play/")
+    assert response.content == b""
+    assert "_auth_user_id" in client.session
+
+
+def test_a_scripts_wrong_passwords_still_lock_the_name_out(settings):
+    client = Client()
+    for n in range(settings.AXES_FAILURE_LIMIT - 1):
+        wrong = client.post(LOGIN, {"username": "ada", "password": f"guess-{n}"}, **JSON)
+        assert wrong.status_code == 400
+    last = client.post(LOGIN, {"username": "ada", "password": "guess"}, **JSON)
+
+    assert (last.status_code, last.json()["code"]) == (429, "locked-out")
