@@ -219,8 +219,8 @@ def _signed_in_to_make(request: Request, rotating: PersonalToken | None = None) 
         return
     raise PermissionDenied(
         "a personal token makes no new token: make it signed in (the profile page, "
-        "/accounts/profile/, or a session as docs/bots-api.md shows with curl); with a token, "
-        "only the `default` token renews itself (POST /api/me/token)",
+        "/accounts/profile/, or a session as the bot guide, /guides/bots-api/, shows with curl); "
+        "with a token, only the `default` token renews itself (POST /api/me/token)",
         code="session-required",
     )
 

@@ -373,6 +373,9 @@ def test_a_token_makes_no_token_but_the_default_renews_itself():
 
     assert (made.status_code, made.json()["code"]) == (403, "session-required")
     assert "signed in" in made.json()["message"]
+    # Where to read how, as the site serves it (not a path of the project's files).
+    assert "/guides/bots-api/" in made.json()["message"]
+    assert "docs/" not in made.json()["message"]
     assert (renewed_by_another.status_code, renewed_by_another.json()["code"]) == (
         403,
         "session-required",
