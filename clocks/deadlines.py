@@ -77,7 +77,8 @@ def sync_deadlines(
             return []
     if not seats:
         return []
-    game = seats[0].game
+    # The game with these seats on it: a turn's notice names the others at the table.
+    game = reads.seated(seats[0].game, list(seats))
     people = [seat for seat in seats if seat.controller == Seat.Controller.PERSON]
     to_act = set(game.to_act or []) if game.status == PLAYING else set()
     started = []
@@ -229,10 +230,12 @@ def notify_turn(seat: Seat) -> None:
     since = _at(now - presence.window())
     preference_of = [seat.user_id, since, seat.user_id, seat.game_id]
     game_id = seat.game_id
+    # The turn email's subject, the same words under the bell (a column of 300).
+    text = turn_sentence(seat.game, seat.number)[:300]
     bell = [
         seat.user_id,
         Notification.Kind.TURN.value,
-        notifications.turn_text(game_id),
+        text,
         notifications.game_url(game_id),
         notifications.turn_key(game_id, seat.number),
         game_id,
@@ -241,7 +244,7 @@ def notify_turn(seat: Seat) -> None:
     if connection.vendor == "postgresql":
         found = prepared.fetch(connection, _BELL_AND_PREFERENCE, bell + preference_of)
     else:  # SQLite (`make run`) has no INSERT inside WITH: two statements
-        notifications.turn_started(seat.user_id, game_id, seat.number, at=now)
+        notifications.turn_started(seat.user_id, game_id, seat.number, at=now, text=text)
         found = prepared.fetch(connection, _PREFERENCE, preference_of)
     choice, present, muted = found[0]
     preference = choice or NotificationPreference.TurnEmails.EACH
@@ -342,7 +345,11 @@ def send_turn_email(notice_id: int) -> bool:
     task sends nothing (and a failed send is not retried: the digest-less user misses it)."""
     if not TurnNotice.objects.filter(pk=notice_id, sent_at=None).update(sent_at=timezone.now()):
         return False
-    notice = TurnNotice.objects.select_related("seat__user", "seat__game").get(pk=notice_id)
+    notice = (
+        TurnNotice.objects.select_related("seat__user", "seat__game")
+        .prefetch_related("seat__game__seats__user", "seat__game__seats__registered_bot")
+        .get(pk=notice_id)
+    )
     user = notice.seat.user
     if user is None or not user.email:
         return False
@@ -350,7 +357,7 @@ def send_turn_email(notice_id: int) -> bool:
     which = whose_game(notice.seat.game, notice.seat.number)
     _email(
         user,
-        f"Your turn {which}",
+        turn_sentence(notice.seat.game, notice.seat.number),
         f"It is your turn {which[:-1]}, seat {notice.seat.number + 1}).\n"
         f"Play before {notice.deadline_at:%Y-%m-%d %H:%M %Z}, or the default bot plays for you:\n"
         f"{play_url(game_id)}\n\n"
@@ -358,6 +365,12 @@ def send_turn_email(notice_id: int) -> bool:
         "for you come in the daily digest. The game's page can mute its emails.\n",
     )
     return True
+
+
+def turn_sentence(game: Game, seat: int) -> str:
+    """A turn of `seat` that waits, in one line: the turn email's subject and the turn's notice
+    under the bell ("Your turn against maya and greedy (official, game 400)")."""
+    return f"Your turn {whose_game(game, seat)}"
 
 
 def whose_game(game: Game, seat: int) -> str:

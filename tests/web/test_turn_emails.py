@@ -303,7 +303,7 @@ def test_each_turn_is_one_notice_for_the_bell_the_email_and_the_digest(on_commit
     assert bell.key == turn_key(game.pk, latest.seat.number) and bell.read_at is None
     assert bell.created_at == latest.created_at
     assert (bell.text, bell.url, bell.game_id) == (
-        f"Your turn in game {game.pk}",
+        f"Your turn against greedy (official, game {game.pk})",
         f"/games/{game.pk}/",
         game.pk,
     )
@@ -323,6 +323,40 @@ def test_each_turn_is_one_notice_for_the_bell_the_email_and_the_digest(on_commit
     assert bell.read_at is None and bell.created_at > latest.created_at
 
 
+def test_the_bell_says_a_turn_as_its_email_does_naming_the_others_and_the_rules(on_commit):
+    """Not "Your turn in game 12": the bell's line is the turn email's subject, who sits at the
+    other seats, the rule family and the number, so a person with two games against the same
+    people knows which one waits."""
+    with time_machine.travel(START, tick=False):
+        ana, maya = make_user("ana"), make_user("maya")
+        for person in (ana, maya):
+            person.email = f"{person.username}@example.com"
+            person.save()
+        game = on_commit(
+            lobby.game_start,
+            creator=ana,
+            variant_spec=SHORT,
+            seats=[{"user": "me"}, {"user": "maya"}, {"bot": "greedy"}],
+            turn_seconds=60,
+        )
+    moment = START + timedelta(minutes=10)
+    while Notification.objects.filter(kind="turn").count() < 2 and not over(game):
+        moment = away_turns(on_commit, game, moment, 1)
+    expected = {
+        "ana": f"Your turn against maya and greedy (official, game {game.pk})",
+        "maya": f"Your turn against ana and greedy (official, game {game.pk})",
+    }
+    bells = {n.user.username: n.text for n in Notification.objects.filter(kind="turn")}
+    assert bells == expected
+    # The same words as the subject of the turn email (ana started the game, so was there for
+    # her first turn: maya's is the email of an absence).
+    emailed = {m.to[0].split("@")[0]: m.subject for m in turn_emails()}
+    assert emailed == {"maya": expected["maya"]}
+    listed = Client()
+    listed.force_login(maya)
+    assert expected["maya"] in listed.get("/notifications/").content.decode()
+
+
 def test_a_muted_game_still_tells_its_turns_under_the_bell(on_commit):
     with time_machine.travel(START, tick=False):
         game, person, browser = table(on_commit)
@@ -331,7 +365,9 @@ def test_a_muted_game_still_tells_its_turns_under_the_bell(on_commit):
     # Muted: no email and no digest, but the bell still says whose turn it is.
     assert turn_emails() == [] and deadlines.send_turn_digests() == 0
     (bell,) = Notification.objects.filter(user=person, kind="turn")
-    assert bell.read_at is None and bell.text == f"Your turn in game {game.pk}"
+    assert (
+        bell.read_at is None and bell.text == f"Your turn against greedy (official, game {game.pk})"
+    )
 
 
 def test_a_match_that_ends_while_the_person_is_away_leaves_no_turn_under_the_bell(on_commit):
@@ -354,7 +390,7 @@ def test_a_match_that_ends_while_the_person_is_away_leaves_no_turn_under_the_bel
         assert label == "Notifications"
         listed = browser.get("/notifications/").content.decode()
     assert f"Game {game.pk} is over" in listed
-    assert f"Your turn in game {game.pk}" not in listed and "your turn ·" not in listed
+    assert "Your turn against" not in listed and "your turn ·" not in listed
     assert "a game of yours ended ·" in listed and "Nothing new" in listed
 
 
