@@ -36,7 +36,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.core.mail import EmailMessage
 from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -50,7 +49,7 @@ from games.errors import Forbidden, GameError, GameNotFound
 from games.game_settings import GameSettings
 from games.lobby import seat_listing
 from games.models import Game, NotificationPreference, Presence, Seat, TurnNotice
-from social import notifications
+from social import emails, notifications
 from social.models import Notification
 
 
@@ -320,26 +319,6 @@ def left_waiting(now: datetime | None = None) -> list[int]:
     return due
 
 
-def _email(user: Any, subject: str, body: str) -> None:
-    """One turn email or digest, with the unsubscribe link and its one-click headers."""
-    unsubscribe = presence.unsubscribe_url(user.pk)
-    footer = (
-        "\n--\nYou get this because your turn emails are on (your profile page chooses each, "
-        f"digest or none):\n{settings.SITE_URL.rstrip('/')}/accounts/profile/\n"
-        f"Stop every turn email with one click:\n{unsubscribe}\n"
-    )
-    EmailMessage(
-        subject,
-        body + footer,
-        None,
-        [user.email],
-        headers={
-            "List-Unsubscribe": f"<{unsubscribe}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-        },
-    ).send()
-
-
 def send_turn_email(notice_id: int) -> bool:
     """Email one notice, once: the notice is claimed (sent_at) before it is sent, so a repeated
     task sends nothing (and a failed send is not retried: the digest-less user misses it)."""
@@ -355,7 +334,7 @@ def send_turn_email(notice_id: int) -> bool:
         return False
     game_id = notice.seat.game_id
     which = whose_game(notice.seat.game, notice.seat.number)
-    _email(
+    emails.send(
         user,
         turn_sentence(notice.seat.game, notice.seat.number),
         f"It is your turn {which[:-1]}, seat {notice.seat.number + 1}).\n"
@@ -446,7 +425,7 @@ def send_turn_digests() -> int:
             f"{n.deadline_at:%Y-%m-%d %H:%M %Z} at {play_url(n.seat.game_id)}"
             for n in waiting
         ]
-        _email(
+        emails.send(
             user,
             f"Your turn in {len(waiting)} game(s)",
             "It is your turn in:\n" + "\n".join(lines) + "\n",

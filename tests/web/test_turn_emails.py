@@ -231,11 +231,11 @@ def test_every_turn_email_has_a_one_click_unsubscribe_that_works_signed_out(on_c
 
     signed_out = Client(enforce_csrf_checks=True)
     page = signed_out.get(link)
-    assert page.status_code == 200 and "Stop turn emails?" in page.content.decode()
+    assert page.status_code == 200 and "Stop our emails?" in page.content.decode()
     assert not NotificationPreference.objects.filter(user=person).exists()  # a GET changes nothing
     # RFC 8058: the mail provider POSTs the same address, with no cookie and no CSRF token.
     done = signed_out.post(link, "List-Unsubscribe=One-Click", "application/x-www-form-urlencoded")
-    assert done.status_code == 200 and "Turn emails stopped" in done.content.decode()
+    assert done.status_code == 200 and "Emails stopped" in done.content.decode()
     assert NotificationPreference.objects.get(user=person).turn_emails == "none"
     sent = len(mail.outbox)
     away_turns(on_commit, game, START + timedelta(hours=1), 3)
