@@ -287,7 +287,8 @@
   var chatNewest = 0, chatChecked = 0;
   function chatMark(chat, fresh) {
     var mark = chat.querySelector("[data-chat-new]");
-    if (!mark) return;
+    if (!mark || mark.dataset.count === String(fresh)) return;  // as it is: no write
+    mark.dataset.count = String(fresh);
     mark.hidden = fresh < 1;
     mark.textContent = fresh + " new";
     var words = document.createElement("span");
