@@ -10,16 +10,13 @@ import re
 from html import unescape
 
 import pytest
-from django.utils import timezone
 
 from games.models import Game, GameEvent
-from league.models import Fixture
-from league.seasons import DivisionSpec, fixture_forfeit, season_enter, season_start
+from league.seasons import fixture_forfeit
 from staff.actions import game_forfeit
 from tests.games.factories import make_user
-from tests.league.factories import make_club, make_season
 from tests.web.clients import signed_in
-from tests.web.league_pages import named_bot
+from tests.web.league_pages import table_of_four
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,27 +31,10 @@ def story_lines(html: str) -> list[str]:
 def test_the_staffs_forfeit_in_a_fixture_is_the_staffs_and_the_clubs_ruling_the_leagues(
     eager_tasks,
 ):
-    club, ada, _ = make_club(admin=make_user("ada"))
-    ben, cal = make_user("ben"), make_user("cal")
+    _, ada, fixture, ben, cal = table_of_four()
     staff = make_user("sam")
     staff.is_staff = True
     staff.save()
-    for person in (ben, cal):
-        club.memberships.create(user=person)
-    season = make_season(
-        club,
-        ada,
-        seats_per_game=4,
-        variant={"rules": "official", "options": {"scoring": "winner-takes", "target": 100}},
-        start_date=timezone.localdate(),
-        divisions=[DivisionSpec("Premier")],
-    )
-    for person in (ben, cal):
-        season_enter(season=season, actor=ada, user=person, tier=1)
-    for name in ("Greta", "Rex"):
-        season_enter(season=season, actor=ada, bot=named_bot(name, owner=ada), tier=1)
-    season_start(season=season, admin=ada)
-    fixture = Fixture.objects.get(division__season=season, round=1)
     seat_of = {p: fixture.seats.get(entry__user=p).number for p in (ben, cal)}
     game_forfeit(
         game_id=fixture.game_id, seat=seat_of[ben], user=staff, reason="private: abuse report"
