@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Q
+from django.db.models import Max, OuterRef, Q, Subquery
 
 from chat import rules
 from chat.errors import ChatForbidden, ChatInvalid
@@ -55,6 +55,14 @@ class Place:
     def writes(self) -> str | None:
         """The channel the viewer writes to (None: a visitor, who only reads)."""
         return SEATS if self.seated else SPECTATORS
+
+
+def newest_said() -> Subquery:
+    """The `seq` of a game's newest message (either channel, 0 rows: None), as a subquery of the
+    game's row on the (game, seq) index: the play page's board poll reads it in the statement
+    that reads the game's version, so a closed chat learns that something was said without a
+    poll of its own (web/play.py live_board)."""
+    return Subquery(Message.objects.filter(game=OuterRef("pk")).order_by("-seq").values("seq")[:1])
 
 
 def place(game_id: int, viewer: Any) -> Place:

@@ -36,7 +36,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.core.mail import EmailMessage
 from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -50,7 +49,7 @@ from games.errors import Forbidden, GameError, GameNotFound
 from games.game_settings import GameSettings
 from games.lobby import seat_listing
 from games.models import Game, NotificationPreference, Presence, Seat, TurnNotice
-from social import notifications
+from social import emails, notifications
 from social.models import Notification
 
 
@@ -77,7 +76,8 @@ def sync_deadlines(
             return []
     if not seats:
         return []
-    game = seats[0].game
+    # The game with these seats on it: a turn's notice names the others at the table.
+    game = reads.seated(seats[0].game, list(seats))
     people = [seat for seat in seats if seat.controller == Seat.Controller.PERSON]
     to_act = set(game.to_act or []) if game.status == PLAYING else set()
     started = []
@@ -229,10 +229,12 @@ def notify_turn(seat: Seat) -> None:
     since = _at(now - presence.window())
     preference_of = [seat.user_id, since, seat.user_id, seat.game_id]
     game_id = seat.game_id
+    # The turn email's subject, the same words under the bell (a column of 300).
+    text = turn_sentence(seat.game, seat.number)[:300]
     bell = [
         seat.user_id,
         Notification.Kind.TURN.value,
-        notifications.turn_text(game_id),
+        text,
         notifications.game_url(game_id),
         notifications.turn_key(game_id, seat.number),
         game_id,
@@ -241,7 +243,7 @@ def notify_turn(seat: Seat) -> None:
     if connection.vendor == "postgresql":
         found = prepared.fetch(connection, _BELL_AND_PREFERENCE, bell + preference_of)
     else:  # SQLite (`make run`) has no INSERT inside WITH: two statements
-        notifications.turn_started(seat.user_id, game_id, seat.number, at=now)
+        notifications.turn_started(seat.user_id, game_id, seat.number, at=now, text=text)
         found = prepared.fetch(connection, _PREFERENCE, preference_of)
     choice, present, muted = found[0]
     preference = choice or NotificationPreference.TurnEmails.EACH
@@ -317,40 +319,24 @@ def left_waiting(now: datetime | None = None) -> list[int]:
     return due
 
 
-def _email(user: Any, subject: str, body: str) -> None:
-    """One turn email or digest, with the unsubscribe link and its one-click headers."""
-    unsubscribe = presence.unsubscribe_url(user.pk)
-    footer = (
-        "\n--\nYou get this because your turn emails are on (your profile page chooses each, "
-        f"digest or none):\n{settings.SITE_URL.rstrip('/')}/accounts/profile/\n"
-        f"Stop every turn email with one click:\n{unsubscribe}\n"
-    )
-    EmailMessage(
-        subject,
-        body + footer,
-        None,
-        [user.email],
-        headers={
-            "List-Unsubscribe": f"<{unsubscribe}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-        },
-    ).send()
-
-
 def send_turn_email(notice_id: int) -> bool:
     """Email one notice, once: the notice is claimed (sent_at) before it is sent, so a repeated
     task sends nothing (and a failed send is not retried: the digest-less user misses it)."""
     if not TurnNotice.objects.filter(pk=notice_id, sent_at=None).update(sent_at=timezone.now()):
         return False
-    notice = TurnNotice.objects.select_related("seat__user", "seat__game").get(pk=notice_id)
+    notice = (
+        TurnNotice.objects.select_related("seat__user", "seat__game")
+        .prefetch_related("seat__game__seats__user", "seat__game__seats__registered_bot")
+        .get(pk=notice_id)
+    )
     user = notice.seat.user
     if user is None or not user.email:
         return False
     game_id = notice.seat.game_id
     which = whose_game(notice.seat.game, notice.seat.number)
-    _email(
+    emails.send(
         user,
-        f"Your turn {which}",
+        turn_sentence(notice.seat.game, notice.seat.number),
         f"It is your turn {which[:-1]}, seat {notice.seat.number + 1}).\n"
         f"Play before {notice.deadline_at:%Y-%m-%d %H:%M %Z}, or the default bot plays for you:\n"
         f"{play_url(game_id)}\n\n"
@@ -358,6 +344,12 @@ def send_turn_email(notice_id: int) -> bool:
         "for you come in the daily digest. The game's page can mute its emails.\n",
     )
     return True
+
+
+def turn_sentence(game: Game, seat: int) -> str:
+    """A turn of `seat` that waits, in one line: the turn email's subject and the turn's notice
+    under the bell ("Your turn against maya and greedy (official, game 400)")."""
+    return f"Your turn {whose_game(game, seat)}"
 
 
 def whose_game(game: Game, seat: int) -> str:
@@ -433,7 +425,7 @@ def send_turn_digests() -> int:
             f"{n.deadline_at:%Y-%m-%d %H:%M %Z} at {play_url(n.seat.game_id)}"
             for n in waiting
         ]
-        _email(
+        emails.send(
             user,
             f"Your turn in {len(waiting)} game(s)",
             "It is your turn in:\n" + "\n".join(lines) + "\n",

@@ -18,7 +18,7 @@ from engine.rules import RULESETS
 from engine.rules.precognitive import LANE_RULES, SIGHTS
 from engine.scoring import SCORINGS
 from frontdoor.forms import PlainLabels
-from frontdoor.variant_text import FAMILY_NAMES, SCORING_NAMES, duration, variant_details
+from games.variant_text import FAMILY_NAMES, SCORING_NAMES, duration, variant_details
 
 FAMILY_NOTES = {
     "official": "The official sheet: a dealer, wild-draw4 challenges, a catch window for uno.",

@@ -77,6 +77,12 @@ def actor_label(actor: Actor) -> str:
     raise TypeError(f"{actor!r} cannot act in a game")
 
 
+def is_staff_label(label: str) -> bool:
+    """Whether the log's actor `label` (actor_label) is a staff member ruling from the staff
+    console (a StaffActor), not anyone acting as a player or a club's admin."""
+    return label.startswith("staff:")
+
+
 def actor_key(actor: Actor) -> str:
     """The actor's namespace for command ids: "user:12", "bot:greedy", "bot:#3", "staff:12" or
     "system".

@@ -5,9 +5,9 @@ outcomes (games/outbox.py), and sends tasks (games/tasks.py): advance a game who
 worker moves, start or stop people's turn clocks (and email a turn that started), settle a pull
 bot's validation round when one of its games ends, play a validation round that opened, finish
 the games of one that closed, turn the turn notices of a game whose match is over into its
-end, and, when tasks run in-process (no broker), catch the projections
-up. Nothing else sends a task on commit; the beat sweeps find again whatever a lost task should
-have done (docs/workers.md).
+end, email a challenge (tables/tasks.py), and, when tasks run in-process (no broker), catch the
+projections up. Nothing else sends a task on commit; the beat sweeps find again whatever a lost
+task should have done (docs/workers.md).
 
 A request does only its own work: an append made outside a worker's task (a person's or a pull
 bot's command through the API or the play page) hands its game to the workers (`hand_over`: the
@@ -32,6 +32,7 @@ from games import appends, outbox, reads, seats, tasks
 from games.game_settings import GameSettings
 from games.redis_scripts import kept_script
 from social import notifications
+from tables import tasks as table_tasks
 
 log = logging.getLogger(__name__)
 
@@ -203,6 +204,8 @@ def after_outcome(outcome: outbox.Outcome) -> None:
         tasks.finish_validation_games.delay(outcome.bot_id, outcome.round)
     elif isinstance(outcome, outbox.TurnStarted):
         tasks.send_turn_email.delay(outcome.notice_id)
+    elif isinstance(outcome, outbox.ChallengeSent):
+        table_tasks.send_challenge_email.delay(outcome.table_id)
 
 
 def connect() -> None:

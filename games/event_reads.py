@@ -286,6 +286,39 @@ def stream_events(game_id: int, *, after: int = 0, until: int | None = None) -> 
     return stored
 
 
+def with_actors(game_id: int, *, types: Collection[str]) -> list[tuple[int, Event, str]]:
+    """A game's events of `types` in version order, live or archived (one statement), each as
+    (version, event, actor): who appended it ("staff:12", "user:3", "system"), for the few
+    readers that tell who did a thing (games/seat_facts.py `stand_in_facts`: a forfeit by the
+    staff is not the league's ruling)."""
+    kinds = sorted(types)
+    if not kinds:
+        return []
+    marks = ", ".join(["%s"] * len(kinds))
+    sql = (
+        "SELECT version, type, schema_version, data, actor, NULL FROM games_gameevent "
+        f"WHERE game_id = %s AND type IN ({marks}) "
+        "UNION ALL SELECT 0, NULL, NULL, NULL, NULL, events FROM games_archivedstream "
+        "WHERE game_id = %s ORDER BY 1"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [game_id, *kinds, game_id])
+        rows = cursor.fetchall()
+    found: list[tuple[int, Event, str]] = []
+    if rows and rows[0][5] is not None:
+        found += (
+            (row.version, _event(row.type, row.schema_version, row.data), row.actor)
+            for row in _decode_archive(game_id, rows[0][5])
+            if row.type in kinds
+        )
+        rows = rows[1:]
+    found += (
+        (version, _event(kind, schema, _loads(data) if isinstance(data, str) else data), actor)
+        for version, kind, schema, data, actor, _ in rows
+    )
+    return found
+
+
 def _utc(value: datetime | str) -> datetime:
     """A recorded time as PostgreSQL's driver gives it (aware, UTC), from SQLite's too (naive
     or text, in UTC)."""

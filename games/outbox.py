@@ -40,7 +40,15 @@ class TurnStarted:
     notice_id: int
 
 
-Outcome = RoundOpened | RoundClosed | TurnStarted
+@dataclass(frozen=True, slots=True)
+class ChallengeSent:
+    """A person challenged another (tables/services.py open_table): the challenged one's email,
+    Table `table_id` (tables/challenge_emails.py)."""
+
+    table_id: int
+
+
+Outcome = RoundOpened | RoundClosed | TurnStarted | ChallengeSent
 Subscriber = Callable[[Outcome], None]
 _subscribers: list[Subscriber] = []
 

@@ -119,13 +119,14 @@ STAND_IN_FACTS = frozenset({SEAT_FORFEITED, SEAT_HANDED_OVER})
 
 def stand_in_facts(game: Game) -> list[dict[str, Any]]:
     """The game's seat-forfeited and seat-handed-over events (both public), each with its
-    version, `[{"version": v, "event": {...}}]`: what a story needs to tell the default bot's
-    moves as a stand-in's (web/story.py `tell`). No read when no seat is the default bot's now
-    (`game.seats`, read with the game, say so: a forfeit is for good)."""
+    version and who appended it, `[{"version": v, "event": {...}, "actor": "staff:3"}]`: what a
+    story needs to tell the default bot's moves as a stand-in's, and a forfeit by the staff as
+    theirs (web/story.py `tell`). No read when no seat is the default bot's now (`game.seats`,
+    read with the game, say so: a forfeit is for good)."""
     if not any(seat.controller == Seat.Controller.FALLBACK for seat in game.seats.all()):
         return []
-    found = event_reads.load_many([game.pk], types=STAND_IN_FACTS).get(game.pk, [])
-    return [{"version": record.version, "event": record.event} for record in found]
+    found = event_reads.with_actors(game.pk, types=STAND_IN_FACTS)
+    return [{"version": version, "event": event, "actor": actor} for version, event, actor in found]
 
 
 def append_facts(game: Game, facts: list[Event], *, actor: Actor) -> appends.AppendResult:

@@ -32,10 +32,10 @@ from frontdoor.variant_form import (
     families_with,
     family_defaults,
 )
-from frontdoor.variant_text import FAMILY_NAMES
 from games.admin import game_link, inspector_url
 from games.models import Game
 from games.reveal import set_over
+from games.variant_text import FAMILY_NAMES
 from league.errors import EntryRefused
 from league.models import (
     Bye,

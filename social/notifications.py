@@ -61,25 +61,22 @@ def turn_key(game_id: int, seat: int) -> str:
     return f"turn:{game_id}:{seat}"
 
 
-def turn_started(user_id: int, game_id: int, seat: int, *, at: datetime) -> None:
-    """A turn of the person's seat started: its notice unread and newest. clocks/deadlines.py
-    does the same in its own statement on PostgreSQL; this is the way on SQLite."""
+def turn_started(user_id: int, game_id: int, seat: int, *, at: datetime, text: str) -> None:
+    """A turn of the person's seat started: its notice unread and newest, saying `text` (the
+    turn email's subject, clocks/deadlines.py `turn_sentence`). clocks/deadlines.py does the
+    same in its own statement on PostgreSQL; this is the way on SQLite."""
     Notification.objects.update_or_create(
         user_id=user_id,
         key=turn_key(game_id, seat),
-        defaults={"read_at": None, "created_at": at, "text": turn_text(game_id)},
+        defaults={"read_at": None, "created_at": at, "text": text[:300]},
         create_defaults={
             "kind": Notification.Kind.TURN,
-            "text": turn_text(game_id),
+            "text": text[:300],
             "url": game_url(game_id),
             "game_id": game_id,
             "created_at": at,
         },
     )
-
-
-def turn_text(game_id: int) -> str:
-    return f"Your turn in game {game_id}"
 
 
 def over_text(game_id: int) -> str:

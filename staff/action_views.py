@@ -25,10 +25,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from engine import MATCH_OVER
 from frontdoor.errors import status_for
-from frontdoor.variant_text import moment
 from games import projections, seat_facts
 from games.errors import GameError
 from games.models import Bot, Game, Seat
+from games.variant_text import moment
 from league.models import Competition
 from staff import actions, rebuilds
 from staff.access import staff_only

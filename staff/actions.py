@@ -23,7 +23,6 @@ from django.db import transaction
 
 from bots.remote import validation
 from engine.events import DEADLINE_EXTENDED, GAME_ABORTED
-from frontdoor.variant_text import moment
 from games import projections, seat_facts, tasks
 from games.actors import StaffActor, actor_label, is_person
 from games.commands import append_decided
@@ -31,6 +30,7 @@ from games.errors import Forbidden, GameError, InvalidGame
 from games.game_settings import GameSettings
 from games.models import Bot, Game, Seat
 from games.repository import repository
+from games.variant_text import moment
 from league.ladders import ladder_set_close
 from league.models import Competition
 from staff import tasks as staff_tasks

@@ -1,9 +1,9 @@
 // The play page and the replay, enhanced: a turn clock and the bots' grace for an out-of-turn
 // chance that count down, keys that step through a replay, on a phone the count of the hand's
-// cards past each edge of its strip, the chat box's count of what is left as its limit nears,
-// and a line that says when a move's request failed. Both pages work without it (the clocks show the absolute time; the replay's steps are
-// links; the strip scrolls; the server refuses a message past the limit). Listeners sit on the document, so
-// boards that htmx swaps in need nothing.
+// cards past each edge of its strip, a closed chat's count of new messages, and a line that says
+// when a move's request failed (the chat box's count of what is left: static/limits.js). Both
+// pages work without it (the clocks show the absolute time; the replay's steps are links; the
+// strip scrolls). Listeners sit on the document, so boards that htmx swaps in need nothing.
 (function () {
   "use strict";
 
@@ -280,33 +280,48 @@
   document.addEventListener("htmx:afterSwap", handEdges);
   handEdges();
 
-  // A text box with a limit (the chat's, data-limit) says how many characters are left once the
-  // limit nears, and by how many a longer text (a paste) is past it: the server refuses that
-  // with message-too-long rather than the box cutting it silently.
-  var NEAR = 100;
-  function count(box) {
-    var told = document.querySelector('[data-count-for="' + box.id + '"]');
-    if (!told) return;
-    var limit = parseInt(box.dataset.limit, 10), length = Array.from(box.value.trim()).length;  // code points, as the server counts
-    var left = limit - length;
-    told.hidden = left > NEAR;
-    told.classList.toggle("chat__count--over", left < 0);
-    if (left < 0) {
-      box.setAttribute("aria-invalid", "true");
-      told.textContent = -left + " character" + (left === -1 ? "" : "s") +
-        " too many: a message holds " + limit + " at most";
-    } else {
-      box.removeAttribute("aria-invalid");
-      told.textContent = left + " character" + (left === 1 ? "" : "s") + " left";
-    }
+  // A closed chat does not poll: the board's poll says the newest message's seq (X-Chat-Newest,
+  // web/play.py live_board), and when it grows the list is read once, to count only what this
+  // person reads (their channels, nobody they mute) past the newest they have had in view. The
+  // count marks the toggle ("2 new"); opening the chat clears it.
+  var chatNewest = 0, chatChecked = 0;
+  function chatMark(chat, fresh) {
+    var mark = chat.querySelector("[data-chat-new]");
+    if (!mark || mark.dataset.count === String(fresh)) return;  // as it is: no write
+    mark.dataset.count = String(fresh);
+    mark.hidden = fresh < 1;
+    mark.textContent = fresh + " new";
+    var words = document.createElement("span");
+    words.className = "visually-hidden";
+    words.textContent = fresh === 1 ? " message" : " messages";
+    mark.appendChild(words);
   }
-  document.addEventListener("input", function (event) {
-    if (event.target.matches && event.target.matches("input[data-limit]")) count(event.target);
+  function chatSeen(chat) {
+    chat.dataset.chatLast = Math.max(parseInt(chat.dataset.chatLast, 10) || 0, chatNewest);
+    chatMark(chat, 0);
+  }
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var chat = document.getElementById("chat"), xhr = event.detail.xhr;
+    var newest = xhr ? parseInt(xhr.getResponseHeader("X-Chat-Newest"), 10) : NaN;
+    if (!chat || !chat.dataset.chatUrl || isNaN(newest)) return;
+    chatNewest = Math.max(chatNewest, newest);
+    if (chat.open) { chatSeen(chat); return; }
+    var last = parseInt(chat.dataset.chatLast, 10) || 0;
+    if (chatNewest <= last || chatNewest <= chatChecked) return;
+    chatChecked = chatNewest;
+    fetch(chat.dataset.chatUrl, { credentials: "same-origin" }).then(function (answer) {
+      return answer.status === 200 ? answer.text() : "";
+    }).then(function (html) {
+      var list = new DOMParser().parseFromString(html, "text/html");
+      var fresh = Array.prototype.filter.call(list.querySelectorAll("[data-seq]"), function (li) {
+        return parseInt(li.dataset.seq, 10) > last;
+      }).length;
+      if (!chat.open) chatMark(chat, fresh);
+    }).catch(function () { chatChecked = 0; });
   });
-  function countAll() { document.querySelectorAll("input[data-limit]").forEach(count); }
-  // After the settle, which would put back the attributes of the count the swap replaced.
-  document.addEventListener("htmx:afterSettle", countAll);
-  countAll();
+  document.addEventListener("toggle", function (event) {
+    if (event.target.id === "chat" && event.target.open) chatSeen(event.target);
+  }, true);
 
   tick();
   setInterval(tick, 1000);

@@ -49,6 +49,9 @@ class Table(models.Model):
     expires_at = models.DateTimeField()
     # When it started, was cancelled, expired or was declined.
     closed_at = models.DateTimeField(null=True, blank=True)
+    # A challenge's one email, claimed when its task (or the sweep) took it, sent or not
+    # (tables/challenge_emails.py): never a second.
+    challenge_emailed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [

@@ -29,7 +29,7 @@ from accounts.models import Profile
 from chat.models import Mute
 from clocks import presence
 from engine import DECK, Variant
-from games import lobby
+from games import lobby, outbox
 from games.actors import Person, lock_person
 from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
@@ -270,10 +270,12 @@ def open_table(
             notify(
                 challenged,
                 "challenge",
-                f"{opener.username} challenges you to {_described(table)}",
+                challenge_sentence(table),
                 url=reverse("web:table", args=[table.pk]),
                 key=f"challenge:{table.pk}",
             )
+            # And one email, on commit (tables/challenge_emails.py).
+            outbox.publish(outbox.ChallengeSent(table.pk))
         else:
             # A public table tells the opener's followers (one notice each, once per table).
             for follower in follower_ids(opener):
@@ -328,6 +330,12 @@ def _check_birth_date(person: Person) -> None:
             "(profile page)",
             code="birth-date-missing",
         )
+
+
+def challenge_sentence(table: Table) -> str:
+    """A challenge in one line, its notice under the bell and its email's subject: "maya
+    challenges you to a casual Official table for 2"."""
+    return f"{table.opener.username} challenges you to {_described(table)}"
 
 
 def _described(table: Table) -> str:

@@ -1,14 +1,17 @@
-"""The tables' Celery task: thin, it calls tables/services.py's sweep; safe to run twice.
-Scheduled by CELERY_BEAT_SCHEDULE (config/settings.py, `sweep-tables`), and by `make run`'s
-run_periodic without a broker."""
+"""The tables' Celery tasks: thin, safe to run twice. The sweep (tables/services.py), scheduled
+by CELERY_BEAT_SCHEDULE (config/settings.py, `sweep-tables`) and by `make run`'s run_periodic
+without a broker, which also sends a challenge's email whose task was lost; a challenge's email
+(tables/challenge_emails.py), sent by the dispatcher on commit."""
 
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 from celery import shared_task
+from django.conf import settings
 
-from tables import services
+from tables import challenge_emails, services
 
 log = logging.getLogger(__name__)
 
@@ -19,3 +22,12 @@ def sweep_tables() -> None:
     swept = services.sweep()
     if swept.filled or swept.expired:
         log.info("tables: %d filled with bots, %d expired", len(swept.filled), swept.expired)
+    for table_id in challenge_emails.unsent(
+        older_than=timedelta(seconds=settings.GAMES_NOTICE_RESEND)
+    ):
+        send_challenge_email.delay(table_id)
+
+
+@shared_task(ignore_result=True)
+def send_challenge_email(table_id: int) -> None:
+    challenge_emails.send_challenge_email(table_id)

@@ -85,6 +85,7 @@ class SettingsForm(PlainLabels, forms.Form):
         choices=NotificationPreference.TurnEmails.choices,
         widget=forms.RadioSelect,
         label="When it is my turn, send",
+        help_text="A challenge to you is emailed too, once, unless you choose no email.",
     )
     export_name = forms.BooleanField(
         required=False,

@@ -13,7 +13,7 @@ from typing import Any
 
 from engine import events as ev
 from engine.cards import WILD_DRAW4
-from frontdoor.variant_text import FAMILY_NAMES, lane_words
+from games.variant_text import FAMILY_NAMES, lane_words
 from web.cards import Face, card_list, card_name, face, sorted_faces
 from web.names import Names
 from web.sentences import ordinal

@@ -205,12 +205,24 @@ def board_context(request: HttpRequest, club: Club) -> dict[str, Any]:
     """The board for the club page: its threads for a member (None for anyone else)."""
     if not moderation.may_read_board(club, request.user):
         return {"board": None}
+    threads = board.read(club, request.user)
+    # A refused post's text, back in its box with the refusal under it (board_post); a reply to
+    # a thread no longer shown goes back to the box of a new post.
+    kept = request.session.pop(_board_kept(club), None)
+    if kept and kept.get("reply_to") not in {thread.post.pk for thread in threads}:
+        kept["reply_to"] = None
     return {
-        "board": board.read(club, request.user),
+        "board": threads,
         "board_moderator": moderation.is_club_admin(club, request.user),
         "board_muted": sorted(moderation.muted_people(request.user).values()),
         "board_length": rules.MESSAGE_LENGTH,
+        "board_kept": kept,
     }
+
+
+def _board_kept(club: Club) -> str:
+    """The session's key of a refused post's text on the club's board, kept for its page."""
+    return f"board-kept:{club.pk}"
 
 
 @require_POST
@@ -231,9 +243,18 @@ def board_post(request: HttpRequest, slug: str) -> HttpResponse:
             reply_to=reply_to,
         )
     except GameError as error:
-        messages.error(request, said(error), extra_tags=error.code)
-    else:
-        messages.success(request, "Posted on the board.")
+        # Said under the box it came from, its text back in it to be cut by the writer (as the
+        # chat keeps it), never cut here: at most twice the limit is kept.
+        request.session[_board_kept(club)] = {
+            "text": request.POST.get("text", "")[: rules.MESSAGE_LENGTH * 2],
+            "reply_to": reply_to,
+            "announcement": request.POST.get("announcement") == "1",
+            "message": said(error),
+            "code": error.code,
+        }
+        anchor = f"#reply-{reply_to}" if reply_to is not None else "#board-text"
+        return HttpResponseRedirect(reverse("web:club", args=[club.slug]) + anchor)
+    messages.success(request, "Posted on the board.")
     return HttpResponseRedirect(back)
 
 

@@ -28,8 +28,8 @@ from django.utils.text import capfirst
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from frontdoor import boundary
-from frontdoor.variant_text import variant_title
 from games.errors import GameError
+from games.variant_text import variant_title
 from league import clubs, seasons, selectors, standings
 from league.errors import ClubError, ClubNotFound, InvalidCompetition, SeasonNotFound
 from league.models import Club, Membership, Season

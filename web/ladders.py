@@ -23,9 +23,9 @@ from django.utils.timesince import timesince
 from django.views.decorators.http import require_GET, require_POST
 
 from frontdoor import boundary
-from frontdoor.variant_text import variant_details, variant_title
 from games.errors import GameError
 from games.models import Bot
+from games.variant_text import variant_details, variant_title
 from league import ladder_reads
 from league.errors import LadderNotFound, LeagueNotFound
 from league.ladder_reads import BoardLine

@@ -22,8 +22,8 @@ from bots.strategies import STRATEGIES
 from engine.rules import RULESETS
 from frontdoor.forms import NAME_BOX, PlainLabels
 from frontdoor.variant_form import OPTION_NAMES, VariantForm, family_defaults, turn_field
-from frontdoor.variant_text import duration
 from games.models import Bot
+from games.variant_text import duration
 from league.models import Season
 from league.scheduling import default_points
 from league.seasons import DivisionSpec

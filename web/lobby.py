@@ -22,7 +22,6 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from frontdoor import boundary
-from frontdoor.variant_text import time_left, variant_details, variant_title
 from games import event_reads, rematch, reveal
 from games.actors import Person
 from games.errors import GameNotFound
@@ -35,6 +34,7 @@ from games.lobby import (
     practice_rows,
 )
 from games.models import Game, GameSummary, MatchResult
+from games.variant_text import time_left, variant_details, variant_title
 from games.visibility import game_view
 from league.models import Fixture
 from tournaments.models import Tournament, TournamentGame

@@ -34,8 +34,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
-from frontdoor.variant_text import variant_title
 from games.models import Game, GameEvent, Seat
+from games.variant_text import variant_title
 from tables.models import Table
 
 RESULTS = 30

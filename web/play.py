@@ -111,14 +111,25 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "games/play.html", context)
 
 
+# The board poll's header: the game's newest message (static/games.js marks a closed chat).
+CHAT_NEWEST = "X-Chat-Newest"
+
+
 @require_GET
 def live_board(request: HttpRequest, game_id: int) -> HttpResponse:
     """The board partial for htmx's poll: 204 while the game is at `?version=`, which costs
-    one read of Game.version; the fresh board once it has moved."""
-    row = Game.objects.filter(pk=game_id).values_list("version", "grace_until", "grace_version")
+    one read of Game.version; the fresh board once it has moved. Either way the header
+    `X-Chat-Newest` says the `seq` of the game's newest message (0: none), read in the same
+    statement: a closed chat marks its toggle from it (static/games.js), with no poll of its
+    own."""
+    row = (
+        Game.objects.filter(pk=game_id)
+        .annotate(said=chat_table.newest_said())
+        .values_list("version", "grace_until", "grace_version", "said")
+    )
     if not row:
         raise Http404(f"there is no game {game_id}")
-    current, grace_until, grace_version = row[0]
+    current, grace_until, grace_version, said = row[0]
     notices.seen(request, game_id)
     graced = grace_until is not None and grace_version == current
     if grace_until is not None and graced and grace_until <= timezone.now():
@@ -130,13 +141,16 @@ def live_board(request: HttpRequest, game_id: int) -> HttpResponse:
     if request.GET.get("version") == str(current) and request.GET.get("grace", "0") == str(
         int(graced)
     ):
-        return HttpResponse(status=204)
-    try:
-        context = board_context(request, game_id, _seat_param(request))
-    except Forbidden as error:
-        return refused(request, error, 403)
-    _announce(context, request.GET.get("version"))
-    return render(request, "games/_game.html", context)
+        response = HttpResponse(status=204)
+    else:
+        try:
+            context = board_context(request, game_id, _seat_param(request))
+        except Forbidden as error:
+            return refused(request, error, 403)
+        _announce(context, request.GET.get("version"))
+        response = render(request, "games/_game.html", context)
+    response[CHAT_NEWEST] = str(said or 0)
+    return response
 
 
 @require_POST

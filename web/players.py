@@ -17,10 +17,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from frontdoor import boundary
-from frontdoor.variant_text import family_name, variant_title
 from games.actors import seats_held
 from games.game_settings import PRACTICE_KEY
 from games.models import Bot, Game, MatchResult
+from games.variant_text import family_name, variant_title
 from league import selectors
 from league.errors import SeasonNotFound
 from league.models import Fixture, Season

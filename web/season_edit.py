@@ -17,8 +17,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from frontdoor.variant_form import OPTION_NAMES, turn_choices
-from frontdoor.variant_text import duration
 from games.errors import GameError
+from games.variant_text import duration
 from league import season_drafts
 from league.errors import SeasonNotFound
 from league.models import Entry, Season

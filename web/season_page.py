@@ -26,9 +26,9 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bots.registry import bot_register
-from frontdoor.variant_text import duration, variant_details, variant_title
 from games.errors import GameError
 from games.models import Bot, Game
+from games.variant_text import duration, variant_details, variant_title
 from league import clubs, seasons
 from league.models import Division, Entry, Fixture, Membership, Season
 from league.standings import entrant_name

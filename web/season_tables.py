@@ -26,9 +26,9 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from engine.events import SEAT_FORFEITED
-from frontdoor.variant_text import moment
 from games import event_reads, seat_facts
 from games.models import Game, MatchResult
+from games.variant_text import moment
 from league import seasons
 from league.errors import NotClubAdmin, SeasonError
 from league.models import Club, Division, Fixture, Season

@@ -15,6 +15,7 @@ from typing import Any
 
 from clocks.fallback import MAX_TURN_MOVES
 from engine import events as ev
+from games.actors import is_staff_label
 from games.placings import placing
 from games.seat_facts import FallbackReason
 from web import board
@@ -80,6 +81,8 @@ class _Teller(Names):
         # which the default bot plays it (a forfeit or a hand-over): `facts` of `tell`.
         self.forfeits: dict[int, int] = {}
         self.stand_ins: dict[int, int] = {}
+        # The versions of the forfeits the staff ruled (their actor, "staff:3"): theirs.
+        self.by_staff: set[int] = set()
         # Seats the default bot moves for once (a fallback-played event: a turn timed out, a
         # bot failed), with the decisions it still makes for them: a bot's failed decision is
         # one, a timed-out turn the whole turn (clocks/fallback.py), until another seat moves.
@@ -104,6 +107,8 @@ class _Teller(Names):
         event, version = item["event"], item["version"]
         if event["type"] == ev.SEAT_FORFEITED:
             self.forfeits[event["seat"]] = min(version, self.forfeits.get(event["seat"], version))
+            if is_staff_label(str(item.get("actor") or "")):
+                self.by_staff.add(version)
         if event["type"] in _STAND_IN:
             seat = event["seat"]
             self.stand_ins[seat] = min(version, self.stand_ins.get(seat, version))
@@ -283,7 +288,10 @@ class _Teller(Names):
 
     def forfeit(self, e: Event) -> str:
         why = FORFEIT_REASONS.get(e.get("reason") or "", "forfeited")
-        if e.get("reason") == "awarded":
+        if e.get("reason") == "awarded" and self.version in self.by_staff:
+            # In any game; their reason stays in their audit alone (staff/actions.py).
+            why = "was forfeited by the staff"
+        elif e.get("reason") == "awarded":
             # Who rules depends on the game (`ruled_by`); a note is the ruling's public word.
             why = f"was forfeited by {self.ruled_by}"
             why += f" ({e['note']})" if e.get("note") else ""
@@ -406,8 +414,8 @@ def tell(
     seat-handed-over events (public, with their versions, games/seat_facts.py
     `stand_in_facts`), those before `events` among them: after one, the seat's moves are its
     stand-in's ("Your stand-in played red 7"), never "You played", and the match's end places
-    a forfeited seat last. `ruled_by`: who forfeits a seat by a ruling in this game
-    (`ruled_by`)."""
+    a forfeited seat last; a forfeit by the staff (its actor "staff:3") is theirs in any game.
+    `ruled_by`: who forfeits a seat by any other ruling here (web/forfeits.py `ruled_by`)."""
     teller = _Teller(names, viewer)
     teller.ruled_by = ruled_by
     for fact in facts:

@@ -25,14 +25,14 @@ from django_htmx.http import HttpResponseClientRedirect
 from frontdoor.forms import NAME_BOX, PlainLabels
 from frontdoor.throttles import TableThrottle
 from frontdoor.variant_form import VariantForm, family_choices
-from frontdoor.variant_text import (
+from games.errors import GameError
+from games.variant_text import (
     duration,
     family_name,
     time_left,
     variant_details,
     variant_title,
 )
-from games.errors import GameError
 from tables import services
 from tables.errors import NotYours, TableNotFound
 from tables.services import TableInfo

@@ -20,9 +20,9 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from frontdoor.variant_form import TURN_LENGTHS, VariantForm
-from frontdoor.variant_text import duration, variant_details, variant_title
 from games.errors import GameError
 from games.models import Bot, Game
+from games.variant_text import duration, variant_details, variant_title
 from league import clubs
 from league.models import Club
 from league.scheduling import default_points

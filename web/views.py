@@ -13,7 +13,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
 from engine.rules import RULESETS
-from frontdoor.variant_text import FAMILY_NAMES
+from games.variant_text import FAMILY_NAMES
 
 
 def home(request: HttpRequest) -> HttpResponse:

@@ -88,6 +88,7 @@ def everything_read(game: Game, client: APIClient) -> dict[str, Any]:
             after=3, upto=event_reads.head(), types={"hand-ended", "match-ended"}, games={game.pk}
         ),
         "load_many": event_reads.load_many([game.pk], types={"hand-ended", "seat-forfeited"}),
+        "with_actors": event_reads.with_actors(game.pk, types={"hand-ended", "match-started"}),
         "stream_records": event_reads.stream_records(
             after_game=game.pk - 1,
             upto_game=game.pk,

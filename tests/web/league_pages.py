@@ -148,11 +148,9 @@ def play_season_out(
     raise AssertionError("the season did not finish")
 
 
-def two_seats_forfeited() -> tuple[Any, Fixture, Any, Any]:
-    """A club's season of one table of four: the people ben and cal and the bots Greta and Rex.
-    The admin rules ben's and cal's seats forfeited as the fixture opens, so the default bot
-    plays both seats the whole match (the bots play on commit) and the match ends. Returns the
-    club, the fixture, ben and cal."""
+def table_of_four() -> tuple[Any, Any, Fixture, Any, Any]:
+    """A club's season of one table of four, started: the people ben and cal and the bots Greta
+    and Rex, entered by the club's admin ada. Returns the club, ada, the fixture, ben and cal."""
     club, ada, _ = make_club(admin=make_user("ada"))
     ben, cal = make_user("ben"), make_user("cal")
     for person in (ben, cal):
@@ -172,7 +170,14 @@ def two_seats_forfeited() -> tuple[Any, Fixture, Any, Any]:
     for name in ("Greta", "Rex"):
         season_enter(season=season, actor=ada, bot=named_bot(name, owner=ada), tier=1)
     season_start(season=season, admin=ada)
-    fixture = Fixture.objects.get(division__season=season, round=1)
+    return club, ada, Fixture.objects.get(division__season=season, round=1), ben, cal
+
+
+def two_seats_forfeited() -> tuple[Any, Fixture, Any, Any]:
+    """`table_of_four`, where the admin rules ben's and cal's seats forfeited as the fixture
+    opens, so the default bot plays both seats the whole match (the bots play on commit) and the
+    match ends. Returns the club, the fixture, ben and cal."""
+    club, ada, fixture, ben, cal = table_of_four()
     for person in (ben, cal):
         seat = fixture.seats.get(entry__user=person).number
         assert fixture_forfeit(fixture=fixture, actor=ada, seat=seat, note="no show")

@@ -38,13 +38,13 @@ def seated():
 def test_the_play_page_has_a_chat_panel_and_its_form_posts():
     game, ana, ben = seated()
     html = page(signed_in(ana).get(f"/games/{game.pk}/"))
-    assert '<details id="chat" class="chat">' in html
+    assert '<details id="chat" class="chat" data-chat-url=' in html
     assert "Message the table" in html
     answer = signed_in(ana).post(f"/games/{game.pk}/chat/say", {"text": "gl hf"})
     assert answer.status_code == 302
     assert answer["Location"] == f"/games/{game.pk}/?chat=1#chat"
     html = page(signed_in(ben).get(f"/games/{game.pk}/?chat=1"))
-    assert '<details id="chat" class="chat" open>' in html
+    assert '<details id="chat" class="chat" open data-chat-url=' in html
     assert "gl hf" in html
 
 

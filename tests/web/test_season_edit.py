@@ -13,7 +13,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
-from frontdoor.variant_text import duration
+from games.variant_text import duration
 from league.models import Season
 from league.seasons import DivisionSpec, season_enter, season_start
 from social.models import Notification

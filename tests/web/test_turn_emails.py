@@ -71,6 +71,24 @@ def table(on_commit, *, seed: int = 5, turn_seconds: int = 60, digest: bool = Fa
     return game, person, browser
 
 
+def ana_maya_and_greedy(on_commit):
+    """ana (who starts it, so is at the table) and maya, both with an address, and the greedy
+    bot, one-minute turns, started at START; the game, ana and maya."""
+    with time_machine.travel(START, tick=False):
+        ana, maya = make_user("ana"), make_user("maya")
+        for person in (ana, maya):
+            person.email = f"{person.username}@example.com"
+            person.save()
+        game = on_commit(
+            lobby.game_start,
+            creator=ana,
+            variant_spec=SHORT,
+            seats=[{"user": "me"}, {"user": "maya"}, {"bot": "greedy"}],
+            turn_seconds=60,
+        )
+    return game, ana, maya
+
+
 def over(game: Game) -> bool:
     game.refresh_from_db()
     return game.status == Game.Status.MATCH_OVER
@@ -155,19 +173,7 @@ def test_a_turn_email_names_the_people_at_the_other_seats_and_the_rules(on_commi
     """Three games against the same friend are told apart: the email names who else sits at the
     game and its rule family, beside its number and the link; the digest's line too. Names
     only: no card of anyone's (the soak's leak check reads emails for cards)."""
-    with time_machine.travel(START, tick=False):
-        ana = make_user("ana")
-        maya = make_user("maya")
-        for person in (ana, maya):
-            person.email = f"{person.username}@example.com"
-            person.save()
-        game = on_commit(
-            lobby.game_start,
-            creator=ana,
-            variant_spec=SHORT,
-            seats=[{"user": "me"}, {"user": "maya"}, {"bot": "greedy"}],
-            turn_seconds=60,
-        )
+    game, ana, maya = ana_maya_and_greedy(on_commit)
     away_turns(on_commit, game, START + timedelta(minutes=10), 4)
     to_maya = [m for m in turn_emails() if m.to == [maya.email]]
     assert to_maya, [m.subject for m in turn_emails()]
@@ -233,11 +239,11 @@ def test_every_turn_email_has_a_one_click_unsubscribe_that_works_signed_out(on_c
 
     signed_out = Client(enforce_csrf_checks=True)
     page = signed_out.get(link)
-    assert page.status_code == 200 and "Stop turn emails?" in page.content.decode()
+    assert page.status_code == 200 and "Stop our emails?" in page.content.decode()
     assert not NotificationPreference.objects.filter(user=person).exists()  # a GET changes nothing
     # RFC 8058: the mail provider POSTs the same address, with no cookie and no CSRF token.
     done = signed_out.post(link, "List-Unsubscribe=One-Click", "application/x-www-form-urlencoded")
-    assert done.status_code == 200 and "Turn emails stopped" in done.content.decode()
+    assert done.status_code == 200 and "Emails stopped" in done.content.decode()
     assert NotificationPreference.objects.get(user=person).turn_emails == "none"
     sent = len(mail.outbox)
     away_turns(on_commit, game, START + timedelta(hours=1), 3)
@@ -305,7 +311,7 @@ def test_each_turn_is_one_notice_for_the_bell_the_email_and_the_digest(on_commit
     assert bell.key == turn_key(game.pk, latest.seat.number) and bell.read_at is None
     assert bell.created_at == latest.created_at
     assert (bell.text, bell.url, bell.game_id) == (
-        f"Your turn in game {game.pk}",
+        f"Your turn against greedy (official, game {game.pk})",
         f"/games/{game.pk}/",
         game.pk,
     )
@@ -325,6 +331,29 @@ def test_each_turn_is_one_notice_for_the_bell_the_email_and_the_digest(on_commit
     assert bell.read_at is None and bell.created_at > latest.created_at
 
 
+def test_the_bell_says_a_turn_as_its_email_does_naming_the_others_and_the_rules(on_commit):
+    """Not "Your turn in game 12": the bell's line is the turn email's subject, who sits at the
+    other seats, the rule family and the number, so a person with two games against the same
+    people knows which one waits."""
+    game, ana, maya = ana_maya_and_greedy(on_commit)
+    moment = START + timedelta(minutes=10)
+    while Notification.objects.filter(kind="turn").count() < 2 and not over(game):
+        moment = away_turns(on_commit, game, moment, 1)
+    expected = {
+        "ana": f"Your turn against maya and greedy (official, game {game.pk})",
+        "maya": f"Your turn against ana and greedy (official, game {game.pk})",
+    }
+    bells = {n.user.username: n.text for n in Notification.objects.filter(kind="turn")}
+    assert bells == expected
+    # The same words as the subject of each turn email (maya's at least: away from the start;
+    # ana, who started the game, only if her first turn came once she had left it).
+    emailed = {m.to[0].split("@")[0]: m.subject for m in turn_emails()}
+    assert "maya" in emailed and emailed == {name: expected[name] for name in emailed}
+    listed = Client()
+    listed.force_login(maya)
+    assert expected["maya"] in listed.get("/notifications/").content.decode()
+
+
 def test_a_muted_game_still_tells_its_turns_under_the_bell(on_commit):
     with time_machine.travel(START, tick=False):
         game, person, browser = table(on_commit)
@@ -333,7 +362,9 @@ def test_a_muted_game_still_tells_its_turns_under_the_bell(on_commit):
     # Muted: no email and no digest, but the bell still says whose turn it is.
     assert turn_emails() == [] and deadlines.send_turn_digests() == 0
     (bell,) = Notification.objects.filter(user=person, kind="turn")
-    assert bell.read_at is None and bell.text == f"Your turn in game {game.pk}"
+    assert (
+        bell.read_at is None and bell.text == f"Your turn against greedy (official, game {game.pk})"
+    )
 
 
 def test_a_match_that_ends_while_the_person_is_away_leaves_no_turn_under_the_bell(on_commit):
@@ -356,7 +387,7 @@ def test_a_match_that_ends_while_the_person_is_away_leaves_no_turn_under_the_bel
         assert label == "Notifications"
         listed = browser.get("/notifications/").content.decode()
     assert f"Game {game.pk} is over" in listed
-    assert f"Your turn in game {game.pk}" not in listed and "your turn ·" not in listed
+    assert "Your turn against" not in listed and "your turn ·" not in listed
     assert "a game of yours ended ·" in listed and "Nothing new" in listed
 
 

@@ -172,7 +172,7 @@ def test_the_lobby_s_countdown_is_the_server_s_time_left_brought_by_its_refresh(
     )
     page = open_page(ben, reverse("web:lobby"))
     countdown = page.locator(f'[data-countdown="{game.pk}"]')
-    # Rendered by the server (frontdoor/variant_text.time_left): three hours, a moment ago.
+    # Rendered by the server (games/variant_text.time_left): three hours, a moment ago.
     assert re.fullmatch(r"2 h 5\d min left", countdown.inner_text())
     # The page counts nothing itself: the refresh (every 20 s; asked for now) brings the words.
     countdown.evaluate("(element) => { element.textContent = 'stale'; }")

@@ -1,5 +1,6 @@
-"""Variants and durations in words, for the pages: "Official + precognitive", "winner takes all
-to 500 · 7 cards · uno penalty 2", "2 h 13 min left", "Mon 30 Nov 2026, 17:27 UTC"."""
+"""Variants and durations in words, for the pages and the emails: "Official + precognitive",
+"winner takes all to 500 · 7 cards · uno penalty 2", "2 h 13 min left", "Mon 30 Nov 2026,
+17:27 UTC"."""
 
 from __future__ import annotations
 
