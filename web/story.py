@@ -19,6 +19,7 @@ from games.actors import is_staff_label
 from games.placings import placing
 from games.seat_facts import FallbackReason
 from web import board
+from web import story_events as log
 from web.board import rules_title
 from web.cards import card_list, card_name
 from web.forfeits import FORFEIT_REASONS, forfeits_end
@@ -46,8 +47,6 @@ _FALLBACK_REASONS = {
 }
 # The events after which the default bot plays a seat: its moves are its stand-in's.
 _STAND_IN = frozenset({ev.SEAT_FORFEITED, ev.SEAT_HANDED_OVER})
-# Events told as a clause of the play just before them, by the same seat.
-_CONSEQUENCES = frozenset({ev.HANDS_SWAPPED, ev.HANDS_ROTATED, ev.DIRECTION_CHANGED})
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +97,7 @@ class _Teller(Names):
             self.moved_for[int(event["seat"])] = MAX_TURN_MOVES if timed_out else 1
         elif kind == ev.PROMPTED:
             self.moved_for = {seat: n - 1 for seat, n in self.moved_for.items() if n > 1}
-        elif kind in _MOVES or (kind == ev.CARDS_DRAWN and event.get("reason") == "draw"):
+        elif kind in log.MOVES or (kind == ev.CARDS_DRAWN and event.get("reason") == "draw"):
             mover = event.get("seat")
             self.moved_for = {seat: n for seat, n in self.moved_for.items() if seat == mover}
 
@@ -424,10 +423,10 @@ def tell(
     def flags(event: Event) -> tuple[bool, bool]:
         """`yours` and `news` of the event's line: a stand-in's move for the viewer's seat is
         not theirs, and it is news to them."""
-        yours = _yours(event, viewer)
+        yours = log.yours(event, viewer)
         if yours and teller.standing_in(viewer):
             return False, True
-        return yours, not yours and _news(event, viewer)
+        return yours, not yours and log.news(event, viewer)
 
     lines: list[Line] = []
     played: Event | None = None  # the play the last line tells, while clauses may follow it
@@ -441,7 +440,7 @@ def tell(
             continue
         if kind in _STAND_IN:
             teller.learn(item)
-        if _sets_direction(events, index):
+        if log.sets_direction(events, index):
             setting = event
             continue
         if setting is not None and kind == ev.CARD_PLAYED:
@@ -451,15 +450,15 @@ def tell(
             lines.append(Line(item["version"], text, "play", yours, news))
             played, setting = event, None
             continue
-        if played is not None and kind in _CONSEQUENCES and _by_player(event, played):
+        if played is not None and kind in log.CONSEQUENCES and log.by_player(event, played):
             last = lines[-1]
             text = f"{last.text} and {teller.clause(event)}"
             seat = played["seat"]
-            if len(names) == 2 and kind == ev.DIRECTION_CHANGED and _again(events, index, seat):
+            if len(names) == 2 and kind == ev.DIRECTION_CHANGED and log.again(events, index, seat):
                 # Two seats: a reverse that gives the turn back works as a skip (official).
                 again = teller.verb(seat, "plays", "play", start=False)
                 text += f": with two players, {again} again"
-            news = last.news or (not last.yours and _news(event, viewer))
+            news = last.news or (not last.yours and log.news(event, viewer))
             lines[-1] = replace(last, text=text, news=news)
             continue
         sentence = _SENTENCES.get(kind)
@@ -496,8 +495,8 @@ def tail(
         skip = 0
         while (
             skip < len(window)
-            and window[skip]["event"]["type"] in _OPENING
-            and not _sets_direction(window, skip)
+            and window[skip]["event"]["type"] in log.OPENING
+            and not log.sets_direction(window, skip)
         ):
             skip += 1
         window = window[skip:]
@@ -505,113 +504,3 @@ def tail(
     if start > 1 and len(lines) < count:
         return None
     return lines[:count]
-
-
-def _again(events: Sequence[Mapping[str, Any]], index: int, seat: int) -> bool:
-    """Whether the turn after the direction change at `index` is the playing seat's own again
-    (in a two-seat game, official's reverse: docs/rules.md, "Reverse with two seats")."""
-    for item in events[index + 1 :]:
-        event = item["event"]
-        if event["type"] == ev.PROMPTED:
-            pending = event.get("pending") or {}
-            return list(event.get("to_act") or ()) == [seat] and pending.get("type") == "play"
-        if event["type"] not in _CONSEQUENCES:
-            return False
-    return False
-
-
-# What a window of the log may open on that belongs to a play before it.
-_OPENING = _CONSEQUENCES | {ev.PROMPTED}
-
-
-def _sets_direction(events: Sequence[Mapping[str, Any]], index: int) -> bool:
-    """Whether the event at `index` is a direction set by the play right after it: newno's
-    second play sets the direction before its card is told (engine/rules/newno.py
-    `set_direction`), where a reverse's turn comes after its card (and a precognitive lane may
-    play at once after that turn: engine/rules/precognitive.py `begin_turn`)."""
-    if events[index]["event"]["type"] != ev.DIRECTION_CHANGED or index + 1 >= len(events):
-        return False
-    after = events[index + 1]["event"]
-    return bool(after["type"] == ev.CARD_PLAYED and after.get("source") != "lane")
-
-
-# A seat's own moves, by the event that tells each (the seat in its `seat` field, the censor's
-# ruling in `dealer`); a draw is the seat's own only when it chose to draw.
-_MOVES = frozenset(
-    {
-        ev.CARD_PLAYED,
-        ev.COLOR_CHOSEN,
-        ev.UNO_CALLED,
-        ev.UNO_CAUGHT,
-        ev.CHALLENGE_RESOLVED,
-        ev.LANE_FILLED,
-        ev.CARD_SUBMITTED,
-        ev.TURN_PASSED,
-        ev.VACATION_TAKEN,
-    }
-)
-_RULINGS = frozenset({ev.SUBMISSION_KEPT, ev.CARD_RETURNED})
-# What reaches every seat's hand or standing: a deal, a hand's or the match's end, hands passed
-# round, the staff's word on the whole match.
-_EVERYONE = frozenset(
-    {
-        ev.HAND_STARTED,
-        ev.HAND_ENDED,
-        ev.MATCH_ENDED,
-        ev.HANDS_ROTATED,
-        ev.FIXTURE_RETIMED,
-        ev.GAME_ABORTED,
-    }
-)
-# What reaches one seat's hand or standing, by the field naming that seat.
-_TO_SEAT: dict[str, str] = {
-    ev.CARDS_DRAWN: "seat",
-    ev.UNO_OWED: "seat",
-    ev.UNO_CAUGHT: "target",
-    ev.UNO_PENALIZED: "seat",
-    ev.CHALLENGE_RESOLVED: "target",
-    ev.LANE_FLUSHED: "seat",
-    ev.CARD_RETURNED: "seat",
-    ev.SUBMISSION_KEPT: "seat",
-    ev.CARD_PLAYED: "for",
-    ev.SEAT_FORFEITED: "seat",
-    ev.SEAT_HANDED_OVER: "seat",
-    ev.FALLBACK_PLAYED: "seat",
-    ev.DEADLINE_EXTENDED: "seat",
-}
-
-
-def _yours(event: Event, viewer: int | None) -> bool:
-    """Whether `event` tells a move the viewer made (a lane's own play is not one)."""
-    if viewer is None:
-        return False
-    kind = event["type"]
-    if kind in _RULINGS:
-        return bool(event.get("dealer") == viewer)
-    if kind == ev.CARDS_DRAWN:
-        return event.get("reason") == "draw" and event.get("seat") == viewer
-    if kind == ev.CARD_PLAYED and event.get("source") == "lane":
-        return False
-    return kind in _MOVES and event.get("seat") == viewer
-
-
-def _news(event: Event, viewer: int | None) -> bool:
-    """Whether `event` changed the viewer's hand or standing (a move of their own aside)."""
-    if viewer is None:
-        return False
-    kind = event["type"]
-    if kind in _EVERYONE:
-        return True
-    if kind == ev.HANDS_SWAPPED:
-        return viewer in (event.get("seat"), event.get("target"))
-    if kind == ev.UNO_EXPIRED:
-        return viewer in (event.get("seats") or [])
-    field = _TO_SEAT.get(kind)
-    return field is not None and event.get(field) == viewer
-
-
-def _by_player(event: Event, played: Event) -> bool:
-    """Whether `event` is what `played` did: its own swap, or a reverse's or 0's effect."""
-    if event["type"] == ev.HANDS_SWAPPED:
-        return bool(event["seat"] == played["seat"])
-    return True
