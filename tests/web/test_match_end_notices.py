@@ -16,15 +16,13 @@ from django.utils import timezone
 
 from games import dispatch
 from games.models import Game
-from league.models import Fixture
-from league.seasons import DivisionSpec, fixture_forfeit, season_enter, season_start
+from league.seasons import fixture_forfeit
 from social.models import Notification
 from social.notifications import turn_key
 from staff.actions import game_abort
 from tests.games.factories import make_user
-from tests.league.factories import make_club, make_season
 from tests.web.clients import signed_in
-from tests.web.league_pages import text
+from tests.web.league_pages import fixture_of_two, text
 from tests.web.tables import FAMILIES, people_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -40,36 +38,12 @@ def listed(client) -> str:
     return unescape(text(client.get("/notifications/").content.decode()))
 
 
-def a_fixture_of_two(eager_tasks):
-    """A club season's open fixture of two seats: wes and fiona, both members. Returns the
-    admin, the fixture, its game, the person whose turn it is, and the other."""
-    club, ada, _ = make_club(admin=make_user("ada"))
-    wes, fiona = make_user("wes"), make_user("fiona")
-    for person in (wes, fiona):
-        club.memberships.create(user=person)
-    season = make_season(
-        club,
-        ada,
-        name="Season 1",
-        slug="s1",
-        start_date=timezone.localdate(),
-        divisions=[DivisionSpec("Premier")],
-    )
-    for person in (wes, fiona):
-        season_enter(season=season, actor=ada, user=person, tier=1)
-    season_start(season=season, admin=ada)
-    fixture = Fixture.objects.get(division__season=season, round=1)
-    game = Game.objects.get(pk=fixture.game_id)
-    to_act = fixture.seats.get(number=game.to_act[0]).entry.user
-    return ada, fixture, game, to_act, fiona if to_act == wes else wes
-
-
 def test_the_winner_by_a_ruled_forfeit_is_told_they_won_unread_at_the_end(eager_tasks):
     """The bug: the winner's turn notice became "Game N is over", already read and stamped with
     the old turn's time, so the bell never moved and they never heard they won."""
     start = timezone.now()
     with time_machine.travel(start, tick=False):
-        ada, fixture, game, winner, loser = a_fixture_of_two(eager_tasks)
+        ada, fixture, game, winner, loser = fixture_of_two()
     (turn,) = Notification.objects.filter(user=winner, key=turn_key(game.pk, game.to_act[0]))
     assert turn.kind == "turn" and turn.read_at is None
     browser = signed_in(winner)
@@ -100,7 +74,7 @@ def test_the_winner_by_a_ruled_forfeit_is_told_they_won_unread_at_the_end(eager_
 
 
 def test_the_end_is_told_once_however_often_the_match_is_found_over(eager_tasks):
-    ada, fixture, game, winner, loser = a_fixture_of_two(eager_tasks)
+    ada, fixture, game, winner, loser = fixture_of_two()
     seat = fixture.seats.get(entry__user=loser).number
     assert fixture_forfeit(fixture=fixture, actor=ada, seat=seat)
     browser = signed_in(winner)
