@@ -1,8 +1,9 @@
 """A club's board: its members read it and post to it (a post, or a reply to one), its admins
-post announcements, shown first and marked, and hide posts (chat/moderation.py `hide`, with a
-reason). Members only: a club's words are its own (anyone else reads nothing, not even how
-many posts there are). A reader never sees the people they mute; a hidden post reads "hidden
-by moderators" for everyone but staff and the club's admins."""
+post announcements, shown first and marked, each ringing its members' bells (`tell_members`),
+and hide posts (chat/moderation.py `hide`, with a reason). Members only: a club's words are its
+own (anyone else reads nothing, not even how many posts there are). A reader never sees the
+people they mute; a hidden post reads "hidden by moderators" for everyone but staff and the
+club's admins."""
 
 from __future__ import annotations
 
@@ -11,10 +12,12 @@ from typing import Any
 
 from chat import moderation, rules
 from chat.errors import ChatForbidden, ChatNotFound
-from chat.models import ClubPost
+from chat.models import ClubPost, Mute
 from games.actors import is_person
 from league import clubs
-from league.models import Club
+from league.models import Club, Membership
+from social.models import Notification
+from social.notifications import notify
 
 # Posts per board page: the newest threads.
 THREADS = 50
@@ -99,8 +102,37 @@ def post(
         parent = parent.reply_to or parent
         announcement = False
     text = rules.clean_text(text)
-    return ClubPost.objects.create(
+    made = ClubPost.objects.create(
         club=club, author=author, text=text, is_announcement=announcement, reply_to=parent
+    )
+    if made.is_announcement:
+        tell_members(made)
+    return made
+
+
+def tell_members(announcement: ClubPost) -> int:
+    """An admin's announcement rings the bell of every active member of its club (one notice
+    per post, linking to the club page's board), but the poster's and those of members who
+    mute them (who never read it). The notice names who posted, not what: a post hidden later
+    leaves no words behind under the bell. Returns how many were told."""
+    club, author = announcement.club, announcement.author
+    muting = Mute.objects.filter(muted_id=author.pk).values_list("muter_id", flat=True)
+    members = (
+        Membership.objects.filter(club=club, status=Membership.Status.ACTIVE)
+        .exclude(user_id=author.pk)
+        .exclude(user_id__in=muting)
+        .values_list("user_id", flat=True)
+    )
+    text = f"{author.get_username()} posted an announcement on the board of {club.name}"
+    return sum(
+        notify(
+            user_id,
+            Notification.Kind.CLUB,
+            text,
+            url=f"/clubs/{club.slug}/#board",
+            key=f"club-post:{announcement.pk}",
+        )
+        for user_id in members
     )
 
 

@@ -47,8 +47,9 @@ from games import outbox, prepared, reads, seat_facts
 from games.actors import Actor, is_person
 from games.errors import Forbidden, GameError, GameNotFound
 from games.game_settings import GameSettings
-from games.lobby import seat_listing
+from games.lobby import opponents, seat_listing
 from games.models import Game, NotificationPreference, Presence, Seat, TurnNotice
+from league.competition_names import played_in
 from social import emails, notifications
 from social.models import Notification
 
@@ -333,11 +334,11 @@ def send_turn_email(notice_id: int) -> bool:
     if user is None or not user.email:
         return False
     game_id = notice.seat.game_id
-    which = whose_game(notice.seat.game, notice.seat.number)
+    game, seat = notice.seat.game, notice.seat.number
     emails.send(
         user,
-        turn_sentence(notice.seat.game, notice.seat.number),
-        f"It is your turn {which[:-1]}, seat {notice.seat.number + 1}).\n"
+        turn_sentence(game, seat),
+        f"It is your turn {whose_game(game, seat, seat_shown=True)}.\n"
         f"Play before {notice.deadline_at:%Y-%m-%d %H:%M %Z}, or the default bot plays for you:\n"
         f"{play_url(game_id)}\n\n"
         "This is the one email about this game until you are back at it; other turns that wait "
@@ -348,27 +349,23 @@ def send_turn_email(notice_id: int) -> bool:
 
 def turn_sentence(game: Game, seat: int) -> str:
     """A turn of `seat` that waits, in one line: the turn email's subject and the turn's notice
-    under the bell ("Your turn against maya and greedy (official, game 400)")."""
+    under the bell ("Your turn against maya and greedy (official, game 400)", and the
+    competition it is played in, if any)."""
     return f"Your turn {whose_game(game, seat)}"
 
 
-def whose_game(game: Game, seat: int) -> str:
+def whose_game(game: Game, seat: int, *, seat_shown: bool = False) -> str:
     """A game told apart from the others a person plays against the same people: who sits at
-    the other seats, its rule family and its number ("against maya (official, game 400)";
-    "against maya, greedy and bo (newno, game 12)"). Names only, as every list of games shows
-    them: never a card. A name held twice gets its seat ("greedy (seat 2) and greedy (seat 3)");
-    the person's own other seats are not "against" them and are left out."""
-    seats = seat_listing(game)
-    names = [info.name for info in seats]
-    mine = next((info.user_id for info in seats if info.seat == seat), None)
-    others = [
-        f"{info.name} (seat {info.seat + 1})" if names.count(info.name) > 1 else info.name
-        for info in seats
-        if info.seat != seat and (mine is None or info.user_id != mine)
-    ]
-    against = ", ".join(others[:-1]) + " and " + others[-1] if len(others) > 1 else "".join(others)
+    the other seats (games/lobby.py `opponents`: names only, never a card), its rule family,
+    its number, the person's seat with `seat_shown`, and the competition it is played in, if
+    any (league/competition_names.py): "against maya (official, game 400)"; "against fiona
+    (official, game 110, seat 2) in Friday Night UNO, Season 1, round 2"."""
     family = game.variant.get("rules")
-    return f"against {against or 'yourself'} ({family}, game {game.pk})"
+    shown = f", seat {seat + 1}" if seat_shown else ""
+    where = played_in(game)
+    return f"against {opponents(seat_listing(game), seat)} ({family}, game {game.pk}{shown})" + (
+        f" in {where}" if where else ""
+    )
 
 
 def play_url(game_id: int) -> str:
@@ -420,8 +417,7 @@ def send_turn_digests() -> int:
         if not claimed or not waiting or not user.email:
             continue
         lines = [
-            f"- {whose_game(n.seat.game, n.seat.number)[:-1]}, seat {n.seat.number + 1}): "
-            f"play before "
+            f"- {whose_game(n.seat.game, n.seat.number, seat_shown=True)}: play before "
             f"{n.deadline_at:%Y-%m-%d %H:%M %Z} at {play_url(n.seat.game_id)}"
             for n in waiting
         ]

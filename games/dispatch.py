@@ -4,10 +4,10 @@ It listens to the store (every committed append, games/appends.py `subscribe`) a
 outcomes (games/outbox.py), and sends tasks (games/tasks.py): advance a game whose next seat a
 worker moves, start or stop people's turn clocks (and email a turn that started), settle a pull
 bot's validation round when one of its games ends, play a validation round that opened, finish
-the games of one that closed, turn the turn notices of a game whose match is over into its
-end, email a challenge (tables/tasks.py), and, when tasks run in-process (no broker), catch the
-projections up. Nothing else sends a task on commit; the beat sweeps find again whatever a lost
-task should have done (docs/workers.md).
+the games of one that closed, tell the people of a game whose match is over how they placed
+(their turn notices become it: games/match_end_notice.py), email a challenge (tables/tasks.py),
+and, when tasks run in-process (no broker), catch the projections up. Nothing else sends a task
+on commit; the beat sweeps find again whatever a lost task should have done (docs/workers.md).
 
 A request does only its own work: an append made outside a worker's task (a person's or a pull
 bot's command through the API or the play page) hands its game to the workers (`hand_over`: the
@@ -28,10 +28,9 @@ import redis
 from celery import current_task, shared_task
 
 from clocks import deadlines
-from games import appends, outbox, reads, seats, tasks
+from games import appends, match_end_notice, outbox, reads, seats, tasks
 from games.game_settings import GameSettings
 from games.redis_scripts import kept_script
-from social import notifications
 from tables import tasks as table_tasks
 
 log = logging.getLogger(__name__)
@@ -170,8 +169,8 @@ def dispatch_game(game_id: int) -> None:
     if work.advance:
         tasks.advance_game.delay(game_id)
     if work.match_over:
-        # No turn waits there any more: its turn notices leave the bell.
-        notifications.game_over(
+        # Its people hear it ended and how they placed (their turn notices become it), once.
+        match_end_notice.tell_ended(
             game_id, [(seat.user_id, seat.number) for seat in read if seat.user_id is not None]
         )
         found = GameSettings.of(rows[0].game__context)

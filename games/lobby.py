@@ -65,6 +65,22 @@ def seat_listing(game: Game) -> list[SeatInfo]:
     ]
 
 
+def opponents(seats: Sequence[SeatInfo], seat: int) -> str:
+    """Who sits at the seats other than `seat`, in words: "maya", "maya, greedy and bo";
+    "yourself" when nobody else does. Names only, as every list of games shows them. A name
+    held twice gets its seat ("greedy (seat 2) and greedy (seat 3)"); the person's own other
+    seats are not "against" them and are left out (a turn email, the notice of a match's end)."""
+    names = [info.name for info in seats]
+    mine = next((info.user_id for info in seats if info.seat == seat), None)
+    others = [
+        f"{info.name} (seat {info.seat + 1})" if names.count(info.name) > 1 else info.name
+        for info in seats
+        if info.seat != seat and (mine is None or info.user_id != mine)
+    ]
+    against = ", ".join(others[:-1]) + " and " + others[-1] if len(others) > 1 else "".join(others)
+    return against or "yourself"
+
+
 def seed_chooser(game: Game, seats: Sequence[SeatInfo] | None = None) -> str | None:
     """The username of the person who chose the game's seed (a practice deal, which counts for
     no record), or None for a deal the server drew."""

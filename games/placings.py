@@ -46,3 +46,12 @@ def places_with_forfeits(places: list[int], forfeited: list[int]) -> list[int]:
         else 1 + sum(1 for other in kept if places[other] < place)
         for seat, place in enumerate(places)
     ]
+
+
+ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def ordinal(place: int) -> str:
+    """A place in words: "1st", "2nd", "4th" (the pages' tables, the notices of a match's end
+    and a season's close)."""
+    return ORDINALS.get(place, f"{place}th")

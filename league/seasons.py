@@ -24,7 +24,7 @@ from games.actors import actor_label
 from games.errors import InvalidGame
 from games.models import Bot, Game
 from games.seeds import keyed_seed
-from league import scheduling, standings
+from league import scheduling, season_notices, standings
 from league.clubs import check_admin, is_admin, is_member
 from league.errors import (
     CompetitionError,
@@ -292,27 +292,9 @@ def season_start(*, season: Season, admin: Any, now: datetime.datetime | None = 
         # shows for its first round (and its club lists it from) is that day, not the plan.
         season.start_date = max(season.start_date, first_open.date())
         season.save(update_fields=["status", "started_at", "start_date"])
-        _tell_started(season)
+        season_notices.tell_started(season)
     open_due_rounds(season=season, now=now)
     return season
-
-
-def _tell_started(season: Season) -> None:
-    """Every person entered in the season hears it started, under the bell
-    (social/notifications.py); their fixtures follow as their rounds open (`_open`)."""
-    people = (
-        Entry.objects.filter(competition=season.competition, active=True, user__isnull=False)
-        .values_list("user_id", flat=True)
-        .distinct()
-    )
-    for user_id in people:
-        notify(
-            user_id,
-            Notification.Kind.SEASON,
-            f"{season.name} of {season.club.name} started",
-            url=f"/seasons/{season.slug}/",
-            key=f"season-started:{season.pk}",
-        )
 
 
 def _create_fixtures(
@@ -455,27 +437,8 @@ def fixture_retime(
         )
         fixture.deadline = deadline
         fixture.save(update_fields=["deadline"])
-        _tell_retimed(season, fixture, actor, appended.last_version)
+        season_notices.tell_retimed(season, fixture, actor, appended.last_version)
     return fixture
-
-
-def _tell_retimed(season: Season, fixture: Fixture, actor: Any, version: int) -> None:
-    """The people seated in the fixture (but whoever moved it) hear its new deadline, a notice
-    per move (keyed by the event's version): their game's page and lobby card show it too."""
-    people = set(
-        fixture.seats.filter(entry__user__isnull=False).values_list("entry__user_id", flat=True)
-    )
-    when = f"{fixture.deadline:%a %-d %b %Y, %H:%M} UTC"
-    for user_id in sorted(people - {actor.pk}):
-        notify(
-            user_id,
-            Notification.Kind.SEASON,
-            f"Your fixture's deadline moved to {when}: {season.name}, "
-            f"{fixture.division.name}, round {fixture.round} (game {fixture.game_id})",
-            url=game_url(fixture.game_id or 0),
-            key=f"fixture-retimed:{fixture.pk}:{version}",
-            game=fixture.game_id,
-        )
 
 
 def unfinished_fixtures(season: Season) -> list[Fixture]:
@@ -509,6 +472,7 @@ def season_close(*, season: Season, admin: Any) -> Season:
         season.closed_at = timezone.now()
         season.save(update_fields=["status", "closed_at"])
         add_to_club_records(season, [(d, tables[d.pk]) for d in divisions])
+        season_notices.tell_closed(season, divisions)
     return season
 
 

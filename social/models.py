@@ -24,6 +24,10 @@ class Notification(models.Model):
         CHAT = "chat", "a message at your table"
         REPORT = "report", "a report answered"
         FOLLOW = "follow", "someone you follow"
+        # An admin's announcement on the board of a club of yours (chat/board.py).
+        CLUB = "club", "your club's board"
+        # A bot of yours suspended (bots/suspension_notice.py).
+        BOT = "bot", "a bot of yours"
         OTHER = "other", "other"
 
     user = models.ForeignKey(

@@ -10,11 +10,13 @@ does it in the statement that records their presence, web/notices.py calls it fo
 
 A turn's notice has the key `turn_key(game, seat)`: one row per seat of a game, unread and
 newest again at each turn that starts, the row the bell shows and the digest reads (it leaves out
-a waiting turn whose notice is read: seen already). When the match is over (`game_over`) it says
-so and is read: no turn waits there any more."""
+a waiting turn whose notice is read: seen already). When the match is over (`game_over`) it
+becomes the end's notice, unread and newest once more, saying how the person placed
+(games/match_end_notice.py): no turn waits there any more."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -79,26 +81,50 @@ def turn_started(user_id: int, game_id: int, seat: int, *, at: datetime, text: s
     )
 
 
-def over_text(game_id: int) -> str:
-    return f"Game {game_id} is over"
-
-
-def game_over(game_id: int, seats: list[tuple[int, int]]) -> int:
-    """The game's match is over (the dispatcher, games/dispatch.py): no turn waits in it any
-    more, so the turn notices of its people's `seats` ((user id, seat number) pairs) say so
-    (kind `game-over`, "Game 12 is over", still linking the game, where its end is told) and
-    leave the bell's figure. Read through the (user, key) index; returns how many were unread."""
+def untold_ends(game_id: int, seats: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Of the (user id, seat number) pairs of a game whose match is over, those whose end
+    notice (`game_over`) is not there yet: read through the (user, key) index."""
     if not seats:
-        return 0
-    turns = Notification.objects.filter(
-        user_id__in={user_id for user_id, _ in seats},
-        key__in={turn_key(game_id, number) for _, number in seats},
-        kind=Notification.Kind.TURN,
+        return []
+    told = set(
+        Notification.objects.filter(
+            user_id__in={user_id for user_id, _ in seats},
+            key__in={turn_key(game_id, number) for _, number in seats},
+            kind=Notification.Kind.GAME_OVER,
+        ).values_list("user_id", "key")
     )
-    text, kind = over_text(game_id), Notification.Kind.GAME_OVER
-    unread = turns.filter(read_at__isnull=True).update(read_at=timezone.now(), text=text, kind=kind)
-    turns.update(text=text, kind=kind)
-    return unread
+    return [pair for pair in seats if (pair[0], turn_key(game_id, pair[1])) not in told]
+
+
+def game_over(game_id: int, ends: Sequence[tuple[int, int, str]], *, at: datetime | None) -> int:
+    """The game's match is over (games/match_end_notice.py words it): each of `ends` ((user id,
+    seat number, text) triples) is told once, unread and newest at `at` (the end's time), kind
+    `game-over`, linking the game, where its end is told. The seat's turn notice, read or not,
+    becomes it (no turn waits there any more, and a game stays one line in the list); a seat
+    that had none gets it new. A seat told already is left as it is, read or not: returns how
+    many were told now."""
+    at = at or timezone.now()
+    told = 0
+    for user_id, seat, text in ends:
+        key = turn_key(game_id, seat)
+        turned = Notification.objects.filter(
+            user_id=user_id, key=key, kind=Notification.Kind.TURN
+        ).update(kind=Notification.Kind.GAME_OVER, text=text[:300], read_at=None, created_at=at)
+        if not turned:
+            notice, turned = Notification.objects.get_or_create(
+                user_id=user_id,
+                key=key,
+                defaults={
+                    "kind": Notification.Kind.GAME_OVER,
+                    "text": text[:300],
+                    "url": game_url(game_id),
+                    "game_id": game_id,
+                },
+            )
+            if turned:  # created_at is set on creation: the end's time instead
+                Notification.objects.filter(pk=notice.pk).update(created_at=at)
+        told += bool(turned)
+    return told
 
 
 def game_url(game_id: int) -> str:

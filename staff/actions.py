@@ -21,6 +21,7 @@ from typing import Any
 
 from django.db import transaction
 
+from bots import suspension_notice
 from bots.remote import validation
 from engine.events import DEADLINE_EXTENDED, GAME_ABORTED
 from games import projections, seat_facts, tasks
@@ -302,6 +303,9 @@ def bot_suspend(*, bot_id: int, user: Any, reason: str, message: str = "") -> Au
         # Only the staff lift it (bot_reinstate); its owner's re-validation is refused.
         bot.suspended_by_staff = True
         bot.save(update_fields=["status", "status_reason", "suspended_by_staff", "updated_at"])
+        suspension_notice.tell_suspended(
+            bot.pk, why=suspension_notice.by_staff(message), at=bot.updated_at, by_the_staff=True
+        )
         waiting = [
             game_id
             for game_id, number, to_act in Seat.objects.filter(

@@ -3,9 +3,13 @@ read on after a code (`"a club keeps at least one admin"`, the API's `message`),
 a page shows one as a sentence of its own, with a capital and a full stop. A message that opens
 with a name (a username, a bot's, a club's: `"ada is not a member"`) keeps the name as it is
 spelt, so only a message opening with one of the plain words the services begin with is
-capitalised. And a small count in words ("the best two"), as a sentence says it."""
+capitalised. And a small count in words ("the best two") and a place ("2nd"), as a sentence
+says them."""
 
 from __future__ import annotations
+
+# A place in words ("2nd"), as the notices of the domain say it too: written once there.
+from games.placings import ordinal as ordinal
 
 # The first words of the services' messages that are not names (league/, games/, tournaments/,
 # bots/, chat/, social/, analysis/: their errors' literal openings).
@@ -35,10 +39,3 @@ NUMBER_WORDS = "zero one two three four five six seven eight nine ten".split()
 def number(count: int) -> str:
     """`count` in words up to ten ("one", "two"), in figures beyond."""
     return NUMBER_WORDS[count] if 0 <= count < len(NUMBER_WORDS) else str(count)
-
-
-ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
-
-
-def ordinal(place: int) -> str:
-    return ORDINALS.get(place, f"{place}th")

@@ -4,7 +4,8 @@ Every decision asked of a bot is counted with its latency. A timeout, an error o
 answer is a strike (a webhook bot's only when the fallback played for it was appended: a
 question the game moved past costs no strike); BOTS_STRIKES_TO_SUSPEND strikes in a row suspend
 an active bot, whose seats the default bot then plays without asking it (games/seats.py
-`effective`). A good answer resets the strikes.
+`effective`), and its owner is told (bots/suspension_notice.py). A good answer resets the
+strikes.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from django.utils import timezone
 
 from botcalls import reasons
 from botcalls.models import CallDetail
+from bots import suspension_notice
 from bots.remote import webhook
 from games import prepared
 from games.models import Bot, BotCall
@@ -89,11 +91,16 @@ def record_call(
         return
     Bot.objects.filter(pk=bot_id).update(**counters, strikes=F("strikes") + 1)
     limit = settings.BOTS_STRIKES_TO_SUSPEND
-    Bot.objects.filter(pk=bot_id, status=Bot.Status.ACTIVE, strikes__gte=limit).update(
+    now = timezone.now()
+    if Bot.objects.filter(pk=bot_id, status=Bot.Status.ACTIVE, strikes__gte=limit).update(
         status=Bot.Status.SUSPENDED,
         status_reason=f"suspended after {limit} strikes in a row; the last: {reason}",
-        updated_at=timezone.now(),
-    )
+        updated_at=now,
+    ):
+        # This update suspended it (a concurrent worker's finds it suspended): told once.
+        suspension_notice.tell_suspended(
+            bot_id, why=suspension_notice.by_strikes(limit, outcome), at=now
+        )
 
 
 def count_refused(

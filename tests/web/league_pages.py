@@ -186,6 +186,33 @@ def two_seats_forfeited() -> tuple[Any, Fixture, Any, Any]:
     return club, fixture, ben, cal
 
 
+def fixture_of_two(**fields: Any) -> tuple[Any, Fixture, Game, Any, Any]:
+    """A club season's open fixture of two seats, "Season 1" of its club (the season's
+    `fields` as given): wes and fiona, both members, with email addresses. Returns the admin,
+    the fixture, its game, the person whose turn it is, and the other."""
+    club, ada, _ = make_club(admin=make_user("ada"))
+    wes, fiona = make_user("wes"), make_user("fiona")
+    for person in (wes, fiona):
+        person.email = f"{person.username}@example.com"
+        person.save()
+        club.memberships.create(user=person)
+    season = make_season(
+        club,
+        ada,
+        name="Season 1",
+        slug="s1",
+        start_date=timezone.localdate(),
+        divisions=[DivisionSpec("Premier")],
+    )
+    for person in (wes, fiona):
+        season_enter(season=season, actor=ada, user=person, tier=1)
+    season_start(season=season, admin=ada)
+    fixture = Fixture.objects.get(division__season=season, round=1)
+    game = Game.objects.get(pk=fixture.game_id)
+    to_act = fixture.seats.get(number=game.to_act[0]).entry.user
+    return ada, fixture, game, to_act, fiona if to_act == wes else wes
+
+
 def days_later(days: float) -> datetime.datetime:
     return timezone.now() + datetime.timedelta(days=days)
 

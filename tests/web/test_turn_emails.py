@@ -289,11 +289,21 @@ def test_a_match_played_on_the_page_leaves_no_turn_unread_under_the_bell(on_comm
     rng = random.Random(1)
     while not over(game):
         play_on_the_page(on_commit, game, browser, rng)
-    # The turn's notice says the game is over now (the test below: even unread before).
-    assert Notification.objects.filter(user=person, kind="game-over").exists()
-    assert not Notification.objects.filter(user=person, read_at__isnull=True).exists()
+    # No turn of it waits: the one unread notice is its end, saying how they placed
+    # (games/match_end_notice.py), until they look at the game again.
+    (end,) = Notification.objects.filter(user=person, read_at__isnull=True)
+    assert end.kind == "game-over" and re.fullmatch(ended_words(game), end.text)
+    page = browser.get("/play/").content.decode()
+    assert re.search(r'aria-label="(Notifications[^"]*)"', page).group(1).endswith(", 1 unread")
+    presence.forget_writes()
+    assert browser.get(f"/games/{game.pk}/").status_code == 200
     page = browser.get("/play/").content.decode()
     assert "unread" not in re.search(r'aria-label="(Notifications[^"]*)"', page).group(1)
+
+
+def ended_words(game: Game) -> str:
+    """What the notice of a match's end says to the person against the greedy bot."""
+    return f"You won game {game.pk} against greedy|Game {game.pk} is over: you placed 2nd"
 
 
 def test_each_turn_is_one_notice_for_the_bell_the_email_and_the_digest(on_commit):
@@ -367,15 +377,18 @@ def test_a_muted_game_still_tells_its_turns_under_the_bell(on_commit):
     )
 
 
-def test_a_match_that_ends_while_the_person_is_away_leaves_no_turn_under_the_bell(on_commit):
-    """The person left; the default bot played their turns to the match's end. The bell no
-    longer counts a turn there, and the list says the game is over, not "Your turn"."""
+def test_a_match_that_ends_while_the_person_is_away_tells_its_end_not_a_turn(on_commit):
+    """The person left; the default bot played their turns to the match's end. The list says
+    the game is over and how they placed, not "Your turn"; the bell counts it, unread and
+    stamped with the end's time: their turn notice became it (the same row, one line)."""
     with time_machine.travel(START, tick=False):
         game, person, browser = table(on_commit)
     moment = away_turns(on_commit, game, START + timedelta(minutes=10), 1)
     with time_machine.travel(moment, tick=False):
         page = browser.get("/clubs/").content.decode()
         assert 'aria-label="Notifications, 1 unread"' in page
+        # They read it under the bell: the end must be told all the same.
+        browser.post("/notifications/read", {"all": "1"})
     for _ in range(200):
         if over(game):
             break
@@ -384,11 +397,13 @@ def test_a_match_that_ends_while_the_person_is_away_leaves_no_turn_under_the_bel
     with time_machine.travel(moment, tick=False):
         page = browser.get("/clubs/").content.decode()
         label = re.search(r'aria-label="(Notifications[^"]*)"', page).group(1)
-        assert label == "Notifications"
+        assert label == "Notifications, 1 unread"
         listed = browser.get("/notifications/").content.decode()
-    assert f"Game {game.pk} is over" in listed
+    assert re.search(ended_words(game), listed)
     assert "Your turn against" not in listed and "your turn ·" not in listed
-    assert "a game of yours ended ·" in listed and "Nothing new" in listed
+    assert "a game of yours ended ·" in listed and "Nothing new" not in listed
+    (end,) = Notification.objects.filter(user=person)
+    assert end.read_at is None and end.created_at == Game.objects.get(pk=game.pk).last_activity
 
 
 def test_a_turn_that_started_while_its_person_was_there_emails_them_once_they_left(on_commit):
