@@ -48,10 +48,12 @@ def places_with_forfeits(places: list[int], forfeited: list[int]) -> list[int]:
     ]
 
 
-ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+# The English endings by the last digit; 11th, 12th and 13th, and every other, take "th".
+_ENDINGS = {1: "st", 2: "nd", 3: "rd"}
 
 
 def ordinal(place: int) -> str:
-    """A place in words: "1st", "2nd", "4th" (the pages' tables, the notices of a match's end
-    and a season's close)."""
-    return ORDINALS.get(place, f"{place}th")
+    """A place in words: "1st", "2nd", "4th", "11th", "21st" (the pages' tables, the notices
+    of a match's end and a season's close)."""
+    teen = place % 100 in (11, 12, 13)
+    return f"{place}{'th' if teen else _ENDINGS.get(place % 10, 'th')}"
