@@ -92,7 +92,7 @@ def chat_list(request: HttpRequest, game_id: int) -> HttpResponse:
     if request.GET.get("seen") == context["chat_seen"]:
         # Nothing new: htmx keeps the list (and the focus in it) as it is.
         return HttpResponse(status=204)
-    return render(request, "games/_chat_messages.html", context)
+    return render(request, "games/_chat_messages.html", {**context, "chat_list_only": True})
 
 
 @require_POST

@@ -8,12 +8,12 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from chat import board, table
+from chat import board, moderation, table
 from chat.models import ClubPost, Message, Report
 from games.creation import SeatSpec, game_create
 from tests.games.factories import make_user
 from tests.league.factories import make_club
-from tests.web.browser.clicks import scrolls_sideways, too_wide
+from tests.web.browser.clicks import POLL_MS, scrolls_sideways, too_wide
 from tests.web.browser.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -171,3 +171,24 @@ def test_a_long_paste_is_kept_whole_counted_and_refused_with_the_limit_said(open
     assert page.locator("#chat-count").is_visible()
     assert not scrolls_sideways(page), too_wide(page)
     page.screenshot(path=str(ARTIFACTS / "chat-refused-1280x800.png"))
+
+
+def test_the_line_of_who_one_mutes_stays_one_line_once_the_chat_opens(open_page):
+    ana, ben = make_user("ana"), make_user("ben")
+    game = game_create(
+        variant_spec={"rules": "official"},
+        seats=[SeatSpec(user=ana), SeatSpec(user=ben)],
+        seed=2,
+        dealer=1,
+    )
+    moderation.mute(muter=ana, username="ben")
+    page = open_page(ana, reverse("web:play", args=[game.pk]), width=WIDTH, height=HEIGHT)
+    page.locator("#chat summary").click()
+    # Opening reads the list again (its poll): the line under it is put in its place, not added.
+    page.wait_for_function(
+        "document.querySelector('#chat-messages') && "
+        "document.querySelector('#chat-messages').getAttribute('hx-trigger').startsWith('every')",
+        polling=POLL_MS,
+    )
+    assert page.locator("#chat").get_by_text("You mute").count() == 1
+    page.locator("#chat").screenshot(path=str(ARTIFACTS / "chat-muted-once-360x740.png"))
