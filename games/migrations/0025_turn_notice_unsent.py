@@ -3,6 +3,8 @@
 # hold the dispatcher's inserts of new notices for the whole build. Hence not atomic:
 # CONCURRENTLY cannot run inside a transaction.
 
+from __future__ import annotations
+
 from django.db import migrations, models
 
 
