@@ -71,7 +71,8 @@ def play(base: str, token: str, variant: dict[str, Any], seed: int = 1) -> dict[
                 "command_id": f"v{game['version']}",
             }
             status, answer = client.call("POST", f"{path}/commands", body)
-            if status not in (200, 409):  # 409: the game moved on; read it again
+            # 409: the game moved on, read it again; game-over: the read below ends the loop.
+            if status not in (200, 409) and answer.get("code") != "game-over":
                 raise RuntimeError(f"refused {command}: {status} {answer}")
         else:
             time.sleep(0.05)  # other seats are playing

@@ -53,7 +53,7 @@ while True:
         body = {"command": command, "expected_version": decision["version"],
                 "command_id": f"v{decision['version']}"}  # fmt: skip
         posted, answer, _ = call("POST", f"/api/bot/games/{decision['game']}/commands", body)
-        if posted not in (200, 409):  # 409: the game moved on; the next poll has it again
+        if posted not in (200, 409) and answer.get("code") != "game-over":  # moved on, ended
             print("refused:", command, posted, answer, file=sys.stderr)
     if not commands:  # nothing to send: wait before the next poll, never spin
         time.sleep(wait if IDLE is None else IDLE)

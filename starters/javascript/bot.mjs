@@ -106,8 +106,8 @@ async function pull(idle) {
       if (status === 200) {
         sent = true;
         decisions.push(...answer.next);
-      } else if (status !== 409) {
-        // 409: the game moved on, the next poll has it again
+      } else if (status !== 409 && answer.code !== "game-over") {
+        // 409: the game moved on, the next poll has it again; game-over: it ended
         console.error("refused:", JSON.stringify(command), status, answer);
       }
     }

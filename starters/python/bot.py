@@ -107,7 +107,8 @@ def pull(idle: float) -> None:
             if status == 200:
                 sent = True
                 decisions.extend(answer["next"])
-            elif status != 409:  # 409: the game moved on, the next poll has it again
+            elif status != 409 and answer.get("code") != "game-over":
+                # 409: the game moved on, the next poll has it again; game-over: it ended.
                 print("refused:", command, status, answer, file=sys.stderr)
         time.sleep(max(wait, 0.0 if sent else idle))
 
