@@ -46,8 +46,8 @@ class RematchOutput(serializers.Serializer[dict[str, Any]]):
 # A rematch's refusals are 409s without a game version (not a version conflict).
 REFUSED = OpenApiResponse(
     ErrorOutput,
-    description="`not-over`, `not-rematchable`, `already-offered`, `no-offer`, `offer-closed`, "
-    "`already-answered`.",
+    description="`not-over`, `not-rematchable`, `aborted`, `already-offered`, `no-offer`, "
+    "`offer-closed`, `already-answered`.",
 )
 
 
@@ -65,7 +65,7 @@ class Rematch(APIView):
     )
     def post(self, request: Request, game_id: int) -> Response:
         """Offer a rematch of a finished game you played (no `answer`), or accept or decline
-        the open offer. Refusals are 409 with a code: `not-over`, `not-rematchable`,
+        the open offer. Refusals are 409 with a code: `not-over`, `not-rematchable`, `aborted`,
         `already-offered`, `no-offer`, `offer-closed`, `already-answered`; 403 `not-a-player`
         when you hold no seat in it."""
         require_scope(request, "play")

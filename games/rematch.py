@@ -27,6 +27,7 @@ from games.creation import SeatSpec, game_create
 from games.errors import Forbidden, GameNotFound, RematchRefused
 from games.game_settings import GameSettings
 from games.models import Game, Rematch, RematchAnswer, Seat
+from games.reveal import aborted_of
 from social.models import Notification
 from social.notifications import game_url, notify
 
@@ -45,8 +46,10 @@ class Offer:
     # Per person of the table, by username: "accepted", "declined" or "waiting".
     answers: dict[str, str]
     new_game: int | None
-    # Whether the game can have a rematch at all (over, made by hand).
+    # Whether the game can have a rematch at all (over, made by hand, not aborted by the staff).
     possible: bool
+    # Whether a staff abort ended it (then it has no rematch: the page says so).
+    aborted: bool = False
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -68,14 +71,21 @@ def rematchable(game: Game) -> bool:
     return not found.kind and found.competition is None and not found.demo
 
 
+def _aborted(game: Game) -> bool:
+    """Whether a staff abort ended the game (its last event): the staff stopped that table for
+    a reason (docs/operations.md), so it is not offered again as it was."""
+    return game.pk in aborted_of([(game.pk, game.version)])
+
+
 def state(game_id: int) -> Offer:
     """The game's rematch offer (status "none" when nobody offered one)."""
     game = _game(game_id)
     people = _people(game)
     rematch = Rematch.objects.filter(game=game).select_related("offered_by").first()
-    possible = game.status == MATCH_OVER and rematchable(game)
+    aborted = game.status == MATCH_OVER and _aborted(game)
+    possible = game.status == MATCH_OVER and rematchable(game) and not aborted
     if rematch is None:
-        return Offer(game.pk, "none", None, {}, None, possible)
+        return Offer(game.pk, "none", None, {}, None, possible, aborted)
     said = {
         answer.user_id: answer.accepted for answer in RematchAnswer.objects.filter(rematch=rematch)
     }
@@ -101,6 +111,11 @@ def offer(*, game_id: int, person: Person) -> Offer:
                 "a league fixture, a ladder game or a validation game has no rematch: its "
                 "competition makes the next game",
                 code="not-rematchable",
+            )
+        if _aborted(game):
+            raise RematchRefused(
+                "the staff aborted this game: it has no rematch (start a new game instead)",
+                code="aborted",
             )
         if Rematch.objects.filter(game=game).exists():
             raise RematchRefused(

@@ -10,7 +10,8 @@ from django.test import Client
 from games import rematch
 from games.game_settings import GameSettings
 from games.models import Game
-from tests.games.factories import make_game, play_to_end
+from staff.actions import game_abort
+from tests.games.factories import make_game, make_user, play_to_end
 
 pytestmark = pytest.mark.django_db
 
@@ -87,3 +88,21 @@ def test_a_refused_offer_is_said_as_a_sentence_with_its_code():
     assert "<strong>The match is not over yet.</strong> <code>not-over</code>" in (
         refused.content.decode()
     )
+
+
+def test_a_game_the_staff_aborted_offers_no_rematch_and_says_why():
+    game = make_game(players=2)
+    ana = game.seats.order_by("number")[0].user
+    staff = make_user()
+    staff.is_staff = True
+    staff.save()
+    game_abort(game_id=game.pk, user=staff, reason="a broken deal")
+
+    html = client_of(ana).get(f"/games/{game.pk}/").content.decode()
+
+    assert "The match was aborted by the staff, with no result" in html
+    assert "Offer a rematch" not in html
+    assert "The staff aborted this game, so it has no rematch" in html
+    refused = client_of(ana).post(f"/games/{game.pk}/rematch", {"answer": "offer"}, follow=True)
+    assert "<code>aborted</code>" in refused.content.decode()
+    assert not rematch.state(game.pk).possible
