@@ -46,6 +46,8 @@ def test_a_finished_match_shows_its_result_where_the_hand_was(open_page):
     assert "Your hand" not in page.locator("main").inner_text()
     said = words(page, "#match-over")
     assert said.startswith("The match is over greedy wins the match."), said
+    # Said once: the status line above says the match is over, the panel who won.
+    assert "wins the match" not in words(page, ".status__line"), words(page, ".status__line")
     assert "1st greedy: 14 points 2nd ana (you): 0 points" in said, said
     # A way on, in view with the result: a rematch, the replay, the person's games.
     box = page.locator("#match-over").bounding_box()
