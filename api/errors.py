@@ -169,7 +169,9 @@ ERROR_DESCRIPTIONS = {
     "(`token-scope`), or the service refuses this caller (e.g. `not-seated`).",
     404: "No such game, bot or personal token (or not yours), club, season, player or notice.",
     409: "`version-conflict`: the game moved on; reload and decide again.",
-    422: "The rules refuse the command; `code` is the engine's reason.",
+    422: "The rules refuse the command; `code` is the engine's reason. `game-over`: the match "
+    "is over (a command decided on an older version also gets `current_version`, the game's "
+    "version now).",
     429: "`throttled`: past the rate limit.",
 }
 
