@@ -6,8 +6,10 @@ The guide names no file of the repository a reader of the site cannot open."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,7 @@ from django.conf import settings
 from django.test import Client
 from rest_framework.test import APIClient
 
+from accounts.models import PersonalToken
 from accounts.services import token_issue
 from games.models import Bot
 from tests.games.factories import make_user
@@ -77,6 +80,38 @@ def test_the_sign_in_recipe_stops_on_a_wrong_password():
         "message": "Your username and password did not match. Please try again.",
     }
     assert (signed_in.status_code, signed_in.content) == (302, b"")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_sign_in_recipe_run_by_curl_makes_the_token_or_stops_on_a_wrong_password(
+    live_server, tmp_path
+):
+    """The recipe as written, by curl against the site (its CSRF token from the cookie jar, the
+    sign-in, the token): a wrong password stops it with curl's exit status 22 and makes nothing."""
+    gus = make_user("gus")
+    gus.set_password("right-horse-battery")
+    gus.save()
+    recipe = next(
+        block for block in shell_blocks(section("Registering a bot")) if "/accounts/login/" in block
+    )
+    script = recipe.replace("UNO=https://uno.example.org", f"UNO={live_server.url}")
+
+    def run(password: str) -> subprocess.CompletedProcess[str]:
+        env = {"PATH": os.environ["PATH"], "UNO_PASSWORD": password}
+        return subprocess.run(
+            ["bash", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True,
+            timeout=60,
+        )  # fmt: skip
+
+    wrong = run("wrong")
+    assert wrong.returncode == 22, (wrong.stdout, wrong.stderr)
+    assert json.loads(wrong.stdout)["code"] == "invalid-login"
+    assert not PersonalToken.objects.filter(user=gus, name="ci").exists()
+    right = run("right-horse-battery")
+    assert right.returncode == 0, (right.stdout, right.stderr)
+    made = json.loads(right.stdout)
+    assert made["name"] == "ci" and made["scopes"] == ["bots"] and made["token"]
+    assert PersonalToken.objects.filter(user=gus, name="ci").exists()
 
 
 def test_watching_your_bot_works_with_the_token_the_guide_says_to_make():
