@@ -29,6 +29,18 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "precognitive-sighted": {"precognitive": {"lane": 2, "sight": "sighted"}},
 }
 
+
+def official_pair(first: Any, second: Any) -> Game:
+    """An official game of two people as the browser tests know its deal (seed 2, the second
+    seat deals)."""
+    return game_create(
+        variant_spec={"rules": "official"},
+        seats=[SeatSpec(user=first), SeatSpec(user=second)],
+        seed=2,
+        dealer=1,
+    )
+
+
 _CARD = re.compile(r'data-card="([^"]+)"')
 _COMMAND = re.compile(r'name="command" value="([^"]+)"')
 

@@ -10,11 +10,11 @@ from django.urls import reverse
 
 from chat import board, moderation, table
 from chat.models import ClubPost, Message, Report
-from games.creation import SeatSpec, game_create
 from tests.games.factories import make_user
 from tests.league.factories import make_club
 from tests.web.browser.clicks import POLL_MS, scrolls_sideways, too_wide
 from tests.web.browser.conftest import ARTIFACTS
+from tests.web.tables import official_pair
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -23,12 +23,7 @@ WIDTH, HEIGHT = 360, 740
 
 def test_a_seated_person_sends_a_message_and_the_other_sees_it(open_page):
     ana, ben, cy = make_user("ana"), make_user("ben"), make_user("cy")
-    game = game_create(
-        variant_spec={"rules": "official"},
-        seats=[SeatSpec(user=ana), SeatSpec(user=ben)],
-        seed=2,
-        dealer=1,
-    )
+    game = official_pair(ana, ben)
     url = reverse("web:play", args=[game.pk])
     anas = open_page(ana, url, width=WIDTH, height=HEIGHT)
     bens = open_page(ben, url, width=WIDTH, height=HEIGHT)
@@ -79,12 +74,7 @@ def test_a_report_reaches_staff_who_hide_the_message(open_page):
     moderator = make_user("moderator")
     moderator.is_staff = True
     moderator.save()
-    game = game_create(
-        variant_spec={"rules": "official"},
-        seats=[SeatSpec(user=ana), SeatSpec(user=ben)],
-        seed=2,
-        dealer=1,
-    )
+    game = official_pair(ana, ben)
     message = table.post(game_id=game.pk, author=ana, text="you are hopeless")
     url = reverse("web:play", args=[game.pk])
     bens = open_page(ben, f"{url}?chat=1", width=WIDTH, height=HEIGHT)
@@ -127,12 +117,7 @@ def test_the_club_board_on_a_phone(open_page):
 
 def test_a_long_paste_is_kept_whole_counted_and_refused_with_the_limit_said(open_page):
     ana, ben = make_user("ana"), make_user("ben")
-    game = game_create(
-        variant_spec={"rules": "official"},
-        seats=[SeatSpec(user=ana), SeatSpec(user=ben)],
-        seed=2,
-        dealer=1,
-    )
+    game = official_pair(ana, ben)
     page = open_page(ana, reverse("web:play", args=[game.pk]), width=WIDTH, height=HEIGHT)
     page.locator("#chat summary").click()
     box, count = page.locator("#chat-text"), page.locator("#chat-count")
@@ -175,19 +160,14 @@ def test_a_long_paste_is_kept_whole_counted_and_refused_with_the_limit_said(open
 
 def test_the_line_of_who_one_mutes_stays_one_line_once_the_chat_opens(open_page):
     ana, ben = make_user("ana"), make_user("ben")
-    game = game_create(
-        variant_spec={"rules": "official"},
-        seats=[SeatSpec(user=ana), SeatSpec(user=ben)],
-        seed=2,
-        dealer=1,
-    )
+    game = official_pair(ana, ben)
     moderation.mute(muter=ana, username="ben")
     page = open_page(ana, reverse("web:play", args=[game.pk]), width=WIDTH, height=HEIGHT)
     page.locator("#chat summary").click()
     # Opening reads the list again (its poll): the line under it is put in its place, not added.
     page.wait_for_function(
-        "document.querySelector('#chat-messages') && "
-        "document.querySelector('#chat-messages').getAttribute('hx-trigger').startsWith('every')",
+        "() => (document.querySelector('#chat-messages')?.getAttribute('hx-trigger') || '')"
+        ".startsWith('every')",
         polling=POLL_MS,
     )
     assert page.locator("#chat").get_by_text("You mute").count() == 1

@@ -14,11 +14,11 @@ from django.urls import reverse
 
 from games import lobby
 from games.commands import game_command
-from games.creation import SeatSpec, game_create
 from games.models import Game
 from tests.games.factories import bot_move, make_user
 from tests.web.browser.clicks import POLL_MS
 from tests.web.browser.conftest import ARTIFACTS
+from tests.web.tables import official_pair
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -53,12 +53,7 @@ def hooked(open_page, live_server, person, path, **size):
 
 def two_people():
     ana, ben = make_user("ana"), make_user("ben")
-    game = game_create(
-        variant_spec={"rules": "official"},
-        seats=[SeatSpec(user=ana), SeatSpec(user=ben)],
-        seed=2,
-        dealer=1,
-    )
+    game = official_pair(ana, ben)
     game.refresh_from_db()
     mover, waiting = (ana, ben) if game.to_act == [0] else (ben, ana)
     return game, mover, waiting

@@ -5,21 +5,16 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games.creation import SeatSpec, game_create
 from tests.games.factories import make_user
 from tests.web.browser.clicks import POLL_MS, play_a_turn, version
+from tests.web.tables import official_pair
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_move_shows_up_on_the_other_persons_board_without_a_reload(open_page):
     ana, ben = make_user("ana"), make_user("ben")
-    game = game_create(
-        variant_spec={"rules": "official"},
-        seats=[SeatSpec(user=ana), SeatSpec(user=ben)],
-        seed=2,
-        dealer=1,
-    )
+    game = official_pair(ana, ben)
     game.refresh_from_db()
     mover, watcher = (ana, ben) if game.to_act == [0] else (ben, ana)
     url = reverse("web:play", args=[game.pk])
