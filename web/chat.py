@@ -84,7 +84,9 @@ def _play_page(game_id: int) -> str:
 
 @require_GET
 def chat_list(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The list alone, for the panel's poll."""
+    """The list alone, for the panel's poll. The line of who the viewer mutes, under the list,
+    comes back out of band (`chat_list_only`): the swap replaces the list alone, and the line
+    goes in its old place rather than a second time after the list."""
     try:
         context = chat_context(request, game_id)
     except GameNotFound as error:

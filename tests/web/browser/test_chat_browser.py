@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from playwright.sync_api import expect
 
 from chat import board, moderation, table
 from chat.models import ClubPost, Message, Report
@@ -123,15 +124,16 @@ def test_a_long_paste_is_kept_whole_counted_and_refused_with_the_limit_said(open
     box, count = page.locator("#chat-text"), page.locator("#chat-count")
     box.focus()
     page.keyboard.insert_text("🂡" * 420)  # characters, as the server counts them, not UTF-16
-    assert count.inner_text() == "80 characters left"
+    # The count is said at the input (static/limits.js); waited for, as a person reads it.
+    expect(count).to_have_text("80 characters left")
     box.fill("")
     page.keyboard.insert_text("a" * 300)  # far from the limit: no count
-    assert not count.is_visible()
+    expect(count).to_be_hidden()
     page.keyboard.insert_text("b" * 150)
-    assert count.inner_text() == "50 characters left"
+    expect(count).to_have_text("50 characters left")
     page.keyboard.insert_text("c" * 150)  # a paste past the limit is kept whole, and said
     assert len(box.input_value()) == 600
-    assert count.inner_text() == "100 characters too many: a message holds 500 at most"
+    expect(count).to_have_text("100 characters too many: a message holds 500 at most")
     assert box.get_attribute("aria-invalid") == "true"
     count.scroll_into_view_if_needed()
     ARTIFACTS.mkdir(exist_ok=True)
