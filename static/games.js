@@ -252,10 +252,14 @@
     button.setAttribute("aria-label", count + " more card" + (count === 1 ? "" : "s") +
       (side.after ? " to the right" : " to the left") +
       (live ? " (" + live + " you can use)" : ""));
-    // Centred on the hand's title, in the dock's box (the dock is its containing block).
+    // Centred on the moves' row (which keeps its room whoever's turn it is), else on the hand's
+    // title, in the dock's box (the dock is its containing block).
     var dock = button.offsetParent;
     if (!dock) return;
-    var head = area.querySelector(".hand-head").getBoundingClientRect();
+    var row = Array.prototype.find.call(dock.querySelectorAll(".actions"), function (el) {
+      return el.getClientRects().length > 0;
+    });
+    var head = (row || area.querySelector(".hand-head")).getBoundingClientRect();
     button.style.top = Math.round(head.top - dock.getBoundingClientRect().top +
       (head.height - button.offsetHeight) / 2) + "px";
   }
