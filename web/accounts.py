@@ -14,7 +14,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -34,7 +34,7 @@ from games.game_settings import GameSettings
 from games.models import Game, NotificationPreference
 from web import shown_once
 from web.account_forms import SettingsForm, SignUpForm, VacationForm
-from web.lockout import too_many
+from web.lockout import too_many, wants_json
 
 # The backend that checks passwords (settings.AUTHENTICATION_BACKENDS; axes's only counts).
 PASSWORD_BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -84,7 +84,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         except LookAlikeUsername as error:
             # A look-alike signed up between the form's check and this insert.
             form.add_error("username", error)
-            return render(request, "accounts/signup.html", {"form": form, "next": going})
+            return _refused(request, form, going)
         # Named: with axes's backend beside it, login() cannot guess which one vouched for them.
         login(request, user, backend=PASSWORD_BACKEND)
         if going:
@@ -92,6 +92,23 @@ def signup(request: HttpRequest) -> HttpResponse:
             return redirect(going)
         messages.success(request, f"Welcome, {user.username}. Start a game below.")
         return redirect("web:lobby")
+    if request.method == "POST":
+        return _refused(request, form, going)
+    return render(request, "accounts/signup.html", {"form": form, "next": going})
+
+
+def _refused(request: HttpRequest, form: SignUpForm, going: str) -> HttpResponse:
+    """A sign-up the form refused: the form again with its errors for a browser (200), and for
+    a caller that asks for JSON (a script with curl, as the bot guide's) 400 `invalid` in the
+    API's error shape with the field errors, so that `curl --fail-with-body` stops there."""
+    if wants_json(request):
+        errors = {
+            field: [str(message) for message in found] for field, found in form.errors.items()
+        }
+        return JsonResponse(
+            {"code": "invalid", "message": "The sign-up is not valid.", "errors": errors},
+            status=400,
+        )
     return render(request, "accounts/signup.html", {"form": form, "next": going})
 
 

@@ -72,6 +72,25 @@ def test_a_bad_sign_up_shows_the_error_and_creates_nobody(client, change, field,
     assert "_auth_user_id" not in client.session
 
 
+def test_a_script_asking_for_json_is_told_the_refusal_in_json_and_nobody_is_made(client):
+    """curl --fail-with-body, as the bot guide signs up: a 400 with the field errors stops it,
+    where the form's 200 let it go on with no session."""
+    User.objects.create_user("ada", password="lovelace-1815")
+    bad = {**GOOD, "username": "ada", "email": "not-an-address"}
+
+    answer = client.post("/accounts/signup/", bad, HTTP_ACCEPT="application/json")
+
+    assert answer.status_code == 400
+    body = answer.json()
+    assert (body["code"], body["message"]) == ("invalid", "The sign-up is not valid.")
+    assert body["errors"]["username"] == ["A user with that username already exists."]
+    assert body["errors"]["email"] == ["Enter a valid email address."]
+    assert User.objects.count() == 1 and "_auth_user_id" not in client.session
+    # Accepted, it is the browser's answer: the 302 to the lobby, signed in.
+    made = client.post("/accounts/signup/", GOOD, HTTP_ACCEPT="application/json")
+    assert made.status_code == 302 and "_auth_user_id" in client.session
+
+
 @pytest.mark.parametrize(
     "look_alike",
     [
