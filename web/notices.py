@@ -28,14 +28,17 @@ def seen(request: HttpRequest, game_id: int) -> None:
         )
 
 
-def moved(request: HttpRequest, game_id: int) -> None:
-    """The requester sends a move from the game's page: recorded now, not at most every
-    GAMES_PRESENCE_WRITE_SECONDS as `seen` does, for the turn it plays must not go on showing
-    unread under the bell (a short game's last turns come within one such window, and its end
+def seen_now(request: HttpRequest, game_id: int) -> None:
+    """The requester sees the game as it stands now (its page loaded, a move sent, the board
+    drawn again after it moved): recorded now, not at most every GAMES_PRESENCE_WRITE_SECONDS
+    as `seen` does, so the turn in front of them does not go on showing unread under the bell
+    the same answer draws (a short game's last turns come within one such window, and its end
     stops the poll's writes)."""
     session = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
     if session and is_person(request.user):
         presence.seen_at_once(f"session:{session}", game_id, request.user.pk)
+    else:
+        seen(request, game_id)
 
 
 @require_POST

@@ -78,7 +78,7 @@ def refused(
 @require_GET
 def play(request: HttpRequest, game_id: int) -> HttpResponse:
     """The game from `?seat=N` (a seat the person holds), their first seat, or as a spectator."""
-    notices.seen(request, game_id)
+    notices.seen_now(request, game_id)
     try:
         context = board_context(request, game_id, _seat_param(request))
     except GameNotFound as error:
@@ -121,7 +121,8 @@ def live_board(request: HttpRequest, game_id: int) -> HttpResponse:
     one read of Game.version; the fresh board once it has moved. Either way the header
     `X-Chat-Newest` says the `seq` of the game's newest message (0: none), read in the same
     statement: a closed chat marks its toggle from it (static/games.js), with no poll of its
-    own."""
+    own. A fresh board brings the header's bell with it (templates/_bell.html), its own turn
+    read first, so the figure follows what the person has seen without a page load."""
     row = (
         Game.objects.filter(pk=game_id)
         .annotate(said=chat_table.newest_said())
@@ -130,7 +131,6 @@ def live_board(request: HttpRequest, game_id: int) -> HttpResponse:
     if not row:
         raise Http404(f"there is no game {game_id}")
     current, grace_until, grace_version, said = row[0]
-    notices.seen(request, game_id)
     graced = grace_until is not None and grace_version == current
     if grace_until is not None and graced and grace_until <= timezone.now():
         # A grace for someone's out-of-turn chance is over: the bots move now (without a
@@ -141,6 +141,7 @@ def live_board(request: HttpRequest, game_id: int) -> HttpResponse:
     if request.GET.get("version") == str(current) and request.GET.get("grace", "0") == str(
         int(graced)
     ):
+        notices.seen(request, game_id)
         response = HttpResponse(status=204)
     else:
         try:
@@ -148,6 +149,8 @@ def live_board(request: HttpRequest, game_id: int) -> HttpResponse:
         except Forbidden as error:
             return refused(request, error, 403)
         _announce(context, request.GET.get("version"))
+        # The board sends the bell's figure with it: its turn read first.
+        notices.seen_now(request, game_id)
         response = render(request, "games/_game.html", context)
     response[CHAT_NEWEST] = str(said or 0)
     return response
@@ -169,7 +172,7 @@ def command(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             message="Your account sent more moves in a short time than a game needs.",
             wait=datetime.timedelta(seconds=throttle.wait() or 1),
         )
-    notices.moved(request, game_id)
+    notices.seen_now(request, game_id)
     result = None
     try:
         result = _run(request, game_id)

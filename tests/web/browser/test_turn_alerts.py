@@ -15,6 +15,7 @@ from django.urls import reverse
 from games import lobby
 from games.commands import game_command
 from games.models import Game
+from social.notifications import notify
 from tests.games.factories import bot_move, make_user
 from tests.web.browser.clicks import POLL_MS
 from tests.web.browser.conftest import ARTIFACTS
@@ -126,11 +127,18 @@ def test_a_visible_tab_or_someone_who_did_not_opt_in_gets_no_notification(open_p
     game, mover, waiting = two_people()
     page = hooked(open_page, live_server, waiting, reverse("web:play", args=[game.pk]))
     page.evaluate("window.__hidden = true")  # hidden, but never opted in
+    assert page.locator("#bell").get_attribute("aria-label") == "Notifications"
+    # A notice from elsewhere while they sit here: the board's poll brings the header's bell
+    # with the turn, and counts it, not the turn in front of them (web/play.py).
+    notify(waiting, "follow", "ben opened a table you follow", url="/tables/", key="elsewhere")
     move(game)
     page.wait_for_function(
         "() => document.title.startsWith('Your turn')", timeout=5_000, polling=POLL_MS
     )
     assert page.evaluate("window.__notes") == [] and page.evaluate("window.__sounds") == 0
+    bell = page.get_by_role("link", name="Notifications, 1 unread")
+    assert bell.is_visible() and bell.inner_text().strip() == "1"
+    page.screenshot(path=str(ARTIFACTS / "turn-alerts-bell.png"))
 
 
 def test_the_lobby_says_a_game_waits_and_notifies(open_page, live_server):
