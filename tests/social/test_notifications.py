@@ -29,7 +29,9 @@ def client_of(user) -> Client:
 
 def bell_of(html: str) -> str:
     """The bell link's accessible name on a page."""
-    found = re.search(r'<a class="bell" id="bell" href="/notifications/" aria-label="([^"]*)"', html)
+    found = re.search(
+        r'<a class="bell" id="bell" href="/notifications/" aria-label="([^"]*)"', html
+    )
     assert found, "no bell on the page"
     return found.group(1)
 
