@@ -35,7 +35,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Max, Min, Q
 
 from games import metrics, prepared
-from games.errors import Conflict, GameNotFound
+from games.errors import Conflict, GameNotFound, GameOver
 from games.event_reads import stream_events
 from games.event_records import SCHEMA_VERSIONS, Event, _json
 from games.models import Game, GameEvent, PositionCounter
@@ -166,9 +166,16 @@ def append(
             original = recorded(game_id=game_id, command_id=command_id)
             if original is not None:
                 return original
-        current = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
-        if current is None:
+        found = Game.objects.filter(pk=game_id).values_list("version", "status").first()
+        if found is None:
             raise GameNotFound(game_id)
+        current, status = found
+        if status == Game.Status.MATCH_OVER:
+            # The match ended between the command's read and its write: over is the answer,
+            # as for a command decided on an older version of a finished game.
+            raise GameOver(
+                game_id=game_id, expected_version=expected_version, current_version=current
+            )
         raise Conflict(expected_version=expected_version, current_version=current)
     count = len(events)
     metrics.EVENTS_APPENDED.inc(count)

@@ -11,8 +11,9 @@ from engine import Variant
 from games import event_reads
 from games.actors import SYSTEM, BotActor
 from games.commands import game_command
-from games.errors import Conflict, Forbidden, GameNotFound, IllegalMove
+from games.errors import Conflict, Forbidden, GameNotFound, GameOver, IllegalMove
 from games.models import Game, GameEvent
+from staff.actions import game_abort
 from tests.games.conftest import needs_postgresql, run_in_threads
 from tests.games.factories import bot_move, make_game, make_user, owner, play_to_end, play_turn
 
@@ -296,3 +297,26 @@ def test_eight_writers_racing_on_one_game_get_one_move_per_version_and_conflicts
     assert appends == rounds
     state = Variant.from_spec(game.variant).replay(event_reads.load(game.pk))
     assert game.to_act == list(state.to_act)
+
+
+def test_a_command_that_races_the_match_end_is_told_the_game_is_over():
+    """The command read the game while it was playing; the match ended (here the staff's
+    abort) before its write: the append finds the version moved and the game over, and says
+    `game-over`, not `version-conflict` (which asks to read again and decide again)."""
+    game = make_game(seed=21)
+    game.refresh_from_db()
+    stale = Game.objects.get(pk=game.pk)  # as the command's request read it
+    actor, command, version = bot_move(game.pk, random.Random(1))
+    staff = make_user()
+    staff.is_staff = True
+    staff.save()
+    game_abort(game_id=game.pk, user=staff, reason="test")
+    with pytest.raises(Conflict) as raised:
+        game_command(
+            game_id=game.pk, actor=actor, command=command, expected_version=version, game=stale
+        )
+    assert isinstance(raised.value, GameOver) and raised.value.code == "game-over"
+    assert f"game {game.pk} is over" in raised.value.message
+    # Nothing was written after the end.
+    game.refresh_from_db()
+    assert game.status == Game.Status.MATCH_OVER and raised.value.current_version == game.version
