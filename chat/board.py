@@ -1,9 +1,9 @@
 """A club's board: its members read it and post to it (a post, or a reply to one), its admins
 post announcements, shown first and marked, each ringing its members' bells (`tell_members`),
-and hide posts (chat/moderation.py `hide`, with a reason). Members only: a club's words are its
-own (anyone else reads nothing, not even how many posts there are). A reader never sees the
-people they mute; a hidden post reads "hidden by moderators" for everyone but staff and the
-club's admins."""
+and hide posts (chat/moderation.py `hide`, with a reason); a reply rings the bell of its
+thread's starter (`tell_starter`). Members only: a club's words are its own (anyone else reads
+nothing, not even how many posts there are). A reader never sees the people they mute; a
+hidden post reads "hidden by moderators" for everyone but staff and the club's admins."""
 
 from __future__ import annotations
 
@@ -107,7 +107,37 @@ def post(
     )
     if made.is_announcement:
         tell_members(made)
+    elif parent is not None:
+        tell_starter(parent, made)
     return made
+
+
+def tell_starter(thread: ClubPost, reply: ClubPost) -> bool:
+    """A reply rings the bell of whoever started its thread: one notice per thread, unread and
+    newest again at each reply, naming the last to reply; not for a reply of their own, nor
+    when they mute the replier or are no longer an active member. The notice names who, not
+    what (as `tell_members`). Returns whether they were told."""
+    starter, replier = thread.author_id, reply.author
+    if starter == replier.pk or Mute.objects.filter(muter_id=starter, muted=replier).exists():
+        return False
+    club = thread.club
+    if not Membership.objects.filter(
+        club=club, user_id=starter, status=Membership.Status.ACTIVE
+    ).exists():
+        return False
+    text = f"{replier.get_username()} replied to your post on the board of {club.name}"
+    Notification.objects.update_or_create(
+        user_id=starter,
+        key=f"club-thread:{thread.pk}",
+        defaults={"read_at": None, "created_at": reply.created_at, "text": text[:300]},
+        create_defaults={
+            "kind": Notification.Kind.CLUB,
+            "text": text[:300],
+            "url": f"/clubs/{club.slug}/#board",
+            "created_at": reply.created_at,
+        },
+    )
+    return True
 
 
 def tell_members(announcement: ClubPost) -> int:

@@ -1,6 +1,6 @@
 """A club's people hear what concerns them under the bell (/notifications/): an admin's
 announcement on the club's board rings every member's bell but the poster's (chat/board.py
-`tell_members`), and a season that closes tells each person entered where they finished
+`tell_members`), a reply rings the bell of the thread's starter (`tell_starter`), and a season that closes tells each person entered where they finished
 (league/season_notices.py `tell_closed`), as its start told them it started."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from html import unescape
 
 import pytest
 
+from chat.models import ClubPost
 from chat.moderation import mute
 from league.models import Division, Membership
 from league.seasons import season_close, season_start
@@ -49,7 +50,7 @@ def test_an_announcement_rings_each_members_bell_once_but_the_posters():
     # Not the poster, not someone who is not (yet) a member, not a member who mutes the poster.
     for nobody in (ada, pending, dee):
         assert not Notification.objects.filter(user=nobody).exists()
-    # A second announcement is a second notice; a member's post or a reply rings no bell.
+    # A second announcement is a second notice; a member's post rings no bell.
     admin.post(f"/clubs/{club.slug}/board", {"text": "Bring snacks", "announcement": "1"})
     signed_in(ben).post(f"/clubs/{club.slug}/board", {"text": "See you there"})
     assert Notification.objects.filter(user=cal).count() == 2
@@ -80,3 +81,32 @@ def test_closing_a_season_tells_each_person_entered_where_they_finished(eager_ta
     assert notice.url == "/seasons/autumn/" and notice.read_at is None
     # ben entered nothing: the season tells him nothing.
     assert not Notification.objects.filter(user=ben, kind="season").exists()
+
+
+def test_a_reply_rings_the_bell_of_whoever_started_the_thread_once_per_thread():
+    club, ada, (ben, cal, dee) = make_club(admin=make_user("ada"), members=3)
+    signed_in(ben).post(f"/clubs/{club.slug}/board", {"text": "Who has a spare deck?"})
+    (thread,) = ClubPost.objects.filter(club=club, reply_to=None)
+    board = f"/clubs/{club.slug}/board"
+    assert signed_in(cal).post(board, {"text": "I do", "reply_to": thread.pk}).status_code == 302
+    said = f"{cal.username} replied to your post on the board of {club.name}"
+    browser = signed_in(ben)
+    assert said in listed(browser)
+    (notice,) = Notification.objects.filter(user=ben)
+    assert (notice.kind, notice.url, notice.read_at) == ("club", f"/clubs/{club.slug}/#board", None)
+    browser.post("/notifications/read", {"all": "1"})
+    # A second reply to the same thread: the same line, unread again, naming the last to reply.
+    signed_in(ada).post(board, {"text": "Me too", "reply_to": thread.pk})
+    (notice,) = Notification.objects.filter(user=ben)
+    assert notice.read_at is None
+    assert notice.text == f"{ada.username} replied to your post on the board of {club.name}"
+    # No bell for one's own reply, for a reply from someone muted, nor for those replying.
+    signed_in(ben).post(board, {"text": "Thanks all", "reply_to": thread.pk})
+    mute(muter=ben, username=dee.username)
+    browser.post("/notifications/read", {"all": "1"})
+    signed_in(dee).post(board, {"text": "Mine is taken", "reply_to": thread.pk})
+    assert not Notification.objects.filter(user=ben, read_at__isnull=True).exists()
+    assert not Notification.objects.filter(user__in=[ada, cal, dee]).exists()
+    # A post that is no reply rings no bell.
+    signed_in(cal).post(board, {"text": "Finals on Friday?"})
+    assert not Notification.objects.filter(user=ben, read_at__isnull=True).exists()
