@@ -1,7 +1,8 @@
 """A club's people hear what concerns them under the bell (/notifications/): an admin's
 announcement on the club's board rings every member's bell but the poster's (chat/board.py
-`tell_members`), a reply rings the bell of the thread's starter (`tell_starter`), and a season that closes tells each person entered where they finished
-(league/season_notices.py `tell_closed`), as its start told them it started."""
+`tell_members`), a reply rings the bell of the thread's starter (`tell_starter`), and a season
+that closes tells each person entered where they finished (league/season_notices.py
+`tell_closed`), as its start told them it started."""
 
 from __future__ import annotations
 
