@@ -35,6 +35,7 @@ from api.errors import error_responses
 from api.pages import next_link
 from api.shapes import CommandShape, VersionedEvent, ViewShape
 from clocks import presence
+from frontdoor.converters import LARGEST_ID
 from frontdoor.throttles import PersonCommandThrottle
 from games import lobby, tasks
 from games.commands import game_command
@@ -177,7 +178,9 @@ class ListQuery(serializers.Serializer[dict[str, Any]]):
 
 
 class EventsQuery(serializers.Serializer[dict[str, Any]]):
-    after = serializers.IntegerField(min_value=0, required=False, default=0)
+    after = serializers.IntegerField(
+        min_value=0, max_value=LARGEST_ID, required=False, default=0
+    )
 
 
 class EventsOutput(serializers.Serializer[dict[str, Any]]):

@@ -95,6 +95,11 @@ _NEAR_MISSES = (
         "A ladder is entered with POST /api/ladders/{0}/enter and left with POST "
         "/api/ladders/{0}/leave",
     ),
+    (
+        # An id past the largest a row can have matches no URL (frontdoor/converters.py).
+        re.compile(r"/api/(?:[-\w]+/)*?([0-9]{19,})(?:/.*)?"),
+        "Ids are whole numbers up to 9223372036854775807, and {0} is larger: nothing has it",
+    ),
 )
 
 

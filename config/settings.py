@@ -335,6 +335,10 @@ SPECTACULAR_SETTINGS = {
     # it has `webhooks`.
     "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The ids' path converter (frontdoor/converters.py): an integer no larger than a bigint.
+    "PATH_CONVERTER_OVERRIDES": {
+        "id": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1},
+    },
     # Swagger UI's scripts from the drf-spectacular-sidecar package, not a CDN: /api/docs/ works
     # offline.
     "SWAGGER_UI_DIST": "SIDECAR",

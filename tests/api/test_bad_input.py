@@ -130,3 +130,35 @@ def test_a_page_mark_past_any_stored_number_is_a_400_not_a_500(key):
         assert answer.status_code in (200, 400, 404), (url, answer.status_code)
         if answer.status_code != 200:
             assert answer.json()["code"] and answer.json()["message"]
+
+
+def test_an_id_past_the_largest_a_row_can_have_is_a_404_that_says_so():
+    """PostgreSQL's ids are bigints: 2^63 reached the database as an overflow (a 500, and an HTML
+    page for a JSON client) in a game's URLs, a pull bot's command and the query of a game's
+    events; the ids' converter (frontdoor/converters.py) matches it to no URL."""
+    person = make_user()
+    game, _ = people_game(FAMILIES["official"], seats=2)
+    client = signed_in(person)
+    past = 2**63
+    for path in (
+        f"/api/games/{past}",
+        f"/api/games/{past}/events",
+        f"/api/games/{past}/replay",
+        f"/api/me/notifications/games/{past}",
+    ):
+        response = client.get(path)
+        assert response.status_code == 404, (path, response.status_code)
+        assert response["Content-Type"] == "application/json"
+        message = response.json()["message"]
+        assert f"Ids are whole numbers up to {past - 1}, and {past} is larger" in message
+    posted = client.post(f"/api/bot/games/{past}/commands", {}, format="json")
+    assert posted.status_code == 404 and posted["Content-Type"] == "application/json"
+    # The largest id itself is an id: no such game, said as such.
+    largest = client.get(f"/api/games/{past - 1}")
+    assert largest.status_code == 404 and str(past - 1) in largest.json()["message"]
+    assert largest.json()["code"] == "game-not-found"
+    # A page: the site's 404.
+    assert client.get(f"/games/{past}/").status_code == 404
+    # A version past the largest in a query string: refused, as any number out of its range.
+    after = client.get(f"/api/games/{game.pk}/events", {"after": str(past)})
+    assert_error(after, "invalid")
