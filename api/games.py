@@ -178,9 +178,7 @@ class ListQuery(serializers.Serializer[dict[str, Any]]):
 
 
 class EventsQuery(serializers.Serializer[dict[str, Any]]):
-    after = serializers.IntegerField(
-        min_value=0, max_value=LARGEST_ID, required=False, default=0
-    )
+    after = serializers.IntegerField(min_value=0, max_value=LARGEST_ID, required=False, default=0)
 
 
 class EventsOutput(serializers.Serializer[dict[str, Any]]):
