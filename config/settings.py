@@ -154,7 +154,8 @@ CONTENT_SECURITY_POLICY = {
 # It needs the request, so every authenticate() call must pass it (Django's login views do).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # Django's, with a name in any case (names are unique whatever their case).
+    "accounts.backends.AnyCaseModelBackend",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -318,6 +319,8 @@ API_TABLES_RATE = os.environ.get("API_TABLES_RATE", "60/min")
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=float(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# The name counted case-folded, as sign-in takes it in any case (accounts/backends.py).
+AXES_USERNAME_CALLABLE = "accounts.backends.lockout_name"
 # The attempts live in the database (axes's AccessAttempt), shared by every web process.
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 # A right password clears that pair's failures.

@@ -37,7 +37,7 @@ from web.account_forms import SettingsForm, SignUpForm, VacationForm
 from web.lockout import too_many, wants_json
 
 # The backend that checks passwords (settings.AUTHENTICATION_BACKENDS; axes's only counts).
-PASSWORD_BACKEND = "django.contrib.auth.backends.ModelBackend"
+PASSWORD_BACKEND = "accounts.backends.AnyCaseModelBackend"
 # Ticked for a new token: the owners' API, as the bots guide says (docs/bots-api.md, "Registering
 # a bot": tick `bots`, and `play` only if scripts should also play your own seats).
 NEW_TOKEN_SCOPES = ["bots"]

@@ -119,3 +119,14 @@ def test_authenticate_needs_the_request_as_axes_asks(ada):
     client = Client()
     assert client.login(request=HttpRequest(), username="ada", password=PASSWORD)
     assert client.get("/accounts/profile/").status_code == 200
+
+
+def test_a_names_case_gets_no_more_tries(ada, settings):
+    """Sign-in takes a name in any case (accounts/backends.py), so its failures count under the
+    name case-folded: "ADA", "Ada" and "ada" share one count."""
+    limit = settings.AXES_FAILURE_LIMIT
+    names = ["ada", "Ada", "ADA", "aDa", "adA"] * limit
+    statuses = [sign_in(f"guess-{n}", username=name).status_code for n, name in enumerate(names)]
+    assert statuses[: limit - 1] == [200] * (limit - 1)
+    assert set(statuses[limit - 1 :]) == {429}
+    assert not signed_in(sign_in(PASSWORD, username="Ada"))

@@ -77,3 +77,15 @@ def test_a_scripts_wrong_passwords_still_lock_the_name_out(settings):
     last = client.post(LOGIN, {"username": "ada", "password": "guess"}, **JSON)
 
     assert (last.status_code, last.json()["code"]) == (429, "locked-out")
+
+
+def test_a_name_signs_in_in_any_case_as_sign_up_takes_names_whatever_their_case(ada):
+    """A phone's keyboard writes "Ada" or "ADA": names are unique whatever their case, so any
+    case signs in the one person with that name; a wrong password stays refused."""
+    for typed in ("Ada", "ADA", "ada"):
+        client = Client()
+        response = client.post(LOGIN, {"username": typed, "password": PASSWORD})
+        assert response.status_code == 302, typed
+        assert client.session["_auth_user_id"] == str(ada.pk)
+    refused = Client().post(LOGIN, {"username": "ADA", "password": "wrong"})
+    assert refused.status_code == 200 and "did not match" in refused.content.decode()

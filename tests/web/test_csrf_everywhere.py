@@ -17,6 +17,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.urls.converters import IntConverter
 
+from frontdoor.converters import IdConverter
+
 pytestmark = pytest.mark.django_db
 
 # Modules whose un-namespaced views are the site's forms too (config/urls.py mounts them).
@@ -41,7 +43,7 @@ def site_forms() -> list[tuple[str, str, Any]]:
     for name, pattern in walk(get_resolver().url_patterns):
         converters = getattr(pattern.pattern, "converters", {})
         kwargs = {
-            key: 1 if isinstance(converter, IntConverter) else "x"
+            key: 1 if isinstance(converter, (IntConverter, IdConverter)) else "x"
             for key, converter in converters.items()
         }
         found.append((name, reverse(name, kwargs=kwargs), pattern.callback))
