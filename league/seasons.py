@@ -279,12 +279,17 @@ def season_start(*, season: Season, admin: Any, now: datetime.datetime | None = 
                     f"entrant{'' if len(entries) == 1 else 's'}; a table needs {table}",
                     code="too-few-entrants",
                 )
-            drawn = scheduling.schedule(
-                members=len(entries),
-                table_size=table,
-                rounds=season.rounds or scheduling.default_rounds(len(entries), table),
-                seed=season.seed + division.tier,
-            )
+            if season.rounds:
+                drawn = scheduling.schedule(
+                    members=len(entries),
+                    table_size=table,
+                    rounds=season.rounds,
+                    seed=season.seed + division.tier,
+                )
+            else:
+                drawn = scheduling.meeting_season(
+                    members=len(entries), table_size=table, seed=season.seed + division.tier
+                )
             _create_fixtures(season, division, entries, drawn, first_open)
         season.status = Season.Status.RUNNING
         season.started_at = now
