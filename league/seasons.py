@@ -351,12 +351,12 @@ def open_due_rounds(*, season: Season | None = None, now: datetime.datetime | No
             if not previous_done:
                 due = due.filter(opens_at__lte=now)
             for fixture in due.order_by("table"):
-                _open(division.season, fixture)
+                _open(division.season, fixture, now)
                 made += 1
     return made
 
 
-def _open(season: Season, fixture: Fixture) -> None:
+def _open(season: Season, fixture: Fixture, now: datetime.datetime) -> None:
     entries = [seat.entry for seat in fixture.seats.select_related("entry").order_by("number")]
     competition = season.competition
     fixture.game = competition_game(
@@ -366,7 +366,8 @@ def _open(season: Season, fixture: Fixture) -> None:
         seed=keyed_seed(f"{season.seed}:{fixture.pk}"),
         fixture=fixture.pk,
     )
-    fixture.save(update_fields=["game"])
+    fixture.opened_at = now
+    fixture.save(update_fields=["game", "opened_at"])
     for entry in entries:
         if entry.user_id is not None:
             notify(
