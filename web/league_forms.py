@@ -23,7 +23,7 @@ from engine.rules import RULESETS
 from frontdoor.forms import NAME_BOX, PlainLabels
 from frontdoor.variant_form import OPTION_NAMES, VariantForm, family_defaults, turn_field
 from games.models import Bot
-from games.variant_text import duration
+from games.variant_text import duration, variant_details
 from league.models import Season
 from league.scheduling import default_points
 from league.seasons import DivisionSpec
@@ -237,10 +237,16 @@ def defaults_taken(form: SeasonForm) -> list[str]:
         for name in OPTION_NAMES
         if name in RULESETS[data["rules"]].option_checks and data.get(name) in (None, "")
     ]
-    if blank:
+    chosen = form.variant_spec()["options"]
+    if blank and not chosen:
         taken.append(
             f"the rules' options as the family's defaults ({family_defaults(data['rules'])})"
         )
+    elif blank:
+        # Some chosen: say the rules as they stand, not the defaults the chosen ones replaced.
+        options = {**RULESETS[data["rules"]].defaults, **chosen}
+        rules = variant_details({"rules": data["rules"], "options": options})
+        taken.append(f"the family's defaults for the rules' other options (so {rules})")
     if data["placement_points"] is None:
         points = " / ".join(map(str, default_points(data["seats_per_game"])))
         taken.append(f"placement points {points}")

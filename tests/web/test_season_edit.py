@@ -144,8 +144,9 @@ def test_blank_fields_of_an_edit_say_the_defaults_they_took():
     )
     (message,) = shown_messages(response)
     assert message == (
-        "Autumn League's settings are saved (left blank, so the defaults: the rules' options as "
-        "the family's defaults (winner takes all to 500 · 7 cards · uno penalty 2); placement "
+        "Autumn League's settings are saved (left blank, so the defaults: the family's defaults "
+        "for the rules' other options (so winner takes all to 500 · 7 cards · uno penalty 2); "
+        "placement "
         "points 2 / 1 / 0; enough rounds for every pair of a division to meet; the site's time "
         f"for a turn ({duration(settings.GAMES_TURN_SECONDS)}))."
     )
@@ -260,6 +261,26 @@ def test_the_season_form_says_its_defaults():
     assert "Default: 0. Days each player may pause their clock" in shown
     assert "Default: today (" in shown
     assert "(default: one, “Division 1”)" in shown
+
+
+def test_a_new_season_with_some_options_chosen_says_the_rules_it_has():
+    """Scoring "single hand" chosen, the other options blank: the message says the rules the
+    settings box says, not the family's defaults (once "winner takes all to 500")."""
+    club, admin, _ = make_club()
+
+    response = signed_in(admin).post(
+        reverse("web:season-new", args=[club.slug]),
+        form_data(name="Spring League", slug="", hand_size="", scoring="single-hand", target=""),
+        follow=True,
+    )
+
+    (message,) = shown_messages(response)
+    assert "winner takes all" not in message
+    assert (
+        "the family's defaults for the rules' other options (so single hand · 7 cards · uno "
+        "penalty 2)" in message
+    )
+    assert "single hand · 7 cards · uno penalty 2" in seen(response)
 
 
 def test_a_new_season_says_the_defaults_its_blank_fields_took():
