@@ -283,6 +283,33 @@ def test_a_new_season_with_some_options_chosen_says_the_rules_it_has():
     assert "single hand · 7 cards · uno penalty 2" in seen(response)
 
 
+def test_a_new_seasons_errors_are_all_said_at_their_fields_in_one_pass():
+    """Days 0 and rounds 0 were said only once the other errors were fixed, in a banner above
+    the form; Division 1 "Promoted: 3" was dropped without a word."""
+    club, admin, _ = make_club()
+
+    response = signed_in(admin).post(
+        reverse("web:season-new", args=[club.slug]),
+        form_data(
+            name="", round_days="0", rounds="0", division1_promote="3", vacation_days="-2"
+        ),
+    )
+
+    errors = response.context["form"].errors
+    assert errors["name"] == ["This field is required."]
+    assert errors["round_days"] == ["Must be a whole number from 1 to 365, not 0."]
+    assert errors["rounds"] == ["Must be a whole number from 1 to 200, not 0."]
+    assert errors["vacation_days"] == ["Must be a whole number of at least 0, not -2."]
+    assert errors["division1_promote"] == [
+        "The top division promotes nobody: leave it blank or 0."
+    ]
+    assert "__all__" not in errors
+    shown = seen(response)
+    assert "greater than or equal" not in shown
+    assert "Must be a whole number from 1 to 365, not 0." in shown
+    assert not Season.objects.exists()
+
+
 def test_a_new_season_says_the_defaults_its_blank_fields_took():
     club, admin, _ = make_club()
 
