@@ -8,6 +8,7 @@ to the page; a refusal comes back as a message with nothing changed). docs/tourn
 from __future__ import annotations
 
 import datetime
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -215,6 +216,12 @@ def points_rule(tournament: Tournament) -> str:
     )
 
 
+def shared_ranks(lines: list[StandingLine]) -> set[int]:
+    """The ranks more than one line holds, each shown with "=" as a season's table shows them."""
+    held = Counter(line.rank for line in lines)
+    return {rank for rank, count in held.items() if count > 1}
+
+
 @require_GET
 def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_or_404(slug)
@@ -227,6 +234,9 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
         "round_length": duration(tournament.round_seconds),
         "turn_length": duration(tournament.turn_seconds),
         "lines": lines,
+        # No place before the start ("–", as a season's entrants); a shared one says so: "5=".
+        "ranked": tournament.status != Tournament.Status.OPEN,
+        "shared_ranks": shared_ranks(lines),
         "columns": COLUMNS,
         "points_rule": points_rule(tournament),
         "points_anchor": POINTS_ANCHORS.get(tournament.format, "how-points-are-given"),
