@@ -333,9 +333,22 @@ def pause(request: SignedInRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def start(request: SignedInRequest, slug: str) -> HttpResponse:
+    """Ask first (a page, as closing a season does), then start: entry closes and round 1 is
+    drawn at once. A POST without the confirmation's `confirm` comes back to the question."""
     tournament = tournament_or_404(slug)
+    if request.method == "GET" or request.POST.get("confirm") != "1":
+        if request.method == "POST":
+            return redirect("web:tournament-start", slug=tournament.slug)
+        if not services.can_run(tournament, request.user):
+            raise Http404("not a tournament you run")
+        context = {
+            "tournament": tournament,
+            "entrants": Entry.objects.filter(tournament=tournament, withdrawn=False).count(),
+            "open": tournament.status == Tournament.Status.OPEN,
+        }
+        return render(request, "tournaments/start.html", context)
     try:
         services.tournament_start(tournament, actor=request.user)
     except GameError as error:

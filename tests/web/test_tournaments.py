@@ -321,3 +321,28 @@ def test_the_standings_show_no_place_before_the_start_and_shared_places_with_equ
     projections.run("tournament-results")
     ranks = [line.rank for line in standings(Tournament.objects.get(pk=cup.pk))]
     assert places() == [f"{r}=" if ranks.count(r) > 1 else str(r) for r in ranks]
+
+
+def test_start_now_asks_first_and_a_post_without_the_confirmation_starts_nothing():
+    """"Start now" acted at once; like "Close the season…" it asks first, on a page."""
+    organiser = make_user("olga")
+    cup = make_tournament(organiser, name="Ask Cup", slug="ask", table_size=2, rounds=2)
+    for _ in range(2):
+        tournament_enter(cup, actor=organiser, bot=make_bot(strategy="greedy"))
+    client = signed_in(organiser)
+
+    page = text(client.get("/tournaments/ask/").content.decode())
+    assert "Start now…" in page
+    question = client.get("/tournaments/ask/start")
+    shown = unescape(text(question.content.decode()))
+    assert "Start Ask Cup now?" in shown and "2 entrants so far" in shown
+    assert "This cannot be undone." in shown and 'name="confirm"' in question.content.decode()
+
+    unconfirmed = client.post("/tournaments/ask/start")
+    assert unconfirmed.status_code == 302 and unconfirmed["Location"] == "/tournaments/ask/start"
+    assert Tournament.objects.get(pk=cup.pk).status == Tournament.Status.OPEN
+
+    started = client.post("/tournaments/ask/start", {"confirm": "1"}, follow=True)
+    assert "Ask Cup has started: round 1 is drawn." in text(started.content.decode())
+    assert Tournament.objects.get(pk=cup.pk).status == Tournament.Status.RUNNING
+    assert signed_in(make_user("nosy")).get("/tournaments/ask/start").status_code == 404
