@@ -206,7 +206,16 @@ class FixtureOutput(serializers.Serializer[Any]):
     division = serializers.IntegerField(source="tier", help_text="The division's tier.")
     round = serializers.IntegerField(source="fixture.round")
     table = serializers.IntegerField(source="fixture.table")
-    opens_at = serializers.DateTimeField(source="fixture.opens_at")
+    opens_at = serializers.DateTimeField(
+        source="fixture.opens_at",
+        help_text="The day drawn for its round; it opens then, or earlier once the round "
+        "before it has finished.",
+    )
+    opened_at = serializers.DateTimeField(
+        source="fixture.opened_at",
+        allow_null=True,
+        help_text="When it really opened (its game was made); null until then.",
+    )
     deadline = serializers.DateTimeField(source="fixture.deadline")
     seats = EntryOutput(many=True, help_text="In seat order: the first is seat 0.")
     game = serializers.IntegerField(

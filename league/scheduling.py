@@ -112,6 +112,23 @@ def default_rounds(members: int, table_size: int) -> int:
     return -(-comb(members, 2) // per_round)
 
 
+def meeting_season(*, members: int, table_size: int, seed: int = 0) -> Schedule:
+    """The season a blank rounds setting draws: the fewest rounds at which the draw for `seed`
+    seats every pair together at least once. It starts from the most the counting allows
+    (`default_rounds`, and the games each member needs to sit with the n-1 others, k-1 at a
+    time, byes shared out) and adds a round while some pair never met (the search aims at even
+    meetings, not at covering every pair: 6 at tables of 3 need 5 rounds, not 3)."""
+    _check(members, table_size)
+    needed = -(-(members - 1) // (table_size - 1))
+    seated = (members // table_size) * table_size
+    rounds = max(default_rounds(members, table_size), -(-needed * members // seated))
+    while True:
+        drawn = schedule(members=members, table_size=table_size, rounds=rounds, seed=seed)
+        if min(drawn.meetings.values()) >= 1 or rounds >= comb(members, 2):
+            return drawn
+        rounds += 1
+
+
 def schedule(
     *, members: int, table_size: int, rounds: int | None = None, seed: int = 0
 ) -> Schedule:

@@ -279,12 +279,17 @@ def season_start(*, season: Season, admin: Any, now: datetime.datetime | None = 
                     f"entrant{'' if len(entries) == 1 else 's'}; a table needs {table}",
                     code="too-few-entrants",
                 )
-            drawn = scheduling.schedule(
-                members=len(entries),
-                table_size=table,
-                rounds=season.rounds or scheduling.default_rounds(len(entries), table),
-                seed=season.seed + division.tier,
-            )
+            if season.rounds:
+                drawn = scheduling.schedule(
+                    members=len(entries),
+                    table_size=table,
+                    rounds=season.rounds,
+                    seed=season.seed + division.tier,
+                )
+            else:
+                drawn = scheduling.meeting_season(
+                    members=len(entries), table_size=table, seed=season.seed + division.tier
+                )
             _create_fixtures(season, division, entries, drawn, first_open)
         season.status = Season.Status.RUNNING
         season.started_at = now
@@ -346,12 +351,12 @@ def open_due_rounds(*, season: Season | None = None, now: datetime.datetime | No
             if not previous_done:
                 due = due.filter(opens_at__lte=now)
             for fixture in due.order_by("table"):
-                _open(division.season, fixture)
+                _open(division.season, fixture, now)
                 made += 1
     return made
 
 
-def _open(season: Season, fixture: Fixture) -> None:
+def _open(season: Season, fixture: Fixture, now: datetime.datetime) -> None:
     entries = [seat.entry for seat in fixture.seats.select_related("entry").order_by("number")]
     competition = season.competition
     fixture.game = competition_game(
@@ -361,7 +366,8 @@ def _open(season: Season, fixture: Fixture) -> None:
         seed=keyed_seed(f"{season.seed}:{fixture.pk}"),
         fixture=fixture.pk,
     )
-    fixture.save(update_fields=["game"])
+    fixture.opened_at = now
+    fixture.save(update_fields=["game", "opened_at"])
     for entry in entries:
         if entry.user_id is not None:
             notify(

@@ -207,6 +207,17 @@ def tournament_enter(
             )
         if bot.status == Bot.Status.FAILED:
             raise TournamentEntryRefused(f"bot {bot.name} failed its validation", code="bot-failed")
+        # A club's tournament is its members' (docs/tournaments.md, "Entering"): a bot comes
+        # in with its owner's membership, or by the organiser's (or an admin's) choice.
+        if (
+            tournament.club is not None
+            and not can_run(tournament, actor)
+            and not is_member(tournament.club, actor)
+        ):
+            raise TournamentEntryRefused(
+                f"{tournament.name} is for members of {tournament.club.name} and their bots",
+                code="not-a-member",
+            )
     else:
         if tournament.club is not None and not is_member(tournament.club, user):
             raise TournamentEntryRefused(

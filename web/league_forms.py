@@ -23,7 +23,7 @@ from engine.rules import RULESETS
 from frontdoor.forms import NAME_BOX, PlainLabels
 from frontdoor.variant_form import OPTION_NAMES, VariantForm, family_defaults, turn_field
 from games.models import Bot
-from games.variant_text import duration
+from games.variant_text import duration, variant_details
 from league.models import Season
 from league.scheduling import default_points
 from league.seasons import DivisionSpec
@@ -90,6 +90,23 @@ class DivisionRow:
     relegate: forms.BoundField
 
 
+# What a season's settings may be (league/seasons.py check_settings), said at their fields in
+# the engine's words for the rules' options ("Must be a whole number from 1 to 15, not 0.").
+MAX_ROUND_DAYS = 365
+MAX_ROUNDS = 200
+WHOLE = "Must be a whole number."
+WHOLE_ONLY = {"invalid": WHOLE}
+
+
+def within(value: int, low: int, high: int | None = None) -> int:
+    """`value`, or a ValidationError in the site's words when it is outside low..high."""
+    if high is None and value < low:
+        raise forms.ValidationError(f"Must be a whole number of at least {low}, not {value}.")
+    if high is not None and not low <= value <= high:
+        raise forms.ValidationError(f"Must be a whole number from {low} to {high}, not {value}.")
+    return value
+
+
 class SeasonForm(VariantForm):
     """A season's settings, new or a draft's edited: its rules (VariantForm), its settings and
     its divisions (tier 1 first, `rows` of them: DIVISION_ROWS, or a draft's own count when it
@@ -115,11 +132,13 @@ class SeasonForm(VariantForm):
     round_days = forms.IntegerField(
         initial=7,
         required=False,
+        error_messages={"invalid": WHOLE},
         label="Days for each round",
         help_text="Default: 7. A round's fixtures have this long to finish.",
     )
     rounds = forms.IntegerField(
         required=False,
+        error_messages={"invalid": WHOLE},
         label="Rounds",
         help_text="Blank: enough for every pair of a division to meet (at tables of two, one "
         "fewer than its entrants, or as many when they are odd).",
@@ -128,7 +147,7 @@ class SeasonForm(VariantForm):
     vacation_days = forms.IntegerField(
         initial=0,
         required=False,
-        min_value=0,
+        error_messages={"invalid": WHOLE},
         label="Vacation days",
         help_text="Default: 0. Days each player may pause their clock in each fixture game.",
     )
@@ -150,10 +169,10 @@ class SeasonForm(VariantForm):
                 initial="Division 1" if tier == 1 else "",
             )
             self.fields[f"division{tier}_promote"] = forms.IntegerField(
-                required=False, min_value=0, label=f"Division {tier}: promoted"
+                required=False, label=f"Division {tier}: promoted", error_messages=WHOLE_ONLY
             )
             self.fields[f"division{tier}_relegate"] = forms.IntegerField(
-                required=False, min_value=0, label=f"Division {tier}: relegated"
+                required=False, label=f"Division {tier}: relegated", error_messages=WHOLE_ONLY
             )
 
     @property
@@ -173,11 +192,15 @@ class SeasonForm(VariantForm):
 
     def clean_round_days(self) -> int:
         days = self.cleaned_data["round_days"]
-        return 7 if days is None else days
+        return 7 if days is None else within(days, 1, MAX_ROUND_DAYS)
+
+    def clean_rounds(self) -> int | None:
+        rounds = self.cleaned_data["rounds"]
+        return None if rounds is None else within(rounds, 1, MAX_ROUNDS)
 
     def clean_vacation_days(self) -> int:
         days = self.cleaned_data["vacation_days"]
-        return 0 if days is None else days
+        return 0 if days is None else within(days, 0)
 
     def clean_placement_points(self) -> list[int] | None:
         text = self.cleaned_data["placement_points"].strip()
@@ -193,19 +216,54 @@ class SeasonForm(VariantForm):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         data["slug"] = slug_for(data, self)
+        self._check_points(data)
         divisions = []
         for tier in range(1, self.rows + 1):
             name = data.get(f"division{tier}_name", "").strip()
-            promote = data.get(f"division{tier}_promote") or 0
-            relegate = data.get(f"division{tier}_relegate") or 0
+            promote = self._count(data, f"division{tier}_promote")
+            relegate = self._count(data, f"division{tier}_relegate")
             if name:
-                divisions.append(DivisionSpec(name, promote, relegate))
+                divisions.append((tier, DivisionSpec(name, promote, relegate)))
             elif promote or relegate:
                 self.add_error(f"division{tier}_name", "Name the division, or leave its row empty.")
         if not divisions:
             self.add_error("division1_name", "A season needs at least one division.")
-        data["divisions"] = divisions
+        else:
+            # The top division promotes nobody, the bottom one relegates nobody: said where
+            # the count was given, not dropped without a word.
+            top, bottom = divisions[0], divisions[-1]
+            if top[1].promote:
+                self.add_error(
+                    f"division{top[0]}_promote",
+                    "The top division promotes nobody: leave it blank or 0.",
+                )
+            if bottom[1].relegate:
+                self.add_error(
+                    f"division{bottom[0]}_relegate",
+                    "The bottom division relegates nobody: leave it blank or 0.",
+                )
+        data["divisions"] = [spec for _, spec in divisions]
         return data
+
+    def _count(self, data: dict[str, Any], field: str) -> int:
+        """A promoted or relegated count: blank is 0; below 0 is said at its field."""
+        count = data.get(field) or 0
+        if count < 0:
+            self.add_error(field, f"Must be a whole number of at least 0, not {count}.")
+            return 0
+        return int(count)
+
+    def _check_points(self, data: dict[str, Any]) -> None:
+        """The placement points league/seasons.py check_settings takes, said at their field."""
+        points, seats = data.get("placement_points"), data.get("seats_per_game")
+        if not points or seats is None:
+            return
+        if len(points) != seats or min(points) < 0:
+            self.add_error(
+                "placement_points", f"Give {seats} whole numbers of 0 or more, one per place."
+            )
+        elif any(later > earlier for earlier, later in zip(points, points[1:], strict=False)):
+            self.add_error("placement_points", "A worse place never earns more points.")
 
     def season_fields(self) -> dict[str, Any]:
         """season_create's keywords (besides club and admin), once valid."""
@@ -237,10 +295,16 @@ def defaults_taken(form: SeasonForm) -> list[str]:
         for name in OPTION_NAMES
         if name in RULESETS[data["rules"]].option_checks and data.get(name) in (None, "")
     ]
-    if blank:
+    chosen = form.variant_spec()["options"]
+    if blank and not chosen:
         taken.append(
             f"the rules' options as the family's defaults ({family_defaults(data['rules'])})"
         )
+    elif blank:
+        # Some chosen: say the rules as they stand, not the defaults the chosen ones replaced.
+        options = {**RULESETS[data["rules"]].defaults, **chosen}
+        rules = variant_details({"rules": data["rules"], "options": options})
+        taken.append(f"the family's defaults for the rules' other options (so {rules})")
     if data["placement_points"] is None:
         points = " / ".join(map(str, default_points(data["seats_per_game"])))
         taken.append(f"placement points {points}")

@@ -186,7 +186,7 @@ class FixtureView:
 @dataclass(frozen=True, slots=True)
 class RoundView:
     number: int
-    opens_at: datetime.datetime
+    opens_at: datetime.datetime  # when it opened, if it has (early or not), else its day
     deadline: datetime.datetime  # as drawn; a ruling may move one fixture's
     fixtures: list[FixtureView]
     byes: list[str]
@@ -237,7 +237,11 @@ def division_rounds(
     return [
         RoundView(
             number=rows.round,
-            opens_at=rows.fixtures[0].fixture.opens_at,
+            # When it really opened (early, once the round before finished), else its day.
+            opens_at=min(
+                (row.fixture.opened_at for row in rows.fixtures if row.fixture.opened_at),
+                default=rows.fixtures[0].fixture.opens_at,
+            ),
             deadline=rows.fixtures[0].fixture.opens_at + round_length,
             fixtures=[
                 fixture_view(
@@ -252,7 +256,8 @@ def division_rounds(
                 for row in rows.fixtures
             ],
             byes=sorted(bye.entrant.name for bye in rows.byes),
-            opened=rows.fixtures[0].fixture.opens_at <= now,
+            opened=any(row.fixture.opened_at for row in rows.fixtures)
+            or rows.fixtures[0].fixture.opens_at <= now,
         )
         for rows in rounds
     ]

@@ -8,6 +8,7 @@ to the page; a refusal comes back as a message with nothing changed). docs/tourn
 from __future__ import annotations
 
 import datetime
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -215,6 +216,12 @@ def points_rule(tournament: Tournament) -> str:
     )
 
 
+def shared_ranks(lines: list[StandingLine]) -> set[int]:
+    """The ranks more than one line holds, each shown with "=" as a season's table shows them."""
+    held = Counter(line.rank for line in lines)
+    return {rank for rank, count in held.items() if count > 1}
+
+
 @require_GET
 def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_or_404(slug)
@@ -227,6 +234,9 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
         "round_length": duration(tournament.round_seconds),
         "turn_length": duration(tournament.turn_seconds),
         "lines": lines,
+        # No place before the start ("–", as a season's entrants); a shared one says so: "5=".
+        "ranked": tournament.status != Tournament.Status.OPEN,
+        "shared_ranks": shared_ranks(lines),
         "columns": COLUMNS,
         "points_rule": points_rule(tournament),
         "points_anchor": POINTS_ANCHORS.get(tournament.format, "how-points-are-given"),
@@ -323,9 +333,22 @@ def pause(request: SignedInRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def start(request: SignedInRequest, slug: str) -> HttpResponse:
+    """Ask first (a page, as closing a season does), then start: entry closes and round 1 is
+    drawn at once. A POST without the confirmation's `confirm` comes back to the question."""
     tournament = tournament_or_404(slug)
+    if request.method == "GET" or request.POST.get("confirm") != "1":
+        if request.method == "POST":
+            return redirect("web:tournament-start", slug=tournament.slug)
+        if not services.can_run(tournament, request.user):
+            raise Http404("not a tournament you run")
+        context = {
+            "tournament": tournament,
+            "entrants": Entry.objects.filter(tournament=tournament, withdrawn=False).count(),
+            "open": tournament.status == Tournament.Status.OPEN,
+        }
+        return render(request, "tournaments/start.html", context)
     try:
         services.tournament_start(tournament, actor=request.user)
     except GameError as error:

@@ -189,7 +189,10 @@ class Fixture(models.Model):
     division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="fixtures")
     round = models.PositiveSmallIntegerField()
     table = models.PositiveSmallIntegerField()
+    # The day drawn; `opened_at` is when its game was made: earlier when the round before it
+    # finished first (league/seasons.py `open_due_rounds`), null until then.
     opens_at = models.DateTimeField()
+    opened_at = models.DateTimeField(null=True, blank=True)
     # A cache of the log: the last fixture-retimed event of the game, else the drawn deadline.
     deadline = models.DateTimeField()
     game = models.OneToOneField(

@@ -96,6 +96,23 @@ def test_a_tournament_the_rules_refuse_is_a_typed_error_and_nothing_is_made(fiel
     assert not Tournament.objects.filter(organiser=ana).exists()
 
 
+def test_a_clubs_tournament_refuses_a_non_members_bot_with_a_typed_error():
+    """A stranger's bot once got into a club's tournament (201): it is its members'."""
+    admin, stranger = make_user("ada"), make_user("sam")
+    club = club_create(name="Riverside", slug="riverside", creator=admin)
+    make_tournament(admin, slug="club-cup", club=club)
+    bot = make_bot(owner=stranger)
+
+    refused = post(signed_in(stranger), "/api/tournaments/club-cup/entry", {"bot": bot.pk})
+
+    assert refused.status_code == 400
+    assert refused.json()["code"] == "not-a-member"
+    assert "Riverside" in refused.json()["message"]
+    assert not Entry.objects.filter(bot=bot).exists()
+    page = Client().get("/tournaments/club-cup/").content.decode()
+    assert "members of Riverside and their bots" in page
+
+
 def test_entering_and_withdrawing_with_every_refusal_typed():
     ana, bea = make_user("ana"), make_user("bea")
     cup = make_tournament(slug="cup", max_entrants=2, bots_allowed=False)

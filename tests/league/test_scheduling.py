@@ -22,6 +22,7 @@ from league.scheduling import (
     Schedule,
     ScheduleError,
     default_rounds,
+    meeting_season,
     schedule,
     spread_bound,
     spread_report,
@@ -194,6 +195,28 @@ def test_with_two_tables_a_round_no_three_rounds_do_better(members, table_size):
             spreads.append(max(counts) - min(counts))
     assert default_rounds(members, table_size) == 3
     assert schedule(members=members, table_size=table_size).spread == min(spreads)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7])
+@pytest.mark.parametrize(
+    ("members", "table_size"), [(4, 3), (5, 3), (6, 3), (6, 4), (7, 4), (10, 4), (12, 5)]
+)
+def test_a_meeting_season_seats_every_pair_together_with_no_round_to_spare(
+    members, table_size, seed
+):
+    season = meeting_season(members=members, table_size=table_size, seed=seed)
+    assert min(season.meetings.values()) >= 1
+    assert_fair(season, len(season.rounds))
+    shorter = schedule(
+        members=members, table_size=table_size, rounds=len(season.rounds) - 1, seed=seed
+    )
+    assert min(shorter.meetings.values()) == 0
+
+
+def test_a_meeting_season_of_four_at_tables_of_three_has_three_rounds():
+    """Two rounds of one table of three sit out two members, who never meet."""
+    assert default_rounds(4, 3) == 2
+    assert len(meeting_season(members=4, table_size=3).rounds) == 3
 
 
 @pytest.mark.parametrize(

@@ -181,6 +181,24 @@ def test_starting_draws_every_division_and_opens_the_first_round_only():
     assert raised.value.code == "not-draft"
 
 
+@pytest.mark.parametrize(("bots", "seats"), [(4, 3), (5, 3), (6, 3), (6, 4), (7, 4), (9, 5)])
+def test_rounds_left_blank_seat_every_pair_together_at_least_once(bots, seats):
+    """The season page promises "Rounds: enough for every pair to meet": 4 entrants at tables
+    of 3 once drew 2 rounds, and the two who sat out one each never met."""
+    season, admin = bot_season(bots=bots, seats=seats)
+    assert season.rounds is None
+    season_start(season=season, admin=admin, now=NOW)
+    tables = [
+        set(fixture.seats.values_list("entry", flat=True))
+        for fixture in Fixture.objects.filter(division__season=season)
+    ]
+    entries = Entry.objects.filter(competition=season.competition).values_list("pk", flat=True)
+    never = [
+        (a, b) for a in entries for b in entries if a < b and not any({a, b} <= t for t in tables)
+    ]
+    assert never == []
+
+
 def test_a_division_too_small_for_a_table_is_refused():
     season, admin = bot_season(bots=3, seats=4)
     with pytest.raises(SeasonError) as raised:

@@ -132,6 +132,12 @@ def test_a_clubs_tournament_is_run_by_its_admins_and_entered_by_its_members():
         tournament_enter(cup, actor=member, bot=make_bot())
     assert refused.value.code == "not-your-bot"
     assert not Entry.objects.filter(tournament=cup, bot__isnull=False).exists()
+    # A stranger's own bot is no member's either; a member's is, and the organiser may enter any.
+    with pytest.raises(TournamentEntryRefused) as refused:
+        tournament_enter(cup, actor=stranger, bot=make_bot(owner=stranger))
+    assert refused.value.code == "not-a-member"
+    assert tournament_enter(cup, actor=member, bot=make_bot(owner=member)).bot is not None
+    assert tournament_enter(cup, actor=admin, bot=make_bot(owner=stranger)).bot is not None
 
 
 def test_beats_sweep_starts_a_tournament_whose_entry_closed():

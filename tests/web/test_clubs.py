@@ -401,16 +401,22 @@ def test_the_season_form_offers_every_family_and_the_default_points():
 @pytest.mark.parametrize(
     ("changes", "field", "message"),
     [
-        # The service's own checks, their messages above the form.
-        ({"placement_points": "3, 2"}, None, "Placement points are 3 whole numbers"),
-        ({"placement_points": "1, 2, 0"}, None, "Placement points never grow"),
-        ({"round_days": "400"}, None, "A round lasts 1 to 365 days"),
+        # The service's own check, its message above the form.
         (
             {"rules": "censorship", "seats_per_game": "2"},
             None,
             "Players at a table: censorship needs 3",
         ),
-        # The form's.
+        # The form's, at their fields, in the words of the rules' options.
+        ({"placement_points": "3, 2"}, "placement_points", "Give 3 whole numbers of 0 or more"),
+        ({"placement_points": "1, 2, 0"}, "placement_points", "A worse place never earns more"),
+        ({"round_days": "400"}, "round_days", "Must be a whole number from 1 to 365, not 400."),
+        ({"round_days": "0"}, "round_days", "Must be a whole number from 1 to 365, not 0."),
+        ({"rounds": "0"}, "rounds", "Must be a whole number from 1 to 200, not 0."),
+        ({"vacation_days": "-1"}, "vacation_days", "Must be a whole number of at least 0, not -1."),
+        ({"division2_promote": "-1"}, "division2_promote", "at least 0, not -1."),
+        ({"division1_promote": "3"}, "division1_promote", "The top division promotes nobody"),
+        ({"division2_relegate": "2"}, "division2_relegate", "The bottom division relegates"),
         ({"placement_points": "4, two, 0"}, "placement_points", "whole numbers separated"),
         ({"target": "-5"}, "target", "Must be a whole number of at least 1, not -5."),
         ({"division1_name": "", "division2_name": ""}, "division1_name", "at least one division"),

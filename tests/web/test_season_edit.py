@@ -144,8 +144,9 @@ def test_blank_fields_of_an_edit_say_the_defaults_they_took():
     )
     (message,) = shown_messages(response)
     assert message == (
-        "Autumn League's settings are saved (left blank, so the defaults: the rules' options as "
-        "the family's defaults (winner takes all to 500 · 7 cards · uno penalty 2); placement "
+        "Autumn League's settings are saved (left blank, so the defaults: the family's defaults "
+        "for the rules' other options (so winner takes all to 500 · 7 cards · uno penalty 2); "
+        "placement "
         "points 2 / 1 / 0; enough rounds for every pair of a division to meet; the site's time "
         f"for a turn ({duration(settings.GAMES_TURN_SECONDS)}))."
     )
@@ -260,6 +261,53 @@ def test_the_season_form_says_its_defaults():
     assert "Default: 0. Days each player may pause their clock" in shown
     assert "Default: today (" in shown
     assert "(default: one, “Division 1”)" in shown
+
+
+def test_a_new_season_with_some_options_chosen_says_the_rules_it_has():
+    """Scoring "single hand" chosen, the other options blank: the message says the rules the
+    settings box says, not the family's defaults (once "winner takes all to 500")."""
+    club, admin, _ = make_club()
+
+    response = signed_in(admin).post(
+        reverse("web:season-new", args=[club.slug]),
+        form_data(name="Spring League", slug="", hand_size="", scoring="single-hand", target=""),
+        follow=True,
+    )
+
+    (message,) = shown_messages(response)
+    assert "winner takes all" not in message
+    assert (
+        "the family's defaults for the rules' other options (so single hand · 7 cards · uno "
+        "penalty 2)" in message
+    )
+    assert "single hand · 7 cards · uno penalty 2" in seen(response)
+
+
+def test_a_new_seasons_errors_are_all_said_at_their_fields_in_one_pass():
+    """Days 0 and rounds 0 were said only once the other errors were fixed, in a banner above
+    the form; Division 1 "Promoted: 3" was dropped without a word."""
+    club, admin, _ = make_club()
+
+    response = signed_in(admin).post(
+        reverse("web:season-new", args=[club.slug]),
+        form_data(
+            name="", round_days="0", rounds="0", division1_promote="3", vacation_days="-2"
+        ),
+    )
+
+    errors = response.context["form"].errors
+    assert errors["name"] == ["This field is required."]
+    assert errors["round_days"] == ["Must be a whole number from 1 to 365, not 0."]
+    assert errors["rounds"] == ["Must be a whole number from 1 to 200, not 0."]
+    assert errors["vacation_days"] == ["Must be a whole number of at least 0, not -2."]
+    assert errors["division1_promote"] == [
+        "The top division promotes nobody: leave it blank or 0."
+    ]
+    assert "__all__" not in errors
+    shown = seen(response)
+    assert "greater than or equal" not in shown
+    assert "Must be a whole number from 1 to 365, not 0." in shown
+    assert not Season.objects.exists()
 
 
 def test_a_new_season_says_the_defaults_its_blank_fields_took():

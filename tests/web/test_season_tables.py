@@ -23,7 +23,13 @@ from engine.events import FIXTURE_RETIMED, SEAT_FORFEITED
 from games import event_reads
 from games.models import Game, MatchResult
 from league.models import Bye, Entry, Fixture, Season, Standing
-from league.seasons import fixture_forfeit, season_close, season_enter, season_start
+from league.seasons import (
+    fixture_forfeit,
+    open_due_rounds,
+    season_close,
+    season_enter,
+    season_start,
+)
 from league.standings import division_table
 from tests.games.factories import make_user
 from tests.league.factories import make_club, make_season
@@ -208,6 +214,29 @@ def test_fixtures_are_listed_by_round_with_results_links_and_byes(started):
     assert "Scheduled" in fixture_html(lower, later)
     assert "/replay/" not in fixture_html(lower, later)
     assert lower.index("Round 1") < lower.index("Round 2") < lower.index("Round 3")
+
+
+def test_a_round_opened_early_says_when_it_opened_on_the_page_and_in_the_api(started):
+    """Round 1 of Challenger finished at once, so round 2 opens now, a week before its drawn
+    day: its line says "opened" today, never the drawn day, played or finished."""
+    season, _, ben = started
+    challenger = season.divisions.get(tier=2)
+    drawn = Fixture.objects.get(division=challenger, round=2).opens_at
+    now = timezone.now()
+    assert drawn > now + datetime.timedelta(days=6)
+    open_due_rounds(season=season, now=now)
+    early = Fixture.objects.get(division=challenger, round=2)
+    assert early.game_id is not None
+    lower = division_html(tables(season, ben), 2)
+    round_two = text(lower[lower.index("Round 2") : lower.index("Round 3")])
+    assert f"opened {now:%a} {now.day} {now:%b}" in round_two
+    assert f"{drawn:%a} {drawn.day} {drawn:%b}" not in round_two.split("deadline")[0]
+    assert "opens" not in round_two.split("deadline")[0]
+    body = Client().get(f"/api/seasons/{season.competition.slug}/fixtures?round=2&division=2")
+    (row,) = body.json()["rounds"][0]["fixtures"]
+    assert row["status"] != "scheduled"  # the bots play it out at once
+    assert row["opened_at"] == now.isoformat().replace("+00:00", "Z")
+    assert row["opens_at"] == drawn.isoformat().replace("+00:00", "Z")
 
 
 def test_a_seated_person_sees_their_turn_and_a_late_fixture_is_overdue(started):

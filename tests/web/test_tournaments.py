@@ -24,6 +24,7 @@ from tests.web.league_pages import table_rows, text
 from tournaments.models import Entry, Tournament, TournamentGame
 from tournaments.rounds import tournament_advance
 from tournaments.services import tournament_enter, tournament_start
+from tournaments.standings import standings
 
 pytestmark = pytest.mark.django_db
 
@@ -298,3 +299,50 @@ def test_the_page_says_how_points_are_given_and_when_entries_closed():
     assert guide.status_code == 200 and 'id="swiss-rounds"' in guide.content.decode()
     moved = Client().get("/guides/tournaments/")
     assert (moved.status_code, moved["Location"]) == (301, "/guides/playing-tournaments/")
+
+
+def test_the_standings_show_no_place_before_the_start_and_shared_places_with_equals():
+    """Before the start every entrant showed "1", and a tie "5" and "5", where a season's table
+    says "–" and "3=": the same words here."""
+    organiser = make_user("olga")
+    cup = make_tournament(organiser, name="Tie Swiss", slug="ties", table_size=2, rounds=2)
+    for _ in range(4):
+        tournament_enter(cup, actor=organiser, bot=make_bot(strategy="greedy"))
+
+    def places() -> list[str]:
+        rows = table_rows(Client().get("/tournaments/ties/").content.decode(), "standing")
+        return [cells[0] for _, cells in rows]
+
+    assert places() == ["–"] * 4
+    tournament_start(cup, actor=organiser)
+    assert places() == ["1="] * 4  # nobody has played: all level
+    play_round(cup)
+    tournament_advance(cup)
+    projections.run("tournament-results")
+    ranks = [line.rank for line in standings(Tournament.objects.get(pk=cup.pk))]
+    assert places() == [f"{r}=" if ranks.count(r) > 1 else str(r) for r in ranks]
+
+
+def test_start_now_asks_first_and_a_post_without_the_confirmation_starts_nothing():
+    """"Start now" acted at once; like "Close the season…" it asks first, on a page."""
+    organiser = make_user("olga")
+    cup = make_tournament(organiser, name="Ask Cup", slug="ask", table_size=2, rounds=2)
+    for _ in range(2):
+        tournament_enter(cup, actor=organiser, bot=make_bot(strategy="greedy"))
+    client = signed_in(organiser)
+
+    page = text(client.get("/tournaments/ask/").content.decode())
+    assert "Start now…" in page
+    question = client.get("/tournaments/ask/start")
+    shown = unescape(text(question.content.decode()))
+    assert "Start Ask Cup now?" in shown and "2 entrants so far" in shown
+    assert "This cannot be undone." in shown and 'name="confirm"' in question.content.decode()
+
+    unconfirmed = client.post("/tournaments/ask/start")
+    assert unconfirmed.status_code == 302 and unconfirmed["Location"] == "/tournaments/ask/start"
+    assert Tournament.objects.get(pk=cup.pk).status == Tournament.Status.OPEN
+
+    started = client.post("/tournaments/ask/start", {"confirm": "1"}, follow=True)
+    assert "Ask Cup has started: round 1 is drawn." in text(started.content.decode())
+    assert Tournament.objects.get(pk=cup.pk).status == Tournament.Status.RUNNING
+    assert signed_in(make_user("nosy")).get("/tournaments/ask/start").status_code == 404
