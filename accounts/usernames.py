@@ -33,6 +33,11 @@ class LookAlikeUsername(ValidationError):
         self.taken = taken
 
 
+# The longest name sign-up gives (web/account_forms.py): it fits a seat's box and a status line
+# on a phone. Django's own limit, 150, still holds for names made before (and by the admin).
+NEW_USERNAME_MAX = 30
+
+
 def username_skeleton(name: str) -> str:
     """The TR39 skeleton: equal for names that look alike ("аlice" and "alice", "rn" and "m",
     "I", "l" and "1"), not meant to be shown. A checker per call (about 4 µs): ICU's object is

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm, UsernameField
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from accounts.usernames import check_username
+from accounts.usernames import NEW_USERNAME_MAX, check_username
 from frontdoor.forms import PlainLabels
 from games.models import NotificationPreference
 
@@ -63,8 +64,25 @@ class SignUpForm(PlainLabels, UserCreationForm[User]):
         fields = ("username", "email")
         field_classes = {"username": UsernameField}
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A new name is short enough to sit in a seat's box and a status line on a phone
+        # (NEW_USERNAME_MAX); the browser's box stops there too. Older, longer names stay.
+        field = self.fields["username"]
+        field.max_length = NEW_USERNAME_MAX
+        field.widget.attrs["maxlength"] = str(NEW_USERNAME_MAX)
+        field.help_text = (
+            f"Up to {NEW_USERNAME_MAX} characters: letters, digits and @ . + - _ only."
+        )
+
     def clean_username(self) -> str:
         # Django's: taken, whatever the case; then a name that reads the same as a taken one.
+        typed = str(self.cleaned_data.get("username") or "")
+        if len(typed) > NEW_USERNAME_MAX:
+            raise forms.ValidationError(
+                f"A username has at most {NEW_USERNAME_MAX} characters ({len(typed)} given).",
+                code="max_length",
+            )
         username: str = super().clean_username()
         if username:  # None: Django's check has put its error on the field
             check_username(username)

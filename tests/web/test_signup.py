@@ -58,6 +58,12 @@ def test_it_creates_a_person_with_a_profile_and_signs_them_in(client):
         ({"birth_date": ""}, "birth_date", "This field is required."),
         ({"birth_date": "2999-01-01"}, "birth_date", "cannot be in the future"),
         ({"email": "not-an-address"}, "email", "Enter a valid email address."),
+        # A new name fits a seat's box on a phone (accounts/usernames.py NEW_USERNAME_MAX).
+        (
+            {"username": "S" * 31},
+            "username",
+            "A username has at most 30 characters (31 given).",
+        ),
     ],
 )
 def test_a_bad_sign_up_shows_the_error_and_creates_nobody(client, change, field, message):
@@ -70,6 +76,13 @@ def test_a_bad_sign_up_shows_the_error_and_creates_nobody(client, change, field,
     assert message in " ".join(page.context["form"].errors[field])
     assert User.objects.count() == 1 and Profile.objects.count() == 0
     assert "_auth_user_id" not in client.session
+
+
+def test_the_name_box_says_and_stops_at_the_longest_name(client):
+    page = client.get("/accounts/signup/").content.decode()
+    assert 'maxlength="30"' in page and "Up to 30 characters" in page
+    answer = client.post("/accounts/signup/", {**GOOD, "username": "S" * 30})
+    assert answer.status_code == 302 and User.objects.filter(username="S" * 30).exists()
 
 
 def test_a_script_asking_for_json_is_told_the_refusal_in_json_and_nobody_is_made(client):

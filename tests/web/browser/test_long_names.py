@@ -1,8 +1,8 @@
-"""Names as long as the forms allow, on a phone (360 x 740): a username of 150 characters (sign-up
-takes that many) and a tournament named with 100 (the form's maximum), neither with a space to
-break at. They wrap or end in an ellipsis; no page grows wider than the screen, the site
-header keeps "Sign out" in view (on a phone, behind "Menu"), and a game's Scores table keeps
-within its column."""
+"""Names as long as the site holds, on a phone (360 x 740): a username of 150 characters (Django's
+limit, which names made before sign-up's 30 and by the admin may reach) and a tournament named
+with 100 (the form's maximum), neither with a space to break at. They wrap or end in an
+ellipsis; no page grows wider than the screen, the site header keeps "Sign out" in view (on a
+phone, behind "Menu"), and a game's Scores table keeps within its column."""
 
 from __future__ import annotations
 
