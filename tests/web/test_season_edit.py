@@ -290,9 +290,7 @@ def test_a_new_seasons_errors_are_all_said_at_their_fields_in_one_pass():
 
     response = signed_in(admin).post(
         reverse("web:season-new", args=[club.slug]),
-        form_data(
-            name="", round_days="0", rounds="0", division1_promote="3", vacation_days="-2"
-        ),
+        form_data(name="", round_days="0", rounds="0", division1_promote="3", vacation_days="-2"),
     )
 
     errors = response.context["form"].errors
@@ -300,9 +298,7 @@ def test_a_new_seasons_errors_are_all_said_at_their_fields_in_one_pass():
     assert errors["round_days"] == ["Must be a whole number from 1 to 365, not 0."]
     assert errors["rounds"] == ["Must be a whole number from 1 to 200, not 0."]
     assert errors["vacation_days"] == ["Must be a whole number of at least 0, not -2."]
-    assert errors["division1_promote"] == [
-        "The top division promotes nobody: leave it blank or 0."
-    ]
+    assert errors["division1_promote"] == ["The top division promotes nobody: leave it blank or 0."]
     assert "__all__" not in errors
     shown = seen(response)
     assert "greater than or equal" not in shown

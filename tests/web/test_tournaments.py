@@ -324,7 +324,7 @@ def test_the_standings_show_no_place_before_the_start_and_shared_places_with_equ
 
 
 def test_start_now_asks_first_and_a_post_without_the_confirmation_starts_nothing():
-    """"Start now" acted at once; like "Close the season…" it asks first, on a page."""
+    """ "Start now" acted at once; like "Close the season…" it asks first, on a page."""
     organiser = make_user("olga")
     cup = make_tournament(organiser, name="Ask Cup", slug="ask", table_size=2, rounds=2)
     for _ in range(2):
