@@ -315,6 +315,14 @@ def test_validation_failures_with_their_reasons(world):
     assert [(f.name, f.round, f.reason) for f in failures] == [
         ("flaky", 2, "illegal answer in game 4: play r5 on g7")
     ]
+    client = staff_client()
+    assert "flaky" in client.get("/staff/live/").content.decode()
+    # Passed a new validation, it leaves the list; the empty list says what the list holds (a
+    # bot that failed a while ago and passed since is not "never failed").
+    Bot.objects.filter(name="flaky").update(status="active")
+    page = client.get("/staff/live/").content.decode()
+    assert "flaky" not in page
+    assert "No bot stands failed now. A bot whose validation failed is listed here until" in page
 
 
 def test_projection_lag_is_projections_status(world):
