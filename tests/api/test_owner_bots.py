@@ -294,7 +294,7 @@ def test_another_users_bot_is_not_found(api, django_capture_on_commit_callbacks)
 
     for response in responses:
         assert response.status_code == 404
-        assert response.json()["code"] == "not_found"
+        assert response.json()["code"] == "not-found"
     assert responses[0].json()["message"] == f"you have no bot {bot.pk}"
     assert Bot.objects.filter(pk=bot.pk).values().get() == before
     assert callbacks == []
