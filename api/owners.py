@@ -34,7 +34,7 @@ class Seconds(serializers.FloatField):
     """A latency in seconds, to the millisecond (3 decimals): `0.171`, not the sum's division's
     `0.17057799999999998`."""
 
-    def to_representation(self, value: Any) -> float:
+    def to_representation(self, value: Any) -> Any:  # float; the stubs say str
         return round(float(value), 3)
 
 
