@@ -185,7 +185,9 @@ ERROR_DESCRIPTIONS = {
     401: "No bot token, or an unknown one.",
     403: "Not signed in, no CSRF token, a personal token without the scope "
     "(`token-scope`), or the service refuses this caller (e.g. `not-seated`).",
-    404: "No such game, bot or personal token (or not yours), club, season, player or notice.",
+    404: "`not-found` (the message names what), or `game-not-found`, `table-not-found`, "
+    "`notice-not-found`: no such game, bot or personal token (or not yours), club, season, "
+    "player or notice.",
     409: "`version-conflict`: the game moved on; reload and decide again.",
     422: "The rules refuse the command; `code` is the engine's reason. `game-over`: the match "
     "is over (a command decided on an older version also gets `current_version`, the game's "
