@@ -58,7 +58,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     # DRF converts these two itself, but only inside its own handler; convert them first
     # so they get our shape too.
     if isinstance(exc, Http404):
-        exc = exceptions.NotFound()
+        # Its message names what is missing ("no schema named 'x'"); DRF's bare "Not found."
+        # names nothing.
+        exc = exceptions.NotFound(str(exc) or not_found_message(context))
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied()
     elif isinstance(exc, exceptions.NotAuthenticated):
@@ -74,7 +76,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             "errors": exc.detail,
         }
     else:
-        response.data = {"code": exc.get_codes(), "message": str(exc.detail)}
+        code = exc.get_codes()
+        if code == exceptions.NotFound.default_code:
+            # DRF's `not_found`, spelt as the site's codes and the services' `not-found` are.
+            code = NOT_FOUND
+        response.data = {"code": code, "message": str(exc.detail)}
         if isinstance(exc, exceptions.UnsupportedMediaType):
             # DRF says only what was sent; say what to send (every body of the API is JSON).
             response.data["message"] += (
@@ -84,6 +90,18 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     # surrogate in it would fail the renderer's UTF-8, a 500 for a 400.
     response.data = printable_data(response.data)
     return response
+
+
+# The one code of a 404 that names no kind of thing (a game's, a table's and a notice's have
+# theirs): DRF's NotFound, Django's Http404, the services' not-found errors, an unknown path.
+NOT_FOUND = "not-found"
+
+
+def not_found_message(context: dict[str, Any]) -> str:
+    """A 404's message when the code that raised it gave none: the path with nothing at it."""
+    request = context.get("request")
+    path = getattr(request, "path", None)
+    return f"there is nothing at {path}" if path else "there is nothing here"
 
 
 # An Authorization header's scheme, as echoed in a refusal: a word of letters (RFC 9110's token
@@ -167,7 +185,9 @@ ERROR_DESCRIPTIONS = {
     401: "No bot token, or an unknown one.",
     403: "Not signed in, no CSRF token, a personal token without the scope "
     "(`token-scope`), or the service refuses this caller (e.g. `not-seated`).",
-    404: "No such game, bot or personal token (or not yours), club, season, player or notice.",
+    404: "`not-found` (the message names what), or `game-not-found`, `table-not-found`, "
+    "`notice-not-found`: no such game, bot or personal token (or not yours), club, season, "
+    "player or notice.",
     409: "`version-conflict`: the game moved on; reload and decide again.",
     422: "The rules refuse the command; `code` is the engine's reason. `game-over`: the match "
     "is over (a command decided on an older version also gets `current_version`, the game's "

@@ -30,9 +30,19 @@ from frontdoor.throttles import BotChangesThrottle
 from games.models import Bot
 
 
+class Seconds(serializers.FloatField):
+    """A latency in seconds, to the millisecond (3 decimals): `0.171`, not the sum's division's
+    `0.17057799999999998`."""
+
+    def to_representation(self, value: Any) -> Any:  # float; the stubs say str
+        return round(float(value), 3)
+
+
 class BotStatsOutput(serializers.ModelSerializer[Bot]):
-    mean_latency = serializers.FloatField(
-        allow_null=True, read_only=True, help_text="Seconds per call; null before the first call."
+    mean_latency = Seconds(
+        allow_null=True,
+        read_only=True,
+        help_text="Seconds per call, to the millisecond; null before the first call.",
     )
 
     class Meta:
@@ -291,7 +301,7 @@ class CallOutput(serializers.Serializer[dict[str, Any]]):
         allow_null=True, help_text="The rules' code of a refused answer (`card-not-in-hand`)."
     )
     message = serializers.CharField()
-    latency = serializers.FloatField(help_text="Seconds.")
+    latency = Seconds(help_text="Seconds, to the millisecond.")
 
 
 class CallsOutput(serializers.Serializer[dict[str, Any]]):

@@ -18,6 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.status import HTTP_503_SERVICE_UNAVAILABLE
 
+from api.errors import NOT_FOUND
 from frontdoor.boundary import BadInput, printable
 from games.health import (
     BROKER_UNAVAILABLE,
@@ -112,7 +113,7 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
             if found := pattern.fullmatch(request.path):
                 message += f" {hint.format(found[1])}."
                 break
-        return _json_error(404, "not_found", message)
+        return _json_error(404, NOT_FOUND, message)
     return defaults.page_not_found(request, exception)
 
 

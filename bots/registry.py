@@ -44,7 +44,7 @@ from bots.strategies import STRATEGIES
 from engine import PLAYING
 from games.actors import is_person
 from games.errors import BotRefused, Forbidden, GameError
-from games.models import Bot, Game
+from games.models import Bot, Seat
 from league.models import Competition, Entry, LadderSet, Season
 from tournaments.models import Entry as TournamentEntry
 from tournaments.models import Tournament
@@ -249,15 +249,19 @@ def bot_retire(*, bot: Bot, owner: Any) -> Bot:
 
 def retirement_holds(bot: Bot) -> list[str]:
     """What keeps the bot from retiring, a clause each (none: it may retire): a game it is
-    seated in that is still played (a validation game too), a ladder set of its with games
+    seated in that is still played (a validation game too), unless its seat there was forfeited
+    or handed over to the default bot, a ladder set of its with games
     still to make (the set is one rating event for everyone at its table), a club season it is
     entered in that is not closed, a tournament that is not finished (entered in one still
     open; entered or withdrawn in a running one, whose draw may still seat it)."""
     held = []
+    # A seat forfeited or handed over is the default bot's (games/seat_facts.py to_fallback):
+    # the bot is never asked in that game again, so the game holds it no more.
     games = list(
-        Game.objects.filter(seats__registered_bot=bot, status=PLAYING)
-        .order_by("pk")
-        .values_list("pk", flat=True)
+        Seat.objects.filter(registered_bot=bot, game__status=PLAYING)
+        .exclude(controller=Seat.Controller.FALLBACK)
+        .order_by("game_id")
+        .values_list("game_id", flat=True)
         .distinct()[: GAMES_NAMED + 1]
     )
     if games:

@@ -48,6 +48,8 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS")
 # Needed behind a TLS-terminating proxy, e.g. "https://uno.example.org".
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+# A form's POST refused for its CSRF token: JSON `csrf-failed` to a script, the page to a browser.
+CSRF_FAILURE_VIEW = "web.csrf.csrf_failure"
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -21,6 +21,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.text import capfirst
 from django.views.decorators.http import require_GET, require_http_methods
 
 from engine import MATCH_OVER
@@ -82,6 +83,9 @@ class Spec(Generic[T]):
     seats: Callable[[T], list[tuple[int, str]]] | None = None
     no_seats: str = ""
     danger: bool = False
+    # A ruling on a game (abort, forfeit, extend): refused up front to a staff member who plays
+    # in it, as the service refuses it (staff/actions.py `plays-in-game`).
+    ruling: bool = False
 
 
 def action_view(spec: Spec[Any]) -> Callable[..., HttpResponse]:
@@ -101,6 +105,8 @@ def action_view(spec: Spec[Any]) -> Callable[..., HttpResponse]:
             "danger": spec.danger,
         }
         refusal = spec.refusal(target)
+        if refusal is None and spec.ruling and actions.held_seats(target.pk, request.user):
+            refusal = (f"{capfirst(actions.plays_in_words(target.pk))} (plays-in-game).", None)
         seats = spec.seats(target) if spec.seats is not None else None
         if refusal is None and seats == []:
             refusal = (spec.no_seats, None)
@@ -221,7 +227,7 @@ ABORT = Spec(
         "This cannot be undone.",
     ),
     service=actions.game_abort, done="Game #{t.pk} was aborted.",
-    refusal=_game_over, danger=True,
+    refusal=_game_over, danger=True, ruling=True,
 )  # fmt: skip
 FORFEIT = Spec(
     action="forfeit", target=GAME, title="Forfeit a seat of game #{t.pk}?",
@@ -233,7 +239,7 @@ FORFEIT = Spec(
         "This cannot be undone.",
     ),
     service=actions.game_forfeit, done="Seat {d[seat]} of game #{t.pk} was forfeited.",
-    refusal=_game_over, danger=True,
+    refusal=_game_over, danger=True, ruling=True,
     form=SeatForm, seats=_unforfeited, no_seats="Every seat of this game is forfeited already.",
 )  # fmt: skip
 EXTEND = Spec(
@@ -250,7 +256,7 @@ EXTEND = Spec(
         f"Seat {data['seat']}'s deadline in game #{game.pk} is now "
         f"{moment(datetime.fromisoformat(entry.details['deadline']))}."
     ),
-    refusal=_game_over,
+    refusal=_game_over, ruling=True,
     form=ExtendForm, seats=_clocks_running,
     no_seats="No person's turn clock is running in this game.",
 )  # fmt: skip

@@ -119,14 +119,18 @@ def held_seats(game_id: int, user: Any) -> list[int]:
     return mine + bots
 
 
+def plays_in_words(game_id: int) -> str:
+    """Why a staff member who plays in the game may not rule on it, as the refusal says it."""
+    return f"you play in game {game_id}: another member of the staff must act on it"
+
+
 def _not_a_player(game_id: int, user: Any) -> None:
     """A staff member who plays in a game does not rule on it: another member of the staff
-    aborts it, forfeits a seat or extends a clock (ActionRefused `plays-in-game`)."""
+    aborts it, forfeits a seat or extends a clock (ActionRefused `plays-in-game`). The
+    inspector and the rulings' pages say so before any form (staff/views.py,
+    staff/action_views.py)."""
     if held_seats(game_id, user):
-        raise ActionRefused(
-            f"you play in game {game_id}: another member of the staff must act on it",
-            code="plays-in-game",
-        )
+        raise ActionRefused(plays_in_words(game_id), code="plays-in-game")
 
 
 def game_redrive(*, game_id: int, user: Any, reason: str) -> AuditEntry:

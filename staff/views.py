@@ -8,10 +8,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
+from engine import MATCH_OVER
 from frontdoor import boundary
 from games.models import Game
 from league import ladder_reads
-from staff import charts, figures, inspections, inspector
+from staff import actions, charts, figures, inspections, inspector
 from staff.access import staff_only
 
 # staff_only wraps require_GET, not the other way round: a POST from anyone else is a 404 too,
@@ -115,9 +116,14 @@ def game_inspector(request: HttpRequest, game_id: int) -> HttpResponse:
     seat = inspections.own_seat(game, request.user)
     if seat is None and inspections.hidden(game):
         inspections.record(game, request.user, version)
+    # Playing in a game still played (a seat of theirs or of their bot's, hidden cards or not):
+    # no ruling on it is offered, and the page says who plays (their bot's name, or None: they).
+    held = actions.held_seats(game.pk, request.user) if game.status != MATCH_OVER else []
     context = {
         "game": game,
         "own_seat": seat,
+        "plays_in": bool(held),
+        "playing_bot": inspections.seat_bot(game, held[0], request.user) if held else None,
         # When the seat is their bot's: its name, for "Your bot … plays in this game".
         "own_bot": None if seat is None else inspections.seat_bot(game, seat, request.user),
         "log": inspector.log_window(game, first or inspector.window_around(game, version), seat)

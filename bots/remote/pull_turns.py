@@ -145,7 +145,7 @@ def pull_command(
             count_refused(
                 bot.pk,
                 game_id=game_id,
-                seat=seat if isinstance(seat, int) else None,
+                seat=seat if isinstance(seat, int) else asked_seat(game, bot),
                 version=expected_version,
                 answer=command,
                 refusal=error.code,
@@ -184,6 +184,18 @@ def pull_command(
         )
         result = dataclasses.replace(result, next=next_)
     return result
+
+
+def asked_seat(game: Game | None, bot: Bot) -> int | None:
+    """The seat a command that names none (no seat, or not a number: `"seat": "0"`) answers the
+    decision of, for its call's log: the bot's one seat in the game, or its one seat the game
+    waits for; None when that says no single seat (or no game)."""
+    if game is None:
+        return None
+    mine = [seat.number for seat in game.seats.all() if seat.registered_bot_id == bot.pk]
+    if len(mine) > 1:
+        mine = [number for number in mine if number in (game.to_act or [])]
+    return mine[0] if len(mine) == 1 else None
 
 
 def _latency(game: Game | None) -> float:

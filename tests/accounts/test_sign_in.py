@@ -89,3 +89,41 @@ def test_a_name_signs_in_in_any_case_as_sign_up_takes_names_whatever_their_case(
         assert client.session["_auth_user_id"] == str(ada.pk)
     refused = Client().post(LOGIN, {"username": "ADA", "password": "wrong"})
     assert refused.status_code == 200 and "did not match" in refused.content.decode()
+
+
+def test_a_script_without_the_csrf_token_is_told_what_to_send():
+    # curl -H "Accept: application/json" -d username=... -d password=... with no csrftoken.
+    client = Client(enforce_csrf_checks=True)
+
+    response = client.post(LOGIN, {"username": "ada", "password": PASSWORD}, **JSON)
+
+    assert response.status_code == 403
+    assert response["Content-Type"] == "application/json"
+    body = response.json()
+    assert body["code"] == "csrf-failed"
+    for step in ("GET /accounts/login/", "csrftoken", "X-CSRFToken", "csrfmiddlewaretoken"):
+        assert step in body["message"]
+    assert "_auth_user_id" not in client.session
+
+
+def test_a_script_that_sends_the_token_back_signs_in(ada):
+    client = Client(enforce_csrf_checks=True)
+    client.get(LOGIN)
+    token = client.cookies["csrftoken"].value
+
+    response = client.post(
+        LOGIN, {"username": "ada", "password": PASSWORD, "csrfmiddlewaretoken": token}, **JSON
+    )
+
+    assert response.status_code == 302
+    assert client.session["_auth_user_id"] == str(ada.pk)
+
+
+def test_a_browser_without_the_csrf_token_keeps_the_403_page():
+    client = Client(enforce_csrf_checks=True)
+
+    response = client.post(LOGIN, {"username": "ada", "password": PASSWORD})
+
+    assert response.status_code == 403
+    assert response["Content-Type"].startswith("text/html")
+    assert b"CSRF verification failed" in response.content

@@ -258,7 +258,7 @@ def test_the_schemas_are_served_and_in_the_openapi_document() -> None:
         assert answer.json() == decision_schemas.document(name)
         Draft202012Validator.check_schema(answer.json())
     missing = client.get("/api/schemas/nothing.json")
-    assert (missing.status_code, missing.json()["code"]) == (404, "not_found")
+    assert (missing.status_code, missing.json()["code"]) == (404, "not-found")
 
     document = schema()
     assert document["openapi"].startswith("3.1")

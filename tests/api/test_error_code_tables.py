@@ -22,6 +22,7 @@ from pathlib import Path
 from rest_framework import exceptions
 
 from api import unavailable
+from api.errors import NOT_FOUND
 from botcalls.reasons import REASONS
 from games import health
 
@@ -39,6 +40,8 @@ DRF = {
     for cls in vars(exceptions).values()
     if isinstance(cls, type) and issubclass(cls, exceptions.APIException)
 }
+# DRF's NotFound is answered with the site's spelling, `not-found` (api/errors.py).
+DRF["NotFound"] = NOT_FOUND
 # Codes the API answers that no typed error names: DRF's ValidationError answered as `invalid`
 # (api/errors.py), the health check's (games/health.py), the 503 of a database that is down
 # (api/unavailable.py), and the reason codes of a bot's calls (botcalls/reasons.py; its own
@@ -59,7 +62,7 @@ FRAMEWORK = {
     exceptions.NotAuthenticated.default_code,
     exceptions.AuthenticationFailed.default_code,
     exceptions.PermissionDenied.default_code,
-    exceptions.NotFound.default_code,
+    NOT_FOUND,
     exceptions.Throttled.default_code,
 }
 

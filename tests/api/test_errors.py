@@ -24,7 +24,7 @@ def test_it_gives_django_404_the_api_shape():
 
     assert response is not None
     assert response.status_code == 404
-    assert response.data == {"code": "not_found", "message": "Not found."}
+    assert response.data == {"code": "not-found", "message": "no such game"}
 
 
 def test_it_gives_django_permission_denied_the_api_shape():

@@ -528,7 +528,7 @@ def test_an_unknown_api_path_answers_json():
 
     assert response.status_code == 404
     assert response["Content-Type"] == "application/json"
-    assert response.json()["code"] == "not_found"
+    assert response.json()["code"] == "not-found"
 
 
 def test_an_oversized_body_answers_json_and_changes_nothing(settings):

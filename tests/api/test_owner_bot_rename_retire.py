@@ -11,6 +11,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from bots.remote.tokens import issue_token
+from games import seat_facts
+from games.actors import StaffActor
 from games.creation import SeatSpec, game_create
 from games.models import Bot, Game, GameEvent
 from league.models import Entry, LadderSet, Season
@@ -254,6 +256,41 @@ def test_a_running_game_holds_the_bot_and_nothing_changes(api, owner):
     assert row(bot) == before
     assert Entry.objects.get(competition=ladder, bot=bot).active
     assert bot_client(token).get("/api/bot/decisions").status_code == 200
+
+
+def test_a_seat_forfeited_in_a_game_still_played_holds_nothing(api, owner):
+    # The default bot plays a forfeited seat: the bot is never asked again in that game.
+    bot = make_bot(owner, "Pully", kind="pull", strategy="")
+    token = issue_token(bot)
+    staff = make_user("staffer")
+    forfeited, held = (
+        game_create(
+            variant_spec=SHORT,
+            seats=[SeatSpec(registered=bot), SeatSpec(bot="greedy"), SeatSpec(bot="greedy")],
+            seed=1,
+        )
+        for _ in range(2)
+    )
+    seat_facts.seat_forfeit(game_id=forfeited.pk, seat=0, actor=StaffActor(staff.pk))
+    assert Game.objects.get(pk=forfeited.pk).status == "playing"
+
+    refused = api.delete(f"/api/me/bots/{bot.pk}")
+    # Only the game it still plays holds it.
+    assert (refused.status_code, refused.json()) == (
+        409,
+        {
+            "code": "bot-busy",
+            "message": f"bot Pully cannot retire yet: it is seated in game {held.pk}, still "
+            "being played",
+        },
+    )
+
+    seat_facts.seat_forfeit(game_id=held.pk, seat=0, actor=StaffActor(staff.pk))
+    retired = api.delete(f"/api/me/bots/{bot.pk}")
+
+    assert retired.status_code == 200
+    assert retired.json()["status"] == "retired"
+    assert bot_client(token).get("/api/bot/decisions").status_code == 401
 
 
 def test_a_ladder_set_with_games_to_play_holds_the_bot(api, owner):

@@ -7,13 +7,14 @@ up to the validation being sent, so these tests do not depend on how those are v
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from bots.remote import validation
 from bots.remote.tokens import issue_token
 from bots.remote.validation import WAITING
 from games.creation import SeatSpec, game_create
-from games.models import Bot
+from games.models import Bot, BotCall
 from staff.actions import bot_reinstate, bot_suspend
 from tests.games.factories import SHORT, make_user
 
@@ -278,6 +279,21 @@ def test_the_detail_says_why_a_bot_has_its_status_and_how_it_answers(api, owner)
     }
 
 
+def test_latencies_are_seconds_to_the_millisecond(api, owner):
+    # 0.511734 s over three calls: 0.17057799999999998 as a float, 0.171 to a reader.
+    bot = make_bot(owner, kind="pull", strategy="", calls=3, total_latency=0.511734)
+    BotCall.objects.create(
+        bot=bot, at=timezone.now(), outcome=BotCall.Outcome.OK, latency=0.17057799999999998
+    )
+
+    detail = api.get(f"/api/me/bots/{bot.pk}").json()
+    listed = api.get("/api/me/bots").json()[0]
+    calls = api.get(f"/api/me/bots/{bot.pk}/calls").json()["calls"]
+
+    assert detail["stats"]["mean_latency"] == listed["stats"]["mean_latency"] == 0.171
+    assert calls[0]["latency"] == 0.171
+
+
 def test_another_users_bot_is_not_found(api, django_capture_on_commit_callbacks):
     bot = make_bot(make_user(), kind="pull", strategy="")
     before = Bot.objects.filter(pk=bot.pk).values().get()
@@ -294,7 +310,7 @@ def test_another_users_bot_is_not_found(api, django_capture_on_commit_callbacks)
 
     for response in responses:
         assert response.status_code == 404
-        assert response.json()["code"] == "not_found"
+        assert response.json()["code"] == "not-found"
     assert responses[0].json()["message"] == f"you have no bot {bot.pk}"
     assert Bot.objects.filter(pk=bot.pk).values().get() == before
     assert callbacks == []

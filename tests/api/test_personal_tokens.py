@@ -268,7 +268,7 @@ def test_revoking_one_token_leaves_the_others_working():
     assert script(made["laptop"]["token"]).get("/api/me/bots").status_code == 200
     assert [t["name"] for t in session.get("/api/me/tokens").json()] == ["laptop"]
     again = session.delete(f"/api/me/tokens/{made['ci']['id']}")
-    assert (again.status_code, again.json()["code"]) == (404, "not_found")
+    assert (again.status_code, again.json()["code"]) == (404, "not-found")
 
 
 def test_the_list_shows_every_token_and_never_a_key():
@@ -356,7 +356,7 @@ def test_another_persons_token_id_is_404_and_stays():
 
     for path in (f"/api/me/tokens/{theirs}", "/api/me/tokens/999999"):
         response = signed_in(ana).delete(path)
-        assert (response.status_code, response.json()["code"]) == (404, "not_found"), path
+        assert (response.status_code, response.json()["code"]) == (404, "not-found"), path
     assert script(key).get("/api/me/bots").status_code == 200
 
 

@@ -225,7 +225,7 @@ def test_an_arena_entrant_pauses_and_resumes_with_every_refusal_typed():
 @pytest.mark.parametrize("debug", [False, True])
 def test_the_ladders_paths_on_a_tournament_and_back_say_where_to_go(settings, debug):
     """Ladders take POST /enter and /leave, tournaments POST and DELETE /entry: a caller who
-    uses one's path on the other gets the 404 `not_found` as before, whose message names the
+    uses one's path on the other gets the 404 `not-found` as before, whose message names the
     endpoint meant (with DEBUG on too, as `make run` serves it)."""
     settings.DEBUG = debug
     make_tournament(slug="cup")
@@ -235,14 +235,14 @@ def test_the_ladders_paths_on_a_tournament_and_back_say_where_to_go(settings, de
         response = post(client, path, {"person": True})
         assert response.status_code == 404
         assert response.json() == {
-            "code": "not_found",
+            "code": "not-found",
             "message": f"There is no API endpoint at {path}. A tournament is entered with "
             "POST /api/tournaments/cup/entry and withdrawn from with DELETE "
             "/api/tournaments/cup/entry.",
         }
     response = post(client, "/api/ladders/bot-arena/entry", {"person": True})
     assert response.status_code == 404
-    assert response.json()["code"] == "not_found"
+    assert response.json()["code"] == "not-found"
     assert response.json()["message"].endswith(
         "A ladder is entered with POST /api/ladders/bot-arena/enter and left with POST "
         "/api/ladders/bot-arena/leave."

@@ -176,6 +176,32 @@ def test_a_refused_pull_command_is_counted_listed_and_no_strike(pull_bot):
     assert call["decision"] == {"game": game.pk, "seat": 1, "version": decision["version"]}
 
 
+@pytest.mark.parametrize(
+    ("command", "code"),
+    [({"type": "draw", "seat": "1"}, "bad-seat"), ({"type": "draw"}, "malformed-command")],
+)
+def test_a_refused_command_without_a_seat_number_keeps_the_decisions_seat(
+    pull_bot, command, code
+):
+    # `"seat": "1"` (a string) or no seat at all: the call still says which
+    # decision it answered, the seat the bot was asked for.
+    bot, token = pull_bot
+    game = pull_game(bot)
+    decision = bot_client(token).get("/api/bot/decisions").json()[0]
+    body = {"command": command, "expected_version": decision["version"]}
+
+    refused = bot_client(token).post(f"/api/bot/games/{game.pk}/commands", body, format="json")
+
+    assert (refused.status_code, refused.json()["code"]) == (422, code)
+    call = calls_of(bot)["calls"][0]
+    assert (call["answer"], call["refusal"]) == (command, code)
+    assert call["decision"] == {
+        "game": game.pk,
+        "seat": decision["seat"],
+        "version": decision["version"],
+    }
+
+
 def test_a_late_pull_bot_is_told_it_was_late_and_sees_why_in_its_event_feed(pull_bot):
     bot, token = pull_bot
     game = pull_game(bot)

@@ -133,3 +133,52 @@ def test_a_game_whose_log_is_public_is_shown_whole_and_not_audited():
     assert "hands" in json.loads(Page(html).pres["state-json"])
     assert "You play in this game" not in html
     assert not AuditEntry.objects.exists()
+
+
+RULINGS = ("abort", "forfeit", "extend-deadline")
+
+
+@pytest.mark.parametrize("seated", ["person", "bot"])
+def test_a_staff_member_who_plays_is_offered_no_ruling_and_told_why_up_front(seated):
+    sam = staff("sam")
+    if seated == "person":
+        seat = SeatSpec(user=sam)
+    else:
+        bot = Bot.objects.create(
+            owner=sam, name="samsbot", kind=Bot.Kind.BUILTIN, strategy="greedy", status="active"
+        )
+        seat = SeatSpec(registered=bot)
+    game = game_create(variant_spec=SHORT, seats=[SeatSpec(user=make_user()), seat], seed=4)
+    assert Game.objects.get(pk=game.pk).status == Game.Status.PLAYING
+
+    html = client_of(sam).get(f"/staff/games/{game.pk}/").content.decode()
+
+    for action in RULINGS:
+        assert f"/staff/games/{game.pk}/{action}/" not in html, action
+    # Said first, before the game's facts and the actions.
+    said = html[html.index('data-code="plays-in-game"') : html.index('id="facts"')]
+    who = "You play" if seated == "person" else "Your bot samsbot plays"
+    assert f"{who} in this game (seat 1, counted from 0 as below)" in said
+    they = "you play" if seated == "person" else "your bot plays"
+    assert f"Another member of the staff must act on it</strong>, as {they} in it" in said
+    actions = html[html.index('id="actions"') : html.index('id="audit"')]
+    assert "No ruling on this game is offered to you" in actions
+    # Asking the nudge of the workers is no ruling: it stays.
+    assert f"/staff/games/{game.pk}/redrive/" in actions
+    # A ruling's own page says so before any form is filled, and offers none.
+    for action in RULINGS:
+        page = client_of(sam).get(f"/staff/games/{game.pk}/{action}/").content.decode()
+        assert "another member of the staff must act on it" in page, action
+        assert "<form method=\"post\" class=\"staff-action\"" not in page, action
+
+
+def test_a_staff_member_who_does_not_play_is_offered_the_rulings():
+    game = game_create(
+        variant_spec=SHORT, seats=[SeatSpec(user=make_user()), SeatSpec(bot="greedy")], seed=4
+    )
+
+    html = client_of(staff()).get(f"/staff/games/{game.pk}/").content.decode()
+
+    for action in RULINGS:
+        assert f"/staff/games/{game.pk}/{action}/" in html, action
+    assert "plays-in-game" not in html

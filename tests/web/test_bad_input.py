@@ -241,7 +241,7 @@ def test_an_unknown_api_path_is_the_json_404_under_debug_too(settings, debug):
     assert response.status_code == 404
     assert response["Content-Type"] == "application/json"
     assert response.json() == {
-        "code": "not_found",
+        "code": "not-found",
         "message": "There is no API endpoint at /api/bots/x.",
     }
 
@@ -253,5 +253,5 @@ def test_an_endpoints_own_404_and_the_slash_redirect_are_kept_under_debug(settin
     redirect = client_of().get("/api/docs")
 
     assert missing.status_code == 404
-    assert missing.json()["code"] != "not_found" or "endpoint" not in missing.json()["message"]
+    assert missing.json()["code"] != "not-found" or "endpoint" not in missing.json()["message"]
     assert (redirect.status_code, redirect["Location"]) == (301, "/api/docs/")
