@@ -158,6 +158,10 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     # Django's, with a name in any case (names are unique whatever their case).
     "accounts.backends.AnyCaseModelBackend",
+    # Kept so that sessions signed in before the line above stay signed in (a session names the
+    # backend that signed it in); it finds no one the line above did not (a failed sign-in
+    # hashes once more here).
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "config.urls"

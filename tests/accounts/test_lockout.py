@@ -130,3 +130,16 @@ def test_a_names_case_gets_no_more_tries(ada, settings):
     assert statuses[: limit - 1] == [200] * (limit - 1)
     assert set(statuses[limit - 1 :]) == {429}
     assert not signed_in(sign_in(PASSWORD, username="Ada"))
+
+
+def test_a_dotless_i_gets_no_more_tries_than_the_name_it_finds(settings):
+    """PostgreSQL folds "mıa" (a dotless ı) to MIA as it folds "mia": both find the account, so
+    both count as one (Python's casefold() would have kept "mıa" apart: a second count)."""
+    mia = make_user("mia")
+    mia.set_password(PASSWORD)
+    mia.save()
+    for n in range(settings.AXES_FAILURE_LIMIT):
+        sign_in(f"guess-{n}", username="mia")
+    for name in ("mıa", "MIA", "Mia"):
+        answer = sign_in(PASSWORD, username=name)
+        assert answer.status_code == 429 and not signed_in(answer), name

@@ -127,3 +127,41 @@ def test_a_browser_without_the_csrf_token_keeps_the_403_page():
     assert response.status_code == 403
     assert response["Content-Type"].startswith("text/html")
     assert b"CSRF verification failed" in response.content
+
+
+def test_a_session_signed_in_before_any_case_names_stays_signed_in(ada):
+    """A session names the backend that signed it in: one from Django's ModelBackend, made
+    before sign-in took names in any case, still opens the person's pages."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+
+    session = import_module(settings.SESSION_ENGINE).SessionStore()
+    session[SESSION_KEY] = str(ada.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = ada.get_session_auth_hash()
+    session.create()
+    client = Client()
+    client.cookies[settings.SESSION_COOKIE_NAME] = session.session_key
+    assert "Sign out ada" in client.get("/play/").content.decode()
+
+
+def test_the_account_is_found_through_the_index_of_names_folded(ada):
+    """UPPER(username) COLLATE "C", as accounts/migrations/0007's index holds it: a sign-in
+    reads one row by the index, not every account."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from accounts.backends import account_named
+
+    with CaptureQueriesContext(connection) as read:
+        assert account_named("ADA") == ada
+    (sql,) = [q["sql"] for q in read.captured_queries]
+    if connection.vendor == "postgresql":
+        assert 'UPPER("auth_user"."username") COLLATE "C"' in sql
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL enable_seqscan = off")
+            cursor.execute("EXPLAIN " + sql.replace("%s", "'ADA'"))
+            plan = " ".join(row[0] for row in cursor.fetchall())
+        assert "auth_user_username_upper_prefix" in plan
