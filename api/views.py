@@ -20,6 +20,7 @@ from rest_framework.status import HTTP_503_SERVICE_UNAVAILABLE
 
 from api.errors import NOT_FOUND
 from frontdoor.boundary import BadInput, printable
+from frontdoor.converters import LARGEST_ID
 from games.health import (
     BROKER_UNAVAILABLE,
     DATABASE_UNAVAILABLE,
@@ -96,12 +97,10 @@ _NEAR_MISSES = (
         "A ladder is entered with POST /api/ladders/{0}/enter and left with POST "
         "/api/ladders/{0}/leave",
     ),
-    (
-        # An id past the largest a row can have matches no URL (frontdoor/converters.py).
-        re.compile(r"/api/(?:[-\w]+/)*?([0-9]{19,})(?:/.*)?"),
-        "Ids are whole numbers up to 9223372036854775807, and {0} is larger: nothing has it",
-    ),
 )
+# A number in the path past the largest id a row can have, which matches no URL
+# (frontdoor/converters.py).
+_PAST_IDS = re.compile(r"/([0-9]{19,})(?=/|$)")
 
 
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
@@ -113,6 +112,12 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
             if found := pattern.fullmatch(request.path):
                 message += f" {hint.format(found[1])}."
                 break
+        past = [n for n in _PAST_IDS.findall(request.path) if int(n) > LARGEST_ID]
+        if past:
+            message += (
+                f" Ids are whole numbers up to {LARGEST_ID}, and {past[0]} is larger: nothing "
+                "has it."
+            )
         return _json_error(404, NOT_FOUND, message)
     return defaults.page_not_found(request, exception)
 

@@ -94,6 +94,9 @@ class DivisionRow:
 # the engine's words for the rules' options ("Must be a whole number from 1 to 15, not 0.").
 MAX_ROUND_DAYS = 365
 MAX_ROUNDS = 200
+# The most a small count column holds (a PositiveSmallIntegerField: vacation days, promoted and
+# relegated counts); past it, said at the field in the site's words, not left to the model.
+MAX_SMALL = 32767
 WHOLE = "Must be a whole number."
 WHOLE_ONLY = {"invalid": WHOLE}
 
@@ -200,7 +203,7 @@ class SeasonForm(VariantForm):
 
     def clean_vacation_days(self) -> int:
         days = self.cleaned_data["vacation_days"]
-        return 0 if days is None else within(days, 0)
+        return 0 if days is None else within(days, 0, MAX_SMALL)
 
     def clean_placement_points(self) -> list[int] | None:
         text = self.cleaned_data["placement_points"].strip()
@@ -248,8 +251,8 @@ class SeasonForm(VariantForm):
     def _count(self, data: dict[str, Any], field: str) -> int:
         """A promoted or relegated count: blank is 0; below 0 is said at its field."""
         count = data.get(field) or 0
-        if count < 0:
-            self.add_error(field, f"Must be a whole number of at least 0, not {count}.")
+        if not 0 <= count <= MAX_SMALL:
+            self.add_error(field, f"Must be a whole number from 0 to {MAX_SMALL}, not {count}.")
             return 0
         return int(count)
 

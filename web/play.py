@@ -149,8 +149,12 @@ def live_board(request: HttpRequest, game_id: int) -> HttpResponse:
         except Forbidden as error:
             return refused(request, error, 403)
         _announce(context, request.GET.get("version"))
-        # The board sends the bell's figure with it: its turn read first.
-        notices.seen_now(request, game_id)
+        # The board sends the bell's figure with it: a seat's turn read first (a spectator's
+        # notices of the game, at most every GAMES_PRESENCE_WRITE_SECONDS, as the 204's).
+        if context["my_seats"]:
+            notices.seen_now(request, game_id)
+        else:
+            notices.seen(request, game_id)
         response = render(request, "games/_game.html", context)
     response[CHAT_NEWEST] = str(said or 0)
     return response

@@ -3,16 +3,6 @@
 from django.db import migrations, models
 
 
-def backfill(apps, schema_editor):
-    """An opened fixture's game was made as it opened: its creation time."""
-    Fixture = apps.get_model("league", "Fixture")
-    Game = apps.get_model("games", "Game")
-    for pk, created in Game.objects.filter(fixture__isnull=False).values_list(
-        "fixture__pk", "created_at"
-    ):
-        Fixture.objects.filter(pk=pk).update(opened_at=created)
-
-
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -25,5 +15,4 @@ class Migration(migrations.Migration):
             name='opened_at',
             field=models.DateTimeField(blank=True, null=True),
         ),
-        migrations.RunPython(backfill, migrations.RunPython.noop),
     ]

@@ -153,6 +153,10 @@ def test_an_id_past_the_largest_a_row_can_have_is_a_404_that_says_so():
         assert f"Ids are whole numbers up to {past - 1}, and {past} is larger" in message
     posted = client.post(f"/api/bot/games/{past}/commands", {}, format="json")
     assert posted.status_code == 404 and posted["Content-Type"] == "application/json"
+    # A 19-digit id below the largest is an id: no word about the largest on a path that is
+    # not an endpoint for another reason.
+    nope = client.get("/api/games/1000000000000000000/nope")
+    assert nope.status_code == 404 and "Ids are whole numbers" not in nope.json()["message"]
     # The largest id itself is an id: no such game, said as such.
     largest = client.get(f"/api/games/{past - 1}")
     assert largest.status_code == 404 and str(past - 1) in largest.json()["message"]

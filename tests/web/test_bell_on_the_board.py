@@ -9,9 +9,13 @@ import re
 from html import unescape
 
 import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from social.models import Notification
 from social.notifications import notify, turn_key
+from tests.games.factories import make_user
 from tests.web.clients import signed_in
 from tests.web.tables import FAMILIES, advance, people_game
 
@@ -62,11 +66,28 @@ def test_the_board_that_moved_brings_the_bell_with_its_own_turn_read(eager_tasks
     assert bells(signed_in(mover).get(f"/games/{game.pk}/").content.decode()) == ["Notifications"]
 
 
-def test_a_spectator_signed_out_gets_no_bell_with_the_board():
-    game, _ = people_game(FAMILIES["official"], seats=2)
+def test_a_signed_in_spectator_gets_their_own_bell_and_writes_at_most_now_and_then(eager_tasks):
+    """A spectator holds no seat: the fresh board brings their own bell (nothing of the
+    players'), and marks their notices of the game read only as the 204 poll does, at most every
+    GAMES_PRESENCE_WRITE_SECONDS, not at every move of a game they watch."""
+    game, people = people_game(FAMILIES["official"], seats=2)
     game.refresh_from_db()
-    from django.test import Client
-
-    answer = Client().get(f"/games/{game.pk}/board", {"version": "0"}, **HTMX)
-    assert answer.status_code == 200
-    assert bells(answer.content.decode()) == []
+    watcher = make_user()
+    notify(watcher, "follow", "ana started a game", url=f"/games/{game.pk}/", key="s", game=game.pk)
+    browser = signed_in(watcher)
+    version = game.version
+    game = advance(game, 1)
+    first = browser.get(f"/games/{game.pk}/board", {"version": str(version)}, **HTMX)
+    assert bells(first.content.decode()) == ["Notifications (oob)"]  # read: it is this game's
+    notify(watcher, "follow", "ben opened a table", url="/tables/", key="elsewhere")
+    version = game.version
+    game = advance(game, 1)
+    with CaptureQueriesContext(connection) as second:
+        answer = browser.get(f"/games/{game.pk}/board", {"version": str(version)}, **HTMX)
+    assert bells(answer.content.decode()) == ["Notifications, 1 unread (oob)"]
+    # (A prepared statement's read is recorded without its SQL: games/prepared.py.)
+    sql = [q["sql"] for q in second.captured_queries if q["sql"] is not None]
+    assert [text for text in sql if not text.startswith("SELECT")] == []
+    # Signed out, no bell at all.
+    anonymous = Client().get(f"/games/{game.pk}/board", {"version": "0"}, **HTMX)
+    assert anonymous.status_code == 200 and bells(anonymous.content.decode()) == []

@@ -297,12 +297,22 @@ def test_a_new_seasons_errors_are_all_said_at_their_fields_in_one_pass():
     assert errors["name"] == ["This field is required."]
     assert errors["round_days"] == ["Must be a whole number from 1 to 365, not 0."]
     assert errors["rounds"] == ["Must be a whole number from 1 to 200, not 0."]
-    assert errors["vacation_days"] == ["Must be a whole number of at least 0, not -2."]
+    assert errors["vacation_days"] == ["Must be a whole number from 0 to 32767, not -2."]
     assert errors["division1_promote"] == ["The top division promotes nobody: leave it blank or 0."]
     assert "__all__" not in errors
     shown = seen(response)
     assert "greater than or equal" not in shown
     assert "Must be a whole number from 1 to 365, not 0." in shown
+    assert not Season.objects.exists()
+    # Past what the columns hold: at the field too, not the model's words in a banner.
+    response = signed_in(admin).post(
+        reverse("web:season-new", args=[club.slug]),
+        form_data(name="Big", vacation_days="99999", division1_relegate="40000"),
+    )
+    errors = response.context["form"].errors
+    assert errors["vacation_days"] == ["Must be a whole number from 0 to 32767, not 99999."]
+    assert errors["division1_relegate"] == ["Must be a whole number from 0 to 32767, not 40000."]
+    assert "__all__" not in errors and "less than or equal" not in seen(response)
     assert not Season.objects.exists()
 
 
