@@ -121,12 +121,29 @@ def meeting_season(*, members: int, table_size: int, seed: int = 0) -> Schedule:
     _check(members, table_size)
     needed = -(-(members - 1) // (table_size - 1))
     seated = (members // table_size) * table_size
-    rounds = max(default_rounds(members, table_size), -(-needed * members // seated))
-    while True:
+    low = max(default_rounds(members, table_size), -(-needed * members // seated))
+    most = max(low, comb(members, 2))
+
+    def covering(rounds: int) -> Schedule | None:
         drawn = schedule(members=members, table_size=table_size, rounds=rounds, seed=seed)
-        if min(drawn.meetings.values()) >= 1 or rounds >= comb(members, 2):
-            return drawn
-        rounds += 1
+        return drawn if min(drawn.meetings.values()) >= 1 or rounds >= most else None
+
+    # A draw costs its rounds: a few draws found by doubling, then halving the gap, rather than
+    # one draw a round (a large division's start took seconds).
+    found = covering(low)
+    if found is not None:
+        return found
+    high = min(low * 2, most)
+    while (found := covering(high)) is None:
+        low, high = high, min(high * 2, most)
+    while high - low > 1:
+        middle = (low + high) // 2
+        drawn = covering(middle)
+        if drawn is None:
+            low = middle
+        else:
+            high, found = middle, drawn
+    return found
 
 
 def schedule(
