@@ -16,7 +16,11 @@ game's `vacation_days` budget per seat, read back from the log. `Seat.deadline_a
 When a turn starts a TurnNotice is made, unless the person wants no email or muted the game.
 A person who wants `each` (the default) is emailed at once (the dispatcher's TurnStarted) only
 when they are away from the game and were not emailed about it since they were last there
-(clocks/presence.py): one email per game per absence. Every other notice is `held` for the daily
+(clocks/presence.py): one email per game per absence; and only when they are off the site (no
+request of theirs within GAMES_SITE_ACTIVE_SECONDS) and had no turn email within that time.
+Every other notice is `held`. A held turn that still waits once its person is off the site and
+away from the game, with no email of this absence yet, is emailed by the sweep
+(`left_waiting`), a person's such turns together in one email; the rest wait for the daily
 digest (`send_turn_digests`), which lists the turns still waiting. A `digest` person's notices
 are all held. A notice whose email was lost is sent again by `unsent_notices`. Every email has
 a signed one-click unsubscribe link and the List-Unsubscribe headers (RFC 8058).
@@ -37,7 +41,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from clocks import presence
@@ -48,7 +52,7 @@ from games.actors import Actor, is_person
 from games.errors import Forbidden, GameError, GameNotFound
 from games.game_settings import GameSettings
 from games.lobby import opponents, seat_listing
-from games.models import Game, NotificationPreference, Presence, Seat, TurnNotice
+from games.models import Game, NotificationPreference, Presence, Seat, SiteActivity, TurnNotice
 from league.competition_names import played_in
 from social import emails, notifications
 from social.models import Notification
@@ -106,11 +110,15 @@ _STOP_CLOCK = (
     'UPDATE "games_seat" SET "deadline_at" = NULL WHERE "id" = %s AND "deadline_at" = %s '
     'RETURNING "id"'
 )
-# The person's preference, whether they were seen at the game since a moment (present), and
-# whether they muted it: one row, whatever rows exist.
+# The person's preference, whether they were seen at the game since a moment (present),
+# whether they muted it, and whether they were on the site or had a turn email since another
+# moment (no email now: the sweep sends it once they are off the site): one row, whatever rows
+# exist.
 _PREFERENCE = (
     'SELECT (SELECT "turn_emails" FROM "games_notificationpreference" WHERE "user_id" = %s), '
-    'CASE WHEN "p"."seen_at" >= %s THEN 1 ELSE 0 END, COALESCE("p"."muted", FALSE) '
+    'CASE WHEN "p"."seen_at" >= %s THEN 1 ELSE 0 END, COALESCE("p"."muted", FALSE), '
+    '(SELECT COUNT(*) FROM "games_siteactivity" AS "v" WHERE "v"."user_id" = %s '
+    'AND ("v"."seen_at" >= %s OR "v"."emailed_at" >= %s)) '
     'FROM (SELECT 1) AS "one" LEFT JOIN "games_presence" AS "p" '
     'ON "p"."user_id" = %s AND "p"."game_id" = %s'
 )
@@ -221,14 +229,24 @@ def seat_vacation(*, game_id: int, actor: Actor, days: int) -> Vacation:
 
 def notify_turn(seat: Seat) -> None:
     """A turn started: record it unless the person wants no email or muted the game; email it
-    now if they want `each` and are away from the game for the first time since they were last
-    there (clocks/presence.py), else hold it for the digest."""
+    now if they want `each`, are away from the game for the first time since they were last
+    there, are off the site and had no turn email lately (clocks/presence.py), else hold it
+    (for `left_waiting`, or the digest)."""
     deadline = seat.deadline_at
     if deadline is None or seat.user_id is None:
         return  # no turn clock runs: nothing to notify
     now = timezone.now()
     since = _at(now - presence.window())
-    preference_of = [seat.user_id, since, seat.user_id, seat.game_id]
+    on_site_since = _at(now - presence.site_window())
+    preference_of = [
+        seat.user_id,
+        since,
+        seat.user_id,
+        on_site_since,
+        on_site_since,
+        seat.user_id,
+        seat.game_id,
+    ]
     game_id = seat.game_id
     # The turn email's subject, the same words under the bell (a column of 300).
     text = turn_sentence(seat.game, seat.number)[:300]
@@ -246,7 +264,7 @@ def notify_turn(seat: Seat) -> None:
     else:  # SQLite (`make run`) has no INSERT inside WITH: two statements
         notifications.turn_started(seat.user_id, game_id, seat.number, at=now, text=text)
         found = prepared.fetch(connection, _PREFERENCE, preference_of)
-    choice, present, muted = found[0]
+    choice, present, muted, on_site = found[0]
     preference = choice or NotificationPreference.TurnEmails.EACH
     if preference == NotificationPreference.TurnEmails.NONE or muted:
         return
@@ -258,6 +276,7 @@ def notify_turn(seat: Seat) -> None:
         not claimed
         and (
             bool(present)
+            or bool(on_site)
             or not prepared.fetch(
                 connection, _CLAIM_ABSENCE, [seat.user_id, seat.game_id, _at(now)]
             )
@@ -281,27 +300,40 @@ def notify_turn(seat: Seat) -> None:
     outbox.publish(outbox.TurnStarted(notice_id))
 
 
-def left_waiting(now: datetime | None = None) -> list[int]:
-    """The turns held because their person was at the game when they started (no email: they
-    were there), that still wait for them now that they have left it: not seen for the presence
-    window, the turn's clock still the one the notice was made for. Each gets the one email of
-    that absence (the presence's claim, as notify_turn makes it), unheld, and its id is
-    returned for sending; an `each` person's only (a digest person's wait for the digest), a
-    muted game's never, and none when an email of this absence went out already. Without this
-    a turn that started a minute after its person's last move never emailed them, however long
-    they stayed away."""
+def left_waiting(now: datetime | None = None) -> list[list[int]]:
+    """The held turns that still wait for their person now that they are gone: off the site
+    (no request within GAMES_SITE_ACTIVE_SECONDS, no turn email within it either) and away
+    from the game (not seen there for the presence window), with no email of this absence yet,
+    the turn's clock still the one the notice was made for. A turn held because its person was
+    at the game, or on the site, when it started, or because an email had just gone to them.
+    Each gets the one email of its game's absence (the presence's claim, as notify_turn makes
+    it), unheld; returned as one list of notice ids per person, to go in one email. An `each`
+    person's only (a digest person's wait for the digest), a muted game's never. Without this
+    a turn that started while its person was around never emailed them, however long they
+    stayed away."""
     now = now or timezone.now()
     gone = now - presence.window()
+    around = now - presence.site_window()
+    # At the game lately, muted, or emailed about it since they were last there.
+    not_due = Presence.objects.filter(
+        user_id=OuterRef("seat__user_id"), game_id=OuterRef("seat__game_id")
+    ).filter(
+        Q(muted=True)
+        | Q(seen_at__gte=gone)
+        | Q(emailed_at__isnull=False) & (Q(seen_at__isnull=True) | Q(emailed_at__gte=F("seen_at")))
+    )
+    on_site = SiteActivity.objects.filter(user_id=OuterRef("seat__user_id")).filter(
+        Q(seen_at__gte=around) | Q(emailed_at__gte=around)
+    )
     waiting = (
         TurnNotice.objects.filter(
             held=True,
             sent_at=None,
             seat__deadline_at=F("deadline_at"),
             seat__user__isnull=False,
-            seat__user__presences__game_id=F("seat__game_id"),
-            seat__user__presences__seen_at__lt=gone,
-            seat__user__presences__muted=False,
         )
+        .exclude(Exists(not_due))
+        .exclude(Exists(on_site))
         .exclude(seat__user__email="")
         .exclude(
             seat__user__notification_preference__turn_emails__in=[
@@ -309,42 +341,75 @@ def left_waiting(now: datetime | None = None) -> list[int]:
                 NotificationPreference.TurnEmails.NONE,
             ]
         )
+        .order_by("seat__user_id", "deadline_at", "pk")
         .values_list("pk", "seat__user_id", "seat__game_id")
     )
-    due = []
+    due: dict[int, list[int]] = {}
     for notice_id, user_id, game_id in waiting:
         with transaction.atomic():
             if prepared.fetch(connection, _CLAIM_ABSENCE, [user_id, game_id, _at(now)]):
                 TurnNotice.objects.filter(pk=notice_id, held=True).update(held=False)
-                due.append(notice_id)
-    return due
+                due.setdefault(user_id, []).append(notice_id)
+    return list(due.values())
 
 
 def send_turn_email(notice_id: int) -> bool:
-    """Email one notice, once: the notice is claimed (sent_at) before it is sent, so a repeated
-    task sends nothing (and a failed send is not retried: the digest-less user misses it)."""
-    if not TurnNotice.objects.filter(pk=notice_id, sent_at=None).update(sent_at=timezone.now()):
-        return False
-    notice = (
+    """Email one notice, once (`send_turn_emails`)."""
+    return send_turn_emails([notice_id]) > 0
+
+
+def send_turn_emails(notice_ids: Sequence[int]) -> int:
+    """Email one person's notices, once, in one email: each is claimed (sent_at) before it is
+    sent, so a repeated task sends nothing (and a failed send is not retried: the digest-less
+    user misses it). One turn is told as it always was; several, as a list of the games that
+    wait. The moment is kept (clocks/presence.py `emailed`): the turns that start within
+    GAMES_SITE_ACTIVE_SECONDS of it wait to go in the next one. Returns the turns told."""
+    now = timezone.now()
+    claimed = [
+        pk
+        for pk in notice_ids
+        if TurnNotice.objects.filter(pk=pk, sent_at=None).update(sent_at=now)
+    ]
+    if not claimed:
+        return 0
+    notices = list(
         TurnNotice.objects.select_related("seat__user", "seat__game")
         .prefetch_related("seat__game__seats__user", "seat__game__seats__registered_bot")
-        .get(pk=notice_id)
+        .filter(pk__in=claimed)
+        .order_by("deadline_at", "pk")
     )
-    user = notice.seat.user
+    user = notices[0].seat.user
     if user is None or not user.email:
-        return False
-    game_id = notice.seat.game_id
-    game, seat = notice.seat.game, notice.seat.number
-    emails.send(
-        user,
-        turn_sentence(game, seat),
-        f"It is your turn {whose_game(game, seat, seat_shown=True)}.\n"
-        f"Play before {notice.deadline_at:%Y-%m-%d %H:%M %Z}, or the default bot plays for you:\n"
-        f"{play_url(game_id)}\n\n"
-        "This is the one email about this game until you are back at it; other turns that wait "
-        "for you come in the daily digest. The game's page can mute its emails.\n",
-    )
-    return True
+        return 0
+    if len(notices) == 1:
+        notice = notices[0]
+        game, seat = notice.seat.game, notice.seat.number
+        emails.send(
+            user,
+            turn_sentence(game, seat),
+            f"It is your turn {whose_game(game, seat, seat_shown=True)}.\n"
+            f"Play before {notice.deadline_at:%Y-%m-%d %H:%M %Z}, or the default bot plays for "
+            f"you:\n{play_url(game.pk)}\n\n"
+            "This is the one email about this game until you are back at it; other turns that "
+            "wait for you come in the daily digest. The game's page can mute its emails.\n",
+        )
+    else:
+        lines = [
+            f"- {whose_game(n.seat.game, n.seat.number, seat_shown=True)}: play before "
+            f"{n.deadline_at:%Y-%m-%d %H:%M %Z} at {play_url(n.seat.game_id)}"
+            for n in notices
+        ]
+        emails.send(
+            user,
+            f"Your turn in {len(notices)} games",
+            f"It is your turn in {len(notices)} games while you were away:\n"
+            + "\n".join(lines)
+            + "\nPast a turn's time the default bot plays for you.\n\n"
+            "This is the one email about these games until you are back at them; other turns "
+            "that wait for you come in the daily digest. Each game's page can mute its emails.\n",
+        )
+    presence.emailed(user.pk, now=now)
+    return len(notices)
 
 
 def turn_sentence(game: Game, seat: int) -> str:

@@ -15,6 +15,12 @@ offered, a fixture opened: social/notifications.py), in the same statement on Po
 
 The same row keeps the one email of an absence (`emailed_at`: a turn email goes out only if
 none did since the person was last seen) and the per-game mute.
+
+Beside the games, a person is active on the site while any page or API request of theirs came
+within GAMES_SITE_ACTIVE_SECONDS (games.models.SiteActivity, a row per person, written by the front
+door frontdoor/activity.py at most every GAMES_SITE_WRITE_SECONDS per person): no turn email
+goes to them then, the turn waits under the bell and in the lobby. The same row keeps when the
+last turn email went to them, so the turns that start within that time of it go in one email.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from django.core import signing
 from django.db import connection
 from django.utils import timezone
 
-from games.models import NotificationPreference, Presence, Seat
+from games.models import NotificationPreference, Presence, Seat, SiteActivity
 from social import notifications
 from social.models import Notification
 
@@ -36,6 +42,9 @@ from social.models import Notification
 # write at most every GAMES_PRESENCE_WRITE_SECONDS (seconds of a monotonic clock).
 _written: dict[tuple[str, int], float] = {}
 _WRITTEN_MAX = 50_000
+
+# When this process last wrote each requester's activity on the site (a monotonic clock).
+_active: dict[str, float] = {}
 
 # What an unsubscribe link signs (a user id), kept apart from every other signed value.
 _UNSUBSCRIBE_SALT = "clocks.presence.unsubscribe"
@@ -106,8 +115,73 @@ def _stamp(key: str, game_id: int, now: float) -> None:
 
 
 def forget_writes() -> None:
-    """Write the next `seen_now_and_then` of every key (tests that move time)."""
+    """Write the next `seen_now_and_then` and `active_now_and_then` of every key (tests that
+    move time)."""
     _written.clear()
+    _active.clear()
+
+
+# The person's moment on the site, moved only when the one written is older than a write's
+# interval: whatever the number of processes, at most one write a minute per person.
+_SITE = SiteActivity._meta.db_table
+_ACTIVE = (
+    f"INSERT INTO {_SITE} (user_id, seen_at, emailed_at) VALUES (%s, %s, NULL) "
+    "ON CONFLICT (user_id) DO UPDATE SET seen_at = excluded.seen_at "
+    f"WHERE {_SITE}.seen_at IS NULL OR {_SITE}.seen_at < %s"
+)
+
+
+def active(user_id: int, *, now: datetime | None = None) -> None:
+    """The person is on the site now (a page or an API request of theirs): recorded unless it
+    was within GAMES_SITE_WRITE_SECONDS."""
+    now = now or timezone.now()
+    write = timedelta(seconds=settings.GAMES_SITE_WRITE_SECONDS)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _ACTIVE,
+            [
+                user_id,
+                connection.ops.adapt_datetimefield_value(now),
+                connection.ops.adapt_datetimefield_value(now - write),
+            ],
+        )
+
+
+def active_now_and_then(key: str, user_id: Callable[[], int | None]) -> None:
+    """`active`, at most every GAMES_SITE_WRITE_SECONDS per `key` (a session, a token's user) in
+    this process: the other requests cost no query here, and `user_id` (which may load the
+    session) is only called when a write is due. An anonymous key is kept too (signing in
+    gives a new session)."""
+    now = time.monotonic()
+    last = _active.get(key)
+    if last is not None and now - last < settings.GAMES_SITE_WRITE_SECONDS:
+        return
+    if len(_active) >= _WRITTEN_MAX:
+        _active.clear()
+    _active[key] = now
+    found = user_id()
+    if found is not None:
+        active(found)
+
+
+def site_window() -> timedelta:
+    """How long after their last request a person still counts as on the site, and how long
+    after a turn email the next turns wait to go in one email."""
+    return timedelta(seconds=settings.GAMES_SITE_ACTIVE_SECONDS)
+
+
+def emailed(user_id: int, *, now: datetime | None = None) -> None:
+    """A turn email went to the person now: the turns that start within `site_window` of it
+    wait to go in one email (clocks/deadlines.py)."""
+    at = connection.ops.adapt_datetimefield_value(now or timezone.now())
+    with connection.cursor() as cursor:
+        cursor.execute(_EMAILED, [user_id, at])
+
+
+_EMAILED = (
+    f"INSERT INTO {_SITE} (user_id, seen_at, emailed_at) VALUES (%s, NULL, %s) "
+    "ON CONFLICT (user_id) DO UPDATE SET emailed_at = excluded.emailed_at"
+)
 
 
 def window() -> timedelta:

@@ -104,6 +104,9 @@ MIDDLEWARE = [
     # Where ladders rest while nobody visits (`make run`), the note that someone does
     # (frontdoor/visits.py); nothing otherwise.
     "frontdoor.visits.VisitMiddleware",
+    # A signed-in person's page or API request: they are on the site, no turn email meanwhile
+    # (frontdoor/activity.py; at most a write a minute per person).
+    "frontdoor.activity.ActivityMiddleware",
     # Last, as axes asks: turns a sign-in refused for a lockout into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -430,6 +433,12 @@ GAMES_NOTICE_RESEND = int(os.environ.get("GAMES_NOTICE_RESEND", "600"))
 # and seconds between two writes of that moment per person, game and web process.
 GAMES_PRESENCE_SECONDS = int(os.environ.get("GAMES_PRESENCE_SECONDS", "300"))
 GAMES_PRESENCE_WRITE_SECONDS = int(os.environ.get("GAMES_PRESENCE_WRITE_SECONDS", "15"))
+# Activity on the whole site (clocks/presence.py `active`): seconds after a person's last page or
+# API request during which they count as on the site, and no turn email goes to them (nor within
+# that time of their last turn email: the turns meanwhile go in one email); and seconds between
+# two writes of that moment per person.
+GAMES_SITE_ACTIVE_SECONDS = int(os.environ.get("GAMES_SITE_ACTIVE_SECONDS", "600"))
+GAMES_SITE_WRITE_SECONDS = int(os.environ.get("GAMES_SITE_WRITE_SECONDS", "60"))
 # Out-of-turn grace for people (bots/turns.py, docs/rules.md "What the service adds"): seconds
 # bots wait before they move while a person at the table has an out-of-turn chance (a jump-in,
 # the newno open start, a catch, an uno call; a game's settings, from its competition, may set

@@ -188,21 +188,28 @@ def finish_validation_games(bot_id: int, round_: int) -> None:
 def expire_turns() -> None:
     """The overdue-turn sweep: start the clocks of turns the dispatcher missed, play the default
     bot for every person's turn and pull bot's decision past its deadline, send the turn
-    emails whose task was lost, and the one email of an absence for a turn that started while
-    its person was still at the game and waits for them now that they left."""
+    emails whose task was lost, and the one email of an absence for the turns that started
+    while their person was at the game or on the site and wait for them now that they left
+    (one email per person, naming their games)."""
     deadlines.start_missed_turns()
     overdue.expire()
     for notice_id in deadlines.unsent_notices(
         older_than=timedelta(seconds=settings.GAMES_NOTICE_RESEND)
     ):
         send_turn_email.delay(notice_id)
-    for notice_id in deadlines.left_waiting():
-        send_turn_email.delay(notice_id)
+    for notice_ids in deadlines.left_waiting():
+        send_turn_emails.delay(notice_ids)
 
 
 @shared_task(ignore_result=True)
 def send_turn_email(notice_id: int) -> None:
     deadlines.send_turn_email(notice_id)
+
+
+@shared_task(ignore_result=True)
+def send_turn_emails(notice_ids: list[int]) -> None:
+    """One email to one person naming the turns that wait for them."""
+    deadlines.send_turn_emails(notice_ids)
 
 
 @shared_task(ignore_result=True)

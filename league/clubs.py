@@ -1,5 +1,11 @@
 """Clubs and their members: create a club, join by its invitation link or ask to join, approve,
 make admins. No HTTP here; the errors are league/errors.py's. docs/leagues.md, "Clubs".
+
+The club's admins hear of its people under the bell (social/notifications.py, kind
+`club-members`): someone who joins (by the link, or an admin approving their request) is told
+to every other admin once per join ("tobi joined Friday Night UNO"), and a request to join is
+told as one to answer ("tobi asks to join Friday Night UNO"), read for every admin once one of
+them answered it.
 """
 
 from __future__ import annotations
@@ -8,11 +14,14 @@ import secrets
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.text import slugify
 
 from games.actors import is_person
 from league.errors import ClubError, ClubNotFound, NotClubAdmin
 from league.models import Club, Membership
+from social import notifications
+from social.models import Notification
 
 
 def _new_code() -> str:
@@ -98,11 +107,20 @@ def club_request(*, club: Club, user: Any) -> Membership:
         raise ClubError("sign in to join a club", code="not-a-member")
     try:
         with transaction.atomic():
-            return Membership.objects.create(club=club, user=user, status=Membership.Status.PENDING)
+            membership = Membership.objects.create(
+                club=club, user=user, status=Membership.Status.PENDING
+            )
     except IntegrityError as error:
         raise ClubError(
             f"{user.get_username()} is already a member or has asked", code="already-member"
         ) from error
+    _tell_admins(
+        club,
+        f"{user.get_username()} asks to join {club.name}",
+        key=_request_key(membership),
+        url=f"/clubs/{club.slug}/#requests-title",
+    )
+    return membership
 
 
 def membership_approve(*, club: Club, admin: Any, user: Any) -> Membership:
@@ -113,17 +131,26 @@ def membership_approve(*, club: Club, admin: Any, user: Any) -> Membership:
     ).update(status=Membership.Status.ACTIVE)
     if not updated:
         raise ClubError(f"{user.get_username()} has not asked to join", code="no-request")
-    return Membership.objects.get(club=club, user=user)
+    membership = Membership.objects.get(club=club, user=user)
+    _answered(membership)
+    _tell_joined(club, membership, but=admin)
+    return membership
 
 
 def membership_decline(*, club: Club, admin: Any, user: Any) -> None:
     """Decline a pending request (the person may ask again). Raises NotClubAdmin, ClubError."""
     check_admin(club, admin)
-    deleted, _ = Membership.objects.filter(
+    pending = Membership.objects.filter(
         club=club, user=user, status=Membership.Status.PENDING
-    ).delete()
-    if not deleted:
+    ).first()
+    if (
+        pending is None
+        or not Membership.objects.filter(pk=pending.pk, status=Membership.Status.PENDING).delete()[
+            0
+        ]
+    ):
         raise ClubError(f"{user.get_username()} has not asked to join", code="no-request")
+    _answered(pending)
 
 
 def member_role(*, club: Club, admin: Any, user: Any, role: str) -> Membership:
@@ -159,7 +186,9 @@ def _activate(club: Club, user: Any) -> Membership:
         if membership is None:
             try:
                 with transaction.atomic():
-                    return Membership.objects.create(club=club, user=user)
+                    membership = Membership.objects.create(club=club, user=user)
+                    _tell_joined(club, membership, but=user)
+                    return membership
             except IntegrityError:
                 membership = Membership.objects.get(club=club, user=user)
         if membership.status == Membership.Status.ACTIVE:
@@ -169,4 +198,47 @@ def _activate(club: Club, user: Any) -> Membership:
             )
         membership.status = Membership.Status.ACTIVE
         membership.save(update_fields=["status"])
+        _answered(membership)
+        _tell_joined(club, membership, but=user)
         return membership
+
+
+# The club's admins told of its people (the module's docstring).
+
+
+def _admins(club: Club) -> list[int]:
+    return list(
+        Membership.objects.filter(
+            club=club, role=Membership.Role.ADMIN, status=Membership.Status.ACTIVE
+        ).values_list("user_id", flat=True)
+    )
+
+
+def _tell_admins(club: Club, text: str, *, key: str, url: str, but: Any = None) -> None:
+    for admin_id in _admins(club):
+        if but is None or admin_id != but.pk:
+            notifications.notify(admin_id, Notification.Kind.CLUB_MEMBERS, text, url=url, key=key)
+
+
+def _tell_joined(club: Club, membership: Membership, *, but: Any) -> None:
+    """Someone joined: every admin but `but` (who joined, or approved them) told once (the
+    membership's row: leaving and joining again is another join)."""
+    _tell_admins(
+        club,
+        f"{membership.user.get_username()} joined {club.name}",
+        key=f"club-joined:{membership.pk}",
+        url=f"/clubs/{club.slug}/#members-title",
+        but=but,
+    )
+
+
+def _request_key(membership: Membership) -> str:
+    return f"club-request:{membership.pk}"
+
+
+def _answered(membership: Membership) -> None:
+    """A request was answered (approved, declined, or its person joined by the link): nothing
+    is left to answer under any admin's bell."""
+    Notification.objects.filter(
+        user_id__in=_admins(membership.club), key=_request_key(membership), read_at=None
+    ).update(read_at=timezone.now())

@@ -26,6 +26,8 @@ class Notification(models.Model):
         FOLLOW = "follow", "someone you follow"
         # An admin's announcement on the board of a club of yours (chat/board.py).
         CLUB = "club", "your club's board"
+        # Someone joined a club you run, or asks to (league/clubs.py).
+        CLUB_MEMBERS = "club-members", "your club's members"
         # A bot of yours suspended (bots/suspension_notice.py).
         BOT = "bot", "a bot of yours"
         OTHER = "other", "other"

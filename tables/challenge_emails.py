@@ -6,15 +6,21 @@ the task `send_challenge_email` (tables/tasks.py; in-process under `make run`). 
 `challenge_emailed_at` is claimed before anything is sent, so a repeated task, or the sweep that
 sends the email of a task that was lost (`unsent`), never sends a second. Nothing is sent to a
 person who chose no email, who has no address, or once the challenge is no longer open (accepted,
-declined, cancelled or past its time before the task ran)."""
+declined, cancelled or past its time before the task ran). Nor, yet, to a person on the site (a
+request of theirs within GAMES_SITE_ACTIVE_SECONDS, clocks/presence.py): the challenge waits
+under their bell, unclaimed, and the sweep (`unsent`) emails it once they are off the site that
+long with the challenge still open, as a turn's email waits (clocks/deadlines.py)."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
+from clocks import presence
+from games.models import SiteActivity
 from games.variant_text import duration, moment, variant_details, variant_title
 from social import emails
 from tables.models import Table
@@ -22,11 +28,14 @@ from tables.services import challenge_sentence
 
 
 def send_challenge_email(table_id: int) -> bool:
-    """Email the challenged person their challenge, once; True if an email went out."""
+    """Email the challenged person their challenge, once; True if an email went out. Left
+    unclaimed while they are on the site (the sweep sends it later)."""
     now = timezone.now()
-    claimed = Table.objects.filter(
-        pk=table_id, challenged__isnull=False, challenge_emailed_at=None
-    ).update(challenge_emailed_at=now)
+    claimed = (
+        Table.objects.filter(pk=table_id, challenged__isnull=False, challenge_emailed_at=None)
+        .exclude(Exists(_on_site(now)))
+        .update(challenge_emailed_at=now)
+    )
     if not claimed:
         return False
     table = Table.objects.select_related("opener", "challenged").get(pk=table_id)
@@ -56,7 +65,8 @@ def send_challenge_email(table_id: int) -> bool:
 
 def unsent(*, older_than: timedelta) -> list[int]:
     """The open challenges whose email no task claimed within `older_than` of their opening (the
-    task was lost): the sweep sends them (tables/tasks.py), claimed as the task claims them."""
+    task was lost, or their person was on the site), of people off the site now: the sweep
+    sends them (tables/tasks.py), claimed as the task claims them."""
     now = timezone.now()
     return list(
         Table.objects.filter(
@@ -66,6 +76,14 @@ def unsent(*, older_than: timedelta) -> list[int]:
             created_at__lte=now - older_than,
             expires_at__gt=now,
         )
+        .exclude(Exists(_on_site(now)))
         .order_by("pk")
         .values_list("pk", flat=True)
+    )
+
+
+def _on_site(now: datetime) -> QuerySet[SiteActivity]:
+    """The challenged person's activity on the site within GAMES_SITE_ACTIVE_SECONDS."""
+    return SiteActivity.objects.filter(
+        Q(seen_at__gte=now - presence.site_window()), user_id=OuterRef("challenged_id")
     )

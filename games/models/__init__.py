@@ -6,7 +6,7 @@ models (models/reads.py), registered bots (models/bots.py), turn notices and pre
 from __future__ import annotations
 
 from games.models.bots import Bot, BotCall
-from games.models.notices import NotificationPreference, Presence, TurnNotice
+from games.models.notices import NotificationPreference, Presence, SiteActivity, TurnNotice
 from games.models.reads import ActivityMinute, GameSummary, HandResult, MatchResult
 from games.models.rematch import Rematch, RematchAnswer
 from games.models.store import (
@@ -42,6 +42,7 @@ __all__ = [
     "NotificationPreference",
     "TurnNotice",
     "Presence",
+    "SiteActivity",
     "Rematch",
     "RematchAnswer",
 ]

@@ -80,3 +80,24 @@ class Presence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} at game {self.game_id}: seen {self.seen_at}"
+
+
+class SiteActivity(models.Model):
+    """When a person was last active anywhere on the site (any page or API request of theirs),
+    and when the last turn email went to them (clocks/presence.py `active`, `emailed`). The
+    moment is written at most every GAMES_SITE_WRITE_SECONDS per person: a person seen within
+    GAMES_SITE_ACTIVE_SECONDS is on the site and gets no turn email (the turn waits under the
+    bell and in the lobby), nor does one emailed within that time (the turns that start
+    meanwhile go in one email, later: clocks/deadlines.py `left_waiting`)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="site_activity",
+    )
+    seen_at = models.DateTimeField(null=True, blank=True)
+    emailed_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.user_id} on the site: seen {self.seen_at}, emailed {self.emailed_at}"

@@ -154,6 +154,8 @@ def test_a_rematch_offer_and_its_start_reach_the_other_person_and_the_game_marks
 def test_a_season_start_and_each_fixture_reach_the_people_entered():
     season, ada, ben = autumn_season()
     season_start(season=season, admin=ada)
+    # (The club's admin was told who joined it: another kind, league/clubs.py.)
+    Notification.objects.filter(kind="club-members").delete()
     notices = list(Notification.objects.filter(user=ada).order_by("pk"))
     assert notices[0].kind == "season" and notices[0].text == "Autumn League of " + (
         season.club.name + " started"

@@ -143,3 +143,24 @@ def test_the_challenge_emails_one_click_link_stops_them(on_commit):
     Table.objects.filter(opener=ana).update(status=Table.Status.CANCELLED)
     on_commit(browser(ana).post, "/tables/new/", challenge_form("ben"))
     assert len(challenge_emails()) == 1
+
+
+def test_a_person_on_the_site_is_emailed_a_challenge_only_once_off_it(on_commit):
+    """Mira is on other pages when ana challenges her: the challenge waits under her bell, no
+    email; once she has been off the site GAMES_SITE_ACTIVE_SECONDS with it still open, the
+    sweep sends its one email."""
+    ana, mira = person("ana"), person("mira")
+    start = timezone.now()
+    with time_machine.travel(start, tick=False):
+        assert browser(mira).get("/clubs/").status_code == 200
+        answer = on_commit(browser(ana).post, "/tables/new/", challenge_form("mira"))
+        assert answer.status_code == 302
+        assert Notification.objects.get(user=mira, kind="challenge").read_at is None
+    assert challenge_emails() == []
+    with time_machine.travel(start + timedelta(minutes=9), tick=False):
+        on_commit(tasks.sweep_tables)
+    assert challenge_emails() == []
+    with time_machine.travel(start + timedelta(minutes=11), tick=False):
+        on_commit(tasks.sweep_tables)
+        on_commit(tasks.sweep_tables)
+    assert [m.to for m in challenge_emails()] == [["mira@example.com"]]

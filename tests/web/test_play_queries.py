@@ -39,13 +39,16 @@ APPEND_EXTRA = 2 if connection.vendor == "sqlite" else 0
 # The person's presence at the game (clocks/presence.py): one statement, at most every
 # GAMES_PRESENCE_WRITE_SECONDS per person and game in a process: each person's first request here.
 PRESENCE = 1
+# The person's activity on the site (frontdoor/activity.py): one statement, at most every
+# GAMES_SITE_WRITE_SECONDS per session in a process: each new session's first request here.
+ACTIVE = 1
 # A board drawn for htmx (the POST's, the poll's once the game moved) brings the header's bell
 # again (templates/_bell.html): one count on the index of unread rows, after the game's own
 # notices are marked read, which the page, a fresh board and a move do at once (web/notices.py
 # `seen_now`), not at most every GAMES_PRESENCE_WRITE_SECONDS.
 BELL = 1
-HTMX_POST = 10 + PRESENCE + BELL + APPEND_EXTRA
-PLAIN_POST = 9 + PRESENCE + APPEND_EXTRA
+HTMX_POST = 10 + PRESENCE + ACTIVE + BELL + APPEND_EXTRA
+PLAIN_POST = 9 + PRESENCE + ACTIVE + APPEND_EXTRA
 # The page also reads whether the person muted the game's emails (its mute form), counts their
 # unread notices for the bell in its header (web/bell.py: one count on an index), and its chat
 # panel reads whom the person mutes, the newest messages and whether the person may chat
