@@ -1,5 +1,6 @@
 """The front door's note that a signed-in person is on the site (clocks/presence.py `active`):
-any page or API request of theirs, but the health checks, the metrics and static files. Written
+any page or API request of theirs, but the health checks, the metrics, static files and a page's
+own polls (`_background`). Written
 at most every GAMES_SITE_WRITE_SECONDS per session (or token user) in this process, and the row
 at most that often per person whatever the processes: the other requests cost nothing here, not
 even the session's read. While a person is on the site no turn email goes to them
@@ -23,13 +24,24 @@ log = logging.getLogger(__name__)
 _NOT_ACTIVITY = ("/health", "/api/health", "/metrics", "/static/")
 
 
+def _background(request: HttpRequest) -> bool:
+    """A page's own poll, not the person: a GET by htmx (the board's every second) or by a
+    script's fetch (the lobby's refresh, the chat's), which a browser marks `Sec-Fetch-Mode`
+    other than `navigate`. A tab left open while its person is away polls on: counted, it
+    would hold their turn emails for good. A navigation, a form sent and an API call count."""
+    if request.method not in ("GET", "HEAD") or request.path.startswith("/api/"):
+        return False
+    mode = request.headers.get("Sec-Fetch-Mode")
+    return "HX-Request" in request.headers or (mode is not None and mode != "navigate")
+
+
 class ActivityMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        if request.path.startswith(_NOT_ACTIVITY):
+        if request.path.startswith(_NOT_ACTIVITY) or _background(request):
             return response
         try:
             session = request.COOKIES.get(settings.SESSION_COOKIE_NAME)

@@ -182,3 +182,19 @@ def test_an_api_request_with_a_token_counts_as_on_the_site(on_commit, client):
     answer = at(START, client.get, "/api/me/notifications", HTTP_AUTHORIZATION=f"Token {key}")
     assert answer.status_code == 200, answer.content
     assert SiteActivity.objects.get(user=mira).seen_at == START
+
+
+def test_a_tab_left_open_polling_does_not_count_as_on_the_site(on_commit):
+    """The board's htmx poll and the lobby's and chat's fetches go on while the person is away:
+    only a navigation, a form sent or an API call says they are on the site, or a tab left open
+    would hold their turn emails for good."""
+    mira, (game,) = mira_and_games(on_commit, 1)
+    browser = signed_in(mira)
+    SiteActivity.objects.all().delete()
+    presence.forget_writes()
+    with time_machine.travel(START + timedelta(hours=1), tick=False):
+        browser.get(f"/games/{game.pk}/board", {"version": "0"}, HTTP_HX_REQUEST="true")
+        browser.get("/play/", HTTP_SEC_FETCH_MODE="cors")
+        assert not SiteActivity.objects.filter(user=mira).exists()
+        browser.get("/play/", HTTP_SEC_FETCH_MODE="navigate")
+        assert SiteActivity.objects.get(user=mira).seen_at == START + timedelta(hours=1)
