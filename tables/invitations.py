@@ -127,7 +127,8 @@ def _usable(bot: Bot) -> None:
     """A registered bot that may be seated when the game starts (games/creation.py refuses a
     failed or retired one then: said now, not to the last person to accept)."""
     if bot.status in (Bot.Status.FAILED, Bot.Status.RETIRED):
-        raise InvalidGame(f"bot {bot.name} is {bot.status}: it plays no new game", code="bot-failed")
+        code = "bot-failed" if bot.status == Bot.Status.FAILED else "bot-retired"
+        raise InvalidGame(f"bot {bot.name} is {bot.status}: it plays no new game", code=code)
 
 
 def _planned(spec: SeatSpec) -> dict[str, Any]:
@@ -222,7 +223,7 @@ def declined(table: Table, person: Person) -> None:
     notify(
         table.opener,
         "challenge",
-        f"{person.username} declined your invitation to a {_kind(table)}: it will not start",
+        f"{person.username} declined your invitation ({_kind(table)}): it will not start",
         url=url,
         key=f"challenge-declined:{table.pk}",
     )
@@ -234,8 +235,8 @@ def declined(table: Table, person: Person) -> None:
         notify(
             other,
             "challenge",
-            f"{person.username} declined {table.opener.username}'s {_kind(table)}: it will "
-            "not start",
+            f"{person.username} declined {table.opener.username}'s invitation "
+            f"({_kind(table)}): it will not start",
             url=url,
             key=f"challenge-declined:{table.pk}",
         )

@@ -192,7 +192,8 @@ def asked(table: Table) -> str:
     who = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
     return (
         f"{who} {'are' if len(names) > 1 else 'is'} asked; the game starts when "
-        f"{'everyone accepts' if len(names) > 1 else 'they accept'} (you are told if anyone declines)."
+        f"{'everyone accepts' if len(names) > 1 else 'they accept'} "
+        "(you are told if anyone declines)."
     )
 
 

@@ -118,7 +118,7 @@ def test_a_decline_tells_the_creator_and_nothing_starts():
     assert "The invitation was declined: the game will not start." in declined.content.decode()
     assert not Game.objects.exists()
     told = Notification.objects.get(user=ada, kind="challenge")
-    assert told.text == "Mira_K declined your invitation to a Official game for 2: it will not start"
+    assert told.text == "Mira_K declined your invitation (Official game for 2): it will not start"
     assert told.url == f"/tables/{table.pk}/"
     assert "Challenges for you" not in client_of(mira).get("/play/").content.decode()
 
