@@ -32,6 +32,11 @@ def test_a_person_named_on_the_new_game_form_is_asked_then_accepts(open_page):
     assert "Mira_K is asked; the game starts when they accept" in said
     assert "Waiting for Mira_K to accept" in creator.locator("#table-panel").inner_text()
     creator.screenshot(path=str(ARTIFACTS / "invite-sent-phone.png"), full_page=True)
+    # The creator's lobby on a desktop lists it among their open tables, waiting for Mira_K.
+    desk = open_page(ada, "/play/")
+    mine = desk.locator(f'[data-table="{Table.objects.get(opener=ada).pk}"]')
+    assert "waiting for Mira_K" in mine.inner_text() and "to answer" in mine.inner_text()
+    desk.screenshot(path=str(ARTIFACTS / "invite-sent-lobby-desktop.png"), full_page=True)
 
     invited = open_page(mira, "/play/", width=360, height=740)
     assert invited.get_by_role("link", name=re.compile("Notifications, 1 unread")).count() == 1
