@@ -34,6 +34,7 @@ from api.bots import (
 from api.errors import error_responses
 from api.pages import next_link
 from api.shapes import CommandShape, VersionedEvent, ViewShape
+from api.tables import TableOutput
 from clocks import presence
 from frontdoor.converters import LARGEST_ID
 from frontdoor.throttles import PersonCommandThrottle
@@ -42,6 +43,9 @@ from games.commands import game_command
 from games.models import Bot, Game
 from games.repository import repository
 from games.visibility import game_events, game_replay
+from tables.invitations import start_or_invite
+from tables.models import Table
+from tables.services import table_info
 
 # Events per page of GET /api/games/{id}/events.
 EVENTS_PAGE = 500
@@ -224,25 +228,32 @@ class Games(APIView):
         return next_link(request, Response(GameRowOutput(rows, many=True).data), page.before)
 
     @extend_schema(
-        request=CreateInput, responses={201: GameOutput, **error_responses(400, 403, 409)}
+        request=CreateInput,
+        responses={201: GameOutput, 202: TableOutput, **error_responses(400, 403, 409)},
     )
     def post(self, request: Request) -> Response:
         """Start a game with people and bots; you must hold a seat, unless every seat is a bot
         and one at least is your own registered bot (a practice match you watch: nobody else's
         registered bot, 403 `not-your-bot`; at most GAMES_MAX_PRACTICE_MATCHES running, 409
         `too-many-practice-matches`). Each seat is `{"user": "me"}`, `{"user": "<username>"}`,
-        `{"bot": "<strategy>"}` or `{"bot_id": N}` (an active registered bot)."""
+        `{"bot": "<strategy>"}` or `{"bot_id": N}` (an active registered bot). A game that
+        names another person does not start: 202 with an invitation (a table, as GET
+        /api/tables/<id> reads it) each person named accepts (POST /api/tables/<id>/join) or
+        declines; its `game` is the game once everyone accepted."""
         require_scope(request, "play")
         data = CreateInput(data=request.data)
         data.is_valid(raise_exception=True)
-        game = lobby.game_start(
+        made = start_or_invite(
             creator=person(request),
             variant_spec=data.validated_data["variant"],
             seats=data.validated_data["seats"],
             seed=data.validated_data.get("seed"),
             turn_seconds=data.validated_data.get("turn_seconds"),
         )
-        detail = lobby.game_detail(game_id=game.pk, viewer=request.user)
+        if isinstance(made, Table):
+            found = table_info(table_id=made.pk, viewer=request.user)
+            return Response(TableOutput(found.as_json()).data, status=status.HTTP_202_ACCEPTED)
+        detail = lobby.game_detail(game_id=made.pk, viewer=request.user)
         return Response(game_output(detail), status=status.HTTP_201_CREATED)
 
 

@@ -27,7 +27,8 @@ class TableOutput(serializers.Serializer[Any]):
     status = serializers.ChoiceField(
         choices=Table.Status.choices,
         help_text="open: waiting for people; started: full, `game` is its game; cancelled by "
-        "its opener; expired: nobody came in time; declined: the challenged person said no.",
+        "its opener; expired: nobody came in time; declined: the challenged (or an invited) "
+        "person said no.",
     )
     opener = serializers.CharField(help_text="The username of the person who opened it.")
     family = serializers.CharField(help_text="The rule family (`variant.rules`).")
@@ -47,6 +48,16 @@ class TableOutput(serializers.Serializer[Any]):
     game = serializers.IntegerField(allow_null=True, help_text="The game, once started.")
     created_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField()
+    invited = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="An invitation (POST /api/games naming other people): the people asked, "
+        "each of whom accepts (join) or declines; empty for a table or a challenge.",
+    )
+    plan = serializers.ListField(
+        child=serializers.CharField(),
+        allow_null=True,
+        help_text="An invitation's seats in order (usernames, bot names); null otherwise.",
+    )
 
 
 class OpenInput(serializers.Serializer[dict[str, Any]]):

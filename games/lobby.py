@@ -119,25 +119,26 @@ def game_start(
 ) -> Game:
     """Start a game for `creator`, who must hold one of its seats, or else start a practice
     match for a bot's owner: every seat a bot, one of them at least the creator's own registered
-    bot and no one else's (_check_watch), which the creator watches from no seat.
+    bot and no one else's (check_watch), which the creator watches from no seat.
 
     Each seat is `{"user": "me" | username}`, `{"bot": strategy}` or `{"bot_id": id}` (an
     active registered bot). A `seed` makes a practice deal: allowed only when nobody else sits
     at the table (_check_practice); the game says so to every seat and counts for no record.
     InvalidGame with a code for anything wrong, Forbidden `not-your-bot`, GameRefused
     `too-many-practice-matches`; nothing is written then.
+
+    Everyone named is seated, asked or not: a person's new game that names other people goes
+    through tables/invitations.py `start_or_invite` instead, which asks them first (the web's
+    /play/new/ and POST /api/games); this is for the games whose people agreed (an accepted
+    invitation, and tests and benchmarks that set games up).
     """
-    if turn_seconds is not None and not TURN_SECONDS[0] <= turn_seconds <= TURN_SECONDS[1]:
-        raise InvalidGame(
-            f"turn_seconds must be from {TURN_SECONDS[0]} to {TURN_SECONDS[1]}",
-            code="invalid-turn-seconds",
-        )
-    specs = [_seat_spec(number, seat, creator) for number, seat in enumerate(seats)]
+    check_turn_seconds(turn_seconds)
+    specs = [seat_spec(number, seat, creator) for number, seat in enumerate(seats)]
     seated = any(spec.user is not None and spec.user.pk == creator.pk for spec in specs)
     if not seated:
-        _check_watch(specs, creator)
+        check_watch(specs, creator)
     if seed is not None:
-        _check_practice(specs, creator)
+        check_practice(specs, creator)
     if isinstance(variant_spec, Mapping) and variant_spec.get("rules") == "newno":
         specs = ranked_by_age(specs)
     with transaction.atomic():
@@ -161,7 +162,16 @@ def game_start(
     return game
 
 
-def _check_watch(specs: Sequence[SeatSpec], creator: Person) -> None:
+def check_turn_seconds(turn_seconds: int | None) -> None:
+    """InvalidGame `invalid-turn-seconds` for a turn length out of TURN_SECONDS."""
+    if turn_seconds is not None and not TURN_SECONDS[0] <= turn_seconds <= TURN_SECONDS[1]:
+        raise InvalidGame(
+            f"turn_seconds must be from {TURN_SECONDS[0]} to {TURN_SECONDS[1]}",
+            code="invalid-turn-seconds",
+        )
+
+
+def check_watch(specs: Sequence[SeatSpec], creator: Person) -> None:
     """A game its creator holds no seat in: a practice match for a bot's owner, allowed when
     every seat is a bot, every registered bot among them the creator's own (built-in bots
     too) and one at least is. InvalidGame `creator-not-seated` for a person's seat or no bot
@@ -215,7 +225,7 @@ def practice_matches(person: Person) -> QuerySet[Game]:
     )
 
 
-def _check_practice(specs: Sequence[SeatSpec], creator: Person) -> None:
+def check_practice(specs: Sequence[SeatSpec], creator: Person) -> None:
     """A seed chosen by a person tells them every hand and the draw order (the engine is open:
     docs/verifying-deals.md), so it is for practice alone: every other seat a built-in bot or
     one of the creator's own bots. InvalidGame `seed-not-allowed` otherwise."""
@@ -234,7 +244,7 @@ def _check_practice(specs: Sequence[SeatSpec], creator: Person) -> None:
         )
 
 
-def _seat_spec(number: int, seat: Mapping[str, Any], creator: Person) -> SeatSpec:
+def seat_spec(number: int, seat: Mapping[str, Any], creator: Person) -> SeatSpec:
     if not isinstance(seat, Mapping) or len(seat) != 1:
         raise InvalidGame(
             f"seat {number} must be one of {{'user': ...}}, {{'bot': ...}}, {{'bot_id': ...}}",

@@ -3,7 +3,10 @@
 A `Table` is a game waiting for its people: its rules, its seat count, the turn length and
 whether it is rated, opened by one person. Others take its seats (`TableSeat`); when the last
 seat is taken the game starts (`game`). A challenge is a table addressed to one person
-(`challenged`): private, it starts when they accept and ends when they decline."""
+(`challenged`): private, it starts when they accept and ends when they decline. An invitation
+(tables/invitations.py) is a game someone set up seat by seat on /play/new/ (or POST
+/api/games) naming other people (`invited`): private too, its seats fixed (`plan`), it starts
+when every one of them accepted and ends when one declines."""
 
 from __future__ import annotations
 
@@ -45,6 +48,13 @@ class Table(models.Model):
         on_delete=models.CASCADE,
         related_name="challenges_received",
     )
+    # An invitation: the game's seats in order, each {"user": id}, {"bot": strategy} or
+    # {"bot_id": id}, and the people named in them who must accept (None and nobody for a
+    # table or a challenge).
+    plan = models.JSONField(null=True, blank=True)
+    invited = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="invitations"
+    )
     created_at = models.DateTimeField(default=timezone.now)
     expires_at = models.DateTimeField()
     # When it started, was cancelled, expired or was declined.
@@ -69,6 +79,10 @@ class Table(models.Model):
     @property
     def is_challenge(self) -> bool:
         return self.challenged_id is not None
+
+    @property
+    def is_invitation(self) -> bool:
+        return self.plan is not None
 
 
 class TableSeat(models.Model):

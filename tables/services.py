@@ -37,6 +37,7 @@ from ratings.pools import pool_name, pool_of
 from social.follows import follower_ids
 from social.models import Notification
 from social.notifications import notify
+from tables import invitations
 from tables.errors import InvalidTable, NotYours, TableNotFound, TableRefused
 from tables.models import Table, TableSeat
 
@@ -82,6 +83,18 @@ class TableInfo:
     game: int | None
     created_at: datetime.datetime
     expires_at: datetime.datetime
+    # An invitation (tables/invitations.py): the people asked, and every seat as planned.
+    invited: tuple[str, ...] = ()
+    plan: tuple[str, ...] | None = None
+
+    @property
+    def is_invitation(self) -> bool:
+        return self.plan is not None
+
+    @property
+    def waiting_for(self) -> list[str]:
+        """The people invited who have not accepted yet."""
+        return [name for name in self.invited if name not in self.seated]
 
     @property
     def family(self) -> str:
@@ -107,6 +120,8 @@ class TableInfo:
             "game": self.game,
             "created_at": self.created_at,
             "expires_at": self.expires_at,
+            "invited": list(self.invited),
+            "plan": list(self.plan) if self.plan is not None else None,
         }
 
 
@@ -128,18 +143,22 @@ def info(table: Table) -> TableInfo:
         game=table.game_id,
         created_at=table.created_at,
         expires_at=table.expires_at,
+        invited=tuple(sorted(person.username for person in table.invited.all())),
+        plan=tuple(invitations.plan_names(table)) if table.plan is not None else None,
     )
 
 
 def _tables() -> Any:
-    return Table.objects.select_related("opener", "challenged").prefetch_related("seats__user")
+    return Table.objects.select_related("opener", "challenged").prefetch_related(
+        "seats__user", "invited"
+    )
 
 
 # Reads ------------------------------------------------------------------------------------
 
 
 def table_info(*, table_id: int, viewer: Any) -> TableInfo:
-    """One table, for anyone but a challenge, which only its two people may see."""
+    """One table, for anyone but a challenge or an invitation, which only its people may see."""
     table = _tables().filter(pk=table_id).first()
     if table is None:
         raise TableNotFound(table_id)
@@ -148,8 +167,10 @@ def table_info(*, table_id: int, viewer: Any) -> TableInfo:
 
 
 def open_tables(*, family: str | None = None, turn_seconds: int | None = None) -> list[TableInfo]:
-    """The open tables anyone may join (challenges are private), oldest first."""
-    tables = _tables().filter(status=OPEN, challenged__isnull=True, expires_at__gt=timezone.now())
+    """The open tables anyone may join (challenges and invitations are private), oldest first."""
+    tables = _tables().filter(
+        status=OPEN, challenged__isnull=True, plan__isnull=True, expires_at__gt=timezone.now()
+    )
     if family:
         tables = tables.filter(variant__rules=family)
     if turn_seconds is not None:
@@ -158,8 +179,14 @@ def open_tables(*, family: str | None = None, turn_seconds: int | None = None) -
 
 
 def challenges_for(person: Person) -> list[TableInfo]:
-    """The open challenges waiting for the person's answer, oldest first."""
-    tables = _tables().filter(status=OPEN, challenged=person, expires_at__gt=timezone.now())
+    """The open challenges and invitations waiting for the person's answer, oldest first."""
+    tables = (
+        _tables()
+        .filter(Q(challenged=person) | Q(invited=person), status=OPEN)
+        .filter(expires_at__gt=timezone.now())
+        .exclude(seats__user=person)
+        .distinct()
+    )
     return [info(table) for table in tables.order_by("created_at", "pk")]
 
 
@@ -174,13 +201,15 @@ def tables_of(person: Person) -> list[TableInfo]:
 def visible_tables(
     person: Person, *, family: str | None = None, turn_seconds: int | None = None
 ) -> list[TableInfo]:
-    """GET /api/tables: the open tables anyone may join, then the person's open challenges
-    (sent and received), each filtered alike."""
+    """GET /api/tables: the open tables anyone may join, then the person's open challenges and
+    invitations (sent and received), each filtered alike."""
     public = open_tables(family=family, turn_seconds=turn_seconds)
     private = (
         _tables()
-        .filter(status=OPEN, expires_at__gt=timezone.now(), challenged__isnull=False)
-        .filter(Q(opener=person) | Q(challenged=person))
+        .filter(status=OPEN, expires_at__gt=timezone.now())
+        .filter(Q(challenged__isnull=False) | Q(plan__isnull=False))
+        .filter(Q(opener=person) | Q(challenged=person) | Q(invited=person))
+        .distinct()
     )
     if family:
         private = private.filter(variant__rules=family)
@@ -348,7 +377,8 @@ def _described(table: Table) -> str:
 
 
 def join(*, table_id: int, person: Person) -> Table:
-    """Take a seat (accept, for a challenge); the last seat starts the game. Refusals:
+    """Take a seat (accept, for a challenge or an invitation); the last seat (for an
+    invitation, the last person invited to accept) starts the game. Refusals:
     `own-table`, `already-seated`, `table-full` (it filled and started), `table-not-open`,
     `not-challenged`, `blocked` (someone seated muted the person), `birth-date-missing`."""
     lapsed = False
@@ -359,6 +389,9 @@ def join(*, table_id: int, person: Person) -> Table:
             table.opener_id,
         ):
             raise NotYours("this challenge is addressed to someone else", code="not-challenged")
+        invited = invitations.invited_ids(table) if table.is_invitation else set()
+        if table.is_invitation and person.pk not in invited | {table.opener_id}:
+            raise NotYours("this invitation is addressed to others", code="not-challenged")
         if table.opener_id == person.pk:
             raise TableRefused("you opened this table: you sit at it already", code="own-table")
         if table.status == STARTED:
@@ -385,9 +418,13 @@ def join(*, table_id: int, person: Person) -> Table:
             if table.variant.get("rules") == "newno":
                 _check_birth_date(person)
             TableSeat.objects.create(table=table, user=person)
-            if table.challenged_id == person.pk:
-                _answered(table, person)
-            if table.is_challenge or len(seated) + 1 == table.seat_count:
+            if table.challenged_id == person.pk or person.pk in invited:
+                answered(table, person)
+            if table.is_invitation:
+                if invitations.everyone_accepted(table):
+                    table.game = invitations.start(table, present=person)
+                    _close(table, STARTED, "game")
+            elif table.is_challenge or len(seated) + 1 == table.seat_count:
                 _start(table, present=person)
     if lapsed:
         raise TableRefused("the table expired: nobody joined in time", code="table-not-open")
@@ -425,15 +462,21 @@ def cancel(*, table_id: int, person: Person) -> Table:
 
 
 def decline(*, table_id: int, person: Person) -> Table:
-    """The challenged person declines the challenge; the challenger is told."""
+    """The challenged person declines the challenge, or a person invited the invitation (even
+    once they accepted: the game has not started); the challenger is told."""
     with transaction.atomic():
         table = _locked(table_id)
-        if table.challenged_id != person.pk:
+        if table.challenged_id != person.pk and not (
+            table.is_invitation and person.pk in invitations.invited_ids(table)
+        ):
             raise NotYours("only the person challenged may decline", code="not-challenged")
         if table.status != OPEN:
             raise TableRefused(f"the challenge was {table.status} already", code="table-not-open")
         _close(table, DECLINED)
-        _answered(table, person)
+        answered(table, person)
+        if table.is_invitation:
+            invitations.declined(table, person)
+            return table
         notify(
             table.opener,
             "challenge",
@@ -444,7 +487,7 @@ def decline(*, table_id: int, person: Person) -> Table:
     return table
 
 
-def _answered(table: Table, person: Person) -> None:
+def answered(table: Table, person: Person) -> None:
     """The challenged person accepted or declined: the challenge's notice under their bell is
     read (it asked for an answer, which they gave)."""
     Notification.objects.filter(
@@ -465,10 +508,14 @@ def _locked(table_id: int) -> Table:
 
 
 def _check_may_see(table: Table, viewer: Any) -> None:
-    """A challenge is for its two people: anyone else is refused `not-challenged`."""
-    if table.challenged_id is None:
+    """A challenge is for its two people, an invitation for its creator and the people it
+    invites: anyone else is refused `not-challenged`."""
+    if table.challenged_id is None and not table.is_invitation:
         return
-    if getattr(viewer, "pk", None) not in (table.opener_id, table.challenged_id):
+    allowed = {table.opener_id, table.challenged_id}
+    if table.is_invitation:
+        allowed |= invitations.invited_ids(table)
+    if getattr(viewer, "pk", None) not in allowed:
         raise NotYours("this challenge is addressed to someone else", code="not-challenged")
 
 

@@ -1,6 +1,8 @@
 """The new-game form (/play/new/): a rule family, its options and the precognitive modifier
 (frontdoor/variant_form.py, shared with the season form), the turn length and up to ten seats,
-started through games.lobby.game_start like the API's games. A bot's owner may give seats to
+started through tables/invitations.py start_or_invite like the API's games: a game that names
+another person does not start, it asks them (an invitation, whose table page the creator is
+taken to) and starts when everyone named accepted. A bot's owner may give seats to
 their own active registered bots and, taking none themselves, watch a practice match of bots
 alone. Nothing here needs JavaScript.
 """
@@ -11,10 +13,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from bots.strategies import STRATEGIES, STRATEGY_LINES
@@ -22,6 +26,8 @@ from frontdoor.variant_form import VariantForm, turn_field
 from games import lobby
 from games.errors import GameError
 from games.models import Bot
+from tables.invitations import start_or_invite
+from tables.models import Table
 from web.accounts import SignedInRequest
 from web.names import seats_counted
 
@@ -179,6 +185,18 @@ def _filled(data: dict[str, Any]) -> list[tuple[int, dict[str, str | int]]]:
     return seats
 
 
+def asked(table: Table) -> str:
+    """What the creator of an invitation is told: "Mira_K is asked; the game starts when they
+    accept." """
+    names = sorted(table.invited.values_list("username", flat=True))
+    who = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+    return (
+        f"{who} {'are' if len(names) > 1 else 'is'} asked; the game starts when "
+        f"{'everyone accepts' if len(names) > 1 else 'they accept'} "
+        "(you are told if anyone declines)."
+    )
+
+
 def _in_rows(message: str, data: dict[str, Any]) -> str:
     """game_start's refusal with each seat it names ("seat 1: bob has given no birth date",
     0-based among the rows filled in) said as the form's row label ("Seat 2", counted from 1)."""
@@ -189,22 +207,27 @@ def _in_rows(message: str, data: dict[str, Any]) -> str:
 @login_required
 @require_http_methods(["GET", "POST"])
 def new_game(request: SignedInRequest) -> HttpResponse:
-    """Offer every family and option; start the game and go to its page."""
+    """Offer every family and option; start the game and go to its page, or, when it names
+    other people, ask them and go to the invitation's page."""
     form = NewGameForm(request.POST or None, owner=request.user)
     if request.method == "POST" and form.is_valid():
         try:
-            game = lobby.game_start(
+            made = start_or_invite(
                 creator=request.user,
                 variant_spec=form.variant_spec(),
                 seats=seat_specs(form.cleaned_data),
                 turn_seconds=form.cleaned_data["turn_seconds"],
             )
         # InvalidGame, and for a practice match Forbidden `not-your-bot` (a bot given away
-        # meanwhile) and GameRefused `too-many-practice-matches`.
+        # meanwhile) and GameRefused `too-many-practice-matches`; for an invitation NotYours
+        # `blocked` and TableRefused `too-many-tables`.
         except GameError as error:
             form.add_error(None, _in_rows(error.message, form.cleaned_data))
         else:
-            return redirect(f"/games/{game.pk}/")
+            if isinstance(made, Table):
+                messages.success(request, asked(made))
+                return redirect(reverse("web:table", args=[made.pk]))
+            return redirect(f"/games/{made.pk}/")
     return render(
         request,
         "play/new_game.html",

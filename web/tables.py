@@ -35,6 +35,7 @@ from games.variant_text import (
 )
 from tables import services
 from tables.errors import NotYours, TableNotFound
+from tables.models import Table
 from tables.services import TableInfo
 from web.accounts import SignedInRequest
 from web.lockout import too_many
@@ -287,6 +288,7 @@ def _page_context(request: HttpRequest, table: TableInfo) -> dict[str, Any]:
         "row": row,
         "table": table,
         "challenged_me": table.challenged is not None and table.challenged == name,
+        "invited_me": table.is_invitation and name in table.invited,
         "family_name": family_name(table.family),
         "fill_at": table.fills_at,
     }
@@ -377,4 +379,6 @@ def cancel(request: SignedInRequest, table_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def decline(request: SignedInRequest, table_id: int) -> HttpResponse:
-    return _act(request, table_id, services.decline, "You declined the challenge.")
+    invitation = Table.objects.filter(pk=table_id, plan__isnull=False).exists()
+    said = "You declined the invitation." if invitation else "You declined the challenge."
+    return _act(request, table_id, services.decline, said)

@@ -42,12 +42,12 @@ def test_a_chosen_seed_with_another_person_seated_is_refused_and_writes_nothing(
     assert body["code"] == "seed-not-allowed"
     assert "practice" in body["message"] and "ben sits at seat 1" in body["message"]
     assert not Game.objects.exists()
-    # Without a seed the same table starts (the server deals), and says nothing of practice.
-    started = post(signed_in(ana), seats)
-    assert started.status_code == 201 and started.json()["seed_chosen_by"] is None
-    assert (
-        signed_in(ben).get(f"/api/games/{started.json()['game']}").json()["seed_chosen_by"] is None
-    )
+    # Without a seed the same table starts (the server deals) once ben accepts, and says
+    # nothing of practice.
+    invited = post(signed_in(ana), seats)
+    assert invited.status_code == 202
+    started = signed_in(ben).post(f"/api/tables/{invited.json()['id']}/join").json()["game"]
+    assert signed_in(ben).get(f"/api/games/{started}").json()["seed_chosen_by"] is None
 
 
 def test_a_chosen_seed_with_someone_elses_registered_bot_is_refused():

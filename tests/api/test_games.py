@@ -39,6 +39,16 @@ def start(client: APIClient, seats=None, variant=OFFICIAL, **extra) -> dict:
     return response.json()
 
 
+def start_with_people(client: APIClient, seats, *people, variant=OFFICIAL) -> dict:
+    """A game naming other people: an invitation (202) each of `people` accepts; the game's
+    detail once it started (tables/invitations.py)."""
+    answer = client.post("/api/games", {"variant": variant, "seats": seats}, format="json")
+    assert answer.status_code == 202, answer.json()
+    for each in people:
+        joined = signed_in(each).post(f"/api/tables/{answer.json()['id']}/join").json()
+    return client.get(f"/api/games/{joined['game']}").json()
+
+
 def versions() -> list[int]:
     return list(Game.objects.order_by("pk").values_list("version", flat=True))
 
@@ -71,7 +81,9 @@ def test_seats_name_other_people_and_registered_bots():
         owner=ben, name="bencher", kind=Bot.Kind.BUILTIN, strategy="greedy", status="active"
     )
 
-    detail = start(signed_in(ana), seats=[{"user": "ben"}, {"user": "me"}, {"bot_id": bot.pk}])
+    detail = start_with_people(
+        signed_in(ana), [{"user": "ben"}, {"user": "me"}, {"bot_id": bot.pk}], ben
+    )
 
     assert [seat["name"] for seat in detail["seats"]] == ["ben", "ana", "bencher"]
     assert detail["my_seats"] == [1]
@@ -179,7 +191,7 @@ def test_newno_seats_get_ages_from_birth_dates_and_bot_registration():
 def test_my_games_are_listed_newest_activity_first_with_whose_turn_it_is():
     ana, ben = make_user("ana"), make_user("ben")
     first = start(signed_in(ana), seed=1)
-    second = start(signed_in(ben), seats=[{"user": "me"}, {"user": "ana"}])
+    second = start_with_people(signed_in(ben), [{"user": "me"}, {"user": "ana"}], ana)
     start(signed_in(ben), seats=[{"user": "me"}, {"bot": "greedy"}])  # not ana's
 
     rows = signed_in(ana).get("/api/games").json()
@@ -355,7 +367,7 @@ def test_an_illegal_command_is_422_with_the_engines_reason_and_changes_nothing()
 
 def test_a_seat_that_is_not_mine_is_403():
     ana, ben = make_user("ana"), make_user("ben")
-    game_id = start(signed_in(ana), seats=[{"user": "me"}, {"user": "ben"}])["game"]
+    game_id = start_with_people(signed_in(ana), [{"user": "me"}, {"user": "ben"}], ben)["game"]
     detail = signed_in(ben).get(f"/api/games/{game_id}").json()
     before = versions()
 

@@ -1,5 +1,5 @@
 """The new-game form (/play/new/): every family and option, the precognitive modifier, seats of
-people and bots, the clock; started through games.lobby.game_start."""
+people and bots, the clock; started through tables/invitations.py start_or_invite."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 
 from accounts.models import Profile
 from bots.strategies import STRATEGIES, STRATEGY_LINES
@@ -17,6 +18,7 @@ from engine.rules import RULESETS
 from frontdoor.variant_form import OPTION_NAMES, variant_spec
 from games.game_settings import GameSettings
 from games.models import Bot, Game
+from tables.models import Table
 from web.new_game import NewGameForm, seat_specs
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
@@ -232,6 +234,12 @@ def test_it_seats_people_by_username_and_sets_the_clock(client, ada):
         "/play/new/",
         form_data(seat1="person", seat1_user="bob", seat2="", seat3="", turn_seconds="3600"),
     )
+    # bob is asked first (tests/web/test_new_game_consent.py); his Accept starts the game.
+    assert not Game.objects.exists()
+    table = Table.objects.get(opener=ada)
+    bobs = Client()
+    bobs.force_login(bob)
+    bobs.post(f"/tables/{table.pk}/join")
 
     game = Game.objects.get()
     assert [s.user for s in game.seats.order_by("number")] == [ada, bob]
