@@ -4,9 +4,16 @@ script that asks for JSON gets 400 `invalid-login`, so that it stops there; a ri
 
 from __future__ import annotations
 
-import pytest
-from django.test import Client
+from importlib import import_module
 
+import pytest
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from accounts.backends import account_named
 from tests.games.factories import make_user
 
 pytestmark = pytest.mark.django_db
@@ -132,11 +139,6 @@ def test_a_browser_without_the_csrf_token_keeps_the_403_page():
 def test_a_session_signed_in_before_any_case_names_stays_signed_in(ada):
     """A session names the backend that signed it in: one from Django's ModelBackend, made
     before sign-in took names in any case, still opens the person's pages."""
-    from importlib import import_module
-
-    from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-
     session = import_module(settings.SESSION_ENGINE).SessionStore()
     session[SESSION_KEY] = str(ada.pk)
     session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
@@ -150,11 +152,6 @@ def test_a_session_signed_in_before_any_case_names_stays_signed_in(ada):
 def test_the_account_is_found_through_the_index_of_names_folded(ada):
     """UPPER(username) COLLATE "C", as accounts/migrations/0007's index holds it: a sign-in
     reads one row by the index, not every account."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    from accounts.backends import account_named
-
     with CaptureQueriesContext(connection) as read:
         assert account_named("ADA") == ada
     (sql,) = [q["sql"] for q in read.captured_queries]
