@@ -23,17 +23,6 @@ from tests.games.factories import make_user
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
 
-@pytest.fixture
-def on_commit(django_capture_on_commit_callbacks, settings):
-    settings.SITE_URL = "https://uno.example.org"
-
-    def run(work, *args, **kwargs):
-        with django_capture_on_commit_callbacks(execute=True):
-            return work(*args, **kwargs)
-
-    return run
-
-
 def person(name: str, *, emails: str | None = None):
     user = make_user(name)
     user.email = f"{name}@example.com"

@@ -32,21 +32,6 @@ SHORT = {"rules": "official", "options": {"target": 1}}
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
-@pytest.fixture
-def on_commit(django_capture_on_commit_callbacks, settings):
-    """Run work with the append listeners (the dispatcher, the bots, the notices) on commit."""
-    settings.SITE_URL = "https://uno.example.org"
-    # An absent person's turns are played by the default bot at each deadline: never forfeited.
-    settings.GAMES_TIMEOUTS_TO_FORFEIT = 10_000
-    presence.forget_writes()
-
-    def run(work, *args, **kwargs):
-        with django_capture_on_commit_callbacks(execute=True):
-            return work(*args, **kwargs)
-
-    return run
-
-
 def table(on_commit, *, seed: int = 5, turn_seconds: int = 60, digest: bool = False):
     """A person (with an address; `digest`: who chose the daily digest) against the greedy
     bot, one-minute turns by default; the person and their signed-in browser."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import pytest
 import time_machine
@@ -24,24 +24,9 @@ from games.commands import game_command
 from games.models import Game, SiteActivity, TurnNotice
 from tests.games.factories import bot_move, make_user
 from tests.web.clients import signed_in
+from tests.web.test_turn_emails import SHORT, START
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
-
-START = datetime(2025, 5, 1, 12, 0, tzinfo=UTC)
-SHORT = {"rules": "official", "options": {"target": 1}}
-
-
-@pytest.fixture
-def on_commit(django_capture_on_commit_callbacks, settings):
-    settings.SITE_URL = "https://uno.example.org"
-    settings.GAMES_TIMEOUTS_TO_FORFEIT = 10_000
-    presence.forget_writes()
-
-    def run(work, *args, **kwargs):
-        with django_capture_on_commit_callbacks(execute=True):
-            return work(*args, **kwargs)
-
-    return run
 
 
 def mira_and_games(on_commit, count: int) -> tuple[object, list[Game]]:
