@@ -24,6 +24,7 @@ from games.errors import GameError
 from games.models import Bot
 from web.accounts import SignedInRequest
 from web.names import seats_counted
+from web.once import once
 
 SEAT_ROWS = 10
 ME, PERSON, EMPTY = "me", "person", ""
@@ -188,6 +189,7 @@ def _in_rows(message: str, data: dict[str, Any]) -> str:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@once
 def new_game(request: SignedInRequest) -> HttpResponse:
     """Offer every family and option; start the game and go to its page."""
     form = NewGameForm(request.POST or None, owner=request.user)
