@@ -188,8 +188,9 @@ TEMPLATES = [
                 # The bell's unread count, counted only on pages that show it (web/bell.py).
                 "web.bell.bell",
             ],
-            # `|iso` for `<time datetime>`: whole seconds, as HTML allows (web/datetimes.py).
-            "builtins": ["web.datetimes"],
+            # `|iso` for `<time datetime>`: whole seconds, as HTML allows (web/datetimes.py);
+            # `{% once_field %}`, a creating form's one-time token (web/once.py).
+            "builtins": ["web.datetimes", "web.once"],
         },
     },
 ]

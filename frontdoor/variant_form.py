@@ -148,11 +148,6 @@ class VariantForm(PlainLabels, forms.Form):
             for radio in rules
         ]
 
-    @property
-    def field_errors(self) -> list[tuple[forms.BoundField, str]]:
-        """Every field's errors, for the summary above the form."""
-        return [(field, str(error)) for field in self for error in field.errors]
-
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         family = data.get("rules")

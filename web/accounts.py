@@ -35,6 +35,7 @@ from games.models import Game, NotificationPreference
 from web import shown_once
 from web.account_forms import SettingsForm, SignUpForm, VacationForm
 from web.lockout import too_many, wants_json
+from web.once import once
 
 # The backend that checks passwords (settings.AUTHENTICATION_BACKENDS; axes's only counts).
 PASSWORD_BACKEND = "accounts.backends.AnyCaseModelBackend"
@@ -191,6 +192,7 @@ def scopes_posted(request: SignedInRequest) -> list[str]:
 @never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
+@once
 def token_create(request: SignedInRequest) -> HttpResponse:
     """Make the person a named API token, beside their others, and show its key this once (the
     profile's form posts here; a refused one comes back on this page, with what was typed)."""
@@ -240,6 +242,7 @@ def token_revoke_one(request: SignedInRequest, token_id: int) -> HttpResponse:
 @never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
+@once
 def token_issue(request: SignedInRequest) -> HttpResponse:
     """The token named "default" (what a person had when they could have only one; /api/me/token
     manages the same): ask, with the scopes to choose (`bots` ticked at first, or the old

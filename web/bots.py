@@ -50,6 +50,7 @@ from web.accounts import SignedInRequest
 from web.bot_forms import REFUSAL_FIELDS, REGISTER_FORMS, BotNameForm, change_form, rename_form
 from web.charts import HistoryChart, history_chart
 from web.ladders import EntryOption, entrant_url, last_played_words, told_apart
+from web.once import once
 from web.sentences import ordinal, sentence
 
 RECENT_CALLS = 20
@@ -241,6 +242,7 @@ def registration_forms(posted: BotNameForm | None = None) -> dict[str, BotNameFo
 @never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
+@once
 def my_bots(request: SignedInRequest) -> HttpResponse:
     """The person's bots, and a form to register each kind. A registration redirects to the
     page that shows, once, a pull bot's token or a webhook bot's secret when we made it."""
@@ -406,6 +408,7 @@ def my_bot_retire(request: SignedInRequest, bot_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@once
 def my_bot_validate(request: SignedInRequest, bot_id: int) -> HttpResponse:
     """A new validation round (after a failure, a fix, a suspension)."""
     found = my_bot_or_404(request, bot_id)
@@ -430,6 +433,7 @@ def my_bot_validate(request: SignedInRequest, bot_id: int) -> HttpResponse:
 @never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
+@once
 def my_bot_token(request: SignedInRequest, bot_id: int) -> HttpResponse:
     """Ask, then give a pull bot a new token, shown once on the page it redirects to; the old
     one stops."""

@@ -23,6 +23,7 @@ from games.errors import GameError, GameNotFound
 from league import clubs
 from league.errors import ClubNotFound
 from league.models import Club
+from web.once import once
 
 # Seconds between two refreshes of the chat list on the play page.
 CHAT_EVERY = 3
@@ -129,6 +130,7 @@ def _next(request: HttpRequest, default: str) -> str:
 
 
 @require_http_methods(["GET", "POST"])
+@once
 def report(request: HttpRequest, kind: str, item_id: int) -> HttpResponse:
     """Ask why (GET), then report the message (`kind` "message") or board post ("post") to the
     moderators (POST) and go back to where it was said."""
@@ -228,6 +230,7 @@ def _board_kept(club: Club) -> str:
 
 
 @require_POST
+@once
 def board_post(request: HttpRequest, slug: str) -> HttpResponse:
     """A post, a reply (`reply_to`) or, from an admin, an announcement (`announcement=1`)."""
     club = _club(slug)

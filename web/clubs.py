@@ -37,6 +37,7 @@ from tournaments import services as tournament_services
 from web import chat
 from web.accounts import SignedInRequest
 from web.league_forms import ClubForm, SeasonForm, defaults_taken
+from web.once import once
 from web.sentences import sentence
 
 # The order a club's seasons are listed in.
@@ -179,6 +180,7 @@ def club_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@once
 def club_new(request: SignedInRequest) -> HttpResponse:
     """A new club, with the person who makes it as its first admin."""
     form = ClubForm(request.POST or None)
@@ -382,6 +384,7 @@ def club_rotate(request: SignedInRequest, club: Club) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 @club_admins
+@once
 def season_new(request: SignedInRequest, club: Club) -> HttpResponse:
     """A new draft season of the club (club admins)."""
     form = SeasonForm(request.POST or None)

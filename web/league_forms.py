@@ -41,11 +41,13 @@ SEASON_ADDRESS = "the season's page is at /seasons/…/ with it"
 TABLE_SIZES = range(2, 11)
 # /clubs/new/ is the new-club form, so no club may be called that.
 RESERVED_SLUGS = {"new"}
+# The longest address (a club's, a season's, a tournament's slug field).
+ADDRESS_LENGTH = 64
 
 
 def address_field(where: str) -> forms.SlugField:
     return forms.SlugField(
-        max_length=64,
+        max_length=ADDRESS_LENGTH,
         required=False,
         label="Address",
         help_text=f"Letters, digits and hyphens: {where}. Blank: made from the name.",
@@ -57,11 +59,26 @@ def address_field(where: str) -> forms.SlugField:
     )
 
 
+def address_from(name: str, limit: int = ADDRESS_LENGTH) -> str:
+    """The address made from a name: its letters and digits, words joined by hyphens, cut
+    after the last whole word within `limit` (a single word longer than that, at `limit`)."""
+    slug = slugify(name)
+    if len(slug) <= limit:
+        return slug
+    head, hyphen, _ = slug[: limit + 1].rpartition("-")
+    return head.rstrip("-") if hyphen and head.strip("-") else slug[:limit]
+
+
 def slug_for(data: dict[str, Any], form: forms.Form) -> str:
-    """The address typed, else one made from the name."""
-    slug = data.get("slug") or slugify(data.get("name") or "")[:64]
+    """The address typed, else one made from the name; a name with nothing to make one from
+    (no letter or digit: emoji, punctuation) is refused at the name."""
+    slug: str = data.get("slug") or address_from(data.get("name") or "")
     if not slug and "name" in data:
-        form.add_error("slug", "Give an address of letters, digits and hyphens.")
+        form.add_error(
+            "name",
+            "This name has no letter or digit to make the page's address from: "
+            "add one, or type an address under Address.",
+        )
     return slug
 
 

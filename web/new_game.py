@@ -30,6 +30,7 @@ from tables.invitations import start_or_invite
 from tables.models import Table
 from web.accounts import SignedInRequest
 from web.names import seats_counted
+from web.once import once
 
 SEAT_ROWS = 10
 ME, PERSON, EMPTY = "me", "person", ""
@@ -206,6 +207,7 @@ def _in_rows(message: str, data: dict[str, Any]) -> str:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@once
 def new_game(request: SignedInRequest) -> HttpResponse:
     """Offer every family and option; start the game and go to its page, or, when it names
     other people, ask them and go to the invitation's page."""

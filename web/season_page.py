@@ -42,6 +42,7 @@ from web.league_forms import (
     bot_suggestions,
     next_start,
 )
+from web.once import once
 from web.season_tables import season_tables_context
 
 
@@ -334,6 +335,7 @@ def close(request: SignedInRequest, season: Season) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 @season_admins
+@once
 def next_season(request: SignedInRequest, season: Season) -> HttpResponse:
     """The season after a closed one: same rules and divisions, entrants placed by the tables."""
     form = NextSeasonForm(request.POST or None, initial={"start_date": next_start(season)})

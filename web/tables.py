@@ -39,6 +39,7 @@ from tables.models import Table
 from tables.services import TableInfo
 from web.accounts import SignedInRequest
 from web.lockout import too_many
+from web.once import once
 
 ANY = ""
 FILL_MINUTES = (1, 2, 5, 10, 15, 20, 30, 60)
@@ -219,6 +220,7 @@ def lobby_context(request: SignedInRequest) -> dict[str, Any]:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@once
 def table_new(request: SignedInRequest) -> HttpResponse:
     """The form that opens a table (or a challenge); then the table's page."""
     if request.method == "POST":

@@ -36,6 +36,7 @@ from tournaments.standings import StandingLine, standings
 from web.accounts import SignedInRequest
 from web.clubs import said
 from web.league_forms import address_field, slug_for
+from web.once import once
 
 # /tournaments/new/ is the form, so no tournament may be called that.
 RESERVED_SLUGS = {"new"}
@@ -513,6 +514,7 @@ class TournamentForm(VariantForm):
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@once
 def tournament_new(request: SignedInRequest) -> HttpResponse:
     initial = {"club": request.GET.get("club", "")}
     form = TournamentForm(request.POST or None, user=request.user, initial=initial)
