@@ -64,6 +64,9 @@ class Line:
     kind: str = "note"
     yours: bool = False
     news: bool = False
+    # A card play's who and card, in few words ("Ana red 7", "Ben's lane red 2"): the dock
+    # lists every card played since the viewer's last move with these (web/board_news.py).
+    play: str = ""
 
 
 class _Teller(Names):
@@ -182,6 +185,12 @@ class _Teller(Names):
         if e.get("color") and e["card"] in ("wild", "wild-draw4"):
             text += f" and chose {e['color']}"
         return text
+
+    def card_short(self, e: Event) -> str:
+        """The play in few words: who played and the card ("Ana red 7", "Ben's lane red 2")."""
+        seat, card = e["seat"], card_name(e["card"])
+        who = f"{self.whose(seat)} lane" if e.get("source") == "lane" else self.mover(seat)
+        return f"{who} {card}"
 
     def color_chosen(self, e: Event) -> str:
         return f"{self.mover(e['seat'])} chose {e['color']}"
@@ -447,7 +456,8 @@ def tell(
             way = _direction(setting["direction"])
             text = f"{teller.card_played(event)} and set play going {way}"
             yours, news = flags(event)
-            lines.append(Line(item["version"], text, "play", yours, news))
+            short = teller.card_short(event)
+            lines.append(Line(item["version"], text, "play", yours, news, short))
             played, setting = event, None
             continue
         if played is not None and kind in log.CONSEQUENCES and log.by_player(event, played):
@@ -468,7 +478,8 @@ def tell(
         text, (yours, news) = sentence(teller, event), flags(event)
         if kind == ev.SEAT_FORFEITED and (ending := forfeits_end(events, index)):
             text = teller.forfeit_ended(event, ending[0])
-        lines.append(Line(item["version"], text, _KINDS.get(kind, "note"), yours, news))
+        short = teller.card_short(event) if kind == ev.CARD_PLAYED else ""
+        lines.append(Line(item["version"], text, _KINDS.get(kind, "note"), yours, news, short))
     return [replace(line, text=f"{line.text}.") for line in reversed(lines)]
 
 
