@@ -81,7 +81,7 @@ def test_resigning_a_finished_game_is_refused_in_a_sentence():
 
     response = signed_in(person).post(reverse("web:resign", args=[game.pk]), follow=True)
 
-    assert f"<strong>Game {game.pk} is over.</strong> <code>match-over</code>" in (
+    assert f'data-code="match-over"><strong>Game {game.pk} is over.</strong></div>' in (
         response.content.decode()
     )
 
