@@ -53,6 +53,16 @@ class SeatPanel:
         return "action--catch action--owes" if self.uno == "owes" else "action--catch"
 
 
+# How seats level on points are placed, by scoring (docs/rules.md, "Placement"): said under a
+# finished match's places when it placed level seats apart.
+_TIE_RULES = {
+    "single-hand": "Seats level on points are placed by the points left in their hands, "
+    "fewest first; level on those too, they share the place (“2=”).",
+    "winner-takes": "Seats level on points are placed by hands won; level on both, they share "
+    "the place (“2=”).",
+}
+
+
 @dataclass
 class HandResult:
     """The last hand's result: who went out, each seat's cards left, points and gain."""
@@ -104,17 +114,38 @@ class Table:
     # line (templates/games/_game.html): "Anyone else with red 8 may jump in now."; "" when
     # no jump-in is open.
     jump_news: str = ""
+    # The match's scoring (docs/rules.md, "Scoring"): how level seats were placed (`placings`).
+    scoring: str = "winner-takes"
     # Precognitive: every seat's panel keeps a line for its lane, filled or not (on a desktop's
     # list of seats, static/seats.css), so a lane that is filled or flushed moves no seat.
     lanes: bool = False
 
     @property
-    def placings(self) -> list[tuple[str, SeatPanel]]:
-        """A finished match's seats by their places ("1st", the seat), the first first, as the
-        service records them (seats that share a place share its word); [] without places (a
-        match the staff aborted)."""
+    def placings(self) -> list[tuple[str, SeatPanel, str]]:
+        """A finished match's seats by their places, the first first, as the service records
+        them: the place's word ("1st"; "2=" for a place seats share, as the season tables
+        write it), the seat, and, where seats level on points were placed apart by the rules'
+        tie-break (docs/rules.md, "Placement"), its hands won ("1 hand won") where that is the
+        tie-break; [] without places (a match the staff aborted)."""
         placed = sorted((seat for seat in self.seats if seat.place), key=lambda s: s.place or 0)
-        return [(ordinal(seat.place or 0), seat) for seat in placed]
+        rows: list[tuple[str, SeatPanel, str]] = []
+        for seat in placed:
+            level = [o for o in placed if o.score == seat.score and not o.forfeited]
+            level = [] if seat.forfeited else level
+            shared = sum(o.place == seat.place for o in placed) > 1
+            word = f"{seat.place}=" if shared else ordinal(seat.place or 0)
+            broken = any(o.place != seat.place for o in level)
+            won = f"{seat.hands_won} hand{'' if seat.hands_won == 1 else 's'} won"
+            rows.append((word, seat, won if broken and self.scoring != "single-hand" else ""))
+        return rows
+
+    @property
+    def tie_rule(self) -> str:
+        """The rule's sentence, said under the places, when it placed seats level on points
+        apart (`placings`); "" when it did not."""
+        placed = [seat for seat in self.seats if seat.place and not seat.forfeited]
+        broken = any(a.score == b.score and a.place != b.place for a in placed for b in placed)
+        return _TIE_RULES.get(self.scoring, _TIE_RULES["winner-takes"]) if broken else ""
 
     @property
     def my_lane(self) -> int:
@@ -161,6 +192,7 @@ def table(
     return Table(
         rules=rules_title(spec),
         rules_section=rules_section(spec),
+        scoring=str((spec.get("options") or {}).get("scoring") or "winner-takes"),
         hand_number=view["hand_number"],
         top=face(view["top"]) if view.get("top") else None,
         color=view.get("color"),

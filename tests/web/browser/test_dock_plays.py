@@ -26,6 +26,9 @@ from tests.web.browser.test_just_happened import (
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
+HANDS = [["red-3", "blue-9", "blue-8", "blue-7"], ["red-draw2", "red-skip", "red-6", "green-1"]]
+
+
 def test_the_dock_names_the_draw_two_and_the_skip(open_page):
     # Official, two seats, four cards each: ana plays red 3 on red 7; greedy sheds its most
     # points first: red draw two (ana draws green 2 and green 4, and is skipped), red skip
@@ -35,12 +38,7 @@ def test_the_dock_names_the_draw_two_and_the_skip(open_page):
         variant_spec={"rules": "official", "options": {"hand_size": 4}},
         seats=[SeatSpec(user=ana), SeatSpec(bot="greedy")],
         seed="dock-plays",
-        deck=stacked(
-            [["red-3", "blue-9", "blue-8", "blue-7"], ["red-draw2", "red-skip", "red-6", "green-1"]],
-            "red-7",
-            ["green-2", "green-4"],
-            first=0,
-        ),
+        deck=stacked(HANDS, "red-7", ["green-2", "green-4"], first=0),
         dealer=1,
         settings=GameSettings(grace_seconds=0),
     )

@@ -37,4 +37,4 @@ def test_an_offer_shows_on_the_open_page_and_is_accepted_there(open_page, width,
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"rematch-offer-shown-{width}.png"))
     accept.click()
-    page.wait_for_url(re.compile(r"/games/(?!%d/)\d+/" % game.pk))
+    page.wait_for_url(re.compile(rf"/games/(?!{game.pk}/)\d+/"))
