@@ -168,6 +168,13 @@ class Table:
         (templates/games/_asked_catches.html)."""
         return [seat for seat in self.seats if seat.catch is not None and seat.uno != "owes"]
 
+    @property
+    def docked_catches(self) -> list[SeatPanel]:
+        """Of `asked_catches`, those a phone's dock asks: of seats holding one card (that called
+        UNO). A catch of a seat with more cards only costs the viewer (newno lists one of every
+        seat): the dock does not ask it (a desktop's seats still do)."""
+        return [seat for seat in self.asked_catches if seat.uno]
+
 
 def table(
     view: View,
