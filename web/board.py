@@ -22,6 +22,8 @@ View = Mapping[str, Any]
 Event = Mapping[str, Any]
 
 _STACK_KINDS = {"draw2": "draw two", "wild-draw4": "wild draw four"}
+# What the lane is for, said while the viewer fills it (docs/rules.md, "Turns with a lane").
+LANE_PURPOSE = "it plays for you next turn if it fits"
 
 
 @dataclass
@@ -223,7 +225,7 @@ def table(
         room=0 if over else _room(view, spec, you, bots),
         # newno's stack and second-play prompts take two lines at 360 px, its turn's one: the
         # status line keeps two there, so the board under it keeps its place as they come.
-        status_lines=2 if view["rules"] == "newno" and not over else 1,
+        status_lines=2 if (view["rules"] == "newno" or spec.get("precognitive")) and not over else 1,
         lanes=bool(spec.get("precognitive")) and not over,
     )
 
@@ -385,6 +387,10 @@ def waiting(view: View, who: Names, legal: Sequence[Mapping[str, Any]] | None = 
     if kind == "precommit":
         count = pending["count"]
         cards = "a card" if count == 1 else f"{count} cards"
+        if mine:
+            # What the lane is for, in a clause (docs/rules.md, "Turns with a lane"): the status
+            # keeps two lines in precognitive, as in newno (`status_lines`).
+            return f"You must fill the lane with {cards}: {LANE_PURPOSE}"
         return f"{who.who(seat)} must fill the lane with {cards}"
     if kind == "next-hand":
         return "The hand is over; the next one is being dealt"
