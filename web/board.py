@@ -198,6 +198,7 @@ def table(
     pending = view.get("pending") or {}
     submission = view.get("submission") or {}
     over = view["status"] == "match-over"
+    two_lines = view["rules"] == "newno" or bool(spec.get("precognitive"))
     return Table(
         rules=rules_title(spec),
         rules_section=rules_section(spec),
@@ -223,9 +224,10 @@ def table(
         chance=_chance(pending, you is not None and you == viewer and viewer in view["to_act"]),
         note=_ruling_note(view, who, legal),
         room=0 if over else _room(view, spec, you, bots),
-        # newno's stack and second-play prompts take two lines at 360 px, its turn's one: the
-        # status line keeps two there, so the board under it keeps its place as they come.
-        status_lines=2 if (view["rules"] == "newno" or spec.get("precognitive")) and not over else 1,
+        # newno's stack and second-play prompts take two lines at 360 px, its turn's one, and
+        # so does precognitive's lane to fill (LANE_PURPOSE): the status line keeps two there,
+        # so the board under it keeps its place as they come.
+        status_lines=2 if two_lines and not over else 1,
         lanes=bool(spec.get("precognitive")) and not over,
     )
 
