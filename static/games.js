@@ -61,6 +61,20 @@
   // phone's dock question of the moves that would cost cards (games/_asked_catches.html), which
   // opens in the same place, above the dock.
   var ABOVE_DOCK = "details.card-choice, details.asks";
+  document.addEventListener("htmx:afterSwap", function () {
+    chatMarkOne(document.querySelector("[data-chat-jump] [data-chat-new]"), chatFresh);
+  });
+  // The status line's link opens the chat where it is, under the board.
+  document.addEventListener("click", function (event) {
+    var jump = event.target.closest && event.target.closest("[data-chat-jump]");
+    var chat = document.getElementById("chat");
+    if (!jump || !chat) return;
+    event.preventDefault();
+    chat.open = true;
+    chat.scrollIntoView({ block: "start" });
+    var summary = chat.querySelector("summary");
+    if (summary) summary.focus({ preventScroll: true });
+  });
   document.addEventListener("toggle", function (event) {
     var opened = event.target;
     if (!opened.matches || !opened.matches(ABOVE_DOCK) || !opened.open) return;
@@ -72,6 +86,20 @@
   // An opened question (a catch or a call that will cost cards) shows whole: below the window's
   // edge (on a desktop), or under a pinned dock, the page scrolls just enough to clear it. (A
   // phone's dock asks its own, above it: games/_asked_catches.html.)
+  document.addEventListener("htmx:afterSwap", function () {
+    chatMarkOne(document.querySelector("[data-chat-jump] [data-chat-new]"), chatFresh);
+  });
+  // The status line's link opens the chat where it is, under the board.
+  document.addEventListener("click", function (event) {
+    var jump = event.target.closest && event.target.closest("[data-chat-jump]");
+    var chat = document.getElementById("chat");
+    if (!jump || !chat) return;
+    event.preventDefault();
+    chat.open = true;
+    chat.scrollIntoView({ block: "start" });
+    var summary = chat.querySelector("summary");
+    if (summary) summary.focus({ preventScroll: true });
+  });
   document.addEventListener("toggle", function (event) {
     var opened = event.target;
     if (!opened.matches || !opened.matches("details.confirm") || !opened.open) return;
@@ -289,15 +317,24 @@
   // person reads (their channels, nobody they mute) past the newest they have had in view. The
   // count marks the toggle ("2 new"); opening the chat clears it.
   var chatNewest = 0, chatChecked = 0;
+  // The count is said on the toggle and on the status line's link to the chat (in view while
+  // the person plays; the board's swap brings it back hidden, and chatRemark marks it again).
+  var chatFresh = 0;
   function chatMark(chat, fresh) {
-    var mark = chat.querySelector("[data-chat-new]");
+    chatFresh = fresh;
+    chatMarkOne(chat.querySelector("[data-chat-new]"), fresh);
+    chatMarkOne(document.querySelector("[data-chat-jump] [data-chat-new]"), fresh);
+  }
+  function chatMarkOne(mark, fresh) {
     if (!mark || mark.dataset.count === String(fresh)) return;  // as it is: no write
     mark.dataset.count = String(fresh);
     mark.hidden = fresh < 1;
-    mark.textContent = fresh + " new";
+    // The status line's count is a number in a dot, its words for screen readers.
+    var short = mark.hasAttribute("data-chat-short");
+    mark.textContent = short ? String(fresh) : fresh + " new";
     var words = document.createElement("span");
     words.className = "visually-hidden";
-    words.textContent = fresh === 1 ? " message" : " messages";
+    words.textContent = (short ? " new" : "") + (fresh === 1 ? " message" : " messages");
     mark.appendChild(words);
   }
   function chatSeen(chat) {
@@ -322,6 +359,20 @@
       }).length;
       if (!chat.open) chatMark(chat, fresh);
     }).catch(function () { chatChecked = 0; });
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    chatMarkOne(document.querySelector("[data-chat-jump] [data-chat-new]"), chatFresh);
+  });
+  // The status line's link opens the chat where it is, under the board.
+  document.addEventListener("click", function (event) {
+    var jump = event.target.closest && event.target.closest("[data-chat-jump]");
+    var chat = document.getElementById("chat");
+    if (!jump || !chat) return;
+    event.preventDefault();
+    chat.open = true;
+    chat.scrollIntoView({ block: "start" });
+    var summary = chat.querySelector("summary");
+    if (summary) summary.focus({ preventScroll: true });
   });
   document.addEventListener("toggle", function (event) {
     if (event.target.id === "chat" && event.target.open) chatSeen(event.target);

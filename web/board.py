@@ -22,6 +22,8 @@ View = Mapping[str, Any]
 Event = Mapping[str, Any]
 
 _STACK_KINDS = {"draw2": "draw two", "wild-draw4": "wild draw four"}
+# What the lane is for, said while the viewer fills it (docs/rules.md, "Turns with a lane").
+LANE_PURPOSE = "it plays for you next turn if it fits"
 
 
 @dataclass
@@ -51,6 +53,16 @@ class SeatPanel:
         """A catch of a seat that owes a call stands out; one that does not costs the catcher
         (basic-plus, newno list it all the same)."""
         return "action--catch action--owes" if self.uno == "owes" else "action--catch"
+
+
+# How seats level on points are placed, by scoring (docs/rules.md, "Placement"): said under a
+# finished match's places when it placed level seats apart.
+_TIE_RULES = {
+    "single-hand": "Seats level on points are placed by the points left in their hands, "
+    "fewest first; level on those too, they share the place (“2=”).",
+    "winner-takes": "Seats level on points are placed by hands won; level on both, they share "
+    "the place (“2=”).",
+}
 
 
 @dataclass
@@ -104,17 +116,38 @@ class Table:
     # line (templates/games/_game.html): "Anyone else with red 8 may jump in now."; "" when
     # no jump-in is open.
     jump_news: str = ""
+    # The match's scoring (docs/rules.md, "Scoring"): how level seats were placed (`placings`).
+    scoring: str = "winner-takes"
     # Precognitive: every seat's panel keeps a line for its lane, filled or not (on a desktop's
     # list of seats, static/seats.css), so a lane that is filled or flushed moves no seat.
     lanes: bool = False
 
     @property
-    def placings(self) -> list[tuple[str, SeatPanel]]:
-        """A finished match's seats by their places ("1st", the seat), the first first, as the
-        service records them (seats that share a place share its word); [] without places (a
-        match the staff aborted)."""
+    def placings(self) -> list[tuple[str, SeatPanel, str]]:
+        """A finished match's seats by their places, the first first, as the service records
+        them: the place's word ("1st"; "2=" for a place seats share, as the season tables
+        write it), the seat, and, where seats level on points were placed apart by the rules'
+        tie-break (docs/rules.md, "Placement"), its hands won ("1 hand won") where that is the
+        tie-break; [] without places (a match the staff aborted)."""
         placed = sorted((seat for seat in self.seats if seat.place), key=lambda s: s.place or 0)
-        return [(ordinal(seat.place or 0), seat) for seat in placed]
+        rows: list[tuple[str, SeatPanel, str]] = []
+        for seat in placed:
+            level = [o for o in placed if o.score == seat.score and not o.forfeited]
+            level = [] if seat.forfeited else level
+            shared = sum(o.place == seat.place for o in placed) > 1
+            word = f"{seat.place}=" if shared else ordinal(seat.place or 0)
+            broken = any(o.place != seat.place for o in level)
+            won = f"{seat.hands_won} hand{'' if seat.hands_won == 1 else 's'} won"
+            rows.append((word, seat, won if broken and self.scoring != "single-hand" else ""))
+        return rows
+
+    @property
+    def tie_rule(self) -> str:
+        """The rule's sentence, said under the places, when it placed seats level on points
+        apart (`placings`); "" when it did not."""
+        placed = [seat for seat in self.seats if seat.place and not seat.forfeited]
+        broken = any(a.score == b.score and a.place != b.place for a in placed for b in placed)
+        return _TIE_RULES.get(self.scoring, _TIE_RULES["winner-takes"]) if broken else ""
 
     @property
     def my_lane(self) -> int:
@@ -137,6 +170,13 @@ class Table:
         (templates/games/_asked_catches.html)."""
         return [seat for seat in self.seats if seat.catch is not None and seat.uno != "owes"]
 
+    @property
+    def docked_catches(self) -> list[SeatPanel]:
+        """Of `asked_catches`, those a phone's dock asks: of seats holding one card (that called
+        UNO). A catch of a seat with more cards only costs the viewer (newno lists one of every
+        seat): the dock does not ask it (a desktop's seats still do)."""
+        return [seat for seat in self.asked_catches if seat.uno]
+
 
 def table(
     view: View,
@@ -158,9 +198,11 @@ def table(
     pending = view.get("pending") or {}
     submission = view.get("submission") or {}
     over = view["status"] == "match-over"
+    two_lines = view["rules"] == "newno" or bool(spec.get("precognitive"))
     return Table(
         rules=rules_title(spec),
         rules_section=rules_section(spec),
+        scoring=str((spec.get("options") or {}).get("scoring") or "winner-takes"),
         hand_number=view["hand_number"],
         top=face(view["top"]) if view.get("top") else None,
         color=view.get("color"),
@@ -182,9 +224,10 @@ def table(
         chance=_chance(pending, you is not None and you == viewer and viewer in view["to_act"]),
         note=_ruling_note(view, who, legal),
         room=0 if over else _room(view, spec, you, bots),
-        # newno's stack and second-play prompts take two lines at 360 px, its turn's one: the
-        # status line keeps two there, so the board under it keeps its place as they come.
-        status_lines=2 if view["rules"] == "newno" and not over else 1,
+        # newno's stack and second-play prompts take two lines at 360 px, its turn's one, and
+        # so does precognitive's lane to fill (LANE_PURPOSE): the status line keeps two there,
+        # so the board under it keeps its place as they come.
+        status_lines=2 if two_lines and not over else 1,
         lanes=bool(spec.get("precognitive")) and not over,
     )
 
@@ -346,6 +389,10 @@ def waiting(view: View, who: Names, legal: Sequence[Mapping[str, Any]] | None = 
     if kind == "precommit":
         count = pending["count"]
         cards = "a card" if count == 1 else f"{count} cards"
+        if mine:
+            # What the lane is for, in a clause (docs/rules.md, "Turns with a lane"): the status
+            # keeps two lines in precognitive, as in newno (`status_lines`).
+            return f"You must fill the lane with {cards}: {LANE_PURPOSE}"
         return f"{who.who(seat)} must fill the lane with {cards}"
     if kind == "next-hand":
         return "The hand is over; the next one is being dealt"

@@ -16,6 +16,13 @@ ANNOUNCED_LINES = 8
 NEWS_LINES = 3
 
 
+# The dock's list of the cards others played since the viewer's last move: at most these, the
+# newest, after "N more" (the story, one tap away, has them all).
+PLAYS_LISTED = 4
+# The dock shows its newest two sentences (the newest in two lines, the one before in one).
+SHOWN = 2
+
+
 # The story's section on the play page, by its heading (templates/games/_story.html).
 STORY_TITLE = "What happened"
 
@@ -64,7 +71,28 @@ def news_sentences(story: Sequence[Line], viewer: int | None) -> list[str]:
     not among them: `hand_over` says it after them. [] for a spectator."""
     mine, since = _since(story, viewer)
     over = _hand_over(since)
-    return mine + _kept([line for line in since if line is not over])
+    rest = [line for line in since if line is not over]
+    told = mine + _kept(rest)
+    # Newest first, in this hand (the hand's end, said after these, tells the one before).
+    dealt = since[: since.index(over)] if over is not None else since
+    plays = [line for line in dealt if line.play and not line.yours]
+    if all(sentence(line.text) in told[-SHOWN:] for line in plays):
+        return told
+    # Cards others played would be left out of the two lines shown (a skip that skipped the
+    # viewer, the draw two they drew for): the newest of what reached the hand, then every card
+    # played since, in few words.
+    hand = [sentence(line.text) for line in rest if line.news and not line.play][:1]
+    return mine + hand + [plays_since(plays)]
+
+
+def plays_since(plays: Sequence[Line]) -> str:
+    """The cards others played since the viewer's last move (`plays`, newest first), oldest
+    first: "Since your move: Ana yellow skip, Ben yellow 6." At most PLAYS_LISTED, the newest,
+    after how many more there were."""
+    listed = [line.play for line in reversed(plays[:PLAYS_LISTED])]
+    more = len(plays) - len(listed)
+    lead = f"{more} more, then " if more else ""
+    return f"Since your move: {lead}{', '.join(listed)}."
 
 
 def hand_over(story: Sequence[Line], viewer: int | None) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 import secrets
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib import messages
@@ -33,7 +34,7 @@ from games import lobby, seat_facts, tasks
 from games.actors import is_person, seats_held
 from games.commands import CommandResult, game_command
 from games.errors import Conflict, Forbidden, GameError, GameNotFound, IllegalMove
-from games.models import Game
+from games.models import Game, Seat
 from games.repository import Loaded, repository
 from games.visibility import events_since
 from league.models import Fixture
@@ -298,10 +299,11 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
         return refused(request, Forbidden("you hold no seat in this game", code="not-seated"), 403)
     if request.method == "GET":
         ends, winner = forfeits.resign_ends(game, seats)
+        done = not _resignable(game, seats)
         return render(
             request,
             "games/resign.html",
-            {"game": game_id, "seats": seats, "ends": ends, "winner": winner},
+            {"game": game_id, "seats": seats, "ends": ends, "winner": winner, "done": done},
         )
     try:
         seat_facts.game_resign(game_id=game_id, actor=request.user)
@@ -316,6 +318,16 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
             told = f"{winner} wins the match" if winner else "the match is over"
         messages.success(request, f"You resigned: {told}")
     return HttpResponseRedirect(play_page)
+
+
+def _resignable(game: Game, seats: Sequence[int]) -> bool:
+    """Whether a seat of `seats` is not forfeited yet (a read only when one of them is the
+    default bot's: a forfeit makes it so for good)."""
+    bots = {seat.number for seat in game.seats.all() if seat.controller == Seat.Controller.FALLBACK}
+    if not bots.intersection(seats):
+        return True
+    forfeited = seat_facts.facts_of(game.pk).forfeited
+    return any(seat not in forfeited for seat in seats)
 
 
 def board_context(
@@ -357,7 +369,9 @@ def board_context(
         panel.catch = ctrl.catches.get(panel.number)
         panel.forfeited = panel.number in forfeited
     my_seats = detail["my_seats"]
-    extra = _grace(loaded, viewer)
+    # A seat resigned (or forfeited) is for good: no Resign is offered for it again.
+    extra: dict[str, Any] = {"resignable": bool(my_seats) and _resignable(loaded.game, my_seats)}
+    extra.update(_grace(loaded, viewer))
     if extra["grace_until"] is not None and not table.my_turn:
         extra["announce"] = "You may move out of turn: the bots wait for you."
     if view["status"] == Game.Status.MATCH_OVER:

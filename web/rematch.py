@@ -28,21 +28,28 @@ def panel_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
         return {"rematch": None}
     offer = rematch.state(game_id)
     waiting = [name for name, said in offer.answers.items() if said == "waiting"]
+    declined = [name for name, said in offer.answers.items() if said == "declined"]
     return {
         "rematch": offer,
         "rematch_mine": offer.waits_for(request.user.get_username()),
         "rematch_waiting": waiting,
-        "rematch_declined": [name for name, said in offer.answers.items() if said == "declined"],
+        "rematch_declined": declined,
+        # What the panel shows, in short: its poll swaps it only when this changed.
+        "rematch_shown": f"{offer.status}-{len(waiting)}-{len(declined)}-{offer.possible:d}",
     }
 
 
 @require_GET
 def panel(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The panel alone, for its poll while an offer is open (static htmx, every 2 s)."""
+    """The panel alone, for its poll while a rematch may be offered or an offer is open (static
+    htmx, every 2 s): nothing (204, no swap) while it still shows what the page's panel does
+    (`shown`), so a button is not swapped under a person's finger for nothing."""
     try:
         context = panel_context(request, game_id)
     except GameNotFound as error:
         raise Http404(error.message) from error
+    if context.get("rematch_shown") and request.GET.get("shown") == context["rematch_shown"]:
+        return HttpResponse(status=204)
     return render(request, "games/_rematch.html", {"game": game_id, **context})
 
 

@@ -45,6 +45,9 @@ _FALLBACK_REASONS = {
     "bot-error": "the bot's call failed",
     "bot-illegal": "the bot's answer was illegal",
 }
+# The words of the roles the story names beside a seat ("greedy (the censor)"): a seat named so
+# is quoted.
+_ROLE_WORDS = frozenset({"censor", "the censor", "dealer", "the dealer"})
 # The events after which the default bot plays a seat: its moves are its stand-in's.
 _STAND_IN = frozenset({ev.SEAT_FORFEITED, ev.SEAT_HANDED_OVER})
 
@@ -64,6 +67,9 @@ class Line:
     kind: str = "note"
     yours: bool = False
     news: bool = False
+    # A card play's who and card, in few words ("Ana red 7", "Ben's lane red 2"): the dock
+    # lists every card played since the viewer's last move with these (web/board_news.py).
+    play: str = ""
 
 
 class _Teller(Names):
@@ -86,6 +92,12 @@ class _Teller(Names):
         # bot failed), with the decisions it still makes for them: a bot's failed decision is
         # one, a timed-out turn the whole turn (clocks/fallback.py), until another seat moves.
         self.moved_for: dict[int, int] = {}
+
+    def who(self, seat: int | None, *, start: bool = True) -> str:
+        """The seat's name, in quotes where it is a role's word ("censor", a built-in bot), so
+        "greedy (the censor) approved “censor”'s red skip" tells the seat from the role."""
+        name = super().who(seat, start=start)
+        return f"“{name}”" if name.strip().lower() in _ROLE_WORDS else name
 
     def follow(self, event: Event) -> None:
         """Who moves the seats from the event on: a fallback-played event's seat is moved by
@@ -182,6 +194,12 @@ class _Teller(Names):
         if e.get("color") and e["card"] in ("wild", "wild-draw4"):
             text += f" and chose {e['color']}"
         return text
+
+    def card_short(self, e: Event) -> str:
+        """The play in few words: who played and the card ("Ana red 7", "Ben's lane red 2")."""
+        seat, card = e["seat"], card_name(e["card"])
+        who = f"{self.whose(seat)} lane" if e.get("source") == "lane" else self.mover(seat)
+        return f"{who} {card}"
 
     def color_chosen(self, e: Event) -> str:
         return f"{self.mover(e['seat'])} chose {e['color']}"
@@ -447,7 +465,8 @@ def tell(
             way = _direction(setting["direction"])
             text = f"{teller.card_played(event)} and set play going {way}"
             yours, news = flags(event)
-            lines.append(Line(item["version"], text, "play", yours, news))
+            short = teller.card_short(event)
+            lines.append(Line(item["version"], text, "play", yours, news, short))
             played, setting = event, None
             continue
         if played is not None and kind in log.CONSEQUENCES and log.by_player(event, played):
@@ -468,7 +487,8 @@ def tell(
         text, (yours, news) = sentence(teller, event), flags(event)
         if kind == ev.SEAT_FORFEITED and (ending := forfeits_end(events, index)):
             text = teller.forfeit_ended(event, ending[0])
-        lines.append(Line(item["version"], text, _KINDS.get(kind, "note"), yours, news))
+        short = teller.card_short(event) if kind == ev.CARD_PLAYED else ""
+        lines.append(Line(item["version"], text, _KINDS.get(kind, "note"), yours, news, short))
     return [replace(line, text=f"{line.text}.") for line in reversed(lines)]
 
 

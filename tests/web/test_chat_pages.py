@@ -74,7 +74,10 @@ def test_a_refused_message_comes_back_in_the_panel_with_its_code():
         f"/games/{game.pk}/chat/say", {"text": "x" * 501}, HTTP_HX_REQUEST="true"
     )
     assert answer.status_code == 200
-    assert "message-too-long" in page(answer)
+    # The sentence is what a person reads; the code is for scripts, in an attribute.
+    said = page(answer).split('class="banner banner--error chat__error"', 1)[1].split("</p>")[0]
+    assert said.endswith(">A message has at most 500 characters (501 given).")
+    assert 'data-code="message-too-long"' in said
     assert not Message.objects.exists()
 
 

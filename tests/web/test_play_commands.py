@@ -72,11 +72,13 @@ def test_an_illegal_command_shows_the_engines_reason_and_changes_nothing():
     assert b"card-not-in-hand" in response.content
     assert b'role="alert"' in response.content
     assert Game.objects.get(pk=game.pk).version == game.version
-    # Said to the person, the card in the page's words, the engine's code after it.
+    # Said to the person, the card in the page's words; the engine's code is for scripts (an
+    # attribute), not shown.
     name = missing.replace("-", " ")
-    assert f"<strong>You hold no {name}.</strong> <code>card-not-in-hand</code>" in (
+    assert f'data-code="card-not-in-hand"><strong>You hold no {name}.</strong></div>' in (
         response.content.decode()
     )
+    assert ">card-not-in-hand<" not in response.content.decode()
     assert f"seat {seat}" not in response.content.decode().split('role="alert"')[1][:200]
 
 
@@ -95,7 +97,7 @@ def test_a_move_from_a_page_the_game_moved_past_says_it_is_not_your_turn():
     response = post(client, game, {"type": "draw", "seat": seat}, command_id="c3", **HTMX)
 
     assert (
-        "<strong>It is not your turn.</strong> <code>not-your-turn</code>"
+        'data-code="not-your-turn"><strong>It is not your turn.</strong></div>'
         in response.content.decode()
     )
 
@@ -110,8 +112,8 @@ def test_a_forged_command_for_another_seat_is_refused():
     assert response.status_code == 403
     # Without htmx too, the seat by its name at the table, in one sentence.
     assert (
-        f"You cannot move for {people[seat].username}: that seat is not yours. "
-        "<code>not-your-seat</code>" in response.content.decode()
+        f'data-code="not-your-seat">You cannot move for {people[seat].username}: that seat is '
+        "not yours.</p>" in response.content.decode()
     )
     assert Game.objects.get(pk=game.pk).version == game.version
 
@@ -126,8 +128,8 @@ def test_a_forged_command_by_htmx_is_refused_in_the_board_as_a_sentence():
     assert response.status_code == 200
     # The seat by its name at the table, not by its number.
     assert (
-        f"<strong>You cannot move for {people[seat].username}: that seat is not yours.</strong>"
-        " <code>not-your-seat</code>" in response.content.decode()
+        f'data-code="not-your-seat"><strong>You cannot move for {people[seat].username}: that '
+        "seat is not yours.</strong></div>" in response.content.decode()
     )
 
 

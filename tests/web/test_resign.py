@@ -45,6 +45,12 @@ def test_a_person_resigns_after_confirming_and_the_board_says_so():
     assert '<div class="banner banner--success" role="status"><strong>You resigned' in page
     assert 'class="messages"' not in page  # said once, in the board, not again above it
     assert "You resigned: the default bot plays the seat" in page  # and told in the story
+    # Resigned for good: the status no longer offers it, and its page says it is done.
+    play_page = client.get(reverse("web:play", args=[game.pk])).content.decode()
+    assert url not in play_page and "· Resign" not in play_page
+    again = client.get(url).content.decode()
+    assert "nothing to resign" in again and "Your seat is forfeited already" in again
+    assert 'type="submit"' not in again.split('class="confirm"')[1]
 
 
 def test_someone_without_a_seat_cannot_resign_and_nothing_changes():
@@ -75,7 +81,7 @@ def test_resigning_a_finished_game_is_refused_in_a_sentence():
 
     response = signed_in(person).post(reverse("web:resign", args=[game.pk]), follow=True)
 
-    assert f"<strong>Game {game.pk} is over.</strong> <code>match-over</code>" in (
+    assert f'data-code="match-over"><strong>Game {game.pk} is over.</strong></div>' in (
         response.content.decode()
     )
 

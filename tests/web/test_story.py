@@ -507,3 +507,35 @@ def test_a_hand_that_ended_since_my_move_is_said_after_the_next_deal():
     assert hand_over(lines, None) == ""
     items.append({"version": 6, "event": {**played, "card": "red-4"}})
     assert hand_over(tell(items, NAMES, 0), 0) == ""
+
+
+def test_the_dock_names_every_card_played_since_my_move():
+    """Cards others played since the viewer's move (the skips that skipped them, the draw two
+    they drew for) are all in the dock's two lines shown, in few words, oldest first."""
+    mine = {"type": ev.CARD_PLAYED, "seat": 0, "card": "yellow-7", "source": "hand"}
+    skips = [
+        {"type": ev.CARD_PLAYED, "seat": 1, "card": "yellow-skip", "source": "hand"},
+        {"type": ev.CARD_PLAYED, "seat": 2, "card": "yellow-skip", "source": "hand"},
+        {"type": ev.CARD_PLAYED, "seat": 1, "card": "yellow-6", "source": "hand"},
+    ]
+    items = [{"version": n, "event": e} for n, e in enumerate([mine, *skips], start=1)]
+    assert news_sentences(tell(items, NAMES, 0), 0)[-2:] == [
+        "You played yellow 7.",
+        "Since your move: Ben yellow skip, Cy yellow skip, Ben yellow 6.",
+    ]
+    drew = {"type": ev.CARDS_DRAWN, "seat": 0, "cards": ["red-9", "yellow-0"], "reason": "draw2"}
+    events = [mine, {**skips[0], "card": "yellow-draw2"}, drew, {**skips[1], "card": "green-3"}]
+    items = [{"version": n, "event": e} for n, e in enumerate(events, start=1)]
+    assert news_sentences(tell(items, NAMES, 0), 0)[-2:] == [
+        "You drew red 9 and yellow 0 (draw two).",
+        "Since your move: Ben yellow draw two, Cy green 3.",
+    ]
+    # More than four: the newest four, after how many more there were.
+    many = [{**skips[n % 2], "card": f"yellow-{n}"} for n in range(6)]
+    items = [{"version": n, "event": e} for n, e in enumerate([mine, *many], start=1)]
+    assert news_sentences(tell(items, NAMES, 0), 0)[-1] == (
+        "Since your move: 2 more, then Ben yellow 2, Cy yellow 3, Ben yellow 4, Cy yellow 5."
+    )
+    # One play since: its whole sentence, as before.
+    items = [{"version": n, "event": e} for n, e in enumerate([mine, skips[0]], start=1)]
+    assert news_sentences(tell(items, NAMES, 0), 0)[-1] == "Ben played yellow skip."

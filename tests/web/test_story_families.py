@@ -127,15 +127,16 @@ def test_the_censor_role_is_never_taken_for_the_bot_called_censor():
     assert story(variant, log, CENSORSHIP, 0)[1:5] == [
         "You approved greedy's blue 9.",
         "greedy submitted blue 9 to you, the censor.",
-        "You approved censor's blue 3.",
-        "censor submitted blue 3 to you, the censor.",
+        # The bot named "censor" is quoted: the seat is told from the role.
+        "You approved “censor”'s blue 3.",
+        "“censor” submitted blue 3 to you, the censor.",
     ]
     # greedy: the censor is ana, named with her role.
     assert story(variant, log, CENSORSHIP, 2)[1:5] == [
         "ana (the censor) approved your blue 9.",
         "You submitted blue 9 to ana (the censor).",
-        "ana (the censor) approved censor's blue 3.",
-        "censor submitted a card face down to ana (the censor).",
+        "ana (the censor) approved “censor”'s blue 3.",
+        "“censor” submitted a card face down to ana (the censor).",
     ]
 
 

@@ -12,6 +12,7 @@ from games.creation import SeatSpec, game_create
 from games.visibility import game_view
 from tests.games.factories import make_user
 from tests.web.browser.clicks import (
+    SETTLED,
     at_size,
     scrolls_sideways,
     too_wide,
@@ -39,28 +40,34 @@ def test_a_wrong_catch_is_confirmed_then_costs_what_it_said(open_page):
     assert greedy > 1
 
     # On a phone the seats sit under the pinned dock: the dock asks the moves that would cost
-    # cards (ana's false call, her catch of greedy) in one question, on screen with the hand.
+    # cards in one question, but greedy holds more than one card: there is no UNO to catch, and
+    # it asks only ana's false call ("Catch a seat?" was asked at every turn).
     assert not page.locator('.seat[data-seat="1"] details.confirm').is_visible()
     ask = page.locator(".dock details.asks > summary")
-    assert ask.inner_text() == "Call or catch UNO?"
+    assert ask.inner_text() == "Call UNO?"
     body = page.locator(".dock .asks__body")
-    why = body.locator(".confirm__why").nth(1)
+    assert body.get_by_role("button", name=re.compile("^Catch greedy")).count() == 0
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "catch-confirmation-360x740.png"))
+
+    # A desktop asks the catch on greedy's seat: why it fails and what it costs; nothing is
+    # sent yet.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.evaluate(SETTLED)
+    asked = page.locator('.seat[data-seat="1"] details.confirm')
+    why = asked.locator(".confirm__why")
     assert not why.is_visible()
-    ask.click()
-    # The question: why it fails and what it costs; nothing is sent yet.
+    asked.locator("summary").click()
     assert why.is_visible()
     assert why.inner_text() == (
         f"greedy holds {greedy} cards, so there is no UNO to catch: the catch fails and you "
         "draw 3 cards as the penalty."
     )
     assert game_view(game_id=game.pk, viewer=ana)["hand_sizes"] == held
-    # It opens above the dock, over the table: its button is on screen, not under the hand.
-    dock_top = page.locator(".dock").bounding_box()["y"]
-    button = body.get_by_role("button", name="Catch greedy anyway: draw 3 cards")
+    button = asked.get_by_role("button", name="Catch greedy anyway: draw 3 cards")
     box = button.bounding_box()
-    assert box["y"] >= 0 and box["y"] + box["height"] <= dock_top
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "catch-confirmation-360x740.png"))
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 800
+    page.screenshot(path=str(ARTIFACTS / "catch-confirmation-1280x800.png"))
 
     old = version(page)
     button.click()

@@ -71,3 +71,47 @@ def test_a_closed_chat_counts_what_came_and_opening_it_clears_the_count(open_pag
     page.set_viewport_size({"width": 1280, "height": 800})
     page.locator("#chat").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "chat-new-closed-1280x800.png"))
+
+
+# The board's and the dock's tops, and the status line's chat count with its place.
+PLACES = """() => {
+  const box = sel => document.querySelector(sel).getBoundingClientRect();
+  const mark = document.querySelector('[data-chat-jump] [data-chat-new]');
+  const at = mark && !mark.hidden ? mark.getBoundingClientRect() : null;
+  return {pile: box('.pile').top, dock: box('.dock').top, status: box('.status').height,
+          mark: at && {top: at.top, bottom: at.bottom, left: at.left, right: at.right},
+          text: mark ? mark.textContent : null, scrollY: window.scrollY};
+}"""
+
+
+@pytest.mark.parametrize("width,height", [(360, 740), (1280, 800)])
+def test_a_new_message_is_counted_in_view_while_the_person_plays(open_page, width, height):
+    ana, ben = make_user("ana"), make_user("ben")
+    game = game_create(
+        variant_spec={"rules": "official"},
+        seats=[SeatSpec(user=ana), SeatSpec(user=ben)],
+        seed=2,
+        dealer=1,
+    )
+    page = open_page(ben, reverse("web:play", args=[game.pk]), width=width, height=height)
+    page.wait_for_timeout(1_500)
+    before = page.evaluate(PLACES)
+    assert before["mark"] is None
+    table.post(game_id=game.pk, author=ana, text="your move, ben")
+    page.wait_for_selector("[data-chat-jump] [data-chat-new]:not([hidden])", timeout=8_000)
+    # A board swap brings the status line back: the count stays.
+    page.wait_for_timeout(2_500)
+    after = page.evaluate(PLACES)
+    assert after["text"] == "1 new message", after  # "1" in a dot, the words for screen readers
+    mark = after["mark"]
+    assert mark and 0 <= mark["top"] and mark["bottom"] <= height and mark["right"] <= width
+    # Nothing moved: the board, the dock, the page.
+    for key in ("pile", "dock", "status", "scrollY"):
+        assert after[key] == before[key], (key, before, after)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"chat-new-status-{width}.png"))
+    # The link opens the chat, the message in it, and the counts clear.
+    page.locator("[data-chat-jump]").click()
+    page.wait_for_selector("#chat-messages >> text=your move, ben")
+    assert page.locator("#chat").get_attribute("open") is not None
+    assert not page.locator("[data-chat-jump] [data-chat-new]").is_visible()

@@ -111,7 +111,9 @@ def test_the_dock_leaves_the_seats_of_four_on_screen(open_page):
     assert after["dock"] == seen["dock"] and after["hand"] == seen["hand"], (seen, after)
     assert [s["top"] for s in after["seats"]] == [s["top"] for s in seen["seats"]], after
     shown, lines = shown_sentences(page)
-    assert lines == 2 and shown[-1].startswith("random "), shown
+    # The three bots' cards, each named (web/board_news.py `plays_since`), the newest last.
+    assert lines == 2 and shown[-1].startswith("Since your move: greedy "), shown
+    assert shown[-1].endswith(", random blue 5."), shown
 
 
 def test_the_line_says_the_persons_move_while_the_others_think(open_page):

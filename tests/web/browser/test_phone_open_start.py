@@ -72,7 +72,7 @@ def test_the_top_card_shows_at_a_four_seat_open_start(open_page):
     card(page, "red-6").click()
     wait_for_board_after(page, old)
     page.unroute("**/board?*")
-    assert "version-conflict" in page.locator(".banner--error").inner_text()
+    assert page.locator(".banner--error").get_attribute("data-code") == "version-conflict"
     page.wait_for_selector("[data-grace-line]")
     assert page.locator(".status__line").inner_text().startswith("Second play:")
     assert_top_card_shows(page, "second-play")

@@ -86,7 +86,7 @@ def test_newnos_stack_prompt_moves_nothing_under_the_status_box(open_page, width
     )
     assert stack["lines"] == 2, stack
     # The status box names no version (an internal counter: "· version 6 ·").
-    assert words(page, ".status__meta") == "NEWNO: the rules · Refresh · Resign"
+    assert words(page, ".status__meta") == "NEWNO: the rules · Refresh · Resign · Chat"
     old = version(page)
     page.get_by_role("button", name="Accept: draw 4").click()
     wait_for_board_after(page, old)
