@@ -45,6 +45,7 @@ from games.models import (
     Rematch,
     RematchAnswer,
     Seat,
+    SiteActivity,
     Snapshot,
     TurnNotice,
 )
@@ -365,6 +366,16 @@ class PresenceAdmin(ReadOnlyAdmin[Presence]):
     @admin.display(description="game", ordering="game_id")
     def game_page(self, row: Presence) -> str:
         return game_link(row.game_id)
+
+
+@admin.register(SiteActivity)
+class SiteActivityAdmin(ReadOnlyAdmin[SiteActivity]):
+    """When each person was last on the site and last sent a turn email (clocks/presence.py
+    `active`, `emailed`): written by their requests and the emails, read-only here."""
+
+    list_display = ("user", "seen_at", "emailed_at")
+    list_select_related = ("user",)
+    search_fields = ("user__username",)
 
 
 # ----------------------------------------------------------------------------------- rematches

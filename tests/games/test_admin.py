@@ -23,6 +23,7 @@ from games.models import (
     GameEvent,
     NotificationPreference,
     Presence,
+    SiteActivity,
     Snapshot,
     TurnNotice,
 )
@@ -105,6 +106,7 @@ def games_rows(class_transaction):
     TurnNotice.objects.create(seat=seat, deadline_at=timezone.now() + datetime.timedelta(days=1))
     NotificationPreference.objects.create(user=seat.user, turn_emails="digest")
     Presence.objects.create(user=seat.user, game=game, seen_at=timezone.now(), muted=True)
+    SiteActivity.objects.create(user=seat.user, seen_at=timezone.now())
     rematch.offer(game_id=game.pk, person=seat.user)  # an open offer and its offerer's answer
     lease = leases.acquire(game.pk, seconds=30)
     assert lease is not None

@@ -57,8 +57,10 @@ def test_an_admin_sets_up_a_club_and_starts_a_season_with_members_and_bots(open_
     admin.get_by_label("Placement points").fill("3, 2, 1")
     snapshot(admin, "season-form")
     admin.get_by_role("button", name="Create the season").click()
-    # The service refuses three placements at tables of two; the form keeps what was typed.
-    assert "Placement points are 2 whole numbers" in admin.locator("#form-errors").inner_text()
+    # Three placements at tables of two are refused at their field; the form keeps what was
+    # typed.
+    said = "Placement points: Give 2 whole numbers of 0 or more, one per place."
+    assert said in admin.locator("#form-errors").inner_text()
     assert admin.get_by_label("Season name").input_value() == "Autumn League"
     assert not Season.objects.exists()
     snapshot(admin, "season-form-refused")

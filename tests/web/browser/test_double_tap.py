@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from games.models import Game
 from tests.games.factories import make_user
@@ -31,7 +32,9 @@ def test_a_double_tap_on_quick_start_starts_one_game(open_page, javascript):
     page.mouse.click(x, y)
     page.wait_for_timeout(60)
     page.mouse.click(x, y)
-    page.wait_for_url(GAME_PAGE)
+    # The second tap aborts the first's navigation (the page waits on the second's answer),
+    # which wait_for_url takes for a failure: the address is asked until it is the game's.
+    expect(page).to_have_url(GAME_PAGE, timeout=15_000)
 
     game = Game.objects.get()
     assert page.url.endswith(f"/games/{game.pk}/")
