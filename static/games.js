@@ -61,20 +61,6 @@
   // phone's dock question of the moves that would cost cards (games/_asked_catches.html), which
   // opens in the same place, above the dock.
   var ABOVE_DOCK = "details.card-choice, details.asks";
-  document.addEventListener("htmx:afterSwap", function () {
-    chatMarkOne(document.querySelector("[data-chat-jump] [data-chat-new]"), chatFresh);
-  });
-  // The status line's link opens the chat where it is, under the board.
-  document.addEventListener("click", function (event) {
-    var jump = event.target.closest && event.target.closest("[data-chat-jump]");
-    var chat = document.getElementById("chat");
-    if (!jump || !chat) return;
-    event.preventDefault();
-    chat.open = true;
-    chat.scrollIntoView({ block: "start" });
-    var summary = chat.querySelector("summary");
-    if (summary) summary.focus({ preventScroll: true });
-  });
   document.addEventListener("toggle", function (event) {
     var opened = event.target;
     if (!opened.matches || !opened.matches(ABOVE_DOCK) || !opened.open) return;
@@ -86,20 +72,6 @@
   // An opened question (a catch or a call that will cost cards) shows whole: below the window's
   // edge (on a desktop), or under a pinned dock, the page scrolls just enough to clear it. (A
   // phone's dock asks its own, above it: games/_asked_catches.html.)
-  document.addEventListener("htmx:afterSwap", function () {
-    chatMarkOne(document.querySelector("[data-chat-jump] [data-chat-new]"), chatFresh);
-  });
-  // The status line's link opens the chat where it is, under the board.
-  document.addEventListener("click", function (event) {
-    var jump = event.target.closest && event.target.closest("[data-chat-jump]");
-    var chat = document.getElementById("chat");
-    if (!jump || !chat) return;
-    event.preventDefault();
-    chat.open = true;
-    chat.scrollIntoView({ block: "start" });
-    var summary = chat.querySelector("summary");
-    if (summary) summary.focus({ preventScroll: true });
-  });
   document.addEventListener("toggle", function (event) {
     var opened = event.target;
     if (!opened.matches || !opened.matches("details.confirm") || !opened.open) return;
