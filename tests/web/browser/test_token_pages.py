@@ -6,6 +6,7 @@ their names, prefixes and scopes, and a revoke button per token, which ends that
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from accounts.models import PersonalToken
 from accounts.services import user_for_token
@@ -33,7 +34,7 @@ def make_token(page, name: str, play: bool) -> str:
     if play:
         form.get_by_role("checkbox", name="play").check()
     form.get_by_role("button", name="Create the token").click()
-    assert page.get_by_role("heading", name=f"Your new API token “{name}”").is_visible()
+    expect(page.get_by_role("heading", name=f"Your new API token “{name}”")).to_be_visible()
     return page.locator("#new-key").input_value()
 
 
@@ -51,11 +52,13 @@ def test_named_tokens_are_made_listed_and_revoked_one_by_one(open_page, live_ser
         assert not scrolls_sideways(page), too_wide(page)
         snapshot(page, f"new-{size}")
         page.get_by_role("link", name="Back to your profile").click()
+        expect(page.locator("form#new-token")).to_be_visible()
         laptop = make_token(page, "laptop", play=True)
         assert page.get_by_text("Its scopes: bots, play.").is_visible()
         page.get_by_role("link", name="Back to your profile").click()
 
         tokens = page.locator("#api-tokens li")
+        expect(tokens).to_have_count(2)
         assert tokens.count() == 2
         first, second = tokens.nth(0), tokens.nth(1)
         assert first.get_by_role("heading").inner_text() == "ci"
@@ -70,10 +73,10 @@ def test_named_tokens_are_made_listed_and_revoked_one_by_one(open_page, live_ser
 
         # Its name says which token: "Revoke the token “ci”…" (the words after "Revoke" hidden).
         first.get_by_role("link", name="Revoke the token “ci”").click()
-        assert page.get_by_role("heading", name="Revoke the token “ci”?").is_visible()
+        expect(page.get_by_role("heading", name="Revoke the token “ci”?")).to_be_visible()
         snapshot(page, f"revoke-{size}")
         page.get_by_role("button", name="Revoke the token").click()
-        assert page.get_by_text("The token “ci” is revoked: it no longer works.").is_visible()
+        expect(page.get_by_text("The token “ci” is revoked: it no longer works.")).to_be_visible()
         assert page.locator("#api-tokens li").count() == 1
         assert user_for_token(ci) is None and user_for_token(laptop) == ada
 
