@@ -82,4 +82,7 @@ def test_named_tokens_are_made_listed_and_revoked_one_by_one(open_page, live_ser
 
         page.get_by_role("link", name="Revoke the token “laptop”").click()
         page.get_by_role("button", name="Revoke the token").click()
+        expect(
+            page.get_by_text("The token “laptop” is revoked: it no longer works.")
+        ).to_be_visible()
         assert not PersonalToken.objects.exists()
