@@ -179,6 +179,14 @@ def start_games(soak: Soak, base: str) -> None:
             status, answer = clients.call(
                 base, "POST", "/api/games", f"Token {creator.token}", body
             )
+        if status == 202 and other is not None:
+            # Another person named: an invitation (tables/invitations.py), which they accept
+            # as a person would; the last to accept starts the game.
+            table = answer["id"]
+            path = f"/api/tables/{table}/join"
+            status, answer = clients.call(base, "POST", path, f"Token {other.token}", {})
+            if status == 200 and answer.get("game") is not None:
+                status = 201
         if status != 201:
             raise RuntimeError(f"POST /api/games answered {status}: {answer}")
         game = answer["game"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from playwright.sync_api import expect
 
 from engine import MATCH_OVER
 from games.models import Game
@@ -36,8 +37,11 @@ def test_a_person_enters_a_swiss_and_plays_its_round_on_a_phone(open_page):
     page.get_by_role("button", name="Enter yourself").click()
     assert page.get_by_text("You are entered in Phone Swiss.").is_visible()
     assert not scrolls_sideways(page), too_wide(page)
+    # "Start now…" asks first, on a page of its own (web/tournaments.py `start`).
+    page.get_by_role("link", name="Start now…").click()
+    expect(page.get_by_role("heading", name="Start Phone Swiss now?")).to_be_visible()
     page.get_by_role("button", name="Start now").click()
-    assert page.get_by_text("Phone Swiss has started: round 1 is drawn.").is_visible()
+    expect(page.get_by_text("Phone Swiss has started: round 1 is drawn.")).to_be_visible()
 
     (table,) = TournamentGame.objects.filter(round__tournament=cup)
     seats = page.locator(".tournament-tables .seat-list li").all_inner_texts()
