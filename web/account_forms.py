@@ -69,7 +69,6 @@ class SignUpForm(PlainLabels, UserCreationForm[User]):
         # A new name is short enough to sit in a seat's box and a status line on a phone
         # (NEW_USERNAME_MAX); the browser's box stops there too. Older, longer names stay.
         field = self.fields["username"]
-        field.max_length = NEW_USERNAME_MAX
         field.widget.attrs["maxlength"] = str(NEW_USERNAME_MAX)
         field.help_text = (
             f"Up to {NEW_USERNAME_MAX} characters: letters, digits and @ . + - _ only."
