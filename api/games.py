@@ -44,8 +44,8 @@ from games.models import Bot, Game
 from games.repository import repository
 from games.visibility import game_events, game_replay
 from tables.invitations import start_or_invite
+from tables.listings import table_info
 from tables.models import Table
-from tables.services import table_info
 
 # Events per page of GET /api/games/{id}/events.
 EVENTS_PAGE = 500

@@ -18,7 +18,7 @@ from api.auth import PEOPLE, person
 from api.errors import ErrorOutput, error_responses
 from engine.rules import RULESETS
 from frontdoor.throttles import TableThrottle
-from tables import services
+from tables import listings, services
 from tables.models import Table
 
 
@@ -123,7 +123,7 @@ class Tables(APIView):
         received): `?family=official`, `?turn_seconds=300`."""
         query = ListQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
-        found = services.visible_tables(
+        found = listings.visible_tables(
             person(request),
             family=query.validated_data.get("family"),
             turn_seconds=query.validated_data.get("turn_seconds"),
@@ -150,7 +150,7 @@ class Tables(APIView):
             fill_with_bots_after=given["fill_with_bots_after"],
             challenge=given["challenge"],
         )
-        body = services.table_info(table_id=table.pk, viewer=request.user).as_json()
+        body = listings.table_info(table_id=table.pk, viewer=request.user).as_json()
         return Response(TableOutput(body).data, status=status.HTTP_201_CREATED)
 
 
@@ -160,13 +160,13 @@ class Tables(APIView):
 def table(request: Request, table_id: int) -> Response:
     """One table: `open`, `started` (with `game`), `cancelled`, `expired` or `declined`."""
     return Response(
-        TableOutput(services.table_info(table_id=table_id, viewer=request.user).as_json()).data
+        TableOutput(listings.table_info(table_id=table_id, viewer=request.user).as_json()).data
     )
 
 
 def _change(request: Request, table_id: int, action: Any) -> Response:
     action(table_id=table_id, person=person(request))
-    body = services.table_info(table_id=table_id, viewer=request.user).as_json()
+    body = listings.table_info(table_id=table_id, viewer=request.user).as_json()
     return Response(TableOutput(body).data)
 
 

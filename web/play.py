@@ -39,7 +39,7 @@ from games.repository import Loaded, repository
 from games.visibility import events_since
 from league.models import Fixture
 from tournaments.models import TournamentGame
-from web import board, board_news, chat, controls, forfeits, notices, rematch, story
+from web import board, board_news, chat, controls, forfeits, notices, rematch, status_words, story
 from web.lobby import fixture_mark
 from web.lockout import too_many
 from web.names import Names, names_at, seat_names
@@ -361,7 +361,7 @@ def board_context(
     )
     if not table.note:
         # A lane flushed at the start of the viewer's turn: said by the hand, not only in the story.
-        table.note = board.lane_flushed(shown, view, Names(names, viewer))
+        table.note = status_words.lane_flushed(shown, view, Names(names, viewer))
     penalty = int((detail["variant"].get("options") or {}).get("uno_penalty", 0))
     ctrl = controls.controls(detail["legal"], view, Names(names, viewer), uno_penalty=penalty)
     forfeited = (detail["result"] or {}).get("forfeited", [])

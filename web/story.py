@@ -18,7 +18,7 @@ from engine import events as ev
 from games.actors import is_staff_label
 from games.placings import placing
 from games.seat_facts import FallbackReason
-from web import board
+from web import status_words
 from web import story_events as log
 from web.board import rules_title
 from web.cards import card_list, card_name
@@ -372,7 +372,7 @@ class _Teller(Names):
 
 def censor_of(teller: _Teller, *, start: bool = True) -> str:
     """The censor by its seat, "greedy (the censor)" (a built-in bot is called "censor")."""
-    return board.censor(teller, teller.censor, start=start)
+    return status_words.censor(teller, teller.censor, start=start)
 
 
 def _direction(direction: int) -> str:

@@ -33,10 +33,10 @@ from games.variant_text import (
     variant_details,
     variant_title,
 )
-from tables import services
+from tables import listings, services
 from tables.errors import NotYours, TableNotFound
+from tables.listings import TableInfo
 from tables.models import Table
-from tables.services import TableInfo
 from web.accounts import SignedInRequest
 from web.lockout import too_many
 from web.once import once
@@ -201,11 +201,11 @@ def lobby_context(request: SignedInRequest) -> dict[str, Any]:
                 + "): every open table is shown."
             )
             form = TableFilter()
-    mine = services.tables_of(person)
+    mine = listings.tables_of(person)
     mine_ids = {table.id for table in mine}
     others = [
         table
-        for table in services.open_tables(family=family, turn_seconds=turn)
+        for table in listings.open_tables(family=family, turn_seconds=turn)
         if table.id not in mine_ids
     ]
     return {
@@ -214,7 +214,7 @@ def lobby_context(request: SignedInRequest) -> dict[str, Any]:
         "table_filtered": family is not None or turn is not None,
         "open_tables": rows(others, person),
         "my_tables": rows(mine, person),
-        "challenges": rows(services.challenges_for(person), person),
+        "challenges": rows(listings.challenges_for(person), person),
     }
 
 
@@ -278,7 +278,7 @@ def table_new(request: SignedInRequest) -> HttpResponse:
 
 def _table_or_404(request: HttpRequest, table_id: int) -> TableInfo:
     try:
-        return services.table_info(table_id=table_id, viewer=request.user)
+        return listings.table_info(table_id=table_id, viewer=request.user)
     except (TableNotFound, NotYours) as error:
         raise Http404(error.message) from error
 

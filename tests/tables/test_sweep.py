@@ -14,7 +14,7 @@ from django.utils import timezone
 from games.game_settings import GameSettings
 from games.management.commands.run_periodic import PeriodicRunner
 from social.models import Notification
-from tables import services
+from tables import listings, services
 from tables.models import Table
 from tables.tasks import sweep_tables
 from tests.games.factories import make_user
@@ -82,7 +82,7 @@ def test_tables_past_their_time_expire_and_no_game_starts():
     assert statuses == {lapsed.pk: "expired", fresh.pk: "open", challenge.pk: "expired"}
     assert Table.objects.get(pk=lapsed.pk).game is None
     # The expired challenge is no longer ben's to answer.
-    assert services.challenges_for(ben) == []
+    assert listings.challenges_for(ben) == []
 
 
 def test_a_cancelled_table_is_never_filled():

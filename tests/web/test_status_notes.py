@@ -11,7 +11,7 @@ import pytest
 
 from engine.variant import Variant
 from tests.engine.decks import stacked
-from web import board
+from web import board, status_words
 from web.names import Names
 
 NAMES = ["ana", "bot", "cy"]
@@ -175,7 +175,7 @@ def flushed(sight: str) -> tuple[Variant, Any, list[dict[str, Any]]]:
 
 def note_for(variant: Variant, state: Any, events: list[dict[str, Any]], seat: int) -> str:
     seen = [{**item, "event": variant.view_event(item["event"], seat)} for item in events]
-    return board.lane_flushed(seen, variant.view(state, seat), Names(NAMES[:2], seat))
+    return status_words.lane_flushed(seen, variant.view(state, seat), Names(NAMES[:2], seat))
 
 
 def test_a_flushed_lane_is_told_to_its_owner_with_its_cards():
