@@ -17,7 +17,7 @@ from games.actors import is_person
 from league import clubs
 from league.models import Club, Membership
 from social.models import Notification
-from social.notifications import notify
+from social.notifications import notify, renew
 
 # Posts per board page: the newest threads.
 THREADS = 50
@@ -126,16 +126,13 @@ def tell_starter(thread: ClubPost, reply: ClubPost) -> bool:
     ).exists():
         return False
     text = f"{replier.get_username()} replied to your post on the board of {club.name}"
-    Notification.objects.update_or_create(
-        user_id=starter,
+    renew(
+        starter,
+        Notification.Kind.CLUB,
+        text,
+        url=f"/clubs/{club.slug}/#board",
         key=f"club-thread:{thread.pk}",
-        defaults={"read_at": None, "created_at": reply.created_at, "text": text[:300]},
-        create_defaults={
-            "kind": Notification.Kind.CLUB,
-            "text": text[:300],
-            "url": f"/clubs/{club.slug}/#board",
-            "created_at": reply.created_at,
-        },
+        at=reply.created_at,
     )
     return True
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.core import signing
@@ -89,14 +90,13 @@ def seen_now_and_then(key: str, game_id: int, user_id: Callable[[], int | None])
     """`seen`, at most every GAMES_PRESENCE_WRITE_SECONDS per `key` (a session, a token's
     user) and game in this process: a poll that finds nothing new costs no query here, and
     `user_id` (which may load the session) is only called when a write is due."""
-    now = time.monotonic()
-    last = _written.get((key, game_id))
-    if last is not None and now - last < settings.GAMES_PRESENCE_WRITE_SECONDS:
+    now = _due(_written, (key, game_id), settings.GAMES_PRESENCE_WRITE_SECONDS)
+    if now is None:
         return
     found = user_id()
     if found is None:
         return
-    _stamp(key, game_id, now)
+    _keep(_written, (key, game_id), now)
     seen(found, game_id)
 
 
@@ -104,14 +104,24 @@ def seen_at_once(key: str, game_id: int, user_id: int) -> None:
     """`seen` now, whenever it was last written (a move: the turn it plays is read under the
     bell at once), and kept as `seen_now_and_then` keeps it, so the poll and the page that
     follow within GAMES_PRESENCE_WRITE_SECONDS write nothing more."""
-    _stamp(key, game_id, time.monotonic())
+    _keep(_written, (key, game_id), time.monotonic())
     seen(user_id, game_id)
 
 
-def _stamp(key: str, game_id: int, now: float) -> None:
-    if len(_written) >= _WRITTEN_MAX:
-        _written.clear()
-    _written[(key, game_id)] = now
+def _due(stamps: dict[Any, float], key: Any, seconds: float) -> float | None:
+    """Now (this process's monotonic clock) when `key` was last kept in `stamps` `seconds` ago
+    or more, or never; None while it was kept more recently."""
+    now = time.monotonic()
+    last = stamps.get(key)
+    return None if last is not None and now - last < seconds else now
+
+
+def _keep(stamps: dict[Any, float], key: Any, now: float) -> None:
+    """`key` written at `now`; the whole store let go past _WRITTEN_MAX keys (a write more
+    each, then: never a missed one)."""
+    if len(stamps) >= _WRITTEN_MAX:
+        stamps.clear()
+    stamps[key] = now
 
 
 def forget_writes() -> None:
@@ -152,13 +162,10 @@ def active_now_and_then(key: str, user_id: Callable[[], int | None]) -> None:
     this process: the other requests cost no query here, and `user_id` (which may load the
     session) is only called when a write is due. An anonymous key is kept too (signing in
     gives a new session)."""
-    now = time.monotonic()
-    last = _active.get(key)
-    if last is not None and now - last < settings.GAMES_SITE_WRITE_SECONDS:
+    now = _due(_active, key, settings.GAMES_SITE_WRITE_SECONDS)
+    if now is None:
         return
-    if len(_active) >= _WRITTEN_MAX:
-        _active.clear()
-    _active[key] = now
+    _keep(_active, key, now)
     found = user_id()
     if found is not None:
         active(found)

@@ -140,15 +140,10 @@ def membership_approve(*, club: Club, admin: Any, user: Any) -> Membership:
 def membership_decline(*, club: Club, admin: Any, user: Any) -> None:
     """Decline a pending request (the person may ask again). Raises NotClubAdmin, ClubError."""
     check_admin(club, admin)
-    pending = Membership.objects.filter(
-        club=club, user=user, status=Membership.Status.PENDING
-    ).first()
-    if (
-        pending is None
-        or not Membership.objects.filter(pk=pending.pk, status=Membership.Status.PENDING).delete()[
-            0
-        ]
-    ):
+    asked = Membership.objects.filter(club=club, user=user, status=Membership.Status.PENDING)
+    pending = asked.first()  # its key, for its notices: read before the row goes
+    deleted, _ = asked.delete()
+    if pending is None or not deleted:
         raise ClubError(f"{user.get_username()} has not asked to join", code="no-request")
     _answered(pending)
 

@@ -63,21 +63,44 @@ def turn_key(game_id: int, seat: int) -> str:
     return f"turn:{game_id}:{seat}"
 
 
+def renew(
+    user_id: int,
+    kind: str,
+    text: str,
+    *,
+    url: str,
+    key: str,
+    at: datetime,
+    game: int | None = None,
+) -> None:
+    """The notice of `key`, made or made unread and newest again at `at` saying `text`: one
+    line for a thing that recurs (a game's turns, a thread's replies), not one per time."""
+    Notification.objects.update_or_create(
+        user_id=user_id,
+        key=key[:120],
+        defaults={"read_at": None, "created_at": at, "text": text[:300]},
+        create_defaults={
+            "kind": kind,
+            "text": text[:300],
+            "url": url[:300],
+            "game_id": game,
+            "created_at": at,
+        },
+    )
+
+
 def turn_started(user_id: int, game_id: int, seat: int, *, at: datetime, text: str) -> None:
     """A turn of the person's seat started: its notice unread and newest, saying `text` (the
     turn email's subject, clocks/deadlines.py `turn_sentence`). clocks/deadlines.py does the
     same in its own statement on PostgreSQL; this is the way on SQLite."""
-    Notification.objects.update_or_create(
-        user_id=user_id,
+    renew(
+        user_id,
+        Notification.Kind.TURN,
+        text,
+        url=game_url(game_id),
         key=turn_key(game_id, seat),
-        defaults={"read_at": None, "created_at": at, "text": text[:300]},
-        create_defaults={
-            "kind": Notification.Kind.TURN,
-            "text": text[:300],
-            "url": game_url(game_id),
-            "game_id": game_id,
-            "created_at": at,
-        },
+        at=at,
+        game=game_id,
     )
 
 

@@ -93,14 +93,7 @@ def _invite(
             raise NotYours(f"{person.username} does not take your invitations", code="blocked")
     now = timezone.now()
     with transaction.atomic():
-        lock_person(creator)
-        opened = Table.objects.filter(opener=creator, status="open", expires_at__gt=now).count()
-        if opened >= settings.TABLES_MAX_OPEN:
-            raise TableRefused(
-                f"you have {opened} open tables, challenges and invitations already (at most "
-                f"{settings.TABLES_MAX_OPEN}): cancel one or wait for an answer",
-                code="too-many-tables",
-            )
+        check_open_cap(creator, now)
         table = Table.objects.create(
             opener=creator,
             variant=variant.spec,
@@ -121,6 +114,30 @@ def _invite(
                 key=f"challenge:{table.pk}",
             )
     return table
+
+
+def check_open_cap(opener: Person, now: datetime.datetime) -> None:
+    """TableRefused `too-many-tables` when `opener` has TABLES_MAX_OPEN open tables, challenges
+    and invitations; the person's row locked first (inside the caller's transaction), so the cap
+    holds under concurrent requests."""
+    lock_person(opener)
+    opened = Table.objects.filter(
+        opener=opener, status=Table.Status.OPEN, expires_at__gt=now
+    ).count()
+    if opened >= settings.TABLES_MAX_OPEN:
+        raise TableRefused(
+            f"you have {opened} open tables, challenges and invitations already (at most "
+            f"{settings.TABLES_MAX_OPEN}): cancel one or wait for an answer",
+            code="too-many-tables",
+        )
+
+
+def answered(table: Table, person: Person) -> None:
+    """A person asked (a challenge, an invitation) accepted or declined: its notice under their
+    bell is read (it asked for an answer, which they gave)."""
+    Notification.objects.filter(
+        user_id=person.pk, key=f"challenge:{table.pk}", read_at__isnull=True
+    ).update(read_at=timezone.now())
 
 
 def _usable(bot: Bot) -> None:
@@ -149,11 +166,17 @@ def _kind(table: Table) -> str:
     return f"{pool_name(pool_of(table.variant))} game for {table.seat_count}"
 
 
-def plan_names(table: Table) -> list[str]:
-    """The planned seats in order, as the table's page lists them: usernames, bot names."""
+def _seated(table: Table) -> tuple[list[dict[str, Any]], dict[int, Any], dict[int, Bot]]:
+    """The plan, with its people and registered bots read (two queries)."""
     plan = table.plan or []
     users = User.objects.in_bulk([seat["user"] for seat in plan if "user" in seat])
     bots = Bot.objects.in_bulk([seat["bot_id"] for seat in plan if "bot_id" in seat])
+    return plan, users, bots
+
+
+def plan_names(table: Table) -> list[str]:
+    """The planned seats in order, as the table's page lists them: usernames, bot names."""
+    plan, users, bots = _seated(table)
     names = []
     for seat in plan:
         if "user" in seat:
@@ -181,9 +204,7 @@ def start(table: Table, *, present: Person) -> Game:
     """Start a locked invitation's game, its seats as planned (not shuffled: the creator chose
     them); everyone told but `present`, whose acceptance started it. Called inside the caller's
     transaction; the caller closes the table."""
-    plan = table.plan or []
-    users = User.objects.in_bulk([seat["user"] for seat in plan if "user" in seat])
-    bots = Bot.objects.in_bulk([seat["bot_id"] for seat in plan if "bot_id" in seat])
+    plan, users, bots = _seated(table)
     specs = [
         SeatSpec(user=users[seat["user"]])
         if "user" in seat
@@ -228,10 +249,7 @@ def declined(table: Table, person: Person) -> None:
         key=f"challenge-declined:{table.pk}",
     )
     for other in table.invited.exclude(pk=person.pk):
-        # Their question is answered: its notice is read (tables/services.py `answered`).
-        Notification.objects.filter(
-            user_id=other.pk, key=f"challenge:{table.pk}", read_at__isnull=True
-        ).update(read_at=timezone.now())
+        answered(table, other)  # their question is answered for them
         notify(
             other,
             "challenge",

@@ -29,12 +29,11 @@ from chat.models import Mute
 from clocks import presence
 from engine import DECK, Variant
 from games import lobby, outbox
-from games.actors import Person, lock_person
+from games.actors import Person
 from games.creation import SeatSpec, game_create
 from games.game_settings import GameSettings
 from ratings.pools import pool_name, pool_of
 from social.follows import follower_ids
-from social.models import Notification
 from social.notifications import notify
 from tables import invitations, listings
 from tables.errors import InvalidTable, NotYours, TableNotFound, TableRefused
@@ -115,15 +114,7 @@ def open_table(
         _check_birth_date(opener)
     now = timezone.now()
     with transaction.atomic():
-        # One open at a time per person, so the cap holds under concurrent requests.
-        lock_person(opener)
-        opened = Table.objects.filter(opener=opener, status=OPEN, expires_at__gt=now).count()
-        if opened >= settings.TABLES_MAX_OPEN:
-            raise TableRefused(
-                f"you have {opened} open tables already (at most {settings.TABLES_MAX_OPEN}): "
-                "cancel one or wait for it to fill",
-                code="too-many-tables",
-            )
+        invitations.check_open_cap(opener, now)
         table = Table.objects.create(
             opener=opener,
             variant=variant.spec,
@@ -265,7 +256,7 @@ def join(*, table_id: int, person: Person) -> Table:
                 _check_birth_date(person)
             TableSeat.objects.create(table=table, user=person)
             if table.challenged_id == person.pk or person.pk in invited:
-                answered(table, person)
+                invitations.answered(table, person)
             if table.is_invitation:
                 if invitations.everyone_accepted(table):
                     table.game = invitations.start(table, present=person)
@@ -319,7 +310,7 @@ def decline(*, table_id: int, person: Person) -> Table:
         if table.status != OPEN:
             raise TableRefused(f"the challenge was {table.status} already", code="table-not-open")
         _close(table, DECLINED)
-        answered(table, person)
+        invitations.answered(table, person)
         if table.is_invitation:
             invitations.declined(table, person)
             return table
@@ -331,14 +322,6 @@ def decline(*, table_id: int, person: Person) -> Table:
             key=f"challenge-declined:{table.pk}",
         )
     return table
-
-
-def answered(table: Table, person: Person) -> None:
-    """The challenged person accepted or declined: the challenge's notice under their bell is
-    read (it asked for an answer, which they gave)."""
-    Notification.objects.filter(
-        user_id=person.pk, key=f"challenge:{table.pk}", read_at__isnull=True
-    ).update(read_at=timezone.now())
 
 
 def _locked(table_id: int) -> Table:
