@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import authenticate, login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -88,14 +88,46 @@ def signup(request: HttpRequest) -> HttpResponse:
             return _refused(request, form, going)
         # Named: with axes's backend beside it, login() cannot guess which one vouched for them.
         login(request, user, backend=PASSWORD_BACKEND)
-        if going:
-            messages.success(request, f"Welcome, {user.username}.")
-            return redirect(going)
-        messages.success(request, f"Welcome, {user.username}. Start a game below.")
-        return redirect("web:lobby")
+        return _welcome(request, user, going)
     if request.method == "POST":
+        if (made := _made_by_this_form(request, form)) is not None:
+            login(request, made, backend=PASSWORD_BACKEND)
+            return _welcome(request, made, going)
         return _refused(request, form, going)
     return render(request, "accounts/signup.html", {"form": form, "next": going})
+
+
+# How recent an account a sign-up sent again may find as its own (_made_by_this_form).
+SENT_AGAIN_SECONDS = 600
+
+
+def _welcome(request: HttpRequest, user: User, going: str) -> HttpResponse:
+    if going:
+        messages.success(request, f"Welcome, {user.username}.")
+        return redirect(going)
+    messages.success(request, f"Welcome, {user.username}. Start a game below.")
+    return redirect("web:lobby")
+
+
+@sensitive_variables("password")
+def _made_by_this_form(request: HttpRequest, form: SignUpForm) -> User | None:
+    """The account this same sign-up made a moment ago, when the form came back refused only
+    because its name is taken by it: a double tap on a phone, or Back and the button again,
+    sends the form twice, and the browser keeps the second answer, whose session the first
+    made is not in. The name and password that made it sign its person in, as the sign-in
+    page would (and count as a sign-in's attempt), where "A user with that username already
+    exists" told them the name they had just taken was gone. Only an account made within
+    SENT_AGAIN_SECONDS: a sign-up is not a second sign-in page."""
+    errors = form.errors.as_data()
+    taken = [error.code for error in errors.get("username", [])] == ["unique"]
+    if not taken or set(errors) != {"username"}:
+        return None
+    username, password = form.data.get("username", ""), form.data.get("password1", "")
+    recent = timezone.now() - datetime.timedelta(seconds=SENT_AGAIN_SECONDS)
+    if not User.objects.filter(username__iexact=username, date_joined__gte=recent).exists():
+        return None
+    found = authenticate(request, username=username, password=password)
+    return found if isinstance(found, User) else None
 
 
 def _refused(request: HttpRequest, form: SignUpForm, going: str) -> HttpResponse:

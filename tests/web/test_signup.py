@@ -180,3 +180,39 @@ def test_a_next_off_the_site_is_not_followed(client):
         "elsewhere"
         not in client.get("/accounts/signup/?next=//elsewhere.example/").content.decode()
     )
+
+
+def test_a_sign_up_sent_twice_signs_in_the_account_its_first_send_made(client):
+    """A double tap on a phone: the browser keeps the second answer, without the first's
+    session. The second finds the account the same name and password made a moment ago and
+    signs its person in, where it said the name was taken."""
+    first = client.post("/accounts/signup/?next=/play/new/", {**GOOD, "next": "/play/new/"})
+    assert first.status_code == 302
+    client.cookies.clear()  # the first answer never reached the browser
+
+    second = client.post("/accounts/signup/?next=/play/new/", {**GOOD, "next": "/play/new/"})
+
+    assert second.status_code == 302 and second.url == "/play/new/"
+    user = User.objects.get()
+    assert client.session["_auth_user_id"] == str(user.pk)
+    assert "Sign out grace" in client.get("/play/").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("joined_minutes_ago", "password"),
+    [(1, "not-the-password-1"), (11, GOOD["password1"])],
+    ids=["wrong password", "an older account"],
+)
+def test_a_taken_name_is_still_refused_unless_its_account_was_just_made_with_that_password(
+    client, joined_minutes_ago, password
+):
+    user = User.objects.create_user("grace", password=GOOD["password1"])
+    User.objects.filter(pk=user.pk).update(
+        date_joined=user.date_joined - datetime.timedelta(minutes=joined_minutes_ago)
+    )
+
+    page = client.post("/accounts/signup/", {**GOOD, "password1": password, "password2": password})
+
+    assert page.status_code == 200
+    assert "A user with that username already exists." in page.content.decode()
+    assert "_auth_user_id" not in client.session
