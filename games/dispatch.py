@@ -205,6 +205,8 @@ def after_outcome(outcome: outbox.Outcome) -> None:
         tasks.send_turn_email.delay(outcome.notice_id)
     elif isinstance(outcome, outbox.ChallengeSent):
         table_tasks.send_challenge_email.delay(outcome.table_id)
+    elif isinstance(outcome, outbox.InvitationSent):
+        table_tasks.send_invitation_emails.delay(outcome.table_id)
 
 
 def connect() -> None:

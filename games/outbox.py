@@ -48,7 +48,15 @@ class ChallengeSent:
     table_id: int
 
 
-Outcome = RoundOpened | RoundClosed | TurnStarted | ChallengeSent
+@dataclass(frozen=True, slots=True)
+class InvitationSent:
+    """A person invited others to a game (tables/invitations.py): each one's email, Table
+    `table_id` (tables/challenge_emails.py)."""
+
+    table_id: int
+
+
+Outcome = RoundOpened | RoundClosed | TurnStarted | ChallengeSent | InvitationSent
 Subscriber = Callable[[Outcome], None]
 _subscribers: list[Subscriber] = []
 

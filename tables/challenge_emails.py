@@ -1,5 +1,7 @@
 """A challenge's one email: the person challenged learns of it away from the site, as they learn
-of a turn that waits (social/emails.py sends both, with the same unsubscribe link).
+of a turn that waits (social/emails.py sends both, with the same unsubscribe link). An
+invitation (tables/invitations.py) emails each person it names the same way, once each
+(`send_invitation_emails`, claimed by an InvitationEmail row; the sweep's `unsent_invitations`).
 
 open_table publishes `ChallengeSent` on commit; the dispatcher (games/dispatch.py) turns it into
 the task `send_challenge_email` (tables/tasks.py; in-process under `make run`). The table's
@@ -23,7 +25,8 @@ from clocks import presence
 from games.models import SiteActivity
 from games.variant_text import duration, moment, variant_details, variant_title
 from social import emails
-from tables.models import Table
+from tables.invitations import invitation_sentence, plan_names
+from tables.models import InvitationEmail, Table, TableSeat
 from tables.services import challenge_sentence
 
 
@@ -48,19 +51,68 @@ def send_challenge_email(table_id: int) -> bool:
         or not emails.wants_email(person.pk)
     ):
         return False
-    details = variant_details(table.variant)
-    rules = variant_title(table.variant) + (f": {details}" if details else "")
     emails.send(
         person,
         challenge_sentence(table),
-        f"{challenge_sentence(table)}.\n\n"
-        f"The rules: {rules}.\n"
-        f"A turn: up to {duration(table.turn_seconds)}, then the default bot plays it.\n"
-        f"{'Rated: the game counts for your rating' if table.rated else 'Casual: unrated'}.\n\n"
+        f"{challenge_sentence(table)}.\n\n{_terms(table)}\n"
         f"Accept or decline it before {moment(table.expires_at)} (it lapses then):\n"
-        f"{settings.SITE_URL.rstrip('/')}/tables/{table.pk}/\n",
+        f"{_link(table)}\n",
     )
     return True
+
+
+def _terms(table: Table) -> str:
+    """The table's rules, turn and rating, a line each."""
+    details = variant_details(table.variant)
+    rules = variant_title(table.variant) + (f": {details}" if details else "")
+    return (
+        f"The rules: {rules}.\n"
+        f"A turn: up to {duration(table.turn_seconds)}, then the default bot plays it.\n"
+        f"{'Rated: the game counts for your rating' if table.rated else 'Casual: unrated'}.\n"
+    )
+
+
+def _link(table: Table) -> str:
+    return f"{settings.SITE_URL.rstrip('/')}/tables/{table.pk}/"
+
+
+def send_invitation_emails(table_id: int) -> int:
+    """Email each person an open invitation names, who has not accepted it yet, its one email;
+    returns how many went out. Each is claimed (an InvitationEmail row) before anything is
+    sent, so a repeated task sends nothing; a person on the site is left unclaimed, for the
+    sweep (`unsent_invitations`) once they are off it, as a challenge's email waits."""
+    now = timezone.now()
+    table = (
+        Table.objects.select_related("opener")
+        .filter(pk=table_id, plan__isnull=False, status=Table.Status.OPEN, expires_at__gt=now)
+        .first()
+    )
+    if table is None:
+        return 0
+    waiting = (
+        table.invited.exclude(pk__in=TableSeat.objects.filter(table=table).values("user_id"))
+        .exclude(Exists(_on_site(now, "pk")))
+        .order_by("pk")
+    )
+    sent = 0
+    for person in waiting:
+        _, claimed = InvitationEmail.objects.get_or_create(
+            table=table, user=person, defaults={"at": now}
+        )
+        if not claimed or not person.email or not emails.wants_email(person.pk):
+            continue
+        seats = ", ".join("you" if name == person.username else name for name in plan_names(table))
+        emails.send(
+            person,
+            invitation_sentence(table),
+            f"{invitation_sentence(table)}.\n\n"
+            f"The seats, in order: {seats}.\n{_terms(table)}\n"
+            "The game starts when everyone invited has accepted; one decline calls it off.\n"
+            f"Accept or decline it before {moment(table.expires_at)} (it lapses then):\n"
+            f"{_link(table)}\n",
+        )
+        sent += 1
+    return sent
 
 
 def unsent(*, older_than: timedelta) -> list[int]:
@@ -82,8 +134,44 @@ def unsent(*, older_than: timedelta) -> list[int]:
     )
 
 
-def _on_site(now: datetime) -> QuerySet[SiteActivity]:
-    """The challenged person's activity on the site within GAMES_SITE_ACTIVE_SECONDS."""
+def unsent_invitations(*, older_than: timedelta) -> list[int]:
+    """The open invitations opened `older_than` ago or more that still name a person who has not
+    accepted, whose email no task claimed, and who is off the site now: the sweep sends them
+    (`send_invitation_emails`)."""
+    now = timezone.now()
+    through = Table.invited.through
+    unsent = (
+        through.objects.filter(table_id=OuterRef("pk"))
+        .exclude(
+            Exists(
+                TableSeat.objects.filter(table_id=OuterRef("table_id"), user_id=OuterRef("user_id"))
+            )
+        )
+        .exclude(
+            Exists(
+                InvitationEmail.objects.filter(
+                    table_id=OuterRef("table_id"), user_id=OuterRef("user_id")
+                )
+            )
+        )
+        .exclude(Exists(_on_site(now, "user_id")))
+    )
+    return list(
+        Table.objects.filter(
+            status=Table.Status.OPEN,
+            plan__isnull=False,
+            created_at__lte=now - older_than,
+            expires_at__gt=now,
+        )
+        .filter(Exists(unsent))
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+
+
+def _on_site(now: datetime, person: str = "challenged_id") -> QuerySet[SiteActivity]:
+    """The activity on the site within GAMES_SITE_ACTIVE_SECONDS of the person the outer
+    query's `person` names (a challenge's challenged person, by default)."""
     return SiteActivity.objects.filter(
-        Q(seen_at__gte=now - presence.site_window()), user_id=OuterRef("challenged_id")
+        Q(seen_at__gte=now - presence.site_window()), user_id=OuterRef(person)
     )

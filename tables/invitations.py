@@ -25,7 +25,7 @@ from django.utils import timezone
 from chat.models import Mute
 from clocks import presence
 from engine import Variant
-from games import lobby
+from games import lobby, outbox
 from games.actors import Person, lock_person
 from games.creation import SeatSpec, game_create
 from games.errors import InvalidGame
@@ -113,6 +113,8 @@ def _invite(
                 url=reverse("web:table", args=[table.pk]),
                 key=f"challenge:{table.pk}",
             )
+        # And one email each, on commit (tables/challenge_emails.py).
+        outbox.publish(outbox.InvitationSent(table.pk))
     return table
 
 

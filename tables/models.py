@@ -101,3 +101,20 @@ class TableSeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} at table {self.table_id}"
+
+
+class InvitationEmail(models.Model):
+    """An invitation's one email to one of its people, claimed when its task (or the sweep)
+    took it, sent or not (tables/challenge_emails.py): never a second."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="invitation_emails")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user"], name="invitation_email_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.table_id}'s email to {self.user_id}"
