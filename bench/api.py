@@ -137,8 +137,12 @@ def main() -> int:
         import django
 
         django.setup()
-        processes.append(_start(logs, "worker", _celery_worker(env["CELERY_QUEUE"]), env))
-        processes.append(_start(logs, "gunicorn", _gunicorn(web_port), env))
+        # Each names its PostgreSQL connections (libpq's PGAPPNAME), so that the backends' CPU is
+        # told apart: the requests' and the worker's.
+        worker_env = {**env, "PGAPPNAME": "bench-worker"}
+        processes.append(_start(logs, "worker", _celery_worker(env["CELERY_QUEUE"]), worker_env))
+        web_env = {**env, "PGAPPNAME": "bench-web"}
+        processes.append(_start(logs, "gunicorn", _gunicorn(web_port), web_env))
         base = f"http://127.0.0.1:{web_port}"
         _wait_until(lambda: _answers(base), "gunicorn to answer")
         web, worker = processes[-1].pid, processes[-2].pid
@@ -248,14 +252,16 @@ def _children(pid: int) -> list[int]:
 
 def _server_cpu(web: int, worker: int, admin: Any, scratch: str) -> dict[int, tuple[str, float]]:
     """CPU seconds used so far by each server process: gunicorn's, the Celery worker's and the
-    scratch database's PostgreSQL backends. Robust where wall-clock rates are not: the machine
+    scratch database's PostgreSQL backends (each by whose connection it serves: "postgres web",
+    "postgres worker", else "postgres"). Robust where wall-clock rates are not: the machine
     is shared, and CPU per command does not move with the load."""
     roles = {web: "web", worker: "worker"}
     roles.update({child: "web" for child in _children(web)})
     backends = admin.execute(
-        "SELECT pid FROM pg_stat_activity WHERE datname = %s", [scratch]
+        "SELECT pid, application_name FROM pg_stat_activity WHERE datname = %s", [scratch]
     ).fetchall()
-    roles.update({pid: "postgres" for (pid,) in backends})
+    named = {"bench-web": "postgres web", "bench-worker": "postgres worker"}
+    roles.update({pid: named.get(name, "postgres") for (pid, name) in backends})
     return {pid: (role, _cpu_seconds(pid)) for pid, role in roles.items()}
 
 
@@ -401,6 +407,16 @@ def http_run(base: str, world: dict[str, Any], seconds: float, rate: float) -> d
 # --- the run -------------------------------------------------------------------------------------
 
 
+# The PostgreSQL backends told apart by whose connection they serve (_server_cpu).
+POSTGRES_OF = ("postgres web", "postgres worker")
+
+
+def _postgres_of(row: dict[str, float]) -> str:
+    return (
+        f"{SERVER}'s {row['cpu_postgres_web']:.1f}, the worker's {row['cpu_postgres_worker']:.1f}"
+    )
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
@@ -442,7 +458,13 @@ def run(args: argparse.Namespace, base: str, server_cpu: Any) -> int:
             "cpu_baseline": 1000 * (mine[0] + mine[1]) / max(baseline["commands"], 1),
             "cpu_web": 1000 * spent.get("web", 0.0) / max(len(posts), 1),
             "cpu_worker": 1000 * spent.get("worker", 0.0) / max(len(posts), 1),
-            "cpu_postgres": 1000 * spent.get("postgres", 0.0) / max(len(posts), 1),
+            "cpu_postgres": 1000
+            * sum(spent.get(role, 0.0) for role in ("postgres", *POSTGRES_OF))
+            / max(len(posts), 1),
+            **{
+                f"cpu_{role.replace(' ', '_')}": 1000 * spent.get(role, 0.0) / max(len(posts), 1)
+                for role in POSTGRES_OF
+            },
             "cpu_clients": 1000 * measured["cpu"] / max(len(posts), 1),
             "baseline": baseline["commands"] / baseline["seconds"],
             "http": measured["rate"],
@@ -464,7 +486,8 @@ def run(args: argparse.Namespace, base: str, server_cpu: Any) -> int:
             f"statuses {measured['statuses']}; CPU ms per command: in-process "
             f"{row['cpu_baseline']:.1f} (with its PostgreSQL backend), HTTP: {SERVER} "
             f"{row['cpu_web']:.1f}, worker {row['cpu_worker']:.1f}, PostgreSQL "
-            f"{row['cpu_postgres']:.1f}, the clients {row['cpu_clients']:.1f}; "
+            f"{row['cpu_postgres']:.1f} ({_postgres_of(row)}), the clients "
+            f"{row['cpu_clients']:.1f}; "
             f"{row['late']:.0f}% of moves late; load before {uptime}"
         )
     if capacity is None:
@@ -501,7 +524,8 @@ def run(args: argparse.Namespace, base: str, server_cpu: Any) -> int:
     print(
         f"CPU ms per command: in-process {median['cpu_baseline']:.1f} (Python and PostgreSQL); "
         f"HTTP: {SERVER} {median['cpu_web']:.1f}, worker {median['cpu_worker']:.1f}, "
-        f"PostgreSQL {median['cpu_postgres']:.1f}; the clients {median['cpu_clients']:.1f}"
+        f"PostgreSQL {median['cpu_postgres']:.1f} ({_postgres_of(median)}); "
+        f"the clients {median['cpu_clients']:.1f}"
     )
     # What the ratio would be on an idle host, from CPU per command (which moves little with the
     # others' load, where the rates swing): the baseline's one thread runs at about 1 / its CPU a
