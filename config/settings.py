@@ -162,8 +162,8 @@ AUTHENTICATION_BACKENDS = [
     # Django's, with a name in any case (names are unique whatever their case).
     "accounts.backends.AnyCaseModelBackend",
     # Kept so that sessions signed in before the line above stay signed in (a session names the
-    # backend that signed it in); it finds no one the line above did not (a failed sign-in
-    # hashes once more here).
+    # backend that signed it in); never asked to sign anyone in (the line above ends every
+    # sign-in with a name and a password).
     "django.contrib.auth.backends.ModelBackend",
 ]
 
