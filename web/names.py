@@ -50,6 +50,11 @@ def names_at(game: Game) -> list[str]:
     return seat_names(seat_listing(game))
 
 
+# The words of the roles sentences name beside a seat ("greedy (the censor)"): a seat named so
+# is quoted (`Names.who`).
+ROLE_WORDS = frozenset({"censor", "the censor", "dealer", "the dealer"})
+
+
 class Names:
     """How to name seats in sentences for `viewer` (a seat, or None for a spectator)."""
 
@@ -62,7 +67,12 @@ class Names:
             return "Nobody" if start else "nobody"
         if seat == self.viewer:
             return "You" if start else "you"
-        return self.names[seat] if 0 <= seat < len(self.names) else seat_label(seat)
+        if not 0 <= seat < len(self.names):
+            return seat_label(seat)
+        name = self.names[seat]
+        # In quotes where it is a role's word (a built-in bot is called "censor"), so "“censor”
+        # must submit a card to you, the censor" tells the seat from the role.
+        return f"“{name}”" if name.strip().lower() in ROLE_WORDS else name
 
     def whose(self, seat: int, *, start: bool = True) -> str:
         if seat == self.viewer:

@@ -45,9 +45,6 @@ _FALLBACK_REASONS = {
     "bot-error": "the bot's call failed",
     "bot-illegal": "the bot's answer was illegal",
 }
-# The words of the roles the story names beside a seat ("greedy (the censor)"): a seat named so
-# is quoted.
-_ROLE_WORDS = frozenset({"censor", "the censor", "dealer", "the dealer"})
 # The events after which the default bot plays a seat: its moves are its stand-in's.
 _STAND_IN = frozenset({ev.SEAT_FORFEITED, ev.SEAT_HANDED_OVER})
 
@@ -92,12 +89,6 @@ class _Teller(Names):
         # bot failed), with the decisions it still makes for them: a bot's failed decision is
         # one, a timed-out turn the whole turn (clocks/fallback.py), until another seat moves.
         self.moved_for: dict[int, int] = {}
-
-    def who(self, seat: int | None, *, start: bool = True) -> str:
-        """The seat's name, in quotes where it is a role's word ("censor", a built-in bot), so
-        "greedy (the censor) approved “censor”'s red skip" tells the seat from the role."""
-        name = super().who(seat, start=start)
-        return f"“{name}”" if name.strip().lower() in _ROLE_WORDS else name
 
     def follow(self, event: Event) -> None:
         """Who moves the seats from the event on: a fallback-played event's seat is moved by

@@ -149,12 +149,15 @@ def test_the_censors_banners_name_the_role_by_the_seat():
     ]
     start = variant.start(3, deck=stacked(hands, "blue-8", first=1), dealer=0)
     state, _ = played(variant, start)
-    assert status(variant, state, CENSORSHIP, 0) == "censor must submit a card to you, the censor"
+    # The bot called "censor" is quoted, as in the story: the seat told from the role.
+    assert status(variant, state, CENSORSHIP, 0) == (
+        "“censor” must submit a card to you, the censor"
+    )
     assert status(variant, state, CENSORSHIP, 1) == "You must submit a card to ana (the censor)"
 
     state, _ = played(variant, start, {"type": "submit", "seat": 1, "card": "blue-3"})
-    assert status(variant, state, CENSORSHIP, 0) == "You, the censor, rule on censor's card"
-    assert status(variant, state, CENSORSHIP, 2) == "ana (the censor) rules on censor's card"
+    assert status(variant, state, CENSORSHIP, 0) == "You, the censor, rule on “censor”'s card"
+    assert status(variant, state, CENSORSHIP, 2) == "ana (the censor) rules on “censor”'s card"
 
 
 # ---------------------------------------------------------------- the live region and the dock
