@@ -298,6 +298,16 @@ def lobby_games(
     return shown
 
 
+def _urgency(row: GameRow) -> tuple[bool, bool, datetime.datetime]:
+    """The lobby's order of running games: those waiting for the person first, the turn that
+    ends soonest first (a turn of 4 minutes before one of 59), then those with no clock; newest
+    activity first among equals (the order the rows come in: sorted() keeps it)."""
+    return (not row.my_turn, row.deadline is None, row.deadline or _NO_DEADLINE)
+
+
+_NO_DEADLINE = datetime.datetime.max.replace(tzinfo=datetime.UTC)
+
+
 @login_required
 @require_GET
 def lobby(request: SignedInRequest) -> HttpResponse:
@@ -319,8 +329,7 @@ def lobby(request: SignedInRequest) -> HttpResponse:
     else:
         playing = games_of(person=person, status="playing")
         waiting = sum(row.my_turn for row in playing)
-        # Games waiting for the person first; newest activity first within each group.
-        rows = sorted(playing, key=lambda row: not row.my_turn)
+        rows = sorted(playing, key=_urgency)
         if tab == "my-turn":
             rows = [row for row in rows if row.my_turn]
         else:

@@ -55,7 +55,8 @@ def test_a_fixtures_game_page_and_lobby_card_say_its_deadline(started):
 
     where = f"Autumn League · Premier · round {fixture.round}, table {fixture.table}"
     assert f"{where} · deadline {said(fixture.deadline)}" in page
-    assert f"{where} · deadline {said(fixture.deadline)}" in lobby
+    # Beside the turn's clock, the lobby's card says whose deadline it is.
+    assert f"{where} · fixture deadline {said(fixture.deadline)}" in lobby
     assert "moved" not in page
 
 
@@ -80,7 +81,7 @@ def test_a_moved_deadline_is_told_to_the_players_and_shown_on_their_game(started
     page = seen(client, reverse("web:play", args=[fixture.game_id]))
     assert f"table {fixture.table} · deadline moved to {said(new)}" in page
     lobby = seen(client, reverse("web:lobby"))
-    assert f"table {fixture.table} · deadline moved to {said(new)}" in lobby
+    assert f"table {fixture.table} · fixture deadline moved to {said(new)}" in lobby
     # The season's round line keeps the round's deadline; the fixture says its own.
     season_page = seen(client, reverse("web:season", args=["autumn"]))
     assert f"deadline {said(round_deadline)}" in season_page

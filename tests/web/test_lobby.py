@@ -139,7 +139,7 @@ def test_a_game_waiting_for_me_says_your_turn_with_the_clock(client, ada, agains
     (card,) = cards(html)
     assert 'class="game my-turn"' in card
     assert '<strong class="your-turn">Your turn</strong>' in card
-    assert "2 h 13 min left" in card
+    assert "2 h 13 min left</span> for this turn" in card
     assert f'<time datetime="{deadline.isoformat(timespec="seconds")}">' in card
     assert f'href="/games/{game.pk}/"' in card
     assert "Official" in card and "winner takes all to 50 · 7 cards · uno penalty 2" in card
@@ -172,6 +172,27 @@ def test_games_waiting_for_me_come_first(client, ada, against_bots):
 
     assert [f"Game {waiting_for_me.pk} " in c for c in cards(html)] == [True, False]
     assert bob.username in cards(html)[1]
+
+
+def test_of_the_games_waiting_for_me_the_turn_that_ends_soonest_comes_first(
+    client, ada, against_bots
+):
+    hour = against_bots(ada, turn_seconds=3600)
+    with time_machine.travel(timezone.now() + datetime.timedelta(minutes=5)):
+        # Newer, so listed first if the clocks did not count: a turn of a day.
+        day = against_bots(ada, turn_seconds=86400)
+    bob = person("bob")
+    bobs_turn(ada, bob)
+
+    listed = cards(client.get("/play/").content.decode())
+
+    assert [
+        f"Game {game.pk} " in card for card, game in zip(listed, [hour, day], strict=False)
+    ] == [
+        True,
+        True,
+    ]
+    assert len(listed) == 3 and "Waiting for bob" in listed[2]
 
 
 def test_the_tabs_filter_playing_my_turn_and_finished(client, ada, against_bots):
