@@ -440,6 +440,11 @@ GAMES_PRESENCE_WRITE_SECONDS = int(os.environ.get("GAMES_PRESENCE_WRITE_SECONDS"
 # two writes of that moment per person.
 GAMES_SITE_ACTIVE_SECONDS = int(os.environ.get("GAMES_SITE_ACTIVE_SECONDS", "600"))
 GAMES_SITE_WRITE_SECONDS = int(os.environ.get("GAMES_SITE_WRITE_SECONDS", "60"))
+# The summary of what waits under the bell while a person is away (social/summaries.py): seconds
+# a notice waits before it may go in one (one back soon reads it under the bell), and the least
+# seconds between two summaries to one person.
+SOCIAL_SUMMARY_DELAY_SECONDS = int(os.environ.get("SOCIAL_SUMMARY_DELAY_SECONDS", "1800"))
+SOCIAL_SUMMARY_EVERY_SECONDS = int(os.environ.get("SOCIAL_SUMMARY_EVERY_SECONDS", "21600"))
 # Out-of-turn grace for people (bots/turns.py, docs/rules.md "What the service adds"): seconds
 # bots wait before they move while a person at the table has an out-of-turn chance (a jump-in,
 # the newno open start, a catch, an uno call; a game's settings, from its competition, may set
@@ -548,6 +553,8 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.send_turn_digests",
         "schedule": crontab(hour=7, minute=0),
     },
+    # What waits under the bell of people away (social/summaries.py).
+    "notice-summaries": {"task": "games.tasks.send_notice_summaries", "schedule": 300.0},
     "ladder-matchmaking": {
         "task": "league.tasks.ladder_matchmaking",
         "schedule": LEAGUE_MATCHMAKING_SECONDS,

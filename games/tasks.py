@@ -22,6 +22,7 @@ from bots.remote import leases, validation
 from clocks import deadlines, overdue
 from games import archive, export, projections, rebuilds
 from games.models import Bot, Game, RebuildRun
+from social import summaries
 
 log = logging.getLogger(__name__)
 
@@ -216,3 +217,9 @@ def send_turn_emails(notice_ids: list[int]) -> None:
 def send_turn_digests() -> None:
     """The daily digest of waiting turns, for the users who prefer one."""
     deadlines.send_turn_digests()
+
+
+@shared_task(ignore_result=True)
+def send_notice_summaries() -> None:
+    """What waits under the bell of the people away (social/summaries.py)."""
+    summaries.send_summaries()

@@ -1,5 +1,6 @@
 """The site's emails to a person: a turn that waits, the daily digest (clocks/deadlines.py), a
-challenge (tables/challenge_emails.py). One way to send them, so every one ends alike: why it
+challenge or an invitation (tables/challenge_emails.py), what waits under the bell
+(social/summaries.py). One way to send them, so every one ends alike: why it
 came, the profile page that chooses them, and a signed link that stops them all with one click
 (clocks/presence.py), with the List-Unsubscribe headers of RFC 8058.
 
@@ -33,7 +34,8 @@ def send(user: Any, subject: str, body: str) -> None:
     footer = (
         "\n--\nYou get this because your emails are on (your profile page chooses each, "
         f"digest or none):\n{settings.SITE_URL.rstrip('/')}/accounts/profile/\n"
-        f"Stop every email from us, turns and challenges, with one click:\n{unsubscribe}\n"
+        "Stop every email from us (turns, challenges, invitations and what waits under your "
+        f"bell) with one click:\n{unsubscribe}\n"
     )
     EmailMessage(
         subject,

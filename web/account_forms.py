@@ -6,6 +6,7 @@ import datetime
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm, UsernameField
 from django.contrib.auth.models import User
 from django.utils import timezone
@@ -102,7 +103,9 @@ class SettingsForm(PlainLabels, forms.Form):
         choices=NotificationPreference.TurnEmails.choices,
         widget=forms.RadioSelect,
         label="When it is my turn, send",
-        help_text="A challenge to you is emailed too, once, unless you choose no email.",
+        help_text="A challenge or an invitation to you is emailed too, once, and what waits "
+        "under your bell while you are away, at most every "
+        f"{round(settings.SOCIAL_SUMMARY_EVERY_SECONDS / 3600)} hours, unless you choose no email.",
     )
     export_name = forms.BooleanField(
         required=False,

@@ -98,6 +98,8 @@ class SiteActivity(models.Model):
     )
     seen_at = models.DateTimeField(null=True, blank=True)
     emailed_at = models.DateTimeField(null=True, blank=True)
+    # When the last summary of their bell was emailed (social/summaries.py).
+    summarized_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"{self.user_id} on the site: seen {self.seen_at}, emailed {self.emailed_at}"

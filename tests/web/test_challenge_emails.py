@@ -124,7 +124,10 @@ def test_the_challenge_emails_one_click_link_stops_them(on_commit):
     ana, ben = person("ana"), person("ben")
     on_commit(browser(ana).post, "/tables/new/", challenge_form("ben"))
     (email,) = challenge_emails()
-    assert "Stop every email from us, turns and challenges, with one click:" in email.body
+    assert (
+        "Stop every email from us (turns, challenges, invitations and what waits under your "
+        "bell) with one click:" in email.body
+    )
     link = re.search(r"https://uno\.example\.org(/notifications/unsubscribe/[^/\s]+/)", email.body)
     assert "challenge" in Client().get(link.group(1)).content.decode()
     Client().post(link.group(1))

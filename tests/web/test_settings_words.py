@@ -36,7 +36,9 @@ def test_the_notification_centre_says_where_each_setting_lives(client, ada):
     assert 'href="/accounts/profile/#turn-emails"' in html
     assert 'href="/play/"' in html.split("<main", 1)[1]
     shown = words(html)
-    assert "Turn and challenge emails: your profile" in shown
+    assert (
+        "Emails (turns, challenges, and what waits here while you are away): your profile" in shown
+    )
     assert "Browser notifications and sound: the Notifications and Sound buttons" in shown
 
     profile = client.get("/accounts/profile/").content.decode()
