@@ -8,8 +8,8 @@ from importlib import import_module
 
 import pytest
 from django.conf import settings
-from django.contrib.auth.hashers import MD5PasswordHasher
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.auth.hashers import MD5PasswordHasher
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
