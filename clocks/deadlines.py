@@ -41,7 +41,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, F, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from clocks import presence
@@ -236,8 +236,10 @@ def notify_turn(seat: Seat) -> None:
     if deadline is None or seat.user_id is None:
         return  # no turn clock runs: nothing to notify
     now = timezone.now()
-    since = _at(now - presence.window())
-    on_site_since = _at(now - presence.site_window())
+    # A short turn's person counts as away sooner (presence.windows_for).
+    at_game, on_site = presence.windows_for(deadline - now)
+    since = _at(now - at_game)
+    on_site_since = _at(now - on_site)
     preference_of = [
         seat.user_id,
         since,
@@ -303,7 +305,9 @@ def notify_turn(seat: Seat) -> None:
 def left_waiting(now: datetime | None = None) -> list[list[int]]:
     """The held turns that still wait for their person now that they are gone: off the site
     (no request within GAMES_SITE_ACTIVE_SECONDS, no turn email within it either) and away
-    from the game (not seen there for the presence window), with no email of this absence yet,
+    from the game (not seen there for the presence window), each window at most a fifth of
+    the turn's time (presence.windows_for: a turn of 5 minutes, a minute), with no email of
+    this absence yet,
     the turn's clock still the one the notice was made for. A turn held because its person was
     at the game, or on the site, when it started, or because an email had just gone to them.
     Each gets the one email of its game's absence (the presence's claim, as notify_turn makes
@@ -312,8 +316,8 @@ def left_waiting(now: datetime | None = None) -> list[list[int]]:
     a turn that started while its person was around never emailed them, however long they
     stayed away."""
     now = now or timezone.now()
-    gone = now - presence.window()
-    around = now - presence.site_window()
+    # The shortest windows any turn has (presence.windows_for): a turn's own are checked below.
+    gone = around = now - presence.SHORTEST_AWAY
     # At the game lately, muted, or emailed about it since they were last there.
     not_due = Presence.objects.filter(
         user_id=OuterRef("seat__user_id"), game_id=OuterRef("seat__game_id")
@@ -341,11 +345,43 @@ def left_waiting(now: datetime | None = None) -> list[list[int]]:
                 NotificationPreference.TurnEmails.NONE,
             ]
         )
+        .annotate(
+            at_game=Subquery(
+                Presence.objects.filter(
+                    user_id=OuterRef("seat__user_id"), game_id=OuterRef("seat__game_id")
+                ).values("seen_at")[:1]
+            ),
+            site_seen=Subquery(
+                SiteActivity.objects.filter(user_id=OuterRef("seat__user_id")).values("seen_at")[:1]
+            ),
+            site_emailed=Subquery(
+                SiteActivity.objects.filter(user_id=OuterRef("seat__user_id")).values("emailed_at")[
+                    :1
+                ]
+            ),
+        )
         .order_by("seat__user_id", "deadline_at", "pk")
-        .values_list("pk", "seat__user_id", "seat__game_id")
+        .values_list(
+            "pk",
+            "seat__user_id",
+            "seat__game_id",
+            "deadline_at",
+            "created_at",
+            "at_game",
+            "site_seen",
+            "site_emailed",
+        )
     )
     due: dict[int, list[int]] = {}
-    for notice_id, user_id, game_id in waiting:
+    for notice_id, user_id, game_id, deadline, made, *seen in waiting:
+        # Away for as long as this turn's windows ask (a short turn's are shorter).
+        at_game, on_site = presence.windows_for(deadline - made)
+        limits = (now - at_game, now - on_site, now - on_site)
+        if any(
+            moment is not None and moment >= limit
+            for moment, limit in zip(seen, limits, strict=True)
+        ):
+            continue
         with transaction.atomic():
             if prepared.fetch(connection, _CLAIM_ABSENCE, [user_id, game_id, _at(now)]):
                 TurnNotice.objects.filter(pk=notice_id, held=True).update(held=False)

@@ -177,6 +177,21 @@ def site_window() -> timedelta:
     return timedelta(seconds=settings.GAMES_SITE_ACTIVE_SECONDS)
 
 
+# A turn's email waits for its person to be away at most this share of the turn's time (a turn
+# of 5 minutes: a minute), and never less than SHORTEST_AWAY: `windows_for`.
+AWAY_SHARE = 5
+SHORTEST_AWAY = timedelta(seconds=30)
+
+
+def windows_for(turn: timedelta) -> tuple[timedelta, timedelta]:
+    """(`window`, `site_window`) for a turn that lasts `turn`: each at most a fifth of it (but
+    SHORTEST_AWAY), so that a person who leaves a game of 5-minute turns is emailed within a
+    minute of leaving, where the site's 10 minutes would have let the default bot play their
+    turns first. A turn of a day keeps the whole windows."""
+    cap = max(turn / AWAY_SHARE, SHORTEST_AWAY)
+    return min(window(), cap), min(site_window(), cap)
+
+
 def emailed(user_id: int, *, now: datetime | None = None) -> None:
     """A turn email went to the person now: the turns that start within `site_window` of it
     wait to go in one email (clocks/deadlines.py)."""

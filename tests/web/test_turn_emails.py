@@ -20,7 +20,7 @@ from django.test.utils import CaptureQueriesContext
 
 from clocks import deadlines, overdue, presence
 from games import lobby, tasks
-from games.models import Game, NotificationPreference, Presence, TurnNotice
+from games.models import Game, NotificationPreference, Presence, Seat, TurnNotice
 from social.models import Notification
 from social.notifications import turn_key
 from tests.games.factories import bot_move, make_user
@@ -411,6 +411,28 @@ def test_a_turn_that_started_while_its_person_was_there_emails_them_once_they_le
     assert not TurnNotice.objects.get(seat__user=person).held
     # Later sweeps: this absence had its email.
     assert deadlines.left_waiting(START + timedelta(minutes=20)) == []
+
+
+def test_a_short_turn_emails_its_person_within_a_fifth_of_it_after_they_left(on_commit):
+    """Turns of 5 minutes: the person, there when their turn starts, closes the tab. The site's
+    10 minutes off it (and the game's 5 away) would let the default bot play that turn and the
+    next before any email; a turn's windows are at most a fifth of it (a minute), so the sweep
+    emails them a minute after they left, with 4 minutes of the turn still to play."""
+    with time_machine.travel(START, tick=False):
+        game, person, browser = table(on_commit, turn_seconds=300)
+        assert browser.get(f"/games/{game.pk}/").status_code == 200  # there, then gone
+    deadline = Seat.objects.get(game=game, user=person).deadline_at
+    assert TurnNotice.objects.get(seat__user=person).held
+    with time_machine.travel(START + timedelta(seconds=50), tick=False):
+        on_commit(tasks.expire_turns)
+    assert turn_emails() == []
+
+    with time_machine.travel(START + timedelta(seconds=65), tick=False):
+        on_commit(tasks.expire_turns)
+
+    [email] = turn_emails()
+    assert email.to == [person.email] and f"game {game.pk}" in email.subject
+    assert deadline - (START + timedelta(seconds=65)) > timedelta(minutes=3)
 
 
 def test_the_sweeps_read_the_unsent_notices_by_their_index(on_commit):
