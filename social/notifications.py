@@ -267,6 +267,22 @@ def game_opened(user_id: int, game_id: int) -> int:
     ).update(read_at=timezone.now())
 
 
+def mark_key_read(user_id: int, key: str) -> int:
+    """The person's notice of `key` read (they acted on it elsewhere: a rematch answered on the
+    game's page); how many were unread."""
+    return Notification.objects.filter(user_id=user_id, key=key, read_at__isnull=True).update(
+        read_at=timezone.now()
+    )
+
+
+def reword_key(user_ids: Sequence[int], key: str, text: str) -> int:
+    """The unread notices of `key` of these people say `text` now (what they told is over: a
+    rematch offer declined by another), still unread; how many. Read by the (user, key) index."""
+    return Notification.objects.filter(
+        user_id__in=list(user_ids), key=key, read_at__isnull=True
+    ).update(text=text[:300])
+
+
 def seen_turns(keys: list[tuple[int | None, str]]) -> set[tuple[int | None, str]]:
     """Of (user id, turn key) pairs of waiting turns, those whose notice the person has read
     since the turn started (at the game or under the bell): the digest says nothing more about
