@@ -138,9 +138,7 @@ def _tell_bot_played(game_id: int, seat: int) -> None:
     game = Game.objects.get(pk=game_id)
     if game.status != PLAYING or seat in (game.to_act or []):
         return
-    user_id = (
-        Seat.objects.filter(game=game, number=seat).values_list("user_id", flat=True).first()
-    )
+    user_id = Seat.objects.filter(game=game, number=seat).values_list("user_id", flat=True).first()
     if user_id is None:
         return
     text = f"{notifications.BOT_PLAYED} {whose_game(game, seat)}"
