@@ -126,15 +126,14 @@ def bot_played_games(user_id: int, game_ids: Sequence[int]) -> set[int]:
     seen since (its notice unread): one query on the (user, unread) index."""
     if not game_ids:
         return set()
-    return set(
-        Notification.objects.filter(
-            user_id=user_id,
-            read_at__isnull=True,
-            kind=Notification.Kind.TURN,
-            game_id__in=list(game_ids),
-            text__startswith=BOT_PLAYED,
-        ).values_list("game_id", flat=True)
-    )
+    found = Notification.objects.filter(
+        user_id=user_id,
+        read_at__isnull=True,
+        kind=Notification.Kind.TURN,
+        game_id__in=list(game_ids),
+        text__startswith=BOT_PLAYED,
+    ).values_list("game_id", flat=True)
+    return {game_id for game_id in found if game_id is not None}
 
 
 def untold_ends(game_id: int, seats: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -9,9 +9,10 @@ RESULTS rows; "playing now" looks at the PLAYING_SCAN newest playing games (game
 partial index `game_playing`; `last_activity` has no index, so that an append's row update
 stays HOT), and of those that moved in the last PLAYING_MINUTES reads the ACTED_LOOK_BACK
 newest events (the event log's (game, version) index) to list the people who themselves acted
-in that time (starting a game is not acting in it), at most RESULTS: a game moved only by its bots (its person away, or their turn
-played by the default bot past its deadline) lists nobody. The waiting people are the openers
-of the open tables (tables.models.Table's index on status and expiry), at most RESULTS.
+in that time (starting a game is not acting in it), at most RESULTS: a game moved only by its
+bots (its person away, or their turn played by the default bot past its deadline) lists nobody.
+The waiting people are the openers of the open tables (tables.models.Table's index on status and
+expiry), at most RESULTS.
 
 A person who said no to their name in the open database (accounts.models.Profile.export_name)
 is left out of these lists, so nobody browses them by a letter of the alphabet; typing their
