@@ -272,7 +272,11 @@ def analyse_match(
         for i, (step, _, _, _) in enumerate(steps)
         if step.seat in wanted and step.seat in step.state.to_act and len(step.legal) > 1
     ]
-    starts = [0] + [i + 1 for i, (step, _, _, _) in enumerate(steps[:-1]) if _starts_hand(step)]
+    # A match forfeited before its first command (a resignation straight after the deal) has no
+    # step at all: no deal to value, no decision; its summaries still give the scores.
+    starts = ([0] if steps else []) + [
+        i + 1 for i, (step, _, _, _) in enumerate(steps[:-1]) if _starts_hand(step)
+    ]
     draws = [
         i
         for i, (step, after, _, _) in enumerate(steps)

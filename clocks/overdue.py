@@ -21,6 +21,7 @@ from bots.remote import webhook
 from bots.remote.pull_turns import pull_deadline
 from bots.remote.strikes import Detail, record_call
 from bots.remote.validation import validation_problem
+from clocks.deadlines import whose_game
 from clocks.fallback import Fallback, Policy, bot_failure, person_timeout, play_fallback
 from engine import PLAYING
 from games.errors import Conflict, IllegalMove
@@ -28,6 +29,7 @@ from games.game_settings import GameSettings
 from games.models import Game, Seat
 from games.seat_facts import FallbackReason
 from games.seats import PULL_SEATS, Controller
+from social import notifications
 
 log = logging.getLogger(__name__)
 
@@ -110,6 +112,8 @@ def time_out(overdue: Overdue, policy: Policy) -> Fallback | None:
         return None
     if fallback is None or fallback.repeated:
         return None
+    if overdue.bot_id is None:
+        _tell_bot_played(game.pk, overdue.seat)
     if fallback.forfeited:
         log.info("seat %s of game %s timed out too often: forfeited", overdue.seat, game.pk)
     if overdue.bot_id is not None:
@@ -125,3 +129,17 @@ def time_out(overdue: Overdue, policy: Policy) -> Fallback | None:
             detail=Detail(reasons.TIMEOUT, overdue.seat, game.version),
         )
     return fallback
+
+
+def _tell_bot_played(game_id: int, seat: int) -> None:
+    """A person's timed-out turn the default bot played: their turn notice says so, unless the
+    match is over (its end is told: games/match_end_notice.py) or the turn came back to them (a
+    skip, a reverse between two: the new turn's notice is true)."""
+    game = Game.objects.get(pk=game_id)
+    if game.status != PLAYING or seat in (game.to_act or []):
+        return
+    user_id = Seat.objects.filter(game=game, number=seat).values_list("user_id", flat=True).first()
+    if user_id is None:
+        return
+    text = f"{notifications.BOT_PLAYED} {whose_game(game, seat)}"
+    notifications.bot_played(user_id, game_id, seat, at=timezone.now(), text=text)

@@ -29,7 +29,7 @@ from games.game_settings import GameSettings
 from games.models import Game, Rematch, RematchAnswer, Seat
 from games.reveal import aborted_of
 from social.models import Notification
-from social.notifications import game_url, notify
+from social.notifications import game_url, mark_key_read, notify, reword_key
 
 OPEN = Rematch.Status.OPEN
 STARTED = Rematch.Status.STARTED
@@ -131,7 +131,7 @@ def offer(*, game_id: int, person: Person) -> Offer:
                 person,
                 f"{person.username} offers a rematch of game {game.pk}",
                 about=game.pk,
-                key=f"rematch:{game.pk}",
+                key=_offer_key(game.pk),
             )
     return state(game_id)
 
@@ -150,9 +150,19 @@ def answer(*, game_id: int, person: Person, accept: bool) -> Offer:
         if RematchAnswer.objects.filter(rematch=rematch, user=person).exists():
             raise RematchRefused("you answered this offer already", code="already-answered")
         RematchAnswer.objects.create(rematch=rematch, user=person, accepted=accept)
+        # Answered: the offer's notice is not news to them any more (they may answer on the
+        # page they had open when the offer came, which did not mark it read).
+        mark_key_read(person.pk, _offer_key(game.pk))
         if not accept:
             rematch.status = DECLINED
             rematch.save(update_fields=["status"])
+            # Those who had not answered: their notice says the offer is over, not that it waits.
+            reword_key(
+                list(_people(game)),
+                _offer_key(game.pk),
+                f"{rematch.offered_by.username} offered a rematch of game {game.pk}: "
+                f"{person.username} declined it",
+            )
         else:
             _start_if_all_accepted(game, rematch, person)
     return state(game_id)
@@ -204,6 +214,11 @@ def _start_if_all_accepted(game: Game, rematch: Rematch, person: Person) -> None
         about=new.pk,
         key=f"rematch-started:{new.pk}",
     )
+
+
+def _offer_key(game_id: int) -> str:
+    """The key of an offer's notice to the others of the table."""
+    return f"rematch:{game_id}"
 
 
 def _game(game_id: int, *, lock: bool = False) -> Game:

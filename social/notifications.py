@@ -12,7 +12,9 @@ A turn's notice has the key `turn_key(game, seat)`: one row per seat of a game, 
 newest again at each turn that starts, the row the bell shows and the digest reads (it leaves out
 a waiting turn whose notice is read: seen already). When the match is over (`game_over`) it
 becomes the end's notice, unread and newest once more, saying how the person placed
-(games/match_end_notice.py): no turn waits there any more."""
+(games/match_end_notice.py): no turn waits there any more. When the turn clock ran out and the
+default bot played the turn (`bot_played`, clocks/overdue.py) and the game waits for another
+seat, it says so, unread and newest too: no "Your turn" stands while it is someone else's."""
 
 from __future__ import annotations
 
@@ -102,6 +104,36 @@ def turn_started(user_id: int, game_id: int, seat: int, *, at: datetime, text: s
         at=at,
         game=game_id,
     )
+
+
+# How a turn notice begins once the default bot played that turn (`bot_played`): the lobby
+# reads it to say so on the game's card while it is unread (`bot_played_games`).
+BOT_PLAYED = "The default bot played your turn"
+
+
+def bot_played(user_id: int, game_id: int, seat: int, *, at: datetime, text: str) -> int:
+    """The person's turn ran out and the default bot played it (clocks/overdue.py), and the game
+    now waits for someone else: the seat's turn notice, which said "Your turn", says `text`
+    (BOT_PLAYED ...), unread and newest at `at`, as `game_over` does for an end. The next turn
+    of the seat renews it as usual. Returns how many rows changed (0: the seat had none)."""
+    return Notification.objects.filter(
+        user_id=user_id, key=turn_key(game_id, seat), kind=Notification.Kind.TURN
+    ).update(text=text[:300], read_at=None, created_at=at)
+
+
+def bot_played_games(user_id: int, game_ids: Sequence[int]) -> set[int]:
+    """Of `game_ids`, those where the default bot played a turn of the person that they have not
+    seen since (its notice unread): one query on the (user, unread) index."""
+    if not game_ids:
+        return set()
+    found = Notification.objects.filter(
+        user_id=user_id,
+        read_at__isnull=True,
+        kind=Notification.Kind.TURN,
+        game_id__in=list(game_ids),
+        text__startswith=BOT_PLAYED,
+    ).values_list("game_id", flat=True)
+    return {game_id for game_id in found if game_id is not None}
 
 
 def untold_ends(game_id: int, seats: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -232,6 +264,22 @@ def game_opened(user_id: int, game_id: int) -> int:
     return Notification.objects.filter(
         user_id=user_id, game_id=game_id, read_at__isnull=True
     ).update(read_at=timezone.now())
+
+
+def mark_key_read(user_id: int, key: str) -> int:
+    """The person's notice of `key` read (they acted on it elsewhere: a rematch answered on the
+    game's page); how many were unread."""
+    return Notification.objects.filter(user_id=user_id, key=key, read_at__isnull=True).update(
+        read_at=timezone.now()
+    )
+
+
+def reword_key(user_ids: Sequence[int], key: str, text: str) -> int:
+    """The unread notices of `key` of these people say `text` now (what they told is over: a
+    rematch offer declined by another), still unread; how many. Read by the (user, key) index."""
+    return Notification.objects.filter(
+        user_id__in=list(user_ids), key=key, read_at__isnull=True
+    ).update(text=text[:300])
 
 
 def seen_turns(keys: list[tuple[int | None, str]]) -> set[tuple[int | None, str]]:

@@ -52,6 +52,12 @@ class TableInfo:
         return [name for name in self.invited if name not in self.seated]
 
     @property
+    def people(self) -> int:
+        """An invitation's people: those seated (who accepted, the creator if they play) and
+        those asked who have not yet. Its bots are no one to wait for."""
+        return len(self.seated) + len(self.waiting_for)
+
+    @property
     def family(self) -> str:
         return str(self.variant.get("rules", ""))
 

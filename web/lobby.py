@@ -37,6 +37,7 @@ from games.models import Game, GameSummary, MatchResult
 from games.variant_text import time_left, variant_details, variant_title
 from games.visibility import game_view
 from league.models import Fixture
+from social import notifications
 from tournaments.models import Tournament, TournamentGame
 from tournaments.services import upcoming
 from web.accounts import SignedInRequest
@@ -109,6 +110,9 @@ class LobbyGame:
     # A practice match the person watches from no seat: the names of their own bots in it, as
     # its seats give them (every registered bot in one is theirs: games/lobby.py _check_watch).
     practice_bots: tuple[str, ...] = ()
+    # The default bot played a turn of the person's that ran out, and they have not opened the
+    # game (nor read its notice) since (social/notifications.py `bot_played`).
+    bot_played: bool = False
 
     @property
     def practice_said(self) -> str:
@@ -250,6 +254,9 @@ def lobby_games(
     fixtures = fixtures_of(rows)
     tournaments = tournaments_of(rows)
     aborted = aborted_of(rows)
+    played_for = notifications.bot_played_games(
+        person.pk, [row.game.pk for row in rows if row.game.status != Game.Status.MATCH_OVER]
+    )
     shown = []
     for row in rows:
         game = row.game
@@ -286,6 +293,7 @@ def lobby_games(
                 tournament=mark,
                 round_deadline=round_deadline,
                 aborted=game.pk in aborted,
+                bot_played=game.pk in played_for,
                 practice_bots=tuple(
                     names[seat.number]
                     for seat in sorted(game.seats.all(), key=lambda seat: seat.number)

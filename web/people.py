@@ -9,9 +9,10 @@ RESULTS rows; "playing now" looks at the PLAYING_SCAN newest playing games (game
 partial index `game_playing`; `last_activity` has no index, so that an append's row update
 stays HOT), and of those that moved in the last PLAYING_MINUTES reads the ACTED_LOOK_BACK
 newest events (the event log's (game, version) index) to list the people who themselves acted
-in that time, at most RESULTS: a game moved only by its bots (its person away, or their turn
-played by the default bot past its deadline) lists nobody. The waiting people are the openers
-of the open tables (tables.models.Table's index on status and expiry), at most RESULTS.
+in that time (starting a game is not acting in it), at most RESULTS: a game moved only by its
+bots (its person away, or their turn played by the default bot past its deadline) lists nobody.
+The waiting people are the openers of the open tables (tables.models.Table's index on status and
+expiry), at most RESULTS.
 
 A person who said no to their name in the open database (accounts.models.Profile.export_name)
 is left out of these lists, so nobody browses them by a letter of the alphabet; typing their
@@ -47,6 +48,9 @@ PLAYING_SCAN = 500
 # PLAYING_MINUTES is among them unless a crowd of bots played since.
 ACTED_LOOK_BACK = 100
 QUERY_MAX = 150
+# What a game's start writes (engine Variant.start, every family): not a move of whoever started
+# it; and the deal of a later hand and the prompt after a move are the system's or follow one.
+START_EVENTS = ("match-started", "hand-started", "card-flipped", "prompted")
 # Hidden from the lists: the people who keep their name out of the open database.
 HIDDEN = Q(profile__export_name=False)
 
@@ -95,9 +99,10 @@ def found(query: str) -> tuple[list[Person], bool]:
 
 
 def playing_now(now: datetime.datetime) -> list[Person]:
-    """The people who themselves acted (a move, a call, a resignation: the log names them) in
-    the last PLAYING_MINUTES at one of the PLAYING_SCAN newest playing games, and still hold
-    their seat there, the latest to act first."""
+    """The people who themselves acted (a move, a call, a resignation: the log names them; not
+    starting the game) in the last PLAYING_MINUTES at one of the PLAYING_SCAN newest games still
+    being played, and still hold their seat there, the latest to act first. A match that ended
+    meanwhile lists nobody (the page says "in a game still being played")."""
     since = now - datetime.timedelta(minutes=PLAYING_MINUTES)
     newest = (
         Game.objects.filter(status=Game.Status.PLAYING)
@@ -114,6 +119,9 @@ def playing_now(now: datetime.datetime) -> list[Person]:
         return []
     acted = (
         GameEvent.objects.filter(recent, recorded_at__gte=since, actor__startswith="user:")
+        # A game's start is written in its starter's name (an invitation's opener, a rematch's
+        # last to accept): starting a game is no move in it.
+        .exclude(type__in=START_EVENTS)
         .values("actor", "game_id")
         .annotate(last=Max("recorded_at"))
         .order_by("-last", "actor")

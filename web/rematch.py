@@ -78,6 +78,6 @@ def answer(request: HttpRequest, game_id: int) -> HttpResponse:
         return HttpResponseRedirect(reverse("web:play", args=[offer.new_game]))
     if choice == "decline":
         messages.success(request, "You declined the rematch.")
-    else:
-        messages.success(request, "Rematch offered: the game starts when everyone accepts.")
+    # An offer has no banner: the panel says whom it waits for and, as it polls, when the new
+    # game started (a banner saying it waits would stay on the page after that).
     return HttpResponseRedirect(play_page)

@@ -233,3 +233,26 @@ def test_a_match_a_resignation_ended_mid_hand_is_analysed():
 
     assert done is not None and done.status == GameAnalysis.Status.DONE, done and done.reason
     assert done.total >= 4
+
+
+@pytest.mark.django_db
+def test_a_match_resigned_before_any_card_after_a_wild_flip_is_analysed():
+    # Game 463: an official match whose first flip is a wild (the first player names the
+    # colour), resigned before any card was played: the log holds no command, or only the
+    # colour. The analysis is done, with no (or one) decision, instead of failing.
+    from tests.engine.decks import stacked
+
+    deck = stacked([["red-1", "red-2"], ["blue-1", "blue-2"]], flip="wild", first=1)
+    spec = {"rules": "official", "options": {"hand_size": 2, "scoring": "single-hand"}}
+    game = make_game(players=2, spec=spec, deck=deck, dealer=0)
+    resigning = game.seats.get(number=0).user
+    seat_facts.game_resign(game_id=game.pk, actor=resigning)
+    assert Game.objects.get(pk=game.pk).status == Game.Status.MATCH_OVER
+
+    done = services.run(services.request(game.pk, user_id=resigning.pk).pk)
+
+    assert done is not None and done.status == GameAnalysis.Status.DONE, done and done.reason
+    assert done.total == 0 and done.reason == ""
+    found = report.from_json(done.result)
+    assert found.decisions == [] and len(found.summaries) == 2
+    assert all(s.decisions == 0 for s in found.summaries)

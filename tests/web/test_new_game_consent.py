@@ -157,3 +157,20 @@ def test_a_game_of_me_and_bots_still_starts_at_once():
     answer = client_of(ada).post("/play/new/", form_data())
     game = Game.objects.get()
     assert answer["Location"] == f"/games/{game.pk}/" and not Table.objects.exists()
+
+
+def test_the_lobby_counts_an_invitations_people_not_its_bots():
+    """The bug: two people and two bots, the creator's lobby said "1 of 4 seated", as if two more
+    seats waited for someone; the bots wait for nobody."""
+    ada, _ = person("ada"), person("Mira_K")
+    seats = {
+        "seat1": "person",
+        "seat1_user": "Mira_K",
+        "seat2": "bot:greedy",
+        "seat3": "bot:greedy",
+    }
+    client_of(ada).post("/play/new/", form_data(**seats), follow=True)
+    table = Table.objects.get(opener=ada)
+    lobby = client_of(ada).get("/play/").content.decode()
+    line = lobby.split(f'data-table="{table.pk}"', 1)[1].split("</li>", 1)[0]
+    assert "1 of 2 people accepted" in line and "of 4 seated" not in line

@@ -112,10 +112,10 @@ def test_playing_now_lists_who_acted_not_whose_game_the_bots_moved():
     playing = Client().get("/players/").content.decode().split('id="playing-heading"', 1)[1]
     playing = playing.split("</section>", 1)[0]
     assert names(playing) == [mover.username]
-    assert "Made a move in a game in the last 15 minutes" in playing
+    assert "Made a move in the last 15 minutes in a game still being played" in playing
     with time_machine.travel(timezone.now() + datetime.timedelta(minutes=16), tick=False):
         html = Client().get("/players/").content.decode()
-    assert "Nobody made a move in a game in the last 15 minutes." in html
+    assert "Nobody made a move in the last 15 minutes in a game still being played." in html
 
 
 def test_acting_in_one_game_does_not_list_a_person_for_a_game_the_bots_moved():
@@ -133,7 +133,7 @@ def test_acting_in_one_game_does_not_list_a_person_for_a_game_the_bots_moved():
 
     html = Client().get("/players/").content.decode()
 
-    assert "Nobody made a move in a game in the last 15 minutes." in html
+    assert "Nobody made a move in the last 15 minutes in a game still being played." in html
     assert people.playing_now(timezone.now()) == []
 
 
@@ -169,7 +169,7 @@ def test_an_empty_site_says_so_and_where_to_go():
     html = client_of(make_user("ana")).get("/players/").content.decode()
     assert "Nobody is waiting at an open table now." in html
     assert "bots fill its empty seats after a few minutes" in html
-    assert "Nobody made a move in a game in the last 15 minutes." in html
+    assert "Nobody made a move in the last 15 minutes in a game still being played." in html
 
 
 def test_the_queries_do_not_grow_with_the_people_and_the_search_reads_the_index():
@@ -199,3 +199,25 @@ def test_the_menu_and_the_challenge_form_lead_here():
     assert 'href="/players/">People</a>' in Client().get("/").content.decode()
     form = client_of(ana).get("/tables/new/?challenge=nobody").content.decode()
     assert 'href="/players/"' in form
+
+
+def test_starting_a_game_is_no_move_and_a_match_just_over_is_not_playing_now():
+    """The bugs: the list showed an invitation's opener whose game had started (the start is
+    written in their name) though they had not moved; and it said nobody had moved in a game
+    while two people had, a minute before, in a match that then ended."""
+    ana, ben = make_user("ana"), make_user("ben")
+    started = game_create(
+        variant_spec={"rules": "official"},
+        seats=[SeatSpec(user=ana), SeatSpec(user=ben)],
+        actor=ana,
+    )
+    assert GameEvent.objects.filter(game_id=started.pk, actor=f"user:{ana.pk}").exists()
+    html = Client().get("/players/").content.decode()
+    assert "Nobody made a move in the last 15 minutes in a game still being played." in html
+    assert people.playing_now(timezone.now()) == []
+    # Once someone moves, they are listed, and only they.
+    first = Game.objects.get(pk=started.pk).to_act[0]
+    take_turns(started, turns=1)
+    assert [p.username for p in people.playing_now(timezone.now())] == [
+        (ana if first == 0 else ben).username
+    ]

@@ -106,3 +106,46 @@ def test_a_game_the_staff_aborted_offers_no_rematch_and_says_why():
     refused = client_of(ana).post(f"/games/{game.pk}/rematch", {"answer": "offer"}, follow=True)
     assert 'data-code="aborted">' in refused.content.decode()
     assert not rematch.state(game.pk).possible
+
+
+def test_answering_on_the_open_page_reads_the_offer_and_no_banner_outlives_it():
+    """The bugs: ben had the finished game's page open when ana's offer came (the panel's poll
+    showed it); he accepted there, and "ana offers a rematch of game N" stayed New under his
+    bell. ana's page kept a green "Rematch offered: the game starts when everyone accepts"
+    after the game had started. The Decline button was a plain browser button."""
+    from social.models import Notification
+
+    game = finished(players=2, bots=["greedy"])
+    ana, ben = (seat.user for seat in game.seats.order_by("number")[:2])
+    page = f"/games/{game.pk}/"
+    assert client_of(ben).get(page).status_code == 200  # open before the offer
+    ana_browser = client_of(ana)
+    ana_browser.post(f"/games/{game.pk}/rematch", {"answer": "offer"})
+    ana_sees = ana_browser.get(page).content.decode()
+    assert "Rematch offered" not in ana_sees and "Waiting for " + ben.username in ana_sees
+    (offer,) = Notification.objects.filter(user=ben, key=f"rematch:{game.pk}")
+    assert offer.read_at is None
+    panel = client_of(ben).get(f"/games/{game.pk}/rematch/panel").content.decode()
+    assert '<button type="submit" name="answer" value="decline" class="button">Decline' in panel
+    client_of(ben).post(f"/games/{game.pk}/rematch", {"answer": "accept"})
+    offer.refresh_from_db()
+    assert offer.read_at is not None
+    # ana's page, still open, polls the panel: it links to the new game; no banner says it waits.
+    panel = ana_browser.get(f"/games/{game.pk}/rematch/panel").content.decode()
+    assert "Go to game" in panel
+
+
+def test_a_declined_offer_no_longer_says_it_waits_under_the_bell():
+    from social.models import Notification
+
+    game = finished(players=3)
+    ana, ben, cy = (seat.user for seat in game.seats.order_by("number"))
+    client_of(ana).post(f"/games/{game.pk}/rematch", {"answer": "offer"})
+    client_of(ben).post(f"/games/{game.pk}/rematch", {"answer": "decline"})
+    (ben_notice,) = Notification.objects.filter(user=ben, key=f"rematch:{game.pk}")
+    (cy_notice,) = Notification.objects.filter(user=cy, key=f"rematch:{game.pk}")
+    assert ben_notice.read_at is not None
+    assert cy_notice.read_at is None
+    assert cy_notice.text == (
+        f"{ana.username} offered a rematch of game {game.pk}: {ben.username} declined it"
+    )

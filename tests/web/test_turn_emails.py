@@ -339,14 +339,25 @@ def test_the_bell_says_a_turn_as_its_email_does_naming_the_others_and_the_rules(
         "maya": f"Your turn against ana and greedy (official, game {game.pk})",
     }
     bells = {n.user.username: n.text for n in Notification.objects.filter(kind="turn")}
-    assert bells == expected
+    # A turn that waits says so; one the default bot played since says that instead.
+    game.refresh_from_db()
+    waiting = {
+        s.user.username for s in game.seats.filter(number__in=game.to_act, user__isnull=False)
+    }
+    assert waiting and {name: bells[name] for name in waiting} == {
+        name: expected[name] for name in waiting
+    }
+    for name in set(bells) - waiting:
+        assert bells[name] == expected[name].replace(
+            "Your turn", "The default bot played your turn"
+        )
     # The same words as the subject of each turn email (maya's at least: away from the start;
     # ana, who started the game, only if her first turn came once she had left it).
     emailed = {m.to[0].split("@")[0]: m.subject for m in turn_emails()}
     assert "maya" in emailed and emailed == {name: expected[name] for name in emailed}
     listed = Client()
     listed.force_login(maya)
-    assert expected["maya"] in listed.get("/notifications/").content.decode()
+    assert bells["maya"] in listed.get("/notifications/").content.decode()
 
 
 def test_a_muted_game_still_tells_its_turns_under_the_bell(on_commit):
@@ -466,3 +477,41 @@ def test_a_held_turn_of_a_muted_game_or_a_digest_person_waits_for_no_sweep(on_co
     with time_machine.travel(START + timedelta(minutes=10), tick=False):
         on_commit(tasks.expire_turns)
     assert turn_emails() == []
+
+
+def test_a_turn_the_default_bot_played_is_told_not_left_as_your_turn(on_commit):
+    """The bug: after the default bot played ana's timed-out turn, her bell still said "Your turn
+    against maya and greedy" while the game waited for maya, and the lobby said nothing. Her
+    turn notice says the bot played it (unread, newest), and the lobby card says so until she
+    opens the game."""
+    game, ana, maya = ana_maya_and_greedy(on_commit)
+    moment = START + timedelta(minutes=10)
+    ana_seat = game.seats.get(user=ana).number
+    for _ in range(100):
+        game.refresh_from_db()
+        was_hers = ana_seat in game.to_act
+        moment = away_turns(on_commit, game, moment, 1)
+        game.refresh_from_db()
+        if over(game):
+            pytest.skip("the match ended before the case came up")
+        if was_hers and ana_seat not in game.to_act:
+            break
+    else:
+        raise AssertionError("ana never timed out into another's turn")
+    (notice,) = Notification.objects.filter(user=ana, key=turn_key(game.pk, ana_seat))
+    assert notice.read_at is None and notice.created_at == moment
+    assert notice.text == (
+        f"The default bot played your turn against maya and greedy (official, game {game.pk})"
+    )
+    browser = Client()
+    browser.force_login(ana)
+    with time_machine.travel(moment, tick=False):
+        listed = browser.get("/notifications/").content.decode()
+        assert "Your turn against" not in listed
+        assert "The default bot played your turn against maya and greedy" in listed
+        lobby_page = browser.get("/play/").content.decode()
+        said = "your turn ran out and the default bot played it for you"
+        assert said in lobby_page
+        # Opening the game marks it read: the lobby says it no more.
+        assert browser.get(f"/games/{game.pk}/").status_code == 200
+        assert said not in browser.get("/play/").content.decode()
