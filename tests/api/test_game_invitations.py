@@ -25,9 +25,7 @@ def signed_in(user) -> APIClient:
 def test_a_game_naming_a_person_is_an_invitation_they_accept():
     ana, mira = make_user("ana"), make_user("Mira_K")
     seats = [{"user": "me"}, {"user": "Mira_K"}, {"bot": "greedy"}]
-    answer = signed_in(ana).post(
-        "/api/games", {"variant": OFFICIAL, "seats": seats}, format="json"
-    )
+    answer = signed_in(ana).post("/api/games", {"variant": OFFICIAL, "seats": seats}, format="json")
 
     assert answer.status_code == 202, answer.json()
     body = answer.json()
@@ -50,11 +48,15 @@ def test_a_game_naming_a_person_is_an_invitation_they_accept():
 
 def test_a_decline_closes_it_and_someone_else_may_not_answer():
     ana, mira = make_user("ana"), make_user("Mira_K")
-    body = signed_in(ana).post(
-        "/api/games",
-        {"variant": OFFICIAL, "seats": [{"user": "me"}, {"user": "Mira_K"}]},
-        format="json",
-    ).json()
+    body = (
+        signed_in(ana)
+        .post(
+            "/api/games",
+            {"variant": OFFICIAL, "seats": [{"user": "me"}, {"user": "Mira_K"}]},
+            format="json",
+        )
+        .json()
+    )
     stranger = signed_in(make_user("cy"))
     assert stranger.post(f"/api/tables/{body['id']}/join").json()["code"] == "not-challenged"
     assert stranger.get(f"/api/tables/{body['id']}").status_code == 403

@@ -180,9 +180,7 @@ def test_a_refused_pull_command_is_counted_listed_and_no_strike(pull_bot):
     ("command", "code"),
     [({"type": "draw", "seat": "1"}, "bad-seat"), ({"type": "draw"}, "malformed-command")],
 )
-def test_a_refused_command_without_a_seat_number_keeps_the_decisions_seat(
-    pull_bot, command, code
-):
+def test_a_refused_command_without_a_seat_number_keeps_the_decisions_seat(pull_bot, command, code):
     # `"seat": "1"` (a string) or no seat at all: the call still says which
     # decision it answered, the seat the bot was asked for.
     bot, token = pull_bot

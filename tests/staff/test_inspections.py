@@ -169,7 +169,7 @@ def test_a_staff_member_who_plays_is_offered_no_ruling_and_told_why_up_front(sea
     for action in RULINGS:
         page = client_of(sam).get(f"/staff/games/{game.pk}/{action}/").content.decode()
         assert "another member of the staff must act on it" in page, action
-        assert "<form method=\"post\" class=\"staff-action\"" not in page, action
+        assert '<form method="post" class="staff-action"' not in page, action
 
 
 def test_a_staff_member_who_does_not_play_is_offered_the_rulings():
