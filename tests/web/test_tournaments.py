@@ -204,6 +204,17 @@ def test_a_person_enters_a_running_swiss_late_from_its_page():
     entered = client.post("/tournaments/late/enter", {"bot": ""}, follow=True)
     assert "You are entered in Late Swiss." in text(entered.content.decode())
     assert Entry.objects.filter(tournament=cup, user=bea, withdrawn=False).exists()
+    # In now: the page no longer tells her what entering late would mean for her, under her
+    # "Withdraw yourself"; her bot, not entered, may still enter late: it is told of the bot.
+    page = text(client.get("/tournaments/late/").content.decode())
+    assert "Withdraw yourself" in page and "Entering late" not in page
+    assert "rounds you missed" not in page
+    make_bot(owner=bea, strategy="greedy")
+    page = text(client.get("/tournaments/late/").content.decode())
+    assert "Withdraw yourself" in page and "Entering late" not in page
+    assert (
+        "A bot entered late is drawn from the next round, with no points for the rounds it missed."
+    ) in page
 
     # Round 2 of 2 drawn: nobody may enter any more, and the page offers no entry.
     play_round(cup)
