@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from engine.events import GAME_ABORTED, MATCH_ENDED, SEAT_FORFEITED
 from games import event_reads, reads
 from games.lobby import SeatInfo, opponents, seat_listing
-from games.placings import Placing, ordinal, placing
+from games.placings import Placing, ordinal, placing, won_by_forfeit
 from social import notifications
 
 _ENDS = {MATCH_ENDED, GAME_ABORTED, SEAT_FORFEITED}
@@ -27,33 +27,51 @@ def tell_ended(game_id: int, seats: Sequence[tuple[int, int]]) -> int:
     if not untold:
         return 0
     game = reads.game_for(game_id, names=True)
-    result = _result(game_id)
+    result, forfeited = _result(game_id)
     listed = seat_listing(game)
-    ends = [(user_id, seat, end_text(game_id, seat, result, listed)) for user_id, seat in untold]
+    forfeit = result is not None and won_by_forfeit(result.winner, forfeited, len(listed))
+    ends = [
+        (user_id, seat, end_text(game_id, seat, result, listed, by_forfeit=forfeit))
+        for user_id, seat in untold
+    ]
     return notifications.game_over(game_id, ends, at=game.last_activity)
 
 
-def _result(game_id: int) -> Placing | None:
+def _result(game_id: int) -> tuple[Placing | None, set[int]]:
     """The match's places as the service records them, None when the staff aborted it (no
-    places), from its end and the seats forfeited before it."""
+    places), from its end; and the seats forfeited before it."""
     events = event_reads.load(game_id, types=_ENDS)
     at = next(
         (i for i in range(len(events) - 1, -1, -1) if events[i]["type"] != SEAT_FORFEITED), None
     )
     if at is None or events[at]["type"] == GAME_ABORTED:
-        return None
+        return None, set()
     forfeited = {e["seat"] for e in events[:at] if e["type"] == SEAT_FORFEITED}
-    return placing(events[at]["places"], events[at]["winner"], forfeited)
+    return placing(events[at]["places"], events[at]["winner"], forfeited), forfeited
 
 
-def end_text(game_id: int, seat: int, result: Placing | None, seats: Sequence[SeatInfo]) -> str:
+def end_text(
+    game_id: int,
+    seat: int,
+    result: Placing | None,
+    seats: Sequence[SeatInfo],
+    *,
+    by_forfeit: bool = False,
+) -> str:
     """ "You won game 12 against maya", "Game 12 is over: you placed 2nd", "Game 12 is over:
-    you shared 1st place", "Game 12 is over: the staff aborted it, with no result"."""
+    you shared 1st place", "Game 12 is over: the staff aborted it, with no result"; a match won
+    by forfeit (every other seat forfeited: games/placings.py `won_by_forfeit`) says so, "You
+    won game 12 against maya by forfeit", "Game 12 is over: ana won by forfeit, you placed
+    2nd"."""
     if result is None:
         return f"Game {game_id} is over: the staff aborted it, with no result"
     if result.winner == seat:
-        return f"You won game {game_id} against {opponents(seats, seat)}"
+        forfeit = " by forfeit" if by_forfeit else ""
+        return f"You won game {game_id} against {opponents(seats, seat)}{forfeit}"
     place = result.places[seat]
+    if by_forfeit and result.winner is not None:
+        winner = next((info.name for info in seats if info.seat == result.winner), "")
+        return f"Game {game_id} is over: {winner} won by forfeit, you placed {ordinal(place)}"
     if place == 1:
         return f"Game {game_id} is over: you shared 1st place"
     return f"Game {game_id} is over: you placed {ordinal(place)}"

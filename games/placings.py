@@ -57,3 +57,13 @@ def ordinal(place: int) -> str:
     of a match's end and a season's close)."""
     teen = place % 100 in (11, 12, 13)
     return f"{place}{'th' if teen else _ENDINGS.get(place % 10, 'th')}"
+
+
+def won_by_forfeit(winner: int | None, forfeited: Iterable[int], seats: int) -> bool:
+    """Whether the match was won by forfeit: it has a winner and every other seat was forfeited
+    (the forfeits left that seat alone playing, and the match ended with it: engine/scoring.py
+    `forfeit_end`). A match played on to its end after some forfeits was won at the table."""
+    if winner is None or seats < 2:
+        return False
+    out = set(forfeited)
+    return winner not in out and all(seat in out for seat in range(seats) if seat != winner)

@@ -44,6 +44,9 @@ class Notification(models.Model):
     game_id = models.BigIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     read_at = models.DateTimeField(null=True, blank=True)
+    # For a notice that recurs (social/notifications.py `renew`): when its unread run began, the
+    # first renewal since the person last read it (a thread's replies name everyone since then).
+    unread_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "key"], name="notification_once")]

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 
@@ -76,19 +76,45 @@ def renew(
     game: int | None = None,
 ) -> None:
     """The notice of `key`, made or made unread and newest again at `at` saying `text`: one
-    line for a thing that recurs (a game's turns, a thread's replies), not one per time."""
+    line for a thing that recurs (a game's turns, a thread's replies), not one per time. Its
+    `unread_since` is `at` when it was read (or new), else kept: when its unread run began
+    (`unread_since`)."""
     Notification.objects.update_or_create(
         user_id=user_id,
         key=key[:120],
-        defaults={"read_at": None, "created_at": at, "text": text[:300]},
+        defaults={
+            "read_at": None,
+            "created_at": at,
+            "text": text[:300],
+            "unread_since": Case(
+                When(read_at__isnull=True, unread_since__isnull=False, then=F("unread_since")),
+                When(read_at__isnull=True, then=F("created_at")),
+                default=Value(at),
+            ),
+        },
         create_defaults={
             "kind": kind,
             "text": text[:300],
             "url": url[:300],
             "game_id": game,
             "created_at": at,
+            "unread_since": at,
         },
     )
+
+
+def unread_since(user_id: int, key: str, *, at: datetime) -> datetime:
+    """Since when the person has not read the notice of `key`: the start of its unread run (its
+    first renewal since they read it), or `at` when it is read or not there: a renewal at `at`
+    would start a run. What a recurring line counts from ("lena and sam replied")."""
+    found = (
+        Notification.objects.filter(user_id=user_id, key=key[:120], read_at__isnull=True)
+        .values_list("unread_since", "created_at")
+        .first()
+    )
+    if found is None:
+        return at
+    return found[0] or found[1]
 
 
 def turn_started(user_id: int, game_id: int, seat: int, *, at: datetime, text: str) -> None:

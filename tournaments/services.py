@@ -12,10 +12,12 @@ from __future__ import annotations
 import datetime
 import random
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import Profile
@@ -25,7 +27,7 @@ from games.actors import SYSTEM, is_person
 from games.models import Bot
 from league.clubs import is_admin, is_member
 from league.models import Club
-from tournaments import scheduling
+from tournaments import scheduling, standings
 from tournaments.errors import (
     NotOrganiser,
     TournamentEntryRefused,
@@ -439,3 +441,30 @@ def upcoming(club: Club | None = None, limit: int = 10) -> list[Tournament]:
     if club is not None:
         found = found.filter(club=club)
     return list(found.order_by("status", "entry_closes", "pk")[:limit])
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """A finished tournament and who won it: the names ranked first in its final standings
+    (more than one when the first place is shared; none when nothing was played)."""
+
+    tournament: Tournament
+    winners: list[str]
+
+
+# The finished tournaments a club's page lists, the newest first.
+RECENT_FINISHED = 5
+
+
+def recent_finished(club: Club, limit: int = RECENT_FINISHED) -> list[Finished]:
+    """A club's tournaments that finished, the last to finish first, with their winners (the
+    club's page: a finished tournament stays in sight there, not only at /tournaments/)."""
+    found = Tournament.objects.filter(club=club, status=Tournament.Status.FINISHED).order_by(
+        F("finished_at").desc(nulls_last=True), "-pk"
+    )[:limit]
+    return [
+        Finished(
+            tournament, [line.name for line in standings.standings(tournament) if line.rank == 1]
+        )
+        for tournament in found
+    ]

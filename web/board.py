@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.placings import won_by_forfeit
 from games.variant_text import FAMILY_NAMES, lane_words
 from web import status_words
 from web.cards import Face, face, sorted_faces
@@ -227,6 +228,16 @@ def table(
         status_lines=2 if two_lines and not over else 1,
         lanes=bool(spec.get("precognitive")) and not over,
     )
+
+
+def forfeit_result(table: Table, winner: int | None) -> str:
+    """The match's result, with "by forfeit" when it was won so (every other seat forfeited:
+    games/placings.py `won_by_forfeit`), once the panels say which seats were forfeited: "ana
+    wins the match by forfeit" where a forfeit read as a win at the table."""
+    forfeited = [panel.number for panel in table.seats if panel.forfeited]
+    if table.over and won_by_forfeit(winner, forfeited, len(table.seats)):
+        return f"{table.result} by forfeit"
+    return table.result
 
 
 def rules_title(spec: Mapping[str, Any]) -> str:

@@ -262,6 +262,8 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
         **chat.board_context(request, club),
         # The club's tournaments taking entries or running (web/tournaments.py).
         "tournaments": tournament_services.upcoming(club=club),
+        # …and the last it finished, each with its winner (tournaments/services.py).
+        "finished_tournaments": tournament_services.recent_finished(club),
     }
     return render(request, "leagues/club.html", context)
 

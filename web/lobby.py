@@ -31,9 +31,11 @@ from games.lobby import (
     finished_count,
     finished_page,
     games_of,
+    match_result,
     practice_rows,
 )
 from games.models import Game, GameSummary, MatchResult
+from games.placings import won_by_forfeit
 from games.variant_text import time_left, variant_details, variant_title
 from games.visibility import game_view
 from league.models import Fixture
@@ -107,6 +109,9 @@ class LobbyGame:
     round_deadline: bool = False
     # Ended by the staff (a game-aborted event): over, with no winner and no result.
     aborted: bool = False
+    # Over, won by forfeit (every other seat forfeited: games/placings.py `won_by_forfeit`): who
+    # won it, as its seat is named ("you" for the person's own), else "".
+    forfeit_winner: str = ""
     # A practice match the person watches from no seat: the names of their own bots in it, as
     # its seats give them (every registered bot in one is theirs: games/lobby.py _check_watch).
     practice_bots: tuple[str, ...] = ()
@@ -133,6 +138,8 @@ class LobbyGame:
 class Standing:
     scores: list[int]
     winner: int | None
+    # The seats forfeited, once over (the match won by forfeit when all but the winner's are).
+    forfeited: tuple[int, ...] = ()
 
 
 def standings(rows: Sequence[GameRow], person: Person) -> dict[int, Standing]:
@@ -148,12 +155,19 @@ def standings(rows: Sequence[GameRow], person: Person) -> dict[int, Standing]:
         result = results.get(game.pk)
         summary = summaries.get(game.pk)
         if game.status == Game.Status.MATCH_OVER and result is not None:
-            found[game.pk] = Standing(list(result.scores), result.winner)
+            found[game.pk] = Standing(
+                list(result.scores), result.winner, tuple(result.forfeited or ())
+            )
         elif game.status != Game.Status.MATCH_OVER and summary and summary.version == game.version:
             found[game.pk] = Standing(list(summary.scores), None)
         else:
             view = game_view(game_id=game.pk, viewer=person)
-            found[game.pk] = Standing(list(view.get("scores") or []), view.get("winner"))
+            ended = match_result(game.pk, view)
+            found[game.pk] = Standing(
+                list(view.get("scores") or []),
+                ended["winner"] if ended else view.get("winner"),
+                tuple(ended["forfeited"]) if ended else (),
+            )
     return found
 
 
@@ -277,6 +291,10 @@ def lobby_games(
         ]
         mark = tournaments.get(game.pk)
         deadline, round_deadline = shown_deadline(row.deadline, mark)
+        forfeit_winner = ""
+        if finished and won_by_forfeit(standing.winner, standing.forfeited, len(seats)):
+            won = next((line for line in seats if line.info.seat == standing.winner), None)
+            forfeit_winner = "" if won is None else "you" if won.mine else won.name
         shown.append(
             LobbyGame(
                 game=game,
@@ -294,6 +312,7 @@ def lobby_games(
                 round_deadline=round_deadline,
                 aborted=game.pk in aborted,
                 bot_played=game.pk in played_for,
+                forfeit_winner="" if game.pk in aborted else forfeit_winner,
                 practice_bots=tuple(
                     names[seat.number]
                     for seat in sorted(game.seats.all(), key=lambda seat: seat.number)

@@ -368,6 +368,7 @@ def board_context(
     for panel in table.seats:
         panel.catch = ctrl.catches.get(panel.number)
         panel.forfeited = panel.number in forfeited
+    table.result = board.forfeit_result(table, (detail["result"] or {}).get("winner"))
     my_seats = detail["my_seats"]
     # A seat resigned (or forfeited) is for good: no Resign is offered for it again.
     extra: dict[str, Any] = {"resignable": bool(my_seats) and _resignable(loaded.game, my_seats)}

@@ -107,6 +107,7 @@ def _replay_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     table = board.table(view, names, [info.kind for info in listing], you=you, spec=game.variant)
     for panel in table.seats:
         panel.forfeited = result is not None and panel.number in result["forfeited"]
+    table.result = board.forfeit_result(table, result["winner"] if result is not None else None)
     return {
         "game": game.pk,
         "at": at,

@@ -168,6 +168,29 @@ def entry_options(tournament: Tournament, user: Any) -> list[EntryOption]:
     return options
 
 
+def late_note(tournament: Tournament, options: list[EntryOption]) -> str:
+    """What entering late means, said of who may still enter late: the reader ("you") when
+    they are not entered, else their bots not entered; nothing when all of them are in (an
+    entrant read "Entering late, you are drawn from the next round" under "Withdraw
+    yourself"). The page shows it while late entry is open."""
+    late = [option for option in options if not option.entered]
+    if not late:
+        return ""
+    arena = tournament.format == Tournament.Format.ARENA
+    if any(option.bot is None for option in late):
+        if arena:
+            return "Entering late, you are seated as soon as a table fills."
+        return (
+            "Entering late, you are drawn from the next round, with no points for the rounds "
+            "you missed."
+        )
+    if arena:
+        return "A bot entered late is seated as soon as a table fills."
+    return (
+        "A bot entered late is drawn from the next round, with no points for the rounds it missed."
+    )
+
+
 # The standings' columns after the entrant, each with its short name on a phone (the key under
 # the table says them).
 COLUMNS = (("Points", "Pts"), ("Played", "Pl"), ("Wins", "W"), ("Byes", "B"), ("Forfeits", "F"))
@@ -228,6 +251,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_or_404(slug)
     lines = standings(tournament)
     now = timezone.now()
+    options = entry_options(tournament, request.user)
     context = {
         "tournament": tournament,
         "rules": variant_title(tournament.variant),
@@ -246,7 +270,8 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
         "rounds": shown_rounds(tournament, lines),
         "entrants": Entry.objects.filter(tournament=tournament, withdrawn=False).count(),
         "entry_open": services.entry_open(tournament, now),
-        "options": entry_options(tournament, request.user),
+        "options": options,
+        "late_note": late_note(tournament, options),
         "can_run": services.can_run(tournament, request.user),
         # An arena's entrants pause (tournaments/services.py `tournament_pause`).
         "pausable": tournament.format == Tournament.Format.ARENA

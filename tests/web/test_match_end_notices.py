@@ -69,8 +69,39 @@ def test_the_winner_by_a_ruled_forfeit_is_told_they_won_unread_at_the_end(eager_
     assert notice.url == f"/games/{game.pk}/"
     # The person forfeited hears the match ended and their place, besides the forfeit itself.
     told = listed(signed_in(loser))
-    assert f"Game {game.pk} is over: you placed 2nd" in told
+    assert f"Game {game.pk} is over: {winner.username} won by forfeit, you placed 2nd" in told
     assert f"Your seat in game {game.pk} was forfeited by the league's ruling" in told
+
+
+def test_a_match_won_by_forfeit_says_so_under_the_bell_in_the_lobby_and_on_its_page(eager_tasks):
+    """The bug: the winner's bell said "You won game 78 against omar" and the lobby's Finished
+    card "winner 0 – 0", as for a match won at the table."""
+    ada, fixture, game, winner, loser = fixture_of_two()
+    seat = fixture.seats.get(entry__user=loser).number
+    assert fixture_forfeit(fixture=fixture, actor=ada, seat=seat, note="no show")
+    mine = signed_in(winner)
+    (notice,) = Notification.objects.filter(user=winner, kind="game-over")
+    assert notice.text == f"You won game {game.pk} against {loser.username} by forfeit"
+    assert notice.text in listed(mine)
+    theirs = signed_in(loser)
+    (notice,) = Notification.objects.filter(user=loser, kind="game-over")
+    assert notice.text == (
+        f"Game {game.pk} is over: {winner.username} won by forfeit, you placed 2nd"
+    )
+    # The lobby's Finished card, for each of them.
+    card = unescape(text(mine.get("/play/?show=finished").content.decode()))
+    assert "Finished: you won by forfeit" in card
+    card = unescape(text(theirs.get("/play/?show=finished").content.decode()))
+    assert f"Finished: {winner.username} won by forfeit" in card
+    # The game's page: the result under the final board, and a spectator's line.
+    page = unescape(text(mine.get(f"/games/{game.pk}/").content.decode()))
+    assert "You win the match by forfeit." in page
+    watcher = signed_in(make_user("wren"))
+    page = unescape(text(watcher.get(f"/games/{game.pk}/").content.decode()))
+    assert f"{winner.username} wins the match by forfeit." in page
+    game.refresh_from_db()
+    replay = watcher.get(f"/games/{game.pk}/replay/?at={game.version}").content.decode()
+    assert f"{winner.username} wins the match by forfeit." in unescape(text(replay))
 
 
 def test_the_end_is_told_once_however_often_the_match_is_found_over(eager_tasks):

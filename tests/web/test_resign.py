@@ -130,7 +130,7 @@ def test_resigning_a_two_person_game_ends_the_match_and_the_other_person_wins(
     assert game.status == Game.Status.MATCH_OVER and game.to_act == []
     assert "You resigned: theo wins the match." in story(mayas, game)
     theo_page = theos.get(f"/games/{game.pk}/").content.decode()
-    assert "You win the match." in theo_page
+    assert "You win the match by forfeit." in theo_page  # maya's seat forfeited: resigned
     assert "maya resigned: you win the match." in story(theos, game)
     # The lobby lists it as finished, no longer as playing.
     assert game.pk in listed(theos, "finished") and game.pk not in listed(theos, "playing")

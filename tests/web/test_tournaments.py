@@ -97,6 +97,37 @@ def test_the_list_the_lobby_and_a_club_page_show_the_tournaments():
     assert f'href="/tournaments/new/?club={club.slug}"' in club_page
 
 
+def test_a_clubs_page_lists_its_finished_tournaments_with_their_winner():
+    """A finished club tournament left the club's page ("No tournament is taking entries or
+    running."), its results only at /tournaments/: the page lists the last finished, linked,
+    each with who won it."""
+    ana = make_user("ana")
+    club = club_create(name="Office", creator=ana)
+    cup = make_tournament(
+        ana, name="Office Cup", slug="office-cup", club=club, table_size=2, rounds=1
+    )
+    for _ in range(2):
+        tournament_enter(cup, actor=ana, bot=make_bot(strategy="greedy"))
+    tournament_start(cup, actor=ana)
+    play_round(cup)
+    tournament_advance(cup)
+    projections.run("tournament-results")
+    cup.refresh_from_db()
+    assert cup.status == "finished"
+    (winner,) = [line.name for line in standings(cup) if line.rank == 1]
+    other = make_tournament(ana, name="Elsewhere Cup", slug="elsewhere")
+    Tournament.objects.filter(pk=other.pk).update(status="finished")
+    html = signed_in(ana).get(f"/clubs/{club.slug}/").content.decode()
+    words = unescape(text(html))
+    assert "No tournament is taking entries or running." in words
+    assert 'href="/tournaments/office-cup/"' in html
+    assert (
+        f"Finished Office Cup Swiss · finished {cup.finished_at:%-d %b %Y} · won by {winner}"
+        in (words)
+    )
+    assert "Elsewhere Cup" not in words  # another club's (or none): not this page's
+
+
 def test_the_new_tournament_form_makes_one_and_refuses_in_words():
     ana = make_user()
     client = signed_in(ana)
@@ -173,6 +204,17 @@ def test_a_person_enters_a_running_swiss_late_from_its_page():
     entered = client.post("/tournaments/late/enter", {"bot": ""}, follow=True)
     assert "You are entered in Late Swiss." in text(entered.content.decode())
     assert Entry.objects.filter(tournament=cup, user=bea, withdrawn=False).exists()
+    # In now: the page no longer tells her what entering late would mean for her, under her
+    # "Withdraw yourself"; her bot, not entered, may still enter late: it is told of the bot.
+    page = text(client.get("/tournaments/late/").content.decode())
+    assert "Withdraw yourself" in page and "Entering late" not in page
+    assert "rounds you missed" not in page
+    make_bot(owner=bea, strategy="greedy")
+    page = text(client.get("/tournaments/late/").content.decode())
+    assert "Withdraw yourself" in page and "Entering late" not in page
+    assert (
+        "A bot entered late is drawn from the next round, with no points for the rounds it missed."
+    ) in page
 
     # Round 2 of 2 drawn: nobody may enter any more, and the page offers no entry.
     play_round(cup)
