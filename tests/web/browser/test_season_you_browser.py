@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from league.clubs import member_role
 from league.models import Bye, Fixture
 from league.seasons import season_enter, season_start
 from tests.games.factories import make_user
@@ -81,3 +82,47 @@ def test_the_one_sitting_out_is_told_on_the_season_page_and_in_the_lobby(open_pa
     lobby.screenshot(path=str(ARTIFACTS / "season-you-lobby-360.png"))
     seasons.get_by_role("link", name="Office League").click()
     lobby.wait_for_url(f"**/seasons/{season.slug}/#you")
+
+
+def test_the_admin_is_offered_no_forfeit_in_her_own_fixture_and_no_code_on_a_refusal(
+    open_page, office
+):
+    season, founder = office
+    # A member seated in round 1 made an admin too: she rules, but not on her own fixture.
+    fixture = Fixture.objects.filter(division__season=season, round=1).first()
+    ada = fixture.seats.get(number=0).entry.user
+    if ada != founder:
+        member_role(club=season.club, admin=founder, user=ada, role="admin")
+    page = open_page(ada, reverse("web:season", args=[season.slug]), width=360, height=740)
+    box = page.locator(f"#fixture-{fixture.pk}")
+    box.locator("details.rule > summary").click()
+    assert box.get_by_role("button", name="Forfeit the seat").count() == 0
+    assert "You play in this fixture, so you cannot forfeit a seat of it" in box.inner_text()
+    assert box.get_by_role("button", name="Move the deadline").is_visible()
+    box.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "season-you-own-fixture-360.png"))
+    edit = open_page(
+        ada,
+        reverse("web:season-edit", args=[season.slug]),
+        width=360,
+        height=740,
+        allow=("409",),
+    )
+    said = edit.get_by_role("alert").inner_text()
+    assert said == "Office League has started: its settings change only while a season is a draft."
+    edit.screenshot(path=str(ARTIFACTS / "season-you-edit-refused-360.png"))
+
+
+@pytest.mark.parametrize("width,height", [(360, 740), (1280, 800)])
+def test_the_admin_enters_herself_from_the_first_screen_of_a_draft(open_page, width, height):
+    club, ada, _ = make_club(admin=make_user("ada"), members=1)
+    season = make_season(club, ada, name="Office League", slug="office")
+    page = open_page(ada, reverse("web:season", args=[season.slug]), width=width, height=height)
+    enter = page.locator("#you").get_by_role("button", name="Enter me")
+    box = enter.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= height
+    page.screenshot(path=str(ARTIFACTS / f"season-you-draft-admin-{width}.png"))
+    with page.expect_navigation():
+        enter.click()
+    assert "You are entered." in page.locator("main").inner_text()
+    assert page.locator("#you").get_by_role("button", name="Withdraw me").is_visible()
