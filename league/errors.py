@@ -43,7 +43,8 @@ class SeasonError(GameError):
     `division-not-empty` (a draft's edit takes away a division with entrants), `not-running`,
     `too-few-entrants`, `not-a-member`, `fixtures-unfinished` (a season closes when every
     fixture has finished), `not-closed`, `has-next` (a season is followed once),
-    `fixture-not-open` (no game yet), `fixture-over`, `invalid-seat`, `invalid-deadline`."""
+    `fixture-not-open` (no game yet), `fixture-over`, `invalid-seat`, `invalid-deadline`,
+    `own-fixture` (an admin forfeits no seat of a fixture they play in)."""
 
     code = "season-error"
 

@@ -20,7 +20,7 @@ from django.utils import timezone
 from engine import MATCH_OVER
 from engine.events import FIXTURE_RETIMED
 from games import appends, seat_facts
-from games.actors import actor_label
+from games.actors import actor_label, is_person
 from games.errors import InvalidGame
 from games.models import Bot, Game
 from games.seeds import keyed_seed
@@ -399,9 +399,15 @@ def fixture_forfeit(*, fixture: Fixture, actor: Any, seat: int, note: str = "") 
     """A club admin or staff forfeits a seat of an open fixture (the player did not play):
     a seat-forfeited event (reason `awarded`) in the fixture's game, the ruler as its actor;
     the default bot plays the seat out and it is placed last. Returns False when the seat was
-    forfeited already. Raises NotClubAdmin, SeasonError."""
+    forfeited already. Nobody rules on a fixture they play in (`own-fixture`): another admin
+    of the club, or the staff, does. Raises NotClubAdmin, SeasonError."""
     season = fixture.division.season
     check_admin(season.club, actor)
+    if plays_in(fixture, actor):
+        raise SeasonError(
+            "you play in this fixture: another admin of the club, or the staff, rules on it",
+            code="own-fixture",
+        )
     _running(season)
     game = _fixture_game(fixture)
     try:
@@ -556,6 +562,11 @@ def _carry_over(season: Season, line: Mapping[str, Any], tier: int) -> None:
         # A bot that failed validation since, a member without the birth date newno needs:
         # they sit this season out (an admin may enter them by hand).
         return
+
+
+def plays_in(fixture: Fixture, user: Any) -> bool:
+    """Whether `user` holds a seat of the fixture (as a person; a bot they own plays itself)."""
+    return is_person(user) and fixture.seats.filter(entry__user_id=user.pk).exists()
 
 
 def can_rule(season: Season, user: Any) -> bool:

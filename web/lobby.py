@@ -43,7 +43,9 @@ from social import notifications
 from tournaments.models import Tournament, TournamentGame
 from tournaments.services import upcoming
 from web.accounts import SignedInRequest
+from web.fixture_marks import FixtureMark, fixture_mark
 from web.names import seat_names
+from web.season_you import running_seasons
 from web.tables import lobby_context
 
 TABS = {"playing": "Playing", "my-turn": "My turn", "finished": "Finished"}
@@ -59,21 +61,6 @@ class SeatLine:
     mine: bool
     to_act: bool
     winner: bool
-
-
-@dataclass(frozen=True, slots=True)
-class FixtureMark:
-    """The league fixture a game was made for: "Autumn League · Premier · round 2, table 1"."""
-
-    season: str
-    division: str
-    round: int
-    table: int
-    url: str  # the round on the season's page
-    # The fixture's own deadline, and whether a ruling moved it off its round's (the round's
-    # line on the season's page keeps the round's).
-    deadline: datetime.datetime
-    moved: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,23 +187,6 @@ def fixtures_of(rows: Sequence[GameRow]) -> dict[int, FixtureMark]:
             continue
         marks[fixture.game_id] = fixture_mark(fixture)
     return marks
-
-
-def fixture_mark(fixture: Fixture) -> FixtureMark:
-    """A fixture as a game's lobby card and play page name it, linked to its round on the
-    season's page (read with its division, season and competition)."""
-    season = fixture.division.season
-    drawn = fixture.opens_at + datetime.timedelta(days=season.round_days)
-    url = reverse("web:season", args=[season.competition.slug])
-    return FixtureMark(
-        season=season.competition.name,
-        division=fixture.division.name,
-        round=fixture.round,
-        table=fixture.table,
-        url=f"{url}#division-{fixture.division.tier}-round-{fixture.round}",
-        deadline=fixture.deadline,
-        moved=fixture.deadline != drawn,
-    )
 
 
 def tournaments_of(rows: Sequence[GameRow]) -> dict[int, TournamentMark]:
@@ -380,5 +350,8 @@ def lobby(request: SignedInRequest) -> HttpResponse:
         **lobby_context(request),
         # Tournaments taking entries or running (web/tournaments.py has their pages).
         "tournaments": upcoming(),
+        # The running seasons the person plays in, with their place and fixture now or next
+        # (web/season_you.py): said even when they sit a round out or wait for the next.
+        "your_seasons": running_seasons(person),
     }
     return render(request, "play/lobby.html", context)

@@ -40,7 +40,7 @@ from games.visibility import events_since
 from league.models import Fixture
 from tournaments.models import TournamentGame
 from web import board, board_news, chat, controls, forfeits, notices, rematch, status_words, story
-from web.lobby import fixture_mark
+from web.fixture_marks import fixture_mark
 from web.lockout import too_many
 from web.names import Names, names_at, seat_names
 from web.refusals import NAMES_A_SEAT, refusal

@@ -1,8 +1,8 @@
 """A draft season's settings edited (/seasons/<slug>/edit/: the new-season form, prefilled) and
 a draft season deleted (/seasons/<slug>/delete: a confirmation page, then its POST), for the
 club's admins and staff (whoever may create a season), through league/season_drafts.py. Once
-the season has started both are refused (`not-draft`): a page that says so, or the form's
-message when it started meanwhile. docs/web.md, "Clubs and seasons".
+the season has started both are refused (`not-draft`, the page's data-code): a page that says
+so in words, or the form's message when it started meanwhile. docs/web.md, "Clubs and seasons".
 """
 
 from __future__ import annotations
@@ -76,7 +76,8 @@ def edit_form(season: Season, data: Any = None) -> SeasonForm:
 
 
 def started(request: SignedInRequest, season: Season, doing: str) -> HttpResponse:
-    """The page for an edit or a deletion asked of a season that has started."""
+    """The page for an edit or a deletion asked of a season that has started: the refusal in
+    words; its code (`not-draft`) is in the page's data-code, not shown."""
     message = f"{season.name} has started: {doing} only while a season is a draft."
     return refused(request, message, status=409, club=season.club, code="not-draft")
 

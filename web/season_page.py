@@ -44,6 +44,7 @@ from web.league_forms import (
 )
 from web.once import once
 from web.season_tables import season_tables_context
+from web.season_you import your_season
 
 
 def season_or_404(slug: str) -> Season:
@@ -162,12 +163,20 @@ def season(request: HttpRequest, slug: str) -> HttpResponse:
         "next_season": Season.objects.filter(previous=season).select_related("competition").first(),
         "said_organiser": said.get(ORGANISER, []) if admin else [],
     }
-    if context["is_member"] and not admin and mine is None and season.status == Season.Status.DRAFT:
-        # Where entering oneself puts one: only an admin chooses a division.
+    if context["is_member"] and mine is None and season.status == Season.Status.DRAFT:
+        # Where "Enter me" puts one (an admin chooses another division by adding themselves
+        # by name in the organiser's panel).
         tier = seasons.rules_tier(season, user)
         context["my_division"] = next(d.division for d in divisions if d.division.tier == tier)
+    if mine is not None and len(divisions) > 1:
+        context["my_entry_division"] = next(
+            d.division.name for d in divisions if any(e.entry.pk == mine.pk for e in d.entrants)
+        )
     # The tables and fixtures (templates/leagues/_season_tables.html).
     context |= season_tables_context(season, user, said)
+    # First on the page: the viewer's place and their fixture now or next (web/season_you.py).
+    if season.status != Season.Status.DRAFT:
+        context["you"] = your_season(season, context)
     # At the top: the rest, and a message placed where this page has no such place (a panel
     # for an admin no longer one, a fixture of another season).
     shown = {ORGANISER} if admin else set()
@@ -220,8 +229,9 @@ def enter_member(request: SignedInRequest, slug: str) -> HttpResponse:
     admin = clubs.is_admin(season.club, request.user)
     if not (admin or own):
         return not_admin(request, season.club)
-    # An admin comes back to the organiser's panel, where the form was.
-    place = ORGANISER if admin else ""
+    # An admin adding someone comes back to the organiser's panel, where the form was; "Enter
+    # me" to the top of the page, where the button was.
+    place = ORGANISER if admin and not own else ""
     if not form.is_valid():
         _form_errors(request, form, place)
         return _back(season, place)
@@ -285,7 +295,7 @@ def withdraw(request: SignedInRequest, slug: str, entry_id: int) -> HttpResponse
     admin = clubs.is_admin(season.club, request.user)
     if not (admin or own):
         return not_admin(request, season.club)
-    place = ORGANISER if admin else ""
+    place = ORGANISER if admin and not own else ""
     report(
         request,
         lambda: seasons.season_withdraw(

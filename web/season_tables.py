@@ -76,9 +76,15 @@ class TableRow:
     head_to_head_needed: bool
     # The mark the table shows: "up", "down" or "" (league/standings.py zone_marks).
     zone: str = ""
+    # The viewer's own line (marked "you" on the page).
+    mine: bool = False
 
 
-def table_rows(lines: list[StandingLine], marks: dict[int, str] | None = None) -> list[TableRow]:
+def table_rows(
+    lines: list[StandingLine], marks: dict[int, str] | None = None, viewer: int | None = None
+) -> list[TableRow]:
+    """The lines as the page shows them; `viewer`: the signed-in person's id, whose line is
+    marked as theirs."""
     marks = marks or {}
 
     def key(line: StandingLine) -> tuple[int, int, int]:
@@ -98,6 +104,7 @@ def table_rows(lines: list[StandingLine], marks: dict[int, str] | None = None) -
             ),
             head_to_head_needed=counts[key(line)] > 1,
             zone=marks.get(line.entry, ""),
+            mine=viewer is not None and line.user_id == viewer,
         )
         for line in lines
     ]
@@ -143,6 +150,9 @@ class FixtureView:
     your_turn: bool
     counted: bool  # finished and in the results (the projection has folded it)
     rulable: bool  # the viewer may rule on it now
+    # The viewer may forfeit a seat of it: they may rule and hold no seat of it (nobody rules
+    # on a fixture they play in: league.seasons.fixture_forfeit, `own-fixture`).
+    forfeitable: bool = False
     # Each forfeit in words, from the game's log as soon as it is written (the result's
     # projection comes later): "Greta was forfeited by the league's ruling: “no show”."
     forfeits: tuple[str, ...] = ()
@@ -191,6 +201,7 @@ class RoundView:
     fixtures: list[FixtureView]
     byes: list[str]
     opened: bool  # its day has come: "opened Sat 5 Dec", not "opens", while it is played
+    my_bye: bool = False  # the viewer sits this round out
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +241,7 @@ def division_rounds(
     sees them; `said`: the messages to show in a fixture's box, by its anchor."""
     round_length = datetime.timedelta(days=division.season.round_days)
     said = said or {}
+    viewer = user.pk if user is not None and user.is_authenticated else None
     rounds = [
         rows for rows in season_fixtures(division.season, tier=division.tier) if rows.fixtures
     ]
@@ -256,6 +268,7 @@ def division_rounds(
                 for row in rows.fixtures
             ],
             byes=sorted(bye.entrant.name for bye in rows.byes),
+            my_bye=viewer is not None and any(bye.entrant.user_id == viewer for bye in rows.byes),
             opened=any(row.fixture.opened_at for row in rows.fixtures)
             or rows.fixtures[0].fixture.opens_at <= now,
         )
@@ -320,6 +333,7 @@ def fixture_view(
         your_turn=any(cell.mine and cell.to_act for cell in seats),
         counted=result is not None,
         rulable=rule and playing,
+        forfeitable=rule and playing and not any(cell.mine for cell in seats),
         forfeits=tuple(
             forfeit_words(row.seats[seat].name, event, playing=playing)
             for seat, event in sorted(forfeits.items())
@@ -387,6 +401,7 @@ def season_tables_context(
     context: `context |= season_tables_context(season, request.user, said)`.
     """
     rule = season.status == Season.Status.RUNNING and seasons.can_rule(season, user)
+    viewer = user.pk if user is not None and user.is_authenticated else None
     now = timezone.now()
     started = season.status != Season.Status.DRAFT
     closed = season.status == Season.Status.CLOSED
@@ -398,7 +413,7 @@ def season_tables_context(
         divisions.append(
             DivisionView(
                 division=division,
-                rows=table_rows(lines, marks),
+                rows=table_rows(lines, marks, viewer),
                 rounds=division_rounds(division, user, rule=rule, now=now, said=said),
                 marks_wait=running and not marks,
                 ties=tuple(

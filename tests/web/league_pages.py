@@ -90,6 +90,17 @@ def season_level_on_nothing(
     return season_start(season=season, admin=ada)
 
 
+def referee(username: str = "referee") -> Any:
+    """A staff member, who rules on a fixture its club's admin plays in (the one of that name,
+    made once)."""
+    from django.contrib.auth import get_user_model
+
+    staff = get_user_model().objects.filter(username=username).first() or make_user(username)
+    staff.is_staff = True
+    staff.save(update_fields=["is_staff"])
+    return staff
+
+
 def open_fixture_of(season: Season, user: Any) -> Fixture:
     """The person's first open fixture, opening rounds (the bots play theirs) until there is
     one."""
@@ -127,9 +138,11 @@ def play_season_out(
     season: Season, admin: Any, committed: Callable[[Callable[[], Any]], Any] = run
 ) -> None:
     """Every round, in turn: the bots play on commit; a person's seat is ruled forfeit (the
-    default bot then plays it out). Stops when every fixture has finished. `committed` runs
-    each step (inside a test's transaction: with its on-commit callbacks run, see
+    default bot then plays it out) by `admin`, or by a staff referee in a fixture `admin` plays
+    in (nobody rules on their own fixture). Stops when every fixture has finished. `committed`
+    runs each step (inside a test's transaction: with its on-commit callbacks run, see
     `with_on_commit`)."""
+    staff = None
     for _ in range(20):
         committed(lambda: open_due_rounds(season=season))
         waiting = Fixture.objects.filter(division__season=season).exclude(
@@ -139,10 +152,14 @@ def play_season_out(
             project()
             return
         for fixture in waiting.exclude(game=None):
+            ruler = admin
+            if fixture.seats.filter(entry__user=admin).exists():
+                staff = staff or referee()
+                ruler = staff
             for seat in fixture.seats.filter(entry__user__isnull=False):
                 committed(
-                    lambda fixture=fixture, seat=seat: fixture_forfeit(
-                        fixture=fixture, actor=admin, seat=seat.number, note="no show"
+                    lambda fixture=fixture, seat=seat, ruler=ruler: fixture_forfeit(
+                        fixture=fixture, actor=ruler, seat=seat.number, note="no show"
                     )
                 )
     raise AssertionError("the season did not finish")

@@ -497,7 +497,8 @@ def test_a_member_typed_with_a_capital_as_a_phone_writes_it_is_entered():
     season = make_season(club, admin)
     client = signed_in(admin)
     page = client.get(reverse("web:season", args=[season.slug])).content.decode()
-    box = re.search(r'<input[^>]*name="username"[^>]*>', page).group(0)
+    # The organiser's box (the admin's own "Enter me" sends her name in a hidden field).
+    box = re.search(r'<input type="text"[^>]*name="username"[^>]*>', page).group(0)
     assert 'autocapitalize="none"' in box and 'spellcheck="false"' in box
 
     answer = client.post(

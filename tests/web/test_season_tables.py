@@ -42,6 +42,7 @@ from tests.web.league_pages import (
     open_fixture_of,
     play_season_out,
     project,
+    referee,
     season_level_on_nothing,
     table_rows,
     text,
@@ -146,11 +147,13 @@ def test_no_one_goes_up_or_down_before_a_result_and_a_tie_on_the_line_is_said(ea
     html = signed_in(ben).get(reverse("web:season", args=["winter"])).content.decode()
     for tier, names in (
         (1, ["Greta bot", "Rex bot", "ada person"]),
-        (2, [f"{ben} person", "Cole bot", "Vera bot"]),
+        (2, [f"{ben} (you) person", "Cole bot", "Vera bot"]),
     ):
         rows = table_rows(division_html(html, tier))
+        # ben's own line is marked as his (bold, "(you)"), and only his.
         assert [(cls, cells[:2]) for cls, cells in rows] == [
-            ("standing", ["1=", name]) for name in names
+            ("standing standing--mine" if "(you)" in name else "standing", ["1=", name])
+            for name in names
         ]
     assert text(html).count("Nobody is marked until a result is in") == 2
     for person in (ada, ben):
@@ -284,7 +287,12 @@ def test_admins_may_rule_on_open_fixtures_and_nobody_else_sees_how(started):
     forfeit = reverse("web:fixture-forfeit", args=["autumn", fixture.pk])
 
     as_admin = tables(season, ada)
-    assert forfeit in fixture_html(as_admin, fixture)
+    # ada plays in it: she may move its deadline, not forfeit a seat of it (staff or another
+    # admin does, league.seasons.fixture_forfeit `own-fixture`).
+    assert forfeit not in fixture_html(as_admin, fixture)
+    assert "You play in this fixture, so you cannot forfeit a seat of it" in text(
+        fixture_html(as_admin, fixture)
+    )
     assert '<details class="rule">' in fixture_html(as_admin, fixture)
     assert '<details class="rule">' not in fixture_html(as_admin, finished)
     assert '<details class="rule">' not in tables(season, ben)
@@ -300,7 +308,7 @@ def test_a_draft_lists_its_entrants_unranked_and_no_fixtures():
     assert '<h2 id="season-tables-heading">Entrants</h2>' in html
     upper = table_rows(division_html(html, 1))
     assert [(cls, cells[:2]) for cls, cells in upper] == [
-        ("standing", ["–", "ada person"]),
+        ("standing standing--mine", ["–", "ada (you) person"]),
         ("standing", ["–", "Greta bot"]),
         ("standing", ["–", "Rex bot"]),
     ]
@@ -317,7 +325,9 @@ def test_a_forfeit_is_an_event_in_the_games_log_and_the_seat_is_played_out(start
     seat = fixture.seats.get(entry__user=ada).number
     url = reverse("web:fixture-forfeit", args=["autumn", fixture.pk])
 
-    response = signed_in(ada).post(url, {"seat": seat, "note": "away all week", "confirm": "1"})
+    response = signed_in(referee()).post(
+        url, {"seat": seat, "note": "away all week", "confirm": "1"}
+    )
 
     assert response.status_code == 302
     assert response["Location"] == f"/seasons/autumn/#fixture-{fixture.pk}"
@@ -415,7 +425,7 @@ def test_a_refused_ruling_is_said_and_changes_nothing(started):
     over = signed_in(ada).post(
         reverse("web:fixture-forfeit", args=["autumn", finished.pk]), {"seat": 0, "confirm": "1"}
     )
-    no_seat = signed_in(ada).post(
+    no_seat = signed_in(referee()).post(
         reverse("web:fixture-forfeit", args=["autumn", fixture.pk]), {"seat": 7, "confirm": "1"}
     )
 
@@ -503,7 +513,7 @@ def test_the_season_pages_forfeits_come_from_the_results_and_its_queries_stay_fl
 
     fixture = open_fixture_of(season, ada)
     seat = fixture.seats.get(entry__user=ada).number
-    fixture_forfeit(fixture=fixture, actor=ada, seat=seat, note="no show")
+    fixture_forfeit(fixture=fixture, actor=referee(), seat=seat, note="no show")
     project()
     html, few = page()
     ruled = "ada was forfeited by the league's ruling: “no show”. Placed last."

@@ -33,6 +33,9 @@ def test_a_new_season_and_its_club_say_only_what_is_true(open_page, club_and_sea
     """Both pages opened on the phone, then their tabs resized to the desktop and read again."""
     club, ada, day = club_and_season
     season = open_page(ada, "/seasons/autumn/", **SIZES[0])
+    # The settings are folded below the tables: opened to be read.
+    if season.locator("#settings").get_attribute("open") is None:
+        season.locator("#settings summary").click()
     page = open_page(ada, f"/clubs/{club.slug}/", **SIZES[0])
     for size in SIZES:
         season.set_viewport_size(size)
