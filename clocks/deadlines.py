@@ -375,8 +375,8 @@ def left_waiting(now: datetime | None = None) -> list[list[int]]:
     due: dict[int, list[int]] = {}
     for notice_id, user_id, game_id, deadline, made, *seen in waiting:
         # Away for as long as this turn's windows ask (a short turn's are shorter).
-        at_game, on_site = presence.windows_for(deadline - made)
-        limits = (now - at_game, now - on_site, now - on_site)
+        game_window, site_window = presence.windows_for(deadline - made)
+        limits = (now - game_window, now - site_window, now - site_window)
         if any(
             moment is not None and moment >= limit
             for moment, limit in zip(seen, limits, strict=True)
