@@ -23,8 +23,8 @@ from rest_framework.response import Response
 from api.auth import PEOPLE, person, require_scope
 from api.errors import error_responses
 from api.pages import next_link
-from league import selectors, standings
 from league import clubs as club_services
+from league import selectors, standings
 from league.clubs import club_get
 from league.errors import PlayerNotFound
 from league.models import Membership, Season

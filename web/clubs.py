@@ -1,9 +1,11 @@
 """The club pages: the list of clubs, a new club, a club's page (members, seasons, the all-time
-table; the invitation link for members; requests and roles for admins), joining by the link,
-asking to join, and a new season's form.
+table; the invitation link for members; requests, roles and removing members for admins),
+joining by the link, asking to join, leaving, and a new season's form.
 
-Every change is a POST through league/clubs.py or league/seasons.py, then a redirect; a service
-refusal comes back as a message (or, on a form, above it) with nothing changed. An admin's
+Every change is a POST through league/clubs.py or league/seasons.py, then a redirect; a role
+change, a removal and leaving are asked first on a confirmation page (its POST carries
+`confirm=1`; without it the question is shown again). A service refusal comes back as a
+message (or, on a form, above it) with nothing changed. An admin's
 action asked by anyone else is refused with 403 before any service runs. docs/web.md, "Clubs
 and seasons".
 """
@@ -354,9 +356,9 @@ def club_decline(request: SignedInRequest, club: Club, user_id: int) -> HttpResp
     return redirect("web:club", slug=club.slug)
 
 
-ROLES_MADE = {
-    Membership.Role.ADMIN: "an admin",
-    Membership.Role.MEMBER: "a member (not an admin)",
+ROLES_MADE: dict[str, str] = {
+    Membership.Role.ADMIN.value: "an admin",
+    Membership.Role.MEMBER.value: "a member (not an admin)",
 }
 
 

@@ -79,7 +79,9 @@ def test_refusals_change_nothing():
     refused(signed_in(stranger).delete(url(club, stranger.username)), 400, "not-a-member")
     # No such person or club.
     refused(signed_in(ada).delete(url(club, "nobody-at-all")), 404, "not-found")
-    refused(signed_in(ada).delete(f"/api/clubs/no-such-club/members/{cy.username}"), 404, "not-found")
+    refused(
+        signed_in(ada).delete(f"/api/clubs/no-such-club/members/{cy.username}"), 404, "not-found"
+    )
     # A token without the scope `play`.
     bots_only = APIClient()
     bots_only.credentials(HTTP_AUTHORIZATION=f"Token {token_issue(user=ada, scopes=['bots'])}")

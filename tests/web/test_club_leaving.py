@@ -140,7 +140,9 @@ def test_a_non_admin_cannot_remove_and_a_non_member_cannot_leave():
         reverse("web:club-remove", args=[club.slug, cy.pk]), {"confirm": "1"}
     )
     assert refused.status_code == 403
-    assert signed_in(ben).get(reverse("web:club-remove", args=[club.slug, cy.pk])).status_code == 403
+    assert (
+        signed_in(ben).get(reverse("web:club-remove", args=[club.slug, cy.pk])).status_code == 403
+    )
     stranger = make_user("stranger")
     left = signed_in(stranger).post(
         reverse("web:club-leave", args=[club.slug]), {"confirm": "1"}, follow=True
@@ -150,9 +152,12 @@ def test_a_non_admin_cannot_remove_and_a_non_member_cannot_leave():
         reverse("web:club-remove", args=[club.slug, stranger.pk]), {"confirm": "1"}, follow=True
     )
     assert shown_messages(gone) == [f"stranger is not a member of {club.name}."]
-    assert signed_in(ada).post(
-        reverse("web:club-remove", args=[club.slug, 999999]), {"confirm": "1"}
-    ).status_code == 404
+    assert (
+        signed_in(ada)
+        .post(reverse("web:club-remove", args=[club.slug, 999999]), {"confirm": "1"})
+        .status_code
+        == 404
+    )
     assert all(is_member(club, person) for person in (ada, ben, cy))
     assert not Notification.objects.exists()
 

@@ -16,8 +16,7 @@ from django.utils import timezone
 
 from accounts.models import Profile
 from games.models import Bot, Game
-from league.clubs import club_request, membership_of
-from league.clubs import is_member as clubs_is_member
+from league.clubs import club_request, is_member, membership_of
 from league.models import Club, Competition, Fixture, Membership, Season
 from league.seasons import open_due_rounds, season_enter
 from tests.games.factories import make_user
@@ -300,7 +299,7 @@ def test_a_member_who_is_not_an_admin_is_refused_every_admin_action():
     assert client.get(reverse("web:season-next", args=[season.slug])).status_code == 403
     assert membership_of(club, dee).status == Membership.Status.PENDING
     assert membership_of(club, ben).role == Membership.Role.MEMBER
-    assert clubs_is_member(club, cy)
+    assert is_member(club, cy)
     assert Season.objects.count() == 1 and Bot.objects.count() == 0
     assert season.competition.entries.filter(active=True).count() == 1
     assert Season.objects.get().status == Season.Status.DRAFT
