@@ -1,4 +1,4 @@
-"""On a phone (360x740): a club admin removes a member from the members list (a confirmation
+"""On a phone (360x740; the members list on a desktop too): a club admin removes a member from the members list (a confirmation
 page saying what happens to the member's entries, then the button), and a member leaves the
 club from their own line, as docs/web.md, "Clubs and seasons", says. Screenshots in
 test-artifacts/test_club_leaving_browser-*.png."""
@@ -40,6 +40,10 @@ def test_an_admin_removes_a_member_and_a_member_leaves_on_a_phone(open_page):
     assert "Remove" in members.inner_text()
     assert not scrolls_sideways(admin), too_wide(admin)
     snapshot(admin, "members")
+    admin.set_viewport_size({"width": 1200, "height": 900})
+    assert not scrolls_sideways(admin), too_wide(admin)
+    snapshot(admin, "members-desktop")
+    admin.set_viewport_size(PHONE)
     members.get_by_role("link", name="Remove Cyrille_Longname from the club").click()
     admin.wait_for_selector("h1 >> text=Remove Cyrille_Longname from")
     said = admin.locator(".confirm").inner_text()
