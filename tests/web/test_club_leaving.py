@@ -212,3 +212,18 @@ def test_an_admin_removes_another_admin_and_leaving_is_not_removing_yourself():
     signed_in(ben).post(reverse("web:club-remove", args=[club.slug, ada.pk]), {"confirm": "1"})
     assert membership_of(club, ada) is None
     assert bell(ada) == [f"{ben.username} removed you from {club.name}"]
+
+
+def test_the_profile_lists_your_clubs_each_with_the_way_to_leave_it():
+    club, ada, ben, _ = office()
+    other, _, _ = make_club()
+    club_request(club=other, user=ben)
+    said = words(signed_in(ben).get(reverse("web:profile")))
+    assert "Your clubs" in said
+    assert f"{club.name} Leave {club.name}" in said
+    assert f"{other.name} (you asked to join)" in said
+    html = signed_in(ben).get(reverse("web:profile")).content.decode()
+    assert f'href="{reverse("web:club-leave", args=[club.slug])}"' in html
+    assert reverse("web:club-leave", args=[other.slug]) not in html
+    newcomer = signed_in(make_user("newcomer"))
+    assert "You are in no club." in words(newcomer.get(reverse("web:profile")))
