@@ -136,7 +136,8 @@ def club_request(*, club: Club, user: Any) -> Membership:
 
 
 def membership_approve(*, club: Club, admin: Any, user: Any) -> Membership:
-    """Approve a pending request. Raises NotClubAdmin, ClubError (`no-request`)."""
+    """Approve a pending request; the person is told under the bell. Raises NotClubAdmin,
+    ClubError (`no-request`)."""
     check_admin(club, admin)
     updated = Membership.objects.filter(
         club=club, user=user, status=Membership.Status.PENDING
@@ -168,7 +169,8 @@ def membership_decline(*, club: Club, admin: Any, user: Any) -> None:
 
 
 def member_role(*, club: Club, admin: Any, user: Any, role: str) -> Membership:
-    """Make a member an admin or a plain member again. Raises NotClubAdmin, ClubError
+    """Make a member an admin or a plain member again; they are told under the bell, unless
+    they changed their own role or nothing changed. Raises NotClubAdmin, ClubError
     (`not-a-member`, `last-admin`, `invalid-club` for an unknown role)."""
     check_admin(club, admin)
     if role not in Membership.Role.values:
