@@ -1,7 +1,7 @@
-"""On a phone (360x740; the members list on a desktop too): a club admin removes a member from the members list (a confirmation
-page saying what happens to the member's entries, then the button), and a member leaves the
-club from their own line, as docs/web.md, "Clubs and seasons", says. Screenshots in
-test-artifacts/test_club_leaving_browser-*.png."""
+"""On a phone (360x740; the members list on a desktop too): a club admin removes a member
+from the members list (a confirmation page saying what happens to the member's entries, then
+the button), and a member leaves the club from their own line, as docs/web.md, "Clubs and
+seasons", says. Screenshots in test-artifacts/test_club_leaving_browser-*.png."""
 
 from __future__ import annotations
 
