@@ -1,7 +1,8 @@
 """The league's public reads: clubs, a season with its divisions, its standings and fixtures, a
 player's record. Anyone may read them, signed in or not, as anyone may read a club's league
 table; league/selectors.py and league/standings.py do the reading. No invitation code, no
-pending member and no card is ever shown. docs/api.md, "Leagues".
+pending member and no card is ever shown. One write: a club's member removed by an admin, or
+leaving (league/clubs.py). docs/api.md, "Leagues".
 """
 
 from __future__ import annotations
@@ -9,20 +10,23 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field
-from rest_framework import serializers
+from rest_framework import serializers, status
 from rest_framework.decorators import api_view, authentication_classes, permission_classes
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from api.auth import PEOPLE
+from api.auth import PEOPLE, person, require_scope
 from api.errors import error_responses
 from api.pages import next_link
+from league import clubs as club_services
 from league import selectors, standings
 from league.clubs import club_get
+from league.errors import PlayerNotFound
 from league.models import Membership, Season
 from league.selectors import FixtureRow
 from ratings import reads
@@ -359,6 +363,28 @@ def club(request: Request, slug: str) -> Response:
     found = query.validated_data
     page = selectors.club_page(club_get(slug), before=found.get("before"), limit=found["limit"])
     return next_link(request, Response(ClubOutput(page).data), page.before)
+
+
+@extend_schema(request=None, responses={204: None, **error_responses(400, 403, 404)})
+@api_view(["DELETE"])
+@authentication_classes(PEOPLE)
+def club_member(request: Request, slug: str, username: str) -> Response:
+    """Take a member out of the club: your own username, you leave it; another's, you remove
+    them (the club's admins, and staff), and they are told under their bell. What they
+    entered stays (entries in seasons and tournaments are played and ruled as now). 204.
+    Refusals: 400 `not-a-member`, `last-admin` (the club's only admin neither leaves nor is
+    removed); 403 `not-club-admin`, `token-scope`; 404 `not-found` (no such club or person)."""
+    require_scope(request, "play")
+    club = club_get(slug)
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise PlayerNotFound(f"person {username!r}")
+    caller = person(request)
+    if user.pk == caller.pk:
+        club_services.club_leave(club=club, user=caller)
+    else:
+        club_services.member_remove(club=club, admin=caller, user=user)
+    return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 @extend_schema(responses={200: SeasonOutput, **error_responses(403, 404)})

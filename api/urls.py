@@ -67,6 +67,7 @@ urlpatterns = [
     path("me/bots/<id:bot_id>/calls", owners.calls, name="my-bot-calls"),
     path("clubs", leagues.clubs, name="clubs"),
     path("clubs/<slug:slug>", leagues.club, name="club"),
+    path("clubs/<slug:slug>/members/<str:username>", leagues.club_member, name="club-member"),
     path("seasons/<slug:slug>", leagues.season, name="season"),
     path("seasons/<slug:slug>/standings", leagues.season_standings, name="season-standings"),
     path("seasons/<slug:slug>/fixtures", leagues.season_fixtures, name="season-fixtures"),

@@ -1,11 +1,22 @@
 """Clubs and their members: create a club, join by its invitation link or ask to join, approve,
-make admins. No HTTP here; the errors are league/errors.py's. docs/leagues.md, "Clubs".
+make admins, remove a member, leave. No HTTP here; the errors are league/errors.py's.
+docs/leagues.md, "Clubs".
 
 The club's admins hear of its people under the bell (social/notifications.py, kind
 `club-members`): someone who joins (by the link, or an admin approving their request) is told
 to every other admin once per join ("tobi joined Friday Night UNO"), and a request to join is
 told as one to answer ("tobi asks to join Friday Night UNO"), read for every admin once one of
-them answered it.
+them answered it. Someone who leaves is told to every admin ("tobi left Friday Night UNO").
+
+A person hears of their own place in a club under the bell too (the same kind): their request
+approved ("ana approved your request: you are a member of Friday Night UNO"), their role changed
+("ana made you an admin of …", one line per membership, unread and newest again at each
+change), their removal ("ana removed you from …").
+
+Removing or leaving deletes the membership row (as a declined request's): the person may ask or
+be invited again, a new join. What they entered stays: their entries in a running season, a
+draft season or a tournament are played, ruled and withdrawn as any other; only the next
+season's carry-over (league/seasons.py `season_next`) leaves them out, being no member.
 """
 
 from __future__ import annotations
@@ -19,9 +30,10 @@ from django.utils.text import slugify
 
 from games.actors import is_person
 from league.errors import ClubError, ClubNotFound, NotClubAdmin
-from league.models import Club, Membership
+from league.models import Club, Entry, Membership, Season
 from social import notifications
 from social.models import Notification
+from tournaments.models import Tournament
 
 
 def _new_code() -> str:
@@ -124,7 +136,8 @@ def club_request(*, club: Club, user: Any) -> Membership:
 
 
 def membership_approve(*, club: Club, admin: Any, user: Any) -> Membership:
-    """Approve a pending request. Raises NotClubAdmin, ClubError (`no-request`)."""
+    """Approve a pending request; the person is told under the bell. Raises NotClubAdmin,
+    ClubError (`no-request`)."""
     check_admin(club, admin)
     updated = Membership.objects.filter(
         club=club, user=user, status=Membership.Status.PENDING
@@ -134,6 +147,13 @@ def membership_approve(*, club: Club, admin: Any, user: Any) -> Membership:
     membership = Membership.objects.get(club=club, user=user)
     _answered(membership)
     _tell_joined(club, membership, but=admin)
+    notifications.notify(
+        user,
+        Notification.Kind.CLUB_MEMBERS,
+        f"{_name(admin)} approved your request: you are a member of {club.name}",
+        url=f"/clubs/{club.slug}/",
+        key=f"club-approved:{membership.pk}",
+    )
     return membership
 
 
@@ -149,7 +169,8 @@ def membership_decline(*, club: Club, admin: Any, user: Any) -> None:
 
 
 def member_role(*, club: Club, admin: Any, user: Any, role: str) -> Membership:
-    """Make a member an admin or a plain member again. Raises NotClubAdmin, ClubError
+    """Make a member an admin or a plain member again; they are told under the bell, unless
+    they changed their own role or nothing changed. Raises NotClubAdmin, ClubError
     (`not-a-member`, `last-admin`, `invalid-club` for an unknown role)."""
     check_admin(club, admin)
     if role not in Membership.Role.values:
@@ -162,9 +183,92 @@ def member_role(*, club: Club, admin: Any, user: Any, role: str) -> Membership:
         admins = memberships.filter(role=Membership.Role.ADMIN, status=Membership.Status.ACTIVE)
         if role == Membership.Role.MEMBER and list(admins) == [membership]:
             raise ClubError("a club keeps at least one admin", code="last-admin")
+        changed = membership.role != role
         membership.role = role
         membership.save(update_fields=["role"])
+    if changed and user.pk != admin.pk:
+        made = "an admin" if role == Membership.Role.ADMIN else "a plain member (not an admin)"
+        notifications.renew(
+            user.pk,
+            Notification.Kind.CLUB_MEMBERS,
+            f"{_name(admin)} made you {made} of {club.name}",
+            url=f"/clubs/{club.slug}/",
+            key=f"club-role:{membership.pk}",
+            at=timezone.now(),
+        )
     return membership
+
+
+def member_remove(*, club: Club, admin: Any, user: Any) -> None:
+    """An admin removes a member (an admin too, while another admin stays); removing yourself
+    is leaving (`club_leave`). The removed person is told under the bell. Raises NotClubAdmin,
+    ClubError (`not-a-member`, `last-admin`)."""
+    check_admin(club, admin)
+    if is_person(admin) and user.pk == admin.pk:
+        club_leave(club=club, user=user)
+        return
+    gone = _drop(club, user)
+    notifications.notify(
+        user,
+        Notification.Kind.CLUB_MEMBERS,
+        f"{_name(admin)} removed you from {club.name}",
+        url=f"/clubs/{club.slug}/",
+        key=f"club-removed:{gone}",
+    )
+
+
+def club_leave(*, club: Club, user: Any) -> None:
+    """A member leaves the club; its admins are told. Raises ClubError (`not-a-member`,
+    `last-admin`: the only admin makes another member an admin first)."""
+    if not is_person(user):
+        raise ClubError("sign in to leave a club", code="not-a-member")
+    gone = _drop(club, user)
+    _tell_admins(
+        club,
+        f"{user.get_username()} left {club.name}",
+        key=f"club-left:{gone}",
+        url=f"/clubs/{club.slug}/#members-title",
+    )
+
+
+def entries_kept(club: Club, user: Any) -> tuple[list[str], list[str]]:
+    """What a member leaving (or removed) keeps in the club: the names of the seasons not closed
+    (running or a draft) and of the tournaments not finished they are entered in (the module's
+    docstring: those entries stay)."""
+    season_names = Season.objects.filter(
+        club=club,
+        status__in=[Season.Status.DRAFT, Season.Status.RUNNING],
+        competition__in=Entry.objects.filter(user=user, active=True).values("competition"),
+    ).values_list("competition__name", flat=True)
+    tournament_names = (
+        Tournament.objects.filter(club=club, entries__user=user, entries__withdrawn=False)
+        .exclude(status=Tournament.Status.FINISHED)
+        .values_list("name", flat=True)
+    )
+    return sorted(season_names), sorted(set(tournament_names))
+
+
+def _drop(club: Club, user: Any) -> int:
+    """Delete an active membership, refusing the club's last admin's; returns the id the row
+    had (its notices' key)."""
+    with transaction.atomic():
+        memberships = Membership.objects.select_for_update().filter(club=club)
+        active = memberships.filter(status=Membership.Status.ACTIVE)
+        membership = active.filter(user=user).first()
+        if membership is None:
+            raise ClubError(
+                f"{user.get_username()} is not a member of {club.name}", code="not-a-member"
+            )
+        admins = list(active.filter(role=Membership.Role.ADMIN))
+        if admins == [membership]:
+            raise ClubError(
+                f"{user.get_username()} is the only admin of {club.name}: a club keeps at least "
+                "one admin (make another member an admin first)",
+                code="last-admin",
+            )
+        gone = membership.pk
+        membership.delete()
+    return gone
 
 
 def invitation_rotate(*, club: Club, admin: Any) -> str:
@@ -199,6 +303,11 @@ def _activate(club: Club, user: Any) -> Membership:
 
 
 # The club's admins told of its people (the module's docstring).
+
+
+def _name(user: Any) -> str:
+    """Who acted, as a notice names them (staff acting for a club included)."""
+    return str(user.get_username())
 
 
 def _admins(club: Club) -> list[int]:

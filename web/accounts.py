@@ -32,6 +32,7 @@ from games import lobby, seat_facts
 from games.errors import GameError
 from games.game_settings import GameSettings
 from games.models import Game, NotificationPreference
+from league.models import Membership
 from web import shown_once
 from web.account_forms import SettingsForm, SignUpForm, VacationForm
 from web.lockout import too_many, wants_json
@@ -180,8 +181,8 @@ def vacation_rows(user: User) -> list[VacationRow]:
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile(request: SignedInRequest) -> HttpResponse:
-    """Show the person's settings, API tokens (and the form for a new one) and vacations; save
-    the settings."""
+    """Show the person's settings, API tokens (and the form for a new one), vacations and clubs;
+    save the settings."""
     user = request.user
     if request.method == "POST":
         form = SettingsForm(request.POST)
@@ -209,6 +210,10 @@ def profile(request: SignedInRequest) -> HttpResponse:
         "chosen": NEW_TOKEN_SCOPES,
         "name_length": accounts.NAME_LENGTH,
         "vacations": vacation_rows(user),
+        # Your clubs, each with the way to leave it (web/clubs.py asks first).
+        "memberships": Membership.objects.filter(user=user)
+        .select_related("club")
+        .order_by("club__name"),
     }
     return render(request, "accounts/profile.html", context)
 

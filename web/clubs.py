@@ -1,9 +1,11 @@
 """The club pages: the list of clubs, a new club, a club's page (members, seasons, the all-time
-table; the invitation link for members; requests and roles for admins), joining by the link,
-asking to join, and a new season's form.
+table; the invitation link for members; requests, roles and removing members for admins),
+joining by the link, asking to join, leaving, and a new season's form.
 
-Every change is a POST through league/clubs.py or league/seasons.py, then a redirect; a service
-refusal comes back as a message (or, on a form, above it) with nothing changed. An admin's
+Every change is a POST through league/clubs.py or league/seasons.py, then a redirect; a role
+change, a removal and leaving are asked first on a confirmation page (its POST carries
+`confirm=1`; without it the question is shown again). A service refusal comes back as a
+message (or, on a form, above it) with nothing changed. An admin's
 action asked by anyone else is refused with 403 before any service runs. docs/web.md, "Clubs
 and seasons".
 """
@@ -354,20 +356,116 @@ def club_decline(request: SignedInRequest, club: Club, user_id: int) -> HttpResp
     return redirect("web:club", slug=club.slug)
 
 
+ROLES_MADE: dict[str, str] = {
+    Membership.Role.ADMIN.value: "an admin",
+    Membership.Role.MEMBER.value: "a member (not an admin)",
+}
+
+
+def _confirmed(request: HttpRequest) -> bool:
+    """A POST from a confirmation page (its `confirm`); anything else only asks."""
+    return request.method == "POST" and request.POST.get("confirm") == "1"
+
+
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 @club_admins
 def club_role(request: SignedInRequest, club: Club, user_id: int) -> HttpResponse:
-    """Make a member an admin, or an admin a member again (`role` in the form)."""
+    """Make a member an admin, or an admin a member again (`role`): a confirmation page first
+    (GET, or a POST without its `confirm`, which changes nothing), then the POST."""
     person = _person(user_id)
-    role = request.POST.get("role", "")
-    made = "an admin" if role == Membership.Role.ADMIN else "a member (not an admin)"
+    role = request.POST.get("role", "") if request.method == "POST" else request.GET.get("role", "")
+    if role not in ROLES_MADE:
+        return refused(
+            request, f"There is no role {role!r}: choose admin or member.", status=400, club=club
+        )
+    if not _confirmed(request):
+        membership = clubs.membership_of(club, person)
+        if membership is None or membership.status != Membership.Status.ACTIVE:
+            messages.error(request, f"{person.username} is not a member of {club.name}.")
+            return redirect("web:club", slug=club.slug)
+        context = {"club": club, "person": person, "role": role, "made": ROLES_MADE[role]}
+        return render(request, "leagues/club_role.html", context)
     report(
         request,
         lambda: clubs.member_role(club=club, admin=request.user, user=person, role=role),
-        f"{person.username} is {made} now.",
+        f"{person.username} is {ROLES_MADE[role]} now.",
     )
     return redirect("web:club", slug=club.slug)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@club_admins
+def club_remove(request: SignedInRequest, club: Club, user_id: int) -> HttpResponse:
+    """Remove a member: a confirmation page saying what happens to their entries (GET, or a
+    POST without its `confirm`), then the POST. Yourself: the page to leave."""
+    person = _person(user_id)
+    if person.pk == request.user.pk:
+        return redirect("web:club-leave", slug=club.slug)
+    if not _confirmed(request):
+        if not clubs.is_member(club, person):
+            messages.error(request, f"{person.username} is not a member of {club.name}.")
+            return redirect("web:club", slug=club.slug)
+        return render(request, "leagues/club_remove.html", _leaving(club, person, you=False))
+    try:
+        clubs.member_remove(club=club, admin=request.user, user=person)
+    except ClubError as error:
+        if error.code == "last-admin":
+            return refused(request, said(error), status=409, club=club, code=error.code)
+        messages.error(request, said(error))
+    else:
+        messages.success(
+            request, f"{person.username} is no longer a member of {club.name}; they are told."
+        )
+    return redirect("web:club", slug=club.slug)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_leave(request: SignedInRequest, slug: str) -> HttpResponse:
+    """Leave the club: a confirmation page (GET, or a POST without its `confirm`), then the
+    POST. The club's only admin is refused (`last-admin`), on the page and by the service."""
+    club = club_or_404(slug)
+    if not _confirmed(request):
+        if not clubs.is_member(club, request.user):
+            messages.error(request, f"You are not a member of {club.name}.")
+            return redirect("web:club", slug=club.slug)
+        return render(request, "leagues/club_remove.html", _leaving(club, request.user, you=True))
+    try:
+        clubs.club_leave(club=club, user=request.user)
+    except ClubError as error:
+        if error.code == "last-admin":
+            return refused(request, LAST_ADMIN, status=409, club=club, code=error.code)
+        messages.error(request, said(error))
+        return redirect("web:club", slug=club.slug)
+    messages.success(request, f"You left {club.name}.")
+    return redirect("web:club", slug=club.slug)
+
+
+LAST_ADMIN = (
+    "You are the club's only admin: a club keeps at least one. Make another member an admin "
+    "first, then leave."
+)
+
+
+def _leaving(club: Club, person: User, *, you: bool) -> dict[str, Any]:
+    """The confirmation page's words for `person` leaving (`you`) or removed."""
+    season_names, tournament_names = clubs.entries_kept(club, person)
+    membership = clubs.membership_of(club, person)
+    admins = club.memberships.filter(
+        status=Membership.Status.ACTIVE, role=Membership.Role.ADMIN
+    ).count()
+    return {
+        "club": club,
+        "person": person,
+        "you": you,
+        "seasons": season_names,
+        "tournaments": tournament_names,
+        "last_admin": membership is not None
+        and membership.role == Membership.Role.ADMIN
+        and admins == 1,
+    }
 
 
 @login_required

@@ -100,6 +100,8 @@ urlpatterns = [
         "clubs/<slug:slug>/requests/<id:user_id>/decline", clubs.club_decline, name="club-decline"
     ),
     path("clubs/<slug:slug>/members/<id:user_id>/role", clubs.club_role, name="club-role"),
+    path("clubs/<slug:slug>/members/<id:user_id>/remove", clubs.club_remove, name="club-remove"),
+    path("clubs/<slug:slug>/leave", clubs.club_leave, name="club-leave"),
     path("clubs/<slug:slug>/invitation", clubs.club_rotate, name="club-rotate"),
     path("clubs/<slug:slug>/seasons/new/", clubs.season_new, name="season-new"),
     path("seasons/<slug:slug>/", season_page.season, name="season"),

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from accounts.models import Profile
 from games.models import Bot, Game
-from league.clubs import club_request, membership_of
+from league.clubs import club_request, is_member, membership_of
 from league.models import Club, Competition, Fixture, Membership, Season
 from league.seasons import open_due_rounds, season_enter
 from tests.games.factories import make_user
@@ -211,12 +211,14 @@ def test_an_admin_makes_a_member_an_admin_and_the_last_admin_is_kept():
     client = signed_in(admin)
     role = reverse("web:club-role", args=[club.slug, admin.pk])
 
-    kept = client.post(role, {"role": "member"}, follow=True)
+    kept = client.post(role, {"role": "member", "confirm": "1"}, follow=True)
     assert "A club keeps at least one admin." in shown_messages(kept)
     assert '<li class="message error">A club keeps at least one admin.</li>' in page(kept)
     assert membership_of(club, admin).role == Membership.Role.ADMIN
 
-    client.post(reverse("web:club-role", args=[club.slug, ben.pk]), {"role": "admin"})
+    client.post(
+        reverse("web:club-role", args=[club.slug, ben.pk]), {"role": "admin", "confirm": "1"}
+    )
     assert membership_of(club, ben).role == Membership.Role.ADMIN
 
 
@@ -237,20 +239,28 @@ def test_the_only_admin_is_told_why_they_cannot_step_down_and_two_admins_can():
 
     rows = member_rows(client.get(reverse("web:club", args=[club.slug])))
     assert rows["ada"] == (
-        "ada (you) admin The only admin: make another member an admin before stepping down."
+        "ada (you) admin The only admin: make another member an admin before stepping down or "
+        "leaving."
     )
     assert "Not an admin" not in page(client.get(reverse("web:club", args=[club.slug])))
-    assert rows[ben.username] == f"{ben.username} Make admin : {ben.username}"
-
-    client.post(reverse("web:club-role", args=[club.slug, ben.pk]), {"role": "admin"})
-    rows = member_rows(client.get(reverse("web:club", args=[club.slug])))
-    assert rows["ada"] == "ada (you) admin Step down as admin"
     assert rows[ben.username] == (
-        f"{ben.username} admin Remove as admin : make {ben.username} a plain member"
+        f"{ben.username} Make admin : {ben.username} Remove {ben.username} from the club"
+    )
+
+    client.post(
+        reverse("web:club-role", args=[club.slug, ben.pk]), {"role": "admin", "confirm": "1"}
+    )
+    rows = member_rows(client.get(reverse("web:club", args=[club.slug])))
+    assert rows["ada"] == "ada (you) admin Step down as admin Leave the club"
+    assert rows[ben.username] == (
+        f"{ben.username} admin Remove as admin : make {ben.username} a plain member "
+        f"Remove {ben.username} from the club"
     )
 
     stepped = client.post(
-        reverse("web:club-role", args=[club.slug, admin.pk]), {"role": "member"}, follow=True
+        reverse("web:club-role", args=[club.slug, admin.pk]),
+        {"role": "member", "confirm": "1"},
+        follow=True,
     )
     assert shown_messages(stepped) == ["ada is a member (not an admin) now."]
     assert membership_of(club, admin).role == Membership.Role.MEMBER
@@ -269,7 +279,8 @@ def test_a_member_who_is_not_an_admin_is_refused_every_admin_action():
     posts = [
         (reverse("web:club-approve", args=[club.slug, dee.pk]), {}),
         (reverse("web:club-decline", args=[club.slug, dee.pk]), {}),
-        (reverse("web:club-role", args=[club.slug, ben.pk]), {"role": "admin"}),
+        (reverse("web:club-role", args=[club.slug, ben.pk]), {"role": "admin", "confirm": "1"}),
+        (reverse("web:club-remove", args=[club.slug, cy.pk]), {"confirm": "1"}),
         (reverse("web:club-rotate", args=[club.slug]), {}),
         (reverse("web:season-new", args=[club.slug]), {"name": "Mine", "rules": "official"}),
         (reverse("web:season-enter-member", args=[season.slug]), {"username": admin.username}),
@@ -288,6 +299,7 @@ def test_a_member_who_is_not_an_admin_is_refused_every_admin_action():
     assert client.get(reverse("web:season-next", args=[season.slug])).status_code == 403
     assert membership_of(club, dee).status == Membership.Status.PENDING
     assert membership_of(club, ben).role == Membership.Role.MEMBER
+    assert is_member(club, cy)
     assert Season.objects.count() == 1 and Bot.objects.count() == 0
     assert season.competition.entries.filter(active=True).count() == 1
     assert Season.objects.get().status == Season.Status.DRAFT
