@@ -350,6 +350,58 @@
     if (event.target.id === "chat" && event.target.open) chatSeen(event.target);
   }, true);
 
+  // Away from the board (in the chat under it) the dock is out of view with the board, and a
+  // turn that comes changes nothing in view: while it is the viewer's turn and less than half
+  // of the dock shows, a bar pinned to the screen's bottom says so, and a tap on it brings the
+  // board back (its status line at the top, the dock pinned under it) with the focus on the
+  // status line. The page never moves by itself. Its region reads "Your turn" out once a
+  // turn, when the bar first shows in it.
+  var turnBackSaid = false, turnBackQueued = false;
+  function turnBack() {
+    turnBackQueued = false;
+    var bar = document.querySelector("[data-turn-back]");
+    var board = document.getElementById("game");
+    if (!bar || !board) return;
+    var mine = board.hasAttribute("data-my-turn");
+    var dock = board.querySelector(".dock");
+    var away = false;
+    if (mine && dock) {
+      var box = dock.getBoundingClientRect();
+      away = box.bottom < box.height / 2;
+    }
+    if (!mine) turnBackSaid = false;
+    if (bar.hidden !== !away) bar.hidden = !away;
+    var said = document.querySelector("[data-turn-back-said]");
+    if (away && !turnBackSaid && said) {
+      turnBackSaid = true;
+      said.textContent = "Your turn: the link at the bottom of the screen takes you back to the table.";
+    } else if (!away && said && said.textContent) {
+      said.textContent = "";
+    }
+  }
+  function turnBackSoon() {
+    if (turnBackQueued) return;
+    turnBackQueued = true;
+    requestAnimationFrame(turnBack);
+  }
+  window.addEventListener("scroll", turnBackSoon, { passive: true });
+  window.addEventListener("resize", turnBackSoon);
+  document.addEventListener("htmx:afterSwap", turnBack);
+  document.addEventListener("toggle", turnBackSoon, true);
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("[data-turn-back] a");
+    var board = document.getElementById("game");
+    if (!link || !board) return;
+    event.preventDefault();
+    board.scrollIntoView({ block: "start" });
+    var status = board.querySelector(".status");
+    refocusing = true;
+    if (status) status.focus({ preventScroll: true });
+    refocusing = false;
+    turnBack();
+  });
+  turnBack();
+
   tick();
   setInterval(tick, 1000);
   // A board htmx swaps in shows its clock at once, not a second later.
