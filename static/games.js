@@ -136,6 +136,38 @@
     // stays, so the focus comes back to the table, not to the top of the page.
   });
 
+  // A move's form waits for the board's poll in flight instead of aborting it. Its hx-sync
+  // ("closest .game:replace") aborts the poll, so that the poll's older board cannot replace
+  // the move's answer, and htmx writes every aborted request to the console as errors
+  // ("htmx:afterRequest", "htmx:sendAbort"), a pair for many moves in normal play. So the abort
+  // of the poll is stopped before htmx's own listener (on the body) sees it: htmx then queues
+  // the move until the poll answers (milliseconds), the poll's board is not swapped in (it is
+  // older than the move), and the move is sent from the board the person tapped. A move in
+  // flight is still replaced by another (a second tap: the service answers a command once).
+  var pollInFlight = false, moveWaiting = false;
+  function isPoll(event) {
+    var elt = event.detail && event.detail.elt;
+    var config = event.detail && event.detail.requestConfig;
+    return !!elt && elt.id === "game" && (!config || String(config.verb).toLowerCase() === "get");
+  }
+  document.addEventListener("htmx:beforeSend", function (event) {
+    if (isPoll(event)) pollInFlight = true;
+  });
+  document.addEventListener("htmx:abort", function (event) {
+    if (event.target.id !== "game" || !pollInFlight) return;
+    event.stopPropagation();
+    moveWaiting = true;
+  }, true);
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (!isPoll(event) || !moveWaiting) return;
+    event.detail.shouldSwap = false;
+  }, true);
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!isPoll(event)) return;
+    pollInFlight = false;
+    moveWaiting = false;
+  });
+
   // On afterSwap, in the same task that took the old board away, not on afterSettle 20 ms later:
   // no moment in between when the focus is on the page's body.
   document.addEventListener("htmx:afterSwap", function () {
