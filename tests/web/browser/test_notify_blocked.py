@@ -24,9 +24,7 @@ UNANSWERED = """Notification.requestPermission = () => Promise.resolve("default"
 
 
 @pytest.mark.parametrize("size", [(360, 740), (1280, 800)], ids=["phone", "desktop"])
-def test_a_request_the_browser_leaves_pending_then_denies_says_why_and_what_to_do(
-    open_page, size
-):
+def test_a_request_the_browser_leaves_pending_then_denies_says_why_and_what_to_do(open_page, size):
     ana = make_user("ana")
     width, height = size
     page = open_page(ana, reverse("web:lobby"), width=width, height=height, touch=width < 400)
@@ -66,8 +64,7 @@ def test_a_closed_or_blocked_prompt_keeps_the_button_and_says_where_to_allow(ope
     button.click()
     said = page.locator("[data-alerts-state]")
     page.wait_for_function(
-        "() => document.querySelector('[data-alerts-state]').textContent"
-        ".includes('did not allow')"
+        "() => document.querySelector('[data-alerts-state]').textContent.includes('did not allow')"
     )
     words = said.inner_text()
     assert "blocked the question or its prompt was closed" in words

@@ -61,6 +61,7 @@ def test_a_turn_that_comes_while_chatting_says_so_in_view_and_leads_back(open_pa
     assert not scrolls_sideways(page), too_wide(page)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"turn-back-bar-{width}.png"))
+    page.evaluate("window.__axeCheck()")  # axe on the page with the bar shown
 
     # Said once: the scrolls and the next polls' boards say it no more.
     page.mouse.wheel(0, -40)
