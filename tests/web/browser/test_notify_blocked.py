@@ -27,7 +27,9 @@ UNANSWERED = """Notification.requestPermission = () => Promise.resolve("default"
 def test_a_request_the_browser_leaves_pending_then_denies_says_why_and_what_to_do(open_page, size):
     ana = make_user("ana")
     width, height = size
-    page = open_page(ana, reverse("web:lobby"), width=width, height=height, touch=width < 400)
+    page = open_page(
+        ana, reverse("web:lobby"), width=width, height=height, own_context=True, touch=width < 400
+    )
     dialogs: list[str] = []
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     button = page.locator('[data-alert-toggle="notify"]')
