@@ -136,6 +136,38 @@
     // stays, so the focus comes back to the table, not to the top of the page.
   });
 
+  // A move's form waits for the board's poll in flight instead of aborting it. Its hx-sync
+  // ("closest .game:replace") aborts the poll, so that the poll's older board cannot replace
+  // the move's answer, and htmx writes every aborted request to the console as errors
+  // ("htmx:afterRequest", "htmx:sendAbort"), a pair for many moves in normal play. So the abort
+  // of the poll is stopped before htmx's own listener (on the body) sees it: htmx then queues
+  // the move until the poll answers (milliseconds), the poll's board is not swapped in (it is
+  // older than the move), and the move is sent from the board the person tapped. A move in
+  // flight is still replaced by another (a second tap: the service answers a command once).
+  var pollInFlight = false, moveWaiting = false;
+  function isPoll(event) {
+    var elt = event.detail && event.detail.elt;
+    var config = event.detail && event.detail.requestConfig;
+    return !!elt && elt.id === "game" && (!config || String(config.verb).toLowerCase() === "get");
+  }
+  document.addEventListener("htmx:beforeSend", function (event) {
+    if (isPoll(event)) pollInFlight = true;
+  });
+  document.addEventListener("htmx:abort", function (event) {
+    if (event.target.id !== "game" || !pollInFlight) return;
+    event.stopPropagation();
+    moveWaiting = true;
+  }, true);
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (!isPoll(event) || !moveWaiting) return;
+    event.detail.shouldSwap = false;
+  }, true);
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!isPoll(event)) return;
+    pollInFlight = false;
+    moveWaiting = false;
+  });
+
   // On afterSwap, in the same task that took the old board away, not on afterSettle 20 ms later:
   // no moment in between when the focus is on the page's body.
   document.addEventListener("htmx:afterSwap", function () {
@@ -349,6 +381,58 @@
   document.addEventListener("toggle", function (event) {
     if (event.target.id === "chat" && event.target.open) chatSeen(event.target);
   }, true);
+
+  // Away from the board (in the chat under it) the dock is out of view with the board, and a
+  // turn that comes changes nothing in view: while it is the viewer's turn and less than half
+  // of the dock shows, a bar pinned to the screen's bottom says so, and a tap on it brings the
+  // board back (its status line at the top, the dock pinned under it) with the focus on the
+  // status line. The page never moves by itself. Its region reads "Your turn" out once a
+  // turn, when the bar first shows in it.
+  var turnBackSaid = false, turnBackQueued = false;
+  function turnBack() {
+    turnBackQueued = false;
+    var bar = document.querySelector("[data-turn-back]");
+    var board = document.getElementById("game");
+    if (!bar || !board) return;
+    var mine = board.hasAttribute("data-my-turn");
+    var dock = board.querySelector(".dock");
+    var away = false;
+    if (mine && dock) {
+      var box = dock.getBoundingClientRect();
+      away = box.bottom < box.height / 2;
+    }
+    if (!mine) turnBackSaid = false;
+    if (bar.hidden !== !away) bar.hidden = !away;
+    var said = document.querySelector("[data-turn-back-said]");
+    if (away && !turnBackSaid && said) {
+      turnBackSaid = true;
+      said.textContent = "Your turn: the link at the bottom of the screen takes you back to the table.";
+    } else if (!away && said && said.textContent) {
+      said.textContent = "";
+    }
+  }
+  function turnBackSoon() {
+    if (turnBackQueued) return;
+    turnBackQueued = true;
+    requestAnimationFrame(turnBack);
+  }
+  window.addEventListener("scroll", turnBackSoon, { passive: true });
+  window.addEventListener("resize", turnBackSoon);
+  document.addEventListener("htmx:afterSwap", turnBack);
+  document.addEventListener("toggle", turnBackSoon, true);
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("[data-turn-back] a");
+    var board = document.getElementById("game");
+    if (!link || !board) return;
+    event.preventDefault();
+    board.scrollIntoView({ block: "start" });
+    var status = board.querySelector(".status");
+    refocusing = true;
+    if (status) status.focus({ preventScroll: true });
+    refocusing = false;
+    turnBack();
+  });
+  turnBack();
 
   tick();
   setInterval(tick, 1000);

@@ -88,6 +88,20 @@
     last = now;
   }
 
+  // What the page says when the browser does not let the site notify: why, and what to do, in
+  // the page (the browser's own prompt may never show). "waiting" while the browser's answer to
+  // a tap is pending, "unanswered" when it came back neither granted nor denied.
+  var asking = "";
+  var SETTINGS = "This browser blocks the site's notifications. To allow them, open the " +
+    "browser's settings for this site (the icon beside the address), allow notifications, " +
+    "then reload this page.";
+  var WAITING = "The browser is asking whether this site may notify you: answer its question " +
+    "(by the address bar). If it shows none, it blocks the question: allow notifications in " +
+    "the browser's settings for this site (the icon beside the address).";
+  var UNANSWERED = "The browser did not allow notifications: it blocked the question or its " +
+    "prompt was closed. To allow them, open the browser's settings for this site (the icon " +
+    "beside the address), allow notifications, then press the button again.";
+
   // The buttons: each says what it does and whether it is on (aria-pressed).
   function drawButtons() {
     var box = document.querySelector("[data-alerts]");
@@ -105,9 +119,13 @@
       } else if (Notification.permission === "denied") {
         notifyButton.disabled = true;
         notifyButton.textContent = "Notifications: blocked";
-        words.push("This browser blocks the site's notifications: its site settings can allow them.");
+        words.push(SETTINGS);
       } else {
         notifyButton.textContent = notifyOn ? "Notifications: on" : "Notifications: off";
+        // The person asked and the browser said neither yes nor no (it blocked the question
+        // without showing it, or its prompt was closed), or has not answered yet.
+        if (!notifyOn && asking === "waiting") words.push(WAITING);
+        if (!notifyOn && asking === "unanswered") words.push(UNANSWERED);
       }
     }
     if (soundButton) {
@@ -135,9 +153,13 @@
         drawButtons();
         return;
       }
+      asking = "waiting";
+      drawButtons();
       var asked = Notification.requestPermission(function () { /* older browsers */ });
       var done = function (answer) {
-        store("notify", (answer || Notification.permission) === "granted");
+        var granted = (answer || Notification.permission) === "granted";
+        store("notify", granted);
+        asking = granted ? "" : "unanswered";
         drawButtons();
       };
       if (asked && asked.then) asked.then(done); else done(Notification.permission);

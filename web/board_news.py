@@ -16,8 +16,9 @@ ANNOUNCED_LINES = 8
 NEWS_LINES = 3
 
 
-# The dock's list of the cards others played since the viewer's last move: at most these, the
-# newest, after "N more" (the story, one tap away, has them all).
+# The dock's list of the cards others played (and their UNO calls and catches) since the
+# viewer's last move: at most these, the newest, after "N more" (the story, one tap away, has
+# them all).
 PLAYS_LISTED = 4
 # The dock shows its newest two sentences (the newest in two lines, the one before in one).
 SHOWN = 2
@@ -78,17 +79,18 @@ def news_sentences(story: Sequence[Line], viewer: int | None) -> list[str]:
     plays = [line for line in dealt if line.play and not line.yours]
     if all(sentence(line.text) in told[-SHOWN:] for line in plays):
         return told
-    # Cards others played would be left out of the two lines shown (a skip that skipped the
-    # viewer, the draw two they drew for): the newest of what reached the hand, then every card
-    # played since, in few words.
+    # Cards others played (or their UNO calls and catches) would be left out of the two lines
+    # shown (a skip that skipped the viewer, the draw two they drew for, the call after a card):
+    # the newest of what reached the hand, then every card played, call and catch since, in few
+    # words.
     hand = [sentence(line.text) for line in rest if line.news and not line.play][:1]
     return mine + hand + [plays_since(plays)]
 
 
 def plays_since(plays: Sequence[Line]) -> str:
-    """The cards others played since the viewer's last move (`plays`, newest first), oldest
-    first: "Since your move: Ana yellow skip, Ben yellow 6." At most PLAYS_LISTED, the newest,
-    after how many more there were."""
+    """The cards others played since the viewer's last move, and their UNO calls and catches
+    (`plays`, newest first), oldest first: "Since your move: Ana yellow skip, Ben yellow 6, Ben
+    called UNO." At most PLAYS_LISTED, the newest, after how many more there were."""
     listed = [line.play for line in reversed(plays[:PLAYS_LISTED])]
     more = len(plays) - len(listed)
     lead = f"{more} more, then " if more else ""

@@ -64,8 +64,9 @@ class Line:
     kind: str = "note"
     yours: bool = False
     news: bool = False
-    # A card play's who and card, in few words ("Ana red 7", "Ben's lane red 2"): the dock
-    # lists every card played since the viewer's last move with these (web/board_news.py).
+    # A card play's who and card, in few words ("Ana red 7", "Ben's lane red 2"), or an UNO
+    # call or catch in its own words ("Ana called UNO"): the dock lists every card played, call
+    # and catch since the viewer's last move with these (web/board_news.py).
     play: str = ""
 
 
@@ -407,6 +408,9 @@ _SENTENCES: dict[str, Callable[[_Teller, Event], str] | None] = {
     ev.GAME_ABORTED: _Teller.game_aborted,
 }
 _KINDS = {ev.CARD_PLAYED: "play", ev.HAND_ENDED: "result", ev.MATCH_ENDED: "result"}
+# The moments the dock's "Since your move" lists beside the cards played, in the story's words:
+# an UNO call left out of it made a person's catch look possible when it was not.
+_LISTED = frozenset({ev.UNO_CALLED, ev.UNO_CAUGHT})
 
 
 def tell(
@@ -479,6 +483,7 @@ def tell(
         if kind == ev.SEAT_FORFEITED and (ending := forfeits_end(events, index)):
             text = teller.forfeit_ended(event, ending[0])
         short = teller.card_short(event) if kind == ev.CARD_PLAYED else ""
+        short = text if kind in _LISTED else short
         lines.append(Line(item["version"], text, _KINDS.get(kind, "note"), yours, news, short))
     return [replace(line, text=f"{line.text}.") for line in reversed(lines)]
 

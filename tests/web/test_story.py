@@ -539,3 +539,23 @@ def test_the_dock_names_every_card_played_since_my_move():
     # One play since: its whole sentence, as before.
     items = [{"version": n, "event": e} for n, e in enumerate([mine, skips[0]], start=1)]
     assert news_sentences(tell(items, NAMES, 0), 0)[-1] == "Ben played yellow skip."
+
+
+def test_the_docks_list_since_my_move_has_the_uno_calls_and_catches():
+    """An UNO call (or a catch) since the viewer's move is in the dock's "Since your move" list
+    with the cards: the list said "Cy yellow 0" and left out "Cy called UNO", and the person
+    tried a catch that could not work."""
+    mine = {"type": ev.CARD_PLAYED, "seat": 0, "card": "yellow-7", "source": "hand"}
+    skip = {"type": ev.CARD_PLAYED, "seat": 1, "card": "yellow-skip", "source": "hand"}
+    zero = {"type": ev.CARD_PLAYED, "seat": 2, "card": "yellow-0", "source": "hand"}
+    called = {"type": ev.UNO_CALLED, "seat": 2}
+    items = [{"version": n, "event": e} for n, e in enumerate([mine, skip, zero, called], 1)]
+    assert news_sentences(tell(items, NAMES, 0), 0)[-1] == (
+        "Since your move: Ben yellow skip, Cy yellow 0, Cy called UNO."
+    )
+    caught = {"type": ev.UNO_CAUGHT, "seat": 1, "target": 2}
+    events = [mine, skip, zero, caught]
+    items = [{"version": n, "event": e} for n, e in enumerate(events, start=1)]
+    assert news_sentences(tell(items, NAMES, 0), 0)[-1] == (
+        "Since your move: Ben yellow skip, Cy yellow 0, Ben caught Cy not calling UNO."
+    )

@@ -294,22 +294,4 @@ def open_page(
             context.close()
         for one in lent:
             one.empty(live_server.url)
-    assert without_aborted_polls(errors) == [], "the browser reported errors"
-
-
-def without_aborted_polls(errors: list[str]) -> list[str]:
-    """The errors, less htmx's own log of a request it aborted on purpose: a move's POST
-    replaces the board's poll in flight (hx-sync="closest .game:replace"), and htmx writes that
-    abort to the console as "htmx:afterRequest" then "htmx:sendAbort". A request that failed
-    ("htmx:sendError") or timed out is still an error."""
-    kept: list[str] = []
-    for number, error in enumerate(errors):
-        if error.startswith("console: htmx:sendAbort"):
-            continue
-        following = errors[number + 1] if number + 1 < len(errors) else ""
-        if error.startswith("console: htmx:afterRequest") and following.startswith(
-            "console: htmx:sendAbort"
-        ):
-            continue
-        kept.append(error)
-    return kept
+    assert errors == [], "the browser reported errors"

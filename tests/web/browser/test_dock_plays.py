@@ -50,7 +50,10 @@ def test_the_dock_names_the_draw_two_and_the_skip(open_page):
     wait_for_news(page, "Since your move")
     page.wait_for_selector(".status--mine")
     page.evaluate(SETTLED)
-    plays = "Since your move: greedy red draw two, greedy red skip, greedy red 6."
+    # Its UNO call too, which the list had left out (a catch then looked possible).
+    plays = (
+        "Since your move: greedy red draw two, greedy red skip, greedy red 6, greedy called UNO."
+    )
     assert news(page).endswith(plays), news(page)
     shown, lines = shown_sentences(page)
     assert lines == 2 and shown[-1] == plays, shown

@@ -71,6 +71,8 @@ def test_a_new_person_signs_up_starts_a_game_against_three_bots_and_plays_a_hand
     if keyboard:  # a phone's header: "Sign out" behind "Menu"
         page.get_by_text("Menu", exact=True).click()
     assert page.get_by_role("button", name="Sign out lin").is_visible()
+    if keyboard:  # closed again: open, it lies over the page's top (and "New game")
+        page.get_by_text("Menu", exact=True).click()
     assert "You are in no game yet." in page.content()
     no_sideways_scroll(page)
 

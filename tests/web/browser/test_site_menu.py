@@ -33,6 +33,10 @@ BEHIND_MENU = [
     "API",
 ]
 
+# Behind "Menu" a signed-in person also has their own player page (no room on the desktop's line,
+# where the profile page links it).
+IN_MENU = ["Profile", "Your player page", *BEHIND_MENU[1:]]
+
 
 def shown_links(page) -> list[str]:
     """The names of the site navigation's links a person can see, in order (the bell, a picture
@@ -87,10 +91,14 @@ def test_a_phone_keeps_the_links_behind_menu(open_page):
     top_before = heading.bounding_box()["y"]
 
     menu.click()
-    assert shown_links(page) == ["Play", *BEHIND_MENU]
+    assert shown_links(page) == ["Play", *IN_MENU]
     assert page.get_by_role("button", name="Sign out menu-phone").is_visible()
     # The open menu lies over the page: nothing under it moves.
     assert heading.bounding_box()["y"] == top_before
+    page.get_by_role("link", name="Your player page").click()
+    page.wait_for_url("**/players/menu-phone/")
+    assert page.get_by_role("heading", level=1).inner_text() == "menu-phone"
+    page.get_by_text("Menu", exact=True).click()
     page.get_by_role("link", name="Tournaments").click()
     page.wait_for_url("**/tournaments/")
     assert page.get_by_role("heading", level=1).inner_text() == "Tournaments"
@@ -145,3 +153,16 @@ def test_a_desktop_shows_every_link_on_one_line_and_no_menu(open_page, live_serv
     page = at_size(open_page, live_server, page, person, "/play/", **NARROW_DESKTOP)
     assert shown_links(page) == ["Play", *BEHIND_MENU, "Staff", "Admin"]
     assert off_the_line(page) == []
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_profile_page_links_ones_own_player_page(open_page, size):
+    person = make_user("own-page")
+    page = open_page(person, "/accounts/profile/", **size)
+    link = page.get_by_role("link", name="Your player page")
+    box = link.bounding_box()
+    assert box and box["y"] + box["height"] <= size["height"], box  # under the name, in view
+    link.click()
+    page.wait_for_url("**/players/own-page/")
+    assert page.get_by_role("heading", level=1).inner_text() == "own-page"
+    assert not scrolls_sideways(page), too_wide(page)
