@@ -27,7 +27,7 @@ from urllib.parse import urlencode
 
 from django.contrib.auth.models import User
 from django.db import connection
-from django.db.models import Func, Max, Q
+from django.db.models import Func, Max, OuterRef, Q, Subquery
 from django.db.models.functions import Collate, Upper
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -120,8 +120,17 @@ def playing_now(now: datetime.datetime) -> list[Person]:
     acted = (
         GameEvent.objects.filter(recent, recorded_at__gte=since, actor__startswith="user:")
         # A game's start is written in its starter's name (an invitation's opener, a rematch's
-        # last to accept): starting a game is no move in it.
+        # last to accept): starting a game is no move in it. Its first append is the start
+        # (its events share version 1's moment), whatever the card turned up made of it (a
+        # reverse, a draw two's cards, a wild draw four put back).
         .exclude(type__in=START_EVENTS)
+        .exclude(
+            recorded_at=Subquery(
+                GameEvent.objects.filter(game_id=OuterRef("game_id"), version=1).values(
+                    "recorded_at"
+                )[:1]
+            )
+        )
         .values("actor", "game_id")
         .annotate(last=Max("recorded_at"))
         .order_by("-last", "actor")

@@ -201,7 +201,17 @@ def test_the_menu_and_the_challenge_form_lead_here():
     assert 'href="/players/"' in form
 
 
-def test_starting_a_game_is_no_move_and_a_match_just_over_is_not_playing_now():
+@pytest.mark.parametrize(
+    ("seed", "turned_up"),
+    [
+        (0, "card-flipped"),
+        # The card turned up makes more of the start, all in the starter's name.
+        (8, "card-reinserted"),
+        (20, "cards-drawn"),
+        (25, "direction-changed"),
+    ],
+)
+def test_starting_a_game_is_no_move_and_a_match_just_over_is_not_playing_now(seed, turned_up):
     """The bugs: the list showed an invitation's opener whose game had started (the start is
     written in their name) though they had not moved; and it said nobody had moved in a game
     while two people had, a minute before, in a match that then ended."""
@@ -210,8 +220,11 @@ def test_starting_a_game_is_no_move_and_a_match_just_over_is_not_playing_now():
         variant_spec={"rules": "official"},
         seats=[SeatSpec(user=ana), SeatSpec(user=ben)],
         actor=ana,
+        seed=seed,
     )
-    assert GameEvent.objects.filter(game_id=started.pk, actor=f"user:{ana.pk}").exists()
+    assert GameEvent.objects.filter(
+        game_id=started.pk, actor=f"user:{ana.pk}", type=turned_up
+    ).exists()
     html = Client().get("/players/").content.decode()
     assert "Nobody made a move in the last 15 minutes in a game still being played." in html
     assert people.playing_now(timezone.now()) == []

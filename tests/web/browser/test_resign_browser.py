@@ -48,6 +48,6 @@ def test_resigning_a_two_player_game_ends_it_and_the_other_wins(open_page, size)
     snapshot(page, f"resigned-{size}")
 
     theirs = open_page(theo, f"/games/{game.pk}/", width=width, height=height)
-    assert "You win the match." in theirs.locator(".game").inner_text()
+    assert "You win the match by forfeit." in theirs.locator(".game").inner_text()
     assert f"{maya.username} resigned: you win the match." in theirs.locator("main").inner_text()
     snapshot(theirs, f"won-{size}")
