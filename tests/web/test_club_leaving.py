@@ -63,6 +63,11 @@ def test_an_admin_removes_a_member_after_a_page_that_says_what_happens_to_their_
     said = words(asked)
     assert f"Remove {cy.username} from {club.name}?" in said
     assert "What they have entered stays, played and ruled as now: the season Autumn." in said
+    # Nobody withdraws an entrant from a running season: its fixtures are played or ruled on.
+    assert (
+        "Before a season starts an admin may still withdraw them from it; once it runs, their "
+        "fixtures are played, or ruled on, as anyone's."
+    ) in said
     assert "They are told under their bell." in said
     assert is_member(club, cy)  # asking changed nothing
 
