@@ -17,7 +17,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def test_a_move_during_the_boards_poll_logs_no_error_and_lands(open_page):
     game, mover, _waiting = two_people()
-    page = open_page(mover, reverse("web:play", args=[game.pk]), width=360, height=740)
+    page = open_page(
+        mover, reverse("web:play", args=[game.pk]), width=360, height=740, own_context=True
+    )
     console: list[str] = []
     page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
     held: list = []
