@@ -147,11 +147,10 @@ def membership_approve(*, club: Club, admin: Any, user: Any) -> Membership:
     membership = Membership.objects.get(club=club, user=user)
     _answered(membership)
     _tell_joined(club, membership, but=admin)
-    notifications.notify(
+    _tell_member(
+        club,
         user,
-        Notification.Kind.CLUB_MEMBERS,
         f"{_name(admin)} approved your request: you are a member of {club.name}",
-        url=f"/clubs/{club.slug}/",
         key=f"club-approved:{membership.pk}",
     )
     return membership
@@ -208,12 +207,8 @@ def member_remove(*, club: Club, admin: Any, user: Any) -> None:
         club_leave(club=club, user=user)
         return
     gone = _drop(club, user)
-    notifications.notify(
-        user,
-        Notification.Kind.CLUB_MEMBERS,
-        f"{_name(admin)} removed you from {club.name}",
-        url=f"/clubs/{club.slug}/",
-        key=f"club-removed:{gone}",
+    _tell_member(
+        club, user, f"{_name(admin)} removed you from {club.name}", key=f"club-removed:{gone}"
     )
 
 
@@ -322,6 +317,13 @@ def _tell_admins(club: Club, text: str, *, key: str, url: str, but: Any = None) 
     for admin_id in _admins(club):
         if but is None or admin_id != but.pk:
             notifications.notify(admin_id, Notification.Kind.CLUB_MEMBERS, text, url=url, key=key)
+
+
+def _tell_member(club: Club, user: Any, text: str, *, key: str) -> None:
+    """One line under a person's bell about their own place in the club, linked to it."""
+    notifications.notify(
+        user, Notification.Kind.CLUB_MEMBERS, text, url=f"/clubs/{club.slug}/", key=key
+    )
 
 
 def _tell_joined(club: Club, membership: Membership, *, but: Any) -> None:
